@@ -1,0 +1,52 @@
+/*
+ * frontend: readers of outside model and tensor files into the graph IR.
+ * The one public header of frontend/.
+ *
+ * Every reader treats its input as hostile: on any malformed, truncated or
+ * inconsistent input it returns NULL / -1 with one GirError line naming the
+ * file and the place (ONNX node name or byte offset, cfg line, .npy offset).
+ * Nothing here exits or prints.
+ */
+#ifndef KILN_FRONTEND_H
+#define KILN_FRONTEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphir/graphir.h"
+
+/* ONNX: a ModelProto file.  Initializers in typed fields, raw_data or
+ * external data files (resolved next to path); opsets 7..17 rewritten to the
+ * IR's canonical form; shapes inferred.  Ops outside the op set fail with
+ * "unsupported op 'X'" and *unsupported set to 1 (so the conformance runner
+ * can count them apart from real failures); unsupported may be NULL. */
+GirGraph *fe_load_onnx(const char *path, int *unsupported, GirError *e);
+/* The same from memory (fuzzing); path only names the input in errors and
+ * anchors external data (NULL: external data refused). */
+GirGraph *fe_onnx_from_memory(const uint8_t *buf, size_t len, const char *path,
+                              int *unsupported, GirError *e);
+
+/* Darknet: a .cfg file and, optionally, its .weights file (NULL: weights are
+ * drawn from a generator seeded with seed, the same every time).  Shapes
+ * inferred; each node's location is the cfg file and the line of its
+ * section header. */
+GirGraph *fe_load_darknet(const char *cfg, const char *weights, uint64_t seed, GirError *e);
+/* The cfg from memory (fuzzing); weights seeded. */
+GirGraph *fe_darknet_from_memory(const char *text, size_t len, const char *path,
+                                 uint64_t seed, GirError *e);
+
+/* Any model by file name: *.onnx, or *.cfg (with the .weights of the same
+ * stem beside it when present, else seeded weights). */
+GirGraph *fe_load_model(const char *path, GirError *e);
+
+/* Tensor files: .npy (NumPy format 1.0/2.0/3.0, little-endian, C order) or
+ * .pb (ONNX TensorProto), chosen by extension.  Data is allocated from a. */
+int fe_read_tensor(const char *path, GirArena *a, GirTensor *t, GirError *e);
+/* Parse an in-memory .npy or TensorProto (is_npy chooses). */
+int fe_tensor_from_memory(const uint8_t *buf, size_t len, int is_npy, const char *path,
+                          GirArena *a, GirTensor *t, GirError *e);
+/* Write by extension; the file appears complete or not at all (written to a
+ * temporary name beside it, then renamed). */
+int fe_write_tensor(const char *path, const GirTensor *t, GirError *e);
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * graphir: the graph IR of kiln, its verifier, text form, shape rules and the
+ * fp32 reference interpreter.  This is the one public header of graphir/.
+ *
+ * Memory: a graph owns an arena; every name, shape, attribute and constant of
+ * the graph is allocated from it and freed together by gir_graph_free().
+ * Values and nodes live in arrays indexed by small integer ids.
+ *
+ * Errors: library functions return 0 on success and -1 on failure after
+ * filling a GirError with one line that names the file and the place (node,
+ * line, byte offset).  Nothing here exits or prints.
+ */
+#ifndef KILN_GRAPHIR_H
+#define KILN_GRAPHIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ops.h"
+
+#define GIR_MAX_RANK 8 /* ONNX allows more; no op in the op set needs it */
+
+#if defined(__GNUC__)
+#define GIR_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define GIR_NORETURN __attribute__((noreturn))
+#else
+#define GIR_PRINTF(f, a)
+#define GIR_NORETURN
+#endif
+
+/* ---- errors and source locations -------------------------------------- */
+
+/* Where something came from: enough to point a user at it. */
+typedef struct {
+    const char *file; /* model, cfg or tensor file path; NULL if none */
+    int line;         /* 1-based line in a text file; 0 if not a text place */
+    int64_t offset;   /* byte offset in a binary file; -1 if unknown */
+    const char *node; /* ONNX node name or cfg section, NULL if none */
+} GirLoc;
+
+/* One diagnostic line, filled by the function that failed. */
+typedef struct {
+    char msg[1024]; /* "file:line: node 'x': what is wrong" */
+} GirError;
+
+/* A location that names nothing. */
+GirLoc gir_loc_none(void);
+/* A location in a file at a byte offset (-1: unknown). */
+GirLoc gir_loc_file(const char *file, int64_t offset);
+
+/* Fill *e with "place: message"; always returns -1 so callers can
+ * `return gir_error_at(...)`.  e may be NULL. */
+int gir_error_at(GirError *e, GirLoc loc, const char *fmt, ...) GIR_PRINTF(3, 4);
+/* Format a location into buf as "file:line: node 'x'" (the prefix used by
+ * gir_error_at); returns buf. */
+const char *gir_loc_str(GirLoc loc, char *buf, size_t size);
+
+/* The compiler's own bug: print and abort.  Never for user input. */
+GIR_NORETURN void gir_die(const char *fmt, ...) GIR_PRINTF(1, 2);
+#define gir_unreachable() gir_die("%s:%d: unreachable", __FILE__, __LINE__)
+
+/* ---- arena ------------------------------------------------------------- */
+
+typedef struct GirArena GirArena;
+
+GirArena *gir_arena_new(void);
+void gir_arena_free(GirArena *a);
+/* Zeroed, 16-byte aligned memory that lives until the arena is freed.  Dies on
+ * out-of-memory (the compiler cannot go on without memory). */
+void *gir_arena_alloc(GirArena *a, size_t size);
+char *gir_arena_strdup(GirArena *a, const char *s);
+char *gir_arena_printf(GirArena *a, const char *fmt, ...) GIR_PRINTF(2, 3);
+
+/* ---- types and tensors -------------------------------------------------- */
+
+#define GIR_DTYPES(X)                                         \
+    X(UNDEF, "undef", 0, 0)  /* not known yet */              \
+    X(F32, "f32", 4, 1)      /* ONNX FLOAT */                 \
+    X(U8, "u8", 1, 2)        /* ONNX UINT8 */                 \
+    X(I8, "i8", 1, 3)        /* ONNX INT8 */                  \
+    X(I32, "i32", 4, 6)      /* ONNX INT32 */                 \
+    X(I64, "i64", 8, 7)      /* ONNX INT64 */                 \
+    X(BOOL, "bool", 1, 9)    /* ONNX BOOL */                  \
+    X(F64, "f64", 8, 11)     /* ONNX DOUBLE */
+
+/* Element types.  X(ENUM, "text name", bytes, ONNX TensorProto data_type). */
+typedef enum {
+#define GIR_DT_ENUM(e, n, sz, onnx) GIR_DT_##e,
+    GIR_DTYPES(GIR_DT_ENUM)
+#undef GIR_DT_ENUM
+    GIR_DT_COUNT
+} GirDType;
+
+const char *gir_dtype_name(GirDType t);
+size_t gir_dtype_size(GirDType t);
+/* ONNX TensorProto.DataType <-> GirDType; GIR_DT_UNDEF / 0 when unsupported. */
+GirDType gir_dtype_from_onnx(int onnx_type);
+int gir_dtype_to_onnx(GirDType t);
+/* By text name ("f32"); GIR_DT_UNDEF when unknown. */
+GirDType gir_dtype_from_name(const char *name);
+
+/* Memory order of a 4-D feature map; other ranks are GIR_LAYOUT_ANY. */
+typedef enum {
+    GIR_LAYOUT_ANY,  /* no layout meaning (weights, vectors, unknown) */
+    GIR_LAYOUT_NCHW, /* ONNX order */
+    GIR_LAYOUT_NHWC, /* the order the hardware streams: channels innermost */
+} GirLayout;
+
+/* A tensor's type.  rank -1: unknown rank; a dim of -1: unknown size. */
+typedef struct {
+    GirDType dtype;             /* element type */
+    int rank;                   /* number of axes, -1 if unknown */
+    int64_t dims[GIR_MAX_RANK]; /* sizes, outermost first */
+} GirType;
+
+/* A tensor: a type and, when known, its dense row-major data. */
+typedef struct {
+    GirType type; /* element type and shape */
+    void *data;   /* numel * dtype size bytes; NULL if not known */
+} GirTensor;
+
+/* Elements in a fully known shape; -1 if any dim or the rank is unknown. */
+int64_t gir_type_numel(const GirType *t);
+/* True when rank and every dim are known. */
+int gir_type_is_static(const GirType *t);
+/* "f32[1,3,416,416]" into buf; returns buf. */
+const char *gir_type_str(const GirType *t, char *buf, size_t size);
+/* Same dtype, rank and dims. */
+int gir_type_equal(const GirType *a, const GirType *b);
+
+/* ---- the graph ---------------------------------------------------------- */
+
+/* What a value is. */
+typedef enum {
+    GIR_VAL_INPUT, /* a graph input, fed at run time */
+    GIR_VAL_CONST, /* an initializer or folded constant: data is set */
+    GIR_VAL_NODE,  /* produced by a node */
+} GirValKind;
+
+/* A tensor-valued edge of the graph. */
+typedef struct {
+    const char *name; /* unique in the graph; ONNX value name */
+    GirValKind kind;  /* input, constant or node output */
+    GirType type;     /* inferred or declared type */
+    GirLayout layout; /* memory order when rank 4 */
+    void *data;       /* GIR_VAL_CONST only: dense data in the arena */
+    int producer;     /* node id for GIR_VAL_NODE, else -1 */
+    GirLoc loc;       /* where it was declared */
+} GirValue;
+
+/* Attribute kinds, as in ONNX. */
+typedef enum {
+    GIR_ATTR_INT,     /* i */
+    GIR_ATTR_FLOAT,   /* f */
+    GIR_ATTR_STRING,  /* s */
+    GIR_ATTR_INTS,    /* ints[n] */
+    GIR_ATTR_FLOATS,  /* floats[n] */
+    GIR_ATTR_TENSOR,  /* t (Constant's value) */
+} GirAttrKind;
+
+/* One named attribute of a node. */
+typedef struct {
+    const char *name;  /* ONNX attribute name */
+    GirAttrKind kind;  /* which member below is meaningful */
+    int64_t i;         /* INT */
+    float f;           /* FLOAT */
+    const char *s;     /* STRING, NUL-terminated */
+    int64_t *ints;     /* INTS */
+    float *floats;     /* FLOATS */
+    int n;             /* element count of ints or floats */
+    GirTensor t;       /* TENSOR */
+} GirAttr;
+
+/* One operator application. */
+typedef struct {
+    GirOp op;         /* what it computes */
+    const char *name; /* unique node name (ONNX name or made up) */
+    int *in;          /* value ids; -1 marks an absent optional input */
+    int nin;          /* number of entries in in */
+    int *out;         /* value ids it produces */
+    int nout;         /* number of entries in out */
+    GirAttr *attrs;   /* attributes, in source order */
+    int nattr;        /* number of attributes */
+    GirLoc loc;       /* ONNX node or cfg line it came from */
+} GirNode;
+
+/* A whole model.  Nodes are kept in topological order. */
+typedef struct {
+    GirArena *arena;    /* owns everything below */
+    const char *name;   /* model name */
+    const char *source; /* file it was read from, for diagnostics */
+    int opset;          /* ONNX default-domain opset it was read at */
+    GirValue *vals;     /* all values, by id */
+    int nval, capval;   /* count and capacity of vals */
+    GirNode *nodes;     /* all nodes, by id, topologically ordered */
+    int nnode, capnode; /* count and capacity of nodes */
+    int *inputs;        /* value ids fed at run time, in order */
+    int ninput;         /* count of inputs */
+    int *outputs;       /* value ids returned, in order */
+    int noutput;        /* count of outputs */
+} GirGraph;
+
+GirGraph *gir_graph_new(const char *name);
+void gir_graph_free(GirGraph *g);
+
+/* Add a value; the name is copied.  Returns its id. */
+int gir_add_value(GirGraph *g, const char *name, GirValKind kind, GirType type, GirLoc loc);
+/* Add a constant; data (numel * size bytes) is copied into the arena. */
+int gir_add_const(GirGraph *g, const char *name, GirType type, const void *data, GirLoc loc);
+/* Find a value by name; -1 if absent. */
+int gir_find_value(const GirGraph *g, const char *name);
+/* Add a node whose inputs and outputs are value ids (copied); outputs get
+ * their producer set.  Returns the node id. */
+int gir_add_node(GirGraph *g, GirOp op, const char *name, const int *in, int nin,
+                 const int *out, int nout, GirLoc loc);
+void gir_add_input(GirGraph *g, int val);
+void gir_add_output(GirGraph *g, int val);
+
+/* Attributes: setters copy; getters return the default when absent. */
+void gir_set_attr_int(GirGraph *g, int node, const char *name, int64_t v);
+void gir_set_attr_float(GirGraph *g, int node, const char *name, float v);
+void gir_set_attr_string(GirGraph *g, int node, const char *name, const char *v);
+void gir_set_attr_ints(GirGraph *g, int node, const char *name, const int64_t *v, int n);
+void gir_set_attr_floats(GirGraph *g, int node, const char *name, const float *v, int n);
+void gir_set_attr_tensor(GirGraph *g, int node, const char *name, const GirTensor *t);
+const GirAttr *gir_attr(const GirNode *n, const char *name);
+int64_t gir_attr_int(const GirNode *n, const char *name, int64_t dflt);
+float gir_attr_float(const GirNode *n, const char *name, float dflt);
+const char *gir_attr_string(const GirNode *n, const char *name, const char *dflt);
+/* Ints attribute: count in *n (0 when absent), NULL when absent. */
+const int64_t *gir_attr_ints(const GirNode *n, const char *name, int *count);
+
+const char *gir_op_name(GirOp op);
+/* By ONNX op_type; -1 when not in the op set. */
+int gir_op_from_name(const char *name);
+int gir_op_min_inputs(GirOp op);
+int gir_op_max_inputs(GirOp op);
+const char *gir_op_summary(GirOp op);
+
+/* ---- checks and shapes --------------------------------------------------- */
+
+/* Structural checks: ids in range, each value produced once, topological
+ * order, input counts per the op table, no dangling outputs, constants have
+ * data, known types agree with the shape rules.  Returns 0 or -1 + error
+ * naming the node. */
+int gir_verify(const GirGraph *g, GirError *e);
+
+/* Infer the type of every node output from the op's shape rule, in order.
+ * Inputs whose data decides a shape (Reshape's shape, Slice's starts ...)
+ * are used when constant; otherwise the affected dims stay -1 and are found
+ * at run time. */
+int gir_infer_shapes(GirGraph *g, GirError *e);
+
+/* The shape rule of one node: ins[i] is the tensor of input i (data may be
+ * NULL when unknown; absent optional inputs are NULL pointers), outs[] get
+ * their type.  Used by gir_infer_shapes and by the interpreter. */
+int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
+                   GirType *outs, GirError *e);
+
+/* ---- text form ------------------------------------------------------------ */
+
+/* Print the whole graph in the text form; constants' data included (base64)
+ * unless elide_data, in which case the output does not parse back. */
+int gir_print(const GirGraph *g, FILE *f, int elide_data);
+/* Parse the text form; path names the text for diagnostics.  NULL + error
+ * naming path:line on bad input. */
+GirGraph *gir_parse(const char *text, size_t len, const char *path, GirError *e);
+
+/* ---- interpreter ------------------------------------------------------------ */
+
+/* Run the graph in fp32 reference arithmetic.  inputs[i] feeds g->inputs[i]
+ * (its type must fit the declared one); outputs[] receives g->noutput
+ * tensors whose data is allocated from arena.  Returns 0 or -1 + error naming
+ * the node that failed. */
+int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs,
+            GirArena *arena, GirError *e);
+
+/* Per-node statistics for `kiln info`. */
+typedef struct {
+    int64_t macs;   /* multiply-accumulates per inference */
+    int64_t params; /* weight and bias elements the node owns (constants) */
+} GirNodeCost;
+GirNodeCost gir_node_cost(const GirGraph *g, const GirNode *n);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs everything kiln needs on a fresh Debian 12 machine: Debian packages,
+# the Darknet cfg files (extracted from Debian's darknet package, not
+# installed) and onnxruntime-node (the independent reference in tests).
+# Idempotent and quiet when all is present.  Needs root (or sudo).
+set -euo pipefail
+
+KILN_DEPS=${KILN_DEPS:-/opt/kiln-deps}
+PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
+      verilator iverilog yosys
+      libcjson-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler
+      libonnx-dev libonnx-testdata python3-onnx python3-numpy
+      libcmocka-dev graphviz nodejs npm)
+
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node and npm may come from outside Debian on some images: keep those.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
+fi
+read -r -a missing <<< "${missing[*]:-}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+$SUDO mkdir -p "$KILN_DEPS"
+
+# Darknet's real cfg files and sample images: extract the package, do not install it.
+if [ ! -f "$KILN_DEPS/darknet/usr/share/darknet/cfg/yolov3-tiny.cfg" ]; then
+  echo "install-deps: extracting Debian's darknet cfg files into $KILN_DEPS/darknet"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download -qq darknet >/dev/null 2>&1 || { $SUDO apt-get update -qq && apt-get download -qq darknet; })
+  $SUDO dpkg -x "$tmp"/darknet_*.deb "$KILN_DEPS/darknet"
+  rm -rf "$tmp"
+fi
+
+# onnxruntime-node: the reference the YOLOv3-tiny test is checked against.
+if [ ! -d "$KILN_DEPS/node_modules/onnxruntime-node" ]; then
+  echo "install-deps: installing onnxruntime-node into $KILN_DEPS"
+  (cd "$KILN_DEPS" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+     $SUDO env ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+     npm install --no-audit --no-fund --loglevel=error onnxruntime-node >/dev/null)
+fi
