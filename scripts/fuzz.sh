@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for
+# SECONDS (default 60), seeded with the test models.  Fails on any crash,
+# leak or sanitizer report.  Usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR]
+set -euo pipefail
+secs=${1:-60}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${2:-$top/build-fuzz}
+deps=${KILN_DEPS:-/opt/kiln-deps}
+CC=clang CXX=clang++ cmake -S "$top" -B "$build" -DKILN_FUZZ=ON -DKILN_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j2 --target fuzzers models >/dev/null
+
+seeds=$build/fuzz-seeds
+rm -rf "$seeds"
+mkdir -p "$seeds"/{onnx,npy,cfg,text}
+td=/usr/share/libonnx-testdata/data/node
+for t in test_conv_with_strides_padding test_maxpool_2d_pads test_resize_upsample_scales_nearest \
+         test_split_variable_parts_1d test_slice test_gemm_default_no_bias test_pad_constant \
+         test_batchnorm_example test_concat_2d_axis_0 test_reshape_negative_dim; do
+  [ -f "$td/$t/model.onnx" ] && cp "$td/$t/model.onnx" "$seeds/onnx/$t.onnx"
+  for p in "$td/$t"/test_data_set_0/*.pb; do [ -f "$p" ] && cp "$p" "$seeds/npy/$t.$(basename "$p")"; done
+done
+[ -f "$build/models/yolov3-tiny-small.onnx" ] && cp "$build/models/yolov3-tiny-small.onnx" "$seeds/onnx/"
+/usr/bin/python3 - "$seeds/npy" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+np.save(d + "/f32.npy", np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+np.save(d + "/i8.npy", np.arange(-8, 8, dtype=np.int8))
+np.save(d + "/i64.npy", np.array([[1, -1]], dtype=np.int64))
+PY
+cp "$deps"/darknet/usr/share/darknet/cfg/*.cfg "$seeds/cfg/" 2>/dev/null || true
+cp "$top"/tests/text/cases/*.gir "$seeds/text/" 2>/dev/null || true
+
+status=0
+for f in onnx npy cfg text; do
+  bin=$build/tests/fuzz_$f
+  [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
+  corpus=$build/fuzz-corpus/$f
+  mkdir -p "$corpus"
+  log=$build/fuzz_$f.log
+  if "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
+       -print_final_stats=1 "$corpus" "$seeds/$f" >"$log" 2>&1; then
+    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+    echo "fuzz_$f: ${runs:-?} executions in ${secs} s, no findings"
+  else
+    echo "fuzz_$f: FAILED (see $log)"
+    grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5
+    status=1
+  fi
+done
+exit $status

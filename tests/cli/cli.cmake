@@ -1,0 +1,57 @@
+# End-to-end tests of the kiln command.
+set(CLI ${CMAKE_CURRENT_LIST_DIR})
+set(KILN $<TARGET_FILE:kiln>)
+set(MODELS ${CMAKE_BINARY_DIR}/models)
+set(WORK ${CMAKE_CURRENT_BINARY_DIR}/cli-work)
+
+# ONNX backend test suite: the pass count may not drop below the floor.
+set(KILN_CONFORMANCE_MIN_PASS 0 CACHE STRING "Fewest ONNX backend tests that must pass")
+add_test(NAME conformance_onnx_backend
+  COMMAND ${KILN} conformance
+    ${KILN_ONNX_TESTDATA}/node ${KILN_ONNX_TESTDATA}/pytorch-converted
+    ${KILN_ONNX_TESTDATA}/pytorch-operator ${KILN_ONNX_TESTDATA}/simple
+    --exclude ${PROJECT_SOURCE_DIR}/tests/conformance/excluded.txt
+    --min-pass ${KILN_CONFORMANCE_MIN_PASS})
+
+# The interpreter against onnxruntime on the bundled YOLOv3-tiny.
+add_test(NAME yolo_vs_onnxruntime
+  COMMAND ${CLI}/yolo_vs_ort.sh ${KILN} ${MODELS}/yolov3-tiny.onnx ${KILN_DEPS}/node_modules/onnxruntime-node ${WORK}/ort)
+
+# kiln info figures: YOLOv3-tiny has 2,782,480,896 MACs (Darknet: 5.56
+# BFLOPs) and 8,849,182 parameters (weights plus one bias per output channel:
+# batch normalization folds into them).
+add_test(NAME info_yolov3_tiny_onnx
+  COMMAND ${CLI}/check_info.sh ${KILN} ${MODELS}/yolov3-tiny.onnx 2782480896 8849182 0.001)
+add_test(NAME info_yolov3_tiny_cfg
+  COMMAND ${CLI}/check_info.sh ${KILN} ${KILN_DARKNET_CFG}/yolov3-tiny.cfg 2782480896 8849182 0.001)
+
+# Text IR round trips on every model.
+foreach(m ${MODELS}/yolov3-tiny.onnx ${MODELS}/yolov3-tiny-small.onnx
+          ${KILN_DARKNET_CFG}/yolov3-tiny.cfg ${KILN_DARKNET_CFG}/yolov2-tiny.cfg
+          ${KILN_DARKNET_CFG}/yolov3.cfg ${KILN_DARKNET_CFG}/resnet18.cfg)
+  get_filename_component(n ${m} NAME_WE)
+  get_filename_component(e ${m} EXT)
+  string(REPLACE "." "" e ${e})
+  add_test(NAME ir_roundtrip_${n}_${e} COMMAND ${CLI}/roundtrip.sh ${KILN} ${m} ${WORK}/ir)
+endforeach()
+
+# Usage and bad input: exit status 2 and one exact line.
+add_test(NAME cli_no_command_bad COMMAND ${CLI}/expect.sh 2
+  "usage: kiln COMMAND [ARGS]   (kiln COMMAND --help for its options)
+
+kiln compiles trained CNNs (ONNX, Darknet cfg/weights) into FPGA dataflow accelerators.
+
+commands:
+  info         per-layer shapes, parameters and MACs of a model
+  run          run a model on input tensors (fp32 reference interpreter)
+  ir           print a model in the text IR
+  conformance  run ONNX backend test folders: pass/fail/unsupported
+  compare      relative L2 error, max difference and cosine of two tensor files
+
+exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
+add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: unknown command 'frobnicate' (kiln --help lists them)" -- ${KILN} frobnicate)
+add_test(NAME cli_unknown_option_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: run: unknown target 'tpu' (available: ref)" -- ${KILN} run x.onnx -i a.npy --target tpu)
+add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: run: ${MODELS}/yolov3-tiny-small.onnx has 1 input, 0 given with -i" -- ${KILN} run ${MODELS}/yolov3-tiny-small.onnx)

@@ -1,0 +1,15 @@
+# libFuzzer targets, one per reader of outside input (clang, KILN_FUZZ=ON).
+# scripts/fuzz.sh runs each for a bounded time, seeded with the test models.
+if(KILN_FUZZ)
+  set(fuzzers)
+  foreach(f onnx npy cfg text)
+    if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/fuzz_${f}.c)
+      add_executable(fuzz_${f} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${f}.c)
+      target_link_libraries(fuzz_${f} PRIVATE kiln_frontend kiln_graphir)
+      target_link_options(fuzz_${f} PRIVATE -fsanitize=fuzzer)
+      kiln_warnings(fuzz_${f})
+      list(APPEND fuzzers fuzz_${f})
+    endif()
+  endforeach()
+  add_custom_target(fuzzers DEPENDS ${fuzzers})
+endif()

@@ -1,0 +1,395 @@
+/*
+ * kiln conformance DIR... : run ONNX backend test folders (model.onnx plus
+ * test_data_set_N folders of input_K.pb, output_K.pb) through the ONNX reader and the
+ * reference interpreter.  A test is
+ *   pass         every data set's outputs match (same dtype and shape; floats
+ *                within atol + rtol * |expected|, integers exactly),
+ *   fail         it loads but an output differs or running fails,
+ *   unsupported  the model uses an op outside the op set,
+ *   excluded     listed in the --exclude file with a reason.
+ * Exit 1 when any test fails or the pass count is below --min-pass.
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "kiln.h"
+
+#define MAX_TESTS 4096 /* the ONNX suite has about 1300 */
+
+typedef enum { T_PASS, T_FAIL, T_UNSUPPORTED, T_EXCLUDED } Outcome;
+static const char *const outcome_name[] = {"pass", "fail", "unsupported", "excluded"};
+
+/* Options and the exclusion list. */
+typedef struct {
+    double rtol, atol;  /* float comparison tolerances */
+    char **excl;        /* excluded test names */
+    int nexcl;          /* count of excl */
+    int verbose;        /* a line per test */
+} Conf;
+
+static void conf_usage(FILE *f)
+{
+    fprintf(f, "usage: kiln conformance DIR... [--exclude FILE] [--min-pass N] [--rtol R] [--atol A] [-v] [--json]\n"
+               "  DIR           an ONNX backend test folder, or a folder of them\n"
+               "  --exclude F   skip the tests named in F (lines 'test_name reason'; # comments)\n"
+               "  --min-pass N  fail when fewer than N tests pass\n"
+               "  --rtol, --atol  float tolerances (default 1e-3, 1e-7: the ONNX backend defaults)\n");
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the entries of dir starting with prefix (NULL: all but
+ * dot files).  Caller frees each name and the array. */
+static char **list_dir(const char *dir, const char *prefix, int *count)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char **names = NULL;
+    int n = 0, cap = 0;
+    *count = 0;
+    if (!d)
+        return NULL;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (prefix && strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            names = realloc(names, sizeof *names * (size_t)cap);
+            if (!names)
+                gir_die("out of memory");
+        }
+        names[n] = strdup(de->d_name);
+        if (!names[n])
+            gir_die("out of memory");
+        n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    *count = n;
+    return names;
+}
+
+static void free_list(char **names, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int load_exclusions(Conf *c, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int lineno = 0;
+    if (!f)
+        return kiln_user_error("conformance: cannot open exclusion file %s", path);
+    while (fgets(line, sizeof line, f)) {
+        char name[512];
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%511s", name) != 1)
+            continue;
+        if (!strchr(line, ' ') && !strchr(line, '\t')) {
+            fclose(f);
+            return kiln_user_error("%s:%d: test '%s' has no reason", path, lineno, name);
+        }
+        c->excl = realloc(c->excl, sizeof *c->excl * (size_t)(c->nexcl + 1));
+        if (!c->excl)
+            gir_die("out of memory");
+        c->excl[c->nexcl] = strdup(name);
+        if (!c->excl[c->nexcl])
+            gir_die("out of memory");
+        c->nexcl++;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int excluded(const Conf *c, const char *name)
+{
+    int i;
+    for (i = 0; i < c->nexcl; i++)
+        if (strcmp(c->excl[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Compare one output; on a mismatch write why into why. */
+static int compare(const Conf *c, const GirTensor *got, const GirTensor *want, char *why,
+                   size_t whysize)
+{
+    int64_t n, i;
+    char a[128], b[128];
+    if (!gir_type_equal(&got->type, &want->type)) {
+        snprintf(why, whysize, "type %s, expected %s", gir_type_str(&got->type, a, sizeof a),
+                 gir_type_str(&want->type, b, sizeof b));
+        return -1;
+    }
+    n = gir_type_numel(&want->type);
+    if (want->type.dtype == GIR_DT_F32 || want->type.dtype == GIR_DT_F64) {
+        for (i = 0; i < n; i++) {
+            double x, y;
+            if (want->type.dtype == GIR_DT_F32) {
+                x = ((const float *)got->data)[i];
+                y = ((const float *)want->data)[i];
+            } else {
+                x = ((const double *)got->data)[i];
+                y = ((const double *)want->data)[i];
+            }
+            if (isnan(x) && isnan(y))
+                continue;
+            if (x == y)
+                continue; /* also equal infinities */
+            if (!(fabs(x - y) <= c->atol + c->rtol * fabs(y))) {
+                snprintf(why, whysize, "element %lld is %.9g, expected %.9g", (long long)i, x, y);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (memcmp(got->data, want->data, (size_t)n * gir_dtype_size(want->type.dtype)) != 0) {
+        snprintf(why, whysize, "integer data differs");
+        return -1;
+    }
+    return 0;
+}
+
+/* Run one data set folder against g. */
+static int run_dataset(const Conf *c, const GirGraph *g, const char *dir, char *why,
+                       size_t whysize)
+{
+    GirArena *a = gir_arena_new();
+    GirTensor *in = gir_arena_alloc(a, sizeof *in * (size_t)(g->ninput + 1));
+    GirTensor *out = gir_arena_alloc(a, sizeof *out * (size_t)(g->noutput + 1));
+    GirError err;
+    char p[4096];
+    int i, rc = -1;
+    for (i = 0; i < g->ninput; i++) {
+        snprintf(p, sizeof p, "%s/input_%d.pb", dir, i);
+        if (fe_read_tensor(p, a, &in[i], &err) < 0) {
+            snprintf(why, whysize, "%s", err.msg);
+            goto done;
+        }
+    }
+    if (gir_run(g, in, out, a, &err) < 0) {
+        snprintf(why, whysize, "%s", err.msg);
+        goto done;
+    }
+    for (i = 0; i < g->noutput; i++) {
+        GirTensor want;
+        char sub[1024];
+        snprintf(p, sizeof p, "%s/output_%d.pb", dir, i);
+        if (!is_file(p))
+            continue; /* the data set does not check this output */
+        if (fe_read_tensor(p, a, &want, &err) < 0) {
+            snprintf(why, whysize, "%s", err.msg);
+            goto done;
+        }
+        if (compare(c, &out[i], &want, sub, sizeof sub) < 0) {
+            snprintf(why, whysize, "%s: output %d (%s): %s", base_name(dir), i,
+                     g->vals[g->outputs[i]].name, sub);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    gir_arena_free(a);
+    return rc;
+}
+
+static Outcome run_test(const Conf *c, const char *dir, char *why, size_t whysize)
+{
+    char p[4096];
+    GirError err;
+    GirGraph *g;
+    int unsupported = 0, nsets, i;
+    char **sets;
+    Outcome o = T_PASS;
+
+    if (excluded(c, base_name(dir)))
+        return T_EXCLUDED;
+    snprintf(p, sizeof p, "%s/model.onnx", dir);
+    g = fe_load_onnx(p, &unsupported, &err);
+    if (!g) {
+        snprintf(why, whysize, "%s", err.msg);
+        return unsupported ? T_UNSUPPORTED : T_FAIL;
+    }
+    sets = list_dir(dir, "test_data_set_", &nsets);
+    if (nsets == 0) {
+        snprintf(why, whysize, "%s: no test_data_set_* folders", dir);
+        o = T_FAIL;
+    }
+    for (i = 0; i < nsets && o == T_PASS; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, sets[i]);
+        if (run_dataset(c, g, p, why, whysize) < 0)
+            o = T_FAIL;
+    }
+    free_list(sets, nsets);
+    gir_graph_free(g);
+    return o;
+}
+
+int kiln_cmd_conformance(int argc, char **argv)
+{
+    Conf c = {1e-3, 1e-7, NULL, 0, 0};
+    const char *dirs[256];
+    int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
+    long min_pass = -1;
+    static char *tests[MAX_TESTS];
+    cJSON *root = NULL, *arr = NULL;
+    int rc = KILN_OK;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (kiln_is_help(a)) {
+            conf_usage(stdout);
+            return KILN_OK;
+        } else if (strcmp(a, "--exclude") == 0 || strcmp(a, "--min-pass") == 0 ||
+                   strcmp(a, "--rtol") == 0 || strcmp(a, "--atol") == 0) {
+            char *end;
+            if (i + 1 >= argc)
+                return kiln_user_error("conformance: %s needs a value", a);
+            i++;
+            if (strcmp(a, "--exclude") == 0) {
+                if (load_exclusions(&c, argv[i]) < 0)
+                    return KILN_BAD_INPUT;
+                continue;
+            }
+            if (strcmp(a, "--min-pass") == 0) {
+                min_pass = strtol(argv[i], &end, 10);
+                if (*end || min_pass < 0)
+                    return kiln_user_error("conformance: --min-pass '%s' is not a count", argv[i]);
+            } else {
+                double v = strtod(argv[i], &end);
+                if (*end || !(v >= 0))
+                    return kiln_user_error("conformance: %s '%s' is not a tolerance", a, argv[i]);
+                if (a[2] == 'r')
+                    c.rtol = v;
+                else
+                    c.atol = v;
+            }
+        } else if (strcmp(a, "-v") == 0) {
+            c.verbose = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] == '-') {
+            conf_usage(stderr);
+            return kiln_user_error("conformance: unknown option '%s'", a);
+        } else {
+            if (ndir == 256)
+                return kiln_user_error("conformance: too many folders");
+            dirs[ndir++] = a;
+        }
+    }
+    if (ndir == 0) {
+        conf_usage(stderr);
+        return kiln_user_error("conformance: no test folder given");
+    }
+
+    /* Collect test folders: DIR itself when it holds model.onnx, else its
+     * subfolders that do. */
+    for (i = 0; i < ndir; i++) {
+        char p[4096];
+        size_t len = strlen(dirs[i]);
+        while (len > 1 && dirs[i][len - 1] == '/')
+            ((char *)dirs[i])[--len] = '\0';
+        snprintf(p, sizeof p, "%s/model.onnx", dirs[i]);
+        if (is_file(p)) {
+            if (ntests < MAX_TESTS)
+                tests[ntests++] = strdup(dirs[i]);
+            continue;
+        }
+        if (!is_dir(dirs[i]))
+            return kiln_user_error("conformance: %s is not a folder", dirs[i]);
+        {
+            int n;
+            char **names = list_dir(dirs[i], NULL, &n);
+            for (j = 0; j < n; j++) {
+                snprintf(p, sizeof p, "%s/%s/model.onnx", dirs[i], names[j]);
+                if (is_file(p) && ntests < MAX_TESTS) {
+                    snprintf(p, sizeof p, "%s/%s", dirs[i], names[j]);
+                    tests[ntests++] = strdup(p);
+                }
+            }
+            free_list(names, n);
+        }
+    }
+
+    if (json) {
+        root = cJSON_CreateObject();
+        arr = cJSON_AddArrayToObject(root, "tests");
+    }
+    for (i = 0; i < ntests; i++) {
+        char why[2048] = "";
+        Outcome o = run_test(&c, tests[i], why, sizeof why);
+        counts[o]++;
+        if (json) {
+            cJSON *t = cJSON_CreateObject();
+            cJSON_AddStringToObject(t, "test", base_name(tests[i]));
+            cJSON_AddStringToObject(t, "outcome", outcome_name[o]);
+            if (why[0])
+                cJSON_AddStringToObject(t, "reason", why);
+            cJSON_AddItemToArray(arr, t);
+        } else if (o == T_FAIL || c.verbose) {
+            printf("%-11s %s%s%s\n", outcome_name[o], base_name(tests[i]), why[0] ? ": " : "",
+                   why);
+        }
+        free(tests[i]);
+    }
+    if (counts[T_FAIL] > 0)
+        rc = KILN_FAILED;
+    if (min_pass >= 0 && counts[T_PASS] < min_pass)
+        rc = KILN_FAILED;
+    if (json) {
+        char *s;
+        cJSON_AddNumberToObject(root, "pass", counts[T_PASS]);
+        cJSON_AddNumberToObject(root, "fail", counts[T_FAIL]);
+        cJSON_AddNumberToObject(root, "unsupported", counts[T_UNSUPPORTED]);
+        cJSON_AddNumberToObject(root, "excluded", counts[T_EXCLUDED]);
+        s = cJSON_Print(root);
+        puts(s);
+        free(s);
+        cJSON_Delete(root);
+    } else {
+        printf("conformance: %d tests: %d pass, %d fail, %d unsupported, %d excluded\n", ntests,
+               counts[T_PASS], counts[T_FAIL], counts[T_UNSUPPORTED], counts[T_EXCLUDED]);
+        if (min_pass >= 0 && counts[T_PASS] < min_pass)
+            printf("conformance: %d pass is below the required %ld\n", counts[T_PASS], min_pass);
+    }
+    for (i = 0; i < c.nexcl; i++)
+        free(c.excl[i]);
+    free(c.excl);
+    return rc;
+}

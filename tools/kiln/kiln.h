@@ -1,0 +1,37 @@
+/*
+ * The kiln command: private declarations shared by the subcommand files.
+ * Exit status: 0 success, 1 a check failed, 2 bad input or usage.
+ */
+#ifndef KILN_TOOL_H
+#define KILN_TOOL_H
+
+#include "frontend/frontend.h"
+#include "graphir/graphir.h"
+
+enum {
+    KILN_OK = 0,        /* success */
+    KILN_FAILED = 1,    /* a check failed (conformance, comparison) */
+    KILN_BAD_INPUT = 2, /* bad input file or command line */
+};
+
+/* One subcommand: name, entry point, one-line summary for `kiln --help`. */
+typedef struct {
+    const char *name;                   /* as typed after `kiln` */
+    int (*fn)(int argc, char **argv);   /* argv[0] is the subcommand name */
+    const char *summary;                /* one line */
+} KilnCommand;
+
+int kiln_cmd_info(int argc, char **argv);
+int kiln_cmd_run(int argc, char **argv);
+int kiln_cmd_ir(int argc, char **argv);
+int kiln_cmd_conformance(int argc, char **argv);
+int kiln_cmd_compare(int argc, char **argv);
+
+/* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
+int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);
+/* Print a GirError as "kiln: ..." and return KILN_BAD_INPUT. */
+int kiln_report(const GirError *e);
+/* True when argv[i] is "--help" or "-h". */
+int kiln_is_help(const char *arg);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]:
+ * run a model on tensors from .npy or .pb files.  Inputs feed the graph
+ * inputs in order; each -o names the file for the next output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "kiln.h"
+
+#define MAX_TENSOR_ARGS 64 /* more inputs or outputs than any CNN has */
+
+static void run_usage(FILE *f)
+{
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]\n"
+               "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
+               "  -o OUT         write the next graph output (.npy or .pb)\n"
+               "  --target ref   fp32 reference interpreter (the only target so far)\n"
+               "  --json         print output summaries as JSON\n");
+}
+
+/* min, max, mean and L2 norm of a float tensor, for the summary line. */
+static void summarize(const GirTensor *t, double *mn, double *mx, double *mean, double *l2)
+{
+    int64_t n = gir_type_numel(&t->type), i;
+    const float *p = t->data;
+    double s = 0, q = 0;
+    *mn = INFINITY;
+    *mx = -INFINITY;
+    for (i = 0; i < n; i++) {
+        double v = p[i];
+        s += v;
+        q += v * v;
+        if (v < *mn)
+            *mn = v;
+        if (v > *mx)
+            *mx = v;
+    }
+    *mean = n ? s / (double)n : 0;
+    *l2 = sqrt(q);
+}
+
+int kiln_cmd_run(int argc, char **argv)
+{
+    const char *path = NULL, *target = "ref";
+    const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS];
+    int nin = 0, nout = 0, json = 0, i, rc = KILN_OK;
+    GirError err;
+    GirGraph *g = NULL;
+    GirArena *arena = NULL;
+    GirTensor *in_t = NULL, *out_t = NULL;
+    cJSON *root = NULL;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (kiln_is_help(a)) {
+            run_usage(stdout);
+            return KILN_OK;
+        } else if (strcmp(a, "-i") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--target") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("run: %s needs a value", a);
+            if (a[1] == 'i') {
+                if (nin == MAX_TENSOR_ARGS)
+                    return kiln_user_error("run: more than %d inputs", MAX_TENSOR_ARGS);
+                ins[nin++] = argv[++i];
+            } else if (a[1] == 'o') {
+                if (nout == MAX_TENSOR_ARGS)
+                    return kiln_user_error("run: more than %d outputs", MAX_TENSOR_ARGS);
+                outs[nout++] = argv[++i];
+            } else {
+                target = argv[++i];
+            }
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] == '-') {
+            run_usage(stderr);
+            return kiln_user_error("run: unknown option '%s'", a);
+        } else if (!path) {
+            path = a;
+        } else {
+            run_usage(stderr);
+            return kiln_user_error("run: more than one model given ('%s')", a);
+        }
+    }
+    if (!path) {
+        run_usage(stderr);
+        return kiln_user_error("run: no model given");
+    }
+    if (strcmp(target, "ref") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref)", target);
+
+    g = fe_load_model(path, &err);
+    if (!g)
+        return kiln_report(&err);
+    if (nin != g->ninput) {
+        rc = kiln_user_error("run: %s has %d input%s, %d given with -i", path, g->ninput,
+                             g->ninput == 1 ? "" : "s", nin);
+        goto out;
+    }
+    if (nout > g->noutput) {
+        rc = kiln_user_error("run: %s has %d output%s, %d -o given", path, g->noutput,
+                             g->noutput == 1 ? "" : "s", nout);
+        goto out;
+    }
+    arena = gir_arena_new();
+    in_t = gir_arena_alloc(arena, sizeof *in_t * (size_t)(nin + 1));
+    out_t = gir_arena_alloc(arena, sizeof *out_t * (size_t)(g->noutput + 1));
+    for (i = 0; i < nin; i++)
+        if (fe_read_tensor(ins[i], arena, &in_t[i], &err) < 0) {
+            rc = kiln_report(&err);
+            goto out;
+        }
+    if (gir_run(g, in_t, out_t, arena, &err) < 0) {
+        rc = kiln_report(&err);
+        goto out;
+    }
+    for (i = 0; i < nout; i++)
+        if (fe_write_tensor(outs[i], &out_t[i], &err) < 0) {
+            rc = kiln_report(&err);
+            goto out;
+        }
+    if (json)
+        root = cJSON_CreateArray();
+    for (i = 0; i < g->noutput; i++) {
+        char ty[128];
+        double mn = 0, mx = 0, mean = 0, l2 = 0;
+        gir_type_str(&out_t[i].type, ty, sizeof ty);
+        if (out_t[i].type.dtype == GIR_DT_F32)
+            summarize(&out_t[i], &mn, &mx, &mean, &l2);
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", g->vals[g->outputs[i]].name);
+            cJSON_AddStringToObject(o, "type", ty);
+            cJSON_AddNumberToObject(o, "min", mn);
+            cJSON_AddNumberToObject(o, "max", mx);
+            cJSON_AddNumberToObject(o, "mean", mean);
+            cJSON_AddNumberToObject(o, "l2", l2);
+            if (i < nout)
+                cJSON_AddStringToObject(o, "file", outs[i]);
+            cJSON_AddItemToArray(root, o);
+        } else {
+            printf("output %d %s %s  min %.6g  max %.6g  mean %.6g  l2 %.6g%s%s\n", i,
+                   g->vals[g->outputs[i]].name, ty, mn, mx, mean, l2, i < nout ? "  -> " : "",
+                   i < nout ? outs[i] : "");
+        }
+    }
+    if (json) {
+        char *s = cJSON_Print(root);
+        puts(s);
+        free(s);
+        cJSON_Delete(root);
+    }
+out:
+    gir_arena_free(arena);
+    gir_graph_free(g);
+    return rc;
+}
