@@ -47,6 +47,7 @@ commands:
   ir           print a model in the text IR
   conformance  run ONNX backend test folders: pass/fail/unsupported
   compare      relative L2 error, max difference and cosine of two tensor files
+  boards       the board models (resources, clocks, DDR bandwidth)
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
 add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2

@@ -26,6 +26,7 @@ int kiln_cmd_run(int argc, char **argv);
 int kiln_cmd_ir(int argc, char **argv);
 int kiln_cmd_conformance(int argc, char **argv);
 int kiln_cmd_compare(int argc, char **argv);
+int kiln_cmd_boards(int argc, char **argv);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);

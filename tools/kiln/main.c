@@ -14,6 +14,7 @@ static const KilnCommand commands[] = {
     {"ir", kiln_cmd_ir, "print a model in the text IR"},
     {"conformance", kiln_cmd_conformance, "run ONNX backend test folders: pass/fail/unsupported"},
     {"compare", kiln_cmd_compare, "relative L2 error, max difference and cosine of two tensor files"},
+    {"boards", kiln_cmd_boards, "the board models (resources, clocks, DDR bandwidth)"},
 };
 
 int kiln_user_error(const char *fmt, ...)
