@@ -1,0 +1,53 @@
+/* Registry of engine descriptors: the conv family, then the stream family. */
+#include "hls/hls.h"
+
+#include <string.h>
+
+#ifndef KILN_HLS_HAVE_STREAM
+/* desc_stream.c is not built yet: an empty stream family. */
+const HlsEngineDesc *const hls_stream_descs[] = {NULL};
+#endif
+
+static const HlsEngineDesc *const *const families[] = {hls_conv_descs, hls_stream_descs};
+
+int hls_engine_count(void)
+{
+    int n = 0;
+    size_t f;
+    for (f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const HlsEngineDesc *const *d = families[f]; *d; d++)
+            n++;
+    return n;
+}
+
+const HlsEngineDesc *hls_engine_at(int i)
+{
+    size_t f;
+    if (i < 0)
+        return NULL;
+    for (f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const HlsEngineDesc *const *d = families[f]; *d; d++)
+            if (i-- == 0)
+                return *d;
+    return NULL;
+}
+
+const HlsEngineDesc *hls_engine_find(const char *name)
+{
+    int i, n = hls_engine_count();
+    for (i = 0; i < n; i++) {
+        const HlsEngineDesc *d = hls_engine_at(i);
+        if (!strcmp(d->name, name))
+            return d;
+    }
+    return NULL;
+}
+
+int hls_param_index(const char *const *names, const char *name)
+{
+    int i;
+    for (i = 0; names[i]; i++)
+        if (!strcmp(names[i], name))
+            return i;
+    return -1;
+}

@@ -1,0 +1,54 @@
+/*
+ * hls: engine descriptors, the software signature of each hand-written
+ * Verilog template in rtl-templates/.  The compiler reads them to predict
+ * cycles and resources when it chooses engines and their parameters; the
+ * Verilator benches (sim/) check cycles() exactly and bench/synth/ checks
+ * resources() against yosys.
+ *
+ * Parameter vectors: hw[] holds the Verilog parameters in the order of
+ * hw_params, rt[] the run-time cfg_* values in the order of rt_params.
+ */
+#ifndef KILN_HLS_H
+#define KILN_HLS_H
+
+#include <stdint.h>
+
+/* FPGA resources of one engine instance (Zynq UltraScale+ primitives). */
+typedef struct HlsRes {
+    double lut;    /* LUTs (LUT1..LUT6, LUTRAM and SRL counted as LUTs) */
+    double ff;     /* flip-flops (FDRE/FDSE/FDCE/FDPE) */
+    double dsp;    /* DSP48E2 slices */
+    double bram36; /* RAMB36E2 + RAMB18E2 / 2 */
+    double uram;   /* URAM288 blocks */
+} HlsRes;
+
+/* One engine template. */
+typedef struct HlsEngineDesc {
+    const char *name;                 /* Verilog module name */
+    const char *summary;              /* one line: what the engine computes */
+    const char *const *hw_params;     /* Verilog parameter names, NULL-terminated */
+    const char *const *rt_params;     /* run-time cfg_* names (without cfg_), NULL-terminated */
+    int64_t (*latency)(const int64_t *hw); /* cycles from the last input an output depends on
+                                            * (or the issue of its last MAC) to that output beat */
+    int64_t (*cycles)(const int64_t *hw, const int64_t *rt); /* cycles per frame without
+                                            * back-pressure, first input beat accepted to last
+                                            * output beat inclusive; exact */
+    HlsRes (*resources)(const int64_t *hw); /* resource estimate (tuned on yosys) */
+} HlsEngineDesc;
+
+/* Engine by Verilog module name, or NULL. */
+const HlsEngineDesc *hls_engine_find(const char *name);
+/* Number of registered engines. */
+int hls_engine_count(void);
+/* Engine i, 0 <= i < hls_engine_count(); NULL outside. */
+const HlsEngineDesc *hls_engine_at(int i);
+
+/* Index of a parameter name in a NULL-terminated list, or -1. */
+int hls_param_index(const char *const *names, const char *name);
+
+/* The conv-family descriptors (hls/desc_conv.c), NULL-terminated. */
+extern const HlsEngineDesc *const hls_conv_descs[];
+/* The stream-family descriptors (hls/desc_stream.c), NULL-terminated. */
+extern const HlsEngineDesc *const hls_stream_descs[];
+
+#endif

@@ -1,0 +1,211 @@
+// kiln_conv_window: sliding-window unit shared by kiln_conv and kiln_dwconv.
+//
+// Accepts a feature map on s_* (raster order, LANES int8 lanes per beat,
+// cfg_icg beats per pixel), keeps it in a line buffer of R = 2^ceil(log2(KMAX+1))
+// rows, and issues one "op" per cycle: one LANES-wide word of the KxK window,
+// zero where the window hangs over the padded border.  Loop order of the ops
+// (outermost first):
+//   oy < Hout, ox < Wout, og < cfg_ocg, ky < K, kx < K, ig < (DW ? 1 : cfg_icg)
+// The word read is input group ig (DW = 0) or og (DW = 1, depthwise: output
+// group og is input group og).  iss_wa counts the ops of one output pixel from
+// 0, so it is the weight address in the layout og, ky, kx, ig.
+//
+// Row flow control (row granularity, which keeps the cycle model exact):
+//   - input row iy is accepted while iy < rel + R, where rel = max(0, oy*S-P) is
+//     the first row the current output row still needs;
+//   - output row oy starts when rows up to min(H, oy*S-P+K)-1 are complete;
+//   - within a row, ops issue every cycle go is high.
+// At the end of a frame the sequencer waits for the writer to finish the frame
+// (rows below the last window may remain), then both restart.
+//
+// Parameters: LANES, KMAX (1..15), WMAX (widest map), GMAX (most input groups),
+//   DW (1 = depthwise loop), WAB (width of iss_wa).
+// Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
+//   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
+//   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
+//   with its data word; frame_done pulses with the last op of a frame.
+// Latency: data one cycle after issue.
+// Resources: line buffer R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX) words of
+//   8*LANES bits (BRAM), ~250 LUT of counters.
+module kiln_conv_window #(
+    parameter integer LANES = 4,
+    parameter integer KMAX  = 3,
+    parameter integer WMAX  = 64,
+    parameter integer GMAX  = 16,
+    parameter integer DW    = 0,
+    parameter integer WAB   = 16
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+    input  wire [15:0]          cfg_h,
+    input  wire [15:0]          cfg_w,
+    input  wire [15:0]          cfg_icg,
+    input  wire [15:0]          cfg_ocg,
+    input  wire [3:0]           cfg_k,
+    input  wire [1:0]           cfg_stride,
+    input  wire [3:0]           cfg_pad,
+    input  wire                 s_tvalid,
+    output wire                 s_tready,
+    input  wire [8*LANES-1:0]   s_tdata,
+    input  wire                 go,
+    output wire                 iss,
+    output reg  [WAB-1:0]       iss_wa,
+    output wire                 iss_last,
+    output reg                  d_valid,
+    output wire [8*LANES-1:0]   d_data,
+    output reg                  d_first,
+    output reg                  d_last,
+    output reg  [15:0]          d_og,
+    output wire                 frame_done
+);
+    function integer clog2;
+        input integer v;
+        integer t;
+        begin
+            clog2 = 0;
+            t = 1;
+            while (t < v) begin
+                t = t * 2;
+                clog2 = clog2 + 1;
+            end
+        end
+    endfunction
+
+    localparam integer RB = clog2(KMAX + 1);
+    localparam integer R  = 1 << RB;
+    localparam integer XB = (clog2(WMAX) < 1) ? 1 : clog2(WMAX);
+    localparam integer GB = (clog2(GMAX) < 1) ? 1 : clog2(GMAX);
+    localparam integer AB = RB + XB + GB;
+
+    // ---- static shape (cfg is stable during a frame) ----
+    wire [15:0] kk16  = {12'd0, cfg_k};
+    wire [15:0] pad16 = {12'd0, cfg_pad};
+    wire        s2    = cfg_stride == 2'd2;
+    wire [15:0] span_h = cfg_h + pad16 + pad16 - kk16;
+    wire [15:0] span_w = cfg_w + pad16 + pad16 - kk16;
+    wire [15:0] hout  = (s2 ? {1'b0, span_h[15:1]} : span_h) + 16'd1;
+    wire [15:0] wout  = (s2 ? {1'b0, span_w[15:1]} : span_w) + 16'd1;
+    wire [15:0] ign   = (DW != 0) ? 16'd1 : cfg_icg;
+
+    // ---- line buffer ----
+    reg [8*LANES-1:0] lb [0:(1<<AB)-1];
+    reg [8*LANES-1:0] rd;
+
+    // ---- sequencer state ----
+    reg [15:0] oy, ox, og, ig, ty, tx;
+    reg [3:0]  ky, kx;
+    reg        at_rs;     // next op starts an output row
+    reg        seq_wait;  // frame issued; waiting for the writer to finish it
+
+    wire signed [17:0] top = $signed({2'b0, ty}) - $signed({2'b0, pad16});
+    wire signed [17:0] xs  = $signed({2'b0, tx}) - $signed({2'b0, pad16});
+    wire [15:0] rel = top[17] ? 16'd0 : top[15:0];
+
+    // ---- writer ----
+    reg [15:0] wr_row, wr_x, wr_g;
+    localparam [16:0] R17 = R[16:0];
+    wire [16:0] wr_lim = {1'b0, rel} + R17;
+    assign s_tready = (wr_row != cfg_h) && (seq_wait || ({1'b0, wr_row} < wr_lim));
+    wire wr_fire = s_tvalid && s_tready;
+    wire restart = seq_wait && (wr_row == cfg_h);
+
+    always @(posedge clk)
+        if (wr_fire)
+            lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
+
+    always @(posedge clk) begin
+        if (rst || restart) begin
+            wr_row <= 16'd0;
+            wr_x   <= 16'd0;
+            wr_g   <= 16'd0;
+        end else if (wr_fire) begin
+            if (wr_g == cfg_icg - 16'd1) begin
+                wr_g <= 16'd0;
+                if (wr_x == cfg_w - 16'd1) begin
+                    wr_x   <= 16'd0;
+                    wr_row <= wr_row + 16'd1;
+                end else begin
+                    wr_x <= wr_x + 16'd1;
+                end
+            end else begin
+                wr_g <= wr_g + 16'd1;
+            end
+        end
+    end
+
+    // ---- row readiness ----
+    wire signed [17:0] need = top + $signed({2'b0, kk16});
+    wire row_ready = (need >= $signed({2'b0, cfg_h})) ? (wr_row == cfg_h)
+                                                      : ($signed({2'b0, wr_row}) >= need);
+    assign iss = !seq_wait && go && (!at_rs || row_ready);
+
+    wire l_ig = ig == ign - 16'd1;
+    wire l_kx = kx == cfg_k - 4'd1;
+    wire l_ky = ky == cfg_k - 4'd1;
+    wire l_og = og == cfg_ocg - 16'd1;
+    wire l_ox = ox == wout - 16'd1;
+    wire l_oy = oy == hout - 16'd1;
+    wire op_first = (ky == 4'd0) && (kx == 4'd0) && (ig == 16'd0);
+    wire op_last  = l_ky && l_kx && l_ig;
+    wire pix_end  = op_last && l_og;
+    wire row_end  = pix_end && l_ox;
+    assign iss_last   = op_last;
+    assign frame_done = iss && row_end && l_oy;
+
+    // ---- read address of this op ----
+    wire signed [17:0] iy = top + $signed({14'd0, ky});
+    wire signed [17:0] ix = xs + $signed({14'd0, kx});
+    wire pad_op = iy[17] || ix[17] || (iy >= $signed({2'b0, cfg_h})) || (ix >= $signed({2'b0, cfg_w}));
+    wire [GB-1:0] g = (DW != 0) ? og[GB-1:0] : ig[GB-1:0];
+    wire [AB-1:0] raddr = {iy[RB-1:0], ix[XB-1:0], g};
+
+    always @(posedge clk)
+        rd <= lb[raddr];
+
+    reg d_pad;
+    assign d_data = d_pad ? {8*LANES{1'b0}} : rd;
+
+    always @(posedge clk) begin
+        d_valid <= iss && !rst;
+        d_pad   <= pad_op;
+        d_first <= op_first;
+        d_last  <= op_last;
+        d_og    <= og;
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            oy <= 16'd0; ox <= 16'd0; og <= 16'd0; ig <= 16'd0;
+            ky <= 4'd0; kx <= 4'd0; ty <= 16'd0; tx <= 16'd0;
+            iss_wa <= {WAB{1'b0}};
+            at_rs <= 1'b1;
+            seq_wait <= 1'b0;
+        end else begin
+            if (restart)
+                seq_wait <= 1'b0;
+            if (iss) begin
+                ig <= l_ig ? 16'd0 : ig + 16'd1;
+                if (l_ig)
+                    kx <= l_kx ? 4'd0 : kx + 4'd1;
+                if (l_ig && l_kx)
+                    ky <= l_ky ? 4'd0 : ky + 4'd1;
+                if (op_last)
+                    og <= l_og ? 16'd0 : og + 16'd1;
+                if (pix_end) begin
+                    iss_wa <= {WAB{1'b0}};
+                    ox <= l_ox ? 16'd0 : ox + 16'd1;
+                    tx <= l_ox ? 16'd0 : tx + {14'd0, cfg_stride};
+                end else begin
+                    iss_wa <= iss_wa + 1'b1;
+                end
+                at_rs <= row_end;
+                if (row_end) begin
+                    oy <= l_oy ? 16'd0 : oy + 16'd1;
+                    ty <= l_oy ? 16'd0 : ty + {14'd0, cfg_stride};
+                    if (l_oy)
+                        seq_wait <= 1'b1;
+                end
+            end
+        end
+    end
+endmodule

@@ -1,0 +1,65 @@
+// C shim around the Verilated kiln_dwconv (KILN_TB_PE_IC / KILN_TB_PE_OC lanes).
+#include "Vkiln_dwconv.h"
+#include "verilated.h"
+#include "tb_util.h"
+
+extern "C" {
+#include "conv_shim.h"
+}
+
+struct CvSim {
+    VerilatedContext ctx;
+    Vkiln_dwconv *m;
+};
+
+extern "C" CvSim *cv_new(void)
+{
+    CvSim *s = new CvSim;
+    s->m = new Vkiln_dwconv(&s->ctx);
+    s->m->clk = 0;
+    s->m->rst = 1;
+    s->m->eval();
+    return s;
+}
+
+extern "C" void cv_free(CvSim *s)
+{
+    s->m->final();
+    delete s->m;
+    delete s;
+}
+
+extern "C" void cv_set(CvSim *s, const CvIn *in)
+{
+    Vkiln_dwconv *m = s->m;
+    m->rst = in->rst;
+    m->cfg_h = in->h;
+    m->cfg_w = in->w;
+    m->cfg_cg = in->icg;
+    m->cfg_k = in->k;
+    m->cfg_stride = in->stride;
+    m->cfg_pad = in->pad;
+    m->cfg_wreload = in->wreload;
+    m->s_tvalid = in->s_tvalid;
+    tb_port_put(m->s_tdata, in->s_tdata, KILN_TB_PE_IC);
+    m->w_tvalid = in->w_tvalid;
+    tb_port_put(m->w_tdata, in->w_tdata, KILN_TB_PE_IC);
+    m->m_tready = in->m_tready;
+    m->eval();
+}
+
+extern "C" void cv_get(CvSim *s, CvOut *out)
+{
+    out->s_tready = s->m->s_tready;
+    out->w_tready = s->m->w_tready;
+    out->m_tvalid = s->m->m_tvalid;
+    tb_port_get(s->m->m_tdata, out->m_tdata, KILN_TB_PE_OC);
+}
+
+extern "C" void cv_tick(CvSim *s)
+{
+    s->m->clk = 1;
+    s->m->eval();
+    s->m->clk = 0;
+    s->m->eval();
+}

@@ -1,0 +1,105 @@
+/*
+ * tb_requant: kiln_requant against graphir/requant.h kiln_requant().
+ * Random accumulators (extremes included), random per-lane m_pos/m_neg
+ * (ReLU and identity mixes) and shifts 0..47; a new vector every cycle with
+ * random gaps in valid; checks every output after PIPE cycles and that
+ * o_valid follows i_valid.
+ * Build-time: KILN_TB_LANES, KILN_TB_PIPE (the Verilog parameters).
+ */
+#include "conv_shim.h"
+#include "graphir/requant.h"
+#include "tb_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LANES KILN_TB_LANES
+#define PIPE KILN_TB_PIPE
+#define N 4096 /* vectors per case */
+
+typedef struct Vec {
+    int valid;                 /* i_valid */
+    int32_t acc[LANES];        /* accumulators */
+    int32_t mpos[LANES];       /* multipliers for acc >= 0 */
+    int32_t mneg[LANES];       /* multipliers for acc < 0 */
+    uint8_t shift[LANES];      /* shifts */
+} Vec;
+
+static Vec vecs[N + PIPE + 1];
+
+static int32_t rand_m(TbRng *r)
+{
+    switch (tb_rand64(r) % 6) {
+    case 0:
+        return KILN_RQ_M_MIN;
+    case 1:
+        return KILN_RQ_M_MAX;
+    case 2:
+        return 0;
+    default:
+        return (int32_t)tb_rand_range(r, KILN_RQ_M_MIN, KILN_RQ_M_MAX);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    TbArgs a;
+    TbCheck c;
+    RqSim *s;
+    int cs;
+    if (tb_args_parse(&a, argc, argv, 8))
+        return 2;
+    tb_check_init(&c, a.quiet);
+    s = rq_new();
+    for (cs = 0; cs < a.cases; cs++) {
+        TbRng r;
+        uint8_t acc[4 * LANES], mp[2 * LANES], mn[2 * LANES];
+        int t, l, vp = 25 + 25 * (cs % 4);
+        char desc[128];
+        tb_rng_seed(&r, a.seed + (uint64_t)cs);
+        for (t = 0; t < N; t++) {
+            Vec *v = &vecs[t];
+            v->valid = tb_chance(&r, vp == 100 ? 100 : vp + 25);
+            for (l = 0; l < LANES; l++) {
+                v->acc[l] = tb_rand_i32_edgy(&r);
+                v->mpos[l] = rand_m(&r);
+                v->mneg[l] = tb_chance(&r, 30) ? v->mpos[l] : rand_m(&r);
+                v->shift[l] = (uint8_t)(tb_chance(&r, 70) ? tb_rand_range(&r, 8, 40)
+                                                          : tb_rand_range(&r, 0, KILN_RQ_MAX_SHIFT));
+            }
+        }
+        for (t = N; t < N + PIPE + 1; t++)
+            memset(&vecs[t], 0, sizeof vecs[t]);
+        /* reset, then one vector per cycle */
+        rq_set(s, 1, 0, acc, mp, mn, vecs[0].shift, LANES);
+        rq_tick(s);
+        for (t = 0; t < N + PIPE; t++) {
+            const Vec *v = &vecs[t];
+            int8_t q[LANES];
+            int ov;
+            for (l = 0; l < LANES; l++) {
+                tb_put_u32(acc + 4 * l, (uint32_t)v->acc[l]);
+                mp[2 * l] = (uint8_t)v->mpos[l];
+                mp[2 * l + 1] = (uint8_t)((uint32_t)v->mpos[l] >> 8);
+                mn[2 * l] = (uint8_t)v->mneg[l];
+                mn[2 * l + 1] = (uint8_t)((uint32_t)v->mneg[l] >> 8);
+            }
+            rq_set(s, 0, v->valid, acc, mp, mn, v->shift, LANES);
+            ov = rq_get(s, q, LANES);
+            if (t >= PIPE) {
+                const Vec *u = &vecs[t - PIPE];
+                tb_check_int(&c, "o_valid", t, ov, u->valid);
+                if (u->valid)
+                    for (l = 0; l < LANES; l++)
+                        tb_check_int(&c, "o_q", (long)(t - PIPE) * LANES + l, q[l],
+                                     kiln_requant(u->acc[l], u->mpos[l], u->mneg[l], u->shift[l]));
+            }
+            rq_tick(s);
+        }
+        snprintf(desc, sizeof desc, "requant LANES=%d PIPE=%d seed=%llu vectors=%d", LANES, PIPE,
+                 (unsigned long long)(a.seed + (uint64_t)cs), N);
+        tb_case_end(&c, desc);
+    }
+    rq_free(s);
+    return tb_check_finish(&c, "tb_requant");
+}
