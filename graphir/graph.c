@@ -2,6 +2,7 @@
  * The graph container: values and nodes in arrays indexed by id, attributes,
  * and the tables generated from the op and dtype X-macros.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,10 @@ int64_t gir_type_numel(const GirType *t)
     for (i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0)
             return -1;
+        /* Saturate instead of overflowing: no real tensor is that big, and
+         * every allocation checks its size. */
+        if (t->dims[i] > 0 && n > INT64_MAX / t->dims[i])
+            return INT64_MAX;
         n *= t->dims[i];
     }
     return n;
@@ -200,6 +205,8 @@ int gir_add_const(GirGraph *g, const char *name, GirType type, const void *data,
     size_t bytes;
     if (n < 0)
         gir_die("gir_add_const: constant '%s' without a static shape", name);
+    if ((uint64_t)n > SIZE_MAX / 16)
+        gir_die("gir_add_const: constant '%s' is too large", name);
     bytes = (size_t)n * gir_dtype_size(type.dtype);
     g->vals[id].data = gir_arena_alloc(g->arena, bytes);
     if (data && bytes)

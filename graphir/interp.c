@@ -1,0 +1,1236 @@
+/*
+ * The fp32 reference interpreter: runs a graph node by node in program
+ * order, with plain loops that follow the ONNX definitions.  It is the
+ * reference the other back-ends are checked against, so clarity wins over
+ * speed, except in Conv, whose inner loop runs along a contiguous output row
+ * so that a whole YOLOv3-tiny runs in seconds.
+ *
+ * Each node's output shapes come from the same shape rules the compiler uses
+ * (gir_shape_node), called with every input tensor known; the kernels below
+ * trust those rules for validation and only check what depends on data.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graphir.h"
+
+/* The largest tensor a run may allocate: a hostile shape becomes an error
+ * rather than an out-of-memory abort. */
+#define MAX_TENSOR_BYTES ((int64_t)1 << 32)
+
+typedef int EvalFn(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                   GirError *e);
+
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
+
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    GirLoc loc = n->loc;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!loc.node)
+        loc.node = n->name;
+    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
+{
+    return i < n->nin ? ins[i] : NULL;
+}
+
+static int64_t numel(const GirTensor *t) { return gir_type_numel(&t->type); }
+
+static int64_t prod(const int64_t *d, int lo, int hi)
+{
+    int64_t p = 1;
+    int i;
+    for (i = lo; i < hi; i++)
+        p *= d[i];
+    return p;
+}
+
+/* Row-major strides of a type. */
+static void strides_of(const GirType *t, int64_t *st)
+{
+    int64_t s = 1;
+    int i;
+    for (i = t->rank - 1; i >= 0; i--) {
+        st[i] = s;
+        s *= t->dims[i];
+    }
+}
+
+/* Advance a row-major index over dims[0..r); returns 0 after the last. */
+static int next_index(int64_t *idx, const int64_t *dims, int r)
+{
+    int i;
+    for (i = r - 1; i >= 0; i--) {
+        if (++idx[i] < dims[i])
+            return 1;
+        idx[i] = 0;
+    }
+    return 0;
+}
+
+/* Element access for the dtype-generic kernels (Clip, arithmetic, MaxPool
+ * on integers).  Integers travel as int64, floats as double. */
+static double ld_f(const GirTensor *t, int64_t i)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_F32: return ((const float *)t->data)[i];
+    case GIR_DT_F64: return ((const double *)t->data)[i];
+    case GIR_DT_I32: return ((const int32_t *)t->data)[i];
+    case GIR_DT_I64: return (double)((const int64_t *)t->data)[i];
+    case GIR_DT_I8: return ((const int8_t *)t->data)[i];
+    case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
+    default: gir_unreachable();
+    }
+}
+
+static int64_t ld_i(const GirTensor *t, int64_t i)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_I32: return ((const int32_t *)t->data)[i];
+    case GIR_DT_I64: return ((const int64_t *)t->data)[i];
+    case GIR_DT_I8: return ((const int8_t *)t->data)[i];
+    case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_BOOL: return ((const uint8_t *)t->data)[i];
+    default: gir_unreachable();
+    }
+}
+
+static void st_f(GirTensor *t, int64_t i, double v)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_F32: ((float *)t->data)[i] = (float)v; break;
+    case GIR_DT_F64: ((double *)t->data)[i] = v; break;
+    case GIR_DT_I32: ((int32_t *)t->data)[i] = (int32_t)v; break;
+    case GIR_DT_I64: ((int64_t *)t->data)[i] = (int64_t)v; break;
+    case GIR_DT_I8: ((int8_t *)t->data)[i] = (int8_t)v; break;
+    case GIR_DT_U8: ((uint8_t *)t->data)[i] = (uint8_t)v; break;
+    default: gir_unreachable();
+    }
+}
+
+/* Integer results wrap to the element width, as in ONNX runtimes; the
+ * conversions go through unsigned types so no signed overflow happens. */
+static void st_i(GirTensor *t, int64_t i, int64_t v)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_I32: ((int32_t *)t->data)[i] = (int32_t)(uint32_t)(uint64_t)v; break;
+    case GIR_DT_I64: ((int64_t *)t->data)[i] = v; break;
+    case GIR_DT_I8: ((int8_t *)t->data)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
+    case GIR_DT_U8: ((uint8_t *)t->data)[i] = (uint8_t)(uint64_t)v; break;
+    default: gir_unreachable();
+    }
+}
+
+static int is_int(GirDType d)
+{
+    return d == GIR_DT_I32 || d == GIR_DT_I64 || d == GIR_DT_I8 || d == GIR_DT_U8;
+}
+
+static void copy_all(const GirTensor *src, GirTensor *dst)
+{
+    size_t bytes = (size_t)numel(src) * gir_dtype_size(src->type.dtype);
+    if (bytes)
+        memcpy(dst->data, src->data, bytes);
+}
+
+/* ---- sliding-window geometry (Conv and the pools) -------------------------- */
+
+typedef struct {
+    int nsp;                       /* spatial axes */
+    int64_t in[GIR_MAX_RANK];      /* input extent */
+    int64_t out[GIR_MAX_RANK];     /* output extent */
+    int64_t k[GIR_MAX_RANK];       /* kernel extent */
+    int64_t s[GIR_MAX_RANK];       /* stride */
+    int64_t d[GIR_MAX_RANK];       /* dilation */
+    int64_t pb[GIR_MAX_RANK];      /* padding before */
+    int64_t pe[GIR_MAX_RANK];      /* padding after */
+} Geom;
+
+/* Fill g from attributes and the shapes the shape rule already checked;
+ * auto_pad SAME splits its padding with the odd element at the end (UPPER)
+ * or at the start (LOWER). */
+static void geom(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
+                 Geom *g)
+{
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    int i, cnt;
+    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
+    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
+    g->nsp = x->rank - 2;
+    for (i = 0; i < g->nsp; i++) {
+        int64_t ek, total;
+        g->in[i] = x->dims[i + 2];
+        g->out[i] = y->dims[i + 2];
+        g->k[i] = k[i];
+        g->s[i] = st ? st[i] : 1;
+        g->d[i] = di ? di[i] : 1;
+        ek = (g->k[i] - 1) * g->d[i] + 1;
+        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            total = (g->out[i] - 1) * g->s[i] + ek - g->in[i];
+            if (total < 0)
+                total = 0;
+            g->pb[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
+            g->pe[i] = total - g->pb[i];
+        } else if (strcmp(ap, "VALID") == 0 || !pa) {
+            g->pb[i] = g->pe[i] = 0;
+        } else {
+            g->pb[i] = pa[i];
+            g->pe[i] = pa[g->nsp + i];
+        }
+    }
+}
+
+/* ---- kernels ---------------------------------------------------------------- */
+
+/*
+ * Direct convolution.  For each output channel and input channel, each
+ * kernel tap adds weight * input row to an output row; the innermost loop
+ * runs along the last spatial axis between precomputed bounds, so it has no
+ * branches and walks memory contiguously (stride 1).
+ */
+static int eval_CONV(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirTensor *x = ins[0], *w = ins[1], *b = arg(n, ins, 2);
+    const GirType *xt = &x->type, *wt = &w->type;
+    const float *xd = x->data, *wd = w->data;
+    float *yd = outs[0]->data;
+    int64_t N = xt->dims[0], C = xt->dims[1], M = wt->dims[0], Cg = wt->dims[1];
+    int64_t G = gir_attr_int(n, "group", 1), Mg = M / G;
+    int64_t in_plane, out_plane, ksz, rows, krows, W, OW, KW, sx, dx, px;
+    int64_t nb, oc, ic, kr, orow, kx, ox;
+    int64_t ko[GIR_MAX_RANK], oo[GIR_MAX_RANK];
+    Geom g;
+    int L, i;
+    (void)e;
+    geom(n, xt, &outs[0]->type, wt->dims + 2, &g);
+    L = g.nsp - 1;
+    in_plane = prod(g.in, 0, g.nsp);
+    out_plane = prod(g.out, 0, g.nsp);
+    ksz = prod(g.k, 0, g.nsp);
+    W = g.in[L];
+    OW = g.out[L];
+    KW = g.k[L];
+    sx = g.s[L];
+    dx = g.d[L];
+    px = g.pb[L];
+    rows = out_plane / (OW ? OW : 1);
+    krows = ksz / KW;
+    for (nb = 0; nb < N; nb++) {
+        for (oc = 0; oc < M; oc++) {
+            float *yp = yd + (nb * M + oc) * out_plane;
+            float bias = b ? ((const float *)b->data)[oc] : 0.0f;
+            int64_t grp = oc / Mg;
+            for (i = 0; i < out_plane; i++)
+                yp[i] = bias;
+            for (ic = 0; ic < Cg; ic++) {
+                const float *xp = xd + (nb * C + grp * Cg + ic) * in_plane;
+                const float *wp = wd + (oc * Cg + ic) * ksz;
+                memset(ko, 0, sizeof ko);
+                for (kr = 0; kr < krows; kr++) {
+                    memset(oo, 0, sizeof oo);
+                    for (orow = 0; orow < rows; orow++) {
+                        /* Input row for this output row and kernel row, or
+                         * none when it falls into the padding. */
+                        int64_t ioff = 0;
+                        int inside = 1;
+                        for (i = 0; i < L; i++) {
+                            int64_t c = oo[i] * g.s[i] + ko[i] * g.d[i] - g.pb[i];
+                            if (c < 0 || c >= g.in[i]) {
+                                inside = 0;
+                                break;
+                            }
+                            ioff = ioff * g.in[i] + c;
+                        }
+                        if (inside) {
+                            const float *xr = xp + ioff * W;
+                            float *yr = yp + orow * OW;
+                            for (kx = 0; kx < KW; kx++) {
+                                /* Output x reads input x*sx + off: keep
+                                 * that in [0, W) by the bounds lo, hi. */
+                                float wv = wp[kr * KW + kx];
+                                int64_t off = kx * dx - px;
+                                int64_t lo = off >= 0 ? 0 : (-off + sx - 1) / sx;
+                                int64_t hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / sx + 1;
+                                if (hi > OW)
+                                    hi = OW;
+                                if (sx == 1) {
+                                    for (ox = lo; ox < hi; ox++)
+                                        yr[ox] += wv * xr[ox + off];
+                                } else {
+                                    for (ox = lo; ox < hi; ox++)
+                                        yr[ox] += wv * xr[ox * sx + off];
+                                }
+                            }
+                        }
+                        next_index(oo, g.out, L);
+                    }
+                    next_index(ko, g.k, L);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int eval_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const float *x = ins[0]->data, *sc = ins[1]->data, *bi = ins[2]->data;
+    const float *mean = ins[3]->data, *var = ins[4]->data;
+    float *y = outs[0]->data;
+    float eps = gir_attr_float(n, "epsilon", 1e-5f);
+    int64_t N = xt->dims[0], C = xt->dims[1], plane = prod(xt->dims, 2, xt->rank), nb, c, i;
+    (void)e;
+    for (nb = 0; nb < N; nb++) {
+        for (c = 0; c < C; c++) {
+            float inv = 1.0f / sqrtf(var[c] + eps);
+            const float *xp = x + (nb * C + c) * plane;
+            float *yp = y + (nb * C + c) * plane;
+            for (i = 0; i < plane; i++)
+                yp[i] = (xp[i] - mean[c]) * inv * sc[c] + bi[c];
+        }
+    }
+    return 0;
+}
+
+static int eval_RELU(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = x[i] < 0 ? 0.0f : x[i];
+    return 0;
+}
+
+static int eval_LEAKYRELU(const GirNode *n, const GirTensor *const *ins,
+                          GirTensor *const *outs, GirError *e)
+{
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data, alpha = gir_attr_float(n, "alpha", 0.01f);
+    int64_t i, cnt = numel(ins[0]);
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = x[i] < 0 ? alpha * x[i] : x[i];
+    return 0;
+}
+
+static int eval_CLIP(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirTensor *x = ins[0], *tlo = arg(n, ins, 1), *thi = arg(n, ins, 2);
+    int64_t i, cnt = numel(x);
+    (void)e;
+    if (is_int(x->type.dtype)) {
+        int64_t lo = tlo ? ld_i(tlo, 0) : INT64_MIN, hi = thi ? ld_i(thi, 0) : INT64_MAX;
+        for (i = 0; i < cnt; i++) {
+            int64_t v = ld_i(x, i);
+            v = v < lo ? lo : v;
+            st_i(outs[0], i, v > hi ? hi : v);
+        }
+    } else {
+        double lo = tlo ? ld_f(tlo, 0) : -INFINITY, hi = thi ? ld_f(thi, 0) : INFINITY;
+        for (i = 0; i < cnt; i++) {
+            /* min(max(v, lo), hi) as numpy.clip: hi wins when lo > hi, and
+             * NaN passes through. */
+            double v = ld_f(x, i);
+            v = v < lo ? lo : v;
+            st_f(outs[0], i, v > hi ? hi : v);
+        }
+    }
+    return 0;
+}
+
+static int eval_SIGMOID(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = 1.0f / (1.0f + expf(-x[i]));
+    return 0;
+}
+
+static int eval_TANH(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = tanhf(x[i]);
+    return 0;
+}
+
+/* Softmax over one axis (outer x len x inner), or with coerce2d over all
+ * axes from axis on (the pre-13 definition). */
+static int eval_SOFTMAX(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    const GirType *t = &ins[0]->type;
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner, o, in, i;
+    (void)e;
+    if (ax < 0)
+        ax += t->rank;
+    outer = prod(t->dims, 0, (int)ax);
+    if (coerce) {
+        len = prod(t->dims, (int)ax, t->rank);
+        inner = 1;
+    } else {
+        len = t->dims[ax];
+        inner = prod(t->dims, (int)ax + 1, t->rank);
+    }
+    for (o = 0; o < outer; o++) {
+        for (in = 0; in < inner; in++) {
+            const float *xp = x + o * len * inner + in;
+            float *yp = y + o * len * inner + in;
+            float mx = -INFINITY;
+            double sum = 0;
+            for (i = 0; i < len; i++)
+                mx = xp[i * inner] > mx ? xp[i * inner] : mx;
+            for (i = 0; i < len; i++) {
+                yp[i * inner] = expf(xp[i * inner] - mx);
+                sum += yp[i * inner];
+            }
+            for (i = 0; i < len; i++)
+                yp[i * inner] = (float)(yp[i * inner] / sum);
+        }
+    }
+    return 0;
+}
+
+/*
+ * Max and average pooling over N-d windows.  Max works on a float copy of
+ * integer inputs (u8 and i8 are exact in float); the optional Indices output
+ * gives the flat position of the maximum in the unpadded input, row-major
+ * (storage_order 0) or with the spatial axes column-major (1).
+ */
+static int pool(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                int is_max)
+{
+    const GirTensor *x = ins[0];
+    const GirType *xt = &x->type, *yt = &outs[0]->type;
+    int cnt, i, colmajor = gir_attr_int(n, "storage_order", 0) == 1;
+    int incl = gir_attr_int(n, "count_include_pad", 0) != 0;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
+    int64_t planes = xt->dims[0] * xt->dims[1], in_plane, out_plane, ksz, p, o, q;
+    int64_t oi[GIR_MAX_RANK], ki[GIR_MAX_RANK], cstride[GIR_MAX_RANK];
+    int64_t *idx = n->nout > 1 ? outs[1]->data : NULL;
+    Geom g;
+    geom(n, xt, yt, k, &g);
+    in_plane = prod(g.in, 0, g.nsp);
+    out_plane = prod(g.out, 0, g.nsp);
+    ksz = prod(g.k, 0, g.nsp);
+    for (i = 0, q = 1; i < g.nsp; i++) {
+        cstride[i] = q;
+        q *= g.in[i];
+    }
+    for (p = 0; p < planes; p++) {
+        memset(oi, 0, sizeof oi);
+        for (o = 0; o < out_plane; o++) {
+            double best = -INFINITY, sum = 0;
+            int64_t valid = 0, inpad = 0, at = -1, kk, j = p * out_plane + o;
+            memset(ki, 0, sizeof ki);
+            for (kk = 0; kk < ksz; kk++) {
+                int64_t off = 0, coff = 0;
+                int inside = 1, padded = 1;
+                for (i = 0; i < g.nsp; i++) {
+                    int64_t c = oi[i] * g.s[i] + ki[i] * g.d[i] - g.pb[i];
+                    if (c < 0 || c >= g.in[i])
+                        inside = 0;
+                    if (c < -g.pb[i] || c >= g.in[i] + g.pe[i])
+                        padded = 0;
+                    off = off * g.in[i] + c;
+                    coff += c * cstride[i];
+                }
+                inpad += padded;
+                if (inside) {
+                    double v = ld_f(x, p * in_plane + off);
+                    valid++;
+                    sum += v;
+                    if (v > best || at < 0) {
+                        best = v;
+                        at = colmajor ? coff : off;
+                    }
+                }
+                next_index(ki, g.k, g.nsp);
+            }
+            if (is_max) {
+                st_f(outs[0], j, valid ? best : -INFINITY);
+                if (idx)
+                    idx[j] = at < 0 ? -1 : p * in_plane + at;
+            } else {
+                int64_t div = incl ? inpad : valid;
+                st_f(outs[0], j, div ? sum / (double)div : 0.0);
+            }
+            next_index(oi, g.out, g.nsp);
+        }
+    }
+    return 0;
+}
+
+static int eval_MAXPOOL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    (void)e;
+    return pool(n, ins, outs, 1);
+}
+
+static int eval_AVGPOOL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    (void)e;
+    return pool(n, ins, outs, 0);
+}
+
+static int eval_GLOBALAVGPOOL(const GirNode *n, const GirTensor *const *ins,
+                              GirTensor *const *outs, GirError *e)
+{
+    const GirType *t = &ins[0]->type;
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int64_t planes = t->dims[0] * t->dims[1], plane = prod(t->dims, 2, t->rank), p, i;
+    (void)n;
+    (void)e;
+    for (p = 0; p < planes; p++) {
+        double sum = 0;
+        for (i = 0; i < plane; i++)
+            sum += x[p * plane + i];
+        y[p] = plane ? (float)(sum / (double)plane) : 0.0f;
+    }
+    return 0;
+}
+
+/* Broadcasting binary arithmetic.  The inner loop runs along the last axis
+ * with per-operand strides (0 where an operand is broadcast). */
+static int binary(const GirNode *n, const GirTensor *a, const GirTensor *b, GirTensor *y,
+                  char op, GirError *e)
+{
+    const GirType *yt = &y->type;
+    int64_t sa[GIR_MAX_RANK], sb[GIR_MAX_RANK], ta[GIR_MAX_RANK], tb[GIR_MAX_RANK];
+    int64_t idx[GIR_MAX_RANK] = {0}, len, rows, r, i;
+    int rank = yt->rank, d;
+    GirDType dt = yt->dtype;
+    strides_of(&a->type, ta);
+    strides_of(&b->type, tb);
+    for (d = 0; d < rank; d++) {
+        int da = d - (rank - a->type.rank), db = d - (rank - b->type.rank);
+        sa[d] = da >= 0 && a->type.dims[da] != 1 ? ta[da] : 0;
+        sb[d] = db >= 0 && b->type.dims[db] != 1 ? tb[db] : 0;
+    }
+    len = rank ? yt->dims[rank - 1] : 1;
+    rows = len ? numel(y) / len : 0;
+    for (r = 0; r < rows; r++) {
+        int64_t oa = 0, ob = 0, oy = r * len;
+        int64_t ia = rank ? sa[rank - 1] : 0, ib = rank ? sb[rank - 1] : 0;
+        for (d = 0; d < rank - 1; d++) {
+            oa += idx[d] * sa[d];
+            ob += idx[d] * sb[d];
+        }
+        if (dt == GIR_DT_F32) {
+            const float *pa = (const float *)a->data + oa, *pb = (const float *)b->data + ob;
+            float *py = (float *)y->data + oy;
+            for (i = 0; i < len; i++) {
+                float u = pa[i * ia], v = pb[i * ib];
+                py[i] = op == '+' ? u + v : op == '-' ? u - v : op == '*' ? u * v : u / v;
+            }
+        } else if (dt == GIR_DT_F64) {
+            for (i = 0; i < len; i++) {
+                double u = ld_f(a, oa + i * ia), v = ld_f(b, ob + i * ib);
+                st_f(y, oy + i, op == '+' ? u + v : op == '-' ? u - v : op == '*' ? u * v : u / v);
+            }
+        } else {
+            for (i = 0; i < len; i++) {
+                int64_t u = ld_i(a, oa + i * ia), v = ld_i(b, ob + i * ib), z;
+                if (op == '+')
+                    z = (int64_t)((uint64_t)u + (uint64_t)v);
+                else if (op == '-')
+                    z = (int64_t)((uint64_t)u - (uint64_t)v);
+                else if (op == '*')
+                    z = (int64_t)((uint64_t)u * (uint64_t)v);
+                else if (v == 0)
+                    return fail(n, e, "integer division by zero");
+                else if (v == -1)
+                    z = (int64_t)(0 - (uint64_t)u);
+                else
+                    z = u / v; /* truncates toward zero, as ONNX runtimes do */
+                st_i(y, oy + i, z);
+            }
+        }
+        next_index(idx, yt->dims, rank - 1);
+    }
+    return 0;
+}
+
+static int eval_ADD(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return binary(n, ins[0], ins[1], outs[0], '+', e);
+}
+
+static int eval_SUB(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return binary(n, ins[0], ins[1], outs[0], '-', e);
+}
+
+static int eval_MUL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return binary(n, ins[0], ins[1], outs[0], '*', e);
+}
+
+static int eval_DIV(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return binary(n, ins[0], ins[1], outs[0], '/', e);
+}
+
+static int eval_CONCAT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirType *yt = &outs[0]->type;
+    size_t es = gir_dtype_size(yt->dtype);
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, inner, o;
+    char *y = outs[0]->data;
+    int i;
+    (void)e;
+    if (ax < 0)
+        ax += yt->rank;
+    outer = prod(yt->dims, 0, (int)ax);
+    inner = prod(yt->dims, (int)ax + 1, yt->rank);
+    for (o = 0; o < outer; o++) {
+        for (i = 0; i < n->nin; i++) {
+            size_t chunk = (size_t)(ins[i]->type.dims[ax] * inner) * es;
+            if (chunk) {
+                memcpy(y, (const char *)ins[i]->data + (size_t)o * chunk, chunk);
+                y += chunk;
+            }
+        }
+    }
+    return 0;
+}
+
+static int eval_SPLIT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    size_t es = gir_dtype_size(xt->dtype);
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, inner, o;
+    const char *x = ins[0]->data;
+    int i;
+    (void)e;
+    if (ax < 0)
+        ax += xt->rank;
+    outer = prod(xt->dims, 0, (int)ax);
+    inner = prod(xt->dims, (int)ax + 1, xt->rank);
+    for (o = 0; o < outer; o++) {
+        for (i = 0; i < n->nout; i++) {
+            size_t chunk = (size_t)(outs[i]->type.dims[ax] * inner) * es;
+            if (chunk) {
+                memcpy((char *)outs[i]->data + (size_t)o * chunk, x, chunk);
+                x += chunk;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Generic gather: y[idx] = x[sum(idx[d] * step[d]) + base] over the output's
+ * index space; Slice and Transpose are both this. */
+static void gather(const GirTensor *x, GirTensor *y, const int64_t *step, int64_t base)
+{
+    const GirType *yt = &y->type;
+    size_t es = gir_dtype_size(yt->dtype);
+    int64_t idx[GIR_MAX_RANK] = {0}, cnt = numel(y), i;
+    int d;
+    for (i = 0; i < cnt; i++) {
+        int64_t off = base;
+        for (d = 0; d < yt->rank; d++)
+            off += idx[d] * step[d];
+        memcpy((char *)y->data + (size_t)i * es, (const char *)x->data + (size_t)off * es, es);
+        next_index(idx, yt->dims, yt->rank);
+    }
+}
+
+static int eval_SLICE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *ta = arg(n, ins, 3), *ts = arg(n, ins, 4);
+    int64_t xs[GIR_MAX_RANK], step[GIR_MAX_RANK], base = 0, cnt = numel(ins[1]), i;
+    int d;
+    (void)e;
+    strides_of(xt, xs);
+    for (d = 0; d < xt->rank; d++)
+        step[d] = xs[d];
+    for (i = 0; i < cnt; i++) {
+        int64_t ax = ta ? ld_i(ta, i) : i, s = ld_i(ins[1], i), dim;
+        int64_t st = ts ? ld_i(ts, i) : 1;
+        if (ax < 0)
+            ax += xt->rank;
+        dim = xt->dims[ax];
+        /* Start clamping as in the ONNX definition; the shape rule already
+         * derived the output extent from the same numbers. */
+        if (s < 0)
+            s += dim;
+        if (st > 0)
+            s = s < 0 ? 0 : (s > dim ? dim : s);
+        else
+            s = s < 0 ? -1 : (s > dim - 1 ? dim - 1 : s);
+        if (st < -INT64_MAX)
+            st = -INT64_MAX;
+        if (outs[0]->type.dims[ax] == 0)
+            continue;
+        base += s * xs[ax];
+        /* A step longer than the axis is taken once; keep the product in range. */
+        step[ax] = outs[0]->type.dims[ax] > 1 ? st * xs[ax] : 0;
+    }
+    gather(ins[0], outs[0], step, base);
+    return 0;
+}
+
+/*
+ * Resize.  Per axis, each output coordinate maps to an input coordinate (in
+ * double, as the ONNX reference computes it) and from there to 1 (nearest),
+ * 2 (linear) or 4 (cubic) taps: input indices, clamped to the axis as the
+ * reference's edge padding does, and weights.  An output element is the sum
+ * over the product of the taps of the axes that actually move.
+ */
+typedef struct {
+    int ntap;        /* taps per output coordinate */
+    int64_t *idx;    /* [out][ntap] input indices */
+    double *w;       /* [out][ntap] weights */
+    char *outside;   /* [out] tf_crop_and_resize: beyond the input */
+} AxisMap;
+
+/* The cubic convolution kernel of the ONNX reference (Keys, parameter A)
+ * for a point at fraction t between taps 1 and 2. */
+static void cubic_coeffs(double t, double A, double *c)
+{
+    double u = 1 - t;
+    c[0] = ((A * (t + 1) - 5 * A) * (t + 1) + 8 * A) * (t + 1) - 4 * A;
+    c[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+    c[2] = ((A + 2) * u - (A + 3)) * u * u + 1;
+    c[3] = ((A * (u + 1) - 5 * A) * (u + 1) + 8 * A) * (u + 1) - 4 * A;
+}
+
+static int eval_RESIZE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    const GirTensor *roi = arg(n, ins, 1), *sc = arg(n, ins, 2);
+    const char *mode = gir_attr_string(n, "mode", "nearest");
+    const char *ctm = gir_attr_string(n, "coordinate_transformation_mode", "half_pixel");
+    const char *nm = gir_attr_string(n, "nearest_mode", "round_prefer_floor");
+    double A = gir_attr_float(n, "cubic_coeff_a", -0.75f);
+    double extrap = gir_attr_float(n, "extrapolation_value", 0.0f);
+    int excl = gir_attr_int(n, "exclude_outside", 0) != 0;
+    int crop = strcmp(ctm, "tf_crop_and_resize") == 0;
+    int ntap = strcmp(mode, "cubic") == 0 ? 4 : strcmp(mode, "linear") == 0 ? 2 : 1;
+    int r = xt->rank, d, k, act[GIR_MAX_RANK], nact = 0;
+    int64_t xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, cnt = numel(outs[0]), i, o, combos;
+    AxisMap map[GIR_MAX_RANK];
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    GirArena *tmp = gir_arena_new();
+    (void)e;
+    if (sc && numel(sc) == 0)
+        sc = NULL;
+    strides_of(xt, xs);
+    for (d = 0; d < r; d++) {
+        int64_t in = xt->dims[d], out = yt->dims[d];
+        double scale = sc ? ((const float *)sc->data)[d] : (double)out / (double)in;
+        double len = scale * (double)in; /* the reference's output length */
+        double r0 = crop ? ld_f(roi, d) : 0, r1 = crop ? ld_f(roi, r + d) : 1;
+        int moving = 0;
+        map[d].ntap = ntap;
+        map[d].idx = gir_arena_alloc(tmp, sizeof(int64_t) * (size_t)(out * ntap));
+        map[d].w = gir_arena_alloc(tmp, sizeof(double) * (size_t)(out * ntap));
+        map[d].outside = gir_arena_alloc(tmp, (size_t)out + 1);
+        for (o = 0; o < out; o++) {
+            int64_t *ti = map[d].idx + o * ntap;
+            double *tw = map[d].w + o * ntap, c, f, frac;
+            int64_t lo;
+            if (strcmp(ctm, "align_corners") == 0)
+                c = len == 1 ? 0 : (double)o * (double)(in - 1) / (len - 1);
+            else if (strcmp(ctm, "asymmetric") == 0)
+                c = (double)o / scale;
+            else if (strcmp(ctm, "pytorch_half_pixel") == 0)
+                c = len == 1 ? -0.5 : ((double)o + 0.5) / scale - 0.5;
+            else if (strncmp(ctm, "tf_half_pixel_for_nn", 20) == 0)
+                c = ((double)o + 0.5) / scale;
+            else if (crop)
+                c = (len == 1 ? (r1 - r0) * (double)(in - 1) / 2
+                              : (double)o * (r1 - r0) * (double)(in - 1) / (len - 1)) +
+                    r0 * (double)(in - 1);
+            else
+                c = ((double)o + 0.5) / scale - 0.5;
+            if (crop && (c < 0 || c > (double)(in - 1)))
+                map[d].outside[o] = 1;
+            f = floor(c);
+            frac = c - f;
+            lo = (int64_t)f;
+            if (ntap == 1) {
+                int64_t pick = lo;
+                if (frac != 0) {
+                    if (strcmp(nm, "ceil") == 0)
+                        pick = lo + 1;
+                    else if (strcmp(nm, "round_prefer_ceil") == 0)
+                        pick = frac >= 0.5 ? lo + 1 : lo;
+                    else if (strcmp(nm, "round_prefer_floor") == 0)
+                        pick = frac > 0.5 ? lo + 1 : lo;
+                }
+                ti[0] = pick;
+                tw[0] = 1;
+            } else if (ntap == 2) {
+                ti[0] = lo;
+                ti[1] = lo + 1;
+                tw[0] = 1 - frac;
+                tw[1] = frac;
+            } else {
+                double sum = 0;
+                cubic_coeffs(frac, A, tw);
+                for (k = 0; k < 4; k++) {
+                    ti[k] = lo - 1 + k;
+                    if (excl && (ti[k] < 0 || ti[k] >= in))
+                        tw[k] = 0;
+                    sum += tw[k];
+                }
+                if (excl && sum != 0)
+                    for (k = 0; k < 4; k++)
+                        tw[k] /= sum;
+            }
+            for (k = 0; k < ntap; k++) {
+                ti[k] = ti[k] < 0 ? 0 : (ti[k] >= in ? in - 1 : ti[k]);
+                /* An axis is still if every output takes its own index
+                 * whole; it then costs nothing in the tap product. */
+                if (tw[k] != 0 && (tw[k] != 1 || ti[k] != o))
+                    moving = 1;
+            }
+            moving |= map[d].outside[o];
+        }
+        if (moving)
+            act[nact++] = d;
+    }
+    for (combos = 1, k = 0; k < nact; k++)
+        combos *= ntap;
+    for (i = 0; i < cnt; i++) {
+        int64_t base = 0, cmb;
+        double acc = 0;
+        int out_of_roi = 0;
+        for (d = 0; d < r; d++) {
+            base += idx[d] * xs[d];
+            out_of_roi |= map[d].outside[idx[d]];
+        }
+        for (k = 0; k < nact; k++)
+            base -= idx[act[k]] * xs[act[k]];
+        for (cmb = 0; cmb < combos && !out_of_roi; cmb++) {
+            double wgt = 1;
+            int64_t off = base, rest = cmb;
+            for (k = 0; k < nact; k++) {
+                int ax = act[k];
+                int64_t t = idx[ax] * ntap + rest % ntap;
+                rest /= ntap;
+                wgt *= map[ax].w[t];
+                off += map[ax].idx[t] * xs[ax];
+            }
+            if (wgt != 0)
+                acc += wgt * x[off];
+        }
+        y[i] = (float)(out_of_roi ? extrap : acc);
+        next_index(idx, yt->dims, r);
+    }
+    gir_arena_free(tmp);
+    return 0;
+}
+
+static int eval_GEMM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirTensor *c = arg(n, ins, 2);
+    const float *a = ins[0]->data, *b = ins[1]->data;
+    float *y = outs[0]->data;
+    float alpha = gir_attr_float(n, "alpha", 1.0f), beta = gir_attr_float(n, "beta", 1.0f);
+    int ta = gir_attr_int(n, "transA", 0) != 0, tb = gir_attr_int(n, "transB", 0) != 0;
+    int64_t M = outs[0]->type.dims[0], N = outs[0]->type.dims[1];
+    int64_t K = ins[0]->type.dims[ta ? 0 : 1], i, j, k;
+    int64_t cs0 = 0, cs1 = 0;
+    (void)e;
+    if (c) {
+        /* C broadcasts to (M, N): a stride of 0 on axes of size 1. */
+        const GirType *ct = &c->type;
+        if (ct->rank == 2) {
+            cs0 = ct->dims[0] == 1 ? 0 : ct->dims[1];
+            cs1 = ct->dims[1] == 1 ? 0 : 1;
+        } else if (ct->rank == 1) {
+            cs1 = ct->dims[0] == 1 ? 0 : 1;
+        }
+    }
+    for (i = 0; i < M; i++) {
+        for (j = 0; j < N; j++) {
+            double acc = 0;
+            for (k = 0; k < K; k++) {
+                float u = ta ? a[k * M + i] : a[i * K + k];
+                float v = tb ? b[j * K + k] : b[k * N + j];
+                acc += (double)u * v;
+            }
+            acc *= alpha;
+            if (c)
+                acc += (double)beta * ((const float *)c->data)[i * cs0 + j * cs1];
+            y[i * N + j] = (float)acc;
+        }
+    }
+    return 0;
+}
+
+static int eval_MATMUL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirType *at = &ins[0]->type, *bt = &ins[1]->type, *yt = &outs[0]->type;
+    const float *a = ins[0]->data, *b = ins[1]->data;
+    float *y = outs[0]->data;
+    int ra = at->rank, rb = bt->rank, nbat, d;
+    int64_t M = ra >= 2 ? at->dims[ra - 2] : 1, K = at->dims[ra - 1];
+    int64_t N = rb >= 2 ? bt->dims[rb - 1] : 1;
+    int64_t bdims[GIR_MAX_RANK], sa[GIR_MAX_RANK], sb[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0};
+    int64_t batches, bi, i, j, k;
+    (void)n;
+    (void)e;
+    /* The batch axes of the result are those before its matrix axes. */
+    nbat = yt->rank - (ra >= 2) - (rb >= 2);
+    for (d = 0; d < nbat; d++) {
+        int da = d - (nbat - (ra - 2)), db = d - (nbat - (rb - 2));
+        int64_t s;
+        bdims[d] = yt->dims[d];
+        /* Batch strides in whole matrices; 0 where an operand broadcasts. */
+        sa[d] = 0;
+        sb[d] = 0;
+        if (ra > 2 && da >= 0 && at->dims[da] != 1) {
+            s = M * K * prod(at->dims, da + 1, ra - 2);
+            sa[d] = s;
+        }
+        if (rb > 2 && db >= 0 && bt->dims[db] != 1) {
+            s = K * N * prod(bt->dims, db + 1, rb - 2);
+            sb[d] = s;
+        }
+    }
+    batches = prod(bdims, 0, nbat);
+    for (bi = 0; bi < batches; bi++) {
+        int64_t oa = 0, ob = 0;
+        for (d = 0; d < nbat; d++) {
+            oa += idx[d] * sa[d];
+            ob += idx[d] * sb[d];
+        }
+        for (i = 0; i < M; i++) {
+            for (j = 0; j < N; j++) {
+                double acc = 0;
+                for (k = 0; k < K; k++)
+                    acc += (double)a[oa + i * K + k] * b[ob + k * N + j];
+                y[bi * M * N + i * N + j] = (float)acc;
+            }
+        }
+        next_index(idx, bdims, nbat);
+    }
+    return 0;
+}
+
+/* Reshape, Flatten, Squeeze, Unsqueeze and Identity keep the row-major
+ * element order: a copy. */
+static int eval_copy(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    (void)n;
+    (void)e;
+    copy_all(ins[0], outs[0]);
+    return 0;
+}
+
+static int eval_RESHAPE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    return eval_copy(n, ins, outs, e);
+}
+
+static int eval_FLATTEN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    return eval_copy(n, ins, outs, e);
+}
+
+static int eval_SQUEEZE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    return eval_copy(n, ins, outs, e);
+}
+
+static int eval_UNSQUEEZE(const GirNode *n, const GirTensor *const *ins,
+                          GirTensor *const *outs, GirError *e)
+{
+    return eval_copy(n, ins, outs, e);
+}
+
+static int eval_IDENTITY(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    return eval_copy(n, ins, outs, e);
+}
+
+static int eval_TRANSPOSE(const GirNode *n, const GirTensor *const *ins,
+                          GirTensor *const *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t xs[GIR_MAX_RANK], step[GIR_MAX_RANK];
+    int cnt, d;
+    const int64_t *perm = gir_attr_ints(n, "perm", &cnt);
+    (void)e;
+    strides_of(xt, xs);
+    for (d = 0; d < xt->rank; d++)
+        step[d] = xs[perm ? perm[d] : xt->rank - 1 - d];
+    gather(ins[0], outs[0], step, 0);
+    return 0;
+}
+
+static int eval_CONSTANT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    const GirAttr *a;
+    GirTensor *y = outs[0];
+    int i;
+    (void)ins;
+    (void)e;
+    if ((a = gir_attr(n, "value")) && a->kind == GIR_ATTR_TENSOR) {
+        copy_all(&a->t, y);
+    } else if ((a = gir_attr(n, "value_float")) && a->kind == GIR_ATTR_FLOAT) {
+        ((float *)y->data)[0] = a->f;
+    } else if ((a = gir_attr(n, "value_int")) && a->kind == GIR_ATTR_INT) {
+        ((int64_t *)y->data)[0] = a->i;
+    } else if ((a = gir_attr(n, "value_floats")) && a->kind == GIR_ATTR_FLOATS) {
+        for (i = 0; i < a->n; i++)
+            ((float *)y->data)[i] = a->floats[i];
+    } else if ((a = gir_attr(n, "value_ints")) && a->kind == GIR_ATTR_INTS) {
+        for (i = 0; i < a->n; i++)
+            ((int64_t *)y->data)[i] = a->ints[i];
+    }
+    return 0;
+}
+
+/* Map an output coordinate of Pad back into [0, dim): reflect mirrors
+ * without repeating the edge (numpy 'reflect'), edge clamps. */
+static int64_t pad_source(int64_t c, int64_t dim, int reflect)
+{
+    if (c >= 0 && c < dim)
+        return c;
+    if (!reflect || dim == 1)
+        return c < 0 ? 0 : dim - 1;
+    {
+        int64_t period = 2 * (dim - 1), m = c % period;
+        if (m < 0)
+            m += period;
+        return m < dim ? m : period - m;
+    }
+}
+
+static int eval_PAD(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    const GirTensor *cv = arg(n, ins, 2);
+    const char *mode = gir_attr_string(n, "mode", "constant");
+    int constant = strcmp(mode, "constant") == 0, reflect = strcmp(mode, "reflect") == 0;
+    size_t es = gir_dtype_size(xt->dtype);
+    int64_t xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, cnt = numel(outs[0]), i;
+    unsigned char zero[8] = {0};
+    const void *fill = cv ? cv->data : zero;
+    int d, r = xt->rank;
+    (void)e;
+    strides_of(xt, xs);
+    for (i = 0; i < cnt; i++) {
+        int64_t off = 0;
+        int inside = 1;
+        for (d = 0; d < r; d++) {
+            int64_t c = idx[d] - ld_i(ins[1], d);
+            if (c < 0 || c >= xt->dims[d]) {
+                if (constant) {
+                    inside = 0;
+                    break;
+                }
+                c = pad_source(c, xt->dims[d], reflect);
+            }
+            off += c * xs[d];
+        }
+        memcpy((char *)outs[0]->data + (size_t)i * es,
+               inside ? (const char *)ins[0]->data + (size_t)off * es : fill, es);
+        next_index(idx, yt->dims, r);
+    }
+    return 0;
+}
+
+/* Darknet [yolo]: per anchor, channels 0,1 (x, y), 4 (objectness) and 5..
+ * (classes) go through the logistic; 2,3 (w, h) stay raw for the decoder. */
+static int eval_YOLO(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirType *t = &ins[0]->type;
+    const float *x = ins[0]->data;
+    float *y = outs[0]->data;
+    int64_t classes = gir_attr_int(n, "classes", 0), per = 5 + classes;
+    int64_t C = t->dims[1], plane = t->dims[2] * t->dims[3], nb, c, i;
+    (void)e;
+    for (nb = 0; nb < t->dims[0]; nb++) {
+        for (c = 0; c < C; c++) {
+            int64_t k = c % per, base = (nb * C + c) * plane;
+            int logistic = k != 2 && k != 3;
+            for (i = 0; i < plane; i++)
+                y[base + i] = logistic ? 1.0f / (1.0f + expf(-x[base + i])) : x[base + i];
+        }
+    }
+    return 0;
+}
+
+#define EVAL_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = eval_##e,
+static EvalFn *const eval_fns[GIR_OP_COUNT] = {GIR_OPS(EVAL_ROW)};
+#undef EVAL_ROW
+
+/* ---- the run ----------------------------------------------------------------- */
+
+/* A fed tensor must fit the declared type: same element type and rank, and
+ * every declared dim matched. */
+static int check_input(const GirGraph *g, int i, const GirTensor *t, GirError *e)
+{
+    const GirValue *v = &g->vals[g->inputs[i]];
+    char a[128], b[128];
+    int d, ok = 1;
+    GirLoc loc = v->loc;
+    if (!gir_type_is_static(&t->type) || t->type.rank > GIR_MAX_RANK)
+        return gir_error_at(e, loc, "input '%s': fed tensor %s has no static shape", v->name,
+                            gir_type_str(&t->type, a, sizeof a));
+    if (!t->data && gir_type_numel(&t->type) > 0)
+        return gir_error_at(e, loc, "input '%s': fed tensor has no data", v->name);
+    if (v->type.dtype != GIR_DT_UNDEF && t->type.dtype != v->type.dtype)
+        ok = 0;
+    if (v->type.rank >= 0) {
+        if (t->type.rank != v->type.rank)
+            ok = 0;
+        for (d = 0; ok && d < v->type.rank; d++)
+            if (v->type.dims[d] >= 0 && v->type.dims[d] != t->type.dims[d])
+                ok = 0;
+    }
+    if (!ok)
+        return gir_error_at(e, loc, "input '%s': fed %s but the model declares %s", v->name,
+                            gir_type_str(&t->type, a, sizeof a),
+                            gir_type_str(&v->type, b, sizeof b));
+    return 0;
+}
+
+/* Allocate a tensor of type t from arena a, refusing absurd sizes. */
+static int alloc_tensor(const GirNode *n, GirArena *a, const GirType *t, GirTensor *out,
+                        GirError *e)
+{
+    char buf[128];
+    int64_t cnt = gir_type_numel(t), es = (int64_t)gir_dtype_size(t->dtype);
+    if (cnt < 0)
+        return fail(n, e, "output shape %s not known at run time", gir_type_str(t, buf, sizeof buf));
+    if (cnt > MAX_TENSOR_BYTES / (es ? es : 1))
+        return fail(n, e, "output %s larger than the interpreter's limit of %lld bytes",
+                    gir_type_str(t, buf, sizeof buf), (long long)MAX_TENSOR_BYTES);
+    out->type = *t;
+    out->data = gir_arena_alloc(a, (size_t)(cnt * es) + 1);
+    return 0;
+}
+
+int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
+            GirError *e)
+{
+    GirArena *tmp = gir_arena_new();
+    GirTensor *ts = gir_arena_alloc(tmp, sizeof *ts * (size_t)(g->nval + 1));
+    char *is_out = gir_arena_alloc(tmp, (size_t)g->nval + 1);
+    int i, j, rc = -1;
+    for (i = 0; i < g->noutput; i++)
+        is_out[g->outputs[i]] = 1;
+    for (i = 0; i < g->nval; i++) {
+        ts[i].type = g->vals[i].type;
+        ts[i].data = g->vals[i].kind == GIR_VAL_CONST ? g->vals[i].data : NULL;
+    }
+    for (i = 0; i < g->ninput; i++) {
+        if (check_input(g, i, &inputs[i], e))
+            goto out;
+        ts[g->inputs[i]] = inputs[i];
+    }
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        const GirTensor *ins[64];
+        GirTensor *outp[64];
+        GirType types[64];
+        if (n->nin > 64 || n->nout > 64) {
+            fail(n, e, "too many inputs or outputs");
+            goto out;
+        }
+        for (j = 0; j < n->nin; j++) {
+            int v = n->in[j];
+            ins[j] = v < 0 ? NULL : &ts[v];
+            if (v >= 0 && !ts[v].data) {
+                fail(n, e, "input %d ('%s') has no value at run time", j, g->vals[v].name);
+                goto out;
+            }
+        }
+        if (gir_shape_node(g, n, ins, types, e))
+            goto out;
+        for (j = 0; j < n->nout; j++) {
+            int v = n->out[j];
+            if (alloc_tensor(n, is_out[v] ? arena : tmp, &types[j], &ts[v], e))
+                goto out;
+            outp[j] = &ts[v];
+        }
+        if (eval_fns[n->op](n, ins, outp, e))
+            goto out;
+    }
+    for (i = 0; i < g->noutput; i++) {
+        int v = g->outputs[i];
+        if (!ts[v].data) {
+            gir_error_at(e, g->vals[v].loc, "output '%s' has no value", g->vals[v].name);
+            goto out;
+        }
+        if (g->vals[v].kind == GIR_VAL_NODE) {
+            outputs[i] = ts[v];
+        } else {
+            /* Inputs and constants returned directly are copied so the
+             * caller owns every output the same way. */
+            size_t bytes = (size_t)gir_type_numel(&ts[v].type) * gir_dtype_size(ts[v].type.dtype);
+            outputs[i].type = ts[v].type;
+            outputs[i].data = gir_arena_alloc(arena, bytes + 1);
+            if (bytes)
+                memcpy(outputs[i].data, ts[v].data, bytes);
+        }
+    }
+    rc = 0;
+out:
+    gir_arena_free(tmp);
+    return rc;
+}

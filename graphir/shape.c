@@ -1,0 +1,1407 @@
+/*
+ * Shape rules: for each op of ops.h, the output types from the input types,
+ * and from input data where the op's output shape depends on it (Reshape's
+ * shape, Slice's starts, Resize's scales ...).  Data that is not known at
+ * compile time leaves the affected dims at -1; the interpreter calls the same
+ * rules with every tensor known and so gets concrete shapes.
+ *
+ * The rules are also the validator of hostile models: every input is checked
+ * (ranks, dtypes, channel counts, attribute ranges, arithmetic overflow) and
+ * a failure names the node and the op.  Dims are capped at DIM_MAX and
+ * attribute integers at ATTR_MAX so that all shape arithmetic fits in int64.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graphir.h"
+
+#define DIM_MAX ((int64_t)1 << 40)  /* no real tensor axis comes near this */
+#define ATTR_MAX ((int64_t)1 << 31) /* kernel sizes, strides, pads, dilations */
+
+typedef int ShapeFn(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                    GirError *e);
+
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
+
+/* Every diagnostic names the node (by its source location, or by its name
+ * when the graph was built without one) and the op. */
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    GirLoc loc = n->loc;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!loc.node)
+        loc.node = n->name;
+    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
+}
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static GirType type_of(GirDType dt, int rank)
+{
+    GirType t;
+    int i;
+    memset(&t, 0, sizeof t);
+    t.dtype = dt;
+    t.rank = rank;
+    for (i = 0; i < GIR_MAX_RANK; i++)
+        t.dims[i] = -1;
+    return t;
+}
+
+/* Input i, or NULL when absent (left off at the end or marked absent). */
+static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
+{
+    return i < n->nin ? ins[i] : NULL;
+}
+
+/* a * b for non-negative dims, saturating at INT64_MAX so that an overflow
+ * is caught by the DIM_MAX check on outputs instead of wrapping. */
+static int64_t mul_sat(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    if (a > INT64_MAX / b)
+        return INT64_MAX;
+    return a * b;
+}
+
+/* Product of dims [lo, hi) of t; -1 if one is unknown. */
+static int64_t dims_prod(const GirType *t, int lo, int hi)
+{
+    int64_t p = 1;
+    int i;
+    for (i = lo; i < hi; i++) {
+        if (t->dims[i] < 0)
+            return -1;
+        p = mul_sat(p, t->dims[i]);
+    }
+    return p;
+}
+
+/* Numel with saturation; -1 when not static. */
+static int64_t numel_sat(const GirType *t)
+{
+    if (t->rank < 0)
+        return -1;
+    return dims_prod(t, 0, t->rank);
+}
+
+static int is_float(GirDType d) { return d == GIR_DT_F32; }
+
+static int need_f32(const GirNode *n, const GirTensor *t, const char *what, GirError *e)
+{
+    if (!is_float(t->type.dtype))
+        return fail(n, e, "%s has element type %s; only f32 is supported", what,
+                    gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+/* Normalise an axis against rank r (negative counts from the end). */
+static int norm_axis(const GirNode *n, int64_t axis, int r, const char *what, int64_t *out,
+                     GirError *e)
+{
+    *out = 0;
+    if (axis < -(int64_t)r || axis >= r)
+        return fail(n, e, "%s %lld out of range for rank %d", what, (long long)axis, r);
+    *out = axis < 0 ? axis + r : axis;
+    return 0;
+}
+
+static int want_outs(const GirNode *n, int lo, int hi, GirError *e)
+{
+    if (n->nout < lo || n->nout > hi) {
+        if (lo == hi)
+            return fail(n, e, "has %d outputs; expected %d", n->nout, lo);
+        return fail(n, e, "has %d outputs; expected %d to %d", n->nout, lo, hi);
+    }
+    return 0;
+}
+
+static int64_t load_int(const GirTensor *t, int64_t i)
+{
+    if (t->type.dtype == GIR_DT_I32)
+        return ((const int32_t *)t->data)[i];
+    return ((const int64_t *)t->data)[i];
+}
+
+/* Read a 1-D (or scalar) i64/i32 tensor of at most max entries into v.
+ * Returns 0 with *count set, 1 when the data is not known (count from the
+ * type when known, else -1), -1 on error. */
+static int read_ints(const GirNode *n, const GirTensor *t, const char *what, int64_t *v,
+                     int max, int *count, GirError *e)
+{
+    int64_t num, i;
+    *count = -1;
+    if (t->type.dtype != GIR_DT_I64 && t->type.dtype != GIR_DT_I32)
+        return fail(n, e, "%s must be i64 or i32, not %s", what,
+                    gir_dtype_name(t->type.dtype));
+    if (t->type.rank > 1)
+        return fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
+    num = numel_sat(&t->type);
+    if (num > max)
+        return fail(n, e, "%s has %lld entries; at most %d allowed", what, (long long)num,
+                    max);
+    if (num >= 0)
+        *count = (int)num;
+    if (!t->data || num < 0)
+        return 1;
+    for (i = 0; i < num; i++)
+        v[i] = load_int(t, i);
+    return 0;
+}
+
+/* An ints attribute of exactly want entries (default dflt each when absent). */
+static int attr_ints(const GirNode *n, const char *name, int want, int64_t dflt, int64_t lo,
+                     int64_t *v, GirError *e)
+{
+    int cnt, i;
+    const int64_t *a = gir_attr_ints(n, name, &cnt);
+    const GirAttr *raw = gir_attr(n, name);
+    if (raw && raw->kind != GIR_ATTR_INTS)
+        return fail(n, e, "attribute %s must be a list of ints", name);
+    if (!a) {
+        for (i = 0; i < want; i++)
+            v[i] = dflt;
+        return 0;
+    }
+    if (cnt != want)
+        return fail(n, e, "attribute %s has %d entries; expected %d", name, cnt, want);
+    for (i = 0; i < want; i++) {
+        if (a[i] < lo || a[i] > ATTR_MAX)
+            return fail(n, e, "attribute %s[%d] = %lld out of range", name, i,
+                        (long long)a[i]);
+        v[i] = a[i];
+    }
+    return 0;
+}
+
+/* ---- sliding windows (Conv, MaxPool, AveragePool) ------------------------------ */
+
+typedef struct {
+    int nsp;                   /* spatial axes */
+    int64_t k[GIR_MAX_RANK];   /* kernel extent per axis; -1 unknown */
+    int64_t s[GIR_MAX_RANK];   /* strides */
+    int64_t d[GIR_MAX_RANK];   /* dilations */
+    int64_t pad[2 * GIR_MAX_RANK]; /* begins then ends (NOTSET only) */
+    int ceil_mode;             /* pools: round the output size up */
+    int same;                  /* 0 NOTSET, 1 SAME_UPPER, 2 SAME_LOWER, 3 VALID */
+} Window;
+
+static int window_attrs(const GirNode *n, int nsp, Window *w, GirError *e)
+{
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    w->nsp = nsp;
+    if (attr_ints(n, "strides", nsp, 1, 1, w->s, e) ||
+        attr_ints(n, "dilations", nsp, 1, 1, w->d, e) ||
+        attr_ints(n, "pads", 2 * nsp, 0, 0, w->pad, e))
+        return -1;
+    w->ceil_mode = (int)gir_attr_int(n, "ceil_mode", 0) != 0;
+    if (strcmp(ap, "NOTSET") == 0)
+        w->same = 0;
+    else if (strcmp(ap, "SAME_UPPER") == 0)
+        w->same = 1;
+    else if (strcmp(ap, "SAME_LOWER") == 0)
+        w->same = 2;
+    else if (strcmp(ap, "VALID") == 0)
+        w->same = 3;
+    else
+        return fail(n, e, "unknown auto_pad '%s'", ap);
+    return 0;
+}
+
+/* Output extent of one spatial axis; -1 when in or the kernel is unknown. */
+static int window_out(const GirNode *n, const Window *w, int ax, int64_t in, int64_t *out,
+                      GirError *e)
+{
+    int64_t ek, span, s = w->s[ax];
+    *out = -1;
+    if (in < 0 || w->k[ax] < 0)
+        return 0;
+    ek = (w->k[ax] - 1) * w->d[ax] + 1;
+    if (w->same == 1 || w->same == 2) {
+        *out = (in + s - 1) / s;
+        return 0;
+    }
+    span = in - ek;
+    if (w->same == 0)
+        span += w->pad[ax] + w->pad[w->nsp + ax];
+    if (span < 0)
+        return fail(n, e, "kernel extent %lld larger than padded input %lld on spatial axis %d",
+                    (long long)ek, (long long)(span + ek), ax);
+    if (w->ceil_mode && w->same == 0) {
+        *out = (span + s - 1) / s + 1;
+        /* A last window that would start inside the end padding is dropped
+         * (the rule of PyTorch and onnxruntime). */
+        if ((*out - 1) * s >= in + w->pad[ax])
+            (*out)--;
+    } else {
+        *out = span / s + 1;
+    }
+    return 0;
+}
+
+/* ---- the rules, one per op ----------------------------------------------------- */
+
+static int shape_CONV(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirTensor *x = ins[0], *w = ins[1], *b = arg(n, ins, 2);
+    const GirType *xt = &x->type, *wt = &w->type;
+    int64_t group = gir_attr_int(n, "group", 1), ks[GIR_MAX_RANK];
+    int r, i, nks;
+    const int64_t *kattr = gir_attr_ints(n, "kernel_shape", &nks);
+    Window win;
+    if (want_outs(n, 1, 1, e) || need_f32(n, x, "input X", e) || need_f32(n, w, "weights W", e))
+        return -1;
+    r = xt->rank >= 0 ? xt->rank : wt->rank;
+    if (xt->rank >= 0 && wt->rank >= 0 && xt->rank != wt->rank)
+        return fail(n, e, "input X has rank %d but weights W have rank %d", xt->rank, wt->rank);
+    outs[0] = type_of(GIR_DT_F32, r);
+    if (r < 0)
+        return 0;
+    if (r < 3)
+        return fail(n, e, "input X must have rank 3 or more (N, C, spatial...), has %d", r);
+    if (group < 1 || group > ATTR_MAX)
+        return fail(n, e, "group %lld must be positive", (long long)group);
+    if (kattr && nks != r - 2)
+        return fail(n, e, "kernel_shape has %d entries; expected %d", nks, r - 2);
+    for (i = 0; i < r - 2; i++) {
+        ks[i] = wt->rank >= 0 ? wt->dims[i + 2] : -1;
+        if (kattr) {
+            if (kattr[i] < 1 || kattr[i] > ATTR_MAX)
+                return fail(n, e, "kernel_shape[%d] = %lld out of range", i,
+                            (long long)kattr[i]);
+            if (ks[i] >= 0 && ks[i] != kattr[i])
+                return fail(n, e, "kernel_shape[%d] = %lld but weights W have %lld", i,
+                            (long long)kattr[i], (long long)ks[i]);
+            ks[i] = kattr[i];
+        }
+        if (ks[i] == 0)
+            return fail(n, e, "weights W have an empty kernel axis %d", i);
+        if (ks[i] > ATTR_MAX)
+            return fail(n, e, "kernel axis %d of %lld too large", i, (long long)ks[i]);
+    }
+    if (window_attrs(n, r - 2, &win, e))
+        return -1;
+    memcpy(win.k, ks, sizeof ks);
+    win.ceil_mode = 0;
+    if (wt->rank >= 0) {
+        int64_t m = wt->dims[0], cg = wt->dims[1];
+        if (m >= 0 && m % group)
+            return fail(n, e, "%lld output channels not divisible by group %lld",
+                        (long long)m, (long long)group);
+        if (cg == 0)
+            return fail(n, e, "weights W have 0 input channels");
+        if (cg >= 0 && xt->rank >= 0 && xt->dims[1] >= 0 &&
+            mul_sat(cg, group) != xt->dims[1])
+            return fail(n, e,
+                        "input X has %lld channels but weights W expect %lld (%lld per group x "
+                        "group %lld)",
+                        (long long)xt->dims[1], (long long)mul_sat(cg, group), (long long)cg,
+                        (long long)group);
+        outs[0].dims[1] = m;
+    }
+    if (xt->rank >= 0 && xt->dims[1] >= 0 && xt->dims[1] % group)
+        return fail(n, e, "%lld input channels not divisible by group %lld",
+                    (long long)xt->dims[1], (long long)group);
+    if (b) {
+        if (need_f32(n, b, "bias B", e))
+            return -1;
+        if (b->type.rank >= 0 && b->type.rank != 1)
+            return fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
+        if (b->type.rank == 1 && b->type.dims[0] >= 0 && outs[0].dims[1] >= 0 &&
+            b->type.dims[0] != outs[0].dims[1])
+            return fail(n, e, "bias B has %lld entries but there are %lld output channels",
+                        (long long)b->type.dims[0], (long long)outs[0].dims[1]);
+        if (outs[0].dims[1] < 0 && b->type.rank == 1)
+            outs[0].dims[1] = b->type.dims[0];
+    }
+    outs[0].dims[0] = xt->rank >= 0 ? xt->dims[0] : -1;
+    for (i = 0; i < r - 2; i++)
+        if (window_out(n, &win, i, xt->rank >= 0 ? xt->dims[i + 2] : -1, &outs[0].dims[i + 2],
+                       e))
+            return -1;
+    return 0;
+}
+
+static int shape_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    static const char *const names[] = {"X", "scale", "B", "input_mean", "input_var"};
+    const GirType *xt = &ins[0]->type;
+    int64_t c = xt->rank >= 2 ? xt->dims[1] : -1;
+    int i;
+    if (n->nout > 1)
+        return fail(n, e, "training-mode outputs (mean, var) are not supported");
+    if (gir_attr_int(n, "training_mode", 0) != 0)
+        return fail(n, e, "training_mode=1 is not supported");
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (xt->rank >= 0 && xt->rank < 2)
+        return fail(n, e, "input X must have rank 2 or more, has %d", xt->rank);
+    for (i = 0; i < 5; i++) {
+        const GirType *t = &ins[i]->type;
+        char what[32];
+        snprintf(what, sizeof what, "input %s", names[i]);
+        if (need_f32(n, ins[i], what, e))
+            return -1;
+        if (i == 0)
+            continue;
+        if (t->rank >= 0 && t->rank != 1)
+            return fail(n, e, "input %s must be 1-D, has rank %d", names[i], t->rank);
+        if (t->rank == 1 && t->dims[0] >= 0 && c >= 0 && t->dims[0] != c)
+            return fail(n, e, "input %s has %lld entries but X has %lld channels", names[i],
+                        (long long)t->dims[0], (long long)c);
+    }
+    outs[0] = *xt;
+    return 0;
+}
+
+/* Float-only ops that keep the shape. */
+static int same_f32(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input", e))
+        return -1;
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int shape_RELU(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_f32(n, ins, outs, e);
+}
+
+static int shape_LEAKYRELU(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    return same_f32(n, ins, outs, e);
+}
+
+static int shape_SIGMOID(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    return same_f32(n, ins, outs, e);
+}
+
+static int shape_TANH(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_f32(n, ins, outs, e);
+}
+
+/* Element types the numeric kernels accept besides f32. */
+static int is_numeric(GirDType d)
+{
+    return d == GIR_DT_F32 || d == GIR_DT_F64 || d == GIR_DT_I32 || d == GIR_DT_I64 ||
+           d == GIR_DT_I8 || d == GIR_DT_U8;
+}
+
+static int shape_CLIP(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int i;
+    GirDType dt = ins[0]->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(dt))
+        return fail(n, e, "element type %s not supported", gir_dtype_name(dt));
+    for (i = 1; i < 3; i++) {
+        const GirTensor *b = arg(n, ins, i);
+        int64_t num;
+        if (!b)
+            continue;
+        if (b->type.dtype != dt)
+            return fail(n, e, "%s has element type %s but input is %s", i == 1 ? "min" : "max",
+                        gir_dtype_name(b->type.dtype), gir_dtype_name(dt));
+        num = numel_sat(&b->type);
+        if (num >= 0 && num != 1)
+            return fail(n, e, "%s must be a scalar, has %lld elements", i == 1 ? "min" : "max",
+                        (long long)num);
+    }
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int shape_SOFTMAX(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    int64_t ax;
+    int r = ins[0]->type.rank;
+    int coerce = (int)gir_attr_int(n, "coerce2d", 0);
+    if (same_f32(n, ins, outs, e))
+        return -1;
+    if (r >= 0) {
+        if (r == 0)
+            return fail(n, e, "input must have rank 1 or more");
+        if (norm_axis(n, gir_attr_int(n, "axis", coerce ? 1 : -1), r, "axis", &ax, e))
+            return -1;
+    }
+    return 0;
+}
+
+static int shape_pool(const GirNode *n, const GirTensor *const *ins, GirType *outs, int is_max,
+                      GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int nk, i, r = xt->rank;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &nk);
+    Window win;
+    if (want_outs(n, 1, is_max ? 2 : 1, e))
+        return -1;
+    if (is_max) {
+        GirDType d = xt->dtype;
+        if (d != GIR_DT_F32 && d != GIR_DT_U8 && d != GIR_DT_I8)
+            return fail(n, e, "input has element type %s; f32, u8 and i8 are supported",
+                        gir_dtype_name(d));
+        if (gir_attr_int(n, "storage_order", 0) != 0 && gir_attr_int(n, "storage_order", 0) != 1)
+            return fail(n, e, "storage_order must be 0 or 1");
+    } else if (need_f32(n, ins[0], "input", e)) {
+        return -1;
+    }
+    if (!k)
+        return fail(n, e, "attribute kernel_shape is required");
+    if (r >= 0 && r < 3)
+        return fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+    if (r >= 0 && nk != r - 2)
+        return fail(n, e, "kernel_shape has %d entries but input has %d spatial axes", nk,
+                    r - 2);
+    if (nk < 1 || nk > GIR_MAX_RANK - 2)
+        return fail(n, e, "kernel_shape has %d entries", nk);
+    if (attr_ints(n, "kernel_shape", nk, 1, 1, win.k, e) || window_attrs(n, nk, &win, e))
+        return -1;
+    outs[0] = type_of(xt->dtype, nk + 2);
+    if (r >= 0) {
+        outs[0].dims[0] = xt->dims[0];
+        outs[0].dims[1] = xt->dims[1];
+    }
+    for (i = 0; i < nk; i++)
+        if (window_out(n, &win, i, r >= 0 ? xt->dims[i + 2] : -1, &outs[0].dims[i + 2], e))
+            return -1;
+    if (n->nout == 2) {
+        outs[1] = outs[0];
+        outs[1].dtype = GIR_DT_I64;
+    }
+    return 0;
+}
+
+static int shape_MAXPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    return shape_pool(n, ins, outs, 1, e);
+}
+
+static int shape_AVGPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    return shape_pool(n, ins, outs, 0, e);
+}
+
+static int shape_GLOBALAVGPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                               GirError *e)
+{
+    int i, r = ins[0]->type.rank;
+    if (same_f32(n, ins, outs, e))
+        return -1;
+    if (r >= 0 && r < 3)
+        return fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+    for (i = 2; i < r; i++)
+        outs[0].dims[i] = 1;
+    return 0;
+}
+
+/* Numpy multidirectional broadcasting of two types into out. */
+static int broadcast(const GirNode *n, const GirType *a, const GirType *b, GirType *out,
+                     GirError *e)
+{
+    int i, r;
+    if (a->rank < 0 || b->rank < 0) {
+        *out = type_of(a->dtype, -1);
+        return 0;
+    }
+    r = a->rank > b->rank ? a->rank : b->rank;
+    *out = type_of(a->dtype, r);
+    for (i = 0; i < r; i++) {
+        int ia = i - (r - a->rank), ib = i - (r - b->rank);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da == 1)
+            out->dims[i] = db;
+        else if (db == 1)
+            out->dims[i] = da;
+        else if (da >= 0 && db >= 0 && da != db)
+            return fail(n, e, "cannot broadcast dim %lld with dim %lld (axis %d of the result)",
+                        (long long)da, (long long)db, i);
+        else
+            out->dims[i] = da >= 0 ? da : db;
+    }
+    return 0;
+}
+
+static int shape_binary(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                        GirError *e)
+{
+    GirDType da = ins[0]->type.dtype, db = ins[1]->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (da != db)
+        return fail(n, e, "operands have element types %s and %s", gir_dtype_name(da),
+                    gir_dtype_name(db));
+    if (!is_numeric(da))
+        return fail(n, e, "element type %s not supported", gir_dtype_name(da));
+    return broadcast(n, &ins[0]->type, &ins[1]->type, &outs[0], e);
+}
+
+static int shape_ADD(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_binary(n, ins, outs, e);
+}
+
+static int shape_SUB(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_binary(n, ins, outs, e);
+}
+
+static int shape_MUL(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_binary(n, ins, outs, e);
+}
+
+static int shape_DIV(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_binary(n, ins, outs, e);
+}
+
+static int shape_CONCAT(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                        GirError *e)
+{
+    const GirAttr *axa = gir_attr(n, "axis");
+    int i, j, r = -1;
+    int64_t ax, sum = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!axa || axa->kind != GIR_ATTR_INT)
+        return fail(n, e, "attribute axis is required");
+    for (i = 0; i < n->nin; i++) {
+        if (!ins[i])
+            return fail(n, e, "input %d is absent", i);
+        if (ins[i]->type.dtype != ins[0]->type.dtype)
+            return fail(n, e, "input %d has element type %s but input 0 has %s", i,
+                        gir_dtype_name(ins[i]->type.dtype), gir_dtype_name(ins[0]->type.dtype));
+        if (ins[i]->type.rank >= 0) {
+            if (r >= 0 && ins[i]->type.rank != r)
+                return fail(n, e, "input %d has rank %d but others have rank %d", i,
+                            ins[i]->type.rank, r);
+            r = ins[i]->type.rank;
+        }
+    }
+    outs[0] = type_of(ins[0]->type.dtype, r);
+    if (r < 0)
+        return 0;
+    if (r == 0)
+        return fail(n, e, "cannot concatenate scalars");
+    if (norm_axis(n, axa->i, r, "axis", &ax, e))
+        return -1;
+    for (i = 0; i < n->nin; i++) {
+        const GirType *t = &ins[i]->type;
+        if (t->rank < 0) {
+            sum = -1;
+            continue;
+        }
+        for (j = 0; j < r; j++) {
+            if (j == ax || t->dims[j] < 0)
+                continue;
+            if (outs[0].dims[j] >= 0 && outs[0].dims[j] != t->dims[j])
+                return fail(n, e, "input %d has dim %lld on axis %d but another input has %lld",
+                            i, (long long)t->dims[j], j, (long long)outs[0].dims[j]);
+            outs[0].dims[j] = t->dims[j];
+        }
+        if (t->dims[ax] < 0 || sum < 0)
+            sum = -1;
+        else
+            sum += t->dims[ax];
+    }
+    outs[0].dims[ax] = sum;
+    return 0;
+}
+
+static int shape_SPLIT(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                       GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *sp = arg(n, ins, 1);
+    int64_t sizes[64], ax, dim, num_outputs = gir_attr_int(n, "num_outputs", 0);
+    int i, cnt = -1, known = 0;
+    if (n->nout < 1 || n->nout > 64)
+        return fail(n, e, "has %d outputs; expected 1 to 64", n->nout);
+    for (i = 0; i < n->nout; i++)
+        outs[i] = type_of(xt->dtype, xt->rank);
+    if (sp) {
+        int rc = read_ints(n, sp, "split", sizes, 64, &cnt, e);
+        if (rc < 0)
+            return -1;
+        if (cnt >= 0 && cnt != n->nout)
+            return fail(n, e, "split has %d entries but the node has %d outputs", cnt, n->nout);
+        known = rc == 0;
+        for (i = 0; known && i < cnt; i++)
+            if (sizes[i] < 0)
+                return fail(n, e, "split[%d] = %lld is negative", i, (long long)sizes[i]);
+    } else if (num_outputs && num_outputs != n->nout) {
+        return fail(n, e, "num_outputs %lld but the node has %d outputs", (long long)num_outputs,
+                    n->nout);
+    }
+    if (xt->rank < 0)
+        return 0;
+    if (xt->rank == 0)
+        return fail(n, e, "cannot split a scalar");
+    if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
+        return -1;
+    dim = xt->dims[ax];
+    if (sp && known) {
+        int64_t sum = 0;
+        for (i = 0; i < cnt; i++) {
+            if (sizes[i] > DIM_MAX)
+                return fail(n, e, "split[%d] = %lld out of range", i, (long long)sizes[i]);
+            sum += sizes[i]; /* at most 64 terms of 2^40: no overflow */
+        }
+        if (dim >= 0 && sum != dim)
+            return fail(n, e, "split sizes add up to %lld but axis %lld has %lld",
+                        (long long)sum, (long long)ax, (long long)dim);
+    } else if (!sp && dim >= 0) {
+        int64_t chunk;
+        if (num_outputs) {
+            chunk = (dim + n->nout - 1) / n->nout;
+        } else {
+            if (dim % n->nout)
+                return fail(n, e, "axis %lld of %lld does not split evenly into %d outputs",
+                            (long long)ax, (long long)dim, n->nout);
+            chunk = dim / n->nout;
+        }
+        for (i = 0; i < n->nout; i++) {
+            int64_t left = dim - chunk * i;
+            sizes[i] = left < chunk ? (left > 0 ? left : 0) : chunk;
+        }
+        known = 1;
+    }
+    for (i = 0; i < n->nout; i++) {
+        memcpy(outs[i].dims, xt->dims, sizeof xt->dims);
+        outs[i].dims[ax] = known ? sizes[i] : -1;
+    }
+    return 0;
+}
+
+/* Clamp Slice's start and end for one axis of extent dim (ONNX rules) and
+ * return the number of elements taken. */
+static int64_t slice_count(int64_t dim, int64_t *start, int64_t *end, int64_t step)
+{
+    int64_t s = *start, t = *end;
+    if (s < 0)
+        s += dim;
+    if (t < 0)
+        t += dim;
+    if (step > 0) {
+        s = s < 0 ? 0 : (s > dim ? dim : s);
+        t = t < 0 ? 0 : (t > dim ? dim : t);
+        *start = s;
+        *end = t;
+        return t > s ? (t - s - 1) / step + 1 : 0;
+    }
+    s = s < 0 ? -1 : (s > dim - 1 ? dim - 1 : s);
+    t = t < -1 ? -1 : (t > dim - 1 ? dim - 1 : t);
+    *start = s;
+    *end = t;
+    /* The caller clamps step above INT64_MIN, so -step cannot overflow. */
+    return s > t ? (s - t - 1) / (-step) + 1 : 0;
+}
+
+static int shape_SLICE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                       GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *ta = arg(n, ins, 3), *tstep = arg(n, ins, 4);
+    int64_t st[GIR_MAX_RANK], en[GIR_MAX_RANK], axes[GIR_MAX_RANK], steps[GIR_MAX_RANK];
+    int c1, c2, c3 = -1, c4 = -1, r1, r2, r3 = 0, r4 = 0, i, j, r = xt->rank;
+    int max = r >= 0 ? r : GIR_MAX_RANK;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if ((r1 = read_ints(n, ins[1], "starts", st, max, &c1, e)) < 0 ||
+        (r2 = read_ints(n, ins[2], "ends", en, max, &c2, e)) < 0 ||
+        (ta && (r3 = read_ints(n, ta, "axes", axes, max, &c3, e)) < 0) ||
+        (tstep && (r4 = read_ints(n, tstep, "steps", steps, max, &c4, e)) < 0))
+        return -1;
+    if (c1 >= 0 && c2 >= 0 && c1 != c2)
+        return fail(n, e, "starts has %d entries but ends has %d", c1, c2);
+    if (c1 >= 0 && c3 >= 0 && c1 != c3)
+        return fail(n, e, "starts has %d entries but axes has %d", c1, c3);
+    if (c1 >= 0 && c4 >= 0 && c1 != c4)
+        return fail(n, e, "starts has %d entries but steps has %d", c1, c4);
+    if (ins[1]->type.dtype != ins[2]->type.dtype)
+        return fail(n, e, "starts and ends have different element types");
+    outs[0] = *xt;
+    if (r < 0)
+        return 0;
+    if (c1 < 0)
+        c1 = c2;
+    /* Unknown axes data or an unknown count: any axis may be cut. */
+    if ((ta && r3 == 1) || c1 < 0) {
+        for (i = 0; i < r; i++)
+            outs[0].dims[i] = -1;
+        return 0;
+    }
+    if (!ta)
+        for (i = 0; i < c1; i++)
+            axes[i] = i;
+    for (i = 0; i < c1; i++) {
+        int64_t ax;
+        if (norm_axis(n, axes[i], r, "axes entry", &ax, e))
+            return -1;
+        axes[i] = ax;
+        for (j = 0; j < i; j++)
+            if (axes[j] == ax)
+                return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+    }
+    for (i = 0; i < c1; i++) {
+        int64_t step = tstep ? steps[i] : 1, s = st[i], t = en[i], ax = axes[i];
+        if (step == 0)
+            return fail(n, e, "steps[%d] is 0", i);
+        if (r1 || r2 || r4 || xt->dims[ax] < 0) {
+            outs[0].dims[ax] = -1;
+            continue;
+        }
+        if (step < -INT64_MAX)
+            step = -INT64_MAX;
+        outs[0].dims[ax] = slice_count(xt->dims[ax], &s, &t, step);
+    }
+    return 0;
+}
+
+static int read_floats(const GirNode *n, const GirTensor *t, const char *what, double *v,
+                       int max, int *count, GirError *e)
+{
+    int64_t num, i;
+    *count = -1;
+    if (t->type.dtype != GIR_DT_F32)
+        return fail(n, e, "%s must be f32, not %s", what, gir_dtype_name(t->type.dtype));
+    if (t->type.rank > 1)
+        return fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
+    num = numel_sat(&t->type);
+    if (num > max)
+        return fail(n, e, "%s has %lld entries; expected at most %d", what, (long long)num, max);
+    if (num >= 0)
+        *count = (int)num;
+    if (!t->data || num < 0)
+        return 1;
+    for (i = 0; i < num; i++)
+        v[i] = ((const float *)t->data)[i];
+    return 0;
+}
+
+static int shape_RESIZE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                        GirError *e)
+{
+    /* tf_half_pixel_for_nn: the name in the first Resize draft, still in
+     * some of the ONNX backend test models; it means the same. */
+    static const char *const ctms[] = {"half_pixel", "asymmetric", "align_corners",
+                                       "pytorch_half_pixel", "tf_half_pixel_for_nearest",
+                                       "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+    static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor",
+                                      "ceil"};
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *roi = arg(n, ins, 1), *sc = arg(n, ins, 2), *sz = arg(n, ins, 3);
+    const char *mode = gir_attr_string(n, "mode", "nearest");
+    const char *ctm = gir_attr_string(n, "coordinate_transformation_mode", "half_pixel");
+    const char *nm = gir_attr_string(n, "nearest_mode", "round_prefer_floor");
+    double scales[GIR_MAX_RANK], rois[2 * GIR_MAX_RANK];
+    int64_t sizes[GIR_MAX_RANK];
+    int i, ok, cnt, rc, rcroi = 1, r = xt->rank, crop = strcmp(ctm, "tf_crop_and_resize") == 0;
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input X", e))
+        return -1;
+    if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0 &&
+        strcmp(mode, "cubic") != 0)
+        return fail(n, e, "unknown mode '%s'", mode);
+    for (ok = 0, i = 0; i < 7; i++)
+        ok |= strcmp(ctm, ctms[i]) == 0;
+    if (!ok)
+        return fail(n, e, "unknown coordinate_transformation_mode '%s'", ctm);
+    for (ok = 0, i = 0; i < 4; i++)
+        ok |= strcmp(nm, nms[i]) == 0;
+    if (!ok)
+        return fail(n, e, "unknown nearest_mode '%s'", nm);
+    if (gir_attr(n, "axes") || gir_attr_int(n, "antialias", 0) ||
+        strcmp(gir_attr_string(n, "keep_aspect_ratio_policy", "stretch"), "stretch") != 0)
+        return fail(n, e, "attributes axes, antialias and keep_aspect_ratio_policy are not "
+                          "supported");
+    /* Exporters pass an empty scales tensor when they give sizes. */
+    if (sc && numel_sat(&sc->type) == 0)
+        sc = NULL;
+    if (!!sc == !!sz)
+        return fail(n, e, "exactly one of scales and sizes must be given");
+    if (crop) {
+        if (!roi)
+            return fail(n, e, "tf_crop_and_resize needs the roi input");
+        rcroi = read_floats(n, roi, "roi", rois, 2 * GIR_MAX_RANK, &cnt, e);
+        if (rcroi < 0)
+            return -1;
+        if (r >= 0 && cnt >= 0 && cnt != 2 * r)
+            return fail(n, e, "roi has %d entries; expected %d", cnt, 2 * r);
+    }
+    outs[0] = type_of(GIR_DT_F32, r);
+    if (sz) {
+        rc = read_ints(n, sz, "sizes", sizes, GIR_MAX_RANK, &cnt, e);
+        if (rc < 0)
+            return -1;
+        if (r < 0 && cnt >= 0)
+            outs[0].rank = r = cnt;
+        if (cnt >= 0 && cnt != r)
+            return fail(n, e, "sizes has %d entries but input has rank %d", cnt, r);
+        if (rc)
+            return 0;
+        for (i = 0; i < r; i++) {
+            if (sizes[i] < 1 || sizes[i] > DIM_MAX)
+                return fail(n, e, "sizes[%d] = %lld out of range", i, (long long)sizes[i]);
+            outs[0].dims[i] = sizes[i];
+        }
+        return 0;
+    }
+    rc = read_floats(n, sc, "scales", scales, GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (r < 0 && cnt >= 0)
+        outs[0].rank = r = cnt;
+    if (cnt >= 0 && cnt != r)
+        return fail(n, e, "scales has %d entries but input has rank %d", cnt, r);
+    if (rc || (crop && rcroi))
+        return 0;
+    for (i = 0; i < r; i++) {
+        double d, span = crop ? rois[r + i] - rois[i] : 1;
+        if (!(scales[i] > 0) || scales[i] > 1e6)
+            return fail(n, e, "scales[%d] = %g out of range", i, scales[i]);
+        if (!(span > 0) || span > 1e6)
+            return fail(n, e, "roi on axis %d is empty or out of range", i);
+        if (xt->dims[i] < 0)
+            continue;
+        d = floor((double)xt->dims[i] * span * scales[i]);
+        if (d < 1 || d > (double)DIM_MAX)
+            return fail(n, e, "axis %d of %lld scaled by %g gives %g elements", i,
+                        (long long)xt->dims[i], scales[i], d);
+        outs[0].dims[i] = (int64_t)d;
+    }
+    return 0;
+}
+
+static int shape_GEMM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *at = &ins[0]->type, *bt = &ins[1]->type;
+    const GirTensor *c = arg(n, ins, 2);
+    int ta = gir_attr_int(n, "transA", 0) != 0, tb = gir_attr_int(n, "transB", 0) != 0;
+    int64_t m = -1, k1 = -1, k2 = -1, nn = -1;
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input A", e) ||
+        need_f32(n, ins[1], "input B", e) || (c && need_f32(n, c, "input C", e)))
+        return -1;
+    if (at->rank >= 0 && at->rank != 2)
+        return fail(n, e, "input A must be 2-D, has rank %d", at->rank);
+    if (bt->rank >= 0 && bt->rank != 2)
+        return fail(n, e, "input B must be 2-D, has rank %d", bt->rank);
+    if (at->rank == 2) {
+        m = at->dims[ta ? 1 : 0];
+        k1 = at->dims[ta ? 0 : 1];
+    }
+    if (bt->rank == 2) {
+        k2 = bt->dims[tb ? 1 : 0];
+        nn = bt->dims[tb ? 0 : 1];
+    }
+    if (k1 >= 0 && k2 >= 0 && k1 != k2)
+        return fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
+    outs[0] = type_of(GIR_DT_F32, 2);
+    outs[0].dims[0] = m;
+    outs[0].dims[1] = nn;
+    if (c) {
+        const GirType *ct = &c->type;
+        int i;
+        if (ct->rank > 2)
+            return fail(n, e, "input C has rank %d; at most 2 allowed", ct->rank);
+        for (i = 0; i < ct->rank; i++) {
+            int64_t want = outs[0].dims[2 - ct->rank + i];
+            if (ct->dims[i] >= 0 && ct->dims[i] != 1 && want >= 0 && ct->dims[i] != want)
+                return fail(n, e, "input C dim %lld does not broadcast to %lld",
+                            (long long)ct->dims[i], (long long)want);
+        }
+    }
+    return 0;
+}
+
+static int shape_MATMUL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                        GirError *e)
+{
+    GirType a = ins[0]->type, b = ins[1]->type, ba, bb, bo;
+    int ra = a.rank, rb = b.rank, i;
+    int64_t m, k1, k2, nn;
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input A", e) ||
+        need_f32(n, ins[1], "input B", e))
+        return -1;
+    if (ra < 0 || rb < 0) {
+        outs[0] = type_of(GIR_DT_F32, -1);
+        return 0;
+    }
+    if (ra == 0 || rb == 0)
+        return fail(n, e, "operands must have rank 1 or more");
+    m = ra >= 2 ? a.dims[ra - 2] : 1;
+    k1 = a.dims[ra - 1];
+    k2 = rb >= 2 ? b.dims[rb - 2] : b.dims[0];
+    nn = rb >= 2 ? b.dims[rb - 1] : 1;
+    if (k1 >= 0 && k2 >= 0 && k1 != k2)
+        return fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
+    ba = type_of(GIR_DT_F32, ra > 2 ? ra - 2 : 0);
+    bb = type_of(GIR_DT_F32, rb > 2 ? rb - 2 : 0);
+    for (i = 0; i < ba.rank; i++)
+        ba.dims[i] = a.dims[i];
+    for (i = 0; i < bb.rank; i++)
+        bb.dims[i] = b.dims[i];
+    if (broadcast(n, &ba, &bb, &bo, e))
+        return -1;
+    outs[0] = bo;
+    if (ra >= 2)
+        outs[0].dims[outs[0].rank++] = m;
+    if (rb >= 2)
+        outs[0].dims[outs[0].rank++] = nn;
+    if (outs[0].rank > GIR_MAX_RANK)
+        return fail(n, e, "result rank too large");
+    return 0;
+}
+
+static int shape_RESHAPE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t sh[GIR_MAX_RANK], known = 1, total = numel_sat(xt);
+    int cnt, rc, i, infer = -1, allowzero = gir_attr_int(n, "allowzero", 0) != 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    rc = read_ints(n, ins[1], "shape", sh, GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    outs[0] = type_of(xt->dtype, cnt);
+    if (rc)
+        return 0;
+    for (i = 0; i < cnt; i++) {
+        if (sh[i] == -1) {
+            if (infer >= 0)
+                return fail(n, e, "shape has more than one -1");
+            infer = i;
+            continue;
+        }
+        if (sh[i] < -1 || sh[i] > DIM_MAX)
+            return fail(n, e, "shape[%d] = %lld out of range", i, (long long)sh[i]);
+        if (sh[i] == 0 && !allowzero) {
+            if (xt->rank >= 0 && i >= xt->rank)
+                return fail(n, e, "shape[%d] = 0 copies an axis the input (rank %d) lacks", i,
+                            xt->rank);
+            outs[0].dims[i] = xt->rank >= 0 ? xt->dims[i] : -1;
+        } else {
+            outs[0].dims[i] = sh[i];
+        }
+        if (outs[0].dims[i] < 0)
+            known = -1;
+        else if (known >= 0)
+            known = mul_sat(known, outs[0].dims[i]);
+    }
+    if (infer >= 0 && allowzero) {
+        for (i = 0; i < cnt; i++)
+            if (sh[i] == 0)
+                return fail(n, e, "shape has both 0 and -1 with allowzero=1");
+    }
+    if (infer >= 0) {
+        if (total < 0 || known < 0)
+            return 0;
+        if (known == 0 || total % known)
+            return fail(n, e, "cannot reshape %lld elements: the known dims multiply to %lld",
+                        (long long)total, (long long)known);
+        outs[0].dims[infer] = total / known;
+    } else if (total >= 0 && known >= 0 && total != known) {
+        return fail(n, e, "cannot reshape %lld elements into %lld", (long long)total,
+                    (long long)known);
+    }
+    return 0;
+}
+
+static int shape_FLATTEN(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ax = gir_attr_int(n, "axis", 1);
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = type_of(xt->dtype, 2);
+    if (xt->rank < 0)
+        return 0;
+    if (ax < -(int64_t)xt->rank || ax > xt->rank)
+        return fail(n, e, "axis %lld out of range for rank %d", (long long)ax, xt->rank);
+    if (ax < 0)
+        ax += xt->rank;
+    outs[0].dims[0] = dims_prod(xt, 0, (int)ax);
+    outs[0].dims[1] = dims_prod(xt, (int)ax, xt->rank);
+    return 0;
+}
+
+static int shape_TRANSPOSE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int cnt, i, j;
+    const int64_t *perm = gir_attr_ints(n, "perm", &cnt);
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (xt->rank < 0) {
+        outs[0] = type_of(xt->dtype, perm ? cnt : -1);
+        return 0;
+    }
+    outs[0] = type_of(xt->dtype, xt->rank);
+    if (perm && cnt != xt->rank)
+        return fail(n, e, "perm has %d entries but input has rank %d", cnt, xt->rank);
+    for (i = 0; i < xt->rank; i++) {
+        int64_t p = perm ? perm[i] : xt->rank - 1 - i;
+        if (p < 0 || p >= xt->rank)
+            return fail(n, e, "perm[%d] = %lld out of range", i, (long long)p);
+        for (j = 0; perm && j < i; j++)
+            if (perm[j] == p)
+                return fail(n, e, "perm repeats axis %lld", (long long)p);
+        outs[0].dims[i] = xt->dims[p];
+    }
+    return 0;
+}
+
+static int shape_SQUEEZE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *ta = arg(n, ins, 1);
+    int64_t axes[GIR_MAX_RANK];
+    int drop[GIR_MAX_RANK] = {0};
+    int cnt = 0, rc = 0, i, r = xt->rank;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (ta && (rc = read_ints(n, ta, "axes", axes, GIR_MAX_RANK, &cnt, e)) < 0)
+        return -1;
+    if (r < 0 || rc) {
+        outs[0] = type_of(xt->dtype, r >= 0 && cnt >= 0 ? r - cnt : -1);
+        if (outs[0].rank < -1)
+            return fail(n, e, "axes has more entries than the input has axes");
+        return 0;
+    }
+    if (ta) {
+        for (i = 0; i < cnt; i++) {
+            int64_t ax;
+            if (norm_axis(n, axes[i], r, "axes entry", &ax, e))
+                return -1;
+            if (drop[ax])
+                return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+            if (xt->dims[ax] >= 0 && xt->dims[ax] != 1)
+                return fail(n, e, "axis %lld has size %lld, not 1", (long long)ax,
+                            (long long)xt->dims[ax]);
+            drop[ax] = 1;
+        }
+    } else {
+        for (i = 0; i < r; i++) {
+            if (xt->dims[i] < 0) {
+                outs[0] = type_of(xt->dtype, -1);
+                return 0;
+            }
+            drop[i] = xt->dims[i] == 1;
+        }
+    }
+    outs[0] = type_of(xt->dtype, 0);
+    for (i = 0; i < r; i++)
+        if (!drop[i])
+            outs[0].dims[outs[0].rank++] = xt->dims[i];
+    return 0;
+}
+
+static int shape_UNSQUEEZE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t axes[GIR_MAX_RANK];
+    int add[GIR_MAX_RANK] = {0};
+    int cnt, rc, i, j, r;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    rc = read_ints(n, ins[1], "axes", axes, GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    r = xt->rank >= 0 && cnt >= 0 ? xt->rank + cnt : -1;
+    if (r > GIR_MAX_RANK)
+        return fail(n, e, "result rank %d exceeds %d", r, GIR_MAX_RANK);
+    outs[0] = type_of(xt->dtype, r);
+    if (r < 0 || rc)
+        return 0;
+    for (i = 0; i < cnt; i++) {
+        int64_t ax;
+        if (norm_axis(n, axes[i], r, "axes entry", &ax, e))
+            return -1;
+        if (add[ax])
+            return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+        add[ax] = 1;
+    }
+    for (i = 0, j = 0; i < r; i++)
+        outs[0].dims[i] = add[i] ? 1 : xt->dims[j++];
+    return 0;
+}
+
+static int shape_IDENTITY(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int shape_CONSTANT(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirAttr *a;
+    (void)ins;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if ((a = gir_attr(n, "value")) && a->kind == GIR_ATTR_TENSOR) {
+        outs[0] = a->t.type;
+        if (!gir_type_is_static(&a->t.type))
+            return fail(n, e, "value tensor has no static shape");
+        return 0;
+    }
+    if ((a = gir_attr(n, "value_float")) && a->kind == GIR_ATTR_FLOAT) {
+        outs[0] = type_of(GIR_DT_F32, 0);
+        return 0;
+    }
+    if ((a = gir_attr(n, "value_int")) && a->kind == GIR_ATTR_INT) {
+        outs[0] = type_of(GIR_DT_I64, 0);
+        return 0;
+    }
+    if ((a = gir_attr(n, "value_floats")) && a->kind == GIR_ATTR_FLOATS) {
+        outs[0] = type_of(GIR_DT_F32, 1);
+        outs[0].dims[0] = a->n;
+        return 0;
+    }
+    if ((a = gir_attr(n, "value_ints")) && a->kind == GIR_ATTR_INTS) {
+        outs[0] = type_of(GIR_DT_I64, 1);
+        outs[0].dims[0] = a->n;
+        return 0;
+    }
+    return fail(n, e, "needs a value, value_float(s) or value_int(s) attribute");
+}
+
+static int shape_PAD(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *cv = arg(n, ins, 2);
+    const char *mode = gir_attr_string(n, "mode", "constant");
+    int64_t pads[2 * GIR_MAX_RANK];
+    int cnt, rc, i, r = xt->rank, reflect = strcmp(mode, "reflect") == 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (strcmp(mode, "constant") != 0 && !reflect && strcmp(mode, "edge") != 0)
+        return fail(n, e, "mode '%s' is not supported (constant, reflect, edge are)", mode);
+    if (cv) {
+        int64_t num = numel_sat(&cv->type);
+        if (cv->type.dtype != xt->dtype)
+            return fail(n, e, "constant_value has element type %s but data is %s",
+                        gir_dtype_name(cv->type.dtype), gir_dtype_name(xt->dtype));
+        if (num >= 0 && num != 1)
+            return fail(n, e, "constant_value must be a scalar, has %lld elements",
+                        (long long)num);
+    }
+    rc = read_ints(n, ins[1], "pads", pads, 2 * GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (r < 0 && cnt >= 0 && cnt % 2 == 0)
+        r = cnt / 2;
+    outs[0] = type_of(xt->dtype, r);
+    if (r < 0)
+        return 0;
+    if (cnt >= 0 && cnt != 2 * r)
+        return fail(n, e, "pads has %d entries; expected %d for rank %d", cnt, 2 * r, r);
+    if (rc || xt->rank < 0)
+        return 0;
+    for (i = 0; i < r; i++) {
+        int64_t pb = pads[i], pe = pads[r + i], d = xt->dims[i];
+        if (pb < -DIM_MAX || pb > DIM_MAX || pe < -DIM_MAX || pe > DIM_MAX)
+            return fail(n, e, "pads on axis %d out of range", i);
+        if (d < 0)
+            continue;
+        if (d + pb + pe < 0)
+            return fail(n, e, "pads on axis %d crop more than its %lld elements", i,
+                        (long long)d);
+        if (d + (pb < 0 ? pb : 0) + (pe < 0 ? pe : 0) <= 0 && (pb > 0 || pe > 0) &&
+            strcmp(mode, "constant") != 0)
+            return fail(n, e, "mode '%s' cannot pad axis %d, which has no elements left", mode,
+                        i);
+        outs[0].dims[i] = d + pb + pe;
+    }
+    return 0;
+}
+
+static int shape_YOLO(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t classes = gir_attr_int(n, "classes", -1);
+    int nmask;
+    gir_attr_ints(n, "mask", &nmask);
+    if (same_f32(n, ins, outs, e))
+        return -1;
+    if (classes < 0 || classes > ATTR_MAX)
+        return fail(n, e, "attribute classes missing or out of range");
+    if (nmask < 1)
+        return fail(n, e, "attribute mask missing or empty");
+    if (xt->rank >= 0 && xt->rank != 4)
+        return fail(n, e, "input must be 4-D (N, C, H, W), has rank %d", xt->rank);
+    if (xt->rank == 4 && xt->dims[1] >= 0 && xt->dims[1] != nmask * (5 + classes))
+        return fail(n, e, "input has %lld channels; %d anchors x (5 + %lld classes) need %lld",
+                    (long long)xt->dims[1], nmask, (long long)classes,
+                    (long long)(nmask * (5 + classes)));
+    return 0;
+}
+
+#define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,
+static ShapeFn *const shape_fns[GIR_OP_COUNT] = {GIR_OPS(SHAPE_ROW)};
+#undef SHAPE_ROW
+
+/* ---- entry points ---------------------------------------------------------------- */
+
+static int check_type(const GirNode *n, const GirType *t, const char *what, int i, GirError *e)
+{
+    int j;
+    if (t->dtype <= GIR_DT_UNDEF || t->dtype >= GIR_DT_COUNT)
+        return fail(n, e, "%s %d has no known element type", what, i);
+    if (t->rank < -1 || t->rank > GIR_MAX_RANK)
+        return fail(n, e, "%s %d has rank %d; at most %d supported", what, i, t->rank,
+                    GIR_MAX_RANK);
+    for (j = 0; j < t->rank; j++)
+        if (t->dims[j] < -1 || t->dims[j] > DIM_MAX)
+            return fail(n, e, "%s %d has dim %lld out of range", what, i,
+                        (long long)t->dims[j]);
+    return 0;
+}
+
+int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
+                   GirType *outs, GirError *e)
+{
+    int i, lo, hi;
+    (void)g;
+    if ((unsigned)n->op >= GIR_OP_COUNT)
+        gir_die("gir_shape_node: bad op %d", (int)n->op);
+    lo = gir_op_min_inputs(n->op);
+    hi = gir_op_max_inputs(n->op);
+    if (n->nin < lo || n->nin > hi)
+        return fail(n, e, "has %d inputs; expected %d to %d", n->nin, lo, hi);
+    for (i = 0; i < n->nin; i++) {
+        if (!ins[i]) {
+            if (i < lo)
+                return fail(n, e, "required input %d is absent", i);
+            continue;
+        }
+        if (check_type(n, &ins[i]->type, "input", i, e))
+            return -1;
+    }
+    for (i = 0; i < n->nout; i++)
+        outs[i] = type_of(GIR_DT_UNDEF, -1);
+    if (shape_fns[n->op](n, ins, outs, e))
+        return -1;
+    for (i = 0; i < n->nout; i++)
+        if (check_type(n, &outs[i], "output", i, e))
+            return -1;
+    return 0;
+}
+
+/* Merge an inferred type into a declared one: the more known wins, and two
+ * known facts must agree. */
+static int merge_type(const GirNode *n, const GirValue *v, GirType *decl, const GirType *inf,
+                      GirError *e)
+{
+    char a[128], b[128];
+    GirType t = *inf;
+    int i;
+    /* A declaration without an element type declares nothing (a zeroed
+     * GirType would otherwise read as a scalar). */
+    if (decl->dtype == GIR_DT_UNDEF) {
+        *decl = t;
+        return 0;
+    }
+    if (decl->dtype != inf->dtype)
+        goto conflict;
+    if (decl->rank >= 0) {
+        if (inf->rank < 0) {
+            t.rank = decl->rank;
+            memcpy(t.dims, decl->dims, sizeof t.dims);
+        } else if (decl->rank != inf->rank) {
+            goto conflict;
+        } else {
+            for (i = 0; i < t.rank; i++) {
+                if (decl->dims[i] >= 0 && inf->dims[i] >= 0 && decl->dims[i] != inf->dims[i])
+                    goto conflict;
+                if (t.dims[i] < 0)
+                    t.dims[i] = decl->dims[i];
+            }
+        }
+    }
+    *decl = t;
+    return 0;
+conflict:
+    return fail(n, e, "output '%s' is declared %s but computes to %s", v->name,
+                gir_type_str(decl, a, sizeof a), gir_type_str(inf, b, sizeof b));
+}
+
+int gir_infer_shapes(GirGraph *g, GirError *e)
+{
+    GirArena *tmp = gir_arena_new();
+    GirTensor *ts, **ins;
+    GirType *outs;
+    int i, j, maxin = 1, maxout = 1, rc = -1;
+    for (i = 0; i < g->nnode; i++) {
+        if (g->nodes[i].nin > maxin)
+            maxin = g->nodes[i].nin;
+        if (g->nodes[i].nout > maxout)
+            maxout = g->nodes[i].nout;
+    }
+    ts = gir_arena_alloc(tmp, sizeof *ts * (size_t)(g->nval ? g->nval : 1));
+    ins = gir_arena_alloc(tmp, sizeof *ins * (size_t)maxin);
+    outs = gir_arena_alloc(tmp, sizeof *outs * (size_t)maxout);
+    for (i = 0; i < g->nval; i++) {
+        ts[i].type = g->vals[i].type;
+        ts[i].data = g->vals[i].kind == GIR_VAL_CONST ? g->vals[i].data : NULL;
+    }
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        for (j = 0; j < n->nin; j++) {
+            int v = n->in[j];
+            if (v >= g->nval) {
+                fail(n, e, "input %d refers to value %d, which does not exist", j, v);
+                goto out;
+            }
+            ins[j] = v < 0 ? NULL : &ts[v];
+        }
+        if (gir_shape_node(g, n, (const GirTensor *const *)ins, outs, e))
+            goto out;
+        for (j = 0; j < n->nout; j++) {
+            int v = n->out[j];
+            if (v < 0 || v >= g->nval) {
+                fail(n, e, "output %d refers to value %d, which does not exist", j, v);
+                goto out;
+            }
+            if (merge_type(n, &g->vals[v], &g->vals[v].type, &outs[j], e))
+                goto out;
+            ts[v].type = g->vals[v].type;
+        }
+        /* A Constant node's data decides the shapes of its users (a Reshape
+         * target, Slice bounds) as well as a graph constant does. */
+        if (n->op == GIR_OP_CONSTANT) {
+            const GirAttr *a = gir_attr(n, "value");
+            if (a && a->kind == GIR_ATTR_TENSOR)
+                ts[n->out[0]].data = a->t.data;
+        }
+    }
+    rc = 0;
+out:
+    gir_arena_free(tmp);
+    return rc;
+}
