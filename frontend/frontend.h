@@ -16,10 +16,12 @@
 #include "graphir/graphir.h"
 
 /* ONNX: a ModelProto file.  Initializers in typed fields, raw_data or
- * external data files (resolved next to path); opsets 7..17 rewritten to the
+ * external data files (resolved next to path); opsets 1..17 rewritten to the
  * IR's canonical form; shapes inferred.  Ops outside the op set fail with
  * "unsupported op 'X'" and *unsupported set to 1 (so the conformance runner
- * can count them apart from real failures); unsupported may be NULL. */
+ * can count them apart from real failures), as do values of a type the IR
+ * lacks (sequences, optionals, float16 ...); an op of the set used in a way
+ * kiln does not take is a plain error.  unsupported may be NULL. */
 GirGraph *fe_load_onnx(const char *path, int *unsupported, GirError *e);
 /* The same from memory (fuzzing); path only names the input in errors and
  * anchors external data (NULL: external data refused). */

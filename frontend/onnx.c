@@ -2,12 +2,20 @@
  * The ONNX reader: a ModelProto (decoded by the protobuf-c code generated
  * from the system's onnx.proto) becomes a graph IR with shapes inferred.
  *
- * Opsets 7 to 17 of the default domain are read and rewritten into the one
+ * Opsets 1 to 17 of the default domain are read and rewritten into the one
  * form the IR defines (opset 13 and later): attributes that later became
  * inputs turn into constant inputs, Upsample and the opset-10 Resize become
  * the canonical Resize, the pre-13 Softmax is marked coerce2d, an inference
- * Dropout becomes Identity.  Constant nodes become constant values, so shape
- * rules see their data.
+ * Dropout becomes Identity (its mask, when read, a constant of ones), the
+ * pre-7 limited broadcast (`broadcast`, `axis`) becomes numpy broadcasting
+ * by reshaping B, and the attributes of opsets 1 to 6 that mean nothing at
+ * inference (`consumed_inputs`, `is_test` once checked) are dropped.
+ * Constant nodes become constant values, so shape rules see their data.
+ *
+ * Two kinds of refusal: a model that uses an op outside the op set, or a
+ * type kiln has no kernel for, is "unsupported" (the conformance runner
+ * counts it apart); an op of the set used in a way kiln does not take
+ * (training mode, a Resize mode, an extra output) is a plain error.
  *
  * The input is hostile: names are checked before use, every tensor's element
  * count against its dims, and each error names the file and the node,
@@ -22,7 +30,7 @@
 #include "frontend/frontend.h"
 #include "frontend/tensor_proto.h"
 
-#define MIN_OPSET 7
+#define MIN_OPSET 1
 #define MAX_OPSET 17
 /* Model files are read whole; protobuf itself stops at 2 GiB, and weights
  * beyond that live in external data files. */
@@ -59,7 +67,7 @@ typedef struct {
     int in[MAX_NODE_INPUTS];   /* value ids; -1 for absent optional inputs */
     int nin;                   /* entries used in in */
     Legacy legacy;             /* set when op_type is not the IR op's name */
-    const char *skip[8];       /* ONNX attributes consumed by a rewrite */
+    const char *skip[12];      /* ONNX attributes consumed by a rewrite */
     int nskip;                 /* entries used in skip */
 } NodeIn;
 
@@ -370,21 +378,41 @@ static int read_inputs(Reader *r)
     return 0;
 }
 
-/* A constant made for a rewritten node: named after the node so messages
- * and dumps show where it came from, and unique in the graph. */
-static int add_const_for(Reader *r, NodeIn *c, const char *what, GirDType dt, int rank,
-                         int64_t n, const void *data)
+/* Values and nodes made for a rewritten node: named after the node so
+ * messages and dumps show where they came from, and unique in the graph. */
+static const char *made_value_name(Reader *r, NodeIn *c, const char *what)
 {
-    GirType t = unknown_type();
     const char *name = gir_arena_printf(r->g->arena, "%s:%s", c->name, what);
     int k = 1;
     while (gir_find_value(r->g, name) >= 0)
         name = gir_arena_printf(r->g->arena, "%s:%s#%d", c->name, what, k++);
+    return name;
+}
+
+/* The same for a node a rewrite puts in front of c. */
+static const char *made_node_name(Reader *r, NodeIn *c, const char *what)
+{
+    const char *name = gir_arena_printf(r->g->arena, "%s:%s", c->name, what);
+    int i, k = 1, taken = 1;
+    while (taken) {
+        taken = 0;
+        for (i = 0; i < r->g->nnode && !taken; i++)
+            taken = strcmp(r->g->nodes[i].name, name) == 0;
+        if (taken)
+            name = gir_arena_printf(r->g->arena, "%s:%s#%d", c->name, what, k++);
+    }
+    return name;
+}
+
+static int add_const_for(Reader *r, NodeIn *c, const char *what, GirDType dt, int rank,
+                         int64_t n, const void *data)
+{
+    GirType t = unknown_type();
     t.dtype = dt;
     t.rank = rank;
     if (rank == 1)
         t.dims[0] = n;
-    return gir_add_const(r->g, name, t, data, c->loc);
+    return gir_add_const(r->g, made_value_name(r, c, what), t, data, c->loc);
 }
 
 static int const_i64s(Reader *r, NodeIn *c, const char *what, const int64_t *v, int n)
@@ -419,7 +447,105 @@ static int is_consumed(const Reader *r, const char *name)
     return 0;
 }
 
+/* The type of value id as far as it is known before the node reading it is
+ * added: declared (graph input, initializer, constant), inferred over the
+ * nodes read so far, or else the rank and dims the model's value_info gives.
+ * The rank stays -1 when none of them tells.  Fails only when inference over
+ * the nodes read so far fails (the error is about one of them). */
+static int known_type(Reader *r, int id, GirType *t)
+{
+    const GirValue *v = &r->g->vals[id];
+    size_t i, j;
+
+    if (v->type.rank < 0 && gir_infer_shapes(r->g, r->e) != 0)
+        return -1;
+    v = &r->g->vals[id];
+    *t = v->type;
+    if (t->rank >= 0)
+        return 0;
+    for (i = 0; i < r->gp->n_value_info; i++) {
+        const Onnx__ValueInfoProto *vi = r->gp->value_info[i];
+        const Onnx__TensorShapeProto *sp;
+        if (!vi->name || strcmp(vi->name, v->name) != 0 || !vi->type ||
+            vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+            !vi->type->tensor_type || !vi->type->tensor_type->shape)
+            continue;
+        sp = vi->type->tensor_type->shape;
+        if (sp->n_dim > GIR_MAX_RANK)
+            continue;
+        t->rank = (int)sp->n_dim;
+        for (j = 0; j < sp->n_dim; j++)
+            t->dims[j] = sp->dim[j]->value_case ==
+                                     ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+                                 sp->dim[j]->dim_value >= 0
+                             ? sp->dim[j]->dim_value
+                             : -1;
+        return 0;
+    }
+    return 0;
+}
+
 /* ---- rewrites of older opsets ---------------------------------------------------- */
+
+/* Add, Sub, Mul and Div before opset 7 broadcast only B and only with
+ * broadcast=1: B's shape matches the run of A's dims that starts at axis, or
+ * A's trailing dims when axis is absent.  Numpy broadcasting gives the same
+ * result once B reaches to A's last axis, so B gets trailing 1s: baked into
+ * the type of a constant B, else by a Reshape in front of the node whose
+ * shape [0,..,0,1,..,1] keeps B's dims and appends ones.  Needs both ranks. */
+static int rewrite_legacy_broadcast(Reader *r, NodeIn *c)
+{
+    int64_t bcast, axis, at;
+    int64_t shape[GIR_MAX_RANK];
+    GirType ta, tb, nt;
+    int trail, i, ins[2], out;
+
+    if (attr_int(r, c, "broadcast", 0, &bcast) != 0 || attr_int(r, c, "axis", 0, &axis) != 0)
+        return -1;
+    c->skip[c->nskip++] = "broadcast";
+    c->skip[c->nskip++] = "axis";
+    /* Without broadcast the shapes are equal; without axis it is suffix
+     * matching: numpy broadcasting already either way. */
+    if (!bcast || !find_attr(c->np, "axis") || c->nin != 2 || c->in[0] < 0 || c->in[1] < 0)
+        return 0;
+    if (known_type(r, c->in[0], &ta) != 0 || known_type(r, c->in[1], &tb) != 0)
+        return -1;
+    if (ta.rank < 0 || tb.rank < 0)
+        return gir_error_at(r->e, c->loc,
+                            "%s with broadcast=1 and axis=%lld needs the rank of '%.256s', "
+                            "which is not known (no value_info gives it)",
+                            c->np->op_type, (long long)axis,
+                            r->g->vals[c->in[ta.rank < 0 ? 0 : 1]].name);
+    at = axis < 0 ? axis + ta.rank : axis;
+    if (at < 0 || at > ta.rank || at + tb.rank > ta.rank)
+        return gir_error_at(r->e, c->loc,
+                            "%s broadcast axis %lld does not fit: B '%.256s' of rank %d "
+                            "from there runs past A '%.256s' of rank %d",
+                            c->np->op_type, (long long)axis, r->g->vals[c->in[1]].name,
+                            tb.rank, r->g->vals[c->in[0]].name, ta.rank);
+    trail = ta.rank - (int)at - tb.rank;
+    if (trail == 0)
+        return 0;
+    nt = tb;
+    nt.rank = tb.rank + trail;
+    for (i = 0; i < nt.rank; i++) {
+        shape[i] = i < tb.rank ? 0 : 1;
+        if (i >= tb.rank)
+            nt.dims[i] = 1;
+    }
+    if (r->g->vals[c->in[1]].kind == GIR_VAL_CONST) {
+        const void *data = r->g->vals[c->in[1]].data;
+        c->in[1] = gir_add_const(r->g, made_value_name(r, c, "B"), nt, data, c->loc);
+        return 0;
+    }
+    ins[0] = c->in[1];
+    ins[1] = const_i64s(r, c, "B_shape", shape, nt.rank);
+    out = gir_add_value(r->g, made_value_name(r, c, "B"), GIR_VAL_NODE, unknown_type(), c->loc);
+    gir_add_node(r->g, GIR_OP_RESHAPE, made_node_name(r, c, "broadcast"), ins, 2, &out, 1,
+                 c->loc);
+    c->in[1] = out;
+    return 0;
+}
 
 /* Move an ints attribute into input slot `slot` as an i64 constant. */
 static int ints_to_input(Reader *r, NodeIn *c, const char *attr, int slot, int required)
@@ -454,12 +580,13 @@ static int rewrite_clip(Reader *r, NodeIn *c)
     return 0;
 }
 
-/* Pad before opset 11: pads and value were attributes. */
+/* Pad before opset 11: pads (opset 1: paddings, in the same order) and
+ * value were attributes. */
 static int rewrite_pad(Reader *r, NodeIn *c)
 {
     float value = 0;
     int has_value;
-    if (ints_to_input(r, c, "pads", 1, 1) != 0)
+    if (ints_to_input(r, c, r->opset < 2 ? "paddings" : "pads", 1, 1) != 0)
         return -1;
     if (attr_float(r, c, "value", &value, &has_value) != 0)
         return -1;
@@ -481,14 +608,32 @@ static int rewrite_slice(Reader *r, NodeIn *c)
     return 0;
 }
 
-/* Upsample (opsets 7 to 9; deprecated in 10) is a Resize with asymmetric
- * coordinates; nearest rounds down.  Opsets 7 and 8 held the scales in an
- * attribute, 9 and later in the second input. */
+/* Upsample (opsets 1 to 9; deprecated in 10) is a Resize with asymmetric
+ * coordinates; nearest rounds down.  Opsets 1 to 6 scaled the last two axes
+ * of a 4-D input by height_scale and width_scale, 7 and 8 held a scale per
+ * axis in an attribute, 9 and later in the second input. */
 static int rewrite_upsample(Reader *r, NodeIn *c)
 {
     const Onnx__AttributeProto *ap = find_attr(c->np, "scales");
     int scales;
-    if (ap) {
+    if (r->opset < 7) {
+        float hw[4] = {1, 1, 1, 1};
+        int has_h, has_w;
+        if (attr_float(r, c, "height_scale", &hw[2], &has_h) != 0 ||
+            attr_float(r, c, "width_scale", &hw[3], &has_w) != 0)
+            return -1;
+        if (!has_h || !has_w)
+            return gir_error_at(r->e, c->loc,
+                                "Upsample at opset %d needs attributes 'height_scale' and "
+                                "'width_scale'",
+                                r->opset);
+        if (c->nin != 1)
+            return gir_error_at(r->e, c->loc, "Upsample at opset %d takes 1 input, not %d",
+                                r->opset, c->nin);
+        c->skip[c->nskip++] = "height_scale";
+        c->skip[c->nskip++] = "width_scale";
+        scales = add_const_for(r, c, "scales", GIR_DT_F32, 1, 4, hw);
+    } else if (ap) {
         if (attr_type(ap) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS)
             return gir_error_at(r->e, c->loc, "attribute 'scales' must be a list of floats");
         if (c->nin != 1)
@@ -538,28 +683,43 @@ static int set_legacy_resize_attrs(Reader *r, NodeIn *c, int node)
     } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
         gir_set_attr_string(r->g, node, "mode", "linear");
     } else {
-        return unsupported_at(r, c->loc, "%s mode '%.64s' is not supported",
-                              str_or_empty(c->np->op_type), mode);
+        return gir_error_at(r->e, c->loc, "%s mode '%.64s' is not supported",
+                            str_or_empty(c->np->op_type), mode);
     }
     gir_set_attr_string(r->g, node, "coordinate_transformation_mode", "asymmetric");
     return 0;
 }
 
 /* BatchNormalization: the attributes of old opsets that mean nothing at
- * inference are dropped; what only training computes is refused. */
+ * inference are dropped; what only training computes is refused.  Before
+ * opset 7, is_test=0 (the default) asked for batch statistics.  spatial=0
+ * (opsets 1 to 8) keeps statistics per element rather than per channel: the
+ * same thing only when the input has no axes past the channel. */
 static int check_batchnorm(Reader *r, NodeIn *c)
 {
-    int64_t spatial, training;
+    int64_t spatial, training, is_test;
     if (attr_int(r, c, "spatial", 1, &spatial) != 0 ||
-        attr_int(r, c, "training_mode", 0, &training) != 0)
+        attr_int(r, c, "training_mode", 0, &training) != 0 ||
+        attr_int(r, c, "is_test", 0, &is_test) != 0)
         return -1;
-    if (spatial == 0)
-        return unsupported_at(r, c->loc,
-                              "BatchNormalization with spatial=0 is not supported");
+    if (r->opset < 7 && !is_test)
+        return gir_error_at(r->e, c->loc,
+                            "BatchNormalization at opset %d with is_test=0 uses batch "
+                            "statistics (training mode), which kiln does not run",
+                            r->opset);
+    if (spatial == 0 && c->nin > 0 && c->in[0] >= 0) {
+        GirType t;
+        if (known_type(r, c->in[0], &t) != 0)
+            return -1;
+        if (t.rank < 0 || t.rank > 2)
+            return gir_error_at(r->e, c->loc,
+                                "BatchNormalization with spatial=0 (statistics per element, "
+                                "not per channel) is not supported");
+    }
     if (training)
-        return unsupported_at(r, c->loc,
-                              "training-mode BatchNormalization is not supported "
-                              "(training_mode=1)");
+        return gir_error_at(r->e, c->loc,
+                            "training-mode BatchNormalization is not supported "
+                            "(training_mode=1)");
     c->skip[c->nskip++] = "spatial";
     c->skip[c->nskip++] = "is_test";
     c->skip[c->nskip++] = "consumed_inputs";
@@ -567,37 +727,46 @@ static int check_batchnorm(Reader *r, NodeIn *c)
     return 0;
 }
 
-/* Resize modes the IR has no kernel for are refused here, as unsupported
- * rather than malformed, so the conformance count puts them apart. */
+/* Resize modes outside the interpreter's set are refused here, before shape
+ * inference would trip over them. */
 static int check_resize(Reader *r, NodeIn *c)
 {
-    const char *mode, *ctm;
-    if (attr_string(r, c, find_attr(c->np, "mode"), "nearest", &mode) != 0 ||
-        attr_string(r, c, find_attr(c->np, "coordinate_transformation_mode"), "half_pixel",
-                    &ctm) != 0)
+    const char *mode;
+    if (attr_string(r, c, find_attr(c->np, "mode"), "nearest", &mode) != 0)
         return -1;
-    if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0)
-        return unsupported_at(r, c->loc, "Resize mode '%.64s' is not supported", mode);
-    if (strcmp(ctm, "tf_crop_and_resize") == 0)
-        return unsupported_at(r, c->loc,
-                              "Resize coordinate_transformation_mode '%.64s' is not supported",
-                              ctm);
+    if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0 &&
+        strcmp(mode, "cubic") != 0)
+        return gir_error_at(r->e, c->loc, "Resize mode '%.64s' is not supported", mode);
     return 0;
 }
 
-/* Dropout does nothing at inference; it is refused only when an input asks
- * for training (opset 12 on: a training_mode input that is not a constant
- * false).  Its mask output is handled like any extra output. */
+/* Dropout does nothing at inference; it is refused only when it asks for
+ * training: before opset 7 by is_test=0 (the default) with a ratio above 0,
+ * from opset 12 by a training_mode input that is not a constant false.  Its
+ * mask output becomes a constant (node_outputs). */
 static int rewrite_dropout(Reader *r, NodeIn *c)
 {
+    if (r->opset < 7) {
+        int64_t is_test;
+        float ratio = 0.5f;
+        int has_ratio;
+        if (attr_int(r, c, "is_test", 0, &is_test) != 0 ||
+            attr_float(r, c, "ratio", &ratio, &has_ratio) != 0)
+            return -1;
+        if (!is_test && ratio != 0)
+            return gir_error_at(r->e, c->loc,
+                                "Dropout at opset %d with is_test=0 drops at random (training "
+                                "mode), which kiln does not run",
+                                r->opset);
+    }
     if (c->nin >= 3 && c->in[2] >= 0) {
         const GirValue *v = &r->g->vals[c->in[2]];
         if (v->kind != GIR_VAL_CONST || v->type.dtype != GIR_DT_BOOL ||
             gir_type_numel(&v->type) != 1 || *(const uint8_t *)v->data != 0)
-            return unsupported_at(r, c->loc,
-                                  "Dropout in training mode is not supported (training_mode "
-                                  "'%.256s' is not a constant false)",
-                                  v->name);
+            return gir_error_at(r->e, c->loc,
+                                "Dropout in training mode is not supported (training_mode "
+                                "'%.256s' is not a constant false)",
+                                v->name);
     }
     c->nin = c->nin > 1 ? 1 : c->nin;
     c->skip[c->nskip++] = "ratio";
@@ -610,6 +779,8 @@ static int rewrite_dropout(Reader *r, NodeIn *c)
 static int rewrite_inputs(Reader *r, NodeIn *c)
 {
     int o = r->opset;
+    if (o < 7)
+        c->skip[c->nskip++] = "consumed_inputs"; /* a legacy memory hint */
     if (c->legacy == LEGACY_UPSAMPLE)
         return rewrite_upsample(r, c);
     if (c->legacy == LEGACY_DROPOUT)
@@ -627,6 +798,20 @@ static int rewrite_inputs(Reader *r, NodeIn *c)
         return o < 11 ? rewrite_pad(r, c) : 0;
     case GIR_OP_SLICE:
         return o < 10 ? rewrite_slice(r, c) : 0;
+    case GIR_OP_RESHAPE:
+        /* Before opset 5 the new shape was an attribute. */
+        return o < 5 ? ints_to_input(r, c, "shape", 1, c->nin < 2) : 0;
+    case GIR_OP_ADD:
+    case GIR_OP_SUB:
+    case GIR_OP_MUL:
+    case GIR_OP_DIV:
+        return o < 7 ? rewrite_legacy_broadcast(r, c) : 0;
+    case GIR_OP_GEMM:
+        /* Before opset 7, broadcast=1 let C broadcast; numpy broadcasting,
+         * which the IR's Gemm does, covers it. */
+        if (o < 7)
+            c->skip[c->nskip++] = "broadcast";
+        return 0;
     case GIR_OP_RESIZE:
         if (check_resize(r, c) != 0)
             return -1;
@@ -648,6 +833,8 @@ static int set_canonical_attrs(Reader *r, NodeIn *c, int node)
     GirNode *n = &r->g->nodes[node];
     if (c->legacy == LEGACY_UPSAMPLE || (c->op == GIR_OP_RESIZE && r->opset < 11))
         return set_legacy_resize_attrs(r, c, node);
+    if (c->op == GIR_OP_CONCAT && r->opset < 4 && !gir_attr(n, "axis"))
+        gir_set_attr_int(r->g, node, "axis", 1); /* the default before opset 4 */
     if (c->op == GIR_OP_SOFTMAX && r->opset < 13) {
         /* Before 13, Softmax flattened to 2-D around axis (default 1). */
         if (!gir_attr(n, "axis"))
@@ -742,10 +929,61 @@ static const char *node_name(Reader *r, const Onnx__NodeProto *np, int index)
     return name;
 }
 
-/* Output value ids for the node.  Every IR op but Split yields one value:
+/* The largest Dropout mask made a constant; beyond it the model is refused
+ * rather than the memory spent. */
+#define MAX_MASK_BYTES ((int64_t)1 << 28)
+
+/* At inference Dropout keeps every element, so a mask that something reads
+ * is a constant of ones named name: bool from opset 10, the input's type
+ * before.  Needs the input's shape. */
+static int dropout_mask(Reader *r, NodeIn *c, const char *name)
+{
+    GirType t;
+    GirArena *scratch;
+    int64_t n, i;
+    size_t size;
+    void *data;
+
+    if (gir_find_value(r->g, name) >= 0)
+        return gir_error_at(r->e, c->loc, "output '%.256s' is already defined", name);
+    if (c->nin < 1 || c->in[0] < 0)
+        return gir_error_at(r->e, c->loc, "Dropout input 0 is required");
+    if (known_type(r, c->in[0], &t) != 0)
+        return -1;
+    if (!gir_type_is_static(&t))
+        return gir_error_at(r->e, c->loc,
+                            "Dropout mask '%.256s' needs the shape of input '%.256s', which "
+                            "is not known",
+                            name, r->g->vals[c->in[0]].name);
+    if (r->opset >= 10)
+        t.dtype = GIR_DT_BOOL;
+    else if (t.dtype != GIR_DT_F32 && t.dtype != GIR_DT_F64)
+        return gir_error_at(r->e, c->loc, "Dropout mask '%.256s' of type %s is not supported",
+                            name, gir_dtype_name(t.dtype));
+    n = gir_type_numel(&t);
+    size = gir_dtype_size(t.dtype);
+    if (n < 0 || n > MAX_MASK_BYTES / (int64_t)size)
+        return gir_error_at(r->e, c->loc, "Dropout mask '%.256s' is too large", name);
+    scratch = gir_arena_new();
+    data = gir_arena_alloc(scratch, (size_t)n * size + 1);
+    for (i = 0; i < n; i++) {
+        if (t.dtype == GIR_DT_BOOL)
+            ((uint8_t *)data)[i] = 1;
+        else if (t.dtype == GIR_DT_F32)
+            ((float *)data)[i] = 1.0f;
+        else
+            ((double *)data)[i] = 1.0;
+    }
+    gir_add_const(r->g, name, t, data, c->loc);
+    gir_arena_free(scratch);
+    return 0;
+}
+
+/* Output value ids for the node.  Every IR op but Split and MaxPool (when
+ * its Indices are read) yields one value:
  * further ONNX outputs (MaxPool's Indices, BatchNormalization's running
  * statistics, ...) are dropped when nothing reads them and refused when
- * something does. */
+ * something does; a Dropout mask that is read becomes a constant. */
 static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
 {
     const Onnx__NodeProto *np = c->np;
@@ -756,19 +994,25 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
         n--;
     if (n == 0)
         return gir_error_at(r->e, c->loc, "node has no outputs");
-    if (c->op != GIR_OP_SPLIT && n > 1) {
-        for (i = 1; i < n; i++)
-            if (np->output[i] && np->output[i][0] && is_consumed(r, np->output[i])) {
-                if (c->op == GIR_OP_BATCHNORM)
-                    return unsupported_at(r, c->loc,
-                                          "training-mode BatchNormalization is not supported "
-                                          "(output '%.256s' is used)",
-                                          np->output[i]);
-                return unsupported_at(r, c->loc,
-                                      "%.128s output '%.256s' (beyond the first) is not "
-                                      "supported",
-                                      np->op_type, np->output[i]);
+    if (c->op != GIR_OP_SPLIT && n > 1 &&
+        !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
+        for (i = 1; i < n; i++) {
+            if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))
+                continue;
+            if (c->legacy == LEGACY_DROPOUT && i == 1) {
+                if (dropout_mask(r, c, np->output[i]) != 0)
+                    return -1;
+                continue;
             }
+            if (c->op == GIR_OP_BATCHNORM)
+                return gir_error_at(r->e, c->loc,
+                                    "training-mode BatchNormalization is not supported "
+                                    "(output '%.256s' is used)",
+                                    np->output[i]);
+            return gir_error_at(r->e, c->loc,
+                                "%.128s output '%.256s' (beyond the first) is not supported",
+                                np->op_type, np->output[i]);
+        }
         n = 1;
     }
     if (n > (size_t)INT_MAX / sizeof(int))
@@ -795,7 +1039,7 @@ static int read_node(Reader *r, const Onnx__NodeProto *np, int index)
 {
     NodeIn c;
     const char *op_type = np->op_type;
-    int op, node, nout, *outs = NULL;
+    int op, node, nout = 0, *outs = NULL;
     size_t i;
 
     memset(&c, 0, sizeof c);

@@ -40,6 +40,7 @@ ModelBuilder *mb_new(int64_t opset)
     b->graph.input = b->in_ptrs;
     b->graph.output = b->out_ptrs;
     b->graph.initializer = b->init_ptrs;
+    b->graph.value_info = b->vinfo_ptrs;
     return b;
 }
 
@@ -52,7 +53,9 @@ static Onnx__ValueInfoProto *new_vi(ModelBuilder *b, const char *name)
     return &b->vis[b->nvi++];
 }
 
-void mb_input(ModelBuilder *b, const char *name, int elem, int rank, const int64_t *dims)
+/* A value info with a tensor type. */
+static Onnx__ValueInfoProto *typed_vi(ModelBuilder *b, const char *name, int elem, int rank,
+                                      const int64_t *dims)
 {
     Onnx__TypeProto tp = ONNX__TYPE_PROTO__INIT;
     Onnx__TypeProto__Tensor tt = ONNX__TYPE_PROTO__TENSOR__INIT;
@@ -85,8 +88,21 @@ void mb_input(ModelBuilder *b, const char *name, int elem, int rank, const int64
         b->ndim++;
     }
     vi->type = &b->types[k];
+    return vi;
+}
+
+void mb_input(ModelBuilder *b, const char *name, int elem, int rank, const int64_t *dims)
+{
+    Onnx__ValueInfoProto *vi = typed_vi(b, name, elem, rank, dims);
     need(b->graph.n_input < MB_MAX, "inputs");
     b->in_ptrs[b->graph.n_input++] = vi;
+}
+
+void mb_value_info(ModelBuilder *b, const char *name, int elem, int rank, const int64_t *dims)
+{
+    Onnx__ValueInfoProto *vi = typed_vi(b, name, elem, rank, dims);
+    need(b->graph.n_value_info < MB_MAX, "value infos");
+    b->vinfo_ptrs[b->graph.n_value_info++] = vi;
 }
 
 void mb_output(ModelBuilder *b, const char *name)

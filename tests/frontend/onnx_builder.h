@@ -30,7 +30,8 @@ typedef struct {
     Onnx__ValueInfoProto vis[MB_MAX];             /* graph inputs and outputs */
     Onnx__ValueInfoProto *in_ptrs[MB_MAX];        /* graph.input */
     Onnx__ValueInfoProto *out_ptrs[MB_MAX];       /* graph.output */
-    int nvi;                                      /* value infos used */
+    Onnx__ValueInfoProto *vinfo_ptrs[MB_MAX];     /* graph.value_info */
+    int nvi;                                      /* value infos used (all lists) */
     Onnx__TypeProto types[MB_MAX];                /* one per value info */
     Onnx__TypeProto__Tensor ttypes[MB_MAX];       /* tensor type per value info */
     Onnx__TensorShapeProto shapes[MB_MAX];        /* shape per value info */
@@ -48,6 +49,8 @@ typedef struct {
 ModelBuilder *mb_new(int64_t opset);
 /* A graph input of ONNX element type elem; a dim of -1 becomes symbolic. */
 void mb_input(ModelBuilder *b, const char *name, int elem, int rank, const int64_t *dims);
+/* A typed value_info entry for an intermediate value. */
+void mb_value_info(ModelBuilder *b, const char *name, int elem, int rank, const int64_t *dims);
 /* A graph output (no type: the reader infers it). */
 void mb_output(ModelBuilder *b, const char *name);
 /* An initializer with no data yet; fill the returned TensorProto's fields. */

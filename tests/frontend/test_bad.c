@@ -118,7 +118,7 @@ static void bad_onnx_truncated(Result *r)
 
 static void bad_onnx_opset(Result *r)
 {
-    run_model(relu_model(6), "m.onnx", r);
+    run_model(relu_model(18), "m.onnx", r);
     CHECK_INT(r->unsupported, 1);
 }
 
@@ -241,7 +241,95 @@ static void bad_onnx_bn_training(Result *r)
     mb_output(b, "y");
     mb_output(b, "mean");
     run_model(b, "m.onnx", r);
-    CHECK_INT(r->unsupported, 1);
+    CHECK_INT(r->unsupported, 0); /* an op of the set, used for training */
+}
+
+/* Add at opset 6 with broadcast=1 and axis=1 where B is fed with no shape:
+ * its rank decides the rewrite. */
+static void bad_onnx_legacy_broadcast_rank(Result *r)
+{
+    static const char *ins[] = {"a", "b", NULL}, *outs[] = {"y", NULL};
+    static const int64_t a[] = {2, 3, 4};
+    ModelBuilder *b = mb_new(6);
+    mb_input(b, "a", F32, 3, a);
+    mb_input(b, "b", F32, 1, x4);
+    b->ttypes[1].shape = NULL;
+    mb_node(b, "Add", "add", ins, outs);
+    mb_attr_int(b, "broadcast", 1);
+    mb_attr_int(b, "axis", 1);
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
+    CHECK_INT(r->unsupported, 0);
+}
+
+static void bad_onnx_legacy_broadcast_axis(Result *r)
+{
+    static const char *ins[] = {"a", "b", NULL}, *outs[] = {"y", NULL};
+    static const int64_t a[] = {2, 3, 4}, bd[] = {3, 4};
+    ModelBuilder *b = mb_new(6);
+    mb_input(b, "a", F32, 3, a);
+    mb_input(b, "b", F32, 2, bd);
+    mb_node(b, "Mul", "mul", ins, outs);
+    mb_attr_int(b, "broadcast", 1);
+    mb_attr_int(b, "axis", 2);
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
+}
+
+/* A model with one BatchNormalization at opset, attributes set by the
+ * caller afterwards on the returned builder. */
+static ModelBuilder *bn_model(int64_t opset, int rank, const int64_t *x)
+{
+    static const char *ins[] = {"x", "p", "p", "p", "p", NULL}, *outs[] = {"y", NULL};
+    static float p[4] = {1, 1, 1, 1};
+    ModelBuilder *b = mb_new(opset);
+    mb_input(b, "x", F32, rank, x);
+    mb_init_f32(b, "p", 1, x4, p, 4);
+    mb_node(b, "BatchNormalization", "bn", ins, outs);
+    return b;
+}
+
+static void bad_onnx_legacy_bn_is_test(Result *r)
+{
+    static const int64_t x[] = {1, 4, 2, 2};
+    ModelBuilder *b = bn_model(6, 4, x); /* is_test left out: 0 */
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
+    CHECK_INT(r->unsupported, 0);
+}
+
+static void bad_onnx_legacy_bn_spatial(Result *r)
+{
+    static const int64_t x[] = {1, 4, 2, 2};
+    ModelBuilder *b = bn_model(7, 4, x);
+    mb_attr_int(b, "spatial", 0);
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
+    CHECK_INT(r->unsupported, 0);
+}
+
+static void bad_onnx_legacy_dropout_training(Result *r)
+{
+    static const char *ins[] = {"x", NULL}, *outs[] = {"y", NULL};
+    ModelBuilder *b = mb_new(6);
+    mb_input(b, "x", F32, 1, x4);
+    mb_node(b, "Dropout", "drop", ins, outs);
+    mb_attr_float(b, "ratio", 0.25f);
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
+    CHECK_INT(r->unsupported, 0);
+}
+
+static void bad_onnx_legacy_upsample_scales(Result *r)
+{
+    static const char *ins[] = {"x", NULL}, *outs[] = {"y", NULL};
+    static const int64_t x[] = {1, 1, 2, 2};
+    ModelBuilder *b = mb_new(5);
+    mb_input(b, "x", F32, 4, x);
+    mb_node(b, "Upsample", "up", ins, outs);
+    mb_attr_float(b, "height_scale", 2.0f);
+    mb_output(b, "y");
+    run_model(b, "m.onnx", r);
 }
 
 static void bad_onnx_input_count(Result *r)
@@ -340,7 +428,7 @@ static const struct {
     {"onnx_truncated", bad_onnx_truncated,
      "cut.onnx: not a valid ONNX model (protobuf decode failed)"},
     {"onnx_opset", bad_onnx_opset,
-     "m.onnx: opset 6 is not supported (kiln reads opsets 7 to 17)"},
+     "m.onnx: opset 18 is not supported (kiln reads opsets 1 to 17)"},
     {"onnx_unsupported_op", bad_onnx_unsupported_op,
      "m.onnx: node 'n1': unsupported op 'Foo'"},
     {"onnx_domain", bad_onnx_domain,
@@ -372,6 +460,24 @@ static const struct {
      "supported (output 'mean' is used)"},
     {"onnx_input_count", bad_onnx_input_count,
      "m.onnx: node 'r': Relu takes 1 input, not 2"},
+    {"onnx_legacy_broadcast_rank", bad_onnx_legacy_broadcast_rank,
+     "m.onnx: node 'add': Add with broadcast=1 and axis=1 needs the rank of 'b', which "
+     "is not known (no value_info gives it)"},
+    {"onnx_legacy_broadcast_axis", bad_onnx_legacy_broadcast_axis,
+     "m.onnx: node 'mul': Mul broadcast axis 2 does not fit: B 'b' of rank 2 from there "
+     "runs past A 'a' of rank 3"},
+    {"onnx_legacy_bn_is_test", bad_onnx_legacy_bn_is_test,
+     "m.onnx: node 'bn': BatchNormalization at opset 6 with is_test=0 uses batch "
+     "statistics (training mode), which kiln does not run"},
+    {"onnx_legacy_bn_spatial", bad_onnx_legacy_bn_spatial,
+     "m.onnx: node 'bn': BatchNormalization with spatial=0 (statistics per element, not "
+     "per channel) is not supported"},
+    {"onnx_legacy_dropout_training", bad_onnx_legacy_dropout_training,
+     "m.onnx: node 'drop': Dropout at opset 6 with is_test=0 drops at random (training "
+     "mode), which kiln does not run"},
+    {"onnx_legacy_upsample_scales", bad_onnx_legacy_upsample_scales,
+     "m.onnx: node 'up': Upsample at opset 5 needs attributes 'height_scale' and "
+     "'width_scale'"},
     {"npy_magic", bad_npy_magic,
      "x.npy: byte 0: not a .npy file (no \\x93NUMPY magic)"},
     {"npy_version", bad_npy_version,

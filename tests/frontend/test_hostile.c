@@ -127,6 +127,11 @@ int main(int argc, char **argv)
         "node/test_split_variable_parts_1d/model.onnx",
         "node/test_constant/model.onnx",
         "node/test_batchnorm_example_training_mode/model.onnx",
+        "node/test_dropout_default_mask/model.onnx",
+        "pytorch-operator/test_operator_add_broadcast/model.onnx",
+        "pytorch-operator/test_operator_addconstant/model.onnx",
+        "pytorch-converted/test_BatchNorm2d_eval/model.onnx",
+        "pytorch-converted/test_ZeroPad2d/model.onnx",
     };
     static const char *tensors[] = {
         "node/test_conv_with_strides_padding/test_data_set_0/input_1.pb",

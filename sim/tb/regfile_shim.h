@@ -1,0 +1,36 @@
+/* C view of sim/shim/regfile_shim.cpp (kiln_regfile, N_CFG = 8). */
+#ifndef KILN_REGFILE_SHIM_H
+#define KILN_REGFILE_SHIM_H
+
+#include <stdint.h>
+
+#define RF_N_CFG 8
+
+/* One cycle of pins: inputs first, then outputs sampled before the edge. */
+typedef struct RfPins {
+    int rst;                 /* synchronous reset */
+    uint32_t awaddr;         /* write address */
+    int awvalid;             /* write address valid */
+    uint32_t wdata;          /* write data */
+    int wstrb;               /* byte strobes */
+    int wvalid;              /* write data valid */
+    int bready;              /* write response ready */
+    uint32_t araddr;         /* read address */
+    int arvalid;             /* read address valid */
+    int rready;              /* read data ready */
+    int done_in;             /* frame done pulse */
+    uint32_t err_in;         /* error bits */
+    int awready, wready;     /* sampled handshakes */
+    int bvalid, bresp;       /* sampled write response */
+    int arready;             /* sampled read address ready */
+    int rvalid, rresp;       /* sampled read response */
+    uint32_t rdata;          /* sampled read data */
+    int start, busy;         /* sampled control outputs */
+    uint32_t cfg[RF_N_CFG];  /* sampled config registers */
+} RfPins;
+
+void *rf_new(void);
+void rf_free(void *h);
+void rf_tick(void *h, RfPins *p);
+
+#endif
