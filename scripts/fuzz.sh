@@ -40,7 +40,7 @@ for f in onnx npy cfg text; do
   mkdir -p "$corpus"
   log=$build/fuzz_$f.log
   if "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
-       -print_final_stats=1 "$corpus" "$seeds/$f" >"$log" 2>&1; then
+       -print_final_stats=1 -artifact_prefix="$build/fuzz_$f-" "$corpus" "$seeds/$f" >"$log" 2>&1; then
     runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
     echo "fuzz_$f: ${runs:-?} executions in ${secs} s, no findings"
   else
