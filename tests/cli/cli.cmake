@@ -57,3 +57,7 @@ add_test(NAME cli_unknown_option_bad COMMAND ${CLI}/expect.sh 2
   "kiln: run: unknown target 'tpu' (available: ref)" -- ${KILN} run x.onnx -i a.npy --target tpu)
 add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
   "kiln: run: ${MODELS}/yolov3-tiny-small.onnx has 1 input, 0 given with -i" -- ${KILN} run ${MODELS}/yolov3-tiny-small.onnx)
+
+# Hostile files through the command: exit status 2 and one exact line.
+add_test(NAME cli_hostile_inputs_bad
+  COMMAND ${CLI}/hostile.sh ${KILN} ${MODELS}/yolov3-tiny-small.onnx ${MODELS}/yolov3-tiny-small-input.npy ${WORK}/hostile)
