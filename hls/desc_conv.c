@@ -34,133 +34,277 @@ static int64_t cdiv(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-/* RAMB36E2 equivalents for a depth x width memory as yosys maps it: in
- * RAMB18E2 halves, about 15 % above the raw bit count (aspect-ratio waste,
- * fitted on the kiln_conv points of docs/rtl-resources.md).  Memories of at
- * most ~1 Kbit go to LUTRAM and count 0. */
+/* Block RAM aspect ratios (depth x width) in simple-dual-port use. */
+typedef struct BramShape {
+    int64_t depth, width; /* words x bits per word */
+    double cost;          /* RAMB36E2 equivalents: 1 for RAMB36E2, 0.5 for RAMB18E2 */
+} BramShape;
+
+static const BramShape bram_shapes[] = {
+    {32768, 1, 1.0}, {16384, 2, 1.0}, {8192, 4, 1.0}, {4096, 9, 1.0}, {2048, 18, 1.0},
+    {1024, 36, 1.0}, {512, 72, 1.0},
+    {16384, 1, 0.5}, {8192, 2, 0.5}, {4096, 4, 0.5}, {2048, 9, 0.5}, {1024, 18, 0.5},
+    {512, 36, 0.5},
+};
+#define N_BRAM_SHAPES (int)(sizeof bram_shapes / sizeof bram_shapes[0])
+
+/* Cost of covering depth x width with one shape, tiled. */
+static double bram_tiled(int64_t depth, int64_t width, const BramShape *b)
+{
+    return (double)cdiv(depth, b->depth) * (double)cdiv(width, b->width) * b->cost;
+}
+
+/* RAMB36E2 equivalents for a depth x width memory as yosys (memory_libmap)
+ * maps it: the cheapest of one aspect ratio tiled over the whole memory, or
+ * whole blocks of one ratio for the bulk of the depth plus another ratio for
+ * the rest (a 2304 x 32 memory is 4 RAMB18E2 2Kx9 + 1 RAMB18E2 512x36; a
+ * 576 x 64 one 1 RAMB36E2 512x72 + a 64-deep remainder in another block).
+ * Memories of at most 64 words go to LUTRAM and count 0. */
 static double bram36_for(int64_t depth, int64_t width)
 {
-    double bits = (double)depth * (double)width;
-    double n18;
-    if (bits <= 1024.0)
+    double best = -1.0;
+    int i, j;
+    if (depth <= 64)
         return 0.0;
-    n18 = bits * 1.15 / 18432.0;
-    if (n18 > (double)(int64_t)n18)
-        n18 = (double)((int64_t)n18 + 1);
-    return n18 / 2.0;
+    for (i = 0; i < N_BRAM_SHAPES; i++) {
+        const BramShape *b = &bram_shapes[i];
+        int64_t bulk = depth / b->depth * b->depth, rest = depth - bulk;
+        double c = bram_tiled(depth, width, b);
+        if (best < 0.0 || c < best)
+            best = c;
+        if (bulk == 0 || rest == 0)
+            continue;
+        for (j = 0; j < N_BRAM_SHAPES; j++) {
+            c = bram_tiled(bulk, width, b) + bram_tiled(rest, width, &bram_shapes[j]);
+            if (c < best)
+                best = c;
+        }
+    }
+    return best;
 }
 
 /* ---------------- shared row-level window model ---------------- */
 
-/* Shape of one frame through kiln_conv_window. */
+/* Shape of one frame through kiln_conv_window, and how its weight tiles
+ * arrive.  Times are cycles from the first input beat (cycle 0). */
 typedef struct WinShape {
     int64_t h, w;     /* input map */
     int64_t k, s, p;  /* kernel, stride, padding */
     int64_t nin;      /* cycles per input row (beats) */
-    int64_t ops_pix;  /* ops per output pixel */
+    int64_t kki;      /* ops per output group of one pixel group (K*K*ICG) */
+    int64_t pp;       /* output pixels per op */
     int64_t r;        /* line-buffer rows */
-    int64_t lat;      /* issue of last op to its output beat */
+    int64_t lat;      /* issue of an op to its output beat */
+    int64_t npass;    /* passes over the frame (weight tiles) */
+    int64_t tog;      /* output groups per tile (the last tile: the rest) */
+    int64_t ocg;      /* output groups in all */
+    int64_t wpg;      /* weight beats per output group */
+    int64_t wbanks;   /* weight banks (1, 2) */
 } WinShape;
 
+/* Output side of the model: when the last beat left, given when each
+ * result became ready.  PP = 1: a FIFO, every result leaves when ready.
+ * PP > 1: the reorder buffer sends pixel 0's groups, then pixel 1's, one
+ * beat a cycle. */
+typedef struct OutState {
+    int64_t last; /* cycle of the last output beat so far (-1: none) */
+} OutState;
+
+static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, int64_t tg,
+                      int64_t npx)
+{
+    int64_t px, g;
+    if (sh->pp == 1) {
+        o->last = t_first_result + (tg - 1) * sh->kki;
+        return;
+    }
+    for (px = 0; px < npx; px++)
+        for (g = 0; g < tg; g++)
+            o->last = max64(o->last + 1, t_first_result + g * sh->kki);
+}
+
 /* Exact cycles, first input beat to last output beat inclusive; -1 on a bad
- * shape. */
+ * shape.  Per pass: input row iy is written in nin cycles once the line
+ * buffer slot is free; output row oy starts when its rows are in, row oy-1
+ * is done and (first row) the pass's weight bank is full; ops of a row issue
+ * back to back.  The next pass's input starts the cycle after both the last
+ * op and the last input beat of this pass.  A tile's weights stream one beat
+ * a cycle from when its bank is free (the previous tile is loaded and the
+ * pass WBANKS earlier released it LAT cycles after its last op). */
 static int64_t win_cycles(const WinShape *sh)
 {
-    int64_t hout, wout, nout, iy, oy_done = 0, res;
-    int64_t *wen, *end;
+    int64_t hout, wout, ngx, iy, q, t0 = 0, load_end = 0, res;
+    int64_t *wen, *end, *pend;
+    OutState os = {-1};
     if (sh->h < 1 || sh->w < 1 || sh->k < 1 || (sh->s != 1 && sh->s != 2) || sh->p < 0 ||
-        sh->p >= sh->k || sh->h + 2 * sh->p < sh->k || sh->w + 2 * sh->p < sh->k)
+        sh->p >= sh->k || sh->h + 2 * sh->p < sh->k || sh->w + 2 * sh->p < sh->k ||
+        sh->npass < 1 || sh->pp < 1)
         return -1;
     hout = (sh->h + 2 * sh->p - sh->k) / sh->s + 1;
     wout = (sh->w + 2 * sh->p - sh->k) / sh->s + 1;
-    nout = wout * sh->ops_pix;
+    ngx = cdiv(wout, sh->pp);
     wen = malloc(sizeof *wen * (size_t)sh->h);
     end = malloc(sizeof *end * (size_t)hout);
-    if (!wen || !end) {
+    pend = malloc(sizeof *pend * (size_t)sh->npass);
+    if (!wen || !end || !pend) {
         free(wen);
         free(end);
+        free(pend);
         return -1;
     }
-    for (iy = 0; iy < sh->h; iy++) {
-        int64_t t = iy ? wen[iy - 1] : 0;
-        /* compute every output row whose input rows are all in before iy */
+    for (q = 0; q < sh->npass; q++) {
+        int64_t tg = min64(sh->tog, sh->ocg - q * sh->tog);
+        int64_t nout = ngx * tg * sh->kki, oy_done = 0, oy;
+        if (q > 0) {
+            /* this tile's load: after the previous load, into a released bank */
+            int64_t start = load_end;
+            if (q >= sh->wbanks)
+                start = max64(start, pend[q - sh->wbanks] + sh->lat);
+            load_end = start + tg * sh->wpg;
+        }
+        for (iy = 0; iy < sh->h; iy++) {
+            int64_t t = iy ? wen[iy - 1] : t0;
+            /* compute every output row whose input rows are all in before iy */
+            while (oy_done < hout) {
+                int64_t need = min64(sh->h, oy_done * sh->s - sh->p + sh->k);
+                int64_t cs;
+                if (need > iy)
+                    break;
+                cs = max64(oy_done ? end[oy_done - 1] : load_end, wen[need - 1]);
+                end[oy_done++] = cs + nout;
+            }
+            if (iy >= sh->r) {
+                /* first output row whose end releases the slot of row iy - R */
+                oy = 0;
+                while (oy < hout - 1 && max64(0, (oy + 1) * sh->s - sh->p) + sh->r <= iy)
+                    oy++;
+                t = max64(t, end[oy]); /* oy < oy_done: it needs rows < iy only */
+            }
+            wen[iy] = t + sh->nin;
+        }
         while (oy_done < hout) {
             int64_t need = min64(sh->h, oy_done * sh->s - sh->p + sh->k);
-            int64_t cs;
-            if (need > iy)
-                break;
-            cs = max64(oy_done ? end[oy_done - 1] : 0, wen[need - 1]);
+            int64_t cs = max64(oy_done ? end[oy_done - 1] : load_end, wen[need - 1]);
             end[oy_done++] = cs + nout;
         }
-        if (iy >= sh->r) {
-            /* first output row whose end releases the slot of row iy - R */
-            int64_t oy = 0;
-            while (oy < hout - 1 && max64(0, (oy + 1) * sh->s - sh->p) + sh->r <= iy)
-                oy++;
-            t = max64(t, end[oy]); /* oy < oy_done: it needs rows < iy only */
+        /* results: group gx of row oy, output group g ready at
+         * cs + (gx*tg + g + 1)*kki - 1 + lat */
+        for (oy = 0; oy < hout; oy++) {
+            int64_t cs = end[oy] - nout, gx;
+            if (sh->pp == 1) {
+                out_group(&os, sh, end[oy] - 1 - (tg - 1) * sh->kki + sh->lat, tg, 1);
+                continue;
+            }
+            for (gx = 0; gx < ngx; gx++)
+                out_group(&os, sh, cs + (gx * tg + 1) * sh->kki - 1 + sh->lat, tg,
+                          min64(sh->pp, wout - gx * sh->pp));
         }
-        wen[iy] = t + sh->nin;
+        pend[q] = end[hout - 1];
+        t0 = max64(end[hout - 1], wen[sh->h - 1]) + 1;
     }
-    while (oy_done < hout) {
-        int64_t need = min64(sh->h, oy_done * sh->s - sh->p + sh->k);
-        int64_t cs = max64(oy_done ? end[oy_done - 1] : 0, wen[need - 1]);
-        end[oy_done++] = cs + nout;
-    }
-    res = end[hout - 1] + sh->lat;
+    res = os.last + 1;
     free(wen);
     free(end);
+    free(pend);
     return res;
 }
 
 /* ---------------- kiln_conv ---------------- */
 
-static const char *const conv_hw[] = {"PE_IC", "PE_OC", "KMAX", "WMAX", "CIMAX", "COMAX",
-                                      "WDEPTH", "PIPE", "RQ_PIPE", "PACK", NULL};
-enum { CV_PE_IC, CV_PE_OC, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_PIPE,
-       CV_RQ_PIPE, CV_PACK };
-static const char *const conv_rt[] = {"h", "w", "cin", "cout", "k", "stride", "pad", NULL};
-enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD };
+/* Fitted on docs/rtl-resources.md (yosys 0.23). */
+#define CV_LUT_BASE 967.0 /* sequencer, loader, output buffer */
+#define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
+#define CV_LUT_ADD 18.1   /* one tree adder */
+#define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
+#define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
+
+static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP", "KMAX", "WMAX", "CIMAX", "COMAX",
+                                      "WDEPTH", "WBANKS", "PIPE", "RQ_PIPE", "PACK", NULL};
+enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
+       CV_PIPE, CV_RQ_PIPE, CV_PACK };
+static const char *const conv_rt[] = {"h", "w", "cin", "cout", "k", "stride", "pad", "tog", NULL};
+enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG };
 
 static int64_t conv_latency(const int64_t *hw)
 {
     return 4 + min64(hw[CV_PIPE], clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE];
 }
 
+/* rt[RT_TOG]: output groups per weight tile; 0 or >= ceil(cout/PE_OC) is the
+ * whole layer in one tile (weights loaded before the frame). */
 static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
 {
     WinShape sh;
     int64_t icg = cdiv(rt[RT_CIN], hw[CV_PE_IC]);
     int64_t ocg = cdiv(rt[RT_COUT], hw[CV_PE_OC]);
+    int64_t tog = rt[RT_TOG] <= 0 ? ocg : min64(rt[RT_TOG], ocg);
     sh.h = rt[RT_H];
     sh.w = rt[RT_W];
     sh.k = rt[RT_K];
     sh.s = rt[RT_STRIDE];
     sh.p = rt[RT_PAD];
     sh.nin = rt[RT_W] * icg;
-    sh.ops_pix = ocg * rt[RT_K] * rt[RT_K] * icg;
+    sh.kki = rt[RT_K] * rt[RT_K] * icg;
+    sh.pp = hw[CV_PP];
     sh.r = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
     sh.lat = conv_latency(hw);
+    sh.npass = cdiv(ocg, tog);
+    sh.tog = tog;
+    sh.ocg = ocg;
+    sh.wpg = hw[CV_PE_OC] * (3 + sh.kki);
+    sh.wbanks = hw[CV_WBANKS];
     return win_cycles(&sh);
+}
+
+/* Flip-flops of one kiln_requant lane for its PIPE (see kiln_requant.v):
+ * output byte, product + shift, coarse-shifted value + fine shift, inputs. */
+static double rq_ff_lane(int64_t pipe)
+{
+    return (pipe >= 1 ? 8.0 : 0.0) + (pipe >= 2 ? 54.0 : 0.0) + (pipe >= 3 ? 52.0 : 0.0) +
+           (pipe >= 4 ? 54.0 : 0.0);
+}
+
+/* LUTs of one kiln_requant lane: shifter, range check, round, clamp (fitted). */
+static double rq_lut_lane(int64_t pipe)
+{
+    return pipe >= 3 ? 263.0 : 365.0;
+}
+
+/* Registered adder-tree nodes of one lane: the TL registers kiln_conv's
+ * treg() spreads over the chain of L tree adders + the accumulator. */
+static int64_t tree_reg_nodes(int64_t l, int64_t tl)
+{
+    int64_t q, n = 0;
+    for (q = 1; q <= l; q++)
+        if ((q * (tl + 1)) / (l + 1) > ((q - 1) * (tl + 1)) / (l + 1))
+            n += (int64_t)1 << (l - q);
+    return n;
 }
 
 static HlsRes conv_resources(const int64_t *hw)
 {
     HlsRes r;
-    int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC];
-    int64_t icgmax = cdiv(hw[CV_CIMAX], pic), ocgmax = cdiv(hw[CV_COMAX], poc);
+    int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
+    int64_t icgmax = cdiv(hw[CV_CIMAX], pic);
     int64_t rows = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
     int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
-    int64_t macs = pic * poc;
+    int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
-    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)poc;
-    r.bram36 = bram36_for(lbdepth, 8 * pic) + (double)poc * bram36_for(hw[CV_WDEPTH], 8 * pic);
+    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
+    r.bram36 = (double)pp * bram36_for(lbdepth, 8 * pic) +
+               (double)(hw[CV_WBANKS] * poc) * bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.uram = 0.0;
-    /* adder tree (pic-1 adders of ~18 bits per lane), accumulators (32),
-     * requant (~130 per lane), control ~350; PACK=2 adds the sign fix-up */
-    r.lut = 350.0 + (double)poc * ((double)(pic - 1) * 19.0 + 32.0 + 450.0) +
-            (hw[CV_PACK] == 2 ? (double)macs * 10.0 : 0.0);
-    r.ff = 300.0 + (double)macs * 16.0 + (double)poc * (32.0 + 8.0 * (double)hw[CV_RQ_PIPE] +
-           (double)tl * 20.0 * (double)pic / 2.0) + (double)ocgmax * 0.0;
+    /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
+     * control; PACK=2 adds the sign fix-up of each packed product */
+    r.lut = CV_LUT_BASE + (double)lanes * (rq_lut_lane(hw[CV_RQ_PIPE]) + CV_LUT_LANE) +
+            (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
+            (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
+            (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0); /* bank select mux */
+    /* registered products, accumulators, requant stages, tree registers of
+     * width 17 + L, control counters */
+    r.ff = CV_FF_BASE + (double)macs * 16.0 +
+           (double)lanes * (32.0 + rq_ff_lane(hw[CV_RQ_PIPE]) +
+                            (double)(tree_reg_nodes(l, tl) * (17 + l)));
     return r;
 }
 
@@ -195,9 +339,15 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.s = rt[4];
     sh.p = rt[5];
     sh.nin = rt[1] * cg;
-    sh.ops_pix = cg * rt[3] * rt[3];
+    sh.kki = rt[3] * rt[3];
+    sh.pp = 1;
     sh.r = (int64_t)1 << clog2(hw[DW_KMAX] + 1);
     sh.lat = dw_latency(hw);
+    sh.npass = 1;
+    sh.tog = cg;
+    sh.ocg = cg;
+    sh.wpg = 0;
+    sh.wbanks = 1;
     return win_cycles(&sh);
 }
 
@@ -212,8 +362,9 @@ static HlsRes dw_resources(const int64_t *hw)
     r.bram36 = bram36_for(lbdepth, 8 * lanes) +
                bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);
     r.uram = 0.0;
-    r.lut = 350.0 + (double)lanes * (32.0 + 450.0);
-    r.ff = 300.0 + (double)lanes * (16.0 + 32.0 + 8.0 * (double)hw[DW_RQ_PIPE]);
+    /* fitted: per lane requant + accumulator + parameter LUTRAM; control */
+    r.lut = 305.0 + (double)lanes * (rq_lut_lane(hw[DW_RQ_PIPE]) + 97.0);
+    r.ff = 325.0 + (double)lanes * (16.0 + 32.0 + rq_ff_lane(hw[DW_RQ_PIPE]));
     return r;
 }
 
@@ -245,12 +396,12 @@ static int64_t rq_cycles(const int64_t *hw, const int64_t *rt)
 static HlsRes rq_resources(const int64_t *hw)
 {
     HlsRes r;
-    r.dsp = 2.0 * (double)hw[0];
+    double lanes = (double)hw[0];
+    r.dsp = 2.0 * lanes;
     r.bram36 = 0.0;
     r.uram = 0.0;
-    r.lut = 450.0 * (double)hw[0]; /* 49-bit rounding barrel shift + saturation */
-    r.ff = (double)hw[0] * (hw[1] >= 2 ? 54.0 : 0.0) + (double)hw[0] * (hw[1] >= 3 ? 49.0 : 0.0) +
-           (double)hw[0] * (hw[1] >= 1 ? 8.0 : 0.0) + (double)hw[1];
+    r.lut = rq_lut_lane(hw[1]) * lanes;
+    r.ff = rq_ff_lane(hw[1]) * lanes + (double)hw[1]; /* + the valid pipeline */
     return r;
 }
 

@@ -5,50 +5,78 @@
 //   cfg_h, cfg_w                     input map height, width (1..WMAX)
 //   cfg_icg  = ceil(CIN / PE_IC)     input channel groups (1..ceil(CIMAX/PE_IC))
 //   cfg_ocg  = ceil(COUT / PE_OC)    output channel groups (1..ceil(COMAX/PE_OC))
+//   cfg_tog                          output groups per weight tile (>= 1;
+//                                    >= cfg_ocg: the whole layer is one tile)
 //   cfg_k (1..KMAX), cfg_stride (1|2), cfg_pad (0..K-1, zero padding all sides)
 //   cfg_wreload                      1: a new weight set precedes every frame
 //   s_tvalid/s_tready/s_tdata[8*PE_IC]   input map, raster order, cfg_icg beats/pixel
 //   w_tvalid/w_tready/w_tdata[8*PE_IC]   weight stream (order below)
-//   m_tvalid/m_tready/m_tdata[8*PE_OC]   output map, raster order, cfg_ocg beats/pixel
-//   All cfg_* are held stable while a frame (and its weight set) is processed.
+//   m_tvalid/m_tready/m_tdata[8*PE_OC]   output map (order below)
+//   All cfg_* are held stable while a frame (and its weight set) is processed
+//   and set at least one cycle before its first beat (some are registered).
 //
-// Weight stream order (one set; 8*PE_IC >= 32), for og < cfg_ocg:
-//   parameters: for lane o < PE_OC (channel og*PE_OC+o), three beats:
+// Weight tiles.  The output groups split into NT = ceil(cfg_ocg / cfg_tog)
+// tiles of cfg_tog groups (the last one may be smaller).  The engine makes one
+// pass over the frame per tile: the input map is streamed NT times (once per
+// tile, re-read from DDR) and the output stream carries, per pass, every pixel
+// in raster order with that tile's groups (tile-major: a writer places the
+// pass at the tile's channel offset).  NT = 1 is the plain layout.
+// Weight stream order, per tile (og counts from the tile's first group):
+//   parameters: for og < tile groups, lane o < PE_OC, three beats:
 //     [31:0] bias (int32);  [15:0] m_pos, [31:16] m_neg;  [5:0] shift
-//   weights: for ky < K, kx < K, ig < cfg_icg, lane o < PE_OC: one beat,
-//     lane i = w[og*PE_OC+o][ig*PE_IC+i][ky][kx]  (zero for padded channels)
-// Beats = cfg_ocg * PE_OC * (3 + K*K*cfg_icg).  The set is accepted into on-chip
-// memories while no frame computes; input beats may arrive meanwhile.
+//   weights: for og, ky < K, kx < K, ig < cfg_icg, lane o: one beat,
+//     lane i = w[c][ig*PE_IC+i][ky][kx], c = channel of og, lane o (zero for
+//     padded channels).  The parameters of og precede its weights.
+// Beats per tile = groups * PE_OC * (3 + K*K*cfg_icg).
+// The output buffer (PP = 1: FIFO of 8..32 beats) grants ops with a
+// registered credit.
+// WBANKS = 2 double-buffers the weight memory: the next tile (or, with one
+// tile and cfg_wreload, the next frame's set) streams into the free bank while
+// the current pass computes; the sequencer gives a bank up at the last op of
+// its pass and the loader may refill it LAT cycles later (its parameters are
+// read until then).  WBANKS = 1 loads a tile only after that release.  One tile without cfg_wreload keeps the weights resident: the set
+// is loaded once and serves every following frame.
 //
 // Parameters
 //   PE_IC, PE_OC   MAC array (PE_OC x PE_IC int8 MACs, int32 accumulators)
+//   PP             pixel parallelism 1|2: PP horizontally adjacent output
+//                  pixels per op share the weight word (PP*PE_OC*PE_IC MACs)
 //   KMAX           largest K; line buffer rows R = 2^ceil(log2(KMAX+1))
 //   WMAX, CIMAX, COMAX  widest map, most input / output channels
-//   WDEPTH         weight words per output lane (>= cfg_ocg*K*K*cfg_icg)
-//   PIPE           register levels in the adder tree (0..ceil(log2 PE_IC))
-//   RQ_PIPE        requant register stages (0..3)
+//   WDEPTH         weight words per output lane and bank (>= tile groups*K*K*cfg_icg)
+//   WBANKS         weight banks 1|2 (2 = load the next tile while computing)
+//   PIPE           register levels in the adder tree (0..ceil(log2 PE_IC)),
+//                  spread evenly over the tree adders + accumulator
+//   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
 //   PACK           1, or 2 = two MACs per DSP48E2 (kiln_mac2; PE_OC even)
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE
-// Cycles per frame (no back-pressure, weights loaded, first input beat to last
-// output beat inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
-//   n_in = W*ICG cycles per input row, n_out = Wout*OCG*K*K*ICG per output row;
-//   output row oy starts when its last input row min(H, oy*S-P+K)-1 is in and
-//   row oy-1 is done; input row iy starts when iy < max(0, oy*S-P) + R.
-//   ~ Hout*Wout*OCG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
-// Resources: DSP48E2 = PE_OC*PE_IC/PACK + 2*PE_OC (requant);
-//   BRAM: line buffer R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC bits,
-//   weights PE_OC x WDEPTH x 8*PE_IC bits; LUT/FF ~ adder trees + accumulators
-//   (see hls/desc_conv.c for the fitted formula).
+// Cycles per frame (no back-pressure, first input beat to last output beat
+// inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
+//   n_in = W*ICG cycles per input row, n_out = ceil(Wout/PP)*TG*K*K*ICG per
+//   output row (TG = the tile's groups); output row oy starts when its last
+//   input row min(H, oy*S-P+K)-1 is in and row oy-1 is done; input row iy
+//   starts when iy < max(0, oy*S-P) + R; a pass's first row also waits for its
+//   weight bank (loading bound when a tile loads slower than a pass computes);
+//   the next pass's input starts the cycle after the last op of a pass and
+//   the last input beat.  PP = 2: the two pixels' results leave in raster
+//   order through a reorder buffer; exact while K*K*ICG >= PP.
+//   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
+// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK + 2*PP*PE_OC (requant);
+//   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
+//   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits; LUT/FF ~ adder trees +
+//   accumulators (see hls/desc_conv.c for the fitted formula).
 module kiln_conv #(
     parameter integer PE_IC   = 4,
     parameter integer PE_OC   = 4,
+    parameter integer PP      = 1,
     parameter integer KMAX    = 3,
     parameter integer WMAX    = 64,
     parameter integer CIMAX   = 64,
     parameter integer COMAX   = 64,
     parameter integer WDEPTH  = ((CIMAX + PE_IC - 1) / PE_IC) * ((COMAX + PE_OC - 1) / PE_OC) * KMAX * KMAX,
+    parameter integer WBANKS  = 1,
     parameter integer PIPE    = 1,
     parameter integer RQ_PIPE = 2,
     parameter integer PACK    = 1
@@ -59,6 +87,7 @@ module kiln_conv #(
     input  wire [15:0]          cfg_w,
     input  wire [15:0]          cfg_icg,
     input  wire [15:0]          cfg_ocg,
+    input  wire [15:0]          cfg_tog,
     input  wire [3:0]           cfg_k,
     input  wire [1:0]           cfg_stride,
     input  wire [3:0]           cfg_pad,
@@ -107,22 +136,51 @@ module kiln_conv #(
     localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
     localparam integer TW     = 17 + L;                // tree width
     localparam integer LAT    = 4 + TL + RQ_PIPE;
-    localparam integer FD     = (LAT + 2 <= 8) ? 8 : (LAT + 2 <= 16) ? 16 : 32;
-    localparam integer FB     = clog2(FD);
+    localparam integer PA     = OGB + 1;  // parameter address {bank, og}
 
-    // ================= weight / parameter loader =================
-    reg         wl_done;      // the weight set is complete
-    reg         wl_reload;    // frame finished with cfg_wreload: drop the set
-    reg         wl_ph;        // 0 parameters, 1 weights
-    reg [1:0]   wl_pw;        // parameter beat 0..2
-    reg [15:0]  wl_lane;      // output lane
-    reg [15:0]  wl_og, wl_ig;
+    // Register placement in the chain of L tree adders + the accumulator
+    // adder (position q = 1 nearest the products, L + 1 the accumulator,
+    // always registered): TL registers spread evenly so the segments between
+    // registers differ by at most one adder.
+    function treg;
+        input integer q;
+        begin
+            treg = ((q * (TL + 1)) / (L + 1)) > (((q - 1) * (TL + 1)) / (L + 1));
+        end
+    endfunction
+
+
+    // ================= weight tiles: loader and banks =================
+    reg  [WBANKS-1:0] full;       // bank holds a complete tile the sequencer may use
+    reg  [WBANKS-1:0] pend;       // bank released, its last results still read it
+    reg         lb;               // bank being loaded
+    reg         cb;               // bank the sequencer reads
+    reg         wl_stop;          // resident set loaded: take no more beats
+    reg [15:0]  lt_base, ct_base; // first group of the tile loading / computing
+    reg         wl_ph;            // 0 parameters of og, 1 weights of og
+    reg [1:0]   wl_pw;            // parameter beat 0..2
+    reg [15:0]  wl_lane;          // output lane
+    reg [15:0]  wl_og, wl_ig;     // group within the tile, input group
     reg [3:0]   wl_ky, wl_kx;
-    reg [WAB-1:0] wl_addr;    // weight word address
-    reg [31:0]  wl_bias;      // first parameter beat of the lane
-    reg [31:0]  wl_m;         // second parameter beat
+    reg [WAB-1:0] wl_addr;        // weight word address
+    reg [31:0]  wl_bias;          // first parameter beat of the lane
+    reg [31:0]  wl_m;             // second parameter beat
 
-    assign w_tready = !wl_done;
+    // groups of a tile starting at base: min(tog, ocg - base), registered
+    // (a base changes many cycles before its count is first used)
+    wire [15:0] lt_rem = cfg_ocg - lt_base;
+    wire [15:0] ct_rem = cfg_ocg - ct_base;
+    reg  [15:0] lt_cnt, ct_cnt;
+    always @(posedge clk) begin
+        lt_cnt <= (cfg_tog < lt_rem) ? cfg_tog : lt_rem;
+        ct_cnt <= (cfg_tog < ct_rem) ? cfg_tog : ct_rem;
+    end
+    wire        one_tile = cfg_tog >= cfg_ocg;
+    wire        release_banks = !one_tile || cfg_wreload;
+
+    wire lb_full = (WBANKS == 2) ? (full[lb] || pend[lb]) : (full[0] || pend[0]);
+    wire cb_full = (WBANKS == 2) ? full[cb] : full[0];
+    assign w_tready = !lb_full && !wl_stop;
     wire wl_fire = w_tvalid && w_tready;
     localparam integer LANE_LAST_I = PE_OC - 1;
     localparam [15:0] LANE_LAST = LANE_LAST_I[15:0];
@@ -130,21 +188,57 @@ module kiln_conv #(
     wire wl_tap_last  = (wl_ig == cfg_icg - 16'd1) && (wl_kx == cfg_k - 4'd1) && (wl_ky == cfg_k - 4'd1);
     wire wl_p_we = wl_fire && !wl_ph && (wl_pw == 2'd2);
     wire wl_w_we = wl_fire && wl_ph;
+    wire wl_tile_end = wl_fire && wl_ph && wl_lane_last && wl_tap_last && (wl_og == lt_cnt - 16'd1);
 
-    reg [15:0] inflight;      // results issued, not yet in the output FIFO
-    wire       frame_done;
+    // results issued, not yet in the output buffer (at most the buffer size,
+    // so a short counter keeps its adder off the issue path)
+    localparam integer IB = 1 + clog2(2 * OCGMAX + 2 * LAT + 36);
+    reg [IB-1:0] inflight;
+    wire [15:0]  inflight16 = {{(16-IB){1'b0}}, inflight};
+    wire       frame_done;    // last op of a pass issues now
+
+    // bank release: the sequencer stops using it at the last op of a pass,
+    // the loader may overwrite it LAT cycles later (its parameters are read
+    // until then)
+    reg [LAT-1:0] rel_v, rel_b;
+    always @(posedge clk) begin
+        if (rst) begin
+            rel_v <= {LAT{1'b0}};
+            rel_b <= {LAT{1'b0}};
+        end else begin
+            rel_v <= {rel_v[LAT-2:0], frame_done && release_banks};
+            rel_b <= {rel_b[LAT-2:0], cb};
+        end
+    end
 
     always @(posedge clk) begin
         if (rst) begin
-            wl_done <= 1'b0; wl_reload <= 1'b0; wl_ph <= 1'b0; wl_pw <= 2'd0;
+            full <= {WBANKS{1'b0}}; pend <= {WBANKS{1'b0}}; lb <= 1'b0; cb <= 1'b0; wl_stop <= 1'b0;
+            lt_base <= 16'd0; ct_base <= 16'd0;
+            wl_ph <= 1'b0; wl_pw <= 2'd0;
             wl_lane <= 16'd0; wl_og <= 16'd0; wl_ig <= 16'd0; wl_ky <= 4'd0; wl_kx <= 4'd0;
             wl_addr <= {WAB{1'b0}};
         end else begin
-            if (frame_done && cfg_wreload)
-                wl_reload <= 1'b1;
-            if (wl_reload && inflight == 16'd0 && !frame_done) begin
-                wl_reload <= 1'b0;
-                wl_done   <= 1'b0;
+            if (rel_v[LAT-1]) begin
+                pend[(WBANKS == 2) ? rel_b[LAT-1] : 1'b0] <= 1'b0;
+                wl_stop <= 1'b0;  // a frame with cfg_wreload drops a resident set
+            end
+            if (frame_done && release_banks) begin
+                full[(WBANKS == 2) ? cb : 1'b0] <= 1'b0;
+                pend[(WBANKS == 2) ? cb : 1'b0] <= 1'b1;
+            end
+            if (frame_done) begin
+                ct_base <= (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
+                if (release_banks && WBANKS == 2)
+                    cb <= !cb;
+            end
+            if (wl_tile_end) begin
+                full[(WBANKS == 2) ? lb : 1'b0] <= 1'b1;
+                if (WBANKS == 2)
+                    lb <= !lb;
+                lt_base <= (lt_base + cfg_tog >= cfg_ocg) ? 16'd0 : lt_base + cfg_tog;
+                if (one_tile && !cfg_wreload)
+                    wl_stop <= 1'b1;
             end
             if (wl_fire) begin
                 if (!wl_ph) begin
@@ -168,11 +262,9 @@ module kiln_conv #(
                         end
                         if (wl_tap_last) begin
                             wl_ph <= 1'b0;
-                            wl_og <= (wl_og == cfg_ocg - 16'd1) ? 16'd0 : wl_og + 16'd1;
-                            if (wl_og == cfg_ocg - 16'd1) begin
-                                wl_done <= 1'b1;
+                            wl_og <= (wl_og == lt_cnt - 16'd1) ? 16'd0 : wl_og + 16'd1;
+                            if (wl_og == lt_cnt - 16'd1)
                                 wl_addr <= {WAB{1'b0}};
-                            end
                         end
                     end
                 end
@@ -180,212 +272,333 @@ module kiln_conv #(
         end
     end
 
-    // ================= output FIFO credit =================
-    reg  [8*PE_OC-1:0] fq [0:FD-1];
-    reg  [FB-1:0]      fq_wp, fq_rp;
-    reg  [FB:0]        fq_cnt;
+    // ================= output buffer credit =================
     wire               rq_valid;
-    wire [8*PE_OC-1:0] rq_q;
-    wire [15:0] fq_cnt16 = {{(15-FB){1'b0}}, fq_cnt};
-    localparam [15:0] FD16 = FD[15:0];
-    wire credit = (inflight + fq_cnt16) < FD16;
+    wire [8*PP*PE_OC-1:0] rq_q;
+    wire               credit;
 
     // ================= sliding window =================
     wire               iss, iss_last;
     wire [WAB-1:0]     iss_wa;
-    wire               d_valid, d_first, d_last;
-    wire [8*PE_IC-1:0] d_data;
+    wire               d_valid, d_first, d_last, d_oglast;
+    wire [8*PE_IC*PP-1:0] d_data;
+    wire [PP-1:0]      d_pv;
     /* verilator lint_off UNUSEDSIGNAL */ // groups above OCGMAX do not occur
     wire [15:0]        d_og;
     /* verilator lint_on UNUSEDSIGNAL */
 
     kiln_conv_window #(
-        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB)
+        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP)
     ) u_win (
         .clk(clk), .rst(rst),
-        .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(cfg_ocg),
+        .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(ct_cnt),
         .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
-        .go(wl_done && credit),
+        .go(cb_full && credit),
         .iss(iss), .iss_wa(iss_wa), .iss_last(iss_last),
         .d_valid(d_valid), .d_data(d_data), .d_first(d_first), .d_last(d_last), .d_og(d_og),
+        .d_pv(d_pv), .d_oglast(d_oglast),
         .frame_done(frame_done)
     );
 
     always @(posedge clk) begin
         if (rst)
-            inflight <= 16'd0;
+            inflight <= {IB{1'b0}};
         else
-            inflight <= inflight + {15'd0, iss && iss_last} - {15'd0, rq_valid};
+            inflight <= inflight + {{(IB-1){1'b0}}, iss && iss_last} - {{(IB-1){1'b0}}, rq_valid};
     end
 
-    // ================= weight memories, products =================
-    wire signed [15:0] prod [0:PE_OC*PE_IC-1];  // registered products (stage P)
-    wire [8*PE_IC-1:0] wrd  [0:PE_OC-1];        // weight words (stage D)
+    // bank of the op beside d_* (cb flips on the edge after a pass's last op)
+    reg d_bk;
+    always @(posedge clk)
+        d_bk <= (WBANKS == 2) && cb;
 
-    genvar o, i, n;
+    // ================= weight memories, products =================
+    wire signed [15:0] prod [0:PP*PE_OC*PE_IC-1];  // registered products (stage P)
+    wire [8*PE_IC-1:0] wrd  [0:PE_OC-1];           // weight words (stage D)
+
+    genvar o, i, n, x;
     generate
         for (o = 0; o < PE_OC; o = o + 1) begin : g_wm
-            reg [8*PE_IC-1:0] wm [0:WDEPTH-1];
-            reg [8*PE_IC-1:0] r;
+            reg [8*PE_IC-1:0] wm0 [0:WDEPTH-1];
+            reg [8*PE_IC-1:0] r0;
+            wire wsel = wl_w_we && wl_lane == o[15:0];
             always @(posedge clk)
-                if (wl_w_we && wl_lane == o[15:0])
-                    wm[wl_addr] <= w_tdata;
+                if (wsel && (WBANKS == 1 || !lb))
+                    wm0[wl_addr] <= w_tdata;
             always @(posedge clk)
-                r <= wm[iss_wa];
-            assign wrd[o] = r;
+                r0 <= wm0[iss_wa];
+            if (WBANKS == 2) begin : g_b2
+                reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
+                reg [8*PE_IC-1:0] r1;
+                always @(posedge clk)
+                    if (wsel && lb)
+                        wm1[wl_addr] <= w_tdata;
+                always @(posedge clk)
+                    r1 <= wm1[iss_wa];
+                assign wrd[o] = d_bk ? r1 : r0;
+            end else begin : g_b1
+                assign wrd[o] = r0;
+            end
         end
 
-        if (PACK == 2) begin : g_pk
-            for (o = 0; o < PE_OC; o = o + 2) begin : g_pair
-                for (i = 0; i < PE_IC; i = i + 1) begin : g_i
-                    wire signed [15:0] p1, p2;
-                    kiln_mac2 #(.PACK(2)) u_mac (
-                        .clk(clk), .a(d_data[8*i +: 8]),
-                        .w1(wrd[o+1][8*i +: 8]), .w2(wrd[o][8*i +: 8]),
-                        .p1(p1), .p2(p2));
-                    assign prod[o*PE_IC + i]     = p2;
-                    assign prod[(o+1)*PE_IC + i] = p1;
+        for (x = 0; x < PP; x = x + 1) begin : g_px
+            if (PACK == 2) begin : g_pk
+                for (o = 0; o < PE_OC; o = o + 2) begin : g_pair
+                    for (i = 0; i < PE_IC; i = i + 1) begin : g_i
+                        wire signed [15:0] p1, p2;
+                        kiln_mac2 #(.PACK(2)) u_mac (
+                            .clk(clk), .a(d_data[8*(x*PE_IC + i) +: 8]),
+                            .w1(wrd[o+1][8*i +: 8]), .w2(wrd[o][8*i +: 8]),
+                            .p1(p1), .p2(p2));
+                        assign prod[(x*PE_OC + o)*PE_IC + i]     = p2;
+                        assign prod[(x*PE_OC + o + 1)*PE_IC + i] = p1;
+                    end
                 end
-            end
-        end else begin : g_np
-            for (o = 0; o < PE_OC; o = o + 1) begin : g_o
-                for (i = 0; i < PE_IC; i = i + 1) begin : g_i
-                    reg signed [15:0] p;
-                    always @(posedge clk)
-                        p <= $signed(d_data[8*i +: 8]) * $signed(wrd[o][8*i +: 8]);
-                    assign prod[o*PE_IC + i] = p;
+            end else begin : g_np
+                for (o = 0; o < PE_OC; o = o + 1) begin : g_o
+                    for (i = 0; i < PE_IC; i = i + 1) begin : g_i
+                        reg signed [15:0] p;
+                        always @(posedge clk)
+                            p <= $signed(d_data[8*(x*PE_IC + i) +: 8]) * $signed(wrd[o][8*i +: 8]);
+                        assign prod[(x*PE_OC + o)*PE_IC + i] = p;
+                    end
                 end
             end
         end
     endgenerate
 
     // control beside the products (stage P), then through the tree (stage T)
-    reg        p_valid, p_first, p_last;
-    reg [OGB-1:0] p_og;
-    always @(posedge clk) begin
-        p_valid <= d_valid && !rst;
-        p_first <= d_first;
-        p_last  <= d_last;
-        p_og    <= d_og[OGB-1:0];
-    end
-
-    wire          t_valid, t_first, t_last;
-    wire [OGB-1:0] t_og;
+    // tail: {oglast, pixel 1 exists} (PP = 2) or {oglast} (PP = 1)
+    wire [PP-1:0] d_tail;
     generate
-        if (TL == 0) begin : g_c0
-            assign t_valid = p_valid;
-            assign t_first = p_first;
-            assign t_last  = p_last;
-            assign t_og    = p_og;
-        end else begin : g_cn
-            reg [TL-1:0] v_s, f_s, l_s;
-            reg [OGB-1:0] og_s [0:TL-1];
-            integer k;
-            always @(posedge clk) begin
-                v_s[0]  <= p_valid && !rst;
-                f_s[0]  <= p_first;
-                l_s[0]  <= p_last;
-                og_s[0] <= p_og;
-                for (k = 1; k < TL; k = k + 1) begin
-                    v_s[k]  <= v_s[k-1] && !rst;
-                    f_s[k]  <= f_s[k-1];
-                    l_s[k]  <= l_s[k-1];
-                    og_s[k] <= og_s[k-1];
-                end
-            end
-            assign t_valid = v_s[TL-1];
-            assign t_first = f_s[TL-1];
-            assign t_last  = l_s[TL-1];
-            assign t_og    = og_s[TL-1];
+        if (PP == 1) begin : g_t1
+            assign d_tail = d_oglast;
+            /* verilator lint_off UNUSEDSIGNAL */ // one pixel always exists
+            wire unused_pv = d_pv[0];
+            /* verilator lint_on UNUSEDSIGNAL */
+        end else begin : g_t2
+            assign d_tail = {d_oglast, d_pv[1]};
+            /* verilator lint_off UNUSEDSIGNAL */ // pixel 0 always exists
+            wire unused_pv = d_pv[0];
+            /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
+    localparam integer MW = 3 + PA + PP;  // valid, first, last, {bank, og}, tail
+    wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_bk, d_og[OGB-1:0], d_tail};
+    reg  [MW-1:0] p_meta;
+    always @(posedge clk)
+        p_meta <= rst ? {MW{1'b0}} : d_meta;
+
+    wire [MW-1:0] t_meta;
+    generate
+        if (TL == 0) begin : g_c0
+            assign t_meta = p_meta;
+        end else begin : g_cn
+            reg [MW-1:0] m_s [0:TL-1];
+            integer k;
+            always @(posedge clk) begin
+                m_s[0] <= rst ? {MW{1'b0}} : p_meta;
+                for (k = 1; k < TL; k = k + 1)
+                    m_s[k] <= rst ? {MW{1'b0}} : m_s[k-1];
+            end
+            assign t_meta = m_s[TL-1];
+        end
+    endgenerate
+    wire           t_valid = t_meta[MW-1];
+    wire           t_first = t_meta[MW-2];
+    wire           t_last  = t_meta[MW-3];
+    wire [PA-1:0]  t_pa    = t_meta[MW-4 -: PA];     // {bank, og}: parameter address
+    wire [PP-1:0]  t_tail  = t_meta[PP-1:0];         // oglast, pixels 1.. valid
 
     // ================= adder trees, accumulators, parameters =================
     reg a_valid;
-    reg [OGB-1:0] a_og;
+    reg [PA-1:0] a_pa;
+    reg [PP-1:0] a_tail;
     always @(posedge clk) begin
         a_valid <= t_valid && t_last && !rst;
-        a_og    <= t_og;
+        a_pa    <= t_pa;
+        a_tail  <= t_tail;
     end
 
-    wire [32*PE_OC-1:0] rq_acc;
-    wire [16*PE_OC-1:0] rq_mpos, rq_mneg;
-    wire [6*PE_OC-1:0]  rq_shift;
+    wire [32*PP*PE_OC-1:0] rq_acc;
+    wire [16*PP*PE_OC-1:0] rq_mpos, rq_mneg;
+    wire [6*PP*PE_OC-1:0]  rq_shift;
 
     generate
         for (o = 0; o < PE_OC; o = o + 1) begin : g_oc
-            // heap-ordered tree: node n = node 2n + node 2n+1, leaves NP..2NP-1,
-            // root 1; nodes of depth < TL are registered
-            wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
-            for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
-                if (n - NP < PE_IC) begin : g_p
-                    assign nd[n] = {{(TW-16){prod[o*PE_IC + n - NP][15]}}, prod[o*PE_IC + n - NP]};
-                end else begin : g_z
-                    assign nd[n] = {TW{1'b0}};
-                end
-            end
-            for (n = 1; n < NP; n = n + 1) begin : g_add
-                wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
-                if (flog2(n) < TL) begin : g_r
-                    reg signed [TW-1:0] r;
-                    always @(posedge clk)
-                        r <= s;
-                    assign nd[n] = r;
-                end else begin : g_c
-                    assign nd[n] = s;
-                end
-            end
-            wire signed [TW-1:0] sum = nd[1];
-
             // per-channel parameters, written by the loader, read at stage T / A
-            reg [31:0] bias [0:OCGMAX-1];
-            reg [15:0] mpos [0:OCGMAX-1];
-            reg [15:0] mneg [0:OCGMAX-1];
-            reg [5:0]  shft [0:OCGMAX-1];
+            reg [31:0] bias [0:(1<<PA)-1];
+            reg [15:0] mpos [0:(1<<PA)-1];
+            reg [15:0] mneg [0:(1<<PA)-1];
+            reg [5:0]  shft [0:(1<<PA)-1];
+            wire [PA-1:0] wpa = {(WBANKS == 2) && lb, wl_og[OGB-1:0]};
             always @(posedge clk)
                 if (wl_p_we && wl_lane == o[15:0]) begin
-                    bias[wl_og[OGB-1:0]] <= wl_bias;
-                    mpos[wl_og[OGB-1:0]] <= wl_m[15:0];
-                    mneg[wl_og[OGB-1:0]] <= wl_m[31:16];
-                    shft[wl_og[OGB-1:0]] <= w_tdata[5:0];
+                    bias[wpa] <= wl_bias;
+                    mpos[wpa] <= wl_m[15:0];
+                    mneg[wpa] <= wl_m[31:16];
+                    shft[wpa] <= w_tdata[5:0];
                 end
+            wire signed [31:0] b_t = bias[t_pa];
 
-            reg signed [31:0] acc;
-            wire signed [31:0] base = t_first ? $signed(bias[t_og]) : acc;
-            always @(posedge clk)
-                if (t_valid)
-                    acc <= base + {{(32-TW){sum[TW-1]}}, sum};
-            assign rq_acc[32*o +: 32]  = acc;
-            assign rq_mpos[16*o +: 16] = mpos[a_og];
-            assign rq_mneg[16*o +: 16] = mneg[a_og];
-            assign rq_shift[6*o +: 6]  = shft[a_og];
+            for (x = 0; x < PP; x = x + 1) begin : g_x
+                // heap-ordered tree: node n = node 2n + node 2n+1, leaves NP..2NP-1,
+                // root 1; node n is adder L - flog2(n) of the chain, registered per treg()
+                wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
+                for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
+                    if (n - NP < PE_IC) begin : g_p
+                        wire signed [15:0] pr = prod[(x*PE_OC + o)*PE_IC + n - NP];
+                        assign nd[n] = {{(TW-16){pr[15]}}, pr};
+                    end else begin : g_z
+                        assign nd[n] = {TW{1'b0}};
+                    end
+                end
+                for (n = 1; n < NP; n = n + 1) begin : g_add
+                    wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
+                    if (treg(L - flog2(n))) begin : g_r
+                        reg signed [TW-1:0] r;
+                        always @(posedge clk)
+                            r <= s;
+                        assign nd[n] = r;
+                    end else begin : g_c
+                        assign nd[n] = s;
+                    end
+                end
+                wire signed [TW-1:0] sum = nd[1];
+
+                reg signed [31:0] acc;
+                wire signed [31:0] base = t_first ? b_t : acc;
+                always @(posedge clk)
+                    if (t_valid)
+                        acc <= base + {{(32-TW){sum[TW-1]}}, sum};
+                assign rq_acc[32*(x*PE_OC + o) +: 32]  = acc;
+                assign rq_mpos[16*(x*PE_OC + o) +: 16] = mpos[a_pa];
+                assign rq_mneg[16*(x*PE_OC + o) +: 16] = mneg[a_pa];
+                assign rq_shift[6*(x*PE_OC + o) +: 6]  = shft[a_pa];
+            end
         end
     endgenerate
 
-    kiln_requant #(.LANES(PE_OC), .PIPE(RQ_PIPE)) u_rq (
+    kiln_requant #(.LANES(PP*PE_OC), .PIPE(RQ_PIPE)) u_rq (
         .clk(clk), .rst(rst), .i_valid(a_valid),
         .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
         .o_valid(rq_valid), .o_q(rq_q));
 
-    // ================= output FIFO =================
-    assign m_tvalid = fq_cnt != 0;
-    assign m_tdata  = fq[fq_rp];
-    wire fq_rd = m_tvalid && m_tready;
-    always @(posedge clk)
-        if (rq_valid)
-            fq[fq_wp] <= rq_q;
-    always @(posedge clk) begin
-        if (rst) begin
-            fq_wp <= {FB{1'b0}};
-            fq_rp <= {FB{1'b0}};
-            fq_cnt <= {(FB+1){1'b0}};
-        end else begin
-            if (rq_valid)
-                fq_wp <= fq_wp + 1'b1;
-            if (fq_rd)
-                fq_rp <= fq_rp + 1'b1;
-            fq_cnt <= fq_cnt + {{FB{1'b0}}, rq_valid} - {{FB{1'b0}}, fq_rd};
+    // tail beside the requant pipeline
+    wire [PP-1:0] rq_tail;
+    generate
+        if (RQ_PIPE == 0) begin : g_tq0
+            assign rq_tail = a_tail;
+        end else begin : g_tqn
+            reg [PP-1:0] tq [0:RQ_PIPE-1];
+            integer k;
+            always @(posedge clk) begin
+                tq[0] <= a_tail;
+                for (k = 1; k < RQ_PIPE; k = k + 1)
+                    tq[k] <= tq[k-1];
+            end
+            assign rq_tail = tq[RQ_PIPE-1];
         end
-    end
+    endgenerate
+
+    generate
+        if (PP == 1) begin : g_fifo
+            // ================= output FIFO =================
+            localparam integer FD = (LAT + 3 <= 8) ? 8 : (LAT + 3 <= 16) ? 16 : 32;
+            localparam integer FB = clog2(FD);
+            localparam [15:0] FD16 = FD[15:0];
+            reg  [8*PE_OC-1:0] fq [0:FD-1];
+            reg  [FB-1:0]      fq_wp, fq_rp;
+            reg  [FB:0]        fq_cnt;
+            wire [15:0] fq_cnt16 = {{(15-FB){1'b0}}, fq_cnt};
+            // registered: results held can grow by one a cycle, so room
+            // for one more seen a cycle late still leaves room
+            reg cr;
+            always @(posedge clk)
+                cr <= (inflight16 + fq_cnt16 + 16'd1) < FD16;
+            assign credit = cr;
+            assign m_tvalid = fq_cnt != 0;
+            assign m_tdata  = fq[fq_rp];
+            wire fq_rd = m_tvalid && m_tready;
+            always @(posedge clk)
+                if (rq_valid)
+                    fq[fq_wp] <= rq_q;
+            always @(posedge clk) begin
+                if (rst) begin
+                    fq_wp <= {FB{1'b0}};
+                    fq_rp <= {FB{1'b0}};
+                    fq_cnt <= {(FB+1){1'b0}};
+                end else begin
+                    if (rq_valid)
+                        fq_wp <= fq_wp + 1'b1;
+                    if (fq_rd)
+                        fq_rp <= fq_rp + 1'b1;
+                    fq_cnt <= fq_cnt + {{FB{1'b0}}, rq_valid} - {{FB{1'b0}}, fq_rd};
+                end
+            end
+            /* verilator lint_off UNUSEDSIGNAL */ // no reorder with one pixel
+            wire unused_tail = rq_tail[0];
+            /* verilator lint_on UNUSEDSIGNAL */
+        end else begin : g_reo
+            // ================= output reorder buffer (PP pixels) =================
+            // Result e of the op group stream goes to entry e of every pixel
+            // bank; the reader walks one pixel group: bank 0 over the group's
+            // output groups (entries up to the one marked oglast), then bank 1
+            // over the same entries if pixel 1 exists, then frees them.
+            localparam integer DB = 1 << clog2(2 * OCGMAX + 2 * LAT + 4);
+            localparam integer BB = clog2(DB);
+            localparam [15:0] DB16 = DB[15:0];
+            reg [BB:0]   ob_w;          // entries written
+            reg [BB:0]   ob_r;          // entry read next
+            reg [BB:0]   ob_base;       // first entry of the group being read
+            reg          ob_px;         // pixel bank being read
+            reg [PP-1:0] ob_tail [0:DB-1];
+            wire [8*PE_OC-1:0] obr [0:PP-1];
+            for (x = 0; x < PP; x = x + 1) begin : g_ob
+                reg [8*PE_OC-1:0] ob [0:DB-1];
+                always @(posedge clk)
+                    if (rq_valid)
+                        ob[ob_w[BB-1:0]] <= rq_q[8*PE_OC*x +: 8*PE_OC];
+                assign obr[x] = ob[ob_r[BB-1:0]];
+            end
+            always @(posedge clk)
+                if (rq_valid)
+                    ob_tail[ob_w[BB-1:0]] <= rq_tail;
+            wire [BB:0]   ob_occ = ob_w - ob_base;
+            wire [15:0]   ob_occ16 = {{(15-BB){1'b0}}, ob_occ};
+            reg cr;  // registered as in the FIFO case
+            always @(posedge clk)
+                cr <= (inflight16 + ob_occ16 + 16'd1) < DB16;
+            assign credit = cr;
+            wire [PP-1:0] tl = ob_tail[ob_r[BB-1:0]];
+            wire          ob_last = tl[PP-1];          // oglast of this entry
+            wire          ob_next_px = !ob_px && tl[0]; // pixel 1 exists
+            assign m_tvalid = ob_r != ob_w;
+            assign m_tdata  = obr[ob_px];
+            always @(posedge clk) begin
+                if (rst) begin
+                    ob_w <= {(BB+1){1'b0}};
+                    ob_r <= {(BB+1){1'b0}};
+                    ob_base <= {(BB+1){1'b0}};
+                    ob_px <= 1'b0;
+                end else begin
+                    if (rq_valid)
+                        ob_w <= ob_w + 1'b1;
+                    if (m_tvalid && m_tready) begin
+                        if (!ob_last) begin
+                            ob_r <= ob_r + 1'b1;
+                        end else if (ob_next_px) begin
+                            ob_px <= 1'b1;
+                            ob_r <= ob_base;
+                        end else begin
+                            ob_px <= 1'b0;
+                            ob_r <= ob_r + 1'b1;
+                            ob_base <= ob_r + 1'b1;
+                        end
+                    end
+                end
+            end
+        end
+    endgenerate
 endmodule

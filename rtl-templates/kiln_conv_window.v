@@ -18,22 +18,30 @@
 // At the end of a frame the sequencer waits for the writer to finish the frame
 // (rows below the last window may remain), then both restart.
 //
+// Pixel parallelism PP: an op covers PP horizontally adjacent output pixels
+//   ox .. ox+PP-1 (ox steps by PP, the last group of a row may be partial);
+//   the line buffer is replicated PP times (one read port each, same writes)
+//   and d_data carries PP words, pixel p at bits [8*LANES*p +: 8*LANES], zero
+//   for padding and for pixels past the row end (d_pv clear).
 // Parameters: LANES, KMAX (1..15), WMAX (widest map), GMAX (most input groups),
-//   DW (1 = depthwise loop), WAB (width of iss_wa).
+//   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op).
 // Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
 //   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
 //   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
-//   with its data word; frame_done pulses with the last op of a frame.
+//   with its data word; d_pv: pixel p of the op exists; d_oglast: og is the
+//   last output group; frame_done pulses with the last op of a frame.
+// cfg_k - cfg_pad is registered: cfg must be set a cycle before a frame.
 // Latency: data one cycle after issue.
-// Resources: line buffer R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX) words of
-//   8*LANES bits (BRAM), ~250 LUT of counters.
+// Resources: PP line buffers of R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX)
+//   words of 8*LANES bits (BRAM), ~250 LUT of counters.
 module kiln_conv_window #(
     parameter integer LANES = 4,
     parameter integer KMAX  = 3,
     parameter integer WMAX  = 64,
     parameter integer GMAX  = 16,
     parameter integer DW    = 0,
-    parameter integer WAB   = 16
+    parameter integer WAB   = 16,
+    parameter integer PP    = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -52,7 +60,9 @@ module kiln_conv_window #(
     output reg  [WAB-1:0]       iss_wa,
     output wire                 iss_last,
     output reg                  d_valid,
-    output wire [8*LANES-1:0]   d_data,
+    output wire [8*LANES*PP-1:0] d_data,
+    output reg  [PP-1:0]        d_pv,
+    output reg                  d_oglast,
     output reg                  d_first,
     output reg                  d_last,
     output reg  [15:0]          d_og,
@@ -87,9 +97,8 @@ module kiln_conv_window #(
     wire [15:0] wout  = (s2 ? {1'b0, span_w[15:1]} : span_w) + 16'd1;
     wire [15:0] ign   = (DW != 0) ? 16'd1 : cfg_icg;
 
-    // ---- line buffer ----
-    reg [8*LANES-1:0] lb [0:(1<<AB)-1];
-    reg [8*LANES-1:0] rd;
+    localparam integer PPI = PP;
+    localparam [15:0]  PP16 = PPI[15:0];
 
     // ---- sequencer state ----
     reg [15:0] oy, ox, og, ig, ty, tx;
@@ -109,9 +118,6 @@ module kiln_conv_window #(
     wire wr_fire = s_tvalid && s_tready;
     wire restart = seq_wait && (wr_row == cfg_h);
 
-    always @(posedge clk)
-        if (wr_fire)
-            lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
 
     always @(posedge clk) begin
         if (rst || restart) begin
@@ -134,7 +140,12 @@ module kiln_conv_window #(
     end
 
     // ---- row readiness ----
-    wire signed [17:0] need = top + $signed({2'b0, kk16});
+    // K - P registered: cfg is stable for a frame, and it keeps a carry
+    // chain off the issue path
+    reg signed [17:0] kmp;
+    always @(posedge clk)
+        kmp <= $signed({2'b0, kk16}) - $signed({2'b0, pad16});
+    wire signed [17:0] need = $signed({2'b0, ty}) + kmp;
     wire row_ready = (need >= $signed({2'b0, cfg_h})) ? (wr_row == cfg_h)
                                                       : ($signed({2'b0, wr_row}) >= need);
     assign iss = !seq_wait && go && (!at_rs || row_ready);
@@ -143,7 +154,8 @@ module kiln_conv_window #(
     wire l_kx = kx == cfg_k - 4'd1;
     wire l_ky = ky == cfg_k - 4'd1;
     wire l_og = og == cfg_ocg - 16'd1;
-    wire l_ox = ox == wout - 16'd1;
+    wire [16:0] ox_next = {1'b0, ox} + {1'b0, PP16};
+    wire l_ox = ox_next >= {1'b0, wout};
     wire l_oy = oy == hout - 16'd1;
     wire op_first = (ky == 4'd0) && (kx == 4'd0) && (ig == 16'd0);
     wire op_last  = l_ky && l_kx && l_ig;
@@ -152,25 +164,44 @@ module kiln_conv_window #(
     assign iss_last   = op_last;
     assign frame_done = iss && row_end && l_oy;
 
-    // ---- read address of this op ----
+    // ---- read addresses of this op, one line buffer per pixel ----
     wire signed [17:0] iy = top + $signed({14'd0, ky});
-    wire signed [17:0] ix = xs + $signed({14'd0, kx});
-    wire pad_op = iy[17] || ix[17] || (iy >= $signed({2'b0, cfg_h})) || (ix >= $signed({2'b0, cfg_w}));
+    wire pad_y = iy[17] || (iy >= $signed({2'b0, cfg_h}));
     wire [GB-1:0] g = (DW != 0) ? og[GB-1:0] : ig[GB-1:0];
-    wire [AB-1:0] raddr = {iy[RB-1:0], ix[XB-1:0], g};
+    wire [PP-1:0] pv_c;
 
-    always @(posedge clk)
-        rd <= lb[raddr];
-
-    reg d_pad;
-    assign d_data = d_pad ? {8*LANES{1'b0}} : rd;
+    genvar p;
+    generate
+        for (p = 0; p < PP; p = p + 1) begin : g_px
+            reg [8*LANES-1:0] lb [0:(1<<AB)-1];
+            reg [8*LANES-1:0] rd;
+            reg               pad;
+            always @(posedge clk)
+                if (wr_fire)
+                    lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
+            // pixel ox+p starts at column xs + p*stride
+            localparam integer PX1 = p;
+            localparam integer PX2 = 2 * p;
+            wire [17:0] off = s2 ? PX2[17:0] : PX1[17:0];
+            wire signed [17:0] ix = xs + $signed({14'd0, kx}) + $signed(off);
+            wire [16:0] oxp = {1'b0, ox} + PX1[16:0];
+            assign pv_c[p] = oxp < {1'b0, wout};
+            wire pad_op = pad_y || ix[17] || (ix >= $signed({2'b0, cfg_w})) || !pv_c[p];
+            always @(posedge clk) begin
+                rd  <= lb[{iy[RB-1:0], ix[XB-1:0], g}];
+                pad <= pad_op;
+            end
+            assign d_data[8*LANES*p +: 8*LANES] = pad ? {8*LANES{1'b0}} : rd;
+        end
+    endgenerate
 
     always @(posedge clk) begin
-        d_valid <= iss && !rst;
-        d_pad   <= pad_op;
-        d_first <= op_first;
-        d_last  <= op_last;
-        d_og    <= og;
+        d_valid  <= iss && !rst;
+        d_first  <= op_first;
+        d_last   <= op_last;
+        d_og     <= og;
+        d_pv     <= pv_c;
+        d_oglast <= l_og;
     end
 
     always @(posedge clk) begin
@@ -193,8 +224,8 @@ module kiln_conv_window #(
                     og <= l_og ? 16'd0 : og + 16'd1;
                 if (pix_end) begin
                     iss_wa <= {WAB{1'b0}};
-                    ox <= l_ox ? 16'd0 : ox + 16'd1;
-                    tx <= l_ox ? 16'd0 : tx + {14'd0, cfg_stride};
+                    ox <= l_ox ? 16'd0 : ox_next[15:0];
+                    tx <= l_ox ? 16'd0 : tx + (s2 ? {PP16[14:0], 1'b0} : PP16);
                 end else begin
                     iss_wa <= iss_wa + 1'b1;
                 end

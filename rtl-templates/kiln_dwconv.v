@@ -19,7 +19,7 @@
 // Beats = cfg_cg * (3*LANES + K*K).
 //
 // Parameters: LANES (MACs, one per channel lane), KMAX, WMAX, CMAX,
-//   RQ_PIPE (requant stages 0..3).
+//   RQ_PIPE (requant stages 0..4).
 // Latency (issue of the last MAC of a pixel group to its output beat):
 //   LAT = 4 + RQ_PIPE
 // Cycles per frame: the kiln_conv_window recurrence (hls/desc_conv.c) with
@@ -151,6 +151,7 @@ module kiln_dwconv #(
     wire [8*LANES-1:0] d_data;
     /* verilator lint_off UNUSEDSIGNAL */ // groups above CGMAX do not occur
     wire [15:0]        d_og;
+    wire               d_pv, d_oglast;   // single pixel, no output reorder
     /* verilator lint_on UNUSEDSIGNAL */
 
     kiln_conv_window #(
@@ -160,9 +161,10 @@ module kiln_dwconv #(
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_cg), .cfg_ocg(cfg_cg),
         .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
-        .go(wl_done && credit),
+        .go(wl_done && !wl_reload && credit),  // no op of the next frame on a dropped set
         .iss(iss), .iss_wa(iss_wa), .iss_last(iss_last),
         .d_valid(d_valid), .d_data(d_data), .d_first(d_first), .d_last(d_last), .d_og(d_og),
+        .d_pv(d_pv), .d_oglast(d_oglast),
         .frame_done(frame_done)
     );
 

@@ -9,19 +9,29 @@
 // same hardware.  Bias is not added here: the engines add it when they start
 // an accumulation (acc = bias + sum of products).
 //
+// Rounding without a wide carry chain: with t = (2*prod) >>> shift (floor),
+// r = floor((t + 1) / 2) equals the rounded shift above for every shift
+// (shift 0 gives t = 2*prod, r = prod), so the only adder is 10 bits wide:
+// t outside [-512, 511] saturates by its sign, else r = (t >>> 1) + t[0]
+// clamps to int8.
+//
 // Parameters
 //   LANES  lanes (each lane has its own m_pos, m_neg, shift: per output
 //          channel scales put the channel's multiplier on its lane)
-//   PIPE   register stages 0..3: 1 = output register; 2 = also after the
-//          multiply; 3 = also after the rounding shift.  0 = combinational.
+//   PIPE   register stages 0..4, each one shortens the longest path:
+//          1 = output register; 2 = also after the multiply (DSP48E2 MREG/
+//          PREG); 3 = also inside the shift (after the shift by 8*shift[5:3]);
+//          4 = also at the multiplier input
+//          (DSP48E2 AREG/BREG).  0 = combinational.
 // Ports (lane i at bit slice i of each bus)
 //   i_valid, i_acc[32*LANES], i_mpos[16*LANES], i_mneg[16*LANES],
 //   i_shift[6*LANES] (0..47)  ->  o_valid, o_q[8*LANES]
 // Latency: PIPE cycles (o_valid is i_valid delayed by PIPE); one lane vector
 // per cycle, no stall (the caller gates its valid).
 // Cycles per frame: n lane vectors take n cycles (+ PIPE).
-// Resources per lane: 2 DSP48E2 (32x16 multiply), ~450 LUT (round-add, 49-bit
-// barrel shift, saturation), ~60*PIPE FF.
+// Resources per lane: 2 DSP48E2 (32x16 multiply), ~300 LUT (49-bit shifter,
+// range check, 10-bit round and clamp), FF: 8 (PIPE>=1) + 54 (>=2) + 52 (>=3)
+// + 54 (>=4).
 module kiln_requant #(
     parameter integer LANES = 4,
     parameter integer PIPE  = 2
@@ -61,13 +71,32 @@ module kiln_requant #(
     genvar l;
     generate
         for (l = 0; l < LANES; l = l + 1) begin : g_lane
-            wire signed [31:0] acc = i_acc[32*l +: 32];
-            wire signed [15:0] mp  = i_mpos[16*l +: 16];
-            wire signed [15:0] mn  = i_mneg[16*l +: 16];
-            wire signed [15:0] m   = acc[31] ? mn : mp;
-            wire signed [47:0] prod_c = acc * m;
+            // stage I: multiplier operands
+            wire signed [31:0] acc_c = i_acc[32*l +: 32];
+            wire signed [15:0] m_c   = acc_c[31] ? i_mneg[16*l +: 16] : i_mpos[16*l +: 16];
+            wire signed [31:0] acc_i;
+            wire signed [15:0] m_i;
+            wire [5:0]         sh_i;
+            if (PIPE >= 4) begin : g_ri
+                reg signed [31:0] a_r;
+                reg signed [15:0] m_r;
+                reg [5:0]         s_r;
+                always @(posedge clk) begin
+                    a_r <= acc_c;
+                    m_r <= m_c;
+                    s_r <= i_shift[6*l +: 6];
+                end
+                assign acc_i = a_r;
+                assign m_i   = m_r;
+                assign sh_i  = s_r;
+            end else begin : g_ci
+                assign acc_i = acc_c;
+                assign m_i   = m_c;
+                assign sh_i  = i_shift[6*l +: 6];
+            end
 
-            // stage A: product (+ shift carried along)
+            // stage A: product
+            wire signed [47:0] prod_c = acc_i * m_i;
             wire signed [47:0] prod_a;
             wire [5:0]         sh_a;
             if (PIPE >= 2) begin : g_ra
@@ -75,36 +104,44 @@ module kiln_requant #(
                 reg [5:0]         s_r;
                 always @(posedge clk) begin
                     p_r <= prod_c;
-                    s_r <= i_shift[6*l +: 6];
+                    s_r <= sh_i;
                 end
                 assign prod_a = p_r;
                 assign sh_a   = s_r;
             end else begin : g_ca
                 assign prod_a = prod_c;
-                assign sh_a   = i_shift[6*l +: 6];
+                assign sh_a   = sh_i;
             end
 
-            // rounding right shift; 49 bits so the rounding add cannot overflow
-            wire signed [48:0] rnd = (sh_a == 6'd0) ? 49'sd0
-                                   : $signed({1'b0, 48'd1 << (sh_a - 6'd1)});
-            wire signed [48:0] sum = {prod_a[47], prod_a} + rnd;
-            wire signed [48:0] shr_c = sum >>> sh_a;
-
-            // stage B: shifted value
-            wire signed [48:0] shr_b;
+            // t = (2*prod) >>> shift in two steps: by 8*shift[5:3], then by
+            // shift[2:0]; stage B sits between them
+            wire signed [48:0] t1_c = $signed({prod_a, 1'b0}) >>> {sh_a[5:3], 3'b000};
+            wire signed [48:0] t1;
+            wire [2:0]         sf;
             if (PIPE >= 3) begin : g_rb
-                reg signed [48:0] r_r;
-                always @(posedge clk)
-                    r_r <= shr_c;
-                assign shr_b = r_r;
+                reg signed [48:0] t_r;
+                reg [2:0]         s_r;
+                always @(posedge clk) begin
+                    t_r <= t1_c;
+                    s_r <= sh_a[2:0];
+                end
+                assign t1 = t_r;
+                assign sf = s_r;
             end else begin : g_cb
-                assign shr_b = shr_c;
+                assign t1 = t1_c;
+                assign sf = sh_a[2:0];
             end
+            wire signed [48:0] t = t1 >>> sf;
+            // reduced to 10 bits + out-of-range flag
+            wire       big_b = (t[48:9] != {40{t[48]}});
+            wire [9:0] t10_b = t[9:0];
+            wire       neg_b = t[48];
 
-            // saturation
-            wire pos_ovf = !shr_b[48] && (shr_b[47:7] != 41'd0);
-            wire neg_ovf =  shr_b[48] && (shr_b[47:7] != {41{1'b1}});
-            wire [7:0] q_c = pos_ovf ? 8'h7f : neg_ovf ? 8'h80 : shr_b[7:0];
+            // round: r = floor((t + 1) / 2) = (t >>> 1) + t[0], in [-256, 256]
+            wire [9:0] r  = {t10_b[9], t10_b[9:1]} + {9'd0, t10_b[0]};
+            wire       hi = big_b ? !neg_b : (!r[9] && (r[8:7] != 2'b00));
+            wire       lo = big_b ?  neg_b : ( r[9] && (r[8:7] != 2'b11));
+            wire [7:0] q_c = hi ? 8'h7f : lo ? 8'h80 : r[7:0];
 
             // stage C: output register
             if (PIPE >= 1) begin : g_rc

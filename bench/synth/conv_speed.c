@@ -1,5 +1,6 @@
 /* bench_conv_speed: Verilator simulation speed (cycles/s) of kiln_conv with a
- * 32 x 32 MAC array on a 3x3, 16x16x64 -> 64 frame, no back-pressure.
+ * 32 x 32 MAC array on 3x3, 16x16x64 -> 64 frames (FRAMES of them, weights
+ * resident), no back-pressure.
  * Prints the figure; not a test. */
 #define _POSIX_C_SOURCE 199309L
 #include "conv_shim.h"
@@ -10,6 +11,7 @@
 #include <time.h>
 
 #define L 32
+#define FRAMES 10
 
 int main(void)
 {
@@ -19,8 +21,8 @@ int main(void)
     TbRng r;
     long wi = 0, si = 0, oi = 0, t = 0, t0 = -1;
     const int h = 16, w = 16, icg = 2, ocg = 2, k = 3;
-    const long n_w = (long)ocg * L * (3 + k * k * icg), n_s = (long)h * w * icg,
-               n_o = (long)h * w * ocg;
+    const long n_w = (long)ocg * L * (3 + k * k * icg), n_s = (long)h * w * icg * FRAMES,
+               n_o = (long)h * w * ocg * FRAMES;
     struct timespec a, b;
     double sec;
     tb_rng_seed(&r, 1);
@@ -29,6 +31,7 @@ int main(void)
     in.w = w;
     in.icg = icg;
     in.ocg = ocg;
+    in.tog = ocg;
     in.k = k;
     in.stride = 1;
     in.pad = 1;
@@ -61,8 +64,8 @@ int main(void)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     sec = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
-    printf("kiln_conv PE %dx%d: %ld cycles (%ld for the frame) in %.3f s: %.0f cycles/s\n", L, L,
-           t, t - t0, sec, (double)t / sec);
+    printf("kiln_conv PE %dx%d: %ld cycles (%ld for %d frames) in %.3f s: %.0f cycles/s\n", L, L,
+           t, t - t0, FRAMES, sec, (double)t / sec);
     cv_free(sim);
     return oi == n_o ? 0 : 1;
 }

@@ -1,49 +1,56 @@
 #!/usr/bin/env python3
-"""Synthesize the conv-family engines at a few sizes with yosys and write
-docs/rtl-resources.md: measured LUT/FF/DSP48E2/RAMB36E2/RAMB18E2, `ltp -noff`
-depth, and the hls/ descriptor's prediction with its error.
+"""Synthesize the conv-family engines listed in points_conv.txt with yosys and
+write docs/rtl-resources.md: measured LUT/FF/DSP48E2/RAMB36E2/RAMB18E2 and
+logic depth beside the hls/ descriptor's prediction and its error, then the
+logic depth per pipeline setting.
 
 usage: run_all.py HLS_RES_BINARY [OUT.md] [--quick]
-Each point takes seconds to minutes; results are cached in synth-cache.json
-next to OUT so a rerun only synthesizes new points.
+Each point takes seconds (requant) to many minutes (16x16 conv); results are
+cached in synth-cache.json next to OUT, keyed by the point and a hash of its
+Verilog sources, so a rerun only synthesizes new or changed points.  --quick
+stops after the first 8 points.  The stream engines have their own driver
+and table (bench/synth/stream_synth.py, docs/rtl-stream-resources.md).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import synth  # noqa: E402
 
-CONV = dict(KMAX=3, WMAX=64, CIMAX=64, COMAX=64, RQ_PIPE=2)
+TITLE = "# RTL resources (yosys) vs the hls/ descriptors"
+TOL = {"lut": 30, "ff": 30, "dsp": 15, "bram": 15}
 
 
-def conv(pic, poc, pack, pipe):
-    p = dict(CONV, PE_IC=pic, PE_OC=poc, PACK=pack, PIPE=pipe)
-    p["WDEPTH"] = -(-p["CIMAX"] // pic) * -(-p["COMAX"] // poc) * p["KMAX"] ** 2
-    return ("kiln_conv", p)
-
-
-POINTS = [
-    ("kiln_requant", dict(LANES=4, PIPE=0)),
-    ("kiln_requant", dict(LANES=4, PIPE=1)),
-    ("kiln_requant", dict(LANES=4, PIPE=2)),
-    ("kiln_requant", dict(LANES=4, PIPE=3)),
-    ("kiln_mac2", dict(PACK=1)),
-    ("kiln_mac2", dict(PACK=2)),
-    conv(4, 4, 1, 1), conv(4, 4, 2, 1),
-    conv(8, 8, 1, 0), conv(8, 8, 1, 1), conv(8, 8, 1, 2), conv(8, 8, 1, 3), conv(8, 8, 2, 3),
-    conv(16, 16, 1, 2), conv(16, 16, 2, 2),
-    ("kiln_dwconv", dict(LANES=8, KMAX=3, WMAX=64, CMAX=64, RQ_PIPE=2)),
-    ("kiln_dwconv", dict(LANES=16, KMAX=5, WMAX=128, CMAX=256, RQ_PIPE=2)),
-]
-
-
-def pct(pred, meas):
+def err(pred, meas):
     if meas == 0:
-        return "-" if pred == 0 else "n/a"
-    return "%+.0f%%" % (100.0 * (pred - meas) / meas)
+        return 0.0 if pred == 0 else float("inf")
+    return 100.0 * (pred - meas) / meas
+
+
+def fmt_err(e):
+    return "inf" if e == float("inf") else "%+.0f%%" % e
+
+
+def point_key(mod, params):
+    return "%s %s src=%s" % (mod, " ".join("%s=%s" % kv for kv in sorted(params.items())),
+                             synth.source_hash(mod))
+
+
+def run_point(cache, cache_path, mod, params):
+    key = point_key(mod, params)
+    if key not in cache:
+        print("synth", key, flush=True)
+        r = synth.synth(mod, params)
+        r.pop("cells", None)
+        cache[key] = r
+        with open(cache_path, "w") as f:
+            json.dump(cache, f, indent=1)
+    return cache[key]
 
 
 def main():
@@ -58,49 +65,96 @@ def main():
     if os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
-    points = POINTS[:8] if "--quick" in sys.argv else POINTS
-    rows = []
-    for mod, params in points:
-        key = mod + " " + " ".join("%s=%s" % kv for kv in sorted(params.items()))
-        if key not in cache:
-            print("synth", key, flush=True)
-            r = synth.synth(mod, {k: str(v) for k, v in params.items()})
-            r.pop("cells", None)
-            cache[key] = r
+    files, points = synth.read_points(os.path.join(HERE, "points_conv.txt"))
+    synth.SOURCES.update(files)
+    # synthesize a snapshot, so edits during a long run cannot mix versions
+    snap = tempfile.mkdtemp(prefix="kiln_rtl_")
+    for fl in files.values():
+        for fn in fl:
+            shutil.copy(os.path.join(synth.RTL, fn), snap)
+    synth.RTL = snap
+    quick = "--quick" in sys.argv
+    if quick:
+        points = points[:8]
+    try:
+        rc = report(hls_res, out, cache, cache_path, points)
+        if not quick:
+            # drop results of old sources and of points no longer listed
+            used = set(point_key(m, p) for m, p in points)
             with open(cache_path, "w") as f:
-                json.dump(cache, f, indent=1)
-        m = cache[key]
-        pred = None
+                json.dump({k: v for k, v in cache.items() if k in used}, f, indent=1)
+        return rc
+    finally:
+        shutil.rmtree(snap, ignore_errors=True)
+
+
+def report(hls_res, out, cache, cache_path, points):
+    rows, bad = [], 0
+    for mod, params in points:
+        m = run_point(cache, cache_path, mod, params)
+        p = None
         if mod != "kiln_mac2":
             res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in params.items()],
                                  capture_output=True, text=True, check=True)
-            pred = json.loads(res.stdout)
-        rows.append((mod, params, m, pred))
-        print("%-12s %-60s LUT %6d FF %6d DSP %4d B36 %3d B18 %3d ltp %s" % (
-            mod, key[len(mod) + 1:], m["lut"], m["ff"], m["dsp"], m["ramb36"], m["ramb18"],
-            m["ltp"]), flush=True)
+            p = json.loads(res.stdout)
+        b36 = m["ramb36"] + m["ramb18"] / 2.0
+        e = None
+        if p:
+            e = {"lut": err(p["lut"], m["lut"]), "ff": err(p["ff"], m["ff"]),
+                 "dsp": err(p["dsp"], m["dsp"]), "bram": err(p["bram36"], b36)}
+            if any(abs(e[k]) > TOL[k] for k in e):
+                bad += 1
+        rows.append((mod, params, m, p, e))
+        print("%-12s %-70s LUT %6d FF %6d DSP %4d B36 %3d B18 %3d depth %s%s" % (
+            mod, " ".join("%s=%s" % kv for kv in params.items()), m["lut"], m["ff"], m["dsp"],
+            m["ramb36"], m["ramb18"], m["depth"],
+            "" if not e else "  err " + " ".join("%s %s" % (k, fmt_err(v)) for k, v in e.items())),
+            flush=True)
+    sec = [TITLE, "",
+           "Generated by `bench/synth/run_all.py` from `bench/synth/points_conv.txt` (yosys 0.23, "
+           "`synth_xilinx -family xcup -noiopad -flatten`). Do not edit by hand.", "",
+           "BRAM36 = RAMB36E2 + RAMB18E2/2. `depth` is the longest register-to-register path in "
+           "cells of the mapped netlist (`bench/synth/depth.py`: yosys `ltp -noff`, but block RAM "
+           "and DSP48E2 with MREG/PREG count as registers). Predicted values come from "
+           "`resources()` in hls/desc_conv.c; tolerance: DSP and BRAM 15 %%, LUT and FF 30 %%. "
+           "%d of %d points outside it. The LUT constants were fitted on these points "
+           "except the two 16x16 ones with RQ_PIPE=4 (PIPE 0 and 4), which check them; FF, "
+           "DSP and BRAM follow from the structure (register widths, one DSP48E2 per "
+           "multiply or packed pair, block RAM aspect ratios)." % (bad, sum(1 for r in rows if r[3])), "",
+           "| engine | parameters | LUT | pred | err | FF | pred | err | DSP48E2 | pred | err | "
+           "RAMB36E2 | RAMB18E2 | BRAM36 pred | err | depth |",
+           "|" + "---|" * 16]
+    for mod, params, m, p, e in rows:
+        ps = " ".join("%s=%s" % kv for kv in params.items())
+        if p:
+            sec.append("| %s | %s | %d | %.0f | %s | %d | %.0f | %s | %d | %.0f | %s | %d | %d | "
+                       "%.1f | %s | %s |" % (
+                           mod, ps, m["lut"], p["lut"], fmt_err(e["lut"]), m["ff"], p["ff"],
+                           fmt_err(e["ff"]), m["dsp"], p["dsp"], fmt_err(e["dsp"]), m["ramb36"],
+                           m["ramb18"], p["bram36"], fmt_err(e["bram"]), m["depth"]))
+        else:
+            sec.append("| %s | %s | %d | | | %d | | | %d | | | %d | %d | | | %s |" % (
+                mod, ps, m["lut"], m["ff"], m["dsp"], m["ramb36"], m["ramb18"], m["depth"]))
+    # logic depth per pipeline setting
+    sec += ["", "## Logic depth per pipeline setting", "",
+            "Cells on the longest register-to-register path (same points as above). "
+            "`kiln_requant` PIPE is the requant stage count; in `kiln_conv` PIPE registers "
+            "adder-tree levels and RQ_PIPE is the requant's.", "",
+            "| engine | PE / lanes | PP | WBANKS | PACK | PIPE | RQ_PIPE | depth | latency |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for mod, params, m, p, e in rows:
+        if mod == "kiln_requant":
+            sec.append("| kiln_requant | %s | | | | %s | | %s | %s |" % (
+                params["LANES"], params["PIPE"], m["depth"], p["latency"]))
+        elif mod == "kiln_conv":
+            sec.append("| kiln_conv | %sx%s | %s | %s | %s | %s | %s | %s | %s |" % (
+                params["PE_OC"], params["PE_IC"], params["PP"], params["WBANKS"],
+                params["PACK"], params["PIPE"],
+                params["RQ_PIPE"], m["depth"], p["latency"]))
+    sec += ["", "Stream engines: `docs/rtl-stream-resources.md` (`bench/synth/stream_synth.py`)."]
     with open(out, "w") as f:
-        f.write("# RTL resources (yosys) vs the hls/ descriptors\n\n")
-        f.write("Generated by `bench/synth/run_all.py` (yosys 0.23, `synth_xilinx -family xcup "
-                "-noiopad -flatten`). Do not edit by hand.\n\n")
-        f.write("BRAM36 = RAMB36E2 + RAMB18E2/2. `ltp` is `ltp -noff` on the mapped netlist "
-                "(longest path in cells, a logic-depth proxy). Predicted values come from "
-                "`resources()` in hls/desc_conv.c; tolerance: DSP and BRAM 15 %, LUT and FF 30 %.\n\n")
-        f.write("| engine | parameters | LUT | FF | DSP48E2 | RAMB36E2 | RAMB18E2 | ltp | "
-                "pred LUT | pred FF | pred DSP | pred BRAM36 | err LUT | err FF | err DSP | err BRAM |\n")
-        f.write("|" + "---|" * 16 + "\n")
-        for mod, params, m, p in rows:
-            ps = " ".join("%s=%s" % kv for kv in params.items())
-            b36 = m["ramb36"] + m["ramb18"] / 2.0
-            if p:
-                pred = "| %.0f | %.0f | %.0f | %.1f | %s | %s | %s | %s |" % (
-                    p["lut"], p["ff"], p["dsp"], p["bram36"], pct(p["lut"], m["lut"]),
-                    pct(p["ff"], m["ff"]), pct(p["dsp"], m["dsp"]), pct(p["bram36"], b36))
-            else:
-                pred = "| | | | | | | | |"
-            f.write("| %s | %s | %d | %d | %d | %d | %d | %s %s\n" % (
-                mod, ps, m["lut"], m["ff"], m["dsp"], m["ramb36"], m["ramb18"], m["ltp"], pred))
-    print("wrote", out)
+        f.write("\n".join(sec) + "\n")
+    print("wrote", out, "(%d points outside tolerance)" % bad)
     return 0
 
 

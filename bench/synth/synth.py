@@ -5,15 +5,19 @@ its resources and logic depth.
 usage: synth.py MODULE [PARAM=VALUE ...] [--json] [--log FILE]
 
 Counts: LUT (LUT1..6 + LUTRAM), FF (FD*), DSP48E2, RAMB36E2, RAMB18E2, and
-the `ltp -noff` longest topological path (cells between flip-flops / ports,
-a proxy for logic depth) on the mapped netlist.
+the logic depth: the longest register-to-register path in cells on the mapped
+netlist (bench/synth/depth.py: yosys `ltp -noff` that also treats block RAM
+and DSP48E2 pipeline registers as registers).
 """
+import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+import depth as depth_mod
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RTL = os.path.join(HERE, "..", "..", "rtl-templates")
@@ -26,23 +30,60 @@ SOURCES = {
 }
 
 
+def read_points(path):
+    """Read a points file: `files MODULE FILE...` lines (Verilog sources of
+    MODULE) and `point MODULE NAME=VALUE...` lines; '#' starts a comment.
+    Returns ({module: [files]}, [(module, {name: value})])."""
+    files, points = {}, []
+    with open(path) as f:
+        for line in f:
+            w = line.split("#", 1)[0].split()
+            if not w:
+                continue
+            if w[0] == "files":
+                files[w[1]] = w[2:]
+            elif w[0] == "point":
+                points.append((w[1], dict(kv.split("=", 1) for kv in w[2:])))
+    return files, points
+
+
+def source_hash(module, rtl=None):
+    """Short hash of the module's Verilog sources without comments and blank
+    lines (cache key part: editing a header comment keeps the cache)."""
+    h = hashlib.sha1()
+    for f in SOURCES[module]:
+        with open(os.path.join(rtl or RTL, f)) as fh:
+            text = re.sub(r"/\*.*?\*/", "", fh.read(), flags=re.S)
+        for line in text.splitlines():
+            line = line.split("//", 1)[0].rstrip()
+            if line:
+                h.update(line.encode() + b"\n")
+    return h.hexdigest()[:12]
+
+
 def synth(module, params, log=None):
     files = " ".join(os.path.join(RTL, f) for f in SOURCES[module])
     chparam = " ".join("-set %s %s" % (k, v) for k, v in params.items())
     script = "read_verilog %s\n" % files
     if chparam:
         script += "chparam %s %s\n" % (chparam, module)
+    jf = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    jf.close()
     script += ("synth_xilinx -family xcup -noiopad -flatten -top %s\n"
-               "stat\nltp -noff\n" % module)
+               "write_json %s\n" % (module, jf.name))
     with tempfile.NamedTemporaryFile("w", suffix=".ys", delete=False) as f:
         f.write(script)
         ys = f.name
     try:
-        out = subprocess.run(["yosys", "-q", "-p", "script %s; tee -o /dev/stdout stat; "
-                              "tee -o /dev/stdout ltp -noff" % ys],
+        out = subprocess.run(["yosys", "-q", "-p", "script %s; tee -o /dev/stdout stat" % ys],
                              capture_output=True, text=True, check=False)
+        dep = None
+        if out.returncode == 0:
+            with open(jf.name) as fh:
+                dep = depth_mod.depth(json.load(fh), module)
     finally:
         os.unlink(ys)
+        os.unlink(jf.name)
     text = out.stdout + out.stderr
     if log:
         with open(log, "w") as f:
@@ -55,7 +96,6 @@ def synth(module, params, log=None):
         cells[m.group(1)] = int(m.group(2))
     lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|RAM\d+[XSMD]|SRL", k))
     ff = sum(v for k, v in cells.items() if re.match(r"FD[RSCP]E?$", k))
-    ltp = [int(x) for x in re.findall(r"Longest topological path in \S+ \(length=(\d+)\)", text)]
     return {
         "module": module,
         "params": params,
@@ -64,7 +104,8 @@ def synth(module, params, log=None):
         "dsp": cells.get("DSP48E2", 0),
         "ramb36": cells.get("RAMB36E2", 0),
         "ramb18": cells.get("RAMB18E2", 0),
-        "ltp": ltp[-1] if ltp else None,
+        "depth": dep,
+        "src": source_hash(module),
         "cells": cells,
     }
 
@@ -87,9 +128,9 @@ def main():
     if as_json:
         print(json.dumps(r))
     else:
-        print("%s %s: LUT %d FF %d DSP48E2 %d RAMB36E2 %d RAMB18E2 %d ltp %s" % (
+        print("%s %s: LUT %d FF %d DSP48E2 %d RAMB36E2 %d RAMB18E2 %d depth %s" % (
             r["module"], " ".join("%s=%s" % kv for kv in params.items()), r["lut"], r["ff"],
-            r["dsp"], r["ramb36"], r["ramb18"], r["ltp"]))
+            r["dsp"], r["ramb36"], r["ramb18"], r["depth"]))
     return 0
 
 

@@ -37,6 +37,7 @@ extern "C" void cv_set(CvSim *s, const CvIn *in)
     m->cfg_w = in->w;
     m->cfg_icg = in->icg;
     m->cfg_ocg = in->ocg;
+    m->cfg_tog = in->tog;
     m->cfg_k = in->k;
     m->cfg_stride = in->stride;
     m->cfg_pad = in->pad;

@@ -26,6 +26,7 @@ void rq_tick(RqSim *s);
 typedef struct CvIn {
     int rst;                            /* synchronous reset */
     int h, w, icg, ocg, k, stride, pad; /* cfg_* */
+    int tog;                            /* cfg_tog (kiln_conv): groups per weight tile */
     int wreload;                        /* cfg_wreload */
     int s_tvalid;                       /* input stream */
     uint8_t s_tdata[128];               /* lane bytes */

@@ -11,8 +11,14 @@
  *     every value, no beat lost or duplicated.
  * A fixed 3x3 case with channel counts that are multiples of the array checks
  * the utilisation goal (>= 95 %) and a 1x1 case full utilisation.
+ * Weight tiles (kiln_conv): some shapes split the output groups into tiles
+ * of cfg_tog groups; the input is streamed once per tile and the expected
+ * output is tile-major.  A fixed case makes loading the bottleneck (weights
+ * of a tile take longer to stream than a pass computes) and one the compute.
  * Build-time: KILN_TB_PE_IC, KILN_TB_PE_OC, KILN_TB_KMAX, KILN_TB_WMAX,
- * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK.
+ * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK,
+ * KILN_TB_PP (pixels per op, default 1; shapes keep K*K*ICG >= PP, where the
+ * cycle model is exact), KILN_TB_WBANKS (weight banks, default 1).
  * KILN_TB_DW=1 builds the same bench for kiln_dwconv (PE_IC = PE_OC = LANES,
  * COUT = CIN, one KxK filter per channel).
  * --vec FILE writes the first case's streams for the iverilog bench.
@@ -30,6 +36,14 @@
 #define KILN_TB_DW 0
 #endif
 #define DW KILN_TB_DW
+#ifndef KILN_TB_PP
+#define KILN_TB_PP 1
+#endif
+#ifndef KILN_TB_WBANKS
+#define KILN_TB_WBANKS 1
+#endif
+#define PP KILN_TB_PP
+#define WBANKS KILN_TB_WBANKS
 #define PE_IC KILN_TB_PE_IC
 #define PE_OC KILN_TB_PE_OC
 #define KMAX KILN_TB_KMAX
@@ -42,6 +56,7 @@
 typedef struct Layer {
     int h, w, cin, cout, k, s, p;  /* shape */
     int hout, wout, icg, ocg;      /* derived */
+    int tog, ntiles;               /* output groups per weight tile, tiles */
     int8_t *x;                     /* [h][w][cin] */
     int8_t *wt;                    /* [cout][cin][k][k] */
     int32_t *bias, *mpos, *mneg;   /* [cout] */
@@ -49,8 +64,9 @@ typedef struct Layer {
     uint8_t *sbeats;               /* input beats, PE_IC bytes each */
     long n_s;                      /* input beat count */
     uint8_t *wbeats;               /* weight beats, PE_IC bytes each */
-    long n_w;                      /* weight beat count */
-    uint8_t *obeats;               /* expected output beats, PE_OC bytes each */
+    long n_w;                      /* weight beat count (all tiles) */
+    long n_w0;                     /* weight beats of the first tile */
+    uint8_t *obeats;               /* expected output beats, PE_OC bytes each, tile-major */
     long n_o;                      /* output beat count */
 } Layer;
 
@@ -76,6 +92,9 @@ static void layer_make(Layer *l, TbRng *r)
     l->wout = (l->w + 2 * l->p - l->k) / l->s + 1;
     l->icg = (l->cin + PE_IC - 1) / PE_IC;
     l->ocg = (l->cout + PE_OC - 1) / PE_OC;
+    if (DW || l->tog <= 0 || l->tog > l->ocg)
+        l->tog = l->ocg;
+    l->ntiles = (l->ocg + l->tog - 1) / l->tog;
     l->x = malloc((size_t)l->h * l->w * l->cin);
     l->wt = malloc((size_t)l->cout * (DW ? 1 : l->cin) * l->k * l->k);
     l->bias = malloc(sizeof(int32_t) * l->cout);
@@ -108,6 +127,7 @@ static void layer_make(Layer *l, TbRng *r)
     /* weight stream */
     l->n_w = DW ? (long)l->ocg * (3 * PE_OC + l->k * l->k)
                 : (long)l->ocg * PE_OC * (3 + l->k * l->k * l->icg);
+    l->n_w0 = DW ? l->n_w : (long)l->tog * PE_OC * (3 + l->k * l->k * l->icg);
     l->wbeats = calloc((size_t)l->n_w, PE_IC);
     b = 0;
     for (g = 0; g < l->ocg; g++) {
@@ -141,13 +161,14 @@ static void layer_make(Layer *l, TbRng *r)
                                     l->wt[((co * l->cin + ci) * l->k + ky) * l->k + kx];
                         }
     }
-    /* reference output */
+    /* reference output, one pass per tile */
     l->n_o = (long)l->hout * l->wout * l->ocg;
     l->obeats = calloc((size_t)l->n_o, PE_OC);
     b = 0;
+    for (int t = 0; t < l->ntiles; t++)
     for (y = 0; y < l->hout; y++)
         for (x = 0; x < l->wout; x++)
-            for (g = 0; g < l->ocg; g++, b++)
+            for (g = t * l->tog; g < l->ocg && g < (t + 1) * l->tog; g++, b++)
                 for (o = 0; o < PE_OC; o++) {
                     int co = g * PE_OC + o;
                     uint32_t acc;
@@ -174,16 +195,20 @@ static void layer_make(Layer *l, TbRng *r)
 }
 
 /* Run `frames` frames of layer l (weights resent per frame when frames > 1).
- * pct_* are valid/ready probabilities.  Returns measured cycles of the last
- * frame run (first input beat to last output beat), or -1 on a timeout. */
-static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, int pct_w,
-                int pct_m, uint64_t seed)
+ * pct_* are valid/ready probabilities.  resident: frames = 3, the first with
+ * cfg_wreload = 0 (the set stays for the second), the second with
+ * cfg_wreload = 1 (a second copy of the set follows for the third).  Returns
+ * measured cycles of the last frame run (first input beat to last output
+ * beat), or -1 on a timeout. */
+static long run_mode(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, int pct_w,
+                     int pct_m, uint64_t seed, int resident)
 {
     CvIn in;
     CvOut out;
     TbBp bs, bw, bm;
     long si = 0, wi = 0, oi = 0, t, limit;
-    long n_s = l->n_s * frames, n_w = l->n_w * frames, n_o = l->n_o * frames;
+    long n_sf = l->n_s * l->ntiles; /* input beats per frame: one pass per tile */
+    long n_s = n_sf * frames, n_w = l->n_w * (resident ? 2 : frames), n_o = l->n_o * frames;
     long t_first = -1, t_last = -1;
     int extra = 0;
     tb_bp_init(&bs, seed * 3 + 1, pct_s);
@@ -194,6 +219,7 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
     in.w = l->w;
     in.icg = l->icg;
     in.ocg = l->ocg;
+    in.tog = l->tog;
     in.k = l->k;
     in.stride = l->s;
     in.pad = l->p;
@@ -205,9 +231,9 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
     in.rst = 0;
     limit = 40L * (n_s + n_w + (long)l->hout * l->wout * l->ocg * l->icg * l->k * l->k * frames) +
             2000;
-    for (t = 0; t < limit && (oi < n_o || extra < 20); t++) {
-        /* inputs start once the first weight set is in */
-        int s_on = wi >= l->n_w && si < n_s && tb_bp_next(&bs);
+    /* inputs start once the first tile's weights are in */
+    for (t = 0; t < limit && (oi < n_o || si < n_s || extra < 20); t++) {
+        int s_on = wi >= l->n_w0 && si < n_s && tb_bp_next(&bs);
         int w_on = wi < n_w && tb_bp_next(&bw);
         in.s_tvalid = s_on;
         if (s_on)
@@ -216,10 +242,13 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
         if (w_on)
             memcpy(in.w_tdata, &l->wbeats[(wi % l->n_w) * PE_IC], PE_IC);
         in.m_tready = tb_bp_next(&bm);
+        if (resident) /* from the second frame on: its first beat is in, so the
+                       * first frame's last op has issued */
+            in.wreload = si > n_sf;
         cv_set(sim, &in);
         cv_get(sim, &out);
         if (s_on && out.s_tready) {
-            if (si % l->n_s == 0)
+            if (si % n_sf == 0)
                 t_first = t;
             si++;
         }
@@ -247,7 +276,15 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
     }
     if (si != n_s)
         tb_check_fail(c, "input beats accepted %ld of %ld", si, n_s);
+    if (wi != n_w)
+        tb_check_fail(c, "weight beats accepted %ld of %ld", wi, n_w);
     return t_last - t_first + 1;
+}
+
+static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, int pct_w,
+                int pct_m, uint64_t seed)
+{
+    return run_mode(sim, c, l, frames, pct_s, pct_w, pct_m, seed, 0);
 }
 
 #if KILN_TB_DW
@@ -255,7 +292,7 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
 static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #else
 #define ENGINE "kiln_conv"
-static int64_t hw_vec[] = {PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH,
+static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK};
 #endif
 
@@ -263,7 +300,7 @@ static int64_t hw_vec[] = {PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH,
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
-    int64_t rt[7];
+    int64_t rt[8];
     int64_t pred;
     long cyc, ops;
     char desc[256];
@@ -277,6 +314,7 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     rt[4] = l->k;
     rt[5] = l->s;
     rt[6] = l->p;
+    rt[7] = l->tog;
     if (DW) { /* h, w, c, k, stride, pad */
         rt[3] = l->k;
         rt[4] = l->s;
@@ -284,29 +322,36 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     }
     pred = d ? d->cycles(hw_vec, rt) : -1;
     cyc = run(sim, c, l, 1, 100, 100, 100, seed);
-    ops = (long)l->hout * l->wout * l->ocg * (DW ? 1 : l->icg) * l->k * l->k;
+    /* MAC-array utilisation: MACs done / (PP * array * cycles) */
+    ops = (long)l->hout * l->wout * l->ocg * (DW ? 1 : l->icg) * l->k * l->k / PP;
     tb_check_int(c, "cycles", 0, cyc, pred);
     if (min_util && cyc > 0 && ops * 100 < (long)min_util * cyc)
         tb_check_fail(c, "PE utilisation %.1f%% below %d%%", 100.0 * (double)ops / (double)cyc,
                       min_util);
     frames = tb_chance(&r, 40) ? 2 : 1;
+    if (!DW && l->ntiles == 1 && tb_chance(&r, 25)) {
+        /* a resident set, then a frame that drops it (all ready) */
+        run_mode(sim, c, l, 3, 100, 100, 100, seed + 55, 1);
+    }
     run(sim, c, l, frames, (int)tb_rand_range(&r, 20, 95), (int)tb_rand_range(&r, 20, 95),
         (int)tb_rand_range(&r, 10, 95), seed + 77);
     snprintf(desc, sizeof desc,
-             "%s %dx%dx%d -> %d K%d S%d P%d: cycles %ld (model %lld) util %.1f%%, bp frames %d",
-             DW ? "dwconv" : "conv", l->h, l->w, l->cin, l->cout, l->k, l->s, l->p, cyc, (long long)pred,
+             "%s %dx%dx%d -> %d K%d S%d P%d tiles %d: cycles %ld (model %lld) util %.1f%%, bp frames %d",
+             DW ? "dwconv" : "conv", l->h, l->w, l->cin, l->cout, l->k, l->s, l->p, l->ntiles, cyc,
+             (long long)pred,
              cyc > 0 ? 100.0 * (double)ops / (double)cyc : 0.0, frames);
     tb_case_end(c, desc);
 }
 
 static void fixed_case(CvSim *sim, TbCheck *c, uint64_t seed, int h, int w, int cin, int cout,
-                       int k, int s, int p, int min_util)
+                       int k, int s, int p, int tog, int min_util)
 {
     Layer l;
     TbRng r;
     memset(&l, 0, sizeof l);
     tb_rng_seed(&r, seed);
     l.h = h; l.w = w; l.cin = cin; l.cout = DW ? cin : cout; l.k = k; l.s = s; l.p = p;
+    l.tog = tog;
     layer_make(&l, &r);
     one_case(sim, c, &l, seed, min_util);
     layer_free(&l);
@@ -327,9 +372,17 @@ int main(int argc, char **argv)
     sim = cv_new();
     /* utilisation goals: 3x3 with channels a multiple of the array, and 1x1 */
     fixed_case(sim, &c, a.seed, 12, 12, 2 * PE_IC, 2 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
-               KMAX >= 3 ? 1 : 0, 95);
-    fixed_case(sim, &c, a.seed + 1, 32, WMAX < 16 ? WMAX : 16, PE_IC, PE_OC, 1, 1, 0,
+               KMAX >= 3 ? 1 : 0, 0, 95);
+    /* 1x1: with PP pixels per op, ICG = PP keeps the output at one beat a
+     * cycle and OCG = PP the input */
+    fixed_case(sim, &c, a.seed + 1, 40, WMAX < 16 ? WMAX : 16, PP * PE_IC, PP * PE_OC, 1, 1, 0, 0,
                WMAX >= 16 ? 95 : 85);
+    if (!DW && CIMAX >= 3 * PE_IC && COMAX >= 4 * PE_OC) {
+        /* tiles of one group: loading bound (1x1 on a 2x2 map), compute bound (3x3) */
+        fixed_case(sim, &c, a.seed + 2, 2, 2, 3 * PE_IC, 4 * PE_OC, 1, 1, 0, 1, 0);
+        fixed_case(sim, &c, a.seed + 3, 8, 8, 2 * PE_IC, 4 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
+                   KMAX >= 3 ? 1 : 0, 2, 0);
+    }
     if (a.vec)
         vec = fopen(a.vec, "w");
     for (cs = 0; cs < a.cases; cs++) {
@@ -348,7 +401,11 @@ int main(int argc, char **argv)
             l.cout = (int)tb_rand_range(&r, 1, COMAX < 3 * PE_OC ? COMAX : 3 * PE_OC);
             if (DW)
                 l.cout = l.cin;
-        } while (l.h + 2 * l.p < l.k || l.w + 2 * l.p < l.k);
+            l.tog = tb_chance(&r, 40) ? (int)tb_rand_range(&r, 1, 3) : 0;
+        } while (l.h + 2 * l.p < l.k || l.w + 2 * l.p < l.k ||
+                 l.k * l.k * ((l.cin + PE_IC - 1) / PE_IC) < PP);
+        if (vec)
+            l.tog = 0; /* the iverilog bench runs one tile */
         layer_make(&l, &r);
         if (vec) {
             /* sim/tb/tb_conv_iv.v reads this with $readmemh: 10 header words

@@ -23,7 +23,7 @@ module tb_conv_iv;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(7), .WMAX(16), .CIMAX(16), .COMAX(16),
                 .PIPE(1), .RQ_PIPE(2), .PACK(1)) dut (
         .clk(clk), .rst(rst), .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg),
-        .cfg_ocg(cfg_ocg), .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
+        .cfg_ocg(cfg_ocg), .cfg_tog(cfg_ocg), .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
         .cfg_wreload(1'b0),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .w_tvalid(w_tvalid), .w_tready(w_tready), .w_tdata(w_tdata),
