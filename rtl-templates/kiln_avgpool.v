@@ -13,22 +13,27 @@
 //             s_* input pixels (y, x, cg); m_* output pixels (oy, ox, cg)
 // Parameters: LANES (int8 lanes per beat), CG_MAX (largest cfg_cg),
 //             ROW_MAX (largest cfg_ow * cfg_cg), ACC_W (sum width: kh*kw*128
-//             must fit, 24 covers windows up to 65536 pixels).
+//             must fit, 24 covers windows up to 65536 pixels), PIPE (0..2:
+//             registers in the rounding shift; 2 for 300 MHz).
 // Structure:  a per-group running sum along x (LUTRAM, CG_MAX words), a
 //             per-(ox, group) running sum along y (BRAM when ROW_MAX >= 128,
 //             synchronous read with write forwarding), then one
-//             ACC_W x 16 multiply per lane and the rounding shift.
-// Latency:    3 cycles.
-// Cycles per frame (no back-pressure): t + 4, t = ((oh*kh-1)*w + ow*kw-1)*cg
-//             + cg - 1 (the slot of the last input a window uses).
+//             ACC_W x 16 multiply per lane and the rounding shift (as in
+//             kiln_requant: (2*p) >>> shift, then add bit 0, so no wide
+//             rounding adder), split in a shift by 8*shift[5:3] and one by
+//             shift[2:0]; PIPE 1 registers between them, PIPE 2 also after.
+// Latency:    3 + PIPE cycles.
+// Cycles per frame (no back-pressure): t + 4 + PIPE, t = ((oh*kh-1)*w +
+//             ow*kw-1)*cg + cg - 1 (the slot of the last input a window uses).
 // Resources:  DSP = LANES; bram36 = RAMB36E2 for ROW_MAX x LANES*ACC_W;
-//             LUT ~ 20*ACC_W*LANES + 240 (mostly the rounding shifters);
-//             FF ~ LANES*(4*ACC_W + 4) + 47.
+//             LUT ~ 12.45*ACC_W*LANES + 240 (mostly the rounding shifters);
+//             FF ~ LANES*(4*ACC_W + 4) + 47 + PIPE*(LANES*(ACC_W + 17) + 4).
 module kiln_avgpool #(
     parameter LANES   = 16,
     parameter CG_MAX  = 16,
     parameter ROW_MAX = 256,
-    parameter ACC_W   = 24
+    parameter ACC_W   = 24,
+    parameter PIPE    = 2
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -54,15 +59,21 @@ module kiln_avgpool #(
     localparam AW  = ROW_MAX > 1 ? $clog2(ROW_MAX) : 1;
     localparam GW  = CG_MAX > 1 ? $clog2(CG_MAX) : 1;
     localparam PW  = ACC_W + 16;            // product width
-    localparam TW  = PW + 2;                // product + rounding constant
+    localparam TW  = PW + 1;                // 2 * product
+    localparam FD  = 4 + PIPE;              // output FIFO entries
+    localparam FW  = $clog2(FD + 1);
 
     // ---- issue: counters of the current beat ----
     reg [15:0]   y, x, g, dx, dy, ox, oy;
     reg [AW-1:0] abase;
 
-    wire [2:0] fcnt;
-    reg        v1, v2;
-    wire       credit = ({1'b0, fcnt} + {3'b0, v1} + {3'b0, v2}) < 4'd4;
+    wire [FW-1:0] fcnt;
+    reg           v1, v2;
+    wire          vc_w, vf_w;           // valids inside the requant pipeline
+    wire [FW:0]   inflight = {1'b0, fcnt} + {{FW{1'b0}}, v1} + {{FW{1'b0}}, v2}
+                           + (PIPE >= 1 ? {{FW{1'b0}}, vc_w} : {(FW+1){1'b0}})
+                           + (PIPE >= 2 ? {{FW{1'b0}}, vf_w} : {(FW+1){1'b0}});
+    wire          credit = inflight < FD[FW:0];
     wire       go = credit && s_tvalid;
     assign s_tready = credit;
 
@@ -168,23 +179,84 @@ module kiln_avgpool #(
         end
     end
 
+    // Rounding shift as in kiln_requant: t = (2*prod) >>> sh, result
+    // (t >>> 1) + t[0] = (prod + 2^(sh-1)) >>> sh without a wide rounding
+    // adder; t outside [-256, 254] saturates by its sign.  The shift runs in
+    // two steps (by 8*sh[5:3], then by sh[2:0]); PIPE >= 1 registers between
+    // them, PIPE >= 2 after the second step.
     wire [5:0] sh = cfg_shift > PW ? PW[5:0] : cfg_shift;
-    wire signed [TW-1:0] half = sh == 6'd0 ? {TW{1'b0}} : $signed({{(TW-1){1'b0}}, 1'b1} << (sh - 6'd1));
+    reg [TW*LANES-1:0] tc;          // after the coarse shift
+    always @(*) begin
+        for (l = 0; l < LANES; l = l + 1)
+            tc[TW*l +: TW] = $signed({{(TW-PW-1){prod[l][PW-1]}}, prod[l], 1'b0})
+                             >>> {sh[5:3], 3'b000};
+    end
+    reg [TW*LANES-1:0] tc_p;        // tc, optionally registered
+    reg [2:0]          shf_p;       // fine shift amount at that stage
+    reg                vc;          // valid at the coarse-shift output
+    generate
+        if (PIPE >= 1) begin : g_p1
+            always @(posedge clk) begin
+                tc_p  <= tc;
+                shf_p <= sh[2:0];
+            end
+            always @(posedge clk) begin
+                if (rst)
+                    vc <= 1'b0;
+                else
+                    vc <= v2;
+            end
+        end else begin : g_p1n
+            always @(*) begin
+                tc_p  = tc;
+                shf_p = sh[2:0];
+                vc    = v2;
+            end
+        end
+    endgenerate
+    reg [TW*LANES-1:0] tf;          // after the fine shift
+    always @(*) begin
+        for (l = 0; l < LANES; l = l + 1)
+            tf[TW*l +: TW] = $signed(tc_p[TW*l +: TW]) >>> shf_p;
+    end
+    reg [TW*LANES-1:0] tf_p;
+    reg                vf;          // valid at the saturation stage
+    generate
+        if (PIPE >= 2) begin : g_p2
+            always @(posedge clk) tf_p <= tf;
+            always @(posedge clk) begin
+                if (rst)
+                    vf <= 1'b0;
+                else
+                    vf <= vc;
+            end
+        end else begin : g_p2n
+            always @(*) begin
+                tf_p = tf;
+                vf   = vc;
+            end
+        end
+    endgenerate
     reg signed [TW-1:0] t;
+    reg        [8:0]    r;
     reg [DW-1:0] q;
     always @(*) begin
         for (l = 0; l < LANES; l = l + 1) begin
-            t = ($signed({{(TW-PW){prod[l][PW-1]}}, prod[l]}) + half) >>> sh;
-            q[8*l +: 8] = t > 127 ? 8'h7f : t < -128 ? 8'h80 : t[7:0];
+            t = $signed(tf_p[TW*l +: TW]);
+            r = t[9:1] + {8'd0, t[0]};
+            q[8*l +: 8] = t > 254 ? 8'h7f : t < -256 ? 8'h80 : r[7:0];
         end
     end
 
-    wire f_ready;
-    wire unused_ok = &{1'b0, f_ready, g[15:GW] == 0 ? 1'b0 : 1'b0};
+    assign vc_w = vc;
+    assign vf_w = vf;
 
-    kiln_fifo #(.WIDTH(DW), .DEPTH(4)) u_out (
+    wire f_ready;
+    wire unused_ok = &{1'b0, f_ready, r[8], g[15:GW] == 0 ? 1'b0 : 1'b0};
+
+    kiln_fifo #(.WIDTH(DW), .DEPTH(FD)) u_out (
         .clk(clk), .rst(rst),
-        .s_tvalid(v2), .s_tready(f_ready), .s_tdata(q),
+        .s_tvalid(vf), .s_tready(f_ready), .s_tdata(q),
         .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(m_tdata),
         .count(fcnt));
 endmodule

@@ -11,7 +11,9 @@
 //             s_tvalid/s_tready/s_tdata   input pixels (y, x, cg), LANES int8
 //             m_tvalid/m_tready/m_tdata   output pixels (oy, ox, cg)
 // Parameters: LANES (int8 lanes per beat), K_MAX (largest window, >= 2),
-//             CG_MAX (largest cfg_cg), ROW_MAX (largest cfg_ow * cfg_cg).
+//             CG_MAX (largest cfg_cg), ROW_MAX (largest cfg_ow * cfg_cg),
+//             PIPE (0 or 1: a register after each stage's max; 1 for 300 MHz).
+//             cfg_* must be stable from the cycle before the first beat.
 // Semantics:  out[oy][ox] = max over window rows oy*S-pad .. +K-1 and columns
 //             ox*S-pad .. +K-1 that fall inside the map; positions outside do
 //             not take part (the same as -128 padding).  For YOLOv3-tiny's
@@ -21,18 +23,20 @@
 //             (K_MAX-1 row buffers of ROW_MAX beats, BRAM).  Each stage issues
 //             one beat per cycle; outputs whose window ends past the last
 //             column/row are issued in a flush after it.
-// Latency:    4 cycles (2 per stage).
+// Latency:    4 + 2*PIPE cycles (2 + PIPE per stage).
 // Cycles per frame (first input to last output, no back-pressure):
-//             h*cg*(w + fx) + fy*ow*cg + 4, where fx (fy) is the number of
+//             h*cg*(w + fx) + fy*ow*cg + 4 + 2*PIPE, where fx (fy) is the number of
 //             outputs along x (y) issued in the flush: see hls/desc_stream.c.
 // Resources:  bram36 = (K_MAX-1) * RAMB36E2 for ROW_MAX x 8*LANES (fewest of
 //             512x72, 1Kx36, ...); LUT ~ 7.2*K_MAX*8*LANES + 660;
-//             FF ~ 8*8*LANES + 190; 1 DSP (cfg_ow * cfg_cg).
+//             FF ~ 8*8*LANES + 190 + PIPE*(2*8*LANES + 2); 1 DSP
+//             (cfg_ow * cfg_cg).
 module kiln_maxpool #(
     parameter LANES   = 16,
     parameter K_MAX   = 3,
     parameter CG_MAX  = 16,
-    parameter ROW_MAX = 512
+    parameter ROW_MAX = 512,
+    parameter PIPE    = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -56,14 +60,14 @@ module kiln_maxpool #(
     wire [8*LANES-1:0] x_data;
     wire [31:0]        row_beats = {16'd0, cfg_ow} * {16'd0, cfg_cg};
 
-    kiln_maxpool_line #(.LANES(LANES), .K_MAX(K_MAX), .DEPTH(CG_MAX)) u_x (
+    kiln_maxpool_line #(.LANES(LANES), .K_MAX(K_MAX), .DEPTH(CG_MAX), .PIPE(PIPE)) u_x (
         .clk(clk), .rst(rst),
         .cfg_len(cfg_w), .cfg_olen(cfg_ow), .cfg_inner(cfg_cg),
         .cfg_k(cfg_k), .cfg_s(cfg_s), .cfg_pad(cfg_pad),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .m_tvalid(x_valid), .m_tready(x_ready), .m_tdata(x_data));
 
-    kiln_maxpool_line #(.LANES(LANES), .K_MAX(K_MAX), .DEPTH(ROW_MAX)) u_y (
+    kiln_maxpool_line #(.LANES(LANES), .K_MAX(K_MAX), .DEPTH(ROW_MAX), .PIPE(PIPE)) u_y (
         .clk(clk), .rst(rst),
         .cfg_len(cfg_h), .cfg_olen(cfg_oh), .cfg_inner(row_beats[15:0]),
         .cfg_k(cfg_k), .cfg_s(cfg_s), .cfg_pad(cfg_pad),
@@ -80,7 +84,8 @@ endmodule
 module kiln_maxpool_line #(
     parameter LANES = 16,
     parameter K_MAX = 3,
-    parameter DEPTH = 16
+    parameter DEPTH = 16,
+    parameter PIPE  = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -100,6 +105,8 @@ module kiln_maxpool_line #(
     localparam DW = 8 * LANES;
     localparam AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
     localparam NT = K_MAX - 1;
+    localparam FD = 4 + PIPE;          // output FIFO entries
+    localparam FW = $clog2(FD + 1);
 
     // ---- issue stage ----
     reg        flush;        // issuing the outputs left after the last position
@@ -108,9 +115,13 @@ module kiln_maxpool_line #(
     reg [15:0] onext;        // next output along the axis
     reg [17:0] obase;        // onext * S
 
-    wire signed [17:0] e      = $signed(obase) + $signed({10'd0, cfg_k}) - 18'sd1
-                                - $signed({10'd0, cfg_pad});
-    wire signed [17:0] st     = e - $signed({10'd0, cfg_k}) + 18'sd1;
+    // k - 1 - pad from the previous cycle (cfg_* is stable during a frame),
+    // so the window end needs one adder
+    reg  signed [17:0] kp;
+    always @(posedge clk)
+        kp <= $signed({10'd0, cfg_k}) - 18'sd1 - $signed({10'd0, cfg_pad});
+    wire signed [17:0] e      = $signed(obase) + kp;
+    wire signed [17:0] st     = $signed(obase) - $signed({10'd0, cfg_pad});
     wire signed [17:0] st0    = st < 0 ? 18'sd0 : st;
     wire signed [17:0] spos   = $signed({2'b0, pos});
     wire signed [17:0] slen   = $signed({2'b0, cfg_len});
@@ -121,9 +132,12 @@ module kiln_maxpool_line #(
     wire signed [17:0] hi_run = spos - st0;
     wire signed [17:0] hi_fl  = slen - st0;
 
-    wire [2:0] fcnt;
-    reg        v1;           // stage 1 holds an issued beat
-    wire       credit = ({1'b0, fcnt} + {3'b0, v1}) < 4'd4;
+    wire [FW-1:0] fcnt;
+    reg           v1;        // stage 1 holds an issued beat
+    wire          vp_w;      // the PIPE register holds an output
+    wire [FW:0]   inflight = {1'b0, fcnt} + {{FW{1'b0}}, v1}
+                           + (PIPE >= 1 ? {{FW{1'b0}}, vp_w} : {(FW+1){1'b0}});
+    wire          credit = inflight < FD[FW:0];
     wire       go     = credit && (flush || s_tvalid);
     assign s_tready = credit && !flush;
 
@@ -227,12 +241,33 @@ module kiln_maxpool_line #(
         end
     end
 
+    // PIPE = 1: a register between the max and the output FIFO
+    reg          vp;
+    reg [DW-1:0] mxp;
+    generate
+        if (PIPE >= 1) begin : g_pipe
+            always @(posedge clk) begin
+                if (rst)
+                    vp <= 1'b0;
+                else
+                    vp <= v1 && emit1;
+                mxp <= mx;
+            end
+        end else begin : g_nopipe
+            always @(*) begin
+                vp  = v1 && emit1;
+                mxp = mx;
+            end
+        end
+    endgenerate
+    assign vp_w = vp;
+
     wire f_ready;
     wire unused_ok = &{1'b0, fl1, f_ready, hi_run[17:8], hi_fl[17:8]};
 
-    kiln_fifo #(.WIDTH(DW), .DEPTH(4)) u_out (
+    kiln_fifo #(.WIDTH(DW), .DEPTH(FD)) u_out (
         .clk(clk), .rst(rst),
-        .s_tvalid(v1 && emit1), .s_tready(f_ready), .s_tdata(mx),
+        .s_tvalid(vp), .s_tready(f_ready), .s_tdata(mxp),
         .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(m_tdata),
         .count(fcnt));
 endmodule

@@ -9,6 +9,13 @@ kiln_engine_tb(NAME maxpool TOP kiln_maxpool
   VFLAGS -GLANES=8 -GK_MAX=3 -GCG_MAX=8 -GROW_MAX=256
   SOURCES tb/tb_maxpool.c ${KILN_STREAM_TB} shim/maxpool_shim.cpp)
 kiln_rtl_lint(NAME maxpool TOP kiln_maxpool VERILOG kiln_maxpool.v kiln_fifo.v)
+# PIPE 0: no register after the max (shorter latency, longer logic path)
+kiln_engine_tb(NAME maxpool_p0 TOP kiln_maxpool
+  VERILOG kiln_maxpool.v kiln_fifo.v
+  VFLAGS -GLANES=8 -GK_MAX=3 -GCG_MAX=8 -GROW_MAX=256 -GPIPE=0
+  DEFINES KILN_TB_PIPE=0
+  SOURCES tb/tb_maxpool.c ${KILN_STREAM_TB} shim/maxpool_shim.cpp ARGS --cases 40)
+kiln_rtl_lint(NAME maxpool_p0 TOP kiln_maxpool VERILOG kiln_maxpool.v kiln_fifo.v VFLAGS -GPIPE=0)
 
 kiln_engine_tb(NAME upsample TOP kiln_upsample
   VERILOG kiln_upsample.v kiln_fifo.v VFLAGS -GLANES=8 -GROW_MAX=256
@@ -46,6 +53,15 @@ kiln_engine_tb(NAME avgpool TOP kiln_avgpool
   VERILOG kiln_avgpool.v kiln_fifo.v VFLAGS -GLANES=8 -GCG_MAX=8 -GROW_MAX=128 -GACC_W=24
   SOURCES tb/tb_avgpool.c ${KILN_STREAM_TB} shim/avgpool_shim.cpp)
 kiln_rtl_lint(NAME avgpool TOP kiln_avgpool VERILOG kiln_avgpool.v kiln_fifo.v)
+kiln_engine_tb(NAME avgpool_p0 TOP kiln_avgpool
+  VERILOG kiln_avgpool.v kiln_fifo.v
+  VFLAGS -GLANES=8 -GCG_MAX=8 -GROW_MAX=128 -GACC_W=24 -GPIPE=0
+  DEFINES KILN_TB_PIPE=0
+  SOURCES tb/tb_avgpool.c ${KILN_STREAM_TB} shim/avgpool_shim.cpp ARGS --cases 40)
+foreach(p 0 1)
+  kiln_rtl_lint(NAME avgpool_p${p} TOP kiln_avgpool VERILOG kiln_avgpool.v kiln_fifo.v
+    VFLAGS -GPIPE=${p})
+endforeach()
 
 kiln_engine_tb(NAME width_pack TOP kiln_width
   VERILOG kiln_width.v kiln_fifo.v VFLAGS -GLI=4 -GLO=16
@@ -60,3 +76,64 @@ kiln_engine_tb(NAME regfile TOP kiln_regfile
   VERILOG kiln_regfile.v VFLAGS -GN_CFG=8 "-GPLAN_HASH=64'hA5A5F00D12345678"
   SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
 kiln_rtl_lint(NAME regfile TOP kiln_regfile VERILOG kiln_regfile.v)
+
+# AXI4 burst masters against C models of DDR (sim/tb/tb_axi_rd.c, tb_axi_wr.c):
+# 128-bit bus, 64-beat bursts, 4 in flight (BRAM FIFO); 64-bit bus, 256-beat
+# bursts, 2 in flight (512-beat 4 KiB pages); 64-bit, 8-beat bursts, 1 in
+# flight (LUTRAM FIFO, many bursts, the outstanding limit binds).
+foreach(cfg "128;64;4;" "64;256;2;_w64" "64;8;1;_b8")
+  list(GET cfg 0 dw)
+  list(GET cfg 1 bm)
+  list(GET cfg 2 mo)
+  list(GET cfg 3 sfx)
+  foreach(dir rd wr)
+    kiln_engine_tb(NAME axi_${dir}${sfx} TOP kiln_axi_${dir}
+      VERILOG kiln_axi_${dir}.v kiln_fifo.v
+      VFLAGS -GDATA_W=${dw} -GBURST_MAX=${bm} -GMAX_OUT=${mo}
+      DEFINES KILN_TB_DATA_W=${dw} KILN_TB_BURST_MAX=${bm} KILN_TB_MAX_OUT=${mo}
+      SOURCES tb/tb_axi_${dir}.c shim/axi_${dir}_shim.cpp ARGS --cases 80)
+    kiln_rtl_lint(NAME axi_${dir}${sfx} TOP kiln_axi_${dir} VERILOG kiln_axi_${dir}.v kiln_fifo.v
+      VFLAGS -GDATA_W=${dw} -GBURST_MAX=${bm} -GMAX_OUT=${mo})
+  endforeach()
+endforeach()
+
+# iverilog (4-state) runs of maxpool, concat, add and the AXI read master from
+# vectors their Verilator benches write (--vec): outputs equal the C
+# reference, no X on outputs or handshakes, with and without back-pressure.
+find_program(KILN_IVERILOG iverilog)
+find_program(KILN_VVP vvp)
+if(KILN_IVERILOG AND KILN_VVP)
+  function(kiln_stream_iv NAME TB DEFINE)
+    set(iv_v)
+    foreach(v ${ARGN})
+      list(APPEND iv_v ${KILN_RTL_DIR}/${v})
+    endforeach()
+    set(vvp ${CMAKE_CURRENT_BINARY_DIR}/tb_${NAME}_iv.vvp)
+    add_custom_command(OUTPUT ${vvp}
+      COMMAND ${KILN_IVERILOG} -g2005 -Wall -Wno-timescale -Wno-sensitivity-entire-array
+              ${DEFINE} -o ${vvp} ${CMAKE_CURRENT_SOURCE_DIR}/tb/${TB} ${iv_v}
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tb/${TB} ${iv_v})
+    add_custom_target(tb_${NAME}_iv ALL DEPENDS ${vvp})
+    foreach(seed 3 4)
+      foreach(bp 0 1)
+        add_test(NAME rtl_${NAME}_iverilog_s${seed}_bp${bp}
+          COMMAND sh -c "$<TARGET_FILE:tb_${NAME}> --quiet --cases 1 --seed ${seed} --vec iv_${NAME}_${seed}.hex >/dev/null && ${KILN_VVP} -n ${vvp} +vec=iv_${NAME}_${seed}.hex +seed=${seed} +bp=${bp}"
+          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+        set_tests_properties(rtl_${NAME}_iverilog_s${seed}_bp${bp} PROPERTIES
+          PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL" TIMEOUT 30)
+      endforeach()
+    endforeach()
+  endfunction()
+  if(TARGET tb_maxpool)
+    kiln_stream_iv(maxpool tb_stream_iv.v -DKILN_IV_MAXPOOL kiln_maxpool.v kiln_fifo.v)
+  endif()
+  if(TARGET tb_concat)
+    kiln_stream_iv(concat tb_stream_iv.v -DKILN_IV_CONCAT kiln_concat.v kiln_fifo.v)
+  endif()
+  if(TARGET tb_add)
+    kiln_stream_iv(add tb_stream_iv.v -DKILN_IV_ADD kiln_add.v kiln_fifo.v)
+  endif()
+  if(TARGET tb_axi_rd)
+    kiln_stream_iv(axi_rd tb_axi_rd_iv.v "" kiln_axi_rd.v kiln_fifo.v)
+  endif()
+endif()

@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     if (tb_args_parse(&a, argc, argv, 60) < 0)
         return 2;
     tb_check_init(&chk, a.quiet);
+    tbs_vec_path = a.vec;
     d.h = tbs_add_new(LANES, LANES);
     d.n_in = 2;
     d.n_out = 1;

@@ -16,6 +16,9 @@
 #define CG_MAX 8
 #define ROW_MAX 128
 #define ACC_W 24
+#ifndef KILN_TB_PIPE
+#define KILN_TB_PIPE 2
+#endif
 
 void *tbs_avgpool_new(int in_bytes, int out_bytes);
 void tbs_avgpool_free(void *h);
@@ -24,7 +27,7 @@ void tbs_avgpool_tick(void *h, TbsPins *p);
 
 int main(int argc, char **argv)
 {
-    static const int64_t hw[] = {LANES, CG_MAX, ROW_MAX, ACC_W};
+    static const int64_t hw[] = {LANES, CG_MAX, ROW_MAX, ACC_W, KILN_TB_PIPE};
     TbArgs a;
     TbCheck chk;
     TbsDut d = {0};

@@ -16,6 +16,9 @@
 #define K_MAX 3
 #define CG_MAX 8
 #define ROW_MAX 256
+#ifndef KILN_TB_PIPE
+#define KILN_TB_PIPE 1
+#endif
 
 void *tbs_maxpool_new(int lanes);
 void tbs_maxpool_free(void *h);
@@ -55,7 +58,7 @@ static void pack(const int8_t *t, long pixels, int c, uint8_t *beats)
 
 int main(int argc, char **argv)
 {
-    static const int64_t hw[] = {LANES, K_MAX, CG_MAX, ROW_MAX};
+    static const int64_t hw[] = {LANES, K_MAX, CG_MAX, ROW_MAX, KILN_TB_PIPE};
     TbArgs a;
     TbCheck chk;
     TbsDut d;
@@ -108,6 +111,14 @@ int main(int argc, char **argv)
             ref_maxpool(t, h, w, c, k, s, pad, oh, ow, ref);
             pack(t, (long)h * w, c, in);
             pack(ref, (long)oh * ow, c, want);
+            if (a.vec && ci == 0) {
+                TbsFrame f;
+                memset(&f, 0, sizeof f);
+                f.in[0] = in;
+                f.in_beats[0] = nin;
+                f.out_beats[0] = nout;
+                tbs_write_vec(a.vec, &d, rt, 8, &f, want);
+            }
             for (bp = 0; bp < 2; bp++) {
                 TbsFrame f;
                 memset(&f, 0, sizeof f);

@@ -128,12 +128,57 @@ void tbs_pack(const int8_t *t, long pixels, int c, int lanes, uint8_t *beats)
             beats[p * cg * lanes + ch] = (uint8_t)t[p * c + ch];
 }
 
+const char *tbs_vec_path;
+
+static void vec_word(FILE *fp, const uint8_t *b, int n)
+{
+    int k;
+    for (k = n - 1; k >= 0; k--)
+        fprintf(fp, "%02x", b[k]);
+    fprintf(fp, "\n");
+}
+
+void tbs_write_vec(const char *path, const TbsDut *d, const int64_t *rt, int nrt,
+                   const TbsFrame *f, const uint8_t *want)
+{
+    FILE *fp = fopen(path, "w");
+    uint8_t w[8];
+    int i, k, nb = d->in_bytes[0];
+    long b;
+    if (!fp)
+        return;
+    for (i = 0; i < 15; i++) {
+        uint64_t v = i < nrt && i < 12 ? (uint64_t)rt[i]
+                   : i == 12 ? (uint64_t)f->in_beats[0]
+                   : i == 13 ? (d->n_in > 1 ? (uint64_t)f->in_beats[1] : 0)
+                   : i == 14 ? (uint64_t)f->out_beats[0] : 0;
+        for (k = 0; k < 8; k++)
+            w[k] = (uint8_t)(v >> (8 * k));
+        vec_word(fp, w, 8);
+    }
+    memset(w, 0, sizeof w);
+    vec_word(fp, w, 8); /* word 15: reserved */
+    for (i = 0; i < d->n_in; i++)
+        for (b = 0; b < f->in_beats[i]; b++)
+            vec_word(fp, f->in[i] + b * nb, nb);
+    for (b = 0; b < f->out_beats[0]; b++)
+        vec_word(fp, want + b * d->out_bytes[0], d->out_bytes[0]);
+    fclose(fp);
+}
+
 void tbs_case(TbCheck *chk, const TbsDut *d, const char *engine, const int64_t *hw,
               const int64_t *rt, TbsFrame *f, uint8_t *const *want, uint64_t seed,
               const char *desc)
 {
-    int bp, o;
+    int bp, o, nrt = 0;
     char line[256];
+    const HlsEngineDesc *ed = hls_engine_find(engine);
+    if (tbs_vec_path) {
+        while (ed && ed->rt_params[nrt])
+            nrt++;
+        tbs_write_vec(tbs_vec_path, d, rt, nrt, f, want[0]);
+        tbs_vec_path = NULL;
+    }
     for (bp = 0; bp < 2; bp++) {
         long cyc = -1;
         for (o = 0; o < d->n_out; o++)

@@ -79,6 +79,16 @@ void tbs_case(TbCheck *chk, const TbsDut *d, const char *engine, const int64_t *
               const int64_t *rt, TbsFrame *f, uint8_t *const *want, uint64_t seed,
               const char *desc);
 
+/* Vector file for the iverilog benches (sim/tb/tb_stream_iv.v), one hex word
+ * of 8*bytes bits per line: words 0..11 the run-time values rt[0..nrt-1]
+ * (descriptor order, 0 beyond), 12..14 beats of input 0, input 1 and output
+ * 0, then those beats in that order (output = the expected bytes). */
+void tbs_write_vec(const char *path, const TbsDut *d, const int64_t *rt, int nrt,
+                   const TbsFrame *f, const uint8_t *want);
+
+/* When set, tbs_case writes its first case there (tbs_write_vec). */
+extern const char *tbs_vec_path;
+
 #ifdef __cplusplus
 }
 #endif
