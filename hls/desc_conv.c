@@ -7,6 +7,7 @@
  * -family xcup runs (bench/synth/, docs/rtl-resources.md).
  */
 #include "hls/hls.h"
+#include "hls/res_util.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -32,55 +33,6 @@ static int64_t min64(int64_t a, int64_t b)
 static int64_t cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-/* Block RAM aspect ratios (depth x width) in simple-dual-port use. */
-typedef struct BramShape {
-    int64_t depth, width; /* words x bits per word */
-    double cost;          /* RAMB36E2 equivalents: 1 for RAMB36E2, 0.5 for RAMB18E2 */
-} BramShape;
-
-static const BramShape bram_shapes[] = {
-    {32768, 1, 1.0}, {16384, 2, 1.0}, {8192, 4, 1.0}, {4096, 9, 1.0}, {2048, 18, 1.0},
-    {1024, 36, 1.0}, {512, 72, 1.0},
-    {16384, 1, 0.5}, {8192, 2, 0.5}, {4096, 4, 0.5}, {2048, 9, 0.5}, {1024, 18, 0.5},
-    {512, 36, 0.5},
-};
-#define N_BRAM_SHAPES (int)(sizeof bram_shapes / sizeof bram_shapes[0])
-
-/* Cost of covering depth x width with one shape, tiled. */
-static double bram_tiled(int64_t depth, int64_t width, const BramShape *b)
-{
-    return (double)cdiv(depth, b->depth) * (double)cdiv(width, b->width) * b->cost;
-}
-
-/* RAMB36E2 equivalents for a depth x width memory as yosys (memory_libmap)
- * maps it: the cheapest of one aspect ratio tiled over the whole memory, or
- * whole blocks of one ratio for the bulk of the depth plus another ratio for
- * the rest (a 2304 x 32 memory is 4 RAMB18E2 2Kx9 + 1 RAMB18E2 512x36; a
- * 576 x 64 one 1 RAMB36E2 512x72 + a 64-deep remainder in another block).
- * Memories of at most 64 words go to LUTRAM and count 0. */
-static double bram36_for(int64_t depth, int64_t width)
-{
-    double best = -1.0;
-    int i, j;
-    if (depth <= 64)
-        return 0.0;
-    for (i = 0; i < N_BRAM_SHAPES; i++) {
-        const BramShape *b = &bram_shapes[i];
-        int64_t bulk = depth / b->depth * b->depth, rest = depth - bulk;
-        double c = bram_tiled(depth, width, b);
-        if (best < 0.0 || c < best)
-            best = c;
-        if (bulk == 0 || rest == 0)
-            continue;
-        for (j = 0; j < N_BRAM_SHAPES; j++) {
-            c = bram_tiled(bulk, width, b) + bram_tiled(rest, width, &bram_shapes[j]);
-            if (c < best)
-                best = c;
-        }
-    }
-    return best;
 }
 
 /* ---------------- shared row-level window model ---------------- */
@@ -291,8 +243,8 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
-    r.bram36 = (double)pp * bram36_for(lbdepth, 8 * pic) +
-               (double)(hw[CV_WBANKS] * poc) * bram36_for(hw[CV_WDEPTH], 8 * pic);
+    r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic) +
+               (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.uram = 0.0;
     /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
@@ -359,8 +311,8 @@ static HlsRes dw_resources(const int64_t *hw)
     int64_t rows = (int64_t)1 << clog2(hw[DW_KMAX] + 1);
     int64_t lbdepth = rows << (max64(1, clog2(hw[DW_WMAX])) + max64(1, clog2(cgmax)));
     r.dsp = 3.0 * (double)lanes;
-    r.bram36 = bram36_for(lbdepth, 8 * lanes) +
-               bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);
+    r.bram36 = hls_bram36_for(lbdepth, 8 * lanes) +
+               hls_bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);
     r.uram = 0.0;
     /* fitted: per lane requant + accumulator + parameter LUTRAM; control */
     r.lut = 305.0 + (double)lanes * (rq_lut_lane(hw[DW_RQ_PIPE]) + 97.0);

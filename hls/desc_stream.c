@@ -1,12 +1,15 @@
 /*
  * Descriptors of the stream-family engines (rtl-templates/kiln_maxpool.v,
  * kiln_avgpool.v, kiln_upsample.v, kiln_concat.v, kiln_add.v, kiln_split.v,
- * kiln_fifo.v, kiln_skid.v, kiln_width.v, kiln_regfile.v).  cycles() is exact for a frame run in isolation with the
+ * kiln_fifo.v, kiln_skid.v, kiln_width.v, kiln_regfile.v, kiln_axi_rd.v,
+ * kiln_axi_wr.v).  cycles() is exact for a frame run in isolation with the
  * source always valid and the sink always ready (checked by the Verilator
  * benches in sim/); resources() are formulas fitted to yosys synth_xilinx
- * -family xcup (bench/synth/points_stream.txt).
+ * -family xcup on the `fit` points of bench/synth/points_stream.txt and
+ * checked on its `check` points (docs/rtl-stream-resources.md).
  */
 #include "hls/hls.h"
+#include "hls/res_util.h"
 
 #include <stddef.h>
 
@@ -21,22 +24,6 @@ static int64_t clog2(int64_t v)
     while (((int64_t)1 << n) < v)
         n++;
     return n;
-}
-
-/* BRAM36 for a DEPTH x WIDTH memory as yosys maps it: whole RAMB36E2 in
- * the aspect (512x72, 1Kx36, 2Kx18, ...) that needs the fewest. */
-static double bram36_for(int64_t depth, int64_t width)
-{
-    static const int64_t d36[] = {512, 1024, 2048, 4096, 8192, 16384, 32768};
-    static const int64_t w36[] = {72, 36, 18, 9, 4, 2, 1};
-    double best = 1e30;
-    int i;
-    for (i = 0; i < 7; i++) {
-        double n = (double)(ceil_div(depth, d36[i]) * ceil_div(width, w36[i]));
-        if (n < best)
-            best = n;
-    }
-    return best;
 }
 
 /* ---------------- kiln_maxpool ---------------- */
@@ -55,13 +42,13 @@ static int64_t pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64
     return olen - n_run;
 }
 
-static const char *const maxpool_hw[] = {"LANES", "K_MAX", "CG_MAX", "ROW_MAX", NULL};
+static const char *const maxpool_hw[] = {"LANES", "K_MAX", "CG_MAX", "ROW_MAX", "PIPE", NULL};
 static const char *const maxpool_rt[] = {"h", "w", "cg", "k", "s", "pad", "oh", "ow", NULL};
 
+/* 2 per line stage, plus PIPE registers after each stage's max. */
 static int64_t maxpool_latency(const int64_t *hw)
 {
-    (void)hw;
-    return 4;
+    return 4 + 2 * hw[4];
 }
 
 static int64_t maxpool_cycles(const int64_t *hw, const int64_t *rt)
@@ -69,11 +56,10 @@ static int64_t maxpool_cycles(const int64_t *hw, const int64_t *rt)
     int64_t h = rt[0], w = rt[1], cg = rt[2], k = rt[3], s = rt[4], pad = rt[5];
     int64_t oh = rt[6], ow = rt[7];
     int64_t fx = pool_flush(w, ow, k, s, pad), fy = pool_flush(h, oh, k, s, pad);
-    int64_t ry, px, t;
-    (void)hw;
+    int64_t ry, px, t, lat = maxpool_latency(hw);
     if (fy > 0)
-        return h * cg * (w + fx) + fy * ow * cg + 4;
-    /* The last output leaves 4 cycles after the row stage issues the last beat
+        return h * cg * (w + fx) + fy * ow * cg + lat;
+    /* The last output leaves lat cycles after the row stage issues the last beat
      * it depends on; with stride > window trailing rows/columns feed nothing. */
     ry = (oh - 1) * s - pad + k - 1;
     if (ry > h - 1)
@@ -86,20 +72,36 @@ static int64_t maxpool_cycles(const int64_t *hw, const int64_t *rt)
             px = w - 1;
         t = ry * (w + fx) * cg + px * cg + cg - 1;
     }
-    return t + 5;
+    return t + 1 + lat;
+}
+
+/* Resources of one kiln_maxpool_line stage of the given DEPTH: K_MAX-1 tap
+ * memories (LUTRAM up to 64 words, their read register in flip-flops; else
+ * block RAM with the read register inside), the input register and the
+ * last-written tap words (forwarding), the PIPE register after the max and
+ * a (4 + PIPE)-entry LUTRAM output FIFO. */
+static void maxpool_stage(HlsRes *r, int64_t lanes, int64_t kmax, int64_t depth, int64_t pipe)
+{
+    int64_t dw = 8 * lanes, nt = kmax - 1;
+    double b = hls_bram36_for(depth, dw);
+    r->bram36 += (double)nt * b;
+    r->lut += (double)nt * hls_lutram_cells(depth, dw) + hls_lutram_cells(4 + pipe, dw);
+    r->ff += (double)(dw * (1 + nt + (b > 0.0 ? 0 : nt) + pipe));
+    /* per tap and lane: signed 8-bit compare, select, forwarding mux */
+    r->lut += 4.43 * (double)(nt * dw);
 }
 
 static HlsRes maxpool_resources(const int64_t *hw)
 {
-    int64_t lanes = hw[0], kmax = hw[1], rowmax = hw[3];
-    double dw = (double)(8 * lanes);
+    int64_t lanes = hw[0], kmax = hw[1], pipe = hw[4];
     HlsRes r = {0, 0, 0, 0, 0};
-    /* fitted on yosys: LANES 8 and 16, K_MAX 3 (window max trees, tap muxes,
-     * 18-bit position arithmetic of the two line stages) */
-    r.lut = 7.2 * (double)kmax * dw + 660.0;
-    r.ff = 8.0 * dw + 190.0;
+    maxpool_stage(&r, lanes, kmax, hw[2], pipe); /* along x: CG_MAX deep */
+    maxpool_stage(&r, lanes, kmax, hw[3], pipe); /* along y: ROW_MAX deep */
+    /* position and window arithmetic of both stages (18-bit); the constants
+     * are fitted on LANES 8 and 16 with K_MAX 3 */
+    r.lut += 937.0;
+    r.ff += 212.0;
     r.dsp = 1.0; /* cfg_ow * cfg_cg */
-    r.bram36 = (double)(kmax - 1) * bram36_for(rowmax, 8 * lanes);
     return r;
 }
 
@@ -129,7 +131,7 @@ static HlsRes fifo_resources(const int64_t *hw)
     int64_t width = hw[0], depth = hw[1], aw = clog2(depth);
     HlsRes r = {0, 0, 0, 0, 0};
     if (depth >= hw[2]) {
-        r.bram36 = bram36_for(depth, width);
+        r.bram36 = hls_bram36_for(depth, width);
         r.ff = 2.0 * (double)width + 4.0 * (double)aw + 8.0;
         r.lut = (double)width + 4.0 * (double)aw + 22.0;
     } else {
@@ -193,11 +195,16 @@ static int64_t upsample_cycles(const int64_t *hw, const int64_t *rt)
 
 static HlsRes upsample_resources(const int64_t *hw)
 {
-    double dw = (double)(8 * hw[0]);
+    int64_t dw = 8 * hw[0];
     HlsRes r = {0, 0, 0, 0, 0};
-    r.lut = 1.1 * dw + 100.0;
-    r.ff = 1.06 * dw + 63.0;
-    r.bram36 = bram36_for(hw[1], 8 * hw[0]);
+    /* the row buffer; its read register is inside the block RAM unless the
+     * buffer is small enough for LUTRAM */
+    r.bram36 = hls_bram36_for(hw[1], dw);
+    /* output select (input beat or buffer), the 4-entry output FIFO, and
+     * the x / group / copy counters (constants fitted on LANES 8 and 16) */
+    r.lut = (double)dw + hls_lutram_cells(4, dw) + hls_lutram_cells(hw[1], dw) +
+            103.5;
+    r.ff = (double)dw * (r.bram36 > 0.0 ? 1.0 : 2.0) + 69.0;
     return r;
 }
 
@@ -226,13 +233,23 @@ static int64_t concat_cycles(const int64_t *hw, const int64_t *rt)
     return rt[0] * (ga + gb + fl) + 1;
 }
 
+/* Lane realignment of concat and split: every output lane picks one of
+ * LANES input lanes by a run-time index ((l -+ r) mod LANES), so yosys builds
+ * a LANES:1 mux of 8 bits per lane, not a log2(LANES)-level barrel shifter:
+ * the mux inputs grow as 8*LANES*LANES. */
+static double realign_mux_inputs(int64_t lanes)
+{
+    return 8.0 * (double)lanes * (double)lanes;
+}
+
 static HlsRes concat_resources(const int64_t *hw)
 {
     double dw = (double)(8 * hw[0]);
     HlsRes r = {0, 0, 0, 0, 0};
-    /* two LANES-way lane shifters (merge and spill) */
-    r.lut = dw * (5.4 * (double)clog2(hw[0]) - 4.8);
-    r.ff = dw + 24.0;
+    /* merge and spill share the lane index; constant: group counters,
+     * state, the 2-entry output FIFO (fitted on LANES 8 and 16) */
+    r.lut = 0.919 * realign_mux_inputs(hw[0]) + 254.0;
+    r.ff = dw + 24.0; /* carry register + counters */
     return r;
 }
 
@@ -293,8 +310,9 @@ static HlsRes split_resources(const int64_t *hw)
 {
     double dw = (double)(8 * hw[0]);
     HlsRes r = {0, 0, 0, 0, 0};
-    r.lut = dw * (5.83 * (double)clog2(hw[0]) - 8.63);
-    r.ff = dw + 38.0;
+    /* shifted and joined share the lane index (fitted on LANES 8 and 16) */
+    r.lut = 0.855 * realign_mux_inputs(hw[0]) + 129.0;
+    r.ff = dw + 38.0; /* carry register + counters */
     return r;
 }
 
@@ -306,34 +324,34 @@ static const HlsEngineDesc split_desc = {
 
 /* ---------------- kiln_avgpool ---------------- */
 
-static const char *const avgpool_hw[] = {"LANES", "CG_MAX", "ROW_MAX", "ACC_W", NULL};
+static const char *const avgpool_hw[] = {"LANES", "CG_MAX", "ROW_MAX", "ACC_W", "PIPE", NULL};
 static const char *const avgpool_rt[] = {"h", "w", "cg", "kh", "kw", "oh", "ow",
                                          "m_pos", "m_neg", "shift", NULL};
 
+/* PIPE registers in the rounding shift add one cycle each. */
 static int64_t avgpool_latency(const int64_t *hw)
 {
-    (void)hw;
-    return 3;
+    return 3 + hw[4];
 }
 
 static int64_t avgpool_cycles(const int64_t *hw, const int64_t *rt)
 {
     int64_t w = rt[1], cg = rt[2], kh = rt[3], kw = rt[4], oh = rt[5], ow = rt[6];
     int64_t t = ((oh * kh - 1) * w + ow * kw - 1) * cg + cg - 1;
-    (void)hw;
-    return t + 4;
+    return t + 1 + avgpool_latency(hw);
 }
 
 static HlsRes avgpool_resources(const int64_t *hw)
 {
-    double lanes = (double)hw[0], accw = (double)hw[3];
+    double lanes = (double)hw[0], accw = (double)hw[3], pipe = (double)hw[4];
     HlsRes r = {0, 0, 0, 0, 0};
-    /* per lane: 24x16 product in one DSP48E2, two ACC_W adders, the x-sum
-     * LUTRAM, a 42-bit variable rounding shift and saturation */
+    /* per lane: ACC_W x 16 product in one DSP48E2, two ACC_W adders, the
+     * x-sum LUTRAM, the two-step rounding shift and saturation; PIPE
+     * registers hold the (ACC_W + 17)-bit shifted value of every lane */
     r.dsp = lanes;
-    r.lut = lanes * 20.0 * accw + 240.0;
-    r.ff = lanes * (4.0 * accw + 4.0) + 47.0;
-    r.bram36 = bram36_for(hw[2], hw[0] * hw[3]);
+    r.lut = lanes * 12.45 * accw + 240.0;
+    r.ff = lanes * (4.0 * accw + 4.0) + 47.0 + pipe * (lanes * (accw + 17.0) + 4.0);
+    r.bram36 = hls_bram36_for(hw[2], hw[0] * hw[3]);
     return r;
 }
 
@@ -405,6 +423,152 @@ static const HlsEngineDesc regfile_desc = {
     regfile_hw, regfile_rt, one_latency, regfile_cycles, regfile_resources,
 };
 
+/* ---------------- kiln_axi_rd, kiln_axi_wr ---------------- */
+
+#define AXI_OUT_MAX 64 /* largest MAX_OUT the cycle models follow */
+
+static const char *const axi_hw[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", NULL};
+/* base: first byte address; bytes: transfer length; lat: the memory's fixed
+ * latency (AR taken -> first R beat; last W beat -> B response). */
+static const char *const axi_rt[] = {"base", "bytes", "lat", NULL};
+
+/* Beats of the next burst at byte address addr with rem beats left: at most
+ * BURST_MAX and never across a 4 KiB boundary. */
+static int64_t axi_burst_len(int64_t addr, int64_t rem, int64_t nb, int64_t bmax)
+{
+    int64_t to4k = (4096 - (addr & 4095)) / nb, n = rem;
+    if (n > bmax)
+        n = bmax;
+    if (n > to4k)
+        n = to4k;
+    return n;
+}
+
+/* Latency of the data FIFO (kiln_fifo: BRAM form from 128 entries). */
+static int64_t axi_fifo_lat(int64_t depth)
+{
+    return depth >= 128 ? 3 : 1;
+}
+
+static int64_t axi_rd_latency(const int64_t *hw)
+{
+    return axi_fifo_lat(hw[3] * hw[2] + 8);
+}
+
+/* The recurrence of kiln_axi_rd.v's header, cycle 0 = start. */
+static int64_t axi_rd_cycles(const int64_t *hw, const int64_t *rt)
+{
+    int64_t nb = hw[0] / 8, bmax = hw[2], mo = hw[3], lat = rt[2];
+    int64_t addr = rt[0], rem = (rt[1] + nb - 1) / nb;
+    int64_t ring[AXI_OUT_MAX] = {0}; /* e of the last MAX_OUT bursts */
+    int64_t l = 0, e = 0, j = 0;
+    if (mo > AXI_OUT_MAX)
+        mo = AXI_OUT_MAX;
+    if (rem == 0)
+        return 1;
+    while (rem > 0) {
+        int64_t len = axi_burst_len(addr, rem, nb, bmax), a, r;
+        l = j == 0 ? 1 : l + 1;
+        if (j >= mo && ring[j % mo] + 1 > l)
+            l = ring[j % mo] + 1;
+        a = l + 1;
+        r = a + lat;
+        if (j > 0 && e + 1 > r)
+            r = e + 1;
+        e = r + len - 1;
+        ring[j % mo] = e;
+        addr += len * nb;
+        rem -= len;
+        j++;
+    }
+    return e + axi_rd_latency(hw) + 1;
+}
+
+/* The recurrence of kiln_axi_wr.v's header, cycle 0 = start. */
+static int64_t axi_wr_cycles(const int64_t *hw, const int64_t *rt)
+{
+    int64_t nb = hw[0] / 8, bmax = hw[2], mo = hw[3], lat = rt[2];
+    int64_t addr = rt[0], rem = (rt[1] + nb - 1) / nb;
+    int64_t ring[AXI_OUT_MAX] = {0}; /* b of the last MAX_OUT bursts */
+    int64_t c = 0, w = 0, b = 0, p = 0, j = 0;
+    if (mo > AXI_OUT_MAX)
+        mo = AXI_OUT_MAX;
+    if (rem == 0)
+        return 1;
+    while (rem > 0) {
+        int64_t len = axi_burst_len(addr, rem, nb, bmax), f;
+        p += len;
+        c = j == 0 ? 1 + p : (c + 1 > 1 + p ? c + 1 : 1 + p);
+        if (j >= mo && ring[j % mo] + 1 > c)
+            c = ring[j % mo] + 1;
+        f = (j > 0 && c < w) ? w + 1 : c + 2;
+        w = f + len - 1;
+        b = (j > 0 && b + 1 > w + lat) ? b + 1 : w + lat;
+        ring[j % mo] = b;
+        addr += len * nb;
+        rem -= len;
+        j++;
+    }
+    return b + 1;
+}
+
+static int64_t axi_wr_latency(const int64_t *hw)
+{
+    (void)hw;
+    return 2;
+}
+
+/* The data FIFO of an AXI master: BRAM form (2*DATA_W output-buffer and
+ * read-data flip-flops, DATA_W LUTs of muxes) from 128 entries, else
+ * LUTRAM (RAM32M16 cells). */
+static void axi_fifo_res(HlsRes *r, int64_t depth, int64_t dw)
+{
+    if (depth >= 128) {
+        r->bram36 = hls_bram36_for(depth, dw);
+        r->ff += 2.0 * (double)dw;
+        r->lut += (double)dw;
+    } else {
+        r->lut += (double)(ceil_div(dw, 14) * ceil_div(depth, 32));
+    }
+}
+
+static HlsRes axi_rd_resources(const int64_t *hw)
+{
+    int64_t dw = hw[0], aw = hw[1];
+    HlsRes r = {0, 0, 0, 0, 0};
+    /* fitted on yosys (fit points of points_stream.txt): two address
+     * registers and their adder (2*ADDR_W), the last-beat byte mask and
+     * data gating (~DATA_W), 32-bit beat counters and burst-length compares */
+    r.lut = 1.06 * (double)dw + 2.0 * (double)aw + 336.0;
+    r.ff = 0.06 * (double)dw + 2.0 * (double)aw + 167.0;
+    axi_fifo_res(&r, hw[3] * hw[2] + 8, dw);
+    return r;
+}
+
+static HlsRes axi_wr_resources(const int64_t *hw)
+{
+    int64_t dw = hw[0], aw = hw[1];
+    HlsRes r = {0, 0, 0, 0, 0};
+    /* fitted as axi_rd: two burst-length units (AW and W side), 32-bit
+     * counters, the WSTRB of the last beat */
+    r.lut = 0.19 * (double)dw + 2.0 * (double)aw + 478.0;
+    r.ff = 2.0 * (double)aw + 224.0;
+    axi_fifo_res(&r, 2 * hw[2] + 8, dw);
+    return r;
+}
+
+static const HlsEngineDesc axi_rd_desc = {
+    "kiln_axi_rd",
+    "AXI4 burst read master: DDR -> stream, 4 KiB-safe INCR bursts, MAX_OUT in flight",
+    axi_hw, axi_rt, axi_rd_latency, axi_rd_cycles, axi_rd_resources,
+};
+
+static const HlsEngineDesc axi_wr_desc = {
+    "kiln_axi_wr",
+    "AXI4 burst write master: stream -> DDR, 4 KiB-safe INCR bursts, WSTRB tail, waits for B",
+    axi_hw, axi_rt, axi_wr_latency, axi_wr_cycles, axi_wr_resources,
+};
+
 const HlsEngineDesc *const hls_stream_descs[] = {
     &maxpool_desc,
     &avgpool_desc,
@@ -416,5 +580,7 @@ const HlsEngineDesc *const hls_stream_descs[] = {
     &regfile_desc,
     &fifo_desc,
     &skid_desc,
+    &axi_rd_desc,
+    &axi_wr_desc,
     NULL,
 };

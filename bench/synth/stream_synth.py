@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Synthesize the stream-family engines listed in points_stream.txt with
-bench/synth/synth.py and write their rows, with the hls/ descriptor's
-prediction and its error, as the "Stream engines" section of
-docs/rtl-resources.md (the section is replaced, the rest kept).
+bench/synth/synth.py and write docs/rtl-stream-resources.md: measured
+resources and logic depth per point, the hls/desc_stream.c prediction and its
+error.  Points marked `fit` are the ones the formulas were fitted to; points
+marked `check` were never used for fitting, so their errors are predictions.
 
-usage: stream_synth.py HLS_RES_BINARY [OUT.md]
-Results are cached in synth-cache.json next to OUT (same cache as run_all.py).
+usage: stream_synth.py HLS_RES_BINARY [OUT.md] [--only MODULE] [--cached]
+--cached writes the table from the cached points only (no yosys run).
+Results are cached in stream-synth-cache.json next to OUT, keyed by module,
+parameters and a hash of the Verilog sources (a changed engine is
+re-synthesized, a comment edit is not).
 """
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -17,10 +20,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import synth  # noqa: E402
 
-SECTION = "## Stream engines"
+# Tolerances of the resource model (fraction of the measured value).
+TOL = {"lut": 0.30, "ff": 0.30, "dsp": 0.15, "bram": 0.15}
 
 
-def read_points(path):
+def read_points(path, roles=False, notes=None):
+    """files: module -> Verilog files; points: (module, params) or, with
+    roles, (module, params, role) where role is 'fit' or 'check'.  The
+    keyword `point` is a synonym of `fit`.  `note` lines are appended to
+    the list notes when one is given."""
     files, points = {}, []
     with open(path) as f:
         for line in f:
@@ -29,72 +37,131 @@ def read_points(path):
                 continue
             if w[0] == "files":
                 files[w[1]] = w[2:]
-            elif w[0] == "point":
-                points.append((w[1], dict(kv.split("=", 1) for kv in w[2:])))
+            elif w[0] == "note":
+                if notes is not None:
+                    notes.append(" ".join(w[1:]))
+            elif w[0] in ("point", "fit", "check"):
+                params = dict(kv.split("=", 1) for kv in w[2:])
+                role = "check" if w[0] == "check" else "fit"
+                points.append((w[1], params, role) if roles else (w[1], params))
     return files, points
 
 
-def pct(pred, meas):
+def err(pred, meas):
+    """Relative error, or None when both are 0 (nothing to compare)."""
     if meas == 0:
-        return "-" if pred == 0 else "n/a"
-    return "%+.0f%%" % (100.0 * (pred - meas) / meas)
+        return None if pred == 0 else float("inf")
+    return (pred - meas) / meas
+
+
+def fmt_err(e):
+    if e is None:
+        return "-"
+    if e == float("inf"):
+        return "n/a"
+    return "%+.0f%%" % (100.0 * e)
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:]]
+    only = None
+    cached_only = "--cached" in args
+    if cached_only:
+        args.remove("--cached")
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1]
+        del args[i:i + 2]
+    if not args:
         print(__doc__)
         return 2
-    hls_res = sys.argv[1]
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "docs",
-                                                             "rtl-resources.md")
-    files, points = read_points(os.path.join(HERE, "points_stream.txt"))
+    hls_res = args[0]
+    out = args[1] if len(args) > 1 else os.path.join(HERE, "..", "..", "docs",
+                                                     "rtl-stream-resources.md")
+    notes = []
+    files, points = read_points(os.path.join(HERE, "points_stream.txt"), roles=True, notes=notes)
     synth.SOURCES.update(files)
-    cache_path = os.path.join(os.path.dirname(os.path.abspath(out)), "synth-cache.json")
+    cache_path = os.path.join(os.path.dirname(os.path.abspath(out)), "stream-synth-cache.json")
     cache = {}
     if os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
-    rows = []
-    for mod, params in points:
-        key = mod + " " + " ".join("%s=%s" % kv for kv in sorted(params.items()))
+    rows, todo = [], []
+    for mod, params, role in points:
+        if only and mod != only:
+            continue
+        key = "%s %s src=%s" % (mod, " ".join("%s=%s" % kv for kv in sorted(params.items())),
+                                synth.source_hash(mod))
+        if key not in cache and cached_only:
+            print("not synthesized yet:", key, flush=True)
+            continue
         if key not in cache:
             print("synth", key, flush=True)
             r = synth.synth(mod, params)
             r.pop("cells", None)
             cache[key] = r
             with open(cache_path, "w") as f:
-                json.dump(cache, f, indent=1)
+                json.dump(cache, f, indent=1, sort_keys=True)
+        todo.append((mod, params, role, key))
+    for mod, params, role, key in todo:
         m = cache[key]
         res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in params.items()],
                              capture_output=True, text=True, check=True)
         p = json.loads(res.stdout)
-        rows.append((mod, params, m, p))
-        print("%-14s %-45s LUT %6d FF %6d DSP %4d B36 %3d B18 %3d | pred LUT %6.0f FF %6.0f "
-              "DSP %4.0f B36 %5.1f" % (mod, " ".join("%s=%s" % kv for kv in params.items()),
-                                       m["lut"], m["ff"], m["dsp"], m["ramb36"], m["ramb18"],
-                                       p["lut"], p["ff"], p["dsp"], p["bram36"]), flush=True)
-    text = ""
-    if os.path.exists(out):
-        with open(out) as f:
-            text = f.read()
-    text = re.sub(r"\n?%s\n.*?(?=\n## |\Z)" % re.escape(SECTION), "", text, flags=re.S)
-    sec = [SECTION, "",
-           "Generated by `bench/synth/stream_synth.py` from `bench/synth/points_stream.txt` "
-           "(same flow and tolerances as above; predictions from hls/desc_stream.c).", "",
-           "| engine | parameters | LUT | FF | DSP48E2 | RAMB36E2 | RAMB18E2 | ltp | pred LUT | "
-           "pred FF | pred DSP | pred BRAM36 | err LUT | err FF | err DSP | err BRAM |",
-           "|" + "---|" * 16]
-    for mod, params, m, p in rows:
+        rows.append((mod, params, role, m, p))
+        print("%-14s %-5s %-45s LUT %6d FF %6d DSP %4d B36 %3d B18 %3d depth %s | pred LUT %6.0f "
+              "FF %6.0f DSP %4.0f B36 %5.1f" % (
+                  mod, role, " ".join("%s=%s" % kv for kv in params.items()), m["lut"], m["ff"],
+                  m["dsp"], m["ramb36"], m["ramb18"], m.get("depth"), p["lut"], p["ff"],
+                  p["dsp"], p["bram36"]), flush=True)
+    if only:
+        return 0
+    lines = ["# Stream engines: resources and logic depth", "",
+             "Generated by `bench/synth/stream_synth.py` from `bench/synth/points_stream.txt`: "
+             "yosys 0.23 `synth_xilinx -family xcup -flatten` per point (`bench/synth/synth.py`), "
+             "against the formulas of `hls/desc_stream.c`.  Role `fit`: the formula's constants "
+             "were fitted on this point; role `check`: an independent point never used for "
+             "fitting, so its error is a true prediction error.  Tolerances: %d%% DSP and "
+             "BRAM, %d%% LUT and FF.  BRAM counts RAMB36E2 + RAMB18E2/2.  depth: longest "
+             "register-to-register path in cells (`bench/synth/depth.py`, like `ltp -noff` "
+             "but cutting at block RAM and DSP registers)." % (
+                 100 * TOL["dsp"], 100 * TOL["lut"]), "",
+             "| engine | role | parameters | LUT | FF | DSP48E2 | RAMB36E2 | RAMB18E2 | depth | "
+             "pred LUT | pred FF | pred DSP | pred BRAM36 | err LUT | err FF | err DSP | "
+             "err BRAM |",
+             "|" + "---|" * 17]
+    worst = {}
+    for mod, params, role, m, p in rows:
         b36 = m["ramb36"] + m["ramb18"] / 2.0
-        sec.append("| %s | %s | %d | %d | %d | %d | %d | %s | %.0f | %.0f | %.0f | %.1f | %s | "
-                   "%s | %s | %s |" % (
-                       mod, " ".join("%s=%s" % kv for kv in params.items()), m["lut"], m["ff"],
-                       m["dsp"], m["ramb36"], m["ramb18"], m["ltp"], p["lut"], p["ff"],
-                       p["dsp"], p["bram36"], pct(p["lut"], m["lut"]), pct(p["ff"], m["ff"]),
-                       pct(p["dsp"], m["dsp"]), pct(p["bram36"], b36)))
-    text = text.rstrip("\n") + ("\n\n" if text else "") + "\n".join(sec) + "\n"
+        e = {"lut": err(p["lut"], m["lut"]), "ff": err(p["ff"], m["ff"]),
+             "dsp": err(p["dsp"], m["dsp"]), "bram": err(p["bram36"], b36)}
+        lines.append("| %s | %s | %s | %d | %d | %d | %d | %d | %s | %.0f | %.0f | %.0f | %.1f | "
+                     "%s | %s | %s | %s |" % (
+                         mod, role, " ".join("%s=%s" % kv for kv in params.items()), m["lut"],
+                         m["ff"], m["dsp"], m["ramb36"], m["ramb18"], m.get("depth"), p["lut"],
+                         p["ff"], p["dsp"], p["bram36"], fmt_err(e["lut"]), fmt_err(e["ff"]),
+                         fmt_err(e["dsp"]), fmt_err(e["bram"])))
+        if role == "check":
+            for k, v in e.items():
+                if v is not None and (k not in worst or abs(v) > abs(worst[k][0])):
+                    worst[k] = (v, mod)
+    lines += ["", "Largest prediction error over the `check` points:", ""]
+    for k in ("lut", "ff", "dsp", "bram"):
+        if k in worst:
+            v, mod = worst[k]
+            lines.append("- %s: %s (%s), tolerance %d%%%s" % (
+                k.upper(), fmt_err(v), mod, 100 * TOL[k],
+                "" if abs(v) <= TOL[k] else " **exceeded**"))
+    if notes:
+        lines += ["", "Notes:", ""] + ["- " + n for n in notes]
     with open(out, "w") as f:
-        f.write(text)
+        f.write("\n".join(lines) + "\n")
+    if not cached_only:
+        # drop results of old sources and of points no longer listed
+        used = set(t[3] for t in todo)
+        with open(cache_path, "w") as f:
+            json.dump({k: v for k, v in cache.items() if k in used}, f, indent=1,
+                      sort_keys=True)
     print("wrote", out)
     return 0
 

@@ -1,0 +1,77 @@
+/*
+ * hls internal: memory geometry shared by the resource models of
+ * hls/desc_conv.c and hls/desc_stream.c.  Not part of the hls/hls.h API.
+ */
+#ifndef KILN_HLS_RES_UTIL_H
+#define KILN_HLS_RES_UTIL_H
+
+#include <stdint.h>
+
+/* Block RAM aspect ratios (depth x width) in simple-dual-port use. */
+typedef struct HlsBramShape {
+    int64_t depth, width; /* words x bits per word */
+    double cost;          /* RAMB36E2 equivalents: 1 for RAMB36E2, 0.5 for RAMB18E2 */
+} HlsBramShape;
+
+static const HlsBramShape hls_bram_shapes[] = {
+    {32768, 1, 1.0}, {16384, 2, 1.0}, {8192, 4, 1.0}, {4096, 9, 1.0}, {2048, 18, 1.0},
+    {1024, 36, 1.0}, {512, 72, 1.0},
+    {16384, 1, 0.5}, {8192, 2, 0.5}, {4096, 4, 0.5}, {2048, 9, 0.5}, {1024, 18, 0.5},
+    {512, 36, 0.5},
+};
+
+static inline int64_t hls_cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Cost of covering depth x width with one shape, tiled. */
+static inline double hls_bram_tiled(int64_t depth, int64_t width, const HlsBramShape *b)
+{
+    return (double)hls_cdiv(depth, b->depth) * (double)hls_cdiv(width, b->width) * b->cost;
+}
+
+/* RAMB36E2 equivalents for a depth x width memory as yosys (memory_libmap)
+ * maps it: the cheapest of one aspect ratio tiled over the whole memory, or
+ * whole blocks of one ratio for the bulk of the depth plus another ratio for
+ * the rest (a 2304 x 32 memory is 4 RAMB18E2 2Kx9 + 1 RAMB18E2 512x36; a
+ * 576 x 64 one 1 RAMB36E2 512x72 + a 64-deep remainder in another block).
+ * A memory that fits one RAMB18E2 counts 0.5.  Memories of at most 64
+ * words go to LUTRAM and count 0 (hls_lutram_cells). */
+static inline double hls_bram36_for(int64_t depth, int64_t width)
+{
+    const int n = (int)(sizeof hls_bram_shapes / sizeof hls_bram_shapes[0]);
+    double best = -1.0;
+    int i, j;
+    if (depth <= 64)
+        return 0.0;
+    for (i = 0; i < n; i++) {
+        const HlsBramShape *b = &hls_bram_shapes[i];
+        int64_t bulk = depth / b->depth * b->depth, rest = depth - bulk;
+        double c = hls_bram_tiled(depth, width, b);
+        if (best < 0.0 || c < best)
+            best = c;
+        if (bulk == 0 || rest == 0)
+            continue;
+        for (j = 0; j < n; j++) {
+            c = hls_bram_tiled(bulk, width, b) + hls_bram_tiled(rest, width, &hls_bram_shapes[j]);
+            if (c < best)
+                best = c;
+        }
+    }
+    return best;
+}
+
+/* LUTRAM cells (counted as LUTs, as bench/synth/synth.py does) of a memory
+ * of at most 64 words with one read and one write port: RAM32M16 (14 bits
+ * x 32) up to 32 words, RAM64M8 (7 bits x 64) up to 64; 0 above (BRAM). */
+static inline double hls_lutram_cells(int64_t depth, int64_t width)
+{
+    if (depth > 64)
+        return 0.0;
+    if (depth <= 32)
+        return (double)hls_cdiv(width, 14);
+    return (double)hls_cdiv(width, 7);
+}
+
+#endif
