@@ -27,10 +27,12 @@
 // Cycles per frame (first input to last output, no back-pressure):
 //             h*cg*(w + fx) + fy*ow*cg + 4 + 2*PIPE, where fx (fy) is the number of
 //             outputs along x (y) issued in the flush: see hls/desc_stream.c.
-// Resources:  bram36 = (K_MAX-1) * RAMB36E2 for ROW_MAX x 8*LANES (fewest of
-//             512x72, 1Kx36, ...); LUT ~ 7.2*K_MAX*8*LANES + 660;
-//             FF ~ 8*8*LANES + 190 + PIPE*(2*8*LANES + 2); 1 DSP
-//             (cfg_ow * cfg_cg).
+// Resources:  two line stages (along x: CG_MAX deep, along y: ROW_MAX deep),
+//             each (K_MAX-1) tap memories of 8*LANES bits in block RAM
+//             (RAMB18E2 counts 0.5) or LUTRAM when small, K_MAX-1 max units
+//             of 8*LANES bits and PIPE registers; + ~937 LUT, ~212 FF of
+//             window arithmetic; 1 DSP (cfg_ow * cfg_cg).  Exact formula:
+//             maxpool_resources in hls/desc_stream.c.
 module kiln_maxpool #(
     parameter LANES   = 16,
     parameter K_MAX   = 3,

@@ -14,8 +14,8 @@
 // Cycles per frame of P pixels: (P-1)*(cg_in + fl) + e + 2, where
 //             q = off / LANES, go = ceil(cout/LANES), fl = (r != 0 && q+go ==
 //             cg_in), e = cg_in when fl, else q+go-1 (r == 0) or q+go (r != 0).
-// Resources:  LUT ~ 8*LANES*(5.83*log2(LANES) - 8.63), FF ~ 8*LANES + 38;
-//             no DSP/BRAM.
+// Resources:  LUT ~ 0.86*8*LANES^2 + 129 (one LANES:1 lane-select mux per
+//             output lane), FF ~ 8*LANES + 38; no DSP/BRAM (hls/desc_stream.c).
 module kiln_split #(
     parameter LANES = 16
 ) (

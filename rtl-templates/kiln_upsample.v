@@ -13,8 +13,10 @@
 //             Rows need no count: the frame is h rows of this pattern.
 // Latency:    2 cycles.
 // Cycles per frame: f*f*h*w*cg + 2.
-// Resources:  bram36 = RAMB36E2 for ROW_MAX x 8*LANES; LUT ~ 1.1*8*LANES + 100;
-//             FF ~ 1.06*8*LANES + 63; no DSP.
+// Resources:  bram36 = block RAM cover of ROW_MAX x 8*LANES (RAMB18E2 counts
+//             0.5; LUTRAM when small); LUT ~ 8*LANES + LUTRAM cells + 104;
+//             FF ~ 8*LANES (x2 with a LUTRAM buffer) + 69; no DSP
+//             (hls/desc_stream.c).
 module kiln_upsample #(
     parameter LANES   = 16,
     parameter ROW_MAX = 512
