@@ -52,7 +52,7 @@
  * lowers it: drawing seeded weights for a huge hostile cfg would otherwise
  * take all of each run's time. */
 #ifdef KILN_FUZZING
-#define MAX_PARAMS ((int64_t)1 << 22)
+#define MAX_PARAMS ((int64_t)1 << 18)
 #else
 #define MAX_PARAMS ((int64_t)1 << 28)
 #endif

@@ -51,4 +51,10 @@ int fe_tensor_from_memory(const uint8_t *buf, size_t len, int is_npy, const char
  * temporary name beside it, then renamed). */
 int fe_write_tensor(const char *path, const GirTensor *t, GirError *e);
 
+/* Write g as an ONNX model onnxruntime runs: kiln's int8 form becomes QDQ
+ * (DequantizeLinear, the op in float, QuantizeLinear) at the scales the
+ * integer multipliers realise; fp32 parts are written as they are.  Written
+ * atomically; -1 + error naming the node that has no ONNX form. */
+int fe_write_onnx_qdq(const GirGraph *g, const char *path, GirError *e);
+
 #endif

@@ -147,6 +147,7 @@ typedef struct {
     void *data;       /* GIR_VAL_CONST only: dense data in the arena */
     int producer;     /* node id for GIR_VAL_NODE, else -1 */
     GirLoc loc;       /* where it was declared */
+    float scale;      /* int8 values: real value = q * scale; 0 when not quantized */
 } GirValue;
 
 /* Attribute kinds, as in ONNX. */
@@ -282,5 +283,133 @@ typedef struct {
     int64_t params; /* weight and bias elements the node owns (constants) */
 } GirNodeCost;
 GirNodeCost gir_node_cost(const GirGraph *g, const GirNode *n);
+
+/* ---- passes (graphir/pass.c, graphir/passes/; docs/passes.md) --------------- */
+
+/* A pass rewrites g in place; 0, or -1 + error naming the node it refuses. */
+typedef int (*GirPassFn)(GirGraph *g, GirError *e);
+
+/* One row of the pass table. */
+typedef struct {
+    const char *name;    /* as in --passes=name */
+    GirPassFn fn;        /* the entry point */
+    const char *summary; /* one line for `kiln opt --list` */
+} GirPassInfo;
+
+/* Options of a pass run.  NULL: quiet, verifying after every pass only in
+ * builds without NDEBUG (debug and test builds). */
+typedef struct {
+    int verify_each;        /* gir_verify and gir_infer_shapes after every pass */
+    const char *dump_after; /* print the text IR after this pass; NULL: never */
+    FILE *dump;             /* where dumps go; NULL: stdout */
+    int elide_data;         /* dumps leave constants' data out */
+    int time_passes;        /* print each pass's wall time */
+    FILE *time_out;         /* where timings go; NULL: stderr */
+} GirPassOptions;
+
+/* The pass table (n rows in *count) and the named pipelines. */
+const GirPassInfo *gir_passes(int *count);
+/* The comma-separated pass list of a pipeline ("O1", "default"); NULL if none. */
+const char *gir_pipeline_passes(const char *name);
+/* Run a named pipeline; NULL = the default ("O1"), what `kiln quantize` runs
+ * before calibration. */
+int gir_run_pipeline(GirGraph *g, const char *pipeline, const GirPassOptions *opts,
+                     GirError *e);
+/* 0 when every name in the comma-separated list is a pass or pipeline;
+ * -1 + "unknown pass 'x'" otherwise. */
+int gir_check_pass_list(const char *list, GirError *e);
+/* Run a comma-separated list of pass and pipeline names, in order. */
+int gir_run_passes(GirGraph *g, const char *list, const GirPassOptions *opts, GirError *e);
+
+/* Helpers for passes.  Uses of each value by nodes and graph outputs, into
+ * counts[g->nval]. */
+void gir_use_counts(const GirGraph *g, int *counts);
+/* Make every node input and graph output that reads value from read to. */
+void gir_replace_uses(GirGraph *g, int from, int to);
+/* Drop the nodes with dead[id] != 0 (dead may be NULL), then every value no
+ * live node, graph input or graph output refers to; renumber both in order. */
+void gir_graph_compact(GirGraph *g, const unsigned char *dead);
+
+int gir_pass_fold_constants(GirGraph *g, GirError *e);
+int gir_pass_dce(GirGraph *g, GirError *e);
+int gir_pass_cse(GirGraph *g, GirError *e);
+int gir_pass_fold_bn(GirGraph *g, GirError *e);
+int gir_pass_fold_pad(GirGraph *g, GirError *e);
+int gir_pass_fuse_act(GirGraph *g, GirError *e);
+int gir_pass_remove_noops(GirGraph *g, GirError *e);
+int gir_pass_nhwc(GirGraph *g, GirError *e);
+int gir_pass_fold_qdq(GirGraph *g, GirError *e);
+
+/* Nodes the nhwc pass marked layout="NHWC" (graphir/layout.c): data input 0
+ * and every output are [N,H,W,C]; the rule and kernel are the NCHW ones on
+ * transposed types and data, so results are bit-identical. */
+int gir_node_is_nhwc(const GirNode *n);
+int gir_shape_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
+                   GirType *outs, GirError *e);
+int gir_eval_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
+                  GirTensor *const *outs, GirError *e);
+
+/* ---- quantization (graphir/quant/; docs/quant.md) --------------------------- */
+
+/* How an activation's clipping threshold is picked from its statistics. */
+typedef enum {
+    GIR_CALIB_MINMAX,     /* the largest |x| seen */
+    GIR_CALIB_PERCENTILE, /* the given percentile of |x| */
+    GIR_CALIB_KL,         /* least KL divergence of the 128-level histogram (TensorRT) */
+} GirCalibMethod;
+
+/* Activation statistics of every f32 value of a graph over calibration runs
+ * (graphir/quant/calibrate.c). */
+typedef struct GirCalib GirCalib;
+
+/* Statistics for graph g, which must outlive them. */
+GirCalib *gir_calib_new(const GirGraph *g);
+void gir_calib_free(GirCalib *c);
+/* Run g in fp32 on inputs (one tensor per graph input) and add every f32
+ * value's |x| to its histogram.  0, or -1 + error. */
+int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e);
+/* Number of runs added so far. */
+int gir_calib_runs(const GirCalib *c);
+/* Per value id of g: the real value that maps to int8 127 (0 where the value
+ * was never seen or is not f32). percentile in (0, 100] for
+ * GIR_CALIB_PERCENTILE. */
+void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
+                          float *thresholds);
+
+/* What gir_quantize did to one node of the fp32 graph. */
+typedef struct {
+    const char *node; /* node name in the fp32 graph */
+    GirOp op;         /* its op */
+    int int8;         /* 1: runs in the int8 form; 0: kept in fp32 */
+    const char *why;  /* for fp32 nodes: the reason (static string) */
+} GirQuantNote;
+
+/* Rewrite fp32 graph g into the int8 form of docs/quant.md, given the
+ * per-value thresholds of gir_calib_thresholds: per-tensor activation scales
+ * (threshold / 127), per-output-channel weight scales, int32 biases, the
+ * requantize multipliers and shifts of requant.h.  Concat inputs and Add
+ * operands are put on one scale by Requantize nodes.  Ops without an int8
+ * form stay fp32 between DequantizeLinear and QuantizeLinear.  Values keep
+ * their names (an int8 value is named after the f32 value it stands for);
+ * notes (may be NULL) gets one entry per node of g, allocated in the new
+ * graph's arena.  NULL + error on failure. */
+GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
+                       GirError *e);
+
+/* Accuracy of one value: int8 graph against fp32 (graphir/quant/accuracy.c). */
+typedef struct {
+    const char *name; /* value name, shared by both graphs */
+    int is_output;    /* 1: a graph output of the fp32 graph */
+    int64_t count;    /* elements compared */
+    double sqnr_db;   /* 10 log10(sum ref^2 / sum (ref - q)^2); INFINITY if exact */
+    double cosine;    /* cosine similarity of the two tensors */
+} GirAccuracy;
+
+/* Run fp32 graph ref and its quantized form q on the same inputs and compare
+ * every value of ref that q also has (int8 values dequantized by their
+ * scale), in ref's node order, graph outputs included.  *rows gets the
+ * entries (allocated in arena), *nrows their count.  0, or -1 + error. */
+int gir_accuracy(const GirGraph *ref, const GirGraph *q, const GirTensor *inputs,
+                 GirArena *arena, GirAccuracy **rows, int *nrows, GirError *e);
 
 #endif

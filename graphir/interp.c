@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "graphir.h"
+#include "internal.h"
+#include "qonnx.h"
 
 /* The largest tensor a run may allocate: a hostile shape becomes an error
  * rather than an out-of-memory abort. */
@@ -195,6 +197,34 @@ static void geom(const GirNode *n, const GirType *x, const GirType *y, const int
 
 /* ---- kernels ---------------------------------------------------------------- */
 
+/* The activation a pass fused into an fp32 Conv or Gemm (attribute act:
+ * "relu", "leakyrelu" with act_alpha, "clip" with act_min/act_max), applied
+ * after the bias exactly as the separate node would have. */
+static int fused_act(const GirNode *n, GirTensor *y, GirError *e)
+{
+    const char *act = gir_attr_string(n, "act", NULL);
+    float *d = y->data, alpha, lo, hi;
+    int64_t i, cnt = gir_type_numel(&y->type);
+    if (!act || y->type.dtype != GIR_DT_F32)
+        return 0;
+    alpha = gir_attr_float(n, "act_alpha", 0.01f);
+    lo = gir_attr_float(n, "act_min", -INFINITY);
+    hi = gir_attr_float(n, "act_max", INFINITY);
+    if (strcmp(act, "relu") == 0) {
+        for (i = 0; i < cnt; i++)
+            d[i] = d[i] < 0 ? 0.0f : d[i];
+    } else if (strcmp(act, "leakyrelu") == 0) {
+        for (i = 0; i < cnt; i++)
+            d[i] = d[i] < 0 ? alpha * d[i] : d[i];
+    } else if (strcmp(act, "clip") == 0) {
+        for (i = 0; i < cnt; i++)
+            d[i] = d[i] < lo ? lo : d[i] > hi ? hi : d[i];
+    } else {
+        return fail(n, e, "unknown fused activation act=\"%s\" (relu, leakyrelu, clip)", act);
+    }
+    return 0;
+}
+
 /*
  * Direct convolution.  For each output channel and input channel, each
  * kernel tap adds weight * input row to an output row; the innermost loop
@@ -283,7 +313,7 @@ static int eval_CONV(const GirNode *n, const GirTensor *const *ins, GirTensor *c
             }
         }
     }
-    return 0;
+    return fused_act(n, outs[0], e);
 }
 
 static int eval_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
@@ -907,7 +937,7 @@ static int eval_GEMM(const GirNode *n, const GirTensor *const *ins, GirTensor *c
             y[i * N + j] = (float)acc;
         }
     }
-    return 0;
+    return fused_act(n, outs[0], e);
 }
 
 static int eval_MATMUL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
@@ -1114,6 +1144,25 @@ static int eval_YOLO(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     return 0;
 }
 
+/* QuantizeLinear, DequantizeLinear, Requantize: kernels in interp_int8.c. */
+static int eval_QUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins,
+                               GirTensor *const *outs, GirError *e)
+{
+    return gir_eval_quantizelinear(n, ins, outs, e);
+}
+
+static int eval_DEQUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins,
+                                 GirTensor *const *outs, GirError *e)
+{
+    return gir_eval_dequantizelinear(n, ins, outs, e);
+}
+
+static int eval_REQUANTIZE(const GirNode *n, const GirTensor *const *ins,
+                           GirTensor *const *outs, GirError *e)
+{
+    return gir_eval_requantize(n, ins, outs, e);
+}
+
 #define EVAL_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = eval_##e,
 static EvalFn *const eval_fns[GIR_OP_COUNT] = {GIR_OPS(EVAL_ROW)};
 #undef EVAL_ROW
@@ -1208,7 +1257,14 @@ int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs, GirA
                 goto out;
             outp[j] = &ts[v];
         }
-        if (eval_fns[n->op](n, ins, outp, e))
+        /* layout="NHWC" nodes: the NCHW kernel on transposed data (layout.c). */
+        if (gir_node_is_nhwc(n)) {
+            if (gir_eval_nhwc(g, n, ins, outp, e) < 0)
+                goto out;
+            continue;
+        }
+        /* Nodes of the int8 form run in integer arithmetic (interp_int8.c). */
+        if ((gir_int8_node(n, ins) ? gir_eval_int8 : eval_fns[n->op])(n, ins, outp, e))
             goto out;
     }
     for (i = 0; i < g->noutput; i++) {

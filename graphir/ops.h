@@ -48,7 +48,14 @@
     X(IDENTITY, "Identity", 1, 1, "copy")                                            \
     X(CONSTANT, "Constant", 0, 0, "the tensor in attribute value")                   \
     X(PAD, "Pad", 2, 3, "constant, reflect or edge padding (pads as input)")         \
-    X(YOLO, "YoloHead", 1, 1, "Darknet [yolo] layer: logistic on x, y, obj, classes")
+    X(QLINEARCONV, "QLinearConv", 8, 9, "u8/i8 conv with zero points, float requant") \
+    X(CONVINTEGER, "ConvInteger", 2, 4, "u8/i8 conv with zero points -> i32")       \
+    X(MATMULINTEGER, "MatMulInteger", 2, 4, "u8/i8 matmul with zero points -> i32") \
+    X(QLINEARMATMUL, "QLinearMatMul", 8, 8, "u8/i8 matmul, float requant")          \
+    X(YOLO, "YoloHead", 1, 1, "Darknet [yolo] layer: logistic on x, y, obj, classes") \
+    X(QUANTIZELINEAR, "QuantizeLinear", 2, 3, "x / scale + zero point, rounded, saturated") \
+    X(DEQUANTIZELINEAR, "DequantizeLinear", 2, 3, "(x - zero point) * scale to f32")     \
+    X(REQUANTIZE, "Requantize", 1, 1, "i8 -> i8 by rq_m, rq_shift (requant.h)")
 
 /* The op kinds; GIR_OP_COUNT is not an op. */
 typedef enum {

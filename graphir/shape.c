@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "graphir.h"
+#include "internal.h"
+#include "qonnx.h"
 
 #define DIM_MAX ((int64_t)1 << 40)  /* no real tensor axis comes near this */
 #define ATTR_MAX ((int64_t)1 << 31) /* kernel sizes, strides, pads, dilations */
@@ -1262,6 +1264,25 @@ static int shape_YOLO(const GirNode *n, const GirTensor *const *ins, GirType *ou
     return 0;
 }
 
+/* QuantizeLinear, DequantizeLinear, Requantize: rules in interp_int8.c. */
+static int shape_QUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    return gir_shape_quantizelinear(n, ins, outs, e);
+}
+
+static int shape_DEQUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                  GirError *e)
+{
+    return gir_shape_dequantizelinear(n, ins, outs, e);
+}
+
+static int shape_REQUANTIZE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                            GirError *e)
+{
+    return gir_shape_requantize(n, ins, outs, e);
+}
+
 #define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,
 static ShapeFn *const shape_fns[GIR_OP_COUNT] = {GIR_OPS(SHAPE_ROW)};
 #undef SHAPE_ROW
@@ -1305,7 +1326,11 @@ int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *
     }
     for (i = 0; i < n->nout; i++)
         outs[i] = type_of(GIR_DT_UNDEF, -1);
-    if (shape_fns[n->op](n, ins, outs, e))
+    /* layout="NHWC" nodes: the NCHW rule on transposed types. */
+    if (gir_node_is_nhwc(n))
+        return gir_shape_nhwc(g, n, ins, outs, e);
+    /* Nodes of the int8 form (docs/quant.md) have their own rule. */
+    if ((gir_int8_node(n, ins) ? gir_shape_int8 : shape_fns[n->op])(n, ins, outs, e))
         return -1;
     for (i = 0; i < n->nout; i++)
         if (check_type(n, &outs[i], "output", i, e))

@@ -227,6 +227,18 @@ static void print_layout(FILE *f, GirLayout l)
         fprintf(f, " %s", s);
 }
 
+static void print_float(FILE *f, float v);
+
+/* The int8 scale of a value (docs/quant.md); nothing when not quantized. */
+static void print_scale(FILE *f, float scale)
+{
+    if (scale == 0.0f)
+        return;
+    fputs(" scale(", f);
+    print_float(f, scale);
+    fputc(')', f);
+}
+
 /* A file equal to the graph's source prints as the word source: most
  * locations name the model file, and its path on every line buries the rest. */
 static void print_loc(FILE *f, const GirGraph *g, GirLoc loc)
@@ -423,6 +435,7 @@ static void print_node(FILE *f, const GirGraph *g, const GirNode *n, int elide)
         }
         print_type(f, &g->vals[id].type);
         print_layout(f, g->vals[id].layout);
+        print_scale(f, g->vals[id].scale);
     }
     /* The parser names a node after its first output when '@' is left out,
      * so that name needs no '@'. */
@@ -457,6 +470,7 @@ int gir_print(const GirGraph *g, FILE *f, int elide_data)
             fputs(" : ", f);
             print_type(f, &g->vals[id].type);
             print_layout(f, g->vals[id].layout);
+            print_scale(f, g->vals[id].scale);
             print_loc(f, g, g->vals[id].loc);
         }
         fputc('\n', f);
@@ -470,6 +484,7 @@ int gir_print(const GirGraph *g, FILE *f, int elide_data)
         fputs(" : ", f);
         print_type(f, &v->type);
         print_layout(f, v->layout);
+        print_scale(f, v->scale);
         fputs(" = ", f);
         print_data(f, &v->type, v->data, elide_data);
         print_loc(f, g, v->loc);
@@ -1061,6 +1076,20 @@ static int parse_layout(Parser *P, const GirType *t, GirLayout *out)
     return next(P);
 }
 
+/* [ 'scale' '(' FLOAT ')' ]: the int8 scale of a value (docs/quant.md);
+ * 0 when left out. */
+static int parse_scale(Parser *P, float *out)
+{
+    *out = 0.0f;
+    if (!at_ident(P, "scale"))
+        return 0;
+    if (next(P) < 0 || eat_punct(P, '(', "'(' after scale") < 0 || parse_float(P, out) < 0)
+        return -1;
+    if (!(*out > 0.0f) || isinf(*out))
+        return errorf(P, P->tok.line, "expected a positive finite scale");
+    return eat_punct(P, ')', "')' after the scale");
+}
+
 /* Exactly the bytes of type t, as base64"...", into arena a.  what names the
  * owner for messages ("constant %w"). */
 static int parse_data(Parser *P, const GirType *t, GirArena *a, void **out, const char *what)
@@ -1243,12 +1272,14 @@ static int parse_input(Parser *P)
     GirType t;
     GirLayout layout;
     GirLoc loc;
+    float scale;
     if (next(P) < 0 || new_value_name(P, &name) < 0 || eat_punct(P, ':', "':' and a type") < 0 ||
-        parse_type(P, &t) < 0 || parse_layout(P, &t, &layout) < 0 || parse_loc(P, &loc) < 0 ||
-        eat_eol(P) < 0)
+        parse_type(P, &t) < 0 || parse_layout(P, &t, &layout) < 0 ||
+        parse_scale(P, &scale) < 0 || parse_loc(P, &loc) < 0 || eat_eol(P) < 0)
         return -1;
     id = gir_add_value(P->g, name, GIR_VAL_INPUT, t, loc);
     P->g->vals[id].layout = layout;
+    P->g->vals[id].scale = scale;
     gir_add_input(P->g, id);
     map_put(P, &P->vals, name, id, line);
     return 0;
@@ -1264,15 +1295,17 @@ static int parse_const(Parser *P)
     GirType t;
     GirLayout layout;
     GirLoc loc;
+    float scale;
     if (next(P) < 0 || new_value_name(P, &name) < 0 || eat_punct(P, ':', "':' and a type") < 0 ||
         parse_type(P, &t) < 0 || parse_layout(P, &t, &layout) < 0 ||
-        eat_punct(P, '=', "'=' and the constant's data") < 0)
+        parse_scale(P, &scale) < 0 || eat_punct(P, '=', "'=' and the constant's data") < 0)
         return -1;
     snprintf(what, sizeof what, "constant %s", value_text(name, buf, sizeof buf));
     if (parse_data(P, &t, P->tmp, &data, what) < 0 || parse_loc(P, &loc) < 0 || eat_eol(P) < 0)
         return -1;
     id = gir_add_const(P->g, name, t, data, loc);
     P->g->vals[id].layout = layout;
+    P->g->vals[id].scale = scale;
     map_put(P, &P->vals, name, id, line);
     return 0;
 }
@@ -1401,6 +1434,7 @@ static int parse_node(Parser *P)
     GirAttr *attrs = NULL;
     GirType *types;
     GirLayout *layouts;
+    float *scales;
     GirLoc loc;
     const Slot *s;
     char buf[128];
@@ -1477,10 +1511,12 @@ static int parse_node(Parser *P)
         return -1;
     types = gir_arena_alloc(P->tmp, sizeof *types * (size_t)nout);
     layouts = gir_arena_alloc(P->tmp, sizeof *layouts * (size_t)nout);
+    scales = gir_arena_alloc(P->tmp, sizeof *scales * (size_t)nout);
     for (i = 0; i < nout; i++) {
         if (i > 0 && eat_punct(P, ',', "',' and the type of the next output") < 0)
             return -1;
-        if (parse_type(P, &types[i]) < 0 || parse_layout(P, &types[i], &layouts[i]) < 0)
+        if (parse_type(P, &types[i]) < 0 || parse_layout(P, &types[i], &layouts[i]) < 0 ||
+            parse_scale(P, &scales[i]) < 0)
             return -1;
     }
     node_name = names[0];
@@ -1504,6 +1540,7 @@ static int parse_node(Parser *P)
     for (i = 0; i < nout; i++) {
         out[i] = gir_add_value(P->g, names[i], GIR_VAL_NODE, types[i], loc);
         P->g->vals[out[i]].layout = layouts[i];
+        P->g->vals[out[i]].scale = scales[i];
     }
     node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, nout, loc);
     for (j = 0; j < nattr; j++)

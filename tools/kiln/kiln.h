@@ -27,6 +27,20 @@ int kiln_cmd_ir(int argc, char **argv);
 int kiln_cmd_conformance(int argc, char **argv);
 int kiln_cmd_compare(int argc, char **argv);
 int kiln_cmd_boards(int argc, char **argv);
+int kiln_cmd_quantize(int argc, char **argv);
+
+/* quantize.c: run the default pipeline on g and calibrate it on the .npy
+ * files of calib_dir (or nrandom seeded random inputs when calib_dir is
+ * NULL) into *out; then quantize g by those statistics.  Both print their
+ * own error and return a KILN_ status. */
+int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out);
+int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
+                       double percentile, GirGraph **out, GirQuantNote **notes);
+/* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */
+void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
+int kiln_cmd_export(int argc, char **argv);
+int kiln_cmd_compile(int argc, char **argv);
+int kiln_cmd_opt(int argc, char **argv);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);

@@ -10,11 +10,15 @@
 
 static const KilnCommand commands[] = {
     {"info", kiln_cmd_info, "per-layer shapes, parameters and MACs of a model"},
-    {"run", kiln_cmd_run, "run a model on input tensors (fp32 reference interpreter)"},
+    {"run", kiln_cmd_run, "run a model on input tensors (fp32 reference or int8 interpreter)"},
     {"ir", kiln_cmd_ir, "print a model in the text IR"},
+    {"opt", kiln_cmd_opt, "run graph passes (--passes=a,b or -O) and print the text IR"},
     {"conformance", kiln_cmd_conformance, "run ONNX backend test folders: pass/fail/unsupported"},
     {"compare", kiln_cmd_compare, "relative L2 error, max difference and cosine of two tensor files"},
     {"boards", kiln_cmd_boards, "the board models (resources, clocks, DDR bandwidth)"},
+    {"quantize", kiln_cmd_quantize, "calibrated int8 quantization; accuracy against fp32"},
+    {"compile", kiln_cmd_compile, "plan the FPGA dataflow for a board: plan.json, report, dataflow picture"},
+    {"export", kiln_cmd_export, "write a (quantized) model as QDQ ONNX for onnxruntime"},
 };
 
 int kiln_user_error(const char *fmt, ...)

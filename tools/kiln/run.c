@@ -16,10 +16,12 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]\n"
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8] [--json]\n"
                "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
                "  -o OUT         write the next graph output (.npy or .pb)\n"
-               "  --target ref   fp32 reference interpreter (the only target so far)\n"
+               "  --target ref   fp32 reference interpreter (default)\n"
+               "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
+               "  --calib-random N  with --target int8 and an fp32 model: quantize first on N random inputs\n"
                "  --json         print output summaries as JSON\n");
 }
 
@@ -44,11 +46,37 @@ static void summarize(const GirTensor *t, double *mn, double *mx, double *mean, 
     *l2 = sqrt(q);
 }
 
+/* --target int8: a quantized model runs as it is; an fp32 one is quantized
+ * first when --calib-random asks for it (docs/quant.md). */
+static int int8_model(const char *path, GirGraph **g, int calib_random)
+{
+    GirGraph *q;
+    GirQuantNote *notes;
+    GirCalib *c;
+    int i, quantized = 0, rc;
+    for (i = 0; i < (*g)->nval; i++)
+        quantized |= (*g)->vals[i].type.dtype == GIR_DT_I8 && (*g)->vals[i].scale > 0;
+    if (quantized)
+        return KILN_OK;
+    if (!calib_random)
+        return kiln_user_error("run: %s is not quantized (kiln quantize -o, or --calib-random N)",
+                               path);
+    if ((rc = kiln_calibrate(*g, NULL, calib_random, &c)) != KILN_OK)
+        return rc;
+    rc = kiln_quantize_with(*g, c, GIR_CALIB_MINMAX, 100.0, &q, &notes);
+    gir_calib_free(c);
+    if (rc != KILN_OK)
+        return rc;
+    gir_graph_free(*g);
+    *g = q;
+    return KILN_OK;
+}
+
 int kiln_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *target = "ref";
     const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS];
-    int nin = 0, nout = 0, json = 0, i, rc = KILN_OK;
+    int nin = 0, nout = 0, json = 0, i, rc = KILN_OK, calib_random = 0;
     GirError err;
     GirGraph *g = NULL;
     GirArena *arena = NULL;
@@ -76,6 +104,10 @@ int kiln_cmd_run(int argc, char **argv)
             }
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--calib-random") == 0) {
+            if (i + 1 >= argc || (calib_random = atoi(argv[i + 1])) < 1)
+                return kiln_user_error("run: --calib-random needs a positive count");
+            i++;
         } else if (a[0] == '-') {
             run_usage(stderr);
             return kiln_user_error("run: unknown option '%s'", a);
@@ -90,12 +122,14 @@ int kiln_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return kiln_user_error("run: no model given");
     }
-    if (strcmp(target, "ref") != 0)
-        return kiln_user_error("run: unknown target '%s' (available: ref)", target);
+    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref, int8)", target);
 
     g = fe_load_model(path, &err);
     if (!g)
         return kiln_report(&err);
+    if (strcmp(target, "int8") == 0 && (rc = int8_model(path, &g, calib_random)) != KILN_OK)
+        goto out;
     if (nin != g->ninput) {
         rc = kiln_user_error("run: %s has %d input%s, %d given with -i", path, g->ninput,
                              g->ninput == 1 ? "" : "s", nin);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Predicted YOLOv3-tiny 416x416 figures on the four bundled boards (kiln
+# compile's cycle and resource models, not measurements), and the ZCU104
+# comparison with Xilinx's DPU (2 x B4096 at 300 MHz: 329.2 fps, 8.14 ms).
+#   bench/plan_boards.sh [BUILD_DIR]   (default: build)
+set -eu
+BUILD=${1:-build}
+KILN=$BUILD/tools/kiln/kiln
+MODEL=$BUILD/models/yolov3-tiny.onnx
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+for b in ultra96v2 kv260 zcu104 zcu102; do
+  "$KILN" compile "$MODEL" --board "$b" -o "$OUT/$b" > "$OUT/$b.log"
+done
+/usr/bin/python3 - "$OUT" <<'PY'
+import json, re, sys
+out = sys.argv[1]
+print("YOLOv3-tiny 416x416, predicted by the kiln models (not measured)\n")
+print(f"{'board':10} {'MHz':>4} {'fps':>8} {'lat ms':>8} {'DSP eff':>8} {'DSP':>11} {'BRAM36':>13} {'URAM':>9} {'LUT':>15}  compile   limit")
+fig = {}
+for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
+    p = json.load(open(f"{out}/{b}/plan.json"))
+    f, u, g = p["figures"], p["figures"]["used"], p["figures"]["budget"]
+    ms = re.search(r"compile time: (\d+) ms", open(f"{out}/{b}.log").read()).group(1)
+    fig[b] = f
+    print(f"{b:10} {p['clock_mhz']:4.0f} {f['fps']:8.1f} {f['latency_ms']:8.2f} {100*f['dsp_efficiency']:7.1f}% "
+          f"{u['dsp']:5.0f}/{g['dsp']:<5.0f} {u['bram36']:6.1f}/{g['bram36']:<6.0f} {u['uram']:4.0f}/{g['uram']:<4.0f} "
+          f"{u['lut']:7.0f}/{g['lut']:<7.0f} {ms:>5} ms  {f['limit']}")
+print("\n(used/budget; budget = 90% of DSP, BRAM, URAM and 75% of LUT)")
+z = fig["zcu104"]
+print("\nZCU104 at 300 MHz vs Vitis AI DPU (2 x B4096, 300 MHz): 329.2 fps, 8.14 ms")
+print(f"  kiln (predicted): {z['fps']:.1f} fps ({z['fps']/329.2:.2f}x), {z['latency_ms']:.2f} ms "
+      f"({z['latency_ms']/8.14:.2f}x), DSP efficiency {100*z['dsp_efficiency']:.1f}%")
+print(f"  targets: > 330 fps {'met' if z['fps'] > 330 else 'NOT met'}, < 8 ms "
+      f"{'met' if z['latency_ms'] < 8 else 'NOT met'}, DSP efficiency > 90% "
+      f"{'met' if z['dsp_efficiency'] > 0.9 else 'NOT met'}")
+PY

@@ -1,0 +1,508 @@
+/*
+ * ONNX's own quantized operators, with ONNX semantics: QLinearConv,
+ * ConvInteger, MatMulInteger and QLinearMatMul.  Data is u8 or i8 with a
+ * zero point (per tensor, or per output channel / row / column where ONNX
+ * allows it); ConvInteger and MatMulInteger return the exact int32 sums,
+ * QLinearConv and QLinearMatMul requantize them with float scales and round
+ * half to even, as the ONNX reference does.
+ *
+ * These ops let a pre-quantized model run as it is.  They are not kiln's
+ * int8 form (symmetric, integer multipliers; graphir/requant.h): the QDQ
+ * folder rewrites them into that form where the scheme fits.
+ *
+ * Shape rules reuse the Conv and MatMul rules of shape.c on float stand-ins
+ * of the inputs, so window and broadcast arithmetic is defined in one place.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qonnx.h"
+
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
+
+static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    GirLoc loc = n->loc;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!loc.node)
+        loc.node = n->name;
+    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
+}
+
+static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
+{
+    return i < n->nin ? ins[i] : NULL;
+}
+
+static int is_q8(GirDType d) { return d == GIR_DT_U8 || d == GIR_DT_I8; }
+
+/* ---- shape rules -------------------------------------------------------------- */
+
+/* Run the shape rule of op `as` (Conv or MatMul) on f32 stand-ins of a and
+ * b; a diagnostic it gives is renamed to this node's op. */
+static int delegate(const GirNode *n, GirOp as, const GirTensor *a, const GirTensor *b,
+                    GirType *out, GirError *e)
+{
+    GirNode tmp = *n;
+    GirTensor fa = *a, fb = *b;
+    const GirTensor *fins[2];
+    int in[2] = {0, 1};
+    fa.type.dtype = GIR_DT_F32;
+    fb.type.dtype = GIR_DT_F32;
+    fa.data = fb.data = NULL;
+    fins[0] = &fa;
+    fins[1] = &fb;
+    tmp.op = as;
+    tmp.in = in;
+    tmp.nin = 2;
+    if (gir_shape_node(NULL, &tmp, fins, out, e) == 0)
+        return 0;
+    if (e) {
+        char key[64], fixed[sizeof e->msg];
+        char *p;
+        snprintf(key, sizeof key, "%s: ", gir_op_name(as));
+        p = strncmp(e->msg, key, strlen(key)) == 0 ? e->msg : NULL;
+        if (!p) {
+            snprintf(key, sizeof key, ": %s: ", gir_op_name(as));
+            p = strstr(e->msg, key);
+            if (p)
+                p += 2;
+            snprintf(key, sizeof key, "%s: ", gir_op_name(as));
+        }
+        if (p) {
+            snprintf(fixed, sizeof fixed, "%.*s%s: %s", (int)(p - e->msg), e->msg,
+                     gir_op_name(n->op), p + strlen(key));
+            memcpy(e->msg, fixed, sizeof e->msg);
+        }
+    }
+    return -1;
+}
+
+/* A u8 or i8 data input. */
+static int need_q8(const GirNode *n, const GirTensor *t, const char *what, GirError *e)
+{
+    if (!is_q8(t->type.dtype))
+        return fail(n, e, "%s has element type %s; expected u8 or i8", what,
+                    gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+/* A per-tensor (one element) or per-slice (`per` elements, 1-D; per < 0:
+ * not known) parameter.  dt: the element type it must have. */
+static int need_param(const GirNode *n, const GirTensor *t, GirDType dt, int64_t per,
+                      const char *what, GirError *e)
+{
+    int64_t cnt;
+    if (!t)
+        return 0;
+    if (t->type.dtype != dt)
+        return fail(n, e, "%s has element type %s; expected %s", what,
+                    gir_dtype_name(t->type.dtype), gir_dtype_name(dt));
+    if (t->type.rank < 0)
+        return 0;
+    if (t->type.rank > 1)
+        return fail(n, e, "%s must be a scalar or 1-D, has rank %d", what, t->type.rank);
+    cnt = gir_type_numel(&t->type);
+    if (cnt == 0)
+        return fail(n, e, "%s is empty", what);
+    if (cnt < 0 || cnt == 1 || per < 0)
+        return 0;
+    if (cnt != per)
+        return fail(n, e, "%s has %lld elements; expected 1 or %lld", what, (long long)cnt,
+                    (long long)per);
+    return 0;
+}
+
+/* Shared by QLinearConv and ConvInteger: x and w in the slots given, zero
+ * points of their types, output channels from w. */
+static int conv_rule(const GirNode *n, const GirTensor *x, const GirTensor *xzp,
+                     const GirTensor *w, const GirTensor *wzp, GirType *out, GirError *e)
+{
+    int64_t m;
+    if (n->nout != 1)
+        return fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (need_q8(n, x, "input x", e) || need_q8(n, w, "weights w", e))
+        return -1;
+    if (delegate(n, GIR_OP_CONV, x, w, out, e))
+        return -1;
+    m = w->type.rank >= 1 ? w->type.dims[0] : -1;
+    if (need_param(n, xzp, x->type.dtype, 1, "x_zero_point", e) ||
+        need_param(n, wzp, w->type.dtype, m, "w_zero_point", e))
+        return -1;
+    return 0;
+}
+
+int gir_qonnx_shape_convinteger(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    if (conv_rule(n, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), &outs[0], e))
+        return -1;
+    outs[0].dtype = GIR_DT_I32;
+    return 0;
+}
+
+int gir_qonnx_shape_qlinearconv(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    const GirTensor *b = arg(n, ins, 8);
+    int64_t m;
+    if (conv_rule(n, ins[0], ins[2], ins[3], ins[5], &outs[0], e))
+        return -1;
+    m = ins[3]->type.rank >= 1 ? ins[3]->type.dims[0] : -1;
+    if (need_param(n, ins[1], GIR_DT_F32, 1, "x_scale", e) ||
+        need_param(n, ins[4], GIR_DT_F32, m, "w_scale", e) ||
+        need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
+        return -1;
+    if (!is_q8(ins[7]->type.dtype))
+        return fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+                    gir_dtype_name(ins[7]->type.dtype));
+    if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
+        return -1;
+    if (b) {
+        if (b->type.dtype != GIR_DT_I32)
+            return fail(n, e, "bias B has element type %s; expected i32",
+                        gir_dtype_name(b->type.dtype));
+        if (b->type.rank >= 0 && b->type.rank != 1)
+            return fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
+        if (b->type.rank == 1 && b->type.dims[0] >= 0 && m >= 0 && b->type.dims[0] != m)
+            return fail(n, e, "bias B has %lld entries but there are %lld output channels",
+                        (long long)b->type.dims[0], (long long)m);
+    }
+    outs[0].dtype = ins[7]->type.dtype;
+    return 0;
+}
+
+/* Rows of A (M) and columns of B (N) of a matmul, -1 when not known. */
+static void mm_dims(const GirType *a, const GirType *b, int64_t *m, int64_t *nn)
+{
+    *m = a->rank >= 2 ? a->dims[a->rank - 2] : a->rank == 1 ? 1 : -1;
+    *nn = b->rank >= 2 ? b->dims[b->rank - 1] : b->rank == 1 ? 1 : -1;
+}
+
+static int mm_rule(const GirNode *n, const GirTensor *a, const GirTensor *azp,
+                   const GirTensor *b, const GirTensor *bzp, GirType *out, int64_t *m,
+                   int64_t *nn, GirError *e)
+{
+    if (n->nout != 1)
+        return fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (need_q8(n, a, "input A", e) || need_q8(n, b, "input B", e))
+        return -1;
+    if (delegate(n, GIR_OP_MATMUL, a, b, out, e))
+        return -1;
+    mm_dims(&a->type, &b->type, m, nn);
+    if (need_param(n, azp, a->type.dtype, *m, "a_zero_point", e) ||
+        need_param(n, bzp, b->type.dtype, *nn, "b_zero_point", e))
+        return -1;
+    return 0;
+}
+
+int gir_qonnx_shape_matmulinteger(const GirNode *n, const GirTensor *const *ins,
+                                  GirType *outs, GirError *e)
+{
+    int64_t m = 0, nn = 0;
+    if (mm_rule(n, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), &outs[0], &m, &nn, e))
+        return -1;
+    outs[0].dtype = GIR_DT_I32;
+    return 0;
+}
+
+int gir_qonnx_shape_qlinearmatmul(const GirNode *n, const GirTensor *const *ins,
+                                  GirType *outs, GirError *e)
+{
+    int64_t m = 0, nn = 0;
+    if (mm_rule(n, ins[0], ins[2], ins[3], ins[5], &outs[0], &m, &nn, e))
+        return -1;
+    if (need_param(n, ins[1], GIR_DT_F32, m, "a_scale", e) ||
+        need_param(n, ins[4], GIR_DT_F32, nn, "b_scale", e) ||
+        need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
+        return -1;
+    if (!is_q8(ins[7]->type.dtype))
+        return fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+                    gir_dtype_name(ins[7]->type.dtype));
+    if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
+        return -1;
+    outs[0].dtype = ins[7]->type.dtype;
+    return 0;
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
+
+static int32_t ld_q(const GirTensor *t, int64_t i)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_I8: return ((const int8_t *)t->data)[i];
+    case GIR_DT_I32: return ((const int32_t *)t->data)[i];
+    default: gir_unreachable();
+    }
+}
+
+/* Element i of a per-tensor or per-slice parameter; 0 when absent. */
+static int32_t zp_at(const GirTensor *t, int64_t i)
+{
+    if (!t)
+        return 0;
+    return ld_q(t, gir_type_numel(&t->type) == 1 ? 0 : i);
+}
+
+static double scale_at(const GirTensor *t, int64_t i)
+{
+    return ((const float *)t->data)[gir_type_numel(&t->type) == 1 ? 0 : i];
+}
+
+/* Round half to even (the FPU's default mode), add the zero point and
+ * saturate to the output type. */
+static void st_sat(GirTensor *y, int64_t i, double v, int32_t zp)
+{
+    double r = rint(v) + zp;
+    if (y->type.dtype == GIR_DT_U8) {
+        r = r < 0 ? 0 : r > 255 ? 255 : r;
+        ((uint8_t *)y->data)[i] = (uint8_t)r;
+    } else {
+        r = r < -128 ? -128 : r > 127 ? 127 : r;
+        ((int8_t *)y->data)[i] = (int8_t)r;
+    }
+}
+
+/* Convolution geometry per spatial axis, from the attributes and the shapes
+ * the shape rule checked; auto_pad SAME puts the odd padding element at the
+ * end (UPPER) or the start (LOWER). */
+typedef struct {
+    int nsp;                   /* spatial axes */
+    int64_t in[GIR_MAX_RANK];  /* input extent */
+    int64_t out[GIR_MAX_RANK]; /* output extent */
+    int64_t k[GIR_MAX_RANK];   /* kernel extent */
+    int64_t s[GIR_MAX_RANK];   /* stride */
+    int64_t d[GIR_MAX_RANK];   /* dilation */
+    int64_t pb[GIR_MAX_RANK];  /* padding before */
+} QGeom;
+
+static void qgeom(const GirNode *n, const GirType *x, const GirType *y, const GirType *w,
+                  QGeom *g)
+{
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    int i, cnt;
+    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
+    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
+    g->nsp = x->rank - 2;
+    for (i = 0; i < g->nsp; i++) {
+        int64_t ek, total;
+        g->in[i] = x->dims[i + 2];
+        g->out[i] = y->dims[i + 2];
+        g->k[i] = w->dims[i + 2];
+        g->s[i] = st ? st[i] : 1;
+        g->d[i] = di ? di[i] : 1;
+        ek = (g->k[i] - 1) * g->d[i] + 1;
+        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            total = (g->out[i] - 1) * g->s[i] + ek - g->in[i];
+            if (total < 0)
+                total = 0;
+            g->pb[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
+        } else if (strcmp(ap, "VALID") == 0 || !pa) {
+            g->pb[i] = 0;
+        } else {
+            g->pb[i] = pa[i];
+        }
+    }
+}
+
+static int64_t prod(const int64_t *d, int lo, int hi)
+{
+    int64_t p = 1;
+    int i;
+    for (i = lo; i < hi; i++)
+        p *= d[i];
+    return p;
+}
+
+/* Advance a row-major index over dims[0..r); returns 0 after the last. */
+static int next_index(int64_t *idx, const int64_t *dims, int r)
+{
+    int i;
+    for (i = r - 1; i >= 0; i--) {
+        if (++idx[i] < dims[i])
+            return 1;
+        idx[i] = 0;
+    }
+    return 0;
+}
+
+/* The exact integer convolution sum(x - x_zp) * (w - w_zp[oc]) with
+ * padding that contributes nothing (the zero point pads), for output
+ * element (nb, oc, spatial index oi...) handed to emit. */
+typedef void EmitFn(const GirNode *n, const GirTensor *const *ins, GirTensor *y, int64_t oc,
+                    int64_t i, int64_t acc);
+
+static void conv_int(const GirNode *n, const GirTensor *const *ins, const GirTensor *x,
+                     const GirTensor *xzp, const GirTensor *w, const GirTensor *wzp,
+                     GirTensor *y, EmitFn *emit)
+{
+    const GirType *xt = &x->type, *wt = &w->type;
+    int64_t N = xt->dims[0], C = xt->dims[1], M = wt->dims[0], Cg = wt->dims[1];
+    int64_t G = gir_attr_int(n, "group", 1), Mg = M / G;
+    int64_t in_plane, out_plane, ksz, nb, oc, ic, op, kp;
+    int64_t oi[GIR_MAX_RANK], ki[GIR_MAX_RANK];
+    int32_t xz = zp_at(xzp, 0);
+    QGeom g;
+    int a;
+    qgeom(n, xt, &y->type, wt, &g);
+    in_plane = prod(g.in, 0, g.nsp);
+    out_plane = prod(g.out, 0, g.nsp);
+    ksz = prod(g.k, 0, g.nsp);
+    for (nb = 0; nb < N; nb++) {
+        for (oc = 0; oc < M; oc++) {
+            int64_t grp = oc / Mg;
+            int32_t wz = zp_at(wzp, oc);
+            memset(oi, 0, sizeof oi);
+            for (op = 0; op < out_plane; op++) {
+                int64_t acc = 0;
+                for (ic = 0; ic < Cg; ic++) {
+                    int64_t xb = (nb * C + grp * Cg + ic) * in_plane;
+                    int64_t wb = (oc * Cg + ic) * ksz;
+                    memset(ki, 0, sizeof ki);
+                    for (kp = 0; kp < ksz; kp++) {
+                        int64_t off = 0;
+                        int inside = 1;
+                        for (a = 0; a < g.nsp; a++) {
+                            int64_t c = oi[a] * g.s[a] + ki[a] * g.d[a] - g.pb[a];
+                            if (c < 0 || c >= g.in[a]) {
+                                inside = 0;
+                                break;
+                            }
+                            off = off * g.in[a] + c;
+                        }
+                        if (inside)
+                            acc += (int64_t)(ld_q(x, xb + off) - xz) *
+                                   (ld_q(w, wb + kp) - wz);
+                        next_index(ki, g.k, g.nsp);
+                    }
+                }
+                emit(n, ins, y, oc, (nb * M + oc) * out_plane + op, acc);
+                next_index(oi, g.out, g.nsp);
+            }
+        }
+    }
+}
+
+/* int32 results wrap as in ONNX runtimes; through unsigned, no overflow. */
+static void emit_i32(const GirNode *n, const GirTensor *const *ins, GirTensor *y, int64_t oc,
+                     int64_t i, int64_t acc)
+{
+    (void)n;
+    (void)ins;
+    (void)oc;
+    ((int32_t *)y->data)[i] = (int32_t)(uint32_t)(uint64_t)acc;
+}
+
+static void emit_qlinear(const GirNode *n, const GirTensor *const *ins, GirTensor *y,
+                         int64_t oc, int64_t i, int64_t acc)
+{
+    const GirTensor *b = arg(n, ins, 8);
+    double m = scale_at(ins[1], 0) * scale_at(ins[4], oc) / scale_at(ins[6], 0);
+    if (b)
+        acc += ((const int32_t *)b->data)[oc];
+    st_sat(y, i, (double)(int32_t)(uint32_t)(uint64_t)acc * m, zp_at(ins[7], 0));
+}
+
+int gir_qonnx_eval_convinteger(const GirNode *n, const GirTensor *const *ins,
+                               GirTensor *const *outs, GirError *e)
+{
+    (void)e;
+    conv_int(n, ins, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), outs[0], emit_i32);
+    return 0;
+}
+
+int gir_qonnx_eval_qlinearconv(const GirNode *n, const GirTensor *const *ins,
+                               GirTensor *const *outs, GirError *e)
+{
+    if (!(scale_at(ins[6], 0) > 0))
+        return fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
+    conv_int(n, ins, ins[0], ins[2], ins[3], ins[5], outs[0], emit_qlinear);
+    return 0;
+}
+
+/* Integer matmul with numpy batch broadcasting; a_zp per row of A, b_zp
+ * per column of B (or per tensor).  emit gets row i, column j. */
+typedef void MmEmitFn(const GirTensor *const *ins, GirTensor *y, int64_t i, int64_t j,
+                      int64_t at, int64_t acc);
+
+static void matmul_int(const GirTensor *const *ins, const GirTensor *a, const GirTensor *azp,
+                       const GirTensor *b, const GirTensor *bzp, GirTensor *y, MmEmitFn *emit)
+{
+    const GirType *at = &a->type, *bt = &b->type, *yt = &y->type;
+    int ra = at->rank, rb = bt->rank, nbat, d;
+    int64_t M = ra >= 2 ? at->dims[ra - 2] : 1, K = at->dims[ra - 1];
+    int64_t N = rb >= 2 ? bt->dims[rb - 1] : 1;
+    int64_t bdims[GIR_MAX_RANK], sa[GIR_MAX_RANK], sb[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0};
+    int64_t batches, bi, i, j, k;
+    nbat = yt->rank - (ra >= 2) - (rb >= 2);
+    for (d = 0; d < nbat; d++) {
+        int da = d - (nbat - (ra - 2)), db = d - (nbat - (rb - 2));
+        bdims[d] = yt->dims[d];
+        sa[d] = ra > 2 && da >= 0 && at->dims[da] != 1 ? M * K * prod(at->dims, da + 1, ra - 2)
+                                                        : 0;
+        sb[d] = rb > 2 && db >= 0 && bt->dims[db] != 1 ? K * N * prod(bt->dims, db + 1, rb - 2)
+                                                        : 0;
+    }
+    batches = prod(bdims, 0, nbat);
+    for (bi = 0; bi < batches; bi++) {
+        int64_t oa = 0, ob = 0;
+        for (d = 0; d < nbat; d++) {
+            oa += idx[d] * sa[d];
+            ob += idx[d] * sb[d];
+        }
+        for (i = 0; i < M; i++) {
+            int32_t az = zp_at(azp, i);
+            for (j = 0; j < N; j++) {
+                int32_t bz = zp_at(bzp, j);
+                int64_t acc = 0;
+                for (k = 0; k < K; k++)
+                    acc += (int64_t)(ld_q(a, oa + i * K + k) - az) *
+                           (ld_q(b, ob + k * N + j) - bz);
+                emit(ins, y, i, j, bi * M * N + i * N + j, acc);
+            }
+        }
+        next_index(idx, bdims, nbat);
+    }
+}
+
+static void mm_emit_i32(const GirTensor *const *ins, GirTensor *y, int64_t i, int64_t j,
+                        int64_t at, int64_t acc)
+{
+    (void)ins;
+    (void)i;
+    (void)j;
+    ((int32_t *)y->data)[at] = (int32_t)(uint32_t)(uint64_t)acc;
+}
+
+static void mm_emit_qlinear(const GirTensor *const *ins, GirTensor *y, int64_t i, int64_t j,
+                            int64_t at, int64_t acc)
+{
+    double m = scale_at(ins[1], i) * scale_at(ins[4], j) / scale_at(ins[6], 0);
+    st_sat(y, at, (double)acc * m, zp_at(ins[7], 0));
+}
+
+int gir_qonnx_eval_matmulinteger(const GirNode *n, const GirTensor *const *ins,
+                                 GirTensor *const *outs, GirError *e)
+{
+    (void)n;
+    (void)e;
+    matmul_int(ins, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), outs[0], mm_emit_i32);
+    return 0;
+}
+
+int gir_qonnx_eval_qlinearmatmul(const GirNode *n, const GirTensor *const *ins,
+                                 GirTensor *const *outs, GirError *e)
+{
+    if (!(scale_at(ins[6], 0) > 0))
+        return fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
+    matmul_int(ins, ins[0], ins[2], ins[3], ins[5], outs[0], mm_emit_qlinear);
+    return 0;
+}

@@ -1,0 +1,220 @@
+/*
+ * Calibration: run the fp32 interpreter on calibration inputs and keep, for
+ * every f32 value of the graph, a histogram of |x|; then pick each value's
+ * clipping threshold by min-max, a percentile, or least KL divergence
+ * (TensorRT's entropy calibration, also TVM's).
+ *
+ * The histogram has HBINS bins over [0, range).  range starts at the first
+ * run's largest |x| and doubles (adjacent bins merged in pairs, which is
+ * exact) whenever a later run exceeds it, so one pass over the inputs is
+ * enough and every run is weighted alike.
+ *
+ * Needs: a graph that gir_run accepts.  The statistics point into it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphir/graphir.h"
+
+#define HBINS 2048 /* histogram bins (TensorRT's choice) */
+#define QLEVELS 128 /* int8 magnitudes 0..127 */
+
+/* One value's statistics. */
+typedef struct {
+    double absmax;  /* largest |x| seen */
+    double range;   /* upper edge of the histogram; 0 until a nonzero x */
+    uint64_t *hist; /* HBINS counts of |x| in [i, i+1) * range / HBINS */
+    uint64_t total; /* elements seen */
+} ValStats;
+
+struct GirCalib {
+    const GirGraph *g;   /* the graph run */
+    ValStats *st;        /* per value id; hist NULL for non-f32 values */
+    int runs;            /* gir_calib_add calls that succeeded */
+    int *watch;          /* value ids recorded, in order */
+    int nwatch;          /* count of watch */
+};
+
+GirCalib *gir_calib_new(const GirGraph *g)
+{
+    GirCalib *c = calloc(1, sizeof *c);
+    int i;
+    if (!c)
+        gir_die("out of memory");
+    c->g = g;
+    c->st = calloc((size_t)g->nval + 1, sizeof *c->st);
+    c->watch = calloc((size_t)g->nval + 1, sizeof *c->watch);
+    if (!c->st || !c->watch)
+        gir_die("out of memory");
+    for (i = 0; i < g->nval; i++) {
+        const GirValue *v = &g->vals[i];
+        if (v->kind == GIR_VAL_CONST || v->type.dtype != GIR_DT_F32)
+            continue;
+        c->st[i].hist = calloc(HBINS, sizeof *c->st[i].hist);
+        if (!c->st[i].hist)
+            gir_die("out of memory");
+        c->watch[c->nwatch++] = i;
+    }
+    return c;
+}
+
+void gir_calib_free(GirCalib *c)
+{
+    int i;
+    if (!c)
+        return;
+    for (i = 0; i < c->g->nval; i++)
+        free(c->st[i].hist);
+    free(c->st);
+    free(c->watch);
+    free(c);
+}
+
+int gir_calib_runs(const GirCalib *c) { return c->runs; }
+
+/* Add one tensor's |x| to s, widening the histogram first if needed. */
+static void record(ValStats *s, const float *x, int64_t n)
+{
+    double mx = 0, scale;
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        double a = fabs((double)x[i]);
+        if (a > mx && a == a)
+            mx = a;
+    }
+    if (mx > s->absmax)
+        s->absmax = mx;
+    s->total += (uint64_t)n;
+    if (mx == 0) {
+        s->hist[0] += (uint64_t)n;
+        return;
+    }
+    if (s->range == 0)
+        s->range = mx;
+    while (mx > s->range) {
+        int b;
+        for (b = 0; b < HBINS / 2; b++)
+            s->hist[b] = s->hist[2 * b] + s->hist[2 * b + 1];
+        memset(s->hist + HBINS / 2, 0, sizeof *s->hist * (HBINS / 2));
+        s->range *= 2;
+    }
+    scale = HBINS / s->range;
+    for (i = 0; i < n; i++) {
+        double a = fabs((double)x[i]);
+        int64_t b = a == a ? (int64_t)(a * scale) : 0;
+        s->hist[b >= HBINS ? HBINS - 1 : b]++;
+    }
+}
+
+int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
+{
+    GirGraph view = *c->g;
+    GirArena *a = gir_arena_new();
+    GirTensor *outs = gir_arena_alloc(a, sizeof *outs * (size_t)(c->nwatch + 1));
+    int i;
+    /* Every watched value becomes an output of a view of the graph, so one
+     * interpreter run hands them all back. */
+    view.outputs = c->watch;
+    view.noutput = c->nwatch;
+    if (gir_run(&view, inputs, outs, a, e) < 0) {
+        gir_arena_free(a);
+        return -1;
+    }
+    for (i = 0; i < c->nwatch; i++)
+        if (outs[i].type.dtype == GIR_DT_F32)
+            record(&c->st[c->watch[i]], outs[i].data, gir_type_numel(&outs[i].type));
+    gir_arena_free(a);
+    c->runs++;
+    return 0;
+}
+
+/* The smallest bin edge below which a fraction pct/100 of the elements lie. */
+static double percentile_threshold(const ValStats *s, double pct)
+{
+    uint64_t want = (uint64_t)ceil((double)s->total * pct / 100.0), acc = 0;
+    int b;
+    for (b = 0; b < HBINS; b++) {
+        acc += s->hist[b];
+        if (acc >= want)
+            return (b + 1) * s->range / HBINS;
+    }
+    return s->range;
+}
+
+/*
+ * TensorRT's entropy calibration: for each candidate cut i (QLEVELS..HBINS
+ * bins), P is the histogram up to i with everything beyond folded into bin
+ * i-1, Q is P squeezed into QLEVELS levels and spread back evenly over the
+ * bins that were nonzero; the cut with least KL(P || Q) wins and the
+ * threshold is the cut's upper edge.
+ */
+static double kl_threshold(const ValStats *s)
+{
+    double p[HBINS], q[HBINS];
+    double best = INFINITY;
+    int last = HBINS, i, bestcut = HBINS, b, k;
+    while (last > 0 && s->hist[last - 1] == 0)
+        last--;
+    if (last <= QLEVELS)
+        return last * s->range / HBINS;
+    for (i = QLEVELS; i <= last; i++) {
+        double psum = 0, qsum = 0, kl = 0, outl = 0;
+        for (b = 0; b < i; b++)
+            p[b] = (double)s->hist[b];
+        for (b = i; b < HBINS; b++)
+            outl += (double)s->hist[b];
+        p[i - 1] += outl;
+        /* Q: the unfolded bins summed per level, spread over the level's
+         * bins that are nonzero in P. */
+        for (k = 0; k < QLEVELS; k++) {
+            int lo = (int)((int64_t)k * i / QLEVELS), hi = (int)((int64_t)(k + 1) * i / QLEVELS);
+            double sum = 0;
+            int nz = 0;
+            for (b = lo; b < hi; b++) {
+                sum += (double)s->hist[b];
+                nz += p[b] != 0;
+            }
+            for (b = lo; b < hi; b++)
+                q[b] = p[b] != 0 ? sum / nz : 0;
+        }
+        for (b = 0; b < i; b++) {
+            psum += p[b];
+            qsum += q[b];
+        }
+        for (b = 0; b < i; b++) {
+            /* A bin P has and Q lost (outliers folded into an empty level)
+             * gets a tiny weight instead of an infinite divergence. */
+            double pb = p[b] / psum, qb = q[b] > 0 ? q[b] / qsum : 1e-12;
+            if (p[b] != 0)
+                kl += pb * log(pb / qb);
+        }
+        if (kl < best) {
+            best = kl;
+            bestcut = i;
+        }
+    }
+    return bestcut * s->range / HBINS;
+}
+
+void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
+                          float *thresholds)
+{
+    int i;
+    for (i = 0; i < c->g->nval; i++) {
+        const ValStats *s = &c->st[i];
+        double t = 0;
+        thresholds[i] = 0;
+        if (!s->hist || s->total == 0)
+            continue;
+        if (s->absmax == 0 || m == GIR_CALIB_MINMAX)
+            t = s->absmax;
+        else if (m == GIR_CALIB_PERCENTILE)
+            t = percentile_threshold(s, percentile);
+        else
+            t = kl_threshold(s);
+        if (t > s->absmax)
+            t = s->absmax;
+        thresholds[i] = (float)t;
+    }
+}

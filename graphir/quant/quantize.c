@@ -1,0 +1,690 @@
+/*
+ * gir_quantize: rewrite a calibrated fp32 graph into the int8 form of
+ * docs/quant.md.
+ *
+ * Needs: a graph whose shapes are inferred (gir_infer_shapes), ideally after
+ * the default pass pipeline (batch norms folded, activations fused as act
+ * attributes); an unfused Conv -> Relu / LeakyRelu pair is fused here too.
+ * Per value, a clipping threshold from gir_calib_thresholds.
+ *
+ * Builds a new graph, walking the nodes in order.  Each fp32 value may get
+ * an int8 stand-in (same name, i8, scale = threshold / 127) and keeps or
+ * gets an f32 form; QuantizeLinear, DequantizeLinear and Requantize are
+ * inserted where a reader needs the other form or another scale.  Scales
+ * are symmetric with zero point 0; weights per output channel
+ * (max |w| / 127), biases int32 on scale s_in * s_w, multipliers and shifts
+ * from kiln_rq_choose.  Concat inputs are requantized to the output's
+ * scale; Add operands keep their scales (kiln_add_requant).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graphir/graphir.h"
+#include "graphir/requant.h"
+
+/* The rewrite's state: old value id -> its forms in the new graph. */
+typedef struct {
+    const GirGraph *g; /* the fp32 graph */
+    GirGraph *q;       /* the graph being built */
+    const float *thr;  /* per old value: calibrated threshold */
+    int *fv;           /* per old value: f32 form in q, or -1 */
+    int *iv;           /* per old value: i8 form in q, or -1 */
+    int *sc_const;     /* per old value: f32 scalar scale constant in q, or -1 */
+    int *zp_const;     /* per old value: i8 zero-point constant in q, or -1 */
+    int *uses;         /* per old value: readers (nodes and graph outputs) */
+    unsigned char *absorbed; /* per old node: fused into its producer here */
+    GirQuantNote *notes;     /* per old node */
+} Q;
+
+/* A name not yet used in q: base, else base + suffix (+ counter). */
+static const char *fresh(Q *s, const char *base, const char *suffix)
+{
+    char buf[512];
+    int k;
+    if (!suffix && gir_find_value(s->q, base) < 0)
+        return base;
+    for (k = 0;; k++) {
+        if (k == 0)
+            snprintf(buf, sizeof buf, "%s%s", base, suffix ? suffix : "");
+        else
+            snprintf(buf, sizeof buf, "%s%s%d", base, suffix ? suffix : "", k);
+        if (gir_find_value(s->q, buf) < 0)
+            return gir_arena_strdup(s->q->arena, buf);
+    }
+}
+
+static GirLoc copy_loc(Q *s, GirLoc l)
+{
+    if (l.file)
+        l.file = gir_arena_strdup(s->q->arena, l.file);
+    if (l.node)
+        l.node = gir_arena_strdup(s->q->arena, l.node);
+    return l;
+}
+
+static GirType scalar(GirDType d)
+{
+    GirType t;
+    memset(&t, 0, sizeof t);
+    t.dtype = d;
+    t.rank = 0;
+    return t;
+}
+
+/* The scale of old value v: threshold / 127, never 0. */
+static float act_scale(const Q *s, int v)
+{
+    float t = s->thr[v];
+    if (!(t > 1e-6f))
+        t = 1e-6f;
+    return t / 127.0f;
+}
+
+/* Scale and zero-point constants for the Q/DQ of old value v on scale sc. */
+static void qparams(Q *s, int v, float sc, int *sci, int *zpi)
+{
+    const GirValue *ov = &s->g->vals[v];
+    if (s->sc_const[v] < 0 || s->q->vals[s->sc_const[v]].data == NULL ||
+        *(const float *)s->q->vals[s->sc_const[v]].data != sc) {
+        int8_t z = 0;
+        s->sc_const[v] = gir_add_const(s->q, fresh(s, ov->name, "_scale"), scalar(GIR_DT_F32), &sc,
+                                       gir_loc_none());
+        if (s->zp_const[v] < 0)
+            s->zp_const[v] = gir_add_const(s->q, fresh(s, ov->name, "_zp"), scalar(GIR_DT_I8), &z,
+                                           gir_loc_none());
+    }
+    *sci = s->sc_const[v];
+    *zpi = s->zp_const[v];
+}
+
+/* A new node value of type t (dtype dt) named name, optional scale. */
+static int new_val(Q *s, const char *name, const GirType *t, GirDType dt, float scale, GirLoc loc)
+{
+    GirType ty = *t;
+    int id;
+    ty.dtype = dt;
+    id = gir_add_value(s->q, name, GIR_VAL_NODE, ty, loc);
+    s->q->vals[id].scale = scale;
+    return id;
+}
+
+/* A node name not yet used in q. */
+static const char *fresh_node(Q *s, const char *base)
+{
+    char buf[512];
+    int k, i, clash = 1;
+    for (k = 0; clash; k++) {
+        if (k == 0)
+            snprintf(buf, sizeof buf, "%s", base);
+        else
+            snprintf(buf, sizeof buf, "%s_%d", base, k);
+        clash = 0;
+        for (i = 0; i < s->q->nnode && !clash; i++)
+            clash = strcmp(s->q->nodes[i].name, buf) == 0;
+    }
+    return gir_arena_strdup(s->q->arena, buf);
+}
+
+static int add_node(Q *s, GirOp op, const char *name, const int *in, int nin, int out, GirLoc loc)
+{
+    return gir_add_node(s->q, op, fresh_node(s, name), in, nin, &out, 1, loc);
+}
+
+/* i8 form of old value v on scale want (0: its own scale). */
+static int get_q(Q *s, int v, float want)
+{
+    const GirValue *ov = &s->g->vals[v];
+    int cur = s->iv[v];
+    if (cur >= 0) {
+        float have = s->q->vals[cur].scale;
+        int32_t m;
+        int sh, id, nd;
+        int64_t mm, ss;
+        if (want == 0 || want == have)
+            return cur;
+        if (kiln_rq_choose((double)have / want, &m, &sh) < 0) {
+            m = 0;
+            sh = 0;
+        }
+        id = new_val(s, fresh(s, ov->name, "_rq"), &ov->type, GIR_DT_I8, want, ov->loc);
+        nd = add_node(s, GIR_OP_REQUANTIZE, s->q->vals[id].name, &cur, 1, id, ov->loc);
+        mm = m;
+        ss = sh;
+        gir_set_attr_ints(s->q, nd, "rq_m", &mm, 1);
+        gir_set_attr_ints(s->q, nd, "rq_shift", &ss, 1);
+        return id;
+    }
+    {
+        float sc = want ? want : act_scale(s, v);
+        int in[3], id;
+        qparams(s, v, sc, &in[1], &in[2]);
+        in[0] = s->fv[v];
+        id = new_val(s, fresh(s, ov->name, "_q"), &ov->type, GIR_DT_I8, sc, ov->loc);
+        add_node(s, GIR_OP_QUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
+        if (!want || want == act_scale(s, v))
+            s->iv[v] = id;
+        return id;
+    }
+}
+
+/* f32 form of old value v. */
+static int get_f(Q *s, int v)
+{
+    const GirValue *ov = &s->g->vals[v];
+    int in[3], id;
+    if (s->fv[v] >= 0)
+        return s->fv[v];
+    in[0] = s->iv[v];
+    qparams(s, v, s->q->vals[in[0]].scale, &in[1], &in[2]);
+    id = new_val(s, fresh(s, ov->name, "_dq"), &ov->type, GIR_DT_F32, 0, ov->loc);
+    add_node(s, GIR_OP_DEQUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
+    s->fv[v] = id;
+    return id;
+}
+
+/* The unquantized form of old value v in q: graph inputs and node values
+ * by their f32 (or other non-int8) form, constants copied on first use. */
+static int orig(Q *s, int v)
+{
+    const GirValue *ov = &s->g->vals[v];
+    if (s->fv[v] >= 0)
+        return s->fv[v];
+    if (ov->kind == GIR_VAL_CONST) {
+        s->fv[v] = gir_add_const(s->q, fresh(s, ov->name, NULL), ov->type, ov->data,
+                                 copy_loc(s, ov->loc));
+        s->q->vals[s->fv[v]].layout = ov->layout;
+        return s->fv[v];
+    }
+    return get_f(s, v);
+}
+
+/* Copy n's attributes to new node nd; skip_act leaves out the fp32 fused
+ * activation (act, act_alpha, act_min, act_max). */
+static void copy_attrs(Q *s, const GirNode *n, int nd, int skip_act)
+{
+    int i;
+    for (i = 0; i < n->nattr; i++) {
+        const GirAttr *a = &n->attrs[i];
+        if (skip_act && strncmp(a->name, "act", 3) == 0)
+            continue;
+        switch (a->kind) {
+        case GIR_ATTR_INT: gir_set_attr_int(s->q, nd, a->name, a->i); break;
+        case GIR_ATTR_FLOAT: gir_set_attr_float(s->q, nd, a->name, a->f); break;
+        case GIR_ATTR_STRING: gir_set_attr_string(s->q, nd, a->name, a->s); break;
+        case GIR_ATTR_INTS: gir_set_attr_ints(s->q, nd, a->name, a->ints, a->n); break;
+        case GIR_ATTR_FLOATS: gir_set_attr_floats(s->q, nd, a->name, a->floats, a->n); break;
+        case GIR_ATTR_TENSOR: gir_set_attr_tensor(s->q, nd, a->name, &a->t); break;
+        }
+    }
+}
+
+static int is_act_input(const Q *s, int v)
+{
+    return v >= 0 && s->g->vals[v].kind != GIR_VAL_CONST &&
+           s->g->vals[v].type.dtype == GIR_DT_F32;
+}
+
+/* Keep node i in fp32: inputs in their f32 form, outputs f32. */
+static void keep_fp32(Q *s, int i, const char *why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int in[64], out[64], j, nd;
+    for (j = 0; j < n->nin; j++)
+        in[j] = n->in[j] < 0 ? -1 : orig(s, n->in[j]);
+    for (j = 0; j < n->nout; j++) {
+        const GirValue *ov = &s->g->vals[n->out[j]];
+        out[j] = gir_add_value(s->q, fresh(s, ov->name, NULL), GIR_VAL_NODE, ov->type,
+                               copy_loc(s, ov->loc));
+        s->q->vals[out[j]].layout = ov->layout;
+        s->fv[n->out[j]] = out[j];
+    }
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, n->nin, out, n->nout,
+                      copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 0);
+    s->notes[i].int8 = 0;
+    s->notes[i].why = why;
+}
+
+/* An i8 node value standing for old value v, on scale sc. */
+static int int8_out(Q *s, int v, float sc)
+{
+    const GirValue *ov = &s->g->vals[v];
+    int id = new_val(s, fresh(s, ov->name, NULL), &ov->type, GIR_DT_I8, sc, copy_loc(s, ov->loc));
+    s->q->vals[id].layout = ov->layout;
+    s->iv[v] = id;
+    return id;
+}
+
+/* Per-channel symmetric weights: channel c, element k at w[c*sc + k*sk].
+ * qw gets the int8 weights at the same places, sw[c] the scales. */
+static void quant_weights(const float *w, int64_t nch, int64_t per, int64_t sc, int64_t sk,
+                          int8_t *qw, float *sw)
+{
+    int64_t c, k;
+    for (c = 0; c < nch; c++) {
+        float mx = 0;
+        for (k = 0; k < per; k++) {
+            float a = fabsf(w[c * sc + k * sk]);
+            if (a > mx)
+                mx = a;
+        }
+        sw[c] = mx > 0 ? mx / 127.0f : 1.0f;
+        for (k = 0; k < per; k++) {
+            long r = lrintf(w[c * sc + k * sk] / sw[c]);
+            qw[c * sc + k * sk] = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
+        }
+    }
+}
+
+/* The reader of old value v when it has exactly one, else -1. */
+static int only_reader(const Q *s, int v, int after)
+{
+    int i, j;
+    if (s->uses[v] != 1)
+        return -1;
+    for (i = 0; i < s->g->noutput; i++)
+        if (s->g->outputs[i] == v)
+            return -1;
+    for (i = after + 1; i < s->g->nnode; i++)
+        for (j = 0; j < s->g->nodes[i].nin; j++)
+            if (s->g->nodes[i].in[j] == v)
+                return i;
+    return -1;
+}
+
+/*
+ * Conv, Gemm and MatMul with constant weights: int8 input, per-channel int8
+ * weights, int32 bias, per-channel requantize with the fused activation.
+ * Returns 1 when done, 0 to keep the node in fp32 (*why says why).
+ */
+static int try_linear(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int x = n->in[0], w = n->in[1], b = n->nin > 2 ? n->in[2] : -1;
+    int out = n->out[0], y, xi, nd, j, in[3], nin;
+    const GirValue *wv = &s->g->vals[w];
+    const char *act = gir_attr_string(n, "act", NULL);
+    float alpha = gir_attr_float(n, "act_alpha", 0.01f);
+    float lo = gir_attr_float(n, "act_min", -INFINITY), hi = gir_attr_float(n, "act_max", INFINITY);
+    int64_t nch, per, sc, sk, c, wn;
+    const float *wd, *bd = NULL;
+    int8_t *qw;
+    int32_t *qb = NULL;
+    float *sw, sx, sy;
+    int64_t *mp, *mn, *sh;
+    GirArena *tmp;
+    if (!is_act_input(s, x) || wv->kind != GIR_VAL_CONST || wv->type.dtype != GIR_DT_F32 ||
+        (b >= 0 && (s->g->vals[b].kind != GIR_VAL_CONST || s->g->vals[b].type.dtype != GIR_DT_F32))) {
+        *why = "weights or bias not f32 constants";
+        return 0;
+    }
+    if (n->nout != 1 || !gir_type_is_static(&s->g->vals[out].type)) {
+        *why = "output shape not static";
+        return 0;
+    }
+    wn = gir_type_numel(&wv->type);
+    if (n->op == GIR_OP_CONV) {
+        if (wv->type.rank != 4) {
+            *why = "int8 Conv is 2-D only";
+            return 0;
+        }
+        nch = wv->type.dims[0];
+        per = wn / (nch ? nch : 1);
+        sc = per;
+        sk = 1;
+    } else {
+        int tb = n->op == GIR_OP_GEMM && gir_attr_int(n, "transB", 0) != 0;
+        if (wv->type.rank != 2 || (n->op == GIR_OP_GEMM &&
+                                   (gir_attr_float(n, "alpha", 1.0f) != 1.0f ||
+                                    gir_attr_float(n, "beta", 1.0f) != 1.0f))) {
+            *why = "weights not 2-D, or alpha/beta not 1";
+            return 0;
+        }
+        nch = wv->type.dims[tb ? 0 : 1];
+        per = wv->type.dims[tb ? 1 : 0];
+        sc = tb ? per : 1;
+        sk = tb ? 1 : nch;
+    }
+    if (b >= 0 && gir_type_numel(&s->g->vals[b].type) != nch) {
+        *why = "bias does not have one entry per output channel";
+        return 0;
+    }
+    if (act && strcmp(act, "relu") && strcmp(act, "leakyrelu") && strcmp(act, "clip")) {
+        *why = "unknown fused activation";
+        return 0;
+    }
+    /* Conv -> Relu / LeakyRelu left unfused: fuse it here. */
+    y = out;
+    if (!act) {
+        int r = only_reader(s, out, i);
+        if (r >= 0 && (s->g->nodes[r].op == GIR_OP_RELU || s->g->nodes[r].op == GIR_OP_LEAKYRELU)) {
+            act = s->g->nodes[r].op == GIR_OP_RELU ? "relu" : "leakyrelu";
+            alpha = gir_attr_float(&s->g->nodes[r], "alpha", 0.01f);
+            y = s->g->nodes[r].out[0];
+            s->absorbed[r] = 1;
+            s->notes[r].int8 = 1;
+            s->notes[r].why = "fused into its producer";
+        }
+    }
+    xi = get_q(s, x, 0);
+    sx = s->q->vals[xi].scale;
+    sy = act_scale(s, y);
+    tmp = gir_arena_new();
+    wd = wv->data;
+    qw = gir_arena_alloc(tmp, (size_t)wn + 1);
+    sw = gir_arena_alloc(tmp, sizeof *sw * (size_t)(nch + 1));
+    mp = gir_arena_alloc(tmp, sizeof *mp * (size_t)(nch + 1));
+    mn = gir_arena_alloc(tmp, sizeof *mn * (size_t)(nch + 1));
+    sh = gir_arena_alloc(tmp, sizeof *sh * (size_t)(nch + 1));
+    quant_weights(wd, nch, per, sc, sk, qw, sw);
+    if (b >= 0) {
+        bd = s->g->vals[b].data;
+        qb = gir_arena_alloc(tmp, sizeof *qb * (size_t)(nch + 1));
+    }
+    for (c = 0; c < nch; c++) {
+        double m_real = (double)sx * sw[c] / sy;
+        int32_t m;
+        int shift;
+        if (qb) {
+            double r = rint((double)bd[c] / ((double)sx * sw[c]));
+            qb[c] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
+        }
+        if (kiln_rq_choose(m_real, &m, &shift) < 0) {
+            if (m_real > 1.0) {
+                gir_arena_free(tmp);
+                *why = "requantize multiplier too large for 16 bits";
+                if (y != out) {
+                    /* Undo the fusion: the activation runs on its own. */
+                    int r = only_reader(s, out, i);
+                    s->absorbed[r] = 0;
+                }
+                return 0;
+            }
+            m = 0;
+            shift = 0;
+        }
+        mp[c] = m;
+        if (act && strcmp(act, "relu") == 0)
+            mn[c] = 0;
+        else if (act && strcmp(act, "leakyrelu") == 0)
+            mn[c] = lrint((double)m * alpha);
+        else
+            mn[c] = m;
+        if (mn[c] > KILN_RQ_M_MAX)
+            mn[c] = KILN_RQ_M_MAX;
+        if (mn[c] < KILN_RQ_M_MIN)
+            mn[c] = KILN_RQ_M_MIN;
+        sh[c] = shift;
+    }
+    in[0] = xi;
+    in[1] = gir_add_const(s->q, fresh(s, wv->name, NULL), wv->type, NULL, copy_loc(s, wv->loc));
+    s->q->vals[in[1]].type.dtype = GIR_DT_I8;
+    memcpy(s->q->vals[in[1]].data, qw, (size_t)wn);
+    nin = 2;
+    if (b >= 0) {
+        const GirValue *bv = &s->g->vals[b];
+        GirType bt = bv->type;
+        bt.dtype = GIR_DT_I32;
+        in[2] = gir_add_const(s->q, fresh(s, bv->name, NULL), bt, qb, copy_loc(s, bv->loc));
+        nin = 3;
+    }
+    j = int8_out(s, y, sy);
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, nin, &j, 1, copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 1);
+    gir_set_attr_ints(s->q, nd, "rq_m_pos", mp, (int)nch);
+    gir_set_attr_ints(s->q, nd, "rq_m_neg", mn, (int)nch);
+    gir_set_attr_ints(s->q, nd, "rq_shift", sh, (int)nch);
+    if (act && strcmp(act, "clip") == 0) {
+        double l = rint(lo / sy), h = rint(hi / sy);
+        int64_t amin = (int64_t)(l < -128 ? -128 : l > 127 ? 127 : l);
+        int64_t amax = (int64_t)(h < -128 ? -128 : h > 127 ? 127 : h);
+        gir_set_attr_ints(s->q, nd, "act_min", &amin, 1);
+        gir_set_attr_ints(s->q, nd, "act_max", &amax, 1);
+    }
+    gir_arena_free(tmp);
+    return 1;
+}
+
+/* Data movement on int8: the output takes the input's scale.  Only when the
+ * input is already int8, so fp32 islands do not get needless rounding. */
+static int try_move(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int x = n->in[0], in[64], out[64], j, nd, nin = n->nin;
+    float sc;
+    if (!is_act_input(s, x) || s->iv[x] < 0) {
+        *why = "input not int8 (no int8 producer)";
+        return 0;
+    }
+    if (n->op == GIR_OP_RESIZE && strcmp(gir_attr_string(n, "mode", "nearest"), "nearest")) {
+        *why = "Resize not nearest";
+        return 0;
+    }
+    if (n->op == GIR_OP_MAXPOOL && n->nout != 1) {
+        *why = "MaxPool with indices";
+        return 0;
+    }
+    if (n->op == GIR_OP_PAD) {
+        const GirValue *cv = n->nin > 2 && n->in[2] >= 0 ? &s->g->vals[n->in[2]] : NULL;
+        if (strcmp(gir_attr_string(n, "mode", "constant"), "constant") || n->nin > 3 ||
+            (cv && (cv->kind != GIR_VAL_CONST || cv->type.dtype != GIR_DT_F32 ||
+                    ((const float *)cv->data)[0] != 0.0f))) {
+            *why = "Pad other than constant 0";
+            return 0;
+        }
+        nin = 2;
+    }
+    in[0] = get_q(s, x, 0);
+    sc = s->q->vals[in[0]].scale;
+    for (j = 1; j < nin; j++)
+        in[j] = n->in[j] < 0 ? -1 : orig(s, n->in[j]);
+    for (j = 0; j < n->nout; j++)
+        out[j] = int8_out(s, n->out[j], sc);
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, nin, out, n->nout,
+                      copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 0);
+    return 1;
+}
+
+/* Concat: every input on the output's scale (Requantize where needed). */
+static int try_concat(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int in[64], j, any = 0, nd, y;
+    float sc = 0;
+    for (j = 0; j < n->nin; j++) {
+        int v = n->in[j];
+        if (!is_act_input(s, v)) {
+            *why = "an input is not an f32 activation";
+            return 0;
+        }
+        any |= s->iv[v] >= 0;
+    }
+    /* The output's own calibrated scale: under min-max the largest of the
+     * inputs' ranges, under KL or a percentile the same clipping as any
+     * other activation. */
+    sc = act_scale(s, n->out[0]);
+    if (!any) {
+        *why = "no input is int8";
+        return 0;
+    }
+    for (j = 0; j < n->nin; j++)
+        in[j] = get_q(s, n->in[j], sc);
+    y = int8_out(s, n->out[0], sc);
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, n->nin, &y, 1, copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 0);
+    return 1;
+}
+
+/* Add of two activations: each keeps its scale, kiln_add_requant rescales. */
+static int try_add(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int a = n->in[0], b = n->in[1], in[2], y, nd;
+    double ra, rb;
+    float sy;
+    int32_t m;
+    int shift;
+    int64_t ma, mb, sh;
+    if (!is_act_input(s, a) || !is_act_input(s, b) || (s->iv[a] < 0 && s->iv[b] < 0)) {
+        *why = "operands not two activations with an int8 one";
+        return 0;
+    }
+    in[0] = get_q(s, a, 0);
+    in[1] = get_q(s, b, 0);
+    sy = act_scale(s, n->out[0]);
+    ra = (double)s->q->vals[in[0]].scale / sy;
+    rb = (double)s->q->vals[in[1]].scale / sy;
+    if (kiln_rq_choose(ra > rb ? ra : rb, &m, &shift) < 0) {
+        *why = "requantize multiplier out of range";
+        return 0;
+    }
+    sh = shift;
+    ma = lrint(ra * ldexp(1.0, shift));
+    mb = lrint(rb * ldexp(1.0, shift));
+    y = int8_out(s, n->out[0], sy);
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, 2, &y, 1, copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 0);
+    gir_set_attr_ints(s->q, nd, "rq_m_a", &ma, 1);
+    gir_set_attr_ints(s->q, nd, "rq_m_b", &mb, 1);
+    gir_set_attr_ints(s->q, nd, "rq_shift", &sh, 1);
+    return 1;
+}
+
+/* AveragePool without padding (or counting it) and GlobalAveragePool: the
+ * divisor goes into the multiplier. */
+static int try_avg(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int x = n->in[0], xi, y, nd, cnt, k;
+    const GirType *xt = &s->g->vals[x].type;
+    double div = 1;
+    float sy;
+    int32_t m;
+    int shift;
+    int64_t mm, sh;
+    if (!is_act_input(s, x) || s->iv[x] < 0 || xt->rank != 4 || !gir_type_is_static(xt)) {
+        *why = "input not a static 4-D int8 tensor";
+        return 0;
+    }
+    if (n->op == GIR_OP_AVGPOOL) {
+        const int64_t *ks = gir_attr_ints(n, "kernel_shape", &cnt);
+        const int64_t *pads = gir_attr_ints(n, "pads", &k);
+        int padded = strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0;
+        for (k = 0; pads && k < 4; k++)
+            padded |= pads[k] != 0;
+        if (!ks || cnt != 2 || (padded && !gir_attr_int(n, "count_include_pad", 0)) ||
+            gir_attr_int(n, "ceil_mode", 0)) {
+            *why = "AveragePool with padding excluded from the count, or ceil_mode";
+            return 0;
+        }
+        div = (double)ks[0] * (double)ks[1];
+    } else {
+        div = (double)xt->dims[2] * (double)xt->dims[3];
+    }
+    xi = get_q(s, x, 0);
+    sy = act_scale(s, n->out[0]);
+    if (kiln_rq_choose((double)s->q->vals[xi].scale / (sy * div), &m, &shift) < 0) {
+        *why = "requantize multiplier out of range";
+        return 0;
+    }
+    mm = m;
+    sh = shift;
+    y = int8_out(s, n->out[0], sy);
+    nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), &xi, 1, &y, 1, copy_loc(s, n->loc));
+    copy_attrs(s, n, nd, 0);
+    gir_set_attr_ints(s->q, nd, "rq_m", &mm, 1);
+    gir_set_attr_ints(s->q, nd, "rq_shift", &sh, 1);
+    return 1;
+}
+
+GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
+                       GirError *e)
+{
+    Q s;
+    GirArena *tmp = gir_arena_new();
+    int i;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.thr = thresholds;
+    s.q = gir_graph_new(g->name ? g->name : "");
+    s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
+    s.q->opset = g->opset;
+    s.fv = gir_arena_alloc(tmp, sizeof *s.fv * (size_t)(g->nval + 1));
+    s.iv = gir_arena_alloc(tmp, sizeof *s.iv * (size_t)(g->nval + 1));
+    s.sc_const = gir_arena_alloc(tmp, sizeof *s.sc_const * (size_t)(g->nval + 1));
+    s.zp_const = gir_arena_alloc(tmp, sizeof *s.zp_const * (size_t)(g->nval + 1));
+    s.uses = gir_arena_alloc(tmp, sizeof *s.uses * (size_t)(g->nval + 1));
+    s.absorbed = gir_arena_alloc(tmp, (size_t)g->nnode + 1);
+    s.notes = gir_arena_alloc(s.q->arena, sizeof *s.notes * (size_t)(g->nnode + 1));
+    for (i = 0; i < g->nval; i++)
+        s.fv[i] = s.iv[i] = s.sc_const[i] = s.zp_const[i] = -1;
+    gir_use_counts(g, s.uses);
+    for (i = 0; i < g->ninput; i++) {
+        const GirValue *ov = &g->vals[g->inputs[i]];
+        int id = gir_add_value(s.q, ov->name, GIR_VAL_INPUT, ov->type, copy_loc(&s, ov->loc));
+        s.q->vals[id].layout = ov->layout;
+        gir_add_input(s.q, id);
+        s.fv[g->inputs[i]] = id;
+    }
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        const char *why = "no int8 form for this op";
+        int done = 0;
+        s.notes[i].node = gir_arena_strdup(s.q->arena, n->name);
+        s.notes[i].op = n->op;
+        if (s.absorbed[i])
+            continue;
+        switch (n->op) {
+        case GIR_OP_CONV:
+        case GIR_OP_GEMM:
+        case GIR_OP_MATMUL:
+            done = try_linear(&s, i, &why);
+            break;
+        case GIR_OP_MAXPOOL:
+        case GIR_OP_RESIZE:
+        case GIR_OP_RESHAPE:
+        case GIR_OP_FLATTEN:
+        case GIR_OP_SQUEEZE:
+        case GIR_OP_UNSQUEEZE:
+        case GIR_OP_IDENTITY:
+        case GIR_OP_TRANSPOSE:
+        case GIR_OP_SLICE:
+        case GIR_OP_SPLIT:
+        case GIR_OP_PAD:
+            done = try_move(&s, i, &why);
+            break;
+        case GIR_OP_CONCAT:
+            done = try_concat(&s, i, &why);
+            break;
+        case GIR_OP_ADD:
+            done = try_add(&s, i, &why);
+            break;
+        case GIR_OP_AVGPOOL:
+        case GIR_OP_GLOBALAVGPOOL:
+            done = try_avg(&s, i, &why);
+            break;
+        default:
+            break;
+        }
+        if (done) {
+            s.notes[i].int8 = 1;
+            s.notes[i].why = NULL;
+        } else {
+            keep_fp32(&s, i, why);
+        }
+    }
+    for (i = 0; i < g->noutput; i++) {
+        int v = g->outputs[i];
+        gir_add_output(s.q, g->vals[v].kind == GIR_VAL_CONST ? orig(&s, v) : get_f(&s, v));
+    }
+    gir_arena_free(tmp);
+    if (gir_infer_shapes(s.q, e) < 0 || gir_verify(s.q, e) < 0) {
+        gir_graph_free(s.q);
+        return NULL;
+    }
+    if (notes)
+        *notes = s.notes;
+    return s.q;
+}

@@ -1,0 +1,888 @@
+/*
+ * The planner: cycle, resource and DDR models of a whole dataflow built from
+ * the engine descriptors, and the design-space exploration that sets each
+ * engine's parallelism, pipeline depth and weight placement for a board
+ * (greedy balancing: grow the slowest stage while every budget holds).
+ * Formulas: hls/plan.h and docs/plan.md.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/plan_int.h"
+
+#define FRAC_DSP 0.90  /* headroom: share of each resource a plan may use */
+#define FRAC_BRAM 0.90
+#define FRAC_URAM 0.90
+#define FRAC_LUT 0.75
+#define FRAC_FF 0.90
+#define LANES_MAX 64   /* widest stream engine the planner builds */
+#define PP_MAX 2       /* the conv reorder buffer takes PP 1 or 2 */
+#define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
+#define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
+
+static int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static int64_t pow2ceil(int64_t v)
+{
+    int64_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+static int clog2i(int64_t v)
+{
+    int b = 0;
+    while (((int64_t)1 << b) < v)
+        b++;
+    return b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+const char *hls_whome_name(HlsWeightHome h)
+{
+    switch (h) {
+    case HLS_W_BRAM:
+        return "bram";
+    case HLS_W_URAM:
+        return "uram";
+    case HLS_W_DDR:
+        return "ddr";
+    case HLS_W_NONE:
+        break;
+    }
+    return "-";
+}
+
+static const char *engine_name(HlsStageKind k)
+{
+    switch (k) {
+    case HLS_ST_CONV:
+        return "kiln_conv";
+    case HLS_ST_DWCONV:
+        return "kiln_dwconv";
+    case HLS_ST_MAXPOOL:
+        return "kiln_maxpool";
+    case HLS_ST_UPSAMPLE:
+        return "kiln_upsample";
+    case HLS_ST_CONCAT:
+        return "kiln_concat";
+    case HLS_ST_ADD:
+        return "kiln_add";
+    case HLS_ST_REQUANT:
+        return "kiln_requant";
+    }
+    return "?";
+}
+
+static int is_conv(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV;
+}
+
+/* Lanes of a stage's output stream. */
+static int64_t out_lanes(const HlsStage *s)
+{
+    return is_conv(s) ? s->pe_oc : s->lanes;
+}
+
+/* Set a parameter the planner must know; a descriptor without it is the
+ * compiler's own inconsistency. */
+static void need(const HlsEngineDesc *d, const char *const *names, int64_t *arr, const char *name,
+                 int64_t v)
+{
+    int i = hls_param_index(names, name);
+    if (i < 0)
+        gir_die("hls: engine %s has no parameter '%s'", d->name, name);
+    arr[i] = v;
+}
+
+/* Fill hw[] and rt[] of a stage from its shape and choices. */
+static void stage_params(HlsStage *s)
+{
+    const HlsEngineDesc *d = s->desc;
+    const char *const *H = d->hw_params, *const *R = d->rt_params;
+    int i;
+    for (i = 0; i < HLS_PLAN_MAX_PARAMS; i++)
+        s->hw[i] = 1, s->rt[i] = 0;
+    switch (s->kind) {
+    case HLS_ST_CONV: {
+        int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+        int64_t kki = s->k * s->k * icg;
+        int64_t tog = s->whome == HLS_W_DDR ? s->tog : 0;
+        need(d, H, s->hw, "PE_IC", s->pe_ic);
+        need(d, H, s->hw, "PE_OC", s->pe_oc);
+        need(d, H, s->hw, "PP", s->pp);
+        need(d, H, s->hw, "KMAX", s->k);
+        need(d, H, s->hw, "WMAX", s->w);
+        need(d, H, s->hw, "CIMAX", s->cin);
+        need(d, H, s->hw, "COMAX", s->cout);
+        need(d, H, s->hw, "WDEPTH", (tog > 0 ? tog : ocg) * kki);
+        need(d, H, s->hw, "WBANKS", s->whome == HLS_W_DDR ? 2 : 1);
+        need(d, H, s->hw, "PIPE", s->pipe);
+        need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
+        need(d, H, s->hw, "PACK", s->pack);
+        need(d, R, s->rt, "h", s->h);
+        need(d, R, s->rt, "w", s->w);
+        need(d, R, s->rt, "cin", s->cin);
+        need(d, R, s->rt, "cout", s->cout);
+        need(d, R, s->rt, "k", s->k);
+        need(d, R, s->rt, "stride", s->stride);
+        need(d, R, s->rt, "pad", s->pad);
+        need(d, R, s->rt, "tog", tog);
+        s->npass = tog > 0 ? cdiv(ocg, tog) : 1;
+        break;
+    }
+    case HLS_ST_DWCONV:
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, H, s->hw, "KMAX", s->k);
+        need(d, H, s->hw, "WMAX", s->w);
+        need(d, H, s->hw, "CMAX", s->cin);
+        need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
+        need(d, R, s->rt, "h", s->h);
+        need(d, R, s->rt, "w", s->w);
+        need(d, R, s->rt, "c", s->cin);
+        need(d, R, s->rt, "k", s->k);
+        need(d, R, s->rt, "stride", s->stride);
+        need(d, R, s->rt, "pad", s->pad);
+        s->npass = 1;
+        break;
+    case HLS_ST_MAXPOOL: {
+        int64_t cg = cdiv(s->cin, s->lanes);
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, H, s->hw, "K_MAX", s->k);
+        need(d, H, s->hw, "CG_MAX", cg);
+        need(d, H, s->hw, "ROW_MAX", s->w * cg);
+        need(d, H, s->hw, "PIPE", s->pipe);
+        need(d, R, s->rt, "h", s->h);
+        need(d, R, s->rt, "w", s->w);
+        need(d, R, s->rt, "cg", cg);
+        need(d, R, s->rt, "k", s->k);
+        need(d, R, s->rt, "s", s->stride);
+        need(d, R, s->rt, "pad", s->pad);
+        need(d, R, s->rt, "oh", s->oh);
+        need(d, R, s->rt, "ow", s->ow);
+        s->npass = 1;
+        break;
+    }
+    case HLS_ST_UPSAMPLE: {
+        int64_t cg = cdiv(s->cin, s->lanes);
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, H, s->hw, "ROW_MAX", s->w * cg);
+        need(d, R, s->rt, "h", s->h);
+        need(d, R, s->rt, "w", s->w);
+        need(d, R, s->rt, "cg", cg);
+        need(d, R, s->rt, "f", s->k);
+        s->npass = 1;
+        break;
+    }
+    case HLS_ST_CONCAT:
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, R, s->rt, "pixels", s->h * s->w);
+        need(d, R, s->rt, "ca", s->cin);
+        need(d, R, s->rt, "cb", s->cin2);
+        s->npass = 1;
+        break;
+    case HLS_ST_ADD:
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, R, s->rt, "beats", s->h * s->w * cdiv(s->cin, s->lanes));
+        need(d, R, s->rt, "ma", 1);
+        need(d, R, s->rt, "mb", 1);
+        need(d, R, s->rt, "shift", 0);
+        s->npass = 1;
+        break;
+    case HLS_ST_REQUANT:
+        need(d, H, s->hw, "LANES", s->lanes);
+        need(d, H, s->hw, "PIPE", s->rq_pipe);
+        need(d, R, s->rt, "n", s->h * s->w * cdiv(s->cin, s->lanes));
+        s->npass = 1;
+        break;
+    }
+}
+
+/* Cycles, latency, resources and utilisation of one stage.  -1 when the
+ * descriptor rejects the shape. */
+static int stage_eval(HlsStage *s)
+{
+    int64_t oldhw[HLS_PLAN_MAX_PARAMS], oldrt[HLS_PLAN_MAX_PARAMS];
+    memcpy(oldhw, s->hw, sizeof oldhw);
+    memcpy(oldrt, s->rt, sizeof oldrt);
+    stage_params(s);
+    if (s->cycles <= 0 || memcmp(oldhw, s->hw, sizeof oldhw) || memcmp(oldrt, s->rt, sizeof oldrt))
+        s->cycles = s->desc->cycles(s->hw, s->rt);
+    if (s->cycles < 0)
+        return -1;
+    s->lat = s->desc->latency(s->hw);
+    s->res = s->desc->resources(s->hw);
+    if (is_conv(s)) {
+        int64_t wdepth = s->hw[hls_param_index(s->desc->hw_params, "WDEPTH")];
+        int64_t banks = s->whome == HLS_W_DDR ? 2 : 1;
+        if (s->whome == HLS_W_URAM) {
+            /* the weight memories as URAM288 (4K x 72) instead of block RAM */
+            int64_t hw1[HLS_PLAN_MAX_PARAMS];
+            HlsRes base;
+            memcpy(hw1, s->hw, sizeof hw1);
+            hw1[hls_param_index(s->desc->hw_params, "WDEPTH")] = 1;
+            base = s->desc->resources(hw1);
+            s->res.bram36 = base.bram36;
+            s->res.uram += (double)(banks * s->pe_oc * cdiv(8 * s->pe_ic, 72) * cdiv(wdepth, 4096));
+        } else if (wdepth <= 64) {
+            /* LUTRAM weight memory (RAM64M: 3 bits x 64 in 4 LUTs) */
+            s->res.lut += (double)(banks * s->pe_oc * cdiv(8 * s->pe_ic, 3) * 4);
+        }
+        s->util = (double)s->macs / ((double)s->cycles * s->pp * s->pe_oc * s->pe_ic);
+    } else if (s->kind == HLS_ST_DWCONV) {
+        s->util = (double)s->macs / ((double)s->cycles * s->lanes);
+    } else {
+        s->util = 0.0;
+    }
+    return 0;
+}
+
+/* Weight memory of a conv in block RAM when the whole layer is on chip. */
+static double whole_weight_bram(HlsStage *s)
+{
+    HlsStage t = *s;
+    int64_t hw1[HLS_PLAN_MAX_PARAMS];
+    HlsRes a, b;
+    t.whome = HLS_W_BRAM;
+    stage_params(&t);
+    a = t.desc->resources(t.hw);
+    memcpy(hw1, t.hw, sizeof hw1);
+    hw1[hls_param_index(t.desc->hw_params, "WDEPTH")] = 1;
+    b = t.desc->resources(hw1);
+    return a.bram36 - b.bram36;
+}
+
+/* URAM288 blocks of a conv's whole weight memory. */
+static int64_t whole_weight_uram(const HlsStage *s)
+{
+    int64_t wdepth = cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
+    return s->pe_oc * cdiv(8 * s->pe_ic, 72) * cdiv(wdepth, 4096);
+}
+
+/* Tile size for weights from DDR: as many output groups as keep the memory
+ * of each lane in LUTRAM (64 words), at least one. */
+static int64_t ddr_tog(const HlsStage *s)
+{
+    int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+    int64_t tog = kki <= 64 ? 64 / kki : 1;
+    if (tog < cdiv(ocg, 64))
+        tog = cdiv(ocg, 64); /* at most 64 passes: each re-reads the input map */
+    return tog > ocg ? ocg : (tog < 1 ? 1 : tog);
+}
+
+typedef struct {
+    int idx;     /* stage */
+    double bram; /* its whole-layer weight BRAM */
+    double cost; /* DDR bytes per frame per BRAM36 freed if it streams */
+} WCand;
+
+static int wcand_cmp(const void *a, const void *b)
+{
+    const WCand *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return x->idx - y->idx;
+}
+
+/* DDR bytes per frame when a conv's weights stream in tiles. */
+static double ddr_cost(const HlsStage *s)
+{
+    int64_t npass = cdiv(cdiv(s->cout, s->pe_oc), ddr_tog(s));
+    double b = (double)s->weight_bytes;
+    if (npass > 1)
+        b += (double)(s->h * s->w * s->cin * (1 + npass) + 2 * s->oh * s->ow * s->cout);
+    return b;
+}
+
+/* Weight placement: every conv's weights on chip in BRAM; while that breaks
+ * the BRAM budget (less `reserve` for FIFOs), the layer with the largest
+ * weight memory moves to URAM if the URAM budget takes it, else streams from
+ * DDR in tiles. */
+static void place_weights(HlsPlan *p, double reserve)
+{
+    double bram = reserve, uram = 0.0;
+    WCand *c = malloc(sizeof *c * (size_t)p->nstage);
+    int i, nc = 0;
+    if (!c)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        if (is_conv(s)) {
+            s->whome = HLS_W_BRAM;
+            s->tog = 0;
+            c[nc].idx = i;
+            c[nc].bram = whole_weight_bram(s);
+            c[nc].cost = ddr_cost(s) / (c[nc].bram > 0.5 ? c[nc].bram : 0.5);
+            nc++;
+        }
+        if (stage_eval(s) == 0) {
+            bram += s->res.bram36;
+            uram += s->res.uram;
+        }
+    }
+    qsort(c, (size_t)nc, sizeof *c, wcand_cmp);
+    for (i = 0; i < nc && bram > p->budget.bram36; i++) {
+        HlsStage *s = &p->stages[c[i].idx];
+        double before = s->res.bram36;
+        int64_t u = whole_weight_uram(s);
+        if (c[i].bram <= 0.0)
+            continue;
+        if (uram + (double)u <= p->budget.uram && p->board.uram > 0) {
+            s->whome = HLS_W_URAM;
+            uram += (double)u;
+        } else {
+            s->whome = HLS_W_DDR;
+            s->tog = ddr_tog(s);
+        }
+        stage_eval(s);
+        bram += s->res.bram36 - before;
+    }
+    /* still short: the smallest tiles (more passes, more input re-reads) */
+    for (i = 0; i < nc && bram > p->budget.bram36; i++) {
+        HlsStage *s = &p->stages[c[i].idx];
+        int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic);
+        double before = s->res.bram36;
+        if (s->whome != HLS_W_DDR)
+            continue;
+        s->tog = kki <= 64 ? 64 / kki : 1;
+        stage_eval(s);
+        bram += s->res.bram36 - before;
+    }
+    free(c);
+}
+
+/* Rows of input a stage needs before its first output row. */
+static int64_t need_rows(const HlsStage *s)
+{
+    switch (s->kind) {
+    case HLS_ST_CONV:
+    case HLS_ST_DWCONV:
+        return s->k - s->pad < s->h ? s->k - s->pad : s->h;
+    case HLS_ST_MAXPOOL:
+        return s->k < s->h ? s->k : s->h;
+    case HLS_ST_UPSAMPLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whole-plan figures from the stages' choices.  place: run the weight
+ * placement first.  -1 when a descriptor rejects a stage's shape. */
+static int plan_eval(HlsPlan *p, int place, GirError *e)
+{
+    int i, j, round;
+    double clock = p->mhz * 1e6;
+    double last_fifo_bram = 0.0;
+    for (round = 0; round < 2; round++) {
+        double fifo_bram = 0.0;
+        if (place)
+            place_weights(p, last_fifo_bram);
+        p->compute_ii = 0;
+        p->slowest = 0;
+        p->ddr_bytes = 0;
+        p->macs = 0;
+        p->weight_bytes_onchip = p->weight_bytes_ddr = 0;
+        memset(&p->total, 0, sizeof p->total);
+        for (i = 0; i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            if (stage_eval(s) < 0)
+                return gir_error_at(e, gir_loc_none(),
+                                    "plan: node '%s': engine %s rejects the layer's shape",
+                                    s->node, s->desc->name);
+            s->ddr_bytes = 0;
+            for (j = 0; j < s->nin; j++)
+                if (s->in[j] < 0)
+                    s->ddr_bytes += s->h * s->w * (j ? s->cin2 : s->cin);
+            if (s->kind == HLS_ST_ADD && s->in[1] < 0)
+                s->ddr_bytes += s->h * s->w * s->cin - s->h * s->w * s->cin2;
+            if (s->out_ddr)
+                s->ddr_bytes += s->oh * s->ow * s->cout;
+            if (s->whome == HLS_W_DDR) {
+                s->ddr_bytes += s->weight_bytes;
+                p->weight_bytes_ddr += s->weight_bytes;
+            } else if (s->whome != HLS_W_NONE) {
+                p->weight_bytes_onchip += s->weight_bytes;
+            }
+            if (s->npass > 1) /* input spilled and re-read per tile; output via DDR */
+                s->ddr_bytes += s->h * s->w * s->cin * (1 + s->npass) +
+                                2 * s->oh * s->ow * s->cout;
+            p->ddr_bytes += s->ddr_bytes;
+            p->macs += s->macs;
+            if (s->cycles > p->compute_ii) {
+                p->compute_ii = s->cycles;
+                p->slowest = i;
+            }
+            p->total.dsp += s->res.dsp;
+            p->total.bram36 += s->res.bram36;
+            p->total.uram += s->res.uram;
+            p->total.lut += s->res.lut;
+            p->total.ff += s->res.ff;
+        }
+        p->ddr_cycles = (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * clock);
+        p->ddr_bound = p->ddr_cycles > p->compute_ii;
+        p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
+        /* fill and first-output times, topological */
+        for (i = 0; i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            int64_t tin = 0;
+            for (j = 0; j < s->nin; j++)
+                if (s->in[j] >= 0)
+                    tin = max64(tin, p->stages[s->in[j]].t_first);
+            s->fill = (int64_t)ceil((double)need_rows(s) * (double)p->interval / (double)s->h) +
+                      s->lat;
+            if (s->npass > 1)
+                s->fill = max64(s->cycles, p->interval);
+            s->t_first = tin + s->fill;
+        }
+        /* join FIFOs: the earlier input waits for the later one */
+        p->nfifo = 0;
+        for (i = 0; i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            const HlsEngineDesc *fd = hls_engine_find("kiln_fifo");
+            HlsStage *a, *b, *early;
+            int64_t wait, beats, depth, hw[HLS_PLAN_MAX_PARAMS];
+            HlsFifo *f;
+            if (s->nin != 2 || s->in[0] < 0 || s->in[1] < 0 || !fd)
+                continue;
+            a = &p->stages[s->in[0]];
+            b = &p->stages[s->in[1]];
+            if (a->npass > 1 || b->npass > 1)
+                continue; /* through DDR: nothing waits on chip */
+            early = a->t_first <= b->t_first ? a : b;
+            wait = (a->t_first > b->t_first ? a->t_first - b->t_first : b->t_first - a->t_first);
+            beats = early->oh * early->ow * cdiv(early->cout, out_lanes(early));
+            depth = (int64_t)ceil((double)wait * (double)beats / (double)p->interval);
+            depth += 2 * cdiv(early->cout, out_lanes(early)) + 16;
+            if (depth > beats + 16)
+                depth = beats + 16;
+            depth = pow2ceil(depth);
+            f = &p->fifos[p->nfifo++];
+            f->ddr = 0;
+            f->from = (int)(early - p->stages);
+            f->to = i;
+            f->depth = depth;
+            f->width = 8 * out_lanes(early);
+            for (j = 0; j < HLS_PLAN_MAX_PARAMS; j++)
+                hw[j] = 1;
+            need(fd, fd->hw_params, hw, "WIDTH", f->width);
+            need(fd, fd->hw_params, hw, "DEPTH", depth);
+            need(fd, fd->hw_params, hw, "BRAM_MIN", FIFO_BRAM_MIN);
+            f->res = fd->resources(hw);
+            if (f->res.bram36 > FIFO_DDR_SHARE * p->budget.bram36) {
+                /* a large skip tensor waits in DDR, not in a FIFO */
+                f->ddr = 1;
+                memset(&f->res, 0, sizeof f->res);
+                p->ddr_bytes += 2 * early->oh * early->ow * early->cout;
+                snprintf(f->why, sizeof f->why,
+                         "%s waits %lld cycles for %s: %lld beats would need more than %.0f%% of "
+                         "the BRAM budget, so %s's output goes through DDR (written and read once)",
+                         s->node, (long long)wait, early == a ? b->node : a->node,
+                         (long long)depth, FIFO_DDR_SHARE * 100.0, early->node);
+                continue;
+            }
+            snprintf(f->why, sizeof f->why,
+                     "%s waits %lld cycles for %s (first beats at %lld vs %lld): %s's beats "
+                     "in that time at II pace, +2 pixels",
+                     s->node, (long long)wait, early == a ? b->node : a->node,
+                     (long long)early->t_first, (long long)(early == a ? b : a)->t_first,
+                     early->node);
+            fifo_bram += f->res.bram36;
+            p->total.dsp += f->res.dsp;
+            p->total.bram36 += f->res.bram36;
+            p->total.uram += f->res.uram;
+            p->total.lut += f->res.lut;
+            p->total.ff += f->res.ff;
+        }
+        p->ddr_cycles = (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * clock);
+        p->ddr_bound = p->ddr_cycles > p->compute_ii;
+        p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
+        last_fifo_bram = fifo_bram;
+        if (!place || p->total.bram36 <= p->budget.bram36 || fifo_bram <= 0.0)
+            break;
+    }
+    /* latency: per segment, the latest output's first beat + one frame */
+    p->latency = 0;
+    for (j = 0; j < p->nsegment; j++) {
+        int64_t seg = 0;
+        for (i = 0; i < p->nstage; i++)
+            if (p->stages[i].segment == j && (p->stages[i].out_ddr || i == p->nstage - 1))
+                seg = max64(seg, p->stages[i].t_first + p->interval);
+        p->latency += seg;
+    }
+    p->fps = clock / (double)p->interval;
+    p->latency_ms = (double)p->latency / clock * 1e3;
+    p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps / (p->total.dsp * 2.0 * clock) : 0.0;
+    return 0;
+}
+
+/* The first budget the plan breaks, described into buf; NULL when it fits. */
+const char *hls_plan_over_budget(const HlsPlan *p, char *buf, size_t n)
+{
+    static const struct {
+        const char *name; /* resource */
+        size_t off;       /* offset in HlsRes */
+        double frac;      /* headroom */
+    } r[] = {
+        {"DSP", offsetof(HlsRes, dsp), FRAC_DSP},       {"BRAM", offsetof(HlsRes, bram36), FRAC_BRAM},
+        {"URAM", offsetof(HlsRes, uram), FRAC_URAM},    {"LUT", offsetof(HlsRes, lut), FRAC_LUT},
+        {"FF", offsetof(HlsRes, ff), FRAC_FF},
+    };
+    size_t i;
+    for (i = 0; i < sizeof r / sizeof r[0]; i++) {
+        double used = *(const double *)((const char *)&p->total + r[i].off);
+        double budget = *(const double *)((const char *)&p->budget + r[i].off);
+        if (used > budget + 1e-9) {
+            snprintf(buf, n, "%s %.0f%% (%.0f > %.0f)", r[i].name, r[i].frac * 100.0, used, budget);
+            return r[i].name;
+        }
+    }
+    return NULL;
+}
+
+static void set_budget(HlsPlan *p)
+{
+    p->budget.dsp = floor((double)p->board.dsp * FRAC_DSP);
+    p->budget.bram36 = floor((double)p->board.bram36 * FRAC_BRAM);
+    p->budget.uram = floor((double)p->board.uram * FRAC_URAM);
+    p->budget.lut = floor((double)p->board.lut * FRAC_LUT);
+    p->budget.ff = floor((double)p->board.ff * FRAC_FF);
+}
+
+/* Register levels for the clock: at 250 MHz and above every adder-tree level
+ * and all four requant stages (logic depth about 15 cells,
+ * docs/rtl-resources.md); below, half the tree and three requant stages. */
+static void set_pipeline(HlsStage *s, double mhz)
+{
+    int l = clog2i(s->pe_ic);
+    s->pipe = mhz >= 250.0 ? l : (l + 1) / 2;
+    s->rq_pipe = mhz >= 250.0 ? 4 : 3;
+    if (s->kind == HLS_ST_MAXPOOL)
+        s->pipe = mhz >= 250.0 ? 1 : 0;
+    if (s->kind == HLS_ST_REQUANT || s->kind == HLS_ST_DWCONV)
+        s->rq_pipe = mhz >= 250.0 ? 4 : 3;
+}
+
+static void init_stage(HlsStage *s, double mhz);
+
+HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
+{
+    HlsPlan *p = calloc(1, sizeof *p);
+    int i;
+    if (!p)
+        gir_die("out of memory");
+    p->model = g->name ? g->name : "model";
+    p->board = *b;
+    p->mhz = mhz > 0 ? mhz : b->default_mhz;
+    if (p->mhz > b->max_mhz) {
+        gir_error_at(e, gir_loc_none(), "plan: clock %.1f MHz exceeds %s's maximum of %.1f MHz",
+                     p->mhz, b->name, b->max_mhz);
+        free(p);
+        return NULL;
+    }
+    set_budget(p);
+    if (hls_partition(g, p, e) < 0) {
+        hls_plan_free(p);
+        return NULL;
+    }
+    p->fifos = calloc((size_t)p->nstage + 1, sizeof *p->fifos);
+    if (!p->fifos)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        s->desc = hls_engine_find(engine_name(s->kind));
+        if (!s->desc) {
+            gir_error_at(e, gir_loc_none(), "plan: node '%s': engine %s is not built",
+                         s->node, engine_name(s->kind));
+            hls_plan_free(p);
+            return NULL;
+        }
+        s->whome = is_conv(s) ? HLS_W_BRAM : HLS_W_NONE;
+        if (s->kind == HLS_ST_DWCONV)
+            s->whome = HLS_W_BRAM;
+        init_stage(s, p->mhz);
+    }
+    return p;
+}
+
+void hls_plan_free(HlsPlan *p)
+{
+    if (!p)
+        return;
+    free(p->stages);
+    free(p->cpu);
+    free(p->fifos);
+    free(p);
+}
+
+/* Channels a stream engine's lanes may grow to. */
+static int64_t lane_cap(const HlsStage *s)
+{
+    int64_t c = s->kind == HLS_ST_CONCAT ? (s->cin > s->cin2 ? s->cin : s->cin2) : s->cin;
+    int64_t cap = pow2ceil(c);
+    return cap > LANES_MAX ? LANES_MAX : cap;
+}
+
+static void init_stage(HlsStage *s, double mhz)
+{
+    if (is_conv(s)) {
+        s->pe_ic = 4; /* 8*PE_IC >= 32: parameter beats */
+        s->pe_oc = s->cout >= 2 ? 2 : 1;
+        s->pp = 1;
+    } else {
+        s->lanes = (int)(lane_cap(s) < 8 ? lane_cap(s) : 8);
+        if (s->lanes < 2)
+            s->lanes = 2;
+    }
+    s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+    set_pipeline(s, mhz);
+}
+
+/* Candidate step k (0: PE_IC, 1: PE_OC, 2: PP, 3: lanes) of a stage; 0 when
+ * it does not apply.  desc gets "PE_IC 32". */
+static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
+{
+    if (is_conv(s)) {
+        int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic);
+        if (k == 0 && s->pe_ic < pow2ceil(s->cin)) {
+            s->pe_ic *= 2;
+            snprintf(desc, n, "PE_IC %d", s->pe_ic);
+        } else if (k == 1 && s->pe_oc < pow2ceil(s->cout)) {
+            s->pe_oc *= 2;
+            snprintf(desc, n, "PE_OC %d", s->pe_oc);
+        } else if (k == 2 && s->pp < PP_MAX && kki >= 2 * s->pp && s->ow >= 2) {
+            s->pp *= 2;
+            snprintf(desc, n, "PP %d", s->pp);
+        } else {
+            return 0;
+        }
+        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        set_pipeline(s, mhz);
+        return 1;
+    }
+    if (k == 3 && s->lanes < lane_cap(s)) {
+        s->lanes *= 2;
+        snprintf(desc, n, "LANES %d", s->lanes);
+        return 1;
+    }
+    return 0;
+}
+
+static void mcycles(char *buf, size_t n, int64_t c)
+{
+    if (c >= 1000000)
+        snprintf(buf, n, "%.2f Mcycles", (double)c / 1e6);
+    else
+        snprintf(buf, n, "%.1f kcycles", (double)c / 1e3);
+}
+
+/* The final reason line of each stage. */
+static void finish_reasons(HlsPlan *p, char (*grow)[160])
+{
+    int i;
+    char c1[32], c2[32];
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        char par[96], wt[160] = "";
+        size_t n;
+        if (is_conv(s))
+            snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d, PACK %d, PIPE %d, RQ_PIPE %d",
+                     s->pe_oc, s->pe_ic, s->pp, s->pack, s->pipe, s->rq_pipe);
+        else
+            snprintf(par, sizeof par, "LANES %d", s->lanes);
+        if (s->whome == HLS_W_DDR)
+            snprintf(wt, sizeof wt, "; weights %.2f MB from DDR each frame, %lld tile(s) of %lld groups "
+                     "(on-chip budget spent on larger-or-earlier layers)",
+                     (double)s->weight_bytes / 1e6, (long long)s->npass, (long long)s->tog);
+        else if (s->whome == HLS_W_URAM)
+            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in URAM (BRAM budget full)",
+                     (double)s->weight_bytes / 1e6);
+        else if (s->whome == HLS_W_BRAM)
+            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in BRAM", (double)s->weight_bytes / 1e6);
+        mcycles(c1, sizeof c1, s->cycles);
+        mcycles(c2, sizeof c2, p->interval);
+        n = (size_t)snprintf(s->why, sizeof s->why, "%s: %s", par,
+                             s->pinned ? "pinned by --pin" :
+                             p->replayed ? "from plan.json" :
+                             grow && grow[i][0] ? grow[i] : "smallest array: never the slowest stage");
+        if (n < sizeof s->why) {
+            if (i == p->slowest && !p->ddr_bound)
+                n += (size_t)snprintf(s->why + n, sizeof s->why - n, "; slowest stage (%s): %s", c1,
+                                      p->limit);
+            else
+                n += (size_t)snprintf(s->why + n, sizeof s->why - n, "; %s <= II %s", c1, c2);
+        }
+        if (n < sizeof s->why)
+            snprintf(s->why + n, sizeof s->why - n, "%s", wt);
+    }
+}
+
+/* Sum over resources of the growth from a to b as a share of the budget. */
+static double budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget)
+{
+    double s = 0.0;
+    s += budget->dsp > 0 && b->dsp > a->dsp ? (b->dsp - a->dsp) / budget->dsp : 0.0;
+    s += budget->bram36 > 0 && b->bram36 > a->bram36 ? (b->bram36 - a->bram36) / budget->bram36 : 0.0;
+    s += budget->uram > 0 && b->uram > a->uram ? (b->uram - a->uram) / budget->uram : 0.0;
+    s += budget->lut > 0 && b->lut > a->lut ? (b->lut - a->lut) / budget->lut : 0.0;
+    s += budget->ff > 0 && b->ff > a->ff ? (b->ff - a->ff) / budget->ff : 0.0;
+    return s;
+}
+
+HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                        GirError *e)
+{
+    HlsPlanOptions dflt = {0};
+    HlsPlan *p;
+    HlsStage *save;
+    char (*grow)[160];
+    char over[160];
+    int i, j, step;
+    if (!o)
+        o = &dflt;
+    p = hls_plan_new(g, b, o->mhz, e);
+    if (!p)
+        return NULL;
+    for (j = 0; j < o->npins; j++) {
+        const HlsPin *pin = &o->pins[j];
+        HlsStage *s = NULL;
+        for (i = 0; i < p->nstage; i++)
+            if (!strcmp(p->stages[i].node, pin->node))
+                s = &p->stages[i];
+        if (!s || !is_conv(s)) {
+            gir_error_at(e, gir_loc_none(), "--pin %s: no conv layer '%s' on the FPGA", pin->node,
+                         pin->node);
+            hls_plan_free(p);
+            return NULL;
+        }
+        s->pe_oc = pin->pe_oc;
+        s->pe_ic = pin->pe_ic;
+        s->pp = pin->pp;
+        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        s->pinned = 1;
+        set_pipeline(s, p->mhz);
+    }
+    if (plan_eval(p, 1, e) < 0) {
+        hls_plan_free(p);
+        return NULL;
+    }
+    if (hls_plan_over_budget(p, over, sizeof over)) {
+        gir_error_at(e, gir_loc_none(),
+                     "plan: %s does not fit %s: the smallest design (weights from DDR where "
+                     "on-chip memory is short) exceeds %s",
+                     p->model, p->board.name, over);
+        hls_plan_free(p);
+        return NULL;
+    }
+    save = malloc(sizeof *save * (size_t)p->nstage);
+    grow = calloc((size_t)p->nstage, sizeof *grow);
+    if (!save || !grow)
+        gir_die("out of memory");
+    for (step = 0; step < 100000; step++) {
+        int si = p->slowest, best_k = -1, k;
+        HlsStage *s = &p->stages[si];
+        int64_t old = s->cycles;
+        double best = -1.0;
+        HlsRes oldtot = p->total;
+        char bdesc[32] = "", fail[200] = "", c1[32], c2[32];
+        if (p->ddr_bound) {
+            snprintf(p->limit, sizeof p->limit,
+                     "DDR bandwidth: %.2f MB per frame at %.1f GB/s takes %lld cycles > slowest "
+                     "stage %lld", (double)p->ddr_bytes / 1e6, p->board.ddr_gbps,
+                     (long long)p->ddr_cycles, (long long)p->compute_ii);
+            break;
+        }
+        if (s->pinned) {
+            snprintf(p->limit, sizeof p->limit, "it is pinned (--pin %s)", s->node);
+            break;
+        }
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (k = 0; k < 4; k++) {
+            char d[32], ob[160];
+            double score, ddsp;
+            if (!apply_step(&p->stages[si], k, p->mhz, d, sizeof d))
+                continue;
+            if (plan_eval(p, 1, e) == 0) {
+                if (hls_plan_over_budget(p, ob, sizeof ob)) {
+                    if (!fail[0])
+                        snprintf(fail, sizeof fail, "next step (%s) exceeds %s", d, ob);
+                } else if (p->stages[si].cycles < old) {
+                    /* cycles saved per share of the budgets spent (every resource) */
+                    ddsp = budget_share(&p->total, &oldtot, &p->budget);
+                    score = (double)(old - p->stages[si].cycles) / (ddsp > 1e-6 ? ddsp : 1e-6);
+                    if (score > best) {
+                        best = score;
+                        best_k = k;
+                        snprintf(bdesc, sizeof bdesc, "%s", d);
+                    }
+                }
+            }
+            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+        }
+        if (best_k < 0) {
+            snprintf(p->limit, sizeof p->limit, "%s", fail[0] ? fail :
+                     "no larger array shortens it (channel counts or PP limit reached)");
+            plan_eval(p, 1, e);
+            break;
+        }
+        apply_step(&p->stages[si], best_k, p->mhz, bdesc, sizeof bdesc);
+        plan_eval(p, 1, e);
+        mcycles(c1, sizeof c1, old);
+        mcycles(c2, sizeof c2, p->stages[si].cycles);
+        snprintf(grow[si], sizeof grow[si], "last grown to %s as the slowest stage (%s -> %s)",
+                 bdesc, c1, c2);
+        p->dse_steps++;
+    }
+    finish_reasons(p, grow);
+    free(save);
+    free(grow);
+    return p;
+}
+
+int hls_plan_reeval(HlsPlan *p, GirError *e)
+{
+    char c1[32];
+    if (plan_eval(p, 0, e) < 0)
+        return -1;
+    mcycles(c1, sizeof c1, p->compute_ii);
+    if (p->ddr_bound)
+        snprintf(p->limit, sizeof p->limit, "DDR bandwidth: %.2f MB per frame at %.1f GB/s",
+                 (double)p->ddr_bytes / 1e6, p->board.ddr_gbps);
+    else
+        snprintf(p->limit, sizeof p->limit, "replayed plan: %s is the slowest stage at %s",
+                 p->stages[p->slowest].node, c1);
+    finish_reasons(p, NULL);
+    return 0;
+}
+
+int hls_pin_parse(const char *arg, HlsPin *pin, GirError *e)
+{
+    const char *eq = strchr(arg, '=');
+    int a, b, c, n = 0;
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof pin->node ||
+        sscanf(eq + 1, "%dx%dx%d%n", &a, &b, &c, &n) != 3 || eq[1 + n] != 0)
+        return gir_error_at(e, gir_loc_none(),
+                            "--pin %s: expected NODE=PE_OCxPE_ICxPP, e.g. conv12=16x32x2", arg);
+    if (a < 1 || b < 4 || c < 1 || c > PP_MAX || (a & (a - 1)) || (b & (b - 1)))
+        return gir_error_at(e, gir_loc_none(),
+                            "--pin %s: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 or 2",
+                            arg);
+    memcpy(pin->node, arg, (size_t)(eq - arg));
+    pin->node[eq - arg] = 0;
+    pin->pe_oc = a;
+    pin->pe_ic = b;
+    pin->pp = c;
+    return 0;
+}

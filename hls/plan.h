@@ -1,0 +1,173 @@
+/*
+ * hls plan: partitioning (FPGA or CPU per node), the cycle, resource and DDR
+ * models of a whole dataflow built from the engine descriptors of hls.h, the
+ * design-space exploration that picks each engine's parallelism, pipeline
+ * depth and weight placement for a board, and plan.json (write, replay).
+ *
+ * Models (docs/plan.md has the formulas):
+ *   interval  II = max(max over stages of cycles(stage), DDR cycles per frame)
+ *   fps       = clock / II
+ *   latency   = max over segment outputs of t_first(out) + II, where
+ *               t_first(s) = max over inputs t_first(in) + fill(s) and
+ *               fill(s) = ceil(need_rows(s) / H_in(s) * II) + LAT(s)
+ *               (a stage whose output goes through DDR: fill = its frame)
+ *
+ * Library code: returns errors in a GirError, never prints or exits.
+ */
+#ifndef KILN_HLS_PLAN_H
+#define KILN_HLS_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "graphir/graphir.h"
+#include "hls/board.h"
+#include "hls/hls.h"
+
+#define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
+
+/* The engine a stage runs on. */
+typedef enum {
+    HLS_ST_CONV,     /* kiln_conv */
+    HLS_ST_DWCONV,   /* kiln_dwconv */
+    HLS_ST_MAXPOOL,  /* kiln_maxpool */
+    HLS_ST_UPSAMPLE, /* kiln_upsample */
+    HLS_ST_CONCAT,   /* kiln_concat */
+    HLS_ST_ADD,      /* kiln_add */
+    HLS_ST_REQUANT,  /* kiln_requant (a standalone Requantize) */
+} HlsStageKind;
+
+/* Where a conv layer's weights live. */
+typedef enum {
+    HLS_W_NONE, /* the engine has no weights */
+    HLS_W_BRAM, /* on chip in block RAM, loaded once */
+    HLS_W_URAM, /* on chip in UltraRAM, loaded once */
+    HLS_W_DDR,  /* streamed from DDR every frame in tiles, two banks */
+} HlsWeightHome;
+
+/* One engine instance of the dataflow: a layer of the model. */
+typedef struct {
+    const char *node;   /* graph node name (the layer) */
+    const char *op;     /* its op name */
+    int node_id;        /* node id in the planned graph */
+    HlsStageKind kind;  /* which engine */
+    const HlsEngineDesc *desc; /* its descriptor */
+    int segment;        /* FPGA segment it belongs to */
+    int in[2];          /* producing stage of each data input; -1: from DDR */
+    int nin;            /* data inputs (1, or 2 for concat/add) */
+    int64_t h, w;       /* input map */
+    int64_t cin, cout;  /* input and output channels (concat: cin = first input's) */
+    int64_t cin2;       /* concat: second input's channels */
+    int64_t k, stride, pad; /* kernel, stride, padding (pool: bottom/right pad) */
+    int64_t oh, ow;     /* output map */
+    int64_t macs;       /* multiply-accumulates per frame */
+    int64_t weight_bytes; /* int8 weights + int32 bias + requant words */
+    int pe_oc, pe_ic, pp, pack; /* conv array: output x input lanes, pixels, DSP packing */
+    int lanes;          /* stream engines and dwconv: lanes per beat */
+    int pipe, rq_pipe;  /* register levels: adder tree, requant */
+    HlsWeightHome whome; /* weight placement */
+    int64_t tog;        /* output groups per weight tile (0: whole layer) */
+    int pinned;         /* parallelism fixed by the user (--pin) */
+    int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
+    int64_t npass;      /* passes over the input map (weight tiles) */
+    int64_t hw[HLS_PLAN_MAX_PARAMS]; /* Verilog parameters, in desc->hw_params order */
+    int64_t rt[HLS_PLAN_MAX_PARAMS]; /* run-time parameters, in desc->rt_params order */
+    int64_t cycles;     /* cycles per frame (descriptor, exact) */
+    int64_t lat;        /* descriptor latency */
+    int64_t fill;       /* first input to first output in the pipeline */
+    int64_t t_first;    /* first output after the frame's first input beat */
+    double util;        /* MACs / (cycles x MACs the array can do per cycle) */
+    HlsRes res;         /* resources, descriptor + planner memory choices */
+    int64_t ddr_bytes;  /* DDR traffic per frame this stage causes (weights, spills) */
+    char why[320];      /* reasons for the choices */
+} HlsStage;
+
+/* A node the FPGA engines do not take. */
+typedef struct {
+    const char *node; /* node name */
+    const char *op;   /* op name */
+    char why[200];    /* one line: why it runs on the CPU */
+} HlsCpuNode;
+
+/* A FIFO on a join's input (YOLO route skip path), sized so the join's
+ * producers never block each other. */
+typedef struct {
+    int from, to;     /* producer and join stages */
+    int64_t depth;    /* entries (beats) */
+    int64_t width;    /* bits per beat */
+    HlsRes res;       /* resources (kiln_fifo descriptor) */
+    int ddr;          /* 1: the tensor waits in DDR instead (depth is what it would need) */
+    char why[240];    /* the wait that sets the depth */
+} HlsFifo;
+
+/* A hand-set parallelism: --pin NODE=PE_OCxPE_ICxPP. */
+typedef struct {
+    char node[128]; /* layer name */
+    int pe_oc;      /* output lanes */
+    int pe_ic;      /* input lanes */
+    int pp;         /* pixel parallelism */
+} HlsPin;
+
+/* Planner options; zeroed = defaults. */
+typedef struct {
+    double mhz;         /* target clock; 0: the board's default */
+    const HlsPin *pins; /* hand-set parallelism */
+    int npins;          /* count of pins */
+} HlsPlanOptions;
+
+/* A whole plan: per-stage choices and the figures of the models. */
+typedef struct {
+    const char *model;   /* graph name */
+    HlsBoard board;      /* the board planned for */
+    double mhz;          /* target clock */
+    HlsStage *stages;    /* FPGA stages, topological */
+    int nstage;          /* count */
+    HlsCpuNode *cpu;     /* nodes on the CPU */
+    int ncpu;            /* count */
+    HlsFifo *fifos;      /* join FIFOs */
+    int nfifo;           /* count */
+    int nsegment;        /* FPGA segments */
+    HlsRes total;        /* all engines + FIFOs */
+    HlsRes budget;       /* headroom budgets: 90% DSP/BRAM/URAM/FF, 75% LUT */
+    int64_t interval;    /* II: cycles per frame of the pipeline */
+    int64_t compute_ii;  /* slowest stage's cycles */
+    int slowest;         /* its index */
+    int64_t ddr_bytes;   /* DDR traffic per frame (inputs, outputs, weights, spills) */
+    int64_t ddr_cycles;  /* cycles that traffic takes at the board's bandwidth */
+    int ddr_bound;       /* 1: DDR bandwidth sets II */
+    int64_t latency;     /* cycles from the first input beat to the last output beat */
+    int64_t macs;        /* FPGA MACs per frame */
+    int64_t weight_bytes_onchip; /* weights kept on chip */
+    int64_t weight_bytes_ddr;    /* weights streamed per frame */
+    double fps;          /* clock / II */
+    double latency_ms;   /* latency at the clock */
+    double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
+    int dse_steps;       /* greedy steps taken */
+    char limit[320];     /* what stopped the exploration */
+    int replayed;        /* 1: from --plan, not explored */
+} HlsPlan;
+
+/* Partition graph g (shapes inferred; fp32 fused or int8) for board b,
+ * explore the design space and evaluate the result.  NULL + e when the model
+ * has no FPGA layer, a pin is bad, or even the smallest design exceeds a
+ * budget (the message names the budget). */
+HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                        GirError *e);
+/* Re-evaluate plan.json text (path names it in errors) on g and b: the
+ * choices are taken as written; errors name the JSON path ($.stages[3].pe_oc)
+ * or the mismatch with the model.  mhz > 0 overrides the file's clock. */
+HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
+                         const char *path, double mhz, GirError *e);
+void hls_plan_free(HlsPlan *p);
+
+/* plan.json text (malloc'd, caller frees). */
+char *hls_plan_json(const HlsPlan *p);
+/* report.md: per-layer table, totals, fps, latency, DSP efficiency,
+ * resources vs board, CPU nodes, DDR traffic.  compile_ms < 0: not shown. */
+void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms);
+/* The dataflow as Graphviz dot. */
+void hls_plan_dot(const HlsPlan *p, FILE *f);
+/* Parse "PE_OCxPE_ICxPP" after NODE= into a pin; 0 or -1 + e. */
+int hls_pin_parse(const char *arg, HlsPin *pin, GirError *e);
+
+#endif

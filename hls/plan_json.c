@@ -1,0 +1,267 @@
+/*
+ * plan.json: the planner's choices with their reasons and the predicted
+ * figures; replay reads the choices back, checks them against the model and
+ * re-evaluates them (figures are recomputed, never trusted from the file).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "hls/plan_int.h"
+
+#define PLAN_FORMAT 1 /* "kiln_plan" version */
+
+static cJSON *res_json(const HlsRes *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "dsp", r->dsp);
+    cJSON_AddNumberToObject(o, "bram36", r->bram36);
+    cJSON_AddNumberToObject(o, "uram", r->uram);
+    cJSON_AddNumberToObject(o, "lut", round(r->lut));
+    cJSON_AddNumberToObject(o, "ff", round(r->ff));
+    return o;
+}
+
+char *hls_plan_json(const HlsPlan *p)
+{
+    cJSON *root = cJSON_CreateObject(), *st, *fi, *cpu, *fig;
+    char *text;
+    int i;
+    cJSON_AddNumberToObject(root, "kiln_plan", PLAN_FORMAT);
+    cJSON_AddStringToObject(root, "model", p->model);
+    cJSON_AddStringToObject(root, "board", p->board.name);
+    cJSON_AddNumberToObject(root, "clock_mhz", p->mhz);
+    cJSON_AddStringToObject(root, "note", "figures are predictions of the cycle and resource models");
+    st = cJSON_AddArrayToObject(root, "stages");
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "node", s->node);
+        cJSON_AddStringToObject(o, "engine", s->desc->name);
+        cJSON_AddNumberToObject(o, "segment", s->segment);
+        if (s->kind == HLS_ST_CONV) {
+            cJSON_AddNumberToObject(o, "pe_oc", s->pe_oc);
+            cJSON_AddNumberToObject(o, "pe_ic", s->pe_ic);
+            cJSON_AddNumberToObject(o, "pp", s->pp);
+            cJSON_AddNumberToObject(o, "pack", s->pack);
+            cJSON_AddNumberToObject(o, "pipe", s->pipe);
+        } else {
+            cJSON_AddNumberToObject(o, "lanes", s->lanes);
+            if (s->kind == HLS_ST_MAXPOOL)
+                cJSON_AddNumberToObject(o, "pipe", s->pipe);
+        }
+        cJSON_AddNumberToObject(o, "rq_pipe", s->rq_pipe);
+        cJSON_AddStringToObject(o, "weights", hls_whome_name(s->whome));
+        cJSON_AddNumberToObject(o, "tog", (double)s->tog);
+        cJSON_AddBoolToObject(o, "pinned", s->pinned);
+        cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
+        cJSON_AddNumberToObject(o, "util", round(s->util * 1e4) / 1e4);
+        cJSON_AddItemToObject(o, "resources", res_json(&s->res));
+        cJSON_AddStringToObject(o, "why", s->why);
+        cJSON_AddItemToArray(st, o);
+    }
+    fi = cJSON_AddArrayToObject(root, "fifos");
+    for (i = 0; i < p->nfifo; i++) {
+        const HlsFifo *f = &p->fifos[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "from", p->stages[f->from].node);
+        cJSON_AddStringToObject(o, "to", p->stages[f->to].node);
+        cJSON_AddNumberToObject(o, "depth", (double)f->depth);
+        cJSON_AddNumberToObject(o, "width", (double)f->width);
+        cJSON_AddBoolToObject(o, "via_ddr", f->ddr);
+        cJSON_AddStringToObject(o, "why", f->why);
+        cJSON_AddItemToArray(fi, o);
+    }
+    cpu = cJSON_AddArrayToObject(root, "cpu");
+    for (i = 0; i < p->ncpu; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "node", p->cpu[i].node);
+        cJSON_AddStringToObject(o, "op", p->cpu[i].op);
+        cJSON_AddStringToObject(o, "why", p->cpu[i].why);
+        cJSON_AddItemToArray(cpu, o);
+    }
+    fig = cJSON_AddObjectToObject(root, "figures");
+    cJSON_AddNumberToObject(fig, "interval_cycles", (double)p->interval);
+    cJSON_AddNumberToObject(fig, "fps", round(p->fps * 100.0) / 100.0);
+    cJSON_AddNumberToObject(fig, "latency_cycles", (double)p->latency);
+    cJSON_AddNumberToObject(fig, "latency_ms", round(p->latency_ms * 1e4) / 1e4);
+    cJSON_AddNumberToObject(fig, "dsp_efficiency", round(p->dsp_eff * 1e4) / 1e4);
+    cJSON_AddNumberToObject(fig, "macs", (double)p->macs);
+    cJSON_AddNumberToObject(fig, "ddr_bytes_per_frame", (double)p->ddr_bytes);
+    cJSON_AddBoolToObject(fig, "ddr_bound", p->ddr_bound);
+    cJSON_AddNumberToObject(fig, "segments", p->nsegment);
+    cJSON_AddStringToObject(fig, "slowest", p->stages[p->slowest].node);
+    cJSON_AddStringToObject(fig, "limit", p->limit);
+    cJSON_AddItemToObject(fig, "used", res_json(&p->total));
+    cJSON_AddItemToObject(fig, "budget", res_json(&p->budget));
+    text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        gir_die("out of memory");
+    return text;
+}
+
+/* ---------------- replay ---------------- */
+
+/* Integer member `key` of object o at JSON path base; in [lo, hi] and, when
+ * pow2, a power of two.  0 or -1 + e. */
+static int get_int(const cJSON *o, const char *path, const char *base, const char *key, int64_t lo,
+                   int64_t hi, int pow2, int64_t *out, GirError *e)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    double d;
+    if (!v)
+        return gir_error_at(e, gir_loc_none(), "%s: %s.%s: missing", path, base, key);
+    d = v->valuedouble;
+    if (!cJSON_IsNumber(v) || d != floor(d) || d < (double)lo || d > (double)hi ||
+        (pow2 && ((int64_t)d & ((int64_t)d - 1))))
+        return gir_error_at(e, gir_loc_none(), "%s: %s.%s: expected %s in %lld..%lld", path, base,
+                            key, pow2 ? "a power of two" : "an integer", (long long)lo,
+                            (long long)hi);
+    *out = (int64_t)d;
+    return 0;
+}
+
+static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const char *base,
+                        GirError *e)
+{
+    const cJSON *node = cJSON_GetObjectItemCaseSensitive(o, "node");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weights");
+    const cJSON *pin = cJSON_GetObjectItemCaseSensitive(o, "pinned");
+    int64_t v;
+    if (!cJSON_IsObject(o))
+        return gir_error_at(e, gir_loc_none(), "%s: %s: expected an object", path, base);
+    if (!cJSON_IsString(node))
+        return gir_error_at(e, gir_loc_none(), "%s: %s.node: expected a string", path, base);
+    if (strcmp(node->valuestring, s->node))
+        return gir_error_at(e, gir_loc_none(),
+                            "%s: %s.node: '%s' does not match the model's FPGA layer '%s'", path,
+                            base, node->valuestring, s->node);
+    if (s->kind == HLS_ST_CONV) {
+        if (get_int(o, path, base, "pe_oc", 1, 4096, 1, &v, e))
+            return -1;
+        s->pe_oc = (int)v;
+        if (get_int(o, path, base, "pe_ic", 4, 4096, 1, &v, e))
+            return -1;
+        s->pe_ic = (int)v;
+        if (get_int(o, path, base, "pp", 1, 2, 0, &v, e))
+            return -1;
+        s->pp = (int)v;
+        if (get_int(o, path, base, "pack", 1, 2, 0, &v, e))
+            return -1;
+        if (v == 2 && s->pe_oc % 2)
+            return gir_error_at(e, gir_loc_none(), "%s: %s.pack: 2 needs an even pe_oc", path, base);
+        s->pack = (int)v;
+        if (get_int(o, path, base, "pipe", 0, 16, 0, &v, e))
+            return -1;
+        s->pipe = (int)v;
+    } else {
+        if (get_int(o, path, base, "lanes", 1, 4096, 1, &v, e))
+            return -1;
+        s->lanes = (int)v;
+        if (s->kind == HLS_ST_MAXPOOL) {
+            if (get_int(o, path, base, "pipe", 0, 16, 0, &v, e))
+                return -1;
+            s->pipe = (int)v;
+        }
+    }
+    if (get_int(o, path, base, "rq_pipe", 0, 4, 0, &v, e))
+        return -1;
+    s->rq_pipe = (int)v;
+    if (!cJSON_IsString(w))
+        return gir_error_at(e, gir_loc_none(), "%s: %s.weights: expected a string", path, base);
+    if (s->whome == HLS_W_NONE ? strcmp(w->valuestring, "-") :
+        s->kind == HLS_ST_DWCONV ? strcmp(w->valuestring, "bram") :
+        (strcmp(w->valuestring, "bram") && strcmp(w->valuestring, "uram") &&
+         strcmp(w->valuestring, "ddr")))
+        return gir_error_at(e, gir_loc_none(), "%s: %s.weights: '%s' is not a placement of %s",
+                            path, base, w->valuestring, s->desc->name);
+    if (s->kind == HLS_ST_CONV)
+        s->whome = !strcmp(w->valuestring, "bram") ? HLS_W_BRAM :
+                   !strcmp(w->valuestring, "uram") ? HLS_W_URAM : HLS_W_DDR;
+    if (get_int(o, path, base, "tog", 0, 1 << 20, 0, &v, e))
+        return -1;
+    if (s->whome == HLS_W_DDR && v < 1)
+        return gir_error_at(e, gir_loc_none(), "%s: %s.tog: weights from DDR need tog >= 1", path,
+                            base);
+    s->tog = v;
+    if (pin && !cJSON_IsBool(pin))
+        return gir_error_at(e, gir_loc_none(), "%s: %s.pinned: expected true or false", path, base);
+    s->pinned = cJSON_IsTrue(pin);
+    return 0;
+}
+
+HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
+                         const char *path, double mhz, GirError *e)
+{
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *ver, *clk, *st;
+    HlsPlan *p = NULL;
+    char over[160];
+    int i, n;
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long off = at ? (long)(at - text) : -1;
+        gir_error_at(e, gir_loc_none(), "%s: not valid JSON (byte %ld)", path, off);
+        return NULL;
+    }
+    ver = cJSON_GetObjectItemCaseSensitive(root, "kiln_plan");
+    clk = cJSON_GetObjectItemCaseSensitive(root, "clock_mhz");
+    st = cJSON_GetObjectItemCaseSensitive(root, "stages");
+    if (!cJSON_IsObject(root)) {
+        gir_error_at(e, gir_loc_none(), "%s: $: expected an object", path);
+        goto fail;
+    }
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != PLAN_FORMAT) {
+        gir_error_at(e, gir_loc_none(), "%s: $.kiln_plan: expected %d", path, PLAN_FORMAT);
+        goto fail;
+    }
+    if (!cJSON_IsNumber(clk) || !(clk->valuedouble > 0.0)) {
+        gir_error_at(e, gir_loc_none(), "%s: $.clock_mhz: expected a positive number", path);
+        goto fail;
+    }
+    if (!cJSON_IsArray(st)) {
+        gir_error_at(e, gir_loc_none(), "%s: $.stages: expected an array", path);
+        goto fail;
+    }
+    p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, e);
+    if (!p)
+        goto fail;
+    n = cJSON_GetArraySize(st);
+    if (n != p->nstage) {
+        gir_error_at(e, gir_loc_none(), "%s: $.stages: %d stages, the model has %d FPGA layers",
+                     path, n, p->nstage);
+        goto fail;
+    }
+    for (i = 0; i < n; i++) {
+        char base[48];
+        snprintf(base, sizeof base, "$.stages[%d]", i);
+        if (replay_stage(&p->stages[i], cJSON_GetArrayItem(st, i), path, base, e) < 0)
+            goto fail;
+    }
+    p->replayed = 1;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        if (s->kind == HLS_ST_CONV && s->pe_ic > 4 * s->cin + 4) {
+            gir_error_at(e, gir_loc_none(), "%s: $.stages[%d].pe_ic: %d lanes for %lld channels",
+                         path, i, s->pe_ic, (long long)s->cin);
+            goto fail;
+        }
+    }
+    if (hls_plan_reeval(p, e) < 0)
+        goto fail;
+    if (hls_plan_over_budget(p, over, sizeof over)) {
+        gir_error_at(e, gir_loc_none(), "%s: the plan does not fit %s: it exceeds %s", path,
+                     p->board.name, over);
+        goto fail;
+    }
+    cJSON_Delete(root);
+    return p;
+fail:
+    cJSON_Delete(root);
+    hls_plan_free(p);
+    return NULL;
+}

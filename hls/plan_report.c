@@ -1,0 +1,151 @@
+/*
+ * report.md and dataflow.dot of a plan.  Every figure is a prediction of
+ * the cycle and resource models (hls/plan.h), not a measurement.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hls/plan_int.h"
+
+static double pct(double used, double avail)
+{
+    return avail > 0 ? 100.0 * used / avail : 0.0;
+}
+
+static void par_str(const HlsStage *s, char *buf, size_t n)
+{
+    if (s->kind == HLS_ST_CONV)
+        snprintf(buf, n, "%dx%dx%d%s", s->pe_oc, s->pe_ic, s->pp, s->pack == 2 ? " p2" : "");
+    else
+        snprintf(buf, n, "%d lanes", s->lanes);
+}
+
+void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
+{
+    const HlsBoard *b = &p->board;
+    int i;
+    fprintf(f, "# kiln plan: %s on %s at %.0f MHz\n\n", p->model, b->name, p->mhz);
+    fprintf(f, "All figures are predictions of the cycle and resource models (hls/ descriptors), "
+               "not measurements.%s\n\n", p->replayed ? " Plan replayed from plan.json." : "");
+    fprintf(f, "## Summary\n\n");
+    fprintf(f, "| figure | value |\n|---|---|\n");
+    fprintf(f, "| frames/s (predicted) | %.1f |\n", p->fps);
+    fprintf(f, "| latency (predicted) | %.3f ms (%lld cycles) |\n", p->latency_ms,
+            (long long)p->latency);
+    fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
+            (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
+    fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x clock)) |\n",
+            100.0 * p->dsp_eff);
+    fprintf(f, "| MACs per frame (FPGA) | %.3f G |\n", (double)p->macs / 1e9);
+    fprintf(f, "| DDR traffic per frame | %.2f MB, %lld cycles at %.1f GB/s: %s |\n",
+            (double)p->ddr_bytes / 1e6, (long long)p->ddr_cycles, b->ddr_gbps,
+            p->ddr_bound ? "**bandwidth limits the pipeline**" : "bandwidth does not limit");
+    fprintf(f, "| weights on chip / from DDR | %.2f MB / %.2f MB per frame |\n",
+            (double)p->weight_bytes_onchip / 1e6, (double)p->weight_bytes_ddr / 1e6);
+    fprintf(f, "| FPGA segments | %d |\n", p->nsegment);
+    fprintf(f, "| what limits the design | %s |\n", p->limit);
+    if (compile_ms >= 0)
+        fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
+    fprintf(f, "\nFormulas: II = max(max over stages of cycles, DDR bytes / bandwidth x clock); "
+               "fps = clock / II; latency = sum over segments of max over outputs (t_first + II), "
+               "t_first(s) = max over inputs t_first(in) + fill(s), fill(s) = ceil(rows needed "
+               "before the first output / H x II) + LAT (a stage tiled over DDR: its whole frame).\n\n");
+    fprintf(f, "## Resources\n\n| resource | used | budget (headroom) | board | %% of board |\n"
+               "|---|---|---|---|---|\n");
+    fprintf(f, "| DSP48E2 | %.0f | %.0f (90%%) | %lld | %.1f |\n", p->total.dsp, p->budget.dsp,
+            (long long)b->dsp, pct(p->total.dsp, (double)b->dsp));
+    fprintf(f, "| BRAM36 | %.1f | %.0f (90%%) | %lld | %.1f |\n", p->total.bram36,
+            p->budget.bram36, (long long)b->bram36, pct(p->total.bram36, (double)b->bram36));
+    fprintf(f, "| URAM288 | %.0f | %.0f (90%%) | %lld | %.1f |\n", p->total.uram, p->budget.uram,
+            (long long)b->uram, pct(p->total.uram, (double)b->uram));
+    fprintf(f, "| LUT | %.0f | %.0f (75%%) | %lld | %.1f |\n", p->total.lut, p->budget.lut,
+            (long long)b->lut, pct(p->total.lut, (double)b->lut));
+    fprintf(f, "| FF | %.0f | %.0f (90%%) | %lld | %.1f |\n\n", p->total.ff, p->budget.ff,
+            (long long)b->ff, pct(p->total.ff, (double)b->ff));
+    fprintf(f, "## Layers\n\n| # | layer | engine | parallelism | weights | cycles | PE util | "
+               "fill | DSP | BRAM36 | URAM | LUT | FF | DDR B/frame |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        char par[48], util[16] = "-";
+        par_str(s, par, sizeof par);
+        if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV)
+            snprintf(util, sizeof util, "%.1f%%", 100.0 * s->util);
+        fprintf(f, "| %d | %s%s | %s | %s | %s | %lld | %s | %lld | %.0f | %.1f | %.0f | %.0f | "
+                   "%.0f | %lld |\n",
+                i, s->node, i == p->slowest ? " **(slowest)**" : "", s->desc->name, par,
+                hls_whome_name(s->whome), (long long)s->cycles, util, (long long)s->fill,
+                s->res.dsp, s->res.bram36, s->res.uram, s->res.lut, s->res.ff,
+                (long long)s->ddr_bytes);
+    }
+    for (i = 0; i < p->nfifo; i++) {
+        const HlsFifo *q = &p->fifos[i];
+        fprintf(f, "| f%d | %s -> %s | kiln_fifo | %s %lld x %lld b | - | - | - | - | %.0f | "
+                   "%.1f | %.0f | %.0f | %.0f | 0 |\n",
+                i, p->stages[q->from].node, p->stages[q->to].node,
+                q->ddr ? "via DDR, would need" : "depth", (long long)q->depth,
+                (long long)q->width, q->res.dsp, q->res.bram36, q->res.uram, q->res.lut, q->res.ff);
+    }
+    fprintf(f, "| | **total** | | | | II %lld | | | %.0f | %.1f | %.0f | %.0f | %.0f | %lld |\n\n",
+            (long long)p->interval, p->total.dsp, p->total.bram36, p->total.uram, p->total.lut,
+            p->total.ff, (long long)p->ddr_bytes);
+    fprintf(f, "## Choices\n\n");
+    for (i = 0; i < p->nstage; i++)
+        fprintf(f, "- %s: %s\n", p->stages[i].node, p->stages[i].why);
+    for (i = 0; i < p->nfifo; i++)
+        fprintf(f, "- FIFO %s -> %s depth %lld: %s\n", p->stages[p->fifos[i].from].node,
+                p->stages[p->fifos[i].to].node, (long long)p->fifos[i].depth, p->fifos[i].why);
+    fprintf(f, "\n## CPU nodes\n\n");
+    if (p->ncpu == 0)
+        fprintf(f, "None: every node runs on the FPGA.\n");
+    for (i = 0; i < p->ncpu; i++)
+        fprintf(f, "- %s (%s): %s\n", p->cpu[i].node, p->cpu[i].op, p->cpu[i].why);
+}
+
+void hls_plan_dot(const HlsPlan *p, FILE *f)
+{
+    int i, j, seg;
+    fprintf(f, "digraph dataflow {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\", "
+               "fontsize=10];\n  label=\"%s on %s at %.0f MHz: %.1f fps, %.2f ms (predicted)\";\n"
+               "  ddr_in [label=\"DDR in\", shape=cylinder];\n"
+               "  ddr_out [label=\"DDR out\", shape=cylinder];\n",
+            p->model, p->board.name, p->mhz, p->fps, p->latency_ms);
+    for (seg = 0; seg < p->nsegment; seg++) {
+        fprintf(f, "  subgraph cluster_%d {\n    label=\"FPGA segment %d\";\n", seg, seg);
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &p->stages[i];
+            char par[48];
+            if (s->segment != seg)
+                continue;
+            par_str(s, par, sizeof par);
+            fprintf(f, "    s%d [label=\"%s\\n%s %s\\n%lld cycles%s\"%s];\n", i, s->node,
+                    s->desc->name, par, (long long)s->cycles,
+                    s->whome == HLS_W_DDR ? "\\nweights from DDR" : "",
+                    i == p->slowest ? ", style=filled, fillcolor=\"#f4b6b6\"" : "");
+        }
+        fprintf(f, "  }\n");
+    }
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        for (j = 0; j < s->nin; j++) {
+            int fifo = -1, k;
+            for (k = 0; k < p->nfifo; k++)
+                if (p->fifos[k].from == s->in[j] && p->fifos[k].to == i)
+                    fifo = k;
+            if (s->in[j] < 0)
+                fprintf(f, "  ddr_in -> s%d;\n", i);
+            else if (fifo >= 0)
+                fprintf(f, "  s%d -> s%d [label=\"%s %lld\", style=dashed];\n", s->in[j], i,
+                        p->fifos[fifo].ddr ? "via DDR, beats" : "FIFO",
+                        (long long)p->fifos[fifo].depth);
+            else
+                fprintf(f, "  s%d -> s%d;\n", s->in[j], i);
+        }
+        if (s->out_ddr)
+            fprintf(f, "  s%d -> ddr_out;\n", i);
+    }
+    for (i = 0; i < p->ncpu; i++)
+        fprintf(f, "  cpu%d [label=\"CPU: %s\\n%s\", shape=ellipse, color=gray];\n", i,
+                p->cpu[i].node, p->cpu[i].op);
+    fprintf(f, "}\n");
+}

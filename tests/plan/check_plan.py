@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""Checks on kiln compile output folders (plan.json), used by tests/plan/plan.cmake.
+
+  check_plan.py fits DIR...            every plan's resources within the headroom budgets;
+                                       prints fps per board; fps rises with the DSP budget
+                                       (ultra96v2 < zcu104 < zcu102, kv260 < zcu104; see plan.cmake)
+  check_plan.py same A B               identical figures and choices (replay)
+  check_plan.py pin DIR NODE OC IC PP  the stage keeps the pinned parallelism
+  check_plan.py cpu DIR OP N           N nodes of OP on the CPU, each with a reason
+  check_plan.py mutate IN OUT PATH V   copy plan.json IN to OUT with stages[i].key = V
+"""
+import json
+import sys
+
+
+def load(d):
+    with open(d + "/plan.json") as f:
+        return json.load(f)
+
+
+def fits(dirs):
+    fps = {}
+    for d in dirs:
+        p = load(d)
+        used, budget = p["figures"]["used"], p["figures"]["budget"]
+        for r in ("dsp", "bram36", "uram", "lut", "ff"):
+            if used[r] > budget[r] + 1e-6:
+                sys.exit(f"{p['board']}: {r} {used[r]} over the budget {budget[r]}")
+        fps[p["board"]] = p["figures"]["fps"]
+        print(f"{p['board']}: {p['figures']['fps']} fps (predicted), DSP {used['dsp']}/{budget['dsp']}")
+    order = [("ultra96v2", "zcu104"), ("kv260", "zcu104"), ("zcu104", "zcu102")]
+    for a, b in order:
+        if a in fps and b in fps and not fps[a] < fps[b]:
+            sys.exit(f"fps does not rise with the DSP budget: {a} {fps[a]} >= {b} {fps[b]}")
+
+
+def same(a, b):
+    pa, pb = load(a), load(b)
+    # "limit" says why exploration stopped; a replay does not explore
+    pa["figures"].pop("limit")
+    pb["figures"].pop("limit")
+    if pa["figures"] != pb["figures"]:
+        sys.exit(f"figures differ:\n{pa['figures']}\n{pb['figures']}")
+    for sa, sb in zip(pa["stages"], pb["stages"]):
+        for k in ("node", "pe_oc", "pe_ic", "pp", "lanes", "weights", "tog", "cycles", "resources"):
+            if sa.get(k) != sb.get(k):
+                sys.exit(f"stage {sa['node']}: {k} {sa.get(k)} != {sb.get(k)}")
+    print("replay: identical figures", pa["figures"]["fps"], "fps")
+
+
+def pin(d, node, oc, ic, pp):
+    for s in load(d)["stages"]:
+        if s["node"] == node:
+            got = (s["pe_oc"], s["pe_ic"], s["pp"], s["pinned"])
+            if got != (int(oc), int(ic), int(pp), True):
+                sys.exit(f"{node}: {got}, pinned {oc}x{ic}x{pp}")
+            print(f"{node}: pinned {oc}x{ic}x{pp}: {s['why']}")
+            return
+    sys.exit(f"no stage {node}")
+
+
+def cpu(d, op, n):
+    rows = [c for c in load(d)["cpu"] if c["op"] == op]
+    if len(rows) != int(n) or any(not c["why"] for c in rows):
+        sys.exit(f"{len(rows)} {op} nodes on the CPU, expected {n}: {rows}")
+    for c in rows:
+        print(f"{c['node']}: {c['why']}")
+
+
+def mutate(src, dst, idx, key, val):
+    with open(src) as f:
+        p = json.load(f)
+    p["stages"][int(idx)][key] = json.loads(val)
+    with open(dst, "w") as f:
+        json.dump(p, f)
+
+
+cmd = sys.argv[1]
+if cmd == "fits":
+    fits(sys.argv[2:])
+elif cmd == "same":
+    same(sys.argv[2], sys.argv[3])
+elif cmd == "pin":
+    pin(*sys.argv[2:7])
+elif cmd == "cpu":
+    cpu(*sys.argv[2:5])
+elif cmd == "mutate":
+    mutate(*sys.argv[2:7])
+else:
+    sys.exit("unknown check " + cmd)

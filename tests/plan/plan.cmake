@@ -1,0 +1,38 @@
+# The planner (kiln compile): plans that fit each board, replay, pins, CPU
+# partitioning, budget errors.  Figures are predictions of the models.
+# KV260 has fewer BRAM36 (144) than Ultra96-V2 (216): block RAM binds there
+# before DSP, so its fps is checked against ZCU104 only (check_plan.py fits).
+set(PD ${CMAKE_CURRENT_LIST_DIR})
+set(PT ${CMAKE_BINARY_DIR}/tests/plan)
+set(PLAN_RUN ${PD}/run.sh ${KILN} ${PD}/check_plan.py)
+set(Y3T ${KILN_MODELS_DIR}/yolov3-tiny.onnx)
+
+add_test(NAME plan_boards_fit COMMAND ${PLAN_RUN} ${PT}/boards
+  "for b in ultra96v2 kv260 zcu104 zcu102; do \$KILN compile ${Y3T} --board \$b -o \$TMP/\$b; done"
+  "\$CHECK fits \$TMP/ultra96v2 \$TMP/kv260 \$TMP/zcu104 \$TMP/zcu102"
+  "test -s \$TMP/zcu104/report.md && test -s \$TMP/zcu104/dataflow.dot")
+add_test(NAME plan_replay COMMAND ${PLAN_RUN} ${PT}/replay
+  "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
+  "\$KILN compile ${Y3T} --board zcu104 --plan \$TMP/a/plan.json -o \$TMP/b"
+  "\$CHECK same \$TMP/a \$TMP/b")
+add_test(NAME plan_pin COMMAND ${PLAN_RUN} ${PT}/pin
+  "\$KILN compile ${Y3T} --board zcu104 --pin conv12=16x32x2 -o \$TMP/a"
+  "\$CHECK pin \$TMP/a conv12 16 32 2")
+add_test(NAME plan_yolo_cpu COMMAND ${PLAN_RUN} ${PT}/yolo
+  "\$KILN compile ${KILN_DARKNET_CFG}/yolov3-tiny.cfg --board zcu104 -o \$TMP/a"
+  "\$CHECK cpu \$TMP/a YoloHead 2"
+  "grep -q 'yolo16 (YoloHead): YOLO decode' \$TMP/a/report.md")
+add_test(NAME plan_stages_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: ${PD}/stages_bad.json: $.stages: expected an array"
+  -- ${KILN} compile ${Y3T} --board zcu104 --plan ${PD}/stages_bad.json -o ${PT}/stages_bad)
+add_test(NAME plan_pe_oc_bad COMMAND ${PLAN_RUN} ${PT}/pe_oc
+  "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
+  "\$CHECK mutate \$TMP/a/plan.json \$TMP/bad.json 2 pe_oc 3"
+  "${CLI}/expect.sh 2 \"kiln: \$TMP/bad.json: \\$.stages[2].pe_oc: expected a power of two in 1..4096\" -- \$KILN compile ${Y3T} --board zcu104 --plan \$TMP/bad.json -o \$TMP/b"
+  "test ! -e \$TMP/b")
+add_test(NAME plan_yolov3_ultra96_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: plan: yolov3 does not fit ultra96v2: the smallest design (weights from DDR where on-chip memory is short) exceeds DSP 90% (968 > 324)"
+  -- ${KILN} compile ${KILN_DARKNET_CFG}/yolov3.cfg --board ultra96v2 -o ${PT}/yolov3_u96)
+add_test(NAME plan_pin_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: --pin conv12=16x3x2: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 or 2"
+  -- ${KILN} compile ${Y3T} --board zcu104 --pin conv12=16x3x2 -o ${PT}/pin_bad)

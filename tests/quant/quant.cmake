@@ -1,0 +1,38 @@
+# int8 quantization: the int8 kernels against the requant definition, the
+# quantizer on the small YOLOv3-tiny, and its diagnostics (docs/quant.md).
+set(QUANT ${CMAKE_CURRENT_LIST_DIR})
+set(QKILN $<TARGET_FILE:kiln>)
+set(QMODELS ${CMAKE_BINARY_DIR}/models)
+set(QWORK ${CMAKE_CURRENT_BINARY_DIR}/quant-work)
+set(QEXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
+
+add_executable(test_int8_kernels ${QUANT}/int8_kernels_test.c)
+target_link_libraries(test_int8_kernels PRIVATE kiln_graphir)
+kiln_warnings(test_int8_kernels)
+foreach(c conv gemm add avgpool requant)
+  add_test(NAME quant_int8_${c} COMMAND test_int8_kernels ${c})
+endforeach()
+
+# Quantize the 64x64 YOLOv3-tiny on 8 seeded random inputs with each method;
+# every head's cosine against fp32 is printed and must reach 0.98.
+add_test(NAME quant_yolo_small_methods
+  COMMAND ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib-random 8 --method all
+    --min-cosine 0.98)
+add_test(NAME quant_yolo_small_roundtrip
+  COMMAND ${QUANT}/roundtrip_quant.sh ${QKILN} ${QMODELS}/yolov3-tiny-small.onnx ${QWORK}/rt)
+
+# Bad input: one line, exit status 2.
+add_test(NAME quant_calib_wrong_shape_bad
+  COMMAND ${QUANT}/calib_dir.sh ${QWORK}/wrong ${QMODELS}/yolov3-tiny-input.npy --
+    ${QEXPECT} 2 "kiln: quantize: ${QWORK}/wrong/yolov3-tiny-input.npy: tensor f32[1,3,416,416] does not match input 'input' f32[1,3,64,64]"
+    -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib ${QWORK}/wrong)
+add_test(NAME quant_calib_empty_bad
+  COMMAND ${QUANT}/calib_dir.sh ${QWORK}/empty --
+    ${QEXPECT} 2 "kiln: quantize: calibration folder ${QWORK}/empty has no .npy files"
+    -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib ${QWORK}/empty)
+add_test(NAME quant_unknown_method_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: unknown method 'entropy' (available: minmax, percentile, kl, all)"
+    -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --method entropy)
+add_test(NAME quant_run_not_quantized_bad
+  COMMAND ${QEXPECT} 2 "kiln: run: ${QMODELS}/yolov3-tiny-small.onnx is not quantized (kiln quantize -o, or --calib-random N)"
+    -- ${QKILN} run ${QMODELS}/yolov3-tiny-small.onnx --target int8 -i ${QMODELS}/yolov3-tiny-small-input.npy)

@@ -1,0 +1,55 @@
+/*
+ * kiln export MODEL -o OUT.onnx: write a model, typically a quantized one
+ * (`kiln quantize ... -o q.gir`), as a QDQ ONNX file that onnxruntime runs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kiln.h"
+
+static void export_usage(FILE *f)
+{
+    fprintf(f, "usage: kiln export MODEL -o OUT.onnx\n"
+               "  MODEL          .gir text IR (e.g. from kiln quantize), .onnx or .cfg\n"
+               "  -o OUT.onnx    the ONNX file to write: int8 parts as QDQ\n"
+               "                 (DequantizeLinear, float op, QuantizeLinear)\n");
+}
+
+int kiln_cmd_export(int argc, char **argv)
+{
+    const char *path = NULL, *out = NULL;
+    GirError err;
+    GirGraph *g;
+    int i, rc = KILN_OK;
+
+    for (i = 1; i < argc; i++) {
+        if (kiln_is_help(argv[i])) {
+            export_usage(stdout);
+            return KILN_OK;
+        } else if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("export: -o needs a file");
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            export_usage(stderr);
+            return kiln_user_error("export: unknown option '%s'", argv[i]);
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return kiln_user_error("export: more than one model given ('%s')", argv[i]);
+        }
+    }
+    if (!path) {
+        export_usage(stderr);
+        return kiln_user_error("export: no model given");
+    }
+    if (!out)
+        return kiln_user_error("export: no output file given (-o OUT.onnx)");
+    g = fe_load_model(path, &err);
+    if (!g)
+        return kiln_report(&err);
+    if (fe_write_onnx_qdq(g, out, &err) != 0)
+        rc = kiln_report(&err);
+    gir_graph_free(g);
+    return rc;
+}

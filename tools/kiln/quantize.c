@@ -1,0 +1,411 @@
+/*
+ * kiln quantize MODEL [--calib DIR | --calib-random N] [--method M] ...:
+ * calibrated post-training int8 quantization (docs/quant.md).  Runs the
+ * default pass pipeline, collects activation statistics with the fp32
+ * interpreter on the calibration inputs, writes the int8 graph in the text
+ * IR and, with --report, compares it with fp32 layer by layer.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "kiln.h"
+
+#define DEFAULT_RANDOM 8 /* calibration inputs when no --calib is given */
+#define MAX_FILES 4096   /* calibration files read from one folder */
+
+static void quantize_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
+            "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
+            "                     [--min-cosine C]\n"
+            "  --calib DIR        calibration inputs: the .npy files of DIR, in name order\n"
+            "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
+            "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
+            "                     all: one calibration, a report per method\n"
+            "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
+            "  -o OUT.gir         write the quantized graph in the text IR\n"
+            "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
+            "  --json             the report as JSON\n"
+            "  -i EVAL.npy        input of the report (default: a seeded random input)\n"
+            "  --min-cosine C     exit 1 when an output's cosine is below C\n",
+            DEFAULT_RANDOM);
+}
+
+/* xorshift64*: the seeded random inputs, the same on every machine. */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out)
+{
+    int64_t n = gir_type_numel(t), i;
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+    float *d = gir_arena_alloc(a, sizeof *d * (size_t)(n + 1));
+    for (i = 0; i < n; i++)
+        d[i] = (float)((rng_next(&s) >> 40) * (1.0 / 16777216.0));
+    out->type = *t;
+    out->data = d;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .npy files of dir, sorted, into *names (allocated in a). */
+static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+    if (!d)
+        return kiln_user_error("quantize: cannot open calibration folder %s: %s", dir,
+                               strerror(errno));
+    *names = gir_arena_alloc(a, sizeof **names * MAX_FILES);
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 4, ".npy") != 0)
+            continue;
+        if (n == MAX_FILES) {
+            closedir(d);
+            return kiln_user_error("quantize: calibration folder %s has more than %d .npy files",
+                                   dir, MAX_FILES);
+        }
+        (*names)[n] = gir_arena_alloc(a, strlen(dir) + len + 2);
+        sprintf((*names)[n], "%s/%s", dir, de->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n == 0)
+        return kiln_user_error("quantize: calibration folder %s has no .npy files", dir);
+    qsort(*names, (size_t)n, sizeof **names, cmp_str);
+    *count = n;
+    return KILN_OK;
+}
+
+/* A fed tensor must match the model's single input exactly. */
+static int check_fit(const GirGraph *g, const char *file, const GirTensor *t)
+{
+    const GirValue *v = &g->vals[g->inputs[0]];
+    char a[128], b[128];
+    if (gir_type_equal(&t->type, &v->type))
+        return KILN_OK;
+    return kiln_user_error("quantize: %s: tensor %s does not match input '%s' %s", file,
+                           gir_type_str(&t->type, a, sizeof a), v->name,
+                           gir_type_str(&v->type, b, sizeof b));
+}
+
+static void progress(int i, int n)
+{
+    if (isatty(2)) {
+        fprintf(stderr, "\rcalibrating %d/%d", i, n);
+        if (i == n)
+            fputc('\n', stderr);
+        fflush(stderr);
+    }
+}
+
+int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out)
+{
+    GirError err;
+    GirArena *a = gir_arena_new();
+    GirCalib *c = NULL;
+    char **files = NULL;
+    int nfiles = 0, i, rc = KILN_OK;
+    *out = NULL;
+    if (gir_run_pipeline(g, NULL, NULL, &err) < 0) {
+        rc = kiln_report(&err);
+        goto done;
+    }
+    if (g->ninput != 1) {
+        rc = kiln_user_error("quantize: the model has %d inputs; calibration takes models with one",
+                             g->ninput);
+        goto done;
+    }
+    if (!gir_type_is_static(&g->vals[g->inputs[0]].type) ||
+        g->vals[g->inputs[0]].type.dtype != GIR_DT_F32) {
+        rc = kiln_user_error("quantize: input '%s' is not f32 with a static shape",
+                             g->vals[g->inputs[0]].name);
+        goto done;
+    }
+    if (calib_dir && (rc = list_npy(calib_dir, a, &files, &nfiles)) != KILN_OK)
+        goto done;
+    c = gir_calib_new(g);
+    for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
+        GirArena *ta = gir_arena_new();
+        GirTensor t;
+        if (calib_dir) {
+            if (fe_read_tensor(files[i], ta, &t, &err) < 0)
+                rc = kiln_report(&err);
+            else
+                rc = check_fit(g, files[i], &t);
+        } else {
+            kiln_random_input(&g->vals[g->inputs[0]].type, (uint64_t)i + 1, ta, &t);
+        }
+        if (rc == KILN_OK && gir_calib_add(c, &t, &err) < 0)
+            rc = kiln_report(&err);
+        gir_arena_free(ta);
+        if (rc != KILN_OK)
+            goto done;
+        progress(i + 1, calib_dir ? nfiles : nrandom);
+    }
+    *out = c;
+    c = NULL;
+done:
+    gir_calib_free(c);
+    gir_arena_free(a);
+    return rc;
+}
+
+int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
+                       double percentile, GirGraph **out, GirQuantNote **notes)
+{
+    GirError err;
+    float *thr = calloc((size_t)g->nval + 1, sizeof *thr);
+    if (!thr)
+        gir_die("out of memory");
+    gir_calib_thresholds(c, method, percentile, thr);
+    *out = gir_quantize(g, thr, notes, &err);
+    free(thr);
+    return *out ? KILN_OK : kiln_report(&err);
+}
+
+static const char *const method_names[] = {"minmax", "percentile", "kl"};
+
+/* Print the report; returns KILN_FAILED when an output is below min_cos. */
+static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *notes,
+                  const GirTensor *in, int json, double min_cos, GirCalibMethod m, int ncalib)
+{
+    GirArena *a = gir_arena_new();
+    GirAccuracy *rows;
+    GirError err;
+    int n, i, rc = KILN_OK, nint8 = 0;
+    if (gir_accuracy(g, q, in, a, &rows, &n, &err) < 0) {
+        gir_arena_free(a);
+        return kiln_report(&err);
+    }
+    for (i = 0; i < g->nnode; i++)
+        nint8 += notes[i].int8;
+    for (i = 0; i < n; i++)
+        if (rows[i].is_output && !(rows[i].cosine >= min_cos))
+            rc = KILN_FAILED;
+    if (json) {
+        cJSON *root = cJSON_CreateObject(), *layers = cJSON_CreateArray();
+        cJSON *outs = cJSON_CreateArray(), *fp = cJSON_CreateArray();
+        char *s;
+        cJSON_AddStringToObject(root, "method", method_names[m]);
+        cJSON_AddNumberToObject(root, "calibration_inputs", ncalib);
+        cJSON_AddNumberToObject(root, "int8_nodes", nint8);
+        cJSON_AddNumberToObject(root, "nodes", g->nnode);
+        for (i = 0; i < n; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", rows[i].name);
+            cJSON_AddNumberToObject(o, "elements", (double)rows[i].count);
+            if (isfinite(rows[i].sqnr_db))
+                cJSON_AddNumberToObject(o, "sqnr_db", rows[i].sqnr_db);
+            else
+                cJSON_AddNullToObject(o, "sqnr_db");
+            cJSON_AddNumberToObject(o, "cosine", rows[i].cosine);
+            cJSON_AddItemToArray(rows[i].is_output ? outs : layers, o);
+        }
+        for (i = 0; i < g->nnode; i++) {
+            cJSON *o;
+            if (notes[i].int8)
+                continue;
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "node", notes[i].node);
+            cJSON_AddStringToObject(o, "op", gir_op_name(notes[i].op));
+            cJSON_AddStringToObject(o, "why", notes[i].why ? notes[i].why : "");
+            cJSON_AddItemToArray(fp, o);
+        }
+        cJSON_AddItemToObject(root, "layers", layers);
+        cJSON_AddItemToObject(root, "outputs", outs);
+        cJSON_AddItemToObject(root, "fp32_nodes", fp);
+        s = cJSON_Print(root);
+        puts(s);
+        free(s);
+        cJSON_Delete(root);
+    } else {
+        printf("method %s, %d calibration input%s, %d of %d nodes int8\n", method_names[m],
+               ncalib, ncalib == 1 ? "" : "s", nint8, g->nnode);
+        printf("%-32s %10s %10s %9s\n", "value", "elements", "SQNR(dB)", "cosine");
+        for (i = 0; i < n; i++)
+            printf("%-32s %10lld %10.2f %9.6f%s\n", rows[i].name, (long long)rows[i].count,
+                   rows[i].sqnr_db, rows[i].cosine, rows[i].is_output ? "  (output)" : "");
+        for (i = 0; i < g->nnode; i++)
+            if (!notes[i].int8)
+                printf("fp32 node %s (%s): %s\n", notes[i].node, gir_op_name(notes[i].op),
+                       notes[i].why ? notes[i].why : "");
+        for (i = 0; i < n; i++)
+            if (rows[i].is_output)
+                printf("output %s: cosine %.6f  SQNR %.2f dB\n", rows[i].name, rows[i].cosine,
+                       rows[i].sqnr_db);
+    }
+    gir_arena_free(a);
+    return rc;
+}
+
+/* The report's input: the file given, else a seeded random input no
+ * calibration run uses.  *a is created here. */
+static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTensor *in)
+{
+    GirError err;
+    *a = gir_arena_new();
+    if (!eval) {
+        kiln_random_input(&g->vals[g->inputs[0]].type, 1000003, *a, in);
+        return KILN_OK;
+    }
+    if (fe_read_tensor(eval, *a, in, &err) < 0)
+        return kiln_report(&err);
+    return check_fit(g, eval, in);
+}
+
+int kiln_cmd_quantize(int argc, char **argv)
+{
+    const char *path = NULL, *calib = NULL, *out_path = NULL, *eval = NULL;
+    int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0;
+    double percentile = 99.99, min_cos = -2;
+    GirCalibMethod method = GIR_CALIB_MINMAX, m;
+    GirCalib *c = NULL;
+    GirGraph *g = NULL, *q = NULL;
+    GirQuantNote *notes = NULL;
+    GirArena *a = NULL;
+    GirError err;
+    GirTensor in;
+    for (i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int takes = strcmp(s, "--calib") == 0 || strcmp(s, "--calib-random") == 0 ||
+                    strcmp(s, "--method") == 0 || strcmp(s, "--percentile") == 0 ||
+                    strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
+                    strcmp(s, "--min-cosine") == 0;
+        const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
+        char *end;
+        if (kiln_is_help(s)) {
+            quantize_usage(stdout);
+            return KILN_OK;
+        }
+        if (takes && !v)
+            return kiln_user_error("quantize: %s needs a value", s);
+        if (takes)
+            i++;
+        if (strcmp(s, "--calib") == 0) {
+            calib = v;
+        } else if (strcmp(s, "--calib-random") == 0) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > 100000)
+                return kiln_user_error("quantize: --calib-random wants a count from 1 to 100000, not '%s'", v);
+            nrandom = (int)n;
+        } else if (strcmp(s, "--method") == 0) {
+            if (strcmp(v, "minmax") == 0)
+                method = GIR_CALIB_MINMAX;
+            else if (strcmp(v, "percentile") == 0)
+                method = GIR_CALIB_PERCENTILE;
+            else if (strcmp(v, "kl") == 0)
+                method = GIR_CALIB_KL;
+            else if (strcmp(v, "all") == 0)
+                all = 1;
+            else
+                return kiln_user_error("quantize: unknown method '%s' (available: minmax, percentile, kl, all)", v);
+        } else if (strcmp(s, "--percentile") == 0) {
+            percentile = strtod(v, &end);
+            if (*end || !(percentile > 0 && percentile <= 100))
+                return kiln_user_error("quantize: --percentile wants a number in (0, 100], not '%s'", v);
+        } else if (strcmp(s, "--min-cosine") == 0) {
+            min_cos = strtod(v, &end);
+            if (*end)
+                return kiln_user_error("quantize: --min-cosine wants a number, not '%s'", v);
+        } else if (strcmp(s, "-o") == 0) {
+            out_path = v;
+        } else if (strcmp(s, "-i") == 0) {
+            eval = v;
+        } else if (strcmp(s, "--report") == 0) {
+            rep = 1;
+        } else if (strcmp(s, "--json") == 0) {
+            json = 1;
+            rep = 1;
+        } else if (s[0] == '-') {
+            quantize_usage(stderr);
+            return kiln_user_error("quantize: unknown option '%s'", s);
+        } else if (!path) {
+            path = s;
+        } else {
+            return kiln_user_error("quantize: more than one model given ('%s')", s);
+        }
+    }
+    if (!path) {
+        quantize_usage(stderr);
+        return kiln_user_error("quantize: no model given");
+    }
+    if (calib && nrandom > 0)
+        return kiln_user_error("quantize: --calib and --calib-random exclude each other");
+    if (min_cos > -2 || all)
+        rep = 1;
+    if (all && out_path)
+        return kiln_user_error("quantize: --method all reports only; it takes no -o");
+    g = fe_load_model(path, &err);
+    if (!g)
+        return kiln_report(&err);
+    rc = kiln_calibrate(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, &c);
+    if (rc != KILN_OK)
+        goto out;
+    ncalib = gir_calib_runs(c);
+    if (all) {
+        /* Every method on the one calibration: reports only. */
+        if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
+            goto out;
+        for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
+            int r;
+            if ((rc = kiln_quantize_with(g, c, m, percentile, &q, &notes)) != KILN_OK)
+                goto out;
+            r = report(g, q, notes, &in, json, min_cos, m, ncalib);
+            gir_graph_free(q);
+            q = NULL;
+            if (r == KILN_BAD_INPUT) {
+                rc = r;
+                goto out;
+            }
+            if (r != KILN_OK)
+                rc = r;
+        }
+        goto out;
+    }
+    if ((rc = kiln_quantize_with(g, c, method, percentile, &q, &notes)) != KILN_OK)
+        goto out;
+    if (out_path) {
+        FILE *f = fopen(out_path, "w");
+        if (!f) {
+            rc = kiln_user_error("quantize: cannot write %s: %s", out_path, strerror(errno));
+            goto out;
+        }
+        gir_print(q, f, 0);
+        if (fclose(f) != 0) {
+            rc = kiln_user_error("quantize: cannot write %s: %s", out_path, strerror(errno));
+            goto out;
+        }
+    } else if (!rep) {
+        gir_print(q, stdout, 0);
+    }
+    if (rep) {
+        if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
+            goto out;
+        rc = report(g, q, notes, &in, json, min_cos, method, ncalib);
+    }
+out:
+    gir_calib_free(c);
+    gir_arena_free(a);
+    gir_graph_free(q);
+    gir_graph_free(g);
+    return rc;
+}
