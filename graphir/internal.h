@@ -15,6 +15,11 @@ typedef int GirShapeFn(const GirNode *n, const GirTensor *const *ins, GirType *o
 typedef int GirEvalFn(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
                       GirError *e);
 
+/* The error of a shape rule or kernel: names the node (by its source
+ * location, or by its name when the graph was built without one) and the
+ * op, then the message.  Always returns -1 (error.c). */
+int gir_node_fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
+
 /* ---- QuantizeLinear, DequantizeLinear, Requantize (interp_int8.c) ---------- */
 
 GirShapeFn gir_shape_quantizelinear;

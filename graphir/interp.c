@@ -26,21 +26,6 @@
 typedef int EvalFn(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
                    GirError *e);
 
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
-
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    GirLoc loc = n->loc;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!loc.node)
-        loc.node = n->name;
-    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
-}
-
 /* ---- helpers -------------------------------------------------------------- */
 
 static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
@@ -220,7 +205,7 @@ static int fused_act(const GirNode *n, GirTensor *y, GirError *e)
         for (i = 0; i < cnt; i++)
             d[i] = d[i] < lo ? lo : d[i] > hi ? hi : d[i];
     } else {
-        return fail(n, e, "unknown fused activation act=\"%s\" (relu, leakyrelu, clip)", act);
+        return gir_node_fail(n, e, "unknown fused activation act=\"%s\" (relu, leakyrelu, clip)", act);
     }
     return 0;
 }
@@ -605,7 +590,7 @@ static int binary(const GirNode *n, const GirTensor *a, const GirTensor *b, GirT
                 else if (op == '*')
                     z = (int64_t)((uint64_t)u * (uint64_t)v);
                 else if (v == 0)
-                    return fail(n, e, "integer division by zero");
+                    return gir_node_fail(n, e, "integer division by zero");
                 else if (v == -1)
                     z = (int64_t)(0 - (uint64_t)u);
                 else
@@ -1205,9 +1190,9 @@ static int alloc_tensor(const GirNode *n, GirArena *a, const GirType *t, GirTens
     char buf[128];
     int64_t cnt = gir_type_numel(t), es = (int64_t)gir_dtype_size(t->dtype);
     if (cnt < 0)
-        return fail(n, e, "output shape %s not known at run time", gir_type_str(t, buf, sizeof buf));
+        return gir_node_fail(n, e, "output shape %s not known at run time", gir_type_str(t, buf, sizeof buf));
     if (cnt > MAX_TENSOR_BYTES / (es ? es : 1))
-        return fail(n, e, "output %s larger than the interpreter's limit of %lld bytes",
+        return gir_node_fail(n, e, "output %s larger than the interpreter's limit of %lld bytes",
                     gir_type_str(t, buf, sizeof buf), (long long)MAX_TENSOR_BYTES);
     out->type = *t;
     out->data = gir_arena_alloc(a, (size_t)(cnt * es) + 1);
@@ -1238,14 +1223,14 @@ int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs, GirA
         GirTensor *outp[64];
         GirType types[64];
         if (n->nin > 64 || n->nout > 64) {
-            fail(n, e, "too many inputs or outputs");
+            gir_node_fail(n, e, "too many inputs or outputs");
             goto out;
         }
         for (j = 0; j < n->nin; j++) {
             int v = n->in[j];
             ins[j] = v < 0 ? NULL : &ts[v];
             if (v >= 0 && !ts[v].data) {
-                fail(n, e, "input %d ('%s') has no value at run time", j, g->vals[v].name);
+                gir_node_fail(n, e, "input %d ('%s') has no value at run time", j, g->vals[v].name);
                 goto out;
             }
         }

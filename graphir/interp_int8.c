@@ -19,21 +19,6 @@
 #include "internal.h"
 #include "requant.h"
 
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
-
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    GirLoc loc = n->loc;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!loc.node)
-        loc.node = n->name;
-    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
-}
-
 static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
 {
     return i < n->nin ? ins[i] : NULL;
@@ -73,14 +58,14 @@ static int rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo
     if (!v) {
         if (optional)
             return 0;
-        return fail(n, e, "int8 form needs ints attribute %s", name);
+        return gir_node_fail(n, e, "int8 form needs ints attribute %s", name);
     }
     if (count >= 0 && cnt != count)
-        return fail(n, e, "attribute %s has %d entries; expected %lld", name, cnt,
+        return gir_node_fail(n, e, "attribute %s has %d entries; expected %lld", name, cnt,
                     (long long)count);
     for (i = 0; i < cnt; i++)
         if (v[i] < lo || v[i] > hi)
-            return fail(n, e, "attribute %s[%d] = %lld out of range [%lld, %lld]", name, i,
+            return gir_node_fail(n, e, "attribute %s[%d] = %lld out of range [%lld, %lld]", name, i,
                         (long long)v[i], (long long)lo, (long long)hi);
     return 0;
 }
@@ -127,22 +112,22 @@ static int check_qparams(const GirNode *n, const GirTensor *x, const GirTensor *
     const GirType *xt = &x->type, *st = &s->type;
     int64_t axis = gir_attr_int(n, "axis", 1);
     if (st->dtype != GIR_DT_F32)
-        return fail(n, e, "scale must be f32, not %s", gir_dtype_name(st->dtype));
+        return gir_node_fail(n, e, "scale must be f32, not %s", gir_dtype_name(st->dtype));
     if (st->rank > 1)
-        return fail(n, e, "scale must be a scalar or 1-D, has rank %d", st->rank);
+        return gir_node_fail(n, e, "scale must be a scalar or 1-D, has rank %d", st->rank);
     if (zp) {
         if (zp->type.rank != st->rank ||
             (st->rank == 1 && zp->type.dims[0] >= 0 && st->dims[0] >= 0 &&
              zp->type.dims[0] != st->dims[0]))
-            return fail(n, e, "zero point and scale differ in shape");
+            return gir_node_fail(n, e, "zero point and scale differ in shape");
     }
     if (st->rank == 1 && st->dims[0] != 1 && xt->rank >= 0) {
         if (axis < -xt->rank || axis >= xt->rank)
-            return fail(n, e, "axis %lld out of range for rank %d", (long long)axis, xt->rank);
+            return gir_node_fail(n, e, "axis %lld out of range for rank %d", (long long)axis, xt->rank);
         if (axis < 0)
             axis += xt->rank;
         if (st->dims[0] >= 0 && xt->dims[axis] >= 0 && st->dims[0] != xt->dims[axis])
-            return fail(n, e, "scale has %lld entries but axis %lld has %lld",
+            return gir_node_fail(n, e, "scale has %lld entries but axis %lld has %lld",
                         (long long)st->dims[0], (long long)axis, (long long)xt->dims[axis]);
     }
     return 0;
@@ -153,11 +138,11 @@ int gir_shape_quantizelinear(const GirNode *n, const GirTensor *const *ins, GirT
 {
     const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
     if (n->nout != 1)
-        return fail(n, e, "has %d outputs; expected 1", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (x->type.dtype != GIR_DT_F32 && x->type.dtype != GIR_DT_I32)
-        return fail(n, e, "input x must be f32 or i32, not %s", gir_dtype_name(x->type.dtype));
+        return gir_node_fail(n, e, "input x must be f32 or i32, not %s", gir_dtype_name(x->type.dtype));
     if (zp && zp->type.dtype != GIR_DT_U8 && zp->type.dtype != GIR_DT_I8)
-        return fail(n, e, "zero point must be u8 or i8, not %s", gir_dtype_name(zp->type.dtype));
+        return gir_node_fail(n, e, "zero point must be u8 or i8, not %s", gir_dtype_name(zp->type.dtype));
     if (check_qparams(n, x, ins[1], zp, e))
         return -1;
     outs[0] = x->type;
@@ -171,11 +156,11 @@ int gir_shape_dequantizelinear(const GirNode *n, const GirTensor *const *ins, Gi
     const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
     GirDType d = x->type.dtype;
     if (n->nout != 1)
-        return fail(n, e, "has %d outputs; expected 1", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (d != GIR_DT_U8 && d != GIR_DT_I8 && d != GIR_DT_I32)
-        return fail(n, e, "input x must be u8, i8 or i32, not %s", gir_dtype_name(d));
+        return gir_node_fail(n, e, "input x must be u8, i8 or i32, not %s", gir_dtype_name(d));
     if (zp && zp->type.dtype != d)
-        return fail(n, e, "zero point is %s but x is %s", gir_dtype_name(zp->type.dtype),
+        return gir_node_fail(n, e, "zero point is %s but x is %s", gir_dtype_name(zp->type.dtype),
                     gir_dtype_name(d));
     if (check_qparams(n, x, ins[1], zp, e))
         return -1;
@@ -276,9 +261,9 @@ int gir_shape_requantize(const GirNode *n, const GirTensor *const *ins, GirType 
 {
     const int64_t *m, *sh;
     if (n->nout != 1)
-        return fail(n, e, "has %d outputs; expected 1", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (ins[0]->type.dtype != GIR_DT_I8)
-        return fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
+        return gir_node_fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
     if (rq_attr(n, "rq_m", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
         rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e))
         return -1;
@@ -326,7 +311,7 @@ static int need_dt(const GirNode *n, const GirTensor *t, GirDType d, const char 
                    GirError *e)
 {
     if (t && t->type.dtype != d)
-        return fail(n, e, "int8 form: %s must be %s, not %s", what, gir_dtype_name(d),
+        return gir_node_fail(n, e, "int8 form: %s must be %s, not %s", what, gir_dtype_name(d),
                     gir_dtype_name(t->type.dtype));
     return 0;
 }
@@ -339,7 +324,7 @@ int gir_shape_int8(const GirNode *n, const GirTensor *const *ins, GirType *outs,
     int64_t ch = -1;
     const int64_t *m, *sh;
     if (n->nin > 64)
-        return fail(n, e, "too many inputs");
+        return gir_node_fail(n, e, "too many inputs");
     switch (n->op) {
     case GIR_OP_CONV:
     case GIR_OP_GEMM:
@@ -356,7 +341,7 @@ int gir_shape_int8(const GirNode *n, const GirTensor *const *ins, GirType *outs,
         break;
     case GIR_OP_RESIZE:
         if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") != 0)
-            return fail(n, e, "int8 form: only mode nearest");
+            return gir_node_fail(n, e, "int8 form: only mode nearest");
         break;
     default:
         break;
@@ -465,7 +450,7 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     ChanRq rq;
     Win2 g;
     if (xt->rank != 4)
-        return fail(n, e, "int8 Conv is 2-D only; input has rank %d", xt->rank);
+        return gir_node_fail(n, e, "int8 Conv is 2-D only; input has rank %d", xt->rank);
     if (chan_rq(n, wt->dims[0], &rq, e))
         return -1;
     N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
@@ -541,7 +526,7 @@ static int gemm_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     int64_t K = ins[0]->type.dims[ta ? 0 : 1], i, j, k, cs0 = 0, cs1 = 0;
     ChanRq rq;
     if (gir_attr_float(n, "alpha", 1.0f) != 1.0f || gir_attr_float(n, "beta", 1.0f) != 1.0f)
-        return fail(n, e, "int8 form needs alpha = beta = 1");
+        return gir_node_fail(n, e, "int8 form needs alpha = beta = 1");
     if (chan_rq(n, N, &rq, e))
         return -1;
     if (c) {
@@ -577,7 +562,7 @@ static int matmul_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     int64_t K, N, rows, r, j, k;
     ChanRq rq;
     if (bt->rank != 2 || at->rank < 1)
-        return fail(n, e, "int8 MatMul needs a 2-D second operand");
+        return gir_node_fail(n, e, "int8 MatMul needs a 2-D second operand");
     K = bt->dims[0];
     N = bt->dims[1];
     if (chan_rq(n, N, &rq, e))
@@ -652,7 +637,7 @@ static int avgpool_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *
     int64_t planes, H, W, OH, OW, p, oy, ox, ky, kx;
     Win2 g;
     if (xt->rank != 4)
-        return fail(n, e, "int8 AveragePool is 2-D only; input has rank %d", xt->rank);
+        return gir_node_fail(n, e, "int8 AveragePool is 2-D only; input has rank %d", xt->rank);
     planes = xt->dims[0] * xt->dims[1];
     H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
     win2(n, xt, yt, k[0], k[1], &g);
@@ -689,7 +674,7 @@ static int globalavgpool_i8(const GirNode *n, const GirTensor *const *ins,
     int sh = (int)gir_attr_ints(n, "rq_shift", &c)[0];
     int64_t planes = t->dims[0] * t->dims[1], plane = prod(t->dims, 2, t->rank), p, i;
     if (plane > ((int64_t)1 << 24))
-        return fail(n, e, "int8 GlobalAveragePool plane of %lld elements overflows int32",
+        return gir_node_fail(n, e, "int8 GlobalAveragePool plane of %lld elements overflows int32",
                     (long long)plane);
     for (p = 0; p < planes; p++) {
         int32_t sum = 0;
@@ -742,7 +727,7 @@ static int resize_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     int r = xt->rank, d;
     GirArena *tmp;
     if (strcmp(ctm, "tf_crop_and_resize") == 0)
-        return fail(n, e, "int8 Resize does not support tf_crop_and_resize");
+        return gir_node_fail(n, e, "int8 Resize does not support tf_crop_and_resize");
     tmp = gir_arena_new();
     for (s = 1, d = r - 1; d >= 0; d--) {
         xs[d] = s;
@@ -779,6 +764,6 @@ int gir_eval_int8(const GirNode *n, const GirTensor *const *ins, GirTensor *cons
     case GIR_OP_AVGPOOL: return avgpool_i8(n, ins, outs, e);
     case GIR_OP_GLOBALAVGPOOL: return globalavgpool_i8(n, ins, outs, e);
     case GIR_OP_RESIZE: return resize_i8(n, ins, outs, e);
-    default: return fail(n, e, "no int8 kernel");
+    default: return gir_node_fail(n, e, "no int8 kernel");
     }
 }

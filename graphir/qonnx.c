@@ -18,22 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "qonnx.h"
-
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
-
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    GirLoc loc = n->loc;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!loc.node)
-        loc.node = n->name;
-    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
-}
 
 static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i)
 {
@@ -88,7 +74,7 @@ static int delegate(const GirNode *n, GirOp as, const GirTensor *a, const GirTen
 static int need_q8(const GirNode *n, const GirTensor *t, const char *what, GirError *e)
 {
     if (!is_q8(t->type.dtype))
-        return fail(n, e, "%s has element type %s; expected u8 or i8", what,
+        return gir_node_fail(n, e, "%s has element type %s; expected u8 or i8", what,
                     gir_dtype_name(t->type.dtype));
     return 0;
 }
@@ -102,19 +88,19 @@ static int need_param(const GirNode *n, const GirTensor *t, GirDType dt, int64_t
     if (!t)
         return 0;
     if (t->type.dtype != dt)
-        return fail(n, e, "%s has element type %s; expected %s", what,
+        return gir_node_fail(n, e, "%s has element type %s; expected %s", what,
                     gir_dtype_name(t->type.dtype), gir_dtype_name(dt));
     if (t->type.rank < 0)
         return 0;
     if (t->type.rank > 1)
-        return fail(n, e, "%s must be a scalar or 1-D, has rank %d", what, t->type.rank);
+        return gir_node_fail(n, e, "%s must be a scalar or 1-D, has rank %d", what, t->type.rank);
     cnt = gir_type_numel(&t->type);
     if (cnt == 0)
-        return fail(n, e, "%s is empty", what);
+        return gir_node_fail(n, e, "%s is empty", what);
     if (cnt < 0 || cnt == 1 || per < 0)
         return 0;
     if (cnt != per)
-        return fail(n, e, "%s has %lld elements; expected 1 or %lld", what, (long long)cnt,
+        return gir_node_fail(n, e, "%s has %lld elements; expected 1 or %lld", what, (long long)cnt,
                     (long long)per);
     return 0;
 }
@@ -126,7 +112,7 @@ static int conv_rule(const GirNode *n, const GirTensor *x, const GirTensor *xzp,
 {
     int64_t m;
     if (n->nout != 1)
-        return fail(n, e, "has %d outputs; expected 1", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (need_q8(n, x, "input x", e) || need_q8(n, w, "weights w", e))
         return -1;
     if (delegate(n, GIR_OP_CONV, x, w, out, e))
@@ -160,18 +146,18 @@ int gir_qonnx_shape_qlinearconv(const GirNode *n, const GirTensor *const *ins, G
         need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
         return -1;
     if (!is_q8(ins[7]->type.dtype))
-        return fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+        return gir_node_fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
                     gir_dtype_name(ins[7]->type.dtype));
     if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
         return -1;
     if (b) {
         if (b->type.dtype != GIR_DT_I32)
-            return fail(n, e, "bias B has element type %s; expected i32",
+            return gir_node_fail(n, e, "bias B has element type %s; expected i32",
                         gir_dtype_name(b->type.dtype));
         if (b->type.rank >= 0 && b->type.rank != 1)
-            return fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
+            return gir_node_fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
         if (b->type.rank == 1 && b->type.dims[0] >= 0 && m >= 0 && b->type.dims[0] != m)
-            return fail(n, e, "bias B has %lld entries but there are %lld output channels",
+            return gir_node_fail(n, e, "bias B has %lld entries but there are %lld output channels",
                         (long long)b->type.dims[0], (long long)m);
     }
     outs[0].dtype = ins[7]->type.dtype;
@@ -190,7 +176,7 @@ static int mm_rule(const GirNode *n, const GirTensor *a, const GirTensor *azp,
                    int64_t *nn, GirError *e)
 {
     if (n->nout != 1)
-        return fail(n, e, "has %d outputs; expected 1", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (need_q8(n, a, "input A", e) || need_q8(n, b, "input B", e))
         return -1;
     if (delegate(n, GIR_OP_MATMUL, a, b, out, e))
@@ -223,7 +209,7 @@ int gir_qonnx_shape_qlinearmatmul(const GirNode *n, const GirTensor *const *ins,
         need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
         return -1;
     if (!is_q8(ins[7]->type.dtype))
-        return fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+        return gir_node_fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
                     gir_dtype_name(ins[7]->type.dtype));
     if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
         return -1;
@@ -423,7 +409,7 @@ int gir_qonnx_eval_qlinearconv(const GirNode *n, const GirTensor *const *ins,
                                GirTensor *const *outs, GirError *e)
 {
     if (!(scale_at(ins[6], 0) > 0))
-        return fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
+        return gir_node_fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
     conv_int(n, ins, ins[0], ins[2], ins[3], ins[5], outs[0], emit_qlinear);
     return 0;
 }
@@ -502,7 +488,7 @@ int gir_qonnx_eval_qlinearmatmul(const GirNode *n, const GirTensor *const *ins,
                                  GirTensor *const *outs, GirError *e)
 {
     if (!(scale_at(ins[6], 0) > 0))
-        return fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
+        return gir_node_fail(n, e, "y_scale must be positive, is %g", scale_at(ins[6], 0));
     matmul_int(ins, ins[0], ins[2], ins[3], ins[5], outs[0], mm_emit_qlinear);
     return 0;
 }

@@ -25,23 +25,6 @@
 typedef int ShapeFn(const GirNode *n, const GirTensor *const *ins, GirType *outs,
                     GirError *e);
 
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
-
-/* Every diagnostic names the node (by its source location, or by its name
- * when the graph was built without one) and the op. */
-static int fail(const GirNode *n, GirError *e, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    GirLoc loc = n->loc;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!loc.node)
-        loc.node = n->name;
-    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
-}
-
 /* ---- small helpers --------------------------------------------------------- */
 
 static GirType type_of(GirDType dt, int rank)
@@ -99,7 +82,7 @@ static int is_float(GirDType d) { return d == GIR_DT_F32; }
 static int need_f32(const GirNode *n, const GirTensor *t, const char *what, GirError *e)
 {
     if (!is_float(t->type.dtype))
-        return fail(n, e, "%s has element type %s; only f32 is supported", what,
+        return gir_node_fail(n, e, "%s has element type %s; only f32 is supported", what,
                     gir_dtype_name(t->type.dtype));
     return 0;
 }
@@ -110,7 +93,7 @@ static int norm_axis(const GirNode *n, int64_t axis, int r, const char *what, in
 {
     *out = 0;
     if (axis < -(int64_t)r || axis >= r)
-        return fail(n, e, "%s %lld out of range for rank %d", what, (long long)axis, r);
+        return gir_node_fail(n, e, "%s %lld out of range for rank %d", what, (long long)axis, r);
     *out = axis < 0 ? axis + r : axis;
     return 0;
 }
@@ -119,8 +102,8 @@ static int want_outs(const GirNode *n, int lo, int hi, GirError *e)
 {
     if (n->nout < lo || n->nout > hi) {
         if (lo == hi)
-            return fail(n, e, "has %d outputs; expected %d", n->nout, lo);
-        return fail(n, e, "has %d outputs; expected %d to %d", n->nout, lo, hi);
+            return gir_node_fail(n, e, "has %d outputs; expected %d", n->nout, lo);
+        return gir_node_fail(n, e, "has %d outputs; expected %d to %d", n->nout, lo, hi);
     }
     return 0;
 }
@@ -141,13 +124,13 @@ static int read_ints(const GirNode *n, const GirTensor *t, const char *what, int
     int64_t num, i;
     *count = -1;
     if (t->type.dtype != GIR_DT_I64 && t->type.dtype != GIR_DT_I32)
-        return fail(n, e, "%s must be i64 or i32, not %s", what,
+        return gir_node_fail(n, e, "%s must be i64 or i32, not %s", what,
                     gir_dtype_name(t->type.dtype));
     if (t->type.rank > 1)
-        return fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
+        return gir_node_fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
     num = numel_sat(&t->type);
     if (num > max)
-        return fail(n, e, "%s has %lld entries; at most %d allowed", what, (long long)num,
+        return gir_node_fail(n, e, "%s has %lld entries; at most %d allowed", what, (long long)num,
                     max);
     if (num >= 0)
         *count = (int)num;
@@ -166,17 +149,17 @@ static int attr_ints(const GirNode *n, const char *name, int want, int64_t dflt,
     const int64_t *a = gir_attr_ints(n, name, &cnt);
     const GirAttr *raw = gir_attr(n, name);
     if (raw && raw->kind != GIR_ATTR_INTS)
-        return fail(n, e, "attribute %s must be a list of ints", name);
+        return gir_node_fail(n, e, "attribute %s must be a list of ints", name);
     if (!a) {
         for (i = 0; i < want; i++)
             v[i] = dflt;
         return 0;
     }
     if (cnt != want)
-        return fail(n, e, "attribute %s has %d entries; expected %d", name, cnt, want);
+        return gir_node_fail(n, e, "attribute %s has %d entries; expected %d", name, cnt, want);
     for (i = 0; i < want; i++) {
         if (a[i] < lo || a[i] > ATTR_MAX)
-            return fail(n, e, "attribute %s[%d] = %lld out of range", name, i,
+            return gir_node_fail(n, e, "attribute %s[%d] = %lld out of range", name, i,
                         (long long)a[i]);
         v[i] = a[i];
     }
@@ -213,7 +196,7 @@ static int window_attrs(const GirNode *n, int nsp, Window *w, GirError *e)
     else if (strcmp(ap, "VALID") == 0)
         w->same = 3;
     else
-        return fail(n, e, "unknown auto_pad '%s'", ap);
+        return gir_node_fail(n, e, "unknown auto_pad '%s'", ap);
     return 0;
 }
 
@@ -234,7 +217,7 @@ static int window_out(const GirNode *n, const Window *w, int ax, int64_t in, int
     if (w->same == 0)
         span += w->pad[ax] + w->pad[w->nsp + ax];
     if (span < 0)
-        return fail(n, e, "kernel extent %lld larger than padded input %lld on spatial axis %d",
+        return gir_node_fail(n, e, "kernel extent %lld larger than padded input %lld on spatial axis %d",
                     (long long)ek, (long long)(span + ek), ax);
     if (w->ceil_mode && w->same == 0) {
         *out = (span + s - 1) / s + 1;
@@ -262,31 +245,31 @@ static int shape_CONV(const GirNode *n, const GirTensor *const *ins, GirType *ou
         return -1;
     r = xt->rank >= 0 ? xt->rank : wt->rank;
     if (xt->rank >= 0 && wt->rank >= 0 && xt->rank != wt->rank)
-        return fail(n, e, "input X has rank %d but weights W have rank %d", xt->rank, wt->rank);
+        return gir_node_fail(n, e, "input X has rank %d but weights W have rank %d", xt->rank, wt->rank);
     outs[0] = type_of(GIR_DT_F32, r);
     if (r < 0)
         return 0;
     if (r < 3)
-        return fail(n, e, "input X must have rank 3 or more (N, C, spatial...), has %d", r);
+        return gir_node_fail(n, e, "input X must have rank 3 or more (N, C, spatial...), has %d", r);
     if (group < 1 || group > ATTR_MAX)
-        return fail(n, e, "group %lld must be positive", (long long)group);
+        return gir_node_fail(n, e, "group %lld must be positive", (long long)group);
     if (kattr && nks != r - 2)
-        return fail(n, e, "kernel_shape has %d entries; expected %d", nks, r - 2);
+        return gir_node_fail(n, e, "kernel_shape has %d entries; expected %d", nks, r - 2);
     for (i = 0; i < r - 2; i++) {
         ks[i] = wt->rank >= 0 ? wt->dims[i + 2] : -1;
         if (kattr) {
             if (kattr[i] < 1 || kattr[i] > ATTR_MAX)
-                return fail(n, e, "kernel_shape[%d] = %lld out of range", i,
+                return gir_node_fail(n, e, "kernel_shape[%d] = %lld out of range", i,
                             (long long)kattr[i]);
             if (ks[i] >= 0 && ks[i] != kattr[i])
-                return fail(n, e, "kernel_shape[%d] = %lld but weights W have %lld", i,
+                return gir_node_fail(n, e, "kernel_shape[%d] = %lld but weights W have %lld", i,
                             (long long)kattr[i], (long long)ks[i]);
             ks[i] = kattr[i];
         }
         if (ks[i] == 0)
-            return fail(n, e, "weights W have an empty kernel axis %d", i);
+            return gir_node_fail(n, e, "weights W have an empty kernel axis %d", i);
         if (ks[i] > ATTR_MAX)
-            return fail(n, e, "kernel axis %d of %lld too large", i, (long long)ks[i]);
+            return gir_node_fail(n, e, "kernel axis %d of %lld too large", i, (long long)ks[i]);
     }
     if (window_attrs(n, r - 2, &win, e))
         return -1;
@@ -295,13 +278,13 @@ static int shape_CONV(const GirNode *n, const GirTensor *const *ins, GirType *ou
     if (wt->rank >= 0) {
         int64_t m = wt->dims[0], cg = wt->dims[1];
         if (m >= 0 && m % group)
-            return fail(n, e, "%lld output channels not divisible by group %lld",
+            return gir_node_fail(n, e, "%lld output channels not divisible by group %lld",
                         (long long)m, (long long)group);
         if (cg == 0)
-            return fail(n, e, "weights W have 0 input channels");
+            return gir_node_fail(n, e, "weights W have 0 input channels");
         if (cg >= 0 && xt->rank >= 0 && xt->dims[1] >= 0 &&
             mul_sat(cg, group) != xt->dims[1])
-            return fail(n, e,
+            return gir_node_fail(n, e,
                         "input X has %lld channels but weights W expect %lld (%lld per group x "
                         "group %lld)",
                         (long long)xt->dims[1], (long long)mul_sat(cg, group), (long long)cg,
@@ -309,16 +292,16 @@ static int shape_CONV(const GirNode *n, const GirTensor *const *ins, GirType *ou
         outs[0].dims[1] = m;
     }
     if (xt->rank >= 0 && xt->dims[1] >= 0 && xt->dims[1] % group)
-        return fail(n, e, "%lld input channels not divisible by group %lld",
+        return gir_node_fail(n, e, "%lld input channels not divisible by group %lld",
                     (long long)xt->dims[1], (long long)group);
     if (b) {
         if (need_f32(n, b, "bias B", e))
             return -1;
         if (b->type.rank >= 0 && b->type.rank != 1)
-            return fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
+            return gir_node_fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
         if (b->type.rank == 1 && b->type.dims[0] >= 0 && outs[0].dims[1] >= 0 &&
             b->type.dims[0] != outs[0].dims[1])
-            return fail(n, e, "bias B has %lld entries but there are %lld output channels",
+            return gir_node_fail(n, e, "bias B has %lld entries but there are %lld output channels",
                         (long long)b->type.dims[0], (long long)outs[0].dims[1]);
         if (outs[0].dims[1] < 0 && b->type.rank == 1)
             outs[0].dims[1] = b->type.dims[0];
@@ -339,13 +322,13 @@ static int shape_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirTyp
     int64_t c = xt->rank >= 2 ? xt->dims[1] : -1;
     int i;
     if (n->nout > 1)
-        return fail(n, e, "training-mode outputs (mean, var) are not supported");
+        return gir_node_fail(n, e, "training-mode outputs (mean, var) are not supported");
     if (gir_attr_int(n, "training_mode", 0) != 0)
-        return fail(n, e, "training_mode=1 is not supported");
+        return gir_node_fail(n, e, "training_mode=1 is not supported");
     if (want_outs(n, 1, 1, e))
         return -1;
     if (xt->rank >= 0 && xt->rank < 2)
-        return fail(n, e, "input X must have rank 2 or more, has %d", xt->rank);
+        return gir_node_fail(n, e, "input X must have rank 2 or more, has %d", xt->rank);
     for (i = 0; i < 5; i++) {
         const GirType *t = &ins[i]->type;
         char what[32];
@@ -355,9 +338,9 @@ static int shape_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirTyp
         if (i == 0)
             continue;
         if (t->rank >= 0 && t->rank != 1)
-            return fail(n, e, "input %s must be 1-D, has rank %d", names[i], t->rank);
+            return gir_node_fail(n, e, "input %s must be 1-D, has rank %d", names[i], t->rank);
         if (t->rank == 1 && t->dims[0] >= 0 && c >= 0 && t->dims[0] != c)
-            return fail(n, e, "input %s has %lld entries but X has %lld channels", names[i],
+            return gir_node_fail(n, e, "input %s has %lld entries but X has %lld channels", names[i],
                         (long long)t->dims[0], (long long)c);
     }
     outs[0] = *xt;
@@ -409,18 +392,18 @@ static int shape_CLIP(const GirNode *n, const GirTensor *const *ins, GirType *ou
     if (want_outs(n, 1, 1, e))
         return -1;
     if (!is_numeric(dt))
-        return fail(n, e, "element type %s not supported", gir_dtype_name(dt));
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(dt));
     for (i = 1; i < 3; i++) {
         const GirTensor *b = arg(n, ins, i);
         int64_t num;
         if (!b)
             continue;
         if (b->type.dtype != dt)
-            return fail(n, e, "%s has element type %s but input is %s", i == 1 ? "min" : "max",
+            return gir_node_fail(n, e, "%s has element type %s but input is %s", i == 1 ? "min" : "max",
                         gir_dtype_name(b->type.dtype), gir_dtype_name(dt));
         num = numel_sat(&b->type);
         if (num >= 0 && num != 1)
-            return fail(n, e, "%s must be a scalar, has %lld elements", i == 1 ? "min" : "max",
+            return gir_node_fail(n, e, "%s must be a scalar, has %lld elements", i == 1 ? "min" : "max",
                         (long long)num);
     }
     outs[0] = ins[0]->type;
@@ -437,7 +420,7 @@ static int shape_SOFTMAX(const GirNode *n, const GirTensor *const *ins, GirType 
         return -1;
     if (r >= 0) {
         if (r == 0)
-            return fail(n, e, "input must have rank 1 or more");
+            return gir_node_fail(n, e, "input must have rank 1 or more");
         if (norm_axis(n, gir_attr_int(n, "axis", coerce ? 1 : -1), r, "axis", &ax, e))
             return -1;
     }
@@ -456,22 +439,22 @@ static int shape_pool(const GirNode *n, const GirTensor *const *ins, GirType *ou
     if (is_max) {
         GirDType d = xt->dtype;
         if (d != GIR_DT_F32 && d != GIR_DT_U8 && d != GIR_DT_I8)
-            return fail(n, e, "input has element type %s; f32, u8 and i8 are supported",
+            return gir_node_fail(n, e, "input has element type %s; f32, u8 and i8 are supported",
                         gir_dtype_name(d));
         if (gir_attr_int(n, "storage_order", 0) != 0 && gir_attr_int(n, "storage_order", 0) != 1)
-            return fail(n, e, "storage_order must be 0 or 1");
+            return gir_node_fail(n, e, "storage_order must be 0 or 1");
     } else if (need_f32(n, ins[0], "input", e)) {
         return -1;
     }
     if (!k)
-        return fail(n, e, "attribute kernel_shape is required");
+        return gir_node_fail(n, e, "attribute kernel_shape is required");
     if (r >= 0 && r < 3)
-        return fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
     if (r >= 0 && nk != r - 2)
-        return fail(n, e, "kernel_shape has %d entries but input has %d spatial axes", nk,
+        return gir_node_fail(n, e, "kernel_shape has %d entries but input has %d spatial axes", nk,
                     r - 2);
     if (nk < 1 || nk > GIR_MAX_RANK - 2)
-        return fail(n, e, "kernel_shape has %d entries", nk);
+        return gir_node_fail(n, e, "kernel_shape has %d entries", nk);
     if (attr_ints(n, "kernel_shape", nk, 1, 1, win.k, e) || window_attrs(n, nk, &win, e))
         return -1;
     outs[0] = type_of(xt->dtype, nk + 2);
@@ -508,7 +491,7 @@ static int shape_GLOBALAVGPOOL(const GirNode *n, const GirTensor *const *ins, Gi
     if (same_f32(n, ins, outs, e))
         return -1;
     if (r >= 0 && r < 3)
-        return fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
     for (i = 2; i < r; i++)
         outs[0].dims[i] = 1;
     return 0;
@@ -533,7 +516,7 @@ static int broadcast(const GirNode *n, const GirType *a, const GirType *b, GirTy
         else if (db == 1)
             out->dims[i] = da;
         else if (da >= 0 && db >= 0 && da != db)
-            return fail(n, e, "cannot broadcast dim %lld with dim %lld (axis %d of the result)",
+            return gir_node_fail(n, e, "cannot broadcast dim %lld with dim %lld (axis %d of the result)",
                         (long long)da, (long long)db, i);
         else
             out->dims[i] = da >= 0 ? da : db;
@@ -548,10 +531,10 @@ static int shape_binary(const GirNode *n, const GirTensor *const *ins, GirType *
     if (want_outs(n, 1, 1, e))
         return -1;
     if (da != db)
-        return fail(n, e, "operands have element types %s and %s", gir_dtype_name(da),
+        return gir_node_fail(n, e, "operands have element types %s and %s", gir_dtype_name(da),
                     gir_dtype_name(db));
     if (!is_numeric(da))
-        return fail(n, e, "element type %s not supported", gir_dtype_name(da));
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(da));
     return broadcast(n, &ins[0]->type, &ins[1]->type, &outs[0], e);
 }
 
@@ -584,16 +567,16 @@ static int shape_CONCAT(const GirNode *n, const GirTensor *const *ins, GirType *
     if (want_outs(n, 1, 1, e))
         return -1;
     if (!axa || axa->kind != GIR_ATTR_INT)
-        return fail(n, e, "attribute axis is required");
+        return gir_node_fail(n, e, "attribute axis is required");
     for (i = 0; i < n->nin; i++) {
         if (!ins[i])
-            return fail(n, e, "input %d is absent", i);
+            return gir_node_fail(n, e, "input %d is absent", i);
         if (ins[i]->type.dtype != ins[0]->type.dtype)
-            return fail(n, e, "input %d has element type %s but input 0 has %s", i,
+            return gir_node_fail(n, e, "input %d has element type %s but input 0 has %s", i,
                         gir_dtype_name(ins[i]->type.dtype), gir_dtype_name(ins[0]->type.dtype));
         if (ins[i]->type.rank >= 0) {
             if (r >= 0 && ins[i]->type.rank != r)
-                return fail(n, e, "input %d has rank %d but others have rank %d", i,
+                return gir_node_fail(n, e, "input %d has rank %d but others have rank %d", i,
                             ins[i]->type.rank, r);
             r = ins[i]->type.rank;
         }
@@ -602,7 +585,7 @@ static int shape_CONCAT(const GirNode *n, const GirTensor *const *ins, GirType *
     if (r < 0)
         return 0;
     if (r == 0)
-        return fail(n, e, "cannot concatenate scalars");
+        return gir_node_fail(n, e, "cannot concatenate scalars");
     if (norm_axis(n, axa->i, r, "axis", &ax, e))
         return -1;
     for (i = 0; i < n->nin; i++) {
@@ -615,7 +598,7 @@ static int shape_CONCAT(const GirNode *n, const GirTensor *const *ins, GirType *
             if (j == ax || t->dims[j] < 0)
                 continue;
             if (outs[0].dims[j] >= 0 && outs[0].dims[j] != t->dims[j])
-                return fail(n, e, "input %d has dim %lld on axis %d but another input has %lld",
+                return gir_node_fail(n, e, "input %d has dim %lld on axis %d but another input has %lld",
                             i, (long long)t->dims[j], j, (long long)outs[0].dims[j]);
             outs[0].dims[j] = t->dims[j];
         }
@@ -636,7 +619,7 @@ static int shape_SPLIT(const GirNode *n, const GirTensor *const *ins, GirType *o
     int64_t sizes[64], ax, dim, num_outputs = gir_attr_int(n, "num_outputs", 0);
     int i, cnt = -1, known = 0;
     if (n->nout < 1 || n->nout > 64)
-        return fail(n, e, "has %d outputs; expected 1 to 64", n->nout);
+        return gir_node_fail(n, e, "has %d outputs; expected 1 to 64", n->nout);
     for (i = 0; i < n->nout; i++)
         outs[i] = type_of(xt->dtype, xt->rank);
     if (sp) {
@@ -644,19 +627,19 @@ static int shape_SPLIT(const GirNode *n, const GirTensor *const *ins, GirType *o
         if (rc < 0)
             return -1;
         if (cnt >= 0 && cnt != n->nout)
-            return fail(n, e, "split has %d entries but the node has %d outputs", cnt, n->nout);
+            return gir_node_fail(n, e, "split has %d entries but the node has %d outputs", cnt, n->nout);
         known = rc == 0;
         for (i = 0; known && i < cnt; i++)
             if (sizes[i] < 0)
-                return fail(n, e, "split[%d] = %lld is negative", i, (long long)sizes[i]);
+                return gir_node_fail(n, e, "split[%d] = %lld is negative", i, (long long)sizes[i]);
     } else if (num_outputs && num_outputs != n->nout) {
-        return fail(n, e, "num_outputs %lld but the node has %d outputs", (long long)num_outputs,
+        return gir_node_fail(n, e, "num_outputs %lld but the node has %d outputs", (long long)num_outputs,
                     n->nout);
     }
     if (xt->rank < 0)
         return 0;
     if (xt->rank == 0)
-        return fail(n, e, "cannot split a scalar");
+        return gir_node_fail(n, e, "cannot split a scalar");
     if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
         return -1;
     dim = xt->dims[ax];
@@ -664,11 +647,11 @@ static int shape_SPLIT(const GirNode *n, const GirTensor *const *ins, GirType *o
         int64_t sum = 0;
         for (i = 0; i < cnt; i++) {
             if (sizes[i] > DIM_MAX)
-                return fail(n, e, "split[%d] = %lld out of range", i, (long long)sizes[i]);
+                return gir_node_fail(n, e, "split[%d] = %lld out of range", i, (long long)sizes[i]);
             sum += sizes[i]; /* at most 64 terms of 2^40: no overflow */
         }
         if (dim >= 0 && sum != dim)
-            return fail(n, e, "split sizes add up to %lld but axis %lld has %lld",
+            return gir_node_fail(n, e, "split sizes add up to %lld but axis %lld has %lld",
                         (long long)sum, (long long)ax, (long long)dim);
     } else if (!sp && dim >= 0) {
         int64_t chunk;
@@ -676,7 +659,7 @@ static int shape_SPLIT(const GirNode *n, const GirTensor *const *ins, GirType *o
             chunk = (dim + n->nout - 1) / n->nout;
         } else {
             if (dim % n->nout)
-                return fail(n, e, "axis %lld of %lld does not split evenly into %d outputs",
+                return gir_node_fail(n, e, "axis %lld of %lld does not split evenly into %d outputs",
                             (long long)ax, (long long)dim, n->nout);
             chunk = dim / n->nout;
         }
@@ -733,13 +716,13 @@ static int shape_SLICE(const GirNode *n, const GirTensor *const *ins, GirType *o
         (tstep && (r4 = read_ints(n, tstep, "steps", steps, max, &c4, e)) < 0))
         return -1;
     if (c1 >= 0 && c2 >= 0 && c1 != c2)
-        return fail(n, e, "starts has %d entries but ends has %d", c1, c2);
+        return gir_node_fail(n, e, "starts has %d entries but ends has %d", c1, c2);
     if (c1 >= 0 && c3 >= 0 && c1 != c3)
-        return fail(n, e, "starts has %d entries but axes has %d", c1, c3);
+        return gir_node_fail(n, e, "starts has %d entries but axes has %d", c1, c3);
     if (c1 >= 0 && c4 >= 0 && c1 != c4)
-        return fail(n, e, "starts has %d entries but steps has %d", c1, c4);
+        return gir_node_fail(n, e, "starts has %d entries but steps has %d", c1, c4);
     if (ins[1]->type.dtype != ins[2]->type.dtype)
-        return fail(n, e, "starts and ends have different element types");
+        return gir_node_fail(n, e, "starts and ends have different element types");
     outs[0] = *xt;
     if (r < 0)
         return 0;
@@ -761,12 +744,12 @@ static int shape_SLICE(const GirNode *n, const GirTensor *const *ins, GirType *o
         axes[i] = ax;
         for (j = 0; j < i; j++)
             if (axes[j] == ax)
-                return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+                return gir_node_fail(n, e, "axis %lld repeated in axes", (long long)ax);
     }
     for (i = 0; i < c1; i++) {
         int64_t step = tstep ? steps[i] : 1, s = st[i], t = en[i], ax = axes[i];
         if (step == 0)
-            return fail(n, e, "steps[%d] is 0", i);
+            return gir_node_fail(n, e, "steps[%d] is 0", i);
         if (r1 || r2 || r4 || xt->dims[ax] < 0) {
             outs[0].dims[ax] = -1;
             continue;
@@ -784,12 +767,12 @@ static int read_floats(const GirNode *n, const GirTensor *t, const char *what, d
     int64_t num, i;
     *count = -1;
     if (t->type.dtype != GIR_DT_F32)
-        return fail(n, e, "%s must be f32, not %s", what, gir_dtype_name(t->type.dtype));
+        return gir_node_fail(n, e, "%s must be f32, not %s", what, gir_dtype_name(t->type.dtype));
     if (t->type.rank > 1)
-        return fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
+        return gir_node_fail(n, e, "%s must be 1-D, has rank %d", what, t->type.rank);
     num = numel_sat(&t->type);
     if (num > max)
-        return fail(n, e, "%s has %lld entries; expected at most %d", what, (long long)num, max);
+        return gir_node_fail(n, e, "%s has %lld entries; expected at most %d", what, (long long)num, max);
     if (num >= 0)
         *count = (int)num;
     if (!t->data || num < 0)
@@ -821,32 +804,32 @@ static int shape_RESIZE(const GirNode *n, const GirTensor *const *ins, GirType *
         return -1;
     if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0 &&
         strcmp(mode, "cubic") != 0)
-        return fail(n, e, "unknown mode '%s'", mode);
+        return gir_node_fail(n, e, "unknown mode '%s'", mode);
     for (ok = 0, i = 0; i < 7; i++)
         ok |= strcmp(ctm, ctms[i]) == 0;
     if (!ok)
-        return fail(n, e, "unknown coordinate_transformation_mode '%s'", ctm);
+        return gir_node_fail(n, e, "unknown coordinate_transformation_mode '%s'", ctm);
     for (ok = 0, i = 0; i < 4; i++)
         ok |= strcmp(nm, nms[i]) == 0;
     if (!ok)
-        return fail(n, e, "unknown nearest_mode '%s'", nm);
+        return gir_node_fail(n, e, "unknown nearest_mode '%s'", nm);
     if (gir_attr(n, "axes") || gir_attr_int(n, "antialias", 0) ||
         strcmp(gir_attr_string(n, "keep_aspect_ratio_policy", "stretch"), "stretch") != 0)
-        return fail(n, e, "attributes axes, antialias and keep_aspect_ratio_policy are not "
+        return gir_node_fail(n, e, "attributes axes, antialias and keep_aspect_ratio_policy are not "
                           "supported");
     /* Exporters pass an empty scales tensor when they give sizes. */
     if (sc && numel_sat(&sc->type) == 0)
         sc = NULL;
     if (!!sc == !!sz)
-        return fail(n, e, "exactly one of scales and sizes must be given");
+        return gir_node_fail(n, e, "exactly one of scales and sizes must be given");
     if (crop) {
         if (!roi)
-            return fail(n, e, "tf_crop_and_resize needs the roi input");
+            return gir_node_fail(n, e, "tf_crop_and_resize needs the roi input");
         rcroi = read_floats(n, roi, "roi", rois, 2 * GIR_MAX_RANK, &cnt, e);
         if (rcroi < 0)
             return -1;
         if (r >= 0 && cnt >= 0 && cnt != 2 * r)
-            return fail(n, e, "roi has %d entries; expected %d", cnt, 2 * r);
+            return gir_node_fail(n, e, "roi has %d entries; expected %d", cnt, 2 * r);
     }
     outs[0] = type_of(GIR_DT_F32, r);
     if (sz) {
@@ -856,12 +839,12 @@ static int shape_RESIZE(const GirNode *n, const GirTensor *const *ins, GirType *
         if (r < 0 && cnt >= 0)
             outs[0].rank = r = cnt;
         if (cnt >= 0 && cnt != r)
-            return fail(n, e, "sizes has %d entries but input has rank %d", cnt, r);
+            return gir_node_fail(n, e, "sizes has %d entries but input has rank %d", cnt, r);
         if (rc)
             return 0;
         for (i = 0; i < r; i++) {
             if (sizes[i] < 1 || sizes[i] > DIM_MAX)
-                return fail(n, e, "sizes[%d] = %lld out of range", i, (long long)sizes[i]);
+                return gir_node_fail(n, e, "sizes[%d] = %lld out of range", i, (long long)sizes[i]);
             outs[0].dims[i] = sizes[i];
         }
         return 0;
@@ -872,20 +855,20 @@ static int shape_RESIZE(const GirNode *n, const GirTensor *const *ins, GirType *
     if (r < 0 && cnt >= 0)
         outs[0].rank = r = cnt;
     if (cnt >= 0 && cnt != r)
-        return fail(n, e, "scales has %d entries but input has rank %d", cnt, r);
+        return gir_node_fail(n, e, "scales has %d entries but input has rank %d", cnt, r);
     if (rc || (crop && rcroi))
         return 0;
     for (i = 0; i < r; i++) {
         double d, span = crop ? rois[r + i] - rois[i] : 1;
         if (!(scales[i] > 0) || scales[i] > 1e6)
-            return fail(n, e, "scales[%d] = %g out of range", i, scales[i]);
+            return gir_node_fail(n, e, "scales[%d] = %g out of range", i, scales[i]);
         if (!(span > 0) || span > 1e6)
-            return fail(n, e, "roi on axis %d is empty or out of range", i);
+            return gir_node_fail(n, e, "roi on axis %d is empty or out of range", i);
         if (xt->dims[i] < 0)
             continue;
         d = floor((double)xt->dims[i] * span * scales[i]);
         if (d < 1 || d > (double)DIM_MAX)
-            return fail(n, e, "axis %d of %lld scaled by %g gives %g elements", i,
+            return gir_node_fail(n, e, "axis %d of %lld scaled by %g gives %g elements", i,
                         (long long)xt->dims[i], scales[i], d);
         outs[0].dims[i] = (int64_t)d;
     }
@@ -902,9 +885,9 @@ static int shape_GEMM(const GirNode *n, const GirTensor *const *ins, GirType *ou
         need_f32(n, ins[1], "input B", e) || (c && need_f32(n, c, "input C", e)))
         return -1;
     if (at->rank >= 0 && at->rank != 2)
-        return fail(n, e, "input A must be 2-D, has rank %d", at->rank);
+        return gir_node_fail(n, e, "input A must be 2-D, has rank %d", at->rank);
     if (bt->rank >= 0 && bt->rank != 2)
-        return fail(n, e, "input B must be 2-D, has rank %d", bt->rank);
+        return gir_node_fail(n, e, "input B must be 2-D, has rank %d", bt->rank);
     if (at->rank == 2) {
         m = at->dims[ta ? 1 : 0];
         k1 = at->dims[ta ? 0 : 1];
@@ -914,7 +897,7 @@ static int shape_GEMM(const GirNode *n, const GirTensor *const *ins, GirType *ou
         nn = bt->dims[tb ? 0 : 1];
     }
     if (k1 >= 0 && k2 >= 0 && k1 != k2)
-        return fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
+        return gir_node_fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
     outs[0] = type_of(GIR_DT_F32, 2);
     outs[0].dims[0] = m;
     outs[0].dims[1] = nn;
@@ -922,11 +905,11 @@ static int shape_GEMM(const GirNode *n, const GirTensor *const *ins, GirType *ou
         const GirType *ct = &c->type;
         int i;
         if (ct->rank > 2)
-            return fail(n, e, "input C has rank %d; at most 2 allowed", ct->rank);
+            return gir_node_fail(n, e, "input C has rank %d; at most 2 allowed", ct->rank);
         for (i = 0; i < ct->rank; i++) {
             int64_t want = outs[0].dims[2 - ct->rank + i];
             if (ct->dims[i] >= 0 && ct->dims[i] != 1 && want >= 0 && ct->dims[i] != want)
-                return fail(n, e, "input C dim %lld does not broadcast to %lld",
+                return gir_node_fail(n, e, "input C dim %lld does not broadcast to %lld",
                             (long long)ct->dims[i], (long long)want);
         }
     }
@@ -947,13 +930,13 @@ static int shape_MATMUL(const GirNode *n, const GirTensor *const *ins, GirType *
         return 0;
     }
     if (ra == 0 || rb == 0)
-        return fail(n, e, "operands must have rank 1 or more");
+        return gir_node_fail(n, e, "operands must have rank 1 or more");
     m = ra >= 2 ? a.dims[ra - 2] : 1;
     k1 = a.dims[ra - 1];
     k2 = rb >= 2 ? b.dims[rb - 2] : b.dims[0];
     nn = rb >= 2 ? b.dims[rb - 1] : 1;
     if (k1 >= 0 && k2 >= 0 && k1 != k2)
-        return fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
+        return gir_node_fail(n, e, "A has inner dim %lld but B has %lld", (long long)k1, (long long)k2);
     ba = type_of(GIR_DT_F32, ra > 2 ? ra - 2 : 0);
     bb = type_of(GIR_DT_F32, rb > 2 ? rb - 2 : 0);
     for (i = 0; i < ba.rank; i++)
@@ -968,7 +951,7 @@ static int shape_MATMUL(const GirNode *n, const GirTensor *const *ins, GirType *
     if (rb >= 2)
         outs[0].dims[outs[0].rank++] = nn;
     if (outs[0].rank > GIR_MAX_RANK)
-        return fail(n, e, "result rank too large");
+        return gir_node_fail(n, e, "result rank too large");
     return 0;
 }
 
@@ -989,15 +972,15 @@ static int shape_RESHAPE(const GirNode *n, const GirTensor *const *ins, GirType 
     for (i = 0; i < cnt; i++) {
         if (sh[i] == -1) {
             if (infer >= 0)
-                return fail(n, e, "shape has more than one -1");
+                return gir_node_fail(n, e, "shape has more than one -1");
             infer = i;
             continue;
         }
         if (sh[i] < -1 || sh[i] > DIM_MAX)
-            return fail(n, e, "shape[%d] = %lld out of range", i, (long long)sh[i]);
+            return gir_node_fail(n, e, "shape[%d] = %lld out of range", i, (long long)sh[i]);
         if (sh[i] == 0 && !allowzero) {
             if (xt->rank >= 0 && i >= xt->rank)
-                return fail(n, e, "shape[%d] = 0 copies an axis the input (rank %d) lacks", i,
+                return gir_node_fail(n, e, "shape[%d] = 0 copies an axis the input (rank %d) lacks", i,
                             xt->rank);
             outs[0].dims[i] = xt->rank >= 0 ? xt->dims[i] : -1;
         } else {
@@ -1011,17 +994,17 @@ static int shape_RESHAPE(const GirNode *n, const GirTensor *const *ins, GirType 
     if (infer >= 0 && allowzero) {
         for (i = 0; i < cnt; i++)
             if (sh[i] == 0)
-                return fail(n, e, "shape has both 0 and -1 with allowzero=1");
+                return gir_node_fail(n, e, "shape has both 0 and -1 with allowzero=1");
     }
     if (infer >= 0) {
         if (total < 0 || known < 0)
             return 0;
         if (known == 0 || total % known)
-            return fail(n, e, "cannot reshape %lld elements: the known dims multiply to %lld",
+            return gir_node_fail(n, e, "cannot reshape %lld elements: the known dims multiply to %lld",
                         (long long)total, (long long)known);
         outs[0].dims[infer] = total / known;
     } else if (total >= 0 && known >= 0 && total != known) {
-        return fail(n, e, "cannot reshape %lld elements into %lld", (long long)total,
+        return gir_node_fail(n, e, "cannot reshape %lld elements into %lld", (long long)total,
                     (long long)known);
     }
     return 0;
@@ -1038,7 +1021,7 @@ static int shape_FLATTEN(const GirNode *n, const GirTensor *const *ins, GirType 
     if (xt->rank < 0)
         return 0;
     if (ax < -(int64_t)xt->rank || ax > xt->rank)
-        return fail(n, e, "axis %lld out of range for rank %d", (long long)ax, xt->rank);
+        return gir_node_fail(n, e, "axis %lld out of range for rank %d", (long long)ax, xt->rank);
     if (ax < 0)
         ax += xt->rank;
     outs[0].dims[0] = dims_prod(xt, 0, (int)ax);
@@ -1060,14 +1043,14 @@ static int shape_TRANSPOSE(const GirNode *n, const GirTensor *const *ins, GirTyp
     }
     outs[0] = type_of(xt->dtype, xt->rank);
     if (perm && cnt != xt->rank)
-        return fail(n, e, "perm has %d entries but input has rank %d", cnt, xt->rank);
+        return gir_node_fail(n, e, "perm has %d entries but input has rank %d", cnt, xt->rank);
     for (i = 0; i < xt->rank; i++) {
         int64_t p = perm ? perm[i] : xt->rank - 1 - i;
         if (p < 0 || p >= xt->rank)
-            return fail(n, e, "perm[%d] = %lld out of range", i, (long long)p);
+            return gir_node_fail(n, e, "perm[%d] = %lld out of range", i, (long long)p);
         for (j = 0; perm && j < i; j++)
             if (perm[j] == p)
-                return fail(n, e, "perm repeats axis %lld", (long long)p);
+                return gir_node_fail(n, e, "perm repeats axis %lld", (long long)p);
         outs[0].dims[i] = xt->dims[p];
     }
     return 0;
@@ -1088,7 +1071,7 @@ static int shape_SQUEEZE(const GirNode *n, const GirTensor *const *ins, GirType 
     if (r < 0 || rc) {
         outs[0] = type_of(xt->dtype, r >= 0 && cnt >= 0 ? r - cnt : -1);
         if (outs[0].rank < -1)
-            return fail(n, e, "axes has more entries than the input has axes");
+            return gir_node_fail(n, e, "axes has more entries than the input has axes");
         return 0;
     }
     if (ta) {
@@ -1097,9 +1080,9 @@ static int shape_SQUEEZE(const GirNode *n, const GirTensor *const *ins, GirType 
             if (norm_axis(n, axes[i], r, "axes entry", &ax, e))
                 return -1;
             if (drop[ax])
-                return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+                return gir_node_fail(n, e, "axis %lld repeated in axes", (long long)ax);
             if (xt->dims[ax] >= 0 && xt->dims[ax] != 1)
-                return fail(n, e, "axis %lld has size %lld, not 1", (long long)ax,
+                return gir_node_fail(n, e, "axis %lld has size %lld, not 1", (long long)ax,
                             (long long)xt->dims[ax]);
             drop[ax] = 1;
         }
@@ -1133,7 +1116,7 @@ static int shape_UNSQUEEZE(const GirNode *n, const GirTensor *const *ins, GirTyp
         return -1;
     r = xt->rank >= 0 && cnt >= 0 ? xt->rank + cnt : -1;
     if (r > GIR_MAX_RANK)
-        return fail(n, e, "result rank %d exceeds %d", r, GIR_MAX_RANK);
+        return gir_node_fail(n, e, "result rank %d exceeds %d", r, GIR_MAX_RANK);
     outs[0] = type_of(xt->dtype, r);
     if (r < 0 || rc)
         return 0;
@@ -1142,7 +1125,7 @@ static int shape_UNSQUEEZE(const GirNode *n, const GirTensor *const *ins, GirTyp
         if (norm_axis(n, axes[i], r, "axes entry", &ax, e))
             return -1;
         if (add[ax])
-            return fail(n, e, "axis %lld repeated in axes", (long long)ax);
+            return gir_node_fail(n, e, "axis %lld repeated in axes", (long long)ax);
         add[ax] = 1;
     }
     for (i = 0, j = 0; i < r; i++)
@@ -1169,7 +1152,7 @@ static int shape_CONSTANT(const GirNode *n, const GirTensor *const *ins, GirType
     if ((a = gir_attr(n, "value")) && a->kind == GIR_ATTR_TENSOR) {
         outs[0] = a->t.type;
         if (!gir_type_is_static(&a->t.type))
-            return fail(n, e, "value tensor has no static shape");
+            return gir_node_fail(n, e, "value tensor has no static shape");
         return 0;
     }
     if ((a = gir_attr(n, "value_float")) && a->kind == GIR_ATTR_FLOAT) {
@@ -1190,7 +1173,7 @@ static int shape_CONSTANT(const GirNode *n, const GirTensor *const *ins, GirType
         outs[0].dims[0] = a->n;
         return 0;
     }
-    return fail(n, e, "needs a value, value_float(s) or value_int(s) attribute");
+    return gir_node_fail(n, e, "needs a value, value_float(s) or value_int(s) attribute");
 }
 
 static int shape_PAD(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
@@ -1203,14 +1186,14 @@ static int shape_PAD(const GirNode *n, const GirTensor *const *ins, GirType *out
     if (want_outs(n, 1, 1, e))
         return -1;
     if (strcmp(mode, "constant") != 0 && !reflect && strcmp(mode, "edge") != 0)
-        return fail(n, e, "mode '%s' is not supported (constant, reflect, edge are)", mode);
+        return gir_node_fail(n, e, "mode '%s' is not supported (constant, reflect, edge are)", mode);
     if (cv) {
         int64_t num = numel_sat(&cv->type);
         if (cv->type.dtype != xt->dtype)
-            return fail(n, e, "constant_value has element type %s but data is %s",
+            return gir_node_fail(n, e, "constant_value has element type %s but data is %s",
                         gir_dtype_name(cv->type.dtype), gir_dtype_name(xt->dtype));
         if (num >= 0 && num != 1)
-            return fail(n, e, "constant_value must be a scalar, has %lld elements",
+            return gir_node_fail(n, e, "constant_value must be a scalar, has %lld elements",
                         (long long)num);
     }
     rc = read_ints(n, ins[1], "pads", pads, 2 * GIR_MAX_RANK, &cnt, e);
@@ -1222,21 +1205,21 @@ static int shape_PAD(const GirNode *n, const GirTensor *const *ins, GirType *out
     if (r < 0)
         return 0;
     if (cnt >= 0 && cnt != 2 * r)
-        return fail(n, e, "pads has %d entries; expected %d for rank %d", cnt, 2 * r, r);
+        return gir_node_fail(n, e, "pads has %d entries; expected %d for rank %d", cnt, 2 * r, r);
     if (rc || xt->rank < 0)
         return 0;
     for (i = 0; i < r; i++) {
         int64_t pb = pads[i], pe = pads[r + i], d = xt->dims[i];
         if (pb < -DIM_MAX || pb > DIM_MAX || pe < -DIM_MAX || pe > DIM_MAX)
-            return fail(n, e, "pads on axis %d out of range", i);
+            return gir_node_fail(n, e, "pads on axis %d out of range", i);
         if (d < 0)
             continue;
         if (d + pb + pe < 0)
-            return fail(n, e, "pads on axis %d crop more than its %lld elements", i,
+            return gir_node_fail(n, e, "pads on axis %d crop more than its %lld elements", i,
                         (long long)d);
         if (d + (pb < 0 ? pb : 0) + (pe < 0 ? pe : 0) <= 0 && (pb > 0 || pe > 0) &&
             strcmp(mode, "constant") != 0)
-            return fail(n, e, "mode '%s' cannot pad axis %d, which has no elements left", mode,
+            return gir_node_fail(n, e, "mode '%s' cannot pad axis %d, which has no elements left", mode,
                         i);
         outs[0].dims[i] = d + pb + pe;
     }
@@ -1252,13 +1235,13 @@ static int shape_YOLO(const GirNode *n, const GirTensor *const *ins, GirType *ou
     if (same_f32(n, ins, outs, e))
         return -1;
     if (classes < 0 || classes > ATTR_MAX)
-        return fail(n, e, "attribute classes missing or out of range");
+        return gir_node_fail(n, e, "attribute classes missing or out of range");
     if (nmask < 1)
-        return fail(n, e, "attribute mask missing or empty");
+        return gir_node_fail(n, e, "attribute mask missing or empty");
     if (xt->rank >= 0 && xt->rank != 4)
-        return fail(n, e, "input must be 4-D (N, C, H, W), has rank %d", xt->rank);
+        return gir_node_fail(n, e, "input must be 4-D (N, C, H, W), has rank %d", xt->rank);
     if (xt->rank == 4 && xt->dims[1] >= 0 && xt->dims[1] != nmask * (5 + classes))
-        return fail(n, e, "input has %lld channels; %d anchors x (5 + %lld classes) need %lld",
+        return gir_node_fail(n, e, "input has %lld channels; %d anchors x (5 + %lld classes) need %lld",
                     (long long)xt->dims[1], nmask, (long long)classes,
                     (long long)(nmask * (5 + classes)));
     return 0;
@@ -1293,13 +1276,13 @@ static int check_type(const GirNode *n, const GirType *t, const char *what, int 
 {
     int j;
     if (t->dtype <= GIR_DT_UNDEF || t->dtype >= GIR_DT_COUNT)
-        return fail(n, e, "%s %d has no known element type", what, i);
+        return gir_node_fail(n, e, "%s %d has no known element type", what, i);
     if (t->rank < -1 || t->rank > GIR_MAX_RANK)
-        return fail(n, e, "%s %d has rank %d; at most %d supported", what, i, t->rank,
+        return gir_node_fail(n, e, "%s %d has rank %d; at most %d supported", what, i, t->rank,
                     GIR_MAX_RANK);
     for (j = 0; j < t->rank; j++)
         if (t->dims[j] < -1 || t->dims[j] > DIM_MAX)
-            return fail(n, e, "%s %d has dim %lld out of range", what, i,
+            return gir_node_fail(n, e, "%s %d has dim %lld out of range", what, i,
                         (long long)t->dims[j]);
     return 0;
 }
@@ -1314,11 +1297,11 @@ int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *
     lo = gir_op_min_inputs(n->op);
     hi = gir_op_max_inputs(n->op);
     if (n->nin < lo || n->nin > hi)
-        return fail(n, e, "has %d inputs; expected %d to %d", n->nin, lo, hi);
+        return gir_node_fail(n, e, "has %d inputs; expected %d to %d", n->nin, lo, hi);
     for (i = 0; i < n->nin; i++) {
         if (!ins[i]) {
             if (i < lo)
-                return fail(n, e, "required input %d is absent", i);
+                return gir_node_fail(n, e, "required input %d is absent", i);
             continue;
         }
         if (check_type(n, &ins[i]->type, "input", i, e))
@@ -1372,7 +1355,7 @@ static int merge_type(const GirNode *n, const GirValue *v, GirType *decl, const 
     *decl = t;
     return 0;
 conflict:
-    return fail(n, e, "output '%s' is declared %s but computes to %s", v->name,
+    return gir_node_fail(n, e, "output '%s' is declared %s but computes to %s", v->name,
                 gir_type_str(decl, a, sizeof a), gir_type_str(inf, b, sizeof b));
 }
 
@@ -1400,7 +1383,7 @@ int gir_infer_shapes(GirGraph *g, GirError *e)
         for (j = 0; j < n->nin; j++) {
             int v = n->in[j];
             if (v >= g->nval) {
-                fail(n, e, "input %d refers to value %d, which does not exist", j, v);
+                gir_node_fail(n, e, "input %d refers to value %d, which does not exist", j, v);
                 goto out;
             }
             ins[j] = v < 0 ? NULL : &ts[v];
@@ -1410,7 +1393,7 @@ int gir_infer_shapes(GirGraph *g, GirError *e)
         for (j = 0; j < n->nout; j++) {
             int v = n->out[j];
             if (v < 0 || v >= g->nval) {
-                fail(n, e, "output %d refers to value %d, which does not exist", j, v);
+                gir_node_fail(n, e, "output %d refers to value %d, which does not exist", j, v);
                 goto out;
             }
             if (merge_type(n, &g->vals[v], &g->vals[v].type, &outs[j], e))

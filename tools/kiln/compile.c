@@ -3,8 +3,9 @@
  *                    [--pin NODE=PE_OCxPE_ICxPP]... [--json]
  * Loads the model, runs the default pass pipeline (fp32 models), partitions
  * it, plans the dataflow for the board (or replays a plan) and writes
- * DIR/plan.json, DIR/report.md, DIR/dataflow.dot and DIR/dataflow.svg.  The
- * folder is built under a temporary name and renamed at the end, so a failed
+ * DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg and DIR/rtl/
+ * (Verilog top of the first FPGA segment, register map, templates; skipped
+ * with a note when the generator does not handle the plan yet).  The folder is built under a temporary name and renamed at the end, so a failed
  * compile never leaves a folder that looks complete.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "hls/plan.h"
+#include "pipeline/pipeline.h"
 #include "kiln.h"
 
 #define MAX_PINS 256 /* --pin options per command */
@@ -30,7 +32,7 @@ static void compile_usage(FILE *f)
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
             "  --clock   target clock in MHz (default: the board's)\n"
-            "  -o DIR    output folder: plan.json, report.md, dataflow.dot, dataflow.svg\n"
+            "  -o DIR    output folder: plan.json, report.md, dataflow.dot, dataflow.svg, rtl/\n"
             "  --plan    replay a plan.json instead of exploring\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --json    print the figures as JSON\n"
@@ -100,6 +102,7 @@ static void remove_tmp(const char *dir)
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         unlink(path);
     }
+    rtl_remove(dir);
     rmdir(dir);
 }
 
@@ -127,13 +130,15 @@ static int run_dot(const char *dir)
 
 /* Write the output folder atomically: tmp folder beside DIR, then rename
  * (an existing DIR is replaced only when it holds a previous plan). */
-static int write_outputs(const HlsPlan *p, const char *dir, double compile_ms, int *svg)
+static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, double compile_ms,
+                         int *svg, int *rtl)
 {
     char tmp[4096], old[4096], path[4096];
     char *json = hls_plan_json(p), *buf = NULL;
     size_t len = 0;
     FILE *f;
     int rc;
+    GirError rerr;
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", dir, (long)getpid());
     remove_tmp(tmp);
     if (mkdir(tmp, 0777) != 0) {
@@ -161,6 +166,13 @@ static int write_outputs(const HlsPlan *p, const char *dir, double compile_ms, i
     if (rc != 0) {
         remove_tmp(tmp);
         return kiln_user_error("compile: cannot write into %s: %s", tmp, strerror(errno));
+    }
+    *rtl = rtl_check(p, g, &rerr) == 0;
+    if (!*rtl)
+        fprintf(stderr, "kiln: note: rtl/ not written: %s\n", rerr.msg);
+    else if (rtl_write(p, g, tmp, &rerr) < 0) {
+        remove_tmp(tmp);
+        return kiln_report(&rerr);
     }
     *svg = run_dot(tmp);
     if (*svg < 0) {
@@ -191,7 +203,7 @@ int kiln_cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
-    int json = 0, i, rc, svg = 1;
+    int json = 0, i, rc, svg = 1, rtl = 0;
     HlsPin *pins = calloc(MAX_PINS, sizeof *pins);
     HlsPlanOptions opts = {0};
     GirError err;
@@ -282,7 +294,7 @@ int kiln_cmd_compile(int argc, char **argv)
     }
     ms = now_ms() - t0;
     if (rc == KILN_OK)
-        rc = write_outputs(p, outdir, ms, &svg);
+        rc = write_outputs(p, g, outdir, ms, &svg, &rtl);
     if (rc == KILN_OK) {
         if (json) {
             char *s = hls_plan_json(p);
@@ -300,8 +312,8 @@ int kiln_cmd_compile(int argc, char **argv)
             printf("limit: %s\n", p->limit);
             if (svg == 1)
                 printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
-            printf("wrote %s/{plan.json,report.md,dataflow.dot%s}\n", outdir,
-                   svg == 0 ? ",dataflow.svg" : "");
+            printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
+                   svg == 0 ? ",dataflow.svg" : "", rtl ? ",rtl/" : "");
         }
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
     }
