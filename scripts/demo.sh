@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # kiln's main job on the bundled default: builds kiln, generates the bundled
 # YOLOv3-tiny 416x416 model (seeded weights), prints its layer table from the
-# ONNX file and from Darknet's yolov3-tiny.cfg, runs it on a seeded input and
-# checks both heads against onnxruntime.
+# ONNX file and from Darknet's yolov3-tiny.cfg, runs it on a seeded input,
+# checks both heads against onnxruntime, and plans it for ZCU104.
 #   Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,3 +19,7 @@ echo "== kiln info yolov3-tiny.cfg"
 "$kiln" info "$deps/darknet/usr/share/darknet/cfg/yolov3-tiny.cfg" | tail -n 1
 echo "== kiln run, checked against onnxruntime"
 "$top/tests/cli/yolo_vs_ort.sh" "$kiln" "$model" "$deps/node_modules/onnxruntime-node" "$build/demo"
+echo "== kiln compile for ZCU104 (plan, report, dataflow picture; predicted figures)"
+"$kiln" compile "$model" --board zcu104 -o "$build/demo/yolov3-tiny-zcu104"
+echo "== kiln compile of the scaled-down model (plan plus generated Verilog top)"
+"$kiln" compile "$build/models/yolov3-tiny-small.onnx" --board zcu104 -o "$build/demo/yolov3-tiny-small-zcu104"
