@@ -1,5 +1,13 @@
-// C shim around the Verilated kiln_conv (KILN_TB_PE_IC / KILN_TB_PE_OC lanes).
+// C shim around the Verilated kiln_conv, or kiln_dwconv when KILN_TB_DW is
+// defined (KILN_TB_PE_IC / KILN_TB_PE_OC lanes).  One shim serves both: the
+// engines share their stream and weight ports and differ in the channel cfg.
+#ifdef KILN_TB_DW
+#include "Vkiln_dwconv.h"
+typedef Vkiln_dwconv Vengine;
+#else
 #include "Vkiln_conv.h"
+typedef Vkiln_conv Vengine;
+#endif
 #include "verilated.h"
 #include "tb_util.h"
 
@@ -9,13 +17,13 @@ extern "C" {
 
 struct CvSim {
     VerilatedContext ctx;
-    Vkiln_conv *m;
+    Vengine *m;
 };
 
 extern "C" CvSim *cv_new(void)
 {
     CvSim *s = new CvSim;
-    s->m = new Vkiln_conv(&s->ctx);
+    s->m = new Vengine(&s->ctx);
     s->m->clk = 0;
     s->m->rst = 1;
     s->m->eval();
@@ -31,13 +39,17 @@ extern "C" void cv_free(CvSim *s)
 
 extern "C" void cv_set(CvSim *s, const CvIn *in)
 {
-    Vkiln_conv *m = s->m;
+    Vengine *m = s->m;
     m->rst = in->rst;
     m->cfg_h = in->h;
     m->cfg_w = in->w;
+#ifdef KILN_TB_DW
+    m->cfg_cg = in->icg;
+#else
     m->cfg_icg = in->icg;
     m->cfg_ocg = in->ocg;
     m->cfg_tog = in->tog;
+#endif
     m->cfg_k = in->k;
     m->cfg_stride = in->stride;
     m->cfg_pad = in->pad;
