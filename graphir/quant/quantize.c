@@ -13,8 +13,9 @@
  * inserted where a reader needs the other form or another scale.  Scales
  * are symmetric with zero point 0; weights per output channel
  * (max |w| / 127), biases int32 on scale s_in * s_w, multipliers and shifts
- * from kiln_rq_choose.  Concat inputs are requantized to the output's
- * scale; Add operands keep their scales (kiln_add_requant).
+ * from kiln_rq_choose.  Concat inputs take the output's scale at their
+ * producers where nothing else depends on it (align_concat_thresholds), else
+ * a Requantize; Add operands keep their scales (kiln_add_requant).
  */
 #include <math.h>
 #include <stdio.h>
@@ -599,6 +600,34 @@ static int try_avg(Q *s, int i, const char **why)
     return 1;
 }
 
+/* Put each Concat input on the Concat's threshold at its source: the value
+ * itself and, through scale-keeping MaxPool / Resize nodes whose input has no
+ * other reader, the conv or input behind it.  The rescale then happens in
+ * that producer's requantizer for free instead of in a Requantize node.  A
+ * value read by two Concats keeps the later one's threshold; get_q inserts a
+ * Requantize for the other. */
+static void align_concat_thresholds(const GirGraph *g, const int *uses, float *thr)
+{
+    int i, j;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        if (n->op != GIR_OP_CONCAT || n->nout < 1)
+            continue;
+        for (j = 0; j < n->nin; j++) {
+            int v = n->in[j], hops = 0;
+            while (v >= 0 && hops++ < g->nnode) {
+                int p = g->vals[v].producer;
+                thr[v] = thr[n->out[0]];
+                if (g->vals[v].kind != GIR_VAL_NODE || p < 0 || g->nodes[p].nin < 1 ||
+                    (g->nodes[p].op != GIR_OP_MAXPOOL && g->nodes[p].op != GIR_OP_RESIZE) ||
+                    uses[g->nodes[p].in[0]] != 1)
+                    break;
+                v = g->nodes[p].in[0];
+            }
+        }
+    }
+}
+
 GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
                        GirError *e)
 {
@@ -621,6 +650,12 @@ GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote 
     for (i = 0; i < g->nval; i++)
         s.fv[i] = s.iv[i] = s.sc_const[i] = s.zp_const[i] = -1;
     gir_use_counts(g, s.uses);
+    {
+        float *thr = gir_arena_alloc(tmp, sizeof *thr * (size_t)(g->nval + 1));
+        memcpy(thr, thresholds, sizeof *thr * (size_t)g->nval);
+        align_concat_thresholds(g, s.uses, thr);
+        s.thr = thr;
+    }
     for (i = 0; i < g->ninput; i++) {
         const GirValue *ov = &g->vals[g->inputs[i]];
         int id = gir_add_value(s.q, ov->name, GIR_VAL_INPUT, ov->type, copy_loc(&s, ov->loc));
