@@ -513,6 +513,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
         if (!place || p->total.bram36 <= p->budget.bram36 || fifo_bram <= 0.0)
             break;
     }
+    hls_plan_timing(p);
     /* latency: per segment, the latest output's first beat + one frame */
     p->latency = 0;
     for (j = 0; j < p->nsegment; j++) {

@@ -25,6 +25,7 @@
 #include "hls/hls.h"
 
 #define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
+#define HLS_DDR_LAT 40 /* DDR read latency the timing model assumes (cycles; kiln simulate's default) */
 
 /* The engine a stage runs on. */
 typedef enum {
@@ -76,6 +77,8 @@ typedef struct {
     int64_t lat;        /* descriptor latency */
     int64_t fill;       /* first input to first output in the pipeline */
     int64_t t_first;    /* first output after the frame's first input beat */
+    int64_t t_done;     /* last output beat of a warm frame, cycles from the run's start
+                         * (hls/timing.c; what the PERF registers measure) */
     double util;        /* MACs / (cycles x MACs the array can do per cycle) */
     HlsRes res;         /* resources, descriptor + planner memory choices */
     int64_t ddr_bytes;  /* DDR traffic per frame this stage causes (weights, spills) */

@@ -58,6 +58,7 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddNumberToObject(o, "tog", (double)s->tog);
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
+        cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
         cJSON_AddNumberToObject(o, "util", round(s->util * 1e4) / 1e4);
         cJSON_AddItemToObject(o, "resources", res_json(&s->res));
         cJSON_AddStringToObject(o, "why", s->why);
