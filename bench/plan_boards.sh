@@ -34,4 +34,10 @@ print(f"  kiln (predicted): {z['fps']:.1f} fps ({z['fps']/329.2:.2f}x), {z['late
 print(f"  targets: > 330 fps {'met' if z['fps'] > 330 else 'NOT met'}, < 8 ms "
       f"{'met' if z['latency_ms'] < 8 else 'NOT met'}, DSP efficiency > 90% "
       f"{'met' if z['dsp_efficiency'] > 0.9 else 'NOT met'}")
+# What the DSP budget allows at all: every budgeted DSP48E2 doing two int8
+# MACs (PACK=2) every cycle at the clock, nothing else using DSPs.
+zb = z["budget"]["dsp"]
+bound = zb * 2 * 300e6 / z["macs"]
+print(f"  ceiling: {zb:.0f} budgeted DSPs x 2 MACs x 300 MHz / {z['macs']/1e9:.3f} G MACs per frame "
+      f"= {bound:.1f} fps at 100% DSP efficiency; 330 fps needs {100*330/bound:.1f}% of it")
 PY
