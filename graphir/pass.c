@@ -105,9 +105,12 @@ static int run_one(GirGraph *g, const GirPassInfo *p, const GirPassOptions *o, G
     return 0;
 }
 
-/* Run list; depth bounds pipelines naming pipelines. */
-static int run_list(GirGraph *g, const char *list, const GirPassOptions *o, int depth,
-                    GirError *e)
+/* Walk a comma-separated list of pass and pipeline names; depth bounds
+ * pipelines naming pipelines.  g == NULL only checks the names: every name is
+ * checked before anything runs, so a typo at the end of a list does not
+ * leave a half-optimised graph. */
+static int walk_list(GirGraph *g, const char *list, const GirPassOptions *o, int depth,
+                     GirError *e)
 {
     const char *p = list;
     if (depth > 8)
@@ -130,10 +133,10 @@ static int run_list(GirGraph *g, const char *list, const GirPassOptions *o, int 
             if (strcmp(pass_table[i].name, name) == 0)
                 break;
         if (i < NPASSES) {
-            if (run_one(g, &pass_table[i], o, e) < 0)
+            if (g && run_one(g, &pass_table[i], o, e) < 0)
                 return -1;
         } else if ((sub = gir_pipeline_passes(name)) != NULL) {
-            if (run_list(g, sub, o, depth + 1, e) < 0)
+            if (walk_list(g, sub, o, depth + 1, e) < 0)
                 return -1;
         } else {
             return gir_error_at(e, gir_loc_none(),
@@ -143,39 +146,9 @@ static int run_list(GirGraph *g, const char *list, const GirPassOptions *o, int 
     return 0;
 }
 
-/* Names are checked before anything runs, so a typo at the end of a list
- * does not leave a half-optimised graph. */
 static int check_names(const char *list, int depth, GirError *e)
 {
-    const char *p = list;
-    if (depth > 8)
-        return gir_error_at(e, gir_loc_none(), "pipelines nest too deeply");
-    while (*p) {
-        char name[64];
-        size_t len = strcspn(p, ",");
-        const char *sub;
-        int i;
-        if (len == 0) {
-            p++;
-            continue;
-        }
-        if (len >= sizeof name)
-            return gir_error_at(e, gir_loc_none(), "unknown pass '%.*s'", (int)len, p);
-        memcpy(name, p, len);
-        name[len] = 0;
-        p += len;
-        for (i = 0; i < NPASSES; i++)
-            if (strcmp(pass_table[i].name, name) == 0)
-                break;
-        if (i < NPASSES)
-            continue;
-        if ((sub = gir_pipeline_passes(name)) == NULL)
-            return gir_error_at(e, gir_loc_none(),
-                                "unknown pass '%s' (kiln opt --list names them)", name);
-        if (check_names(sub, depth + 1, e) < 0)
-            return -1;
-    }
-    return 0;
+    return walk_list(NULL, list, NULL, depth, e);
 }
 
 int gir_check_pass_list(const char *list, GirError *e)
@@ -198,7 +171,7 @@ int gir_run_passes(GirGraph *g, const char *list, const GirPassOptions *opts, Gi
     if (o->dump_after && check_names(o->dump_after, 7, e) < 0)
         return -1;
     t0 = now_ms();
-    if (run_list(g, list, o, 0, e) < 0)
+    if (walk_list(g, list, o, 0, e) < 0)
         return -1;
     if (o->time_passes)
         fprintf(o->time_out ? o->time_out : stderr, "pass %-16s %9.3f ms  %5d nodes\n", "(total)",
