@@ -20,6 +20,31 @@ typedef int GirEvalFn(const GirNode *n, const GirTensor *const *ins, GirTensor *
  * op, then the message.  Always returns -1 (error.c). */
 int gir_node_fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
 
+/* ---- kernel helpers (interp.c) ----------------------------------------------- */
+
+/* Product of d[lo..hi). */
+int64_t gir_dims_prod(const int64_t *d, int lo, int hi);
+/* Advance a row-major index over dims[0..r); returns 0 after the last. */
+int gir_next_index(int64_t *idx, const int64_t *dims, int r);
+
+/* Sliding-window geometry of Conv and the pools, per spatial axis. */
+typedef struct {
+    int nsp;                  /* spatial axes */
+    int64_t in[GIR_MAX_RANK]; /* input extent */
+    int64_t out[GIR_MAX_RANK]; /* output extent */
+    int64_t k[GIR_MAX_RANK];  /* kernel extent */
+    int64_t s[GIR_MAX_RANK];  /* stride */
+    int64_t d[GIR_MAX_RANK];  /* dilation */
+    int64_t pb[GIR_MAX_RANK]; /* padding before */
+    int64_t pe[GIR_MAX_RANK]; /* padding after */
+} GirWindow;
+
+/* Fill g from n's attributes and the shapes its shape rule already checked
+ * (x input, y output, k kernel extents); auto_pad SAME splits its padding
+ * with the odd element at the end (UPPER) or at the start (LOWER). */
+void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
+                GirWindow *g);
+
 /* ---- QuantizeLinear, DequantizeLinear, Requantize (interp_int8.c) ---------- */
 
 GirShapeFn gir_shape_quantizelinear;

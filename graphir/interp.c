@@ -35,7 +35,7 @@ static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i
 
 static int64_t numel(const GirTensor *t) { return gir_type_numel(&t->type); }
 
-static int64_t prod(const int64_t *d, int lo, int hi)
+int64_t gir_dims_prod(const int64_t *d, int lo, int hi)
 {
     int64_t p = 1;
     int i;
@@ -55,8 +55,7 @@ static void strides_of(const GirType *t, int64_t *st)
     }
 }
 
-/* Advance a row-major index over dims[0..r); returns 0 after the last. */
-static int next_index(int64_t *idx, const int64_t *dims, int r)
+int gir_next_index(int64_t *idx, const int64_t *dims, int r)
 {
     int i;
     for (i = r - 1; i >= 0; i--) {
@@ -134,22 +133,9 @@ static void copy_all(const GirTensor *src, GirTensor *dst)
 
 /* ---- sliding-window geometry (Conv and the pools) -------------------------- */
 
-typedef struct {
-    int nsp;                       /* spatial axes */
-    int64_t in[GIR_MAX_RANK];      /* input extent */
-    int64_t out[GIR_MAX_RANK];     /* output extent */
-    int64_t k[GIR_MAX_RANK];       /* kernel extent */
-    int64_t s[GIR_MAX_RANK];       /* stride */
-    int64_t d[GIR_MAX_RANK];       /* dilation */
-    int64_t pb[GIR_MAX_RANK];      /* padding before */
-    int64_t pe[GIR_MAX_RANK];      /* padding after */
-} Geom;
 
-/* Fill g from attributes and the shapes the shape rule already checked;
- * auto_pad SAME splits its padding with the odd element at the end (UPPER)
- * or at the start (LOWER). */
-static void geom(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
-                 Geom *g)
+void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
+                GirWindow *g)
 {
     const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
     int i, cnt;
@@ -228,14 +214,14 @@ static int eval_CONV(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     int64_t in_plane, out_plane, ksz, rows, krows, W, OW, KW, sx, dx, px;
     int64_t nb, oc, ic, kr, orow, kx, ox;
     int64_t ko[GIR_MAX_RANK], oo[GIR_MAX_RANK];
-    Geom g;
+    GirWindow g;
     int L, i;
     (void)e;
-    geom(n, xt, &outs[0]->type, wt->dims + 2, &g);
+    gir_window(n, xt, &outs[0]->type, wt->dims + 2, &g);
     L = g.nsp - 1;
-    in_plane = prod(g.in, 0, g.nsp);
-    out_plane = prod(g.out, 0, g.nsp);
-    ksz = prod(g.k, 0, g.nsp);
+    in_plane = gir_dims_prod(g.in, 0, g.nsp);
+    out_plane = gir_dims_prod(g.out, 0, g.nsp);
+    ksz = gir_dims_prod(g.k, 0, g.nsp);
     W = g.in[L];
     OW = g.out[L];
     KW = g.k[L];
@@ -291,9 +277,9 @@ static int eval_CONV(const GirNode *n, const GirTensor *const *ins, GirTensor *c
                                 }
                             }
                         }
-                        next_index(oo, g.out, L);
+                        gir_next_index(oo, g.out, L);
                     }
-                    next_index(ko, g.k, L);
+                    gir_next_index(ko, g.k, L);
                 }
             }
         }
@@ -309,7 +295,8 @@ static int eval_BATCHNORM(const GirNode *n, const GirTensor *const *ins, GirTens
     const float *mean = ins[3]->data, *var = ins[4]->data;
     float *y = outs[0]->data;
     float eps = gir_attr_float(n, "epsilon", 1e-5f);
-    int64_t N = xt->dims[0], C = xt->dims[1], plane = prod(xt->dims, 2, xt->rank), nb, c, i;
+    int64_t N = xt->dims[0], C = xt->dims[1], nb, c, i;
+    int64_t plane = gir_dims_prod(xt->dims, 2, xt->rank);
     (void)e;
     for (nb = 0; nb < N; nb++) {
         for (c = 0; c < C; c++) {
@@ -413,13 +400,13 @@ static int eval_SOFTMAX(const GirNode *n, const GirTensor *const *ins, GirTensor
     (void)e;
     if (ax < 0)
         ax += t->rank;
-    outer = prod(t->dims, 0, (int)ax);
+    outer = gir_dims_prod(t->dims, 0, (int)ax);
     if (coerce) {
-        len = prod(t->dims, (int)ax, t->rank);
+        len = gir_dims_prod(t->dims, (int)ax, t->rank);
         inner = 1;
     } else {
         len = t->dims[ax];
-        inner = prod(t->dims, (int)ax + 1, t->rank);
+        inner = gir_dims_prod(t->dims, (int)ax + 1, t->rank);
     }
     for (o = 0; o < outer; o++) {
         for (in = 0; in < inner; in++) {
@@ -457,11 +444,11 @@ static int pool(const GirNode *n, const GirTensor *const *ins, GirTensor *const 
     int64_t planes = xt->dims[0] * xt->dims[1], in_plane, out_plane, ksz, p, o, q;
     int64_t oi[GIR_MAX_RANK], ki[GIR_MAX_RANK], cstride[GIR_MAX_RANK];
     int64_t *idx = n->nout > 1 ? outs[1]->data : NULL;
-    Geom g;
-    geom(n, xt, yt, k, &g);
-    in_plane = prod(g.in, 0, g.nsp);
-    out_plane = prod(g.out, 0, g.nsp);
-    ksz = prod(g.k, 0, g.nsp);
+    GirWindow g;
+    gir_window(n, xt, yt, k, &g);
+    in_plane = gir_dims_prod(g.in, 0, g.nsp);
+    out_plane = gir_dims_prod(g.out, 0, g.nsp);
+    ksz = gir_dims_prod(g.k, 0, g.nsp);
     for (i = 0, q = 1; i < g.nsp; i++) {
         cstride[i] = q;
         q *= g.in[i];
@@ -494,7 +481,7 @@ static int pool(const GirNode *n, const GirTensor *const *ins, GirTensor *const 
                         at = colmajor ? coff : off;
                     }
                 }
-                next_index(ki, g.k, g.nsp);
+                gir_next_index(ki, g.k, g.nsp);
             }
             if (is_max) {
                 st_f(outs[0], j, valid ? best : -INFINITY);
@@ -504,7 +491,7 @@ static int pool(const GirNode *n, const GirTensor *const *ins, GirTensor *const 
                 int64_t div = incl ? inpad : valid;
                 st_f(outs[0], j, div ? sum / (double)div : 0.0);
             }
-            next_index(oi, g.out, g.nsp);
+            gir_next_index(oi, g.out, g.nsp);
         }
     }
     return 0;
@@ -530,7 +517,7 @@ static int eval_GLOBALAVGPOOL(const GirNode *n, const GirTensor *const *ins,
     const GirType *t = &ins[0]->type;
     const float *x = ins[0]->data;
     float *y = outs[0]->data;
-    int64_t planes = t->dims[0] * t->dims[1], plane = prod(t->dims, 2, t->rank), p, i;
+    int64_t planes = t->dims[0] * t->dims[1], plane = gir_dims_prod(t->dims, 2, t->rank), p, i;
     (void)n;
     (void)e;
     for (p = 0; p < planes; p++) {
@@ -598,7 +585,7 @@ static int binary(const GirNode *n, const GirTensor *a, const GirTensor *b, GirT
                 st_i(y, oy + i, z);
             }
         }
-        next_index(idx, yt->dims, rank - 1);
+        gir_next_index(idx, yt->dims, rank - 1);
     }
     return 0;
 }
@@ -638,8 +625,8 @@ static int eval_CONCAT(const GirNode *n, const GirTensor *const *ins, GirTensor 
     (void)e;
     if (ax < 0)
         ax += yt->rank;
-    outer = prod(yt->dims, 0, (int)ax);
-    inner = prod(yt->dims, (int)ax + 1, yt->rank);
+    outer = gir_dims_prod(yt->dims, 0, (int)ax);
+    inner = gir_dims_prod(yt->dims, (int)ax + 1, yt->rank);
     for (o = 0; o < outer; o++) {
         for (i = 0; i < n->nin; i++) {
             size_t chunk = (size_t)(ins[i]->type.dims[ax] * inner) * es;
@@ -663,8 +650,8 @@ static int eval_SPLIT(const GirNode *n, const GirTensor *const *ins, GirTensor *
     (void)e;
     if (ax < 0)
         ax += xt->rank;
-    outer = prod(xt->dims, 0, (int)ax);
-    inner = prod(xt->dims, (int)ax + 1, xt->rank);
+    outer = gir_dims_prod(xt->dims, 0, (int)ax);
+    inner = gir_dims_prod(xt->dims, (int)ax + 1, xt->rank);
     for (o = 0; o < outer; o++) {
         for (i = 0; i < n->nout; i++) {
             size_t chunk = (size_t)(outs[i]->type.dims[ax] * inner) * es;
@@ -690,7 +677,7 @@ static void gather(const GirTensor *x, GirTensor *y, const int64_t *step, int64_
         for (d = 0; d < yt->rank; d++)
             off += idx[d] * step[d];
         memcpy((char *)y->data + (size_t)i * es, (const char *)x->data + (size_t)off * es, es);
-        next_index(idx, yt->dims, yt->rank);
+        gir_next_index(idx, yt->dims, yt->rank);
     }
 }
 
@@ -880,7 +867,7 @@ static int eval_RESIZE(const GirNode *n, const GirTensor *const *ins, GirTensor 
                 acc += wgt * x[off];
         }
         y[i] = (float)(out_of_roi ? extrap : acc);
-        next_index(idx, yt->dims, r);
+        gir_next_index(idx, yt->dims, r);
     }
     gir_arena_free(tmp);
     return 0;
@@ -948,15 +935,15 @@ static int eval_MATMUL(const GirNode *n, const GirTensor *const *ins, GirTensor 
         sa[d] = 0;
         sb[d] = 0;
         if (ra > 2 && da >= 0 && at->dims[da] != 1) {
-            s = M * K * prod(at->dims, da + 1, ra - 2);
+            s = M * K * gir_dims_prod(at->dims, da + 1, ra - 2);
             sa[d] = s;
         }
         if (rb > 2 && db >= 0 && bt->dims[db] != 1) {
-            s = K * N * prod(bt->dims, db + 1, rb - 2);
+            s = K * N * gir_dims_prod(bt->dims, db + 1, rb - 2);
             sb[d] = s;
         }
     }
-    batches = prod(bdims, 0, nbat);
+    batches = gir_dims_prod(bdims, 0, nbat);
     for (bi = 0; bi < batches; bi++) {
         int64_t oa = 0, ob = 0;
         for (d = 0; d < nbat; d++) {
@@ -971,7 +958,7 @@ static int eval_MATMUL(const GirNode *n, const GirTensor *const *ins, GirTensor 
                 y[bi * M * N + i * N + j] = (float)acc;
             }
         }
-        next_index(idx, bdims, nbat);
+        gir_next_index(idx, bdims, nbat);
     }
     return 0;
 }
@@ -1102,7 +1089,7 @@ static int eval_PAD(const GirNode *n, const GirTensor *const *ins, GirTensor *co
         }
         memcpy((char *)outs[0]->data + (size_t)i * es,
                inside ? (const char *)ins[0]->data + (size_t)off * es : fill, es);
-        next_index(idx, yt->dims, r);
+        gir_next_index(idx, yt->dims, r);
     }
     return 0;
 }

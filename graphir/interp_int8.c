@@ -26,26 +26,6 @@ static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i
 
 static int64_t numel(const GirTensor *t) { return gir_type_numel(&t->type); }
 
-static int64_t prod(const int64_t *d, int lo, int hi)
-{
-    int64_t p = 1;
-    int i;
-    for (i = lo; i < hi; i++)
-        p *= d[i];
-    return p;
-}
-
-/* Advance a row-major index over dims[0..r); returns 0 after the last. */
-static int next_index(int64_t *idx, const int64_t *dims, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < dims[i])
-            return 1;
-        idx[i] = 0;
-    }
-    return 0;
-}
 
 /* An ints attribute of exactly count entries, each in [lo, hi].  Absent:
  * NULL with no error when optional, else an error. */
@@ -185,7 +165,7 @@ static QAxis qaxis(const GirNode *n, const GirType *xt, const GirTensor *s)
     if (q.len > 1) {
         if (axis < 0)
             axis += xt->rank;
-        q.inner = prod(xt->dims, (int)axis + 1, xt->rank);
+        q.inner = gir_dims_prod(xt->dims, (int)axis + 1, xt->rank);
     }
     return q;
 }
@@ -617,7 +597,7 @@ static int add_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *cons
             ob += idx[d] * sb[d];
         }
         y[i] = kiln_add_requant(pa[oa], pb[ob], ma, mb, sh);
-        next_index(idx, yt->dims, r);
+        gir_next_index(idx, yt->dims, r);
     }
     return 0;
 }
@@ -672,7 +652,7 @@ static int globalavgpool_i8(const GirNode *n, const GirTensor *const *ins,
     int c;
     int32_t m = (int32_t)gir_attr_ints(n, "rq_m", &c)[0];
     int sh = (int)gir_attr_ints(n, "rq_shift", &c)[0];
-    int64_t planes = t->dims[0] * t->dims[1], plane = prod(t->dims, 2, t->rank), p, i;
+    int64_t planes = t->dims[0] * t->dims[1], plane = gir_dims_prod(t->dims, 2, t->rank), p, i;
     if (plane > ((int64_t)1 << 24))
         return gir_node_fail(n, e, "int8 GlobalAveragePool plane of %lld elements overflows int32",
                     (long long)plane);
@@ -747,7 +727,7 @@ static int resize_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *c
         for (d = 0; d < r; d++)
             off += map[d][idx[d]] * xs[d];
         y[i] = x[off];
-        next_index(idx, yt->dims, r);
+        gir_next_index(idx, yt->dims, r);
     }
     gir_arena_free(tmp);
     return 0;

@@ -256,69 +256,7 @@ static void st_sat(GirTensor *y, int64_t i, double v, int32_t zp)
     }
 }
 
-/* Convolution geometry per spatial axis, from the attributes and the shapes
- * the shape rule checked; auto_pad SAME puts the odd padding element at the
- * end (UPPER) or the start (LOWER). */
-typedef struct {
-    int nsp;                   /* spatial axes */
-    int64_t in[GIR_MAX_RANK];  /* input extent */
-    int64_t out[GIR_MAX_RANK]; /* output extent */
-    int64_t k[GIR_MAX_RANK];   /* kernel extent */
-    int64_t s[GIR_MAX_RANK];   /* stride */
-    int64_t d[GIR_MAX_RANK];   /* dilation */
-    int64_t pb[GIR_MAX_RANK];  /* padding before */
-} QGeom;
 
-static void qgeom(const GirNode *n, const GirType *x, const GirType *y, const GirType *w,
-                  QGeom *g)
-{
-    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
-    int i, cnt;
-    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
-    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
-    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
-    g->nsp = x->rank - 2;
-    for (i = 0; i < g->nsp; i++) {
-        int64_t ek, total;
-        g->in[i] = x->dims[i + 2];
-        g->out[i] = y->dims[i + 2];
-        g->k[i] = w->dims[i + 2];
-        g->s[i] = st ? st[i] : 1;
-        g->d[i] = di ? di[i] : 1;
-        ek = (g->k[i] - 1) * g->d[i] + 1;
-        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            total = (g->out[i] - 1) * g->s[i] + ek - g->in[i];
-            if (total < 0)
-                total = 0;
-            g->pb[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
-        } else if (strcmp(ap, "VALID") == 0 || !pa) {
-            g->pb[i] = 0;
-        } else {
-            g->pb[i] = pa[i];
-        }
-    }
-}
-
-static int64_t prod(const int64_t *d, int lo, int hi)
-{
-    int64_t p = 1;
-    int i;
-    for (i = lo; i < hi; i++)
-        p *= d[i];
-    return p;
-}
-
-/* Advance a row-major index over dims[0..r); returns 0 after the last. */
-static int next_index(int64_t *idx, const int64_t *dims, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < dims[i])
-            return 1;
-        idx[i] = 0;
-    }
-    return 0;
-}
 
 /* The exact integer convolution sum(x - x_zp) * (w - w_zp[oc]) with
  * padding that contributes nothing (the zero point pads), for output
@@ -336,12 +274,12 @@ static void conv_int(const GirNode *n, const GirTensor *const *ins, const GirTen
     int64_t in_plane, out_plane, ksz, nb, oc, ic, op, kp;
     int64_t oi[GIR_MAX_RANK], ki[GIR_MAX_RANK];
     int32_t xz = zp_at(xzp, 0);
-    QGeom g;
+    GirWindow g;
     int a;
-    qgeom(n, xt, &y->type, wt, &g);
-    in_plane = prod(g.in, 0, g.nsp);
-    out_plane = prod(g.out, 0, g.nsp);
-    ksz = prod(g.k, 0, g.nsp);
+    gir_window(n, xt, &y->type, wt->dims + 2, &g);
+    in_plane = gir_dims_prod(g.in, 0, g.nsp);
+    out_plane = gir_dims_prod(g.out, 0, g.nsp);
+    ksz = gir_dims_prod(g.k, 0, g.nsp);
     for (nb = 0; nb < N; nb++) {
         for (oc = 0; oc < M; oc++) {
             int64_t grp = oc / Mg;
@@ -367,11 +305,11 @@ static void conv_int(const GirNode *n, const GirTensor *const *ins, const GirTen
                         if (inside)
                             acc += (int64_t)(ld_q(x, xb + off) - xz) *
                                    (ld_q(w, wb + kp) - wz);
-                        next_index(ki, g.k, g.nsp);
+                        gir_next_index(ki, g.k, g.nsp);
                     }
                 }
                 emit(n, ins, y, oc, (nb * M + oc) * out_plane + op, acc);
-                next_index(oi, g.out, g.nsp);
+                gir_next_index(oi, g.out, g.nsp);
             }
         }
     }
@@ -432,12 +370,14 @@ static void matmul_int(const GirTensor *const *ins, const GirTensor *a, const Gi
     for (d = 0; d < nbat; d++) {
         int da = d - (nbat - (ra - 2)), db = d - (nbat - (rb - 2));
         bdims[d] = yt->dims[d];
-        sa[d] = ra > 2 && da >= 0 && at->dims[da] != 1 ? M * K * prod(at->dims, da + 1, ra - 2)
-                                                        : 0;
-        sb[d] = rb > 2 && db >= 0 && bt->dims[db] != 1 ? K * N * prod(bt->dims, db + 1, rb - 2)
-                                                        : 0;
+        sa[d] = ra > 2 && da >= 0 && at->dims[da] != 1
+                    ? M * K * gir_dims_prod(at->dims, da + 1, ra - 2)
+                    : 0;
+        sb[d] = rb > 2 && db >= 0 && bt->dims[db] != 1
+                    ? K * N * gir_dims_prod(bt->dims, db + 1, rb - 2)
+                    : 0;
     }
-    batches = prod(bdims, 0, nbat);
+    batches = gir_dims_prod(bdims, 0, nbat);
     for (bi = 0; bi < batches; bi++) {
         int64_t oa = 0, ob = 0;
         for (d = 0; d < nbat; d++) {
@@ -455,7 +395,7 @@ static void matmul_int(const GirTensor *const *ins, const GirTensor *a, const Gi
                 emit(ins, y, i, j, bi * M * N + i * N + j, acc);
             }
         }
-        next_index(idx, bdims, nbat);
+        gir_next_index(idx, bdims, nbat);
     }
 }
 
