@@ -90,22 +90,26 @@ def synth(module, params, log=None):
             f.write(text)
     if out.returncode != 0:
         raise RuntimeError("yosys failed:\n" + text[-3000:])
-    # the last 'stat' block is the one we teed
+    r = count_cells(text)
+    r.update({"module": module, "params": params, "depth": dep, "src": source_hash(module)})
+    return r
+
+
+def count_cells(text):
+    """Resources from yosys `stat` output (the last block wins): LUT (LUT1..6,
+    LUTRAM, SRL), FF, DSP48E2, RAMB36E2, RAMB18E2, URAM288 and all cells."""
     cells = {}
     for m in re.finditer(r"^\s+(\w+)\s+(\d+)\s*$", text, re.M):
         cells[m.group(1)] = int(m.group(2))
     lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|RAM\d+[XSMD]|SRL", k))
     ff = sum(v for k, v in cells.items() if re.match(r"FD[RSCP]E?$", k))
     return {
-        "module": module,
-        "params": params,
         "lut": lut,
         "ff": ff,
         "dsp": cells.get("DSP48E2", 0),
         "ramb36": cells.get("RAMB36E2", 0),
         "ramb18": cells.get("RAMB18E2", 0),
-        "depth": dep,
-        "src": source_hash(module),
+        "uram": cells.get("URAM288", 0),
         "cells": cells,
     }
 
