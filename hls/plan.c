@@ -513,16 +513,21 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
         if (!place || p->total.bram36 <= p->budget.bram36 || fifo_bram <= 0.0)
             break;
     }
-    hls_plan_timing(p);
-    /* latency: per segment, the latest output's first beat + one frame */
-    p->latency = 0;
-    for (j = 0; j < p->nsegment; j++) {
-        int64_t seg = 0;
-        for (i = 0; i < p->nstage; i++)
-            if (p->stages[i].segment == j && (p->stages[i].out_ddr || i == p->nstage - 1))
-                seg = max64(seg, p->stages[i].t_first + p->interval);
-        p->latency += seg;
+    /* stage-to-stage edges through DDR inside a segment */
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        for (j = 0; j < 2; j++) {
+            int u = j < s->nin ? s->in[j] : -1, k;
+            s->in_ddr[j] = 0;
+            if (u < 0 || p->stages[u].segment != s->segment)
+                continue;
+            s->in_ddr[j] = s->npass > 1 || p->stages[u].npass > 1;
+            for (k = 0; k < p->nfifo; k++)
+                if (p->fifos[k].from == u && p->fifos[k].to == i && p->fifos[k].ddr)
+                    s->in_ddr[j] = 1;
+        }
     }
+    hls_plan_timing(p); /* t_done per stage and the latency */
     p->fps = clock / (double)p->interval;
     p->latency_ms = (double)p->latency / clock * 1e3;
     p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps / (p->total.dsp * 2.0 * clock) : 0.0;

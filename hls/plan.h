@@ -7,10 +7,9 @@
  * Models (docs/plan.md has the formulas):
  *   interval  II = max(max over stages of cycles(stage), DDR cycles per frame)
  *   fps       = clock / II
- *   latency   = max over segment outputs of t_first(out) + II, where
- *               t_first(s) = max over inputs t_first(in) + fill(s) and
- *               fill(s) = ceil(need_rows(s) / H_in(s) * II) + LAT(s)
- *               (a stage whose output goes through DDR: fill = its frame)
+ *   latency   = sum over segments of (max over its stages of t_done + the
+ *               DDR writer's last response), t_done from the timing model
+ *               of hls/timing.c (docs/plan.md)
  *
  * Library code: returns errors in a GirError, never prints or exits.
  */
@@ -55,6 +54,9 @@ typedef struct {
     const HlsEngineDesc *desc; /* its descriptor */
     int segment;        /* FPGA segment it belongs to */
     int in[2];          /* producing stage of each data input; -1: from DDR */
+    int in_ddr[2];      /* input k comes from a stage of the same segment through DDR: a
+                         * weight-tiled producer or consumer, or a skip tensor too large
+                         * for a FIFO; read once the producer wrote the frame */
     int nin;            /* data inputs (1, or 2 for concat/add) */
     int64_t h, w;       /* input map */
     int64_t cin, cout;  /* input and output channels (concat: cin = first input's) */
@@ -138,7 +140,7 @@ typedef struct {
     int64_t ddr_bytes;   /* DDR traffic per frame (inputs, outputs, weights, spills) */
     int64_t ddr_cycles;  /* cycles that traffic takes at the board's bandwidth */
     int ddr_bound;       /* 1: DDR bandwidth sets II */
-    int64_t latency;     /* cycles from the first input beat to the last output beat */
+    int64_t latency;     /* cycles from start to the last output in DDR, segments in turn */
     int64_t macs;        /* FPGA MACs per frame */
     int64_t weight_bytes_onchip; /* weights kept on chip */
     int64_t weight_bytes_ddr;    /* weights streamed per frame */

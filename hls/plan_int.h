@@ -22,8 +22,8 @@ int hls_plan_reeval(HlsPlan *p, GirError *e);
 /* The first budget p breaks, described into buf; NULL when it fits. */
 const char *hls_plan_over_budget(const HlsPlan *p, char *buf, size_t n);
 
-/* Per stage t_done of a warm one-frame run (hls/timing.c); needs the
- * stages evaluated and the FIFOs sized. */
+/* Per stage t_done of a warm one-frame run and p->latency (hls/timing.c);
+ * needs the stages evaluated, the FIFOs sized and in_ddr set. */
 void hls_plan_timing(HlsPlan *p);
 
 #endif

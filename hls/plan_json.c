@@ -59,6 +59,12 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
         cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
+        if (s->in_ddr[0] || s->in_ddr[1]) {
+            cJSON *d = cJSON_AddArrayToObject(o, "in_ddr");
+            int k;
+            for (k = 0; k < s->nin; k++)
+                cJSON_AddItemToArray(d, cJSON_CreateBool(s->in_ddr[k]));
+        }
         cJSON_AddNumberToObject(o, "util", round(s->util * 1e4) / 1e4);
         cJSON_AddItemToObject(o, "resources", res_json(&s->res));
         cJSON_AddStringToObject(o, "why", s->why);

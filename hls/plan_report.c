@@ -47,9 +47,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     if (compile_ms >= 0)
         fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
     fprintf(f, "\nFormulas: II = max(max over stages of cycles, DDR bytes / bandwidth x clock); "
-               "fps = clock / II; latency = sum over segments of max over outputs (t_first + II), "
-               "t_first(s) = max over inputs t_first(in) + fill(s), fill(s) = ceil(rows needed "
-               "before the first output / H x II) + LAT (a stage tiled over DDR: its whole frame).\n\n");
+               "fps = clock / II; latency = sum over segments of the last stage's t_done + the "
+               "DDR writer's last response; t_done(s) = max(a + cycles - 1, e + tail) with a, e "
+               "the first and last input beats (docs/plan.md).\n\n");
     fprintf(f, "## Resources\n\n| resource | used | budget (headroom) | board | %% of board |\n"
                "|---|---|---|---|---|\n");
     fprintf(f, "| DSP48E2 | %.0f | %.0f (90%%) | %lld | %.1f |\n", p->total.dsp, p->budget.dsp,

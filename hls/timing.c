@@ -7,8 +7,10 @@
  * Needs every stage evaluated (cycles, lat).  Model, per segment, stages in
  * topological order:
  *   a(s)    first input beat: the DDR reader's first beat (HLS_DDR_LAT after
- *           start plus the reader's pipeline) or a producer's first output
- *           beat + EDGE_LAT;
+ *           start plus the reader's pipeline), a producer's first output
+ *           beat + EDGE_LAT, or, across a DDR edge inside the segment
+ *           (in_ddr), the reader's first beat once the producer's frame is
+ *           written;
  *   e(s)    last input beat available: the reader's a + beats - 1 or the
  *           producer's t_done + EDGE_LAT;
  *   t_done(s) = max(a(s) + cycles(s), e(s) + tail(s))
@@ -16,6 +18,8 @@
  *           its input is the limit, the work left after the last input beat;
  *   first(s)  = a(s) + fill, fill = the input rows the first output row
  *           needs at the input's pace + lat.
+ * Latency: per segment the last t_done + the writer's last B, summed over
+ * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
  * last input beat (t_done(c) - tail(c)): back-pressure of a slower consumer.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
@@ -28,6 +32,7 @@
 
 #define EDGE_LAT 1 /* a stream hop: fork, width converter or skid */
 #define RD_PIPE 7  /* kiln_axi_rd: start to the first beat, beside the memory latency */
+#define WR_DONE (HLS_DDR_LAT + 6) /* kiln_axi_wr: a frame's last beat in to its last B */
 
 static int64_t cdiv(int64_t a, int64_t b)
 {
@@ -126,7 +131,11 @@ void hls_plan_timing(HlsPlan *p)
                 int64_t ak, ek;
                 if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
                     ak = HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) - 1;
+                    ek = ak + in_beats(s, k) * s->npass - 1;
+                } else if (s->in_ddr[k]) {
+                    /* the producer's frame written (last B), then read back */
+                    ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_DDR_LAT + RD_PIPE;
+                    ek = ak + in_beats(s, k) * s->npass - 1;
                 } else {
                     ak = first[s->in[k]] + EDGE_LAT;
                     ek = p->stages[s->in[k]].t_done + EDGE_LAT;
@@ -151,7 +160,7 @@ void hls_plan_timing(HlsPlan *p)
             for (k = 0; k < c->nin; k++) {
                 int u = c->in[k], skip = 0;
                 int64_t take;
-                if (u < 0 || p->stages[u].segment != c->segment)
+                if (u < 0 || p->stages[u].segment != c->segment || c->in_ddr[k])
                     continue;
                 /* a skip FIFO is sized so that its producer never waits */
                 for (j = 0; j < p->nfifo; j++)
@@ -165,6 +174,16 @@ void hls_plan_timing(HlsPlan *p)
         }
         if (!changed)
             break;
+    }
+    /* latency: the segments one after the other, each until its last
+     * output is in DDR */
+    p->latency = 0;
+    for (k = 0; k < p->nsegment; k++) {
+        int64_t seg = 0;
+        for (i = 0; i < p->nstage; i++)
+            if (p->stages[i].segment == k)
+                seg = max64(seg, p->stages[i].t_done + WR_DONE);
+        p->latency += seg;
     }
     free(first);
     free(tail);
