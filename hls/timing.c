@@ -21,7 +21,8 @@
  * Latency: per segment the last t_done + the writer's last B, summed over
  * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
- * last input beat (t_done(c) - tail(c)): back-pressure of a slower consumer.
+ * last input beat (t_done(c) - bp_tail(c)): back-pressure of a slower
+ * consumer.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
  */
@@ -87,6 +88,34 @@ static int64_t stage_tail(const HlsStage *s)
     default:
         return s->lat;
     }
+}
+
+/* Cycles from a stage taking its last input beat to its last output beat
+ * when the stage, not its input, sets the pace: what a producer waits for at
+ * the end of a frame.  A windowed engine takes its last input row once the
+ * output row that frees a line-buffer slot is done (kiln_conv_window); the
+ * rows after that one remain.  -1: the stage never holds its producer back
+ * at the end (its whole input fits in its line buffer). */
+static int64_t bp_tail(const HlsStage *s)
+{
+    int64_t nout, r, oy, kmax;
+    int ki;
+    if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
+        return stage_tail(s);
+    ki = hls_param_index(s->desc->hw_params, "KMAX");
+    kmax = ki >= 0 ? s->hw[ki] : s->k;
+    for (r = 1; r < kmax + 1; r <<= 1)
+        ;
+    if (s->h - 1 < r)
+        return -1;
+    if (s->kind == HLS_ST_CONV)
+        nout = cdiv(s->ow, s->pp) * cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
+    else
+        nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
+    for (oy = 0; oy < s->oh - 1; oy++)
+        if ((oy + 1) * s->stride - s->pad + r > s->h - 1)
+            break;
+    return (s->oh - 1 - oy) * nout + s->lat;
 }
 
 /* First output beat after the first input beat, at the input's pace. */
@@ -165,8 +194,10 @@ void hls_plan_timing(HlsPlan *p)
                 /* a skip FIFO is sized so that its producer never waits */
                 for (j = 0; j < p->nfifo; j++)
                     skip |= p->fifos[j].from == u && p->fifos[j].to == i && !p->fifos[j].ddr;
-                take = c->t_done - tail[i] - EDGE_LAT;
-                if (!skip && take > p->stages[u].t_done) {
+                if (skip || bp_tail(c) < 0)
+                    continue;
+                take = c->t_done - bp_tail(c) - EDGE_LAT;
+                if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
                     changed = 1;
                 }
