@@ -5,7 +5,9 @@
  * depth and weight placement for a board, and plan.json (write, replay).
  *
  * Models (docs/plan.md has the formulas):
- *   interval  II = max(max over stages of cycles(stage), DDR cycles per frame)
+ *   interval  II = max(max over stages of occupancy(stage), DDR cycles per frame),
+ *               occupancy = cycles + the wait, at each frame's start, for the
+ *               first rows from a producer the stage held back (hls/timing.c)
  *   fps       = clock / II
  *   latency   = sum over segments of (max over its stages of t_done + the
  *               DDR writer's last response), t_done from the timing model
@@ -81,6 +83,8 @@ typedef struct {
     int64_t t_first;    /* first output after the frame's first input beat */
     int64_t t_done;     /* last output beat of a warm frame, cycles from the run's start
                          * (hls/timing.c; what the PERF registers measure) */
+    int64_t occupancy;  /* cycles per frame in the pipeline: cycles + the wait, at a frame's
+                         * start, for the first rows from producers it held back */
     double util;        /* MACs / (cycles x MACs the array can do per cycle) */
     HlsRes res;         /* resources, descriptor + planner memory choices */
     int64_t ddr_bytes;  /* DDR traffic per frame this stage causes (weights, spills) */
@@ -135,7 +139,7 @@ typedef struct {
     HlsRes total;        /* all engines + FIFOs */
     HlsRes budget;       /* headroom budgets: 90% DSP/BRAM/URAM/FF, 75% LUT */
     int64_t interval;    /* II: cycles per frame of the pipeline */
-    int64_t compute_ii;  /* slowest stage's cycles */
+    int64_t compute_ii;  /* slowest stage's occupancy */
     int slowest;         /* its index */
     int64_t ddr_bytes;   /* DDR traffic per frame (inputs, outputs, weights, spills) */
     int64_t ddr_cycles;  /* cycles that traffic takes at the board's bandwidth */

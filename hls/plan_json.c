@@ -59,6 +59,7 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
         cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
+        cJSON_AddNumberToObject(o, "occupancy", (double)s->occupancy);
         if (s->in_ddr[0] || s->in_ddr[1]) {
             cJSON *d = cJSON_AddArrayToObject(o, "in_ddr");
             int k;

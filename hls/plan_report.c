@@ -46,7 +46,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     fprintf(f, "| what limits the design | %s |\n", p->limit);
     if (compile_ms >= 0)
         fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
-    fprintf(f, "\nFormulas: II = max(max over stages of cycles, DDR bytes / bandwidth x clock); "
+    fprintf(f, "\nFormulas: II = max(max over stages of occupancy, DDR bytes / bandwidth x clock), "
+               "occupancy = cycles + the wait for a held-back producer's first rows of the next "
+               "frame; "
                "fps = clock / II; latency = sum over segments of the last stage's t_done + the "
                "DDR writer's last response; t_done(s) = max(a + cycles - 1, e + tail) with a, e "
                "the first and last input beats (docs/plan.md).\n\n");
@@ -62,31 +64,34 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             (long long)b->lut, pct(p->total.lut, (double)b->lut));
     fprintf(f, "| FF | %.0f | %.0f (90%%) | %lld | %.1f |\n\n", p->total.ff, p->budget.ff,
             (long long)b->ff, pct(p->total.ff, (double)b->ff));
-    fprintf(f, "## Layers\n\n| # | layer | engine | parallelism | weights | cycles | PE util | "
-               "fill | DSP | BRAM36 | URAM | LUT | FF | DDR B/frame |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "## Layers\n\ncycles: the engine alone; occupancy: per frame in the pipeline; "
+               "t_done: last output beat of a warm frame after start.\n\n"
+               "| # | layer | engine | parallelism | weights | cycles | occupancy | t_done | PE util | "
+               "DSP | BRAM36 | URAM | LUT | FF | DDR B/frame |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
         char par[48], util[16] = "-";
         par_str(s, par, sizeof par);
         if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV)
             snprintf(util, sizeof util, "%.1f%%", 100.0 * s->util);
-        fprintf(f, "| %d | %s%s | %s | %s | %s | %lld | %s | %lld | %.0f | %.1f | %.0f | %.0f | "
-                   "%.0f | %lld |\n",
+        fprintf(f, "| %d | %s%s | %s | %s | %s | %lld | %lld | %lld | %s | %.0f | %.1f | %.0f | "
+                   "%.0f | %.0f | %lld |\n",
                 i, s->node, i == p->slowest ? " **(slowest)**" : "", s->desc->name, par,
-                hls_whome_name(s->whome), (long long)s->cycles, util, (long long)s->fill,
+                hls_whome_name(s->whome), (long long)s->cycles, (long long)s->occupancy,
+                (long long)s->t_done, util,
                 s->res.dsp, s->res.bram36, s->res.uram, s->res.lut, s->res.ff,
                 (long long)s->ddr_bytes);
     }
     for (i = 0; i < p->nfifo; i++) {
         const HlsFifo *q = &p->fifos[i];
-        fprintf(f, "| f%d | %s -> %s | kiln_fifo | %s %lld x %lld b | - | - | - | - | %.0f | "
+        fprintf(f, "| f%d | %s -> %s | kiln_fifo | %s %lld x %lld b | - | - | - | - | - | %.0f | "
                    "%.1f | %.0f | %.0f | %.0f | 0 |\n",
                 i, p->stages[q->from].node, p->stages[q->to].node,
                 q->ddr ? "via DDR, would need" : "depth", (long long)q->depth,
                 (long long)q->width, q->res.dsp, q->res.bram36, q->res.uram, q->res.lut, q->res.ff);
     }
-    fprintf(f, "| | **total** | | | | II %lld | | | %.0f | %.1f | %.0f | %.0f | %.0f | %lld |\n\n",
+    fprintf(f, "| | **total** | | | | | II %lld | | | %.0f | %.1f | %.0f | %.0f | %.0f | %lld |\n\n",
             (long long)p->interval, p->total.dsp, p->total.bram36, p->total.uram, p->total.lut,
             p->total.ff, (long long)p->ddr_bytes);
     fprintf(f, "## Choices\n\n");

@@ -66,6 +66,16 @@ static int64_t rows_after_last(const HlsStage *s)
     return n;
 }
 
+/* Line-buffer rows of a windowed stage: 2^ceil(log2(KMAX + 1)). */
+static int64_t line_rows(const HlsStage *s)
+{
+    int ki = hls_param_index(s->desc->hw_params, "KMAX");
+    int64_t kmax = ki >= 0 ? s->hw[ki] : s->k, r;
+    for (r = 1; r < kmax + 1; r <<= 1)
+        ;
+    return r;
+}
+
 /* Cycles from the last input beat to the last output beat when the input,
  * not the engine, sets the pace. */
 static int64_t stage_tail(const HlsStage *s)
@@ -98,14 +108,10 @@ static int64_t stage_tail(const HlsStage *s)
  * at the end (its whole input fits in its line buffer). */
 static int64_t bp_tail(const HlsStage *s)
 {
-    int64_t nout, r, oy, kmax;
-    int ki;
+    int64_t nout, r, oy;
     if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
         return stage_tail(s);
-    ki = hls_param_index(s->desc->hw_params, "KMAX");
-    kmax = ki >= 0 ? s->hw[ki] : s->k;
-    for (r = 1; r < kmax + 1; r <<= 1)
-        ;
+    r = line_rows(s);
     if (s->h - 1 < r)
         return -1;
     if (s->kind == HLS_ST_CONV)
@@ -130,14 +136,92 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
     case HLS_ST_MAXPOOL:
         rows = s->k < s->h ? s->k : s->h;
         break;
-    case HLS_ST_UPSAMPLE:
-        rows = 1;
-        break;
-    default:
+    default: /* upsample and joins pass their first beat on */
         rows = 0;
         break;
     }
     return (int64_t)ceil((double)rows * (double)s->w * in_pace) + s->lat;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Output rows a windowed stage's output FIFO holds (kiln_conv: PP = 1, FD =
+ * 8/16/32 entries by LAT, less the credit margin). */
+static int64_t held_rows(const HlsStage *s)
+{
+    int64_t fd = s->lat + 3 <= 8 ? 8 : s->lat + 3 <= 16 ? 16 : 32;
+    int64_t row = s->ow * cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
+    if (s->kind != HLS_ST_CONV || s->pp != 1 || row <= 0)
+        return 0;
+    return (fd - 2) / row;
+}
+
+static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth);
+
+/* Cycles until `rows` rows of stage x's input k are there, its producer
+ * released from holding. */
+static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t rows, int depth)
+{
+    int u = x->in[k];
+    if (rows <= 0)
+        return 0;
+    if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
+        return rows * x->w * cdiv(k == 1 ? x->cin2 : x->cin, in_lanes(x));
+    return produce(p, u, rows, depth + 1);
+}
+
+/* Cycles stage x needs to send the first r output rows of a frame after it
+ * was held back at the end of the previous one: its input buffered as far as
+ * its line buffer goes, its output FIFO full. */
+static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
+{
+    const HlsStage *x = &p->stages[xi];
+    int64_t need, t = 0, rr, nout, rows;
+    int k;
+    if (r <= 0 || depth > 64)
+        return 0;
+    switch (x->kind) {
+    case HLS_ST_CONV:
+    case HLS_ST_DWCONV:
+        rr = r - held_rows(x);
+        if (rr <= 0)
+            return 0;
+        need = min64(x->h, (rr - 1) * x->stride - x->pad + x->k);
+        rows = line_rows(x);
+        if (need > rows)
+            t = input_time(p, x, 0, need - rows, depth);
+        if (x->kind == HLS_ST_CONV)
+            nout = cdiv(x->ow, x->pp) * cdiv(x->cout, x->pe_oc) * x->k * x->k *
+                   cdiv(x->cin, x->pe_ic);
+        else
+            nout = x->ow * cdiv(x->cin, x->lanes) * x->k * x->k;
+        return t + rr * nout + x->lat;
+    case HLS_ST_MAXPOOL:
+        return input_time(p, x, 0, min64(x->h, (r - 1) * x->stride + x->k), depth) + x->lat;
+    case HLS_ST_UPSAMPLE:
+        return input_time(p, x, 0, cdiv(r, x->h ? x->oh / x->h : 1), depth) + x->lat;
+    default:
+        for (k = 0; k < x->nin; k++)
+            t = max64(t, input_time(p, x, k, r, depth));
+        return t + x->lat;
+    }
+}
+
+/* Rows a stage needs before its first output row. */
+static int64_t first_rows(const HlsStage *s)
+{
+    switch (s->kind) {
+    case HLS_ST_CONV:
+    case HLS_ST_DWCONV:
+        return min64(s->h, s->k - s->pad);
+    case HLS_ST_MAXPOOL:
+        return min64(s->h, s->k);
+    default:
+        return 1;
+    }
 }
 
 void hls_plan_timing(HlsPlan *p)
@@ -206,6 +290,24 @@ void hls_plan_timing(HlsPlan *p)
         if (!changed)
             break;
     }
+    /* occupancy: a stage starts a frame's input only after the previous
+     * frame's last op; a producer it held back then first delivers the rows
+     * the stage needs.  The slowest occupancy is the pipeline's interval. */
+    p->compute_ii = 0;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        int64_t wait = 0;
+        for (k = 0; k < s->nin; k++)
+            if (s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k])
+                wait = max64(wait, input_time(p, s, k, first_rows(s), 0));
+        s->occupancy = s->cycles + wait;
+        if (s->occupancy > p->compute_ii) {
+            p->compute_ii = s->occupancy;
+            p->slowest = i;
+        }
+    }
+    p->ddr_bound = p->ddr_cycles > p->compute_ii;
+    p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
     /* latency: the segments one after the other, each until its last
      * output is in DDR */
     p->latency = 0;
