@@ -191,6 +191,23 @@ def build(size, channel_scale, classes, seed, x):
     return model, outputs
 
 
+def save_checked(tool, model, outputs, out, x, input_out):
+    """Check model (ONNX checker, inferred output shapes = outputs), write it
+    to out and the input x to input_out (when given), print the outputs."""
+    onnx.checker.check_model(model)
+    inferred = onnx.shape_inference.infer_shapes(model)
+    for vi in inferred.graph.output:
+        dims = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+        want = dict(outputs)[vi.name]
+        if tuple(dims) != tuple(want):
+            sys.exit("%s: output %s is %s, expected %s" % (tool, vi.name, dims, want))
+    onnx.save(model, out)
+    if input_out:
+        np.save(input_out, x)
+    for name, shape in outputs:
+        print("%s: %s %s" % (out, name, "x".join(str(d) for d in shape)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="ONNX file to write")
@@ -207,18 +224,7 @@ def main():
         sys.exit("gen_yolov3_tiny.py: --channel-scale and --classes must be positive")
     x = image_like(np.random.RandomState(a.seed + 1000), 3, a.size)
     model, outputs = build(a.size, a.channel_scale, a.classes, a.seed, x)
-    onnx.checker.check_model(model)
-    inferred = onnx.shape_inference.infer_shapes(model)
-    for vi in inferred.graph.output:
-        dims = [d.dim_value for d in vi.type.tensor_type.shape.dim]
-        want = dict(outputs)[vi.name]
-        if tuple(dims) != tuple(want):
-            sys.exit("gen_yolov3_tiny.py: output %s is %s, expected %s" % (vi.name, dims, want))
-    onnx.save(model, a.out)
-    if a.input_out:
-        np.save(a.input_out, x)
-    for name, shape in outputs:
-        print("%s: %s %s" % (a.out, name, "x".join(str(d) for d in shape)))
+    save_checked("gen_yolov3_tiny.py", model, outputs, a.out, x, a.input_out)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,23 @@ add_custom_command(
   DEPENDS ${_gen}
   COMMENT "Generating YOLOv3-tiny 64x64, channels / 8 (ONNX, seeded weights)")
 
+# Small networks for whole-network tests (gen_small.py): resdw (residual Add,
+# depthwise convs), cpumid (a dilated conv the CPU runs between two FPGA
+# segments), big (1.33 M weights: more than Ultra96-V2's block RAM).
+set(_gen_small ${CMAKE_CURRENT_LIST_DIR}/gen_small.py)
+set(_small_outputs)
+foreach(_m resdw cpumid big)
+  add_custom_command(
+    OUTPUT ${KILN_MODELS_DIR}/${_m}.onnx ${KILN_MODELS_DIR}/${_m}-input.npy
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${KILN_MODELS_DIR}
+    COMMAND ${SYSTEM_PYTHON3} ${_gen_small} --model ${_m} --seed 1
+            --out ${KILN_MODELS_DIR}/${_m}.onnx --input-out ${KILN_MODELS_DIR}/${_m}-input.npy
+    DEPENDS ${_gen_small} ${_gen}
+    COMMENT "Generating ${_m} (ONNX, seeded weights)")
+  list(APPEND _small_outputs ${KILN_MODELS_DIR}/${_m}.onnx ${KILN_MODELS_DIR}/${_m}-input.npy)
+endforeach()
+
 add_custom_target(models ALL DEPENDS
   ${KILN_MODELS_DIR}/yolov3-tiny.onnx ${KILN_MODELS_DIR}/yolov3-tiny-input.npy
-  ${KILN_MODELS_DIR}/yolov3-tiny-small.onnx ${KILN_MODELS_DIR}/yolov3-tiny-small-input.npy)
+  ${KILN_MODELS_DIR}/yolov3-tiny-small.onnx ${KILN_MODELS_DIR}/yolov3-tiny-small-input.npy
+  ${_small_outputs})

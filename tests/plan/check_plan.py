@@ -8,6 +8,12 @@
   check_plan.py pin DIR NODE OC IC PP  the stage keeps the pinned parallelism
   check_plan.py cpu DIR OP N           N nodes of OP on the CPU, each with a reason
   check_plan.py mutate IN OUT PATH V   copy plan.json IN to OUT with stages[i].key = V
+  check_plan.py engines DIR SEG ENGINE=N...
+                                       SEG FPGA segments, each with stages; N stages of
+                                       each ENGINE
+  check_plan.py weights DIR MIN MAX    between MIN and MAX stages take their weights
+                                       from DDR; the others keep them on chip
+  check_plan.py cosine GOT EXP MIN     cosine of two .npy tensors (numpy) is above MIN
 """
 import json
 import sys
@@ -75,6 +81,42 @@ def mutate(src, dst, idx, key, val):
         json.dump(p, f)
 
 
+def engines(d, nseg, counts):
+    p = load(d)
+    segs = [s["segment"] for s in p["stages"]]
+    if p["figures"]["segments"] != int(nseg) or sorted(set(segs)) != list(range(int(nseg))):
+        sys.exit(f"segments {p['figures']['segments']} (stages in {sorted(set(segs))}), "
+                 f"expected {nseg}")
+    for c in counts:
+        eng, n = c.split("=")
+        got = [s["node"] for s in p["stages"] if s["engine"] == eng]
+        if len(got) != int(n):
+            sys.exit(f"{len(got)} {eng} stages {got}, expected {n}")
+    for s in p["stages"]:
+        print(f"segment {s['segment']}: {s['node']} {s['engine']}")
+
+
+def weights(d, lo, hi):
+    p = load(d)
+    ddr = [s["node"] for s in p["stages"] if s["weights"] == "ddr"]
+    if not int(lo) <= len(ddr) <= int(hi):
+        sys.exit(f"{p['board']}: weights from DDR for {ddr}, expected {lo}..{hi} stages")
+    print(f"{p['board']}: weights from DDR: {ddr or 'none'}; "
+          f"DDR {p['figures']['ddr_bytes_per_frame']} B/frame")
+
+
+def cosine(got, exp, lo):
+    import numpy as np
+    a = np.load(got).astype(np.float64).ravel()
+    b = np.load(exp).astype(np.float64).ravel()
+    if a.shape != b.shape:
+        sys.exit(f"{got} has {a.size} values, {exp} {b.size}")
+    c = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-300))
+    print(f"cosine {got} vs {exp}: {c:.6f}")
+    if not c > float(lo):
+        sys.exit(f"cosine {c:.6f} not above {lo}")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -86,5 +128,11 @@ elif cmd == "cpu":
     cpu(*sys.argv[2:5])
 elif cmd == "mutate":
     mutate(*sys.argv[2:7])
+elif cmd == "engines":
+    engines(sys.argv[2], sys.argv[3], sys.argv[4:])
+elif cmd == "weights":
+    weights(*sys.argv[2:5])
+elif cmd == "cosine":
+    cosine(*sys.argv[2:5])
 else:
     sys.exit("unknown check " + cmd)
