@@ -1,18 +1,25 @@
 /*
- * pipeline: RTL generation from a plan.  Writes the Verilog top module of the
- * plan's first FPGA segment (one engine instance per layer with the plan's
- * parameters, wired in dataflow order with valid/ready streams, lane-count
- * converters, skip-path FIFOs and stream forks), its register map and the
- * templates of rtl-templates/ it instantiates.
+ * pipeline: RTL generation from a plan.  Writes one Verilog top module for
+ * all FPGA segments of the plan (one engine instance per layer with the
+ * plan's parameters, wired in dataflow order with valid/ready streams,
+ * lane-count converters, skip-path FIFOs and stream forks; an AXI4 DMA
+ * channel per segment input, weight set and segment output), its register
+ * map (regmap.h, regmap.json), the channel list kiln_ports.h, the weight
+ * image weights.bin of an int8 graph and the templates of rtl-templates/ it
+ * instantiates.  docs/rtl-pipeline.md is the contract with the simulator and
+ * the host driver.
  *
- * Handles: kiln_conv (weights on chip or from DDR in one pass), kiln_maxpool,
- * kiln_upsample and kiln_concat stages; any fan-out; skip FIFOs on chip.
- * Refuses (rtl_check): dwconv, add and standalone requant stages, weight tiles
- * (several passes over the input map), skip tensors the plan sends through
- * DDR, lane counts where neither divides the other.
+ * Handles: kiln_conv (weights on chip or from DDR in one pass), kiln_dwconv,
+ * kiln_maxpool, kiln_upsample, kiln_concat, kiln_add, standalone requantize;
+ * any fan-out; skip FIFOs on chip; several segments.  Refuses (rtl_check):
+ * weight tiles (several passes over the input map), skip tensors the plan
+ * sends through DDR, lane counts that are not powers of two, run-time values
+ * wider than their ports, more channels or stages than the register map
+ * holds, int8 layers whose constants do not fit their engine.
  *
- * Output is a function of the plan alone: the same plan gives byte-identical
- * files.  Library code: returns errors in a GirError, never prints or exits.
+ * Output is a function of the plan and graph alone: the same input gives
+ * byte-identical files.  Library code: returns errors in a GirError, never
+ * prints or exits.
  */
 #ifndef KILN_PIPELINE_H
 #define KILN_PIPELINE_H
@@ -20,13 +27,14 @@
 #include "graphir/graphir.h"
 #include "hls/plan.h"
 
-/* 0 when rtl_write can generate the first segment of p; -1 + e naming the
+/* 0 when rtl_write can generate p (g: the planned graph); -1 + e naming the
  * first layer or path it does not handle yet. */
 int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e);
 
 /* Create DIR/rtl (dir must exist) and write kiln_top.v, kiln_fork.v,
- * regmap.h, regmap.json and a copy of each template used.  0, or -1 + e
- * (unsupported plan as rtl_check, or a file that cannot be read/written). */
+ * kiln_ports.h, regmap.h, regmap.json, weights.bin (when g is int8) and a
+ * copy of each template used.  0, or -1 + e (unsupported plan as rtl_check,
+ * or a file that cannot be read/written; the caller removes the folder). */
 int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e);
 
 /* Remove DIR/rtl and the files rtl_write may have put there (for cleaning

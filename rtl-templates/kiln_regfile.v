@@ -1,7 +1,8 @@
 // kiln_regfile: AXI-Lite slave register file of an accelerator.
 //
 // Register map (byte addresses, 32-bit registers):
-//   0x00 CTRL      W: bit0 = start (ignored while busy).  Reads 0.
+//   0x00 CTRL      W: bit0 = start (ignored while busy), bit1 = load (the
+//                  value goes out on load with the start pulse).  Reads 0.
 //   0x04 STATUS    R: bit0 busy, bit1 done (set by done_in, cleared by start)
 //   0x08 ERROR     R: sticky OR of err_in; W: write-one-to-clear
 //   0x0C CYCLES    R: cycles counted while busy (cleared by start)
@@ -9,20 +10,26 @@
 //   0x14 HASH_HI   R: PLAN_HASH[63:32]
 //   0x18 NCFG      R: N_CFG
 //   0x40 + 4*i     CFG[i], i < N_CFG: read/write (byte strobes honoured)
+//   0x200 + 4*j    PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
 //   other          reads 0, writes ignored (OKAY response)
 // Ports:      clk, rst (sync, active high); s_axil_* AXI4-Lite slave (32-bit
 //             data, ADDR_W-bit address); start (one-cycle pulse), busy;
 //             done_in (pulse: the frame finished); err_in (error bits, ORed
-//             in while high); cfg (N_CFG registers, CFG[i] at [32*i +: 32]).
-// Parameters: N_CFG (>= 1), PLAN_HASH (64 bits), ADDR_W (>= 8).
+//             in while high); cfg (N_CFG registers, CFG[i] at [32*i +: 32]);
+//             load (CTRL bit1 of the last start, held); perf (2*N_PERF
+//             read-only words from the design).
+// Parameters: N_CFG (1..112), PLAN_HASH (64 bits), ADDR_W (>= 12),
+//             N_PERF (>= 1).  Addresses compare on the low 12 bits.
 // Latency:    a read answers one cycle after its address handshake; a write
 //             answers one cycle after both address and data were taken.
 // Cycles:     back-to-back reads with rready high take 2 cycles each.
-// Resources:  FF ~ 32*N_CFG + 150; LUT ~ 26.3*N_CFG + 125; no DSP/BRAM.
+// Resources:  FF ~ 32*N_CFG + 150; LUT ~ 17.3*2^ceil(log2 N_CFG) +
+//             15.2*2^ceil(log2 2*N_PERF) + 152 (read muxes); no DSP/BRAM.
 module kiln_regfile #(
     parameter N_CFG     = 8,
     parameter PLAN_HASH = 64'h0,
-    parameter ADDR_W    = 8
+    parameter ADDR_W    = 12,
+    parameter N_PERF    = 1
 ) (
     input  wire                clk,
     input  wire                rst,
@@ -47,20 +54,17 @@ module kiln_regfile #(
     output reg                 busy,
     input  wire                done_in,
     input  wire [31:0]         err_in,
-    output wire [32*N_CFG-1:0] cfg
+    output wire [32*N_CFG-1:0] cfg,
+    output reg                 load,
+    input  wire [64*N_PERF-1:0] perf
 );
     localparam NW = N_CFG > 1 ? $clog2(N_CFG) : 1;
-    reg [31:0] regs [0:N_CFG-1];
+    localparam integer NPW = 2 * N_PERF;
+    localparam [11:0] NCFG12  = N_CFG[11:0];  // CFG registers
+    localparam [11:0] NPERF12 = NPW[11:0];    // PERF words
     reg        done;
     reg [31:0] error;
     reg [31:0] cycles;
-
-    genvar gi;
-    generate
-        for (gi = 0; gi < N_CFG; gi = gi + 1) begin : g_cfg
-            assign cfg[32*gi +: 32] = regs[gi];
-        end
-    endgenerate
 
     // ---- write channel: hold address and data until both are in ----
     reg              aw_v, w_v, b_v;
@@ -73,17 +77,18 @@ module kiln_regfile #(
     assign s_axil_bresp   = 2'b00;
     wire do_w = aw_v && w_v && !b_v;
     wire [ADDR_W-1:0] wa = aw_a;
-    wire is_cfg_w = wa >= 8'h40 && ((wa - 8'h40) >> 2) < N_CFG;
-    wire [ADDR_W-1:0] wi = (wa - 8'h40) >> 2;
+    wire [11:0] wa12 = wa[11:0];
+    wire [11:0] wi = (wa12 - 12'h040) >> 2;
+    wire is_cfg_w = wa12 >= 12'h040 && wa12 < 12'h200 && wi < NCFG12;
 
     wire [31:0] wmask = {{8{w_s[3]}}, {8{w_s[2]}}, {8{w_s[1]}}, {8{w_s[0]}}};
 
-    wire start_w = do_w && wa == 8'h00 && w_s[0] && w_d[0] && !busy;
+    wire start_w = do_w && wa12 == 12'h000 && w_s[0] && w_d[0] && !busy;
 
     always @(posedge clk) begin
         if (rst) begin
             aw_v <= 1'b0; w_v <= 1'b0; b_v <= 1'b0;
-            start <= 1'b0; busy <= 1'b0; done <= 1'b0;
+            start <= 1'b0; busy <= 1'b0; done <= 1'b0; load <= 1'b0;
             error <= 32'd0; cycles <= 32'd0;
         end else begin
             if (s_axil_awvalid && !aw_v) begin
@@ -104,6 +109,7 @@ module kiln_regfile #(
             end
             start <= start_w;
             if (start_w) begin
+                load <= w_d[1];
                 busy <= 1'b1;
                 done <= 1'b0;
                 cycles <= 32'd0;
@@ -114,17 +120,30 @@ module kiln_regfile #(
                     done <= 1'b1;
                 end
             end
-            error <= (do_w && wa == 8'h08 ? error & ~(w_d & wmask) : error) | err_in;
+            error <= (do_w && wa12 == 12'h008 ? error & ~(w_d & wmask) : error) | err_in;
         end
     end
 
-    always @(posedge clk) begin
-        if (do_w && is_cfg_w)
-            regs[wi[NW-1:0]] <= (regs[wi[NW-1:0]] & ~wmask) | (w_d & wmask);
-    end
+    // one register per CFG word (an array indexed by wi would make synthesis
+    // keep 2^NW words)
+    genvar gi;
+    generate
+        for (gi = 0; gi < N_CFG; gi = gi + 1) begin : g_cfg
+            reg [31:0] r;
+            wire we = do_w && is_cfg_w && wi[NW-1:0] == gi;
+            // byte strobes as clock enables: no per-bit merge logic
+            always @(posedge clk) begin
+                if (we && w_s[0]) r[7:0]   <= w_d[7:0];
+                if (we && w_s[1]) r[15:8]  <= w_d[15:8];
+                if (we && w_s[2]) r[23:16] <= w_d[23:16];
+                if (we && w_s[3]) r[31:24] <= w_d[31:24];
+            end
+            assign cfg[32*gi +: 32] = r;
+        end
+    endgenerate
 
     // ---- read channel ----
-    wire unused_ok = &{1'b0, wi, ri};
+    wire unused_ok = &{1'b0, wi, ri, wa, ra};
     reg        r_v;
     reg [31:0] r_d;
     assign s_axil_arready = !r_v;
@@ -132,18 +151,46 @@ module kiln_regfile #(
     assign s_axil_rdata   = r_d;
     assign s_axil_rresp   = 2'b00;
     wire [ADDR_W-1:0] ra = s_axil_araddr;
-    wire [ADDR_W-1:0] ri = (ra - 8'h40) >> 2;
-    wire is_cfg_r = ra >= 8'h40 && ri < N_CFG;
+    wire [11:0] ra12 = ra[11:0];
+    wire [11:0] ri = (ra12 - 12'h040) >> 2;
+    wire [11:0] pi = (ra12 - 12'h200) >> 2;
+    wire is_cfg_r  = ra12 >= 12'h040 && ra12 < 12'h200 && ri < NCFG12;
+    wire is_perf_r = ra12 >= 12'h200 && pi < NPERF12;
+    // read muxes: word arrays padded to a power of two, indexed by the low
+    // address bits (the is_*_r range checks cover the padding)
+    localparam PW = $clog2(2 * N_PERF);
+    localparam PB = PW > 0 ? PW : 1;
+    wire [31:0] cword [0:(1 << NW) - 1];
+    wire [31:0] pword [0:(1 << PB) - 1];
+    genvar gr;
+    generate
+        for (gr = 0; gr < (1 << NW); gr = gr + 1) begin : g_cw
+            if (gr < N_CFG) begin : g_u
+                assign cword[gr] = cfg[32*gr +: 32];
+            end else begin : g_z
+                assign cword[gr] = 32'd0;
+            end
+        end
+        for (gr = 0; gr < (1 << PB); gr = gr + 1) begin : g_pw
+            if (gr < 2 * N_PERF) begin : g_u
+                assign pword[gr] = perf[32*gr +: 32];
+            end else begin : g_z
+                assign pword[gr] = 32'd0;
+            end
+        end
+    endgenerate
+    wire [31:0] cmux = cword[ri[NW-1:0]];
+    wire [31:0] pmux = pword[pi[PB-1:0]];
     reg [31:0] rmux;
     always @(*) begin
-        case (ra)
-        8'h04:   rmux = {30'd0, done, busy};
-        8'h08:   rmux = error;
-        8'h0C:   rmux = cycles;
-        8'h10:   rmux = PLAN_HASH[31:0];
-        8'h14:   rmux = PLAN_HASH[63:32];
-        8'h18:   rmux = N_CFG;
-        default: rmux = is_cfg_r ? regs[ri[NW-1:0]] : 32'd0;
+        case (ra12)
+        12'h004: rmux = {30'd0, done, busy};
+        12'h008: rmux = error;
+        12'h00C: rmux = cycles;
+        12'h010: rmux = PLAN_HASH[31:0];
+        12'h014: rmux = PLAN_HASH[63:32];
+        12'h018: rmux = N_CFG;
+        default: rmux = is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
         endcase
     end
     always @(posedge clk) begin

@@ -73,7 +73,7 @@ kiln_rtl_lint(NAME width_pack TOP kiln_width VERILOG kiln_width.v kiln_fifo.v)
 kiln_rtl_lint(NAME width_unpack TOP kiln_width VERILOG kiln_width.v kiln_fifo.v VFLAGS -GLI=16 -GLO=4)
 
 kiln_engine_tb(NAME regfile TOP kiln_regfile
-  VERILOG kiln_regfile.v VFLAGS -GN_CFG=8 "-GPLAN_HASH=64'hA5A5F00D12345678"
+  VERILOG kiln_regfile.v VFLAGS -GN_CFG=8 -GN_PERF=3 "-GPLAN_HASH=64'hA5A5F00D12345678"
   SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
 kiln_rtl_lint(NAME regfile TOP kiln_regfile VERILOG kiln_regfile.v)
 

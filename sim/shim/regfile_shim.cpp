@@ -30,17 +30,19 @@ void rf_tick(void *h, RfPins *p)
 {
     Vkiln_regfile *m = ((RfSim *)h)->m;
     m->rst = p->rst;
-    m->s_axil_awaddr = (uint8_t)p->awaddr;
+    m->s_axil_awaddr = (uint16_t)p->awaddr;
     m->s_axil_awvalid = p->awvalid;
     m->s_axil_wdata = p->wdata;
     m->s_axil_wstrb = (uint8_t)p->wstrb;
     m->s_axil_wvalid = p->wvalid;
     m->s_axil_bready = p->bready;
-    m->s_axil_araddr = (uint8_t)p->araddr;
+    m->s_axil_araddr = (uint16_t)p->araddr;
     m->s_axil_arvalid = p->arvalid;
     m->s_axil_rready = p->rready;
     m->done_in = p->done_in;
     m->err_in = p->err_in;
+    for (int i = 0; i < 2 * RF_N_PERF; i++)
+        m->perf[i] = p->perf[i];
     m->eval();
     p->awready = m->s_axil_awready;
     p->wready = m->s_axil_wready;
@@ -52,6 +54,7 @@ void rf_tick(void *h, RfPins *p)
     p->rdata = m->s_axil_rdata;
     p->start = m->start;
     p->busy = m->busy;
+    p->load = m->load;
     for (int i = 0; i < RF_N_CFG; i++)
         p->cfg[i] = m->cfg[i];
     m->clk = 1;

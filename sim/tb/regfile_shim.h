@@ -1,10 +1,11 @@
-/* C view of sim/shim/regfile_shim.cpp (kiln_regfile, N_CFG = 8). */
+/* C view of sim/shim/regfile_shim.cpp (kiln_regfile, N_CFG = 8, N_PERF = 3). */
 #ifndef KILN_REGFILE_SHIM_H
 #define KILN_REGFILE_SHIM_H
 
 #include <stdint.h>
 
 #define RF_N_CFG 8
+#define RF_N_PERF 3
 
 /* One cycle of pins: inputs first, then outputs sampled before the edge. */
 typedef struct RfPins {
@@ -20,12 +21,14 @@ typedef struct RfPins {
     int rready;              /* read data ready */
     int done_in;             /* frame done pulse */
     uint32_t err_in;         /* error bits */
+    uint32_t perf[2 * RF_N_PERF]; /* perf words driven into the register file */
     int awready, wready;     /* sampled handshakes */
     int bvalid, bresp;       /* sampled write response */
     int arready;             /* sampled read address ready */
     int rvalid, rresp;       /* sampled read response */
     uint32_t rdata;          /* sampled read data */
     int start, busy;         /* sampled control outputs */
+    int load;                /* sampled CTRL bit1 of the last start */
     uint32_t cfg[RF_N_CFG];  /* sampled config registers */
 } RfPins;
 

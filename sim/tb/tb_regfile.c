@@ -2,7 +2,9 @@
  * kiln_regfile bench: AXI-Lite writes and reads with random valid/ready
  * delays; config registers with byte strobes read back and seen on cfg;
  * start/busy/done, the cycle counter counting exactly while busy, sticky
- * error bits with write-one-to-clear, the read-only plan hash.
+ * error bits with write-one-to-clear, the read-only plan hash, CTRL bit1 held
+ * on load from each start, the read-only PERF words at 0x200 and 12-bit
+ * addresses (an address that differs above bit 7 is another register).
  *   tb_regfile [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -137,11 +139,23 @@ int main(int argc, char **argv)
             tb_check_int(&chk, "cfg_port", i, b.p.cfg[i], shadow[i]);
         }
         tb_check_int(&chk, "unmapped", 0, bus_read(&b, 0x80), 0);
+        tb_check_int(&chk, "unmapped_hi", 0, bus_read(&b, 0x140), 0);
+        tb_check_int(&chk, "alias", 0, bus_read(&b, 0x110), 0);
+        /* PERF words: read-only, straight from the perf input */
+        for (i = 0; i < 2 * RF_N_PERF; i++)
+            b.p.perf[i] = (uint32_t)tb_rand64(&b.r);
+        for (i = 0; i < 2 * RF_N_PERF; i++) {
+            bus_write(&b, 0x200 + 4 * (uint32_t)i, 0, 0xF);
+            tb_check_int(&chk, "perf", i, bus_read(&b, 0x200 + 4 * (uint32_t)i), b.p.perf[i]);
+        }
+        tb_check_int(&chk, "perf_end", 0, bus_read(&b, 0x200 + 8 * RF_N_PERF), 0);
         /* start, busy, cycle counter, done */
         tb_check_int(&chk, "status0", 0, bus_read(&b, 0x04), 0);
-        bus_write(&b, 0x00, 1, 0x1);
+        k = ci % 2 ? 3 : 1; /* odd cases also ask for the resident weight load */
+        bus_write(&b, 0x00, (uint32_t)k, 0x1);
         t0 = b.start_cyc;
         tb_check_int(&chk, "starts", 0, b.starts, 1);
+        tb_check_int(&chk, "load", 0, b.p.load, k >> 1);
         tb_check_int(&chk, "busy", 0, bus_read(&b, 0x04) & 3, 1);
         bus_write(&b, 0x00, 1, 0x1); /* ignored while busy */
         tb_check_int(&chk, "starts_busy", 0, b.starts, 1);

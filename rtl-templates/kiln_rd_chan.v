@@ -1,0 +1,170 @@
+// kiln_rd_chan: one DDR read channel of the accelerator top: kiln_axi_rd run
+// cfg_reps times, its DATA_W/8-byte beats cut into LANES-lane stream beats.
+//
+// Ports:      clk, rst (sync, active high)
+//             cfg_base     byte address of repetition 0 (multiple of DATA_W/8)
+//             cfg_bytes    DDR bytes per repetition: a multiple of DATA_W/8
+//                          and of LANES
+//             cfg_stride   bytes from one repetition's base to the next
+//                          (0: every repetition reads the same buffer)
+//             cfg_beats    stream beats per repetition (<= cfg_bytes/LANES);
+//                          the beats past it (padding) are dropped
+//             cfg_reps     repetitions (0: done at once)
+//             start        one-cycle pulse, taken while !busy; samples cfg_*
+//             busy, done   done set when the last repetition's last DDR beat
+//                          left kiln_axi_rd, cleared by start
+//             error        one-cycle pulse at the first RRESP != OKAY since
+//                          start (a sticky register outside can be cleared)
+//             m_axi_ar*, m_axi_r*   as kiln_axi_rd
+//             m_tvalid/m_tready/m_tdata  LANES int8 lanes; byte j of the DDR
+//                          stream (little-endian beats) is lane j % LANES
+//                          of stream beat j / LANES
+// Parameters: DATA_W (64|128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_rd),
+//             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
+// Structure:  kiln_axi_rd -> kiln_width (flat: one DDR beat is one "pixel"
+//             when LANES < DATA_W/8, LANES*8/DATA_W beats one when larger)
+//             -> beat counter that drops the padding beats of a repetition.
+//             Repetition r+1 starts the cycle after repetition r's done.
+// Latency:    kiln_axi_rd's + 1 (kiln_width) cycles.
+// Cycles:     per repetition kiln_axi_rd's cycles for cfg_bytes + 1.
+// Resources:  kiln_axi_rd + kiln_width + ~3*32 FF, ~200 LUT.
+module kiln_rd_chan #(
+    parameter DATA_W    = 64,
+    parameter ADDR_W    = 40,
+    parameter BURST_MAX = 64,
+    parameter MAX_OUT   = 4,
+    parameter LANES     = 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [ADDR_W-1:0] cfg_base,
+    input  wire [31:0]       cfg_bytes,
+    input  wire [31:0]       cfg_stride,
+    input  wire [31:0]       cfg_beats,
+    input  wire [31:0]       cfg_reps,
+    input  wire              start,
+    output wire              busy,
+    output wire              done,
+    output wire              error,
+    output wire              m_axi_arvalid,
+    input  wire              m_axi_arready,
+    output wire [ADDR_W-1:0] m_axi_araddr,
+    output wire [7:0]        m_axi_arlen,
+    output wire [2:0]        m_axi_arsize,
+    output wire [1:0]        m_axi_arburst,
+    input  wire              m_axi_rvalid,
+    output wire              m_axi_rready,
+    input  wire [DATA_W-1:0] m_axi_rdata,
+    input  wire [1:0]        m_axi_rresp,
+    input  wire              m_axi_rlast,
+    output wire              m_tvalid,
+    input  wire              m_tready,
+    output wire [8*LANES-1:0] m_tdata
+);
+    localparam NB = DATA_W / 8;
+    localparam LL = $clog2(LANES);
+
+    reg              busy_r;    // repetitions running
+    reg              done_r;    // all repetitions finished
+    reg              err_r;     // RRESP error since start
+    reg              err_p;     // err_r rose in the previous cycle
+    reg              issued;    // kiln_axi_rd started, its done not yet seen
+    reg              go;        // start pulse to kiln_axi_rd
+    reg [ADDR_W-1:0] addr;      // base of the current repetition
+    reg [31:0]       left;      // repetitions not yet started
+    reg [31:0]       bytes;     // sampled cfg_bytes
+    reg [31:0]       stride;    // sampled cfg_stride
+    reg [31:0]       beats;     // sampled cfg_beats
+    reg [31:0]       tc;        // stream beat within the repetition
+    wire [31:0]      tot = bytes >> LL;  // stream beats per repetition
+
+    wire rd_busy, rd_done, rd_err;
+    assign busy  = busy_r;
+    assign done  = done_r;
+    assign error = err_p;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            busy_r <= 1'b0; done_r <= 1'b0; err_r <= 1'b0; issued <= 1'b0; go <= 1'b0;
+            err_p <= 1'b0;
+            left <= 32'd0;
+        end else begin
+            go <= 1'b0;
+            err_p <= 1'b0;
+            if (start && !busy_r) begin
+                addr   <= cfg_base;
+                bytes  <= cfg_bytes;
+                stride <= cfg_stride;
+                beats  <= cfg_beats;
+                err_r  <= 1'b0;
+                done_r <= cfg_reps == 32'd0;
+                busy_r <= cfg_reps != 32'd0;
+                left   <= cfg_reps;
+                issued <= 1'b0;
+            end else if (busy_r) begin
+                if (rd_err && !err_r) begin
+                    err_r <= 1'b1;
+                    err_p <= 1'b1;
+                end
+                if (!issued && !go) begin
+                    if (left == 32'd0) begin
+                        busy_r <= 1'b0;
+                        done_r <= 1'b1;
+                    end else begin
+                        go     <= 1'b1;
+                        issued <= 1'b1;
+                        left   <= left - 32'd1;
+                    end
+                end else if (issued && !go && rd_done && !rd_busy) begin
+                    issued <= 1'b0;
+                    addr   <= addr + {{(ADDR_W-32){1'b0}}, stride};
+                end
+            end
+        end
+    end
+
+    wire              a_tvalid, a_tready;
+    wire [DATA_W-1:0] a_tdata;
+    kiln_axi_rd #(
+        .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT)
+    ) u_rd (
+        .clk(clk), .rst(rst),
+        .cfg_base(addr), .cfg_bytes(bytes), .start(go),
+        .busy(rd_busy), .done(rd_done), .error(rd_err),
+        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
+        .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
+        .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
+        .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+        .m_tvalid(a_tvalid), .m_tready(a_tready), .m_tdata(a_tdata));
+
+    wire               w_tvalid, w_tready;
+    wire [8*LANES-1:0] w_tdata;
+    generate
+        if (NB == LANES) begin : g_same
+            assign w_tvalid = a_tvalid;
+            assign a_tready = w_tready;
+            assign w_tdata  = a_tdata;
+        end else begin : g_conv
+            localparam integer CGI = NB < LANES ? LANES / NB : 1;
+            localparam integer CGO = NB > LANES ? NB / LANES : 1;
+            kiln_width #(.LI(NB), .LO(LANES)) u_width (
+                .clk(clk), .rst(rst),
+                .cfg_cg_in(CGI[15:0]), .cfg_cg_out(CGO[15:0]),
+                .s_tvalid(a_tvalid), .s_tready(a_tready), .s_tdata(a_tdata),
+                .m_tvalid(w_tvalid), .m_tready(w_tready), .m_tdata(w_tdata));
+        end
+    endgenerate
+
+    // drop the padding beats at the end of each repetition
+    wire keep = tc < beats;
+    assign m_tvalid = w_tvalid && keep;
+    assign w_tready = keep ? m_tready : 1'b1;
+    assign m_tdata  = w_tdata;
+    always @(posedge clk) begin
+        if (rst || (start && !busy_r))
+            tc <= 32'd0;
+        else if (w_tvalid && w_tready)
+            tc <= tc + 32'd1 == tot ? 32'd0 : tc + 32'd1;
+    end
+endmodule
