@@ -52,6 +52,7 @@ commands:
   boards       the board models (resources, clocks, DDR bandwidth)
   quantize     calibrated int8 quantization; accuracy against fp32
   compile      plan the FPGA dataflow for a board: plan.json, report, dataflow picture
+  simulate     Verilator run of a compiled folder: bit-exact check, cycles vs plan
   export       write a (quantized) model as QDQ ONNX for onnxruntime
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})

@@ -3,7 +3,8 @@
  *                    [--pin NODE=PE_OCxPE_ICxPP]... [--json]
  * Loads the model, runs the default pass pipeline (fp32 models), partitions
  * it, plans the dataflow for the board (or replays a plan) and writes
- * DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg and DIR/rtl/
+ * DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg, DIR/model.gir
+ * (the planned graph in the text IR, for kiln simulate's interpreter) and DIR/rtl/
  * (Verilog top of the first FPGA segment, register map, templates; skipped
  * with a note when the generator does not handle the plan yet).  The folder is built under a temporary name and renamed at the end, so a failed
  * compile never leaves a folder that looks complete.
@@ -95,7 +96,8 @@ static int write_file(const char *dir, const char *name, const char *text)
 /* Remove the temporary folder and the files it may hold. */
 static void remove_tmp(const char *dir)
 {
-    static const char *const files[] = {"plan.json", "report.md", "dataflow.dot", "dataflow.svg"};
+    static const char *const files[] = {"plan.json", "report.md", "dataflow.dot", "dataflow.svg",
+                                        "model.gir"};
     char path[4096];
     size_t i;
     for (i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -163,6 +165,11 @@ static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, d
     if (rc == 0)
         rc = write_file(tmp, "dataflow.dot", buf);
     free(buf);
+    if (rc == 0) { /* the planned graph, for kiln simulate */
+        snprintf(path, sizeof path, "%s/model.gir", tmp);
+        f = fopen(path, "w");
+        rc = !f ? -1 : gir_print(g, f, 0) < 0 ? (fclose(f), -1) : fclose(f);
+    }
     if (rc != 0) {
         remove_tmp(tmp);
         return kiln_user_error("compile: cannot write into %s: %s", tmp, strerror(errno));

@@ -40,6 +40,7 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
 int kiln_cmd_export(int argc, char **argv);
 int kiln_cmd_compile(int argc, char **argv);
+int kiln_cmd_simulate(int argc, char **argv);
 int kiln_cmd_opt(int argc, char **argv);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */

@@ -18,6 +18,7 @@ static const KilnCommand commands[] = {
     {"boards", kiln_cmd_boards, "the board models (resources, clocks, DDR bandwidth)"},
     {"quantize", kiln_cmd_quantize, "calibrated int8 quantization; accuracy against fp32"},
     {"compile", kiln_cmd_compile, "plan the FPGA dataflow for a board: plan.json, report, dataflow picture"},
+    {"simulate", kiln_cmd_simulate, "Verilator run of a compiled folder: bit-exact check, cycles vs plan"},
     {"export", kiln_cmd_export, "write a (quantized) model as QDQ ONNX for onnxruntime"},
 };
 

@@ -1,0 +1,566 @@
+/*
+ * The job runner of the `kiln simulate` harness: a DDR model behind every
+ * AXI4 master of kiln_top, an AXI-Lite master for its registers, and the job
+ * file interpreter (format in docs/simulate.md).
+ *
+ * DDR: the buffers the job declares ("region"), zero-filled; an access
+ * outside every buffer answers SLVERR, reads return zeros, writes are
+ * dropped, and the job fails naming the channel and the address.  Each
+ * channel is its own AXI4 slave: AR/AW always ready while fewer than QMAX
+ * bursts wait, INCR bursts only, read data LAT cycles after the AR, one beat
+ * per cycle per channel, in order; W beats are taken while an AW waits for
+ * its data; B the cycle after the last W beat.  Every burst is checked
+ * (INCR, AxSIZE = the bus width, inside one 4 KiB page, aligned, WLAST on the
+ * burst's last beat).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+
+#define QMAX 16          /* bursts an AXI4 slave queues per channel */
+#define WBUF 512         /* W beats a write slave takes ahead of their AW */
+#define MAX_REGIONS 256  /* DDR buffers per job */
+#define REG_CTRL 0x00    /* kiln_regfile registers (docs/simulate.md) */
+#define REG_STATUS 0x04
+#define ERR_MAX 512      /* length of the first error message */
+
+/* One DDR buffer. */
+typedef struct Region {
+    uint64_t addr;  /* first byte */
+    uint64_t size;  /* bytes */
+    uint8_t *data;  /* contents */
+} Region;
+
+/* One accepted burst. */
+typedef struct Burst {
+    uint64_t addr; /* first byte */
+    int len;       /* beats */
+    int beat;      /* beats transferred so far */
+    long t_ready;  /* reads: first cycle its data may be returned */
+    int bad;       /* 1: outside every buffer (SLVERR) */
+} Burst;
+
+/* A W beat that arrived before its AW. */
+typedef struct WBeat {
+    uint8_t data[HS_MAX_NB]; /* W data */
+    uint32_t strb;           /* W strobes */
+    int last;                /* W last */
+} WBeat;
+
+/* State of one channel's AXI4 slave. */
+typedef struct Chan {
+    const char *name; /* channel name from kiln_ports.h */
+    int nb;           /* bytes per beat */
+    Burst q[QMAX];    /* bursts waiting for data (reads) or for W beats (writes) */
+    int qh, qn;       /* queue head and count */
+    long b_t[QMAX];   /* writes: cycles from which each pending B may go */
+    int b_bad[QMAX];  /* writes: 1 when that B answers SLVERR */
+    int bh, bn;       /* B queue head and count */
+    WBeat wq[WBUF];   /* writes: W beats waiting for their AW */
+    int wh, wn;       /* wq head and count */
+    long bursts;      /* bursts accepted */
+    long beats;       /* beats transferred */
+    int hold;         /* reads: R beat presented and not yet taken */
+} Chan;
+
+/* The whole harness. */
+typedef struct Hs {
+    void *top;              /* Verilated kiln_top */
+    HsPins p;               /* pins of the current cycle */
+    Chan *rd, *wr;          /* one per read / write channel */
+    int nrd, nwr;           /* channel counts */
+    Region reg[MAX_REGIONS];/* DDR buffers */
+    int nreg;               /* count of reg */
+    long cyc;               /* cycles since the harness started */
+    long lat;               /* read latency in cycles */
+    long cap;               /* cycle cap per start */
+    char err[ERR_MAX];      /* first DDR or protocol error, "" if none */
+    FILE *out;              /* result file */
+} Hs;
+
+static void fail(Hs *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Record the first error of the run (later ones are consequences). */
+static void fail(Hs *h, const char *fmt, ...)
+{
+    va_list ap;
+    if (h->err[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(h->err, sizeof h->err, fmt, ap);
+    va_end(ap);
+}
+
+static Region *find_region(Hs *h, uint64_t a, uint64_t n)
+{
+    int i;
+    for (i = 0; i < h->nreg; i++)
+        if (a >= h->reg[i].addr && n <= h->reg[i].size && a - h->reg[i].addr <= h->reg[i].size - n)
+            return &h->reg[i];
+    return NULL;
+}
+
+static int lg2(int v)
+{
+    int n = 0;
+    while ((1 << n) < v)
+        n++;
+    return n;
+}
+
+/* Check an accepted AR/AW; 1 when its bytes lie inside one buffer. */
+static int check_burst(Hs *h, const Chan *c, const char *dir, uint64_t a, int len, int size,
+                       int burst)
+{
+    uint64_t n = (uint64_t)len * (uint64_t)c->nb;
+    if (burst != 1 || size != lg2(c->nb) || (a % (uint64_t)c->nb) != 0 || (a & 4095) + n > 4096)
+        fail(h, "channel %s: bad %s burst at cycle %ld: addr 0x%" PRIx64
+             " len %d size %d burst %d (want INCR, size %d, aligned, inside a 4 KiB page)",
+             c->name, dir, h->cyc, a, len, size, burst, lg2(c->nb));
+    if (!find_region(h, a, n)) {
+        fail(h, "channel %s: %s of %" PRIu64 " bytes at 0x%" PRIx64 " outside every buffer",
+             c->name, dir, n, a);
+        return 0;
+    }
+    return 1;
+}
+
+/* Drive the inputs of one cycle from the slaves' state. */
+static void drive(Hs *h)
+{
+    int i;
+    for (i = 0; i < h->nrd; i++) {
+        Chan *c = &h->rd[i];
+        HsRdPins *r = &h->p.rd[i];
+        r->arready = c->qn < QMAX;
+        if (c->hold)
+            continue;
+        r->rvalid = c->qn > 0 && h->cyc >= c->q[c->qh].t_ready;
+        memset(r->rdata, 0, sizeof r->rdata);
+        r->rresp = 0;
+        r->rlast = 0;
+        if (r->rvalid) {
+            const Burst *b = &c->q[c->qh];
+            uint64_t a = b->addr + (uint64_t)b->beat * (uint64_t)c->nb;
+            Region *g = b->bad ? NULL : find_region(h, a, (uint64_t)c->nb);
+            if (g)
+                memcpy(r->rdata, g->data + (a - g->addr), (size_t)c->nb);
+            r->rresp = b->bad ? 2 : 0;
+            r->rlast = b->beat == b->len - 1;
+        }
+    }
+    for (i = 0; i < h->nwr; i++) {
+        Chan *c = &h->wr[i];
+        HsWrPins *w = &h->p.wr[i];
+        w->awready = c->qn + c->bn < QMAX;
+        w->wready = c->wn < WBUF;
+        w->bvalid = c->bn > 0 && h->cyc >= c->b_t[c->bh];
+        w->bresp = w->bvalid && c->b_bad[c->bh] ? 2 : 0;
+    }
+}
+
+/* One W beat into the burst at the head of c's queue. */
+static void w_beat(Hs *h, Chan *c, const uint8_t *data, uint32_t strb, int last)
+{
+    Burst *b = &c->q[c->qh];
+    uint64_t a = b->addr + (uint64_t)b->beat * (uint64_t)c->nb;
+    Region *g = b->bad ? NULL : find_region(h, a, (uint64_t)c->nb);
+    int k;
+    if (g)
+        for (k = 0; k < c->nb; k++)
+            if (strb >> k & 1)
+                g->data[a - g->addr + (uint64_t)k] = data[k];
+    if (last != (b->beat == b->len - 1))
+        fail(h, "channel %s: WLAST %d on beat %d of a %d-beat burst at cycle %ld", c->name, last,
+             b->beat + 1, b->len, h->cyc);
+    c->beats++;
+    if (++b->beat == b->len) {
+        c->qh = (c->qh + 1) % QMAX;
+        c->qn--;
+        c->b_t[(c->bh + c->bn) % QMAX] = h->cyc + 1;
+        c->b_bad[(c->bh + c->bn) % QMAX] = b->bad;
+        c->bn++;
+    }
+}
+
+/* Act on the handshakes of the cycle just clocked. */
+static void observe(Hs *h)
+{
+    int i;
+    for (i = 0; i < h->nrd; i++) {
+        Chan *c = &h->rd[i];
+        HsRdPins *r = &h->p.rd[i];
+        if (r->rvalid && r->rready) {
+            Burst *b = &c->q[c->qh];
+            c->hold = 0;
+            c->beats++;
+            if (++b->beat == b->len) {
+                c->qh = (c->qh + 1) % QMAX;
+                c->qn--;
+            }
+        } else {
+            c->hold = r->rvalid;
+        }
+        if (r->arvalid && r->arready) {
+            Burst *b = &c->q[(c->qh + c->qn) % QMAX];
+            long prev = c->qn ? c->q[(c->qh + c->qn - 1) % QMAX].t_ready : 0;
+            b->addr = r->araddr;
+            b->len = r->arlen + 1;
+            b->beat = 0;
+            b->bad = !check_burst(h, c, "read", b->addr, b->len, r->arsize, r->arburst);
+            b->t_ready = h->cyc + h->lat > prev ? h->cyc + h->lat : prev;
+            c->qn++;
+            c->bursts++;
+        }
+    }
+    for (i = 0; i < h->nwr; i++) {
+        Chan *c = &h->wr[i];
+        HsWrPins *w = &h->p.wr[i];
+        if (w->bvalid && w->bready) {
+            c->bh = (c->bh + 1) % QMAX;
+            c->bn--;
+        }
+        if (w->awvalid && w->awready) {
+            Burst *b = &c->q[(c->qh + c->qn) % QMAX];
+            b->addr = w->awaddr;
+            b->len = w->awlen + 1;
+            b->beat = 0;
+            b->bad = !check_burst(h, c, "write", b->addr, b->len, w->awsize, w->awburst);
+            c->qn++;
+            c->bursts++;
+        }
+        while (c->wn > 0 && c->qn > 0) { /* W beats that came before their AW */
+            WBeat *x = &c->wq[c->wh];
+            w_beat(h, c, x->data, x->strb, x->last);
+            c->wh = (c->wh + 1) % WBUF;
+            c->wn--;
+        }
+        if (w->wvalid && w->wready) {
+            if (c->qn > 0) {
+                w_beat(h, c, w->wdata, w->wstrb, w->wlast);
+            } else {
+                WBeat *x = &c->wq[(c->wh + c->wn) % WBUF];
+                memcpy(x->data, w->wdata, sizeof x->data);
+                x->strb = w->wstrb;
+                x->last = w->wlast;
+                c->wn++;
+            }
+        }
+    }
+}
+
+static void step(Hs *h)
+{
+    drive(h);
+    hs_top_cycle(h->top, &h->p);
+    observe(h);
+    h->cyc++;
+}
+
+/* AXI-Lite write; -1 when the slave never answers. */
+static int lite_write(Hs *h, uint32_t off, uint32_t v)
+{
+    HsLitePins *l = &h->p.lite;
+    long t0 = h->cyc;
+    int aw = 0, w = 0;
+    l->awaddr = off;
+    l->wdata = v;
+    l->wstrb = 0xf;
+    l->bready = 1;
+    while (h->cyc - t0 < 1000) {
+        l->awvalid = !aw;
+        l->wvalid = !w;
+        step(h);
+        aw |= l->awvalid && l->awready;
+        w |= l->wvalid && l->wready;
+        if (aw && w && l->bvalid) {
+            l->awvalid = l->wvalid = 0;
+            l->bready = 0;
+            return 0;
+        }
+    }
+    l->awvalid = l->wvalid = l->bready = 0;
+    return -1;
+}
+
+/* AXI-Lite read into *v; -1 when the slave never answers. */
+static int lite_read(Hs *h, uint32_t off, uint32_t *v)
+{
+    HsLitePins *l = &h->p.lite;
+    long t0 = h->cyc;
+    int ar = 0;
+    l->araddr = off;
+    l->rready = 1;
+    while (h->cyc - t0 < 1000) {
+        l->arvalid = !ar;
+        step(h);
+        ar |= l->arvalid && l->arready;
+        if (ar && l->rvalid) {
+            *v = l->rdata;
+            l->arvalid = l->rready = 0;
+            return 0;
+        }
+    }
+    l->arvalid = l->rready = 0;
+    return -1;
+}
+
+/* What each channel still owes, for the deadlock message. */
+static void busy_channels(const Hs *h, char *buf, size_t size)
+{
+    size_t n = 0;
+    int i, any = 0;
+    buf[0] = 0;
+    for (i = 0; i < h->nrd + h->nwr && n < size; i++) {
+        const Chan *c = i < h->nrd ? &h->rd[i] : &h->wr[i - h->nrd];
+        int wr = i >= h->nrd;
+        int pend = wr ? h->p.wr[i - h->nrd].awvalid || h->p.wr[i - h->nrd].wvalid
+                      : h->p.rd[i].arvalid;
+        if (!c->qn && !(wr && c->bn) && !pend)
+            continue;
+        n += (size_t)snprintf(buf + n, size - n, "%s%s (%ld bursts, %ld beats done, %d burst%s %s)",
+                              any ? ", " : "", c->name, c->bursts, c->beats, c->qn,
+                              c->qn == 1 ? "" : "s", wr ? "waiting for W data" : "waiting for R");
+        any = 1;
+    }
+    if (!any)
+        snprintf(buf, size, "none (every AXI transfer finished: an engine stalled)");
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* start TAG VALUE: write CTRL, wait for STATUS.done; result lines
+ * "TAG SIM_CYCLES WALL_SECONDS" and "TAG.beats.CHANNEL N" per channel (beats
+ * it moved during this start).  -1 on the cycle cap or a dead slave. */
+static int run_start(Hs *h, const char *tag, uint32_t ctrl)
+{
+    long t0 = h->cyc, *b0 = calloc((size_t)(h->nrd + h->nwr) + 1, sizeof *b0);
+    double w0 = now_s();
+    uint32_t st = 0;
+    int i;
+    if (!b0) {
+        fail(h, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < h->nrd + h->nwr; i++)
+        b0[i] = i < h->nrd ? h->rd[i].beats : h->wr[i - h->nrd].beats;
+    if (lite_write(h, REG_CTRL, ctrl) < 0) {
+        free(b0);
+        fail(h, "register CTRL: no AXI-Lite write response");
+        return -1;
+    }
+    while (!(st & 2)) {
+        if (h->cyc - t0 > h->cap) {
+            char busy[2048];
+            busy_channels(h, busy, sizeof busy);
+            fail(h, "%s: no done after %ld cycles; busy channels: %s", tag, h->cap, busy);
+            free(b0);
+            return -1;
+        }
+        if (lite_read(h, REG_STATUS, &st) < 0) {
+            fail(h, "register STATUS: no AXI-Lite read response");
+            free(b0);
+            return -1;
+        }
+    }
+    fprintf(h->out, "%s %ld %.6f\n", tag, h->cyc - t0, now_s() - w0);
+    for (i = 0; i < h->nrd + h->nwr; i++) { /* beats each channel moved in this start */
+        const Chan *c = i < h->nrd ? &h->rd[i] : &h->wr[i - h->nrd];
+        fprintf(h->out, "%s.beats.%s %ld\n", tag, c->name, c->beats - b0[i]);
+    }
+    free(b0);
+    return 0;
+}
+
+static int load_file(Hs *h, uint64_t a, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    Region *g;
+    if (!f) {
+        fail(h, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        fail(h, "%s: cannot read", path);
+        return -1;
+    }
+    g = find_region(h, a, (uint64_t)n);
+    if (!g) {
+        fclose(f);
+        fail(h, "load %s: %ld bytes at 0x%" PRIx64 " outside every buffer", path, n, a);
+        return -1;
+    }
+    if (n && fread(g->data + (a - g->addr), 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        fail(h, "%s: short read", path);
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int dump_file(Hs *h, uint64_t a, uint64_t n, const char *path)
+{
+    Region *g = find_region(h, a, n);
+    FILE *f;
+    if (!g) {
+        fail(h, "dump: %" PRIu64 " bytes at 0x%" PRIx64 " outside every buffer", n, a);
+        return -1;
+    }
+    f = fopen(path, "wb");
+    if (!f || fwrite(g->data + (a - g->addr), 1, (size_t)n, f) != (size_t)n || fclose(f) != 0) {
+        fail(h, "%s: cannot write", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* One job line; 0, -1 on a failed step (h->err set), -2 on a malformed
+ * line. */
+static int job_line(Hs *h, char *line)
+{
+    char cmd[32], a1[1024], a2[1024], a3[1024];
+    int n = sscanf(line, "%31s %1023s %1023s %1023s", cmd, a1, a2, a3);
+    if (n <= 0 || cmd[0] == '#')
+        return 0;
+    if (!strcmp(cmd, "latency") && n == 2) {
+        h->lat = strtol(a1, NULL, 0);
+    } else if (!strcmp(cmd, "cap") && n == 2) {
+        h->cap = strtol(a1, NULL, 0);
+    } else if (!strcmp(cmd, "region") && n == 3) {
+        Region *g;
+        if (h->nreg == MAX_REGIONS)
+            return -2;
+        g = &h->reg[h->nreg++];
+        g->addr = strtoull(a1, NULL, 0);
+        g->size = strtoull(a2, NULL, 0);
+        g->data = calloc(1, g->size ? (size_t)g->size : 1);
+        if (!g->data) {
+            fail(h, "region of %" PRIu64 " bytes: out of memory", g->size);
+            return -1;
+        }
+    } else if (!strcmp(cmd, "load") && n == 3) {
+        return load_file(h, strtoull(a1, NULL, 0), a2);
+    } else if (!strcmp(cmd, "fill") && n == 4) {
+        uint64_t a = strtoull(a1, NULL, 0), len = strtoull(a2, NULL, 0);
+        Region *g = find_region(h, a, len);
+        if (!g) {
+            fail(h, "fill: %" PRIu64 " bytes at 0x%" PRIx64 " outside every buffer", len, a);
+            return -1;
+        }
+        memset(g->data + (a - g->addr), (int)strtol(a3, NULL, 0), (size_t)len);
+    } else if (!strcmp(cmd, "dump") && n == 4) {
+        return dump_file(h, strtoull(a1, NULL, 0), strtoull(a2, NULL, 0), a3);
+    } else if (!strcmp(cmd, "write") && n == 3) {
+        if (lite_write(h, (uint32_t)strtoul(a1, NULL, 0), (uint32_t)strtoul(a2, NULL, 0)) < 0) {
+            fail(h, "register %s: no AXI-Lite write response", a1);
+            return -1;
+        }
+    } else if (!strcmp(cmd, "read") && n == 3) {
+        uint32_t v;
+        if (lite_read(h, (uint32_t)strtoul(a2, NULL, 0), &v) < 0) {
+            fail(h, "register %s: no AXI-Lite read response", a2);
+            return -1;
+        }
+        fprintf(h->out, "%s %" PRIu32 "\n", a1, v);
+    } else if (!strcmp(cmd, "start") && n == 3) {
+        return run_start(h, a1, (uint32_t)strtoul(a2, NULL, 0));
+    } else {
+        return -2;
+    }
+    return 0;
+}
+
+int hs_main(int argc, char **argv)
+{
+    static Hs h;
+    const HsPort *rp, *wp;
+    FILE *job;
+    char line[4096];
+    int i, lineno = 0, rc = 0;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s JOB RESULT\n", argv[0]);
+        return 2;
+    }
+    job = fopen(argv[1], "r");
+    if (!job) {
+        fprintf(stderr, "harness: %s: cannot read: %s\n", argv[1], strerror(errno));
+        return 2;
+    }
+    h.out = fopen(argv[2], "w");
+    if (!h.out) {
+        fprintf(stderr, "harness: %s: cannot write: %s\n", argv[2], strerror(errno));
+        fclose(job);
+        return 2;
+    }
+    h.lat = 40;
+    h.cap = 10000000;
+    hs_top_ports(&rp, &h.nrd, &wp, &h.nwr);
+    h.rd = calloc((size_t)h.nrd + 1, sizeof *h.rd);
+    h.wr = calloc((size_t)h.nwr + 1, sizeof *h.wr);
+    h.p.rd = calloc((size_t)h.nrd + 1, sizeof *h.p.rd);
+    h.p.wr = calloc((size_t)h.nwr + 1, sizeof *h.p.wr);
+    if (!h.rd || !h.wr || !h.p.rd || !h.p.wr) {
+        fprintf(stderr, "harness: out of memory\n");
+        return 2;
+    }
+    for (i = 0; i < h.nrd; i++) {
+        h.rd[i].name = rp[i].name;
+        h.rd[i].nb = rp[i].data_w / 8;
+    }
+    for (i = 0; i < h.nwr; i++) {
+        h.wr[i].name = wp[i].name;
+        h.wr[i].nb = wp[i].data_w / 8;
+    }
+    h.top = hs_top_new();
+    h.p.rst = 1;
+    for (i = 0; i < 8; i++)
+        step(&h);
+    h.p.rst = 0;
+    step(&h);
+    while (fgets(line, sizeof line, job)) {
+        int r;
+        lineno++;
+        r = job_line(&h, line);
+        if (r == -2) {
+            line[strcspn(line, "\n")] = 0;
+            fail(&h, "%s:%d: bad job line '%s'", argv[1], lineno, line);
+            rc = 2;
+            break;
+        }
+        if (r < 0 || h.err[0]) {
+            rc = 1;
+            break;
+        }
+    }
+    if (h.err[0])
+        fprintf(h.out, "error %s\n", h.err);
+    else
+        fprintf(h.out, "cycles %ld\n", h.cyc);
+    fclose(job);
+    if (fclose(h.out) != 0)
+        rc = 2;
+    hs_top_free(h.top);
+    for (i = 0; i < h.nreg; i++)
+        free(h.reg[i].data);
+    free(h.rd);
+    free(h.wr);
+    free(h.p.rd);
+    free(h.p.wr);
+    return rc;
+}

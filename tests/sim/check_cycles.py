@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""check_cycles.py RESULT.json TOL: the measured cycles of a kiln simulate run
+agree with the planner's prediction within TOL (a fraction, e.g. 0.02):
+every stage's t_done (last output beat of the first warm frame), the interval
+and the latency.  Prints one line per figure outside the bound; exit 1 then,
+2 on a malformed file."""
+import json
+import sys
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        with open(sys.argv[1]) as f:
+            r = json.load(f)
+        tol = float(sys.argv[2])
+        figs = [("stage %d %s t_done" % (s["stage"], s["layer"]), s["predicted_t_done"],
+                 s["measured_t_done"]) for s in r["stages"]]
+        figs.append(("interval", r["predicted_interval_cycles"], r["interval_cycles"]))
+        figs.append(("latency", r["predicted_latency_cycles"], r["latency_cycles"]))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print("check_cycles.py: %s: %s" % (sys.argv[1], e), file=sys.stderr)
+        return 2
+    bad, worst = 0, 0.0
+    for name, pred, meas in figs:
+        err = (pred - meas) / meas if meas else float("inf")
+        worst = max(worst, abs(err))
+        if abs(err) > tol:
+            print("%s: predicted %s, measured %s (%+.2f%%)" % (name, pred, meas, 100 * err))
+            bad += 1
+    print("%d figures, worst error %.2f%%, %d outside %.1f%%" % (len(figs), 100 * worst, bad,
+                                                                  100 * tol))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
