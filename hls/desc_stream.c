@@ -134,6 +134,12 @@ static HlsRes fifo_resources(const int64_t *hw)
         r.bram36 = hls_bram36_for(depth, width);
         r.ff = 2.0 * (double)width + 4.0 * (double)aw + 8.0;
         r.lut = (double)width + 4.0 * (double)aw + 22.0;
+    } else if (depth > 64) {
+        /* small form, but yosys pulls the registered read address into a
+         * block RAM above 64 words (WIDTH=64 DEPTH=72: 1 RAMB36E2, 86 FF) */
+        r.bram36 = hls_bram36_for(depth, width);
+        r.ff = (double)width + 3.0 * (double)aw + 5.0;
+        r.lut = (double)width + 4.0 * (double)aw + 22.0;
     } else {
         /* LUTRAM: one RAM32M16 (14 bits x 32) per cell as synth.py counts */
         r.ff = 3.0 * (double)aw + 5.0;
@@ -398,7 +404,7 @@ static const HlsEngineDesc width_desc = {
 
 /* ---------------- kiln_regfile ---------------- */
 
-static const char *const regfile_hw[] = {"N_CFG", "PLAN_HASH", "ADDR_W", NULL};
+static const char *const regfile_hw[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", NULL};
 static const char *const regfile_rt[] = {"reads", NULL};
 
 /* cycles: back-to-back AXI-Lite reads with rready high, 2 cycles each. */
@@ -410,10 +416,14 @@ static int64_t regfile_cycles(const int64_t *hw, const int64_t *rt)
 
 static HlsRes regfile_resources(const int64_t *hw)
 {
-    double n = (double)hw[0];
+    int64_t nc = 1, np = 1;
     HlsRes r = {0, 0, 0, 0, 0};
-    r.ff = 32.0 * n + 150.0;
-    r.lut = 26.3 * n + 125.0;
+    while (nc < hw[0]) /* the read muxes span the word counts rounded up to powers of two */
+        nc *= 2;
+    while (np < 2 * hw[3])
+        np *= 2;
+    r.ff = 32.0 * (double)hw[0] + 150.0;
+    r.lut = 17.3 * (double)nc + 15.2 * (double)np + 152.0;
     return r;
 }
 
@@ -519,13 +529,19 @@ static int64_t axi_wr_latency(const int64_t *hw)
 }
 
 /* The data FIFO of an AXI master: BRAM form (2*DATA_W output-buffer and
- * read-data flip-flops, DATA_W LUTs of muxes) from 128 entries, else
- * LUTRAM (RAM32M16 cells). */
+ * read-data flip-flops, DATA_W LUTs of muxes) from 128 entries; the small
+ * form is block RAM too above 64 entries (yosys makes its registered read
+ * address a synchronous read: BURST_MAX 16, MAX_OUT 4 is 72 x DATA_W in
+ * one RAMB36E2 for DATA_W 64), else LUTRAM (RAM32M16 cells). */
 static void axi_fifo_res(HlsRes *r, int64_t depth, int64_t dw)
 {
     if (depth >= 128) {
         r->bram36 = hls_bram36_for(depth, dw);
         r->ff += 2.0 * (double)dw;
+        r->lut += (double)dw;
+    } else if (depth > 64) {
+        r->bram36 = hls_bram36_for(depth, dw);
+        r->ff += (double)dw;
         r->lut += (double)dw;
     } else {
         r->lut += (double)(ceil_div(dw, 14) * ceil_div(depth, 32));

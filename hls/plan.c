@@ -388,14 +388,15 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
     double last_fifo_bram = 0.0;
     for (round = 0; round < 2; round++) {
         double fifo_bram = 0.0;
+        hls_plan_infra(p, &p->infra); /* DMA, control: reserved before the weights */
         if (place)
-            place_weights(p, last_fifo_bram);
+            place_weights(p, last_fifo_bram + p->infra.bram36);
         p->compute_ii = 0;
         p->slowest = 0;
         p->ddr_bytes = 0;
         p->macs = 0;
         p->weight_bytes_onchip = p->weight_bytes_ddr = 0;
-        memset(&p->total, 0, sizeof p->total);
+        p->total = p->infra;
         for (i = 0; i < p->nstage; i++) {
             HlsStage *s = &p->stages[i];
             if (stage_eval(s) < 0)

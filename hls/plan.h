@@ -136,7 +136,8 @@ typedef struct {
     HlsFifo *fifos;      /* join FIFOs */
     int nfifo;           /* count */
     int nsegment;        /* FPGA segments */
-    HlsRes total;        /* all engines + FIFOs */
+    HlsRes total;        /* all engines + FIFOs + infra */
+    HlsRes infra;        /* DMA channels, forks, lane converters, register file (hls/infra.c) */
     HlsRes budget;       /* headroom budgets: 90% DSP/BRAM/URAM/FF, 75% LUT */
     int64_t interval;    /* II: cycles per frame of the pipeline */
     int64_t compute_ii;  /* slowest stage's occupancy */

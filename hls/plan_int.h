@@ -26,4 +26,10 @@ const char *hls_plan_over_budget(const HlsPlan *p, char *buf, size_t n);
  * needs the stages evaluated, the FIFOs sized and in_ddr set. */
 void hls_plan_timing(HlsPlan *p);
 
+/* Resources of everything pipeline/pipeline.c puts around the engines and
+ * skip FIFOs (DMA channels, forks, lane converters, requantize wrappers,
+ * register file, PERF counters) into *r (hls/infra.c); needs the stages'
+ * parallelism, segments and inputs, not their evaluation. */
+void hls_plan_infra(HlsPlan *p, HlsRes *r);
+
 #endif

@@ -104,6 +104,7 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddStringToObject(fig, "slowest", p->stages[p->slowest].node);
     cJSON_AddStringToObject(fig, "limit", p->limit);
     cJSON_AddItemToObject(fig, "used", res_json(&p->total));
+    cJSON_AddItemToObject(fig, "infrastructure", res_json(&p->infra));
     cJSON_AddItemToObject(fig, "budget", res_json(&p->budget));
     text = cJSON_Print(root);
     cJSON_Delete(root);

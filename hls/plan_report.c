@@ -91,6 +91,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 q->ddr ? "via DDR, would need" : "depth", (long long)q->depth,
                 (long long)q->width, q->res.dsp, q->res.bram36, q->res.uram, q->res.lut, q->res.ff);
     }
+    fprintf(f, "| - | infrastructure (DMA, control) | kiln_rd_chan, kiln_wr_chan, kiln_regfile, ... | "
+               "- | - | - | - | - | - | %.0f | %.1f | %.0f | %.0f | %.0f | 0 |\n",
+            p->infra.dsp, p->infra.bram36, p->infra.uram, p->infra.lut, p->infra.ff);
     fprintf(f, "| | **total** | | | | | II %lld | | | %.0f | %.1f | %.0f | %.0f | %.0f | %lld |\n\n",
             (long long)p->interval, p->total.dsp, p->total.bram36, p->total.uram, p->total.lut,
             p->total.ff, (long long)p->ddr_bytes);

@@ -14,6 +14,10 @@
   check_plan.py weights DIR MIN MAX    between MIN and MAX stages take their weights
                                        from DDR; the others keep them on chip
   check_plan.py cosine GOT EXP MIN     cosine of two .npy tensors (numpy) is above MIN
+  check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
+                                       rtl/kiln_top.v (one block RAM data FIFO each, at most
+                                       two) and every stage's PERF counter; figures.used is
+                                       stages + skip FIFOs + infrastructure
 """
 import json
 import sys
@@ -117,6 +121,30 @@ def cosine(got, exp, lo):
         sys.exit(f"cosine {c:.6f} not above {lo}")
 
 
+def infra(d):
+    p = load(d)
+    inf, used = p["figures"]["infrastructure"], p["figures"]["used"]
+    with open(d + "/rtl/kiln_top.v") as f:
+        top = f.read()
+    nch = top.count("kiln_rd_chan #(") + top.count("kiln_wr_chan #(")
+    if nch == 0:
+        sys.exit(f"{d}/rtl/kiln_top.v: no DMA channel")
+    if not nch <= inf["bram36"] <= 2 * nch:
+        sys.exit(f"infrastructure BRAM36 {inf['bram36']} for {nch} DMA channels, "
+                 f"expected {nch}..{2 * nch}")
+    if inf["ff"] < 97 * len(p["stages"]) or inf["lut"] <= 0 or inf["dsp"] != 0:
+        sys.exit(f"infrastructure {inf}: expected at least 97 FF per stage "
+                 f"({len(p['stages'])} stages), LUTs and no DSP")
+    onchip = [q for q in p["fifos"] if not q["via_ddr"]]
+    n = len(p["stages"]) + len(onchip) + 1  # rounding of each JSON figure
+    for r in ("dsp", "bram36", "uram", "lut", "ff"):
+        rest = used[r] - inf[r] - sum(s["resources"][r] for s in p["stages"])
+        if rest < -n or (not onchip and abs(rest) > n):
+            sys.exit(f"used {r} {used[r]} is not stages + skip FIFOs + infrastructure "
+                     f"({inf[r]}): {rest} left for {len(onchip)} FIFOs")
+    print(f"{p['board']}: {nch} DMA channels; infrastructure {inf}; used {used}")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -132,6 +160,8 @@ elif cmd == "engines":
     engines(sys.argv[2], sys.argv[3], sys.argv[4:])
 elif cmd == "weights":
     weights(*sys.argv[2:5])
+elif cmd == "infra":
+    infra(sys.argv[2])
 elif cmd == "cosine":
     cosine(*sys.argv[2:5])
 else:

@@ -71,3 +71,10 @@ add_test(NAME plan_big_weights_ddr COMMAND ${PLAN_RUN} ${PT}/big
   "\$CHECK fits \$TMP/ultra96v2 \$TMP/zcu104"
   "\$CHECK weights \$TMP/ultra96v2 1 5"
   "\$CHECK weights \$TMP/zcu104 0 5")
+# The design around the engines (DMA channels, register file, PERF counters;
+# hls/infra.c) is in the plan's totals, checked against the generated top.
+add_test(NAME plan_infra COMMAND ${PLAN_RUN} ${PT}/infra
+  "\$KILN quantize ${KILN_MODELS_DIR}/yolov3-tiny-small.onnx --calib-random 4 -o \$TMP/q.gir"
+  "for b in ultra96v2 zcu104; do \$KILN compile \$TMP/q.gir --board \$b -o \$TMP/\$b; done"
+  "for b in ultra96v2 zcu104; do \$CHECK infra \$TMP/\$b; done"
+  "grep -q '^| - | infrastructure (DMA, control) |' \$TMP/ultra96v2/report.md")

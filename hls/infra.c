@@ -1,0 +1,185 @@
+/*
+ * infra.c: resources of a plan's design beyond its engines and skip FIFOs,
+ * the parts pipeline/pipeline.c instantiates around them: one DMA channel
+ * per segment input, weight set and segment output (kiln_rd_chan,
+ * kiln_wr_chan), a kiln_fork per fan-out, a kiln_width per edge between
+ * different lane counts, the kiln_rq_stage wrapper of a standalone
+ * requantize, kiln_regfile and the per-stage PERF counters with the run
+ * control.  Needs the stages' parallelism, segments and inputs; reads
+ * nothing the evaluation computes, so it can run before weight placement.
+ * The channel rules and parameters copy pipeline.c (gen_channels,
+ * emit_chan, emit_top): keep the two in step.
+ */
+#include "hls/plan_int.h"
+
+#include <string.h>
+
+#define INFRA_ADDR_W 40   /* DDR address bits of the AXI4 masters (pipeline AXI_ADDR_W) */
+#define INFRA_RF_ADDR_W 12 /* AXI-Lite address bits of kiln_regfile (pipeline RF_ADDR_W) */
+#define INFRA_CFG_FIXED 2 /* CFG registers before the channel bases: SEGMENT, FRAMES */
+#define INFRA_MAX_OUT 4   /* bursts in flight per channel */
+#define INFRA_BURST_MAP 64 /* burst beats of a map channel (in, out) */
+#define INFRA_BURST_W 16  /* burst beats of a weight channel */
+#define INFRA_RQ_BRAM_MIN 1024 /* kiln_rq_stage's output FIFO is never block RAM */
+
+/* kiln_rd_chan / kiln_wr_chan beyond their AXI master and kiln_width, as
+ * the top instantiates them: cfg_bytes, cfg_stride and cfg_beats are
+ * constants there, so their sampled copies and compares fold away and the
+ * master's own length logic shrinks by about what the flags, base address,
+ * repetition count and beat counter add in LUTs.  yosys on one channel with
+ * the top's constants (yolov3-tiny-small, ultra96v2): weights (64 b, burst
+ * 16, 4 lanes) 451 LUT 384 FF, input (burst 64, 4 lanes) 592 LUT 467 FF,
+ * output (2 lanes) 841 LUT 581 FF, 1 RAMB36E2 each; descriptors + these
+ * terms: 605/398, 605/462, 816/579. */
+#define CHAN_FF 60.0
+#define CHAN_LUT 0.0
+/* One stage's PERF counter (beat count, first-frame flag, two cycle stamps):
+ * yosys 97 FF, 40 LUT. */
+#define PERF_FF 97.0
+#define PERF_LUT 40.0
+/* Run control of the top: run, run_seg, the cycle counter and SEGMENT decode. */
+#define RUN_FF 65.0
+#define RUN_LUT 80.0
+
+static int64_t in_lanes(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV ? s->pe_ic : s->lanes;
+}
+
+static int64_t out_lanes(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes;
+}
+
+static void res_add(HlsRes *r, const HlsRes *a)
+{
+    r->lut += a->lut;
+    r->ff += a->ff;
+    r->dsp += a->dsp;
+    r->bram36 += a->bram36;
+    r->uram += a->uram;
+}
+
+/* Add the descriptor resources of engine `name` with hw parameters
+ * names[i] = vals[i] (n of them; the rest 1) to r.  A missing engine or
+ * parameter adds nothing for it (the registry is fixed at build time). */
+static void add_engine(HlsRes *r, const char *name, const char *const *names,
+                       const int64_t *vals, int n)
+{
+    const HlsEngineDesc *d = hls_engine_find(name);
+    int64_t hw[HLS_PLAN_MAX_PARAMS];
+    HlsRes a;
+    int i;
+    if (!d)
+        return;
+    for (i = 0; i < HLS_PLAN_MAX_PARAMS; i++)
+        hw[i] = 1;
+    for (i = 0; i < n; i++) {
+        int k = hls_param_index(d->hw_params, names[i]);
+        if (k >= 0 && k < HLS_PLAN_MAX_PARAMS)
+            hw[k] = vals[i];
+    }
+    a = d->resources(hw);
+    res_add(r, &a);
+}
+
+static void add_width(HlsRes *r, int64_t li, int64_t lo)
+{
+    static const char *const n[] = {"LI", "LO"};
+    int64_t v[2];
+    if (li == lo)
+        return;
+    v[0] = li, v[1] = lo;
+    add_engine(r, "kiln_width", n, v, 2);
+}
+
+/* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
+ * (kiln_rd_chan) with burst beats bmax; AXI data 64 bits up to 8 lanes,
+ * else 128 (pipeline chan_data_w). */
+static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
+{
+    static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT"};
+    int64_t dw = 8 * lanes > 64 ? 128 : 64;
+    int64_t v[4];
+    v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT;
+    add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 4);
+    if (write)
+        add_width(r, lanes, dw / 8);
+    else
+        add_width(r, dw / 8, lanes);
+    r->ff += CHAN_FF;
+    r->lut += CHAN_LUT;
+}
+
+/* Does stage i's output leave its segment (pipeline leaves_segment)? */
+static int leaves_segment(const HlsPlan *p, int i)
+{
+    int j, k, seg = p->stages[i].segment;
+    if (p->stages[i].out_ddr)
+        return 1;
+    for (j = 0; j < p->nstage; j++)
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
+                return 1;
+    return 0;
+}
+
+void hls_plan_infra(HlsPlan *p, HlsRes *r)
+{
+    int i, j, k, nch = 0;
+    memset(r, 0, sizeof *r);
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        int out = leaves_segment(p, i), ns = out;
+        /* input maps from DDR: graph inputs, CPU or other segments */
+        for (k = 0; k < s->nin; k++) {
+            int from = s->in[k];
+            if (from < 0 || p->stages[from].segment != s->segment) {
+                add_chan(r, 0, in_lanes(s), INFRA_BURST_MAP);
+                nch++;
+            }
+        }
+        if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
+            add_chan(r, 0, in_lanes(s), INFRA_BURST_W);
+            nch++;
+        }
+        if (out) {
+            add_chan(r, 1, out_lanes(s), INFRA_BURST_MAP);
+            nch++;
+        }
+        /* consumers in the segment: a lane converter where the counts differ */
+        for (j = i + 1; j < p->nstage; j++) {
+            const HlsStage *t = &p->stages[j];
+            if (t->segment != s->segment)
+                continue;
+            for (k = 0; k < t->nin; k++)
+                if (t->in[k] == i) {
+                    ns++;
+                    add_width(r, out_lanes(s), in_lanes(t));
+                }
+        }
+        if (ns > 1) { /* kiln_fork: a taken flag per consumer */
+            r->ff += (double)ns;
+            r->lut += 2.0 * (double)ns;
+        }
+        if (s->kind == HLS_ST_REQUANT) {
+            /* kiln_rq_stage: (PIPE + 2)-entry output FIFO and in-flight count */
+            static const char *const n[] = {"WIDTH", "DEPTH", "BRAM_MIN"};
+            int64_t v[3];
+            v[0] = 8 * s->lanes, v[1] = s->rq_pipe + 2, v[2] = INFRA_RQ_BRAM_MIN;
+            add_engine(r, "kiln_fifo", n, v, 3);
+            r->ff += 10.0;
+            r->lut += 10.0;
+        }
+        r->ff += PERF_FF;
+        r->lut += PERF_LUT;
+    }
+    {
+        static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF"};
+        int64_t v[4];
+        v[0] = INFRA_CFG_FIXED + 2 * nch, v[1] = 0, v[2] = INFRA_RF_ADDR_W, v[3] = p->nstage;
+        add_engine(r, "kiln_regfile", n, v, 4);
+    }
+    r->ff += RUN_FF;
+    r->lut += RUN_LUT;
+}
