@@ -203,7 +203,7 @@ static const cJSON *need_array(const char *file, const cJSON *o, const char *key
 static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c)
 {
     char where[64];
-    const char *dir;
+    const char *dir = NULL;
     double v;
     int rc;
     snprintf(where, sizeof where, "channels[%d]", idx);
