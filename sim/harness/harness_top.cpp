@@ -9,45 +9,7 @@
 
 #include "harness.h"
 #include "kiln_ports.h"
-
-// Little-endian bytes into/out of a port of any width (integer or VlWide).
-template <class T> static inline void put_int(T &port, const uint8_t *b, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n && i < (int)sizeof(T); i++)
-        v |= (uint64_t)b[i] << (8 * i);
-    port = (T)v;
-}
-static inline void put(uint8_t &p, const uint8_t *b, int n) { put_int(p, b, n); }
-static inline void put(uint16_t &p, const uint8_t *b, int n) { put_int(p, b, n); }
-static inline void put(uint32_t &p, const uint8_t *b, int n) { put_int(p, b, n); }
-static inline void put(uint64_t &p, const uint8_t *b, int n) { put_int(p, b, n); }
-template <class W> static inline void put(W &port, const uint8_t *b, int n)
-{
-    uint32_t *w = port.data();
-    for (int i = 0; i < (n + 3) / 4; i++) {
-        uint32_t v = 0;
-        for (int j = 0; j < 4 && 4 * i + j < n; j++)
-            v |= (uint32_t)b[4 * i + j] << (8 * j);
-        w[i] = v;
-    }
-}
-template <class T> static inline void get_int(const T &port, uint8_t *b, int n)
-{
-    uint64_t v = (uint64_t)port;
-    for (int i = 0; i < n; i++)
-        b[i] = i < (int)sizeof(T) ? (uint8_t)(v >> (8 * i)) : 0;
-}
-static inline void get(const uint8_t &p, uint8_t *b, int n) { get_int(p, b, n); }
-static inline void get(const uint16_t &p, uint8_t *b, int n) { get_int(p, b, n); }
-static inline void get(const uint32_t &p, uint8_t *b, int n) { get_int(p, b, n); }
-static inline void get(const uint64_t &p, uint8_t *b, int n) { get_int(p, b, n); }
-template <class W> static inline void get(const W &port, uint8_t *b, int n)
-{
-    const uint32_t *w = port.data();
-    for (int i = 0; i < n; i++)
-        b[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
-}
+#include "port_bytes.h"
 
 #define HS_PORT(name, w) {#name, w},
 static const HsPort rd_ports[] = {KILN_RD_CHANNELS(HS_PORT){nullptr, 0}};
@@ -94,7 +56,7 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
 #define HS_RD_IN(name, w)                                   \
     t->m_axi_##name##_arready = p->rd[i].arready;           \
     t->m_axi_##name##_rvalid = p->rd[i].rvalid;             \
-    put(t->m_axi_##name##_rdata, p->rd[i].rdata, (w) / 8);  \
+    kiln_port_put(t->m_axi_##name##_rdata, p->rd[i].rdata, (w) / 8);  \
     t->m_axi_##name##_rresp = p->rd[i].rresp;               \
     t->m_axi_##name##_rlast = p->rd[i].rlast;               \
     i++;
@@ -133,7 +95,7 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
     p->wr[i].awsize = t->m_axi_##name##_awsize;             \
     p->wr[i].awburst = t->m_axi_##name##_awburst;           \
     p->wr[i].wvalid = t->m_axi_##name##_wvalid;             \
-    get(t->m_axi_##name##_wdata, p->wr[i].wdata, (w) / 8);  \
+    kiln_port_get(t->m_axi_##name##_wdata, p->wr[i].wdata, (w) / 8);  \
     p->wr[i].wstrb = t->m_axi_##name##_wstrb;               \
     p->wr[i].wlast = t->m_axi_##name##_wlast;               \
     p->wr[i].bready = t->m_axi_##name##_bready;             \

@@ -33,7 +33,7 @@ void axi_rd_tick(void *h, AxiRdPins *p)
     m->start = p->start;
     m->m_axi_arready = p->arready;
     m->m_axi_rvalid = p->rvalid;
-    tb_port_put(m->m_axi_rdata, p->rdata, nb);
+    kiln_port_put(m->m_axi_rdata, p->rdata, nb);
     m->m_axi_rresp = p->rresp;
     m->m_axi_rlast = p->rlast;
     m->m_tready = p->m_tready;
@@ -48,6 +48,6 @@ void axi_rd_tick(void *h, AxiRdPins *p)
     p->arburst = m->m_axi_arburst;
     p->rready = m->m_axi_rready;
     p->m_tvalid = m->m_tvalid;
-    tb_port_get(m->m_tdata, p->m_tdata, nb);
+    kiln_port_get(m->m_tdata, p->m_tdata, nb);
     tbs_edge(m);
 }

@@ -32,7 +32,7 @@ void axi_wr_tick(void *h, AxiWrPins *p)
     m->cfg_bytes = p->bytes;
     m->start = p->start;
     m->s_tvalid = p->s_tvalid;
-    tb_port_put(m->s_tdata, p->s_tdata, nb);
+    kiln_port_put(m->s_tdata, p->s_tdata, nb);
     m->m_axi_awready = p->awready;
     m->m_axi_wready = p->wready;
     m->m_axi_bvalid = p->bvalid;
@@ -48,7 +48,7 @@ void axi_wr_tick(void *h, AxiWrPins *p)
     p->awsize = m->m_axi_awsize;
     p->awburst = m->m_axi_awburst;
     p->wvalid = m->m_axi_wvalid;
-    tb_port_get(m->m_axi_wdata, p->wdata, nb);
+    kiln_port_get(m->m_axi_wdata, p->wdata, nb);
     p->wstrb = m->m_axi_wstrb;
     p->wlast = m->m_axi_wlast;
     p->bready = m->m_axi_bready;

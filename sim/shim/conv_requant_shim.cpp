@@ -34,22 +34,22 @@ extern "C" void rq_set(RqSim *s, int rst, int valid, const uint8_t *acc, const u
 {
     s->m->rst = rst;
     s->m->i_valid = valid;
-    tb_port_put(s->m->i_acc, acc, 4 * lanes);
-    tb_port_put(s->m->i_mpos, mpos, 2 * lanes);
-    tb_port_put(s->m->i_mneg, mneg, 2 * lanes);
+    kiln_port_put(s->m->i_acc, acc, 4 * lanes);
+    kiln_port_put(s->m->i_mpos, mpos, 2 * lanes);
+    kiln_port_put(s->m->i_mneg, mneg, 2 * lanes);
     /* shift: 6-bit fields, packed into bytes here */
     uint8_t sb[64] = {0};
     for (int l = 0; l < lanes; l++)
         for (int b = 0; b < 6; b++)
             if (shift[l] >> b & 1)
                 sb[(6 * l + b) / 8] |= (uint8_t)(1u << ((6 * l + b) % 8));
-    tb_port_put(s->m->i_shift, sb, (6 * lanes + 7) / 8);
+    kiln_port_put(s->m->i_shift, sb, (6 * lanes + 7) / 8);
     s->m->eval();
 }
 
 extern "C" int rq_get(RqSim *s, int8_t *q, int lanes)
 {
-    tb_port_get(s->m->o_q, (uint8_t *)q, lanes);
+    kiln_port_get(s->m->o_q, (uint8_t *)q, lanes);
     return s->m->o_valid;
 }
 

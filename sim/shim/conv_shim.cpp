@@ -55,9 +55,9 @@ extern "C" void cv_set(CvSim *s, const CvIn *in)
     m->cfg_pad = in->pad;
     m->cfg_wreload = in->wreload;
     m->s_tvalid = in->s_tvalid;
-    tb_port_put(m->s_tdata, in->s_tdata, KILN_TB_PE_IC);
+    kiln_port_put(m->s_tdata, in->s_tdata, KILN_TB_PE_IC);
     m->w_tvalid = in->w_tvalid;
-    tb_port_put(m->w_tdata, in->w_tdata, KILN_TB_PE_IC);
+    kiln_port_put(m->w_tdata, in->w_tdata, KILN_TB_PE_IC);
     m->m_tready = in->m_tready;
     m->eval();
 }
@@ -67,7 +67,7 @@ extern "C" void cv_get(CvSim *s, CvOut *out)
     out->s_tready = s->m->s_tready;
     out->w_tready = s->m->w_tready;
     out->m_tvalid = s->m->m_tvalid;
-    tb_port_get(s->m->m_tdata, out->m_tdata, KILN_TB_PE_OC);
+    kiln_port_get(s->m->m_tdata, out->m_tdata, KILN_TB_PE_OC);
 }
 
 extern "C" void cv_tick(CvSim *s)

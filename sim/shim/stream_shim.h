@@ -10,14 +10,14 @@
 #define TBS_IN(m, p, i, pre, nbytes)                                           \
     do {                                                                       \
         (m)->pre##tvalid = (p)->in_valid[i];                                   \
-        tb_port_put((m)->pre##tdata, (p)->in_data[i], nbytes);                \
+        kiln_port_put((m)->pre##tdata, (p)->in_data[i], nbytes);                \
     } while (0)
 #define TBS_OUT_SET(m, p, o, pre) ((m)->pre##tready = (p)->out_ready[o])
 #define TBS_IN_GET(m, p, i, pre) ((p)->in_ready[i] = (m)->pre##tready)
 #define TBS_OUT_GET(m, p, o, pre, nbytes)                                      \
     do {                                                                       \
         (p)->out_valid[o] = (m)->pre##tvalid;                                  \
-        tb_port_get((m)->pre##tdata, (p)->out_data[o], nbytes);               \
+        kiln_port_get((m)->pre##tdata, (p)->out_data[o], nbytes);               \
     } while (0)
 
 template <class M> static inline void tbs_edge(M *m)

@@ -47,30 +47,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (!buf)
-        gir_die("out of memory");
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* Any int8 value: a quantized graph, planned as it is. */
 static int is_quantized(const GirGraph *g)
 {
@@ -287,7 +263,7 @@ int kiln_cmd_compile(int argc, char **argv)
         rc = kiln_report(&err);
     if (rc == KILN_OK) {
         if (plan_path) {
-            char *text = read_text(plan_path);
+            char *text = kiln_read_file(plan_path, NULL);
             if (!text)
                 rc = kiln_user_error("%s: cannot read: %s", plan_path, strerror(errno));
             else

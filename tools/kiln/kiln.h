@@ -47,6 +47,9 @@ int kiln_cmd_opt(int argc, char **argv);
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);
 /* Print a GirError as "kiln: ..." and return KILN_BAD_INPUT. */
 int kiln_report(const GirError *e);
+/* The whole file at path, NUL-terminated (malloc'd; *len = its size when
+ * len is not NULL), or NULL when it cannot be read. */
+char *kiln_read_file(const char *path, size_t *len);
 /* True when argv[i] is "--help" or "-h". */
 int kiln_is_help(const char *arg);
 

@@ -97,32 +97,6 @@ static void simulate_usage(FILE *f)
             "Checks every output byte against the int8 interpreter and measures cycles.\n");
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (!buf)
-        gir_die("out of memory");
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    buf[n] = 0;
-    if (len)
-        *len = (size_t)n;
-    fclose(f);
-    return buf;
-}
-
 /* Write text to path atomically (temp file + rename). */
 static int write_atomic(const char *path, const char *text, size_t len)
 {
@@ -299,7 +273,7 @@ static int find_reg(const char *file, const cJSON *regs, const char *name, uint3
 
 static cJSON *load_json(const char *path, int *rc)
 {
-    char *text = slurp(path, NULL);
+    char *text = kiln_read_file(path, NULL);
     cJSON *j;
     const char *at;
     if (!text) {
@@ -583,7 +557,7 @@ static const char *const vflags[] = {
 static int build_model(const char *user_dir, char *exe, size_t size)
 {
     char *dir = realpath(user_dir, NULL);
-    static const char *const hsrc[] = {"harness.h", "harness.c", "harness_top.cpp"};
+    static const char *const hsrc[] = {"harness.h", "harness.c", "harness_top.cpp", "port_bytes.h"};
     char rtl[4096], path[4200], obj[4200], tmp[4300], log[4200], ver[512], cflags[9000];
     char ccobj[4400], hc[4200], htop[4200], mdir[4300];
     char **names = NULL, *text;
@@ -605,7 +579,7 @@ static int build_model(const char *user_dir, char *exe, size_t size)
     for (k = 0; k <= n; k++) { /* the rtl files and kiln_ports.h */
         const char *nm = k < n ? names[k] : "kiln_ports.h";
         snprintf(path, sizeof path, "%s/%s", rtl, nm);
-        if (!(text = slurp(path, &len))) {
+        if (!(text = kiln_read_file(path, &len))) {
             rc = kiln_user_error("%s: cannot read: %s", path, strerror(errno));
             goto out;
         }
@@ -615,7 +589,7 @@ static int build_model(const char *user_dir, char *exe, size_t size)
     }
     for (i = 0; i < sizeof hsrc / sizeof hsrc[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", KILN_SIM_HARNESS_DIR, hsrc[i]);
-        if (!(text = slurp(path, &len))) {
+        if (!(text = kiln_read_file(path, &len))) {
             rc = kiln_user_error("%s: cannot read: %s (harness sources)", path, strerror(errno));
             goto out;
         }
@@ -785,7 +759,7 @@ static long compare_out(const SimChan *c, const Ref *rv, const char *dump, const
 {
     FILE *ref = NULL;
     size_t len;
-    uint8_t *got = (uint8_t *)slurp(dump, &len), *want;
+    uint8_t *got = (uint8_t *)kiln_read_file(dump, &len), *want;
     int f, cg = (c->c + c->lanes - 1) / c->lanes, shown = 0;
     long bad = 0;
     int vid = gir_find_value(rv->g, c->value);
@@ -977,7 +951,7 @@ static int run_segment(const SegCtx *x, int s, SegResult *r)
         unlink(log);
         status = run_logged(argv, log, "simulating");
     }
-    text = slurp(res, NULL);
+    text = kiln_read_file(res, NULL);
     if (!text)
         return kiln_user_error("simulate: the harness wrote no result (%s/harness.log)", sd);
     {
@@ -1077,7 +1051,7 @@ static int write_report(const char *dir, const char *section)
     size_t len;
     int rc;
     snprintf(path, sizeof path, "%s/report.md", dir);
-    old = slurp(path, &len);
+    old = kiln_read_file(path, &len);
     if (!old) {
         old = strdup("");
         if (!old)
@@ -1177,7 +1151,7 @@ int kiln_cmd_simulate(int argc, char **argv)
     snprintf(path, sizeof path, "%s/model.gir", dir);
     {
         size_t len;
-        char *text = slurp(path, &len);
+        char *text = kiln_read_file(path, &len);
         if (!text) {
             rc = kiln_user_error("%s: cannot read: %s", path, strerror(errno));
             goto out;
