@@ -45,13 +45,14 @@
 #define W_MAX_OUT 4
 
 /* Templates rtl_write may copy, in the order they are written. */
-enum { T_ADD, T_AXI_RD, T_AXI_WR, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV, T_FIFO, T_MAC2,
-       T_MAXPOOL, T_RD_CHAN, T_REGFILE, T_REQUANT, T_RQ_STAGE, T_UPSAMPLE, T_WIDTH, T_WR_CHAN,
-       T_COUNT };
+enum { T_ADD, T_AXI_RD, T_AXI_WR, T_CHAN_REPS, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV,
+       T_FIFO, T_MAC2, T_MAXPOOL, T_RD_CHAN, T_REGFILE, T_REQUANT, T_RQ_STAGE, T_UPSAMPLE,
+       T_WIDTH, T_WR_CHAN, T_COUNT };
 static const char *const tpl_files[T_COUNT] = {
-    "kiln_add.v",       "kiln_axi_rd.v",  "kiln_axi_wr.v",    "kiln_concat.v",   "kiln_conv.v",
-    "kiln_conv_window.v", "kiln_dwconv.v", "kiln_fifo.v",     "kiln_mac2.v",     "kiln_maxpool.v",
-    "kiln_rd_chan.v",   "kiln_regfile.v", "kiln_requant.v",   "kiln_rq_stage.v", "kiln_upsample.v",
+    "kiln_add.v",       "kiln_axi_rd.v",   "kiln_axi_wr.v",  "kiln_chan_reps.v",
+    "kiln_concat.v",    "kiln_conv.v",     "kiln_conv_window.v", "kiln_dwconv.v",
+    "kiln_fifo.v",      "kiln_mac2.v",     "kiln_maxpool.v", "kiln_rd_chan.v",
+    "kiln_regfile.v",   "kiln_requant.v",  "kiln_rq_stage.v", "kiln_upsample.v",
     "kiln_width.v",     "kiln_wr_chan.v"};
 /* Files rtl_write generates. */
 static const char *const gen_files[] = {"kiln_top.v", "kiln_fork.v", "kiln_ports.h",
@@ -913,7 +914,7 @@ static void emit_top(Gen *G, FILE *f)
         fprintf(d, "    wire                  ch_%s_err;\n", c->name);
         emit_chan(G, b, u, i);
     }
-    G->need |= 1u << T_RD_CHAN | 1u << T_AXI_RD | 1u << T_WIDTH | 1u << T_FIFO;
+    G->need |= 1u << T_RD_CHAN | 1u << T_CHAN_REPS | 1u << T_AXI_RD | 1u << T_WIDTH | 1u << T_FIFO;
     for (i = 0; i < G->nch; i++)
         if (G->ch[i].kind == CH_OUT)
             G->need |= 1u << T_WR_CHAN | 1u << T_AXI_WR;

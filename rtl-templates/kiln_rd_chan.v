@@ -21,7 +21,8 @@
 //                          of stream beat j / LANES
 // Parameters: DATA_W (64|128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_rd),
 //             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
-// Structure:  kiln_axi_rd -> kiln_width (flat: one DDR beat is one "pixel"
+// Structure:  kiln_chan_reps (repetitions, beat count) around
+//             kiln_axi_rd -> kiln_width (flat: one DDR beat is one "pixel"
 //             when LANES < DATA_W/8, LANES*8/DATA_W beats one when larger)
 //             -> beat counter that drops the padding beats of a repetition.
 //             Repetition r+1 starts the cycle after repetition r's done.
@@ -62,66 +63,21 @@ module kiln_rd_chan #(
     output wire [8*LANES-1:0] m_tdata
 );
     localparam NB = DATA_W / 8;
-    localparam LL = $clog2(LANES);
 
-    reg              busy_r;    // repetitions running
-    reg              done_r;    // all repetitions finished
-    reg              err_r;     // RRESP error since start
-    reg              err_p;     // err_r rose in the previous cycle
-    reg              issued;    // kiln_axi_rd started, its done not yet seen
-    reg              go;        // start pulse to kiln_axi_rd
-    reg [ADDR_W-1:0] addr;      // base of the current repetition
-    reg [31:0]       left;      // repetitions not yet started
-    reg [31:0]       bytes;     // sampled cfg_bytes
-    reg [31:0]       stride;    // sampled cfg_stride
-    reg [31:0]       beats;     // sampled cfg_beats
-    reg [31:0]       tc;        // stream beat within the repetition
-    wire [31:0]      tot = bytes >> LL;  // stream beats per repetition
-
-    wire rd_busy, rd_done, rd_err;
-    assign busy  = busy_r;
-    assign done  = done_r;
-    assign error = err_p;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            busy_r <= 1'b0; done_r <= 1'b0; err_r <= 1'b0; issued <= 1'b0; go <= 1'b0;
-            err_p <= 1'b0;
-            left <= 32'd0;
-        end else begin
-            go <= 1'b0;
-            err_p <= 1'b0;
-            if (start && !busy_r) begin
-                addr   <= cfg_base;
-                bytes  <= cfg_bytes;
-                stride <= cfg_stride;
-                beats  <= cfg_beats;
-                err_r  <= 1'b0;
-                done_r <= cfg_reps == 32'd0;
-                busy_r <= cfg_reps != 32'd0;
-                left   <= cfg_reps;
-                issued <= 1'b0;
-            end else if (busy_r) begin
-                if (rd_err && !err_r) begin
-                    err_r <= 1'b1;
-                    err_p <= 1'b1;
-                end
-                if (!issued && !go) begin
-                    if (left == 32'd0) begin
-                        busy_r <= 1'b0;
-                        done_r <= 1'b1;
-                    end else begin
-                        go     <= 1'b1;
-                        issued <= 1'b1;
-                        left   <= left - 32'd1;
-                    end
-                end else if (issued && !go && rd_done && !rd_busy) begin
-                    issued <= 1'b0;
-                    addr   <= addr + {{(ADDR_W-32){1'b0}}, stride};
-                end
-            end
-        end
-    end
+    wire               w_tvalid, w_tready;
+    wire [8*LANES-1:0] w_tdata;
+    wire              rd_busy, rd_done, rd_err;
+    wire              go, keep;
+    wire [ADDR_W-1:0] addr;
+    wire [31:0]       bytes;
+    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
+        .clk(clk), .rst(rst),
+        .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
+        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps), .start(start),
+        .busy(busy), .done(done), .error(error),
+        .go(go), .addr(addr), .bytes(bytes),
+        .dma_busy(rd_busy), .dma_done(rd_done), .dma_err(rd_err),
+        .beat(w_tvalid && w_tready), .keep(keep));
 
     wire              a_tvalid, a_tready;
     wire [DATA_W-1:0] a_tdata;
@@ -138,8 +94,6 @@ module kiln_rd_chan #(
         .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
         .m_tvalid(a_tvalid), .m_tready(a_tready), .m_tdata(a_tdata));
 
-    wire               w_tvalid, w_tready;
-    wire [8*LANES-1:0] w_tdata;
     generate
         if (NB == LANES) begin : g_same
             assign w_tvalid = a_tvalid;
@@ -157,14 +111,7 @@ module kiln_rd_chan #(
     endgenerate
 
     // drop the padding beats at the end of each repetition
-    wire keep = tc < beats;
     assign m_tvalid = w_tvalid && keep;
     assign w_tready = keep ? m_tready : 1'b1;
     assign m_tdata  = w_tdata;
-    always @(posedge clk) begin
-        if (rst || (start && !busy_r))
-            tc <= 32'd0;
-        else if (w_tvalid && w_tready)
-            tc <= tc + 32'd1 == tot ? 32'd0 : tc + 32'd1;
-    end
 endmodule

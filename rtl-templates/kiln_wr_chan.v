@@ -20,7 +20,8 @@
 //             m_axi_aw*, m_axi_w*, m_axi_b*   as kiln_axi_wr
 // Parameters: DATA_W (64|128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_wr),
 //             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
-// Structure:  zero-beat filler -> kiln_width (flat) -> kiln_axi_wr.  The
+// Structure:  kiln_chan_reps (repetitions, beat count) around
+//             zero-beat filler -> kiln_width (flat) -> kiln_axi_wr.  The
 //             stream waits between repetitions (kiln_axi_wr takes beats only
 //             during a transfer); repetition r+1 starts the cycle after
 //             repetition r's done.
@@ -64,80 +65,26 @@ module kiln_wr_chan #(
     input  wire [1:0]        m_axi_bresp
 );
     localparam NB = DATA_W / 8;
-    localparam LL = $clog2(LANES);
 
-    reg              busy_r;    // repetitions running
-    reg              done_r;    // all repetitions finished
-    reg              err_r;     // BRESP error since start
-    reg              err_p;     // err_r rose in the previous cycle
-    reg              issued;    // kiln_axi_wr started, its done not yet seen
-    reg              go;        // start pulse to kiln_axi_wr
-    reg [ADDR_W-1:0] addr;      // base of the current repetition
-    reg [31:0]       left;      // repetitions not yet started
-    reg [31:0]       bytes;     // sampled cfg_bytes
-    reg [31:0]       stride;    // sampled cfg_stride
-    reg [31:0]       beats;     // sampled cfg_beats
-    reg [31:0]       tc;        // stream beat within the repetition
-    wire [31:0]      tot = bytes >> LL;  // stream beats per repetition
-
-    wire wr_busy, wr_done, wr_err;
-    assign busy  = busy_r;
-    assign done  = done_r;
-    assign error = err_p;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            busy_r <= 1'b0; done_r <= 1'b0; err_r <= 1'b0; issued <= 1'b0; go <= 1'b0;
-            err_p <= 1'b0;
-            left <= 32'd0;
-        end else begin
-            go <= 1'b0;
-            err_p <= 1'b0;
-            if (start && !busy_r) begin
-                addr   <= cfg_base;
-                bytes  <= cfg_bytes;
-                stride <= cfg_stride;
-                beats  <= cfg_beats;
-                err_r  <= 1'b0;
-                done_r <= cfg_reps == 32'd0;
-                busy_r <= cfg_reps != 32'd0;
-                left   <= cfg_reps;
-                issued <= 1'b0;
-            end else if (busy_r) begin
-                if (wr_err && !err_r) begin
-                    err_r <= 1'b1;
-                    err_p <= 1'b1;
-                end
-                if (!issued && !go) begin
-                    if (left == 32'd0) begin
-                        busy_r <= 1'b0;
-                        done_r <= 1'b1;
-                    end else begin
-                        go     <= 1'b1;
-                        issued <= 1'b1;
-                        left   <= left - 32'd1;
-                    end
-                end else if (issued && !go && wr_done && !wr_busy) begin
-                    issued <= 1'b0;
-                    addr   <= addr + {{(ADDR_W-32){1'b0}}, stride};
-                end
-            end
-        end
-    end
-
-    // zero beats after the payload of each repetition
     wire               f_tvalid, f_tready;
     wire [8*LANES-1:0] f_tdata;
-    wire keep = tc < beats;
-    assign f_tvalid = keep ? s_tvalid : busy_r;
+    wire              wr_busy, wr_done, wr_err;
+    wire              go, keep;
+    wire [ADDR_W-1:0] addr;
+    wire [31:0]       bytes;
+    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
+        .clk(clk), .rst(rst),
+        .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
+        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps), .start(start),
+        .busy(busy), .done(done), .error(error),
+        .go(go), .addr(addr), .bytes(bytes),
+        .dma_busy(wr_busy), .dma_done(wr_done), .dma_err(wr_err),
+        .beat(f_tvalid && f_tready), .keep(keep));
+
+    // zero beats after the payload of each repetition
+    assign f_tvalid = keep ? s_tvalid : busy;
     assign s_tready = keep && f_tready;
     assign f_tdata  = keep ? s_tdata : {8*LANES{1'b0}};
-    always @(posedge clk) begin
-        if (rst || (start && !busy_r))
-            tc <= 32'd0;
-        else if (f_tvalid && f_tready)
-            tc <= tc + 32'd1 == tot ? 32'd0 : tc + 32'd1;
-    end
 
     wire              a_tvalid, a_tready;
     wire [DATA_W-1:0] a_tdata;

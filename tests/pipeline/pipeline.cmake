@@ -85,7 +85,7 @@ if(KILN_VERILATOR_BIN)
   foreach(_l 2 8 32)
     foreach(_d 64 128)
       add_test(NAME pipeline_chan_lint_l${_l}_d${_d} COMMAND sh -c
-        "${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_rd_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_axi_rd.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v && ${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_wr_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v")
+        "${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_rd_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_rd.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v && ${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_wr_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v")
     endforeach()
   endforeach()
 endif()
@@ -113,7 +113,7 @@ add_test(NAME pipeline_tiles_refused COMMAND ${PL_RUN} none ${PLT}/tiles
 # DDR model with random delays; padding dropped on read, zero-filled on write;
 # SLVERR answers give one error pulse per channel.
 if(KILN_IVERILOG AND KILN_VVP)
-  set(_chv ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_axi_rd.v
+  set(_chv ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_rd.v
     ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v)
   string(REPLACE ";" " " _chv "${_chv}")
   # name: LANES DATA_W BYTES BEATS REPS STRIDE BP SEED ERR

@@ -1,4 +1,4 @@
-// RUN: iverilog -g2005 -P tb_chan.LANES=4 ... tb_chan_iv.v kiln_rd_chan.v kiln_wr_chan.v
+// RUN: iverilog -g2005 -P tb_chan.LANES=4 ... tb_chan_iv.v kiln_rd_chan.v kiln_wr_chan.v kiln_chan_reps.v
 //      kiln_axi_rd.v kiln_axi_wr.v kiln_width.v kiln_fifo.v && vvp a.out
 // DMA channel loopback: kiln_rd_chan reads REPS repetitions of BYTES bytes
 // (BEATS stream beats of LANES lanes, the rest padding) from a DDR model at
