@@ -111,8 +111,7 @@ static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
     r->lut += CHAN_LUT;
 }
 
-/* Does stage i's output leave its segment (pipeline leaves_segment)? */
-static int leaves_segment(const HlsPlan *p, int i)
+int hls_leaves_segment(const HlsPlan *p, int i)
 {
     int j, k, seg = p->stages[i].segment;
     if (p->stages[i].out_ddr)
@@ -130,7 +129,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
     memset(r, 0, sizeof *r);
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
-        int out = leaves_segment(p, i), ns = out;
+        int out = hls_leaves_segment(p, i), ns = out;
         /* input maps from DDR: graph inputs, CPU or other segments */
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];

@@ -170,6 +170,10 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e);
 void hls_plan_free(HlsPlan *p);
 
+/* Does stage i's output leave its segment (graph output, CPU node or a
+ * stage of another segment), so a DMA channel writes it to DDR? */
+int hls_leaves_segment(const HlsPlan *p, int i);
+
 /* plan.json text (malloc'd, caller frees). */
 char *hls_plan_json(const HlsPlan *p);
 /* report.md: per-layer table, totals, fps, latency, DSP efficiency,

@@ -128,20 +128,6 @@ static const HlsFifo *edge_fifo(const HlsPlan *p, int from, int to)
     return NULL;
 }
 
-/* Does stage i's output leave its segment (graph output, CPU or another
- * segment's consumer)? */
-static int leaves_segment(const HlsPlan *p, int i)
-{
-    int j, k, seg = p->stages[i].segment;
-    if (p->stages[i].out_ddr)
-        return 1;
-    for (j = 0; j < p->nstage; j++)
-        for (k = 0; k < p->stages[j].nin; k++)
-            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
-                return 1;
-    return 0;
-}
-
 /* Is input k of stage i read from DDR? */
 static int reads_ddr(const HlsPlan *p, int i, int k)
 {
@@ -408,7 +394,7 @@ static void gen_channels(Gen *G)
         for (i = 0; i < n; i++) {
             const HlsStage *s = &p->stages[i];
             Chan *c = &G->ch[G->nch];
-            if (s->segment != seg || !leaves_segment(p, i))
+            if (s->segment != seg || !hls_leaves_segment(p, i))
                 continue;
             c->kind = CH_OUT;
             snprintf(c->name, sizeof c->name, "out%d", G->nout++);
@@ -650,7 +636,7 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
     }
     for (i = 0, n = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
-        n += has_weights(s) + leaves_segment(p, i);
+        n += has_weights(s) + hls_leaves_segment(p, i);
         for (k = 0; k < s->nin; k++)
             n += reads_ddr(p, i, k);
     }
@@ -666,7 +652,7 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
         for (i = 0; i < p->nstage; i++)
             if (p->stages[i].segment == seg) {
                 nst++;
-                nout += leaves_segment(p, i);
+                nout += hls_leaves_segment(p, i);
             }
         if (nst > 0 && nout == 0)
             return gir_error_at(e, gir_loc_none(), "rtl: FPGA segment %d has no output", seg);
