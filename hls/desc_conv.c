@@ -174,8 +174,9 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP", "KMAX", "WMAX", "C
                                       "WDEPTH", "WBANKS", "PIPE", "RQ_PIPE", "PACK", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK };
-static const char *const conv_rt[] = {"h", "w", "cin", "cout", "k", "stride", "pad", "tog", NULL};
-enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG };
+static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
+                                      "stride", "pad", "tog", "ipace", NULL};
+enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
 
 static int64_t conv_latency(const int64_t *hw)
 {
@@ -183,7 +184,9 @@ static int64_t conv_latency(const int64_t *hw)
 }
 
 /* rt[RT_TOG]: output groups per weight tile; 0 or >= ceil(cout/PE_OC) is the
- * whole layer in one tile (weights loaded before the frame). */
+ * whole layer in one tile (weights loaded before the frame).  rt[RT_IPACE]:
+ * cycles per input beat of the source (a DMA channel narrower than PE_IC
+ * lanes); 0 or 1: a beat every cycle. */
 static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
 {
     WinShape sh;
@@ -195,7 +198,7 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.k = rt[RT_K];
     sh.s = rt[RT_STRIDE];
     sh.p = rt[RT_PAD];
-    sh.nin = rt[RT_W] * icg;
+    sh.nin = rt[RT_W] * icg * max64(1, rt[RT_IPACE]);
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
     sh.r = (int64_t)1 << clog2(hw[CV_KMAX] + 1);

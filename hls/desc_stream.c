@@ -494,11 +494,15 @@ static int64_t axi_rd_cycles(const int64_t *hw, const int64_t *rt)
     return e + axi_rd_latency(hw) + 1;
 }
 
+/* kiln_axi_wr: axi_rt + the 2-D row mode (row_beats 0: one contiguous run). */
+static const char *const axi_wr_rt[] = {"base", "bytes", "lat", "row_beats", "row_stride", NULL};
+
 /* The recurrence of kiln_axi_wr.v's header, cycle 0 = start. */
 static int64_t axi_wr_cycles(const int64_t *hw, const int64_t *rt)
 {
     int64_t nb = hw[0] / 8, bmax = hw[2], mo = hw[3], lat = rt[2];
     int64_t addr = rt[0], rem = (rt[1] + nb - 1) / nb;
+    int64_t rowbeats = rt[3] > 0 ? rt[3] : rem, rowleft = rowbeats, rowbase = rt[0];
     int64_t ring[AXI_OUT_MAX] = {0}; /* b of the last MAX_OUT bursts */
     int64_t c = 0, w = 0, b = 0, p = 0, j = 0;
     if (mo > AXI_OUT_MAX)
@@ -507,6 +511,8 @@ static int64_t axi_wr_cycles(const int64_t *hw, const int64_t *rt)
         return 1;
     while (rem > 0) {
         int64_t len = axi_burst_len(addr, rem, nb, bmax), f;
+        if (len > rowleft)
+            len = rowleft;
         p += len;
         c = j == 0 ? 1 + p : (c + 1 > 1 + p ? c + 1 : 1 + p);
         if (j >= mo && ring[j % mo] + 1 > c)
@@ -515,8 +521,15 @@ static int64_t axi_wr_cycles(const int64_t *hw, const int64_t *rt)
         w = f + len - 1;
         b = (j > 0 && b + 1 > w + lat) ? b + 1 : w + lat;
         ring[j % mo] = b;
-        addr += len * nb;
         rem -= len;
+        if (len == rowleft) {
+            rowbase += rt[4];
+            addr = rowbase;
+            rowleft = rowbeats;
+        } else {
+            addr += len * nb;
+            rowleft -= len;
+        }
         j++;
     }
     return b + 1;
@@ -582,7 +595,7 @@ static const HlsEngineDesc axi_rd_desc = {
 static const HlsEngineDesc axi_wr_desc = {
     "kiln_axi_wr",
     "AXI4 burst write master: stream -> DDR, 4 KiB-safe INCR bursts, WSTRB tail, waits for B",
-    axi_hw, axi_rt, axi_wr_latency, axi_wr_cycles, axi_wr_resources,
+    axi_hw, axi_wr_rt, axi_wr_latency, axi_wr_cycles, axi_wr_resources,
 };
 
 const HlsEngineDesc *const hls_stream_descs[] = {

@@ -20,6 +20,8 @@
 #define INFRA_MAX_OUT 4   /* bursts in flight per channel */
 #define INFRA_BURST_MAP 64 /* burst beats of a map channel (in, out) */
 #define INFRA_BURST_W 16  /* burst beats of a weight channel */
+#define INFRA_BURST_EDGE_RD 14 /* a map read back inside a segment (LUTRAM FIFO) */
+#define INFRA_BURST_EDGE_WR 16 /* a map read back inside a segment, or a tiled output */
 #define INFRA_RQ_BRAM_MIN 1024 /* kiln_rq_stage's output FIFO is never block RAM */
 
 /* kiln_rd_chan / kiln_wr_chan beyond their AXI master and kiln_width, as
@@ -99,7 +101,7 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
 static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
 {
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT"};
-    int64_t dw = 8 * lanes > 64 ? 128 : 64;
+    int64_t dw = hls_chan_data_w(lanes);
     int64_t v[4];
     v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT;
     add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 4);
@@ -123,19 +125,35 @@ int hls_leaves_segment(const HlsPlan *p, int i)
     return 0;
 }
 
+/* Does input k of stage t come from a stage of its segment through DDR (a
+ * weight-tiled conv at either end)? */
+static int ddr_edge(const HlsPlan *p, const HlsStage *t, int k)
+{
+    int u = t->in[k];
+    return u >= 0 && p->stages[u].segment == t->segment &&
+           (hls_tiled(t) || hls_tiled(&p->stages[u]));
+}
+
 void hls_plan_infra(HlsPlan *p, HlsRes *r)
 {
     int i, j, k, nch = 0;
     memset(r, 0, sizeof *r);
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
-        int out = hls_leaves_segment(p, i), ns = out;
+        int leaves = hls_leaves_segment(p, i), out = leaves, ns;
+        for (j = i + 1; j < p->nstage && !out; j++)
+            for (k = 0; k < p->stages[j].nin; k++)
+                out |= p->stages[j].in[k] == i && ddr_edge(p, &p->stages[j], k);
+        ns = out;
         /* input maps from DDR: graph inputs, CPU or other segments */
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];
             if (from < 0 || p->stages[from].segment != s->segment) {
                 add_chan(r, 0, in_lanes(s), INFRA_BURST_MAP);
                 nch++;
+            } else if (ddr_edge(p, s, k)) {
+                /* reads its producer's buffer: the writer's base registers */
+                add_chan(r, 0, in_lanes(s), INFRA_BURST_EDGE_RD);
             }
         }
         if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
@@ -143,7 +161,8 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             nch++;
         }
         if (out) {
-            add_chan(r, 1, out_lanes(s), INFRA_BURST_MAP);
+            add_chan(r, 1, out_lanes(s),
+                     leaves && !hls_tiled(s) ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR);
             nch++;
         }
         /* consumers in the segment: a lane converter where the counts differ */
@@ -152,7 +171,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             if (t->segment != s->segment)
                 continue;
             for (k = 0; k < t->nin; k++)
-                if (t->in[k] == i) {
+                if (t->in[k] == i && !ddr_edge(p, t, k)) {
                     ns++;
                     add_width(r, out_lanes(s), in_lanes(t));
                 }

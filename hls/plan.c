@@ -140,6 +140,7 @@ static void stage_params(HlsStage *s)
         need(d, R, s->rt, "stride", s->stride);
         need(d, R, s->rt, "pad", s->pad);
         need(d, R, s->rt, "tog", tog);
+        need(d, R, s->rt, "ipace", s->ipace > 1 ? s->ipace : 1);
         s->npass = tog > 0 ? cdiv(ocg, tog) : 1;
         break;
     }
@@ -271,15 +272,66 @@ static int64_t whole_weight_uram(const HlsStage *s)
     return s->pe_oc * cdiv(8 * s->pe_ic, 72) * cdiv(wdepth, 4096);
 }
 
+int hls_chan_data_w(int64_t lanes)
+{
+    return 8 * lanes > 64 ? 128 : 64;
+}
+
+int64_t hls_ddr_pace(int64_t lanes)
+{
+    int64_t dw = hls_chan_data_w(lanes);
+    return 8 * lanes > dw ? 8 * lanes / dw : 1;
+}
+
+int hls_tiled(const HlsStage *s)
+{
+    return is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 && s->tog < cdiv(s->cout, s->pe_oc);
+}
+
+/* The pace of each conv's input: a DMA channel's when input 0 comes from
+ * DDR (another segment, the graph input, or an edge through DDR: it or its
+ * producer weight-tiled), else a beat a cycle. */
+static void set_pace(HlsPlan *p)
+{
+    int i;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        int u = s->in[0];
+        int ddr = u < 0 || p->stages[u].segment != s->segment || hls_tiled(s) ||
+                  hls_tiled(&p->stages[u]);
+        s->ipace = is_conv(s) && ddr ? hls_ddr_pace(s->pe_ic) : 1;
+    }
+}
+
+/* The tile size the RTL takes nearest to `want` output groups: a divisor of
+ * the layer's groups (every tile the same size) with an even channel count
+ * (the writer that places each tile into the pixels has a bus of 16 bits or
+ * more); the largest one up to want, else the smallest above it. */
+int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want)
+{
+    int64_t d, best = 0;
+    for (d = 1; d <= ocg; d++) {
+        if (ocg % d != 0 || (d * pe_oc) % 2 != 0)
+            continue;
+        if (d <= want || best == 0)
+            best = d;
+        if (d >= want)
+            break;
+    }
+    return best > 0 ? best : ocg;
+}
+
 /* Tile size for weights from DDR: as many output groups as keep the memory
- * of each lane in LUTRAM (64 words), at least one. */
+ * of each lane in LUTRAM (64 words), at least one, fitted to what the RTL
+ * writes (hls_tile_fit). */
 static int64_t ddr_tog(const HlsStage *s)
 {
     int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
     int64_t tog = kki <= 64 ? 64 / kki : 1;
     if (tog < cdiv(ocg, 64))
         tog = cdiv(ocg, 64); /* at most 64 passes: each re-reads the input map */
-    return tog > ocg ? ocg : (tog < 1 ? 1 : tog);
+    tog = tog > ocg ? ocg : (tog < 1 ? 1 : tog);
+    return hls_tile_fit(ocg, s->pe_oc, tog);
 }
 
 typedef struct {
@@ -356,7 +408,7 @@ static void place_weights(HlsPlan *p, double reserve)
         double before = s->res.bram36;
         if (s->whome != HLS_W_DDR)
             continue;
-        s->tog = kki <= 64 ? 64 / kki : 1;
+        s->tog = hls_tile_fit(cdiv(s->cout, s->pe_oc), s->pe_oc, kki <= 64 ? 64 / kki : 1);
         stage_eval(s);
         bram += s->res.bram36 - before;
     }
@@ -389,14 +441,17 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
     for (round = 0; round < 2; round++) {
         double fifo_bram = 0.0;
         hls_plan_infra(p, &p->infra); /* DMA, control: reserved before the weights */
-        if (place)
+        if (place) {
             place_weights(p, last_fifo_bram + p->infra.bram36);
+            hls_plan_infra(p, &p->infra); /* the channels of the tiles just placed */
+        }
         p->compute_ii = 0;
         p->slowest = 0;
         p->ddr_bytes = 0;
         p->macs = 0;
         p->weight_bytes_onchip = p->weight_bytes_ddr = 0;
         p->total = p->infra;
+        set_pace(p);
         for (i = 0; i < p->nstage; i++) {
             HlsStage *s = &p->stages[i];
             if (stage_eval(s) < 0)
@@ -649,7 +704,7 @@ static void init_stage(HlsStage *s, double mhz)
         s->pe_oc = s->cout >= 2 ? 2 : 1;
         s->pp = 1;
     } else {
-        s->lanes = (int)(lane_cap(s) < 8 ? lane_cap(s) : 8);
+        s->lanes = (int)(lane_cap(s) < 2 ? lane_cap(s) : 2);
         if (s->lanes < 2)
             s->lanes = 2;
     }

@@ -70,6 +70,8 @@ typedef struct {
     int pe_oc, pe_ic, pp, pack; /* conv array: output x input lanes, pixels, DSP packing */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
+    int64_t ipace;      /* conv: cycles per input beat when input 0 is read from DDR in
+                         * more lanes than the bus carries a cycle (hls_ddr_pace), else 1 */
     HlsWeightHome whome; /* weight placement */
     int64_t tog;        /* output groups per weight tile (0: whole layer) */
     int pinned;         /* parallelism fixed by the user (--pin) */
@@ -169,6 +171,22 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
 HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e);
 void hls_plan_free(HlsPlan *p);
+
+/* Weight-tile size (output groups) the RTL takes nearest to want for a conv
+ * of ocg output groups of pe_oc lanes: a divisor of ocg with pe_oc x tile
+ * even (the tile writer's bus is 16 bits or more). */
+int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want);
+
+/* Is stage s a conv whose weights stream from DDR in several tiles (one
+ * pass over its input per tile)? */
+int hls_tiled(const HlsStage *s);
+
+/* AXI data bits of a DMA channel whose stream side has `lanes` int8 lanes:
+ * 64, or 128 above 8 lanes (the widest PS-PL port of Zynq UltraScale+). */
+int hls_chan_data_w(int64_t lanes);
+/* Cycles per stream beat a DMA read channel delivers at most: 1, or
+ * 8 x lanes / 128 for streams wider than the bus. */
+int64_t hls_ddr_pace(int64_t lanes);
 
 /* Does stage i's output leave its segment (graph output, CPU node or a
  * stage of another segment), so a DMA channel writes it to DDR? */

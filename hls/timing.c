@@ -169,7 +169,7 @@ static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t ro
     if (rows <= 0)
         return 0;
     if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
-        return rows * x->w * cdiv(k == 1 ? x->cin2 : x->cin, in_lanes(x));
+        return rows * x->w * cdiv(k == 1 ? x->cin2 : x->cin, in_lanes(x)) * hls_ddr_pace(in_lanes(x));
     return produce(p, u, rows, depth + 1);
 }
 
@@ -224,12 +224,48 @@ static int64_t first_rows(const HlsStage *s)
     }
 }
 
+/* Cycles the first rows of a windowed stage's input take beyond what its
+ * own cycles() count (rows at one beat per ipace cycles) when a slower
+ * stream producer delivers them: producer u sends row r's beats from
+ * first[u] + r * rowt within emit = its cycles per output row, its last one
+ * at its forward t_done (fwd[u]).  What a stage slower than its producer
+ * carries to its last beat.  Only windowed producers (conv, dwconv, maxpool)
+ * are taken to send rows at a steady pace. */
+static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const int64_t *fwd)
+{
+    const HlsStage *s = &p->stages[i];
+    int64_t d = 0, fr;
+    int k;
+    if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
+        return 0;
+    fr = first_rows(s);
+    for (k = 0; k < s->nin; k++) {
+        int u = s->in[k];
+        const HlsStage *x;
+        int64_t rowt, emit, own;
+        if (u < 0 || p->stages[u].segment != s->segment || s->in_ddr[k])
+            continue;
+        x = &p->stages[u];
+        /* rows at a steady pace come from windowed producers; a join or an
+         * upsample passes on its inputs' rows, in bursts the model does not
+         * follow */
+        if (x->kind != HLS_ST_CONV && x->kind != HLS_ST_DWCONV && x->kind != HLS_ST_MAXPOOL)
+            continue;
+        emit = min64(fwd[u] - first[u], x->cycles / max64(1, x->oh));
+        rowt = (fwd[u] - first[u] - emit) / max64(1, x->oh - 1);
+        own = fr * s->w * cdiv(s->cin, in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
+        d = max64(d, (fr - 1) * rowt + emit - own);
+    }
+    return d;
+}
+
 void hls_plan_timing(HlsPlan *p)
 {
     int i, j, k, round;
     int64_t *first = calloc((size_t)p->nstage + 1, sizeof *first);
     int64_t *tail = calloc((size_t)p->nstage + 1, sizeof *tail);
-    if (!first || !tail)
+    int64_t *fwd = calloc((size_t)p->nstage + 1, sizeof *fwd);
+    if (!first || !tail || !fwd)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++)
         p->stages[i].t_done = 0;
@@ -244,11 +280,11 @@ void hls_plan_timing(HlsPlan *p)
                 int64_t ak, ek;
                 if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
                     ak = HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass - 1;
+                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(in_lanes(s)) - 1;
                 } else if (s->in_ddr[k]) {
                     /* the producer's frame written (last B), then read back */
                     ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass - 1;
+                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(in_lanes(s)) - 1;
                 } else {
                     ak = first[s->in[k]] + EDGE_LAT;
                     ek = p->stages[s->in[k]].t_done + EDGE_LAT;
@@ -259,13 +295,15 @@ void hls_plan_timing(HlsPlan *p)
             if (s->h * s->w > 0)
                 pace = (double)(e - a + 1) / (double)(s->h * s->w);
             tail[i] = stage_tail(s);
-            t = max64(a + s->cycles - 1, e + tail[i]);
+            if (round == 0) /* first beats from the forward pass alone */
+                first[i] = a + stage_fill(s, pace);
+            t = max64(a + s->cycles - 1 + fill_delay(p, i, first, fwd), e + tail[i]);
+            if (round == 0)
+                fwd[i] = t;
             if (t > s->t_done) {
                 s->t_done = t;
                 changed = 1;
             }
-            if (round == 0) /* first beats from the forward pass alone */
-                first[i] = a + stage_fill(s, pace);
         }
         /* back-pressure: a producer's last beat waits for its consumer */
         for (i = p->nstage - 1; i >= 0; i--) {
@@ -320,4 +358,5 @@ void hls_plan_timing(HlsPlan *p)
     }
     free(first);
     free(tail);
+    free(fwd);
 }

@@ -30,6 +30,7 @@
 #define AXI_ADDR_W 40    /* DDR address bits of the AXI4 masters */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo BRAM form from this depth, as the planner costs it (hls/plan.c) */
 #define W_ALIGN 4096     /* weights.bin: each channel's offset is a multiple of this */
+#define FRAME_ALIGN 16   /* a map's frame-to-frame stride in DDR: a multiple of this (128 bits) */
 #define CFG_FIXED 2      /* CFG registers before the channel bases: SEGMENT, FRAMES */
 #define ERR_SEGMENT 31   /* ERROR bit: a start named a SEGMENT the design does not have */
 #define ERR_CH_MAX 30    /* ERROR bit of channel c: min(c, ERR_CH_MAX) */
@@ -43,6 +44,11 @@
 #define MAP_MAX_OUT 4
 #define W_BURST 16
 #define W_MAX_OUT 4
+/* maps read back inside a segment and weight-tiled outputs: bursts short
+ * enough for a data FIFO in LUTRAM (reader 4 x 14 + 8, writer 2 x 16 + 8
+ * entries), still a beat a cycle at the DDR latency the model assumes */
+#define EDGE_RD_BURST 14
+#define EDGE_WR_BURST 16
 
 /* Templates rtl_write may copy, in the order they are written. */
 enum { T_ADD, T_AXI_RD, T_AXI_WR, T_CHAN_REPS, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV,
@@ -133,6 +139,30 @@ static int reads_ddr(const HlsPlan *p, int i, int k)
 {
     int from = p->stages[i].in[k];
     return from < 0 || p->stages[from].segment != p->stages[i].segment;
+}
+
+/* Is input k of stage i an edge through DDR inside its segment (written by
+ * the producer's channel, read back once that frame is complete)? */
+static int reads_scratch(const HlsPlan *p, int i, int k)
+{
+    return !reads_ddr(p, i, k) && p->stages[i].in_ddr[k];
+}
+
+/* Does some stage of i's segment read i's output through DDR? */
+static int has_ddr_consumer(const HlsPlan *p, int i)
+{
+    int j, k;
+    for (j = i + 1; j < p->nstage; j++)
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && reads_scratch(p, j, k))
+                return 1;
+    return 0;
+}
+
+/* Output channels of a weight-tiled conv's tile (its groups x PE_OC). */
+static int64_t tile_chans(const HlsStage *s)
+{
+    return s->tog * s->pe_oc;
 }
 
 /* Does stage s take a weight stream from DDR? */
@@ -257,18 +287,22 @@ typedef struct {
     int64_t lanes;      /* int8 lanes of the engine-side stream */
     int data_w;         /* AXI data bits */
     int64_t h, w, c;    /* tensor shape (in, out) */
-    int64_t beats;      /* stream beats per frame or weight set */
-    int64_t bytes;      /* DDR bytes per frame or weight set (multiple of data_w/8) */
+    int64_t beats;      /* stream beats per sub-run (a frame, a tile's pass) or weight set */
+    int64_t bytes;      /* DDR bytes per sub-run or weight set (multiple of data_w/8) */
+    int64_t frame;      /* in, out: DDR bytes per frame (the frame-to-frame stride) */
+    int64_t subs;       /* sub-runs per frame: passes of a weight-tiled conv (1: none) */
+    int64_t sub_stride; /* bytes between sub-runs: 0 (input re-read) or a tile's channels */
+    int64_t row_beats;  /* out of a tiled conv: bus beats of a tile per pixel (0: contiguous) */
+    int64_t row_stride; /* its pixel-to-pixel bytes */
+    int scratch;        /* out: a tensor only stages of the segment read back (not a result) */
+    int src;            /* in: the writer channel whose buffer it reads inside the segment
+                         * (its base registers, frames gated by its finished count), or -1 */
+    int prod;           /* in from inside the segment: the producing stage */
     int resident;       /* w: loaded once (CTRL.bit1), else read every frame */
     int64_t offset;     /* w: byte offset in weights.bin */
     const char *value;  /* in, out: graph value name */
-    int cfg;            /* CFG index of <name>_BASE_LO (HI follows) */
+    int cfg;            /* CFG index of <name>_BASE_LO (HI follows); a src reader: the writer's */
 } Chan;
-
-static int chan_data_w(int64_t lanes)
-{
-    return 8 * lanes > 64 ? 128 : 64;
-}
 
 /* Weight stream beats of stage s (kiln_conv or kiln_dwconv order, one tile). */
 static int64_t weight_beats(const HlsStage *s)
@@ -332,6 +366,7 @@ typedef struct {
     int *inch;         /* per stage and input (2*i+k): input channel, or -1 */
     int *wch;          /* per stage: its weight channel, or -1 */
     int nin, nout;     /* in<n> and out<n> counts */
+    int ncfg;          /* CFG registers: SEGMENT, FRAMES, the channels' bases */
     int quant;         /* 1: the weight image can be written (int8 graph) */
     int64_t wbytes;    /* weights.bin size */
     unsigned need;     /* bit t: template t is used */
@@ -347,11 +382,13 @@ static void gen_free(Gen *G)
 }
 
 /* Number the channels (in<n> and out<n> over the whole plan, segment by
- * segment) and size them. */
+ * segment) and size them.  A stage's output gets a writer when it leaves
+ * the segment or a stage of the segment reads it through DDR; each such
+ * read is a reader on the writer's buffer, gated by its finished frames. */
 static void gen_channels(Gen *G)
 {
     const HlsPlan *p = G->p;
-    int i, k, seg, n = p->nstage;
+    int i, k, seg, n = p->nstage, ncfg = CFG_FIXED;
     G->ch = calloc((size_t)(4 * n + 1), sizeof *G->ch);
     G->outch = malloc(sizeof *G->outch * (size_t)n);
     G->inch = malloc(sizeof *G->inch * 2 * (size_t)n);
@@ -367,13 +404,15 @@ static void gen_channels(Gen *G)
                 continue;
             for (k = 0; k < s->nin; k++) {
                 Chan *c = &G->ch[G->nch];
-                if (!reads_ddr(p, i, k))
+                if (!reads_ddr(p, i, k) && !reads_scratch(p, i, k))
                     continue;
                 c->kind = CH_IN;
                 snprintf(c->name, sizeof c->name, "in%d", G->nin++);
                 c->stage = i, c->port = k;
+                c->prod = reads_ddr(p, i, k) ? -1 : s->in[k];
                 c->lanes = in_lanes(s);
                 c->h = s->h, c->w = s->w, c->c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
+                c->subs = s->npass > 1 ? s->npass : 1;
                 c->value = stage_in_value(G->g, s, k);
                 G->inch[2 * i + k] = G->nch++;
             }
@@ -388,19 +427,23 @@ static void gen_channels(Gen *G)
             c->stage = i;
             c->lanes = in_lanes(s);
             c->beats = weight_beats(s);
+            c->subs = 1;
             c->resident = s->whome != HLS_W_DDR;
             G->wch[i] = G->nch++;
         }
         for (i = 0; i < n; i++) {
             const HlsStage *s = &p->stages[i];
             Chan *c = &G->ch[G->nch];
-            if (s->segment != seg || !hls_leaves_segment(p, i))
+            int leaves = hls_leaves_segment(p, i);
+            if (s->segment != seg || (!leaves && !has_ddr_consumer(p, i)))
                 continue;
             c->kind = CH_OUT;
             snprintf(c->name, sizeof c->name, "out%d", G->nout++);
             c->stage = i;
+            c->scratch = !leaves;
             c->lanes = out_lanes(s);
             c->h = s->oh, c->w = s->ow, c->c = s->cout;
+            c->subs = s->npass > 1 ? s->npass : 1;
             c->value = stage_out_value(G->g, s);
             G->outch[i] = G->nch++;
         }
@@ -408,16 +451,44 @@ static void gen_channels(Gen *G)
     for (i = 0; i < G->nch; i++) {
         Chan *c = &G->ch[i];
         c->seg = p->stages[c->stage].segment;
-        c->data_w = chan_data_w(c->lanes);
-        if (c->kind != CH_W)
-            c->beats = c->h * c->w * cdiv(c->c, c->lanes);
-        c->bytes = round_up(c->beats * c->lanes, c->data_w / 8);
-        c->cfg = CFG_FIXED + 2 * i;
+        c->data_w = hls_chan_data_w(c->lanes);
+        c->src = -1;
+        if (c->kind == CH_IN && c->prod >= 0)
+            c->src = G->outch[c->prod];
         if (c->kind == CH_W) {
+            c->bytes = round_up(c->beats * c->lanes, c->data_w / 8);
             c->offset = G->wbytes;
             G->wbytes += round_up(c->bytes, W_ALIGN);
+        } else {
+            int64_t npix = c->h * c->w;
+            /* whole beats of the widest bus, so a writer and the readers of its
+             * buffer (other lanes, other buses) agree on the frame-to-frame stride */
+            c->frame = round_up(npix * cdiv(c->c, c->lanes) * c->lanes, FRAME_ALIGN);
+            if (c->kind == CH_OUT && c->subs > 1) {
+                /* a tiled conv: each pass writes its tile's channels of every
+                 * pixel, in rows of bus beats no wider than a tile */
+                const HlsStage *s = &p->stages[c->stage];
+                while (tile_chans(s) % (c->data_w / 8) != 0)
+                    c->data_w /= 2;
+                c->beats = npix * tile_chans(s) / c->lanes;
+                c->bytes = npix * tile_chans(s);
+                c->sub_stride = tile_chans(s);
+                c->row_beats = tile_chans(s) / (c->data_w / 8);
+                c->row_stride = c->frame / npix;
+            } else {
+                c->beats = npix * cdiv(c->c, c->lanes);
+                c->bytes = c->frame;
+            }
+        }
+        if (c->src < 0) {
+            c->cfg = ncfg;
+            ncfg += 2;
         }
     }
+    for (i = 0; i < G->nch; i++)
+        if (G->ch[i].src >= 0)
+            G->ch[i].cfg = G->ch[G->ch[i].src].cfg;
+    G->ncfg = ncfg;
 }
 
 /* ---- weight image -------------------------------------------------------- */
@@ -581,11 +652,18 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
         if (s->segment < 0 || s->segment >= p->nsegment)
             return gir_error_at(e, loc, "rtl: %s: segment %d outside the plan's %d", s->node,
                                 s->segment, p->nsegment);
-        if (s->npass > 1)
-            return gir_error_at(e, loc,
-                                "rtl: %s: weight tiles (%" PRId64 " passes over the input map) "
-                                "are not generated yet",
-                                s->node, s->npass);
+        if (s->npass > 1) {
+            /* each pass's tile is written into every pixel in rows of bus
+             * beats of at least 16 bits */
+            int64_t ocg = cdiv(s->cout, s->pe_oc);
+            if (s->kind != HLS_ST_CONV || s->tog < 1 || ocg % s->tog != 0 ||
+                tile_chans(s) % 2 != 0)
+                return gir_error_at(e, loc,
+                                    "rtl: %s: weight tiles of %" PRId64 " output groups (PE_OC "
+                                    "%d, %" PRId64 " groups in all): a tile must divide the groups "
+                                    "and hold an even number of channels",
+                                    s->node, s->tog, s->pe_oc, ocg);
+        }
         if (!is_pow2(in_lanes(s)) || !is_pow2(out_lanes(s)))
             return gir_error_at(e, loc, "rtl: %s: lane counts must be powers of two", s->node);
         if (s->kind == HLS_ST_ADD || s->kind == HLS_ST_REQUANT) {
@@ -613,20 +691,29 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
             int from = s->in[k];
             if (from < 0 || reads_ddr(p, i, k))
                 continue;
-            if (s->in_ddr[k])
+            if (s->in_ddr[k]) {
+                /* written in the producer's lanes, read in the consumer's: the
+                 * same bytes per pixel */
+                const HlsStage *u = &p->stages[from];
+                int64_t c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
+                int64_t lp = out_lanes(u), lc = in_lanes(s);
+                if (u->cout != c || cdiv(c, lp) * lp != cdiv(c, lc) * lc)
+                    return gir_error_at(e, loc,
+                                        "rtl: %s: input %d from %s goes through DDR in %" PRId64
+                                        " lanes but is read in %" PRId64 " (%" PRId64
+                                        " channels): the padded pixels differ",
+                                        s->node, k, u->node, lp, lc, c);
+                continue;
+            }
+            if (p->stages[from].npass > 1)
                 return gir_error_at(e, loc,
-                                    "rtl: %s: input %d from %s goes through DDR inside the "
-                                    "segment; such edges are not generated yet",
+                                    "rtl: %s: input %d streams from the weight-tiled %s, "
+                                    "whose output is tile by tile",
                                     s->node, k, p->stages[from].node);
             f = edge_fifo(p, from, i);
             if (f && !f->ddr && f->depth < 2)
                 return gir_error_at(e, loc, "rtl: %s: skip FIFO depth %" PRId64 " below 2",
                                     s->node, f->depth);
-            if (f && f->ddr)
-                return gir_error_at(e, loc,
-                                    "rtl: %s: the skip tensor from %s waits in DDR; DDR skip "
-                                    "paths are not generated yet",
-                                    s->node, p->stages[from].node);
         }
         for (j = i + 1, n = 0; j < p->nstage; j++)
             for (k = 0; k < p->stages[j].nin; k++)
@@ -634,9 +721,9 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
         if (n + 1 > MAX_SINKS)
             return gir_error_at(e, loc, "rtl: %s: more than %d consumers", s->node, MAX_SINKS - 1);
     }
-    for (i = 0, n = 0; i < p->nstage; i++) {
+    for (i = 0, n = 0; i < p->nstage; i++) { /* channels with base registers */
         const HlsStage *s = &p->stages[i];
-        n += has_weights(s) + hls_leaves_segment(p, i);
+        n += has_weights(s) + (hls_leaves_segment(p, i) || has_ddr_consumer(p, i));
         for (k = 0; k < s->nin; k++)
             n += reads_ddr(p, i, k);
     }
@@ -732,7 +819,7 @@ static int nsinks(const Gen *G, int i, Sink *out)
         if (p->stages[j].segment != seg)
             continue;
         for (k = 0; k < p->stages[j].nin; k++)
-            if (p->stages[j].in[k] == i) {
+            if (p->stages[j].in[k] == i && !reads_scratch(p, j, k)) {
                 if (out)
                     out[n].stage = j, out[n].port = k;
                 n++;
@@ -746,6 +833,28 @@ static int nsinks(const Gen *G, int i, Sink *out)
     return n;
 }
 
+/* Burst beats of channel c (hls/infra.c costs the same). */
+static int chan_burst(const Chan *c)
+{
+    if (c->kind == CH_W)
+        return W_BURST;
+    if (c->src >= 0)
+        return EDGE_RD_BURST;
+    if (c->kind == CH_OUT && (c->scratch || c->subs > 1))
+        return EDGE_WR_BURST;
+    return MAP_BURST;
+}
+
+/* Does a reader inside the segment wait for writer channel ci's frames? */
+static int has_reader(const Gen *G, int ci)
+{
+    int i;
+    for (i = 0; i < G->nch; i++)
+        if (G->ch[i].src == ci)
+            return 1;
+    return 0;
+}
+
 /* The channel instance: a kiln_rd_chan or kiln_wr_chan. */
 static void emit_chan(Gen *G, FILE *b, FILE *u, int ci)
 {
@@ -754,22 +863,43 @@ static void emit_chan(Gen *G, FILE *b, FILE *u, int ci)
     char net[40];
     int lo = 32 * c->cfg, hi = 32 * (c->cfg + 1);
     const char *reps = c->kind == CH_W && c->resident ? "32'd1" : "rf_frames";
+    char what[96];
+    if (c->kind == CH_IN && c->src >= 0)
+        snprintf(what, sizeof what, "%s's map read back from DDR once a frame is written",
+                 G->ch[c->src].name);
+    else
+        snprintf(what, sizeof what, "%s",
+                 c->kind == CH_IN    ? "input map from DDR"
+                 : c->kind == CH_OUT ? (c->scratch ? "map to DDR, read back inside the segment"
+                                                   : "output map to DDR")
+                 : c->resident       ? "resident weight set (CTRL.bit1)"
+                                     : "weight set every frame");
+    if (c->subs > 1)
+        snprintf(what + strlen(what), sizeof what - strlen(what), ", %" PRId64 " tile passes",
+                 c->subs);
     fprintf(b,
             "    // channel %s: %s\n    %s #(\n        .DATA_W(%d),\n        .ADDR_W(%d),\n"
             "        .BURST_MAX(%d),\n        .MAX_OUT(%d),\n        .LANES(%" PRId64 ")\n"
             "    ) u_ch_%s (\n        .clk(clk),\n        .rst(rst),\n"
             "        .cfg_base({rf_cfg[%d:%d], rf_cfg[%d:%d]}),\n"
             "        .cfg_bytes(32'd%" PRId64 "),\n        .cfg_stride(32'd%" PRId64 "),\n"
-            "        .cfg_beats(32'd%" PRId64 "),\n        .cfg_reps(%s),\n",
-            c->name,
-            c->kind == CH_IN    ? "input map from DDR"
-            : c->kind == CH_OUT ? "output map to DDR"
-            : c->resident       ? "resident weight set (CTRL.bit1)"
-                                : "weight set every frame",
+            "        .cfg_beats(32'd%" PRId64 "),\n        .cfg_reps(%s),\n"
+            "        .cfg_subs(32'd%" PRId64 "),\n        .cfg_sub_stride(32'd%" PRId64 "),\n",
+            c->name, what,
             c->kind == CH_OUT ? "kiln_wr_chan" : "kiln_rd_chan", c->data_w, AXI_ADDR_W,
-            c->kind == CH_W ? W_BURST : MAP_BURST, c->kind == CH_W ? W_MAX_OUT : MAP_MAX_OUT, c->lanes,
+            chan_burst(c), c->kind == CH_W ? W_MAX_OUT : MAP_MAX_OUT, c->lanes,
             c->name, hi + AXI_ADDR_W - 32 - 1, hi, lo + 31,
-            lo, c->bytes, c->kind == CH_W ? (int64_t)0 : c->bytes, c->beats, reps);
+            lo, c->bytes, c->kind == CH_W ? (int64_t)0 : c->frame, c->beats, reps, c->subs,
+            c->sub_stride);
+    if (c->kind == CH_OUT)
+        fprintf(b, "        .cfg_row_beats(32'd%" PRId64 "),\n        .cfg_row_stride(32'd%" PRId64
+                   "),\n",
+                c->row_beats, c->row_stride);
+    if (c->src >= 0)
+        fprintf(b, "        .avail(ch_%s_fin),\n", G->ch[c->src].name);
+    else
+        fprintf(b, "        .avail(32'hFFFFFFFF),\n");
+    fprintf(b, "        .finished(ch_%s_fin),\n", c->name);
     if (c->kind == CH_W && c->resident)
         fprintf(b, "        .start(seg%d_go && rf_load),\n", c->seg);
     else
@@ -848,7 +978,7 @@ static void emit_top(Gen *G, FILE *f)
                "    wire [31:0]           now;\n    wire                  seg_done;\n",
             64 * p->nstage - 1);
     fprintf(u, "    wire                  rf_busy;\n    wire [%d:0]          rf_cfg;\n",
-            32 * (CFG_FIXED + 2 * G->nch) - 1);
+            32 * G->ncfg - 1);
     fprintf(b, "    // run control: SEGMENT (CFG0) selects the segment a start runs\n"
                "    assign rf_frames = rf_cfg[63:32];\n");
     for (seg = 0; seg < p->nsegment; seg++) {
@@ -898,6 +1028,7 @@ static void emit_top(Gen *G, FILE *f)
         decl_stream(d, pre, c->lanes);
         fprintf(c->kind == CH_OUT ? d : u, "    wire                  ch_%s_done;\n", c->name);
         fprintf(d, "    wire                  ch_%s_err;\n", c->name);
+        fprintf(has_reader(G, i) ? d : u, "    wire [31:0]           ch_%s_fin;\n", c->name);
         emit_chan(G, b, u, i);
     }
     G->need |= 1u << T_RD_CHAN | 1u << T_CHAN_REPS | 1u << T_AXI_RD | 1u << T_WIDTH | 1u << T_FIFO;
@@ -1082,7 +1213,7 @@ static void emit_top(Gen *G, FILE *f)
             "    kiln_regfile #(\n        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64 "),\n"
             "        .ADDR_W(%d),\n        .N_PERF(%d)\n    ) u_regfile (\n"
             "        .clk(clk),\n        .rst(rst),\n",
-            CFG_FIXED + 2 * G->nch, G->hash, RF_ADDR_W, p->nstage);
+            G->ncfg, G->hash, RF_ADDR_W, p->nstage);
     {
         static const char *const ax[] = {"awaddr", "awvalid", "awready", "wdata", "wstrb",
                                          "wvalid", "wready",  "bresp",   "bvalid", "bready",
@@ -1151,7 +1282,9 @@ static const char fork_v[] =
 
 static const char *chan_kind(const Chan *c)
 {
-    return c->kind == CH_IN ? "input map" : c->kind == CH_OUT ? "output map" : "weights";
+    return c->kind == CH_IN    ? "input map"
+           : c->kind == CH_OUT ? (c->scratch ? "map read back inside the segment" : "output map")
+                               : "weights";
 }
 
 static void emit_ports_h(Gen *G, FILE *f)
@@ -1203,11 +1336,16 @@ static void emit_regmap_h(Gen *G, FILE *f)
         const Chan *c = &G->ch[i];
         upper(c->name, up, sizeof up);
         fprintf(f, "/* %s: %s, segment %d, stage %d */\n", c->name, chan_kind(c), c->seg, c->stage);
-        fprintf(f, "#define KILN_REG_%s_BASE_LO 0x%03Xu\n#define KILN_REG_%s_BASE_HI 0x%03Xu\n", up,
-                0x40 + 4 * c->cfg, up, 0x40 + 4 * (c->cfg + 1));
+        if (c->src >= 0)
+            fprintf(f, "/*   reads %s's buffer (its base registers) once each frame is written */\n",
+                    G->ch[c->src].name);
+        else
+            fprintf(f, "#define KILN_REG_%s_BASE_LO 0x%03Xu\n#define KILN_REG_%s_BASE_HI 0x%03Xu\n",
+                    up, 0x40 + 4 * c->cfg, up, 0x40 + 4 * (c->cfg + 1));
         fprintf(f, "#define KILN_%s_DATA_W %d\n#define KILN_%s_LANES %" PRId64 "\n", up, c->data_w,
                 up, c->lanes);
-        fprintf(f, "#define KILN_%s_BYTES %" PRId64 "\n#define KILN_%s_ERR_BIT %d\n", up, c->bytes,
+        fprintf(f, "#define KILN_%s_BYTES %" PRId64 "\n#define KILN_%s_ERR_BIT %d\n", up,
+                c->kind == CH_W ? c->bytes : c->frame,
                 up, i < ERR_CH_MAX ? i : ERR_CH_MAX);
     }
     fprintf(f, "\n#endif\n");
@@ -1235,6 +1373,8 @@ static void emit_regmap_json(Gen *G, FILE *f)
             model, p->board.name, G->hash, RF_ADDR_W);
     for (i = 0; i < G->nch; i++) {
         char up[32];
+        if (G->ch[i].src >= 0)
+            continue; /* reads its writer's buffer: the writer's registers */
         upper(G->ch[i].name, up, sizeof up);
         fprintf(f,
                 ",\n    {\"name\": \"%s_BASE_LO\", \"offset\": %d, \"access\": \"rw\"},\n"
@@ -1243,8 +1383,10 @@ static void emit_regmap_json(Gen *G, FILE *f)
     }
     fprintf(f, "\n  ],\n  \"segments\": [");
     for (seg = 0; seg < p->nsegment; seg++) {
-        static const ChKind order[3] = {CH_IN, CH_OUT, CH_W};
-        static const char *const key[3] = {"inputs", "outputs", "weights"};
+        /* the buffers the host gives: inputs, results, maps read back inside the
+         * segment, weight sets (readers of scratch maps use their writer's) */
+        static const ChKind order[4] = {CH_IN, CH_OUT, CH_OUT, CH_W};
+        static const char *const key[4] = {"inputs", "outputs", "scratch", "weights"};
         int kk;
         fprintf(f, "%s\n    {\"index\": %d, \"stages\": [", seg ? "," : "", seg);
         for (i = 0, first = 1; i < p->nstage; i++)
@@ -1253,10 +1395,11 @@ static void emit_regmap_json(Gen *G, FILE *f)
                 first = 0;
             }
         fprintf(f, "]");
-        for (kk = 0; kk < 3; kk++) {
+        for (kk = 0; kk < 4; kk++) {
             fprintf(f, ", \"%s\": [", key[kk]);
             for (i = 0, first = 1; i < G->nch; i++)
-                if (G->ch[i].seg == seg && G->ch[i].kind == order[kk]) {
+                if (G->ch[i].seg == seg && G->ch[i].kind == order[kk] && G->ch[i].src < 0 &&
+                    G->ch[i].scratch == (kk == 2)) {
                     fprintf(f, "%s\"%s\"", first ? "" : ", ", G->ch[i].name);
                     first = 0;
                 }
@@ -1282,7 +1425,13 @@ static void emit_regmap_json(Gen *G, FILE *f)
             fprintf(f,
                     "\"value\": \"%s\", \"port\": %d, \"h\": %" PRId64 ", \"w\": %" PRId64
                     ", \"c\": %" PRId64 ", \"frame_bytes\": %" PRId64 ", ",
-                    name, c->kind == CH_IN ? c->port : 0, c->h, c->w, c->c, c->bytes);
+                    name, c->kind == CH_IN ? c->port : 0, c->h, c->w, c->c, c->frame);
+            if (c->subs > 1)
+                fprintf(f, "\"subs\": %" PRId64 ", ", c->subs);
+            if (c->src >= 0)
+                fprintf(f, "\"source\": \"%s\", ", G->ch[c->src].name);
+            if (c->scratch)
+                fprintf(f, "\"scratch\": true, ");
         }
         fprintf(f, "\"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\"}", 0x40 + 4 * c->cfg,
                 0x40 + 4 * (c->cfg + 1));

@@ -4,6 +4,14 @@
 //             cfg_base     byte address of the first byte, a multiple of
 //                          DATA_W/8; any 4 KiB offset
 //             cfg_bytes    bytes to write (>= 1; 0 sets done at once)
+//             cfg_row_beats  0: the bytes go to [cfg_base, cfg_base +
+//                          cfg_bytes).  Else rows: beat b of the stream goes
+//                          to cfg_base + (b / cfg_row_beats) * cfg_row_stride
+//                          + (b % cfg_row_beats) * DATA_W/8 (a strided 2-D
+//                          write, e.g. one weight tile's channel groups into
+//                          each pixel of a map); no burst crosses a row
+//             cfg_row_stride  bytes from one row's start to the next (a
+//                          multiple of DATA_W/8; used when cfg_row_beats > 0)
 //             start        one-cycle pulse, taken while !busy; samples cfg_*
 //             busy         from the cycle after start until every B response
 //                          of the transfer arrived
@@ -16,10 +24,11 @@
 //                          last beat, so a stream carries frame after frame
 //             m_axi_aw*    AW channel: INCR bursts, AWSIZE = log2(DATA_W/8),
 //                          AWLEN + 1 <= BURST_MAX, never crossing 4 KiB
+//                          or a row
 //             m_axi_w*     W channel: WSTRB all ones but on the last beat
 //                          of the transfer (only the bytes below cfg_bytes)
 //             m_axi_b*     B channel, BREADY always high
-// Parameters: DATA_W (64 or 128; DATA_W/8 lanes per beat, kiln_width
+// Parameters: DATA_W (16, 32, 64 or 128; DATA_W/8 lanes per beat, kiln_width
 //             converts other lane counts), ADDR_W, BURST_MAX (1..256),
 //             MAX_OUT (bursts issued and not yet answered on B, >= 1).
 // Structure:  beats enter a FIFO of 2*BURST_MAX + 8 entries (kiln_fifo: BRAM
@@ -38,6 +47,8 @@
 //             b_{j-MAX_OUT} + 1); its W beats run from f_j = w_{j-1} + 1 if
 //             c_j < w_{j-1}, else c_j + 2, to w_j = f_j + len_j - 1; its B is
 //             taken at b_j = max(w_j + LAT, b_{j-1} + 1); cycles = b_last + 1.
+//             Burst lengths: min(beats left, BURST_MAX, beats to the next
+//             4 KiB boundary, beats left in the row).
 //             For one burst: bytes/(DATA_W/8) + 4 + LAT.  hls/desc_stream.c
 //             evaluates the recurrence.
 // Resources:  FIFO of 2*BURST_MAX + 8 entries: from 128 entries bram36 =
@@ -54,6 +65,8 @@ module kiln_axi_wr #(
     input  wire              rst,
     input  wire [ADDR_W-1:0] cfg_base,
     input  wire [31:0]       cfg_bytes,
+    input  wire [31:0]       cfg_row_beats,
+    input  wire [31:0]       cfg_row_stride,
     input  wire              start,
     output wire              busy,
     output wire              done,
@@ -91,16 +104,18 @@ module kiln_axi_wr #(
     assign m_axi_awburst = 2'b01;
     assign m_axi_bready  = 1'b1;
 
-    // Burst length at beat index a within 4 KiB with r beats left: min(r, BURST_MAX, beats
-    // to the next 4 KiB boundary).
+    // Burst length at beat index a within 4 KiB with r beats left and rl left in the row:
+    // min(r, rl, BURST_MAX, beats to the next 4 KiB boundary).
     function [31:0] burst_len;
         input [11-LB:0] a;
         input [31:0] r;
+        input [31:0] rl;
         reg [PW-1:0] to4k;
         reg [31:0]   lim;
         begin
             to4k = BEATS_4K - {{(PW-(12-LB)){1'b0}}, a};
             lim  = r < BMAX ? r : BMAX;
+            lim  = rl < lim ? rl : lim;
             burst_len = lim < {{(32-PW){1'b0}}, to4k} ? lim : {{(32-PW){1'b0}}, to4k};
         end
     endfunction
@@ -112,6 +127,10 @@ module kiln_axi_wr #(
     // AW side
     reg [ADDR_W-1:0] addr;       // address of the next AW burst
     reg [31:0]       rem;        // beats not yet in an AW burst
+    reg [31:0]       rowbeats;   // beats per row (the whole transfer when cfg_row_beats = 0)
+    reg [31:0]       stride;     // bytes from row to row
+    reg [31:0]       rowleft;    // beats of the current row not yet in an AW burst
+    reg [ADDR_W-1:0] rowbase;    // address of the current row
     reg [OW-1:0]     nout;       // AW bursts loaded and not yet answered on B
     reg [CW-1:0]     committed;  // FIFO beats that belong to loaded AW bursts
     reg [OW-1:0]     wq;         // AW bursts loaded whose W has not started
@@ -120,6 +139,8 @@ module kiln_axi_wr #(
     reg [8:0]        wleft;      // its beats left
     reg [11:0]       waddr;      // address bits [11:0] of the next W burst
     reg [31:0]       wrem;       // beats not yet in a W burst
+    reg [31:0]       wrowleft;   // beats of the W side's row not yet in a W burst
+    reg [11:0]       wrowbase;   // address bits [11:0] of the W side's row
     reg [31:0]       wall;       // W beats left in the transfer
     reg [NB-1:0]     keep_last;  // WSTRB of the last beat
 
@@ -130,8 +151,10 @@ module kiln_axi_wr #(
     wire [CW-1:0]     fcount;
     wire              f_sready;
     wire              f_mvalid;
-    wire [31:0]       alen = burst_len(addr[11:LB], rem);
-    wire [31:0]       wlen = burst_len(waddr[11:LB], wrem);
+    wire [31:0]       alen = burst_len(addr[11:LB], rem, rowleft);
+    wire [31:0]       wlen = burst_len(waddr[11:LB], wrem, wrowleft);
+    wire              arow_end = alen == rowleft;  // this AW burst ends its row
+    wire              wrow_end = wlen == wrowleft; // this W burst ends its row
     wire [CW-1:0]     avail = fcount - committed;
     wire load = busy_r && rem != 32'd0 && nout < OMAX && {{(32-CW){1'b0}}, avail} >= alen
                 && (!m_axi_awvalid || m_axi_awready);
@@ -165,6 +188,12 @@ module kiln_axi_wr #(
             if (start && !busy_r) begin
                 addr      <= cfg_base;
                 waddr     <= cfg_base[11:0];
+                rowbase   <= cfg_base;
+                wrowbase  <= cfg_base[11:0];
+                rowbeats  <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
+                rowleft   <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
+                wrowleft  <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
+                stride    <= cfg_row_stride;
                 rem       <= beats_all[31:0];
                 wrem      <= beats_all[31:0];
                 wall      <= beats_all[31:0];
@@ -183,8 +212,15 @@ module kiln_axi_wr #(
                 m_axi_awvalid <= 1'b1;
                 m_axi_awaddr  <= addr;
                 m_axi_awlen   <= alen[7:0] - 8'd1;
-                addr          <= addr + ({{(ADDR_W-32){1'b0}}, alen} << LB);
                 rem           <= rem - alen;
+                if (arow_end) begin
+                    addr    <= rowbase + {{(ADDR_W-32){1'b0}}, stride};
+                    rowbase <= rowbase + {{(ADDR_W-32){1'b0}}, stride};
+                    rowleft <= rowbeats;
+                end else begin
+                    addr    <= addr + ({{(ADDR_W-32){1'b0}}, alen} << LB);
+                    rowleft <= rowleft - alen;
+                end
             end else if (m_axi_awready) begin
                 m_axi_awvalid <= 1'b0;
             end
@@ -201,8 +237,15 @@ module kiln_axi_wr #(
             if (wopen_next) begin
                 wopen <= 1'b1;
                 wleft <= wlen[8:0];
-                waddr <= waddr + (wlen[11:0] << LB);
                 wrem  <= wrem - wlen;
+                if (wrow_end) begin
+                    waddr    <= wrowbase + stride[11:0];
+                    wrowbase <= wrowbase + stride[11:0];
+                    wrowleft <= rowbeats;
+                end else begin
+                    waddr    <= waddr + (wlen[11:0] << LB);
+                    wrowleft <= wrowleft - wlen;
+                end
             end else if (w_hs && m_axi_wlast) begin
                 wopen <= 1'b0;
             end

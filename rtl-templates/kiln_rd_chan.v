@@ -3,13 +3,20 @@
 //
 // Ports:      clk, rst (sync, active high)
 //             cfg_base     byte address of repetition 0 (multiple of DATA_W/8)
-//             cfg_bytes    DDR bytes per repetition: a multiple of DATA_W/8
+//             cfg_bytes    DDR bytes per sub-run: a multiple of DATA_W/8
 //                          and of LANES
 //             cfg_stride   bytes from one repetition's base to the next
 //                          (0: every repetition reads the same buffer)
-//             cfg_beats    stream beats per repetition (<= cfg_bytes/LANES);
+//             cfg_beats    stream beats per sub-run (<= cfg_bytes/LANES);
 //                          the beats past it (padding) are dropped
 //             cfg_reps     repetitions (0: done at once)
+//             cfg_subs, cfg_sub_stride  sub-runs per repetition (frame) and
+//                          the bytes between their bases (kiln_chan_reps):
+//                          e.g. a weight-tiled conv's input read once per
+//                          tile (stride 0)
+//             avail        frames the data's producer finished (another
+//                          channel's `finished`); all ones: no gate
+//             finished     frames this channel finished since start
 //             start        one-cycle pulse, taken while !busy; samples cfg_*
 //             busy, done   done set when the last repetition's last DDR beat
 //                          left kiln_axi_rd, cleared by start
@@ -43,10 +50,14 @@ module kiln_rd_chan #(
     input  wire [31:0]       cfg_stride,
     input  wire [31:0]       cfg_beats,
     input  wire [31:0]       cfg_reps,
+    input  wire [31:0]       cfg_subs,
+    input  wire [31:0]       cfg_sub_stride,
     input  wire              start,
     output wire              busy,
     output wire              done,
     output wire              error,
+    input  wire [31:0]       avail,
+    output wire [31:0]       finished,
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
     output wire [ADDR_W-1:0] m_axi_araddr,
@@ -73,8 +84,9 @@ module kiln_rd_chan #(
     kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
         .clk(clk), .rst(rst),
         .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
-        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps), .start(start),
-        .busy(busy), .done(done), .error(error),
+        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps),
+        .cfg_subs(cfg_subs), .cfg_sub_stride(cfg_sub_stride), .start(start),
+        .busy(busy), .done(done), .error(error), .avail(avail), .finished(finished),
         .go(go), .addr(addr), .bytes(bytes),
         .dma_busy(rd_busy), .dma_done(rd_done), .dma_err(rd_err),
         .beat(w_tvalid && w_tready), .keep(keep));

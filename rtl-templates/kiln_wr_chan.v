@@ -1,15 +1,25 @@
 // kiln_wr_chan: one DDR write channel of the accelerator top: LANES-lane
 // stream beats packed into DATA_W/8-byte beats and written by kiln_axi_wr,
-// cfg_reps times.
+// cfg_reps x cfg_subs times.
 //
 // Ports:      clk, rst (sync, active high)
 //             cfg_base     byte address of repetition 0 (multiple of DATA_W/8)
-//             cfg_bytes    DDR bytes per repetition: a multiple of DATA_W/8
+//             cfg_bytes    DDR bytes per sub-run: a multiple of DATA_W/8
 //                          and of LANES
 //             cfg_stride   bytes from one repetition's base to the next
-//             cfg_beats    stream beats per repetition (<= cfg_bytes/LANES);
+//             cfg_beats    stream beats per sub-run (<= cfg_bytes/LANES);
 //                          zero beats fill the rest of the repetition
 //             cfg_reps     repetitions (0: done at once)
+//             cfg_subs, cfg_sub_stride  sub-runs per repetition (frame) and
+//                          the bytes between their bases (kiln_chan_reps):
+//                          e.g. a weight-tiled conv's output, one sub-run
+//                          per tile at the tile's channel offset
+//             cfg_row_beats, cfg_row_stride  kiln_axi_wr's 2-D row mode
+//                          within a sub-run (0: contiguous); a tile's
+//                          channels of every pixel, pixel to pixel
+//             avail        frames the data's producer finished (another
+//                          channel's `finished`); all ones: no gate
+//             finished     frames this channel finished since start
 //             start        one-cycle pulse, taken while !busy; samples cfg_*
 //             busy, done   done set when the last repetition's last B
 //                          response arrived, cleared by start
@@ -18,7 +28,7 @@
 //             s_tvalid/s_tready/s_tdata  LANES int8 lanes; lane i of stream
 //                          beat j is byte j*LANES + i of the repetition
 //             m_axi_aw*, m_axi_w*, m_axi_b*   as kiln_axi_wr
-// Parameters: DATA_W (64|128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_wr),
+// Parameters: DATA_W (16, 32, 64, 128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_wr),
 //             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
 // Structure:  kiln_chan_reps (repetitions, beat count) around
 //             zero-beat filler -> kiln_width (flat) -> kiln_axi_wr.  The
@@ -42,10 +52,16 @@ module kiln_wr_chan #(
     input  wire [31:0]       cfg_stride,
     input  wire [31:0]       cfg_beats,
     input  wire [31:0]       cfg_reps,
+    input  wire [31:0]       cfg_subs,
+    input  wire [31:0]       cfg_sub_stride,
+    input  wire [31:0]       cfg_row_beats,
+    input  wire [31:0]       cfg_row_stride,
     input  wire              start,
     output wire              busy,
     output wire              done,
     output wire              error,
+    input  wire [31:0]       avail,
+    output wire [31:0]       finished,
     input  wire              s_tvalid,
     output wire              s_tready,
     input  wire [8*LANES-1:0] s_tdata,
@@ -75,8 +91,9 @@ module kiln_wr_chan #(
     kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
         .clk(clk), .rst(rst),
         .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
-        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps), .start(start),
-        .busy(busy), .done(done), .error(error),
+        .cfg_beats(cfg_beats), .cfg_reps(cfg_reps),
+        .cfg_subs(cfg_subs), .cfg_sub_stride(cfg_sub_stride), .start(start),
+        .busy(busy), .done(done), .error(error), .avail(avail), .finished(finished),
         .go(go), .addr(addr), .bytes(bytes),
         .dma_busy(wr_busy), .dma_done(wr_done), .dma_err(wr_err),
         .beat(f_tvalid && f_tready), .keep(keep));
@@ -108,7 +125,8 @@ module kiln_wr_chan #(
         .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT)
     ) u_wr (
         .clk(clk), .rst(rst),
-        .cfg_base(addr), .cfg_bytes(bytes), .start(go),
+        .cfg_base(addr), .cfg_bytes(bytes),
+        .cfg_row_beats(cfg_row_beats), .cfg_row_stride(cfg_row_stride), .start(go),
         .busy(wr_busy), .done(wr_done), .error(wr_err),
         .s_tvalid(a_tvalid), .s_tready(a_tready), .s_tdata(a_tdata),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),

@@ -79,7 +79,7 @@ typedef struct HsPins {
 /* One DMA channel of the top as rtl/kiln_ports.h lists it. */
 typedef struct HsPort {
     const char *name; /* "in0", "w3", "out1" */
-    int data_w;       /* 64 or 128 */
+    int data_w;       /* 16, 32, 64 or 128 */
 } HsPort;
 
 #ifdef __cplusplus

@@ -30,6 +30,8 @@ void axi_wr_tick(void *h, AxiWrPins *p)
     m->rst = p->rst;
     m->cfg_base = p->base;
     m->cfg_bytes = p->bytes;
+    m->cfg_row_beats = p->row_beats;
+    m->cfg_row_stride = p->row_stride;
     m->start = p->start;
     m->s_tvalid = p->s_tvalid;
     kiln_port_put(m->s_tdata, p->s_tdata, nb);

@@ -33,6 +33,8 @@ typedef struct AxiWrPins {
     int rst;                          /* synchronous reset */
     uint64_t base;                    /* cfg_base */
     uint32_t bytes;                   /* cfg_bytes */
+    uint32_t row_beats;               /* cfg_row_beats (0: contiguous) */
+    uint32_t row_stride;              /* cfg_row_stride */
     int start;                        /* start pulse */
     int s_tvalid;                     /* stream valid */
     uint8_t s_tdata[AXI_MAX_BYTES];   /* stream data */

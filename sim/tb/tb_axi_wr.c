@@ -8,7 +8,9 @@
  * answers B a fixed or random latency after the later of AW and the last W
  * beat, with random BVALID gaps.  Memory starts random: after the transfer
  * exactly [base, base + bytes) must hold the stream bytes and everything
- * else must be unchanged (the tail strobes).  BRESP errors are injected in
+ * else must be unchanged (the tail strobes).  Some cases use the 2-D row
+ * mode: stream beat b lands at base + (b / row_beats) * stride + (b %
+ * row_beats) * NB and no burst may cross a row.  BRESP errors are injected in
  * some cases.  With AWREADY/WREADY high, no gaps, a fixed latency and
  * s_tvalid high the cycles from start to the last B must equal the
  * hls/desc_stream.c recurrence; done must not rise before the last B.
@@ -52,6 +54,8 @@ typedef struct WBurst {
 
 /* Memory and protocol settings of one run. */
 typedef struct WrRun {
+    uint32_t row_beats;  /* 2-D mode: beats per row (0: contiguous) */
+    uint32_t row_stride; /* 2-D mode: bytes from row to row */
     int ready_pct;  /* AWREADY and WREADY probability */
     int valid_pct;  /* BVALID probability when due */
     int lat;        /* latency to B */
@@ -68,6 +72,15 @@ static int lg2(int v)
     return n;
 }
 
+/* Address of stream beat b of a transfer at base. */
+static uint64_t beat_addr(const WrRun *wr, uint64_t base, long b)
+{
+    if (!wr->row_beats)
+        return base + (uint64_t)b * NB;
+    return base + (uint64_t)(b / wr->row_beats) * wr->row_stride +
+           (uint64_t)(b % wr->row_beats) * NB;
+}
+
 static long run_wr(void *dut, TbCheck *chk, uint8_t *mem, const uint8_t *src, uint64_t base,
                    uint32_t bytes, const WrRun *wr, uint64_t seed)
 {
@@ -79,7 +92,8 @@ static long run_wr(void *dut, TbCheck *chk, uint8_t *mem, const uint8_t *src, ui
     uint8_t *wst = malloc((size_t)(nbeats + 1) * NB);
     uint32_t *wsb = malloc((size_t)(nbeats + 1) * sizeof *wsb);
     int naw = 0, nw = 0, nb_done = 0, bv_held = 0, aw_pend = 0, w_pend = 0, fail = 0;
-    uint64_t next_addr = base, prev_awaddr = 0;
+    uint64_t prev_awaddr = 0;
+    long eb = 0; /* stream beats covered by the AW bursts so far */
     int prev_awlen = 0;
     uint8_t w_prev[NB];
     uint32_t prev_wstrb = 0;
@@ -94,6 +108,8 @@ static long run_wr(void *dut, TbCheck *chk, uint8_t *mem, const uint8_t *src, ui
         p.start = cyc == s_cyc;
         p.base = p.start ? base : tb_rand64(&rng) & ~(uint64_t)(NB - 1);
         p.bytes = p.start ? bytes : (uint32_t)tb_rand64(&rng);
+        p.row_beats = p.start ? wr->row_beats : (uint32_t)tb_rand64(&rng);
+        p.row_stride = p.start ? wr->row_stride : (uint32_t)tb_rand64(&rng);
         p.s_tvalid = sent < nbeats && tb_chance(&rng, wr->s_pct);
         if (p.s_tvalid)
             memcpy(p.s_tdata, src + sent * NB, NB);
@@ -124,13 +140,15 @@ static long run_wr(void *dut, TbCheck *chk, uint8_t *mem, const uint8_t *src, ui
             uint64_t a = p.awaddr;
             int len = p.awlen + 1;
             if (p.awburst != 1 || p.awsize != lg2(NB) || len > KILN_TB_BURST_MAX ||
-                (a & 4095) + (uint64_t)len * NB > 4096 || a != next_addr ||
-                a + (uint64_t)len * NB > base + (uint64_t)nbeats * NB) {
+                (a & 4095) + (uint64_t)len * NB > 4096 || a != beat_addr(wr, base, eb) ||
+                eb + len > nbeats ||
+                (wr->row_beats && (uint32_t)(eb % wr->row_beats) + (uint32_t)len > wr->row_beats)) {
                 tb_check_fail(chk, "bad AW at cycle %ld: addr %#llx len %d (want addr %#llx)",
-                              cyc, (unsigned long long)a, len, (unsigned long long)next_addr);
+                              cyc, (unsigned long long)a, len,
+                              (unsigned long long)beat_addr(wr, base, eb));
                 fail = 1;
             } else {
-                next_addr = a + (uint64_t)len * NB;
+                eb += len;
                 bu[naw].have_aw = 1;
                 bu[naw].addr = a;
                 bu[naw].len = len;
@@ -220,9 +238,10 @@ int main(int argc, char **argv)
     TbCheck chk;
     void *dut;
     uint8_t *mem = malloc(WIN_SIZE), *init = malloc(WIN_SIZE), *src = malloc(WIN_SIZE);
+    uint8_t *want = malloc(WIN_SIZE);
     int ci;
 
-    if (tb_args_parse(&a, argc, argv, 24) < 0 || !desc || !mem || !init || !src)
+    if (tb_args_parse(&a, argc, argv, 24) < 0 || !desc || !mem || !init || !src || !want)
         return 2;
     tb_check_init(&chk, a.quiet);
     dut = axi_wr_new();
@@ -230,7 +249,8 @@ int main(int argc, char **argv)
         TbRng r;
         uint64_t base;
         uint32_t bytes, off;
-        int kind = ci % 4, mode;
+        int kind = ci % 6, mode;
+        uint32_t rb = 0, rs = 0;
         long i;
         char line[200];
         tb_rng_seed(&r, a.seed * 7907 + (uint64_t)ci);
@@ -244,12 +264,23 @@ int main(int argc, char **argv)
             off = (uint32_t)tb_rand_range(&r, 0, 4096 / NB - 1) * NB;
         bytes = kind == 3 ? (uint32_t)tb_rand_range(&r, 1, 3 * NB)
                           : (uint32_t)tb_rand_range(&r, 1, kind == 2 ? 20000 : 5000);
+        if (kind >= 4) {
+            /* 2-D: rows of rb beats, stride >= a row (kind 5: rows past BURST_MAX) */
+            uint32_t rows = (uint32_t)tb_rand_range(&r, 1, 24);
+            rb = (uint32_t)tb_rand_range(&r, 1, kind == 5 ? KILN_TB_BURST_MAX + 40 : 12);
+            rs = NB * (rb + (uint32_t)tb_rand_range(&r, 0, 24));
+            if (rows * rs > 40000)
+                rows = 40000 / rs > 0 ? 40000 / rs : 1;
+            bytes = rows * rb * NB;
+        }
         base = WIN_BASE + 4096 * (uint64_t)tb_rand_range(&r, 0, 3) + off;
         for (mode = 0; mode < 3; mode++) {
             WrRun wr;
             long cyc, k;
             memset(&wr, 0, sizeof wr);
             wr.err_burst = -1;
+            wr.row_beats = rb;
+            wr.row_stride = rs;
             if (mode == 0) {
                 wr.ready_pct = wr.valid_pct = wr.s_pct = 100;
                 wr.lat = (int)tb_rand_range(&r, 1, 40);
@@ -265,21 +296,21 @@ int main(int argc, char **argv)
             memcpy(mem, init, WIN_SIZE);
             cyc = run_wr(dut, &chk, mem, src, base, bytes, &wr,
                          a.seed * 1000 + (uint64_t)ci * 3 + (uint64_t)mode);
-            for (k = 0; k < (long)WIN_SIZE; k++) {
-                long o = k - (long)(base - WIN_BASE);
-                uint8_t want = (o >= 0 && o < (long)bytes) ? src[o] : init[k];
-                if (mem[k] != want)
-                    tb_check_int(&chk, "mem", o, mem[k], want);
-            }
+            memcpy(want, init, WIN_SIZE);
+            for (k = 0; k < (long)bytes; k++)
+                want[beat_addr(&wr, base, k / NB) - WIN_BASE + (uint64_t)(k % NB)] = src[k];
+            for (k = 0; k < (long)WIN_SIZE; k++)
+                if (mem[k] != want[k])
+                    tb_check_int(&chk, "mem", k - (long)(base - WIN_BASE), mem[k], want[k]);
             if (mode == 0 && cyc >= 0) {
-                int64_t rt[] = {(int64_t)base, bytes, wr.lat};
-                int64_t want = desc->cycles(hw, rt);
-                if (want != cyc)
+                int64_t rt[] = {(int64_t)base, bytes, wr.lat, rb, rs};
+                int64_t pred = desc->cycles(hw, rt);
+                if (pred != cyc)
                     tb_check_fail(&chk, "cycles: measured %ld, descriptor %lld (%+lld)", cyc,
-                                  (long long)want, (long long)(cyc - want));
+                                  (long long)pred, (long long)(cyc - pred));
             }
-            snprintf(line, sizeof line, "axi_wr base +%#x %u bytes %s lat %d cycles %ld",
-                     (unsigned)(base - WIN_BASE), bytes,
+            snprintf(line, sizeof line, "axi_wr base +%#x %u bytes rows %u/%u %s lat %d cycles %ld",
+                     (unsigned)(base - WIN_BASE), bytes, rb, rs,
                      mode == 0 ? "free" : mode == 1 ? "mem-bp" : "mem+stream-bp", wr.lat, cyc);
             tb_case_end(&chk, line);
         }
@@ -288,5 +319,6 @@ int main(int argc, char **argv)
     free(mem);
     free(init);
     free(src);
+    free(want);
     return tb_check_finish(&chk, "tb_axi_wr");
 }

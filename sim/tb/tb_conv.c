@@ -300,7 +300,7 @@ static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, W
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
-    int64_t rt[8];
+    int64_t rt[9];
     int64_t pred;
     long cyc, ops;
     char desc[256];
@@ -315,6 +315,7 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     rt[5] = l->s;
     rt[6] = l->p;
     rt[7] = l->tog;
+    rt[8] = 1; /* input a beat a cycle */
     if (DW) { /* h, w, c, k, stride, pad */
         rt[3] = l->k;
         rt[4] = l->s;

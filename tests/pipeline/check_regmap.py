@@ -132,13 +132,26 @@ def main():
         fail("duplicate channel names")
     named = set()
     for seg in rm["segments"]:
-        for key in ("inputs", "outputs", "weights"):
+        for key in ("inputs", "outputs", "scratch", "weights"):
             for n in seg[key]:
                 if n not in chans or chans[n]["segment"] != seg["index"]:
                     fail("segment %d names %s, not one of its channels" % (seg["index"], n))
                 named.add(n)
         if not seg["outputs"]:
             fail("segment %d has no output channel" % seg["index"])
+    # readers of a writer's buffer inside a segment are not the host's buffers:
+    # they name their source (a scratch or output writer of the segment) and
+    # use its base registers
+    for n, c in chans.items():
+        if "source" in c:
+            s = chans.get(c["source"])
+            if not s or s["dir"] != "wr" or s["segment"] != c["segment"] or \
+                    s["frame_bytes"] != c["frame_bytes"] or c["dir"] != "rd" or \
+                    (s["base_lo"], s["base_hi"]) != (c["base_lo"], c["base_hi"]):
+                fail("%s: source %s is not a writer of its segment with its bytes" % (n, c["source"]))
+            named.add(n)
+        if c.get("scratch") and n not in [x for seg in rm["segments"] for x in seg["scratch"]]:
+            fail("%s: scratch writer not in its segment's scratch list" % n)
     if named != set(chans):
         fail("channels no segment names: %s" % sorted(set(chans) - named))
     rd = re.findall(r"X\((\w+), (\d+)\)", ports.split("KILN_WR_CHANNELS")[0])
@@ -151,7 +164,10 @@ def main():
             fail("kiln_ports.h: %s(%s) disagrees with regmap.json" % (n, dw))
     for n, c in chans.items():
         lo, hi = int(c["base_lo"], 16), int(c["base_hi"], 16)
-        if regs.get(n.upper() + "_BASE_LO") != lo or regs.get(n.upper() + "_BASE_HI") != hi \
+        if "source" in c:
+            if n.upper() + "_BASE_LO" in regs:
+                fail("%s: a reader of %s with registers of its own" % (n, c["source"]))
+        elif regs.get(n.upper() + "_BASE_LO") != lo or regs.get(n.upper() + "_BASE_HI") != hi \
                 or hi != lo + 4 or lo < 0x48 or hi >= 0x200:
             fail("%s: base registers 0x%x/0x%x" % (n, lo, hi))
         sigs = ("arvalid", "araddr", "rdata", "rlast") if c["dir"] == "rd" else \
@@ -160,11 +176,13 @@ def main():
             if not re.search(r"wire +(\[\d+:0\] +)?m_axi_%s_%s\b" % (n, sg), top):
                 fail("kiln_top.v has no port m_axi_%s_%s" % (n, sg))
         m = re.search(r"wire +\[(\d+):0\] +m_axi_%s_[rw]data\b" % n, top)
-        if int(m.group(1)) + 1 != c["data_w"] or c["data_w"] not in (64, 128):
+        # a weight-tiled conv's writer narrows its bus to a tile's channels
+        widths = (16, 32, 64, 128) if c["dir"] == "wr" and c.get("subs", 1) > 1 else (64, 128)
+        if int(m.group(1)) + 1 != c["data_w"] or c["data_w"] not in widths:
             fail("%s: data width %s" % (n, m.group(1)))
         if "offset" not in c:
             payload = c["h"] * c["w"] * cdiv(c["c"], c["lanes"]) * c["lanes"]
-            if c["frame_bytes"] != cdiv(payload, c["data_w"] // 8) * (c["data_w"] // 8):
+            if c["frame_bytes"] != cdiv(payload, 16) * 16:
                 fail("%s: frame_bytes %d for %dx%dx%d at %d lanes" %
                      (n, c["frame_bytes"], c["h"], c["w"], c["c"], c["lanes"]))
     stages = plan["stages"]

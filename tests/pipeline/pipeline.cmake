@@ -83,7 +83,7 @@ if(KILN_VERILATOR_BIN)
   endforeach()
   # The channel templates alone, lint-clean for every lane/bus ratio.
   foreach(_l 2 8 32)
-    foreach(_d 64 128)
+    foreach(_d 16 32 64 128)
       add_test(NAME pipeline_chan_lint_l${_l}_d${_d} COMMAND sh -c
         "${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_rd_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_rd.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v && ${KILN_VERILATOR_BIN} --lint-only -Wall --top-module kiln_wr_chan -GLANES=${_l} -GDATA_W=${_d} ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v")
     endforeach()
@@ -102,21 +102,38 @@ add_test(NAME pipeline_weights COMMAND ${PL_RUN} none ${PLT}/weights
   "\$KILN compile \$TMP/q.gir --board zcu104 -o \$TMP/b"
   "cmp \$TMP/a/rtl/weights.bin \$TMP/b/rtl/weights.bin"
   "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json \$TMP/q.gir")
-# Weight tiles (a conv of the full-size model on zcu104 streams its input
-# several times; which one depends on the plan's budgets) are not generated
-# yet: the compile succeeds, says so, and writes no rtl/.
-add_test(NAME pipeline_tiles_refused COMMAND ${PL_RUN} none ${PLT}/tiles
-  "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 -o \$TMP/a 2> \$TMP/err"
-  "grep -qE \"rtl: conv[0-9]+: weight tiles \\\\([0-9]+ passes over the input map\\\\) are not generated yet\" \$TMP/err"
-  "test -s \$TMP/a/plan.json && test ! -e \$TMP/a/rtl")
+# Weight tiles and edges through DDR inside a segment: the full-size model on
+# zcu104 streams some convs' weights in tiles; its top has readers that
+# re-read a tiled conv's input once per tile (cfg_subs > 1), writers that
+# place each tile's channels into every pixel (2-D rows), frame-gated
+# readers of those buffers (avail from the writer's finished count), is
+# lint-clean, and regmap.json lists the scratch buffers.  A replayed plan
+# whose tile does not divide a layer's output groups gets an error naming
+# the layer and no rtl/.
+add_test(NAME pipeline_tiles_416 COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/tiles
+  "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 -o \$TMP/a > /dev/null"
+  "grep -Eq '\"weights\":[[:space:]]*\"ddr\"' \$TMP/a/plan.json"
+  "grep -Eq '[.]cfg_subs[(]32.d([2-9]|[1-9][0-9]+)[)]' \$TMP/a/rtl/kiln_top.v"
+  "grep -Eq '[.]cfg_row_beats[(]32.d[1-9][0-9]*[)]' \$TMP/a/rtl/kiln_top.v"
+  "grep -Eq '[.]avail[(]ch_out[0-9]+_fin[)]' \$TMP/a/rtl/kiln_top.v"
+  "grep -q '\"scratch\": \\[\"out' \$TMP/a/rtl/regmap.json"
+  "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json"
+  "test \"\$VERILATOR\" = none || (cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v)"
+  "${SYSTEM_PYTHON3} -c \"import json,sys; p=json.load(open(sys.argv[1])); s=[x for x in p['stages'] if x.get('weights')=='ddr'][0]; s['tog']=3; json.dump(p,open(sys.argv[2],'w'))\" \$TMP/a/plan.json \$TMP/bad.json"
+  "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 --plan \$TMP/bad.json -o \$TMP/b 2> \$TMP/err"
+  "grep -Eq 'rtl: conv[0-9]+: weight tiles of 3 output groups .* a tile must divide the groups' \$TMP/err"
+  "test ! -e \$TMP/b/rtl")
+set_tests_properties(pipeline_tiles_416 PROPERTIES TIMEOUT 600)
 # DMA channel loopback (tb_chan_iv.v): kiln_rd_chan -> kiln_wr_chan through a
 # DDR model with random delays; padding dropped on read, zero-filled on write;
-# SLVERR answers give one error pulse per channel.
+# SLVERR answers give one error pulse per channel; sub-runs (a tiled conv's
+# input re-read per tile), the writer's 2-D rows (a tile's channels into each
+# pixel) and the frame gate of an edge through DDR.
 if(KILN_IVERILOG AND KILN_VVP)
   set(_chv ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_rd.v
     ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v)
   string(REPLACE ";" " " _chv "${_chv}")
-  # name: LANES DATA_W BYTES BEATS REPS STRIDE BP SEED ERR
+  # name: LANES DATA_W BYTES BEATS REPS STRIDE BP SEED ERR [SUBS ROWB GATE]
   set(_chan_cases
     "l4_pad:4:64:48:10:3:64:60:1:0"
     "l16_pack_same:16:64:320:20:3:0:50:2:0"
@@ -124,7 +141,13 @@ if(KILN_IVERILOG AND KILN_VVP)
     "l8_free:8:64:64:8:3:64:100:4:0"
     "l32_d128:32:128:512:16:2:1024:40:5:0"
     "l4_d128:4:128:112:27:2:112:30:6:0"
-    "l8_slverr:8:64:256:30:2:256:50:7:1")
+    "l8_slverr:8:64:256:30:2:256:50:7:1"
+    "l8_subs_rows:8:64:192:24:2:192:60:8:0:3:1:0"
+    "l16_d128_rows_gate:16:128:512:32:3:512:50:9:0:2:2:1"
+    "l2_subs_gate:2:64:240:100:3:256:70:10:0:4:0:1"
+    "l4_rows_pad_gate:4:64:96:20:2:96:40:11:0:3:3:1"
+    "l2_d16_rows:2:16:24:12:2:32:60:12:0:4:1:1"
+    "l8_d32_rows:8:32:96:12:3:96:50:13:0:2:3:0")
   foreach(_c ${_chan_cases})
     string(REPLACE ":" ";" _f "${_c}")
     list(GET _f 0 _n)
@@ -137,8 +160,16 @@ if(KILN_IVERILOG AND KILN_VVP)
     list(GET _f 7 _bp)
     list(GET _f 8 _sd)
     list(GET _f 9 _e)
+    list(LENGTH _f _nf)
+    set(_x "")
+    if(_nf GREATER 10)
+      list(GET _f 10 _su)
+      list(GET _f 11 _rb)
+      list(GET _f 12 _g)
+      set(_x "-Ptb_chan.SUBS=${_su} -Ptb_chan.ROWB=${_rb} -Ptb_chan.GATE=${_g}")
+    endif()
     add_test(NAME pipeline_chan_iv_${_n} COMMAND sh -c
-      "${KILN_IVERILOG} -g2005 -Wall -Wno-timescale -Ptb_chan.ERR=${_e} -Ptb_chan.LANES=${_l} -Ptb_chan.DATA_W=${_d} -Ptb_chan.BYTES=${_by} -Ptb_chan.BEATS=${_be} -Ptb_chan.REPS=${_r} -Ptb_chan.STRIDE=${_s} -Ptb_chan.BP=${_bp} -Ptb_chan.SEED=${_sd} -o ${PLT}/chan_${_n}.vvp ${PLD}/tb_chan_iv.v ${_chv} && ${KILN_VVP} -n ${PLT}/chan_${_n}.vvp")
+      "${KILN_IVERILOG} -g2005 -Wall -Wno-timescale ${_x} -Ptb_chan.ERR=${_e} -Ptb_chan.LANES=${_l} -Ptb_chan.DATA_W=${_d} -Ptb_chan.BYTES=${_by} -Ptb_chan.BEATS=${_be} -Ptb_chan.REPS=${_r} -Ptb_chan.STRIDE=${_s} -Ptb_chan.BP=${_bp} -Ptb_chan.SEED=${_sd} -o ${PLT}/chan_${_n}.vvp ${PLD}/tb_chan_iv.v ${_chv} && ${KILN_VVP} -n ${PLT}/chan_${_n}.vvp")
     set_tests_properties(pipeline_chan_iv_${_n} PROPERTIES
       PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL" TIMEOUT 120)
   endforeach()

@@ -2,8 +2,13 @@
 //      kiln_axi_rd.v kiln_axi_wr.v kiln_width.v kiln_fifo.v && vvp a.out
 // DMA channel loopback: kiln_rd_chan reads REPS repetitions of BYTES bytes
 // (BEATS stream beats of LANES lanes, the rest padding) from a DDR model at
-// SRC + r*STRIDE; its stream feeds kiln_wr_chan, which writes them to DST +
-// r*BYTES.  The memory model takes AR/AW, R/W and answers B with random
+// SRC + r*STRIDE, each SUBS times (sub-runs at stride 0, as a weight-tiled
+// conv reads its input); its stream feeds kiln_wr_chan, which writes sub-run
+// s of repetition r to DST + r*SUBS*BYTES + s*BYTES, or, with ROWB > 0, in
+// rows of ROWB bus beats at s*ROWB*NB, row to row SUBS*ROWB*NB bytes apart
+// (a tile's channels into every pixel).  GATE = 1: the reader's `avail`
+// rises one frame at a time at random moments and no frame may start
+// before it; both channels must count REPS finished frames.  The memory model takes AR/AW, R/W and answers B with random
 // ready/valid delays (BP percent) and checks WLAST against AWLEN.  Expected:
 // each repetition's payload bytes copied, the bytes past the payload zero
 // (the reader dropped the padding, the writer filled it), no byte outside
@@ -21,6 +26,9 @@ module tb_chan;
     parameter BP     = 60;     // percent of cycles a ready/valid is offered
     parameter SEED   = 1;
     parameter ERR    = 0;      // 1: R beat 2 answers SLVERR, the first B SLVERR
+    parameter SUBS   = 1;      // sub-runs per repetition
+    parameter ROWB   = 0;      // writer row beats (0: contiguous)
+    parameter GATE   = 0;      // 1: the reader waits for avail
     localparam NB  = DATA_W / 8;
     localparam SRC = 40'h1000;
     localparam DST = 40'h8000;
@@ -44,12 +52,17 @@ module tb_chan;
     wire               s_tvalid, s_tready;
     wire [8*LANES-1:0] s_tdata;
     wire rd_busy, rd_done, rd_err;
+    wire [31:0] rd_fin, wr_fin;
+    reg  [31:0] avail = 32'd0;
     reg  start = 1'b0;
+    localparam [31:0] WSUB = ROWB > 0 ? ROWB * NB : BYTES;
+    localparam [31:0] WROW = SUBS * ROWB * NB;
 
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES)) u_rd (
         .clk(clk), .rst(rst), .cfg_base(SRC), .cfg_bytes(BYTES), .cfg_stride(STRIDE),
-        .cfg_beats(BEATS), .cfg_reps(REPS), .start(start),
-        .busy(rd_busy), .done(rd_done), .error(rd_err),
+        .cfg_beats(BEATS), .cfg_reps(REPS), .cfg_subs(SUBS), .cfg_sub_stride(32'd0),
+        .start(start), .busy(rd_busy), .done(rd_done), .error(rd_err),
+        .avail(GATE ? avail : 32'hFFFFFFFF), .finished(rd_fin),
         .m_axi_arvalid(arvalid), .m_axi_arready(arready), .m_axi_araddr(araddr),
         .m_axi_arlen(arlen), .m_axi_arsize(arsize), .m_axi_arburst(arburst),
         .m_axi_rvalid(rvalid), .m_axi_rready(rready), .m_axi_rdata(rdata),
@@ -69,9 +82,11 @@ module tb_chan;
     wire wr_busy, wr_done, wr_err;
 
     kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES)) u_wr (
-        .clk(clk), .rst(rst), .cfg_base(DST), .cfg_bytes(BYTES), .cfg_stride(BYTES),
-        .cfg_beats(BEATS), .cfg_reps(REPS), .start(start),
+        .clk(clk), .rst(rst), .cfg_base(DST), .cfg_bytes(BYTES), .cfg_stride(SUBS * BYTES),
+        .cfg_beats(BEATS), .cfg_reps(REPS), .cfg_subs(SUBS), .cfg_sub_stride(WSUB),
+        .cfg_row_beats(ROWB), .cfg_row_stride(WROW), .start(start),
         .busy(wr_busy), .done(wr_done), .error(wr_err),
+        .avail(32'hFFFFFFFF), .finished(wr_fin),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_awaddr(awaddr),
         .m_axi_awlen(awlen), .m_axi_awsize(awsize), .m_axi_awburst(awburst),
@@ -86,7 +101,9 @@ module tb_chan;
     reg [8:0]  wl_q [0:63];
     integer rh = 0, rt = 0, rbeat = 0, wh = 0, wt = 0, wbeat = 0, bpend = 0, errors = 0;
     integer rbeats = 0, bcount = 0, rd_pulses = 0, wr_pulses = 0;
-    integer i, k;
+    integer i, k, s, a;
+    reg start_seen = 1'b0;
+    always @(posedge clk) if (start) start_seen <= 1'b1;
 
     function chance;
         input integer pct;
@@ -127,6 +144,11 @@ module tb_chan;
                 bpend = bpend - 1;
                 bcount = bcount + 1;
             end
+            if (u_rd.u_reps.started > (GATE ? avail : REPS)) begin
+                if (errors < 5) $display("FAIL: frame %0d started with avail %0d", u_rd.u_reps.started - 1, avail);
+                errors = errors + 1;
+            end
+            if (GATE && start_seen && avail < REPS && chance(2)) avail <= avail + 32'd1;
             arready <= chance(BP);
             awready <= chance(BP);
             wready  <= wh < wt && chance(BP);
@@ -153,8 +175,15 @@ module tb_chan;
             ref[i] = mem[i];
         end
         for (r = 0; r < REPS; r = r + 1)
-            for (i = 0; i < BYTES; i = i + 1)
-                ref[DST + r * BYTES + i] = i < BEATS * LANES ? mem[SRC + r * STRIDE + i] : 8'd0;
+            for (s = 0; s < SUBS; s = s + 1)
+                for (i = 0; i < BYTES; i = i + 1) begin
+                    if (ROWB > 0)
+                        a = DST + r * SUBS * BYTES + (i / (ROWB * NB)) * WROW + s * ROWB * NB
+                            + i % (ROWB * NB);
+                    else
+                        a = DST + r * SUBS * BYTES + s * BYTES + i;
+                    ref[a] = i < BEATS * LANES ? mem[SRC + r * STRIDE + i] : 8'd0;
+                end
         repeat (3) @(posedge clk);
         rst <= 1'b0;
         repeat (2) @(posedge clk);
@@ -170,6 +199,10 @@ module tb_chan;
             $display("FAIL: timeout (rd_done %b wr_done %b)", rd_done, wr_done);
             $finish;
         end
+        if (rd_fin != REPS || wr_fin != REPS) begin
+            $display("FAIL: finished rd %0d wr %0d, expected %0d", rd_fin, wr_fin, REPS);
+            errors = errors + 1;
+        end
         if (rd_pulses != ERR || wr_pulses != ERR) begin
             $display("FAIL: error pulses rd %0d wr %0d, expected %0d", rd_pulses, wr_pulses, ERR);
             errors = errors + 1;
@@ -181,8 +214,8 @@ module tb_chan;
                 errors = errors + 1;
             end
         if (errors == 0)
-            $display("PASS: %0d repetitions of %0d bytes (%0d beats of %0d lanes, DATA_W %0d) in %0d cycles",
-                     REPS, BYTES, BEATS, LANES, DATA_W, guard);
+            $display("PASS: %0d repetitions x %0d sub-runs of %0d bytes (%0d beats of %0d lanes, DATA_W %0d, rows %0d, gate %0d) in %0d cycles",
+                     REPS, SUBS, BYTES, BEATS, LANES, DATA_W, ROWB, GATE, guard);
         else
             $display("FAIL: %0d errors", errors);
         $finish;

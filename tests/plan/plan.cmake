@@ -7,9 +7,15 @@ set(PT ${CMAKE_BINARY_DIR}/tests/plan)
 set(PLAN_RUN ${PD}/run.sh ${KILN} ${PD}/check_plan.py)
 set(Y3T ${KILN_MODELS_DIR}/yolov3-tiny.onnx)
 
+# Ultra96-V2 cannot hold YOLOv3-tiny 416: its block RAM sends most layers'
+# weights to DDR in tiles, and the DMA channels those need (tile re-reads,
+# maps through DDR) take the smallest design past 75% of its LUTs; the
+# compile says which budget.
 add_test(NAME plan_boards_fit COMMAND ${PLAN_RUN} ${PT}/boards
-  "for b in ultra96v2 kv260 zcu104 zcu102; do \$KILN compile ${Y3T} --board \$b -o \$TMP/\$b; done"
-  "\$CHECK fits \$TMP/ultra96v2 \$TMP/kv260 \$TMP/zcu104 \$TMP/zcu102"
+  "for b in kv260 zcu104 zcu102; do \$KILN compile ${Y3T} --board \$b -o \$TMP/\$b; done"
+  "\$CHECK fits \$TMP/kv260 \$TMP/zcu104 \$TMP/zcu102"
+  "! \$KILN compile ${Y3T} --board ultra96v2 -o \$TMP/u96 2> \$TMP/u96.err"
+  "grep -Eq 'does not fit ultra96v2: the smallest design .* exceeds LUT 75% [(][0-9]+ > 52920[)]' \$TMP/u96.err"
   "test -s \$TMP/zcu104/report.md && test -s \$TMP/zcu104/dataflow.dot")
 add_test(NAME plan_replay COMMAND ${PLAN_RUN} ${PT}/replay
   "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
@@ -31,7 +37,7 @@ add_test(NAME plan_pe_oc_bad COMMAND ${PLAN_RUN} ${PT}/pe_oc
   "${CLI}/expect.sh 2 \"kiln: \$TMP/bad.json: \\$.stages[2].pe_oc: expected a power of two in 1..4096\" -- \$KILN compile ${Y3T} --board zcu104 --plan \$TMP/bad.json -o \$TMP/b"
   "test ! -e \$TMP/b")
 add_test(NAME plan_yolov3_ultra96_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: plan: yolov3 does not fit ultra96v2: the smallest design (weights from DDR where on-chip memory is short) exceeds DSP 90% (968 > 324)"
+  "kiln: plan: yolov3 does not fit ultra96v2: the smallest design (weights from DDR where on-chip memory is short) exceeds DSP 90% (692 > 324)"
   -- ${KILN} compile ${KILN_DARKNET_CFG}/yolov3.cfg --board ultra96v2 -o ${PT}/yolov3_u96)
 add_test(NAME plan_pin_bad COMMAND ${CLI}/expect.sh 2
   "kiln: --pin conv12=16x3x2: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 or 2"

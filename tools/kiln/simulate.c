@@ -36,13 +36,17 @@
 typedef struct SimChan {
     const char *name;    /* in<n>, w<i>, out<n> */
     int rd;              /* 1: read channel, 0: write */
-    int data_w;          /* AXI data bits, 64 or 128 */
+    int data_w;          /* AXI data bits, 16, 32, 64 or 128 */
     int weight;          /* 1: a weight channel (w<i>) */
     int resident;        /* weight channels: 1 loaded on chip by CTRL bit1, 0 read every frame */
     int segment;         /* segment index */
     const char *value;   /* tensor channels: graph value name */
     int lanes, h, w, c;  /* tensor channels: lanes at the port and map shape */
     int64_t frame_bytes; /* tensor channels: bytes per frame in DDR */
+    int subs;            /* read channels: reads of each frame (a weight-tiled conv's passes) */
+    int source;          /* read channels inside a segment: the writer channel whose buffer
+                          * it reads (index), else -1 */
+    const char *source_name; /* its name in regmap.json */
     int64_t offset;      /* weight channels: offset in rtl/weights.bin */
     int64_t bytes;       /* weight channels: bytes */
     uint32_t base_lo;    /* register offset of <ch>_BASE_LO */
@@ -189,10 +193,10 @@ static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c)
     if (strcmp(dir, "rd") && strcmp(dir, "wr"))
         return kiln_user_error("%s: %s.dir: '%s' is neither \"rd\" nor \"wr\"", file, where, dir);
     c->rd = !strcmp(dir, "rd");
-    if ((rc = need_num(file, where, o, "data_w", 64, 128, &v)))
+    if ((rc = need_num(file, where, o, "data_w", 16, 128, &v)))
         return rc;
-    if (v != 64 && v != 128)
-        return kiln_user_error("%s: %s.data_w: %.0f (expected 64 or 128)", file, where, v);
+    if (v != 16 && v != 32 && v != 64 && v != 128)
+        return kiln_user_error("%s: %s.data_w: %.0f (expected 16, 32, 64 or 128)", file, where, v);
     c->data_w = (int)v;
     if ((rc = need_num(file, where, o, "segment", 0, 1e6, &v)))
         return rc;
@@ -239,6 +243,18 @@ static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c)
     if ((rc = need_num(file, where, o, "frame_bytes", 1, 1 << 30, &v)))
         return rc;
     c->frame_bytes = (int64_t)v;
+    c->subs = 1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "subs")) {
+        if ((rc = need_num(file, where, o, "subs", 1, 1 << 20, &v)))
+            return rc;
+        c->subs = (int)v;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(o, "source")) {
+        if ((rc = need_str(file, where, o, "source", &c->source_name)))
+            return rc;
+        if (!c->rd)
+            return kiln_user_error("%s: %s.source: only a read channel has a source", file, where);
+    }
     {
         int64_t raw = (int64_t)c->h * c->w * ((c->c + c->lanes - 1) / c->lanes) * c->lanes;
         if (c->frame_bytes < raw)
@@ -343,6 +359,21 @@ static int load_map(const char *dir, SimMap *m)
         i++;
     }
     m->nchan = i;
+    for (i = 0; i < m->nchan; i++) { /* readers of a writer's buffer inside a segment */
+        SimChan *c = &m->chan[i];
+        int k;
+        c->source = -1;
+        if (!c->source_name)
+            continue;
+        for (k = 0; k < m->nchan; k++)
+            if (!m->chan[k].rd && !strcmp(m->chan[k].name, c->source_name))
+                c->source = k;
+        if (c->source < 0 || m->chan[c->source].segment != c->segment ||
+            m->chan[c->source].frame_bytes != c->frame_bytes)
+            return kiln_user_error("%s: channels[%d].source: '%s' is not a write channel of "
+                                   "segment %d with frame_bytes %" PRId64, rpath, i,
+                                   c->source_name, c->segment, c->frame_bytes);
+    }
     if (!(a = need_array(rpath, m->regmap, "perf")))
         return KILN_BAD_INPUT;
     m->nperf = cJSON_GetArraySize(a);
@@ -732,8 +763,9 @@ static int check_beats(const SimMap *m, int s, const char *res, const char *tag,
         if (c->segment != s)
             continue;
         if (!c->weight) {
-            want = frames * (long)((c->frame_bytes + nb - 1) / nb);
-            why = "FRAMES frames of frame_bytes";
+            want = frames * (c->rd ? c->subs : 1) * (long)((c->frame_bytes + nb - 1) / nb);
+            why = c->rd && c->subs > 1 ? "FRAMES frames of frame_bytes, each read once per weight tile"
+                              : "FRAMES frames of frame_bytes";
         } else if (c->resident) {
             want = load ? (long)((c->bytes + nb - 1) / nb) : 0;
             why = load ? "resident weights read once with CTRL bit1"
@@ -870,8 +902,8 @@ static int run_segment(const SegCtx *x, int s, SegResult *r)
     fprintf(j, "write 0x%x %d\n", m->reg_segment, s);
     for (i = 0; i < m->nchan; i++) {
         SimChan *c = &m->chan[i];
-        if (c->segment != s)
-            continue;
+        if (c->segment != s || c->source >= 0)
+            continue; /* a reader of a writer's buffer: given below */
         if (c->weight) {
             if ((uint64_t)(c->offset + c->bytes) > wlen) {
                 fclose(j);
@@ -916,6 +948,9 @@ static int run_segment(const SegCtx *x, int s, SegResult *r)
         fprintf(j, "write 0x%x 0x%" PRIx32 "\nwrite 0x%x 0x%" PRIx32 "\n", c->base_lo,
                 (uint32_t)c->addr, c->base_hi, (uint32_t)(c->addr >> 32));
     }
+    for (i = 0; i < m->nchan; i++) /* its base registers are the writer's */
+        if (m->chan[i].segment == s && m->chan[i].source >= 0)
+            m->chan[i].addr = m->chan[m->chan[i].source].addr;
     /* cold: FRAMES=1 loading resident weights; then a warm single frame
      * (latency); then N frames back to back (interval, PERF).  Output
      * buffers are poisoned before each start, so every byte compared was
