@@ -170,7 +170,9 @@ static void stage_params(HlsStage *s)
         need(d, R, s->rt, "cg", cg);
         need(d, R, s->rt, "k", s->k);
         need(d, R, s->rt, "s", s->stride);
-        need(d, R, s->rt, "pad", s->pad);
+        /* the engine's pad is the top/left one, 0 here: the planner takes
+         * pools padded at the bottom/right only (s->pad), which oh/ow carry */
+        need(d, R, s->rt, "pad", 0);
         need(d, R, s->rt, "oh", s->oh);
         need(d, R, s->rt, "ow", s->ow);
         s->npass = 1;
