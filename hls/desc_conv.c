@@ -170,10 +170,11 @@ static int64_t win_cycles(const WinShape *sh)
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 
-static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP", "KMAX", "WMAX", "CIMAX", "COMAX",
-                                      "WDEPTH", "WBANKS", "PIPE", "RQ_PIPE", "PACK", NULL};
+static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
+                                      "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
+                                      "RQ_PIPE", "PACK", "TOGMAX", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
@@ -245,16 +246,32 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
+    double pmem_lut = 0.0;
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic) +
                (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
+    /* per output lane the parameter memories (bias 32, m_pos 16, m_neg 16,
+     * shift 6 bits) of WBANKS x 2^ceil(log2 TOGMAX) words: block RAM above
+     * 64 words, else LUTRAM (4 LUTs per 3 bits and 64 words) */
+    {
+        int64_t og = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < cdiv(hw[CV_COMAX], poc)
+                         ? hw[CV_TOGMAX]
+                         : cdiv(hw[CV_COMAX], poc);
+        int64_t pdepth = (hw[CV_WBANKS] == 2 ? 2 : 1) << max64(1, clog2(og));
+        if (pdepth > 64)
+            r.bram36 += (double)poc * (hls_bram36_for(pdepth, 32) + 2.0 * hls_bram36_for(pdepth, 16) +
+                                       hls_bram36_for(pdepth, 6));
+        else
+            pmem_lut = (double)poc * (double)(cdiv(70, 3) * 4);
+    }
     r.uram = 0.0;
     /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)lanes * (rq_lut_lane(hw[CV_RQ_PIPE]) + CV_LUT_LANE) +
             (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
             (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
-            (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0); /* bank select mux */
+            (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
+            pmem_lut;
     /* registered products, accumulators, requant stages, tree registers of
      * width 17 + L, control counters */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +

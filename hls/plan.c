@@ -132,6 +132,7 @@ static void stage_params(HlsStage *s)
         need(d, H, s->hw, "PIPE", s->pipe);
         need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
         need(d, H, s->hw, "PACK", s->pack);
+        need(d, H, s->hw, "TOGMAX", tog > 0 ? tog : ocg);
         need(d, R, s->rt, "h", s->h);
         need(d, R, s->rt, "w", s->w);
         need(d, R, s->rt, "cin", s->cin);

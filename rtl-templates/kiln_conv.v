@@ -49,6 +49,9 @@
 //                  spread evenly over the tree adders + accumulator
 //   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
 //   PACK           1, or 2 = two MACs per DSP48E2 (kiln_mac2; PE_OC even)
+//   TOGMAX         most output groups per tile (0: ceil(COMAX/PE_OC)); sizes
+//                  the per-channel parameter memories: WBANKS x 2^ceil(log2
+//                  TOGMAX) words per output lane
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE
@@ -79,7 +82,8 @@ module kiln_conv #(
     parameter integer WBANKS  = 1,
     parameter integer PIPE    = 1,
     parameter integer RQ_PIPE = 2,
-    parameter integer PACK    = 1
+    parameter integer PACK    = 1,
+    parameter integer TOGMAX  = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -130,13 +134,15 @@ module kiln_conv #(
     localparam integer ICGMAX = (CIMAX + PE_IC - 1) / PE_IC;
     localparam integer OCGMAX = (COMAX + PE_OC - 1) / PE_OC;
     localparam integer WAB    = (clog2(WDEPTH) < 1) ? 1 : clog2(WDEPTH);
-    localparam integer OGB    = (clog2(OCGMAX) < 1) ? 1 : clog2(OCGMAX);
+    localparam integer TGM    = (TOGMAX > 0 && TOGMAX < OCGMAX) ? TOGMAX : OCGMAX;
+    localparam integer OGB    = (clog2(TGM) < 1) ? 1 : clog2(TGM); // group within a tile
     localparam integer L      = clog2(PE_IC);          // adder tree levels
     localparam integer NP     = 1 << L;                // leaves
     localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
     localparam integer TW     = 17 + L;                // tree width
     localparam integer LAT    = 4 + TL + RQ_PIPE;
-    localparam integer PA     = OGB + 1;  // parameter address {bank, og}
+    localparam integer PBB    = (WBANKS == 2) ? 1 : 0;
+    localparam integer PA     = OGB + PBB; // parameter address {bank (WBANKS = 2), og}
 
     // Register placement in the chain of L tree adders + the accumulator
     // adder (position q = 1 nearest the products, L + 1 the accumulator,
@@ -385,7 +391,18 @@ module kiln_conv #(
         end
     endgenerate
     localparam integer MW = 3 + PA + PP;  // valid, first, last, {bank, og}, tail
-    wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_bk, d_og[OGB-1:0], d_tail};
+    wire [PA-1:0] d_pa;
+    generate
+        if (PBB == 1) begin : g_pa2
+            assign d_pa = {d_bk, d_og[OGB-1:0]};
+        end else begin : g_pa1
+            assign d_pa = d_og[OGB-1:0];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_bk = d_bk; // one bank: always 0
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
+    wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_pa, d_tail};
     reg  [MW-1:0] p_meta;
     always @(posedge clk)
         p_meta <= rst ? {MW{1'b0}} : d_meta;
@@ -432,7 +449,12 @@ module kiln_conv #(
             reg [15:0] mpos [0:(1<<PA)-1];
             reg [15:0] mneg [0:(1<<PA)-1];
             reg [5:0]  shft [0:(1<<PA)-1];
-            wire [PA-1:0] wpa = {(WBANKS == 2) && lb, wl_og[OGB-1:0]};
+            wire [PA-1:0] wpa;
+            if (PBB == 1) begin : g_wpa2
+                assign wpa = {lb, wl_og[OGB-1:0]};
+            end else begin : g_wpa1
+                assign wpa = wl_og[OGB-1:0];
+            end
             always @(posedge clk)
                 if (wl_p_we && wl_lane == o[15:0]) begin
                     bias[wpa] <= wl_bias;

@@ -95,13 +95,24 @@ def synth(module, params, log=None):
     return r
 
 
+# LUTs a distributed-RAM primitive takes (UltraScale+ LUTRAM: a RAM64X1S is
+# one LUT6, a RAM64M four, RAM64M8 and RAM32M16 eight, ...).
+LUTRAM_LUTS = {
+    "RAM32X1S": 1, "RAM32X1D": 2, "RAM32M": 4, "RAM32M16": 8,
+    "RAM64X1S": 1, "RAM64X1D": 2, "RAM64M": 4, "RAM64M8": 8,
+    "RAM128X1S": 2, "RAM128X1D": 4, "RAM256X1S": 4, "RAM256X1D": 8, "RAM512X1S": 8,
+}
+
+
 def count_cells(text):
     """Resources from yosys `stat` output (the last block wins): LUT (LUT1..6,
-    LUTRAM, SRL), FF, DSP48E2, RAMB36E2, RAMB18E2, URAM288 and all cells."""
+    LUTRAM primitives by the LUTs each takes, SRL), FF, DSP48E2, RAMB36E2,
+    RAMB18E2, URAM288 and all cells."""
     cells = {}
     for m in re.finditer(r"^\s+(\w+)\s+(\d+)\s*$", text, re.M):
         cells[m.group(1)] = int(m.group(2))
-    lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|RAM\d+[XSMD]|SRL", k))
+    lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|SRL", k))
+    lut += sum(v * LUTRAM_LUTS.get(k, 1) for k, v in cells.items() if re.match(r"RAM\d+[XSM]", k))
     ff = sum(v for k, v in cells.items() if re.match(r"FD[RSCP]E?$", k))
     return {
         "lut": lut,

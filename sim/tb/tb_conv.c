@@ -42,6 +42,10 @@
 #ifndef KILN_TB_WBANKS
 #define KILN_TB_WBANKS 1
 #endif
+#ifndef KILN_TB_TOGMAX
+#define KILN_TB_TOGMAX 0 /* > 0: the engine's parameter memory holds this many groups: every case tiles */
+#endif
+#define TOGMAX KILN_TB_TOGMAX
 #define PP KILN_TB_PP
 #define WBANKS KILN_TB_WBANKS
 #define PE_IC KILN_TB_PE_IC
@@ -293,7 +297,7 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #else
 #define ENGINE "kiln_conv"
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
-                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK};
+                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
@@ -352,7 +356,7 @@ static void fixed_case(CvSim *sim, TbCheck *c, uint64_t seed, int h, int w, int 
     memset(&l, 0, sizeof l);
     tb_rng_seed(&r, seed);
     l.h = h; l.w = w; l.cin = cin; l.cout = DW ? cin : cout; l.k = k; l.s = s; l.p = p;
-    l.tog = tog;
+    l.tog = TOGMAX > 0 && (tog <= 0 || tog > TOGMAX) ? TOGMAX : tog;
     layer_make(&l, &r);
     one_case(sim, c, &l, seed, min_util);
     layer_free(&l);
@@ -403,6 +407,8 @@ int main(int argc, char **argv)
             if (DW)
                 l.cout = l.cin;
             l.tog = tb_chance(&r, 40) ? (int)tb_rand_range(&r, 1, 3) : 0;
+            if (TOGMAX > 0)
+                l.tog = (int)tb_rand_range(&r, 1, TOGMAX);
         } while (l.h + 2 * l.p < l.k || l.w + 2 * l.p < l.k ||
                  l.k * l.k * ((l.cin + PE_IC - 1) / PE_IC) < PP);
         if (vec)
