@@ -68,7 +68,8 @@
 //   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
 // Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK + 2*PP*PE_OC (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
-//   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits; LUT/FF ~ adder trees +
+//   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
+//   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
 //   accumulators (see hls/desc_conv.c for the fitted formula).
 module kiln_conv #(
     parameter integer PE_IC   = 4,
