@@ -18,7 +18,8 @@ for f in "$KILN" "$MODEL"; do
   [ -e "$f" ] || { echo "sim_yolov3_416.sh: $f: not found (build the kiln and models targets)" >&2; exit 2; }
 done
 echo "== kiln quantize $MODEL (8 random calibration inputs)"
-"$KILN" quantize "$MODEL" --calib-random 8 -o "$OUT.gir" | tail -n 2
+"$KILN" quantize "$MODEL" --calib-random 8 -o "$OUT.gir"
+echo "wrote $OUT.gir"
 rm -rf "$OUT"
 echo "== kiln compile for $BOARD"
 "$KILN" compile "$OUT.gir" --board "$BOARD" -o "$OUT" | tee "$OUT.compile.log"
