@@ -74,6 +74,8 @@ typedef struct SimMap {
     double mhz;             /* plan clock */
     double plan_interval;   /* plan figures.interval_cycles */
     double plan_latency;    /* plan figures.latency_cycles */
+    double plan_macs;       /* plan figures.macs (0: not given) */
+    double plan_dsp;        /* plan figures.used.dsp (0: not given) */
 } SimMap;
 
 /* Measured figures of one segment. */
@@ -333,6 +335,10 @@ static int load_map(const char *dir, SimMap *m)
     if (!cJSON_IsObject(fig) || json_num(fig, "interval_cycles", &m->plan_interval) ||
         json_num(fig, "latency_cycles", &m->plan_latency))
         return kiln_user_error("%s: figures: expected interval_cycles and latency_cycles", ppath);
+    /* for the measured DSP efficiency; a plan without them gets none */
+    if (json_num(fig, "macs", &m->plan_macs) ||
+        json_num(cJSON_GetObjectItemCaseSensitive(fig, "used"), "dsp", &m->plan_dsp))
+        m->plan_macs = m->plan_dsp = 0;
     if (!need_array(ppath, m->plan, "stages"))
         return KILN_BAD_INPUT;
     if (!(a = need_array(rpath, m->regmap, "registers")))
@@ -1372,6 +1378,17 @@ int kiln_cmd_simulate(int argc, char **argv)
         if (!json)
             fputs(line, stdout);
         fprintf(rep, "\n%s", line);
+        if (interval > 0 && m->plan_macs > 0 && m->plan_dsp > 0) {
+            /* MACs per frame x frames/s / (DSPs used x 2 MACs per DSP x clock) */
+            double eff = m->plan_macs * (clock / interval) / (m->plan_dsp * 2.0 * clock);
+            cJSON_AddNumberToObject(root, "dsp_efficiency", eff);
+            snprintf(line, sizeof line, "DSP efficiency: %.1f%% (%.4g MACs x %.1f frames/s / (%.0f DSP "
+                     "x 2 x %.0f MHz))\n", 100.0 * eff, m->plan_macs, clock / interval,
+                     m->plan_dsp, m->mhz);
+            if (!json)
+                fputs(line, stdout);
+            fprintf(rep, "\n%s", line);
+        }
         snprintf(line, sizeof line, "simulation: %ld cycles in %.2f s (%.0f cycles/s), wall "
                  "%.1f s; %s\n", simc, wall, wall > 0 ? (double)simc / wall : 0, now_s() - t0,
                  mism ? "outputs MISMATCH the int8 interpreter" :
