@@ -562,6 +562,15 @@ static void put32(uint8_t *b, uint32_t v)
     b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
 }
 
+/* The three parameter beats of output channel c at b (L lanes each):
+ * bias int32, m_pos | m_neg << 16, shift. */
+static void param_beats(uint8_t *b, int64_t L, const ConvQ *q, int64_t c)
+{
+    put32(b, q->bias ? (uint32_t)q->bias[c] : 0u);
+    put32(b + L, (uint32_t)(q->m_pos[c] & 0xFFFF) | (uint32_t)(q->m_neg[c] & 0xFFFF) << 16);
+    b[2 * L] = (uint8_t)(q->shift[c] & 0x3F);
+}
+
 /* Write stage s's weight stream (kiln_conv order, one tile) at out: beats of
  * PE_IC lanes packed byte after byte. */
 static void conv_image(const HlsStage *s, const ConvQ *q, uint8_t *out)
@@ -572,11 +581,8 @@ static void conv_image(const HlsStage *s, const ConvQ *q, uint8_t *out)
     for (og = 0; og < ocg; og++) {
         for (o = 0; o < s->pe_oc; o++) {
             int64_t c = og * s->pe_oc + o;
-            if (c < s->cout) {
-                put32(b, q->bias ? (uint32_t)q->bias[c] : 0u);
-                put32(b + L, (uint32_t)(q->m_pos[c] & 0xFFFF) | (uint32_t)(q->m_neg[c] & 0xFFFF) << 16);
-                b[2 * L] = (uint8_t)(q->shift[c] & 0x3F);
-            }
+            if (c < s->cout)
+                param_beats(b, L, q, c);
             b += 3 * L;
         }
         for (ky = 0; ky < K; ky++)
@@ -607,11 +613,8 @@ static void dw_image(const HlsStage *s, const ConvQ *q, uint8_t *out)
     for (cg = 0; cg < ncg; cg++) {
         for (o = 0; o < L; o++, b += 3 * L) {
             int64_t c = cg * L + o;
-            if (c >= s->cout)
-                continue;
-            put32(b, q->bias ? (uint32_t)q->bias[c] : 0u);
-            put32(b + L, (uint32_t)(q->m_pos[c] & 0xFFFF) | (uint32_t)(q->m_neg[c] & 0xFFFF) << 16);
-            b[2 * L] = (uint8_t)(q->shift[c] & 0x3F);
+            if (c < s->cout)
+                param_beats(b, L, q, c);
         }
         for (ky = 0; ky < K; ky++)
             for (kx = 0; kx < K; kx++, b += L)

@@ -47,6 +47,17 @@ def read_gir(path):
     return consts, convs
 
 
+def param_beats(c, n, L, bias, attrs):
+    """The three parameter beats of output channel c (zero past n channels)."""
+    beat = bytearray(3 * L)
+    if c < n:
+        mp, mn, sh = attrs["rq_m_pos"], attrs["rq_m_neg"], attrs["rq_shift"]
+        beat[0:4] = struct.pack("<i", bias[c])
+        beat[L:L + 4] = struct.pack("<I", (mp[c] & 0xFFFF) | (mn[c] & 0xFFFF) << 16)
+        beat[2 * L] = sh[c] & 0x3F
+    return beat
+
+
 def conv_stream(st, ins, attrs, consts, cin, cout):
     """kiln_conv weight stream bytes of one tile (the whole layer)."""
     L, P = st["pe_ic"], st["pe_oc"]
@@ -59,17 +70,10 @@ def conv_stream(st, ins, attrs, consts, cin, cout):
     bias = [0] * M
     if len(ins) > 2 and ins[2] in consts:
         bias = list(struct.unpack("<%di" % M, consts[ins[2]][2]))
-    mp, mn, sh = attrs["rq_m_pos"], attrs["rq_m_neg"], attrs["rq_shift"]
     out = bytearray()
     for og in range(cdiv(M, P)):
         for o in range(P):
-            c = og * P + o
-            beat = bytearray(3 * L)
-            if c < M:
-                beat[0:4] = struct.pack("<i", bias[c])
-                beat[L:L + 4] = struct.pack("<I", (mp[c] & 0xFFFF) | (mn[c] & 0xFFFF) << 16)
-                beat[2 * L] = sh[c] & 0x3F
-            out += beat
+            out += param_beats(og * P + o, M, L, bias, attrs)
         for ky in range(K):
             for kx in range(K):
                 for ig in range(cdiv(C, L)):
@@ -95,17 +99,10 @@ def dw_stream(st, ins, attrs, consts):
     bias = [0] * C
     if len(ins) > 2 and ins[2] in consts:
         bias = list(struct.unpack("<%di" % C, consts[ins[2]][2]))
-    mp, mn, sh = attrs["rq_m_pos"], attrs["rq_m_neg"], attrs["rq_shift"]
     out = bytearray()
     for cg in range(cdiv(C, L)):
         for o in range(L):
-            c = cg * L + o
-            beat = bytearray(3 * L)
-            if c < C:
-                beat[0:4] = struct.pack("<i", bias[c])
-                beat[L:L + 4] = struct.pack("<I", (mp[c] & 0xFFFF) | (mn[c] & 0xFFFF) << 16)
-                beat[2 * L] = sh[c] & 0x3F
-            out += beat
+            out += param_beats(cg * L + o, C, L, bias, attrs)
         for ky in range(K):
             for kx in range(K):
                 out += bytes(w[(c * K + ky) * K + kx] if c < C else 0
