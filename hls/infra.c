@@ -96,8 +96,7 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
 }
 
 /* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
- * (kiln_rd_chan) with burst beats bmax; AXI data 64 bits up to 8 lanes,
- * else 128 (pipeline chan_data_w). */
+ * (kiln_rd_chan) with burst beats bmax; AXI data bits hls_chan_data_w. */
 static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
 {
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT"};

@@ -277,7 +277,10 @@ static int64_t whole_weight_uram(const HlsStage *s)
 
 int hls_chan_data_w(int64_t lanes)
 {
-    return 8 * lanes > 64 ? 128 : 64;
+    int w = 16;
+    while (w < 8 * lanes && w < 128)
+        w *= 2;
+    return w;
 }
 
 int64_t hls_ddr_pace(int64_t lanes)

@@ -182,7 +182,9 @@ int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want);
 int hls_tiled(const HlsStage *s);
 
 /* AXI data bits of a DMA channel whose stream side has `lanes` int8 lanes:
- * 64, or 128 above 8 lanes (the widest PS-PL port of Zynq UltraScale+). */
+ * the stream's own width (16 bits at least), at most 128 (the widest PS-PL
+ * port of Zynq UltraScale+), so no lane converter sits beside the master
+ * unless the stream is wider than the port. */
 int hls_chan_data_w(int64_t lanes);
 /* Cycles per stream beat a DMA read channel delivers at most: 1, or
  * 8 x lanes / 128 for streams wider than the bus. */

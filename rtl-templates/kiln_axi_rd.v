@@ -17,7 +17,7 @@
 //                          DATA_W/8 int8 lanes (lane i = byte i of the beat,
 //                          little-endian as in DDR); the bytes of the last
 //                          beat past cfg_bytes are 0.
-// Parameters: DATA_W (64 or 128; the stream has DATA_W/8 lanes: use
+// Parameters: DATA_W (16, 32, 64 or 128; the stream has DATA_W/8 lanes: use
 //             kiln_width to convert to another lane count), ADDR_W (address
 //             bits), BURST_MAX (beats per burst, 1..256), MAX_OUT (bursts
 //             in flight, >= 1).

@@ -173,9 +173,13 @@ def main():
             if not re.search(r"wire +(\[\d+:0\] +)?m_axi_%s_%s\b" % (n, sg), top):
                 fail("kiln_top.v has no port m_axi_%s_%s" % (n, sg))
         m = re.search(r"wire +\[(\d+):0\] +m_axi_%s_[rw]data\b" % n, top)
-        # a weight-tiled conv's writer narrows its bus to a tile's channels
-        widths = (16, 32, 64, 128) if c["dir"] == "wr" and c.get("subs", 1) > 1 else (64, 128)
-        if int(m.group(1)) + 1 != c["data_w"] or c["data_w"] not in widths:
+        # the bus is the stream's lanes (16 bits at least, 128 at most); a
+        # weight-tiled conv's writer narrows it to a tile's channels
+        lanes_w = min(128, max(16, 8 * c["lanes"])) if "lanes" in c else None
+        tiled_wr = c["dir"] == "wr" and c.get("subs", 1) > 1
+        if int(m.group(1)) + 1 != c["data_w"] or c["data_w"] not in (16, 32, 64, 128) or \
+                (lanes_w is not None and c["data_w"] != lanes_w and
+                 not (tiled_wr and c["data_w"] < lanes_w)):
             fail("%s: data width %s" % (n, m.group(1)))
         if "offset" not in c:
             payload = c["h"] * c["w"] * cdiv(c["c"], c["lanes"]) * c["lanes"]

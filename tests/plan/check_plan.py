@@ -129,9 +129,11 @@ def infra(d):
     nch = top.count("kiln_rd_chan #(") + top.count("kiln_wr_chan #(")
     if nch == 0:
         sys.exit(f"{d}/rtl/kiln_top.v: no DMA channel")
-    if not nch <= inf["bram36"] <= 2 * nch:
+    # each channel's data FIFO (72 or 264 entries here) is one RAMB18E2 at
+    # least (16-bit bus) and two RAMB36E2 at most (128-bit bus)
+    if not nch / 2 <= inf["bram36"] <= 2 * nch:
         sys.exit(f"infrastructure BRAM36 {inf['bram36']} for {nch} DMA channels, "
-                 f"expected {nch}..{2 * nch}")
+                 f"expected {nch / 2}..{2 * nch}")
     if inf["ff"] < 97 * len(p["stages"]) or inf["lut"] <= 0 or inf["dsp"] != 0:
         sys.exit(f"infrastructure {inf}: expected at least 97 FF per stage "
                  f"({len(p['stages'])} stages), LUTs and no DSP")
