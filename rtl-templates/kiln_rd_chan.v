@@ -26,7 +26,7 @@
 //             m_tvalid/m_tready/m_tdata  LANES int8 lanes; byte j of the DDR
 //                          stream (little-endian beats) is lane j % LANES
 //                          of stream beat j / LANES
-// Parameters: DATA_W (64|128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_rd),
+// Parameters: DATA_W (16, 32, 64 or 128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_rd),
 //             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
 // Structure:  kiln_chan_reps (repetitions, beat count) around
 //             kiln_axi_rd -> kiln_width (flat: one DDR beat is one "pixel"
