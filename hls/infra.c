@@ -24,17 +24,23 @@
 #define INFRA_BURST_EDGE_WR 16 /* a map read back inside a segment, or a tiled output */
 #define INFRA_RQ_BRAM_MIN 1024 /* kiln_rq_stage's output FIFO is never block RAM */
 
-/* kiln_rd_chan / kiln_wr_chan beyond their AXI master and kiln_width, as
- * the top instantiates them: cfg_bytes, cfg_stride and cfg_beats are
- * constants there, so their sampled copies and compares fold away and the
- * master's own length logic shrinks by about what the flags, base address,
- * repetition count and beat counter add in LUTs.  yosys on one channel with
- * the top's constants (yolov3-tiny-small, ultra96v2): weights (64 b, burst
- * 16, 4 lanes) 451 LUT 384 FF, input (burst 64, 4 lanes) 592 LUT 467 FF,
- * output (2 lanes) 841 LUT 581 FF, 1 RAMB36E2 each; descriptors + these
- * terms: 605/398, 605/462, 816/579. */
-#define CHAN_FF 60.0
-#define CHAN_LUT 0.0
+/* kiln_rd_chan / kiln_wr_chan beyond their AXI master, as the top
+ * instantiates them (cfg_bytes, cfg_stride, cfg_beats, cfg_subs and the row
+ * registers constant; base and frame count from the register file): the
+ * repetition and sub-run counters, the next base address, the frame gate.
+ * yosys on one channel with the top's constants: writer 16 b, burst 16, 2
+ * lanes 596 LUT 486 FF; a tiled conv's writer (32 b, 64 sub-runs, 1-beat
+ * rows) 725/526; writer 128 b, burst 64, 16 lanes 866/755; reader 32 b,
+ * burst 14, 4 lanes 522/397 (64 frame-gated sub-runs 538/397); reader
+ * 32 b, burst 16 508/426; reader 128 b, burst 64 633/669.  The descriptors
+ * + these terms: 600/485, 731/485, 843/741, 526/399, 526/399, 552/431,
+ * 750/661 (the reader's master is fitted with free cfg; its length logic
+ * folds in the top about as much as the channel adds). */
+#define CHAN_RD_FF 150.0
+#define CHAN_WR_FF 205.0
+#define CHAN_RD_LUT 70.0
+#define CHAN_WR_LUT 157.0
+#define CHAN_TILED_LUT 112.0 /* a writer's 2-D rows and sub-runs */
 /* One stage's PERF counter (beat count, first-frame flag, two cycle stamps):
  * yosys 97 FF, 40 LUT. */
 #define PERF_FF 97.0
@@ -97,7 +103,7 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
 
 /* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
  * (kiln_rd_chan) with burst beats bmax; AXI data bits hls_chan_data_w. */
-static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
+static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tiled)
 {
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT"};
     int64_t dw = hls_chan_data_w(lanes);
@@ -108,8 +114,8 @@ static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax)
         add_width(r, lanes, dw / 8);
     else
         add_width(r, dw / 8, lanes);
-    r->ff += CHAN_FF;
-    r->lut += CHAN_LUT;
+    r->ff += write ? CHAN_WR_FF : CHAN_RD_FF;
+    r->lut += write ? CHAN_WR_LUT + (tiled ? CHAN_TILED_LUT : 0.0) : CHAN_RD_LUT;
 }
 
 int hls_leaves_segment(const HlsPlan *p, int i)
@@ -148,20 +154,20 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];
             if (from < 0 || p->stages[from].segment != s->segment) {
-                add_chan(r, 0, in_lanes(s), INFRA_BURST_MAP);
+                add_chan(r, 0, in_lanes(s), INFRA_BURST_MAP, 0);
                 nch++;
             } else if (ddr_edge(p, s, k)) {
                 /* reads its producer's buffer: the writer's base registers */
-                add_chan(r, 0, in_lanes(s), INFRA_BURST_EDGE_RD);
+                add_chan(r, 0, in_lanes(s), INFRA_BURST_EDGE_RD, 0);
             }
         }
         if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
-            add_chan(r, 0, in_lanes(s), INFRA_BURST_W);
+            add_chan(r, 0, in_lanes(s), INFRA_BURST_W, 0);
             nch++;
         }
         if (out) {
             add_chan(r, 1, out_lanes(s),
-                     leaves && !hls_tiled(s) ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR);
+                     leaves && !hls_tiled(s) ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR, hls_tiled(s));
             nch++;
         }
         /* consumers in the segment: a lane converter where the counts differ */

@@ -36,7 +36,9 @@
 //             are in the FIFO, so W never waits for the stream; W of burst j
 //             starts once its AW is valid (AXI lets W lead or follow AW) and
 //             runs back to back with burst j-1 when AW j was valid before
-//             burst j-1's last W beat.
+//             burst j-1's last W beat.  The W side takes each burst's length
+//             (and whether it is the transfer's last) from a MAX_OUT-entry
+//             queue the AW side fills, so the lengths are worked out once.
 // Latency:    AW valid 2 cycles after the burst's last beat entered.
 // Cycles (start cycle to the last B handshake inclusive, s_tvalid high, a
 //             memory with AWREADY and WREADY high that answers B LAT cycles
@@ -52,9 +54,10 @@
 //             For one burst: bytes/(DATA_W/8) + 4 + LAT.  hls/desc_stream.c
 //             evaluates the recurrence.
 // Resources:  FIFO of 2*BURST_MAX + 8 entries: from 128 entries bram36 =
-//             fewest RAMB36E2 for it, LUT ~ 1.19*DATA_W + 2*ADDR_W + 478,
-//             FF ~ 2*DATA_W + 2*ADDR_W + 224; below, LUTRAM as kiln_axi_rd.
-//             No DSP.
+//             fewest RAMB36E2 for it; with cfg_bytes and the row registers
+//             constant (as the generated top has them) LUT ~ 1.06*DATA_W +
+//             2*ADDR_W + 342, FF ~ 2*ADDR_W + 200; below 128 entries LUTRAM
+//             as kiln_axi_rd.  No DSP.
 module kiln_axi_wr #(
     parameter DATA_W    = 128,
     parameter ADDR_W    = 40,
@@ -94,37 +97,24 @@ module kiln_axi_wr #(
     localparam DEPTH = 2 * BURST_MAX + 8;
     localparam CW    = $clog2(DEPTH + 1);
     localparam OW    = $clog2(MAX_OUT + 1);
+    localparam QW    = MAX_OUT > 1 ? $clog2(MAX_OUT) : 1; // burst-length queue index
     localparam PW    = 14 - LB;
     localparam integer  B4K_I    = 4096 / NB;
     localparam [PW-1:0] BEATS_4K = B4K_I[PW-1:0];
     localparam [31:0]   BMAX     = BURST_MAX;
+    localparam [8:0]    BMAX9    = BMAX[8:0];
     localparam [OW-1:0] OMAX     = MAX_OUT[OW-1:0];
+    localparam integer  QLAST_I  = MAX_OUT - 1;
+    localparam [QW-1:0] QLAST    = QLAST_I[QW-1:0];
 
     assign m_axi_awsize  = LB[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_bready  = 1'b1;
 
-    // Burst length at beat index a within 4 KiB with r beats left and rl left in the row:
-    // min(r, rl, BURST_MAX, beats to the next 4 KiB boundary).
-    function [31:0] burst_len;
-        input [11-LB:0] a;
-        input [31:0] r;
-        input [31:0] rl;
-        reg [PW-1:0] to4k;
-        reg [31:0]   lim;
-        begin
-            to4k = BEATS_4K - {{(PW-(12-LB)){1'b0}}, a};
-            lim  = r < BMAX ? r : BMAX;
-            lim  = rl < lim ? rl : lim;
-            burst_len = lim < {{(32-PW){1'b0}}, to4k} ? lim : {{(32-PW){1'b0}}, to4k};
-        end
-    endfunction
-
     reg              busy_r;     // transfer running
     reg              done_r;     // last transfer finished
     reg              err_r;      // sticky BRESP error
     reg [31:0]       in_left;    // stream beats still to take
-    // AW side
     reg [ADDR_W-1:0] addr;       // address of the next AW burst
     reg [31:0]       rem;        // beats not yet in an AW burst
     reg [31:0]       rowbeats;   // beats per row (the whole transfer when cfg_row_beats = 0)
@@ -134,43 +124,57 @@ module kiln_axi_wr #(
     reg [OW-1:0]     nout;       // AW bursts loaded and not yet answered on B
     reg [CW-1:0]     committed;  // FIFO beats that belong to loaded AW bursts
     reg [OW-1:0]     wq;         // AW bursts loaded whose W has not started
-    // W side
     reg              wopen;      // a W burst is running
     reg [8:0]        wleft;      // its beats left
-    reg [11:0]       waddr;      // address bits [11:0] of the next W burst
-    reg [31:0]       wrem;       // beats not yet in a W burst
-    reg [31:0]       wrowleft;   // beats of the W side's row not yet in a W burst
-    reg [11:0]       wrowbase;   // address bits [11:0] of the W side's row
-    reg [31:0]       wall;       // W beats left in the transfer
+    reg              wfinal;     // it is the transfer's last burst
     reg [NB-1:0]     keep_last;  // WSTRB of the last beat
+    // The W side replays the AW side's bursts: length and last-burst flag of
+    // each loaded AW burst, in order (at most MAX_OUT are loaded, not answered).
+    reg [9:0]        lq [0:MAX_OUT-1];
+    reg [QW-1:0]     lq_wp;
+    reg [QW-1:0]     lq_rp;
 
     assign busy  = busy_r;
     assign done  = done_r;
     assign error = err_r;
 
+    // Length of the next AW burst: min(beats left, BURST_MAX, beats left in
+    // the row, beats to the next 4 KiB boundary), at most 256, in 9 bits.
+    wire [PW-1:0] to4k    = BEATS_4K - {{(PW-(12-LB)){1'b0}}, addr[11:LB]};
+    wire [8:0]    lim_rem = rem >= BMAX ? BMAX9 : rem[8:0];
+    wire          row_lt  = rowleft[31:9] == 23'd0 && rowleft[8:0] < lim_rem;
+    wire [8:0]    lim_row = row_lt ? rowleft[8:0] : lim_rem;
+    wire          k4_lt   = to4k < {{(PW-9){1'b0}}, lim_row};
+    wire [8:0]    alen    = k4_lt ? to4k[8:0] : lim_row;
+    wire [31:0]   alen32  = {23'd0, alen};
+    wire          arow_end = rowleft == alen32;  // this AW burst ends its row
+    wire          alast    = rem == alen32;      // and the transfer
+
     wire [CW-1:0]     fcount;
     wire              f_sready;
     wire              f_mvalid;
-    wire [31:0]       alen = burst_len(addr[11:LB], rem, rowleft);
-    wire [31:0]       wlen = burst_len(waddr[11:LB], wrem, wrowleft);
-    wire              arow_end = alen == rowleft;  // this AW burst ends its row
-    wire              wrow_end = wlen == wrowleft; // this W burst ends its row
     wire [CW-1:0]     avail = fcount - committed;
-    wire load = busy_r && rem != 32'd0 && nout < OMAX && {{(32-CW){1'b0}}, avail} >= alen
+    wire load = busy_r && rem != 32'd0 && nout < OMAX && {{(32-CW){1'b0}}, avail} >= alen32
                 && (!m_axi_awvalid || m_axi_awready);
 
     assign s_tready     = busy_r && in_left != 32'd0 && f_sready;
     assign m_axi_wvalid = wopen && f_mvalid;
     assign m_axi_wlast  = wleft == 9'd1;
-    assign m_axi_wstrb  = wall == 32'd1 ? keep_last : {NB{1'b1}};
+    assign m_axi_wstrb  = wfinal && wleft == 9'd1 ? keep_last : {NB{1'b1}};
 
     wire s_hs  = s_tvalid && s_tready;
     wire w_hs  = m_axi_wvalid && m_axi_wready;
     wire b_hs  = m_axi_bvalid;
     wire wopen_next = wq != {OW{1'b0}} && (!wopen || (w_hs && m_axi_wlast));
+    wire [9:0] lq_head = lq[lq_rp];
 
     wire [32:0]   beats_all = ({1'b0, cfg_bytes} + (NB - 1)) >> LB;
     wire [LB-1:0] tail = cfg_bytes[LB-1:0];
+
+    always @(posedge clk) begin
+        if (load)
+            lq[lq_wp] <= {alast, alen};
+    end
 
     always @(posedge clk) begin
         if (rst) begin
@@ -183,20 +187,17 @@ module kiln_axi_wr #(
             committed     <= {CW{1'b0}};
             wq            <= {OW{1'b0}};
             wopen         <= 1'b0;
+            lq_wp         <= {QW{1'b0}};
+            lq_rp         <= {QW{1'b0}};
             m_axi_awvalid <= 1'b0;
         end else begin
             if (start && !busy_r) begin
                 addr      <= cfg_base;
-                waddr     <= cfg_base[11:0];
                 rowbase   <= cfg_base;
-                wrowbase  <= cfg_base[11:0];
                 rowbeats  <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
                 rowleft   <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
-                wrowleft  <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
                 stride    <= cfg_row_stride;
                 rem       <= beats_all[31:0];
-                wrem      <= beats_all[31:0];
-                wall      <= beats_all[31:0];
                 in_left   <= beats_all[31:0];
                 keep_last <= tail == {LB{1'b0}} ? {NB{1'b1}} : ~({NB{1'b1}} << tail);
                 busy_r    <= beats_all != 33'd0;
@@ -212,40 +213,32 @@ module kiln_axi_wr #(
                 m_axi_awvalid <= 1'b1;
                 m_axi_awaddr  <= addr;
                 m_axi_awlen   <= alen[7:0] - 8'd1;
-                rem           <= rem - alen;
+                rem           <= rem - alen32;
+                lq_wp         <= lq_wp == QLAST ? {QW{1'b0}} : lq_wp + 1'b1;
                 if (arow_end) begin
                     addr    <= rowbase + {{(ADDR_W-32){1'b0}}, stride};
                     rowbase <= rowbase + {{(ADDR_W-32){1'b0}}, stride};
                     rowleft <= rowbeats;
                 end else begin
-                    addr    <= addr + ({{(ADDR_W-32){1'b0}}, alen} << LB);
-                    rowleft <= rowleft - alen;
+                    addr    <= addr + ({{(ADDR_W-9){1'b0}}, alen} << LB);
+                    rowleft <= rowleft - alen32;
                 end
             end else if (m_axi_awready) begin
                 m_axi_awvalid <= 1'b0;
             end
             nout <= nout + {{(OW-1){1'b0}}, load} - {{(OW-1){1'b0}}, b_hs};
-            committed <= committed + (load ? alen[CW-1:0] : {CW{1'b0}})
+            committed <= committed + (load ? alen32[CW-1:0] : {CW{1'b0}})
                        - {{(CW-1){1'b0}}, w_hs};
             wq <= wq + {{(OW-1){1'b0}}, load} - {{(OW-1){1'b0}}, wopen_next};
             if (b_hs && m_axi_bresp != 2'b00)
                 err_r <= 1'b1;
-            if (w_hs) begin
+            if (w_hs)
                 wleft <= wleft - 9'd1;
-                wall  <= wall - 32'd1;
-            end
             if (wopen_next) begin
-                wopen <= 1'b1;
-                wleft <= wlen[8:0];
-                wrem  <= wrem - wlen;
-                if (wrow_end) begin
-                    waddr    <= wrowbase + stride[11:0];
-                    wrowbase <= wrowbase + stride[11:0];
-                    wrowleft <= rowbeats;
-                end else begin
-                    waddr    <= waddr + (wlen[11:0] << LB);
-                    wrowleft <= wrowleft - wlen;
-                end
+                wopen  <= 1'b1;
+                wleft  <= lq_head[8:0];
+                wfinal <= lq_head[9];
+                lq_rp  <= lq_rp == QLAST ? {QW{1'b0}} : lq_rp + 1'b1;
             end else if (w_hs && m_axi_wlast) begin
                 wopen <= 1'b0;
             end

@@ -80,8 +80,9 @@ kiln_rtl_lint(NAME regfile TOP kiln_regfile VERILOG kiln_regfile.v)
 # AXI4 burst masters against C models of DDR (sim/tb/tb_axi_rd.c, tb_axi_wr.c):
 # 128-bit bus, 64-beat bursts, 4 in flight (BRAM FIFO); 64-bit bus, 256-beat
 # bursts, 2 in flight (512-beat 4 KiB pages); 64-bit, 8-beat bursts, 1 in
-# flight (LUTRAM FIFO, many bursts, the outstanding limit binds).
-foreach(cfg "128;64;4;" "64;256;2;_w64" "64;8;1;_b8")
+# flight (LUTRAM FIFO, many bursts, the outstanding limit binds); 16-bit bus,
+# 16-beat bursts, 3 in flight (a narrow stream's channel).
+foreach(cfg "128;64;4;" "64;256;2;_w64" "64;8;1;_b8" "16;16;3;_d16")
   list(GET cfg 0 dw)
   list(GET cfg 1 bm)
   list(GET cfg 2 mo)
