@@ -163,8 +163,15 @@ static int64_t win_cycles(const WinShape *sh)
 
 /* ---------------- kiln_conv ---------------- */
 
-/* Fitted on docs/rtl-resources.md (yosys 0.23). */
-#define CV_LUT_BASE 967.0 /* sequencer, loader, output buffer */
+/* Fitted on docs/rtl-resources.md (yosys 0.23); the base as the generated
+ * top instantiates the engine (cfg tied to constants: its shape arithmetic
+ * folds), measured on the convs of the YOLOv3-tiny designs for Ultra96-V2
+ * (2 x 4 arrays) and ZCU104 (16 x 4 .. 4 x 64 PP 2), about 400 LUT below
+ * the free-cfg fit (967). */
+#define CV_LUT_BASE 567.0 /* sequencer, loader, output buffer */
+#define CV_LUT_WBRAM 10.0 /* per weight RAMB36: read-data cascade muxes */
+#define CV_LUT_WURAM 33.0 /* per weight URAM288: the same (conv10 of the ZCU104
+                           * design, 2 x 32 PP 2, 40 URAM288: 6225 LUT) */
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
 #define CV_LUT_ADD 18.1   /* one tree adder */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
@@ -172,9 +179,9 @@ static int64_t win_cycles(const WinShape *sh)
 
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
-                                      "RQ_PIPE", "PACK", "TOGMAX", NULL};
+                                      "RQ_PIPE", "PACK", "TOGMAX", "WURAM", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
@@ -248,8 +255,14 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
     double pmem_lut = 0.0;
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
-    r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic) +
-               (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
+    double wbram = 0.0;
+    r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
+    r.uram = 0.0;
+    if (hw[CV_WURAM] == 1) /* URAM288: 4K words of 72 bits */
+        r.uram = (double)(hw[CV_WBANKS] * poc * cdiv(8 * pic, 72) * cdiv(hw[CV_WDEPTH], 4096));
+    else
+        wbram = (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
+    r.bram36 += wbram;
     /* per output lane the parameter memories (bias 32, m_pos 16, m_neg 16,
      * shift 6 bits) of WBANKS x 2^ceil(log2 TOGMAX) words: block RAM above
      * 64 words, else LUTRAM (4 LUTs per 3 bits and 64 words) */
@@ -264,14 +277,13 @@ static HlsRes conv_resources(const int64_t *hw)
         else
             pmem_lut = (double)poc * (double)(cdiv(70, 3) * 4);
     }
-    r.uram = 0.0;
     /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)lanes * (rq_lut_lane(hw[CV_RQ_PIPE]) + CV_LUT_LANE) +
             (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
             (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
-            pmem_lut;
+            CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut;
     /* registered products, accumulators, requant stages, tree registers of
      * width 17 + L, control counters */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +

@@ -97,11 +97,15 @@ static HlsRes maxpool_resources(const int64_t *hw)
     HlsRes r = {0, 0, 0, 0, 0};
     maxpool_stage(&r, lanes, kmax, hw[2], pipe); /* along x: CG_MAX deep */
     maxpool_stage(&r, lanes, kmax, hw[3], pipe); /* along y: ROW_MAX deep */
-    /* position and window arithmetic of both stages (18-bit); the constants
-     * are fitted on LANES 8 and 16 with K_MAX 3 */
-    r.lut += 937.0;
+    /* position and window arithmetic of both stages (18-bit) with the cfg
+     * values tied to constants, as the generated top instantiates it: yosys
+     * on the six 2-lane maxpools of the YOLOv3-tiny designs (2x2 stride 2
+     * and stride 1, K_MAX 2) measured 552..637 LUT, 299..314 FF and no DSP
+     * (cfg_ow * cfg_cg folds).  With every cfg input free it takes about
+     * 450 LUT more and 1 DSP (docs/rtl-stream-resources.md) */
+    r.lut += 490.0;
     r.ff += 212.0;
-    r.dsp = 1.0; /* cfg_ow * cfg_cg */
+    r.dsp = 0.0;
     return r;
 }
 
@@ -253,8 +257,10 @@ static HlsRes concat_resources(const int64_t *hw)
     double dw = (double)(8 * hw[0]);
     HlsRes r = {0, 0, 0, 0, 0};
     /* merge and spill share the lane index; constant: group counters,
-     * state, the 2-entry output FIFO (fitted on LANES 8 and 16) */
-    r.lut = 0.919 * realign_mux_inputs(hw[0]) + 254.0;
+     * state, the 2-entry output FIFO, with the group counts constant as in
+     * the generated top (route20 of YOLOv3-tiny, 2 lanes: 73 LUT; free
+     * counts add about 190, docs/rtl-stream-resources.md) */
+    r.lut = 0.919 * realign_mux_inputs(hw[0]) + 60.0;
     r.ff = dw + 24.0; /* carry register + counters */
     return r;
 }
@@ -565,11 +571,14 @@ static HlsRes axi_rd_resources(const int64_t *hw)
 {
     int64_t dw = hw[0], aw = hw[1];
     HlsRes r = {0, 0, 0, 0, 0};
-    /* fitted on yosys (fit points of points_stream.txt): two address
-     * registers and their adder (2*ADDR_W), the last-beat byte mask and
-     * data gating (~DATA_W), 32-bit beat counters and burst-length compares */
-    r.lut = 1.06 * (double)dw + 2.0 * (double)aw + 336.0;
-    r.ff = 0.06 * (double)dw + 2.0 * (double)aw + 167.0;
+    /* fitted on yosys with the cfg inputs the generated top gives it
+     * (cfg_bytes constant, cfg_base a register): DATA_W 16 and 64, BURST_MAX
+     * 14, MAX_OUT 4: 269 and 318 LUT, 191 FF.  Two address registers and
+     * their adder (2*ADDR_W), the last beat's byte mask (~DATA_W), two
+     * 32-bit beat counters, 9-bit burst-length compares.  With cfg_bytes
+     * free about 10% more (docs/rtl-stream-resources.md) */
+    r.lut = 1.02 * (double)dw + 2.0 * (double)aw + 173.0;
+    r.ff = 0.06 * (double)dw + 2.0 * (double)aw + 110.0;
     axi_fifo_res(&r, hw[3] * hw[2] + 8, dw);
     return r;
 }

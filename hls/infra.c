@@ -31,14 +31,13 @@
  * yosys on one channel with the top's constants: writer 16 b, burst 16, 2
  * lanes 596 LUT 486 FF; a tiled conv's writer (32 b, 64 sub-runs, 1-beat
  * rows) 725/526; writer 128 b, burst 64, 16 lanes 866/755; reader 32 b,
- * burst 14, 4 lanes 522/397 (64 frame-gated sub-runs 538/397); reader
- * 32 b, burst 16 508/426; reader 128 b, burst 64 633/669.  The descriptors
- * + these terms: 600/485, 731/485, 843/741, 526/399, 526/399, 552/431,
- * 750/661 (the reader's master is fitted with free cfg; its length logic
- * folds in the top about as much as the channel adds). */
-#define CHAN_RD_FF 150.0
+ * burst 14, 4 lanes 435/397 (64 frame-gated sub-runs 456/397); reader
+ * 32 b, burst 16 449/426; reader 128 b, burst 64 565/669.  The descriptors
+ * + these terms: 600/485, 731/485, 843/741, 442/397, 442/397, 468/429,
+ * 662/659. */
+#define CHAN_RD_FF 205.0
 #define CHAN_WR_FF 205.0
-#define CHAN_RD_LUT 70.0
+#define CHAN_RD_LUT 150.0
 #define CHAN_WR_LUT 157.0
 #define CHAN_TILED_LUT 112.0 /* a writer's 2-D rows and sub-runs */
 /* One stage's PERF counter (beat count, first-frame flag, two cycle stamps):

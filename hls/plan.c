@@ -133,6 +133,7 @@ static void stage_params(HlsStage *s)
         need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
         need(d, H, s->hw, "PACK", s->pack);
         need(d, H, s->hw, "TOGMAX", tog > 0 ? tog : ocg);
+        need(d, H, s->hw, "WURAM", s->whome == HLS_W_URAM);
         need(d, R, s->rt, "h", s->h);
         need(d, R, s->rt, "w", s->w);
         need(d, R, s->rt, "cin", s->cin);
@@ -231,16 +232,7 @@ static int stage_eval(HlsStage *s)
     if (is_conv(s)) {
         int64_t wdepth = s->hw[hls_param_index(s->desc->hw_params, "WDEPTH")];
         int64_t banks = s->whome == HLS_W_DDR ? 2 : 1;
-        if (s->whome == HLS_W_URAM) {
-            /* the weight memories as URAM288 (4K x 72) instead of block RAM */
-            int64_t hw1[HLS_PLAN_MAX_PARAMS];
-            HlsRes base;
-            memcpy(hw1, s->hw, sizeof hw1);
-            hw1[hls_param_index(s->desc->hw_params, "WDEPTH")] = 1;
-            base = s->desc->resources(hw1);
-            s->res.bram36 = base.bram36;
-            s->res.uram += (double)(banks * s->pe_oc * cdiv(8 * s->pe_ic, 72) * cdiv(wdepth, 4096));
-        } else if (wdepth <= 64) {
+        if (s->whome != HLS_W_URAM && wdepth <= 64) {
             /* LUTRAM weight memory (RAM64M: 3 bits x 64 in 4 LUTs) */
             s->res.lut += (double)(banks * s->pe_oc * cdiv(8 * s->pe_ic, 3) * 4);
         }

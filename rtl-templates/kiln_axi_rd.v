@@ -29,7 +29,9 @@
 //             requested, so RREADY never drops for lack of space and a slow
 //             stream sink never stalls the interconnect.
 // Latency:    FL = 3 (FIFO in BRAM) or 1 (LUTRAM) cycles from an R beat to
-//             its stream beat; the first AR is valid 2 cycles after start.
+//             its stream beat (the last beat's bytes past cfg_bytes are
+//             cleared on the FIFO's output side); the first AR is valid 2
+//             cycles after start.
 // Cycles (start cycle to the last m_* beat inclusive, m_tready high, a
 //             memory that takes every AR at once and returns the beats of
 //             each burst back to back LAT cycles after its AR, in order):
@@ -41,10 +43,11 @@
 //             3 + LAT + ceil(bytes / (DATA_W/8)) + FL - 1 (one beat a cycle);
 //             hls/desc_stream.c evaluates the recurrence.
 // Resources:  FIFO of MAX_OUT*BURST_MAX + 8 entries: from 128 entries
-//             bram36 = fewest RAMB36E2 (512x72, 1Kx36, ...) for it, LUT ~
-//             2.06*DATA_W + 2*ADDR_W + 336, FF ~ 2.06*DATA_W + 2*ADDR_W + 167;
-//             below, LUTRAM (ceil(DATA_W/14)*ceil(entries/32) LUTs) and
-//             DATA_W fewer LUTs, 2*DATA_W fewer FFs.  No DSP.
+//             bram36 = fewest RAMB36E2 (512x72, 1Kx36, ...) for it; with
+//             cfg_bytes constant (as the generated top has it) LUT ~
+//             1.02*DATA_W + 2*ADDR_W + 173, FF ~ 2*ADDR_W + 110 (+ 2*DATA_W
+//             LUT and FF for the BRAM FIFO form); below, LUTRAM
+//             (ceil(DATA_W/14)*ceil(entries/32) LUTs).  No DSP.
 module kiln_axi_rd #(
     parameter DATA_W    = 128,
     parameter ADDR_W    = 40,
@@ -83,6 +86,7 @@ module kiln_axi_rd #(
     localparam integer  B4K_I    = 4096 / NB;
     localparam [PW-1:0] BEATS_4K = B4K_I[PW-1:0];
     localparam [31:0]   BMAX     = BURST_MAX;
+    localparam [8:0]    BMAX9    = BMAX[8:0];
     localparam [OW-1:0] OMAX     = MAX_OUT[OW-1:0];
     localparam [CW:0]   DMAX     = DEPTH[CW:0];
 
@@ -94,7 +98,6 @@ module kiln_axi_rd #(
     reg              err_r;      // sticky RRESP error
     reg [ADDR_W-1:0] addr;       // address of the next burst
     reg [31:0]       rem;        // beats not yet requested
-    reg [31:0]       rcv_left;   // beats not yet received on R
     reg [31:0]       out_left;   // beats not yet sent on m_*
     reg [OW-1:0]     nout;       // bursts loaded into AR and not yet complete
     reg [CW-1:0]     inflight;   // beats requested and not yet received
@@ -104,11 +107,12 @@ module kiln_axi_rd #(
     assign done  = done_r;
     assign error = err_r;
 
-    // length of the next burst
+    // length of the next burst: min(beats left, BURST_MAX, beats to the
+    // next 4 KiB boundary), at most 256, in 9 bits
     wire [PW-1:0] to4k   = BEATS_4K - {{(PW-(12-LB)){1'b0}}, addr[11:LB]};
-    wire [31:0]   to4k_w = {{(32-PW){1'b0}}, to4k};
-    wire [31:0]   lim    = rem < BMAX ? rem : BMAX;
-    wire [31:0]   blen   = lim < to4k_w ? lim : to4k_w;
+    wire [8:0]    lim    = rem >= BMAX ? BMAX9 : rem[8:0];
+    wire [8:0]    blen9  = to4k < {{(PW-9){1'b0}}, lim} ? to4k[8:0] : lim;
+    wire [31:0]   blen   = {23'd0, blen9};
 
     wire [CW-1:0] fcount;
     wire          f_sready;
@@ -129,7 +133,6 @@ module kiln_axi_rd #(
             err_r         <= 1'b0;
             m_axi_arvalid <= 1'b0;
             rem           <= 32'd0;
-            rcv_left      <= 32'd0;
             out_left      <= 32'd0;
             nout          <= {OW{1'b0}};
             inflight      <= {CW{1'b0}};
@@ -137,7 +140,6 @@ module kiln_axi_rd #(
             if (start && !busy_r) begin
                 addr      <= cfg_base;
                 rem       <= beats_all[31:0];
-                rcv_left  <= beats_all[31:0];
                 out_left  <= beats_all[31:0];
                 keep_last <= tail == {LB{1'b0}} ? {NB{1'b1}}
                            : ~({NB{1'b1}} << tail);
@@ -157,11 +159,8 @@ module kiln_axi_rd #(
             nout <= nout + {{(OW-1){1'b0}}, load} - {{(OW-1){1'b0}}, r_hs && m_axi_rlast};
             inflight <= inflight + (load ? blen[CW-1:0] : {CW{1'b0}})
                       - {{(CW-1){1'b0}}, r_hs};
-            if (r_hs) begin
-                rcv_left <= rcv_left - 32'd1;
-                if (m_axi_rresp != 2'b00)
-                    err_r <= 1'b1;
-            end
+            if (r_hs && m_axi_rresp != 2'b00)
+                err_r <= 1'b1;
             if (m_hs) begin
                 out_left <= out_left - 32'd1;
                 if (out_left == 32'd1) begin
@@ -172,19 +171,21 @@ module kiln_axi_rd #(
         end
     end
 
-    // the bytes of the last beat past cfg_bytes are cleared
-    reg [DATA_W-1:0] rmask;
+    // the bytes of the last beat past cfg_bytes are cleared on the way out
+    wire [DATA_W-1:0] f_data;
+    reg  [DATA_W-1:0] omask;
     integer b;
     always @(*) begin
         for (b = 0; b < NB; b = b + 1)
-            rmask[8*b +: 8] = (rcv_left != 32'd1 || keep_last[b]) ? 8'hff : 8'h00;
+            omask[8*b +: 8] = (out_left != 32'd1 || keep_last[b]) ? 8'hff : 8'h00;
     end
+    assign m_tdata = f_data & omask;
 
     assign m_axi_rready = f_sready;
 
     kiln_fifo #(.WIDTH(DATA_W), .DEPTH(DEPTH)) u_data (
         .clk(clk), .rst(rst),
-        .s_tvalid(m_axi_rvalid), .s_tready(f_sready), .s_tdata(m_axi_rdata & rmask),
-        .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(m_tdata),
+        .s_tvalid(m_axi_rvalid), .s_tready(f_sready), .s_tdata(m_axi_rdata),
+        .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(f_data),
         .count(fcount));
 endmodule

@@ -52,6 +52,9 @@
 //   TOGMAX         most output groups per tile (0: ceil(COMAX/PE_OC)); sizes
 //                  the per-channel parameter memories: WBANKS x 2^ceil(log2
 //                  TOGMAX) words per output lane
+//   WURAM          1: the weight memories are UltraRAM (URAM288, 4K x 72;
+//                  ram_style "ultra"), 0: the synthesis tool picks block
+//                  RAM or LUTRAM
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE
@@ -84,7 +87,8 @@ module kiln_conv #(
     parameter integer PIPE    = 1,
     parameter integer RQ_PIPE = 2,
     parameter integer PACK    = 1,
-    parameter integer TOGMAX  = 0
+    parameter integer TOGMAX  = 0,
+    parameter integer WURAM   = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -143,6 +147,10 @@ module kiln_conv #(
     localparam integer TW     = 17 + L;                // tree width
     localparam integer LAT    = 4 + TL + RQ_PIPE;
     localparam integer PBB    = (WBANKS == 2) ? 1 : 0;
+    // ram_style of the weight memories (an attribute, which lint does not count as a use)
+    /* verilator lint_off UNUSEDPARAM */
+    localparam         WSTYLE = (WURAM != 0) ? "ultra" : "auto";
+    /* verilator lint_on UNUSEDPARAM */
     localparam integer PA     = OGB + PBB; // parameter address {bank (WBANKS = 2), og}
 
     // Register placement in the chain of L tree adders + the accumulator
@@ -327,7 +335,7 @@ module kiln_conv #(
     genvar o, i, n, x;
     generate
         for (o = 0; o < PE_OC; o = o + 1) begin : g_wm
-            reg [8*PE_IC-1:0] wm0 [0:WDEPTH-1];
+            (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm0 [0:WDEPTH-1];
             reg [8*PE_IC-1:0] r0;
             wire wsel = wl_w_we && wl_lane == o[15:0];
             always @(posedge clk)
@@ -336,7 +344,7 @@ module kiln_conv #(
             always @(posedge clk)
                 r0 <= wm0[iss_wa];
             if (WBANKS == 2) begin : g_b2
-                reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
+                (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
                 reg [8*PE_IC-1:0] r1;
                 always @(posedge clk)
                     if (wsel && lb)
