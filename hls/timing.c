@@ -148,15 +148,22 @@ static int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
-/* Output rows a windowed stage's output FIFO holds (kiln_conv: PP = 1, FD =
- * 8/16/32 entries by LAT, less the credit margin). */
-static int64_t held_rows(const HlsStage *s)
+/* Output rows a conv holds computed while its consumer does not take them:
+ * PP = 1, whole rows of its output FIFO (FD = 8/16/32 entries by LAT, less
+ * the credit margin); PP > 1, its reorder buffer (DB = 2^ceil(log2(2 OCG +
+ * 2 LAT + 4)) entries of PP pixels, less the margin), a fraction of a row. */
+static double held_rows(const HlsStage *s)
 {
-    int64_t fd = s->lat + 3 <= 8 ? 8 : s->lat + 3 <= 16 ? 16 : 32;
-    int64_t row = s->ow * cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
-    if (s->kind != HLS_ST_CONV || s->pp != 1 || row <= 0)
-        return 0;
-    return (fd - 2) / row;
+    int64_t fd = s->lat + 3 <= 8 ? 8 : s->lat + 3 <= 16 ? 16 : 32, db = 1;
+    int64_t ocg = cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
+    int64_t row = s->ow * ocg;
+    if (s->kind != HLS_ST_CONV || row <= 0)
+        return 0.0;
+    if (s->pp == 1)
+        return (double)((fd - 2) / row);
+    while (db < 2 * ocg + 2 * s->lat + 4)
+        db <<= 1;
+    return (double)((db - 2) * s->pp) / (double)row;
 }
 
 static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth);
@@ -179,17 +186,18 @@ static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t ro
 static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
 {
     const HlsStage *x = &p->stages[xi];
-    int64_t need, t = 0, rr, nout, rows;
+    int64_t need, t = 0, nout, rows;
+    double rr;
     int k;
     if (r <= 0 || depth > 64)
         return 0;
     switch (x->kind) {
     case HLS_ST_CONV:
     case HLS_ST_DWCONV:
-        rr = r - held_rows(x);
-        if (rr <= 0)
+        rr = (double)r - held_rows(x);
+        if (rr <= 0.0)
             return 0;
-        need = min64(x->h, (rr - 1) * x->stride - x->pad + x->k);
+        need = min64(x->h, ((int64_t)ceil(rr) - 1) * x->stride - x->pad + x->k);
         rows = line_rows(x);
         if (need > rows)
             t = input_time(p, x, 0, need - rows, depth);
@@ -198,7 +206,7 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
                    cdiv(x->cin, x->pe_ic);
         else
             nout = x->ow * cdiv(x->cin, x->lanes) * x->k * x->k;
-        return t + rr * nout + x->lat;
+        return t + (int64_t)ceil(rr * (double)nout) + x->lat;
     case HLS_ST_MAXPOOL:
         return input_time(p, x, 0, min64(x->h, (r - 1) * x->stride + x->k), depth) + x->lat;
     case HLS_ST_UPSAMPLE:
