@@ -130,12 +130,19 @@ int hls_leaves_segment(const HlsPlan *p, int i)
 }
 
 /* Does input k of stage t come from a stage of its segment through DDR (a
- * weight-tiled conv at either end)? */
+ * weight-tiled conv at either end, or a skip tensor the last evaluation sent
+ * to DDR instead of a FIFO: the generator's in_ddr)? */
 static int ddr_edge(const HlsPlan *p, const HlsStage *t, int k)
 {
-    int u = t->in[k];
-    return u >= 0 && p->stages[u].segment == t->segment &&
-           (hls_tiled(t) || hls_tiled(&p->stages[u]));
+    int u = t->in[k], j, ti = (int)(t - p->stages);
+    if (u < 0 || p->stages[u].segment != t->segment)
+        return 0;
+    if (hls_tiled(t) || hls_tiled(&p->stages[u]))
+        return 1;
+    for (j = 0; j < p->nfifo; j++)
+        if (p->fifos[j].ddr && p->fifos[j].from == u && p->fifos[j].to == ti)
+            return 1;
+    return 0;
 }
 
 void hls_plan_infra(HlsPlan *p, HlsRes *r)
