@@ -77,15 +77,12 @@ def run(wrap, rtl_files):
                              capture_output=True, text=True, check=False)
     if res.returncode != 0:
         raise RuntimeError("yosys failed:\n" + (res.stdout + res.stderr)[-2000:])
-    c = synth.count_cells(res.stdout + res.stderr)
-    return {"lut": c["lut"], "ff": c["ff"], "dsp": c["dsp"],
-            "bram36": c["ramb36"] + c["ramb18"] / 2.0, "uram": c["uram"]}
+    return synth.totals(res.stdout + res.stderr)
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or args[0].startswith("-"):
-        print(__doc__)
+    args = synth.folder_args(__doc__)
+    if args is None:
         return 2
     out_dir = args[0]
     only = re.compile(args[args.index("--only") + 1]) if "--only" in args else None

@@ -125,6 +125,24 @@ def count_cells(text):
     }
 
 
+def totals(text):
+    """The resources of yosys `stat` output the planner counts: LUT, FF,
+    DSP48E2, BRAM36 (RAMB36E2 + RAMB18E2/2), URAM288."""
+    c = count_cells(text)
+    return {"lut": c["lut"], "ff": c["ff"], "dsp": c["dsp"],
+            "bram36": c["ramb36"] + c["ramb18"] / 2.0, "uram": c["uram"]}
+
+
+def folder_args(doc):
+    """The arguments of a tool that takes a `kiln compile` folder first, or
+    None after printing its usage."""
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        print(doc)
+        return None
+    return args
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in SOURCES:

@@ -27,9 +27,8 @@ import synth  # noqa: E402
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or args[0].startswith("-"):
-        print(__doc__)
+    args = synth.folder_args(__doc__)
+    if args is None:
         return 2
     out_dir = args[0]
     log = args[args.index("--log") + 1] if "--log" in args else None
@@ -73,9 +72,7 @@ def main():
     if res.returncode != 0:
         print("top_synth: yosys failed:\n" + text[-3000:], file=sys.stderr)
         return 2
-    m = synth.count_cells(text)
-    meas = {"lut": m["lut"], "ff": m["ff"], "dsp": m["dsp"],
-            "bram36": m["ramb36"] + m["ramb18"] / 2.0, "uram": m["uram"]}
+    meas = synth.totals(text)
     totals = {"lut": board.get("lut"), "ff": board.get("ff"), "dsp": board.get("dsp48e2"),
               "bram36": board.get("bram36"), "uram": board.get("uram")}
     if "--json" in args:
