@@ -789,6 +789,41 @@ static void finish_reasons(HlsPlan *p, char (*grow)[160])
     }
 }
 
+/* After the search: a layer whose weights stream from DDR moves back on chip
+ * (block RAM, else URAM) when the budgets still take it and the interval
+ * does not grow; smallest weight sets first.  Fewer passes over DDR, fewer
+ * DMA channels, a shorter latency.  save: room for the stages. */
+static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
+{
+    char ob[160];
+    int *done = calloc((size_t)p->nstage, sizeof *done);
+    if (!done)
+        gir_die("out of memory");
+    for (;;) {
+        int i, best = -1, h;
+        int64_t ii = p->interval;
+        for (i = 0; i < p->nstage; i++)
+            if (!done[i] && is_conv(&p->stages[i]) && p->stages[i].whome == HLS_W_DDR &&
+                (best < 0 || p->stages[i].weight_bytes < p->stages[best].weight_bytes))
+                best = i;
+        if (best < 0)
+            break;
+        done[best] = 1;
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (h = 0; h < 2; h++) {
+            p->stages[best].whome = h == 0 ? HLS_W_BRAM : HLS_W_URAM;
+            p->stages[best].tog = 0;
+            if (plan_eval(p, 0, e) == 0 && !hls_plan_over_budget(p, ob, sizeof ob) &&
+                p->interval <= ii)
+                break;
+            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+        }
+        if (h == 2)
+            plan_eval(p, 0, e);
+    }
+    free(done);
+}
+
 /* Sum over resources of the growth from a to b as a share of the budget. */
 static double budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget)
 {
@@ -905,6 +940,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                  bdesc, c1, c2);
         p->dse_steps++;
     }
+    if (!p->ddr_bound)
+        reclaim_weights(p, save, e);
     finish_reasons(p, grow);
     free(save);
     free(grow);
