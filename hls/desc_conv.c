@@ -253,9 +253,8 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
-    double pmem_lut = 0.0;
+    double pmem_lut = 0.0, wbram = 0.0;
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
-    double wbram = 0.0;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = 0.0;
     if (hw[CV_WURAM] == 1) /* URAM288: 4K words of 72 bits */

@@ -35,8 +35,7 @@
  * 32 b, burst 16 449/426; reader 128 b, burst 64 565/669.  The descriptors
  * + these terms: 600/485, 731/485, 843/741, 442/397, 442/397, 468/429,
  * 662/659. */
-#define CHAN_RD_FF 205.0
-#define CHAN_WR_FF 205.0
+#define CHAN_FF 205.0
 #define CHAN_RD_LUT 150.0
 #define CHAN_WR_LUT 157.0
 #define CHAN_TILED_LUT 112.0 /* a writer's 2-D rows and sub-runs */
@@ -113,7 +112,7 @@ static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tile
         add_width(r, lanes, dw / 8);
     else
         add_width(r, dw / 8, lanes);
-    r->ff += write ? CHAN_WR_FF : CHAN_RD_FF;
+    r->ff += CHAN_FF;
     r->lut += write ? CHAN_WR_LUT + (tiled ? CHAN_TILED_LUT : 0.0) : CHAN_RD_LUT;
 }
 

@@ -260,11 +260,14 @@ static double whole_weight_bram(HlsStage *s)
     return a.bram36 - b.bram36;
 }
 
-/* URAM288 blocks of a conv's whole weight memory. */
+/* URAM288 blocks of a conv's whole weight memory (the descriptor's count
+ * with WURAM). */
 static int64_t whole_weight_uram(const HlsStage *s)
 {
-    int64_t wdepth = cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
-    return s->pe_oc * cdiv(8 * s->pe_ic, 72) * cdiv(wdepth, 4096);
+    HlsStage t = *s;
+    t.whome = HLS_W_URAM;
+    stage_params(&t);
+    return (int64_t)t.desc->resources(t.hw).uram;
 }
 
 int hls_chan_data_w(int64_t lanes)
