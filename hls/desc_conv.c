@@ -176,19 +176,24 @@ static int64_t win_cycles(const WinShape *sh)
 #define CV_LUT_ADD 18.1   /* one tree adder */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
+#define CV_LUT_RQSER 40.0 /* RQS > 1, per result lane: capture/shift mux of its
+                           * accumulator and parameters (70 bits) */
+#define CV_FF_RQSER 78.0  /* RQS > 1, per result lane: the capture (70 bits)
+                           * and the gathered output byte */
 
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
-                                      "RQ_PIPE", "PACK", "TOGMAX", "WURAM", NULL};
+                                      "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
 
 static int64_t conv_latency(const int64_t *hw)
 {
-    return 4 + min64(hw[CV_PIPE], clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE];
+    return 4 + min64(hw[CV_PIPE], clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE] +
+           (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
 /* rt[RT_TOG]: output groups per weight tile; 0 or >= ceil(cout/PE_OC) is the
@@ -252,9 +257,10 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t rows = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
     int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
+    int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
     int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
     double pmem_lut = 0.0, wbram = 0.0;
-    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)lanes;
+    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)rql;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = 0.0;
     if (hw[CV_WURAM] == 1) /* URAM288: 4K words of 72 bits */
@@ -278,7 +284,8 @@ static HlsRes conv_resources(const int64_t *hw)
     }
     /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
-    r.lut = CV_LUT_BASE + (double)lanes * (rq_lut_lane(hw[CV_RQ_PIPE]) + CV_LUT_LANE) +
+    r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
+            (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
             (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
             (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
@@ -286,7 +293,8 @@ static HlsRes conv_resources(const int64_t *hw)
     /* registered products, accumulators, requant stages, tree registers of
      * width 17 + L, control counters */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +
-           (double)lanes * (32.0 + rq_ff_lane(hw[CV_RQ_PIPE]) +
+           (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
+           (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
                             (double)(tree_reg_nodes(l, tl) * (17 + l)));
     return r;
 }

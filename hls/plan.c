@@ -19,6 +19,9 @@
 #define FRAC_LUT 0.75
 #define FRAC_FF 0.90
 #define LANES_MAX 64   /* widest stream engine the planner builds */
+#define RQS_MAX 8      /* most results per requant lane */
+#define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
+#define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
 #define PP_MAX 2       /* the conv reorder buffer takes PP 1 or 2 */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
@@ -107,6 +110,18 @@ static void need(const HlsEngineDesc *d, const char *const *names, int64_t *arr,
     arr[i] = v;
 }
 
+/* Results per requant lane of a conv (kiln_conv RQS): its PP*PE_OC results
+ * complete together once every K*K*ICG cycles, so up to that many share a
+ * lane; a power of two dividing the results, at most RQS_MAX (each step adds
+ * a cycle of latency). */
+static int64_t rq_share(int64_t results, int64_t kki)
+{
+    int64_t r = 1;
+    while (2 * r <= results && results % (2 * r) == 0 && 2 * r <= kki && 2 * r <= RQS_MAX)
+        r *= 2;
+    return r;
+}
+
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
@@ -134,6 +149,8 @@ static void stage_params(HlsStage *s)
         need(d, H, s->hw, "PACK", s->pack);
         need(d, H, s->hw, "TOGMAX", tog > 0 ? tog : ocg);
         need(d, H, s->hw, "WURAM", s->whome == HLS_W_URAM);
+        s->rqs = (int)rq_share((int64_t)s->pp * s->pe_oc, kki);
+        need(d, H, s->hw, "RQS", s->rqs);
         need(d, R, s->rt, "h", s->h);
         need(d, R, s->rt, "w", s->w);
         need(d, R, s->rt, "cin", s->cin);
@@ -743,6 +760,30 @@ static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
     return 0;
 }
 
+/* The inverse of apply_step: step k of a stage one size down; 0 when it is
+ * at its smallest. */
+static int undo_step(HlsStage *s, int k, double mhz)
+{
+    if (is_conv(s)) {
+        if (k == 0 && s->pe_ic > 4)
+            s->pe_ic /= 2;
+        else if (k == 1 && s->pe_oc > (s->cout >= 2 ? 2 : 1))
+            s->pe_oc /= 2;
+        else if (k == 2 && s->pp > 1)
+            s->pp /= 2;
+        else
+            return 0;
+        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        set_pipeline(s, mhz);
+        return 1;
+    }
+    if (k == 3 && s->lanes > 2) {
+        s->lanes /= 2;
+        return 1;
+    }
+    return 0;
+}
+
 static void mcycles(char *buf, size_t n, int64_t c)
 {
     if (c >= 1000000)
@@ -839,15 +880,200 @@ static double budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budge
     return s;
 }
 
+/* The cost of a step from a to b for the search: 0, the sum over
+ * resources of the growth as a share of the budget; 1, the same with each
+ * resource's share weighted by how full it is after the step (scarce
+ * resources cost more); 2, the largest share of any resource's remaining
+ * budget the step takes; 3, as 0 (the caller doubles it for steps that add
+ * output lanes or pixels: each output lane has its own weight memory). */
+static double step_cost(int mode, const HlsRes *b, const HlsRes *a, const HlsRes *budget)
+{
+    const double pb[] = {b->dsp, b->bram36, b->uram, b->lut, b->ff};
+    const double pa[] = {a->dsp, a->bram36, a->uram, a->lut, a->ff};
+    const double pg[] = {budget->dsp, budget->bram36, budget->uram, budget->lut, budget->ff};
+    double s = 0.0;
+    int r;
+    if (mode == 0 || mode == 3)
+        return budget_share(b, a, budget);
+    for (r = 0; r < 5; r++) {
+        double d, v;
+        if (pg[r] <= 0 || pb[r] <= pa[r])
+            continue;
+        d = pb[r] - pa[r];
+        if (mode == 1) {
+            s += d / pg[r] * (pb[r] / pg[r]);
+        } else {
+            v = d / (pg[r] - pa[r] > 1e-9 ? pg[r] - pa[r] : 1e-9);
+            s = v > s ? v : s;
+        }
+    }
+    return s;
+}
+
+/* Give back what the interval does not need: every stage one step smaller
+ * where the interval does not grow and the budgets hold, the largest saving
+ * (budget_share) first, until none is left.  Returns the steps taken. */
+static int shrink_stages(HlsPlan *p, HlsStage *save, GirError *e)
+{
+    const HlsRes zero = {0};
+    int taken = 0;
+    char ob[160];
+    for (;;) {
+        int i, k, bi = -1, bk = -1;
+        int64_t ii = p->interval;
+        double share = budget_share(&p->total, &zero, &p->budget), bsave = 1e-9;
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++)
+            for (k = 0; k < 4; k++) {
+                double sh;
+                if (p->stages[i].pinned || !undo_step(&p->stages[i], k, p->mhz))
+                    continue;
+                if (plan_eval(p, 1, e) == 0 && !p->ddr_bound && p->interval <= ii &&
+                    !hls_plan_over_budget(p, ob, sizeof ob)) {
+                    sh = share - budget_share(&p->total, &zero, &p->budget);
+                    if (sh > bsave) {
+                        bsave = sh;
+                        bi = i;
+                        bk = k;
+                    }
+                }
+                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+            }
+        plan_eval(p, 1, e);
+        if (bi < 0)
+            break;
+        undo_step(&p->stages[bi], bk, p->mhz);
+        plan_eval(p, 1, e);
+        taken++;
+    }
+    return taken;
+}
+
+/* Greedy balancing: grow the slowest stage by the step that saves the most
+ * cycles per cost (step_cost of `mode`) until no step fits; p->limit says
+ * what stopped it.  save: room for the stages. */
+static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160], GirError *e)
+{
+    int step, pass;
+    for (step = 0; step < 100000; step++) {
+        int si = p->slowest, best_k = -1, k;
+        HlsStage *s = &p->stages[si];
+        int64_t old = s->cycles;
+        double best = -1.0;
+        HlsRes oldtot = p->total;
+        char bdesc[64] = "", fail[200] = "", c1[32], c2[32];
+        if (p->ddr_bound) {
+            snprintf(p->limit, sizeof p->limit,
+                     "DDR bandwidth: %.2f MB per frame at %.1f GB/s takes %lld cycles > slowest "
+                     "stage %lld", (double)p->ddr_bytes / 1e6, p->board.ddr_gbps,
+                     (long long)p->ddr_cycles, (long long)p->compute_ii);
+            break;
+        }
+        if (s->pinned) {
+            snprintf(p->limit, sizeof p->limit, "it is pinned (--pin %s)", s->node);
+            break;
+        }
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        /* single steps; when none fits, two steps at once (a step past a
+         * cliff of the memory models: a weight tile that moves to LUTRAM) */
+        for (pass = 0; pass < 2 && best_k < 0; pass++)
+            for (k = 0; k < (pass ? 16 : 4); k++) {
+                char d[64], d2[32], ob[160];
+                double score, ddsp;
+                if (!apply_step(&p->stages[si], pass ? k / 4 : k, p->mhz, d, sizeof d))
+                    continue;
+                if (pass) {
+                    if (!apply_step(&p->stages[si], k % 4, p->mhz, d2, sizeof d2)) {
+                        memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+                        continue;
+                    }
+                    snprintf(d + strlen(d), sizeof d - strlen(d), ", %s", d2);
+                }
+                if (plan_eval(p, 1, e) == 0) {
+                    if (hls_plan_over_budget(p, ob, sizeof ob)) {
+                        if (!fail[0])
+                            snprintf(fail, sizeof fail, "next step (%s) exceeds %s", d, ob);
+                    } else if (p->stages[si].cycles < old) {
+                        ddsp = step_cost(mode, &p->total, &oldtot, &p->budget);
+                        if (mode == 3 && k != 0) /* not PE_IC (pass 1: not both) */
+                            ddsp *= 2.0; /* mode 3: wider trees before more lanes */
+                        score = (double)(old - p->stages[si].cycles) / (ddsp > 1e-6 ? ddsp : 1e-6);
+                        if (score > best) {
+                            best = score;
+                            best_k = pass ? 4 + k : k;
+                            snprintf(bdesc, sizeof bdesc, "%s", d);
+                        }
+                    }
+                }
+                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+            }
+        if (best_k < 0) {
+            snprintf(p->limit, sizeof p->limit, "%s", fail[0] ? fail :
+                     "no larger array shortens it (channel counts or PP limit reached)");
+            plan_eval(p, 1, e);
+            break;
+        }
+        if (best_k < 4) {
+            apply_step(&p->stages[si], best_k, p->mhz, c1, sizeof c1);
+        } else {
+            apply_step(&p->stages[si], (best_k - 4) / 4, p->mhz, c1, sizeof c1);
+            apply_step(&p->stages[si], (best_k - 4) % 4, p->mhz, c1, sizeof c1);
+        }
+        plan_eval(p, 1, e);
+        mcycles(c1, sizeof c1, old);
+        mcycles(c2, sizeof c2, p->stages[si].cycles);
+        snprintf(grow[si], sizeof grow[si], "last grown to %s as the slowest stage (%s -> %s)",
+                 bdesc, c1, c2);
+        p->dse_steps++;
+    }
+}
+
+/* Grow the slowest stage until stuck, give back what the interval does
+ * not need, and grow again while that shortens the interval; a round that
+ * does not is undone. */
+static void search(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160], GirError *e)
+{
+    int round;
+    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
+    char (*kgrow)[160] = malloc(sizeof *kgrow * (size_t)p->nstage);
+    char klimit[sizeof p->limit];
+    if (!keep || !kgrow)
+        gir_die("out of memory");
+    grow_slowest(p, mode, save, grow, e);
+    for (round = 1; round < SEARCH_ROUNDS && !p->ddr_bound; round++) {
+        int64_t ii = p->interval;
+        memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
+        memcpy(kgrow, grow, sizeof *kgrow * (size_t)p->nstage);
+        memcpy(klimit, p->limit, sizeof klimit);
+        if (!shrink_stages(p, save, e))
+            break;
+        grow_slowest(p, mode, save, grow, e);
+        if (p->interval >= ii) {
+            /* what was given back bought no shorter interval: keep the
+             * larger arrays (a shorter latency) */
+            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
+            memcpy(grow, kgrow, sizeof *kgrow * (size_t)p->nstage);
+            memcpy(p->limit, klimit, sizeof klimit);
+            plan_eval(p, 1, e);
+            break;
+        }
+    }
+    free(keep);
+    free(kgrow);
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
     HlsPlanOptions dflt = {0};
     HlsPlan *p;
-    HlsStage *save;
+    HlsStage *save, *init;
     char (*grow)[160];
     char over[160];
-    int i, j, step;
+    const HlsRes zero = {0};
+    int i, j, mode, best_mode = 0;
+    int64_t best_ii = 0, best_lat = 0;
+    double best_share = 0.0;
     if (!o)
         o = &dflt;
     p = hls_plan_new(g, b, o->mhz, e);
@@ -885,66 +1111,43 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         return NULL;
     }
     save = malloc(sizeof *save * (size_t)p->nstage);
+    init = malloc(sizeof *init * (size_t)p->nstage);
     grow = calloc((size_t)p->nstage, sizeof *grow);
-    if (!save || !grow)
+    if (!save || !init || !grow)
         gir_die("out of memory");
-    for (step = 0; step < 100000; step++) {
-        int si = p->slowest, best_k = -1, k;
-        HlsStage *s = &p->stages[si];
-        int64_t old = s->cycles;
-        double best = -1.0;
-        HlsRes oldtot = p->total;
-        char bdesc[32] = "", fail[200] = "", c1[32], c2[32];
-        if (p->ddr_bound) {
-            snprintf(p->limit, sizeof p->limit,
-                     "DDR bandwidth: %.2f MB per frame at %.1f GB/s takes %lld cycles > slowest "
-                     "stage %lld", (double)p->ddr_bytes / 1e6, p->board.ddr_gbps,
-                     (long long)p->ddr_cycles, (long long)p->compute_ii);
-            break;
-        }
-        if (s->pinned) {
-            snprintf(p->limit, sizeof p->limit, "it is pinned (--pin %s)", s->node);
-            break;
-        }
-        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
-        for (k = 0; k < 4; k++) {
-            char d[32], ob[160];
-            double score, ddsp;
-            if (!apply_step(&p->stages[si], k, p->mhz, d, sizeof d))
-                continue;
-            if (plan_eval(p, 1, e) == 0) {
-                if (hls_plan_over_budget(p, ob, sizeof ob)) {
-                    if (!fail[0])
-                        snprintf(fail, sizeof fail, "next step (%s) exceeds %s", d, ob);
-                } else if (p->stages[si].cycles < old) {
-                    /* cycles saved per share of the budgets spent (every resource) */
-                    ddsp = budget_share(&p->total, &oldtot, &p->budget);
-                    score = (double)(old - p->stages[si].cycles) / (ddsp > 1e-6 ? ddsp : 1e-6);
-                    if (score > best) {
-                        best = score;
-                        best_k = k;
-                        snprintf(bdesc, sizeof bdesc, "%s", d);
-                    }
-                }
-            }
-            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
-        }
-        if (best_k < 0) {
-            snprintf(p->limit, sizeof p->limit, "%s", fail[0] ? fail :
-                     "no larger array shortens it (channel counts or PP limit reached)");
-            plan_eval(p, 1, e);
-            break;
-        }
-        apply_step(&p->stages[si], best_k, p->mhz, bdesc, sizeof bdesc);
+    /* the greedy search from the same start under each step cost; the plan
+     * with the shortest interval (then latency, then the smallest share of
+     * the budgets) is the one kept, searched once more to leave its reasons */
+    memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
+    for (mode = 0; mode < SEARCH_MODES; mode++) {
+        double share;
+        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
         plan_eval(p, 1, e);
-        mcycles(c1, sizeof c1, old);
-        mcycles(c2, sizeof c2, p->stages[si].cycles);
-        snprintf(grow[si], sizeof grow[si], "last grown to %s as the slowest stage (%s -> %s)",
-                 bdesc, c1, c2);
-        p->dse_steps++;
+        search(p, mode, save, grow, e);
+        share = budget_share(&p->total, &zero, &p->budget);
+        if (mode == 0 || p->interval < best_ii ||
+            (p->interval == best_ii && (p->latency < best_lat ||
+                                        (p->latency == best_lat && share < best_share)))) {
+            best_lat = p->latency;
+            best_mode = mode;
+            best_ii = p->interval;
+            best_share = share;
+        }
     }
+    if (best_mode != SEARCH_MODES - 1) {
+        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
+        memset(grow, 0, sizeof *grow * (size_t)p->nstage);
+        p->dse_steps = 0;
+        plan_eval(p, 1, e);
+        search(p, best_mode, save, grow, e);
+    }
+    free(init);
     if (!p->ddr_bound)
         reclaim_weights(p, save, e);
+    /* the infrastructure counts the channels of skip tensors the previous
+     * evaluation sent to DDR: once more so the figures are this plan's own
+     * (what a replay computes) */
+    plan_eval(p, 0, e);
     finish_reasons(p, grow);
     free(save);
     free(grow);
@@ -954,7 +1157,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
 int hls_plan_reeval(HlsPlan *p, GirError *e)
 {
     char c1[32];
-    if (plan_eval(p, 0, e) < 0)
+    /* twice: the second counts the DDR skip channels the first decided */
+    if (plan_eval(p, 0, e) < 0 || plan_eval(p, 0, e) < 0)
         return -1;
     mcycles(c1, sizeof c1, p->compute_ii);
     if (p->ddr_bound)

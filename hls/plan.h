@@ -68,6 +68,7 @@ typedef struct {
     int64_t macs;       /* multiply-accumulates per frame */
     int64_t weight_bytes; /* int8 weights + int32 bias + requant words */
     int pe_oc, pe_ic, pp, pack; /* conv array: output x input lanes, pixels, DSP packing */
+    int rqs;                    /* results per requant lane (kiln_conv RQS) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
     int64_t ipace;      /* conv: cycles per input beat when input 0 is read from DDR in

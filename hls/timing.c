@@ -149,19 +149,21 @@ static int64_t min64(int64_t a, int64_t b)
 }
 
 /* Output rows a conv holds computed while its consumer does not take them:
- * PP = 1, whole rows of its output FIFO (FD = 8/16/32 entries by LAT, less
+ * PP = 1, whole rows of its output FIFO (FD = 8/16/32 entries by LATB, less
  * the credit margin); PP > 1, its reorder buffer (DB = 2^ceil(log2(2 OCG +
- * 2 LAT + 4)) entries of PP pixels, less the margin), a fraction of a row. */
+ * 2 LATB + 4)) entries of PP pixels, less the margin), a fraction of a row;
+ * LATB is the latency without the shared requant's RQS cycles. */
 static double held_rows(const HlsStage *s)
 {
-    int64_t fd = s->lat + 3 <= 8 ? 8 : s->lat + 3 <= 16 ? 16 : 32, db = 1;
+    int64_t latb = s->lat - (s->rqs > 1 ? s->rqs : 0); /* kiln_conv LATB: sizes the buffer */
+    int64_t fd = latb + 3 <= 8 ? 8 : latb + 3 <= 16 ? 16 : 32, db = 1;
     int64_t ocg = cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
     int64_t row = s->ow * ocg;
     if (s->kind != HLS_ST_CONV || row <= 0)
         return 0.0;
     if (s->pp == 1)
         return (double)((fd - 2) / row);
-    while (db < 2 * ocg + 2 * s->lat + 4)
+    while (db < 2 * ocg + 2 * latb + 4)
         db <<= 1;
     return (double)((db - 2) * s->pp) / (double)row;
 }

@@ -55,9 +55,14 @@
 //   WURAM          1: the weight memories are UltraRAM (URAM288, 4K x 72;
 //                  ram_style "ultra"), 0: the synthesis tool picks block
 //                  RAM or LUTRAM
+//   RQS            results per requant lane: PP*PE_OC/RQS requant lanes take
+//                  an op group's PP*PE_OC accumulators RQS at a time (1: one
+//                  lane per result; > 1 needs K*K*cfg_icg >= RQS, so that
+//                  results complete at most once every RQS cycles; RQS
+//                  divides PP*PE_OC)
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
-//   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE
+//   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1)
 // Cycles per frame (no back-pressure, first input beat to last output beat
 // inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
 //   n_in = W*ICG cycles per input row, n_out = ceil(Wout/PP)*TG*K*K*ICG per
@@ -69,7 +74,7 @@
 //   the last input beat.  PP = 2: the two pixels' results leave in raster
 //   order through a reorder buffer; exact while K*K*ICG >= PP.
 //   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
-// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK + 2*PP*PE_OC (requant);
+// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK + 2*PP*PE_OC/RQS (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
@@ -88,7 +93,8 @@ module kiln_conv #(
     parameter integer RQ_PIPE = 2,
     parameter integer PACK    = 1,
     parameter integer TOGMAX  = 0,
-    parameter integer WURAM   = 0
+    parameter integer WURAM   = 0,
+    parameter integer RQS     = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -145,7 +151,13 @@ module kiln_conv #(
     localparam integer NP     = 1 << L;                // leaves
     localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
     localparam integer TW     = 17 + L;                // tree width
-    localparam integer LAT    = 4 + TL + RQ_PIPE;
+    localparam integer NL     = PP * PE_OC;            // results per op group
+    localparam integer RL     = NL / RQS;              // requant lanes
+    // LATB sizes the output buffer: with RQS > 1 results complete at most
+    // once every RQS cycles, so the RQS cycles of serial requant add at most
+    // one result in flight
+    localparam integer LATB   = 4 + TL + RQ_PIPE;
+    localparam integer LAT    = LATB + (RQS > 1 ? RQS : 0);
     localparam integer PBB    = (WBANKS == 2) ? 1 : 0;
     // ram_style of the weight memories (an attribute, which lint does not count as a use)
     /* verilator lint_off UNUSEDPARAM */
@@ -511,32 +523,119 @@ module kiln_conv #(
         end
     endgenerate
 
-    kiln_requant #(.LANES(PP*PE_OC), .PIPE(RQ_PIPE)) u_rq (
-        .clk(clk), .rst(rst), .i_valid(a_valid),
-        .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
-        .o_valid(rq_valid), .o_q(rq_q));
-
-    // tail beside the requant pipeline
+    // ================= requant: one lane per result, or RQS results a lane =================
     wire [PP-1:0] rq_tail;
     generate
-        if (RQ_PIPE == 0) begin : g_tq0
-            assign rq_tail = a_tail;
-        end else begin : g_tqn
-            reg [PP-1:0] tq [0:RQ_PIPE-1];
-            integer k;
-            always @(posedge clk) begin
-                tq[0] <= a_tail;
-                for (k = 1; k < RQ_PIPE; k = k + 1)
-                    tq[k] <= tq[k-1];
+        if (RQS == 1) begin : g_rq_par
+            kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE)) u_rq (
+                .clk(clk), .rst(rst), .i_valid(a_valid),
+                .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
+                .o_valid(rq_valid), .o_q(rq_q));
+            // tail beside the requant pipeline
+            if (RQ_PIPE == 0) begin : g_tq0
+                assign rq_tail = a_tail;
+            end else begin : g_tqn
+                reg [PP-1:0] tq [0:RQ_PIPE-1];
+                integer k;
+                always @(posedge clk) begin
+                    tq[0] <= a_tail;
+                    for (k = 1; k < RQ_PIPE; k = k + 1)
+                        tq[k] <= tq[k-1];
+                end
+                assign rq_tail = tq[RQ_PIPE-1];
             end
-            assign rq_tail = tq[RQ_PIPE-1];
+        end else begin : g_rq_ser
+            // The accumulators and their parameters are captured when they
+            // complete and shifted through RL = NL / RQS requant lanes, RL
+            // results a cycle, lane 0 first; the outputs gather in a shift
+            // register and the last slice completes the vector.  A new
+            // capture may come with the last slice: results complete at most
+            // once every K*K*cfg_icg >= RQS cycles (checked in simulation).
+            localparam integer SB = (clog2(RQS) < 1) ? 1 : clog2(RQS);
+            localparam integer SLAST_I = RQS - 1;
+            localparam [SB-1:0] SLAST = SLAST_I[SB-1:0];
+            reg [32*NL-1:0] c_acc;
+            reg [16*NL-1:0] c_mpos, c_mneg;
+            reg [6*NL-1:0]  c_shift;
+            reg [PP-1:0]    c_tail;
+            reg             c_busy;
+            reg [SB-1:0]    c_n;
+            wire            c_last = c_busy && c_n == SLAST;
+            always @(posedge clk) begin
+                if (a_valid) begin
+                    c_acc   <= rq_acc;
+                    c_mpos  <= rq_mpos;
+                    c_mneg  <= rq_mneg;
+                    c_shift <= rq_shift;
+                    c_tail  <= a_tail;
+                end else if (c_busy) begin
+                    c_acc   <= c_acc >> (32 * RL);
+                    c_mpos  <= c_mpos >> (16 * RL);
+                    c_mneg  <= c_mneg >> (16 * RL);
+                    c_shift <= c_shift >> (6 * RL);
+                end
+            end
+            always @(posedge clk) begin
+                if (rst) begin
+                    c_busy <= 1'b0;
+                    c_n <= {SB{1'b0}};
+                end else if (a_valid) begin
+                    c_busy <= 1'b1;
+                    c_n <= {SB{1'b0}};
+                end else if (c_busy) begin
+                    c_busy <= !c_last;
+                    c_n <= c_n + 1'b1;
+                end
+            end
+            // synthesis translate_off
+            always @(posedge clk)
+                if (!rst && a_valid && c_busy && !c_last) begin
+                    $display("kiln_conv: results complete faster than RQS = %0d cycles apart (K*K*cfg_icg < RQS)", RQS);
+                    $stop;
+                end
+            // synthesis translate_on
+            wire          s_valid;
+            wire [8*RL-1:0] s_q;
+            kiln_requant #(.LANES(RL), .PIPE(RQ_PIPE)) u_rq (
+                .clk(clk), .rst(rst), .i_valid(c_busy),
+                .i_acc(c_acc[32*RL-1:0]), .i_mpos(c_mpos[16*RL-1:0]), .i_mneg(c_mneg[16*RL-1:0]),
+                .i_shift(c_shift[6*RL-1:0]), .o_valid(s_valid), .o_q(s_q));
+            // last-slice flag and tail beside the requant pipeline
+            wire          s_last;
+            if (RQ_PIPE == 0) begin : g_sq0
+                assign s_last = c_last;
+                assign rq_tail = c_tail;
+            end else begin : g_sqn
+                reg [PP:0] sq [0:RQ_PIPE-1];
+                integer k;
+                always @(posedge clk) begin
+                    sq[0] <= {c_last, c_tail};
+                    for (k = 1; k < RQ_PIPE; k = k + 1)
+                        sq[k] <= sq[k-1];
+                end
+                assign s_last = sq[RQ_PIPE-1][PP];
+                assign rq_tail = sq[RQ_PIPE-1][PP-1:0];
+            end
+            // slices 0 .. RQS-2, the newest on top
+            reg [8*(NL-RL)-1:0] g_q;
+            if (RQS == 2) begin : g_g2
+                always @(posedge clk)
+                    if (s_valid)
+                        g_q <= s_q;
+            end else begin : g_gn
+                always @(posedge clk)
+                    if (s_valid)
+                        g_q <= {s_q, g_q[8*(NL-RL)-1:8*RL]};
+            end
+            assign rq_valid = s_valid && s_last;
+            assign rq_q = {s_q, g_q};
         end
     endgenerate
 
     generate
         if (PP == 1) begin : g_fifo
             // ================= output FIFO =================
-            localparam integer FD = (LAT + 3 <= 8) ? 8 : (LAT + 3 <= 16) ? 16 : 32;
+            localparam integer FD = (LATB + 3 <= 8) ? 8 : (LATB + 3 <= 16) ? 16 : 32;
             localparam integer FB = clog2(FD);
             localparam [15:0] FD16 = FD[15:0];
             reg  [8*PE_OC-1:0] fq [0:FD-1];
@@ -577,7 +676,7 @@ module kiln_conv #(
             // bank; the reader walks one pixel group: bank 0 over the group's
             // output groups (entries up to the one marked oglast), then bank 1
             // over the same entries if pixel 1 exists, then frees them.
-            localparam integer DB = 1 << clog2(2 * OCGMAX + 2 * LAT + 4);
+            localparam integer DB = 1 << clog2(2 * OCGMAX + 2 * LATB + 4);
             localparam integer BB = clog2(DB);
             localparam [15:0] DB16 = DB[15:0];
             reg [BB:0]   ob_w;          // entries written

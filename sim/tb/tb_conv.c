@@ -18,7 +18,9 @@
  * Build-time: KILN_TB_PE_IC, KILN_TB_PE_OC, KILN_TB_KMAX, KILN_TB_WMAX,
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK,
  * KILN_TB_PP (pixels per op, default 1; shapes keep K*K*ICG >= PP, where the
- * cycle model is exact), KILN_TB_WBANKS (weight banks, default 1).
+ * cycle model is exact), KILN_TB_WBANKS (weight banks, default 1),
+ * KILN_TB_RQS (results per requant lane, default 1; shapes keep K*K*ICG >=
+ * RQS).
  * KILN_TB_DW=1 builds the same bench for kiln_dwconv (PE_IC = PE_OC = LANES,
  * COUT = CIN, one KxK filter per channel).
  * --vec FILE writes the first case's streams for the iverilog bench.
@@ -46,6 +48,12 @@
 #define KILN_TB_TOGMAX 0 /* > 0: the engine's parameter memory holds this many groups: every case tiles */
 #endif
 #define TOGMAX KILN_TB_TOGMAX
+#ifndef KILN_TB_RQS
+#define KILN_TB_RQS 1 /* results per requant lane */
+#endif
+#define RQS KILN_TB_RQS
+#define KKMIN (PP > RQS ? PP : RQS) /* least K*K*ICG of a case */
+#define TILE_ICG (RQS > 3 ? RQS : 3)  /* input groups of the loading-bound tile case */
 #define PP KILN_TB_PP
 #define WBANKS KILN_TB_WBANKS
 #define PE_IC KILN_TB_PE_IC
@@ -297,7 +305,7 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #else
 #define ENGINE "kiln_conv"
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
-                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX};
+                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
@@ -379,12 +387,12 @@ int main(int argc, char **argv)
     fixed_case(sim, &c, a.seed, 12, 12, 2 * PE_IC, 2 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
                KMAX >= 3 ? 1 : 0, 0, 95);
     /* 1x1: with PP pixels per op, ICG = PP keeps the output at one beat a
-     * cycle and OCG = PP the input */
-    fixed_case(sim, &c, a.seed + 1, 40, WMAX < 16 ? WMAX : 16, PP * PE_IC, PP * PE_OC, 1, 1, 0, 0,
-               WMAX >= 16 ? 95 : 85);
-    if (!DW && CIMAX >= 3 * PE_IC && COMAX >= 4 * PE_OC) {
+     * cycle and OCG = PP the input; ICG >= RQS paces the shared requant */
+    fixed_case(sim, &c, a.seed + 1, 40, WMAX < 16 ? WMAX : 16, KKMIN * PE_IC, PP * PE_OC, 1, 1, 0,
+               0, WMAX >= 16 ? 95 : 85);
+    if (!DW && CIMAX >= TILE_ICG * PE_IC && COMAX >= 4 * PE_OC) {
         /* tiles of one group: loading bound (1x1 on a 2x2 map), compute bound (3x3) */
-        fixed_case(sim, &c, a.seed + 2, 2, 2, 3 * PE_IC, 4 * PE_OC, 1, 1, 0, 1, 0);
+        fixed_case(sim, &c, a.seed + 2, 2, 2, TILE_ICG * PE_IC, 4 * PE_OC, 1, 1, 0, 1, 0);
         fixed_case(sim, &c, a.seed + 3, 8, 8, 2 * PE_IC, 4 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
                    KMAX >= 3 ? 1 : 0, 2, 0);
     }
@@ -410,7 +418,7 @@ int main(int argc, char **argv)
             if (TOGMAX > 0)
                 l.tog = (int)tb_rand_range(&r, 1, TOGMAX);
         } while (l.h + 2 * l.p < l.k || l.w + 2 * l.p < l.k ||
-                 l.k * l.k * ((l.cin + PE_IC - 1) / PE_IC) < PP);
+                 l.k * l.k * ((l.cin + PE_IC - 1) / PE_IC) < KKMIN);
         if (vec)
             l.tog = 0; /* the iverilog bench runs one tile */
         layer_make(&l, &r);
