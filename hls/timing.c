@@ -210,7 +210,11 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
             nout = x->ow * cdiv(x->cin, x->lanes) * x->k * x->k;
         return t + (int64_t)ceil(rr * (double)nout) + x->lat;
     case HLS_ST_MAXPOOL:
-        return input_time(p, x, 0, min64(x->h, (r - 1) * x->stride + x->k), depth) + x->lat;
+        /* held back, it has taken the rows before its first window's last
+         * one into its row buffers (they make no output) */
+        need = min64(x->h, (r - 1) * x->stride + x->k);
+        rows = min64(need - 1, max64(0, min64(x->h, x->k - x->pad) - 1));
+        return input_time(p, x, 0, need - rows, depth) + x->lat;
     case HLS_ST_UPSAMPLE:
         return input_time(p, x, 0, cdiv(r, x->h ? x->oh / x->h : 1), depth) + x->lat;
     default:
