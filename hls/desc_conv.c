@@ -176,10 +176,13 @@ static int64_t win_cycles(const WinShape *sh)
 #define CV_LUT_ADD 18.1   /* one tree adder */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
-#define CV_LUT_RQSER 40.0 /* RQS > 1, per result lane: capture/shift mux of its
-                           * accumulator and parameters (70 bits) */
-#define CV_FF_RQSER 78.0  /* RQS > 1, per result lane: the capture (70 bits)
-                           * and the gathered output byte */
+#define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
+                           * accumulator and parameters (70 bits); measured in
+                           * context against the same instance at RQS = 1 on
+                           * the ZCU104 design: 53..85 per lane at 8..16
+                           * results (RQS 8), 33..54 at 2 (RQS 2) */
+#define CV_FF_RQSER 91.0  /* RQS > 1, per result lane: the capture and the
+                           * gathered output byte (the same points: 80..97) */
 
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",

@@ -524,26 +524,33 @@ module kiln_conv #(
     endgenerate
 
     // ================= requant: one lane per result, or RQS results a lane =================
-    wire [PP-1:0] rq_tail;
+    // beside the requant pipeline: {last slice of a result vector, tail}
+    wire [PP:0]   side_in, side_out;
+    wire [PP-1:0] rq_tail = side_out[PP-1:0];
+    generate
+        if (RQ_PIPE == 0) begin : g_sd0
+            assign side_out = side_in;
+        end else begin : g_sdn
+            reg [PP:0] sd [0:RQ_PIPE-1];
+            integer k;
+            always @(posedge clk) begin
+                sd[0] <= side_in;
+                for (k = 1; k < RQ_PIPE; k = k + 1)
+                    sd[k] <= sd[k-1];
+            end
+            assign side_out = sd[RQ_PIPE-1];
+        end
+    endgenerate
     generate
         if (RQS == 1) begin : g_rq_par
             kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE)) u_rq (
                 .clk(clk), .rst(rst), .i_valid(a_valid),
                 .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
                 .o_valid(rq_valid), .o_q(rq_q));
-            // tail beside the requant pipeline
-            if (RQ_PIPE == 0) begin : g_tq0
-                assign rq_tail = a_tail;
-            end else begin : g_tqn
-                reg [PP-1:0] tq [0:RQ_PIPE-1];
-                integer k;
-                always @(posedge clk) begin
-                    tq[0] <= a_tail;
-                    for (k = 1; k < RQ_PIPE; k = k + 1)
-                        tq[k] <= tq[k-1];
-                end
-                assign rq_tail = tq[RQ_PIPE-1];
-            end
+            assign side_in = {1'b1, a_tail};
+            /* verilator lint_off UNUSEDSIGNAL */ // every result is a last slice
+            wire unused_side = side_out[PP];
+            /* verilator lint_on UNUSEDSIGNAL */
         end else begin : g_rq_ser
             // The accumulators and their parameters are captured when they
             // complete and shifted through RL = NL / RQS requant lanes, RL
@@ -600,22 +607,8 @@ module kiln_conv #(
                 .clk(clk), .rst(rst), .i_valid(c_busy),
                 .i_acc(c_acc[32*RL-1:0]), .i_mpos(c_mpos[16*RL-1:0]), .i_mneg(c_mneg[16*RL-1:0]),
                 .i_shift(c_shift[6*RL-1:0]), .o_valid(s_valid), .o_q(s_q));
-            // last-slice flag and tail beside the requant pipeline
-            wire          s_last;
-            if (RQ_PIPE == 0) begin : g_sq0
-                assign s_last = c_last;
-                assign rq_tail = c_tail;
-            end else begin : g_sqn
-                reg [PP:0] sq [0:RQ_PIPE-1];
-                integer k;
-                always @(posedge clk) begin
-                    sq[0] <= {c_last, c_tail};
-                    for (k = 1; k < RQ_PIPE; k = k + 1)
-                        sq[k] <= sq[k-1];
-                end
-                assign s_last = sq[RQ_PIPE-1][PP];
-                assign rq_tail = sq[RQ_PIPE-1][PP-1:0];
-            end
+            assign side_in = {c_last, c_tail};
+            wire s_last = side_out[PP];
             // slices 0 .. RQS-2, the newest on top
             reg [8*(NL-RL)-1:0] g_q;
             if (RQS == 2) begin : g_g2
