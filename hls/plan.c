@@ -22,7 +22,9 @@
 #define RQS_MAX 8      /* most results per requant lane */
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
-#define PP_MAX 2       /* the conv reorder buffer takes PP 1 or 2 */
+#define SEARCH_PP_MAX 2 /* largest PP the search takes: the whole-network timing
+                          * of PP 3 and 4 is not yet within 2% (cpumid with
+                          * PP 4: -5%); --pin and plan.json take up to HLS_PP_MAX */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
@@ -730,6 +732,13 @@ static void init_stage(HlsStage *s, double mhz)
     set_pipeline(s, mhz);
 }
 
+/* The pixel parallelism after pp: 1, 2, 3, 4 (steps of x2, x1.5, x1.33
+ * where powers of two alone would double a stage). */
+static int pp_next(int pp)
+{
+    return pp == 1 ? 2 : pp + 1;
+}
+
 /* Candidate step k (0: PE_IC, 1: PE_OC, 2: PP, 3: lanes) of a stage; 0 when
  * it does not apply.  desc gets "PE_IC 32". */
 static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
@@ -742,8 +751,8 @@ static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
         } else if (k == 1 && s->pe_oc < pow2ceil(s->cout)) {
             s->pe_oc *= 2;
             snprintf(desc, n, "PE_OC %d", s->pe_oc);
-        } else if (k == 2 && s->pp < PP_MAX && kki >= 2 * s->pp && s->ow >= 2) {
-            s->pp *= 2;
+        } else if (k == 2 && s->pp < SEARCH_PP_MAX && kki >= pp_next(s->pp) && s->ow >= pp_next(s->pp)) {
+            s->pp = pp_next(s->pp);
             snprintf(desc, n, "PP %d", s->pp);
         } else {
             return 0;
@@ -770,7 +779,7 @@ static int undo_step(HlsStage *s, int k, double mhz)
         else if (k == 1 && s->pe_oc > (s->cout >= 2 ? 2 : 1))
             s->pe_oc /= 2;
         else if (k == 2 && s->pp > 1)
-            s->pp /= 2;
+            s->pp = s->pp == 2 ? 1 : s->pp - 1;
         else
             return 0;
         s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
@@ -1071,7 +1080,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     char (*grow)[160];
     char over[160];
     const HlsRes zero = {0};
-    int i, j, mode, best_mode = 0;
+    int i, j, run, best_run = 0;
     int64_t best_ii = 0, best_lat = 0;
     double best_share = 0.0;
     if (!o)
@@ -1119,27 +1128,27 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
      * with the shortest interval (then latency, then the smallest share of
      * the budgets) is the one kept, searched once more to leave its reasons */
     memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
-    for (mode = 0; mode < SEARCH_MODES; mode++) {
+    for (run = 0; run < SEARCH_MODES; run++) {
         double share;
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
         plan_eval(p, 1, e);
-        search(p, mode, save, grow, e);
+        search(p, run, save, grow, e);
         share = budget_share(&p->total, &zero, &p->budget);
-        if (mode == 0 || p->interval < best_ii ||
+        if (run == 0 || p->interval < best_ii ||
             (p->interval == best_ii && (p->latency < best_lat ||
                                         (p->latency == best_lat && share < best_share)))) {
             best_lat = p->latency;
-            best_mode = mode;
+            best_run = run;
             best_ii = p->interval;
             best_share = share;
         }
     }
-    if (best_mode != SEARCH_MODES - 1) {
+    if (best_run != SEARCH_MODES - 1) {
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
         memset(grow, 0, sizeof *grow * (size_t)p->nstage);
         p->dse_steps = 0;
         plan_eval(p, 1, e);
-        search(p, best_mode, save, grow, e);
+        search(p, best_run, save, grow, e);
     }
     free(init);
     if (!p->ddr_bound)
@@ -1179,9 +1188,9 @@ int hls_pin_parse(const char *arg, HlsPin *pin, GirError *e)
         sscanf(eq + 1, "%dx%dx%d%n", &a, &b, &c, &n) != 3 || eq[1 + n] != 0)
         return gir_error_at(e, gir_loc_none(),
                             "--pin %s: expected NODE=PE_OCxPE_ICxPP, e.g. conv12=16x32x2", arg);
-    if (a < 1 || b < 4 || c < 1 || c > PP_MAX || (a & (a - 1)) || (b & (b - 1)))
+    if (a < 1 || b < 4 || c < 1 || c > HLS_PP_MAX || (a & (a - 1)) || (b & (b - 1)))
         return gir_error_at(e, gir_loc_none(),
-                            "--pin %s: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 or 2",
+                            "--pin %s: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 4",
                             arg);
     memcpy(pin->node, arg, (size_t)(eq - arg));
     pin->node[eq - arg] = 0;

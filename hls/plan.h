@@ -25,6 +25,7 @@
 #include "hls/board.h"
 #include "hls/hls.h"
 
+#define HLS_PP_MAX 4 /* most pixels per op kiln_conv takes (its reorder buffer) */
 #define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
 #define HLS_DDR_LAT 40 /* DDR read latency the timing model assumes (cycles; kiln simulate's default) */
 

@@ -39,7 +39,7 @@
 //
 // Parameters
 //   PE_IC, PE_OC   MAC array (PE_OC x PE_IC int8 MACs, int32 accumulators)
-//   PP             pixel parallelism 1|2: PP horizontally adjacent output
+//   PP             pixel parallelism (1..4): PP horizontally adjacent output
 //                  pixels per op share the weight word (PP*PE_OC*PE_IC MACs)
 //   KMAX           largest K; line buffer rows R = 2^ceil(log2(KMAX+1))
 //   WMAX, CIMAX, COMAX  widest map, most input / output channels
@@ -396,7 +396,7 @@ module kiln_conv #(
     endgenerate
 
     // control beside the products (stage P), then through the tree (stage T)
-    // tail: {oglast, pixel 1 exists} (PP = 2) or {oglast} (PP = 1)
+    // tail: {oglast, pixels PP-1 .. 1 exist} (PP > 1) or {oglast} (PP = 1)
     wire [PP-1:0] d_tail;
     generate
         if (PP == 1) begin : g_t1
@@ -405,7 +405,7 @@ module kiln_conv #(
             wire unused_pv = d_pv[0];
             /* verilator lint_on UNUSEDSIGNAL */
         end else begin : g_t2
-            assign d_tail = {d_oglast, d_pv[1]};
+            assign d_tail = {d_oglast, d_pv[PP-1:1]};
             /* verilator lint_off UNUSEDSIGNAL */ // pixel 0 always exists
             wire unused_pv = d_pv[0];
             /* verilator lint_on UNUSEDSIGNAL */
@@ -668,22 +668,29 @@ module kiln_conv #(
             // Result e of the op group stream goes to entry e of every pixel
             // bank; the reader walks one pixel group: bank 0 over the group's
             // output groups (entries up to the one marked oglast), then bank 1
-            // over the same entries if pixel 1 exists, then frees them.
+            // over the same entries if pixel 1 exists, and so on to the last
+            // pixel of the group, then frees them.
             localparam integer DB = 1 << clog2(2 * OCGMAX + 2 * LATB + 4);
             localparam integer BB = clog2(DB);
             localparam [15:0] DB16 = DB[15:0];
-            reg [BB:0]   ob_w;          // entries written
-            reg [BB:0]   ob_r;          // entry read next
-            reg [BB:0]   ob_base;       // first entry of the group being read
-            reg          ob_px;         // pixel bank being read
-            reg [PP-1:0] ob_tail [0:DB-1];
-            wire [8*PE_OC-1:0] obr [0:PP-1];
-            for (x = 0; x < PP; x = x + 1) begin : g_ob
-                reg [8*PE_OC-1:0] ob [0:DB-1];
-                always @(posedge clk)
-                    if (rq_valid)
-                        ob[ob_w[BB-1:0]] <= rq_q[8*PE_OC*x +: 8*PE_OC];
-                assign obr[x] = ob[ob_r[BB-1:0]];
+            localparam integer PXB = (clog2(PP) < 1) ? 1 : clog2(PP);
+            localparam integer NPX = 1 << PXB;
+            reg [BB:0]    ob_w;          // entries written
+            reg [BB:0]    ob_r;          // entry read next
+            reg [BB:0]    ob_base;       // first entry of the group being read
+            reg [PXB-1:0] ob_px;         // pixel bank being read
+            reg [PP-1:0]  ob_tail [0:DB-1];
+            wire [8*PE_OC-1:0] obr [0:NPX-1];
+            for (x = 0; x < NPX; x = x + 1) begin : g_ob
+                if (x < PP) begin : g_bank
+                    reg [8*PE_OC-1:0] ob [0:DB-1];
+                    always @(posedge clk)
+                        if (rq_valid)
+                            ob[ob_w[BB-1:0]] <= rq_q[8*PE_OC*x +: 8*PE_OC];
+                    assign obr[x] = ob[ob_r[BB-1:0]];
+                end else begin : g_none
+                    assign obr[x] = {8*PE_OC{1'b0}};
+                end
             end
             always @(posedge clk)
                 if (rq_valid)
@@ -694,9 +701,11 @@ module kiln_conv #(
             always @(posedge clk)
                 cr <= (inflight16 + ob_occ16 + 16'd1) < DB16;
             assign credit = cr;
-            wire [PP-1:0] tl = ob_tail[ob_r[BB-1:0]];
-            wire          ob_last = tl[PP-1];          // oglast of this entry
-            wire          ob_next_px = !ob_px && tl[0]; // pixel 1 exists
+            wire [PP-1:0]  tl = ob_tail[ob_r[BB-1:0]];
+            wire           ob_last = tl[PP-1];                    // oglast of this entry
+            // pixel ob_px + 1 exists (tl[j]: pixel j + 1)
+            wire [NPX-1:0] more = {{(NPX-PP+1){1'b0}}, tl[PP-2:0]};
+            wire           ob_next_px = more[ob_px];
             assign m_tvalid = ob_r != ob_w;
             assign m_tdata  = obr[ob_px];
             always @(posedge clk) begin
@@ -704,7 +713,7 @@ module kiln_conv #(
                     ob_w <= {(BB+1){1'b0}};
                     ob_r <= {(BB+1){1'b0}};
                     ob_base <= {(BB+1){1'b0}};
-                    ob_px <= 1'b0;
+                    ob_px <= {PXB{1'b0}};
                 end else begin
                     if (rq_valid)
                         ob_w <= ob_w + 1'b1;
@@ -712,10 +721,10 @@ module kiln_conv #(
                         if (!ob_last) begin
                             ob_r <= ob_r + 1'b1;
                         end else if (ob_next_px) begin
-                            ob_px <= 1'b1;
+                            ob_px <= ob_px + 1'b1;
                             ob_r <= ob_base;
                         end else begin
-                            ob_px <= 1'b0;
+                            ob_px <= {PXB{1'b0}};
                             ob_r <= ob_r + 1'b1;
                             ob_base <= ob_r + 1'b1;
                         end

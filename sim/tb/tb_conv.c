@@ -54,6 +54,7 @@
 #define RQS KILN_TB_RQS
 #define KKMIN (PP > RQS ? PP : RQS) /* least K*K*ICG of a case */
 #define TILE_ICG (RQS > 3 ? RQS : 3)  /* input groups of the loading-bound tile case */
+#define W1X1 (WMAX < 16 ? WMAX : 16)   /* width of the 1x1 utilisation case, before rounding to PP */
 #define PP KILN_TB_PP
 #define WBANKS KILN_TB_WBANKS
 #define PE_IC KILN_TB_PE_IC
@@ -387,9 +388,10 @@ int main(int argc, char **argv)
     fixed_case(sim, &c, a.seed, 12, 12, 2 * PE_IC, 2 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
                KMAX >= 3 ? 1 : 0, 0, 95);
     /* 1x1: with PP pixels per op, ICG = PP keeps the output at one beat a
-     * cycle and OCG = PP the input; ICG >= RQS paces the shared requant */
-    fixed_case(sim, &c, a.seed + 1, 40, WMAX < 16 ? WMAX : 16, KKMIN * PE_IC, PP * PE_OC, 1, 1, 0,
-               0, WMAX >= 16 ? 95 : 85);
+     * cycle and OCG = PP the input; ICG >= RQS paces the shared requant; a
+     * width that PP divides */
+    fixed_case(sim, &c, a.seed + 1, 40, W1X1 - W1X1 % PP, KKMIN * PE_IC, PP * PE_OC, 1, 1, 0, 0,
+               WMAX >= 16 ? 95 : 85);
     if (!DW && CIMAX >= TILE_ICG * PE_IC && COMAX >= 4 * PE_OC) {
         /* tiles of one group: loading bound (1x1 on a 2x2 map), compute bound (3x3) */
         fixed_case(sim, &c, a.seed + 2, 2, 2, TILE_ICG * PE_IC, 4 * PE_OC, 1, 1, 0, 1, 0);
