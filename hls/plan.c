@@ -23,8 +23,8 @@
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
 #define SEARCH_PP_MAX 2 /* largest PP the search takes: the whole-network timing
-                          * of PP 3 and 4 is not yet within 2% (cpumid with
-                          * PP 4: -5%); --pin and plan.json take up to HLS_PP_MAX */
+                          * of its plans with PP up to 4 is not all within 2%
+                          * (docs/plan.md); --pin and plan.json take HLS_PP_MAX */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
