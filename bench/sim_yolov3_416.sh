@@ -6,13 +6,15 @@
 # from the measured cycles, DSP efficiency, resources against the board's
 # budget, and on ZCU104 the comparison with Xilinx's DPU (2 x B4096 at
 # 300 MHz: 329.2 fps, 8.14 ms).  About 10 minutes of simulation on ZCU104.
-#   bench/sim_yolov3_416.sh [BUILD_DIR] [BOARD] [OUT_DIR]
+#   bench/sim_yolov3_416.sh [BUILD_DIR] [BOARD] [OUT_DIR] [COMPILE_OPTION...]
+# (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 4)
 set -euo pipefail
 BUILD=${1:-build}
 BOARD=${2:-zcu104}
 KILN=$BUILD/tools/kiln/kiln
 MODEL=$BUILD/models/yolov3-tiny.onnx
 OUT=${3:-$BUILD/bench/yolov3-tiny-416-$BOARD}
+shift $(($# < 3 ? $# : 3))
 mkdir -p "$(dirname "$OUT")"
 for f in "$KILN" "$MODEL"; do
   [ -e "$f" ] || { echo "sim_yolov3_416.sh: $f: not found (build the kiln and models targets)" >&2; exit 2; }
@@ -21,8 +23,8 @@ echo "== kiln quantize $MODEL (8 random calibration inputs)"
 "$KILN" quantize "$MODEL" --calib-random 8 -o "$OUT.gir"
 echo "wrote $OUT.gir"
 rm -rf "$OUT"
-echo "== kiln compile for $BOARD"
-"$KILN" compile "$OUT.gir" --board "$BOARD" -o "$OUT" | tee "$OUT.compile.log"
+echo "== kiln compile for $BOARD $*"
+"$KILN" compile "$OUT.gir" --board "$BOARD" "$@" -o "$OUT" | tee "$OUT.compile.log"
 echo "== kiln simulate: 2 frames back to back"
 start=$(date +%s)
 "$KILN" simulate "$OUT" -i "$BUILD/models/yolov3-tiny-input.npy" --frames 2

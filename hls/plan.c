@@ -22,9 +22,10 @@
 #define RQS_MAX 8      /* most results per requant lane */
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
-#define SEARCH_PP_MAX 2 /* largest PP the search takes: the whole-network timing
-                          * of its plans with PP up to 4 is not all within 2%
-                          * (docs/plan.md); --pin and plan.json take HLS_PP_MAX */
+#define SEARCH_PP_MAX 2 /* the search's default largest PP: the whole-network
+                          * timing of its plans with PP up to 4 is not all
+                          * within 2% (docs/plan.md); --pp-max, --pin and
+                          * plan.json take up to HLS_PP_MAX */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
@@ -741,7 +742,7 @@ static int pp_next(int pp)
 
 /* Candidate step k (0: PE_IC, 1: PE_OC, 2: PP, 3: lanes) of a stage; 0 when
  * it does not apply.  desc gets "PE_IC 32". */
-static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
+static int apply_step(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n)
 {
     if (is_conv(s)) {
         int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic);
@@ -751,7 +752,7 @@ static int apply_step(HlsStage *s, int k, double mhz, char *desc, size_t n)
         } else if (k == 1 && s->pe_oc < pow2ceil(s->cout)) {
             s->pe_oc *= 2;
             snprintf(desc, n, "PE_OC %d", s->pe_oc);
-        } else if (k == 2 && s->pp < SEARCH_PP_MAX && kki >= pp_next(s->pp) && s->ow >= pp_next(s->pp)) {
+        } else if (k == 2 && s->pp < pp_max && kki >= pp_next(s->pp) && s->ow >= pp_next(s->pp)) {
             s->pp = pp_next(s->pp);
             snprintf(desc, n, "PP %d", s->pp);
         } else {
@@ -989,10 +990,10 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160]
             for (k = 0; k < (pass ? 16 : 4); k++) {
                 char d[64], d2[32], ob[160];
                 double score, ddsp;
-                if (!apply_step(&p->stages[si], pass ? k / 4 : k, p->mhz, d, sizeof d))
+                if (!apply_step(&p->stages[si], pass ? k / 4 : k, p->mhz, p->pp_max, d, sizeof d))
                     continue;
                 if (pass) {
-                    if (!apply_step(&p->stages[si], k % 4, p->mhz, d2, sizeof d2)) {
+                    if (!apply_step(&p->stages[si], k % 4, p->mhz, p->pp_max, d2, sizeof d2)) {
                         memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
                         continue;
                     }
@@ -1023,10 +1024,10 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160]
             break;
         }
         if (best_k < 4) {
-            apply_step(&p->stages[si], best_k, p->mhz, c1, sizeof c1);
+            apply_step(&p->stages[si], best_k, p->mhz, p->pp_max, c1, sizeof c1);
         } else {
-            apply_step(&p->stages[si], (best_k - 4) / 4, p->mhz, c1, sizeof c1);
-            apply_step(&p->stages[si], (best_k - 4) % 4, p->mhz, c1, sizeof c1);
+            apply_step(&p->stages[si], (best_k - 4) / 4, p->mhz, p->pp_max, c1, sizeof c1);
+            apply_step(&p->stages[si], (best_k - 4) % 4, p->mhz, p->pp_max, c1, sizeof c1);
         }
         plan_eval(p, 1, e);
         mcycles(c1, sizeof c1, old);
@@ -1088,6 +1089,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
+    p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
     for (j = 0; j < o->npins; j++) {
         const HlsPin *pin = &o->pins[j];
         HlsStage *s = NULL;

@@ -126,6 +126,7 @@ typedef struct {
     double mhz;         /* target clock; 0: the board's default */
     const HlsPin *pins; /* hand-set parallelism */
     int npins;          /* count of pins */
+    int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: 2 */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -157,6 +158,7 @@ typedef struct {
     double latency_ms;   /* latency at the clock */
     double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
     int dse_steps;       /* greedy steps taken */
+    int pp_max;          /* largest PP the search takes */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
 } HlsPlan;

@@ -24,6 +24,16 @@ add_test(NAME plan_replay COMMAND ${PLAN_RUN} ${PT}/replay
 add_test(NAME plan_pin COMMAND ${PLAN_RUN} ${PT}/pin
   "\$KILN compile ${Y3T} --board zcu104 --pin conv12=16x32x2 -o \$TMP/a"
   "\$CHECK pin \$TMP/a conv12 16 32 2")
+# --pp-max 4: the search takes PP 3 (between the powers of two); the plan
+# replays to the same figures
+add_test(NAME plan_pp_max COMMAND ${PLAN_RUN} ${PT}/ppmax
+  "\$KILN compile ${Y3T} --board zcu104 --pp-max 4 -o \$TMP/a"
+  "grep -Eq '\"pp\":[[:space:]]*3' \$TMP/a/plan.json"
+  "\$KILN compile ${Y3T} --board zcu104 --plan \$TMP/a/plan.json -o \$TMP/b"
+  "\$CHECK same \$TMP/a \$TMP/b")
+add_test(NAME plan_pp_max_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: compile: --pp-max '5': expected an integer in 1..4"
+  -- ${KILN} compile ${Y3T} --board zcu104 --pp-max 5 -o ${PT}/ppmax_bad)
 add_test(NAME plan_yolo_cpu COMMAND ${PLAN_RUN} ${PT}/yolo
   "\$KILN compile ${KILN_DARKNET_CFG}/yolov3-tiny.cfg --board zcu104 -o \$TMP/a"
   "\$CHECK cpu \$TMP/a YoloHead 2"

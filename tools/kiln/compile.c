@@ -1,6 +1,6 @@
 /*
  * kiln compile MODEL --board B|FILE.xml [--clock MHZ] -o DIR [--plan plan.json]
- *                    [--pin NODE=PE_OCxPE_ICxPP]... [--json]
+ *                    [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N] [--json]
  * Loads the model, runs the default pass pipeline (fp32 models), partitions
  * it, plans the dataflow for the board (or replays a plan) and writes
  * DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg, DIR/model.gir
@@ -30,12 +30,15 @@ static void compile_usage(FILE *f)
 {
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
-            "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--json]\n"
+            "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
+            "                    [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
             "  --clock   target clock in MHz (default: the board's)\n"
             "  -o DIR    output folder: plan.json, report.md, dataflow.dot, dataflow.svg, rtl/\n"
             "  --plan    replay a plan.json instead of exploring\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
+            "  --pp-max  largest pixel parallelism the search may give a conv, 1..4\n"
+            "            (default 2; 3 and 4 fill the steps between powers of two)\n"
             "  --json    print the figures as JSON\n"
             "Figures are predictions of the cycle and resource models.\n");
 }
@@ -219,6 +222,15 @@ int kiln_cmd_compile(int argc, char **argv)
                 free(pins);
                 return kiln_user_error("compile: --clock '%s': expected MHz in (0, 1000]", argv[i]);
             }
+        } else if (!strcmp(a, "--pp-max") && more) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || v < 1 || v > HLS_PP_MAX) {
+                free(pins);
+                return kiln_user_error("compile: --pp-max '%s': expected an integer in 1..%d",
+                                       argv[i], HLS_PP_MAX);
+            }
+            opts.pp_max = (int)v;
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
@@ -248,6 +260,10 @@ int kiln_cmd_compile(int argc, char **argv)
     if (plan_path && opts.npins) {
         free(pins);
         return kiln_user_error("compile: --pin and --plan exclude each other (pin in plan.json)");
+    }
+    if (plan_path && opts.pp_max) {
+        free(pins);
+        return kiln_user_error("compile: --pp-max and --plan exclude each other (a replay does not search)");
     }
     if (hls_board_load(board, &b, &err) < 0) {
         free(pins);
