@@ -237,14 +237,60 @@ static void stage_params(HlsStage *s)
 
 /* Cycles, latency, resources and utilisation of one stage.  -1 when the
  * descriptor rejects the shape. */
-static int stage_eval(HlsStage *s)
+/* Memo of descriptor cycles(): the exact row recurrence is most of a
+ * search's time, and the search evaluates the same stage shapes many times.
+ * Open addressing on a hash of the engine and its parameters. */
+#define MEMO_SLOTS 4096 /* a power of two */
+#define MEMO_PROBE 8
+typedef struct {
+    const HlsEngineDesc *desc; /* NULL: empty */
+    int64_t hw[HLS_PLAN_MAX_PARAMS], rt[HLS_PLAN_MAX_PARAMS];
+    int64_t cycles;
+} MemoEntry;
+struct HlsCycMemo {
+    MemoEntry e[MEMO_SLOTS];
+};
+
+static int64_t memo_cycles(HlsPlan *p, const HlsStage *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    size_t i, k;
+    MemoEntry *slot;
+    if (!p->memo) {
+        p->memo = calloc(1, sizeof *p->memo);
+        if (!p->memo)
+            gir_die("out of memory");
+    }
+    h = (h ^ (uint64_t)(uintptr_t)s->desc) * 1099511628211ull;
+    for (k = 0; k < HLS_PLAN_MAX_PARAMS; k++) {
+        h = (h ^ (uint64_t)s->hw[k]) * 1099511628211ull;
+        h = (h ^ (uint64_t)s->rt[k]) * 1099511628211ull;
+    }
+    for (k = 0; k < MEMO_PROBE; k++) {
+        i = (size_t)(h + k) & (MEMO_SLOTS - 1);
+        slot = &p->memo->e[i];
+        if (!slot->desc)
+            break;
+        if (slot->desc == s->desc && !memcmp(slot->hw, s->hw, sizeof slot->hw) &&
+            !memcmp(slot->rt, s->rt, sizeof slot->rt))
+            return slot->cycles;
+    }
+    slot = &p->memo->e[(size_t)(h + (k < MEMO_PROBE ? k : 0)) & (MEMO_SLOTS - 1)];
+    slot->desc = s->desc;
+    memcpy(slot->hw, s->hw, sizeof slot->hw);
+    memcpy(slot->rt, s->rt, sizeof slot->rt);
+    slot->cycles = s->desc->cycles(s->hw, s->rt);
+    return slot->cycles;
+}
+
+static int stage_eval(HlsPlan *p, HlsStage *s)
 {
     int64_t oldhw[HLS_PLAN_MAX_PARAMS], oldrt[HLS_PLAN_MAX_PARAMS];
     memcpy(oldhw, s->hw, sizeof oldhw);
     memcpy(oldrt, s->rt, sizeof oldrt);
     stage_params(s);
     if (s->cycles <= 0 || memcmp(oldhw, s->hw, sizeof oldhw) || memcmp(oldrt, s->rt, sizeof oldrt))
-        s->cycles = s->desc->cycles(s->hw, s->rt);
+        s->cycles = memo_cycles(p, s);
     if (s->cycles < 0)
         return -1;
     s->lat = s->desc->latency(s->hw);
@@ -400,7 +446,7 @@ static void place_weights(HlsPlan *p, double reserve)
             c[nc].cost = ddr_cost(s) / (c[nc].bram > 0.5 ? c[nc].bram : 0.5);
             nc++;
         }
-        if (stage_eval(s) == 0) {
+        if (stage_eval(p, s) == 0) {
             bram += s->res.bram36;
             uram += s->res.uram;
         }
@@ -419,7 +465,7 @@ static void place_weights(HlsPlan *p, double reserve)
             s->whome = HLS_W_DDR;
             s->tog = ddr_tog(s);
         }
-        stage_eval(s);
+        stage_eval(p, s);
         bram += s->res.bram36 - before;
     }
     /* still short: the smallest tiles (more passes, more input re-reads) */
@@ -430,7 +476,7 @@ static void place_weights(HlsPlan *p, double reserve)
         if (s->whome != HLS_W_DDR)
             continue;
         s->tog = hls_tile_fit(cdiv(s->cout, s->pe_oc), s->pe_oc, kki <= 64 ? 64 / kki : 1);
-        stage_eval(s);
+        stage_eval(p, s);
         bram += s->res.bram36 - before;
     }
     free(c);
@@ -475,7 +521,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
         set_pace(p);
         for (i = 0; i < p->nstage; i++) {
             HlsStage *s = &p->stages[i];
-            if (stage_eval(s) < 0)
+            if (stage_eval(p, s) < 0)
                 return gir_error_at(e, gir_loc_none(),
                                     "plan: node '%s': engine %s rejects the layer's shape",
                                     s->node, s->desc->name);
@@ -707,6 +753,7 @@ void hls_plan_free(HlsPlan *p)
     free(p->stages);
     free(p->cpu);
     free(p->fifos);
+    free(p->memo);
     free(p);
 }
 
@@ -1081,7 +1128,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     char (*grow)[160];
     char over[160];
     const HlsRes zero = {0};
-    int i, j, run, best_run = 0;
+    int i, j, run, runs, best_run = 0, user_pp;
     int64_t best_ii = 0, best_lat = 0;
     double best_share = 0.0;
     if (!o)
@@ -1130,11 +1177,17 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
      * with the shortest interval (then latency, then the smallest share of
      * the budgets) is the one kept, searched once more to leave its reasons */
     memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
-    for (run = 0; run < SEARCH_MODES; run++) {
+    /* each step cost with PP up to 2; with a larger --pp-max each again with
+     * PP up to it (a larger limit changes the greedy path: the smaller one's
+     * plan is kept where it is better) */
+    user_pp = p->pp_max;
+    runs = SEARCH_MODES * (user_pp > 2 ? 2 : 1);
+    for (run = 0; run < runs; run++) {
         double share;
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
         plan_eval(p, 1, e);
-        search(p, run, save, grow, e);
+        p->pp_max = run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
+        search(p, run % SEARCH_MODES, save, grow, e);
         share = budget_share(&p->total, &zero, &p->budget);
         if (run == 0 || p->interval < best_ii ||
             (p->interval == best_ii && (p->latency < best_lat ||
@@ -1145,13 +1198,15 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             best_share = share;
         }
     }
-    if (best_run != SEARCH_MODES - 1) {
+    if (best_run != runs - 1) {
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
         memset(grow, 0, sizeof *grow * (size_t)p->nstage);
         p->dse_steps = 0;
         plan_eval(p, 1, e);
-        search(p, best_run, save, grow, e);
+        p->pp_max = best_run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
+        search(p, best_run % SEARCH_MODES, save, grow, e);
     }
+    p->pp_max = user_pp;
     free(init);
     if (!p->ddr_bound)
         reclaim_weights(p, save, e);

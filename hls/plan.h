@@ -159,6 +159,7 @@ typedef struct {
     double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
+    struct HlsCycMemo *memo; /* cycles() by engine and parameters (the search asks again and again) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
 } HlsPlan;
