@@ -2,22 +2,25 @@
 # Predicted YOLOv3-tiny 416x416 figures on the four bundled boards (kiln
 # compile's cycle and resource models, not measurements), and the ZCU104
 # comparison with Xilinx's DPU (2 x B4096 at 300 MHz: 329.2 fps, 8.14 ms).
-#   bench/plan_boards.sh [BUILD_DIR]   (default: build)
+#   bench/plan_boards.sh [BUILD_DIR] [COMPILE_OPTION...]   (default: build;
+#   options go to kiln compile, e.g. --pp-max 4)
 set -eu
 BUILD=${1:-build}
+shift $(($# < 1 ? $# : 1))
 KILN=$BUILD/tools/kiln/kiln
 MODEL=$BUILD/models/yolov3-tiny.onnx
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 for b in ultra96v2 kv260 zcu104 zcu102; do
   # a board the model does not fit: the compile's message goes in the table
-  "$KILN" compile "$MODEL" --board "$b" -o "$OUT/$b" > "$OUT/$b.log" 2> "$OUT/$b.err" ||
+  "$KILN" compile "$MODEL" --board "$b" "$@" -o "$OUT/$b" > "$OUT/$b.log" 2> "$OUT/$b.err" ||
     [ "$?" -eq 2 ] || { cat "$OUT/$b.err" >&2; exit 1; }
 done
-/usr/bin/python3 - "$OUT" <<'PY'
+/usr/bin/python3 - "$OUT" "$*" <<'PY'
 import json, re, sys
-out = sys.argv[1]
-print("YOLOv3-tiny 416x416, predicted by the kiln models (not measured)\n")
+out, opts = sys.argv[1], sys.argv[2]
+print("YOLOv3-tiny 416x416, predicted by the kiln models (not measured)" +
+      (f"; kiln compile {opts}" if opts else "") + "\n")
 print(f"{'board':10} {'MHz':>4} {'fps':>8} {'lat ms':>8} {'DSP eff':>8} {'DSP':>11} {'BRAM36':>13} {'URAM':>9} {'LUT':>15}  compile   limit")
 fig = {}
 for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
