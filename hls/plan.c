@@ -787,6 +787,11 @@ static int pp_next(int pp)
     return pp == 1 ? 2 : pp + 1;
 }
 
+static int pp_prev(int pp)
+{
+    return pp == 2 ? 1 : pp - 1;
+}
+
 /* Candidate step k (0: PE_IC, 1: PE_OC, 2: PP, 3: lanes) of a stage; 0 when
  * it does not apply.  desc gets "PE_IC 32". */
 static int apply_step(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n)
@@ -827,7 +832,7 @@ static int undo_step(HlsStage *s, int k, double mhz)
         else if (k == 1 && s->pe_oc > (s->cout >= 2 ? 2 : 1))
             s->pe_oc /= 2;
         else if (k == 2 && s->pp > 1)
-            s->pp = s->pp == 2 ? 1 : s->pp - 1;
+            s->pp = pp_prev(s->pp);
         else
             return 0;
         s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
@@ -996,11 +1001,11 @@ static int shrink_stages(HlsPlan *p, HlsStage *save, GirError *e)
                 }
                 memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
             }
-        plan_eval(p, 1, e);
+        if (bi >= 0)
+            undo_step(&p->stages[bi], bk, p->mhz);
+        plan_eval(p, 1, e); /* the figures of the stages kept */
         if (bi < 0)
             break;
-        undo_step(&p->stages[bi], bk, p->mhz);
-        plan_eval(p, 1, e);
         taken++;
     }
     return taken;
@@ -1119,6 +1124,20 @@ static void search(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160], GirE
     free(kgrow);
 }
 
+/* Search run `run` from the stages `init`: step cost run % SEARCH_MODES;
+ * PP up to 2 in the first SEARCH_MODES runs when --pp-max is larger, then up
+ * to it.  Leaves the plan, its grow reasons and step count. */
+static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init, HlsStage *save,
+                       char (*grow)[160], GirError *e)
+{
+    memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
+    memset(grow, 0, sizeof *grow * (size_t)p->nstage);
+    p->dse_steps = 0;
+    p->pp_max = run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
+    plan_eval(p, 1, e);
+    search(p, run % SEARCH_MODES, save, grow, e);
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
@@ -1184,10 +1203,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     runs = SEARCH_MODES * (user_pp > 2 ? 2 : 1);
     for (run = 0; run < runs; run++) {
         double share;
-        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
-        plan_eval(p, 1, e);
-        p->pp_max = run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
-        search(p, run % SEARCH_MODES, save, grow, e);
+        search_run(p, run, user_pp, init, save, grow, e);
         share = budget_share(&p->total, &zero, &p->budget);
         if (run == 0 || p->interval < best_ii ||
             (p->interval == best_ii && (p->latency < best_lat ||
@@ -1198,14 +1214,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             best_share = share;
         }
     }
-    if (best_run != runs - 1) {
-        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
-        memset(grow, 0, sizeof *grow * (size_t)p->nstage);
-        p->dse_steps = 0;
-        plan_eval(p, 1, e);
-        p->pp_max = best_run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
-        search(p, best_run % SEARCH_MODES, save, grow, e);
-    }
+    if (best_run != runs - 1)
+        search_run(p, best_run, user_pp, init, save, grow, e);
     p->pp_max = user_pp;
     free(init);
     if (!p->ddr_bound)
