@@ -1124,16 +1124,146 @@ static void search(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160], GirE
     free(kgrow);
 }
 
-/* Search run `run` from the stages `init`: step cost run % SEARCH_MODES;
- * PP up to 2 in the first SEARCH_MODES runs when --pp-max is larger, then up
- * to it.  Leaves the plan, its grow reasons and step count. */
-static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init, HlsStage *save,
-                       char (*grow)[160], GirError *e)
+/* One array a stage may take, for fold_start: its parallelism, cycles
+ * alone and resources. */
+typedef struct {
+    int pe_ic, pe_oc, pp, lanes;
+    int64_t cycles;
+    HlsRes res;
+} FoldCand;
+
+/* Every array stage s may take with PP up to pp_max (the search's steps
+ * from its smallest array), weights where they are now; *n gets the count.
+ * NULL for a pinned stage. */
+static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int *n)
 {
+    HlsStage s = *s0;
+    FoldCand *c;
+    int ic, oc, pp, ln, cap, nic = 1, noc = 1, k = 0;
+    *n = 0;
+    if (s.pinned)
+        return NULL;
+    if (is_conv(&s)) {
+        for (ic = 4; ic < pow2ceil(s.cin); ic *= 2)
+            nic++;
+        for (oc = 1; oc < pow2ceil(s.cout); oc *= 2)
+            noc++;
+        cap = nic * noc * HLS_PP_MAX;
+    } else {
+        cap = 16;
+    }
+    c = calloc((size_t)cap, sizeof *c);
+    if (!c)
+        gir_die("out of memory");
+    if (is_conv(&s)) {
+        int oc0 = s.cout >= 2 ? 2 : 1;
+        for (ic = 4; ic == 4 || ic <= pow2ceil(s.cin); ic *= 2)
+            for (oc = oc0; oc == oc0 || oc <= pow2ceil(s.cout); oc *= 2)
+                for (pp = 1; pp <= pp_max && k < cap; pp = pp_next(pp)) {
+                    int64_t kki = s.k * s.k * cdiv(s.cin, ic);
+                    if (pp > 1 && (kki < pp || s.ow < pp))
+                        break;
+                    s.pe_ic = ic, s.pe_oc = oc, s.pp = pp;
+                    s.pack = oc % 2 == 0 ? 2 : 1;
+                    set_pipeline(&s, p->mhz);
+                    if (stage_eval(p, &s) < 0)
+                        continue;
+                    c[k].pe_ic = ic, c[k].pe_oc = oc, c[k].pp = pp, c[k].lanes = s.lanes;
+                    c[k].cycles = s.cycles;
+                    c[k++].res = s.res;
+                }
+    } else {
+        for (ln = 2; (ln == 2 || ln <= lane_cap(&s)) && k < cap; ln *= 2) {
+            s.lanes = ln;
+            if (stage_eval(p, &s) < 0)
+                continue;
+            c[k].lanes = ln;
+            c[k].cycles = s.cycles;
+            c[k++].res = s.res;
+        }
+    }
+    *n = k;
+    return c;
+}
+
+/* Set stage s to its cheapest candidate (budget_share of its resources)
+ * whose cycles stay within t; the fastest when none does. */
+static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_t t)
+{
+    const HlsRes zero = {0};
+    int j, best = -1;
+    double best_cost = 0.0;
+    for (j = 0; j < n; j++) {
+        double cost = budget_share(&c[j].res, &zero, &p->budget);
+        if (best < 0 || (c[j].cycles <= t && (c[best].cycles > t || cost < best_cost)) ||
+            (c[best].cycles > t && c[j].cycles < c[best].cycles)) {
+            best = j;
+            best_cost = cost;
+        }
+    }
+    if (best < 0)
+        return;
+    if (is_conv(s)) {
+        s->pe_ic = c[best].pe_ic, s->pe_oc = c[best].pe_oc, s->pp = c[best].pp;
+        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        set_pipeline(s, p->mhz);
+    } else {
+        s->lanes = c[best].lanes;
+    }
+}
+
+/* A start for the search from a target interval (folding): every stage
+ * takes the cheapest array whose cycles stay within the target
+ * (fold_stage), and bisection finds the shortest target whose plan fits
+ * the budgets.  Where powers of two make the greedy's steps overshoot,
+ * this spends the budget where the interval needs it.  fold gets the
+ * stages (those of init when no target fits). */
+static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, HlsStage *fold, GirError *e)
+{
+    FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
+    int *nc = calloc((size_t)p->nstage, sizeof *nc);
+    int64_t lo = 1, hi, t;
+    int i;
+    char ob[160];
+    if (!c || !nc)
+        gir_die("out of memory");
     memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
+    memcpy(fold, init, sizeof *init * (size_t)p->nstage);
+    plan_eval(p, 1, e);
+    hi = p->interval;
+    for (i = 0; i < p->nstage; i++)
+        c[i] = fold_cands(p, &p->stages[i], pp_max, &nc[i]);
+    while (lo < hi) {
+        t = lo + (hi - lo) / 2;
+        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++)
+            fold_stage(p, &p->stages[i], c[i], nc[i], t);
+        if (plan_eval(p, 1, e) == 0 && !p->ddr_bound && !hls_plan_over_budget(p, ob, sizeof ob)) {
+            memcpy(fold, p->stages, sizeof *fold * (size_t)p->nstage);
+            hi = t;
+        } else {
+            lo = t + 1;
+        }
+    }
+    for (i = 0; i < p->nstage; i++)
+        free(c[i]);
+    free(c);
+    free(nc);
+}
+
+/* Search run `run`: step cost run % SEARCH_MODES; from the stages `init`
+ * (the smallest design) with PP up to 2 in the first SEARCH_MODES runs when
+ * --pp-max is larger, then up to it; the last SEARCH_MODES runs from the
+ * folded stages `fold` (fold_start).  Leaves the plan, its grow reasons
+ * and step count. */
+static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init,
+                       const HlsStage *fold, HlsStage *save, char (*grow)[160], GirError *e)
+{
+    int greedy = SEARCH_MODES * (user_pp > 2 ? 2 : 1);
     memset(grow, 0, sizeof *grow * (size_t)p->nstage);
     p->dse_steps = 0;
     p->pp_max = run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
+    memcpy(p->stages, run < greedy ? init : fold, sizeof *init * (size_t)p->nstage);
     plan_eval(p, 1, e);
     search(p, run % SEARCH_MODES, save, grow, e);
 }
@@ -1143,7 +1273,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
 {
     HlsPlanOptions dflt = {0};
     HlsPlan *p;
-    HlsStage *save, *init;
+    HlsStage *save, *init, *fold;
     char (*grow)[160];
     char over[160];
     const HlsRes zero = {0};
@@ -1189,21 +1319,24 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     }
     save = malloc(sizeof *save * (size_t)p->nstage);
     init = malloc(sizeof *init * (size_t)p->nstage);
+    fold = malloc(sizeof *fold * (size_t)p->nstage);
     grow = calloc((size_t)p->nstage, sizeof *grow);
-    if (!save || !init || !grow)
+    if (!save || !init || !fold || !grow)
         gir_die("out of memory");
-    /* the greedy search from the same start under each step cost; the plan
-     * with the shortest interval (then latency, then the smallest share of
-     * the budgets) is the one kept, searched once more to leave its reasons */
+    /* the greedy search from two starts (the smallest design, the folded
+     * one) under each step cost; the plan with the shortest interval (then
+     * latency, then the smallest share of the budgets) is the one kept,
+     * searched once more to leave its reasons */
     memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
-    /* each step cost with PP up to 2; with a larger --pp-max each again with
-     * PP up to it (a larger limit changes the greedy path: the smaller one's
-     * plan is kept where it is better) */
     user_pp = p->pp_max;
-    runs = SEARCH_MODES * (user_pp > 2 ? 2 : 1);
+    fold_start(p, init, user_pp, fold, e);
+    /* from the smallest design each step cost with PP up to 2; with a larger
+     * --pp-max each again with PP up to it (a larger limit changes the greedy
+     * path: the smaller one's plan is kept where it is better) */
+    runs = SEARCH_MODES * (user_pp > 2 ? 3 : 2);
     for (run = 0; run < runs; run++) {
         double share;
-        search_run(p, run, user_pp, init, save, grow, e);
+        search_run(p, run, user_pp, init, fold, save, grow, e);
         share = budget_share(&p->total, &zero, &p->budget);
         if (run == 0 || p->interval < best_ii ||
             (p->interval == best_ii && (p->latency < best_lat ||
@@ -1215,9 +1348,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         }
     }
     if (best_run != runs - 1)
-        search_run(p, best_run, user_pp, init, save, grow, e);
+        search_run(p, best_run, user_pp, init, fold, save, grow, e);
     p->pp_max = user_pp;
     free(init);
+    free(fold);
     if (!p->ddr_bound)
         reclaim_weights(p, save, e);
     /* the infrastructure counts the channels of skip tensors the previous
