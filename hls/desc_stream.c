@@ -9,6 +9,7 @@
  * checked on its `check` points (docs/rtl-stream-resources.md).
  */
 #include "hls/hls.h"
+#include "hls/plan_int.h"
 #include "hls/res_util.h"
 
 #include <stddef.h>
@@ -31,7 +32,7 @@ static int64_t clog2(int64_t v)
 /* Outputs along one axis issued in the flush after the last position: the
  * RTL issues output o at the position where its window ends, at most one per
  * position, and the outputs still left at the last position afterwards. */
-static int64_t pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t pad)
+int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t pad)
 {
     int64_t n_le = 0, n_run;
     while (n_le < olen && n_le * s - pad + k - 1 <= len - 1)
@@ -55,7 +56,7 @@ static int64_t maxpool_cycles(const int64_t *hw, const int64_t *rt)
 {
     int64_t h = rt[0], w = rt[1], cg = rt[2], k = rt[3], s = rt[4], pad = rt[5];
     int64_t oh = rt[6], ow = rt[7];
-    int64_t fx = pool_flush(w, ow, k, s, pad), fy = pool_flush(h, oh, k, s, pad);
+    int64_t fx = hls_pool_flush(w, ow, k, s, pad), fy = hls_pool_flush(h, oh, k, s, pad);
     int64_t ry, px, t, lat = maxpool_latency(hw);
     if (fy > 0)
         return h * cg * (w + fx) + fy * ow * cg + lat;

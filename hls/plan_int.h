@@ -32,4 +32,9 @@ void hls_plan_timing(HlsPlan *p);
  * parallelism, segments and inputs, not their evaluation. */
 void hls_plan_infra(HlsPlan *p, HlsRes *r);
 
+/* kiln_maxpool: outputs along one axis (input length len, olen outputs,
+ * window k, stride s, top/left pad) issued in the flush after the last
+ * input position (hls/desc_stream.c). */
+int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t pad);
+
 #endif

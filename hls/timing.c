@@ -90,6 +90,16 @@ static int64_t stage_tail(const HlsStage *s)
         int64_t nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
         return rows_after_last(s) * nout + s->lat;
     }
+    case HLS_ST_MAXPOOL: {
+        /* the flushes after the last input beat: the last row's outputs
+         * past its last column, then the outputs past the last row (2x2
+         * stride 1: one pixel, then one whole row); the engine's own pad
+         * is 0 (bottom/right padding is in oh, ow) */
+        int64_t cg = cdiv(s->cin, s->lanes);
+        int64_t fx = hls_pool_flush(s->w, s->ow, s->k, s->stride, 0);
+        int64_t fy = hls_pool_flush(s->h, s->oh, s->k, s->stride, 0);
+        return (fx + fy * s->ow) * cg + s->lat;
+    }
     case HLS_ST_UPSAMPLE: {
         /* the last input row's copies after its first */
         int64_t f = s->h ? s->oh / s->h : 1;
@@ -273,6 +283,28 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
     return d;
 }
 
+/* An upsample feeding a concat on chip sends the last input row's copies
+ * at the concat's pace: a pixel of the concat's output takes its beats of
+ * both inputs (YOLO's route: the upsampled map beside the skip tensor).
+ * tail: stage_tail of upsample u. */
+static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
+{
+    const HlsStage *s = &p->stages[u];
+    int64_t f = s->h ? s->oh / s->h : 1;
+    int i, k;
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *c = &p->stages[i];
+        if (c->kind != HLS_ST_CONCAT || c->segment != s->segment)
+            continue;
+        for (k = 0; k < c->nin; k++)
+            if (c->in[k] == u && !c->in_ddr[k]) {
+                int64_t px = cdiv(c->cin, c->lanes) + cdiv(c->cin2, c->lanes);
+                tail = max64(tail, (f - 1) * s->ow * px + s->lat);
+            }
+    }
+    return tail;
+}
+
 void hls_plan_timing(HlsPlan *p)
 {
     int i, j, k, round;
@@ -309,6 +341,8 @@ void hls_plan_timing(HlsPlan *p)
             if (s->h * s->w > 0)
                 pace = (double)(e - a + 1) / (double)(s->h * s->w);
             tail[i] = stage_tail(s);
+            if (s->kind == HLS_ST_UPSAMPLE)
+                tail[i] = upsample_join_tail(p, i, tail[i]);
             if (round == 0) /* first beats from the forward pass alone */
                 first[i] = a + stage_fill(s, pace);
             t = max64(a + s->cycles - 1 + fill_delay(p, i, first, fwd), e + tail[i]);
@@ -324,15 +358,18 @@ void hls_plan_timing(HlsPlan *p)
             const HlsStage *c = &p->stages[i];
             for (k = 0; k < c->nin; k++) {
                 int u = c->in[k], skip = 0;
-                int64_t take;
+                int64_t take, bt;
                 if (u < 0 || p->stages[u].segment != c->segment || c->in_ddr[k])
                     continue;
                 /* a skip FIFO is sized so that its producer never waits */
                 for (j = 0; j < p->nfifo; j++)
                     skip |= p->fifos[j].from == u && p->fifos[j].to == i && !p->fifos[j].ddr;
-                if (skip || bp_tail(c) < 0)
+                /* a stream engine holds its producer back by the tail the
+                 * forward pass gave it (an upsample at its join's pace) */
+                bt = c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV ? bp_tail(c) : tail[i];
+                if (skip || bt < 0)
                     continue;
-                take = c->t_done - bp_tail(c) - EDGE_LAT;
+                take = c->t_done - bt - EDGE_LAT;
                 if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
                     changed = 1;
