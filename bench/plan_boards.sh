@@ -3,7 +3,7 @@
 # compile's cycle and resource models, not measurements), and the ZCU104
 # comparison with Xilinx's DPU (2 x B4096 at 300 MHz: 329.2 fps, 8.14 ms).
 #   bench/plan_boards.sh [BUILD_DIR] [COMPILE_OPTION...]   (default: build;
-#   options go to kiln compile, e.g. --pp-max 4)
+#   options go to kiln compile, e.g. --pp-max 2)
 set -eu
 BUILD=${1:-build}
 shift $(($# < 1 ? $# : 1))

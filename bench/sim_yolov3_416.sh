@@ -7,7 +7,7 @@
 # budget, and on ZCU104 the comparison with Xilinx's DPU (2 x B4096 at
 # 300 MHz: 329.2 fps, 8.14 ms).  About 10 minutes of simulation on ZCU104.
 #   bench/sim_yolov3_416.sh [BUILD_DIR] [BOARD] [OUT_DIR] [COMPILE_OPTION...]
-# (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 4)
+# (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 2)
 set -euo pipefail
 BUILD=${1:-build}
 BOARD=${2:-zcu104}

@@ -22,10 +22,8 @@
 #define RQS_MAX 8      /* most results per requant lane */
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
-#define SEARCH_PP_MAX 2 /* the search's default largest PP: the whole-network
-                          * timing of its plans with PP up to 4 is not all
-                          * within 2% (docs/plan.md); --pp-max, --pin and
-                          * plan.json take up to HLS_PP_MAX */
+#define SEARCH_PP_MAX HLS_PP_MAX /* the search's default largest PP (--pp-max
+                                  * lowers it) */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 

@@ -126,7 +126,7 @@ typedef struct {
     double mhz;         /* target clock; 0: the board's default */
     const HlsPin *pins; /* hand-set parallelism */
     int npins;          /* count of pins */
-    int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: 2 */
+    int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */

@@ -3,8 +3,7 @@
 # YOLOv3-tiny 416x416 model (seeded weights), prints its layer table from the
 # ONNX file and from Darknet's yolov3-tiny.cfg, runs it on a seeded input,
 # checks both heads against onnxruntime; then quantizes it, compiles it to
-# Verilog for ZCU104 (--pp-max 4: pixel parallelism 3 where powers of two
-# would double a stage) and simulates two frames back to back in Verilator
+# Verilog for ZCU104 and simulates two frames back to back in Verilator
 # against the int8 interpreter (bench/sim_yolov3_416.sh: measured frames/s,
 # latency, DSP efficiency beside the plan and Xilinx's DPU; about 17 minutes
 # on 2 cores).
@@ -24,5 +23,5 @@ echo "== kiln info yolov3-tiny.cfg"
 "$kiln" info "$deps/darknet/usr/share/darknet/cfg/yolov3-tiny.cfg" | tail -n 1
 echo "== kiln run, checked against onnxruntime"
 "$top/tests/cli/yolo_vs_ort.sh" "$kiln" "$model" "$deps/node_modules/onnxruntime-node" "$build/demo"
-echo "== kiln quantize, compile for ZCU104 (pixel parallelism up to 4) and simulate two frames (int8, Verilog, Verilator)"
-bash "$top/bench/sim_yolov3_416.sh" "$build" zcu104 "$build/demo/yolov3-tiny-zcu104" --pp-max 4
+echo "== kiln quantize, compile for ZCU104 and simulate two frames (int8, Verilog, Verilator)"
+bash "$top/bench/sim_yolov3_416.sh" "$build" zcu104 "$build/demo/yolov3-tiny-zcu104"

@@ -20,7 +20,7 @@ set(RTLT ${PROJECT_SOURCE_DIR}/rtl-templates)
 if(KILN_VERILATOR_BIN)
   # Engines of yolov3-tiny-small on zcu104 (see its dataflow.dot): 13 conv,
   # 6 maxpool, 1 upsample, 1 concat; two fan-outs (conv8, conv13), one skip
-  # FIFO (conv8 -> route20); DMA: one input, 13 weight sets, two outputs;
+  # FIFO (conv8 -> route20, of the depth plan.json gives it); DMA: one input, 13 weight sets, two outputs;
   # no AXI-Stream ports left; every maxpool has top/left pad 0 (the 2x2
   # stride 1 layer pads bottom/right, through cfg_oh/cfg_ow).
   add_test(NAME pipeline_lint COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/lint
@@ -32,7 +32,8 @@ if(KILN_VERILATOR_BIN)
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_concat #' 1"
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_fork #' 2"
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_fifo #' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '[.]DEPTH\\(512\\)' 1"
+    "d=\$(${SYSTEM_PYTHON3} -c \"import json,sys; print(json.load(open(sys.argv[1]))['fifos'][0]['depth'])\" \$TMP/a/plan.json)"
+    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v \"[.]DEPTH\\(\$d\\)\" 1"
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_rd_chan #' 14"
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_wr_chan #' 2"
     "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_out[0-9]+_awvalid' 2"

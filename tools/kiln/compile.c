@@ -38,7 +38,7 @@ static void compile_usage(FILE *f)
             "  --plan    replay a plan.json instead of exploring\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..4\n"
-            "            (default 2; 3 and 4 fill the steps between powers of two)\n"
+            "            (default 4; 3 and 4 fill the steps between powers of two)\n"
             "  --json    print the figures as JSON\n"
             "Figures are predictions of the cycle and resource models.\n");
 }
