@@ -22,6 +22,11 @@
 #define RQS_MAX 8      /* most results per requant lane */
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
+#define FOLD_PRICE_ROUNDS 8 /* price doublings fold_fits tries at one target */
+#define FOLD_STARTS 3 /* folded starts of the search: one price; priced; priced with
+                       * exact candidates (fold_start) */
+#define FOLD_SLACK 50 /* a folded stage meets target t within t + t/50 (its cycles
+                       * after weight placement against its candidate's) */
 #define SEARCH_PP_MAX HLS_PP_MAX /* the search's default largest PP (--pp-max
                                   * lowers it) */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
@@ -1132,12 +1137,14 @@ typedef struct {
 
 /* Every array stage s may take with PP up to pp_max (the search's steps
  * from its smallest array), weights where they are now; *n gets the count.
- * NULL for a pinned stage. */
-static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int *n)
+ * NULL for a pinned stage.  exact: a conv's cycles with the weight tile
+ * the placement gives a layer streaming from DDR and its input's DDR pace
+ * for each array (else the tile and pace of s as it stands). */
+static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exact, int *n)
 {
     HlsStage s = *s0;
     FoldCand *c;
-    int ic, oc, pp, ln, cap, nic = 1, noc = 1, k = 0;
+    int ic, oc, pp, ln, cap, u, nic = 1, noc = 1, k = 0;
     *n = 0;
     if (s.pinned)
         return NULL;
@@ -1164,6 +1171,15 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int *n)
                     s.pe_ic = ic, s.pe_oc = oc, s.pp = pp;
                     s.pack = oc % 2 == 0 ? 2 : 1;
                     set_pipeline(&s, p->mhz);
+                    if (exact && s.whome == HLS_W_DDR) /* the tile placement gives it */
+                        s.tog = ddr_tog(&s);
+                    /* input from DDR at the channel's pace, as set_pace has it */
+                    u = s.in[0];
+                    if (exact)
+                        s.ipace = u < 0 || p->stages[u].segment != s.segment || hls_tiled(&s) ||
+                                          hls_tiled(&p->stages[u])
+                                      ? hls_ddr_pace(s.pe_ic)
+                                      : 1;
                     if (stage_eval(p, &s) < 0)
                         continue;
                     c[k].pe_ic = ic, c[k].pe_oc = oc, c[k].pp = pp, c[k].lanes = s.lanes;
@@ -1184,15 +1200,26 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int *n)
     return c;
 }
 
-/* Set stage s to its cheapest candidate (budget_share of its resources)
- * whose cycles stay within t; the fastest when none does. */
-static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_t t)
+/* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */
+static double res_at(const HlsRes *x, int r)
 {
-    const HlsRes zero = {0};
-    int j, best = -1;
+    const double v[] = {x->dsp, x->bram36, x->uram, x->lut, x->ff};
+    return v[r];
+}
+
+/* Set stage s to its cheapest candidate whose cycles stay within t (the
+ * fastest when none does); a candidate costs the sum over resources of its
+ * share of the budget, each at the price w[r]. */
+static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_t t,
+                       const double *w)
+{
+    int j, r, best = -1;
     double best_cost = 0.0;
     for (j = 0; j < n; j++) {
-        double cost = budget_share(&c[j].res, &zero, &p->budget);
+        double cost = 0.0;
+        for (r = 0; r < 5; r++)
+            if (res_at(&p->budget, r) > 0)
+                cost += w[r] * res_at(&c[j].res, r) / res_at(&p->budget, r);
         if (best < 0 || (c[j].cycles <= t && (c[best].cycles > t || cost < best_cost)) ||
             (c[best].cycles > t && c[j].cycles < c[best].cycles)) {
             best = j;
@@ -1210,19 +1237,55 @@ static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_
     }
 }
 
+/* Whether some choice of every stage's cheapest array within target t
+ * fits: the resources start at one price; while the plan breaks a budget,
+ * the broken resources' prices double, and while the weight placement
+ * slows a stage past the target (weights sent to DDR for want of on-chip
+ * memory), block RAM's and URAM's do; FOLD_PRICE_ROUNDS rounds at most.
+ * The stages trade a scarce resource for one that is left.  Unpriced: one
+ * round at one price, and a plan that fits is taken however slow.  The
+ * plan's stages are the last choice tried. */
+static int fold_fits(HlsPlan *p, const HlsStage *init, FoldCand **c, const int *nc, int64_t t,
+                     int priced, GirError *e)
+{
+    double w[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
+    int round, i, r, slow;
+    char ob[160];
+    for (round = 0; round < (priced ? FOLD_PRICE_ROUNDS : 1); round++) {
+        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++)
+            fold_stage(p, &p->stages[i], c[i], nc[i], t, w);
+        if (plan_eval(p, 1, e) != 0 || p->ddr_bound)
+            return 0;
+        for (slow = 0, i = 0; priced && i < p->nstage; i++)
+            slow |= p->stages[i].cycles > t + t / FOLD_SLACK;
+        if (hls_plan_over_budget(p, ob, sizeof ob)) {
+            for (r = 0; r < 5; r++)
+                if (res_at(&p->total, r) > res_at(&p->budget, r) + 1e-9)
+                    w[r] *= 2.0;
+        } else if (slow) {
+            w[1] *= 2.0, w[2] *= 2.0;
+        } else {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A start for the search from a target interval (folding): every stage
  * takes the cheapest array whose cycles stay within the target
- * (fold_stage), and bisection finds the shortest target whose plan fits
+ * (fold_fits), and bisection finds the shortest target whose plan fits
  * the budgets.  Where powers of two make the greedy's steps overshoot,
  * this spends the budget where the interval needs it.  fold gets the
- * stages (those of init when no target fits). */
-static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, HlsStage *fold, GirError *e)
+ * stages (those of init when no target fits).  exact as fold_cands,
+ * priced as fold_fits. */
+static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, int priced,
+                       HlsStage *fold, GirError *e)
 {
     FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
     int *nc = calloc((size_t)p->nstage, sizeof *nc);
-    int64_t lo = 1, hi, t;
+    int64_t lo = 1, hi, t, best_ii = -1;
     int i;
-    char ob[160];
     if (!c || !nc)
         gir_die("out of memory");
     memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
@@ -1230,18 +1293,22 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, HlsStage *f
     plan_eval(p, 1, e);
     hi = p->interval;
     for (i = 0; i < p->nstage; i++)
-        c[i] = fold_cands(p, &p->stages[i], pp_max, &nc[i]);
+        c[i] = fold_cands(p, &p->stages[i], pp_max, exact, &nc[i]);
     while (lo < hi) {
+        int ok;
         t = lo + (hi - lo) / 2;
-        memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
-        for (i = 0; i < p->nstage; i++)
-            fold_stage(p, &p->stages[i], c[i], nc[i], t);
-        if (plan_eval(p, 1, e) == 0 && !p->ddr_bound && !hls_plan_over_budget(p, ob, sizeof ob)) {
+        ok = fold_fits(p, init, c, nc, t, priced, e);
+        /* priced: the fastest plan met; unpriced: the one of the shortest
+         * target that fits, however slow its placement made it (a large
+         * design that the search's give-back then trims) */
+        if (ok && (!priced || best_ii < 0 || p->interval < best_ii)) {
             memcpy(fold, p->stages, sizeof *fold * (size_t)p->nstage);
-            hi = t;
-        } else {
-            lo = t + 1;
+            best_ii = p->interval;
         }
+        if (ok)
+            hi = t;
+        else
+            lo = t + 1;
     }
     for (i = 0; i < p->nstage; i++)
         free(c[i]);
@@ -1251,17 +1318,19 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, HlsStage *f
 
 /* Search run `run`: step cost run % SEARCH_MODES; from the stages `init`
  * (the smallest design) with PP up to 2 in the first SEARCH_MODES runs when
- * --pp-max is larger, then up to it; the last SEARCH_MODES runs from the
- * folded stages `fold` (fold_start).  Leaves the plan, its grow reasons
- * and step count. */
+ * --pp-max is larger, then up to it; the last FOLD_STARTS x SEARCH_MODES
+ * runs from the folded starts, FOLD_STARTS x nstage stages in `fold`
+ * (fold_start).  Leaves the plan, its grow reasons and step count. */
 static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init,
                        const HlsStage *fold, HlsStage *save, char (*grow)[160], GirError *e)
 {
     int greedy = SEARCH_MODES * (user_pp > 2 ? 2 : 1);
+    const HlsStage *from =
+        run < greedy ? init : fold + (size_t)((run - greedy) / SEARCH_MODES) * (size_t)p->nstage;
     memset(grow, 0, sizeof *grow * (size_t)p->nstage);
     p->dse_steps = 0;
     p->pp_max = run < SEARCH_MODES && user_pp > 2 ? 2 : user_pp;
-    memcpy(p->stages, run < greedy ? init : fold, sizeof *init * (size_t)p->nstage);
+    memcpy(p->stages, from, sizeof *init * (size_t)p->nstage);
     plan_eval(p, 1, e);
     search(p, run % SEARCH_MODES, save, grow, e);
 }
@@ -1317,21 +1386,25 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     }
     save = malloc(sizeof *save * (size_t)p->nstage);
     init = malloc(sizeof *init * (size_t)p->nstage);
-    fold = malloc(sizeof *fold * (size_t)p->nstage);
+    fold = malloc(sizeof *fold * (size_t)p->nstage * FOLD_STARTS);
     grow = calloc((size_t)p->nstage, sizeof *grow);
     if (!save || !init || !fold || !grow)
         gir_die("out of memory");
-    /* the greedy search from two starts (the smallest design, the folded
-     * one) under each step cost; the plan with the shortest interval (then
+    /* the greedy search from the smallest design and the folded starts
+     * under each step cost; the plan with the shortest interval (then
      * latency, then the smallest share of the budgets) is the one kept,
      * searched once more to leave its reasons */
     memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
     user_pp = p->pp_max;
-    fold_start(p, init, user_pp, fold, e);
+    /* the folded starts: every resource at one price; priced; priced with
+     * the candidates' exact DDR tiles and pace (each finds plans the others
+     * miss: KV260, ZCU104) */
+    for (i = 0; i < FOLD_STARTS; i++)
+        fold_start(p, init, user_pp, i == 2, i > 0, fold + (size_t)i * (size_t)p->nstage, e);
     /* from the smallest design each step cost with PP up to 2; with a larger
      * --pp-max each again with PP up to it (a larger limit changes the greedy
      * path: the smaller one's plan is kept where it is better) */
-    runs = SEARCH_MODES * (user_pp > 2 ? 3 : 2);
+    runs = SEARCH_MODES * ((user_pp > 2 ? 2 : 1) + FOLD_STARTS);
     for (run = 0; run < runs; run++) {
         double share;
         search_run(p, run, user_pp, init, fold, save, grow, e);
