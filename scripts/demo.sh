@@ -5,7 +5,7 @@
 # checks both heads against onnxruntime; then quantizes it, compiles it to
 # Verilog for ZCU104 and simulates two frames back to back in Verilator
 # against the int8 interpreter (bench/sim_yolov3_416.sh: measured frames/s,
-# latency, DSP efficiency beside the plan and Xilinx's DPU; about 17 minutes
+# latency, DSP efficiency beside the plan and Xilinx's DPU; about 16 minutes
 # on 2 cores).
 #   Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
