@@ -358,19 +358,22 @@ int hls_tiled(const HlsStage *s)
     return is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 && s->tog < cdiv(s->cout, s->pe_oc);
 }
 
-/* The pace of each conv's input: a DMA channel's when input 0 comes from
- * DDR (another segment, the graph input, or an edge through DDR: it or its
- * producer weight-tiled), else a beat a cycle. */
+/* The pace of conv s's input: a DMA channel's when input 0 comes from DDR
+ * (another segment, the graph input, or an edge through DDR: s or its
+ * producer in p weight-tiled), else a beat a cycle. */
+static int64_t input_pace(const HlsPlan *p, const HlsStage *s)
+{
+    int u = s->in[0];
+    int ddr = u < 0 || p->stages[u].segment != s->segment || hls_tiled(s) ||
+              hls_tiled(&p->stages[u]);
+    return is_conv(s) && ddr ? hls_ddr_pace(s->pe_ic) : 1;
+}
+
 static void set_pace(HlsPlan *p)
 {
     int i;
-    for (i = 0; i < p->nstage; i++) {
-        HlsStage *s = &p->stages[i];
-        int u = s->in[0];
-        int ddr = u < 0 || p->stages[u].segment != s->segment || hls_tiled(s) ||
-                  hls_tiled(&p->stages[u]);
-        s->ipace = is_conv(s) && ddr ? hls_ddr_pace(s->pe_ic) : 1;
-    }
+    for (i = 0; i < p->nstage; i++)
+        p->stages[i].ipace = input_pace(p, &p->stages[i]);
 }
 
 /* The tile size the RTL takes nearest to `want` output groups: a divisor of
@@ -933,15 +936,22 @@ static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
     free(done);
 }
 
+/* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */
+static double res_at(const HlsRes *x, int r)
+{
+    const double v[] = {x->dsp, x->bram36, x->uram, x->lut, x->ff};
+    return v[r];
+}
+
 /* Sum over resources of the growth from a to b as a share of the budget. */
 static double budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget)
 {
     double s = 0.0;
-    s += budget->dsp > 0 && b->dsp > a->dsp ? (b->dsp - a->dsp) / budget->dsp : 0.0;
-    s += budget->bram36 > 0 && b->bram36 > a->bram36 ? (b->bram36 - a->bram36) / budget->bram36 : 0.0;
-    s += budget->uram > 0 && b->uram > a->uram ? (b->uram - a->uram) / budget->uram : 0.0;
-    s += budget->lut > 0 && b->lut > a->lut ? (b->lut - a->lut) / budget->lut : 0.0;
-    s += budget->ff > 0 && b->ff > a->ff ? (b->ff - a->ff) / budget->ff : 0.0;
+    int r;
+    for (r = 0; r < 5; r++)
+        s += res_at(budget, r) > 0 && res_at(b, r) > res_at(a, r)
+                 ? (res_at(b, r) - res_at(a, r)) / res_at(budget, r)
+                 : 0.0;
     return s;
 }
 
@@ -1144,7 +1154,7 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
 {
     HlsStage s = *s0;
     FoldCand *c;
-    int ic, oc, pp, ln, cap, u, nic = 1, noc = 1, k = 0;
+    int ic, oc, pp, ln, cap, nic = 1, noc = 1, k = 0;
     *n = 0;
     if (s.pinned)
         return NULL;
@@ -1173,13 +1183,8 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
                     set_pipeline(&s, p->mhz);
                     if (exact && s.whome == HLS_W_DDR) /* the tile placement gives it */
                         s.tog = ddr_tog(&s);
-                    /* input from DDR at the channel's pace, as set_pace has it */
-                    u = s.in[0];
                     if (exact)
-                        s.ipace = u < 0 || p->stages[u].segment != s.segment || hls_tiled(&s) ||
-                                          hls_tiled(&p->stages[u])
-                                      ? hls_ddr_pace(s.pe_ic)
-                                      : 1;
+                        s.ipace = input_pace(p, &s);
                     if (stage_eval(p, &s) < 0)
                         continue;
                     c[k].pe_ic = ic, c[k].pe_oc = oc, c[k].pp = pp, c[k].lanes = s.lanes;
@@ -1198,13 +1203,6 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
     }
     *n = k;
     return c;
-}
-
-/* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */
-static double res_at(const HlsRes *x, int r)
-{
-    const double v[] = {x->dsp, x->bram36, x->uram, x->lut, x->ff};
-    return v[r];
 }
 
 /* Set stage s to its cheapest candidate whose cycles stay within t (the
