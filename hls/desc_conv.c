@@ -45,6 +45,7 @@ typedef struct WinShape {
     int64_t nin;      /* cycles per input row (beats) */
     int64_t kki;      /* ops per output group of one pixel group (K*K*ICG) */
     int64_t pp;       /* output pixels per op */
+    int64_t span;     /* 1: pixel groups run across row ends (kiln_conv_window SPAN) */
     int64_t r;        /* line-buffer rows */
     int64_t lat;      /* issue of an op to its output beat */
     int64_t npass;    /* passes over the frame (weight tiles) */
@@ -75,18 +76,52 @@ static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, i
             o->last = max64(o->last + 1, t_first_result + g * sh->kki);
 }
 
+/* Input rows output row oy needs (the rows up to its windows' last). */
+static int64_t row_need(const WinShape *sh, int64_t oy)
+{
+    return min64(sh->h, oy * sh->s - sh->p + sh->k);
+}
+
+/* The pixel groups that start in output row oy: na within the row, then
+ * nb = 1 that runs into row oy+1 (SPAN only; never from the last row).
+ * Without SPAN every row has ngx groups of its own. */
+typedef struct RowGroups {
+    int64_t first; /* index of the row's first group in the frame */
+    int64_t na, nb;
+} RowGroups;
+
+static RowGroups row_groups(const WinShape *sh, int64_t oy, int64_t hout, int64_t wout,
+                            int64_t span)
+{
+    RowGroups g;
+    if (!span) {
+        g.first = oy * cdiv(wout, sh->pp);
+        g.na = cdiv(wout, sh->pp);
+        g.nb = 0;
+        return g;
+    }
+    g.first = cdiv(oy * wout, sh->pp);
+    g.nb = oy + 1 < hout && cdiv((oy + 1) * wout, sh->pp) * sh->pp > (oy + 1) * wout;
+    g.na = cdiv((oy + 1) * wout, sh->pp) - g.first - g.nb;
+    return g;
+}
+
 /* Exact cycles, first input beat to last output beat inclusive; -1 on a bad
  * shape.  Per pass: input row iy is written in nin cycles once the line
- * buffer slot is free; output row oy starts when its rows are in, row oy-1
- * is done and (first row) the pass's weight bank is full; ops of a row issue
- * back to back.  The next pass's input starts the cycle after both the last
- * op and the last input beat of this pass.  A tile's weights stream one beat
- * a cycle from when its bank is free (the previous tile is loaded and the
- * pass WBANKS earlier released it LAT cycles after its last op). */
+ * buffer slot is free; the groups of output row oy start when their rows are
+ * in, row oy-1 is done and (first row) the pass's weight bank is full; ops
+ * issue back to back.  With SPAN a row's last group may run into the next
+ * row: it waits for that row's input rows too (the rows are checked at each
+ * group start, and rows only complete, so the row's first group and that one
+ * are the checks that can wait).  The next pass's input starts the cycle
+ * after both the last op and the last input beat of this pass.  A tile's
+ * weights stream one beat a cycle from when its bank is free (the previous
+ * tile is loaded and the pass WBANKS earlier released it LAT cycles after
+ * its last op). */
 static int64_t win_cycles(const WinShape *sh)
 {
-    int64_t hout, wout, ngx, iy, q, t0 = 0, load_end = 0, res;
-    int64_t *wen, *end, *pend;
+    int64_t hout, wout, iy, q, t0 = 0, load_end = 0, res, span, npix;
+    int64_t *wen, *end, *csa, *csb, *pend;
     OutState os = {-1};
     if (sh->h < 1 || sh->w < 1 || sh->k < 1 || (sh->s != 1 && sh->s != 2) || sh->p < 0 ||
         sh->p >= sh->k || sh->h + 2 * sh->p < sh->k || sh->w + 2 * sh->p < sh->k ||
@@ -94,19 +129,26 @@ static int64_t win_cycles(const WinShape *sh)
         return -1;
     hout = (sh->h + 2 * sh->p - sh->k) / sh->s + 1;
     wout = (sh->w + 2 * sh->p - sh->k) / sh->s + 1;
-    ngx = cdiv(wout, sh->pp);
+    npix = hout * wout;
+    /* kiln_conv_window takes SPAN only where a group's rows fit its line
+     * buffer and a group spans at most two rows */
+    span = sh->span && sh->pp > 1 && wout >= sh->pp && sh->k + sh->s <= sh->r;
     wen = malloc(sizeof *wen * (size_t)sh->h);
     end = malloc(sizeof *end * (size_t)hout);
+    csa = malloc(sizeof *csa * (size_t)hout);
+    csb = malloc(sizeof *csb * (size_t)hout);
     pend = malloc(sizeof *pend * (size_t)sh->npass);
-    if (!wen || !end || !pend) {
+    if (!wen || !end || !csa || !csb || !pend) {
         free(wen);
         free(end);
+        free(csa);
+        free(csb);
         free(pend);
         return -1;
     }
     for (q = 0; q < sh->npass; q++) {
         int64_t tg = min64(sh->tog, sh->ocg - q * sh->tog);
-        int64_t nout = ngx * tg * sh->kki, oy_done = 0, oy;
+        int64_t gops = tg * sh->kki, oy_done = 0, oy;
         if (q > 0) {
             /* this tile's load: after the previous load, into a released bank */
             int64_t start = load_end;
@@ -114,17 +156,23 @@ static int64_t win_cycles(const WinShape *sh)
                 start = max64(start, pend[q - sh->wbanks] + sh->lat);
             load_end = start + tg * sh->wpg;
         }
-        for (iy = 0; iy < sh->h; iy++) {
+        for (iy = 0; iy <= sh->h; iy++) {
             int64_t t = iy ? wen[iy - 1] : t0;
-            /* compute every output row whose input rows are all in before iy */
+            /* compute every output row whose groups' input rows are all in
+             * before iy */
             while (oy_done < hout) {
-                int64_t need = min64(sh->h, oy_done * sh->s - sh->p + sh->k);
-                int64_t cs;
-                if (need > iy)
+                RowGroups g = row_groups(sh, oy_done, hout, wout, span);
+                int64_t need_b = g.nb ? row_need(sh, oy_done + 1) : row_need(sh, oy_done);
+                if (need_b > iy)
                     break;
-                cs = max64(oy_done ? end[oy_done - 1] : load_end, wen[need - 1]);
-                end[oy_done++] = cs + nout;
+                csa[oy_done] = max64(oy_done ? end[oy_done - 1] : load_end,
+                                     wen[row_need(sh, oy_done) - 1]);
+                csb[oy_done] = max64(csa[oy_done] + g.na * gops, wen[need_b - 1]);
+                end[oy_done] = csb[oy_done] + g.nb * gops;
+                oy_done++;
             }
+            if (iy == sh->h)
+                break;
             if (iy >= sh->r) {
                 /* first output row whose end releases the slot of row iy - R */
                 oy = 0;
@@ -134,22 +182,22 @@ static int64_t win_cycles(const WinShape *sh)
             }
             wen[iy] = t + sh->nin;
         }
-        while (oy_done < hout) {
-            int64_t need = min64(sh->h, oy_done * sh->s - sh->p + sh->k);
-            int64_t cs = max64(oy_done ? end[oy_done - 1] : load_end, wen[need - 1]);
-            end[oy_done++] = cs + nout;
-        }
-        /* results: group gx of row oy, output group g ready at
-         * cs + (gx*tg + g + 1)*kki - 1 + lat */
+        /* results: group gx of a row, output group g ready at
+         * cs + (gx*tg + g + 1)*kki - 1 + lat; a group's pixels are pp, the
+         * row's (row by row) or the frame's (SPAN) last one fewer */
         for (oy = 0; oy < hout; oy++) {
-            int64_t cs = end[oy] - nout, gx;
+            RowGroups g = row_groups(sh, oy, hout, wout, span);
+            int64_t gx;
             if (sh->pp == 1) {
                 out_group(&os, sh, end[oy] - 1 - (tg - 1) * sh->kki + sh->lat, tg, 1);
                 continue;
             }
-            for (gx = 0; gx < ngx; gx++)
-                out_group(&os, sh, cs + (gx * tg + 1) * sh->kki - 1 + sh->lat, tg,
-                          min64(sh->pp, wout - gx * sh->pp));
+            for (gx = 0; gx < g.na; gx++)
+                out_group(&os, sh, csa[oy] + (gx * tg + 1) * sh->kki - 1 + sh->lat, tg,
+                          span ? min64(sh->pp, npix - (g.first + gx) * sh->pp)
+                               : min64(sh->pp, wout - gx * sh->pp));
+            if (g.nb)
+                out_group(&os, sh, csb[oy] + sh->kki - 1 + sh->lat, tg, sh->pp);
         }
         pend[q] = end[hout - 1];
         t0 = max64(end[hout - 1], wen[sh->h - 1]) + 1;
@@ -157,6 +205,8 @@ static int64_t win_cycles(const WinShape *sh)
     res = os.last + 1;
     free(wen);
     free(end);
+    free(csa);
+    free(csb);
     free(pend);
     return res;
 }
@@ -175,6 +225,8 @@ static int64_t win_cycles(const WinShape *sh)
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
 #define CV_LUT_ADD 18.1   /* one tree adder */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
+#define CV_LUT_SPAN 40.0  /* SPAN, per pixel lane: its row-end compare and the
+                           * row and column corrections of its read address */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
                            * accumulator and parameters (70 bits); measured in
@@ -186,9 +238,10 @@ static int64_t win_cycles(const WinShape *sh)
 
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
-                                      "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS", NULL};
+                                      "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
+                                      "SPAN",  NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
@@ -217,6 +270,7 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.nin = rt[RT_W] * icg * max64(1, rt[RT_IPACE]);
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
+    sh.span = hw[CV_SPAN];
     sh.r = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
     sh.lat = conv_latency(hw);
     sh.npass = cdiv(ocg, tog);
@@ -292,7 +346,8 @@ static HlsRes conv_resources(const int64_t *hw)
             (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
             (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
-            CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut;
+            CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
+            (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
     /* registered products, accumulators, requant stages, tree registers of
      * width 17 + L, control counters */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +
@@ -335,6 +390,7 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.nin = rt[1] * cg;
     sh.kki = rt[3] * rt[3];
     sh.pp = 1;
+    sh.span = 0;
     sh.r = (int64_t)1 << clog2(hw[DW_KMAX] + 1);
     sh.lat = dw_latency(hw);
     sh.npass = 1;

@@ -27,8 +27,10 @@
                        * exact candidates (fold_start) */
 #define FOLD_SLACK 50 /* a folded stage meets target t within t + t/50 (its cycles
                        * after weight placement against its candidate's) */
-#define SEARCH_PP_MAX HLS_PP_MAX /* the search's default largest PP (--pp-max
-                                  * lowers it) */
+#define SEARCH_PP_MAX 4 /* the search's default largest PP (--pp-max sets it up to
+                         * HLS_PP_MAX: PP 5..8 add candidates, compile time about
+                         * 1.7x on the ZCU104 YOLOv3-tiny, and no plan of the
+                         * bundled model's on ZCU104, KV260, Ultra96-V2 gains) */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
@@ -128,6 +130,19 @@ static int64_t rq_share(int64_t results, int64_t kki)
     return r;
 }
 
+/* Whether a conv's pixel groups run across row ends (kiln_conv SPAN): where
+ * PP does not divide the output width, so row by row the last group of each
+ * row would be partial, and the engine can (its line buffer of
+ * 2^ceil(log2(K+1)) rows holds both rows' windows, K + S rows, and a group
+ * spans at most two rows). */
+static int pixel_span(const HlsStage *s)
+{
+    int64_t r = 1;
+    while (r < s->k + 1)
+        r <<= 1;
+    return s->pp > 1 && s->ow % s->pp != 0 && s->ow >= s->pp && s->k + s->stride <= r;
+}
+
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
@@ -157,6 +172,8 @@ static void stage_params(HlsStage *s)
         need(d, H, s->hw, "WURAM", s->whome == HLS_W_URAM);
         s->rqs = (int)rq_share((int64_t)s->pp * s->pe_oc, kki);
         need(d, H, s->hw, "RQS", s->rqs);
+        s->span = pixel_span(s);
+        need(d, H, s->hw, "SPAN", s->span);
         need(d, R, s->rt, "h", s->h);
         need(d, R, s->rt, "w", s->w);
         need(d, R, s->rt, "cin", s->cin);
@@ -867,11 +884,12 @@ static void finish_reasons(HlsPlan *p, char (*grow)[160])
     char c1[32], c2[32];
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        char par[96], wt[160] = "";
+        char par[128], wt[160] = "";
         size_t n;
         if (is_conv(s))
-            snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d, PACK %d, PIPE %d, RQ_PIPE %d",
-                     s->pe_oc, s->pe_ic, s->pp, s->pack, s->pipe, s->rq_pipe);
+            snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d%s, PACK %d, PIPE %d, RQ_PIPE %d",
+                     s->pe_oc, s->pe_ic, s->pp, s->span ? " (groups across rows)" : "", s->pack,
+                     s->pipe, s->rq_pipe);
         else
             snprintf(par, sizeof par, "LANES %d", s->lanes);
         if (s->whome == HLS_W_DDR)
@@ -1460,7 +1478,7 @@ int hls_pin_parse(const char *arg, HlsPin *pin, GirError *e)
                             "--pin %s: expected NODE=PE_OCxPE_ICxPP, e.g. conv12=16x32x2", arg);
     if (a < 1 || b < 4 || c < 1 || c > HLS_PP_MAX || (a & (a - 1)) || (b & (b - 1)))
         return gir_error_at(e, gir_loc_none(),
-                            "--pin %s: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 4",
+                            "--pin %s: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 8",
                             arg);
     memcpy(pin->node, arg, (size_t)(eq - arg));
     pin->node[eq - arg] = 0;

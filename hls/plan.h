@@ -25,7 +25,7 @@
 #include "hls/board.h"
 #include "hls/hls.h"
 
-#define HLS_PP_MAX 4 /* most pixels per op kiln_conv takes (its reorder buffer) */
+#define HLS_PP_MAX 8 /* most pixels per op kiln_conv takes (its reorder buffer) */
 #define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
 #define HLS_DDR_LAT 40 /* DDR read latency the timing model assumes (cycles; kiln simulate's default) */
 
@@ -70,6 +70,7 @@ typedef struct {
     int64_t weight_bytes; /* int8 weights + int32 bias + requant words */
     int pe_oc, pe_ic, pp, pack; /* conv array: output x input lanes, pixels, DSP packing */
     int rqs;                    /* results per requant lane (kiln_conv RQS) */
+    int span;                   /* pixel groups run across row ends (kiln_conv SPAN) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
     int64_t ipace;      /* conv: cycles per input beat when input 0 is read from DDR in

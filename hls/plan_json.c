@@ -46,6 +46,7 @@ char *hls_plan_json(const HlsPlan *p)
             cJSON_AddNumberToObject(o, "pe_oc", s->pe_oc);
             cJSON_AddNumberToObject(o, "pe_ic", s->pe_ic);
             cJSON_AddNumberToObject(o, "pp", s->pp);
+            cJSON_AddBoolToObject(o, "span", s->span);
             cJSON_AddNumberToObject(o, "pack", s->pack);
             cJSON_AddNumberToObject(o, "pipe", s->pipe);
         } else {

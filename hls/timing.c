@@ -76,15 +76,21 @@ static int64_t line_rows(const HlsStage *s)
     return r;
 }
 
+/* Issue cycles of one output row of a conv: its pixel groups times each
+ * group's ops; with groups across row ends (SPAN) a row's share of them. */
+static int64_t conv_row_ops(const HlsStage *s)
+{
+    int64_t gops = cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
+    return s->span ? cdiv(s->ow * gops, s->pp) : cdiv(s->ow, s->pp) * gops;
+}
+
 /* Cycles from the last input beat to the last output beat when the input,
  * not the engine, sets the pace. */
 static int64_t stage_tail(const HlsStage *s)
 {
     switch (s->kind) {
     case HLS_ST_CONV: {
-        int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
-        int64_t nout = cdiv(s->ow, s->pp) * ocg * s->k * s->k * icg;
-        return rows_after_last(s) * nout + s->lat;
+        return rows_after_last(s) * conv_row_ops(s) + s->lat;
     }
     case HLS_ST_DWCONV: {
         int64_t nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
@@ -125,7 +131,7 @@ static int64_t bp_tail(const HlsStage *s)
     if (s->h - 1 < r)
         return -1;
     if (s->kind == HLS_ST_CONV)
-        nout = cdiv(s->ow, s->pp) * cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
+        nout = conv_row_ops(s);
     else
         nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
     for (oy = 0; oy < s->oh - 1; oy++)
@@ -214,8 +220,7 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
         if (need > rows)
             t = input_time(p, x, 0, need - rows, depth);
         if (x->kind == HLS_ST_CONV)
-            nout = cdiv(x->ow, x->pp) * cdiv(x->cout, x->pe_oc) * x->k * x->k *
-                   cdiv(x->cin, x->pe_ic);
+            nout = conv_row_ops(x);
         else
             nout = x->ow * cdiv(x->cin, x->lanes) * x->k * x->k;
         return t + (int64_t)ceil(rr * (double)nout) + x->lat;

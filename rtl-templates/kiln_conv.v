@@ -39,7 +39,7 @@
 //
 // Parameters
 //   PE_IC, PE_OC   MAC array (PE_OC x PE_IC int8 MACs, int32 accumulators)
-//   PP             pixel parallelism (1..4): PP horizontally adjacent output
+//   PP             pixel parallelism (1..8): PP horizontally adjacent output
 //                  pixels per op share the weight word (PP*PE_OC*PE_IC MACs)
 //   KMAX           largest K; line buffer rows R = 2^ceil(log2(KMAX+1))
 //   WMAX, CIMAX, COMAX  widest map, most input / output channels
@@ -60,6 +60,10 @@
 //                  lane per result; > 1 needs K*K*cfg_icg >= RQS, so that
 //                  results complete at most once every RQS cycles; RQS
 //                  divides PP*PE_OC)
+//   SPAN           1: pixel groups run across row ends (PP > 1; see
+//                  kiln_conv_window.v): ceil(Hout*Wout/PP) groups per tile
+//                  instead of Hout*ceil(Wout/PP), where K + S <= R and
+//                  Wout >= PP
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1)
@@ -94,7 +98,8 @@ module kiln_conv #(
     parameter integer PACK    = 1,
     parameter integer TOGMAX  = 0,
     parameter integer WURAM   = 0,
-    parameter integer RQS     = 1
+    parameter integer RQS     = 1,
+    parameter integer SPAN    = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -315,7 +320,7 @@ module kiln_conv #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     kiln_conv_window #(
-        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP)
+        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP), .SPAN(SPAN)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(ct_cnt),

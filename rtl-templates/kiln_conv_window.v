@@ -23,8 +23,18 @@
 //   the line buffer is replicated PP times (one read port each, same writes)
 //   and d_data carries PP words, pixel p at bits [8*LANES*p +: 8*LANES], zero
 //   for padding and for pixels past the row end (d_pv clear).
+// SPAN = 1 (PP > 1): pixel groups run across row ends.  Group n covers the
+//   output pixels n*PP .. n*PP+PP-1 in raster order, so a group that starts
+//   near the end of row oy takes its last pixels from the start of row oy+1
+//   and only the frame's last group may be partial.  A group's rows are the
+//   rows of both its output rows (K+S input rows), so this holds only while
+//   K + S <= R and Wout >= PP; cfg outside that runs the groups row by row
+//   as with SPAN = 0.  Row readiness is checked at every group start against
+//   the rows of the group's last pixel; an output row's slot release is the
+//   end of the last group that starts in it.
 // Parameters: LANES, KMAX (1..15), WMAX (widest map), GMAX (most input groups),
-//   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op).
+//   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op),
+//   SPAN (0|1, pixel groups across row ends).
 // Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
 //   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
 //   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
@@ -41,7 +51,8 @@ module kiln_conv_window #(
     parameter integer GMAX  = 16,
     parameter integer DW    = 0,
     parameter integer WAB   = 16,
-    parameter integer PP    = 1
+    parameter integer PP    = 1,
+    parameter integer SPAN  = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -99,16 +110,18 @@ module kiln_conv_window #(
 
     localparam integer PPI = PP;
     localparam [15:0]  PP16 = PPI[15:0];
+    localparam [16:0]  R17K = R[16:0];
 
     // ---- sequencer state ----
     reg [15:0] oy, ox, og, ig, ty, tx;
     reg [3:0]  ky, kx;
-    reg        at_rs;     // next op starts an output row
+    reg        at_rs;     // next op starts an output row (SPAN: a group)
     reg        seq_wait;  // frame issued; waiting for the writer to finish it
 
     wire signed [17:0] top = $signed({2'b0, ty}) - $signed({2'b0, pad16});
     wire signed [17:0] xs  = $signed({2'b0, tx}) - $signed({2'b0, pad16});
     wire [15:0] rel = top[17] ? 16'd0 : top[15:0];
+    wire        l_oy_w = oy == hout - 16'd1;
 
     // ---- writer ----
     reg [15:0] wr_row, wr_x, wr_g;
@@ -145,7 +158,22 @@ module kiln_conv_window #(
     reg signed [17:0] kmp;
     always @(posedge clk)
         kmp <= $signed({2'b0, kk16}) - $signed({2'b0, pad16});
-    wire signed [17:0] need = $signed({2'b0, ty}) + kmp;
+    // SPAN: groups run across row ends where the line buffer holds both
+    // output rows' input rows (K + S <= R) and a group spans at most two
+    // rows (Wout >= PP); registered, cfg is stable for a frame
+    reg        span_on;
+    reg [15:0] wout_s;  // Wout * stride: the column step back at a row end
+    always @(posedge clk) begin
+        span_on <= (SPAN != 0) && (PP > 1) && ({1'b0, wout} >= {1'b0, PP16}) &&
+                   ({13'd0, cfg_k} + {15'd0, cfg_stride} <= R17K);
+        wout_s  <= s2 ? {wout[14:0], 1'b0} : wout;
+    end
+    // the group's last pixel is in the next output row (it exists unless oy
+    // is the last row)
+    wire [16:0] ox_lastp = {1'b0, ox} + {1'b0, PP16} - 17'd1;
+    wire        g_wrap   = span_on && (ox_lastp >= {1'b0, wout}) && !l_oy_w;
+    wire signed [17:0] need = $signed({2'b0, ty}) + kmp +
+                              (g_wrap ? $signed({16'd0, cfg_stride}) : 18'sd0);
     wire row_ready = (need >= $signed({2'b0, cfg_h})) ? (wr_row == cfg_h)
                                                       : ($signed({2'b0, wr_row}) >= need);
     assign iss = !seq_wait && go && (!at_rs || row_ready);
@@ -156,7 +184,7 @@ module kiln_conv_window #(
     wire l_og = og == cfg_ocg - 16'd1;
     wire [16:0] ox_next = {1'b0, ox} + {1'b0, PP16};
     wire l_ox = ox_next >= {1'b0, wout};
-    wire l_oy = oy == hout - 16'd1;
+    wire l_oy = l_oy_w;
     wire op_first = (ky == 4'd0) && (kx == 4'd0) && (ig == 16'd0);
     wire op_last  = l_ky && l_kx && l_ig;
     wire pix_end  = op_last && l_og;
@@ -166,7 +194,6 @@ module kiln_conv_window #(
 
     // ---- read addresses of this op, one line buffer per pixel ----
     wire signed [17:0] iy = top + $signed({14'd0, ky});
-    wire pad_y = iy[17] || (iy >= $signed({2'b0, cfg_h}));
     wire [GB-1:0] g = (DW != 0) ? og[GB-1:0] : ig[GB-1:0];
     wire [PP-1:0] pv_c;
 
@@ -179,16 +206,23 @@ module kiln_conv_window #(
             always @(posedge clk)
                 if (wr_fire)
                     lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
-            // pixel ox+p starts at column xs + p*stride
+            // pixel ox+p starts at column xs + p*stride; past the row end
+            // (SPAN) it is pixel ox+p-Wout of the next row: stride rows
+            // down, Wout*stride columns back
             localparam integer PX1 = p;
             localparam integer PX2 = 2 * p;
             wire [17:0] off = s2 ? PX2[17:0] : PX1[17:0];
-            wire signed [17:0] ix = xs + $signed({14'd0, kx}) + $signed(off);
             wire [16:0] oxp = {1'b0, ox} + PX1[16:0];
-            assign pv_c[p] = oxp < {1'b0, wout};
+            wire past = oxp >= {1'b0, wout};
+            wire wrp  = span_on && past;
+            wire signed [17:0] ix = xs + $signed({14'd0, kx}) + $signed(off) -
+                                    (wrp ? $signed({2'b0, wout_s}) : 18'sd0);
+            wire signed [17:0] iyp = iy + (wrp ? $signed({16'd0, cfg_stride}) : 18'sd0);
+            wire pad_y = iyp[17] || (iyp >= $signed({2'b0, cfg_h}));
+            assign pv_c[p] = wrp ? !l_oy_w : !past;
             wire pad_op = pad_y || ix[17] || (ix >= $signed({2'b0, cfg_w})) || !pv_c[p];
             always @(posedge clk) begin
-                rd  <= lb[{iy[RB-1:0], ix[XB-1:0], g}];
+                rd  <= lb[{iyp[RB-1:0], ix[XB-1:0], g}];
                 pad <= pad_op;
             end
             assign d_data[8*LANES*p +: 8*LANES] = pad ? {8*LANES{1'b0}} : rd;
@@ -224,12 +258,18 @@ module kiln_conv_window #(
                     og <= l_og ? 16'd0 : og + 16'd1;
                 if (pix_end) begin
                     iss_wa <= {WAB{1'b0}};
-                    ox <= l_ox ? 16'd0 : ox_next[15:0];
-                    tx <= l_ox ? 16'd0 : tx + (s2 ? {PP16[14:0], 1'b0} : PP16);
+                    if (l_ox && span_on && !l_oy) begin
+                        // the next group starts at ox + PP - Wout of the next row
+                        ox <= ox_next[15:0] - wout;
+                        tx <= tx + (s2 ? {PP16[14:0], 1'b0} : PP16) - wout_s;
+                    end else begin
+                        ox <= l_ox ? 16'd0 : ox_next[15:0];
+                        tx <= l_ox ? 16'd0 : tx + (s2 ? {PP16[14:0], 1'b0} : PP16);
+                    end
                 end else begin
                     iss_wa <= iss_wa + 1'b1;
                 end
-                at_rs <= row_end;
+                at_rs <= span_on ? pix_end : row_end;
                 if (row_end) begin
                     oy <= l_oy ? 16'd0 : oy + 16'd1;
                     ty <= l_oy ? 16'd0 : ty + {14'd0, cfg_stride};

@@ -20,7 +20,8 @@
  * KILN_TB_PP (pixels per op, default 1; shapes keep K*K*ICG >= PP, where the
  * cycle model is exact), KILN_TB_WBANKS (weight banks, default 1),
  * KILN_TB_RQS (results per requant lane, default 1; shapes keep K*K*ICG >=
- * RQS).
+ * RQS), KILN_TB_SPAN (1: pixel groups across row ends, SPAN; the same
+ * shapes, the engine falls back to row by row where K + S > R or Wout < PP).
  * KILN_TB_DW=1 builds the same bench for kiln_dwconv (PE_IC = PE_OC = LANES,
  * COUT = CIN, one KxK filter per channel).
  * --vec FILE writes the first case's streams for the iverilog bench.
@@ -52,6 +53,9 @@
 #define KILN_TB_RQS 1 /* results per requant lane */
 #endif
 #define RQS KILN_TB_RQS
+#ifndef KILN_TB_SPAN
+#define KILN_TB_SPAN 0 /* 1: pixel groups across row ends (SPAN) */
+#endif
 #define KKMIN (PP > RQS ? PP : RQS) /* least K*K*ICG of a case */
 #define TILE_ICG (RQS > 3 ? RQS : 3)  /* input groups of the loading-bound tile case */
 #define W1X1 (WMAX < 16 ? WMAX : 16)   /* width of the 1x1 utilisation case, before rounding to PP */
@@ -306,7 +310,8 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #else
 #define ENGINE "kiln_conv"
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
-                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS};
+                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
+                           KILN_TB_SPAN};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
@@ -384,14 +389,20 @@ int main(int argc, char **argv)
     if (!hls_engine_find(ENGINE))
         tb_check_fail(&c, "no " ENGINE " descriptor");
     sim = cv_new();
-    /* utilisation goals: 3x3 with channels a multiple of the array, and 1x1 */
-    fixed_case(sim, &c, a.seed, 12, 12, 2 * PE_IC, 2 * PE_OC, KMAX >= 3 ? 3 : 1, 1,
+    /* utilisation goals: 3x3 with channels a multiple of the array (for
+     * PP > 4 more rows and output groups: the fill of the first rows is
+     * otherwise a larger share), and 1x1 */
+    fixed_case(sim, &c, a.seed, PP > 4 ? 24 : 12, 12, 2 * PE_IC, (PP > 4 ? 4 : 2) * PE_OC,
+               KMAX >= 3 ? 3 : 1, 1,
                KMAX >= 3 ? 1 : 0, 0, 95);
     /* 1x1: with PP pixels per op, ICG = PP keeps the output at one beat a
      * cycle and OCG = PP the input; ICG >= RQS paces the shared requant; a
      * width that PP divides */
     fixed_case(sim, &c, a.seed + 1, 40, W1X1 - W1X1 % PP, KKMIN * PE_IC, PP * PE_OC, 1, 1, 0, 0,
                WMAX >= 16 ? 95 : 85);
+    if (KILN_TB_SPAN && WMAX >= 13) /* groups across row ends: PP does not divide
+                                     * 13, row by row 13 of 15 or 16 slots */
+        fixed_case(sim, &c, a.seed + 4, 13, 13, 2 * PE_IC, COMAX, 3, 1, 1, 0, 90);
     if (!DW && CIMAX >= TILE_ICG * PE_IC && COMAX >= 4 * PE_OC) {
         /* tiles of one group: loading bound (1x1 on a 2x2 map), compute bound (3x3) */
         fixed_case(sim, &c, a.seed + 2, 2, 2, TILE_ICG * PE_IC, 4 * PE_OC, 1, 1, 0, 1, 0);

@@ -120,7 +120,7 @@ add_test(NAME pipeline_tiles_416 COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/
   "grep -q '\"scratch\": \\[\"out' \$TMP/a/rtl/regmap.json"
   "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json"
   "test \"\$VERILATOR\" = none || (cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v)"
-  "${SYSTEM_PYTHON3} -c \"import json,sys; p=json.load(open(sys.argv[1])); s=[x for x in p['stages'] if x.get('weights')=='ddr'][0]; s['tog']=3; json.dump(p,open(sys.argv[2],'w'))\" \$TMP/a/plan.json \$TMP/bad.json"
+  "${SYSTEM_PYTHON3} -c \"import json,sys; p=json.load(open(sys.argv[1])); s=[x for x in p['stages'] if x.get('weights')=='ddr' and x['tog']>3][0]; s['tog']=3; json.dump(p,open(sys.argv[2],'w'))\" \$TMP/a/plan.json \$TMP/bad.json"
   "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 --plan \$TMP/bad.json -o \$TMP/b 2> \$TMP/err"
   "grep -Eq 'rtl: conv[0-9]+: weight tiles of 3 output groups .* a tile must divide the groups' \$TMP/err"
   "test ! -e \$TMP/b/rtl")

@@ -25,18 +25,24 @@ add_test(NAME plan_pin COMMAND ${PLAN_RUN} ${PT}/pin
   "\$KILN compile ${Y3T} --board zcu104 --pin conv12=16x32x2 -o \$TMP/a"
   "\$CHECK pin \$TMP/a conv12 16 32 2")
 # By default (--pp-max 4) the search takes PP 3 (between the powers of
-# two) and the plan replays to the same figures; --pp-max 2 keeps every conv
-# at PP 1 or 2.
+# two), the 13-wide layers' groups run across row ends (span), and the plan
+# replays to the same figures; --pp-max 2 keeps every conv at PP 1 or 2;
+# --pp-max 8 on ZCU102 takes PP 5..8 somewhere and replays too.
 add_test(NAME plan_pp_max COMMAND ${PLAN_RUN} ${PT}/ppmax
   "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
   "grep -Eq '\"pp\":[[:space:]]*3' \$TMP/a/plan.json"
+  "grep -Eq '\"span\":[[:space:]]*true' \$TMP/a/plan.json"
   "\$KILN compile ${Y3T} --board zcu104 --plan \$TMP/a/plan.json -o \$TMP/b"
   "\$CHECK same \$TMP/a \$TMP/b"
   "\$KILN compile ${Y3T} --board zcu104 --pp-max 2 -o \$TMP/c"
-  "grep -Ec '\"pp\":[[:space:]]*[34]' \$TMP/c/plan.json | grep -qx 0")
+  "grep -Ec '\"pp\":[[:space:]]*[34]' \$TMP/c/plan.json | grep -qx 0"
+  "\$KILN compile ${Y3T} --board zcu102 --pp-max 8 -o \$TMP/d"
+  "grep -Eq '\"pp\":[[:space:]]*[5-8]' \$TMP/d/plan.json"
+  "\$KILN compile ${Y3T} --board zcu102 --plan \$TMP/d/plan.json -o \$TMP/e"
+  "\$CHECK same \$TMP/d \$TMP/e")
 add_test(NAME plan_pp_max_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: compile: --pp-max '5': expected an integer in 1..4"
-  -- ${KILN} compile ${Y3T} --board zcu104 --pp-max 5 -o ${PT}/ppmax_bad)
+  "kiln: compile: --pp-max '9': expected an integer in 1..8"
+  -- ${KILN} compile ${Y3T} --board zcu104 --pp-max 9 -o ${PT}/ppmax_bad)
 add_test(NAME plan_yolo_cpu COMMAND ${PLAN_RUN} ${PT}/yolo
   "\$KILN compile ${KILN_DARKNET_CFG}/yolov3-tiny.cfg --board zcu104 -o \$TMP/a"
   "\$CHECK cpu \$TMP/a YoloHead 2"
@@ -53,7 +59,7 @@ add_test(NAME plan_yolov3_ultra96_bad COMMAND ${CLI}/expect.sh 2
   "kiln: plan: yolov3 does not fit ultra96v2: the smallest design (weights from DDR where on-chip memory is short) exceeds DSP 90% (542 > 324)"
   -- ${KILN} compile ${KILN_DARKNET_CFG}/yolov3.cfg --board ultra96v2 -o ${PT}/yolov3_u96)
 add_test(NAME plan_pin_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: --pin conv12=16x3x2: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 4"
+  "kiln: --pin conv12=16x3x2: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 8"
   -- ${KILN} compile ${Y3T} --board zcu104 --pin conv12=16x3x2 -o ${PT}/pin_bad)
 
 # Whole-network tests on the small generated models (tests/models/gen_small.py).

@@ -37,8 +37,8 @@ static void compile_usage(FILE *f)
             "  -o DIR    output folder: plan.json, report.md, dataflow.dot, dataflow.svg, rtl/\n"
             "  --plan    replay a plan.json instead of exploring\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
-            "  --pp-max  largest pixel parallelism the search may give a conv, 1..4\n"
-            "            (default 4; 3 and 4 fill the steps between powers of two)\n"
+            "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
+            "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --json    print the figures as JSON\n"
             "Figures are predictions of the cycle and resource models.\n");
 }
