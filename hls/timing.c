@@ -76,12 +76,25 @@ static int64_t line_rows(const HlsStage *s)
     return r;
 }
 
-/* Issue cycles of one output row of a conv: its pixel groups times each
- * group's ops; with groups across row ends (SPAN) a row's share of them. */
-static int64_t conv_row_ops(const HlsStage *s)
+/* Issue cycles of a conv's pixel groups that hold a pixel of output row oy
+ * or a later one (at = 1) or that start in row oy or later (at = 0): row by
+ * row, whole rows of ceil(Wout/PP) groups; with groups across row ends
+ * (SPAN) the frame's groups from the one holding the row's first pixel, or
+ * from the first that starts in the row. */
+static int64_t conv_ops_from(const HlsStage *s, int64_t oy, int at)
 {
     int64_t gops = cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
-    return s->span ? cdiv(s->ow * gops, s->pp) : cdiv(s->ow, s->pp) * gops;
+    if (!s->span)
+        return (s->oh - oy) * cdiv(s->ow, s->pp) * gops;
+    return (cdiv(s->oh * s->ow, s->pp) - (at ? oy * s->ow / s->pp : cdiv(oy * s->ow, s->pp))) *
+           gops;
+}
+
+/* Issue cycles of one output row of a conv (SPAN: a row's share of the
+ * frame's groups). */
+static int64_t conv_row_ops(const HlsStage *s)
+{
+    return cdiv(conv_ops_from(s, 0, 0), s->oh);
 }
 
 /* Cycles from the last input beat to the last output beat when the input,
@@ -89,9 +102,10 @@ static int64_t conv_row_ops(const HlsStage *s)
 static int64_t stage_tail(const HlsStage *s)
 {
     switch (s->kind) {
-    case HLS_ST_CONV: {
-        return rows_after_last(s) * conv_row_ops(s) + s->lat;
-    }
+    case HLS_ST_CONV:
+        /* the groups that hold a pixel of the rows needing the last input
+         * row (SPAN: also the group running into the first of them) */
+        return conv_ops_from(s, s->oh - rows_after_last(s), 1) + s->lat;
     case HLS_ST_DWCONV: {
         int64_t nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
         return rows_after_last(s) * nout + s->lat;
@@ -130,14 +144,19 @@ static int64_t bp_tail(const HlsStage *s)
     r = line_rows(s);
     if (s->h - 1 < r)
         return -1;
-    if (s->kind == HLS_ST_CONV)
-        nout = conv_row_ops(s);
-    else
-        nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
     for (oy = 0; oy < s->oh - 1; oy++)
         if ((oy + 1) * s->stride - s->pad + r > s->h - 1)
             break;
+    /* the slot is released when the last group starting in row oy ends */
+    if (s->kind == HLS_ST_CONV)
+        return conv_ops_from(s, oy + 1, 0) + s->lat;
+    nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
     return (s->oh - 1 - oy) * nout + s->lat;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
 }
 
 /* First output beat after the first input beat, at the input's pace. */
@@ -150,8 +169,9 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
         rows = s->k - s->pad < s->h ? s->k - s->pad : s->h;
         break;
     case HLS_ST_MAXPOOL:
+        /* its first window: K-1 rows and K pixels of the next */
         rows = s->k < s->h ? s->k : s->h;
-        break;
+        return (int64_t)ceil((double)((rows - 1) * s->w + min64(s->k, s->w)) * in_pace) + s->lat;
     default: /* upsample and joins pass their first beat on */
         rows = 0;
         break;
@@ -159,10 +179,6 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
     return (int64_t)ceil((double)rows * (double)s->w * in_pace) + s->lat;
 }
 
-static int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
 
 /* Output rows a conv holds computed while its consumer does not take them:
  * PP = 1, whole rows of its output FIFO (FD = 8/16/32 entries by LATB, less
@@ -280,7 +296,10 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
          * follow */
         if (x->kind != HLS_ST_CONV && x->kind != HLS_ST_DWCONV && x->kind != HLS_ST_MAXPOOL)
             continue;
-        emit = min64(fwd[u] - first[u], x->cycles / max64(1, x->oh));
+        /* a conv sends a row at its own pace; a maxpool's row leaves as
+         * its last input row streams in, at its input's pace */
+        emit = x->kind == HLS_ST_MAXPOOL ? (fwd[u] - first[u]) / max64(1, x->h)
+                                         : min64(fwd[u] - first[u], x->cycles / max64(1, x->oh));
         rowt = (fwd[u] - first[u] - emit) / max64(1, x->oh - 1);
         own = fr * s->w * cdiv(s->cin, in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
         d = max64(d, (fr - 1) * rowt + emit - own);
@@ -316,7 +335,8 @@ void hls_plan_timing(HlsPlan *p)
     int64_t *first = calloc((size_t)p->nstage + 1, sizeof *first);
     int64_t *tail = calloc((size_t)p->nstage + 1, sizeof *tail);
     int64_t *fwd = calloc((size_t)p->nstage + 1, sizeof *fwd);
-    if (!first || !tail || !fwd)
+    int64_t *comp = calloc((size_t)p->nstage + 1, sizeof *comp);
+    if (!first || !tail || !fwd || !comp)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++)
         p->stages[i].t_done = 0;
@@ -350,7 +370,8 @@ void hls_plan_timing(HlsPlan *p)
                 tail[i] = upsample_join_tail(p, i, tail[i]);
             if (round == 0) /* first beats from the forward pass alone */
                 first[i] = a + stage_fill(s, pace);
-            t = max64(a + s->cycles - 1 + fill_delay(p, i, first, fwd), e + tail[i]);
+            comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd);
+            t = max64(comp[i], e + tail[i]);
             if (round == 0)
                 fwd[i] = t;
             if (t > s->t_done) {
@@ -375,6 +396,11 @@ void hls_plan_timing(HlsPlan *p)
                 if (skip || bt < 0)
                     continue;
                 take = c->t_done - bt - EDGE_LAT;
+                /* released by a windowed engine that sets the pace to its
+                 * frame's end, the producer still makes what it has not
+                 * buffered of its last row */
+                if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) && comp[i] >= c->t_done)
+                    take += produce(p, u, 1, 0);
                 if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
                     changed = 1;
@@ -415,4 +441,5 @@ void hls_plan_timing(HlsPlan *p)
     free(first);
     free(tail);
     free(fwd);
+    free(comp);
 }
