@@ -31,6 +31,7 @@
                          * HLS_PP_MAX: PP 5..8 add candidates, compile time about
                          * 1.7x on the ZCU104 YOLOv3-tiny, and no plan of the
                          * bundled model's on ZCU104, KV260, Ultra96-V2 gains) */
+#define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
@@ -919,41 +920,6 @@ static void finish_reasons(HlsPlan *p, char (*grow)[160])
     }
 }
 
-/* After the search: a layer whose weights stream from DDR moves back on chip
- * (block RAM, else URAM) when the budgets still take it and the interval
- * does not grow; smallest weight sets first.  Fewer passes over DDR, fewer
- * DMA channels, a shorter latency.  save: room for the stages. */
-static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
-{
-    char ob[160];
-    int *done = calloc((size_t)p->nstage, sizeof *done);
-    if (!done)
-        gir_die("out of memory");
-    for (;;) {
-        int i, best = -1, h;
-        int64_t ii = p->interval;
-        for (i = 0; i < p->nstage; i++)
-            if (!done[i] && is_conv(&p->stages[i]) && p->stages[i].whome == HLS_W_DDR &&
-                (best < 0 || p->stages[i].weight_bytes < p->stages[best].weight_bytes))
-                best = i;
-        if (best < 0)
-            break;
-        done[best] = 1;
-        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
-        for (h = 0; h < 2; h++) {
-            p->stages[best].whome = h == 0 ? HLS_W_BRAM : HLS_W_URAM;
-            p->stages[best].tog = 0;
-            if (plan_eval(p, 0, e) == 0 && !hls_plan_over_budget(p, ob, sizeof ob) &&
-                p->interval <= ii)
-                break;
-            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
-        }
-        if (h == 2)
-            plan_eval(p, 0, e);
-    }
-    free(done);
-}
-
 /* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */
 static double res_at(const HlsRes *x, int r)
 {
@@ -1251,6 +1217,144 @@ static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_
     } else {
         s->lanes = c[best].lanes;
     }
+}
+
+/* A plan that breaks a budget after a layer moved its weights on chip:
+ * other convs (not `keep`, not pinned, weights where they were when their
+ * candidate lists c were made) take arrays of no more cycles than the
+ * interval ii that need less of what is broken, each step the array that
+ * frees the most of the broken resources (as shares of the excess) for the
+ * least share of what is left of the others, and breaks none of them; until
+ * the plan fits within ii, at most RESHAPE_STEPS steps.  1 when it fits
+ * (the stages changed), 0 when not (the stages may have changed too). */
+static int reshape_fit(HlsPlan *p, int keep, int64_t ii, FoldCand **c, const int *nc,
+                       const HlsWeightHome *home, GirError *e)
+{
+    char ob[160];
+    int step;
+    for (step = 0; step <= RESHAPE_STEPS; step++) {
+        double over[5], room[5], best_score = 0.0;
+        int r, i, j, bi = -1, bj = -1;
+        if (plan_eval(p, 0, e) != 0)
+            return 0;
+        if (!hls_plan_over_budget(p, ob, sizeof ob))
+            return p->interval <= ii;
+        if (step == RESHAPE_STEPS)
+            return 0;
+        for (r = 0; r < 5; r++) {
+            over[r] = res_at(&p->total, r) - res_at(&p->budget, r);
+            room[r] = -over[r];
+        }
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &p->stages[i];
+            if (i == keep || !is_conv(s) || s->pinned || !c[i] || s->whome != home[i])
+                continue;
+            for (j = 0; j < nc[i]; j++) {
+                double gain = 0.0, cost = 0.0, score;
+                int ok = c[i][j].cycles <= ii;
+                for (r = 0; r < 5 && ok; r++) {
+                    double d = res_at(&c[i][j].res, r) - res_at(&s->res, r);
+                    if (res_at(&p->budget, r) <= 0)
+                        continue;
+                    if (over[r] > 1e-9)
+                        gain += (d < 0 ? (-d < over[r] ? -d : over[r]) : -d) / over[r];
+                    else if (d > room[r] + 1e-9)
+                        ok = 0;
+                    else if (d > 0)
+                        cost += d / res_at(&p->budget, r);
+                }
+                score = gain / (1.0 + 10.0 * cost);
+                if (ok && gain > 1e-9 && (bi < 0 || score > best_score)) {
+                    bi = i, bj = j;
+                    best_score = score;
+                }
+            }
+        }
+        if (bi < 0)
+            return 0;
+        {
+            HlsStage *s = &p->stages[bi];
+            s->pe_ic = c[bi][bj].pe_ic, s->pe_oc = c[bi][bj].pe_oc, s->pp = c[bi][bj].pp;
+            s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+            set_pipeline(s, p->mhz);
+            if (s->whome == HLS_W_DDR)
+                s->tog = ddr_tog(s);
+        }
+    }
+    return 0;
+}
+
+/* Move conv `i`'s weights from DDR on chip (block RAM, else URAM), if need
+ * be with other convs reshaped (reshape_fit), so that the budgets hold and
+ * the interval stays within ii: 1 when it fits (the plan so changed), else
+ * 0 with the stages of save back. */
+static int reclaim_one(HlsPlan *p, int i, int64_t ii, const HlsStage *save, FoldCand **c,
+                       const int *nc, const HlsWeightHome *home, GirError *e)
+{
+    char ob[160];
+    int h;
+    for (h = 0; h < 4; h++) {
+        p->stages[i].whome = h % 2 == 0 ? HLS_W_BRAM : HLS_W_URAM;
+        p->stages[i].tog = 0;
+        if (h < 2 ? plan_eval(p, 0, e) == 0 && !hls_plan_over_budget(p, ob, sizeof ob) &&
+                        p->interval <= ii
+                  : reshape_fit(p, i, ii, c, nc, home, e))
+            return 1;
+        memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+    }
+    plan_eval(p, 0, e);
+    return 0;
+}
+
+/* After the search: layers whose weights stream from DDR move back on chip
+ * where the budgets take them, if need be with other convs reshaped to
+ * arrays of no more cycles that need less of what they take, and the
+ * interval does not grow: each round the move that shortens the latency
+ * most (each such layer waits for its producer's whole frame in DDR), then
+ * the smallest weight set; a move that does not shorten it is not made.
+ * Fewer passes over DDR, fewer DMA channels.  save: room for the stages. */
+static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
+{
+    FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
+    int *nc = calloc((size_t)p->nstage, sizeof *nc);
+    HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
+    int i;
+    if (!c || !nc || !home)
+        gir_die("out of memory");
+    /* the arrays each conv may take, with its weights where they are now */
+    for (i = 0; i < p->nstage; i++) {
+        home[i] = p->stages[i].whome;
+        if (is_conv(&p->stages[i]))
+            c[i] = fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
+    }
+    for (;;) {
+        int best = -1;
+        int64_t ii = p->interval, lat0 = p->latency, best_lat = p->latency;
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &save[i];
+            if (!is_conv(s) || s->whome != HLS_W_DDR)
+                continue;
+            if (reclaim_one(p, i, ii, save, c, nc, home, e) &&
+                (p->latency < best_lat ||
+                 (best >= 0 && p->latency == best_lat &&
+                  s->weight_bytes < save[best].weight_bytes))) {
+                best = i;
+                best_lat = p->latency;
+            }
+            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+        }
+        if (best < 0 || best_lat >= lat0) {
+            plan_eval(p, 0, e);
+            break;
+        }
+        reclaim_one(p, best, ii, save, c, nc, home, e);
+    }
+    for (i = 0; i < p->nstage; i++)
+        free(c[i]);
+    free(c);
+    free(nc);
+    free(home);
 }
 
 /* Whether some choice of every stage's cheapest array within target t
