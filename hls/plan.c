@@ -1311,8 +1311,8 @@ static int reclaim_one(HlsPlan *p, int i, int64_t ii, const HlsStage *save, Fold
  * arrays of no more cycles that need less of what they take, and the
  * interval does not grow: each round the move that shortens the latency
  * most (each such layer waits for its producer's whole frame in DDR), then
- * the smallest weight set; a move that does not shorten it is not made.
- * Fewer passes over DDR, fewer DMA channels.  save: room for the stages. */
+ * the smallest weight set; a move that lengthens it is not made.  Fewer
+ * passes over DDR, fewer DMA channels.  save: room for the stages. */
 static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
 {
     FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
@@ -1329,7 +1329,7 @@ static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
     }
     for (;;) {
         int best = -1;
-        int64_t ii = p->interval, lat0 = p->latency, best_lat = p->latency;
+        int64_t ii = p->interval, lat0 = p->latency, best_lat = INT64_MAX;
         memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
         for (i = 0; i < p->nstage; i++) {
             const HlsStage *s = &save[i];
@@ -1337,14 +1337,14 @@ static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
                 continue;
             if (reclaim_one(p, i, ii, save, c, nc, home, e) &&
                 (p->latency < best_lat ||
-                 (best >= 0 && p->latency == best_lat &&
-                  s->weight_bytes < save[best].weight_bytes))) {
+                 (p->latency == best_lat &&
+                  (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
                 best = i;
                 best_lat = p->latency;
             }
             memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
         }
-        if (best < 0 || best_lat >= lat0) {
+        if (best < 0 || best_lat > lat0) {
             plan_eval(p, 0, e);
             break;
         }
