@@ -1192,6 +1192,18 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
 /* Set stage s to its cheapest candidate whose cycles stay within t (the
  * fastest when none does); a candidate costs the sum over resources of its
  * share of the budget, each at the price w[r]. */
+/* Give stage s the array of candidate c. */
+static void take_cand(HlsPlan *p, HlsStage *s, const FoldCand *c)
+{
+    if (is_conv(s)) {
+        s->pe_ic = c->pe_ic, s->pe_oc = c->pe_oc, s->pp = c->pp;
+        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        set_pipeline(s, p->mhz);
+    } else {
+        s->lanes = c->lanes;
+    }
+}
+
 static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_t t,
                        const double *w)
 {
@@ -1208,15 +1220,8 @@ static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_
             best_cost = cost;
         }
     }
-    if (best < 0)
-        return;
-    if (is_conv(s)) {
-        s->pe_ic = c[best].pe_ic, s->pe_oc = c[best].pe_oc, s->pp = c[best].pp;
-        s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
-        set_pipeline(s, p->mhz);
-    } else {
-        s->lanes = c[best].lanes;
-    }
+    if (best >= 0)
+        take_cand(p, s, &c[best]);
 }
 
 /* A plan that breaks a budget after a layer moved its weights on chip:
@@ -1272,14 +1277,9 @@ static int reshape_fit(HlsPlan *p, int keep, int64_t ii, FoldCand **c, const int
         }
         if (bi < 0)
             return 0;
-        {
-            HlsStage *s = &p->stages[bi];
-            s->pe_ic = c[bi][bj].pe_ic, s->pe_oc = c[bi][bj].pe_oc, s->pp = c[bi][bj].pp;
-            s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
-            set_pipeline(s, p->mhz);
-            if (s->whome == HLS_W_DDR)
-                s->tog = ddr_tog(s);
-        }
+        take_cand(p, &p->stages[bi], &c[bi][bj]);
+        if (p->stages[bi].whome == HLS_W_DDR)
+            p->stages[bi].tog = ddr_tog(&p->stages[bi]);
     }
     return 0;
 }
@@ -1315,11 +1315,12 @@ static int reclaim_one(HlsPlan *p, int i, int64_t ii, const HlsStage *save, Fold
  * passes over DDR, fewer DMA channels.  save: room for the stages. */
 static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
 {
+    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
     FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
     int *nc = calloc((size_t)p->nstage, sizeof *nc);
     HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
     int i;
-    if (!c || !nc || !home)
+    if (!keep || !c || !nc || !home)
         gir_die("out of memory");
     /* the arrays each conv may take, with its weights where they are now */
     for (i = 0; i < p->nstage; i++) {
@@ -1341,20 +1342,22 @@ static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
                   (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
                 best = i;
                 best_lat = p->latency;
+                memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
             }
             memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
         }
-        if (best < 0 || best_lat > lat0) {
-            plan_eval(p, 0, e);
+        if (best >= 0 && best_lat <= lat0)
+            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
+        plan_eval(p, 0, e);
+        if (best < 0 || best_lat > lat0)
             break;
-        }
-        reclaim_one(p, best, ii, save, c, nc, home, e);
     }
     for (i = 0; i < p->nstage; i++)
         free(c[i]);
     free(c);
     free(nc);
     free(home);
+    free(keep);
 }
 
 /* Whether some choice of every stage's cheapest array within target t
