@@ -130,9 +130,7 @@ static int64_t win_cycles(const WinShape *sh)
     hout = (sh->h + 2 * sh->p - sh->k) / sh->s + 1;
     wout = (sh->w + 2 * sh->p - sh->k) / sh->s + 1;
     npix = hout * wout;
-    /* kiln_conv_window takes SPAN only where a group's rows fit its line
-     * buffer and a group spans at most two rows */
-    span = sh->span && sh->pp > 1 && wout >= sh->pp && sh->k + sh->s <= sh->r;
+    span = sh->span && hls_span_runs(sh->pp, wout, sh->k, sh->s, sh->r);
     wen = malloc(sizeof *wen * (size_t)sh->h);
     end = malloc(sizeof *end * (size_t)hout);
     csa = malloc(sizeof *csa * (size_t)hout);
@@ -273,7 +271,7 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
     sh.span = hw[CV_SPAN];
-    sh.r = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
+    sh.r = hls_line_rows(hw[CV_KMAX]);
     sh.lat = conv_latency(hw);
     sh.npass = cdiv(ocg, tog);
     sh.tog = tog;
@@ -313,7 +311,7 @@ static HlsRes conv_resources(const int64_t *hw)
     HlsRes r;
     int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
     int64_t icgmax = cdiv(hw[CV_CIMAX], pic);
-    int64_t rows = (int64_t)1 << clog2(hw[CV_KMAX] + 1);
+    int64_t rows = hls_line_rows(hw[CV_KMAX]);
     int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
@@ -393,7 +391,7 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.kki = rt[3] * rt[3];
     sh.pp = 1;
     sh.span = 0;
-    sh.r = (int64_t)1 << clog2(hw[DW_KMAX] + 1);
+    sh.r = hls_line_rows(hw[DW_KMAX]);
     sh.lat = dw_latency(hw);
     sh.npass = 1;
     sh.tog = cg;
@@ -408,7 +406,7 @@ static HlsRes dw_resources(const int64_t *hw)
     HlsRes r;
     int64_t lanes = hw[DW_LANES];
     int64_t cgmax = cdiv(hw[DW_CMAX], lanes);
-    int64_t rows = (int64_t)1 << clog2(hw[DW_KMAX] + 1);
+    int64_t rows = hls_line_rows(hw[DW_KMAX]);
     int64_t lbdepth = rows << (max64(1, clog2(hw[DW_WMAX])) + max64(1, clog2(cgmax)));
     r.dsp = 3.0 * (double)lanes;
     r.bram36 = hls_bram36_for(lbdepth, 8 * lanes) +

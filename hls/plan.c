@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hls/plan_int.h"
+#include "hls/res_util.h"
 
 #define FRAC_DSP 0.90  /* headroom: share of each resource a plan may use */
 #define FRAC_BRAM 0.90
@@ -138,10 +139,7 @@ static int64_t rq_share(int64_t results, int64_t kki)
  * spans at most two rows). */
 static int pixel_span(const HlsStage *s)
 {
-    int64_t r = 1;
-    while (r < s->k + 1)
-        r <<= 1;
-    return s->pp > 1 && s->ow % s->pp != 0 && s->ow >= s->pp && s->k + s->stride <= r;
+    return s->ow % s->pp != 0 && hls_span_runs(s->pp, s->ow, s->k, s->stride, hls_line_rows(s->k));
 }
 
 /* Fill hw[] and rt[] of a stage from its shape and choices. */

@@ -1,6 +1,8 @@
 /*
  * hls internal: memory geometry shared by the resource models of
- * hls/desc_conv.c and hls/desc_stream.c.  Not part of the hls/hls.h API.
+ * hls/desc_conv.c and hls/desc_stream.c, and the line-buffer geometry of
+ * kiln_conv_window that its cycle model and the planner share.  Not part of
+ * the hls/hls.h API.
  */
 #ifndef KILN_HLS_RES_UTIL_H
 #define KILN_HLS_RES_UTIL_H
@@ -23,6 +25,26 @@ static const HlsBramShape hls_bram_shapes[] = {
 static inline int64_t hls_cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
+}
+
+/* Line-buffer rows of kiln_conv_window for the largest K it takes:
+ * 2^ceil(log2(KMAX + 1)). */
+static inline int64_t hls_line_rows(int64_t kmax)
+{
+    int64_t r = 1;
+    while (r < kmax + 1)
+        r <<= 1;
+    return r;
+}
+
+/* Whether kiln_conv_window with SPAN = 1 runs pixel groups across row ends
+ * for a K x K, stride `stride` conv of `wout` output columns at PP `pp` in a
+ * line buffer of `rows` rows (the RTL checks the same on cfg; otherwise it
+ * runs row by row): a group spans at most two output rows, whose K + S input
+ * rows the buffer holds. */
+static inline int hls_span_runs(int64_t pp, int64_t wout, int64_t k, int64_t stride, int64_t rows)
+{
+    return pp > 1 && wout >= pp && k + stride <= rows;
 }
 
 /* Cost of covering depth x width with one shape, tiled. */

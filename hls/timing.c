@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "hls/plan_int.h"
+#include "hls/res_util.h"
 
 #define EDGE_LAT 1 /* a stream hop: fork, width converter or skid */
 #define RD_PIPE 7  /* kiln_axi_rd: start to the first beat, beside the memory latency */
@@ -70,10 +71,7 @@ static int64_t rows_after_last(const HlsStage *s)
 static int64_t line_rows(const HlsStage *s)
 {
     int ki = hls_param_index(s->desc->hw_params, "KMAX");
-    int64_t kmax = ki >= 0 ? s->hw[ki] : s->k, r;
-    for (r = 1; r < kmax + 1; r <<= 1)
-        ;
-    return r;
+    return hls_line_rows(ki >= 0 ? s->hw[ki] : s->k);
 }
 
 /* Issue cycles of a conv's pixel groups that hold a pixel of output row oy
