@@ -320,8 +320,8 @@ static HlsRes conv_resources(const int64_t *hw)
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)rql;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = 0.0;
-    if (hw[CV_WURAM] == 1) /* URAM288: 4K words of 72 bits */
-        r.uram = (double)(hw[CV_WBANKS] * poc * cdiv(8 * pic, 72) * cdiv(hw[CV_WDEPTH], 4096));
+    if (hw[CV_WURAM] == 1)
+        r.uram = (double)(hw[CV_WBANKS] * poc * hls_uram_for(hw[CV_WDEPTH], 8 * pic));
     else
         wbram = (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.bram36 += wbram;
@@ -333,11 +333,30 @@ static HlsRes conv_resources(const int64_t *hw)
                          ? hw[CV_TOGMAX]
                          : cdiv(hw[CV_COMAX], poc);
         int64_t pdepth = (hw[CV_WBANKS] == 2 ? 2 : 1) << max64(1, clog2(og));
-        if (pdepth > 64)
-            r.bram36 += (double)poc * (hls_bram36_for(pdepth, 32) + 2.0 * hls_bram36_for(pdepth, 16) +
-                                       hls_bram36_for(pdepth, 6));
-        else
+        if (pdepth > 64) {
+            static const int64_t pw[4] = {32, 16, 16, 6};
+            int j;
+            for (j = 0; j < 4; j++) {
+                HlsMem m = hls_mem(pdepth, pw[j]);
+                r.bram36 += (double)poc * m.bram36;
+                pmem_lut += (double)poc * m.lut;
+            }
+        } else {
             pmem_lut = (double)poc * (double)(cdiv(70, 3) * 4);
+        }
+    }
+    /* PP > 1: the output reorder buffer, PP banks of DB words of PE_OC
+     * bytes and a DB x PP tail mark, DB = 2^ceil(log2(2 * OCGMAX + 2 * LATB
+     * + 4)) (kiln_conv.v g_reo); block RAM from 128 words of a wide lane.
+     * Up to 64 words its LUTRAM is in the fitted LUT terms. */
+    if (pp > 1) {
+        int64_t latb = 4 + tl + hw[CV_RQ_PIPE];
+        int64_t db = (int64_t)1 << clog2(2 * cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
+        if (db > 64) {
+            HlsMem ob = hls_mem(db, 8 * poc), tail = hls_mem(db, pp);
+            r.bram36 += (double)pp * ob.bram36 + tail.bram36;
+            pmem_lut += (double)pp * ob.lut + tail.lut;
+        }
     }
     /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
      * control; PACK=2 adds the sign fix-up of each packed product */

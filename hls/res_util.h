@@ -47,10 +47,22 @@ static inline int hls_span_runs(int64_t pp, int64_t wout, int64_t k, int64_t str
     return pp > 1 && wout >= pp && k + stride <= rows;
 }
 
-/* Cost of covering depth x width with one shape, tiled. */
+/* Cost of covering depth x width with one shape as memory_libmap does:
+ * ceil(depth / words) address ranges of `width` bits, packed into blocks of
+ * the shape's width (the blocks share the low address bits; a block may hold
+ * bits of two ranges, the read mux picks by the high ones): 1152 x 256 in
+ * 512 x 72 is ceil(3 x 256 / 72) = 11 RAMB36E2, not 3 x 4. */
 static inline double hls_bram_tiled(int64_t depth, int64_t width, const HlsBramShape *b)
 {
-    return (double)hls_cdiv(depth, b->depth) * (double)hls_cdiv(width, b->width) * b->cost;
+    return (double)hls_cdiv(hls_cdiv(depth, b->depth) * width, b->width) * b->cost;
+}
+
+/* URAM288 blocks (4K words of 72 bits) of a depth x width memory, packed the
+ * same way: 18432 x 256 is ceil(5 x 256 / 72) = 18, not 5 x 4 (yosys 0.23,
+ * ram_style "ultra"). */
+static inline int64_t hls_uram_for(int64_t depth, int64_t width)
+{
+    return hls_cdiv(hls_cdiv(depth, 4096) * width, 72);
 }
 
 /* RAMB36E2 equivalents for a depth x width memory as yosys (memory_libmap)
@@ -94,6 +106,42 @@ static inline double hls_lutram_cells(int64_t depth, int64_t width)
     if (depth <= 32)
         return (double)hls_cdiv(width, 14);
     return (double)hls_cdiv(width, 7);
+}
+
+/* A memory of more than 64 words with one write and one read port in
+ * LUTRAM or block RAM as yosys 0.23's memory_libmap chooses on UltraScale+:
+ * the cheaper of LUTRAM, priced 16 per RAM64M8 (7 bits x 64 words) or
+ * RAM32M16 (14 x 32) scaled by the bits used, plus half a unit per bit and
+ * extra bank for the read mux and half a unit per bank for the write
+ * decode, and block RAM at 129 per RAMB18E2 (258 per RAMB36E2).  Probed with
+ * yosys on 1W1R memories: 256 x 6, 128 x 24, 256 x 11, 512 x 5 and
+ * 2048 x 1 go to LUTRAM; 128 x 28, 256 x 14, 512 x 7, 1024 x 3 and
+ * 2560 x 1 to one RAMB18E2.  At most 64 words it is always LUTRAM.  lut:
+ * the LUTRAM's LUTs (8 per cell, as bench/synth/synth.py counts them) and
+ * its read mux, 0 in block RAM. */
+typedef struct HlsMem {
+    double bram36, lut;
+} HlsMem;
+
+static inline HlsMem hls_mem(int64_t depth, int64_t width)
+{
+    static const int64_t words[2] = {64, 32}, bits[2] = {7, 14};
+    HlsMem m = {hls_bram36_for(depth, width), 0.0};
+    double best = 258.0 * m.bram36;
+    int lutram = depth <= 64, i;
+    for (i = 0; i < 2; i++) {
+        int64_t n = hls_cdiv(depth, words[i]);
+        double price = 16.0 * (double)n * (double)width / (double)bits[i] +
+                       0.5 * (double)((n - 1) * width) + 0.5 * (double)n;
+        if ((lutram && i == 0) || price < best) {
+            best = price;
+            lutram = 1;
+            m.lut = 8.0 * (double)(n * hls_cdiv(width, bits[i])) + 0.5 * (double)((n - 1) * width);
+        }
+    }
+    if (lutram)
+        m.bram36 = 0.0;
+    return m;
 }
 
 #endif
