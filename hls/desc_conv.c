@@ -326,23 +326,20 @@ static HlsRes conv_resources(const int64_t *hw)
         wbram = (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.bram36 += wbram;
     /* per output lane the parameter memories (bias 32, m_pos 16, m_neg 16,
-     * shift 6 bits) of WBANKS x 2^ceil(log2 TOGMAX) words: block RAM above
-     * 64 words, else LUTRAM (4 LUTs per 3 bits and 64 words) */
+     * shift 6 bits) of WBANKS x 2^ceil(log2 TOGMAX) words, each in LUTRAM
+     * (RAM32M16 up to 32 words, RAM64M8 up to 64) or, above 64 words, in
+     * block RAM where memory_libmap finds that cheaper (hls_mem) */
     {
         int64_t og = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < cdiv(hw[CV_COMAX], poc)
                          ? hw[CV_TOGMAX]
                          : cdiv(hw[CV_COMAX], poc);
+        static const int64_t pw[4] = {32, 16, 16, 6};
         int64_t pdepth = (hw[CV_WBANKS] == 2 ? 2 : 1) << max64(1, clog2(og));
-        if (pdepth > 64) {
-            static const int64_t pw[4] = {32, 16, 16, 6};
-            int j;
-            for (j = 0; j < 4; j++) {
-                HlsMem m = hls_mem(pdepth, pw[j]);
-                r.bram36 += (double)poc * m.bram36;
-                pmem_lut += (double)poc * m.lut;
-            }
-        } else {
-            pmem_lut = (double)poc * (double)(cdiv(70, 3) * 4);
+        int j;
+        for (j = 0; j < 4; j++) {
+            HlsMem m = hls_mem(pdepth, pw[j]);
+            r.bram36 += (double)poc * m.bram36;
+            pmem_lut += (double)poc * m.lut;
         }
     }
     /* PP > 1: the output reorder buffer, PP banks of DB words of PE_OC
