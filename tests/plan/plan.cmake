@@ -103,3 +103,17 @@ add_test(NAME plan_infra COMMAND ${PLAN_RUN} ${PT}/infra
   "for b in ultra96v2 zcu104; do \$KILN compile \$TMP/q.gir --board \$b -o \$TMP/\$b; done"
   "for b in ultra96v2 zcu104; do \$CHECK infra \$TMP/\$b; done"
   "grep -q '^| - | infrastructure (DMA, control) |' \$TMP/ultra96v2/report.md")
+
+# The memory model against yosys (hls/res_util.h): block RAM and URAM288
+# counts and the LUTRAM choice of one-write one-read memories of the shapes
+# the model tells apart, each synthesized for UltraScale+.
+add_executable(mem_model ${PD}/mem_model.c)
+target_link_libraries(mem_model PRIVATE kiln_hls)
+kiln_warnings(mem_model)
+find_program(YOSYS yosys)
+if(YOSYS)
+  add_test(NAME plan_mem_yosys COMMAND ${SYSTEM_PYTHON3} ${PD}/mem_yosys.py
+    $<TARGET_FILE:mem_model> ${YOSYS})
+else()
+  message(STATUS "yosys not found: plan_mem_yosys is not run (scripts/install-deps.sh installs it)")
+endif()
