@@ -75,8 +75,15 @@ ok &= case('qlinearconv_i8_perchannel', 'QLinearConv', q8(np.int8, (1, 4, 9, 9))
             ('b', rng.randint(-500, 500, 6).astype(np.int32))], np.int8,
            {'group': 2, 'strides': [2, 2], 'pads': [1, 1, 1, 1]})
 # QLinearConv: u8 activations with a zero point, SAME_UPPER, stride 2 on one axis.
-ok &= case('qlinearconv_u8_same', 'QLinearConv', q8(np.uint8, (2, 3, 7, 6)),
-           [('xs', f32(0.03)), ('xz', np.array(128, np.uint8)), ('w', q8(np.int8, (4, 3, 3, 2))),
+# The weights are 7-bit (-64..63): onnxruntime's u8 x s8 kernels on x86 CPUs
+# without VNNI (AVX2's vpmaddubsw) add pairs of products in 16 bits and
+# saturate beyond 255 * 64 * 2, so full-range weights give a reference that
+# depends on the machine (8 of 168 outputs off by up to 12 on an AVX2-only
+# EPYC); kiln's int32 arithmetic is the same either way.
+xu8 = q8(np.uint8, (2, 3, 7, 6))
+w7 = (q8(np.int8, (4, 3, 3, 2)).astype(np.int16) // 2).astype(np.int8)
+ok &= case('qlinearconv_u8_same', 'QLinearConv', xu8,
+           [('xs', f32(0.03)), ('xz', np.array(128, np.uint8)), ('w', w7),
             ('ws', f32([0.004])), ('wz', np.zeros(1, np.int8)), ('ys', f32(0.2)),
             ('yz', np.array(100, np.uint8))], np.uint8,
            {'auto_pad': 'SAME_UPPER', 'strides': [1, 2]})
