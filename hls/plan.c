@@ -1187,9 +1187,6 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
     return c;
 }
 
-/* Set stage s to its cheapest candidate whose cycles stay within t (the
- * fastest when none does); a candidate costs the sum over resources of its
- * share of the budget, each at the price w[r]. */
 /* Give stage s the array of candidate c. */
 static void take_cand(HlsPlan *p, HlsStage *s, const FoldCand *c)
 {
@@ -1202,6 +1199,9 @@ static void take_cand(HlsPlan *p, HlsStage *s, const FoldCand *c)
     }
 }
 
+/* Set stage s to its cheapest candidate whose cycles stay within t (the
+ * fastest when none does); a candidate costs the sum over resources of its
+ * share of the budget, each at the price w[r]. */
 static void fold_stage(HlsPlan *p, HlsStage *s, const FoldCand *c, int n, int64_t t,
                        const double *w)
 {
