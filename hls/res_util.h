@@ -9,17 +9,34 @@
 
 #include <stdint.h>
 
-/* Block RAM aspect ratios (depth x width) in simple-dual-port use. */
+/* Block RAM aspect ratios (depth x width) as yosys 0.23's
+ * xilinx/brams_xc4v.txt offers them on UltraScale+, in the order
+ * memory_libmap tries them: four configurations (true dual port RAMB18E2
+ * up to 1K x 18 and RAMB36E2 up to 1K x 36, simple dual port RAMB18E2 up to
+ * 512 x 36 and RAMB36E2 up to 512 x 72), each over its widths from the
+ * narrowest.  price: memory_libmap's cost of one block, 129 for a
+ * RAMB18E2, 257 for a RAMB36E2. */
 typedef struct HlsBramShape {
     int64_t depth, width; /* words x bits per word */
     double cost;          /* RAMB36E2 equivalents: 1 for RAMB36E2, 0.5 for RAMB18E2 */
+    double price;
+    int cfg;              /* memory_libmap configuration */
 } HlsBramShape;
 
+#define HLS_BRAM_CFGS 4
 static const HlsBramShape hls_bram_shapes[] = {
-    {32768, 1, 1.0}, {16384, 2, 1.0}, {8192, 4, 1.0}, {4096, 9, 1.0}, {2048, 18, 1.0},
-    {1024, 36, 1.0}, {512, 72, 1.0},
-    {16384, 1, 0.5}, {8192, 2, 0.5}, {4096, 4, 0.5}, {2048, 9, 0.5}, {1024, 18, 0.5},
-    {512, 36, 0.5},
+    {16384, 1, 0.5, 129.0, 0}, {8192, 2, 0.5, 129.0, 0}, {4096, 4, 0.5, 129.0, 0},
+    {2048, 9, 0.5, 129.0, 0},  {1024, 18, 0.5, 129.0, 0},
+
+    {32768, 1, 1.0, 257.0, 1}, {16384, 2, 1.0, 257.0, 1}, {8192, 4, 1.0, 257.0, 1},
+    {4096, 9, 1.0, 257.0, 1},  {2048, 18, 1.0, 257.0, 1}, {1024, 36, 1.0, 257.0, 1},
+
+    {16384, 1, 0.5, 129.0, 2}, {8192, 2, 0.5, 129.0, 2}, {4096, 4, 0.5, 129.0, 2},
+    {2048, 9, 0.5, 129.0, 2},  {1024, 18, 0.5, 129.0, 2}, {512, 36, 0.5, 129.0, 2},
+
+    {32768, 1, 1.0, 257.0, 3}, {16384, 2, 1.0, 257.0, 3}, {8192, 4, 1.0, 257.0, 3},
+    {4096, 9, 1.0, 257.0, 3},  {2048, 18, 1.0, 257.0, 3}, {1024, 36, 1.0, 257.0, 3},
+    {512, 72, 1.0, 257.0, 3},
 };
 
 static inline int64_t hls_cdiv(int64_t a, int64_t b)
@@ -47,53 +64,90 @@ static inline int hls_span_runs(int64_t pp, int64_t wout, int64_t k, int64_t str
     return pp > 1 && wout >= pp && k + stride <= rows;
 }
 
-/* Cost of covering depth x width with one shape as memory_libmap does:
- * ceil(depth / words) address ranges of `width` bits, packed into blocks of
- * the shape's width (the blocks share the low address bits; a block may hold
- * bits of two ranges, the read mux picks by the high ones): 1152 x 256 in
- * 512 x 72 is ceil(3 x 256 / 72) = 11 RAMB36E2, not 3 x 4. */
-static inline double hls_bram_tiled(int64_t depth, int64_t width, const HlsBramShape *b)
+/* Bits a word of `width` bits takes in a block `unit` bits wide whose
+ * write enables cover bytes of `byte` bits: memory_libmap pads the word to
+ * whole bytes (a 64-bit word in 9-bit bytes takes 72 bits). */
+static inline int64_t hls_mem_padded(int64_t width, int64_t unit, int64_t byte)
 {
-    return (double)hls_cdiv(hls_cdiv(depth, b->depth) * width, b->width) * b->cost;
+    int64_t b = byte < unit ? byte : unit;
+    return hls_cdiv(width, b) * b;
 }
 
-/* URAM288 blocks (4K words of 72 bits) of a depth x width memory, packed the
- * same way: 18432 x 256 is ceil(5 x 256 / 72) = 18, not 5 x 4 (yosys 0.23,
- * ram_style "ultra"). */
+/* One shape covering a depth x width memory with one write and one read
+ * port as yosys 0.23's memory_libmap covers it: ceil(depth / words)
+ * address ranges of the padded word, packed into blocks of the shape's
+ * width (the blocks share the low address bits; a block may hold bits of
+ * two ranges and the read mux picks by the high ones).  1152 x 256 in
+ * 512 x 72 is ceil(3 x 261 / 72) = 11 RAMB36E2, not 3 x 4; 4608 x 64 is
+ * 9 x 72 / 72 = 9, not 8.  price: memory_libmap's cost, the blocks' price
+ * plus half a unit per read-mux input bit beyond the first range and half
+ * a unit per range of write decode. */
+typedef struct HlsBramFit {
+    double bram36, price;
+} HlsBramFit;
+
+static inline HlsBramFit hls_bram_tiled(int64_t depth, int64_t width, const HlsBramShape *b)
+{
+    int64_t ranges = hls_cdiv(depth, b->depth);
+    int64_t blocks = hls_cdiv(ranges * hls_mem_padded(width, b->width, 9), b->width);
+    HlsBramFit f;
+    f.bram36 = (double)blocks * b->cost;
+    f.price = (double)blocks * b->price + 0.5 * (double)((ranges - 1) * width) +
+              (ranges > 1 ? 0.5 * (double)ranges : 0.0);
+    return f;
+}
+
+/* URAM288 blocks (4K words of 72 bits, bytes of 8 or 9 bits) of a
+ * depth x width memory, packed the same way: 18432 x 256 is
+ * ceil(5 x 256 / 72) = 18, not 5 x 4 (yosys 0.23, ram_style "ultra"). */
 static inline int64_t hls_uram_for(int64_t depth, int64_t width)
 {
-    return hls_cdiv(hls_cdiv(depth, 4096) * width, 72);
+    int64_t ranges = hls_cdiv(depth, 4096);
+    int64_t b8 = hls_cdiv(ranges * hls_mem_padded(width, 72, 8), 72);
+    int64_t b9 = hls_cdiv(ranges * hls_mem_padded(width, 72, 9), 72);
+    return b8 < b9 ? b8 : b9;
 }
 
-/* RAMB36E2 equivalents for a depth x width memory as yosys (memory_libmap)
- * maps it: the cheapest of one aspect ratio tiled over the whole memory, or
- * whole blocks of one ratio for the bulk of the depth plus another ratio for
- * the rest (a 2304 x 32 memory is 4 RAMB18E2 2Kx9 + 1 RAMB18E2 512x36; a
- * 576 x 64 one 1 RAMB36E2 512x72 + a 64-deep remainder in another block).
- * A memory that fits one RAMB18E2 counts 0.5.  Memories of at most 64
- * words go to LUTRAM and count 0 (hls_lutram_cells). */
-static inline double hls_bram36_for(int64_t depth, int64_t width)
+/* The block RAM memory_libmap picks for a depth x width memory with one
+ * write and one read port.  Within a configuration a shape replaces the
+ * one before it if its price is below that price cut to an integer (the
+ * pass keeps the best cost in an int); the cheapest configuration wins, the
+ * first on a tie.  A memory that fits one RAMB18E2 counts 0.5: 2304 x 32 is
+ * 5 RAMB18E2 of 512 x 36, 4608 x 32 nine of them, 576 x 64 two RAMB36E2 of
+ * 1024 x 36.  price includes the read port's emulation score (2). */
+static inline HlsBramFit hls_bram_fit(int64_t depth, int64_t width)
 {
     const int n = (int)(sizeof hls_bram_shapes / sizeof hls_bram_shapes[0]);
-    double best = -1.0;
-    int i, j;
-    if (depth <= 64)
-        return 0.0;
-    for (i = 0; i < n; i++) {
-        const HlsBramShape *b = &hls_bram_shapes[i];
-        int64_t bulk = depth / b->depth * b->depth, rest = depth - bulk;
-        double c = hls_bram_tiled(depth, width, b);
-        if (best < 0.0 || c < best)
-            best = c;
-        if (bulk == 0 || rest == 0)
-            continue;
-        for (j = 0; j < n; j++) {
-            c = hls_bram_tiled(bulk, width, b) + hls_bram_tiled(rest, width, &hls_bram_shapes[j]);
-            if (c < best)
-                best = c;
+    HlsBramFit best = {0.0, -1.0};
+    int c, i;
+    for (c = 0; c < HLS_BRAM_CFGS; c++) {
+        HlsBramFit pick = {0.0, -1.0};
+        double cut = 0.0;
+        for (i = 0; i < n; i++) {
+            HlsBramFit f;
+            if (hls_bram_shapes[i].cfg != c)
+                continue;
+            f = hls_bram_tiled(depth, width, &hls_bram_shapes[i]);
+            f.price += 2.0;
+            if (pick.price < 0.0 || f.price < cut) {
+                pick = f;
+                cut = (double)(int64_t)f.price;
+            }
         }
+        if (best.price < 0.0 || pick.price < best.price)
+            best = pick;
     }
     return best;
+}
+
+/* RAMB36E2 equivalents for a depth x width memory in block RAM
+ * (hls_bram_fit).  Memories of at most 64 words go to LUTRAM and count 0
+ * (hls_lutram_cells). */
+static inline double hls_bram36_for(int64_t depth, int64_t width)
+{
+    if (depth <= 64)
+        return 0.0;
+    return hls_bram_fit(depth, width).bram36;
 }
 
 /* LUTRAM cells (counted as LUTs, as bench/synth/synth.py does) of a memory
@@ -108,39 +162,44 @@ static inline double hls_lutram_cells(int64_t depth, int64_t width)
     return (double)hls_cdiv(width, 7);
 }
 
-/* A memory of more than 64 words with one write and one read port in
- * LUTRAM or block RAM as yosys 0.23's memory_libmap chooses on UltraScale+:
- * the cheaper of LUTRAM, priced 16 per RAM64M8 (7 bits x 64 words) or
- * RAM32M16 (14 x 32) scaled by the bits used, plus half a unit per bit and
- * extra bank for the read mux and half a unit per bank for the write
- * decode, and block RAM at 129 per RAMB18E2 (258 per RAMB36E2).  Probed with
- * yosys on 1W1R memories: 256 x 6, 128 x 24, 256 x 11, 512 x 5 and
- * 2048 x 1 go to LUTRAM; 128 x 28, 256 x 14, 512 x 7, 1024 x 3 and
- * 2560 x 1 to one RAMB18E2.  At most 64 words it is always LUTRAM.  lut:
- * the LUTRAM's LUTs (8 per cell, as bench/synth/synth.py counts them) and
- * its read mux, 0 in block RAM. */
+/* A memory with one write and one read port in LUTRAM or block RAM as
+ * yosys 0.23's memory_libmap chooses on UltraScale+.  LUTRAM is priced 16
+ * per RAM32M16 (14 bits x 32 words) or RAM64M8 (7 x 64) scaled by the bits
+ * used, plus half a unit per bit and extra bank for the read mux, half a
+ * unit per bank for the write decode (when there is more than one) and the
+ * read port's emulation score (2); block RAM as hls_bram_fit.  Block RAM
+ * wins only below the LUTRAM price cut to an integer (the pass keeps the
+ * best cost in an int): 200 x 12 is 131.7 in LUTRAM against 131 for one
+ * RAMB18E2, and goes to LUTRAM.  Probed with yosys on 1W1R memories:
+ * 256 x 6, 128 x 24, 256 x 11, 512 x 5, 200 x 12 and 2048 x 1 go to
+ * LUTRAM; 128 x 28, 256 x 14, 512 x 7, 1024 x 3 and 2560 x 1 to one
+ * RAMB18E2.  At most 64 words it is always LUTRAM.  lut: the LUTRAM's LUTs
+ * (8 per cell, as bench/synth/synth.py counts them) and its read mux, 0 in
+ * block RAM. */
 typedef struct HlsMem {
     double bram36, lut;
 } HlsMem;
 
 static inline HlsMem hls_mem(int64_t depth, int64_t width)
 {
-    static const int64_t words[2] = {64, 32}, bits[2] = {7, 14};
-    HlsMem m = {hls_bram36_for(depth, width), 0.0};
-    double best = 258.0 * m.bram36;
-    int lutram = depth <= 64, i;
+    static const int64_t words[2] = {32, 64}, bits[2] = {14, 7};
+    HlsBramFit b = hls_bram_fit(depth, width);
+    HlsMem m = {b.bram36, 0.0};
+    double lut_price = -1.0, lut = 0.0;
+    int i;
     for (i = 0; i < 2; i++) {
         int64_t n = hls_cdiv(depth, words[i]);
         double price = 16.0 * (double)n * (double)width / (double)bits[i] +
-                       0.5 * (double)((n - 1) * width) + 0.5 * (double)n;
-        if ((lutram && i == 0) || price < best) {
-            best = price;
-            lutram = 1;
-            m.lut = 8.0 * (double)(n * hls_cdiv(width, bits[i])) + 0.5 * (double)((n - 1) * width);
+                       0.5 * (double)((n - 1) * width) + (n > 1 ? 0.5 * (double)n : 0.0) + 2.0;
+        if (lut_price < 0.0 || price < lut_price) {
+            lut_price = price;
+            lut = 8.0 * (double)(n * hls_cdiv(width, bits[i])) + 0.5 * (double)((n - 1) * width);
         }
     }
-    if (lutram)
+    if (depth <= 64 || !(b.price < (double)(int64_t)lut_price)) {
         m.bram36 = 0.0;
+        m.lut = lut;
+    }
     return m;
 }
 

@@ -4,7 +4,8 @@ memory of one write and one read port below is synthesized with
 synth_xilinx -family xcup and its RAMB36E2 + RAMB18E2/2, URAM288 and LUTRAM
 cells must be what the model says (the same block counts; LUTRAM exactly
 where the model puts it).  The shapes are the cases the model distinguishes:
-blocks packed across address ranges (1152 x 256, 18432 x 128), the LUTRAM
+blocks packed across address ranges (1152 x 256, 18432 x 256), words padded
+to whole 9-bit bytes (4608 x 64 is 9 RAMB36E2, not 8), the LUTRAM
 or block RAM choice on either side of memory_libmap's prices, and the
 memories of kiln_conv's parameters and reorder buffer.
 
@@ -19,9 +20,10 @@ import tempfile
 
 SHAPES = [
     # depth, width, style ("" or "ultra")
-    (1152, 256, ""), (2304, 32, ""), (2048, 64, ""),
+    (1152, 256, ""), (2304, 32, ""), (2048, 64, ""), (4608, 64, ""), (4608, 32, ""),
+    (2304, 72, ""),
     (256, 6, ""), (256, 16, ""), (128, 24, ""), (128, 28, ""),
-    (512, 5, ""), (512, 7, ""), (2048, 1, ""), (2560, 1, ""), (96, 16, ""),
+    (512, 5, ""), (512, 7, ""), (200, 12, ""), (2048, 1, ""), (2560, 1, ""), (96, 16, ""),
     (18432, 256, "ultra"), (10240, 256, "ultra"),
 ]
 
