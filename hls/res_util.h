@@ -9,35 +9,27 @@
 
 #include <stdint.h>
 
-/* Block RAM aspect ratios (depth x width) as yosys 0.23's
- * xilinx/brams_xc4v.txt offers them on UltraScale+, in the order
- * memory_libmap tries them: four configurations (true dual port RAMB18E2
- * up to 1K x 18 and RAMB36E2 up to 1K x 36, simple dual port RAMB18E2 up to
- * 512 x 36 and RAMB36E2 up to 512 x 72), each over its widths from the
- * narrowest.  price: memory_libmap's cost of one block, 129 for a
- * RAMB18E2, 257 for a RAMB36E2. */
+/* Block RAM as yosys 0.23's xilinx/brams_xc4v.txt offers it on
+ * UltraScale+, in the order memory_libmap tries it: four configurations
+ * (true dual port RAMB18E2 up to 1K x 18 and RAMB36E2 up to 1K x 36, simple
+ * dual port RAMB18E2 up to 512 x 36 and RAMB36E2 up to 512 x 72), each over
+ * the widths 1, 2, 4, 9, 18, 36, 72 from the narrowest (depth words1 >> i
+ * for width i).  price: memory_libmap's cost of one block. */
 typedef struct HlsBramShape {
     int64_t depth, width; /* words x bits per word */
     double cost;          /* RAMB36E2 equivalents: 1 for RAMB36E2, 0.5 for RAMB18E2 */
     double price;
-    int cfg;              /* memory_libmap configuration */
 } HlsBramShape;
 
-#define HLS_BRAM_CFGS 4
-static const HlsBramShape hls_bram_shapes[] = {
-    {16384, 1, 0.5, 129.0, 0}, {8192, 2, 0.5, 129.0, 0}, {4096, 4, 0.5, 129.0, 0},
-    {2048, 9, 0.5, 129.0, 0},  {1024, 18, 0.5, 129.0, 0},
+typedef struct HlsBramCfg {
+    int64_t words1; /* depth at width 1 */
+    int nwidths;    /* the first nwidths of hls_bram_widths */
+    double cost, price;
+} HlsBramCfg;
 
-    {32768, 1, 1.0, 257.0, 1}, {16384, 2, 1.0, 257.0, 1}, {8192, 4, 1.0, 257.0, 1},
-    {4096, 9, 1.0, 257.0, 1},  {2048, 18, 1.0, 257.0, 1}, {1024, 36, 1.0, 257.0, 1},
-
-    {16384, 1, 0.5, 129.0, 2}, {8192, 2, 0.5, 129.0, 2}, {4096, 4, 0.5, 129.0, 2},
-    {2048, 9, 0.5, 129.0, 2},  {1024, 18, 0.5, 129.0, 2}, {512, 36, 0.5, 129.0, 2},
-
-    {32768, 1, 1.0, 257.0, 3}, {16384, 2, 1.0, 257.0, 3}, {8192, 4, 1.0, 257.0, 3},
-    {4096, 9, 1.0, 257.0, 3},  {2048, 18, 1.0, 257.0, 3}, {1024, 36, 1.0, 257.0, 3},
-    {512, 72, 1.0, 257.0, 3},
-};
+static const int64_t hls_bram_widths[7] = {1, 2, 4, 9, 18, 36, 72};
+static const HlsBramCfg hls_bram_cfgs[4] = {
+    {16384, 5, 0.5, 129.0}, {32768, 6, 1.0, 257.0}, {16384, 6, 0.5, 129.0}, {32768, 7, 1.0, 257.0}};
 
 static inline int64_t hls_cdiv(int64_t a, int64_t b)
 {
@@ -64,6 +56,14 @@ static inline int hls_span_runs(int64_t pp, int64_t wout, int64_t k, int64_t str
     return pp > 1 && wout >= pp && k + stride <= rows;
 }
 
+/* memory_libmap's price of the read mux and write decode over `ranges`
+ * address ranges of a `width`-bit word: half a unit per mux input bit
+ * beyond the first range, half a unit per range decoded (none for one). */
+static inline double hls_libmap_mux(int64_t ranges, int64_t width)
+{
+    return 0.5 * (double)((ranges - 1) * width) + (ranges > 1 ? 0.5 * (double)ranges : 0.0);
+}
+
 /* Bits a word of `width` bits takes in a block `unit` bits wide whose
  * write enables cover bytes of `byte` bits: memory_libmap pads the word to
  * whole bytes (a 64-bit word in 9-bit bytes takes 72 bits). */
@@ -81,7 +81,7 @@ static inline int64_t hls_mem_padded(int64_t width, int64_t unit, int64_t byte)
  * 512 x 72 is ceil(3 x 261 / 72) = 11 RAMB36E2, not 3 x 4; 4608 x 64 is
  * 9 x 72 / 72 = 9, not 8.  price: memory_libmap's cost, the blocks' price
  * plus half a unit per read-mux input bit beyond the first range and half
- * a unit per range of write decode. */
+ * a unit per range of write decode (hls_libmap_mux). */
 typedef struct HlsBramFit {
     double bram36, price;
 } HlsBramFit;
@@ -92,8 +92,7 @@ static inline HlsBramFit hls_bram_tiled(int64_t depth, int64_t width, const HlsB
     int64_t blocks = hls_cdiv(ranges * hls_mem_padded(width, b->width, 9), b->width);
     HlsBramFit f;
     f.bram36 = (double)blocks * b->cost;
-    f.price = (double)blocks * b->price + 0.5 * (double)((ranges - 1) * width) +
-              (ranges > 1 ? 0.5 * (double)ranges : 0.0);
+    f.price = (double)blocks * b->price + hls_libmap_mux(ranges, width);
     return f;
 }
 
@@ -117,17 +116,15 @@ static inline int64_t hls_uram_for(int64_t depth, int64_t width)
  * 1024 x 36.  price includes the read port's emulation score (2). */
 static inline HlsBramFit hls_bram_fit(int64_t depth, int64_t width)
 {
-    const int n = (int)(sizeof hls_bram_shapes / sizeof hls_bram_shapes[0]);
     HlsBramFit best = {0.0, -1.0};
     int c, i;
-    for (c = 0; c < HLS_BRAM_CFGS; c++) {
+    for (c = 0; c < 4; c++) {
+        const HlsBramCfg *g = &hls_bram_cfgs[c];
         HlsBramFit pick = {0.0, -1.0};
         double cut = 0.0;
-        for (i = 0; i < n; i++) {
-            HlsBramFit f;
-            if (hls_bram_shapes[i].cfg != c)
-                continue;
-            f = hls_bram_tiled(depth, width, &hls_bram_shapes[i]);
+        for (i = 0; i < g->nwidths; i++) {
+            HlsBramShape sh = {g->words1 >> i, hls_bram_widths[i], g->cost, g->price};
+            HlsBramFit f = hls_bram_tiled(depth, width, &sh);
             f.price += 2.0;
             if (pick.price < 0.0 || f.price < cut) {
                 pick = f;
@@ -189,8 +186,8 @@ static inline HlsMem hls_mem(int64_t depth, int64_t width)
     int i;
     for (i = 0; i < 2; i++) {
         int64_t n = hls_cdiv(depth, words[i]);
-        double price = 16.0 * (double)n * (double)width / (double)bits[i] +
-                       0.5 * (double)((n - 1) * width) + (n > 1 ? 0.5 * (double)n : 0.0) + 2.0;
+        double price =
+            16.0 * (double)n * (double)width / (double)bits[i] + hls_libmap_mux(n, width) + 2.0;
         if (lut_price < 0.0 || price < lut_price) {
             lut_price = price;
             lut = 8.0 * (double)(n * hls_cdiv(width, bits[i])) + 0.5 * (double)((n - 1) * width);
