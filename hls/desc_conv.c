@@ -295,14 +295,17 @@ static double rq_lut_lane(int64_t pipe)
     return pipe >= 3 ? 263.0 : 365.0;
 }
 
-/* Registered adder-tree nodes of one lane: the TL registers kiln_conv's
- * treg() spreads over the chain of L tree adders + the accumulator. */
-static int64_t tree_reg_nodes(int64_t l, int64_t tl)
+/* Flip-flops of one lane's registered adder-tree nodes: the TL registers
+ * kiln_conv's treg() spreads over the chain of L tree adders + the
+ * accumulator.  A node of level q sums 2^q 16-bit products: of its 17 + L
+ * bits only 16 + q differ, the sign copies above them merge into one
+ * flip-flop (yosys opt_merge). */
+static int64_t tree_reg_bits(int64_t l, int64_t tl)
 {
     int64_t q, n = 0;
     for (q = 1; q <= l; q++)
         if ((q * (tl + 1)) / (l + 1) > ((q - 1) * (tl + 1)) / (l + 1))
-            n += (int64_t)1 << (l - q);
+            n += ((int64_t)1 << (l - q)) * (16 + q);
     return n;
 }
 
@@ -364,12 +367,17 @@ static HlsRes conv_resources(const int64_t *hw)
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
-    /* registered products, accumulators, requant stages, tree registers of
-     * width 17 + L, control counters */
+    /* registered products, accumulators, requant stages, tree registers,
+     * control counters; weight words of up to 64 in LUTRAM
+     * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
+     * flip-flops, block RAM and URAM inside */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +
+           (hw[CV_WURAM] != 1 && hw[CV_WDEPTH] <= 64
+                ? (double)(hw[CV_WBANKS] * poc * 8 * pic)
+                : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
-                            (double)(tree_reg_nodes(l, tl) * (17 + l)));
+                            (double)tree_reg_bits(l, tl));
     return r;
 }
 
