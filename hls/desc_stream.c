@@ -86,7 +86,7 @@ static void maxpool_stage(HlsRes *r, int64_t lanes, int64_t kmax, int64_t depth,
     int64_t dw = 8 * lanes, nt = kmax - 1;
     double b = hls_bram36_for(depth, dw);
     r->bram36 += (double)nt * b;
-    r->lut += (double)nt * hls_lutram_cells(depth, dw) + hls_lutram_cells(4 + pipe, dw);
+    r->lut += (double)nt * hls_lutram_luts(depth, dw) + hls_lutram_luts(4 + pipe, dw);
     r->ff += (double)(dw * (1 + nt + (b > 0.0 ? 0 : nt) + pipe));
     /* per tap and lane: signed 8-bit compare, select, forwarding mux */
     r->lut += 4.43 * (double)(nt * dw);
@@ -104,7 +104,7 @@ static HlsRes maxpool_resources(const int64_t *hw)
      * and stride 1, K_MAX 2) measured 552..637 LUT, 299..314 FF and no DSP
      * (cfg_ow * cfg_cg folds).  With every cfg input free it takes about
      * 450 LUT more and 1 DSP (docs/rtl-stream-resources.md) */
-    r.lut += 490.0;
+    r.lut += 420.0;
     r.ff += 212.0;
     r.dsp = 0.0;
     return r;
@@ -146,9 +146,10 @@ static HlsRes fifo_resources(const int64_t *hw)
         r.ff = (double)width + 3.0 * (double)aw + 5.0;
         r.lut = (double)width + 4.0 * (double)aw + 22.0;
     } else {
-        /* LUTRAM: one RAM32M16 (14 bits x 32) per cell as synth.py counts */
+        /* LUTRAM: RAM32M16 (14 bits x 32) cells of 8 LUTs, as synth.py
+         * counts them (WIDTH=128 DEPTH=16: 10 cells beside 23 LUTs) */
         r.ff = 3.0 * (double)aw + 5.0;
-        r.lut = (double)(ceil_div(width, 14) * ceil_div(depth, 32)) + 5.0 * (double)aw + 3.0;
+        r.lut = 8.0 * (double)(ceil_div(width, 14) * ceil_div(depth, 32)) + 5.0 * (double)aw + 3.0;
     }
     return r;
 }
@@ -213,7 +214,7 @@ static HlsRes upsample_resources(const int64_t *hw)
     r.bram36 = hls_bram36_for(hw[1], dw);
     /* output select (input beat or buffer), the 4-entry output FIFO, and
      * the x / group / copy counters (constants fitted on LANES 8 and 16) */
-    r.lut = (double)dw + hls_lutram_cells(4, dw) + hls_lutram_cells(hw[1], dw) +
+    r.lut = (double)dw + hls_lutram_luts(4, dw) + hls_lutram_luts(hw[1], dw) +
             103.5;
     r.ff = (double)dw * (r.bram36 > 0.0 ? 1.0 : 2.0) + 69.0;
     return r;

@@ -139,7 +139,7 @@ static inline HlsBramFit hls_bram_fit(int64_t depth, int64_t width)
 
 /* RAMB36E2 equivalents for a depth x width memory in block RAM
  * (hls_bram_fit).  Memories of at most 64 words go to LUTRAM and count 0
- * (hls_lutram_cells). */
+ * (hls_lutram_luts). */
 static inline double hls_bram36_for(int64_t depth, int64_t width)
 {
     if (depth <= 64)
@@ -147,16 +147,15 @@ static inline double hls_bram36_for(int64_t depth, int64_t width)
     return hls_bram_fit(depth, width).bram36;
 }
 
-/* LUTRAM cells (counted as LUTs, as bench/synth/synth.py does) of a memory
- * of at most 64 words with one read and one write port: RAM32M16 (14 bits
- * x 32) up to 32 words, RAM64M8 (7 bits x 64) up to 64; 0 above (BRAM). */
-static inline double hls_lutram_cells(int64_t depth, int64_t width)
+/* LUTs of a memory of at most 64 words with one read and one write port
+ * in LUTRAM: RAM32M16 (14 bits x 32) up to 32 words, RAM64M8 (7 bits x 64)
+ * up to 64, each cell 8 LUTs (as bench/synth/synth.py counts them); 0
+ * above (BRAM). */
+static inline double hls_lutram_luts(int64_t depth, int64_t width)
 {
     if (depth > 64)
         return 0.0;
-    if (depth <= 32)
-        return (double)hls_cdiv(width, 14);
-    return (double)hls_cdiv(width, 7);
+    return 8.0 * (double)hls_cdiv(width, depth <= 32 ? 14 : 7);
 }
 
 /* A memory with one write and one read port in LUTRAM or block RAM as
