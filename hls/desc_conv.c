@@ -368,13 +368,11 @@ static HlsRes conv_resources(const int64_t *hw)
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
     /* registered products, accumulators, requant stages, tree registers,
-     * control counters; weight words of up to 64 in LUTRAM
+     * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
     r.ff = CV_FF_BASE + (double)macs * 16.0 +
-           (hw[CV_WURAM] != 1 && hw[CV_WDEPTH] <= 64
-                ? (double)(hw[CV_WBANKS] * poc * 8 * pic)
-                : 0.0) +
+           (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
                             (double)tree_reg_bits(l, tl));

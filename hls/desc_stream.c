@@ -146,10 +146,10 @@ static HlsRes fifo_resources(const int64_t *hw)
         r.ff = (double)width + 3.0 * (double)aw + 5.0;
         r.lut = (double)width + 4.0 * (double)aw + 22.0;
     } else {
-        /* LUTRAM: RAM32M16 (14 bits x 32) cells of 8 LUTs, as synth.py
-         * counts them (WIDTH=128 DEPTH=16: 10 cells beside 23 LUTs) */
+        /* LUTRAM (hls_lutram_luts; WIDTH=128 DEPTH=16: 10 RAM32M16 beside
+         * 23 LUTs) */
         r.ff = 3.0 * (double)aw + 5.0;
-        r.lut = 8.0 * (double)(ceil_div(width, 14) * ceil_div(depth, 32)) + 5.0 * (double)aw + 3.0;
+        r.lut = hls_lutram_luts(depth, width) + 5.0 * (double)aw + 3.0;
     }
     return r;
 }
