@@ -444,8 +444,15 @@ static const HlsEngineDesc regfile_desc = {
 /* ---------------- kiln_axi_rd, kiln_axi_wr ---------------- */
 
 #define AXI_OUT_MAX 64 /* largest MAX_OUT the cycle models follow */
+/* Per bit of CNT_W (the beat counters): their registers (2 in the reader,
+ * 3 in the writer) and the LUTs in the same share of what a channel saves
+ * per bit in context (hls/infra.c: 3.5 and 3.4 LUT). */
+#define AXI_RD_LUT_BIT 1.76
+#define AXI_RD_FF_BIT 2.0
+#define AXI_WR_LUT_BIT 2.04
+#define AXI_WR_FF_BIT 3.0
 
-static const char *const axi_hw[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", NULL};
+static const char *const axi_hw[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W", NULL};
 /* base: first byte address; bytes: transfer length; lat: the memory's fixed
  * latency (AR taken -> first R beat; last W beat -> B response). */
 static const char *const axi_rt[] = {"base", "bytes", "lat", NULL};
@@ -553,7 +560,8 @@ static int64_t axi_wr_latency(const int64_t *hw)
  * read-data flip-flops, DATA_W LUTs of muxes) from 128 entries; the small
  * form is block RAM too above 64 entries (yosys makes its registered read
  * address a synchronous read: BURST_MAX 16, MAX_OUT 4 is 72 x DATA_W in
- * one RAMB36E2 for DATA_W 64), else LUTRAM (RAM32M16 cells). */
+ * one RAMB36E2 for DATA_W 64), else LUTRAM (hls_lutram_luts: RAM32M16 or
+ * RAM64M8 cells of 8 LUTs). */
 static void axi_fifo_res(HlsRes *r, int64_t depth, int64_t dw)
 {
     if (depth >= 128) {
@@ -565,7 +573,7 @@ static void axi_fifo_res(HlsRes *r, int64_t depth, int64_t dw)
         r->ff += (double)dw;
         r->lut += (double)dw;
     } else {
-        r->lut += (double)(ceil_div(dw, 14) * ceil_div(depth, 32));
+        r->lut += hls_lutram_luts(depth, dw);
     }
 }
 
@@ -578,9 +586,10 @@ static HlsRes axi_rd_resources(const int64_t *hw)
      * 14, MAX_OUT 4: 269 and 318 LUT, 191 FF.  Two address registers and
      * their adder (2*ADDR_W), the last beat's byte mask (~DATA_W), two
      * 32-bit beat counters, 9-bit burst-length compares.  With cfg_bytes
-     * free about 10% more (docs/rtl-stream-resources.md) */
-    r.lut = 1.02 * (double)dw + 2.0 * (double)aw + 173.0;
-    r.ff = 0.06 * (double)dw + 2.0 * (double)aw + 110.0;
+     * free about 10% more (docs/rtl-stream-resources.md).  CNT_W below 32:
+     * the two beat counters and their compares narrow (AXI_RD_LUT_BIT) */
+    r.lut = 1.02 * (double)dw + 2.0 * (double)aw + 173.0 + AXI_RD_LUT_BIT * (double)(hw[4] - 32);
+    r.ff = 0.06 * (double)dw + 2.0 * (double)aw + 110.0 + AXI_RD_FF_BIT * (double)(hw[4] - 32);
     axi_fifo_res(&r, hw[3] * hw[2] + 8, dw);
     return r;
 }
@@ -594,9 +603,10 @@ static HlsRes axi_wr_resources(const int64_t *hw)
      * DATA_W 16 and 64, BURST_MAX 16, MAX_OUT 4: 439 and 490 LUT, 280 FF.
      * One burst-length unit (the W side replays the AW side's lengths),
      * 32-bit counters, two address adders.  With free row registers the
-     * row arithmetic stays: about 1.9x (docs/rtl-stream-resources.md) */
-    r.lut = 1.06 * (double)dw + 2.0 * (double)aw + 342.0;
-    r.ff = 2.0 * (double)aw + 200.0;
+     * row arithmetic stays: about 1.9x (docs/rtl-stream-resources.md).
+     * CNT_W below 32: the three beat counters narrow (AXI_WR_LUT_BIT) */
+    r.lut = 1.06 * (double)dw + 2.0 * (double)aw + 342.0 + AXI_WR_LUT_BIT * (double)(hw[4] - 32);
+    r.ff = 2.0 * (double)aw + 200.0 + AXI_WR_FF_BIT * (double)(hw[4] - 32);
     axi_fifo_res(&r, 2 * hw[2] + 8, dw);
     return r;
 }

@@ -28,17 +28,22 @@
  * instantiates them (cfg_bytes, cfg_stride, cfg_beats, cfg_subs and the row
  * registers constant; base and frame count from the register file): the
  * repetition and sub-run counters, the next base address, the frame gate.
- * yosys on one channel with the top's constants: writer 16 b, burst 16, 2
- * lanes 596 LUT 486 FF; a tiled conv's writer (32 b, 64 sub-runs, 1-beat
- * rows) 725/526; writer 128 b, burst 64, 16 lanes 866/755; reader 32 b,
- * burst 14, 4 lanes 435/397 (64 frame-gated sub-runs 456/397); reader
- * 32 b, burst 16 449/426; reader 128 b, burst 64 565/669.  The descriptors
- * + these terms: 600/485, 731/485, 843/741, 442/397, 442/397, 468/429,
- * 662/659. */
-#define CHAN_FF 205.0
-#define CHAN_RD_LUT 150.0
-#define CHAN_WR_LUT 157.0
-#define CHAN_TILED_LUT 112.0 /* a writer's 2-D rows and sub-runs */
+ * Fitted with bench/synth/inst_synth.py on the 42 channels of YOLOv3-tiny
+ * 416 on Ultra96-V2, each at CNT_W 32 and at its own (12..20): readers
+ * (28 x 2) LUT within -21..+19% per channel, FF -5..+7%; writers (14 x 2)
+ * LUT -7..+9%, FF exact; the sums exact.  Per bit of CNT_W the channel
+ * measures 4 FF (readers) or 5 (writers): the master's beat counters (2 or
+ * 3, its descriptor) and the sub-run and stream-beat counters here (2); the
+ * LUTs per bit (3.5, 3.4) split the same way. */
+#define CHAN_RD_FF 222.0
+#define CHAN_WR_FF 206.0
+#define CHAN_TILED_FF 40.0
+#define CHAN_RD_LUT 123.0
+#define CHAN_WR_LUT 118.0
+#define CHAN_TILED_LUT 136.0 /* a writer's 2-D rows and sub-runs */
+#define CHAN_FF_BIT 2.0      /* per bit of CNT_W below 32 */
+#define CHAN_RD_LUT_BIT 1.76
+#define CHAN_WR_LUT_BIT 1.36
 /* One stage's PERF counter (beat count, first-frame flag, two cycle stamps):
  * yosys 97 FF, 40 LUT. */
 #define PERF_FF 97.0
@@ -99,21 +104,39 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
     add_engine(r, "kiln_width", n, v, 2);
 }
 
-/* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
- * (kiln_rd_chan) with burst beats bmax; AXI data bits hls_chan_data_w. */
-static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tiled)
+/* CNT_W of a channel moving bytes per sub-run, subs sub-runs a frame, on a
+ * bus of dw bits with lanes stream lanes: the bits of its largest count, at
+ * least 12 for a reader and 20 for a writer (the generator's chan_cnt_w). */
+static int64_t chan_cnt_w(int write, int64_t bytes, int64_t subs, int64_t dw, int64_t lanes)
 {
-    static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT"};
-    int64_t dw = hls_chan_data_w(lanes);
-    int64_t v[4];
-    v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT;
-    add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 4);
+    int64_t fine = dw / 8 < lanes ? dw / 8 : lanes, m = (bytes + fine - 1) / fine;
+    int64_t w = write ? 20 : 12;
+    if (subs > m)
+        m = subs;
+    while (w < 32 && (m >> w) != 0)
+        w++;
+    return w;
+}
+
+/* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
+ * (kiln_rd_chan) with burst beats bmax, bytes per sub-run and subs sub-runs
+ * a frame; AXI data bits hls_chan_data_w. */
+static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tiled, int64_t bytes,
+                     int64_t subs)
+{
+    static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W"};
+    int64_t dw = hls_chan_data_w(lanes), cw = chan_cnt_w(write, bytes, subs, dw, lanes);
+    int64_t v[5];
+    v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT, v[4] = cw;
+    add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 5);
     if (write)
         add_width(r, lanes, dw / 8);
     else
         add_width(r, dw / 8, lanes);
-    r->ff += CHAN_FF;
-    r->lut += write ? CHAN_WR_LUT + (tiled ? CHAN_TILED_LUT : 0.0) : CHAN_RD_LUT;
+    r->ff += (write ? CHAN_WR_FF + (tiled ? CHAN_TILED_FF : 0.0) : CHAN_RD_FF) +
+             CHAN_FF_BIT * (double)(cw - 32);
+    r->lut += write ? CHAN_WR_LUT + (tiled ? CHAN_TILED_LUT : 0.0) + CHAN_WR_LUT_BIT * (double)(cw - 32)
+                    : CHAN_RD_LUT + CHAN_RD_LUT_BIT * (double)(cw - 32);
 }
 
 int hls_leaves_segment(const HlsPlan *p, int i)
@@ -158,21 +181,28 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         /* input maps from DDR: graph inputs, CPU or other segments */
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];
+            int64_t c = k == 1 ? s->cin2 : s->cin, li = in_lanes(s);
+            int64_t bytes = s->h * s->w * ((c + li - 1) / li) * li;
+            int64_t subs = s->npass > 1 ? s->npass : 1;
             if (from < 0 || p->stages[from].segment != s->segment) {
-                add_chan(r, 0, in_lanes(s), INFRA_BURST_MAP, 0);
+                add_chan(r, 0, li, INFRA_BURST_MAP, 0, bytes, subs);
                 nch++;
             } else if (ddr_edge(p, s, k)) {
                 /* reads its producer's buffer: the writer's base registers */
-                add_chan(r, 0, in_lanes(s), INFRA_BURST_EDGE_RD, 0);
+                add_chan(r, 0, li, INFRA_BURST_EDGE_RD, 0, bytes, subs);
             }
         }
         if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
-            add_chan(r, 0, in_lanes(s), INFRA_BURST_W, 0);
+            add_chan(r, 0, in_lanes(s), INFRA_BURST_W, 0, s->weight_bytes, 1);
             nch++;
         }
         if (out) {
-            add_chan(r, 1, out_lanes(s),
-                     leaves && !hls_tiled(s) ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR, hls_tiled(s));
+            int64_t lo = out_lanes(s), npix = s->oh * s->ow;
+            if (hls_tiled(s))
+                add_chan(r, 1, lo, INFRA_BURST_EDGE_WR, 1, npix * s->tog * s->pe_oc, s->npass);
+            else
+                add_chan(r, 1, lo, leaves ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR, 0,
+                         npix * ((s->cout + lo - 1) / lo) * lo, 1);
             nch++;
         }
         /* consumers in the segment: a lane converter where the counts differ */

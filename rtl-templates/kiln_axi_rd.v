@@ -9,7 +9,9 @@
 //                          left on m_*
 //             done         set when a transfer finished, cleared by start
 //             error        sticky: some RRESP != OKAY in this transfer
-//                          (cleared by start); the beat's data is still sent
+//                          (cleared by start); the beat's data is still sent;
+//                          or, set at start with done and nothing read, a
+//                          transfer of 2^CNT_W beats or more
 //             m_axi_ar*    AR channel: INCR bursts, ARSIZE = log2(DATA_W/8),
 //                          ARLEN + 1 <= BURST_MAX, never crossing 4 KiB
 //             m_axi_r*     R channel (single ID, in-order data)
@@ -20,7 +22,9 @@
 // Parameters: DATA_W (16, 32, 64 or 128; the stream has DATA_W/8 lanes: use
 //             kiln_width to convert to another lane count), ADDR_W (address
 //             bits), BURST_MAX (beats per burst, 1..256), MAX_OUT (bursts
-//             in flight, >= 1).
+//             in flight, >= 1), CNT_W (bits of the beat counters, 12..32:
+//             a transfer holds fewer than 2^CNT_W beats; the generated top
+//             sets it to what its channel needs).
 // Structure:  the next burst's length is min(beats left, BURST_MAX, beats to
 //             the next 4 KiB boundary).  An AR is issued while fewer than
 //             MAX_OUT bursts are in flight and the data FIFO
@@ -44,15 +48,17 @@
 //             hls/desc_stream.c evaluates the recurrence.
 // Resources:  FIFO of MAX_OUT*BURST_MAX + 8 entries: from 128 entries
 //             bram36 = fewest RAMB36E2 (512x72, 1Kx36, ...) for it; with
-//             cfg_bytes constant (as the generated top has it) LUT ~
-//             1.02*DATA_W + 2*ADDR_W + 173, FF ~ 2*ADDR_W + 110 (+ 2*DATA_W
-//             LUT and FF for the BRAM FIFO form); below, LUTRAM
-//             (ceil(DATA_W/14)*ceil(entries/32) LUTs).  No DSP.
+//             cfg_bytes constant (as the generated top has it) LUT and FF
+//             as kiln_axi_rd's descriptor (hls/desc_stream.c) counts them:
+//             the address and beat-counter registers with their adders,
+//             the last beat's byte mask, the FIFO (BRAM form: 2*DATA_W
+//             FF and DATA_W LUT beside it; below, LUTRAM).  No DSP.
 module kiln_axi_rd #(
     parameter DATA_W    = 128,
     parameter ADDR_W    = 40,
     parameter BURST_MAX = 64,
-    parameter MAX_OUT   = 4
+    parameter MAX_OUT   = 4,
+    parameter CNT_W     = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -87,6 +93,8 @@ module kiln_axi_rd #(
     localparam [PW-1:0] BEATS_4K = B4K_I[PW-1:0];
     localparam [31:0]   BMAX     = BURST_MAX;
     localparam [8:0]    BMAX9    = BMAX[8:0];
+    localparam [CNT_W-1:0] BMAXC = BMAX[CNT_W-1:0];
+    localparam [CNT_W-1:0] ONE   = {{(CNT_W-1){1'b0}}, 1'b1};
     localparam [OW-1:0] OMAX     = MAX_OUT[OW-1:0];
     localparam [CW:0]   DMAX     = DEPTH[CW:0];
 
@@ -97,8 +105,8 @@ module kiln_axi_rd #(
     reg              done_r;     // last transfer finished
     reg              err_r;      // sticky RRESP error
     reg [ADDR_W-1:0] addr;       // address of the next burst
-    reg [31:0]       rem;        // beats not yet requested
-    reg [31:0]       out_left;   // beats not yet sent on m_*
+    reg [CNT_W-1:0]  rem;        // beats not yet requested
+    reg [CNT_W-1:0]  out_left;   // beats not yet sent on m_*
     reg [OW-1:0]     nout;       // bursts loaded into AR and not yet complete
     reg [CW-1:0]     inflight;   // beats requested and not yet received
     reg [NB-1:0]     keep_last;  // byte enables of the last beat
@@ -110,20 +118,21 @@ module kiln_axi_rd #(
     // length of the next burst: min(beats left, BURST_MAX, beats to the
     // next 4 KiB boundary), at most 256, in 9 bits
     wire [PW-1:0] to4k   = BEATS_4K - {{(PW-(12-LB)){1'b0}}, addr[11:LB]};
-    wire [8:0]    lim    = rem >= BMAX ? BMAX9 : rem[8:0];
+    wire [8:0]    lim    = rem >= BMAXC ? BMAX9 : rem[8:0];
     wire [8:0]    blen9  = to4k < {{(PW-9){1'b0}}, lim} ? to4k[8:0] : lim;
-    wire [31:0]   blen   = {23'd0, blen9};
+    wire [CNT_W-1:0] blen = {{(CNT_W-9){1'b0}}, blen9};
 
     wire [CW-1:0] fcount;
     wire          f_sready;
     wire [CW:0]   reserved = {1'b0, inflight} + {1'b0, fcount} + blen[CW:0];
-    wire          load = busy_r && rem != 32'd0 && nout < OMAX && reserved <= DMAX
+    wire          load = busy_r && rem != {CNT_W{1'b0}} && nout < OMAX && reserved <= DMAX
                          && (!m_axi_arvalid || m_axi_arready);
 
     wire r_hs = m_axi_rvalid && m_axi_rready;
     wire m_hs = m_tvalid && m_tready;
 
     wire [32:0] beats_all = ({1'b0, cfg_bytes} + (NB - 1)) >> LB;
+    wire        too_long  = (beats_all >> CNT_W) != 33'd0; // beyond the counters
     wire [LB-1:0] tail = cfg_bytes[LB-1:0];
 
     always @(posedge clk) begin
@@ -132,26 +141,26 @@ module kiln_axi_rd #(
             done_r        <= 1'b0;
             err_r         <= 1'b0;
             m_axi_arvalid <= 1'b0;
-            rem           <= 32'd0;
-            out_left      <= 32'd0;
+            rem           <= {CNT_W{1'b0}};
+            out_left      <= {CNT_W{1'b0}};
             nout          <= {OW{1'b0}};
             inflight      <= {CW{1'b0}};
         end else begin
             if (start && !busy_r) begin
                 addr      <= cfg_base;
-                rem       <= beats_all[31:0];
-                out_left  <= beats_all[31:0];
+                rem       <= too_long ? {CNT_W{1'b0}} : beats_all[CNT_W-1:0];
+                out_left  <= beats_all[CNT_W-1:0];
                 keep_last <= tail == {LB{1'b0}} ? {NB{1'b1}}
                            : ~({NB{1'b1}} << tail);
-                busy_r    <= beats_all != 33'd0;
-                done_r    <= beats_all == 33'd0;
-                err_r     <= 1'b0;
+                busy_r    <= beats_all != 33'd0 && !too_long;
+                done_r    <= beats_all == 33'd0 || too_long;
+                err_r     <= too_long;
             end
             if (load) begin
                 m_axi_arvalid <= 1'b1;
                 m_axi_araddr  <= addr;
                 m_axi_arlen   <= blen[7:0] - 8'd1;
-                addr          <= addr + ({{(ADDR_W-32){1'b0}}, blen} << LB);
+                addr          <= addr + ({{(ADDR_W-9){1'b0}}, blen9} << LB);
                 rem           <= rem - blen;
             end else if (m_axi_arready) begin
                 m_axi_arvalid <= 1'b0;
@@ -162,8 +171,8 @@ module kiln_axi_rd #(
             if (r_hs && m_axi_rresp != 2'b00)
                 err_r <= 1'b1;
             if (m_hs) begin
-                out_left <= out_left - 32'd1;
-                if (out_left == 32'd1) begin
+                out_left <= out_left - 1'b1;
+                if (out_left == ONE) begin
                     busy_r <= 1'b0;
                     done_r <= 1'b1;
                 end
@@ -177,7 +186,7 @@ module kiln_axi_rd #(
     integer b;
     always @(*) begin
         for (b = 0; b < NB; b = b + 1)
-            omask[8*b +: 8] = (out_left != 32'd1 || keep_last[b]) ? 8'hff : 8'h00;
+            omask[8*b +: 8] = (out_left != ONE || keep_last[b]) ? 8'hff : 8'h00;
     end
     assign m_tdata = f_data & omask;
 

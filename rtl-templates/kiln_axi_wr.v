@@ -17,7 +17,10 @@
 //                          of the transfer arrived
 //             done         set one cycle after the last B response, cleared
 //                          by start
-//             error        sticky: some BRESP != OKAY in this transfer
+//             error        sticky: some BRESP != OKAY in this transfer;
+//                          or, set at start with done and nothing written
+//                          (s_tready stays low), a transfer or a row of
+//                          2^CNT_W beats or more
 //             s_tvalid/s_tready/s_tdata  ceil(cfg_bytes / (DATA_W/8)) beats of
 //                          DATA_W/8 int8 lanes (lane i = byte i in DDR);
 //                          s_tready is low outside a transfer and after its
@@ -30,7 +33,10 @@
 //             m_axi_b*     B channel, BREADY always high
 // Parameters: DATA_W (16, 32, 64 or 128; DATA_W/8 lanes per beat, kiln_width
 //             converts other lane counts), ADDR_W, BURST_MAX (1..256),
-//             MAX_OUT (bursts issued and not yet answered on B, >= 1).
+//             MAX_OUT (bursts issued and not yet answered on B, >= 1),
+//             CNT_W (bits of the beat counters, 12..32: a transfer holds
+//             fewer than 2^CNT_W beats; the generated top sets it to what
+//             its channel needs).
 // Structure:  beats enter a FIFO of 2*BURST_MAX + 8 entries (kiln_fifo: BRAM
 //             from 128).  A burst's AW is issued only when all of its beats
 //             are in the FIFO, so W never waits for the stream; W of burst j
@@ -55,14 +61,15 @@
 //             evaluates the recurrence.
 // Resources:  FIFO of 2*BURST_MAX + 8 entries: from 128 entries bram36 =
 //             fewest RAMB36E2 for it; with cfg_bytes and the row registers
-//             constant (as the generated top has them) LUT ~ 1.06*DATA_W +
-//             2*ADDR_W + 342, FF ~ 2*ADDR_W + 200; below 128 entries LUTRAM
-//             as kiln_axi_rd.  No DSP.
+//             constant (as the generated top has them) LUT and FF as
+//             kiln_axi_wr's descriptor (hls/desc_stream.c) counts them;
+//             below 128 entries LUTRAM as kiln_axi_rd.  No DSP.
 module kiln_axi_wr #(
     parameter DATA_W    = 128,
     parameter ADDR_W    = 40,
     parameter BURST_MAX = 64,
-    parameter MAX_OUT   = 4
+    parameter MAX_OUT   = 4,
+    parameter CNT_W     = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -103,6 +110,7 @@ module kiln_axi_wr #(
     localparam [PW-1:0] BEATS_4K = B4K_I[PW-1:0];
     localparam [31:0]   BMAX     = BURST_MAX;
     localparam [8:0]    BMAX9    = BMAX[8:0];
+    localparam [CNT_W-1:0] BMAXC = BMAX[CNT_W-1:0];
     localparam [OW-1:0] OMAX     = MAX_OUT[OW-1:0];
     localparam integer  QLAST_I  = MAX_OUT - 1;
     localparam [QW-1:0] QLAST    = QLAST_I[QW-1:0];
@@ -114,12 +122,12 @@ module kiln_axi_wr #(
     reg              busy_r;     // transfer running
     reg              done_r;     // last transfer finished
     reg              err_r;      // sticky BRESP error
-    reg [31:0]       in_left;    // stream beats still to take
+    reg [CNT_W-1:0]  in_left;    // stream beats still to take
     reg [ADDR_W-1:0] addr;       // address of the next AW burst
-    reg [31:0]       rem;        // beats not yet in an AW burst
-    reg [31:0]       rowbeats;   // beats per row (the whole transfer when cfg_row_beats = 0)
+    reg [CNT_W-1:0]  rem;        // beats not yet in an AW burst
+    reg [CNT_W-1:0]  rowbeats;   // beats per row (the whole transfer when cfg_row_beats = 0)
     reg [31:0]       stride;     // bytes from row to row
-    reg [31:0]       rowleft;    // beats of the current row not yet in an AW burst
+    reg [CNT_W-1:0]  rowleft;    // beats of the current row not yet in an AW burst
     reg [ADDR_W-1:0] rowbase;    // address of the current row
     reg [OW-1:0]     nout;       // AW bursts loaded and not yet answered on B
     reg [CW-1:0]     committed;  // FIFO beats that belong to loaded AW bursts
@@ -141,12 +149,12 @@ module kiln_axi_wr #(
     // Length of the next AW burst: min(beats left, BURST_MAX, beats left in
     // the row, beats to the next 4 KiB boundary), at most 256, in 9 bits.
     wire [PW-1:0] to4k    = BEATS_4K - {{(PW-(12-LB)){1'b0}}, addr[11:LB]};
-    wire [8:0]    lim_rem = rem >= BMAX ? BMAX9 : rem[8:0];
-    wire          row_lt  = rowleft[31:9] == 23'd0 && rowleft[8:0] < lim_rem;
+    wire [8:0]    lim_rem = rem >= BMAXC ? BMAX9 : rem[8:0];
+    wire          row_lt  = rowleft[CNT_W-1:9] == {(CNT_W-9){1'b0}} && rowleft[8:0] < lim_rem;
     wire [8:0]    lim_row = row_lt ? rowleft[8:0] : lim_rem;
     wire          k4_lt   = to4k < {{(PW-9){1'b0}}, lim_row};
     wire [8:0]    alen    = k4_lt ? to4k[8:0] : lim_row;
-    wire [31:0]   alen32  = {23'd0, alen};
+    wire [CNT_W-1:0] alen32 = {{(CNT_W-9){1'b0}}, alen};
     wire          arow_end = rowleft == alen32;  // this AW burst ends its row
     wire          alast    = rem == alen32;      // and the transfer
 
@@ -154,10 +162,11 @@ module kiln_axi_wr #(
     wire              f_sready;
     wire              f_mvalid;
     wire [CW-1:0]     avail = fcount - committed;
-    wire load = busy_r && rem != 32'd0 && nout < OMAX && {{(32-CW){1'b0}}, avail} >= alen32
+    wire load = busy_r && rem != {CNT_W{1'b0}} && nout < OMAX
+                && {{(CNT_W-CW){1'b0}}, avail} >= alen32
                 && (!m_axi_awvalid || m_axi_awready);
 
-    assign s_tready     = busy_r && in_left != 32'd0 && f_sready;
+    assign s_tready     = busy_r && in_left != {CNT_W{1'b0}} && f_sready;
     assign m_axi_wvalid = wopen && f_mvalid;
     assign m_axi_wlast  = wleft == 9'd1;
     assign m_axi_wstrb  = wfinal && wleft == 9'd1 ? keep_last : {NB{1'b1}};
@@ -170,6 +179,9 @@ module kiln_axi_wr #(
 
     wire [32:0]   beats_all = ({1'b0, cfg_bytes} + (NB - 1)) >> LB;
     wire [LB-1:0] tail = cfg_bytes[LB-1:0];
+    // beyond the counters: the transfer or a row
+    wire          too_long  = (beats_all >> CNT_W) != 33'd0
+                            || (cfg_row_beats >> CNT_W) != 32'd0;
 
     always @(posedge clk) begin
         if (load)
@@ -181,8 +193,8 @@ module kiln_axi_wr #(
             busy_r        <= 1'b0;
             done_r        <= 1'b0;
             err_r         <= 1'b0;
-            in_left       <= 32'd0;
-            rem           <= 32'd0;
+            in_left       <= {CNT_W{1'b0}};
+            rem           <= {CNT_W{1'b0}};
             nout          <= {OW{1'b0}};
             committed     <= {CW{1'b0}};
             wq            <= {OW{1'b0}};
@@ -194,21 +206,23 @@ module kiln_axi_wr #(
             if (start && !busy_r) begin
                 addr      <= cfg_base;
                 rowbase   <= cfg_base;
-                rowbeats  <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
-                rowleft   <= cfg_row_beats == 32'd0 ? beats_all[31:0] : cfg_row_beats;
+                rowbeats  <= cfg_row_beats == 32'd0 ? beats_all[CNT_W-1:0]
+                                                    : cfg_row_beats[CNT_W-1:0];
+                rowleft   <= cfg_row_beats == 32'd0 ? beats_all[CNT_W-1:0]
+                                                    : cfg_row_beats[CNT_W-1:0];
                 stride    <= cfg_row_stride;
-                rem       <= beats_all[31:0];
-                in_left   <= beats_all[31:0];
+                rem       <= too_long ? {CNT_W{1'b0}} : beats_all[CNT_W-1:0];
+                in_left   <= too_long ? {CNT_W{1'b0}} : beats_all[CNT_W-1:0];
                 keep_last <= tail == {LB{1'b0}} ? {NB{1'b1}} : ~({NB{1'b1}} << tail);
-                busy_r    <= beats_all != 33'd0;
-                done_r    <= beats_all == 33'd0;
-                err_r     <= 1'b0;
-            end else if (busy_r && rem == 32'd0 && nout == {OW{1'b0}}) begin
+                busy_r    <= beats_all != 33'd0 && !too_long;
+                done_r    <= beats_all == 33'd0 || too_long;
+                err_r     <= too_long;
+            end else if (busy_r && rem == {CNT_W{1'b0}} && nout == {OW{1'b0}}) begin
                 busy_r <= 1'b0;
                 done_r <= 1'b1;
             end
             if (s_hs)
-                in_left <= in_left - 32'd1;
+                in_left <= in_left - 1'b1;
             if (load) begin
                 m_axi_awvalid <= 1'b1;
                 m_axi_awaddr  <= addr;

@@ -27,7 +27,9 @@
 //                          stream (little-endian beats) is lane j % LANES
 //                          of stream beat j / LANES
 // Parameters: DATA_W (16, 32, 64 or 128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_rd),
-//             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
+//             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8),
+//             CNT_W (kiln_chan_reps: bits of the beat and sub-run counters;
+//             a start beyond them pulses error and transfers nothing).
 // Structure:  kiln_chan_reps (repetitions, beat count) around
 //             kiln_axi_rd -> kiln_width (flat: one DDR beat is one "pixel"
 //             when LANES < DATA_W/8, LANES*8/DATA_W beats one when larger)
@@ -41,7 +43,8 @@ module kiln_rd_chan #(
     parameter ADDR_W    = 40,
     parameter BURST_MAX = 64,
     parameter MAX_OUT   = 4,
-    parameter LANES     = 8
+    parameter LANES     = 8,
+    parameter CNT_W     = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -81,7 +84,7 @@ module kiln_rd_chan #(
     wire              go, keep;
     wire [ADDR_W-1:0] addr;
     wire [31:0]       bytes;
-    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
+    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES), .DATA_W(DATA_W), .CNT_W(CNT_W)) u_reps (
         .clk(clk), .rst(rst),
         .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
         .cfg_beats(cfg_beats), .cfg_reps(cfg_reps),
@@ -94,7 +97,8 @@ module kiln_rd_chan #(
     wire              a_tvalid, a_tready;
     wire [DATA_W-1:0] a_tdata;
     kiln_axi_rd #(
-        .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT)
+        .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT),
+        .CNT_W(CNT_W)
     ) u_rd (
         .clk(clk), .rst(rst),
         .cfg_base(addr), .cfg_bytes(bytes), .start(go),

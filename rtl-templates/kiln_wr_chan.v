@@ -29,7 +29,9 @@
 //                          beat j is byte j*LANES + i of the repetition
 //             m_axi_aw*, m_axi_w*, m_axi_b*   as kiln_axi_wr
 // Parameters: DATA_W (16, 32, 64, 128), ADDR_W, BURST_MAX, MAX_OUT (kiln_axi_wr),
-//             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8).
+//             LANES (power of two; DATA_W/8 divides it or it divides DATA_W/8),
+//             CNT_W (kiln_chan_reps: bits of the beat and sub-run counters;
+//             a start beyond them pulses error and transfers nothing).
 // Structure:  kiln_chan_reps (repetitions, beat count) around
 //             zero-beat filler -> kiln_width (flat) -> kiln_axi_wr.  The
 //             stream waits between repetitions (kiln_axi_wr takes beats only
@@ -43,7 +45,8 @@ module kiln_wr_chan #(
     parameter ADDR_W    = 40,
     parameter BURST_MAX = 64,
     parameter MAX_OUT   = 4,
-    parameter LANES     = 8
+    parameter LANES     = 8,
+    parameter CNT_W     = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -88,7 +91,7 @@ module kiln_wr_chan #(
     wire              go, keep;
     wire [ADDR_W-1:0] addr;
     wire [31:0]       bytes;
-    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES)) u_reps (
+    kiln_chan_reps #(.ADDR_W(ADDR_W), .LANES(LANES), .DATA_W(DATA_W), .CNT_W(CNT_W)) u_reps (
         .clk(clk), .rst(rst),
         .cfg_base(cfg_base), .cfg_bytes(cfg_bytes), .cfg_stride(cfg_stride),
         .cfg_beats(cfg_beats), .cfg_reps(cfg_reps),
@@ -122,7 +125,8 @@ module kiln_wr_chan #(
     endgenerate
 
     kiln_axi_wr #(
-        .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT)
+        .DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX), .MAX_OUT(MAX_OUT),
+        .CNT_W(CNT_W)
     ) u_wr (
         .clk(clk), .rst(rst),
         .cfg_base(addr), .cfg_bytes(bytes),

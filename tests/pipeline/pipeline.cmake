@@ -134,7 +134,7 @@ if(KILN_IVERILOG AND KILN_VVP)
   set(_chv ${RTLT}/kiln_rd_chan.v ${RTLT}/kiln_wr_chan.v ${RTLT}/kiln_chan_reps.v ${RTLT}/kiln_axi_rd.v
     ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_width.v ${RTLT}/kiln_fifo.v)
   string(REPLACE ";" " " _chv "${_chv}")
-  # name: LANES DATA_W BYTES BEATS REPS STRIDE BP SEED ERR [SUBS ROWB GATE]
+  # name: LANES DATA_W BYTES BEATS REPS STRIDE BP SEED ERR [SUBS ROWB GATE [CNT_W RANGE]]
   set(_chan_cases
     "l4_pad:4:64:48:10:3:64:60:1:0"
     "l16_pack_same:16:64:320:20:3:0:50:2:0"
@@ -150,7 +150,12 @@ if(KILN_IVERILOG AND KILN_VVP)
     "l2_d16_rows:2:16:24:12:2:32:60:12:0:4:1:1"
     "l8_d32_rows:8:32:96:12:3:96:50:13:0:2:3:0"
     "l2_d16_4k:2:16:8200:4097:2:8200:70:14:0"
-    "l4_d32_pad:4:32:48:10:3:64:60:15:0")
+    "l4_d32_pad:4:32:48:10:3:64:60:15:0"
+    "l2_4k_cw13:2:64:8200:4097:2:8200:70:16:0:1:0:0:13:0"
+    "l2_4k_cw12_refused:2:64:8200:4097:2:8200:70:17:0:1:0:0:12:1"
+    "l16_d16_cw12_refused:16:16:8192:512:1:0:60:18:0:1:0:0:12:1"
+    "l8_subs_cw12_refused:8:64:64:8:2:64:60:19:0:4096:0:0:12:1"
+    "l4_d128_rows_cw12:4:128:112:27:2:112:30:20:0:2:1:1:12:0")
   foreach(_c ${_chan_cases})
     string(REPLACE ":" ";" _f "${_c}")
     list(GET _f 0 _n)
@@ -170,6 +175,11 @@ if(KILN_IVERILOG AND KILN_VVP)
       list(GET _f 11 _rb)
       list(GET _f 12 _g)
       set(_x "-Ptb_chan.SUBS=${_su} -Ptb_chan.ROWB=${_rb} -Ptb_chan.GATE=${_g}")
+    endif()
+    if(_nf GREATER 13)
+      list(GET _f 13 _cw)
+      list(GET _f 14 _rg)
+      string(APPEND _x " -Ptb_chan.CNT_W=${_cw} -Ptb_chan.RANGE=${_rg}")
     endif()
     add_test(NAME pipeline_chan_iv_${_n} COMMAND sh -c
       "${KILN_IVERILOG} -g2005 -Wall -Wno-timescale ${_x} -Ptb_chan.ERR=${_e} -Ptb_chan.LANES=${_l} -Ptb_chan.DATA_W=${_d} -Ptb_chan.BYTES=${_by} -Ptb_chan.BEATS=${_be} -Ptb_chan.REPS=${_r} -Ptb_chan.STRIDE=${_s} -Ptb_chan.BP=${_bp} -Ptb_chan.SEED=${_sd} -o ${PLT}/chan_${_n}.vvp ${PLD}/tb_chan_iv.v ${_chv} && ${KILN_VVP} -n ${PLT}/chan_${_n}.vvp")

@@ -13,8 +13,10 @@
 // each repetition's payload bytes copied, the bytes past the payload zero
 // (the reader dropped the padding, the writer filled it), no byte outside
 // the destination written, both channels done, no error pulse; with ERR,
-// exactly one error pulse per channel and the data still copied.  Prints
-// "PASS".
+// exactly one error pulse per channel and the data still copied.  CNT_W:
+// the channels' counter bits; RANGE = 1: the transfer does not fit them and
+// each channel must pulse error once, finish no frame and write nothing.
+// Prints "PASS".
 `timescale 1ns/1ps
 module tb_chan;
     parameter LANES  = 4;
@@ -29,6 +31,8 @@ module tb_chan;
     parameter SUBS   = 1;      // sub-runs per repetition
     parameter ROWB   = 0;      // writer row beats (0: contiguous)
     parameter GATE   = 0;      // 1: the reader waits for avail
+    parameter CNT_W  = 32;     // counter bits of both channels
+    parameter RANGE  = 0;      // 1: BYTES is beyond CNT_W, expect the range error
     localparam NB  = DATA_W / 8;
     localparam SRC = 40'h1000;
     localparam DST = 40'h8000;
@@ -58,7 +62,8 @@ module tb_chan;
     localparam [31:0] WSUB = ROWB > 0 ? ROWB * NB : BYTES;
     localparam [31:0] WROW = SUBS * ROWB * NB;
 
-    kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES)) u_rd (
+    kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES),
+                   .CNT_W(CNT_W)) u_rd (
         .clk(clk), .rst(rst), .cfg_base(SRC), .cfg_bytes(BYTES), .cfg_stride(STRIDE),
         .cfg_beats(BEATS), .cfg_reps(REPS), .cfg_subs(SUBS), .cfg_sub_stride(32'd0),
         .start(start), .busy(rd_busy), .done(rd_done), .error(rd_err),
@@ -81,7 +86,8 @@ module tb_chan;
     reg  [1:0]        bresp;
     wire wr_busy, wr_done, wr_err;
 
-    kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES)) u_wr (
+    kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(40), .BURST_MAX(16), .MAX_OUT(2), .LANES(LANES),
+                   .CNT_W(CNT_W)) u_wr (
         .clk(clk), .rst(rst), .cfg_base(DST), .cfg_bytes(BYTES), .cfg_stride(SUBS * BYTES),
         .cfg_beats(BEATS), .cfg_reps(REPS), .cfg_subs(SUBS), .cfg_sub_stride(WSUB),
         .cfg_row_beats(ROWB), .cfg_row_stride(WROW), .start(start),
@@ -174,7 +180,7 @@ module tb_chan;
             mem[i] = $random(seed);
             ref[i] = mem[i];
         end
-        for (r = 0; r < REPS; r = r + 1)
+        for (r = 0; r < (RANGE ? 0 : REPS); r = r + 1)
             for (s = 0; s < SUBS; s = s + 1)
                 for (i = 0; i < BYTES; i = i + 1) begin
                     if (ROWB > 0)
@@ -199,12 +205,18 @@ module tb_chan;
             $display("FAIL: timeout (rd_done %b wr_done %b)", rd_done, wr_done);
             $finish;
         end
-        if (rd_fin != REPS || wr_fin != REPS) begin
-            $display("FAIL: finished rd %0d wr %0d, expected %0d", rd_fin, wr_fin, REPS);
+        repeat (2) @(posedge clk); // the pulse counters sample the last cycle's outputs
+        if (rd_fin != (RANGE ? 0 : REPS) || wr_fin != (RANGE ? 0 : REPS)) begin
+            $display("FAIL: finished rd %0d wr %0d, expected %0d", rd_fin, wr_fin, RANGE ? 0 : REPS);
             errors = errors + 1;
         end
-        if (rd_pulses != ERR || wr_pulses != ERR) begin
-            $display("FAIL: error pulses rd %0d wr %0d, expected %0d", rd_pulses, wr_pulses, ERR);
+        if (rd_pulses != (RANGE ? 1 : ERR) || wr_pulses != (RANGE ? 1 : ERR)) begin
+            $display("FAIL: error pulses rd %0d wr %0d, expected %0d", rd_pulses, wr_pulses,
+                     RANGE ? 1 : ERR);
+            errors = errors + 1;
+        end
+        if (RANGE && (rt != 0 || wt != 0)) begin
+            $display("FAIL: %0d AR and %0d AW bursts of a refused transfer", rt, wt);
             errors = errors + 1;
         end
         for (i = 0; i < MEM; i = i + 1)
@@ -214,8 +226,9 @@ module tb_chan;
                 errors = errors + 1;
             end
         if (errors == 0)
-            $display("PASS: %0d repetitions x %0d sub-runs of %0d bytes (%0d beats of %0d lanes, DATA_W %0d, rows %0d, gate %0d) in %0d cycles",
-                     REPS, SUBS, BYTES, BEATS, LANES, DATA_W, ROWB, GATE, guard);
+            $display("PASS: %0d repetitions x %0d sub-runs of %0d bytes (%0d beats of %0d lanes, DATA_W %0d, rows %0d, gate %0d, CNT_W %0d%s) in %0d cycles",
+                     REPS, SUBS, BYTES, BEATS, LANES, DATA_W, ROWB, GATE, CNT_W,
+                     RANGE ? ", refused" : "", guard);
         else
             $display("FAIL: %0d errors", errors);
         $finish;
