@@ -23,8 +23,9 @@
 // Latency:    a read answers one cycle after its address handshake; a write
 //             answers one cycle after both address and data were taken.
 // Cycles:     back-to-back reads with rready high take 2 cycles each.
-// Resources:  FF ~ 32*N_CFG + 150; LUT ~ 17.3*2^ceil(log2 N_CFG) +
-//             15.2*2^ceil(log2 2*N_PERF) + 152 (read muxes); no DSP/BRAM.
+// Resources:  FF ~ 32*N_CFG + 150; LUT ~ 27.5*N_CFG + 3.4*2*N_PERF + 143
+//             (read mux and byte-strobe write enables, fitted in generated
+//             tops: hls/desc_stream.c); no DSP/BRAM.
 module kiln_regfile #(
     parameter N_CFG     = 8,
     parameter PLAN_HASH = 64'h0,
