@@ -22,9 +22,10 @@
 // Parameters: DATA_W (16, 32, 64 or 128; the stream has DATA_W/8 lanes: use
 //             kiln_width to convert to another lane count), ADDR_W (address
 //             bits), BURST_MAX (beats per burst, 1..256), MAX_OUT (bursts
-//             in flight, >= 1), CNT_W (bits of the beat counters, 12..32:
-//             a transfer holds fewer than 2^CNT_W beats; the generated top
-//             sets it to what its channel needs).
+//             in flight, >= 1), CNT_W (bits of the beat counters, 12..32 and
+//             more than log2(MAX_OUT*BURST_MAX + 8): a transfer holds fewer
+//             than 2^CNT_W beats; the generated top sets it to what its
+//             channel needs).
 // Structure:  the next burst's length is min(beats left, BURST_MAX, beats to
 //             the next 4 KiB boundary).  An AR is issued while fewer than
 //             MAX_OUT bursts are in flight and the data FIFO

@@ -186,6 +186,12 @@ if(KILN_IVERILOG AND KILN_VVP)
     set_tests_properties(pipeline_chan_iv_${_n} PROPERTIES
       PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL" TIMEOUT 120)
   endforeach()
+  # kiln_axi_rd / kiln_axi_wr at CNT_W 12: the longest transfer and row that
+  # fit start, longer ones are refused with an error (tb_axi_range_iv.v).
+  add_test(NAME pipeline_axi_cnt_range_iv COMMAND sh -c
+    "${KILN_IVERILOG} -g2005 -Wall -Wno-timescale -o ${PLT}/axi_range.vvp ${PLD}/tb_axi_range_iv.v ${RTLT}/kiln_axi_rd.v ${RTLT}/kiln_axi_wr.v ${RTLT}/kiln_fifo.v && ${KILN_VVP} -n ${PLT}/axi_range.vvp")
+  set_tests_properties(pipeline_axi_cnt_range_iv PROPERTIES
+    PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL" TIMEOUT 60)
   # kiln_rq_stage against the requant formula (tb_rq_stage_iv.v).
   # name: PIPE SEED BP SHIFT (-1: random 8..23)
   foreach(_c "p0:0:1:60:-1" "p1_free:1:2:100:-1" "p2:2:3:40:-1" "p4_s0:4:4:70:0" "p3_s47:3:5:20:47")
