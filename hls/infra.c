@@ -11,6 +11,7 @@
  * emit_chan, emit_top): keep the two in step.
  */
 #include "hls/plan_int.h"
+#include "hls/res_util.h"
 
 #include <string.h>
 
@@ -104,20 +105,6 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
     add_engine(r, "kiln_width", n, v, 2);
 }
 
-/* CNT_W of a channel moving bytes per sub-run, subs sub-runs a frame, on a
- * bus of dw bits with lanes stream lanes: the bits of its largest count, at
- * least 12 for a reader and 20 for a writer (the generator's chan_cnt_w). */
-static int64_t chan_cnt_w(int write, int64_t bytes, int64_t subs, int64_t dw, int64_t lanes)
-{
-    int64_t fine = dw / 8 < lanes ? dw / 8 : lanes, m = (bytes + fine - 1) / fine;
-    int64_t w = write ? 20 : 12;
-    if (subs > m)
-        m = subs;
-    while (w < 32 && (m >> w) != 0)
-        w++;
-    return w;
-}
-
 /* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
  * (kiln_rd_chan) with burst beats bmax, bytes per sub-run and subs sub-runs
  * a frame; AXI data bits hls_chan_data_w. */
@@ -125,7 +112,7 @@ static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tile
                      int64_t subs)
 {
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W"};
-    int64_t dw = hls_chan_data_w(lanes), cw = chan_cnt_w(write, bytes, subs, dw, lanes);
+    int64_t dw = hls_chan_data_w(lanes), cw = hls_chan_cnt_w(write, bytes, subs, (int)dw, lanes);
     int64_t v[5];
     v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT, v[4] = cw;
     add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 5);
@@ -182,7 +169,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];
             int64_t c = k == 1 ? s->cin2 : s->cin, li = in_lanes(s);
-            int64_t bytes = s->h * s->w * ((c + li - 1) / li) * li;
+            int64_t bytes = s->h * s->w * hls_cdiv(c, li) * li;
             int64_t subs = s->npass > 1 ? s->npass : 1;
             if (from < 0 || p->stages[from].segment != s->segment) {
                 add_chan(r, 0, li, INFRA_BURST_MAP, 0, bytes, subs);
@@ -202,7 +189,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
                 add_chan(r, 1, lo, INFRA_BURST_EDGE_WR, 1, npix * s->tog * s->pe_oc, s->npass);
             else
                 add_chan(r, 1, lo, leaves ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR, 0,
-                         npix * ((s->cout + lo - 1) / lo) * lo, 1);
+                         npix * hls_cdiv(s->cout, lo) * lo, 1);
             nch++;
         }
         /* consumers in the segment: a lane converter where the counts differ */

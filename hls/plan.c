@@ -363,6 +363,17 @@ int hls_chan_data_w(int64_t lanes)
     return w;
 }
 
+int hls_chan_cnt_w(int write, int64_t bytes, int64_t subs, int dw, int64_t lanes)
+{
+    int64_t fine = dw / 8 < lanes ? dw / 8 : lanes, m = hls_cdiv(bytes, fine);
+    int w = write ? 20 : 12;
+    if (subs > m)
+        m = subs;
+    while (w < 32 && (m >> w) != 0)
+        w++;
+    return w;
+}
+
 int64_t hls_ddr_pace(int64_t lanes)
 {
     int64_t dw = hls_chan_data_w(lanes);

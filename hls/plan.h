@@ -192,6 +192,14 @@ int hls_tiled(const HlsStage *s);
  * port of Zynq UltraScale+), so no lane converter sits beside the master
  * unless the stream is wider than the port. */
 int hls_chan_data_w(int64_t lanes);
+/* CNT_W of a DMA channel (kiln_rd_chan / kiln_wr_chan: write 1) moving
+ * `bytes` per sub-run, `subs` sub-runs a frame, on a bus of dw bits with
+ * `lanes` stream lanes: the bits of its largest count (DDR or stream beats
+ * of a sub-run, the sub-runs), at least 12 for a reader and 20 for a writer
+ * (yosys 0.23 maps kiln_axi_wr's burst-length logic with counters of 12 to
+ * 18 bits to wide multiplexers: about 250 LUT more than at 19 to 32,
+ * measured with bench/synth/inst_synth.py). */
+int hls_chan_cnt_w(int write, int64_t bytes, int64_t subs, int dw, int64_t lanes);
 /* Cycles per stream beat a DMA read channel delivers at most: 1, or
  * 8 x lanes / 128 for streams wider than the bus. */
 int64_t hls_ddr_pace(int64_t lanes);

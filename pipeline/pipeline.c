@@ -858,27 +858,6 @@ static int has_reader(const Gen *G, int ci)
     return 0;
 }
 
-/* CNT_W of channel c: the bits of its largest count (DDR or stream beats of
- * a sub-run, the sub-runs of a frame, a row's beats), at least 12 for a
- * reader and 20 for a writer (yosys 0.23 maps kiln_axi_wr's burst-length
- * logic with counters of 12 to 18 bits to wide multiplexers: about 250 LUT
- * more than at 19 to 32, measured with bench/synth/inst_synth.py). */
-static int chan_cnt_w(const Chan *c)
-{
-    int64_t nb = c->data_w / 8, fine = nb < c->lanes ? nb : c->lanes;
-    int64_t m = cdiv(c->bytes, fine);
-    int w = c->kind == CH_OUT ? 20 : 12;
-    if (c->subs > m)
-        m = c->subs;
-    if (c->beats > m)
-        m = c->beats;
-    if (c->row_beats > m)
-        m = c->row_beats;
-    while (w < 32 && (m >> w) != 0)
-        w++;
-    return w;
-}
-
 /* The channel instance: a kiln_rd_chan or kiln_wr_chan. */
 static void emit_chan(Gen *G, FILE *b, FILE *u, int ci)
 {
@@ -912,7 +891,8 @@ static void emit_chan(Gen *G, FILE *b, FILE *u, int ci)
             "        .cfg_subs(32'd%" PRId64 "),\n        .cfg_sub_stride(32'd%" PRId64 "),\n",
             c->name, what,
             c->kind == CH_OUT ? "kiln_wr_chan" : "kiln_rd_chan", c->data_w, AXI_ADDR_W,
-            chan_burst(c), c->kind == CH_W ? W_MAX_OUT : MAP_MAX_OUT, c->lanes, chan_cnt_w(c),
+            chan_burst(c), c->kind == CH_W ? W_MAX_OUT : MAP_MAX_OUT, c->lanes,
+            hls_chan_cnt_w(c->kind == CH_OUT, c->bytes, c->subs, c->data_w, c->lanes),
             c->name, hi + AXI_ADDR_W - 32 - 1, hi, lo + 31,
             lo, c->bytes, c->kind == CH_W ? (int64_t)0 : c->frame, c->beats, reps, c->subs,
             c->sub_stride);
