@@ -7,7 +7,9 @@
  * Models (docs/plan.md has the formulas):
  *   interval  II = max(max over stages of occupancy(stage), DDR cycles per frame),
  *               occupancy = cycles + the wait, at each frame's start, for the
- *               first rows from a producer the stage held back (hls/timing.c)
+ *               first rows from a producer the stage held back, + the stall
+ *               a windowed consumer's frame barrier puts on the stage when it
+ *               heads the stream chain feeding that consumer (hls/timing.c)
  *   fps       = clock / II
  *   latency   = sum over segments of (max over its stages of t_done + the
  *               DDR writer's last response), t_done from the timing model

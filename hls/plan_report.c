@@ -48,7 +48,7 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
         fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
     fprintf(f, "\nFormulas: II = max(max over stages of occupancy, DDR bytes / bandwidth x clock), "
                "occupancy = cycles + the wait for a held-back producer's first rows of the next "
-               "frame; "
+               "frame + the stall a consumer's frame barrier puts on the chain it heads; "
                "fps = clock / II; latency = sum over segments of the last stage's t_done + the "
                "DDR writer's last response; t_done(s) = max(a + cycles - 1, e + tail) with a, e "
                "the first and last input beats (docs/plan.md).\n\n");

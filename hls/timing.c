@@ -327,14 +327,78 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
     return tail;
 }
 
+/* 1: the edge from stage u into input k of stage c is a skip FIFO, sized so
+ * that its producer never waits. */
+static int skip_edge(const HlsPlan *p, int u, int c)
+{
+    int j;
+    for (j = 0; j < p->nfifo; j++)
+        if (p->fifos[j].from == u && p->fifos[j].to == c && !p->fifos[j].ddr)
+            return 1;
+    return 0;
+}
+
+/* 1: input k of stage s is a stream from a stage of its own segment. */
+static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
+{
+    return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
+}
+
+/* The frame barrier of a windowed consumer in steady state.  kiln_conv_window
+ * takes no row of frame n+1 from its last input row of frame n until its
+ * last op of frame n issued (restart, t_done - lat).  Frame n+1's first beat
+ * reaches it from the stream chain above it: a stage u of that chain starts
+ * frame n+1 once it ended frame n (about t_done(u) - lat(u)), and its first
+ * beats take first[s] - a[u] to come out of s, the consumer's producer.
+ * The latest of these is when the chain can deliver; a restart later than
+ * that holds the chain back each frame by the difference, which the stage
+ * setting that time carries on top of its cycles (its head: the others
+ * had time to spare).  Returns that stall and the head in *head. */
+static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, const int64_t *a,
+                             int *head)
+{
+    const HlsStage *cs = &p->stages[c];
+    int64_t worst = 0;
+    int k;
+    *head = -1;
+    if (cs->kind != HLS_ST_CONV && cs->kind != HLS_ST_DWCONV)
+        return 0;
+    for (k = 0; k < cs->nin; k++) {
+        int s = cs->in[k], u, h = -1, depth;
+        int64_t r, f = INT64_MIN;
+        if (!on_chip_in(p, cs, k) || skip_edge(p, s, c))
+            continue;
+        r = cs->t_done - cs->lat;
+        /* up the chain through single stream inputs */
+        for (u = s, depth = 0; u >= 0 && depth < 16; depth++) {
+            const HlsStage *us = &p->stages[u];
+            int64_t fu = us->t_done - us->lat + (first[s] - a[u]);
+            if (fu > f) {
+                f = fu;
+                h = u;
+            }
+            if (us->nin != 1 || !on_chip_in(p, us, 0))
+                break;
+            u = us->in[0];
+        }
+        if (h >= 0 && r - f > worst) {
+            worst = r - f;
+            *head = h;
+        }
+    }
+    return worst;
+}
+
 void hls_plan_timing(HlsPlan *p)
 {
-    int i, j, k, round;
+    int i, k, round;
     int64_t *first = calloc((size_t)p->nstage + 1, sizeof *first);
     int64_t *tail = calloc((size_t)p->nstage + 1, sizeof *tail);
     int64_t *fwd = calloc((size_t)p->nstage + 1, sizeof *fwd);
     int64_t *comp = calloc((size_t)p->nstage + 1, sizeof *comp);
-    if (!first || !tail || !fwd || !comp)
+    int64_t *ain = calloc((size_t)p->nstage + 1, sizeof *ain);
+    int64_t *stall = calloc((size_t)p->nstage + 1, sizeof *stall);
+    if (!first || !tail || !fwd || !comp || !ain || !stall)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++)
         p->stages[i].t_done = 0;
@@ -366,8 +430,10 @@ void hls_plan_timing(HlsPlan *p)
             tail[i] = stage_tail(s);
             if (s->kind == HLS_ST_UPSAMPLE)
                 tail[i] = upsample_join_tail(p, i, tail[i]);
-            if (round == 0) /* first beats from the forward pass alone */
+            if (round == 0) { /* first beats from the forward pass alone */
                 first[i] = a + stage_fill(s, pace);
+                ain[i] = a;
+            }
             comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd);
             t = max64(comp[i], e + tail[i]);
             if (round == 0)
@@ -381,13 +447,11 @@ void hls_plan_timing(HlsPlan *p)
         for (i = p->nstage - 1; i >= 0; i--) {
             const HlsStage *c = &p->stages[i];
             for (k = 0; k < c->nin; k++) {
-                int u = c->in[k], skip = 0;
+                int u = c->in[k], skip;
                 int64_t take, bt;
-                if (u < 0 || p->stages[u].segment != c->segment || c->in_ddr[k])
+                if (!on_chip_in(p, c, k))
                     continue;
-                /* a skip FIFO is sized so that its producer never waits */
-                for (j = 0; j < p->nfifo; j++)
-                    skip |= p->fifos[j].from == u && p->fifos[j].to == i && !p->fifos[j].ddr;
+                skip = skip_edge(p, u, i);
                 /* a stream engine holds its producer back by the tail the
                  * forward pass gave it (an upsample at its join's pace) */
                 bt = c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV ? bp_tail(c) : tail[i];
@@ -411,14 +475,21 @@ void hls_plan_timing(HlsPlan *p)
     /* occupancy: a stage starts a frame's input only after the previous
      * frame's last op; a producer it held back then first delivers the rows
      * the stage needs.  The slowest occupancy is the pipeline's interval. */
+    /* and a windowed consumer's frame barrier holds its chain back */
+    for (i = 0; i < p->nstage; i++) {
+        int h;
+        int64_t st = barrier_stall(p, i, first, ain, &h);
+        if (h >= 0)
+            stall[h] = max64(stall[h], st);
+    }
     p->compute_ii = 0;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
         int64_t wait = 0;
         for (k = 0; k < s->nin; k++)
-            if (s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k])
+            if (on_chip_in(p, s, k))
                 wait = max64(wait, input_time(p, s, k, first_rows(s), 0));
-        s->occupancy = s->cycles + wait;
+        s->occupancy = s->cycles + wait + stall[i];
         if (s->occupancy > p->compute_ii) {
             p->compute_ii = s->occupancy;
             p->slowest = i;
@@ -440,4 +511,6 @@ void hls_plan_timing(HlsPlan *p)
     free(tail);
     free(fwd);
     free(comp);
+    free(ain);
+    free(stall);
 }
