@@ -350,7 +350,8 @@ static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
  * reaches it from the stream chain above it: a stage u of that chain starts
  * frame n+1 once it ended frame n (about t_done(u) - lat(u)), and its first
  * beats take first[s] - a[u] to come out of s, the consumer's producer.
- * The latest of these is when the chain can deliver; a restart later than
+ * The latest of these, plus the time the chain below u then still computes
+ * into its output buffers, is when the chain can deliver; a restart later than
  * that holds the chain back each frame by the difference, which the stage
  * setting that time carries on top of its cycles (its head: the others
  * had time to spare).  Returns that stall and the head in *head. */
@@ -365,14 +366,18 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
         return 0;
     for (k = 0; k < cs->nin; k++) {
         int s = cs->in[k], u, h = -1, depth;
-        int64_t r, f = INT64_MIN;
+        int64_t r, f = INT64_MIN, held;
         if (!on_chip_in(p, cs, k) || skip_edge(p, s, c))
             continue;
         r = cs->t_done - cs->lat;
-        /* up the chain through single stream inputs */
-        for (u = s, depth = 0; u >= 0 && depth < 16; depth++) {
+        /* up the chain through single stream inputs; once the first beat
+         * waits at c, the chain still computes what its output buffers hold
+         * (a conv's held rows at its pace, counted from s up to the head) */
+        for (u = s, depth = 0, held = 0; u >= 0 && depth < 16; depth++) {
             const HlsStage *us = &p->stages[u];
-            int64_t fu = us->t_done - us->lat + (first[s] - a[u]);
+            int64_t fu;
+            held += (int64_t)(held_rows(us) * (double)us->cycles / (double)max64(1, us->oh));
+            fu = us->t_done - us->lat + (first[s] - a[u]) + held;
             if (fu > f) {
                 f = fu;
                 h = u;
