@@ -14,6 +14,10 @@
   check_plan.py weights DIR MIN MAX    between MIN and MAX stages take their weights
                                        from DDR; the others keep them on chip
   check_plan.py cosine GOT EXP MIN     cosine of two .npy tensors (numpy) is above MIN
+  check_plan.py stall DIR NODE MIN     NODE's occupancy exceeds its cycles by at least MIN
+                                       (a fraction): the frame-barrier stall the interval
+                                       model charges it (NODE has no on-chip input, so no
+                                       wait for a held-back producer)
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -147,6 +151,20 @@ def infra(d):
     print(f"{p['board']}: {nch} DMA channels; infrastructure {inf}; used {used}")
 
 
+def stall(d, node, lo):
+    p = load(d)
+    st = [s for s in p["stages"] if s["node"] == node]
+    if not st:
+        sys.exit(f"{d}/plan.json: no stage {node}")
+    s = st[0]
+    extra = (s["occupancy"] - s["cycles"]) / s["cycles"]
+    print(f"{node}: cycles {s['cycles']}, occupancy {s['occupancy']} (+{100 * extra:.1f}%); "
+          f"interval {p['figures']['interval_cycles']}, slowest {p['figures']['slowest']}")
+    if extra < float(lo):
+        sys.exit(f"{node}: occupancy only {100 * extra:.1f}% above its cycles, expected "
+                 f"at least {100 * float(lo):.1f}%")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -164,6 +182,8 @@ elif cmd == "weights":
     weights(*sys.argv[2:5])
 elif cmd == "infra":
     infra(sys.argv[2])
+elif cmd == "stall":
+    stall(*sys.argv[2:5])
 elif cmd == "cosine":
     cosine(*sys.argv[2:5])
 else:
