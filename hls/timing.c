@@ -25,6 +25,9 @@
  * consumer.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
+ * Occupancy (per frame, back to back): cycles + the wait for a held-back
+ * producer's first rows + the stall a windowed consumer's frame barrier puts
+ * on the head of the stream chain feeding it (barrier_stall).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -327,8 +330,8 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
     return tail;
 }
 
-/* 1: the edge from stage u into input k of stage c is a skip FIFO, sized so
- * that its producer never waits. */
+/* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
+ * producer never waits. */
 static int skip_edge(const HlsPlan *p, int u, int c)
 {
     int j;
@@ -479,8 +482,9 @@ void hls_plan_timing(HlsPlan *p)
     }
     /* occupancy: a stage starts a frame's input only after the previous
      * frame's last op; a producer it held back then first delivers the rows
-     * the stage needs.  The slowest occupancy is the pipeline's interval. */
-    /* and a windowed consumer's frame barrier holds its chain back */
+     * the stage needs, and a windowed consumer's frame barrier holds the
+     * chain above it back (barrier_stall).  The slowest occupancy is the
+     * pipeline's interval. */
     for (i = 0; i < p->nstage; i++) {
         int h;
         int64_t st = barrier_stall(p, i, first, ain, &h);
