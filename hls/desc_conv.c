@@ -243,8 +243,8 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
-                                      "stride", "pad", "tog", "ipace", NULL};
-enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE };
+                                      "stride", "pad", "tog", "ipace", "wpace", NULL};
+enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE };
 
 static int64_t conv_latency(const int64_t *hw)
 {
@@ -255,7 +255,9 @@ static int64_t conv_latency(const int64_t *hw)
 /* rt[RT_TOG]: output groups per weight tile; 0 or >= ceil(cout/PE_OC) is the
  * whole layer in one tile (weights loaded before the frame).  rt[RT_IPACE]:
  * cycles per input beat of the source (a DMA channel narrower than PE_IC
- * lanes); 0 or 1: a beat every cycle. */
+ * lanes); 0 or 1: a beat every cycle.  rt[RT_WPACE]: the same for the
+ * weight stream (weights from DDR: every beat, parameters included, is
+ * PE_IC bytes through a channel of at most 16 bytes a beat). */
 static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
 {
     WinShape sh;
@@ -276,7 +278,7 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.npass = cdiv(ocg, tog);
     sh.tog = tog;
     sh.ocg = ocg;
-    sh.wpg = hw[CV_PE_OC] * (3 + sh.kki);
+    sh.wpg = hw[CV_PE_OC] * (3 + sh.kki) * max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
     return win_cycles(&sh);
 }

@@ -182,6 +182,7 @@ static void stage_params(HlsStage *s)
         need(d, R, s->rt, "pad", s->pad);
         need(d, R, s->rt, "tog", tog);
         need(d, R, s->rt, "ipace", s->ipace > 1 ? s->ipace : 1);
+        need(d, R, s->rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
         s->npass = tog > 0 ? cdiv(ocg, tog) : 1;
         break;
     }

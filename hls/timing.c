@@ -330,6 +330,26 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
     return tail;
 }
 
+/* Weight-stream cycles of one output group of a conv whose weights come
+ * from DDR every frame (0 otherwise): PE_OC beats of parameters and
+ * weights each (kiln_conv), at the DMA channel's pace. */
+static int64_t wload_group(const HlsStage *s)
+{
+    if (s->kind != HLS_ST_CONV || s->whome != HLS_W_DDR)
+        return 0;
+    return s->pe_oc * (3 + s->k * s->k * cdiv(s->cin, s->pe_ic)) * hls_ddr_pace(s->pe_ic);
+}
+
+/* The cycle a conv's first weight tile is in its bank, counted from the
+ * start: the weight channel starts with the run, beside the maps.  The
+ * descriptor's cycles take it as there at the first input beat. */
+static int64_t wtile0_ready(const HlsStage *s)
+{
+    int64_t ocg = cdiv(s->cout, s->pe_oc), g = wload_group(s);
+    int64_t tog = s->tog > 0 && s->tog < ocg ? s->tog : ocg;
+    return g ? HLS_DDR_LAT + RD_PIPE + tog * g : 0;
+}
+
 /* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
  * producer never waits. */
 static int skip_edge(const HlsPlan *p, int u, int c)
@@ -438,10 +458,11 @@ void hls_plan_timing(HlsPlan *p)
             tail[i] = stage_tail(s);
             if (s->kind == HLS_ST_UPSAMPLE)
                 tail[i] = upsample_join_tail(p, i, tail[i]);
-            if (round == 0) { /* first beats from the forward pass alone */
+            if (round == 0) ain[i] = a;
+            /* a conv computes nothing before its first weight tile is in */
+            a = max64(a, wtile0_ready(s));
+            if (round == 0) /* first beats from the forward pass alone */
                 first[i] = a + stage_fill(s, pace);
-                ain[i] = a;
-            }
             comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd);
             t = max64(comp[i], e + tail[i]);
             if (round == 0)
@@ -499,6 +520,8 @@ void hls_plan_timing(HlsPlan *p)
             if (on_chip_in(p, s, k))
                 wait = max64(wait, input_time(p, s, k, first_rows(s), 0));
         s->occupancy = s->cycles + wait + stall[i];
+        /* every group's weights through the one channel each frame */
+        s->occupancy = max64(s->occupancy, cdiv(s->cout, s->pe_oc) * wload_group(s));
         if (s->occupancy > p->compute_ii) {
             p->compute_ii = s->occupancy;
             p->slowest = i;
