@@ -345,9 +345,19 @@ static int64_t wload_group(const HlsStage *s)
  * descriptor's cycles take it as there at the first input beat. */
 static int64_t wtile0_ready(const HlsStage *s)
 {
-    int64_t ocg = cdiv(s->cout, s->pe_oc), g = wload_group(s);
-    int64_t tog = s->tog > 0 && s->tog < ocg ? s->tog : ocg;
-    return g ? HLS_DDR_LAT + RD_PIPE + tog * g : 0;
+    int64_t ocg, tog, g = wload_group(s);
+    if (g == 0)
+        return 0;
+    ocg = cdiv(s->cout, s->pe_oc);
+    tog = s->tog > 0 && s->tog < ocg ? s->tog : ocg;
+    return HLS_DDR_LAT + RD_PIPE + tog * g;
+}
+
+/* Weight-stream cycles of a frame: every group's weights once. */
+static int64_t wload_frame(const HlsStage *s)
+{
+    int64_t g = wload_group(s);
+    return g ? cdiv(s->cout, s->pe_oc) * g : 0;
 }
 
 /* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
@@ -521,7 +531,7 @@ void hls_plan_timing(HlsPlan *p)
                 wait = max64(wait, input_time(p, s, k, first_rows(s), 0));
         s->occupancy = s->cycles + wait + stall[i];
         /* every group's weights through the one channel each frame */
-        s->occupancy = max64(s->occupancy, cdiv(s->cout, s->pe_oc) * wload_group(s));
+        s->occupancy = max64(s->occupancy, wload_frame(s));
         if (s->occupancy > p->compute_ii) {
             p->compute_ii = s->occupancy;
             p->slowest = i;

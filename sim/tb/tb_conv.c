@@ -318,7 +318,7 @@ static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, W
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
-    int64_t rt[9];
+    int64_t rt[10];
     int64_t pred;
     long cyc, ops;
     char desc[256];
@@ -334,6 +334,7 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     rt[6] = l->p;
     rt[7] = l->tog;
     rt[8] = 1; /* input a beat a cycle */
+    rt[9] = 1; /* weights a beat a cycle */
     if (DW) { /* h, w, c, k, stride, pad */
         rt[3] = l->k;
         rt[4] = l->s;
