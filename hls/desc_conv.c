@@ -252,6 +252,11 @@ static int64_t conv_latency(const int64_t *hw)
            (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
+int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
+{
+    return pe_oc * (3 + kki);
+}
+
 /* rt[RT_TOG]: output groups per weight tile; 0 or >= ceil(cout/PE_OC) is the
  * whole layer in one tile (weights loaded before the frame).  rt[RT_IPACE]:
  * cycles per input beat of the source (a DMA channel narrower than PE_IC
@@ -278,7 +283,7 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.npass = cdiv(ocg, tog);
     sh.tog = tog;
     sh.ocg = ocg;
-    sh.wpg = hw[CV_PE_OC] * (3 + sh.kki) * max64(1, rt[RT_WPACE]);
+    sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
     return win_cycles(&sh);
 }

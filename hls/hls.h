@@ -46,6 +46,10 @@ const HlsEngineDesc *hls_engine_at(int i);
 /* Index of a parameter name in a NULL-terminated list, or -1. */
 int hls_param_index(const char *const *names, const char *name);
 
+/* Weight-stream beats of one output group of kiln_conv: PE_OC lanes of
+ * three parameter beats and kki = K x K x ICG weight beats each. */
+int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki);
+
 /* The conv-family descriptors (hls/desc_conv.c), NULL-terminated. */
 extern const HlsEngineDesc *const hls_conv_descs[];
 /* The stream-family descriptors (hls/desc_stream.c), NULL-terminated. */

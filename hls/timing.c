@@ -331,13 +331,13 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
 }
 
 /* Weight-stream cycles of one output group of a conv whose weights come
- * from DDR every frame (0 otherwise): PE_OC beats of parameters and
- * weights each (kiln_conv), at the DMA channel's pace. */
+ * from DDR every frame (0 otherwise), at the DMA channel's pace. */
 static int64_t wload_group(const HlsStage *s)
 {
     if (s->kind != HLS_ST_CONV || s->whome != HLS_W_DDR)
         return 0;
-    return s->pe_oc * (3 + s->k * s->k * cdiv(s->cin, s->pe_ic)) * hls_ddr_pace(s->pe_ic);
+    return hls_conv_group_wbeats(s->pe_oc, s->k * s->k * cdiv(s->cin, s->pe_ic)) *
+           hls_ddr_pace(s->pe_ic);
 }
 
 /* The cycle a conv's first weight tile is in its bank, counted from the
@@ -468,7 +468,8 @@ void hls_plan_timing(HlsPlan *p)
             tail[i] = stage_tail(s);
             if (s->kind == HLS_ST_UPSAMPLE)
                 tail[i] = upsample_join_tail(p, i, tail[i]);
-            if (round == 0) ain[i] = a;
+            if (round == 0)
+                ain[i] = a;
             /* a conv computes nothing before its first weight tile is in */
             a = max64(a, wtile0_ready(s));
             if (round == 0) /* first beats from the forward pass alone */

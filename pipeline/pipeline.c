@@ -311,7 +311,7 @@ static int64_t weight_beats(const HlsStage *s)
     if (s->kind == HLS_ST_DWCONV)
         return cdiv(s->cin, s->lanes) * (3 * s->lanes + s->k * s->k);
     ocg = cdiv(s->cout, s->pe_oc), icg = cdiv(s->cin, s->pe_ic);
-    return ocg * s->pe_oc * (3 + s->k * s->k * icg);
+    return ocg * hls_conv_group_wbeats(s->pe_oc, s->k * s->k * icg);
 }
 
 /* Number of graph uses of value v (node inputs and graph outputs). */
