@@ -21,8 +21,10 @@
  * Latency: per segment the last t_done + the writer's last B, summed over
  * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
- * last input beat (t_done(c) - bp_tail(c)): back-pressure of a slower
- * consumer.
+ * last input beat: back-pressure of a slower consumer.  A windowed consumer
+ * takes its last input row once it issued the output row that frees the
+ * slot, at its own pace or as the stages below it take that row
+ * (row_issue_end, row_take: down the chain).
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
  * Occupancy (per frame, back to back): cycles + the wait for a held-back
@@ -131,28 +133,27 @@ static int64_t stage_tail(const HlsStage *s)
     }
 }
 
-/* Cycles from a stage taking its last input beat to its last output beat
- * when the stage, not its input, sets the pace: what a producer waits for at
- * the end of a frame.  A windowed engine takes its last input row once the
- * output row that frees a line-buffer slot is done (kiln_conv_window); the
- * rows after that one remain.  -1: the stage never holds its producer back
- * at the end (its whole input fits in its line buffer). */
-static int64_t bp_tail(const HlsStage *s)
+/* Issue cycles of a windowed stage after its output row oy. */
+static int64_t ops_after_row(const HlsStage *s, int64_t oy)
 {
-    int64_t nout, r, oy;
-    if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
-        return stage_tail(s);
-    r = line_rows(s);
-    if (s->h - 1 < r)
+    if (s->kind == HLS_ST_CONV)
+        return conv_ops_from(s, oy + 1, 0);
+    return (s->oh - 1 - oy) * s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
+}
+
+/* The output row of a windowed stage whose last op frees the line-buffer
+ * slot its input row iy goes into (kiln_conv_window: input row iy enters
+ * once iy < oy * S - P + R for the row oy being computed); -1: the row goes
+ * in without waiting for an output row. */
+static int64_t release_row(const HlsStage *s, int64_t iy)
+{
+    int64_t r = line_rows(s), oy;
+    if (iy < r)
         return -1;
     for (oy = 0; oy < s->oh - 1; oy++)
-        if ((oy + 1) * s->stride - s->pad + r > s->h - 1)
+        if ((oy + 1) * s->stride - s->pad + r > iy)
             break;
-    /* the slot is released when the last group starting in row oy ends */
-    if (s->kind == HLS_ST_CONV)
-        return conv_ops_from(s, oy + 1, 0) + s->lat;
-    nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
-    return (s->oh - 1 - oy) * nout + s->lat;
+    return oy;
 }
 
 static int64_t min64(int64_t a, int64_t b)
@@ -377,6 +378,79 @@ static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
     return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
 }
 
+static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth);
+
+/* The cycle windowed stage ci issues the last op of its output row oy: at
+ * its own pace, its frame ending at end[ci], or, held back, once its
+ * consumers took its output up to what its output buffer holds (its ops
+ * issue on the buffer's credit).  Below the first stage the own pace runs
+ * from the stage's start (comp), not from its input's end: a stage waiting
+ * for its input holds nothing back. */
+static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t *end,
+                             const int64_t *comp, int depth)
+{
+    const HlsStage *c = &p->stages[ci];
+    int64_t t = end[ci] - ops_after_row(c, oy) - c->lat;
+    int64_t ob = oy - (int64_t)held_rows(c);
+    int j, k;
+    if (ob < 0 || depth > 32)
+        return t;
+    for (j = 0; j < p->nstage; j++) {
+        const HlsStage *d = &p->stages[j];
+        for (k = 0; k < d->nin; k++)
+            if (d->in[k] == ci && on_chip_in(p, d, k) && !skip_edge(p, ci, j)) {
+                int64_t a = row_take(p, j, ob, comp, depth + 1);
+                if (a > INT64_MIN)
+                    t = max64(t, a - EDGE_LAT);
+            }
+    }
+    return t;
+}
+
+/* The cycle stage di takes the last beat of its input row iy as far as
+ * the stages below it hold it back (INT64_MIN: nothing does).  A windowed
+ * stage takes the row once the output row that frees its slot is issued;
+ * a stream stage once its consumers take the output row the input row
+ * makes (maxpool: the row completing a window; upsample: the row's first
+ * copy; joins: the same row), less its latency. */
+static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth)
+{
+    const HlsStage *d = &p->stages[di];
+    int64_t oy, t = INT64_MIN;
+    int j, k;
+    if (depth > 32)
+        return INT64_MIN;
+    switch (d->kind) {
+    case HLS_ST_CONV:
+    case HLS_ST_DWCONV:
+        oy = release_row(d, iy);
+        return oy < 0 ? INT64_MIN : row_issue_end(p, di, oy, comp, comp, depth);
+    case HLS_ST_MAXPOOL:
+        oy = iy + d->pad - (d->k - 1);
+        if (oy < 0)
+            return INT64_MIN;
+        oy /= max64(1, d->stride);
+        break;
+    case HLS_ST_UPSAMPLE:
+        oy = iy * (d->h ? d->oh / d->h : 1);
+        break;
+    default:
+        oy = iy;
+        break;
+    }
+    oy = min64(oy, d->oh - 1);
+    for (j = 0; j < p->nstage; j++) {
+        const HlsStage *e = &p->stages[j];
+        for (k = 0; k < e->nin; k++)
+            if (e->in[k] == di && on_chip_in(p, e, k) && !skip_edge(p, di, j)) {
+                int64_t a = row_take(p, j, oy, comp, depth + 1);
+                if (a > INT64_MIN)
+                    t = max64(t, a - EDGE_LAT - d->lat);
+            }
+    }
+    return t;
+}
+
 /* The frame barrier of a windowed consumer in steady state.  kiln_conv_window
  * takes no row of frame n+1 from its last input row of frame n until its
  * last op of frame n issued (restart, t_done - lat).  Frame n+1's first beat
@@ -436,7 +510,8 @@ void hls_plan_timing(HlsPlan *p)
     int64_t *comp = calloc((size_t)p->nstage + 1, sizeof *comp);
     int64_t *ain = calloc((size_t)p->nstage + 1, sizeof *ain);
     int64_t *stall = calloc((size_t)p->nstage + 1, sizeof *stall);
-    if (!first || !tail || !fwd || !comp || !ain || !stall)
+    int64_t *fwdt = calloc((size_t)p->nstage + 1, sizeof *fwdt);
+    if (!first || !tail || !fwd || !comp || !ain || !stall || !fwdt)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++)
         p->stages[i].t_done = 0;
@@ -478,6 +553,7 @@ void hls_plan_timing(HlsPlan *p)
             t = max64(comp[i], e + tail[i]);
             if (round == 0)
                 fwd[i] = t;
+            fwdt[i] = t;
             if (t > s->t_done) {
                 s->t_done = t;
                 changed = 1;
@@ -487,21 +563,31 @@ void hls_plan_timing(HlsPlan *p)
         for (i = p->nstage - 1; i >= 0; i--) {
             const HlsStage *c = &p->stages[i];
             for (k = 0; k < c->nin; k++) {
-                int u = c->in[k], skip;
-                int64_t take, bt;
+                int u = c->in[k];
+                int64_t take;
                 if (!on_chip_in(p, c, k))
                     continue;
-                skip = skip_edge(p, u, i);
-                /* a stream engine holds its producer back by the tail the
-                 * forward pass gave it (an upsample at its join's pace) */
-                bt = c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV ? bp_tail(c) : tail[i];
-                if (skip || bt < 0)
+                if (skip_edge(p, u, i))
                     continue;
-                take = c->t_done - bt - EDGE_LAT;
+                if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
+                    /* a windowed engine takes its last input row once
+                     * the output row that frees a slot is issued, at its
+                     * pace or at the pace the stages below it allow */
+                    int64_t oy = release_row(c, c->h - 1);
+                    if (oy < 0)
+                        continue; /* its whole input fits in its line buffer */
+                    take = row_issue_end(p, i, oy, fwdt, comp, 0) - EDGE_LAT;
+                } else {
+                    /* a stream engine holds its producer back by the tail
+                     * the forward pass gave it (an upsample at its join's
+                     * pace) */
+                    take = c->t_done - tail[i] - EDGE_LAT;
+                }
                 /* released by a windowed engine that sets the pace to its
                  * frame's end, the producer still makes what it has not
                  * buffered of its last row */
-                if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) && comp[i] >= c->t_done)
+                if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
+                    (comp[i] >= c->t_done || c->t_done > fwdt[i]))
                     take += produce(p, u, 1, 0);
                 if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
@@ -556,4 +642,5 @@ void hls_plan_timing(HlsPlan *p)
     free(comp);
     free(ain);
     free(stall);
+    free(fwdt);
 }
