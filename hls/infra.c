@@ -53,16 +53,6 @@
 #define RUN_FF 65.0
 #define RUN_LUT 80.0
 
-static int64_t in_lanes(const HlsStage *s)
-{
-    return s->kind == HLS_ST_CONV ? s->pe_ic : s->lanes;
-}
-
-static int64_t out_lanes(const HlsStage *s)
-{
-    return s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes;
-}
-
 static void res_add(HlsRes *r, const HlsRes *a)
 {
     r->lut += a->lut;
@@ -168,7 +158,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         /* input maps from DDR: graph inputs, CPU or other segments */
         for (k = 0; k < s->nin; k++) {
             int from = s->in[k];
-            int64_t c = k == 1 ? s->cin2 : s->cin, li = in_lanes(s);
+            int64_t c = k == 1 ? s->cin2 : s->cin, li = hls_in_lanes(s);
             int64_t bytes = s->h * s->w * hls_cdiv(c, li) * li;
             int64_t subs = s->npass > 1 ? s->npass : 1;
             if (from < 0 || p->stages[from].segment != s->segment) {
@@ -180,11 +170,11 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             }
         }
         if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
-            add_chan(r, 0, in_lanes(s), INFRA_BURST_W, 0, s->weight_bytes, 1);
+            add_chan(r, 0, hls_in_lanes(s), INFRA_BURST_W, 0, s->weight_bytes, 1);
             nch++;
         }
         if (out) {
-            int64_t lo = out_lanes(s), npix = s->oh * s->ow;
+            int64_t lo = hls_out_lanes(s), npix = s->oh * s->ow;
             if (hls_tiled(s))
                 add_chan(r, 1, lo, INFRA_BURST_EDGE_WR, 1, npix * s->tog * s->pe_oc, s->npass);
             else
@@ -200,7 +190,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             for (k = 0; k < t->nin; k++)
                 if (t->in[k] == i && !ddr_edge(p, t, k)) {
                     ns++;
-                    add_width(r, out_lanes(s), in_lanes(t));
+                    add_width(r, hls_out_lanes(s), hls_in_lanes(t));
                 }
         }
         if (ns > 1) { /* kiln_fork: a taken flag per consumer */

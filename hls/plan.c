@@ -103,12 +103,6 @@ static int is_conv(const HlsStage *s)
     return s->kind == HLS_ST_CONV;
 }
 
-/* Lanes of a stage's output stream. */
-static int64_t out_lanes(const HlsStage *s)
-{
-    return is_conv(s) ? s->pe_oc : s->lanes;
-}
-
 /* Set a parameter the planner must know; a descriptor without it is the
  * compiler's own inconsistency. */
 static void need(const HlsEngineDesc *d, const char *const *names, int64_t *arr, const char *name,
@@ -381,6 +375,16 @@ int64_t hls_ddr_pace(int64_t lanes)
     return 8 * lanes > dw ? 8 * lanes / dw : 1;
 }
 
+int64_t hls_in_lanes(const HlsStage *s)
+{
+    return is_conv(s) ? s->pe_ic : s->lanes;
+}
+
+int64_t hls_out_lanes(const HlsStage *s)
+{
+    return is_conv(s) ? s->pe_oc : s->lanes;
+}
+
 int hls_tiled(const HlsStage *s)
 {
     return is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 && s->tog < cdiv(s->cout, s->pe_oc);
@@ -620,9 +624,9 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
                 continue; /* through DDR: nothing waits on chip */
             early = a->t_first <= b->t_first ? a : b;
             wait = (a->t_first > b->t_first ? a->t_first - b->t_first : b->t_first - a->t_first);
-            beats = early->oh * early->ow * cdiv(early->cout, out_lanes(early));
+            beats = early->oh * early->ow * cdiv(early->cout, hls_out_lanes(early));
             depth = (int64_t)ceil((double)wait * (double)beats / (double)p->interval);
-            depth += 2 * cdiv(early->cout, out_lanes(early)) + 16;
+            depth += 2 * cdiv(early->cout, hls_out_lanes(early)) + 16;
             if (depth > beats + 16)
                 depth = beats + 16;
             depth = pow2ceil(depth);
@@ -631,7 +635,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             f->from = (int)(early - p->stages);
             f->to = i;
             f->depth = depth;
-            f->width = 8 * out_lanes(early);
+            f->width = 8 * hls_out_lanes(early);
             for (j = 0; j < HLS_PLAN_MAX_PARAMS; j++)
                 hw[j] = 1;
             need(fd, fd->hw_params, hw, "WIDTH", f->width);

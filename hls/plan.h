@@ -205,6 +205,10 @@ int hls_chan_cnt_w(int write, int64_t bytes, int64_t subs, int dw, int64_t lanes
 /* Cycles per stream beat a DMA read channel delivers at most: 1, or
  * 8 x lanes / 128 for streams wider than the bus. */
 int64_t hls_ddr_pace(int64_t lanes);
+/* int8 lanes a beat of a stage's input and output streams: a conv's
+ * PE_IC and PE_OC, the others' LANES. */
+int64_t hls_in_lanes(const HlsStage *s);
+int64_t hls_out_lanes(const HlsStage *s);
 
 /* Does stage i's output leave its segment (graph output, CPU node or a
  * stage of another segment), so a DMA channel writes it to DDR? */

@@ -17,18 +17,22 @@
  *           the engine alone (cycles() from its first input beat) or, when
  *           its input is the limit, the work left after the last input beat;
  *   first(s)  = a(s) + fill, fill = the input rows the first output row
- *           needs at the input's pace + lat.
+ *           needs at the input's pace + lat; from a windowed producer, when
+ *           it sends those rows (fill_delay: its first row, then a row
+ *           each row period).
  * Latency: per segment the last t_done + the writer's last B, summed over
  * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
  * last input beat: back-pressure of a slower consumer.  A windowed consumer
  * takes its last input row once it issued the output row that frees the
  * slot, at its own pace or as the stages below it take that row
- * (row_issue_end, row_take: down the chain).
+ * (row_issue_end, row_take: down the chain), then issues what of the row
+ * its output buffer cannot hold.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
  * Occupancy (per frame, back to back): cycles + the wait for a held-back
- * producer's first rows + the stall a windowed consumer's frame barrier puts
+ * producer's first rows (at least their time through the hop between them,
+ * hop_time) + the stall a windowed consumer's frame barrier puts
  * on the head of the stream chain feeding it (barrier_stall).
  */
 #include <math.h>
@@ -51,15 +55,10 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-static int64_t in_lanes(const HlsStage *s)
-{
-    return s->kind == HLS_ST_CONV ? s->pe_ic : s->lanes;
-}
-
 /* Beats of stage s's input k per frame. */
 static int64_t in_beats(const HlsStage *s, int k)
 {
-    return s->h * s->w * cdiv(k == 1 ? s->cin2 : s->cin, in_lanes(s));
+    return s->h * s->w * cdiv(k == 1 ? s->cin2 : s->cin, hls_in_lanes(s));
 }
 
 /* Output rows of a windowed stage that need the last input row. */
@@ -204,16 +203,34 @@ static double held_rows(const HlsStage *s)
 
 static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth);
 
+/* Cycles `rows` rows of c channels take through the hop from stage u into
+ * stage x, one beat a cycle on its narrower side, less what the hop holds
+ * while x takes nothing: kiln_width packing PE lanes into wider ones keeps
+ * two output beats in its FIFO (each min(R, beats of a pixel) input beats),
+ * unpacking two narrow ones.  Rows a producer holds computed still cross it
+ * at this pace (a conv's output buffer, PE_OC lanes a cycle). */
+static int64_t hop_time(const HlsStage *u, const HlsStage *x, int64_t c, int64_t rows)
+{
+    int64_t lo = hls_out_lanes(u), li = hls_in_lanes(x);
+    int64_t bo = cdiv(c, lo), bi = cdiv(c, li), held = 0;
+    if (lo < li)
+        held = 2 * min64(li / lo, bo);
+    else if (lo > li)
+        held = 2;
+    return max64(0, rows * x->w * max64(bo, bi) - held);
+}
+
 /* Cycles until `rows` rows of stage x's input k are there, its producer
  * released from holding. */
 static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t rows, int depth)
 {
     int u = x->in[k];
+    int64_t c = k == 1 ? x->cin2 : x->cin;
     if (rows <= 0)
         return 0;
     if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
-        return rows * x->w * cdiv(k == 1 ? x->cin2 : x->cin, in_lanes(x)) * hls_ddr_pace(in_lanes(x));
-    return produce(p, u, rows, depth + 1);
+        return rows * x->w * cdiv(c, hls_in_lanes(x)) * hls_ddr_pace(hls_in_lanes(x));
+    return max64(produce(p, u, rows, depth + 1), hop_time(&p->stages[u], x, c, rows));
 }
 
 /* Cycles stage x needs to send the first r output rows of a frame after it
@@ -277,12 +294,17 @@ static int64_t first_rows(const HlsStage *s)
  * first[u] + r * rowt within emit = its cycles per output row, its last one
  * at its forward t_done (fwd[u]).  What a stage slower than its producer
  * carries to its last beat.  Only windowed producers (conv, dwconv, maxpool)
- * are taken to send rows at a steady pace. */
-static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const int64_t *fwd)
+ * are taken to send rows at a steady pace.  *own_fill (when not NULL): the
+ * cycles the stage takes its first rows in at its own pace when such a
+ * producer feeds it, -1 when none does. */
+static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const int64_t *fwd,
+                          int64_t *own_fill)
 {
     const HlsStage *s = &p->stages[i];
     int64_t d = 0, fr;
     int k;
+    if (own_fill)
+        *own_fill = -1;
     if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
         return 0;
     fr = first_rows(s);
@@ -303,8 +325,10 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
         emit = x->kind == HLS_ST_MAXPOOL ? (fwd[u] - first[u]) / max64(1, x->h)
                                          : min64(fwd[u] - first[u], x->cycles / max64(1, x->oh));
         rowt = (fwd[u] - first[u] - emit) / max64(1, x->oh - 1);
-        own = fr * s->w * cdiv(s->cin, in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
+        own = fr * s->w * cdiv(s->cin, hls_in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
         d = max64(d, (fr - 1) * rowt + emit - own);
+        if (own_fill)
+            *own_fill = max64(*own_fill, own);
     }
     return d;
 }
@@ -391,7 +415,13 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
 {
     const HlsStage *c = &p->stages[ci];
     int64_t t = end[ci] - ops_after_row(c, oy) - c->lat;
-    int64_t ob = oy - (int64_t)held_rows(c);
+    double held = held_rows(c);
+    int64_t ob = oy - (int64_t)held;
+    /* what of row oy the output buffer cannot hold is issued after the
+     * consumer frees the slot for row ob */
+    int64_t rest = (int64_t)ceil((1.0 - (held - floor(held))) *
+                                 (double)(c->kind == HLS_ST_CONV ? conv_row_ops(c)
+                                                                 : ops_after_row(c, c->oh - 2)));
     int j, k;
     if (ob < 0 || depth > 32)
         return t;
@@ -401,7 +431,7 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
             if (d->in[k] == ci && on_chip_in(p, d, k) && !skip_edge(p, ci, j)) {
                 int64_t a = row_take(p, j, ob, comp, depth + 1);
                 if (a > INT64_MIN)
-                    t = max64(t, a - EDGE_LAT);
+                    t = max64(t, a - EDGE_LAT + rest);
             }
     }
     return t;
@@ -485,6 +515,15 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
             int64_t fu;
             held += (int64_t)(held_rows(us) * (double)us->cycles / (double)max64(1, us->oh));
             fu = us->t_done - us->lat + (first[s] - a[u]) + held;
+            if (u == s) {
+                /* s restarts with its producers held back: its first rows
+                 * come as they deliver them, not at the warm frame's pace */
+                int64_t w = 0, j;
+                for (j = 0; j < us->nin; j++)
+                    if (on_chip_in(p, us, j))
+                        w = max64(w, input_time(p, us, (int)j, first_rows(us), 0));
+                fu = min64(fu, us->t_done - us->lat + w + stage_fill(us, 0.0) + held);
+            }
             if (fu > f) {
                 f = fu;
                 h = u;
@@ -526,11 +565,11 @@ void hls_plan_timing(HlsPlan *p)
                 int64_t ak, ek;
                 if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
                     ak = HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(in_lanes(s)) - 1;
+                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
                 } else if (s->in_ddr[k]) {
                     /* the producer's frame written (last B), then read back */
                     ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(in_lanes(s)) - 1;
+                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
                 } else {
                     ak = first[s->in[k]] + EDGE_LAT;
                     ek = p->stages[s->in[k]].t_done + EDGE_LAT;
@@ -547,9 +586,14 @@ void hls_plan_timing(HlsPlan *p)
                 ain[i] = a;
             /* a conv computes nothing before its first weight tile is in */
             a = max64(a, wtile0_ready(s));
-            if (round == 0) /* first beats from the forward pass alone */
-                first[i] = a + stage_fill(s, pace);
-            comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd);
+            if (round == 0) { /* first beats from the forward pass alone */
+                /* rows of a windowed producer come as it makes them (a
+                 * maxpool's first row within its input's second, say), not
+                 * at the frame's mean pace */
+                int64_t own, fd = fill_delay(p, i, first, fwd, &own);
+                first[i] = a + (own >= 0 ? own + fd + s->lat : stage_fill(s, pace));
+            }
+            comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd, NULL);
             t = max64(comp[i], e + tail[i]);
             if (round == 0)
                 fwd[i] = t;
@@ -588,7 +632,8 @@ void hls_plan_timing(HlsPlan *p)
                  * buffered of its last row */
                 if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
                     (comp[i] >= c->t_done || c->t_done > fwdt[i]))
-                    take += produce(p, u, 1, 0);
+                    take += max64(produce(p, u, 1, 0),
+                                  hop_time(&p->stages[u], c, k == 1 ? c->cin2 : c->cin, 1));
                 if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
                     changed = 1;

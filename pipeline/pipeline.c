@@ -80,16 +80,6 @@ static int64_t round_up(int64_t a, int64_t b)
     return cdiv(a, b) * b;
 }
 
-static int64_t in_lanes(const HlsStage *s)
-{
-    return s->kind == HLS_ST_CONV ? s->pe_ic : s->lanes;
-}
-
-static int64_t out_lanes(const HlsStage *s)
-{
-    return s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes;
-}
-
 static GirLoc stage_loc(const GirGraph *g, const HlsStage *s)
 {
     if (g && s->node_id >= 0 && s->node_id < g->nnode)
@@ -410,7 +400,7 @@ static void gen_channels(Gen *G)
                 snprintf(c->name, sizeof c->name, "in%d", G->nin++);
                 c->stage = i, c->port = k;
                 c->prod = reads_ddr(p, i, k) ? -1 : s->in[k];
-                c->lanes = in_lanes(s);
+                c->lanes = hls_in_lanes(s);
                 c->h = s->h, c->w = s->w, c->c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
                 c->subs = s->npass > 1 ? s->npass : 1;
                 c->value = stage_in_value(G->g, s, k);
@@ -425,7 +415,7 @@ static void gen_channels(Gen *G)
             c->kind = CH_W;
             snprintf(c->name, sizeof c->name, "w%d", i);
             c->stage = i;
-            c->lanes = in_lanes(s);
+            c->lanes = hls_in_lanes(s);
             c->beats = weight_beats(s);
             c->subs = 1;
             c->resident = s->whome != HLS_W_DDR;
@@ -441,7 +431,7 @@ static void gen_channels(Gen *G)
             snprintf(c->name, sizeof c->name, "out%d", G->nout++);
             c->stage = i;
             c->scratch = !leaves;
-            c->lanes = out_lanes(s);
+            c->lanes = hls_out_lanes(s);
             c->h = s->oh, c->w = s->ow, c->c = s->cout;
             c->subs = s->npass > 1 ? s->npass : 1;
             c->value = stage_out_value(G->g, s);
@@ -667,7 +657,7 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
                                     "and hold an even number of channels",
                                     s->node, s->tog, s->pe_oc, ocg);
         }
-        if (!is_pow2(in_lanes(s)) || !is_pow2(out_lanes(s)))
+        if (!is_pow2(hls_in_lanes(s)) || !is_pow2(hls_out_lanes(s)))
             return gir_error_at(e, loc, "rtl: %s: lane counts must be powers of two", s->node);
         if (s->kind == HLS_ST_ADD || s->kind == HLS_ST_REQUANT) {
             static const char *const names[] = {"rq_m_a", "rq_m_b", "rq_m", "rq_shift"};
@@ -685,9 +675,9 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
             if (cfg[j].value < 0 || cfg[j].value >= ((int64_t)1 << cfg[j].bits))
                 return gir_error_at(e, loc, "rtl: %s: %s = %" PRId64 " does not fit %d bits",
                                     s->node, cfg[j].port, cfg[j].value, cfg[j].bits);
-        if (s->oh * s->ow * cdiv(s->cout, out_lanes(s)) * out_lanes(s) >= ((int64_t)1 << 31) ||
-            s->h * s->w * cdiv(s->cin + s->cin2, in_lanes(s)) * in_lanes(s) >= ((int64_t)1 << 31) ||
-            (has_weights(s) && weight_beats(s) * in_lanes(s) >= ((int64_t)1 << 31)))
+        if (s->oh * s->ow * cdiv(s->cout, hls_out_lanes(s)) * hls_out_lanes(s) >= ((int64_t)1 << 31) ||
+            s->h * s->w * cdiv(s->cin + s->cin2, hls_in_lanes(s)) * hls_in_lanes(s) >= ((int64_t)1 << 31) ||
+            (has_weights(s) && weight_beats(s) * hls_in_lanes(s) >= ((int64_t)1 << 31)))
             return gir_error_at(e, loc, "rtl: %s: a frame or weight set of 2 GiB or more", s->node);
         for (k = 0; k < s->nin; k++) {
             const HlsFifo *f;
@@ -699,7 +689,7 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
                  * same bytes per pixel */
                 const HlsStage *u = &p->stages[from];
                 int64_t c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
-                int64_t lp = out_lanes(u), lc = in_lanes(s);
+                int64_t lp = hls_out_lanes(u), lc = hls_in_lanes(s);
                 if (u->cout != c || cdiv(c, lp) * lp != cdiv(c, lc) * lc)
                     return gir_error_at(e, loc,
                                         "rtl: %s: input %d from %s goes through DDR in %" PRId64
@@ -1047,20 +1037,20 @@ static void emit_top(Gen *G, FILE *f)
         Cfg cfg[16];
         Sink sinks[MAX_SINKS];
         int ncfg, ns, j;
-        int64_t beats = s->oh * s->ow * cdiv(s->cout, out_lanes(s));
+        int64_t beats = s->oh * s->ow * cdiv(s->cout, hls_out_lanes(s));
         safe_name(s->node, name, sizeof name);
         fprintf(b, "    // stage %d: %s (%s) on %s, segment %d\n", i, name, s->op, stage_module(s),
                 s->segment);
         for (k = 0; k < s->nin; k++) {
             snprintf(pre, sizeof pre, "s%d_i%d", i, k);
-            decl_stream(d, pre, in_lanes(s));
+            decl_stream(d, pre, hls_in_lanes(s));
             if (G->inch[2 * i + k] >= 0) {
                 snprintf(cur, sizeof cur, "c_%s", G->ch[G->inch[2 * i + k]].name);
                 join_stream(b, pre, cur);
             }
         }
         snprintf(pre, sizeof pre, "s%d_o", i);
-        decl_stream(d, pre, out_lanes(s));
+        decl_stream(d, pre, hls_out_lanes(s));
         ncfg = stage_cfg(G->g, s, cfg);
         for (j = 0; j < ncfg; j++) {
             char up[32];
@@ -1127,19 +1117,19 @@ static void emit_top(Gen *G, FILE *f)
             fprintf(b,
                     "    kiln_fork #(\n        .WIDTH(%" PRId64 "),\n        .N(%d)\n    ) u_s%d_fork (\n"
                     "        .clk(clk),\n        .rst(rst),\n",
-                    8 * out_lanes(s), ns, i);
+                    8 * hls_out_lanes(s), ns, i);
             snprintf(pre, sizeof pre, "s%d_o", i);
             conn_stream(b, "s", pre, 0);
             fprintf(b,
                     "        .m_tvalid(s%d_fv),\n        .m_tready(s%d_fr),\n"
                     "        .m_tdata(s%d_fd)\n    );\n",
                     i, i, i);
-            fprintf(d, "    wire [%4" PRId64 ":0]          s%d_fd;\n", 8 * out_lanes(s) - 1, i);
+            fprintf(d, "    wire [%4" PRId64 ":0]          s%d_fd;\n", 8 * hls_out_lanes(s) - 1, i);
         }
         for (m = 0; m < ns; m++) {
             const Sink *t = &sinks[m];
             const HlsFifo *fifo = t->stage >= 0 ? edge_fifo(p, i, t->stage) : NULL;
-            int64_t li = out_lanes(s), lo = t->stage >= 0 ? in_lanes(&p->stages[t->stage]) : li;
+            int64_t li = hls_out_lanes(s), lo = t->stage >= 0 ? hls_in_lanes(&p->stages[t->stage]) : li;
             if (t->stage >= 0)
                 snprintf(dst, sizeof dst, "s%d_i%d", t->stage, t->port);
             else
