@@ -404,6 +404,23 @@ static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
 
 static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth);
 
+/* The latest cycle the on-chip consumers of stage xi (skip FIFOs aside)
+ * take the last beat of its output row r (row_take); INT64_MIN when none
+ * holds it back. */
+static int64_t consumers_take(const HlsPlan *p, int xi, int64_t r, const int64_t *comp,
+                              int depth)
+{
+    int64_t t = INT64_MIN;
+    int j, k;
+    for (j = 0; j < p->nstage; j++) {
+        const HlsStage *d = &p->stages[j];
+        for (k = 0; k < d->nin; k++)
+            if (d->in[k] == xi && on_chip_in(p, d, k) && !skip_edge(p, xi, j))
+                t = max64(t, row_take(p, j, r, comp, depth + 1));
+    }
+    return t;
+}
+
 /* The cycle windowed stage ci issues the last op of its output row oy: at
  * its own pace, its frame ending at end[ci], or, held back, once its
  * consumers took its output up to what its output buffer holds (its ops
@@ -422,19 +439,11 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
     int64_t rest = (int64_t)ceil((1.0 - (held - floor(held))) *
                                  (double)(c->kind == HLS_ST_CONV ? conv_row_ops(c)
                                                                  : ops_after_row(c, c->oh - 2)));
-    int j, k;
+    int64_t a;
     if (ob < 0 || depth > 32)
         return t;
-    for (j = 0; j < p->nstage; j++) {
-        const HlsStage *d = &p->stages[j];
-        for (k = 0; k < d->nin; k++)
-            if (d->in[k] == ci && on_chip_in(p, d, k) && !skip_edge(p, ci, j)) {
-                int64_t a = row_take(p, j, ob, comp, depth + 1);
-                if (a > INT64_MIN)
-                    t = max64(t, a - EDGE_LAT + rest);
-            }
-    }
-    return t;
+    a = consumers_take(p, ci, ob, comp, depth);
+    return a > INT64_MIN ? max64(t, a - EDGE_LAT + rest) : t;
 }
 
 /* The cycle stage di takes the last beat of its input row iy as far as
@@ -446,8 +455,7 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
 static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth)
 {
     const HlsStage *d = &p->stages[di];
-    int64_t oy, t = INT64_MIN;
-    int j, k;
+    int64_t oy, t;
     if (depth > 32)
         return INT64_MIN;
     switch (d->kind) {
@@ -468,17 +476,8 @@ static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *com
         oy = iy;
         break;
     }
-    oy = min64(oy, d->oh - 1);
-    for (j = 0; j < p->nstage; j++) {
-        const HlsStage *e = &p->stages[j];
-        for (k = 0; k < e->nin; k++)
-            if (e->in[k] == di && on_chip_in(p, e, k) && !skip_edge(p, di, j)) {
-                int64_t a = row_take(p, j, oy, comp, depth + 1);
-                if (a > INT64_MIN)
-                    t = max64(t, a - EDGE_LAT - d->lat);
-            }
-    }
-    return t;
+    t = consumers_take(p, di, min64(oy, d->oh - 1), comp, depth);
+    return t > INT64_MIN ? t - EDGE_LAT - d->lat : t;
 }
 
 /* The frame barrier of a windowed consumer in steady state.  kiln_conv_window
