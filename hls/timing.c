@@ -55,10 +55,16 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
+/* Channels of stage s's input k (a join's second input: cin2). */
+static int64_t in_channels(const HlsStage *s, int k)
+{
+    return k == 1 ? s->cin2 : s->cin;
+}
+
 /* Beats of stage s's input k per frame. */
 static int64_t in_beats(const HlsStage *s, int k)
 {
-    return s->h * s->w * cdiv(k == 1 ? s->cin2 : s->cin, hls_in_lanes(s));
+    return s->h * s->w * cdiv(in_channels(s, k), hls_in_lanes(s));
 }
 
 /* Output rows of a windowed stage that need the last input row. */
@@ -99,6 +105,14 @@ static int64_t conv_row_ops(const HlsStage *s)
     return cdiv(conv_ops_from(s, 0, 0), s->oh);
 }
 
+/* Issue cycles of one output row of a windowed engine (conv or dwconv). */
+static int64_t row_ops(const HlsStage *s)
+{
+    if (s->kind == HLS_ST_CONV)
+        return conv_row_ops(s);
+    return s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
+}
+
 /* Cycles from the last input beat to the last output beat when the input,
  * not the engine, sets the pace. */
 static int64_t stage_tail(const HlsStage *s)
@@ -108,10 +122,8 @@ static int64_t stage_tail(const HlsStage *s)
         /* the groups that hold a pixel of the rows needing the last input
          * row (SPAN: also the group running into the first of them) */
         return conv_ops_from(s, s->oh - rows_after_last(s), 1) + s->lat;
-    case HLS_ST_DWCONV: {
-        int64_t nout = s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
-        return rows_after_last(s) * nout + s->lat;
-    }
+    case HLS_ST_DWCONV:
+        return rows_after_last(s) * row_ops(s) + s->lat;
     case HLS_ST_MAXPOOL: {
         /* the flushes after the last input beat: the last row's outputs
          * past its last column, then the outputs past the last row (2x2
@@ -137,7 +149,7 @@ static int64_t ops_after_row(const HlsStage *s, int64_t oy)
 {
     if (s->kind == HLS_ST_CONV)
         return conv_ops_from(s, oy + 1, 0);
-    return (s->oh - 1 - oy) * s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
+    return (s->oh - 1 - oy) * row_ops(s);
 }
 
 /* The output row of a windowed stage whose last op frees the line-buffer
@@ -225,7 +237,7 @@ static int64_t hop_time(const HlsStage *u, const HlsStage *x, int64_t c, int64_t
 static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t rows, int depth)
 {
     int u = x->in[k];
-    int64_t c = k == 1 ? x->cin2 : x->cin;
+    int64_t c = in_channels(x, k);
     if (rows <= 0)
         return 0;
     if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
@@ -239,7 +251,7 @@ static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t ro
 static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
 {
     const HlsStage *x = &p->stages[xi];
-    int64_t need, t = 0, nout, rows;
+    int64_t need, t = 0, rows;
     double rr;
     int k;
     if (r <= 0 || depth > 64)
@@ -254,11 +266,7 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
         rows = line_rows(x);
         if (need > rows)
             t = input_time(p, x, 0, need - rows, depth);
-        if (x->kind == HLS_ST_CONV)
-            nout = conv_row_ops(x);
-        else
-            nout = x->ow * cdiv(x->cin, x->lanes) * x->k * x->k;
-        return t + (int64_t)ceil(rr * (double)nout) + x->lat;
+        return t + (int64_t)ceil(rr * (double)row_ops(x)) + x->lat;
     case HLS_ST_MAXPOOL:
         /* held back, it has taken the rows before its first window's last
          * one into its row buffers (they make no output) */
@@ -294,7 +302,7 @@ static int64_t first_rows(const HlsStage *s)
  * first[u] + r * rowt within emit = its cycles per output row, its last one
  * at its forward t_done (fwd[u]).  What a stage slower than its producer
  * carries to its last beat.  Only windowed producers (conv, dwconv, maxpool)
- * are taken to send rows at a steady pace.  *own_fill (when not NULL): the
+ * are taken to send rows at a steady pace.  *own_fill: the
  * cycles the stage takes its first rows in at its own pace when such a
  * producer feeds it, -1 when none does. */
 static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const int64_t *fwd,
@@ -303,8 +311,7 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
     const HlsStage *s = &p->stages[i];
     int64_t d = 0, fr;
     int k;
-    if (own_fill)
-        *own_fill = -1;
+    *own_fill = -1;
     if (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)
         return 0;
     fr = first_rows(s);
@@ -327,8 +334,7 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
         rowt = (fwd[u] - first[u] - emit) / max64(1, x->oh - 1);
         own = fr * s->w * cdiv(s->cin, hls_in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
         d = max64(d, (fr - 1) * rowt + emit - own);
-        if (own_fill)
-            *own_fill = max64(*own_fill, own);
+        *own_fill = max64(*own_fill, own);
     }
     return d;
 }
@@ -402,6 +408,19 @@ static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
     return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
 }
 
+/* Cycles stage s waits at its restart for the rows its first output row
+ * needs from its on-chip producers, held back at the end of the previous
+ * frame. */
+static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
+{
+    int64_t w = 0;
+    int k;
+    for (k = 0; k < s->nin; k++)
+        if (on_chip_in(p, s, k))
+            w = max64(w, input_time(p, s, k, first_rows(s), 0));
+    return w;
+}
+
 static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth);
 
 /* The latest cycle the on-chip consumers of stage xi (skip FIFOs aside)
@@ -433,17 +452,16 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
     const HlsStage *c = &p->stages[ci];
     int64_t t = end[ci] - ops_after_row(c, oy) - c->lat;
     double held = held_rows(c);
-    int64_t ob = oy - (int64_t)held;
-    /* what of row oy the output buffer cannot hold is issued after the
-     * consumer frees the slot for row ob */
-    int64_t rest = (int64_t)ceil((1.0 - (held - floor(held))) *
-                                 (double)(c->kind == HLS_ST_CONV ? conv_row_ops(c)
-                                                                 : ops_after_row(c, c->oh - 2)));
-    int64_t a;
+    int64_t ob = oy - (int64_t)held, a, rest;
     if (ob < 0 || depth > 32)
         return t;
     a = consumers_take(p, ci, ob, comp, depth);
-    return a > INT64_MIN ? max64(t, a - EDGE_LAT + rest) : t;
+    if (a == INT64_MIN)
+        return t;
+    /* what of row oy the output buffer cannot hold is issued after the
+     * consumer frees the slot for row ob */
+    rest = (int64_t)ceil((1.0 - (held - floor(held))) * (double)row_ops(c));
+    return max64(t, a - EDGE_LAT + rest);
 }
 
 /* The cycle stage di takes the last beat of its input row iy as far as
@@ -514,15 +532,11 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
             int64_t fu;
             held += (int64_t)(held_rows(us) * (double)us->cycles / (double)max64(1, us->oh));
             fu = us->t_done - us->lat + (first[s] - a[u]) + held;
-            if (u == s) {
-                /* s restarts with its producers held back: its first rows
-                 * come as they deliver them, not at the warm frame's pace */
-                int64_t w = 0, j;
-                for (j = 0; j < us->nin; j++)
-                    if (on_chip_in(p, us, j))
-                        w = max64(w, input_time(p, us, (int)j, first_rows(us), 0));
-                fu = min64(fu, us->t_done - us->lat + w + stage_fill(us, 0.0) + held);
-            }
+            if (u == s) /* s restarts with its producers held back: its first
+                         * rows come as they deliver them, not at the warm
+                         * frame's pace */
+                fu = min64(fu, us->t_done - us->lat + restart_wait(p, us) + stage_fill(us, 0.0) +
+                                   held);
             if (fu > f) {
                 f = fu;
                 h = u;
@@ -549,7 +563,8 @@ void hls_plan_timing(HlsPlan *p)
     int64_t *ain = calloc((size_t)p->nstage + 1, sizeof *ain);
     int64_t *stall = calloc((size_t)p->nstage + 1, sizeof *stall);
     int64_t *fwdt = calloc((size_t)p->nstage + 1, sizeof *fwdt);
-    if (!first || !tail || !fwd || !comp || !ain || !stall || !fwdt)
+    int64_t *fdl = calloc((size_t)p->nstage + 1, sizeof *fdl);
+    if (!first || !tail || !fwd || !comp || !ain || !stall || !fwdt || !fdl)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++)
         p->stages[i].t_done = 0;
@@ -588,11 +603,13 @@ void hls_plan_timing(HlsPlan *p)
             if (round == 0) { /* first beats from the forward pass alone */
                 /* rows of a windowed producer come as it makes them (a
                  * maxpool's first row within its input's second, say), not
-                 * at the frame's mean pace */
-                int64_t own, fd = fill_delay(p, i, first, fwd, &own);
-                first[i] = a + (own >= 0 ? own + fd + s->lat : stage_fill(s, pace));
+                 * at the frame's mean pace; the producers' first and fwd
+                 * are fixed from here on, and so is the delay */
+                int64_t own;
+                fdl[i] = fill_delay(p, i, first, fwd, &own);
+                first[i] = a + (own >= 0 ? own + fdl[i] + s->lat : stage_fill(s, pace));
             }
-            comp[i] = a + s->cycles - 1 + fill_delay(p, i, first, fwd, NULL);
+            comp[i] = a + s->cycles - 1 + fdl[i];
             t = max64(comp[i], e + tail[i]);
             if (round == 0)
                 fwd[i] = t;
@@ -632,7 +649,7 @@ void hls_plan_timing(HlsPlan *p)
                 if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
                     (comp[i] >= c->t_done || c->t_done > fwdt[i]))
                     take += max64(produce(p, u, 1, 0),
-                                  hop_time(&p->stages[u], c, k == 1 ? c->cin2 : c->cin, 1));
+                                  hop_time(&p->stages[u], c, in_channels(c, k), 1));
                 if (take > p->stages[u].t_done) {
                     p->stages[u].t_done = take;
                     changed = 1;
@@ -656,11 +673,7 @@ void hls_plan_timing(HlsPlan *p)
     p->compute_ii = 0;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        int64_t wait = 0;
-        for (k = 0; k < s->nin; k++)
-            if (on_chip_in(p, s, k))
-                wait = max64(wait, input_time(p, s, k, first_rows(s), 0));
-        s->occupancy = s->cycles + wait + stall[i];
+        s->occupancy = s->cycles + restart_wait(p, s) + stall[i];
         /* every group's weights through the one channel each frame */
         s->occupancy = max64(s->occupancy, wload_frame(s));
         if (s->occupancy > p->compute_ii) {
@@ -687,4 +700,5 @@ void hls_plan_timing(HlsPlan *p)
     free(ain);
     free(stall);
     free(fwdt);
+    free(fdl);
 }
