@@ -1374,6 +1374,70 @@ static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
     free(keep);
 }
 
+/* The largest growth from a to b of any resource, as a share of a's use. */
+static double max_growth(const HlsRes *b, const HlsRes *a)
+{
+    double g = 0.0;
+    int r;
+    for (r = 0; r < 5; r++)
+        if (res_at(b, r) > res_at(a, r))
+            g = fmax(g, (res_at(b, r) - res_at(a, r)) / fmax(res_at(a, r), 1.0));
+    return g;
+}
+
+/* After the weights' placement: grow steps that keep the interval, fit the
+ * budgets and shorten the latency by a larger share than they grow any
+ * resource (so the DSP efficiency falls by less than the latency), the
+ * largest saving per share of the budgets first, until none is left.  The
+ * give-back trims by the interval alone, and what the interval does not
+ * need may still shorten a chain of layers that wait for whole frames.
+ * The weights stay where they are; a DDR layer's tiles are refitted to its
+ * new array.  save: room for the stages. */
+static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirError *e)
+{
+    const HlsRes zero = {0};
+    for (;;) {
+        int i, k, bi = -1, bk = -1;
+        int64_t ii = p->interval, lat = p->latency, best_lat = 0;
+        double share = budget_share(&p->total, &zero, &p->budget), best = 0.0;
+        HlsRes used = p->total;
+        char ob[160], d[64];
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++)
+            for (k = 0; k < 4; k++) {
+                HlsStage *s = &p->stages[i];
+                if (s->pinned || !apply_step(s, k, p->mhz, p->pp_max, d, sizeof d))
+                    continue;
+                if (s->whome == HLS_W_DDR)
+                    s->tog = ddr_tog(s);
+                if (plan_eval(p, 0, e) == 0 && !p->ddr_bound && p->interval <= ii &&
+                    (double)(lat - p->latency) / (double)lat > max_growth(&p->total, &used) &&
+                    !hls_plan_over_budget(p, ob, sizeof ob)) {
+                    double cost = budget_share(&p->total, &zero, &p->budget) - share;
+                    double score = (double)(lat - p->latency) / (cost > 1e-6 ? cost : 1e-6);
+                    if (score > best) {
+                        best = score;
+                        bi = i;
+                        bk = k;
+                        best_lat = p->latency;
+                    }
+                }
+                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+            }
+        if (bi < 0) {
+            plan_eval(p, 0, e);
+            break;
+        }
+        apply_step(&p->stages[bi], bk, p->mhz, p->pp_max, d, sizeof d);
+        if (p->stages[bi].whome == HLS_W_DDR)
+            p->stages[bi].tog = ddr_tog(&p->stages[bi]);
+        plan_eval(p, 0, e);
+        snprintf(grow[bi], sizeof grow[bi], "grown to %s to shorten the latency (%lld -> %lld "
+                 "cycles) at the same interval", d, (long long)lat, (long long)best_lat);
+        p->dse_steps++;
+    }
+}
+
 /* Whether some choice of every stage's cheapest array within target t
  * fits: the resources start at one price; while the plan breaks a budget,
  * the broken resources' prices double, and while the weight placement
@@ -1560,8 +1624,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     p->pp_max = user_pp;
     free(init);
     free(fold);
-    if (!p->ddr_bound)
+    if (!p->ddr_bound) {
         reclaim_weights(p, save, e);
+        shorten_latency(p, save, grow, e);
+    }
     /* the infrastructure counts the channels of skip tensors the previous
      * evaluation sent to DDR: once more so the figures are this plan's own
      * (what a replay computes) */

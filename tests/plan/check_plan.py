@@ -18,6 +18,11 @@
                                        (a fraction): the frame-barrier stall the interval
                                        model charges it (NODE has no on-chip input, so no
                                        wait for a held-back producer)
+  check_plan.py undo_latency DIR OUT   copy DIR's plan.json to OUT with the latency step of
+                                       the largest saving undone (a stage whose reason says
+                                       "grown to X N to shorten the latency (A -> B cycles)",
+                                       weights on chip); prints it
+  check_plan.py longer A B             B has A's interval and a longer latency
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -165,6 +170,39 @@ def stall(d, node, lo):
                  f"at least {100 * float(lo):.1f}%")
 
 
+def undo_latency(d, out):
+    import re
+    p = load(d)
+    best = None
+    for i, s in enumerate(p["stages"]):
+        m = re.search(r"grown to (PE_OC|PE_IC|PP|LANES) (\d+) to shorten the latency "
+                      r"\((\d+) -> (\d+) cycles\)", s["why"])
+        if not m or s.get("weights") == "ddr":
+            continue
+        key, n, a, b = m.group(1).lower(), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if s.get(key) != n or not b < a:
+            sys.exit(f"stage {s['node']}: {key} {s.get(key)}, reason says {n}; "
+                     f"latency {a} -> {b}")
+        if best is None or a - b > best[3]:
+            best = (i, key, n, a - b)
+    if best is None:
+        sys.exit(f"{d}/plan.json: no stage grown to shorten the latency")
+    i, key, n, saved = best
+    p["stages"][i][key] = n - 1 if key == "pp" else n // 2
+    print(f"{p['stages'][i]['node']}: {key} {n} -> {p['stages'][i][key]} "
+          f"(the reason says {saved} cycles of latency saved)")
+    with open(out, "w") as f:
+        json.dump(p, f)
+
+
+def longer(a, b):
+    fa, fb = load(a)["figures"], load(b)["figures"]
+    print(f"interval {fa['interval_cycles']} / {fb['interval_cycles']}, "
+          f"latency {fa['latency_cycles']} / {fb['latency_cycles']}")
+    if fa["interval_cycles"] != fb["interval_cycles"] or not fb["latency_cycles"] > fa["latency_cycles"]:
+        sys.exit("the step undone should keep the interval and lengthen the latency")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -180,6 +218,10 @@ elif cmd == "engines":
     engines(sys.argv[2], sys.argv[3], sys.argv[4:])
 elif cmd == "weights":
     weights(*sys.argv[2:5])
+elif cmd == "undo_latency":
+    undo_latency(sys.argv[2], sys.argv[3])
+elif cmd == "longer":
+    longer(sys.argv[2], sys.argv[3])
 elif cmd == "infra":
     infra(sys.argv[2])
 elif cmd == "stall":

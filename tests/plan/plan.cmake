@@ -21,6 +21,14 @@ add_test(NAME plan_replay COMMAND ${PLAN_RUN} ${PT}/replay
   "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
   "\$KILN compile ${Y3T} --board zcu104 --plan \$TMP/a/plan.json -o \$TMP/b"
   "\$CHECK same \$TMP/a \$TMP/b")
+# After the search, grow steps that keep the interval shorten the latency
+# (hls/plan.c shorten_latency): undoing the one of the largest saving keeps
+# the interval and lengthens the latency in the replayed plan.
+add_test(NAME plan_latency_steps COMMAND ${PLAN_RUN} ${PT}/latency
+  "\$KILN compile ${Y3T} --board zcu104 -o \$TMP/a"
+  "\$CHECK undo_latency \$TMP/a \$TMP/undo.json"
+  "\$KILN compile ${Y3T} --board zcu104 --plan \$TMP/undo.json -o \$TMP/b"
+  "\$CHECK longer \$TMP/a \$TMP/b")
 add_test(NAME plan_pin COMMAND ${PLAN_RUN} ${PT}/pin
   "\$KILN compile ${Y3T} --board zcu104 --pin conv12=16x32x2 -o \$TMP/a"
   "\$CHECK pin \$TMP/a conv12 16 32 2")
