@@ -34,20 +34,28 @@ const HlsEngineDesc *hls_engine_at(int i)
 
 const HlsEngineDesc *hls_engine_find(const char *name)
 {
-    int i, n = hls_engine_count();
-    for (i = 0; i < n; i++) {
-        const HlsEngineDesc *d = hls_engine_at(i);
-        if (!strcmp(d->name, name))
-            return d;
-    }
+    size_t f;
+    for (f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const HlsEngineDesc *const *d = families[f]; *d; d++)
+            if (!strcmp((*d)->name, name))
+                return *d;
     return NULL;
 }
 
 int hls_param_index(const char *const *names, const char *name)
 {
-    int i;
-    for (i = 0; names[i]; i++)
+    return hls_param_index_from(names, name, 0);
+}
+
+int hls_param_index_from(const char *const *names, const char *name, int from)
+{
+    int i, j, n = 0;
+    while (names[n])
+        n++;
+    for (j = 0; j < n; j++) {
+        i = (from + j) % n;
         if (!strcmp(names[i], name))
             return i;
+    }
     return -1;
 }

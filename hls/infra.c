@@ -71,15 +71,16 @@ static void add_engine(HlsRes *r, const char *name, const char *const *names,
     const HlsEngineDesc *d = hls_engine_find(name);
     int64_t hw[HLS_PLAN_MAX_PARAMS];
     HlsRes a;
-    int i;
+    int i, k = 0;
     if (!d)
         return;
     for (i = 0; i < HLS_PLAN_MAX_PARAMS; i++)
         hw[i] = 1;
     for (i = 0; i < n; i++) {
-        int k = hls_param_index(d->hw_params, names[i]);
+        k = hls_param_index_from(d->hw_params, names[i], k);
         if (k >= 0 && k < HLS_PLAN_MAX_PARAMS)
             hw[k] = vals[i];
+        k = k >= 0 ? k + 1 : 0;
     }
     a = d->resources(hw);
     res_add(r, &a);

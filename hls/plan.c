@@ -103,15 +103,25 @@ static int is_conv(const HlsStage *s)
     return s->kind == HLS_ST_CONV;
 }
 
+/* The parameters of one kind (hw or rt) of a stage's engine, filled by
+ * name; next is where the previous name was found, so names put in the
+ * descriptor's order take one comparison each. */
+typedef struct {
+    const HlsEngineDesc *d;
+    const char *const *names;
+    int64_t *arr;
+    int next;
+} ParamSink;
+
 /* Set a parameter the planner must know; a descriptor without it is the
  * compiler's own inconsistency. */
-static void need(const HlsEngineDesc *d, const char *const *names, int64_t *arr, const char *name,
-                 int64_t v)
+static void put(ParamSink *k, const char *name, int64_t v)
 {
-    int i = hls_param_index(names, name);
+    int i = hls_param_index_from(k->names, name, k->next);
     if (i < 0)
-        gir_die("hls: engine %s has no parameter '%s'", d->name, name);
-    arr[i] = v;
+        gir_die("hls: engine %s has no parameter '%s'", k->d->name, name);
+    k->arr[i] = v;
+    k->next = i + 1;
 }
 
 /* Results per requant lane of a conv (kiln_conv RQS): its PP*PE_OC results
@@ -139,8 +149,8 @@ static int pixel_span(const HlsStage *s)
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
-    const HlsEngineDesc *d = s->desc;
-    const char *const *H = d->hw_params, *const *R = d->rt_params;
+    ParamSink hw = {s->desc, s->desc->hw_params, s->hw, 0};
+    ParamSink rt = {s->desc, s->desc->rt_params, s->rt, 0};
     int i;
     for (i = 0; i < HLS_PLAN_MAX_PARAMS; i++)
         s->hw[i] = 1, s->rt[i] = 0;
@@ -149,123 +159,125 @@ static void stage_params(HlsStage *s)
         int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
         int64_t kki = s->k * s->k * icg;
         int64_t tog = s->whome == HLS_W_DDR ? s->tog : 0;
-        need(d, H, s->hw, "PE_IC", s->pe_ic);
-        need(d, H, s->hw, "PE_OC", s->pe_oc);
-        need(d, H, s->hw, "PP", s->pp);
-        need(d, H, s->hw, "KMAX", s->k);
-        need(d, H, s->hw, "WMAX", s->w);
-        need(d, H, s->hw, "CIMAX", s->cin);
-        need(d, H, s->hw, "COMAX", s->cout);
-        need(d, H, s->hw, "WDEPTH", (tog > 0 ? tog : ocg) * kki);
-        need(d, H, s->hw, "WBANKS", s->whome == HLS_W_DDR ? 2 : 1);
-        need(d, H, s->hw, "PIPE", s->pipe);
-        need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
-        need(d, H, s->hw, "PACK", s->pack);
-        need(d, H, s->hw, "TOGMAX", tog > 0 ? tog : ocg);
-        need(d, H, s->hw, "WURAM", s->whome == HLS_W_URAM);
+        put(&hw, "PE_IC", s->pe_ic);
+        put(&hw, "PE_OC", s->pe_oc);
+        put(&hw, "PP", s->pp);
+        put(&hw, "KMAX", s->k);
+        put(&hw, "WMAX", s->w);
+        put(&hw, "CIMAX", s->cin);
+        put(&hw, "COMAX", s->cout);
+        put(&hw, "WDEPTH", (tog > 0 ? tog : ocg) * kki);
+        put(&hw, "WBANKS", s->whome == HLS_W_DDR ? 2 : 1);
+        put(&hw, "PIPE", s->pipe);
+        put(&hw, "RQ_PIPE", s->rq_pipe);
+        put(&hw, "PACK", s->pack);
+        put(&hw, "TOGMAX", tog > 0 ? tog : ocg);
+        put(&hw, "WURAM", s->whome == HLS_W_URAM);
         s->rqs = (int)rq_share((int64_t)s->pp * s->pe_oc, kki);
-        need(d, H, s->hw, "RQS", s->rqs);
+        put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
-        need(d, H, s->hw, "SPAN", s->span);
-        need(d, R, s->rt, "h", s->h);
-        need(d, R, s->rt, "w", s->w);
-        need(d, R, s->rt, "cin", s->cin);
-        need(d, R, s->rt, "cout", s->cout);
-        need(d, R, s->rt, "k", s->k);
-        need(d, R, s->rt, "stride", s->stride);
-        need(d, R, s->rt, "pad", s->pad);
-        need(d, R, s->rt, "tog", tog);
-        need(d, R, s->rt, "ipace", s->ipace > 1 ? s->ipace : 1);
-        need(d, R, s->rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
+        put(&hw, "SPAN", s->span);
+        put(&rt, "h", s->h);
+        put(&rt, "w", s->w);
+        put(&rt, "cin", s->cin);
+        put(&rt, "cout", s->cout);
+        put(&rt, "k", s->k);
+        put(&rt, "stride", s->stride);
+        put(&rt, "pad", s->pad);
+        put(&rt, "tog", tog);
+        put(&rt, "ipace", s->ipace > 1 ? s->ipace : 1);
+        put(&rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
         s->npass = tog > 0 ? cdiv(ocg, tog) : 1;
         break;
     }
     case HLS_ST_DWCONV:
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, H, s->hw, "KMAX", s->k);
-        need(d, H, s->hw, "WMAX", s->w);
-        need(d, H, s->hw, "CMAX", s->cin);
-        need(d, H, s->hw, "RQ_PIPE", s->rq_pipe);
-        need(d, R, s->rt, "h", s->h);
-        need(d, R, s->rt, "w", s->w);
-        need(d, R, s->rt, "c", s->cin);
-        need(d, R, s->rt, "k", s->k);
-        need(d, R, s->rt, "stride", s->stride);
-        need(d, R, s->rt, "pad", s->pad);
+        put(&hw, "LANES", s->lanes);
+        put(&hw, "KMAX", s->k);
+        put(&hw, "WMAX", s->w);
+        put(&hw, "CMAX", s->cin);
+        put(&hw, "RQ_PIPE", s->rq_pipe);
+        put(&rt, "h", s->h);
+        put(&rt, "w", s->w);
+        put(&rt, "c", s->cin);
+        put(&rt, "k", s->k);
+        put(&rt, "stride", s->stride);
+        put(&rt, "pad", s->pad);
         s->npass = 1;
         break;
     case HLS_ST_MAXPOOL: {
         int64_t cg = cdiv(s->cin, s->lanes);
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, H, s->hw, "K_MAX", s->k);
-        need(d, H, s->hw, "CG_MAX", cg);
-        need(d, H, s->hw, "ROW_MAX", s->w * cg);
-        need(d, H, s->hw, "PIPE", s->pipe);
-        need(d, R, s->rt, "h", s->h);
-        need(d, R, s->rt, "w", s->w);
-        need(d, R, s->rt, "cg", cg);
-        need(d, R, s->rt, "k", s->k);
-        need(d, R, s->rt, "s", s->stride);
+        put(&hw, "LANES", s->lanes);
+        put(&hw, "K_MAX", s->k);
+        put(&hw, "CG_MAX", cg);
+        put(&hw, "ROW_MAX", s->w * cg);
+        put(&hw, "PIPE", s->pipe);
+        put(&rt, "h", s->h);
+        put(&rt, "w", s->w);
+        put(&rt, "cg", cg);
+        put(&rt, "k", s->k);
+        put(&rt, "s", s->stride);
         /* the engine's pad is the top/left one, 0 here: the planner takes
          * pools padded at the bottom/right only (s->pad), which oh/ow carry */
-        need(d, R, s->rt, "pad", 0);
-        need(d, R, s->rt, "oh", s->oh);
-        need(d, R, s->rt, "ow", s->ow);
+        put(&rt, "pad", 0);
+        put(&rt, "oh", s->oh);
+        put(&rt, "ow", s->ow);
         s->npass = 1;
         break;
     }
     case HLS_ST_UPSAMPLE: {
         int64_t cg = cdiv(s->cin, s->lanes);
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, H, s->hw, "ROW_MAX", s->w * cg);
-        need(d, R, s->rt, "h", s->h);
-        need(d, R, s->rt, "w", s->w);
-        need(d, R, s->rt, "cg", cg);
-        need(d, R, s->rt, "f", s->k);
+        put(&hw, "LANES", s->lanes);
+        put(&hw, "ROW_MAX", s->w * cg);
+        put(&rt, "h", s->h);
+        put(&rt, "w", s->w);
+        put(&rt, "cg", cg);
+        put(&rt, "f", s->k);
         s->npass = 1;
         break;
     }
     case HLS_ST_CONCAT:
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, R, s->rt, "pixels", s->h * s->w);
-        need(d, R, s->rt, "ca", s->cin);
-        need(d, R, s->rt, "cb", s->cin2);
+        put(&hw, "LANES", s->lanes);
+        put(&rt, "pixels", s->h * s->w);
+        put(&rt, "ca", s->cin);
+        put(&rt, "cb", s->cin2);
         s->npass = 1;
         break;
     case HLS_ST_ADD:
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, R, s->rt, "beats", s->h * s->w * cdiv(s->cin, s->lanes));
-        need(d, R, s->rt, "ma", 1);
-        need(d, R, s->rt, "mb", 1);
-        need(d, R, s->rt, "shift", 0);
+        put(&hw, "LANES", s->lanes);
+        put(&rt, "beats", s->h * s->w * cdiv(s->cin, s->lanes));
+        put(&rt, "ma", 1);
+        put(&rt, "mb", 1);
+        put(&rt, "shift", 0);
         s->npass = 1;
         break;
     case HLS_ST_REQUANT:
-        need(d, H, s->hw, "LANES", s->lanes);
-        need(d, H, s->hw, "PIPE", s->rq_pipe);
-        need(d, R, s->rt, "n", s->h * s->w * cdiv(s->cin, s->lanes));
+        put(&hw, "LANES", s->lanes);
+        put(&hw, "PIPE", s->rq_pipe);
+        put(&rt, "n", s->h * s->w * cdiv(s->cin, s->lanes));
         s->npass = 1;
         break;
     }
 }
 
-/* Cycles, latency, resources and utilisation of one stage.  -1 when the
- * descriptor rejects the shape. */
-/* Memo of descriptor cycles(): the exact row recurrence is most of a
- * search's time, and the search evaluates the same stage shapes many times.
- * Open addressing on a hash of the engine and its parameters. */
+/* Memo of a descriptor's cycles() and resources(): the exact row recurrence
+ * and the memory mapping are most of a search's time, and the search
+ * evaluates the same stage shapes many times.  Open addressing on a hash of
+ * the engine and its parameters; cycles are computed when first asked. */
 #define MEMO_SLOTS 4096 /* a power of two */
 #define MEMO_PROBE 8
 typedef struct {
     const HlsEngineDesc *desc; /* NULL: empty */
     int64_t hw[HLS_PLAN_MAX_PARAMS], rt[HLS_PLAN_MAX_PARAMS];
+    int has_cycles;
     int64_t cycles;
+    HlsRes res;
 } MemoEntry;
 struct HlsCycMemo {
     MemoEntry e[MEMO_SLOTS];
 };
 
-static int64_t memo_cycles(HlsPlan *p, const HlsStage *s)
+static MemoEntry *memo_find(HlsPlan *p, const HlsEngineDesc *d, const int64_t *hw,
+                            const int64_t *rt)
 {
     uint64_t h = 1469598103934665603ull;
     size_t i, k;
@@ -275,40 +287,45 @@ static int64_t memo_cycles(HlsPlan *p, const HlsStage *s)
         if (!p->memo)
             gir_die("out of memory");
     }
-    h = (h ^ (uint64_t)(uintptr_t)s->desc) * 1099511628211ull;
+    h = (h ^ (uint64_t)(uintptr_t)d) * 1099511628211ull;
     for (k = 0; k < HLS_PLAN_MAX_PARAMS; k++) {
-        h = (h ^ (uint64_t)s->hw[k]) * 1099511628211ull;
-        h = (h ^ (uint64_t)s->rt[k]) * 1099511628211ull;
+        h = (h ^ (uint64_t)hw[k]) * 1099511628211ull;
+        h = (h ^ (uint64_t)rt[k]) * 1099511628211ull;
     }
     for (k = 0; k < MEMO_PROBE; k++) {
         i = (size_t)(h + k) & (MEMO_SLOTS - 1);
         slot = &p->memo->e[i];
         if (!slot->desc)
             break;
-        if (slot->desc == s->desc && !memcmp(slot->hw, s->hw, sizeof slot->hw) &&
-            !memcmp(slot->rt, s->rt, sizeof slot->rt))
-            return slot->cycles;
+        if (slot->desc == d && !memcmp(slot->hw, hw, sizeof slot->hw) &&
+            !memcmp(slot->rt, rt, sizeof slot->rt))
+            return slot;
     }
     slot = &p->memo->e[(size_t)(h + (k < MEMO_PROBE ? k : 0)) & (MEMO_SLOTS - 1)];
-    slot->desc = s->desc;
-    memcpy(slot->hw, s->hw, sizeof slot->hw);
-    memcpy(slot->rt, s->rt, sizeof slot->rt);
-    slot->cycles = s->desc->cycles(s->hw, s->rt);
-    return slot->cycles;
+    slot->desc = d;
+    memcpy(slot->hw, hw, sizeof slot->hw);
+    memcpy(slot->rt, rt, sizeof slot->rt);
+    slot->has_cycles = 0;
+    slot->res = d->resources(hw);
+    return slot;
 }
 
+/* Cycles, latency, resources and utilisation of one stage.  -1 when the
+ * descriptor rejects the shape. */
 static int stage_eval(HlsPlan *p, HlsStage *s)
 {
-    int64_t oldhw[HLS_PLAN_MAX_PARAMS], oldrt[HLS_PLAN_MAX_PARAMS];
-    memcpy(oldhw, s->hw, sizeof oldhw);
-    memcpy(oldrt, s->rt, sizeof oldrt);
+    MemoEntry *m;
     stage_params(s);
-    if (s->cycles <= 0 || memcmp(oldhw, s->hw, sizeof oldhw) || memcmp(oldrt, s->rt, sizeof oldrt))
-        s->cycles = memo_cycles(p, s);
+    m = memo_find(p, s->desc, s->hw, s->rt);
+    if (!m->has_cycles) {
+        m->cycles = s->desc->cycles(s->hw, s->rt);
+        m->has_cycles = 1;
+    }
+    s->cycles = m->cycles;
     if (s->cycles < 0)
         return -1;
     s->lat = s->desc->latency(s->hw);
-    s->res = s->desc->resources(s->hw);
+    s->res = m->res;
     if (is_conv(s)) {
         int64_t wdepth = s->hw[hls_param_index(s->desc->hw_params, "WDEPTH")];
         int64_t banks = s->whome == HLS_W_DDR ? 2 : 1;
@@ -326,28 +343,27 @@ static int stage_eval(HlsPlan *p, HlsStage *s)
 }
 
 /* Weight memory of a conv in block RAM when the whole layer is on chip. */
-static double whole_weight_bram(HlsStage *s)
+static double whole_weight_bram(HlsPlan *p, const HlsStage *s)
 {
     HlsStage t = *s;
     int64_t hw1[HLS_PLAN_MAX_PARAMS];
-    HlsRes a, b;
+    double a;
     t.whome = HLS_W_BRAM;
     stage_params(&t);
-    a = t.desc->resources(t.hw);
+    a = memo_find(p, t.desc, t.hw, t.rt)->res.bram36;
     memcpy(hw1, t.hw, sizeof hw1);
     hw1[hls_param_index(t.desc->hw_params, "WDEPTH")] = 1;
-    b = t.desc->resources(hw1);
-    return a.bram36 - b.bram36;
+    return a - memo_find(p, t.desc, hw1, t.rt)->res.bram36;
 }
 
 /* URAM288 blocks of a conv's whole weight memory (the descriptor's count
  * with WURAM). */
-static int64_t whole_weight_uram(const HlsStage *s)
+static int64_t whole_weight_uram(HlsPlan *p, const HlsStage *s)
 {
     HlsStage t = *s;
     t.whome = HLS_W_URAM;
     stage_params(&t);
-    return (int64_t)t.desc->resources(t.hw).uram;
+    return (int64_t)memo_find(p, t.desc, t.hw, t.rt)->res.uram;
 }
 
 int hls_chan_data_w(int64_t lanes)
@@ -480,7 +496,7 @@ static void place_weights(HlsPlan *p, double reserve)
             s->whome = HLS_W_BRAM;
             s->tog = 0;
             c[nc].idx = i;
-            c[nc].bram = whole_weight_bram(s);
+            c[nc].bram = whole_weight_bram(p, s);
             c[nc].cost = ddr_cost(s) / (c[nc].bram > 0.5 ? c[nc].bram : 0.5);
             nc++;
         }
@@ -493,7 +509,7 @@ static void place_weights(HlsPlan *p, double reserve)
     for (i = 0; i < nc && bram > p->budget.bram36; i++) {
         HlsStage *s = &p->stages[c[i].idx];
         double before = s->res.bram36;
-        int64_t u = whole_weight_uram(s);
+        int64_t u = whole_weight_uram(p, s);
         if (c[i].bram <= 0.0)
             continue;
         if (uram + (double)u <= p->budget.uram && p->board.uram > 0) {
@@ -615,6 +631,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             const HlsEngineDesc *fd = hls_engine_find("kiln_fifo");
             HlsStage *a, *b, *early;
             int64_t wait, beats, depth, hw[HLS_PLAN_MAX_PARAMS];
+            ParamSink fh;
             HlsFifo *f;
             if (s->nin != 2 || s->in[0] < 0 || s->in[1] < 0 || !fd)
                 continue;
@@ -638,9 +655,10 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             f->width = 8 * hls_out_lanes(early);
             for (j = 0; j < HLS_PLAN_MAX_PARAMS; j++)
                 hw[j] = 1;
-            need(fd, fd->hw_params, hw, "WIDTH", f->width);
-            need(fd, fd->hw_params, hw, "DEPTH", depth);
-            need(fd, fd->hw_params, hw, "BRAM_MIN", FIFO_BRAM_MIN);
+            fh = (ParamSink){fd, fd->hw_params, hw, 0};
+            put(&fh, "WIDTH", f->width);
+            put(&fh, "DEPTH", depth);
+            put(&fh, "BRAM_MIN", FIFO_BRAM_MIN);
             f->res = fd->resources(hw);
             if (f->res.bram36 > FIFO_DDR_SHARE * p->budget.bram36) {
                 /* a large skip tensor waits in DDR, not in a FIFO */
