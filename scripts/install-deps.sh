@@ -15,6 +15,19 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 
+# One install at a time: a second run (CI and the demo started together) waits
+# for the first instead of racing it through apt, dpkg -x and npm.
+lock=${TMPDIR:-/tmp}/kiln-install-deps.lock
+touch "$lock" 2>/dev/null || true
+exec 9<"$lock"
+if ! flock -n 9; then
+  echo "install-deps: another install holds $lock; waiting for it"
+  flock 9
+fi
+# apt waits for dpkg's own lock (another apt, unattended upgrades) up to 10 min;
+# services a package starts do not inherit (and hold) the lock above.
+APT_WAIT=(-o DPkg::Lock::Timeout=600)
+
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,8 +39,8 @@ fi
 read -r -a missing <<< "${missing[*]:-}"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $SUDO apt-get "${APT_WAIT[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${APT_WAIT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 9<&-
 fi
 
 $SUDO mkdir -p "$KILN_DEPS"
@@ -36,7 +49,7 @@ $SUDO mkdir -p "$KILN_DEPS"
 if [ ! -f "$KILN_DEPS/darknet/usr/share/darknet/cfg/yolov3-tiny.cfg" ]; then
   echo "install-deps: extracting Debian's darknet cfg files into $KILN_DEPS/darknet"
   tmp=$(mktemp -d)
-  (cd "$tmp" && apt-get download -qq darknet >/dev/null 2>&1 || { $SUDO apt-get update -qq && apt-get download -qq darknet; })
+  (cd "$tmp" && apt-get download -qq darknet >/dev/null 2>&1 || { $SUDO apt-get "${APT_WAIT[@]}" update -qq && apt-get download -qq darknet; })
   $SUDO dpkg -x "$tmp"/darknet_*.deb "$KILN_DEPS/darknet"
   rm -rf "$tmp"
 fi
