@@ -146,6 +146,15 @@ static int pixel_span(const HlsStage *s)
     return s->ow % s->pp != 0 && hls_span_runs(s->pp, s->ow, s->k, s->stride, hls_line_rows(s->k));
 }
 
+/* Weight words per output lane and bank of a conv (kiln_conv WDEPTH): one
+ * tile's groups, or the whole layer's when its weights are on chip. */
+static int64_t conv_wdepth(const HlsStage *s)
+{
+    int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+    int64_t tog = s->whome == HLS_W_DDR ? s->tog : 0;
+    return (tog > 0 ? tog : ocg) * s->k * s->k * icg;
+}
+
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
@@ -166,7 +175,7 @@ static void stage_params(HlsStage *s)
         put(&hw, "WMAX", s->w);
         put(&hw, "CIMAX", s->cin);
         put(&hw, "COMAX", s->cout);
-        put(&hw, "WDEPTH", (tog > 0 ? tog : ocg) * kki);
+        put(&hw, "WDEPTH", conv_wdepth(s));
         put(&hw, "WBANKS", s->whome == HLS_W_DDR ? 2 : 1);
         put(&hw, "PIPE", s->pipe);
         put(&hw, "RQ_PIPE", s->rq_pipe);
@@ -327,7 +336,7 @@ static int stage_eval(HlsPlan *p, HlsStage *s)
     s->lat = s->desc->latency(s->hw);
     s->res = m->res;
     if (is_conv(s)) {
-        int64_t wdepth = s->hw[hls_param_index(s->desc->hw_params, "WDEPTH")];
+        int64_t wdepth = conv_wdepth(s);
         int64_t banks = s->whome == HLS_W_DDR ? 2 : 1;
         if (s->whome != HLS_W_URAM && wdepth <= 64) {
             /* LUTRAM weight memory (RAM64M: 3 bits x 64 in 4 LUTs) */
@@ -559,6 +568,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
     int i, j, round;
     double clock = p->mhz * 1e6;
     double last_fifo_bram = 0.0;
+    const HlsEngineDesc *fd = hls_engine_find("kiln_fifo");
     for (round = 0; round < 2; round++) {
         double fifo_bram = 0.0;
         hls_plan_infra(p, &p->infra); /* DMA, control: reserved before the weights */
@@ -628,7 +638,6 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
         p->nfifo = 0;
         for (i = 0; i < p->nstage; i++) {
             HlsStage *s = &p->stages[i];
-            const HlsEngineDesc *fd = hls_engine_find("kiln_fifo");
             HlsStage *a, *b, *early;
             int64_t wait, beats, depth, hw[HLS_PLAN_MAX_PARAMS];
             ParamSink fh;
