@@ -5,7 +5,8 @@
 # the plan.  Prints compile time, simulation wall time, frames/s and latency
 # from the measured cycles, DSP efficiency, resources against the board's
 # budget, and on ZCU104 the comparison with Xilinx's DPU (2 x B4096 at
-# 300 MHz: 329.2 fps, 8.14 ms).  About 10 minutes of simulation on ZCU104.
+# 300 MHz: 329.2 fps, 8.14 ms).  KILN_SIM_THREADS=T runs a T-thread Verilator
+# model (default 1: on this design 2 threads ran no faster, docs/simulate.md).
 #   bench/sim_yolov3_416.sh [BUILD_DIR] [BOARD] [OUT_DIR] [COMPILE_OPTION...]
 # (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 2)
 set -euo pipefail
@@ -14,6 +15,7 @@ BOARD=${2:-zcu104}
 KILN=$BUILD/tools/kiln/kiln
 MODEL=$BUILD/models/yolov3-tiny.onnx
 OUT=${3:-$BUILD/bench/yolov3-tiny-416-$BOARD}
+THREADS=${KILN_SIM_THREADS:-1}
 shift $(($# < 3 ? $# : 3))
 mkdir -p "$(dirname "$OUT")"
 for f in "$KILN" "$MODEL"; do
@@ -25,13 +27,13 @@ echo "wrote $OUT.gir"
 rm -rf "$OUT"
 echo "== kiln compile for $BOARD $*"
 "$KILN" compile "$OUT.gir" --board "$BOARD" "$@" -o "$OUT" | tee "$OUT.compile.log"
-echo "== kiln simulate: 2 frames back to back"
+echo "== kiln simulate: 2 frames back to back (Verilator threads: $THREADS)"
 start=$(date +%s)
-"$KILN" simulate "$OUT" -i "$BUILD/models/yolov3-tiny-input.npy" --frames 2
+"$KILN" simulate "$OUT" -i "$BUILD/models/yolov3-tiny-input.npy" --frames 2 --threads "$THREADS"
 end=$(date +%s)
-/usr/bin/python3 - "$OUT" "$OUT.compile.log" "$BOARD" "$((end - start))" <<'PY'
+/usr/bin/python3 - "$OUT" "$OUT.compile.log" "$BOARD" "$((end - start))" "$THREADS" <<'PY'
 import json, re, sys
-out, log, board, wall = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+out, log, board, wall, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 p = json.load(open(f"{out}/plan.json"))
 r = json.load(open(f"{out}/sim/result.json"))
 f = p["figures"]
@@ -46,7 +48,7 @@ print(f"\nYOLOv3-tiny 416x416 int8 on {board} at {mhz:.0f} MHz, measured in Veri
       f"({'bit-exact' if r['bit_exact'] else 'NOT bit-exact'}, {r['frames']} frames):")
 print(f"  compile time            {ms} ms")
 print(f"  simulation wall time    {wall} s for cold + latency + {r['frames']}-frame runs "
-      f"({r['sim_cycles']} cycles, {r['sim_cycles_per_s']:.0f} cycles/s); "
+      f"({r['sim_cycles']} cycles, {r['sim_cycles_per_s']:.0f} cycles/s, Verilator threads: {threads}); "
       f"one frame ~ {lat / r['sim_cycles_per_s']:.0f} s")
 print(f"  interval                {ii:.0f} cycles (predicted {r['predicted_interval_cycles']:.0f}, "
       f"{100 * (ii - r['predicted_interval_cycles']) / r['predicted_interval_cycles']:+.1f}%) "

@@ -1,5 +1,6 @@
 /*
- * kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES] [--json]
+ * kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]
+ *                   [--threads T] [--json]
  * Runs the generated accelerator of a compiled folder (kiln compile -o DIR)
  * under Verilator against the int8 interpreter: every output byte of every
  * FPGA segment must match bit for bit, and the cycles are set beside the
@@ -29,6 +30,7 @@
 
 #define MAX_CHANS 256           /* DMA channels of one top */
 #define MAX_FRAMES 64           /* --frames upper bound */
+#define MAX_THREADS 64          /* --threads upper bound */
 #define DDR_BASE 0x100000000ull /* first buffer: above 4 GiB, so the high base registers count */
 #define SHOW_MISMATCH 5         /* mismatching bytes printed per channel */
 
@@ -93,12 +95,13 @@ static void simulate_usage(FILE *f)
 {
     fprintf(f,
             "usage: kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]\n"
-            "                     [--json]\n"
+            "                     [--threads T] [--json]\n"
             "  DIR          a folder written by kiln compile (plan.json, model.gir, rtl/)\n"
             "  -i in.npy    input tensor (default: seeded random inputs, one per frame)\n"
             "  --frames N   frames of the back-to-back run (default 2)\n"
             "  --latency L  DDR read latency in cycles (default 40)\n"
             "  --cap C      cycles a start may take before it counts as a deadlock\n"
+            "  --threads T  threads of the Verilator model (default 1; its own build)\n"
             "  --json       print the figures as JSON\n"
             "Checks every output byte against the int8 interpreter and measures cycles.\n");
 }
@@ -589,14 +592,15 @@ static const char *const vflags[] = {
     "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "kiln_top",
     NULL};
 
-/* Build (or find) DIR/sim/obj-<hash>/kiln_sim; path of the executable in exe.
- * Paths are made absolute: make runs inside the build folder. */
-static int build_model(const char *user_dir, char *exe, size_t size)
+/* Build (or find) DIR/sim/obj-<hash>/kiln_sim for a model of `threads`
+ * threads (Verilator --threads; 1: single-threaded); path of the executable
+ * in exe.  Paths are made absolute: make runs inside the build folder. */
+static int build_model(const char *user_dir, int threads, char *exe, size_t size)
 {
     char *dir = realpath(user_dir, NULL);
     static const char *const hsrc[] = {"harness.h", "harness.c", "harness_top.cpp", "port_bytes.h"};
     char rtl[4096], path[4200], obj[4200], tmp[4300], log[4200], ver[512], cflags[9000];
-    char ccobj[4400], hc[4200], htop[4200], mdir[4300];
+    char ccobj[4400], hc[4200], htop[4200], mdir[4300], nthr[16];
     char **names = NULL, *text;
     size_t len, i;
     int n, k, rc, first;
@@ -643,6 +647,9 @@ static int build_model(const char *user_dir, char *exe, size_t size)
         h = fnv(h, vflags[k], strlen(vflags[k]) + 1);
     for (k = 0; ccflags[k]; k++)
         h = fnv(h, ccflags[k], strlen(ccflags[k]) + 1);
+    snprintf(nthr, sizeof nthr, "%d", threads);
+    if (threads > 1) /* the single-threaded build keeps its hash */
+        h = fnv(h, nthr, strlen(nthr) + 1);
     snprintf(path, sizeof path, "%s/sim", dir);
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         rc = kiln_user_error("%s: cannot create: %s", path, strerror(errno));
@@ -690,6 +697,10 @@ static int build_model(const char *user_dir, char *exe, size_t size)
         gir_die("out of memory");
     for (k = 0; vflags[k]; k++)
         argv[k] = (char *)vflags[k];
+    if (threads > 1) {
+        argv[k++] = "--threads";
+        argv[k++] = nthr;
+    }
     argv[k++] = "-Mdir";
     argv[k++] = mdir;
     argv[k++] = "-o";
@@ -1114,7 +1125,7 @@ static int write_report(const char *dir, const char *section)
 int kiln_cmd_simulate(int argc, char **argv)
 {
     const char *dir = NULL, *input = NULL;
-    int frames = 2, json = 0, i, f, s, rc = KILN_OK;
+    int frames = 2, json = 0, threads = 1, i, f, s, rc = KILN_OK;
     long lat = 40, cap = 0;
     char path[4200], exe[4400];
     SimMap *m = calloc(1, sizeof *m);
@@ -1148,6 +1159,13 @@ int kiln_cmd_simulate(int argc, char **argv)
                 free(m);
                 return kiln_user_error("simulate: --frames '%s': expected 1..%d", argv[i],
                                        MAX_FRAMES);
+            }
+        } else if (!strcmp(a, "--threads") && more) {
+            threads = (int)strtol(argv[++i], &end, 10);
+            if (*end || threads < 1 || threads > MAX_THREADS) {
+                free(m);
+                return kiln_user_error("simulate: --threads '%s': expected 1..%d", argv[i],
+                                       MAX_THREADS);
             }
         } else if (!strcmp(a, "--latency") && more) {
             lat = strtol(argv[++i], &end, 10);
@@ -1245,7 +1263,7 @@ int kiln_cmd_simulate(int argc, char **argv)
             ref.vals[f][ids[k]] = outs[k];
     }
 
-    if ((rc = build_model(dir, exe, sizeof exe)) != KILN_OK)
+    if ((rc = build_model(dir, threads, exe, sizeof exe)) != KILN_OK)
         goto out;
 
     seg = calloc((size_t)m->nseg, sizeof *seg);
