@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1122,6 +1123,20 @@ static int write_report(const char *dir, const char *section)
     return rc;
 }
 
+/* The whole decimal number in an option's text v when it lies within
+ * lo..hi (lo >= 0); -1 when v is empty, has trailing text or a number
+ * outside lo..hi (or beyond a long). */
+static long long_arg(const char *v, long lo, long hi)
+{
+    char *end;
+    long x;
+    errno = 0;
+    x = strtol(v, &end, 10);
+    if (end == v || *end || errno == ERANGE || x < lo || x > hi)
+        return -1;
+    return x;
+}
+
 int kiln_cmd_simulate(int argc, char **argv)
 {
     const char *dir = NULL, *input = NULL;
@@ -1144,7 +1159,6 @@ int kiln_cmd_simulate(int argc, char **argv)
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        char *end;
         if (kiln_is_help(a)) {
             simulate_usage(stdout);
             free(m);
@@ -1154,29 +1168,25 @@ int kiln_cmd_simulate(int argc, char **argv)
         } else if (!strcmp(a, "-i") && more) {
             input = argv[++i];
         } else if (!strcmp(a, "--frames") && more) {
-            frames = (int)strtol(argv[++i], &end, 10);
-            if (*end || frames < 1 || frames > MAX_FRAMES) {
+            if ((frames = (int)long_arg(argv[++i], 1, MAX_FRAMES)) < 0) {
                 free(m);
                 return kiln_user_error("simulate: --frames '%s': expected 1..%d", argv[i],
                                        MAX_FRAMES);
             }
         } else if (!strcmp(a, "--threads") && more) {
-            threads = (int)strtol(argv[++i], &end, 10);
-            if (*end || threads < 1 || threads > MAX_THREADS) {
+            if ((threads = (int)long_arg(argv[++i], 1, MAX_THREADS)) < 0) {
                 free(m);
                 return kiln_user_error("simulate: --threads '%s': expected 1..%d", argv[i],
                                        MAX_THREADS);
             }
         } else if (!strcmp(a, "--latency") && more) {
-            lat = strtol(argv[++i], &end, 10);
-            if (*end || lat < 1 || lat > 100000) {
+            if ((lat = long_arg(argv[++i], 1, 100000)) < 0) {
                 free(m);
                 return kiln_user_error("simulate: --latency '%s': expected 1..100000 cycles",
                                        argv[i]);
             }
         } else if (!strcmp(a, "--cap") && more) {
-            cap = strtol(argv[++i], &end, 10);
-            if (*end || cap < 1) {
+            if ((cap = long_arg(argv[++i], 1, LONG_MAX)) < 0) {
                 free(m);
                 return kiln_user_error("simulate: --cap '%s': expected a positive cycle count",
                                        argv[i]);
