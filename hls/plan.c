@@ -33,6 +33,7 @@
                          * 1.7x on the ZCU104 YOLOv3-tiny, and no plan of the
                          * bundled model's on ZCU104, KV260, Ultra96-V2 gains) */
 #define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
+#define RECLAIM_ROUNDS 8 /* rounds of weights moved on chip or swapped after the search */
 #define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
 
@@ -926,7 +927,7 @@ static void finish_reasons(HlsPlan *p, char (*grow)[160])
     char c1[32], c2[32];
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        char par[128], wt[160] = "";
+        char par[128], wt[288] = "", sw[160] = "";
         size_t n;
         if (is_conv(s))
             snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d%s, PACK %d, PIPE %d, RQ_PIPE %d",
@@ -934,15 +935,27 @@ static void finish_reasons(HlsPlan *p, char (*grow)[160])
                      s->pipe, s->rq_pipe);
         else
             snprintf(par, sizeof par, "LANES %d", s->lanes);
+        if (s->wswap > 0 && s->whome != HLS_W_DDR && !p->replayed &&
+            p->stages[s->wswap - 1].whome == HLS_W_DDR)
+            snprintf(sw, sizeof sw, ", swapped on chip for %s's, which stream instead (from "
+                     "DDR in tiles of %lld groups; latency %lld -> %lld cycles)",
+                     p->stages[s->wswap - 1].node, (long long)s->wswap_tog,
+                     (long long)s->wswap_lat[0], (long long)s->wswap_lat[1]);
+        else if (s->wswap < 0 && s->whome == HLS_W_DDR && !p->replayed &&
+                 p->stages[-s->wswap - 1].whome != HLS_W_DDR)
+            snprintf(sw, sizeof sw, "swapped to DDR to take %s's on chip: latency %lld -> %lld "
+                     "cycles", p->stages[-s->wswap - 1].node, (long long)s->wswap_lat[0],
+                     (long long)s->wswap_lat[1]);
         if (s->whome == HLS_W_DDR)
             snprintf(wt, sizeof wt, "; weights %.2f MB from DDR each frame, %lld tile(s) of %lld groups "
-                     "(on-chip budget spent on larger-or-earlier layers)",
-                     (double)s->weight_bytes / 1e6, (long long)s->npass, (long long)s->tog);
+                     "(%s)", (double)s->weight_bytes / 1e6, (long long)s->npass, (long long)s->tog,
+                     sw[0] ? sw : "on-chip budget spent on larger-or-earlier layers");
         else if (s->whome == HLS_W_URAM)
-            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in URAM (BRAM budget full)",
-                     (double)s->weight_bytes / 1e6);
+            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in URAM (BRAM budget full)%s",
+                     (double)s->weight_bytes / 1e6, sw);
         else if (s->whome == HLS_W_BRAM)
-            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in BRAM", (double)s->weight_bytes / 1e6);
+            snprintf(wt, sizeof wt, "; weights %.2f MB on chip in BRAM%s", (double)s->weight_bytes / 1e6,
+                     sw);
         mcycles(c1, sizeof c1, s->cycles);
         mcycles(c2, sizeof c2, p->interval);
         n = (size_t)snprintf(s->why, sizeof s->why, "%s: %s", par,
@@ -1325,80 +1338,32 @@ static int reshape_fit(HlsPlan *p, int keep, int64_t ii, FoldCand **c, const int
     return 0;
 }
 
-/* Move conv `i`'s weights from DDR on chip (block RAM, else URAM), if need
- * be with other convs reshaped (reshape_fit), so that the budgets hold and
- * the interval stays within ii: 1 when it fits (the plan so changed), else
- * 0 with the stages of save back. */
-static int reclaim_one(HlsPlan *p, int i, int64_t ii, const HlsStage *save, FoldCand **c,
-                       const int *nc, const HlsWeightHome *home, GirError *e)
+/* Move conv `i`'s weights from DDR on chip (block RAM, else URAM), and
+ * when o >= 0 conv o's from chip to DDR in its tiles (a swap: the weights
+ * of a layer whose wait costs less latency make room), if need be with
+ * other convs reshaped (reshape_fit), so that the budgets hold and the
+ * interval stays within ii: 1 when it fits (the plan so changed), else 0
+ * with the stages of save back. */
+static int reclaim_one(HlsPlan *p, int i, int o, int64_t ii, const HlsStage *save,
+                       FoldCand **c, const int *nc, const HlsWeightHome *home, GirError *e)
 {
     char ob[160];
     int h;
     for (h = 0; h < 4; h++) {
         p->stages[i].whome = h % 2 == 0 ? HLS_W_BRAM : HLS_W_URAM;
         p->stages[i].tog = 0;
-        if (h < 2 ? plan_eval(p, 0, e) == 0 && !hls_plan_over_budget(p, ob, sizeof ob) &&
-                        p->interval <= ii
-                  : reshape_fit(p, i, ii, c, nc, home, e))
+        if (o >= 0) {
+            p->stages[o].whome = HLS_W_DDR;
+            p->stages[o].tog = ddr_tog(&p->stages[o]);
+        }
+        if (h < 2 ? plan_eval(p, 0, e) == 0 && !p->ddr_bound &&
+                        !hls_plan_over_budget(p, ob, sizeof ob) && p->interval <= ii
+                  : reshape_fit(p, i, ii, c, nc, home, e) && !p->ddr_bound)
             return 1;
         memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
     }
     plan_eval(p, 0, e);
     return 0;
-}
-
-/* After the search: layers whose weights stream from DDR move back on chip
- * where the budgets take them, if need be with other convs reshaped to
- * arrays of no more cycles that need less of what they take, and the
- * interval does not grow: each round the move that shortens the latency
- * most (each such layer waits for its producer's whole frame in DDR), then
- * the smallest weight set; a move that lengthens it is not made.  Fewer
- * passes over DDR, fewer DMA channels.  save: room for the stages. */
-static void reclaim_weights(HlsPlan *p, HlsStage *save, GirError *e)
-{
-    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
-    FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
-    int *nc = calloc((size_t)p->nstage, sizeof *nc);
-    HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
-    int i;
-    if (!keep || !c || !nc || !home)
-        gir_die("out of memory");
-    /* the arrays each conv may take, with its weights where they are now */
-    for (i = 0; i < p->nstage; i++) {
-        home[i] = p->stages[i].whome;
-        if (is_conv(&p->stages[i]))
-            c[i] = fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
-    }
-    for (;;) {
-        int best = -1;
-        int64_t ii = p->interval, lat0 = p->latency, best_lat = INT64_MAX;
-        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
-        for (i = 0; i < p->nstage; i++) {
-            const HlsStage *s = &save[i];
-            if (!is_conv(s) || s->whome != HLS_W_DDR)
-                continue;
-            if (reclaim_one(p, i, ii, save, c, nc, home, e) &&
-                (p->latency < best_lat ||
-                 (p->latency == best_lat &&
-                  (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
-                best = i;
-                best_lat = p->latency;
-                memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
-            }
-            memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
-        }
-        if (best >= 0 && best_lat <= lat0)
-            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
-        plan_eval(p, 0, e);
-        if (best < 0 || best_lat > lat0)
-            break;
-    }
-    for (i = 0; i < p->nstage; i++)
-        free(c[i]);
-    free(c);
-    free(nc);
-    free(home);
-    free(keep);
 }
 
 /* The largest growth from a to b of any resource, as a share of a's use. */
@@ -1410,6 +1375,84 @@ static double max_growth(const HlsRes *b, const HlsRes *a)
         if (res_at(b, r) > res_at(a, r))
             g = fmax(g, (res_at(b, r) - res_at(a, r)) / fmax(res_at(a, r), 1.0));
     return g;
+}
+
+/* After the search: layers whose weights stream from DDR move back on chip
+ * where the budgets take them, if need be with other convs reshaped to
+ * arrays of no more cycles that need less of what they take, and the
+ * interval does not grow; with swaps, or trade places with a layer on chip
+ * whose weights then stream instead (each such layer waits for its
+ * producer's whole frame in DDR, and where it sits sets how long the chain
+ * after it waits).  Each round the move that shortens the latency most,
+ * then the smallest weight set brought on chip; a lone move that lengthens
+ * the latency is not made, and a swap only where it shortens the latency
+ * by a larger share than it grows any resource (the rule of
+ * shorten_latency).  Fewer passes over DDR, fewer DMA channels.  save:
+ * room for the stages. */
+static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
+{
+    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
+    FoldCand **c = calloc((size_t)p->nstage, sizeof *c);
+    int *nc = calloc((size_t)p->nstage, sizeof *nc);
+    HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
+    int i, o, round;
+    if (!keep || !c || !nc || !home)
+        gir_die("out of memory");
+    /* the arrays each conv may take, with its weights where they are now */
+    for (i = 0; i < p->nstage; i++) {
+        home[i] = p->stages[i].whome;
+        if (is_conv(&p->stages[i]))
+            c[i] = fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
+    }
+    for (round = 0; round < RECLAIM_ROUNDS; round++) {
+        int best = -1, best_swap = -1;
+        int64_t ii = p->interval, lat0 = p->latency, best_lat = INT64_MAX;
+        HlsRes used = p->total;
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &save[i];
+            if (!is_conv(s) || s->whome != HLS_W_DDR)
+                continue;
+            /* o = -1: alone; else swapped with the on-chip conv o */
+            for (o = -1; o < (swaps ? p->nstage : 0); o++) {
+                if (o >= 0 && (!is_conv(&save[o]) || save[o].whome == HLS_W_DDR ||
+                               save[o].weight_bytes <= 0))
+                    continue;
+                if (reclaim_one(p, i, o, ii, save, c, nc, home, e) &&
+                    (o < 0 || (double)(lat0 - p->latency) / (double)lat0 >
+                                  max_growth(&p->total, &used)) &&
+                    (p->latency < best_lat ||
+                     (p->latency == best_lat &&
+                      (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
+                    best = i;
+                    best_swap = o;
+                    best_lat = p->latency;
+                    memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
+                }
+                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+            }
+        }
+        if (best >= 0 && (best_lat < lat0 || (best_lat == lat0 && best_swap < 0))) {
+            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
+            p->stages[best].wswap = best_swap >= 0 ? best_swap + 1 : 0;
+            if (best_swap >= 0) {
+                HlsStage *a = &p->stages[best], *b = &p->stages[best_swap];
+                b->wswap = -(best + 1);
+                a->wswap_tog = save[best].tog;
+                a->wswap_lat[0] = b->wswap_lat[0] = lat0;
+                a->wswap_lat[1] = b->wswap_lat[1] = best_lat;
+            }
+        }
+        plan_eval(p, 0, e);
+        if (best < 0 || best_lat > lat0 || (best_lat == lat0 && best_swap >= 0))
+            break;
+    }
+    for (i = 0; i < p->nstage; i++)
+        free(c[i]);
+    free(c);
+    free(nc);
+    free(home);
+    free(keep);
 }
 
 /* After the weights' placement: grow steps that keep the interval, fit the
@@ -1463,6 +1506,45 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirEr
                  "cycles) at the same interval", d, (long long)lat, (long long)best_lat);
         p->dse_steps++;
     }
+}
+
+/* The weights' move back on chip and shorten_latency, once with lone
+ * moves only and once with swaps too: the plan with swaps is kept where it
+ * shortens the latency by a larger share than it grows any resource (a
+ * swap's reshaped arrays can leave shorten_latency a path to a plan hardly
+ * shorter but larger).  save: room for the stages; grow: the reasons. */
+static void finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirError *e)
+{
+    size_t n = (size_t)p->nstage;
+    HlsStage *from = malloc(sizeof *from * n), *lone = malloc(sizeof *lone * n);
+    char (*from_grow)[160] = malloc(sizeof *from_grow * n);
+    char (*lone_grow)[160] = malloc(sizeof *lone_grow * n);
+    int64_t lone_lat;
+    HlsRes lone_res;
+    if (!from || !lone || !from_grow || !lone_grow)
+        gir_die("out of memory");
+    memcpy(from, p->stages, sizeof *from * n);
+    memcpy(from_grow, grow, sizeof *from_grow * n);
+    reclaim_weights(p, 0, save, e);
+    shorten_latency(p, save, grow, e);
+    lone_lat = p->latency;
+    lone_res = p->total;
+    memcpy(lone, p->stages, sizeof *lone * n);
+    memcpy(lone_grow, grow, sizeof *lone_grow * n);
+    memcpy(p->stages, from, sizeof *from * n);
+    memcpy(grow, from_grow, sizeof *from_grow * n);
+    plan_eval(p, 0, e);
+    reclaim_weights(p, 1, save, e);
+    shorten_latency(p, save, grow, e);
+    if (!((double)(lone_lat - p->latency) / (double)lone_lat > max_growth(&p->total, &lone_res))) {
+        memcpy(p->stages, lone, sizeof *lone * n);
+        memcpy(grow, lone_grow, sizeof *lone_grow * n);
+        plan_eval(p, 0, e);
+    }
+    free(from);
+    free(lone);
+    free(from_grow);
+    free(lone_grow);
 }
 
 /* Whether some choice of every stage's cheapest array within target t
@@ -1651,10 +1733,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     p->pp_max = user_pp;
     free(init);
     free(fold);
-    if (!p->ddr_bound) {
-        reclaim_weights(p, save, e);
-        shorten_latency(p, save, grow, e);
-    }
+    if (!p->ddr_bound)
+        finish_latency(p, save, grow, e);
     /* the infrastructure counts the channels of skip tensors the previous
      * evaluation sent to DDR: once more so the figures are this plan's own
      * (what a replay computes) */

@@ -95,7 +95,12 @@ typedef struct {
     double util;        /* MACs / (cycles x MACs the array can do per cycle) */
     HlsRes res;         /* resources, descriptor + planner memory choices */
     int64_t ddr_bytes;  /* DDR traffic per frame this stage causes (weights, spills) */
-    char why[320];      /* reasons for the choices */
+    int wswap;          /* after a weight swap (plan.c reclaim_weights): 1 + the conv whose
+                         * weights went to DDR to take these on chip, or -(1 + the conv
+                         * whose weights came on chip in their place); 0: none */
+    int64_t wswap_lat[2]; /* the plan's latency before and after that swap */
+    int64_t wswap_tog;  /* wswap > 0: the output groups of its weight tiles before the swap */
+    char why[448];      /* reasons for the choices */
 } HlsStage;
 
 /* A node the FPGA engines do not take. */

@@ -23,6 +23,12 @@
                                        "grown to X N to shorten the latency (A -> B cycles)",
                                        weights on chip); prints it
   check_plan.py longer A B             B has A's interval and a longer latency
+  check_plan.py swap DIR OUT           a stage whose reason says its weights were "swapped on
+                                       chip for X's" (X's reason the converse, X's weights from
+                                       DDR, the latency in both reasons shorter after the swap
+                                       and the plan's no longer than that); copy plan.json to
+                                       OUT with the swap undone: the stage's weights from DDR
+                                       in the tiles it had, X's on chip in URAM; prints it
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -203,6 +209,36 @@ def longer(a, b):
         sys.exit("the step undone should keep the interval and lengthen the latency")
 
 
+def swap(d, out):
+    import re
+    p = load(d)
+    byname = {s["node"]: s for s in p["stages"]}
+    for s in p["stages"]:
+        m = re.search(r"swapped on chip for (\S+)'s, which stream instead \(from DDR in tiles "
+                      r"of (\d+) groups; latency (\d+) -> (\d+) cycles\)", s["why"])
+        if not m:
+            continue
+        x, tog, a, b = byname.get(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if x is None:
+            sys.exit(f"{s['node']}: swapped for {m.group(1)}, no such stage")
+        back = f"swapped to DDR to take {s['node']}'s on chip: latency {a} -> {b} cycles"
+        if s["weights"] == "ddr" or x["weights"] != "ddr" or back not in x["why"]:
+            sys.exit(f"{s['node']} ({s['weights']}) and {x['node']} ({x['weights']}): "
+                     f"reasons disagree: {x['why']}")
+        lat = p["figures"]["latency_cycles"]
+        if not b < a or lat > b:
+            sys.exit(f"{s['node']}: latency {a} -> {b} cycles, plan {lat}")
+        print(f"{s['node']} on chip ({s['weights']}), {x['node']} from DDR: latency {a} -> {b} "
+              f"cycles at the swap, {lat} in the plan")
+        s["weights"], s["tog"] = "ddr", tog
+        x["weights"], x["tog"] = "uram", 0
+        x.pop("in_ddr", None)
+        with open(out, "w") as f:
+            json.dump(p, f)
+        return
+    sys.exit(f"{d}/plan.json: no stage's weights swapped on chip")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -222,6 +258,8 @@ elif cmd == "undo_latency":
     undo_latency(sys.argv[2], sys.argv[3])
 elif cmd == "longer":
     longer(sys.argv[2], sys.argv[3])
+elif cmd == "swap":
+    swap(sys.argv[2], sys.argv[3])
 elif cmd == "infra":
     infra(sys.argv[2])
 elif cmd == "stall":
