@@ -1377,6 +1377,14 @@ static double max_growth(const HlsRes *b, const HlsRes *a)
     return g;
 }
 
+/* Whether a change from latency lat0 with resources r0 to lat with r pays:
+ * it shortens the latency by a larger share than it grows any resource (so
+ * the DSP efficiency falls by less than the latency). */
+static int latency_pays(int64_t lat0, const HlsRes *r0, int64_t lat, const HlsRes *r)
+{
+    return (double)(lat0 - lat) / (double)lat0 > max_growth(r, r0);
+}
+
 /* After the search: layers whose weights stream from DDR move back on chip
  * where the budgets take them, if need be with other convs reshaped to
  * arrays of no more cycles that need less of what they take, and the
@@ -1385,9 +1393,7 @@ static double max_growth(const HlsRes *b, const HlsRes *a)
  * producer's whole frame in DDR, and where it sits sets how long the chain
  * after it waits).  Each round the move that shortens the latency most,
  * then the smallest weight set brought on chip; a lone move that lengthens
- * the latency is not made, and a swap only where it shortens the latency
- * by a larger share than it grows any resource (the rule of
- * shorten_latency).  Fewer passes over DDR, fewer DMA channels.  save:
+ * the latency is not made, and a swap only where latency_pays.  Fewer passes over DDR, fewer DMA channels.  save:
  * room for the stages. */
 static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
 {
@@ -1419,8 +1425,7 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
                                save[o].weight_bytes <= 0))
                     continue;
                 if (reclaim_one(p, i, o, ii, save, c, nc, home, e) &&
-                    (o < 0 || (double)(lat0 - p->latency) / (double)lat0 >
-                                  max_growth(&p->total, &used)) &&
+                    (o < 0 || latency_pays(lat0, &used, p->latency, &p->total)) &&
                     (p->latency < best_lat ||
                      (p->latency == best_lat &&
                       (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
@@ -1456,9 +1461,8 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
 }
 
 /* After the weights' placement: grow steps that keep the interval, fit the
- * budgets and shorten the latency by a larger share than they grow any
- * resource (so the DSP efficiency falls by less than the latency), the
- * largest saving per share of the budgets first, until none is left.  The
+ * budgets and pay for themselves in latency (latency_pays), the largest
+ * saving per share of the budgets first, until none is left.  The
  * give-back trims by the interval alone, and what the interval does not
  * need may still shorten a chain of layers that wait for whole frames.
  * The weights stay where they are; a DDR layer's tiles are refitted to its
@@ -1481,7 +1485,7 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirEr
                 if (s->whome == HLS_W_DDR)
                     s->tog = ddr_tog(s);
                 if (plan_eval(p, 0, e) == 0 && !p->ddr_bound && p->interval <= ii &&
-                    (double)(lat - p->latency) / (double)lat > max_growth(&p->total, &used) &&
+                    latency_pays(lat, &used, p->latency, &p->total) &&
                     !hls_plan_over_budget(p, ob, sizeof ob)) {
                     double cost = budget_share(&p->total, &zero, &p->budget) - share;
                     double score = (double)(lat - p->latency) / (cost > 1e-6 ? cost : 1e-6);
@@ -1509,8 +1513,8 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirEr
 }
 
 /* The weights' move back on chip and shorten_latency, once with lone
- * moves only and once with swaps too: the plan with swaps is kept where it
- * shortens the latency by a larger share than it grows any resource (a
+ * moves only and once with swaps too: the plan with swaps is kept where
+ * its latency pays for it against the lone plan (latency_pays; a
  * swap's reshaped arrays can leave shorten_latency a path to a plan hardly
  * shorter but larger).  save: room for the stages; grow: the reasons. */
 static void finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirError *e)
@@ -1536,7 +1540,7 @@ static void finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirErr
     plan_eval(p, 0, e);
     reclaim_weights(p, 1, save, e);
     shorten_latency(p, save, grow, e);
-    if (!((double)(lone_lat - p->latency) / (double)lone_lat > max_growth(&p->total, &lone_res))) {
+    if (!latency_pays(lone_lat, &lone_res, p->latency, &p->total)) {
         memcpy(p->stages, lone, sizeof *lone * n);
         memcpy(grow, lone_grow, sizeof *lone_grow * n);
         plan_eval(p, 0, e);
