@@ -1393,8 +1393,8 @@ static int latency_pays(int64_t lat0, const HlsRes *r0, int64_t lat, const HlsRe
  * producer's whole frame in DDR, and where it sits sets how long the chain
  * after it waits).  Each round the move that shortens the latency most,
  * then the smallest weight set brought on chip; a lone move that lengthens
- * the latency is not made, and a swap only where latency_pays.  Fewer passes over DDR, fewer DMA channels.  save:
- * room for the stages. */
+ * the latency is not made, and a swap only where latency_pays.  Fewer
+ * passes over DDR, fewer DMA channels.  save: room for the stages. */
 static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
 {
     HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
