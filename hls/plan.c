@@ -1460,43 +1460,82 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
     free(keep);
 }
 
+/* The size of step k's parameter of stage s, as "PE_IC 16". */
+static void step_desc(const HlsStage *s, int k, char *desc, size_t n)
+{
+    static const char *const name[] = {"PE_IC", "PE_OC", "PP", "LANES"};
+    int v[] = {s->pe_ic, s->pe_oc, s->pp, s->lanes};
+    snprintf(desc, n, "%s %d", name[k], v[k]);
+}
+
 /* After the weights' placement: grow steps that keep the interval, fit the
  * budgets and pay for themselves in latency (latency_pays), the largest
- * saving per share of the budgets first, until none is left.  The
- * give-back trims by the interval alone, and what the interval does not
- * need may still shorten a chain of layers that wait for whole frames.
- * The weights stay where they are; a DDR layer's tiles are refitted to its
- * new array.  save: room for the stages. */
+ * saving per share of the budgets first, until none is left.  A step that
+ * breaks a budget may be paired with a step down of another stage (a
+ * trade) that brings the plan back within the budgets at the same
+ * interval, if the pair still pays.  The give-back trims by the interval
+ * alone, and what the interval does not need may still shorten a chain of
+ * layers that wait for whole frames.  The weights stay where they are; a
+ * DDR layer's tiles are refitted to its new array.  save: room for the
+ * stages. */
 static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirError *e)
 {
     const HlsRes zero = {0};
+    size_t n = (size_t)p->nstage;
+    HlsStage *grown = malloc(sizeof *grown * n);
+    if (!grown)
+        gir_die("out of memory");
     for (;;) {
-        int i, k, bi = -1, bk = -1;
+        int i, k, j, kk, bi = -1, bk = -1, bj = -1, bkk = -1;
         int64_t ii = p->interval, lat = p->latency, best_lat = 0;
         double share = budget_share(&p->total, &zero, &p->budget), best = 0.0;
         HlsRes used = p->total;
-        char ob[160], d[64];
-        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        char ob[160], d[64], dj[64];
+        memcpy(save, p->stages, sizeof *save * n);
         for (i = 0; i < p->nstage; i++)
             for (k = 0; k < 4; k++) {
                 HlsStage *s = &p->stages[i];
+                int over;
                 if (s->pinned || !apply_step(s, k, p->mhz, p->pp_max, d, sizeof d))
                     continue;
                 if (s->whome == HLS_W_DDR)
                     s->tog = ddr_tog(s);
-                if (plan_eval(p, 0, e) == 0 && !p->ddr_bound && p->interval <= ii &&
-                    latency_pays(lat, &used, p->latency, &p->total) &&
-                    !hls_plan_over_budget(p, ob, sizeof ob)) {
-                    double cost = budget_share(&p->total, &zero, &p->budget) - share;
-                    double score = (double)(lat - p->latency) / (cost > 1e-6 ? cost : 1e-6);
-                    if (score > best) {
-                        best = score;
-                        bi = i;
-                        bk = k;
-                        best_lat = p->latency;
-                    }
+                if (plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
+                    !latency_pays(lat, &used, p->latency, &p->total)) {
+                    memcpy(p->stages, save, sizeof *save * n);
+                    continue;
                 }
-                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+                over = hls_plan_over_budget(p, ob, sizeof ob) != NULL;
+                memcpy(grown, p->stages, sizeof *grown * n);
+                /* j = -1: the step alone; else with stage j a step down */
+                for (j = -1; j < (over ? p->nstage : 0); j++)
+                    for (kk = 0; kk < (j < 0 ? 1 : 4); kk++) {
+                        HlsStage *t = j < 0 ? NULL : &p->stages[j];
+                        double cost, score;
+                        if (t && (j == i || t->pinned || !undo_step(t, kk, p->mhz)))
+                            continue;
+                        if (t && t->whome == HLS_W_DDR)
+                            t->tog = ddr_tog(t);
+                        if (t && (plan_eval(p, 0, e) != 0 || p->ddr_bound ||
+                                  p->interval > ii ||
+                                  !latency_pays(lat, &used, p->latency, &p->total))) {
+                            memcpy(p->stages, grown, sizeof *grown * n);
+                            continue;
+                        }
+                        cost = budget_share(&p->total, &zero, &p->budget) - share;
+                        score = (double)(lat - p->latency) / (cost > 1e-6 ? cost : 1e-6);
+                        if ((t || !over) && !(t && hls_plan_over_budget(p, ob, sizeof ob)) &&
+                            score > best) {
+                            best = score;
+                            bi = i;
+                            bk = k;
+                            bj = j;
+                            bkk = kk;
+                            best_lat = p->latency;
+                        }
+                        memcpy(p->stages, grown, sizeof *grown * n);
+                    }
+                memcpy(p->stages, save, sizeof *save * n);
             }
         if (bi < 0) {
             plan_eval(p, 0, e);
@@ -1505,11 +1544,25 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[160], GirEr
         apply_step(&p->stages[bi], bk, p->mhz, p->pp_max, d, sizeof d);
         if (p->stages[bi].whome == HLS_W_DDR)
             p->stages[bi].tog = ddr_tog(&p->stages[bi]);
+        dj[0] = '\0';
+        if (bj >= 0) {
+            HlsStage *t = &p->stages[bj];
+            undo_step(t, bkk, p->mhz);
+            if (t->whome == HLS_W_DDR)
+                t->tog = ddr_tog(t);
+            step_desc(t, bkk, dj, sizeof dj);
+            snprintf(grow[bj], sizeof grow[bj], "trimmed to %s to make room for %s's growth "
+                     "(latency %lld -> %lld cycles at the same interval)", dj,
+                     p->stages[bi].node, (long long)lat, (long long)best_lat);
+        }
         plan_eval(p, 0, e);
         snprintf(grow[bi], sizeof grow[bi], "grown to %s to shorten the latency (%lld -> %lld "
-                 "cycles) at the same interval", d, (long long)lat, (long long)best_lat);
+                 "cycles) at the same interval%s%s%s", d, (long long)lat, (long long)best_lat,
+                 bj >= 0 ? ", with " : "", bj >= 0 ? p->stages[bj].node : "",
+                 bj >= 0 ? " trimmed to make room" : "");
         p->dse_steps++;
     }
+    free(grown);
 }
 
 /* The weights' move back on chip and shorten_latency, once with lone

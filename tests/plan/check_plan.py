@@ -29,6 +29,12 @@
                                        and the plan's no longer than that); copy plan.json to
                                        OUT with the swap undone: the stage's weights from DDR
                                        in the tiles it had, X's on chip in URAM; prints it
+  check_plan.py trade DIR BOTH TRIM    a stage whose reason says it was "grown to X N to shorten
+                                       the latency (A -> B cycles) at the same interval, with Y
+                                       trimmed to make room" and Y's reason the converse (the
+                                       largest saving if several); copy plan.json to TRIM with
+                                       Y's step down undone, and to BOTH with the growth undone
+                                       too; prints it
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -239,6 +245,49 @@ def swap(d, out):
     sys.exit(f"{d}/plan.json: no stage's weights swapped on chip")
 
 
+def trade(d, out_both, out_trim):
+    import re
+    p = load(d)
+    byname = {s["node"]: s for s in p["stages"]}
+    up = {"pe_oc": lambda n: n * 2, "pe_ic": lambda n: n * 2, "lanes": lambda n: n * 2,
+          "pp": lambda n: n + 1}
+    down = {"pe_oc": lambda n: n // 2, "pe_ic": lambda n: n // 2, "lanes": lambda n: n // 2,
+            "pp": lambda n: 1 if n == 2 else n - 1}
+    best = None
+    for s in p["stages"]:
+        m = re.search(r"grown to (PE_OC|PE_IC|PP|LANES) (\d+) to shorten the latency \((\d+) -> "
+                      r"(\d+) cycles\) at the same interval, with (\S+) trimmed to make room",
+                      s["why"])
+        if not m:
+            continue
+        key, n, a, b, t = m.group(1).lower(), int(m.group(2)), int(m.group(3)), int(m.group(4)), \
+            byname.get(m.group(5))
+        if t is None:
+            sys.exit(f"{s['node']}: traded with {m.group(5)}, no such stage")
+        mt = re.search(r"trimmed to (PE_OC|PE_IC|PP|LANES) (\d+) to make room for "
+                       + re.escape(s["node"]) + r"'s growth \(latency (\d+) -> (\d+) cycles "
+                       r"at the same interval\)", t["why"])
+        if not mt or (int(mt.group(3)), int(mt.group(4))) != (a, b):
+            sys.exit(f"{s['node']} and {t['node']}: reasons disagree: {t['why']}")
+        tkey, tn = mt.group(1).lower(), int(mt.group(2))
+        if s.get(key) != n or t.get(tkey) != tn or not b < a:
+            sys.exit(f"{s['node']} {key} {s.get(key)} (reason {n}), {t['node']} {tkey} "
+                     f"{t.get(tkey)} (reason {tn}); latency {a} -> {b}")
+        if best is None or a - b > best[0]:
+            best = (a - b, s, key, n, t, tkey, tn)
+    if best is None:
+        sys.exit(f"{d}/plan.json: no stage grown with another trimmed to make room")
+    saved, s, key, n, t, tkey, tn = best
+    print(f"{s['node']} {key} {n} with {t['node']} {tkey} {tn}: the reasons say {saved} cycles "
+          f"of latency saved")
+    t[tkey] = up[tkey](tn)
+    with open(out_trim, "w") as f:
+        json.dump(p, f)
+    s[key] = down[key](n)
+    with open(out_both, "w") as f:
+        json.dump(p, f)
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -260,6 +309,8 @@ elif cmd == "longer":
     longer(sys.argv[2], sys.argv[3])
 elif cmd == "swap":
     swap(sys.argv[2], sys.argv[3])
+elif cmd == "trade":
+    trade(sys.argv[2], sys.argv[3], sys.argv[4])
 elif cmd == "infra":
     infra(sys.argv[2])
 elif cmd == "stall":

@@ -40,6 +40,18 @@ add_test(NAME plan_weight_swap COMMAND ${PLAN_RUN} ${PT}/swap
   "sed 's/bram36=\"312\"/bram36=\"4000\"/; s/uram=\"96\"/uram=\"4000\"/; s/name=\"zcu104\"/name=\"zcu104-roomy\"/' ${CMAKE_SOURCE_DIR}/boards/zynq-ultrascale/zcu104.xml > \$TMP/roomy.xml"
   "\$KILN compile ${Y3T} --board \$TMP/roomy.xml --plan \$TMP/undo.json -o \$TMP/b"
   "\$CHECK longer \$TMP/a \$TMP/b")
+# A latency step that breaks a budget may come with another stage a step
+# down that makes room at the same interval (hls/plan.c shorten_latency): on
+# ZCU102 the reasons name such a trade; with the step down undone the plan
+# exceeds a budget, and with both undone it keeps the interval and has a
+# longer latency.
+add_test(NAME plan_latency_trade COMMAND ${PLAN_RUN} ${PT}/trade
+  "\$KILN compile ${Y3T} --board zcu102 -o \$TMP/a"
+  "\$CHECK trade \$TMP/a \$TMP/both.json \$TMP/trim.json"
+  "if \$KILN compile ${Y3T} --board zcu102 --plan \$TMP/trim.json -o \$TMP/t 2> \$TMP/t.err; then echo 'the plan with the trim undone fits'; exit 1; fi"
+  "grep 'does not fit zcu102: it exceeds' \$TMP/t.err"
+  "\$KILN compile ${Y3T} --board zcu102 --plan \$TMP/both.json -o \$TMP/b"
+  "\$CHECK longer \$TMP/a \$TMP/b")
 add_test(NAME plan_pin COMMAND ${PLAN_RUN} ${PT}/pin
   "\$KILN compile ${Y3T} --board zcu104 --pin conv12=16x32x2 -o \$TMP/a"
   "\$CHECK pin \$TMP/a conv12 16 32 2")
