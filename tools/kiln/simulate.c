@@ -586,12 +586,14 @@ static void rm_rf(const char *path)
 }
 
 /* The flags of the harness.c compile and the fixed part of the Verilator
- * command (both part of the build hash). */
+ * command (both part of the build hash).  The model's C++ is built -O2, not
+ * Verilator's default -Os: on YOLOv3-tiny 416 for ZCU104 it simulates 1.34x
+ * faster (48.6 k against 36.3 k cycles/s) for a 9% longer build. */
 static const char *const ccflags[] = {"cc", "-std=c11", "-O2", NULL};
 static const char *const vflags[] = {
     "verilator", "--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast",
     "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "kiln_top",
-    NULL};
+    "-MAKEFLAGS", "OPT_FAST=-O2 OPT_GLOBAL=-O2", NULL};
 
 /* Build (or find) DIR/sim/obj-<hash>/kiln_sim for a model of `threads`
  * threads (Verilator --threads; 1: single-threaded); path of the executable
@@ -1305,7 +1307,7 @@ int kiln_cmd_simulate(int argc, char **argv)
         double wall = 0, interval = 0, latency = 0, clock = m->mhz * 1e6;
         cJSON *root = cJSON_CreateObject(), *stj = cJSON_AddArrayToObject(root, "stages");
         cJSON *sgj = cJSON_AddArrayToObject(root, "segments");
-        char *out, line[512];
+        char *out, line[512], ivs[40];
         FILE *rep;
         char *rtext = NULL;
         size_t rlen = 0;
@@ -1367,9 +1369,13 @@ int kiln_cmd_simulate(int argc, char **argv)
                 cJSON_AddNullToObject(o, "interval_cycles");
             cJSON_AddNumberToObject(o, "mismatches", (double)seg[s].mismatches);
             cJSON_AddItemToArray(sgj, o);
+            if (seg[s].interval >= 0)
+                snprintf(ivs, sizeof ivs, "%.1f cycles", seg[s].interval);
+            else
+                snprintf(ivs, sizeof ivs, "not measured");
             snprintf(line, sizeof line, "segment %d: cold %ld cycles, latency %ld cycles, %d "
-                     "frames %ld cycles, interval %.1f cycles; %s\n", s, seg[s].cold_cycles,
-                     seg[s].lat_cycles, frames, seg[s].warm_cycles, seg[s].interval,
+                     "frames %ld cycles, interval %s; %s\n", s, seg[s].cold_cycles,
+                     seg[s].lat_cycles, frames, seg[s].warm_cycles, ivs,
                      seg[s].mismatches ? "MISMATCH" : "bit-exact");
             if (!json)
                 fputs(line, stdout);
@@ -1394,9 +1400,13 @@ int kiln_cmd_simulate(int argc, char **argv)
         cJSON_AddNumberToObject(root, "sim_cycles", (double)simc);
         cJSON_AddNumberToObject(root, "sim_cycles_per_s", wall > 0 ? (double)simc / wall : 0);
         cJSON_AddNumberToObject(root, "wall_s", now_s() - t0);
-        snprintf(line, sizeof line, "interval: measured %.1f cycles, predicted %.0f (%+.1f%%); "
-                 "%.1f frames/s at %.0f MHz\n", interval, m->plan_interval,
-                 pct(interval, m->plan_interval), interval > 0 ? clock / interval : 0, m->mhz);
+        if (interval > 0)
+            snprintf(line, sizeof line, "interval: measured %.1f cycles, predicted %.0f (%+.1f%%); "
+                     "%.1f frames/s at %.0f MHz\n", interval, m->plan_interval,
+                     pct(interval, m->plan_interval), clock / interval, m->mhz);
+        else
+            snprintf(line, sizeof line, "interval: not measured (one frame; --frames 2 or more "
+                     "runs frames back to back), predicted %.0f cycles\n", m->plan_interval);
         if (!json)
             fputs(line, stdout);
         fprintf(rep, "\n%s", line);
