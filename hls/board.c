@@ -121,14 +121,124 @@ static int validate(xmlDoc *doc, XmlDiag *d)
     return rc == 0 ? 0 : -1;
 }
 
+/* Reads an integer attribute into *out and checks lo <= value <= hi; the
+ * schema says it is an integer, this adds the magnitudes the planner's
+ * arithmetic needs (a 10^18 DSP count would overflow its products). */
+static int attr_range(xmlNode *node, const char *name, int64_t lo, int64_t hi, int64_t *out,
+                      GirLoc loc, GirError *e)
+{
+    *out = attr_int(node, name);
+    if (*out < lo || *out > hi) {
+        loc.line = (int)xmlGetLineNo(node);
+        return gir_error_at(e, loc, "%s: %s %lld out of range %lld..%lld", (const char *)node->name,
+                            name, (long long)*out, (long long)lo, (long long)hi);
+    }
+    return 0;
+}
+
+/* The board in doc (well-formed) into b: schema, then magnitudes.  0 or -1 + e. */
+static int board_from_doc(xmlDoc *doc, XmlDiag *d, HlsBoard *b, GirError *e)
+{
+    xmlNode *root, *n, *p;
+    GirLoc loc = gir_loc_file(b->path, -1);
+    int64_t v;
+
+    if (validate(doc, d) < 0)
+        return -1;
+    root = xmlDocGetRootElement(doc);
+    attr_str(root, "name", b->name, sizeof b->name);
+    n = child(root, "description");
+    if (n) {
+        xmlChar *t = xmlNodeGetContent(n);
+        snprintf(b->description, sizeof b->description, "%s", t ? (const char *)t : "");
+        xmlFree(t);
+    }
+    n = child(root, "part");
+    attr_str(n, "name", b->part, sizeof b->part);
+    attr_str(n, "speed-grade", b->speed_grade, sizeof b->speed_grade);
+    n = child(root, "resources");
+    /* ten times the largest UltraScale+ device of each kind */
+    if (attr_range(n, "dsp48e2", 1, 120000, &b->dsp, loc, e) < 0 ||
+        attr_range(n, "bram36", 1, 50000, &b->bram36, loc, e) < 0 ||
+        attr_range(n, "uram", 0, 10000, &b->uram, loc, e) < 0 ||
+        attr_range(n, "lut", 1, 50000000, &b->lut, loc, e) < 0 ||
+        attr_range(n, "ff", 1, 100000000, &b->ff, loc, e) < 0)
+        return -1;
+    n = child(root, "clocks");
+    b->default_mhz = attr_num(n, "default-mhz");
+    b->max_mhz = attr_num(n, "max-mhz");
+    loc.line = (int)xmlGetLineNo(n);
+    if (b->default_mhz > b->max_mhz || b->max_mhz > 1000)
+        return gir_error_at(e, loc, "clocks: default-mhz %.1f must not exceed max-mhz %.1f (at most 1000)",
+                            b->default_mhz, b->max_mhz);
+    if (b->default_mhz < 1)
+        return gir_error_at(e, loc, "clocks: default-mhz %g below 1 MHz", b->default_mhz);
+    n = child(root, "ddr");
+    attr_str(n, "type", b->ddr_type, sizeof b->ddr_type);
+    if (attr_range(n, "bytes", 1 << 20, (int64_t)1 << 48, &b->ddr_bytes, loc, e) < 0)
+        return -1;
+    b->ddr_gbps = attr_num(n, "pl-gbps");
+    if (b->ddr_gbps < 0.01 || b->ddr_gbps > 10000) {
+        loc.line = (int)xmlGetLineNo(n);
+        return gir_error_at(e, loc, "ddr: pl-gbps %g out of range 0.01..10000", b->ddr_gbps);
+    }
+    n = child(root, "axi");
+    for (p = n->children; p; p = p->next) {
+        if (p->type != XML_ELEMENT_NODE)
+            continue;
+        if (b->nports == HLS_MAX_AXI_PORTS) {
+            loc.line = (int)xmlGetLineNo(p);
+            return gir_error_at(e, loc, "more than %d AXI ports", HLS_MAX_AXI_PORTS);
+        }
+        attr_str(p, "name", b->ports[b->nports].name, sizeof b->ports[0].name);
+        attr_str(p, "kind", b->ports[b->nports].kind, sizeof b->ports[0].kind);
+        if (attr_range(p, "width-bits", 32, 1024, &v, loc, e) < 0)
+            return -1;
+        b->ports[b->nports].width = (int)v;
+        b->nports++;
+    }
+    return 0;
+}
+
+/* Parses text (size bytes, or from the file path when text is NULL). */
+static int board_read(const char *text, size_t size, const char *path, HlsBoard *b, GirError *e)
+{
+    xmlParserCtxt *ctx;
+    xmlDoc *doc;
+    XmlDiag d = {e, 0, NULL};
+    int rc;
+
+    memset(b, 0, sizeof *b);
+    snprintf(b->path, sizeof b->path, "%s", path);
+    d.path = b->path;
+    if (text && size > (size_t)1 << 24)
+        return gir_error_at(e, gir_loc_file(path, -1), "board file larger than 16 MiB");
+    ctx = xmlNewParserCtxt();
+    if (!ctx)
+        gir_die("out of memory");
+    xmlSetStructuredErrorFunc(&d, diag_structured_cb);
+    doc = text ? xmlCtxtReadMemory(ctx, text, (int)size, path, NULL, XML_PARSE_NONET) :
+                 xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeParserCtxt(ctx);
+    if (!doc) {
+        if (!d.have)
+            gir_error_at(e, gir_loc_file(path, -1), "not a well-formed XML file");
+        return -1;
+    }
+    rc = board_from_doc(doc, &d, b, e);
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+int hls_board_parse(const char *text, size_t size, const char *path, HlsBoard *b, GirError *e)
+{
+    return board_read(text, size, path, b, e);
+}
+
 int hls_board_load(const char *name_or_path, HlsBoard *b, GirError *e)
 {
     char path[1024];
-    xmlParserCtxt *ctx;
-    xmlDoc *doc;
-    xmlNode *root, *n, *p;
-    XmlDiag d = {e, 0, NULL};
-    GirLoc loc;
 
     memset(b, 0, sizeof *b);
     if (strchr(name_or_path, '/') || strstr(name_or_path, ".xml"))
@@ -142,73 +252,7 @@ int hls_board_load(const char *name_or_path, HlsBoard *b, GirError *e)
                                 "path works too)", name_or_path);
         return gir_error_at(e, gir_loc_file(path, -1), "cannot open board file");
     }
-    snprintf(b->path, sizeof b->path, "%s", path);
-    d.path = b->path;
-
-    ctx = xmlNewParserCtxt();
-    if (!ctx)
-        gir_die("out of memory");
-    xmlSetStructuredErrorFunc(&d, diag_structured_cb);
-    doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeParserCtxt(ctx);
-    if (!doc) {
-        if (!d.have)
-            gir_error_at(e, gir_loc_file(path, -1), "not a well-formed XML file");
-        return -1;
-    }
-    if (validate(doc, &d) < 0) {
-        xmlFreeDoc(doc);
-        return -1;
-    }
-
-    root = xmlDocGetRootElement(doc);
-    attr_str(root, "name", b->name, sizeof b->name);
-    n = child(root, "description");
-    if (n) {
-        xmlChar *t = xmlNodeGetContent(n);
-        snprintf(b->description, sizeof b->description, "%s", t ? (const char *)t : "");
-        xmlFree(t);
-    }
-    n = child(root, "part");
-    attr_str(n, "name", b->part, sizeof b->part);
-    attr_str(n, "speed-grade", b->speed_grade, sizeof b->speed_grade);
-    n = child(root, "resources");
-    b->dsp = attr_int(n, "dsp48e2");
-    b->bram36 = attr_int(n, "bram36");
-    b->uram = attr_int(n, "uram");
-    b->lut = attr_int(n, "lut");
-    b->ff = attr_int(n, "ff");
-    n = child(root, "clocks");
-    b->default_mhz = attr_num(n, "default-mhz");
-    b->max_mhz = attr_num(n, "max-mhz");
-    loc = gir_loc_file(path, -1);
-    loc.line = (int)xmlGetLineNo(n);
-    if (b->default_mhz > b->max_mhz || b->max_mhz > 1000) {
-        xmlFreeDoc(doc);
-        return gir_error_at(e, loc, "clocks: default-mhz %.1f must not exceed max-mhz %.1f (at most 1000)",
-                            b->default_mhz, b->max_mhz);
-    }
-    n = child(root, "ddr");
-    attr_str(n, "type", b->ddr_type, sizeof b->ddr_type);
-    b->ddr_bytes = attr_int(n, "bytes");
-    b->ddr_gbps = attr_num(n, "pl-gbps");
-    n = child(root, "axi");
-    for (p = n->children; p; p = p->next) {
-        if (p->type != XML_ELEMENT_NODE)
-            continue;
-        if (b->nports == HLS_MAX_AXI_PORTS) {
-            loc.line = (int)xmlGetLineNo(p);
-            xmlFreeDoc(doc);
-            return gir_error_at(e, loc, "more than %d AXI ports", HLS_MAX_AXI_PORTS);
-        }
-        attr_str(p, "name", b->ports[b->nports].name, sizeof b->ports[0].name);
-        attr_str(p, "kind", b->ports[b->nports].kind, sizeof b->ports[0].kind);
-        b->ports[b->nports].width = (int)attr_int(p, "width-bits");
-        b->nports++;
-    }
-    xmlFreeDoc(doc);
-    return 0;
+    return board_read(NULL, 0, path, b, e);
 }
 
 static int cmp_str(const void *a, const void *b)

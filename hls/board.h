@@ -6,6 +6,7 @@
 #ifndef KILN_HLS_BOARD_H
 #define KILN_HLS_BOARD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "graphir/graphir.h"
@@ -44,6 +45,9 @@ typedef struct {
  * an XML file.  The file is validated against board.xsd; errors name the file
  * and line.  Returns 0 or -1 + e. */
 int hls_board_load(const char *name_or_path, HlsBoard *b, GirError *e);
+/* The same for a board file's text (size bytes, no terminator needed); path
+ * names it in errors. */
+int hls_board_parse(const char *text, size_t size, const char *path, HlsBoard *b, GirError *e);
 /* The folder holding the bundled board files and board.xsd. */
 const char *hls_board_dir(void);
 /* Short names of the bundled boards, sorted; *n gets the count.  The caller

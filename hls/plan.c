@@ -322,6 +322,13 @@ static MemoEntry *memo_find(HlsPlan *p, const HlsEngineDesc *d, const int64_t *h
 
 /* Cycles, latency, resources and utilisation of one stage.  -1 when the
  * descriptor rejects the shape. */
+/* Cycles at the plan's clock that a frame's DDR bytes take at the board's
+ * PL bandwidth (the board loader bounds both, so the product fits). */
+static int64_t ddr_cycles(const HlsPlan *p)
+{
+    return (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * p->mhz * 1e6);
+}
+
 static int stage_eval(HlsPlan *p, HlsStage *s)
 {
     MemoEntry *m;
@@ -619,7 +626,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             p->total.lut += s->res.lut;
             p->total.ff += s->res.ff;
         }
-        p->ddr_cycles = (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * clock);
+        p->ddr_cycles = ddr_cycles(p);
         p->ddr_bound = p->ddr_cycles > p->compute_ii;
         p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
         /* fill and first-output times, topological */
@@ -695,7 +702,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             p->total.lut += f->res.lut;
             p->total.ff += f->res.ff;
         }
-        p->ddr_cycles = (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * clock);
+        p->ddr_cycles = ddr_cycles(p);
         p->ddr_bound = p->ddr_cycles > p->compute_ii;
         p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
         last_fifo_bram = fifo_bram;
@@ -781,6 +788,11 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError
     p->model = g->name ? g->name : "model";
     p->board = *b;
     p->mhz = mhz > 0 ? mhz : b->default_mhz;
+    if (p->mhz < 1.0) {
+        gir_error_at(e, gir_loc_none(), "plan: clock %g MHz below 1 MHz", p->mhz);
+        free(p);
+        return NULL;
+    }
     if (p->mhz > b->max_mhz) {
         gir_error_at(e, gir_loc_none(), "plan: clock %.1f MHz exceeds %s's maximum of %.1f MHz",
                      p->mhz, b->name, b->max_mhz);
@@ -1077,7 +1089,7 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[160]
         char bdesc[64] = "", fail[200] = "", c1[32], c2[32];
         if (p->ddr_bound) {
             snprintf(p->limit, sizeof p->limit,
-                     "DDR bandwidth: %.2f MB per frame at %.1f GB/s takes %lld cycles > slowest "
+                     "DDR bandwidth: %.2f MB per frame at %.3g GB/s takes %lld cycles > slowest "
                      "stage %lld", (double)p->ddr_bytes / 1e6, p->board.ddr_gbps,
                      (long long)p->ddr_cycles, (long long)p->compute_ii);
             break;
@@ -1810,7 +1822,7 @@ int hls_plan_reeval(HlsPlan *p, GirError *e)
         return -1;
     mcycles(c1, sizeof c1, p->compute_ii);
     if (p->ddr_bound)
-        snprintf(p->limit, sizeof p->limit, "DDR bandwidth: %.2f MB per frame at %.1f GB/s",
+        snprintf(p->limit, sizeof p->limit, "DDR bandwidth: %.2f MB per frame at %.3g GB/s",
                  (double)p->ddr_bytes / 1e6, p->board.ddr_gbps);
     else
         snprintf(p->limit, sizeof p->limit, "replayed plan: %s is the slowest stage at %s",

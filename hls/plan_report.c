@@ -37,7 +37,7 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x clock)) |\n",
             100.0 * p->dsp_eff);
     fprintf(f, "| MACs per frame (FPGA) | %.3f G |\n", (double)p->macs / 1e9);
-    fprintf(f, "| DDR traffic per frame | %.2f MB, %lld cycles at %.1f GB/s: %s |\n",
+    fprintf(f, "| DDR traffic per frame | %.2f MB, %lld cycles at %.3g GB/s: %s |\n",
             (double)p->ddr_bytes / 1e6, (long long)p->ddr_cycles, b->ddr_gbps,
             p->ddr_bound ? "**bandwidth limits the pipeline**" : "bandwidth does not limit");
     fprintf(f, "| weights on chip / from DDR | %.2f MB / %.2f MB per frame |\n",

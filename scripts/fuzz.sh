@@ -9,11 +9,13 @@ build=${2:-$top/build-fuzz}
 deps=${KILN_DEPS:-/opt/kiln-deps}
 CC=clang CXX=clang++ cmake -S "$top" -B "$build" -DKILN_FUZZ=ON -DKILN_WERROR=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzzers models >/dev/null
+cmake --build "$build" -j2 --target fuzzers models kiln >/dev/null
+# a UBSan report ends the run like an ASan one (the default only prints it)
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{onnx,npy,cfg,text}
+mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan}
 td=/usr/share/libonnx-testdata/data/node
 for t in test_conv_with_strides_padding test_maxpool_2d_pads test_resize_upsample_scales_nearest \
          test_split_variable_parts_1d test_slice test_gemm_default_no_bias test_pad_constant \
@@ -31,9 +33,19 @@ np.save(d + "/i64.npy", np.array([[1, -1]], dtype=np.int64))
 PY
 cp "$deps"/darknet/usr/share/darknet/cfg/*.cfg "$seeds/cfg/" 2>/dev/null || true
 cp "$top"/tests/text/cases/*.gir "$seeds/text/" 2>/dev/null || true
+cp "$top"/boards/zynq-ultrascale/*.xml "$top"/tests/boards/*.xml "$seeds/board/"
+# plans of the model fuzz_plan replays on: its own search, pinned and narrow ones
+for opt in "" "--pp-max 1" "--pin conv2=2x4x1"; do
+  n=$(ls "$seeds/plan" | wc -l)
+  # shellcheck disable=SC2086
+  "$build/tools/kiln/kiln" compile "$build/models/cpumid.onnx" --board zcu104 $opt \
+    -o "$build/fuzz-plan-$n" >/dev/null
+  cp "$build/fuzz-plan-$n/plan.json" "$seeds/plan/plan$n.json"
+  rm -rf "$build/fuzz-plan-$n"
+done
 
 status=0
-for f in onnx npy cfg text; do
+for f in onnx npy cfg text board plan; do
   bin=$build/tests/fuzz_$f
   [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
   corpus=$build/fuzz-corpus/$f

@@ -83,14 +83,14 @@ int kiln_cmd_boards(int argc, char **argv)
     }
     if (json)
         arr = cJSON_CreateArray();
-    else
-        printf("%-10s %-22s %6s %6s %5s %7s %7s %6s %6s  %s\n", "board", "part", "DSP", "BRAM36",
-               "URAM", "LUT", "FF", "MHz", "GB/s", "description");
     for (i = 0; i < n; i++) {
         if (hls_board_load(names[i], &b, &err) < 0) {
             rc = kiln_report(&err);
             break;
         }
+        if (!json && i == 0) /* after the first load: a bad file prints no table */
+            printf("%-10s %-22s %6s %6s %5s %7s %7s %6s %6s  %s\n", "board", "part", "DSP",
+                   "BRAM36", "URAM", "LUT", "FF", "MHz", "GB/s", "description");
         if (json)
             cJSON_AddItemToArray(arr, board_json(&b));
         else

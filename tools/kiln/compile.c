@@ -218,9 +218,9 @@ int kiln_cmd_compile(int argc, char **argv)
         } else if (!strcmp(a, "--clock") && more) {
             char *end;
             mhz = strtod(argv[++i], &end);
-            if (*end || !(mhz > 0.0) || mhz > 1000.0) {
+            if (*end || !(mhz >= 1.0) || mhz > 1000.0) {
                 free(pins);
-                return kiln_user_error("compile: --clock '%s': expected MHz in (0, 1000]", argv[i]);
+                return kiln_user_error("compile: --clock '%s': expected MHz in [1, 1000]", argv[i]);
             }
         } else if (!strcmp(a, "--pp-max") && more) {
             char *end;
