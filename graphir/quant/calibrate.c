@@ -73,21 +73,26 @@ void gir_calib_free(GirCalib *c)
 
 int gir_calib_runs(const GirCalib *c) { return c->runs; }
 
-/* Add one tensor's |x| to s, widening the histogram first if needed. */
+/* Add one tensor's |x| to s, widening the histogram first if needed.  NaN
+ * and infinities are left out: they have no bin, and a range of infinity
+ * would scale every bin to nothing. */
 static void record(ValStats *s, const float *x, int64_t n)
 {
     double mx = 0, scale;
-    int64_t i;
+    int64_t i, finite = 0;
     for (i = 0; i < n; i++) {
         double a = fabs((double)x[i]);
-        if (a > mx && a == a)
+        if (!isfinite(a))
+            continue;
+        finite++;
+        if (a > mx)
             mx = a;
     }
     if (mx > s->absmax)
         s->absmax = mx;
-    s->total += (uint64_t)n;
+    s->total += (uint64_t)finite;
     if (mx == 0) {
-        s->hist[0] += (uint64_t)n;
+        s->hist[0] += (uint64_t)finite;
         return;
     }
     if (s->range == 0)
@@ -102,7 +107,10 @@ static void record(ValStats *s, const float *x, int64_t n)
     scale = HBINS / s->range;
     for (i = 0; i < n; i++) {
         double a = fabs((double)x[i]);
-        int64_t b = a == a ? (int64_t)(a * scale) : 0;
+        int64_t b;
+        if (!isfinite(a))
+            continue;
+        b = (int64_t)(a * scale);
         s->hist[b >= HBINS ? HBINS - 1 : b]++;
     }
 }

@@ -628,12 +628,48 @@ static void align_concat_thresholds(const GirGraph *g, const int *uses, float *t
     }
 }
 
+/* The f32 constants the quantizer scales (a Conv's, Gemm's or MatMul's
+ * weights and bias) must be finite: a NaN or an infinity, from a corrupt
+ * .weights file or initializer, would make a NaN scale and int8 values that
+ * mean nothing.  0, or -1 + e naming the node, the tensor and the element. */
+static int check_finite(const GirGraph *g, GirError *e)
+{
+    int i, j;
+    int64_t k, n;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *nd = &g->nodes[i];
+        if (nd->op != GIR_OP_CONV && nd->op != GIR_OP_GEMM && nd->op != GIR_OP_MATMUL)
+            continue;
+        for (j = 1; j < nd->nin; j++) {
+            const GirValue *v = nd->in[j] >= 0 ? &g->vals[nd->in[j]] : NULL;
+            const float *d;
+            if (!v || v->kind != GIR_VAL_CONST || v->type.dtype != GIR_DT_F32 || !v->data)
+                continue;
+            d = v->data;
+            n = gir_type_numel(&v->type);
+            for (k = 0; k < n; k++)
+                if (!isfinite(d[k])) {
+                    GirLoc l = nd->loc;
+                    if (!l.node)
+                        l.node = nd->name;
+                    return gir_error_at(e, l, "%s holds %s at element %lld; int8 quantization "
+                                        "needs finite weights", v->name,
+                                        isnan(d[k]) ? "NaN" : "an infinity", (long long)k);
+                }
+        }
+    }
+    return 0;
+}
+
 GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
                        GirError *e)
 {
     Q s;
-    GirArena *tmp = gir_arena_new();
+    GirArena *tmp;
     int i;
+    if (check_finite(g, e) < 0)
+        return NULL;
+    tmp = gir_arena_new();
     memset(&s, 0, sizeof s);
     s.g = g;
     s.thr = thresholds;

@@ -36,3 +36,15 @@ add_test(NAME quant_unknown_method_bad
 add_test(NAME quant_run_not_quantized_bad
   COMMAND ${QEXPECT} 2 "kiln: run: ${QMODELS}/yolov3-tiny-small.onnx is not quantized (kiln quantize -o, or --calib-random N)"
     -- ${QKILN} run ${QMODELS}/yolov3-tiny-small.onnx --target int8 -i ${QMODELS}/yolov3-tiny-small-input.npy)
+# A NaN among a conv's weights (a corrupt weights file) gets one line naming
+# the node, the tensor and the element, not int8 weights of no meaning.
+add_test(NAME quant_nonfinite_weights_bad
+  COMMAND ${QEXPECT} 2 "kiln: node 'conv0': w holds NaN at element 2; int8 quantization needs finite weights"
+    -- ${QKILN} quantize ${CMAKE_CURRENT_LIST_DIR}/nonfinite_weights_bad.gir --calib-random 1
+       -o ${QWORK}/nonfinite.gir)
+# A calibration tensor holding an infinity: one line naming the file and the
+# element (the histogram has no bin for it).
+add_test(NAME quant_calib_nonfinite_bad
+  COMMAND ${QUANT}/calib_dir.sh ${QWORK}/inf ${QUANT}/inf_input.npy --
+    ${QEXPECT} 2 "kiln: quantize: ${QWORK}/inf/inf_input.npy: element 5 is an infinity; calibration needs finite values"
+    -- ${QKILN} quantize ${QUANT}/tiny_conv.gir --calib ${QWORK}/inf -o ${QWORK}/inf.gir)

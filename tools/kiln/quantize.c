@@ -95,13 +95,22 @@ static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
     return KILN_OK;
 }
 
-/* A fed tensor must match the model's single input exactly. */
+/* A fed tensor must match the model's single input exactly, and hold finite
+ * values: a NaN or an infinity has no place in an activation range. */
 static int check_fit(const GirGraph *g, const char *file, const GirTensor *t)
 {
     const GirValue *v = &g->vals[g->inputs[0]];
     char a[128], b[128];
-    if (gir_type_equal(&t->type, &v->type))
+    if (gir_type_equal(&t->type, &v->type)) {
+        int64_t k, n = gir_type_numel(&t->type);
+        const float *x = t->data;
+        for (k = 0; t->type.dtype == GIR_DT_F32 && k < n; k++)
+            if (!isfinite(x[k]))
+                return kiln_user_error("quantize: %s: element %lld is %s; calibration needs "
+                                       "finite values", file, (long long)k,
+                                       isnan(x[k]) ? "NaN" : "an infinity");
         return KILN_OK;
+    }
     return kiln_user_error("quantize: %s: tensor %s does not match input '%s' %s", file,
                            gir_type_str(&t->type, a, sizeof a), v->name,
                            gir_type_str(&v->type, b, sizeof b));
