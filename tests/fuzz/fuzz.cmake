@@ -15,7 +15,7 @@ if(KILN_FUZZ)
   # against a generated model (the models target builds it)
   foreach(f board plan)
     add_executable(fuzz_${f} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${f}.c)
-    target_link_libraries(fuzz_${f} PRIVATE kiln_plan kiln_frontend kiln_graphir)
+    target_link_libraries(fuzz_${f} PRIVATE kiln_pipeline kiln_plan kiln_frontend kiln_graphir)
     target_compile_definitions(fuzz_${f} PRIVATE
       KILN_FUZZ_MODEL="${CMAKE_BINARY_DIR}/models/cpumid.onnx")
     target_link_options(fuzz_${f} PRIVATE -fsanitize=fuzzer)
