@@ -66,3 +66,19 @@ add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
 # Hostile files through the command: exit status 2 and one exact line.
 add_test(NAME cli_hostile_inputs_bad
   COMMAND ${CLI}/hostile.sh ${KILN} ${MODELS}/yolov3-tiny-small.onnx ${MODELS}/yolov3-tiny-small-input.npy ${WORK}/hostile)
+
+# kiln compare --json: the figures and the verdict as one object; a tensor
+# against itself passes a zero bound; ramp.npy against ramp_shift.npy (one
+# element 0.5 apart) fails it: exit 1 and "passed": false.
+add_test(NAME compare_json
+  COMMAND ${KILN} compare ${MODELS}/yolov3-tiny-small-input.npy
+    ${MODELS}/yolov3-tiny-small-input.npy --max-abs 0 --json)
+set_tests_properties(compare_json PROPERTIES
+  PASS_REGULAR_EXPRESSION "\"values\":\t12288,\n\t\"rel_l2\":\t0,\n\t\"max_abs\":\t0,\n\t\"cosine\":\t1,\n\t\"max_abs_bound\":\t0,\n\t\"passed\":\ttrue")
+add_test(NAME compare_json_bound
+  COMMAND ${CLI}/expect.sh 1 "" -- ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy
+    --max-abs 0.4 --json)
+add_test(NAME compare_json_bound_verdict
+  COMMAND ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy --max-abs 0.4 --json)
+set_tests_properties(compare_json_bound_verdict PROPERTIES
+  PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")

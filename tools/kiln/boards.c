@@ -30,6 +30,7 @@ static cJSON *board_json(const HlsBoard *b)
     cJSON_AddNumberToObject(o, "ff", (double)b->ff);
     cJSON_AddNumberToObject(o, "default_mhz", b->default_mhz);
     cJSON_AddNumberToObject(o, "max_mhz", b->max_mhz);
+    cJSON_AddNumberToObject(o, "ddr_bytes", (double)b->ddr_bytes);
     cJSON_AddNumberToObject(o, "ddr_gbps", b->ddr_gbps);
     cJSON_AddNumberToObject(o, "axi_ports", b->nports);
     cJSON_AddStringToObject(o, "file", b->path);

@@ -1,20 +1,23 @@
 /*
- * kiln compare A B [--max-rel-l2 T] [--max-abs T]: compare two tensor files
- * (.npy or .pb) of the same type: relative L2 error ||a - b|| / ||b||, the
- * largest absolute difference and cosine similarity.  Exit 1 when a bound is
- * exceeded.
+ * kiln compare A B [--max-rel-l2 T] [--max-abs T] [--json]: compare two
+ * tensor files (.npy or .pb) of the same type: relative L2 error
+ * ||a - b|| / ||b||, the largest absolute difference and cosine similarity.
+ * Exit 1 when a bound is exceeded.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "kiln.h"
 
 static void compare_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln compare GOT EXPECTED [--max-rel-l2 T] [--max-abs T]\n"
-               "  prints relative L2 error ||GOT-EXPECTED||/||EXPECTED||, max |GOT-EXPECTED| and cosine\n");
+    fprintf(f, "usage: kiln compare GOT EXPECTED [--max-rel-l2 T] [--max-abs T] [--json]\n"
+               "  prints relative L2 error ||GOT-EXPECTED||/||EXPECTED||, max |GOT-EXPECTED| and cosine\n"
+               "  --json  the same figures and the verdict as one JSON object\n");
 }
 
 /* Element i of a numeric tensor as double. */
@@ -36,7 +39,7 @@ int kiln_cmd_compare(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
     double max_rel = -1, max_abs = -1;
-    int nf = 0, i, rc = KILN_OK;
+    int nf = 0, i, rc = KILN_OK, json = 0;
     GirArena *a;
     GirTensor t[2];
     GirError err;
@@ -61,6 +64,8 @@ int kiln_cmd_compare(int argc, char **argv)
             else
                 max_abs = v;
             i++;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else if (argv[i][0] == '-') {
             compare_usage(stderr);
             return kiln_user_error("compare: unknown option '%s'", argv[i]);
@@ -99,11 +104,31 @@ int kiln_cmd_compare(int argc, char **argv)
     }
     rel = b2 > 0 ? sqrt(d2) / sqrt(b2) : sqrt(d2);
     cosv = a2 > 0 && b2 > 0 ? ab / (sqrt(a2) * sqrt(b2)) : (a2 == b2 ? 1.0 : 0.0);
-    printf("compare %s vs %s: %lld values, rel-L2 %.3e, max-abs %.3e, cosine %.9f\n", files[0],
-           files[1], (long long)n, rel, worst, cosv);
-    if ((max_rel >= 0 && !(rel <= max_rel)) || (max_abs >= 0 && !(worst <= max_abs))) {
-        printf("compare: FAILED (bound rel-L2 %g, max-abs %g)\n", max_rel, max_abs);
+    if ((max_rel >= 0 && !(rel <= max_rel)) || (max_abs >= 0 && !(worst <= max_abs)))
         rc = KILN_FAILED;
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        char *txt;
+        cJSON_AddStringToObject(o, "got", files[0]);
+        cJSON_AddStringToObject(o, "expected", files[1]);
+        cJSON_AddNumberToObject(o, "values", (double)n);
+        cJSON_AddNumberToObject(o, "rel_l2", rel);
+        cJSON_AddNumberToObject(o, "max_abs", worst);
+        cJSON_AddNumberToObject(o, "cosine", cosv);
+        if (max_rel >= 0)
+            cJSON_AddNumberToObject(o, "max_rel_l2_bound", max_rel);
+        if (max_abs >= 0)
+            cJSON_AddNumberToObject(o, "max_abs_bound", max_abs);
+        cJSON_AddBoolToObject(o, "passed", rc == KILN_OK);
+        txt = cJSON_Print(o);
+        puts(txt);
+        free(txt);
+        cJSON_Delete(o);
+    } else {
+        printf("compare %s vs %s: %lld values, rel-L2 %.3e, max-abs %.3e, cosine %.9f\n", files[0],
+               files[1], (long long)n, rel, worst, cosv);
+        if (rc != KILN_OK)
+            printf("compare: FAILED (bound rel-L2 %g, max-abs %g)\n", max_rel, max_abs);
     }
 out:
     gir_arena_free(a);
