@@ -320,8 +320,6 @@ static MemoEntry *memo_find(HlsPlan *p, const HlsEngineDesc *d, const int64_t *h
     return slot;
 }
 
-/* Cycles, latency, resources and utilisation of one stage.  -1 when the
- * descriptor rejects the shape. */
 /* Cycles at the plan's clock that a frame's DDR bytes take at the board's
  * PL bandwidth (the board loader bounds both, so the product fits). */
 static int64_t ddr_cycles(const HlsPlan *p)
@@ -329,6 +327,8 @@ static int64_t ddr_cycles(const HlsPlan *p)
     return (int64_t)ceil((double)p->ddr_bytes / (p->board.ddr_gbps * 1e9) * p->mhz * 1e6);
 }
 
+/* Cycles, latency, resources and utilisation of one stage.  -1 when the
+ * descriptor rejects the shape. */
 static int stage_eval(HlsPlan *p, HlsStage *s)
 {
     MemoEntry *m;

@@ -1555,14 +1555,15 @@ static int write_weights(Gen *G, const char *dir, GirError *e)
     return rc;
 }
 
-/* DDR bytes the design's buffers take for one frame: the weight image, every
- * buffer a writer fills and every input the host fills.  An input that reads
- * a writer's buffer inside its segment has none of its own, and a value read
- * or written by several channels counts once. */
-static int64_t ddr_footprint(const Gen *G, int64_t *frames)
+/* The design's DDR buffers for one frame must fit the board's DDR: the
+ * weight image, every buffer a writer fills and every input the host fills.
+ * An input that reads a writer's buffer inside its segment has none of its
+ * own, and a value read or written by several channels counts once.  0, or
+ * -1 + e naming both sizes. */
+static int check_ddr_size(const Gen *G, GirError *e)
 {
     int i, j, dup;
-    *frames = 0;
+    int64_t frames = 0;
     for (i = 0; i < G->nch; i++) {
         const Chan *c = &G->ch[i];
         if (c->kind == CH_W || (c->kind == CH_IN && c->src >= 0))
@@ -1571,9 +1572,15 @@ static int64_t ddr_footprint(const Gen *G, int64_t *frames)
             dup = G->ch[j].kind != CH_W && G->ch[j].value && c->value &&
                   strcmp(G->ch[j].value, c->value) == 0;
         if (!dup)
-            *frames += c->frame;
+            frames += c->frame;
     }
-    return G->wbytes + *frames;
+    if (G->wbytes + frames <= G->p->board.ddr_bytes)
+        return 0;
+    return gir_error_at(e, gir_loc_none(),
+                        "rtl: the design's DDR buffers take %" PRId64 " bytes (weights %" PRId64
+                        ", frame buffers %" PRId64 "), more than the %" PRId64 " bytes of DDR of %s",
+                        G->wbytes + frames, G->wbytes, frames, G->p->board.ddr_bytes,
+                        G->p->board.name);
 }
 
 int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
@@ -1589,16 +1596,9 @@ int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
     G.hash = rtl_plan_hash(p);
     G.quant = graph_quantized(p, g, e);
     gen_channels(&G);
-    {
-        int64_t frames, need = ddr_footprint(&G, &frames);
-        if (need > p->board.ddr_bytes) {
-            gen_free(&G);
-            return gir_error_at(e, gir_loc_none(),
-                                "rtl: the design's DDR buffers take %" PRId64 " bytes (weights %"
-                                PRId64 ", frame buffers %" PRId64 "), more than the %" PRId64
-                                " bytes of DDR of %s", need, G.wbytes, frames,
-                                p->board.ddr_bytes, p->board.name);
-        }
+    if (check_ddr_size(&G, e) < 0) {
+        gen_free(&G);
+        return -1;
     }
     snprintf(rdir, sizeof rdir, "%s/rtl", dir);
     if (mkdir(rdir, 0777) != 0 && errno != EEXIST)

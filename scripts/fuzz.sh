@@ -35,13 +35,14 @@ cp "$deps"/darknet/usr/share/darknet/cfg/*.cfg "$seeds/cfg/" 2>/dev/null || true
 cp "$top"/tests/text/cases/*.gir "$seeds/text/" 2>/dev/null || true
 cp "$top"/boards/zynq-ultrascale/*.xml "$top"/tests/boards/*.xml "$seeds/board/"
 # plans of the model fuzz_plan replays on: its own search, pinned and narrow ones
+n=0
 for opt in "" "--pp-max 1" "--pin conv2=2x4x1"; do
-  n=$(ls "$seeds/plan" | wc -l)
   # shellcheck disable=SC2086
   "$build/tools/kiln/kiln" compile "$build/models/cpumid.onnx" --board zcu104 $opt \
-    -o "$build/fuzz-plan-$n" >/dev/null
-  cp "$build/fuzz-plan-$n/plan.json" "$seeds/plan/plan$n.json"
-  rm -rf "$build/fuzz-plan-$n"
+    -o "$build/fuzz-plan" >/dev/null
+  cp "$build/fuzz-plan/plan.json" "$seeds/plan/plan$n.json"
+  rm -rf "$build/fuzz-plan"
+  n=$((n + 1))
 done
 
 status=0

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target: plan.json replay (kiln compile --plan).  Arbitrary text
  * is replayed on a small two-segment model for ZCU104; a plan that replays
- * is written back as JSON and as its report.  Any input must either replay
- * or fail with one diagnostic line; never crash, leak or hang.
+ * is written out as kiln compile would (JSON, report, dot, RTL).  Any input
+ * must either replay or fail with one diagnostic line; never crash, leak or
+ * hang.
  */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stddef.h>
