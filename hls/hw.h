@@ -1,0 +1,41 @@
+/*
+ * hls/hw.h: the hardware contract, defined once.  The planner costs the
+ * design with these numbers, pipeline/ generates the Verilog with them and
+ * sim/ drives the Verilator model with them, so a change here changes all
+ * three together.  Widths are bits, depths words, latencies fabric cycles.
+ */
+#ifndef KILN_HLS_HW_H
+#define KILN_HLS_HW_H
+
+/* Buses. */
+#define HLS_HW_ADDR_W 40    /* DDR address bits of every AXI4 master */
+#define HLS_HW_RF_ADDR_W 12 /* AXI-Lite address bits of kiln_regfile */
+
+/* Register file: the CFG block at 0x40 starts with SEGMENT and FRAMES, then
+ * each channel's base address and the per-stage run-time parameters, up to
+ * the PERF words at 0x200. */
+#define HLS_HW_CFG_FIXED 2   /* CFG registers before the channel bases: SEGMENT, FRAMES */
+#define HLS_HW_MAX_CFG 112   /* CFG registers between 0x40 and the PERF words at 0x200 */
+#define HLS_HW_ERR_SEGMENT 31 /* ERROR bit: a start named a SEGMENT the design does not have */
+#define HLS_HW_ERR_CH_MAX 30  /* ERROR bit of channel c: min(c, HLS_HW_ERR_CH_MAX) */
+
+/* DMA channels (kiln_rd_chan, kiln_wr_chan). */
+#define HLS_HW_MAX_OUT 4       /* bursts in flight per channel */
+#define HLS_HW_BURST_MAP 64    /* burst beats of a map channel (segment input, output) */
+#define HLS_HW_BURST_W 16      /* burst beats of a weight channel */
+#define HLS_HW_BURST_EDGE_RD 14 /* a map read back inside a segment (its LUTRAM FIFO) */
+#define HLS_HW_BURST_EDGE_WR 16 /* a map written for a reader inside a segment, or a tiled output */
+
+/* DDR layout of the weight image and the frame buffers. */
+#define HLS_HW_W_ALIGN 4096  /* weights.bin: each channel's offset is a multiple of this */
+#define HLS_HW_FRAME_ALIGN 16 /* a map's frame-to-frame stride in DDR: a multiple of this (128 bits) */
+
+/* Memories. */
+#define HLS_HW_FIFO_BRAM_MIN 64   /* kiln_fifo: block RAM from this depth */
+#define HLS_HW_RQ_BRAM_MIN 1024   /* kiln_rq_stage's output FIFO: never block RAM below this */
+
+/* The DDR read latency the timing model assumes and kiln simulate's DDR
+ * model gives by default (cycles from an accepted AR to the first R beat). */
+#define HLS_HW_DDR_LAT 40
+
+#endif
