@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
@@ -34,34 +35,7 @@
                          * bundled model's on ZCU104, KV260, Ultra96-V2 gains) */
 #define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
 #define RECLAIM_ROUNDS 8 /* rounds of weights moved on chip or swapped after the search */
-#define FIFO_BRAM_MIN 64 /* kiln_fifo: block RAM from this depth */
 #define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-static int64_t pow2ceil(int64_t v)
-{
-    int64_t p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
-
-static int clog2i(int64_t v)
-{
-    int b = 0;
-    while (((int64_t)1 << b) < v)
-        b++;
-    return b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
 
 const char *hls_whome_name(HlsWeightHome h)
 {
@@ -151,7 +125,7 @@ static int pixel_span(const HlsStage *s)
  * tile's groups, or the whole layer's when its weights are on chip. */
 static int64_t conv_wdepth(const HlsStage *s)
 {
-    int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+    int64_t icg = hls_cdiv(s->cin, s->pe_ic), ocg = hls_cdiv(s->cout, s->pe_oc);
     int64_t tog = s->whome == HLS_W_DDR ? s->tog : 0;
     return (tog > 0 ? tog : ocg) * s->k * s->k * icg;
 }
@@ -166,7 +140,7 @@ static void stage_params(HlsStage *s)
         s->hw[i] = 1, s->rt[i] = 0;
     switch (s->kind) {
     case HLS_ST_CONV: {
-        int64_t icg = cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+        int64_t icg = hls_cdiv(s->cin, s->pe_ic), ocg = hls_cdiv(s->cout, s->pe_oc);
         int64_t kki = s->k * s->k * icg;
         int64_t tog = s->whome == HLS_W_DDR ? s->tog : 0;
         put(&hw, "PE_IC", s->pe_ic);
@@ -197,7 +171,7 @@ static void stage_params(HlsStage *s)
         put(&rt, "tog", tog);
         put(&rt, "ipace", s->ipace > 1 ? s->ipace : 1);
         put(&rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
-        s->npass = tog > 0 ? cdiv(ocg, tog) : 1;
+        s->npass = tog > 0 ? hls_cdiv(ocg, tog) : 1;
         break;
     }
     case HLS_ST_DWCONV:
@@ -215,7 +189,7 @@ static void stage_params(HlsStage *s)
         s->npass = 1;
         break;
     case HLS_ST_MAXPOOL: {
-        int64_t cg = cdiv(s->cin, s->lanes);
+        int64_t cg = hls_cdiv(s->cin, s->lanes);
         put(&hw, "LANES", s->lanes);
         put(&hw, "K_MAX", s->k);
         put(&hw, "CG_MAX", cg);
@@ -235,7 +209,7 @@ static void stage_params(HlsStage *s)
         break;
     }
     case HLS_ST_UPSAMPLE: {
-        int64_t cg = cdiv(s->cin, s->lanes);
+        int64_t cg = hls_cdiv(s->cin, s->lanes);
         put(&hw, "LANES", s->lanes);
         put(&hw, "ROW_MAX", s->w * cg);
         put(&rt, "h", s->h);
@@ -254,7 +228,7 @@ static void stage_params(HlsStage *s)
         break;
     case HLS_ST_ADD:
         put(&hw, "LANES", s->lanes);
-        put(&rt, "beats", s->h * s->w * cdiv(s->cin, s->lanes));
+        put(&rt, "beats", s->h * s->w * hls_cdiv(s->cin, s->lanes));
         put(&rt, "ma", 1);
         put(&rt, "mb", 1);
         put(&rt, "shift", 0);
@@ -263,7 +237,7 @@ static void stage_params(HlsStage *s)
     case HLS_ST_REQUANT:
         put(&hw, "LANES", s->lanes);
         put(&hw, "PIPE", s->rq_pipe);
-        put(&rt, "n", s->h * s->w * cdiv(s->cin, s->lanes));
+        put(&rt, "n", s->h * s->w * hls_cdiv(s->cin, s->lanes));
         s->npass = 1;
         break;
     }
@@ -348,7 +322,7 @@ static int stage_eval(HlsPlan *p, HlsStage *s)
         int64_t banks = s->whome == HLS_W_DDR ? 2 : 1;
         if (s->whome != HLS_W_URAM && wdepth <= 64) {
             /* LUTRAM weight memory (RAM64M: 3 bits x 64 in 4 LUTs) */
-            s->res.lut += (double)(banks * s->pe_oc * cdiv(8 * s->pe_ic, 3) * 4);
+            s->res.lut += (double)(banks * s->pe_oc * hls_cdiv(8 * s->pe_ic, 3) * 4);
         }
         s->util = (double)s->macs / ((double)s->cycles * s->pp * s->pe_oc * s->pe_ic);
     } else if (s->kind == HLS_ST_DWCONV) {
@@ -420,7 +394,8 @@ int64_t hls_out_lanes(const HlsStage *s)
 
 int hls_tiled(const HlsStage *s)
 {
-    return is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 && s->tog < cdiv(s->cout, s->pe_oc);
+    return is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 &&
+           s->tog < hls_cdiv(s->cout, s->pe_oc);
 }
 
 /* The pace of conv s's input: a DMA channel's when input 0 comes from DDR
@@ -464,10 +439,10 @@ int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want)
  * writes (hls_tile_fit). */
 static int64_t ddr_tog(const HlsStage *s)
 {
-    int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic), ocg = cdiv(s->cout, s->pe_oc);
+    int64_t kki = s->k * s->k * hls_cdiv(s->cin, s->pe_ic), ocg = hls_cdiv(s->cout, s->pe_oc);
     int64_t tog = kki <= 64 ? 64 / kki : 1;
-    if (tog < cdiv(ocg, 64))
-        tog = cdiv(ocg, 64); /* at most 64 passes: each re-reads the input map */
+    if (tog < hls_cdiv(ocg, 64))
+        tog = hls_cdiv(ocg, 64); /* at most 64 passes: each re-reads the input map */
     tog = tog > ocg ? ocg : (tog < 1 ? 1 : tog);
     return hls_tile_fit(ocg, s->pe_oc, tog);
 }
@@ -489,7 +464,7 @@ static int wcand_cmp(const void *a, const void *b)
 /* DDR bytes per frame when a conv's weights stream in tiles. */
 static double ddr_cost(const HlsStage *s)
 {
-    int64_t npass = cdiv(cdiv(s->cout, s->pe_oc), ddr_tog(s));
+    int64_t npass = hls_cdiv(hls_cdiv(s->cout, s->pe_oc), ddr_tog(s));
     double b = (double)s->weight_bytes;
     if (npass > 1)
         b += (double)(s->h * s->w * s->cin * (1 + npass) + 2 * s->oh * s->ow * s->cout);
@@ -542,11 +517,11 @@ static void place_weights(HlsPlan *p, double reserve)
     /* still short: the smallest tiles (more passes, more input re-reads) */
     for (i = 0; i < nc && bram > p->budget.bram36; i++) {
         HlsStage *s = &p->stages[c[i].idx];
-        int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic);
+        int64_t kki = s->k * s->k * hls_cdiv(s->cin, s->pe_ic);
         double before = s->res.bram36;
         if (s->whome != HLS_W_DDR)
             continue;
-        s->tog = hls_tile_fit(cdiv(s->cout, s->pe_oc), s->pe_oc, kki <= 64 ? 64 / kki : 1);
+        s->tog = hls_tile_fit(hls_cdiv(s->cout, s->pe_oc), s->pe_oc, kki <= 64 ? 64 / kki : 1);
         stage_eval(p, s);
         bram += s->res.bram36 - before;
     }
@@ -635,11 +610,11 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             int64_t tin = 0;
             for (j = 0; j < s->nin; j++)
                 if (s->in[j] >= 0)
-                    tin = max64(tin, p->stages[s->in[j]].t_first);
+                    tin = hls_max64(tin, p->stages[s->in[j]].t_first);
             s->fill = (int64_t)ceil((double)need_rows(s) * (double)p->interval / (double)s->h) +
                       s->lat;
             if (s->npass > 1)
-                s->fill = max64(s->cycles, p->interval);
+                s->fill = hls_max64(s->cycles, p->interval);
             s->t_first = tin + s->fill;
         }
         /* join FIFOs: the earlier input waits for the later one */
@@ -658,12 +633,12 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
                 continue; /* through DDR: nothing waits on chip */
             early = a->t_first <= b->t_first ? a : b;
             wait = (a->t_first > b->t_first ? a->t_first - b->t_first : b->t_first - a->t_first);
-            beats = early->oh * early->ow * cdiv(early->cout, hls_out_lanes(early));
+            beats = early->oh * early->ow * hls_cdiv(early->cout, hls_out_lanes(early));
             depth = (int64_t)ceil((double)wait * (double)beats / (double)p->interval);
-            depth += 2 * cdiv(early->cout, hls_out_lanes(early)) + 16;
+            depth += 2 * hls_cdiv(early->cout, hls_out_lanes(early)) + 16;
             if (depth > beats + 16)
                 depth = beats + 16;
-            depth = pow2ceil(depth);
+            depth = hls_pow2ceil(depth);
             f = &p->fifos[p->nfifo++];
             f->ddr = 0;
             f->from = (int)(early - p->stages);
@@ -675,7 +650,7 @@ static int plan_eval(HlsPlan *p, int place, GirError *e)
             fh = (ParamSink){fd, fd->hw_params, hw, 0};
             put(&fh, "WIDTH", f->width);
             put(&fh, "DEPTH", depth);
-            put(&fh, "BRAM_MIN", FIFO_BRAM_MIN);
+            put(&fh, "BRAM_MIN", HLS_HW_FIFO_BRAM_MIN);
             f->res = fd->resources(hw);
             if (f->res.bram36 > FIFO_DDR_SHARE * p->budget.bram36) {
                 /* a large skip tensor waits in DDR, not in a FIFO */
@@ -768,7 +743,7 @@ static void set_budget(HlsPlan *p)
  * docs/rtl-resources.md); below, half the tree and three requant stages. */
 static void set_pipeline(HlsStage *s, double mhz)
 {
-    int l = clog2i(s->pe_ic);
+    int l = (int)hls_clog2(s->pe_ic);
     s->pipe = mhz >= 250.0 ? l : (l + 1) / 2;
     s->rq_pipe = mhz >= 250.0 ? 4 : 3;
     if (s->kind == HLS_ST_MAXPOOL)
@@ -839,7 +814,7 @@ void hls_plan_free(HlsPlan *p)
 static int64_t lane_cap(const HlsStage *s)
 {
     int64_t c = s->kind == HLS_ST_CONCAT ? (s->cin > s->cin2 ? s->cin : s->cin2) : s->cin;
-    int64_t cap = pow2ceil(c);
+    int64_t cap = hls_pow2ceil(c);
     return cap > LANES_MAX ? LANES_MAX : cap;
 }
 
@@ -875,11 +850,11 @@ static int pp_prev(int pp)
 static int apply_step(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n)
 {
     if (is_conv(s)) {
-        int64_t kki = s->k * s->k * cdiv(s->cin, s->pe_ic);
-        if (k == 0 && s->pe_ic < pow2ceil(s->cin)) {
+        int64_t kki = s->k * s->k * hls_cdiv(s->cin, s->pe_ic);
+        if (k == 0 && s->pe_ic < hls_pow2ceil(s->cin)) {
             s->pe_ic *= 2;
             snprintf(desc, n, "PE_IC %d", s->pe_ic);
-        } else if (k == 1 && s->pe_oc < pow2ceil(s->cout)) {
+        } else if (k == 1 && s->pe_oc < hls_pow2ceil(s->cout)) {
             s->pe_oc *= 2;
             snprintf(desc, n, "PE_OC %d", s->pe_oc);
         } else if (k == 2 && s->pp < pp_max && kki >= pp_next(s->pp) && s->ow >= pp_next(s->pp)) {
@@ -1209,9 +1184,9 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
     if (s.pinned)
         return NULL;
     if (is_conv(&s)) {
-        for (ic = 4; ic < pow2ceil(s.cin); ic *= 2)
+        for (ic = 4; ic < hls_pow2ceil(s.cin); ic *= 2)
             nic++;
-        for (oc = 1; oc < pow2ceil(s.cout); oc *= 2)
+        for (oc = 1; oc < hls_pow2ceil(s.cout); oc *= 2)
             noc++;
         cap = nic * noc * HLS_PP_MAX;
     } else {
@@ -1222,10 +1197,10 @@ static FoldCand *fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
         gir_die("out of memory");
     if (is_conv(&s)) {
         int oc0 = s.cout >= 2 ? 2 : 1;
-        for (ic = 4; ic == 4 || ic <= pow2ceil(s.cin); ic *= 2)
-            for (oc = oc0; oc == oc0 || oc <= pow2ceil(s.cout); oc *= 2)
+        for (ic = 4; ic == 4 || ic <= hls_pow2ceil(s.cin); ic *= 2)
+            for (oc = oc0; oc == oc0 || oc <= hls_pow2ceil(s.cout); oc *= 2)
                 for (pp = 1; pp <= pp_max && k < cap; pp = pp_next(pp)) {
-                    int64_t kki = s.k * s.k * cdiv(s.cin, ic);
+                    int64_t kki = s.k * s.k * hls_cdiv(s.cin, ic);
                     if (pp > 1 && (kki < pp || s.ow < pp))
                         break;
                     s.pe_ic = ic, s.pe_oc = oc, s.pp = pp;

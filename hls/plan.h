@@ -29,7 +29,6 @@
 
 #define HLS_PP_MAX 8 /* most pixels per op kiln_conv takes (its reorder buffer) */
 #define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
-#define HLS_DDR_LAT 40 /* DDR read latency the timing model assumes (cycles; kiln simulate's default) */
 
 /* The engine a stage runs on. */
 typedef enum {
