@@ -542,127 +542,147 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
     return worst;
 }
 
-void hls_plan_timing(HlsPlan *p)
+/* Per-stage times of the iteration in hls_plan_timing, cycles from the
+ * run's start, indexed by stage. */
+typedef struct {
+    int64_t *first; /* first output beat (the first forward pass) */
+    int64_t *tail;  /* work left after the last input beat */
+    int64_t *fwd;   /* t_done of the first forward pass */
+    int64_t *comp;  /* the engine alone: its last op from its first input beat */
+    int64_t *ain;   /* first input beat (the first forward pass) */
+    int64_t *stall; /* what a windowed consumer's frame barrier stalls the stage */
+    int64_t *fwdt;  /* t_done of the latest forward pass */
+    int64_t *fdl;   /* delay of the first rows from a windowed producer (fill_delay) */
+} Times;
+
+/* First (*a) and last (*e) input beat of stage s: from a DDR reader, from
+ * a producer's frame read back through DDR, or from a producer on chip. */
+static void input_span(const HlsPlan *p, const HlsStage *s, const int64_t *first, int64_t *a,
+                       int64_t *e)
 {
-    int i, k, round;
-    int64_t *first = calloc((size_t)p->nstage + 1, sizeof *first);
-    int64_t *tail = calloc((size_t)p->nstage + 1, sizeof *tail);
-    int64_t *fwd = calloc((size_t)p->nstage + 1, sizeof *fwd);
-    int64_t *comp = calloc((size_t)p->nstage + 1, sizeof *comp);
-    int64_t *ain = calloc((size_t)p->nstage + 1, sizeof *ain);
-    int64_t *stall = calloc((size_t)p->nstage + 1, sizeof *stall);
-    int64_t *fwdt = calloc((size_t)p->nstage + 1, sizeof *fwdt);
-    int64_t *fdl = calloc((size_t)p->nstage + 1, sizeof *fdl);
-    if (!first || !tail || !fwd || !comp || !ain || !stall || !fwdt || !fdl)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++)
-        p->stages[i].t_done = 0;
-    /* forward and backward until nothing moves (times only grow) */
-    for (round = 0; round < 4 * p->nstage + 4; round++) {
-        int changed = 0;
-        for (i = 0; i < p->nstage; i++) {
-            HlsStage *s = &p->stages[i];
-            int64_t a = 0, e = 0, t;
-            double pace = 1.0; /* input cycles per input pixel */
-            for (k = 0; k < s->nin; k++) {
-                int64_t ak, ek;
-                if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
-                    ak = HLS_HW_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
-                } else if (s->in_ddr[k]) {
-                    /* the producer's frame written (last B), then read back */
-                    ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_HW_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
-                } else {
-                    ak = first[s->in[k]] + EDGE_LAT;
-                    ek = p->stages[s->in[k]].t_done + EDGE_LAT;
-                }
-                a = hls_max64(a, ak);
-                e = hls_max64(e, ek);
+    int k;
+    *a = *e = 0;
+    for (k = 0; k < s->nin; k++) {
+        int64_t ak, ek;
+        if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
+            ak = HLS_HW_DDR_LAT + RD_PIPE;
+            ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
+        } else if (s->in_ddr[k]) {
+            /* the producer's frame written (last B), then read back */
+            ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_HW_DDR_LAT + RD_PIPE;
+            ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
+        } else {
+            ak = first[s->in[k]] + EDGE_LAT;
+            ek = p->stages[s->in[k]].t_done + EDGE_LAT;
+        }
+        *a = hls_max64(*a, ak);
+        *e = hls_max64(*e, ek);
+    }
+}
+
+/* Forward, topological: each stage's t_done from its inputs' times (round
+ * 0 also fixes first, ain, fdl and fwd).  1 when a t_done grew. */
+static int forward_pass(HlsPlan *p, int round, Times *tm)
+{
+    int i, changed = 0;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        int64_t a, e, t;
+        double pace = 1.0; /* input cycles per input pixel */
+        input_span(p, s, tm->first, &a, &e);
+        if (s->h * s->w > 0)
+            pace = (double)(e - a + 1) / (double)(s->h * s->w);
+        tm->tail[i] = stage_tail(s);
+        if (s->kind == HLS_ST_UPSAMPLE)
+            tm->tail[i] = upsample_join_tail(p, i, tm->tail[i]);
+        if (round == 0)
+            tm->ain[i] = a;
+        /* a conv computes nothing before its first weight tile is in */
+        a = hls_max64(a, wtile0_ready(s));
+        if (round == 0) { /* first beats from the forward pass alone */
+            /* rows of a windowed producer come as it makes them (a
+             * maxpool's first row within its input's second, say), not
+             * at the frame's mean pace; the producers' first and fwd
+             * are fixed from here on, and so is the delay */
+            int64_t own;
+            tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, &own);
+            tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + s->lat : stage_fill(s, pace));
+        }
+        tm->comp[i] = a + s->cycles - 1 + tm->fdl[i];
+        t = hls_max64(tm->comp[i], e + tm->tail[i]);
+        if (round == 0)
+            tm->fwd[i] = t;
+        tm->fwdt[i] = t;
+        if (t > s->t_done) {
+            s->t_done = t;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Backward: a producer's last beat waits for its consumer to take it
+ * (back-pressure).  1 when a t_done grew. */
+static int back_pressure(HlsPlan *p, const Times *tm)
+{
+    int i, k, changed = 0;
+    for (i = p->nstage - 1; i >= 0; i--) {
+        const HlsStage *c = &p->stages[i];
+        for (k = 0; k < c->nin; k++) {
+            int u = c->in[k];
+            int64_t take;
+            if (!on_chip_in(p, c, k))
+                continue;
+            if (skip_edge(p, u, i))
+                continue;
+            if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
+                /* a windowed engine takes its last input row once
+                 * the output row that frees a slot is issued, at its
+                 * pace or at the pace the stages below it allow */
+                int64_t oy = release_row(c, c->h - 1);
+                if (oy < 0)
+                    continue; /* its whole input fits in its line buffer */
+                take = row_issue_end(p, i, oy, tm->fwdt, tm->comp, 0) - EDGE_LAT;
+            } else {
+                /* a stream engine holds its producer back by the tail
+                 * the forward pass gave it (an upsample at its join's
+                 * pace) */
+                take = c->t_done - tm->tail[i] - EDGE_LAT;
             }
-            if (s->h * s->w > 0)
-                pace = (double)(e - a + 1) / (double)(s->h * s->w);
-            tail[i] = stage_tail(s);
-            if (s->kind == HLS_ST_UPSAMPLE)
-                tail[i] = upsample_join_tail(p, i, tail[i]);
-            if (round == 0)
-                ain[i] = a;
-            /* a conv computes nothing before its first weight tile is in */
-            a = hls_max64(a, wtile0_ready(s));
-            if (round == 0) { /* first beats from the forward pass alone */
-                /* rows of a windowed producer come as it makes them (a
-                 * maxpool's first row within its input's second, say), not
-                 * at the frame's mean pace; the producers' first and fwd
-                 * are fixed from here on, and so is the delay */
-                int64_t own;
-                fdl[i] = fill_delay(p, i, first, fwd, &own);
-                first[i] = a + (own >= 0 ? own + fdl[i] + s->lat : stage_fill(s, pace));
-            }
-            comp[i] = a + s->cycles - 1 + fdl[i];
-            t = hls_max64(comp[i], e + tail[i]);
-            if (round == 0)
-                fwd[i] = t;
-            fwdt[i] = t;
-            if (t > s->t_done) {
-                s->t_done = t;
+            /* released by a windowed engine that sets the pace to its
+             * frame's end, the producer still makes what it has not
+             * buffered of its last row */
+            if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
+                (tm->comp[i] >= c->t_done || c->t_done > tm->fwdt[i]))
+                take += hls_max64(produce(p, u, 1, 0),
+                                  hop_time(&p->stages[u], c, in_channels(c, k), 1));
+            if (take > p->stages[u].t_done) {
+                p->stages[u].t_done = take;
                 changed = 1;
             }
         }
-        /* back-pressure: a producer's last beat waits for its consumer */
-        for (i = p->nstage - 1; i >= 0; i--) {
-            const HlsStage *c = &p->stages[i];
-            for (k = 0; k < c->nin; k++) {
-                int u = c->in[k];
-                int64_t take;
-                if (!on_chip_in(p, c, k))
-                    continue;
-                if (skip_edge(p, u, i))
-                    continue;
-                if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
-                    /* a windowed engine takes its last input row once
-                     * the output row that frees a slot is issued, at its
-                     * pace or at the pace the stages below it allow */
-                    int64_t oy = release_row(c, c->h - 1);
-                    if (oy < 0)
-                        continue; /* its whole input fits in its line buffer */
-                    take = row_issue_end(p, i, oy, fwdt, comp, 0) - EDGE_LAT;
-                } else {
-                    /* a stream engine holds its producer back by the tail
-                     * the forward pass gave it (an upsample at its join's
-                     * pace) */
-                    take = c->t_done - tail[i] - EDGE_LAT;
-                }
-                /* released by a windowed engine that sets the pace to its
-                 * frame's end, the producer still makes what it has not
-                 * buffered of its last row */
-                if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
-                    (comp[i] >= c->t_done || c->t_done > fwdt[i]))
-                    take += hls_max64(produce(p, u, 1, 0),
-                                  hop_time(&p->stages[u], c, in_channels(c, k), 1));
-                if (take > p->stages[u].t_done) {
-                    p->stages[u].t_done = take;
-                    changed = 1;
-                }
-            }
-        }
-        if (!changed)
-            break;
     }
-    /* occupancy: a stage starts a frame's input only after the previous
-     * frame's last op; a producer it held back then first delivers the rows
-     * the stage needs, and a windowed consumer's frame barrier holds the
-     * chain above it back (barrier_stall).  The slowest occupancy is the
-     * pipeline's interval. */
+    return changed;
+}
+
+/* occupancy: a stage starts a frame's input only after the previous
+ * frame's last op; a producer it held back then first delivers the rows
+ * the stage needs, and a windowed consumer's frame barrier holds the
+ * chain above it back (barrier_stall).  The slowest occupancy is the
+ * pipeline's interval. */
+static void set_occupancy(HlsPlan *p, Times *tm)
+{
+    int i;
     for (i = 0; i < p->nstage; i++) {
         int h;
-        int64_t st = barrier_stall(p, i, first, ain, &h);
+        int64_t st = barrier_stall(p, i, tm->first, tm->ain, &h);
         if (h >= 0)
-            stall[h] = hls_max64(stall[h], st);
+            tm->stall[h] = hls_max64(tm->stall[h], st);
     }
     p->compute_ii = 0;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        s->occupancy = s->cycles + restart_wait(p, s) + stall[i];
+        s->occupancy = s->cycles + restart_wait(p, s) + tm->stall[i];
         /* every group's weights through the one channel each frame */
         s->occupancy = hls_max64(s->occupancy, wload_frame(s));
         if (s->occupancy > p->compute_ii) {
@@ -672,22 +692,45 @@ void hls_plan_timing(HlsPlan *p)
     }
     p->ddr_bound = p->ddr_cycles > p->compute_ii;
     p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
-    /* latency: the segments one after the other, each until its last
-     * output is in DDR */
-    p->latency = 0;
+}
+
+/* latency: the segments one after the other, each until its last output
+ * is in DDR */
+static int64_t segments_latency(const HlsPlan *p)
+{
+    int64_t lat = 0;
+    int i, k;
     for (k = 0; k < p->nsegment; k++) {
         int64_t seg = 0;
         for (i = 0; i < p->nstage; i++)
             if (p->stages[i].segment == k)
                 seg = hls_max64(seg, p->stages[i].t_done + WR_DONE);
-        p->latency += seg;
+        lat += seg;
     }
-    free(first);
-    free(tail);
-    free(fwd);
-    free(comp);
-    free(ain);
-    free(stall);
-    free(fwdt);
-    free(fdl);
+    return lat;
+}
+
+void hls_plan_timing(HlsPlan *p)
+{
+    size_t n = (size_t)p->nstage + 1;
+    int64_t *buf = calloc(8 * n, sizeof *buf);
+    Times tm;
+    int i, round;
+    if (!buf)
+        gir_die("out of memory");
+    tm = (Times){buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n, buf + 6 * n,
+                 buf + 7 * n};
+    for (i = 0; i < p->nstage; i++)
+        p->stages[i].t_done = 0;
+    /* forward and backward until nothing moves (times only grow) */
+    for (round = 0; round < 4 * p->nstage + 4; round++) {
+        int changed = forward_pass(p, round, &tm);
+        if (back_pressure(p, &tm))
+            changed = 1;
+        if (!changed)
+            break;
+    }
+    set_occupancy(p, &tm);
+    p->latency = segments_latency(p);
+    free(buf);
 }
