@@ -5,6 +5,9 @@
  * and the latency steps (hls/plan_latency.c) and writes each stage's
  * reasons; hls_plan_reeval evaluates a replayed plan's choices as they
  * stand.  Formulas: hls/plan.h and docs/plan.md.
+ *
+ * Needs a graph with its shapes inferred and a loaded board; everything
+ * else of the planner it reaches through hls/plan_int.h.
  */
 #include <stddef.h>
 #include <stdio.h>

@@ -7,8 +7,9 @@
  * that pay for themselves in latency (shorten_latency).  Entry point:
  * hls_finish_latency.
  *
- * Needs the search's plan, evaluated, not DDR-bound; leaves it evaluated
- * with the interval unchanged.
+ * Needs the search's plan, evaluated, not DDR-bound; leaves it evaluated,
+ * its interval no longer.  Uses the search's array steps and candidate
+ * arrays (hls/plan_search.c) and the placement's tiles (hls/plan_place.c).
  */
 #include <math.h>
 #include <stdint.h>
