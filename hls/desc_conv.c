@@ -12,29 +12,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-static int64_t clog2(int64_t v)
-{
-    int64_t b = 0;
-    while (((int64_t)1 << b) < v)
-        b++;
-    return b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
-static int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
 /* ---------------- shared row-level window model ---------------- */
 
 /* Shape of one frame through kiln_conv_window, and how its weight tiles
@@ -73,13 +50,13 @@ static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, i
     }
     for (px = 0; px < npx; px++)
         for (g = 0; g < tg; g++)
-            o->last = max64(o->last + 1, t_first_result + g * sh->kki);
+            o->last = hls_max64(o->last + 1, t_first_result + g * sh->kki);
 }
 
 /* Input rows output row oy needs (the rows up to its windows' last). */
 static int64_t row_need(const WinShape *sh, int64_t oy)
 {
-    return min64(sh->h, oy * sh->s - sh->p + sh->k);
+    return hls_min64(sh->h, oy * sh->s - sh->p + sh->k);
 }
 
 /* The pixel groups that start in output row oy: na within the row, then
@@ -95,14 +72,14 @@ static RowGroups row_groups(const WinShape *sh, int64_t oy, int64_t hout, int64_
 {
     RowGroups g;
     if (!span) {
-        g.first = oy * cdiv(wout, sh->pp);
-        g.na = cdiv(wout, sh->pp);
+        g.first = oy * hls_cdiv(wout, sh->pp);
+        g.na = hls_cdiv(wout, sh->pp);
         g.nb = 0;
         return g;
     }
-    g.first = cdiv(oy * wout, sh->pp);
-    g.nb = oy + 1 < hout && cdiv((oy + 1) * wout, sh->pp) * sh->pp > (oy + 1) * wout;
-    g.na = cdiv((oy + 1) * wout, sh->pp) - g.first - g.nb;
+    g.first = hls_cdiv(oy * wout, sh->pp);
+    g.nb = oy + 1 < hout && hls_cdiv((oy + 1) * wout, sh->pp) * sh->pp > (oy + 1) * wout;
+    g.na = hls_cdiv((oy + 1) * wout, sh->pp) - g.first - g.nb;
     return g;
 }
 
@@ -145,13 +122,13 @@ static int64_t win_cycles(const WinShape *sh)
         return -1;
     }
     for (q = 0; q < sh->npass; q++) {
-        int64_t tg = min64(sh->tog, sh->ocg - q * sh->tog);
+        int64_t tg = hls_min64(sh->tog, sh->ocg - q * sh->tog);
         int64_t gops = tg * sh->kki, oy_done = 0, oy;
         if (q > 0) {
             /* this tile's load: after the previous load, into a released bank */
             int64_t start = load_end;
             if (q >= sh->wbanks)
-                start = max64(start, pend[q - sh->wbanks] + sh->lat);
+                start = hls_max64(start, pend[q - sh->wbanks] + sh->lat);
             load_end = start + tg * sh->wpg;
         }
         for (iy = 0; iy <= sh->h; iy++) {
@@ -163,9 +140,9 @@ static int64_t win_cycles(const WinShape *sh)
                 int64_t need_b = g.nb ? row_need(sh, oy_done + 1) : row_need(sh, oy_done);
                 if (need_b > iy)
                     break;
-                csa[oy_done] = max64(oy_done ? end[oy_done - 1] : load_end,
+                csa[oy_done] = hls_max64(oy_done ? end[oy_done - 1] : load_end,
                                      wen[row_need(sh, oy_done) - 1]);
-                csb[oy_done] = max64(csa[oy_done] + g.na * gops, wen[need_b - 1]);
+                csb[oy_done] = hls_max64(csa[oy_done] + g.na * gops, wen[need_b - 1]);
                 end[oy_done] = csb[oy_done] + g.nb * gops;
                 oy_done++;
             }
@@ -174,9 +151,9 @@ static int64_t win_cycles(const WinShape *sh)
             if (iy >= sh->r) {
                 /* first output row whose end releases the slot of row iy - R */
                 oy = 0;
-                while (oy < hout - 1 && max64(0, (oy + 1) * sh->s - sh->p) + sh->r <= iy)
+                while (oy < hout - 1 && hls_max64(0, (oy + 1) * sh->s - sh->p) + sh->r <= iy)
                     oy++;
-                t = max64(t, end[oy]); /* oy < oy_done: it needs rows < iy only */
+                t = hls_max64(t, end[oy]); /* oy < oy_done: it needs rows < iy only */
             }
             wen[iy] = t + sh->nin;
         }
@@ -192,13 +169,13 @@ static int64_t win_cycles(const WinShape *sh)
             }
             for (gx = 0; gx < g.na; gx++)
                 out_group(&os, sh, csa[oy] + (gx * tg + 1) * sh->kki - 1 + sh->lat, tg,
-                          span ? min64(sh->pp, npix - (g.first + gx) * sh->pp)
-                               : min64(sh->pp, wout - gx * sh->pp));
+                          span ? hls_min64(sh->pp, npix - (g.first + gx) * sh->pp)
+                               : hls_min64(sh->pp, wout - gx * sh->pp));
             if (g.nb)
                 out_group(&os, sh, csb[oy] + sh->kki - 1 + sh->lat, tg, sh->pp);
         }
         pend[q] = end[hout - 1];
-        t0 = max64(end[hout - 1], wen[sh->h - 1]) + 1;
+        t0 = hls_max64(end[hout - 1], wen[sh->h - 1]) + 1;
     }
     res = os.last + 1;
     free(wen);
@@ -248,7 +225,7 @@ enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, R
 
 static int64_t conv_latency(const int64_t *hw)
 {
-    return 4 + min64(hw[CV_PIPE], clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE] +
+    return 4 + hls_min64(hw[CV_PIPE], hls_clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE] +
            (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
@@ -266,24 +243,24 @@ int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
 static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
 {
     WinShape sh;
-    int64_t icg = cdiv(rt[RT_CIN], hw[CV_PE_IC]);
-    int64_t ocg = cdiv(rt[RT_COUT], hw[CV_PE_OC]);
-    int64_t tog = rt[RT_TOG] <= 0 ? ocg : min64(rt[RT_TOG], ocg);
+    int64_t icg = hls_cdiv(rt[RT_CIN], hw[CV_PE_IC]);
+    int64_t ocg = hls_cdiv(rt[RT_COUT], hw[CV_PE_OC]);
+    int64_t tog = rt[RT_TOG] <= 0 ? ocg : hls_min64(rt[RT_TOG], ocg);
     sh.h = rt[RT_H];
     sh.w = rt[RT_W];
     sh.k = rt[RT_K];
     sh.s = rt[RT_STRIDE];
     sh.p = rt[RT_PAD];
-    sh.nin = rt[RT_W] * icg * max64(1, rt[RT_IPACE]);
+    sh.nin = rt[RT_W] * icg * hls_max64(1, rt[RT_IPACE]);
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
     sh.span = hw[CV_SPAN];
     sh.r = hls_line_rows(hw[CV_KMAX]);
     sh.lat = conv_latency(hw);
-    sh.npass = cdiv(ocg, tog);
+    sh.npass = hls_cdiv(ocg, tog);
     sh.tog = tog;
     sh.ocg = ocg;
-    sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * max64(1, rt[RT_WPACE]);
+    sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
     return win_cycles(&sh);
 }
@@ -320,12 +297,13 @@ static HlsRes conv_resources(const int64_t *hw)
 {
     HlsRes r;
     int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
-    int64_t icgmax = cdiv(hw[CV_CIMAX], pic);
+    int64_t icgmax = hls_cdiv(hw[CV_CIMAX], pic);
     int64_t rows = hls_line_rows(hw[CV_KMAX]);
-    int64_t lbdepth = rows << (max64(1, clog2(hw[CV_WMAX])) + max64(1, clog2(icgmax)));
+    int64_t lbdepth =
+        rows << (hls_max64(1, hls_clog2(hw[CV_WMAX])) + hls_max64(1, hls_clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
-    int64_t l = clog2(pic), tl = min64(hw[CV_PIPE], l);
+    int64_t l = hls_clog2(pic), tl = hls_min64(hw[CV_PIPE], l);
     double pmem_lut = 0.0, wbram = 0.0;
     r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)rql;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
@@ -340,11 +318,11 @@ static HlsRes conv_resources(const int64_t *hw)
      * (RAM32M16 up to 32 words, RAM64M8 up to 64) or, above 64 words, in
      * block RAM where memory_libmap finds that cheaper (hls_mem) */
     {
-        int64_t og = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < cdiv(hw[CV_COMAX], poc)
+        int64_t og = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < hls_cdiv(hw[CV_COMAX], poc)
                          ? hw[CV_TOGMAX]
-                         : cdiv(hw[CV_COMAX], poc);
+                         : hls_cdiv(hw[CV_COMAX], poc);
         static const int64_t pw[4] = {32, 16, 16, 6};
-        int64_t pdepth = (hw[CV_WBANKS] == 2 ? 2 : 1) << max64(1, clog2(og));
+        int64_t pdepth = (hw[CV_WBANKS] == 2 ? 2 : 1) << hls_max64(1, hls_clog2(og));
         int j;
         for (j = 0; j < 4; j++) {
             HlsMem m = hls_mem(pdepth, pw[j]);
@@ -358,7 +336,7 @@ static HlsRes conv_resources(const int64_t *hw)
      * Up to 64 words its LUTRAM is in the fitted LUT terms. */
     if (pp > 1) {
         int64_t latb = 4 + tl + hw[CV_RQ_PIPE];
-        int64_t db = (int64_t)1 << clog2(2 * cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
+        int64_t db = (int64_t)1 << hls_clog2(2 * hls_cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
         if (db > 64) {
             HlsMem ob = hls_mem(db, 8 * poc), tail = hls_mem(db, pp);
             r.bram36 += (double)pp * ob.bram36 + tail.bram36;
@@ -410,7 +388,7 @@ static int64_t dw_latency(const int64_t *hw)
 static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
 {
     WinShape sh;
-    int64_t cg = cdiv(rt[2], hw[DW_LANES]);
+    int64_t cg = hls_cdiv(rt[2], hw[DW_LANES]);
     sh.h = rt[0];
     sh.w = rt[1];
     sh.k = rt[3];
@@ -434,9 +412,10 @@ static HlsRes dw_resources(const int64_t *hw)
 {
     HlsRes r;
     int64_t lanes = hw[DW_LANES];
-    int64_t cgmax = cdiv(hw[DW_CMAX], lanes);
+    int64_t cgmax = hls_cdiv(hw[DW_CMAX], lanes);
     int64_t rows = hls_line_rows(hw[DW_KMAX]);
-    int64_t lbdepth = rows << (max64(1, clog2(hw[DW_WMAX])) + max64(1, clog2(cgmax)));
+    int64_t lbdepth =
+        rows << (hls_max64(1, hls_clog2(hw[DW_WMAX])) + hls_max64(1, hls_clog2(cgmax)));
     r.dsp = 3.0 * (double)lanes;
     r.bram36 = hls_bram36_for(lbdepth, 8 * lanes) +
                hls_bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);

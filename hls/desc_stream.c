@@ -14,19 +14,6 @@
 
 #include <stddef.h>
 
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-static int64_t clog2(int64_t v)
-{
-    int64_t n = 0;
-    while (((int64_t)1 << n) < v)
-        n++;
-    return n;
-}
-
 /* ---------------- kiln_maxpool ---------------- */
 
 /* Outputs along one axis issued in the flush after the last position: the
@@ -133,7 +120,7 @@ static int64_t fifo_cycles(const int64_t *hw, const int64_t *rt)
 
 static HlsRes fifo_resources(const int64_t *hw)
 {
-    int64_t width = hw[0], depth = hw[1], aw = clog2(depth);
+    int64_t width = hw[0], depth = hw[1], aw = hls_clog2(depth);
     HlsRes r = {0, 0, 0, 0, 0};
     if (depth >= hw[2]) {
         r.bram36 = hls_bram36_for(depth, width);
@@ -240,8 +227,8 @@ static int64_t one_latency(const int64_t *hw)
 static int64_t concat_cycles(const int64_t *hw, const int64_t *rt)
 {
     int64_t lanes = hw[0], ca = rt[1], cb = rt[2];
-    int64_t ga = ceil_div(ca, lanes), gb = ceil_div(cb, lanes);
-    int64_t fl = (ca % lanes != 0 && ceil_div(ca + cb, lanes) == ga + gb) ? 1 : 0;
+    int64_t ga = hls_cdiv(ca, lanes), gb = hls_cdiv(cb, lanes);
+    int64_t fl = (ca % lanes != 0 && hls_cdiv(ca + cb, lanes) == ga + gb) ? 1 : 0;
     return rt[0] * (ga + gb + fl) + 1;
 }
 
@@ -314,7 +301,7 @@ static const char *const split_rt[] = {"pixels", "cg_in", "off", "cout", NULL};
 static int64_t split_cycles(const int64_t *hw, const int64_t *rt)
 {
     int64_t lanes = hw[0], np = rt[0], cg = rt[1], off = rt[2], cout = rt[3];
-    int64_t q = off / lanes, r = off % lanes, go = ceil_div(cout, lanes);
+    int64_t q = off / lanes, r = off % lanes, go = hls_cdiv(cout, lanes);
     int64_t fl = (r != 0 && q + go == cg) ? 1 : 0;
     int64_t e = fl ? cg : (r == 0 ? q + go - 1 : q + go);
     return (np - 1) * (cg + fl) + e + 2;

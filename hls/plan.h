@@ -29,7 +29,6 @@
 
 #define HLS_PP_MAX 8 /* most pixels per op kiln_conv takes (its reorder buffer) */
 #define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
-#define HLS_DDR_LAT 40 /* DDR read latency the timing model assumes (cycles; kiln simulate's default) */
 
 /* The engine a stage runs on. */
 typedef enum {
@@ -95,7 +94,7 @@ typedef struct {
     double util;        /* MACs / (cycles x MACs the array can do per cycle) */
     HlsRes res;         /* resources, descriptor + planner memory choices */
     int64_t ddr_bytes;  /* DDR traffic per frame this stage causes (weights, spills) */
-    int wswap;          /* after a weight swap (plan.c reclaim_weights): 1 + the conv whose
+    int wswap;          /* after a weight swap (hls/plan_latency.c reclaim_weights): 1 + the conv whose
                          * weights went to DDR to take these on chip, or -(1 + the conv
                          * whose weights came on chip in their place); 0: none */
     int64_t wswap_lat[2]; /* the plan's latency before and after that swap */

@@ -1,4 +1,9 @@
-/* Folder-private declarations shared by the planner's files. */
+/*
+ * Folder-private declarations shared by the planner's files: plan.c (entry
+ * points), plan_eval.c (figures), plan_place.c (weights, FIFOs),
+ * plan_search.c (the search), plan_latency.c (latency steps), timing.c,
+ * infra.c, partition.c, plan_json.c, plan_report.c.
+ */
 #ifndef KILN_HLS_PLAN_INT_H
 #define KILN_HLS_PLAN_INT_H
 
@@ -21,6 +26,114 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError
 int hls_plan_reeval(HlsPlan *p, GirError *e);
 /* The first budget p breaks, described into buf; NULL when it fits. */
 const char *hls_plan_over_budget(const HlsPlan *p, char *buf, size_t n);
+
+/* Bytes of a stage's reason for its array (the search's and the latency
+ * steps' "grown to ..." lines, one per stage). */
+#define HLS_GROW_LEN 160
+
+static inline int hls_is_conv(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV;
+}
+
+/* Resources r += a, each kind in turn. */
+static inline void hls_res_add(HlsRes *r, const HlsRes *a)
+{
+    r->dsp += a->dsp;
+    r->bram36 += a->bram36;
+    r->uram += a->uram;
+    r->lut += a->lut;
+    r->ff += a->ff;
+}
+
+/* "1.23 Mcycles" or "45.6 kcycles" into buf (hls/plan.c). */
+void hls_mcycles(char *buf, size_t n, int64_t c);
+
+/* ---- hls/plan_eval.c: the figures of stages and of the plan ---- */
+
+/* The parameters of one kind (hw or rt) of an engine, filled by name. */
+typedef struct {
+    const HlsEngineDesc *d;   /* the engine */
+    const char *const *names; /* its hw_params or rt_params */
+    int64_t *arr;             /* the values, in names' order */
+    int next;                 /* where the last name was found: names put in the
+                               * descriptor's order take one comparison each */
+} HlsParamSink;
+
+/* Set parameter `name` of k's engine to v; a descriptor without it is the
+ * compiler's own inconsistency (gir_die). */
+void hls_param_put(HlsParamSink *k, const char *name, int64_t v);
+/* Cycles, latency, resources and utilisation of stage s (its parameters
+ * filled first); -1 when the descriptor rejects the shape. */
+int hls_stage_eval(HlsPlan *p, HlsStage *s);
+/* Block RAM (RAMB36E2) and URAM288 of conv s's weight memory when the
+ * whole layer is on chip in that memory. */
+double hls_weight_bram(HlsPlan *p, const HlsStage *s);
+int64_t hls_weight_uram(HlsPlan *p, const HlsStage *s);
+/* Cycles per beat of conv s's input 0: a DMA channel's pace when it comes
+ * through DDR, else 1. */
+int64_t hls_input_pace(const HlsPlan *p, const HlsStage *s);
+/* Whole-plan figures from the stages' choices.  place: run the weight
+ * placement first.  0, or -1 + e when a descriptor rejects a stage. */
+int hls_plan_eval(HlsPlan *p, int place, GirError *e);
+/* p->budget from the board: the share of each resource a plan may use. */
+void hls_plan_budget(HlsPlan *p);
+/* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */
+double hls_res_at(const HlsRes *x, int r);
+/* Sum over resources of the growth from a to b as a share of the budget. */
+double hls_budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget);
+
+/* ---- hls/plan_place.c: weights and join FIFOs ---- */
+
+/* Output groups per weight tile of conv s streaming from DDR. */
+int64_t hls_ddr_tog(const HlsStage *s);
+/* Every conv's weights on chip, moved to URAM or DDR while the BRAM budget
+ * less `reserve` does not take them; the stages evaluated. */
+void hls_place_weights(HlsPlan *p, double reserve);
+/* p->fifos for the joins of evaluated stages with their first-output
+ * times; adds the FIFOs' resources to p->total and what waits in DDR to
+ * p->ddr_bytes.  Returns the FIFOs' block RAM. */
+double hls_place_fifos(HlsPlan *p);
+
+/* ---- hls/plan_search.c: the search ---- */
+
+/* The register levels of stage s for the clock mhz. */
+void hls_set_pipeline(HlsStage *s, double mhz);
+/* Stage s at its smallest array. */
+void hls_stage_init(HlsStage *s, double mhz);
+/* Step k (0: PE_IC, 1: PE_OC, 2: PP, 3: lanes) of stage s one size up, PP
+ * up to pp_max, desc gets "PE_IC 32"; 0 when it does not apply. */
+int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n);
+/* Step k of stage s one size down; 0 when it is at its smallest. */
+int hls_step_down(HlsStage *s, int k, double mhz);
+
+/* One array a stage may take: its parallelism, cycles alone, resources. */
+typedef struct {
+    int pe_ic, pe_oc, pp; /* conv array */
+    int lanes;            /* stream engine lanes */
+    int64_t cycles;       /* the stage's cycles with this array */
+    HlsRes res;           /* and its resources */
+} HlsFoldCand;
+
+/* Every array stage s0 may take with PP up to pp_max, weights where they
+ * are; *n gets the count, NULL for a pinned stage.  exact: with the tile
+ * and input pace each array would get. */
+HlsFoldCand *hls_fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exact, int *n);
+/* Give stage s the array of candidate c. */
+void hls_take_cand(HlsPlan *p, HlsStage *s, const HlsFoldCand *c);
+/* The search from p's stages as they stand (the smallest design, pins
+ * set): leaves the best plan found, evaluated, its reasons in grow and
+ * what stopped it in p->limit.  save: room for p->nstage stages. */
+void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+
+/* ---- hls/plan_latency.c: the latency steps ---- */
+
+/* Weights moved back on chip and grow steps that pay in latency, at the
+ * search's interval; the plan left evaluated.  save: room for the stages;
+ * grow: the reasons. */
+void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+
+/* ---- the rest of the planner ---- */
 
 /* Per stage t_done of a warm one-frame run and p->latency (hls/timing.c);
  * needs the stages evaluated, the FIFOs sized and in_ddr set. */

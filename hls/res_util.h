@@ -1,8 +1,9 @@
 /*
- * hls internal: memory geometry shared by the resource models of
- * hls/desc_conv.c and hls/desc_stream.c, and the line-buffer geometry of
- * kiln_conv_window that its cycle model and the planner share.  Not part of
- * the hls/hls.h API.
+ * hls internal: the integer helpers every file of hls/ uses (ceiling
+ * division, min/max, ceil(log2), the next power of two), memory geometry
+ * shared by the resource models of hls/desc_conv.c and hls/desc_stream.c,
+ * and the line-buffer geometry of kiln_conv_window that its cycle model and
+ * the planner share.  Not part of the hls/hls.h API.
  */
 #ifndef KILN_HLS_RES_UTIL_H
 #define KILN_HLS_RES_UTIL_H
@@ -31,19 +32,45 @@ static const int64_t hls_bram_widths[7] = {1, 2, 4, 9, 18, 36, 72};
 static const HlsBramCfg hls_bram_cfgs[4] = {
     {16384, 5, 0.5, 129.0}, {32768, 6, 1.0, 257.0}, {16384, 6, 0.5, 129.0}, {32768, 7, 1.0, 257.0}};
 
+/* ceil(a / b) for a >= 0, b > 0. */
 static inline int64_t hls_cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
+}
+
+static inline int64_t hls_max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline int64_t hls_min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* ceil(log2(v)): the bits that count v values; 0 for v <= 1. */
+static inline int64_t hls_clog2(int64_t v)
+{
+    int64_t b = 0;
+    while (((int64_t)1 << b) < v)
+        b++;
+    return b;
+}
+
+/* The smallest power of two >= v; 1 for v <= 1. */
+static inline int64_t hls_pow2ceil(int64_t v)
+{
+    int64_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
 }
 
 /* Line-buffer rows of kiln_conv_window for the largest K it takes:
  * 2^ceil(log2(KMAX + 1)). */
 static inline int64_t hls_line_rows(int64_t kmax)
 {
-    int64_t r = 1;
-    while (r < kmax + 1)
-        r <<= 1;
-    return r;
+    return hls_pow2ceil(kmax + 1);
 }
 
 /* Whether kiln_conv_window with SPAN = 1 runs pixel groups across row ends

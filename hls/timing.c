@@ -6,7 +6,7 @@
  *
  * Needs every stage evaluated (cycles, lat).  Model, per segment, stages in
  * topological order:
- *   a(s)    first input beat: the DDR reader's first beat (HLS_DDR_LAT after
+ *   a(s)    first input beat: the DDR reader's first beat (HLS_HW_DDR_LAT after
  *           start plus the reader's pipeline), a producer's first output
  *           beat + EDGE_LAT, or, across a DDR edge inside the segment
  *           (in_ddr), the reader's first beat once the producer's frame is
@@ -38,22 +38,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
 #define EDGE_LAT 1 /* a stream hop: fork, width converter or skid */
 #define RD_PIPE 7  /* kiln_axi_rd: start to the first beat, beside the memory latency */
-#define WR_DONE (HLS_DDR_LAT + 6) /* kiln_axi_wr: a frame's last beat in to its last B */
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
+#define WR_DONE (HLS_HW_DDR_LAT + 6) /* kiln_axi_wr: a frame's last beat in to its last B */
 
 /* Channels of stage s's input k (a join's second input: cin2). */
 static int64_t in_channels(const HlsStage *s, int k)
@@ -64,7 +55,7 @@ static int64_t in_channels(const HlsStage *s, int k)
 /* Beats of stage s's input k per frame. */
 static int64_t in_beats(const HlsStage *s, int k)
 {
-    return s->h * s->w * cdiv(in_channels(s, k), hls_in_lanes(s));
+    return s->h * s->w * hls_cdiv(in_channels(s, k), hls_in_lanes(s));
 }
 
 /* Output rows of a windowed stage that need the last input row. */
@@ -91,18 +82,19 @@ static int64_t line_rows(const HlsStage *s)
  * from the first that starts in the row. */
 static int64_t conv_ops_from(const HlsStage *s, int64_t oy, int at)
 {
-    int64_t gops = cdiv(s->cout, s->pe_oc) * s->k * s->k * cdiv(s->cin, s->pe_ic);
+    int64_t gops = hls_cdiv(s->cout, s->pe_oc) * s->k * s->k * hls_cdiv(s->cin, s->pe_ic);
+    int64_t done; /* SPAN: the frame's groups before the row's */
     if (!s->span)
-        return (s->oh - oy) * cdiv(s->ow, s->pp) * gops;
-    return (cdiv(s->oh * s->ow, s->pp) - (at ? oy * s->ow / s->pp : cdiv(oy * s->ow, s->pp))) *
-           gops;
+        return (s->oh - oy) * hls_cdiv(s->ow, s->pp) * gops;
+    done = at ? oy * s->ow / s->pp : hls_cdiv(oy * s->ow, s->pp);
+    return (hls_cdiv(s->oh * s->ow, s->pp) - done) * gops;
 }
 
 /* Issue cycles of one output row of a conv (SPAN: a row's share of the
  * frame's groups). */
 static int64_t conv_row_ops(const HlsStage *s)
 {
-    return cdiv(conv_ops_from(s, 0, 0), s->oh);
+    return hls_cdiv(conv_ops_from(s, 0, 0), s->oh);
 }
 
 /* Issue cycles of one output row of a windowed engine (conv or dwconv). */
@@ -110,7 +102,7 @@ static int64_t row_ops(const HlsStage *s)
 {
     if (s->kind == HLS_ST_CONV)
         return conv_row_ops(s);
-    return s->ow * cdiv(s->cin, s->lanes) * s->k * s->k;
+    return s->ow * hls_cdiv(s->cin, s->lanes) * s->k * s->k;
 }
 
 /* Cycles from the last input beat to the last output beat when the input,
@@ -129,7 +121,7 @@ static int64_t stage_tail(const HlsStage *s)
          * past its last column, then the outputs past the last row (2x2
          * stride 1: one pixel, then one whole row); the engine's own pad
          * is 0 (bottom/right padding is in oh, ow) */
-        int64_t cg = cdiv(s->cin, s->lanes);
+        int64_t cg = hls_cdiv(s->cin, s->lanes);
         int64_t fx = hls_pool_flush(s->w, s->ow, s->k, s->stride, 0);
         int64_t fy = hls_pool_flush(s->h, s->oh, s->k, s->stride, 0);
         return (fx + fy * s->ow) * cg + s->lat;
@@ -137,7 +129,7 @@ static int64_t stage_tail(const HlsStage *s)
     case HLS_ST_UPSAMPLE: {
         /* the last input row's copies after its first */
         int64_t f = s->h ? s->oh / s->h : 1;
-        return (f - 1) * s->ow * cdiv(s->cout, s->lanes) + s->lat;
+        return (f - 1) * s->ow * hls_cdiv(s->cout, s->lanes) + s->lat;
     }
     default:
         return s->lat;
@@ -167,11 +159,6 @@ static int64_t release_row(const HlsStage *s, int64_t iy)
     return oy;
 }
 
-static int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
-
 /* First output beat after the first input beat, at the input's pace. */
 static int64_t stage_fill(const HlsStage *s, double in_pace)
 {
@@ -184,7 +171,8 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
     case HLS_ST_MAXPOOL:
         /* its first window: K-1 rows and K pixels of the next */
         rows = s->k < s->h ? s->k : s->h;
-        return (int64_t)ceil((double)((rows - 1) * s->w + min64(s->k, s->w)) * in_pace) + s->lat;
+        return (int64_t)ceil((double)((rows - 1) * s->w + hls_min64(s->k, s->w)) * in_pace) +
+               s->lat;
     default: /* upsample and joins pass their first beat on */
         rows = 0;
         break;
@@ -202,7 +190,7 @@ static double held_rows(const HlsStage *s)
 {
     int64_t latb = s->lat - (s->rqs > 1 ? s->rqs : 0); /* kiln_conv LATB: sizes the buffer */
     int64_t fd = latb + 3 <= 8 ? 8 : latb + 3 <= 16 ? 16 : 32, db = 1;
-    int64_t ocg = cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
+    int64_t ocg = hls_cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
     int64_t row = s->ow * ocg;
     if (s->kind != HLS_ST_CONV || row <= 0)
         return 0.0;
@@ -224,12 +212,12 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth);
 static int64_t hop_time(const HlsStage *u, const HlsStage *x, int64_t c, int64_t rows)
 {
     int64_t lo = hls_out_lanes(u), li = hls_in_lanes(x);
-    int64_t bo = cdiv(c, lo), bi = cdiv(c, li), held = 0;
+    int64_t bo = hls_cdiv(c, lo), bi = hls_cdiv(c, li), held = 0;
     if (lo < li)
-        held = 2 * min64(li / lo, bo);
+        held = 2 * hls_min64(li / lo, bo);
     else if (lo > li)
         held = 2;
-    return max64(0, rows * x->w * max64(bo, bi) - held);
+    return hls_max64(0, rows * x->w * hls_max64(bo, bi) - held);
 }
 
 /* Cycles until `rows` rows of stage x's input k are there, its producer
@@ -241,8 +229,8 @@ static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t ro
     if (rows <= 0)
         return 0;
     if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
-        return rows * x->w * cdiv(c, hls_in_lanes(x)) * hls_ddr_pace(hls_in_lanes(x));
-    return max64(produce(p, u, rows, depth + 1), hop_time(&p->stages[u], x, c, rows));
+        return rows * x->w * hls_cdiv(c, hls_in_lanes(x)) * hls_ddr_pace(hls_in_lanes(x));
+    return hls_max64(produce(p, u, rows, depth + 1), hop_time(&p->stages[u], x, c, rows));
 }
 
 /* Cycles stage x needs to send the first r output rows of a frame after it
@@ -262,7 +250,7 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
         rr = (double)r - held_rows(x);
         if (rr <= 0.0)
             return 0;
-        need = min64(x->h, ((int64_t)ceil(rr) - 1) * x->stride - x->pad + x->k);
+        need = hls_min64(x->h, ((int64_t)ceil(rr) - 1) * x->stride - x->pad + x->k);
         rows = line_rows(x);
         if (need > rows)
             t = input_time(p, x, 0, need - rows, depth);
@@ -270,14 +258,14 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
     case HLS_ST_MAXPOOL:
         /* held back, it has taken the rows before its first window's last
          * one into its row buffers (they make no output) */
-        need = min64(x->h, (r - 1) * x->stride + x->k);
-        rows = min64(need - 1, max64(0, min64(x->h, x->k - x->pad) - 1));
+        need = hls_min64(x->h, (r - 1) * x->stride + x->k);
+        rows = hls_min64(need - 1, hls_max64(0, hls_min64(x->h, x->k - x->pad) - 1));
         return input_time(p, x, 0, need - rows, depth) + x->lat;
     case HLS_ST_UPSAMPLE:
-        return input_time(p, x, 0, cdiv(r, x->h ? x->oh / x->h : 1), depth) + x->lat;
+        return input_time(p, x, 0, hls_cdiv(r, x->h ? x->oh / x->h : 1), depth) + x->lat;
     default:
         for (k = 0; k < x->nin; k++)
-            t = max64(t, input_time(p, x, k, r, depth));
+            t = hls_max64(t, input_time(p, x, k, r, depth));
         return t + x->lat;
     }
 }
@@ -288,9 +276,9 @@ static int64_t first_rows(const HlsStage *s)
     switch (s->kind) {
     case HLS_ST_CONV:
     case HLS_ST_DWCONV:
-        return min64(s->h, s->k - s->pad);
+        return hls_min64(s->h, s->k - s->pad);
     case HLS_ST_MAXPOOL:
-        return min64(s->h, s->k);
+        return hls_min64(s->h, s->k);
     default:
         return 1;
     }
@@ -329,12 +317,13 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
             continue;
         /* a conv sends a row at its own pace; a maxpool's row leaves as
          * its last input row streams in, at its input's pace */
-        emit = x->kind == HLS_ST_MAXPOOL ? (fwd[u] - first[u]) / max64(1, x->h)
-                                         : min64(fwd[u] - first[u], x->cycles / max64(1, x->oh));
-        rowt = (fwd[u] - first[u] - emit) / max64(1, x->oh - 1);
-        own = fr * s->w * cdiv(s->cin, hls_in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
-        d = max64(d, (fr - 1) * rowt + emit - own);
-        *own_fill = max64(*own_fill, own);
+        emit = x->kind == HLS_ST_MAXPOOL
+                   ? (fwd[u] - first[u]) / hls_max64(1, x->h)
+                   : hls_min64(fwd[u] - first[u], x->cycles / hls_max64(1, x->oh));
+        rowt = (fwd[u] - first[u] - emit) / hls_max64(1, x->oh - 1);
+        own = fr * s->w * hls_cdiv(s->cin, hls_in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
+        d = hls_max64(d, (fr - 1) * rowt + emit - own);
+        *own_fill = hls_max64(*own_fill, own);
     }
     return d;
 }
@@ -354,8 +343,8 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
             continue;
         for (k = 0; k < c->nin; k++)
             if (c->in[k] == u && !c->in_ddr[k]) {
-                int64_t px = cdiv(c->cin, c->lanes) + cdiv(c->cin2, c->lanes);
-                tail = max64(tail, (f - 1) * s->ow * px + s->lat);
+                int64_t px = hls_cdiv(c->cin, c->lanes) + hls_cdiv(c->cin2, c->lanes);
+                tail = hls_max64(tail, (f - 1) * s->ow * px + s->lat);
             }
     }
     return tail;
@@ -367,7 +356,7 @@ static int64_t wload_group(const HlsStage *s)
 {
     if (s->kind != HLS_ST_CONV || s->whome != HLS_W_DDR)
         return 0;
-    return hls_conv_group_wbeats(s->pe_oc, s->k * s->k * cdiv(s->cin, s->pe_ic)) *
+    return hls_conv_group_wbeats(s->pe_oc, s->k * s->k * hls_cdiv(s->cin, s->pe_ic)) *
            hls_ddr_pace(s->pe_ic);
 }
 
@@ -379,16 +368,16 @@ static int64_t wtile0_ready(const HlsStage *s)
     int64_t ocg, tog, g = wload_group(s);
     if (g == 0)
         return 0;
-    ocg = cdiv(s->cout, s->pe_oc);
+    ocg = hls_cdiv(s->cout, s->pe_oc);
     tog = s->tog > 0 && s->tog < ocg ? s->tog : ocg;
-    return HLS_DDR_LAT + RD_PIPE + tog * g;
+    return HLS_HW_DDR_LAT + RD_PIPE + tog * g;
 }
 
 /* Weight-stream cycles of a frame: every group's weights once. */
 static int64_t wload_frame(const HlsStage *s)
 {
     int64_t g = wload_group(s);
-    return g ? cdiv(s->cout, s->pe_oc) * g : 0;
+    return g ? hls_cdiv(s->cout, s->pe_oc) * g : 0;
 }
 
 /* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
@@ -417,7 +406,7 @@ static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
     int k;
     for (k = 0; k < s->nin; k++)
         if (on_chip_in(p, s, k))
-            w = max64(w, input_time(p, s, k, first_rows(s), 0));
+            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0));
     return w;
 }
 
@@ -435,7 +424,7 @@ static int64_t consumers_take(const HlsPlan *p, int xi, int64_t r, const int64_t
         const HlsStage *d = &p->stages[j];
         for (k = 0; k < d->nin; k++)
             if (d->in[k] == xi && on_chip_in(p, d, k) && !skip_edge(p, xi, j))
-                t = max64(t, row_take(p, j, r, comp, depth + 1));
+                t = hls_max64(t, row_take(p, j, r, comp, depth + 1));
     }
     return t;
 }
@@ -461,7 +450,7 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
     /* what of row oy the output buffer cannot hold is issued after the
      * consumer frees the slot for row ob */
     rest = (int64_t)ceil((1.0 - (held - floor(held))) * (double)row_ops(c));
-    return max64(t, a - EDGE_LAT + rest);
+    return hls_max64(t, a - EDGE_LAT + rest);
 }
 
 /* The cycle stage di takes the last beat of its input row iy as far as
@@ -485,7 +474,7 @@ static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *com
         oy = iy + d->pad - (d->k - 1);
         if (oy < 0)
             return INT64_MIN;
-        oy /= max64(1, d->stride);
+        oy /= hls_max64(1, d->stride);
         break;
     case HLS_ST_UPSAMPLE:
         oy = iy * (d->h ? d->oh / d->h : 1);
@@ -494,7 +483,7 @@ static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *com
         oy = iy;
         break;
     }
-    t = consumers_take(p, di, min64(oy, d->oh - 1), comp, depth);
+    t = consumers_take(p, di, hls_min64(oy, d->oh - 1), comp, depth);
     return t > INT64_MIN ? t - EDGE_LAT - d->lat : t;
 }
 
@@ -530,13 +519,13 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
         for (u = s, depth = 0, held = 0; u >= 0 && depth < 16; depth++) {
             const HlsStage *us = &p->stages[u];
             int64_t fu;
-            held += (int64_t)(held_rows(us) * (double)us->cycles / (double)max64(1, us->oh));
+            held += (int64_t)(held_rows(us) * (double)us->cycles / (double)hls_max64(1, us->oh));
             fu = us->t_done - us->lat + (first[s] - a[u]) + held;
             if (u == s) /* s restarts with its producers held back: its first
                          * rows come as they deliver them, not at the warm
                          * frame's pace */
-                fu = min64(fu, us->t_done - us->lat + restart_wait(p, us) + stage_fill(us, 0.0) +
-                                   held);
+                fu = hls_min64(fu, us->t_done - us->lat + restart_wait(p, us) +
+                                       stage_fill(us, 0.0) + held);
             if (fu > f) {
                 f = fu;
                 h = u;
@@ -553,129 +542,149 @@ static int64_t barrier_stall(const HlsPlan *p, int c, const int64_t *first, cons
     return worst;
 }
 
-void hls_plan_timing(HlsPlan *p)
+/* Per-stage times of the iteration in hls_plan_timing, cycles from the
+ * run's start, indexed by stage. */
+typedef struct {
+    int64_t *first; /* first output beat (the first forward pass) */
+    int64_t *tail;  /* work left after the last input beat */
+    int64_t *fwd;   /* t_done of the first forward pass */
+    int64_t *comp;  /* the engine alone: its last op from its first input beat */
+    int64_t *ain;   /* first input beat (the first forward pass) */
+    int64_t *stall; /* what a windowed consumer's frame barrier stalls the stage */
+    int64_t *fwdt;  /* t_done of the latest forward pass */
+    int64_t *fdl;   /* delay of the first rows from a windowed producer (fill_delay) */
+} Times;
+
+/* First (*a) and last (*e) input beat of stage s: from a DDR reader, from
+ * a producer's frame read back through DDR, or from a producer on chip. */
+static void input_span(const HlsPlan *p, const HlsStage *s, const int64_t *first, int64_t *a,
+                       int64_t *e)
 {
-    int i, k, round;
-    int64_t *first = calloc((size_t)p->nstage + 1, sizeof *first);
-    int64_t *tail = calloc((size_t)p->nstage + 1, sizeof *tail);
-    int64_t *fwd = calloc((size_t)p->nstage + 1, sizeof *fwd);
-    int64_t *comp = calloc((size_t)p->nstage + 1, sizeof *comp);
-    int64_t *ain = calloc((size_t)p->nstage + 1, sizeof *ain);
-    int64_t *stall = calloc((size_t)p->nstage + 1, sizeof *stall);
-    int64_t *fwdt = calloc((size_t)p->nstage + 1, sizeof *fwdt);
-    int64_t *fdl = calloc((size_t)p->nstage + 1, sizeof *fdl);
-    if (!first || !tail || !fwd || !comp || !ain || !stall || !fwdt || !fdl)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++)
-        p->stages[i].t_done = 0;
-    /* forward and backward until nothing moves (times only grow) */
-    for (round = 0; round < 4 * p->nstage + 4; round++) {
-        int changed = 0;
-        for (i = 0; i < p->nstage; i++) {
-            HlsStage *s = &p->stages[i];
-            int64_t a = 0, e = 0, t;
-            double pace = 1.0; /* input cycles per input pixel */
-            for (k = 0; k < s->nin; k++) {
-                int64_t ak, ek;
-                if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
-                    ak = HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
-                } else if (s->in_ddr[k]) {
-                    /* the producer's frame written (last B), then read back */
-                    ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_DDR_LAT + RD_PIPE;
-                    ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
-                } else {
-                    ak = first[s->in[k]] + EDGE_LAT;
-                    ek = p->stages[s->in[k]].t_done + EDGE_LAT;
-                }
-                a = max64(a, ak);
-                e = max64(e, ek);
+    int k;
+    *a = *e = 0;
+    for (k = 0; k < s->nin; k++) {
+        int64_t ak, ek;
+        if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment) {
+            ak = HLS_HW_DDR_LAT + RD_PIPE;
+            ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
+        } else if (s->in_ddr[k]) {
+            /* the producer's frame written (last B), then read back */
+            ak = p->stages[s->in[k]].t_done + WR_DONE + HLS_HW_DDR_LAT + RD_PIPE;
+            ek = ak + in_beats(s, k) * s->npass * hls_ddr_pace(hls_in_lanes(s)) - 1;
+        } else {
+            ak = first[s->in[k]] + EDGE_LAT;
+            ek = p->stages[s->in[k]].t_done + EDGE_LAT;
+        }
+        *a = hls_max64(*a, ak);
+        *e = hls_max64(*e, ek);
+    }
+}
+
+/* Forward, topological: each stage's t_done from its inputs' times (round
+ * 0 also fixes first, ain, fdl and fwd).  1 when a t_done grew. */
+static int forward_pass(HlsPlan *p, int round, Times *tm)
+{
+    int i, changed = 0;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        int64_t a, e, t;
+        double pace = 1.0; /* input cycles per input pixel */
+        input_span(p, s, tm->first, &a, &e);
+        if (s->h * s->w > 0)
+            pace = (double)(e - a + 1) / (double)(s->h * s->w);
+        tm->tail[i] = stage_tail(s);
+        if (s->kind == HLS_ST_UPSAMPLE)
+            tm->tail[i] = upsample_join_tail(p, i, tm->tail[i]);
+        if (round == 0)
+            tm->ain[i] = a;
+        /* a conv computes nothing before its first weight tile is in */
+        a = hls_max64(a, wtile0_ready(s));
+        if (round == 0) { /* first beats from the forward pass alone */
+            /* rows of a windowed producer come as it makes them (a
+             * maxpool's first row within its input's second, say), not
+             * at the frame's mean pace; the producers' first and fwd
+             * are fixed from here on, and so is the delay */
+            int64_t own;
+            tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, &own);
+            tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + s->lat : stage_fill(s, pace));
+        }
+        tm->comp[i] = a + s->cycles - 1 + tm->fdl[i];
+        t = hls_max64(tm->comp[i], e + tm->tail[i]);
+        if (round == 0)
+            tm->fwd[i] = t;
+        tm->fwdt[i] = t;
+        if (t > s->t_done) {
+            s->t_done = t;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Backward: a producer's last beat waits for its consumer to take it
+ * (back-pressure).  1 when a t_done grew. */
+static int back_pressure(HlsPlan *p, const Times *tm)
+{
+    int i, k, changed = 0;
+    for (i = p->nstage - 1; i >= 0; i--) {
+        const HlsStage *c = &p->stages[i];
+        for (k = 0; k < c->nin; k++) {
+            int u = c->in[k];
+            int64_t take;
+            if (!on_chip_in(p, c, k))
+                continue;
+            if (skip_edge(p, u, i))
+                continue;
+            if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
+                /* a windowed engine takes its last input row once
+                 * the output row that frees a slot is issued, at its
+                 * pace or at the pace the stages below it allow */
+                int64_t oy = release_row(c, c->h - 1);
+                if (oy < 0)
+                    continue; /* its whole input fits in its line buffer */
+                take = row_issue_end(p, i, oy, tm->fwdt, tm->comp, 0) - EDGE_LAT;
+            } else {
+                /* a stream engine holds its producer back by the tail
+                 * the forward pass gave it (an upsample at its join's
+                 * pace) */
+                take = c->t_done - tm->tail[i] - EDGE_LAT;
             }
-            if (s->h * s->w > 0)
-                pace = (double)(e - a + 1) / (double)(s->h * s->w);
-            tail[i] = stage_tail(s);
-            if (s->kind == HLS_ST_UPSAMPLE)
-                tail[i] = upsample_join_tail(p, i, tail[i]);
-            if (round == 0)
-                ain[i] = a;
-            /* a conv computes nothing before its first weight tile is in */
-            a = max64(a, wtile0_ready(s));
-            if (round == 0) { /* first beats from the forward pass alone */
-                /* rows of a windowed producer come as it makes them (a
-                 * maxpool's first row within its input's second, say), not
-                 * at the frame's mean pace; the producers' first and fwd
-                 * are fixed from here on, and so is the delay */
-                int64_t own;
-                fdl[i] = fill_delay(p, i, first, fwd, &own);
-                first[i] = a + (own >= 0 ? own + fdl[i] + s->lat : stage_fill(s, pace));
-            }
-            comp[i] = a + s->cycles - 1 + fdl[i];
-            t = max64(comp[i], e + tail[i]);
-            if (round == 0)
-                fwd[i] = t;
-            fwdt[i] = t;
-            if (t > s->t_done) {
-                s->t_done = t;
+            /* released by a windowed engine that sets the pace to its
+             * frame's end, the producer still makes what it has not
+             * buffered of its last row */
+            if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
+                (tm->comp[i] >= c->t_done || c->t_done > tm->fwdt[i]))
+                take += hls_max64(produce(p, u, 1, 0),
+                                  hop_time(&p->stages[u], c, in_channels(c, k), 1));
+            if (take > p->stages[u].t_done) {
+                p->stages[u].t_done = take;
                 changed = 1;
             }
         }
-        /* back-pressure: a producer's last beat waits for its consumer */
-        for (i = p->nstage - 1; i >= 0; i--) {
-            const HlsStage *c = &p->stages[i];
-            for (k = 0; k < c->nin; k++) {
-                int u = c->in[k];
-                int64_t take;
-                if (!on_chip_in(p, c, k))
-                    continue;
-                if (skip_edge(p, u, i))
-                    continue;
-                if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
-                    /* a windowed engine takes its last input row once
-                     * the output row that frees a slot is issued, at its
-                     * pace or at the pace the stages below it allow */
-                    int64_t oy = release_row(c, c->h - 1);
-                    if (oy < 0)
-                        continue; /* its whole input fits in its line buffer */
-                    take = row_issue_end(p, i, oy, fwdt, comp, 0) - EDGE_LAT;
-                } else {
-                    /* a stream engine holds its producer back by the tail
-                     * the forward pass gave it (an upsample at its join's
-                     * pace) */
-                    take = c->t_done - tail[i] - EDGE_LAT;
-                }
-                /* released by a windowed engine that sets the pace to its
-                 * frame's end, the producer still makes what it has not
-                 * buffered of its last row */
-                if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
-                    (comp[i] >= c->t_done || c->t_done > fwdt[i]))
-                    take += max64(produce(p, u, 1, 0),
-                                  hop_time(&p->stages[u], c, in_channels(c, k), 1));
-                if (take > p->stages[u].t_done) {
-                    p->stages[u].t_done = take;
-                    changed = 1;
-                }
-            }
-        }
-        if (!changed)
-            break;
     }
-    /* occupancy: a stage starts a frame's input only after the previous
-     * frame's last op; a producer it held back then first delivers the rows
-     * the stage needs, and a windowed consumer's frame barrier holds the
-     * chain above it back (barrier_stall).  The slowest occupancy is the
-     * pipeline's interval. */
+    return changed;
+}
+
+/* occupancy: a stage starts a frame's input only after the previous
+ * frame's last op; a producer it held back then first delivers the rows
+ * the stage needs, and a windowed consumer's frame barrier holds the
+ * chain above it back (barrier_stall).  The slowest occupancy is the
+ * pipeline's interval. */
+static void set_occupancy(HlsPlan *p, Times *tm)
+{
+    int i;
     for (i = 0; i < p->nstage; i++) {
         int h;
-        int64_t st = barrier_stall(p, i, first, ain, &h);
+        int64_t st = barrier_stall(p, i, tm->first, tm->ain, &h);
         if (h >= 0)
-            stall[h] = max64(stall[h], st);
+            tm->stall[h] = hls_max64(tm->stall[h], st);
     }
     p->compute_ii = 0;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        s->occupancy = s->cycles + restart_wait(p, s) + stall[i];
+        s->occupancy = s->cycles + restart_wait(p, s) + tm->stall[i];
         /* every group's weights through the one channel each frame */
-        s->occupancy = max64(s->occupancy, wload_frame(s));
+        s->occupancy = hls_max64(s->occupancy, wload_frame(s));
         if (s->occupancy > p->compute_ii) {
             p->compute_ii = s->occupancy;
             p->slowest = i;
@@ -683,22 +692,45 @@ void hls_plan_timing(HlsPlan *p)
     }
     p->ddr_bound = p->ddr_cycles > p->compute_ii;
     p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
-    /* latency: the segments one after the other, each until its last
-     * output is in DDR */
-    p->latency = 0;
+}
+
+/* latency: the segments one after the other, each until its last output
+ * is in DDR */
+static int64_t segments_latency(const HlsPlan *p)
+{
+    int64_t lat = 0;
+    int i, k;
     for (k = 0; k < p->nsegment; k++) {
         int64_t seg = 0;
         for (i = 0; i < p->nstage; i++)
             if (p->stages[i].segment == k)
-                seg = max64(seg, p->stages[i].t_done + WR_DONE);
-        p->latency += seg;
+                seg = hls_max64(seg, p->stages[i].t_done + WR_DONE);
+        lat += seg;
     }
-    free(first);
-    free(tail);
-    free(fwd);
-    free(comp);
-    free(ain);
-    free(stall);
-    free(fwdt);
-    free(fdl);
+    return lat;
+}
+
+void hls_plan_timing(HlsPlan *p)
+{
+    size_t n = (size_t)p->nstage + 1;
+    int64_t *buf = calloc(8 * n, sizeof *buf);
+    Times tm;
+    int i, round;
+    if (!buf)
+        gir_die("out of memory");
+    tm = (Times){buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n, buf + 6 * n,
+                 buf + 7 * n};
+    for (i = 0; i < p->nstage; i++)
+        p->stages[i].t_done = 0;
+    /* forward and backward until nothing moves (times only grow) */
+    for (round = 0; round < 4 * p->nstage + 4; round++) {
+        int changed = forward_pass(p, round, &tm);
+        if (back_pressure(p, &tm))
+            changed = 1;
+        if (!changed)
+            break;
+    }
+    set_occupancy(p, &tm);
+    p->latency = segments_latency(p);
+    free(buf);
 }

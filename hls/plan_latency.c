@@ -1,0 +1,349 @@
+/*
+ * hls/plan_latency.c: the steps after the search that shorten the latency
+ * at the interval it found.  Layers whose weights stream from DDR move
+ * back on chip where the budgets take them, alone or in a swap with a
+ * layer on chip, other convs reshaped to make room (reclaim_weights);
+ * then grow steps, alone or traded against a step down of another stage,
+ * that pay for themselves in latency (shorten_latency).  Entry point:
+ * hls_finish_latency.
+ *
+ * Needs the search's plan, evaluated, not DDR-bound; leaves it evaluated,
+ * its interval no longer.  Uses the search's array steps and candidate
+ * arrays (hls/plan_search.c) and the placement's tiles (hls/plan_place.c).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/plan_int.h"
+
+#define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
+#define RECLAIM_ROUNDS 8 /* rounds of weights moved on chip or swapped after the search */
+
+/* A plan that breaks a budget after a layer moved its weights on chip:
+ * other convs (not `keep`, not pinned, weights where they were when their
+ * candidate lists c were made) take arrays of no more cycles than the
+ * interval ii that need less of what is broken, each step the array that
+ * frees the most of the broken resources (as shares of the excess) for the
+ * least share of what is left of the others, and breaks none of them; until
+ * the plan fits within ii, at most RESHAPE_STEPS steps.  1 when it fits
+ * (the stages changed), 0 when not (the stages may have changed too). */
+static int reshape_fit(HlsPlan *p, int keep, int64_t ii, HlsFoldCand **c, const int *nc,
+                       const HlsWeightHome *home, GirError *e)
+{
+    char ob[160];
+    int step;
+    for (step = 0; step <= RESHAPE_STEPS; step++) {
+        double over[5], room[5], best_score = 0.0;
+        int r, i, j, bi = -1, bj = -1;
+        if (hls_plan_eval(p, 0, e) != 0)
+            return 0;
+        if (!hls_plan_over_budget(p, ob, sizeof ob))
+            return p->interval <= ii;
+        if (step == RESHAPE_STEPS)
+            return 0;
+        for (r = 0; r < 5; r++) {
+            over[r] = hls_res_at(&p->total, r) - hls_res_at(&p->budget, r);
+            room[r] = -over[r];
+        }
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &p->stages[i];
+            if (i == keep || !hls_is_conv(s) || s->pinned || !c[i] || s->whome != home[i])
+                continue;
+            for (j = 0; j < nc[i]; j++) {
+                double gain = 0.0, cost = 0.0, score;
+                int ok = c[i][j].cycles <= ii;
+                for (r = 0; r < 5 && ok; r++) {
+                    double d = hls_res_at(&c[i][j].res, r) - hls_res_at(&s->res, r);
+                    if (hls_res_at(&p->budget, r) <= 0)
+                        continue;
+                    if (over[r] > 1e-9)
+                        gain += (d < 0 ? (-d < over[r] ? -d : over[r]) : -d) / over[r];
+                    else if (d > room[r] + 1e-9)
+                        ok = 0;
+                    else if (d > 0)
+                        cost += d / hls_res_at(&p->budget, r);
+                }
+                score = gain / (1.0 + 10.0 * cost);
+                if (ok && gain > 1e-9 && (bi < 0 || score > best_score)) {
+                    bi = i, bj = j;
+                    best_score = score;
+                }
+            }
+        }
+        if (bi < 0)
+            return 0;
+        hls_take_cand(p, &p->stages[bi], &c[bi][bj]);
+        if (p->stages[bi].whome == HLS_W_DDR)
+            p->stages[bi].tog = hls_ddr_tog(&p->stages[bi]);
+    }
+    return 0;
+}
+
+/* Move conv `i`'s weights from DDR on chip (block RAM, else URAM), and
+ * when o >= 0 conv o's from chip to DDR in its tiles (a swap: the weights
+ * of a layer whose wait costs less latency make room), if need be with
+ * other convs reshaped (reshape_fit), so that the budgets hold and the
+ * interval stays within ii: 1 when it fits (the plan so changed), else 0
+ * with the stages of save back. */
+static int reclaim_one(HlsPlan *p, int i, int o, int64_t ii, const HlsStage *save,
+                       HlsFoldCand **c, const int *nc, const HlsWeightHome *home, GirError *e)
+{
+    char ob[160];
+    int h;
+    for (h = 0; h < 4; h++) {
+        p->stages[i].whome = h % 2 == 0 ? HLS_W_BRAM : HLS_W_URAM;
+        p->stages[i].tog = 0;
+        if (o >= 0) {
+            p->stages[o].whome = HLS_W_DDR;
+            p->stages[o].tog = hls_ddr_tog(&p->stages[o]);
+        }
+        if (h < 2 ? hls_plan_eval(p, 0, e) == 0 && !p->ddr_bound &&
+                        !hls_plan_over_budget(p, ob, sizeof ob) && p->interval <= ii
+                  : reshape_fit(p, i, ii, c, nc, home, e) && !p->ddr_bound)
+            return 1;
+        memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+    }
+    hls_plan_eval(p, 0, e);
+    return 0;
+}
+
+/* The largest growth from a to b of any resource, as a share of a's use. */
+static double max_growth(const HlsRes *b, const HlsRes *a)
+{
+    double g = 0.0;
+    int r;
+    for (r = 0; r < 5; r++)
+        if (hls_res_at(b, r) > hls_res_at(a, r))
+            g = fmax(g, (hls_res_at(b, r) - hls_res_at(a, r)) / fmax(hls_res_at(a, r), 1.0));
+    return g;
+}
+
+/* Whether a change from latency lat0 with resources r0 to lat with r pays:
+ * it shortens the latency by a larger share than it grows any resource (so
+ * the DSP efficiency falls by less than the latency). */
+static int latency_pays(int64_t lat0, const HlsRes *r0, int64_t lat, const HlsRes *r)
+{
+    return (double)(lat0 - lat) / (double)lat0 > max_growth(r, r0);
+}
+
+/* After the search: layers whose weights stream from DDR move back on chip
+ * where the budgets take them, if need be with other convs reshaped to
+ * arrays of no more cycles that need less of what they take, and the
+ * interval does not grow; with swaps, or trade places with a layer on chip
+ * whose weights then stream instead (each such layer waits for its
+ * producer's whole frame in DDR, and where it sits sets how long the chain
+ * after it waits).  Each round the move that shortens the latency most,
+ * then the smallest weight set brought on chip; a lone move that lengthens
+ * the latency is not made, and a swap only where latency_pays.  Fewer
+ * passes over DDR, fewer DMA channels.  save: room for the stages. */
+static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
+{
+    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
+    HlsFoldCand **c = calloc((size_t)p->nstage, sizeof *c);
+    int *nc = calloc((size_t)p->nstage, sizeof *nc);
+    HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
+    int i, o, round;
+    if (!keep || !c || !nc || !home)
+        gir_die("out of memory");
+    /* the arrays each conv may take, with its weights where they are now */
+    for (i = 0; i < p->nstage; i++) {
+        home[i] = p->stages[i].whome;
+        if (hls_is_conv(&p->stages[i]))
+            c[i] = hls_fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
+    }
+    for (round = 0; round < RECLAIM_ROUNDS; round++) {
+        int best = -1, best_swap = -1;
+        int64_t ii = p->interval, lat0 = p->latency, best_lat = INT64_MAX;
+        HlsRes used = p->total;
+        memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &save[i];
+            if (!hls_is_conv(s) || s->whome != HLS_W_DDR)
+                continue;
+            /* o = -1: alone; else swapped with the on-chip conv o */
+            for (o = -1; o < (swaps ? p->nstage : 0); o++) {
+                if (o >= 0 && (!hls_is_conv(&save[o]) || save[o].whome == HLS_W_DDR ||
+                               save[o].weight_bytes <= 0))
+                    continue;
+                if (reclaim_one(p, i, o, ii, save, c, nc, home, e) &&
+                    (o < 0 || latency_pays(lat0, &used, p->latency, &p->total)) &&
+                    (p->latency < best_lat ||
+                     (p->latency == best_lat &&
+                      (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
+                    best = i;
+                    best_swap = o;
+                    best_lat = p->latency;
+                    memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
+                }
+                memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
+            }
+        }
+        if (best >= 0 && (best_lat < lat0 || (best_lat == lat0 && best_swap < 0))) {
+            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
+            p->stages[best].wswap = best_swap >= 0 ? best_swap + 1 : 0;
+            if (best_swap >= 0) {
+                HlsStage *a = &p->stages[best], *b = &p->stages[best_swap];
+                b->wswap = -(best + 1);
+                a->wswap_tog = save[best].tog;
+                a->wswap_lat[0] = b->wswap_lat[0] = lat0;
+                a->wswap_lat[1] = b->wswap_lat[1] = best_lat;
+            }
+        }
+        hls_plan_eval(p, 0, e);
+        if (best < 0 || best_lat > lat0 || (best_lat == lat0 && best_swap >= 0))
+            break;
+    }
+    for (i = 0; i < p->nstage; i++)
+        free(c[i]);
+    free(c);
+    free(nc);
+    free(home);
+    free(keep);
+}
+
+/* The size of step k's parameter of stage s, as "PE_IC 16". */
+static void step_desc(const HlsStage *s, int k, char *desc, size_t n)
+{
+    static const char *const name[] = {"PE_IC", "PE_OC", "PP", "LANES"};
+    int v[] = {s->pe_ic, s->pe_oc, s->pp, s->lanes};
+    snprintf(desc, n, "%s %d", name[k], v[k]);
+}
+
+/* After the weights' placement: grow steps that keep the interval, fit the
+ * budgets and pay for themselves in latency (latency_pays), the largest
+ * saving per share of the budgets first, until none is left.  A step that
+ * breaks a budget may be paired with a step down of another stage (a
+ * trade) that brings the plan back within the budgets at the same
+ * interval, if the pair still pays.  The give-back trims by the interval
+ * alone, and what the interval does not need may still shorten a chain of
+ * layers that wait for whole frames.  The weights stay where they are; a
+ * DDR layer's tiles are refitted to its new array.  save: room for the
+ * stages. */
+static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    const HlsRes zero = {0};
+    size_t n = (size_t)p->nstage;
+    HlsStage *grown = malloc(sizeof *grown * n);
+    if (!grown)
+        gir_die("out of memory");
+    for (;;) {
+        int i, k, j, kk, bi = -1, bk = -1, bj = -1, bkk = -1;
+        int64_t ii = p->interval, lat = p->latency, best_lat = 0;
+        double share = hls_budget_share(&p->total, &zero, &p->budget), best = 0.0;
+        HlsRes used = p->total;
+        char ob[160], d[64], dj[64];
+        memcpy(save, p->stages, sizeof *save * n);
+        for (i = 0; i < p->nstage; i++)
+            for (k = 0; k < 4; k++) {
+                HlsStage *s = &p->stages[i];
+                int over;
+                if (s->pinned || !hls_step_up(s, k, p->mhz, p->pp_max, d, sizeof d))
+                    continue;
+                if (s->whome == HLS_W_DDR)
+                    s->tog = hls_ddr_tog(s);
+                if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
+                    !latency_pays(lat, &used, p->latency, &p->total)) {
+                    memcpy(p->stages, save, sizeof *save * n);
+                    continue;
+                }
+                over = hls_plan_over_budget(p, ob, sizeof ob) != NULL;
+                memcpy(grown, p->stages, sizeof *grown * n);
+                /* j = -1: the step alone; else with stage j a step down */
+                for (j = -1; j < (over ? p->nstage : 0); j++)
+                    for (kk = 0; kk < (j < 0 ? 1 : 4); kk++) {
+                        HlsStage *t = j < 0 ? NULL : &p->stages[j];
+                        double cost, score;
+                        if (t && (j == i || t->pinned || !hls_step_down(t, kk, p->mhz)))
+                            continue;
+                        if (t && t->whome == HLS_W_DDR)
+                            t->tog = hls_ddr_tog(t);
+                        if (t && (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
+                                  p->interval > ii ||
+                                  !latency_pays(lat, &used, p->latency, &p->total))) {
+                            memcpy(p->stages, grown, sizeof *grown * n);
+                            continue;
+                        }
+                        cost = hls_budget_share(&p->total, &zero, &p->budget) - share;
+                        score = (double)(lat - p->latency) / (cost > 1e-6 ? cost : 1e-6);
+                        if ((t || !over) && !(t && hls_plan_over_budget(p, ob, sizeof ob)) &&
+                            score > best) {
+                            best = score;
+                            bi = i;
+                            bk = k;
+                            bj = j;
+                            bkk = kk;
+                            best_lat = p->latency;
+                        }
+                        memcpy(p->stages, grown, sizeof *grown * n);
+                    }
+                memcpy(p->stages, save, sizeof *save * n);
+            }
+        if (bi < 0) {
+            hls_plan_eval(p, 0, e);
+            break;
+        }
+        hls_step_up(&p->stages[bi], bk, p->mhz, p->pp_max, d, sizeof d);
+        if (p->stages[bi].whome == HLS_W_DDR)
+            p->stages[bi].tog = hls_ddr_tog(&p->stages[bi]);
+        dj[0] = '\0';
+        if (bj >= 0) {
+            HlsStage *t = &p->stages[bj];
+            hls_step_down(t, bkk, p->mhz);
+            if (t->whome == HLS_W_DDR)
+                t->tog = hls_ddr_tog(t);
+            step_desc(t, bkk, dj, sizeof dj);
+            snprintf(grow[bj], sizeof grow[bj], "trimmed to %s to make room for %s's growth "
+                     "(latency %lld -> %lld cycles at the same interval)", dj,
+                     p->stages[bi].node, (long long)lat, (long long)best_lat);
+        }
+        hls_plan_eval(p, 0, e);
+        snprintf(grow[bi], sizeof grow[bi], "grown to %s to shorten the latency (%lld -> %lld "
+                 "cycles) at the same interval%s%s%s", d, (long long)lat, (long long)best_lat,
+                 bj >= 0 ? ", with " : "", bj >= 0 ? p->stages[bj].node : "",
+                 bj >= 0 ? " trimmed to make room" : "");
+        p->dse_steps++;
+    }
+    free(grown);
+}
+
+/* The weights' move back on chip and shorten_latency, once with lone
+ * moves only and once with swaps too: the plan with swaps is kept where
+ * its latency pays for it against the lone plan (latency_pays; a
+ * swap's reshaped arrays can leave shorten_latency a path to a plan hardly
+ * shorter but larger).  save: room for the stages; grow: the reasons. */
+void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    size_t n = (size_t)p->nstage;
+    HlsStage *from = malloc(sizeof *from * n), *lone = malloc(sizeof *lone * n);
+    char (*from_grow)[HLS_GROW_LEN] = malloc(sizeof *from_grow * n);
+    char (*lone_grow)[HLS_GROW_LEN] = malloc(sizeof *lone_grow * n);
+    int64_t lone_lat;
+    HlsRes lone_res;
+    if (!from || !lone || !from_grow || !lone_grow)
+        gir_die("out of memory");
+    memcpy(from, p->stages, sizeof *from * n);
+    memcpy(from_grow, grow, sizeof *from_grow * n);
+    reclaim_weights(p, 0, save, e);
+    shorten_latency(p, save, grow, e);
+    lone_lat = p->latency;
+    lone_res = p->total;
+    memcpy(lone, p->stages, sizeof *lone * n);
+    memcpy(lone_grow, grow, sizeof *lone_grow * n);
+    memcpy(p->stages, from, sizeof *from * n);
+    memcpy(grow, from_grow, sizeof *from_grow * n);
+    hls_plan_eval(p, 0, e);
+    reclaim_weights(p, 1, save, e);
+    shorten_latency(p, save, grow, e);
+    if (!latency_pays(lone_lat, &lone_res, p->latency, &p->total)) {
+        memcpy(p->stages, lone, sizeof *lone * n);
+        memcpy(grow, lone_grow, sizeof *lone_grow * n);
+        hls_plan_eval(p, 0, e);
+    }
+    free(from);
+    free(lone);
+    free(from_grow);
+    free(lone_grow);
+}

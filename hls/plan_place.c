@@ -1,0 +1,209 @@
+/*
+ * hls/plan_place.c: where a plan keeps what does not fit a stream.  The
+ * weights: every conv's on chip in block RAM while the budget takes them,
+ * else in URAM, else streamed from DDR in tiles (hls_place_weights).  The
+ * join FIFOs: the earlier input of a concat or add waits in a FIFO deep
+ * enough that neither producer blocks, or in DDR when that FIFO would take
+ * too much of the block RAM (hls_place_fifos).
+ *
+ * Needs the stages' arrays set; hls_place_fifos needs them evaluated with
+ * their first-output times (hls/plan_eval.c calls both).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/hw.h"
+#include "hls/plan_int.h"
+#include "hls/res_util.h"
+
+#define FIFO_DDR_SHARE 0.10 /* a skip FIFO above this share of the BRAM budget goes to DDR */
+
+/* The tile size the RTL takes nearest to `want` output groups: a divisor of
+ * the layer's groups (every tile the same size) with an even channel count
+ * (the writer that places each tile into the pixels has a bus of 16 bits or
+ * more); the largest one up to want, else the smallest above it. */
+int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want)
+{
+    int64_t d, best = 0;
+    for (d = 1; d <= ocg; d++) {
+        if (ocg % d != 0 || (d * pe_oc) % 2 != 0)
+            continue;
+        if (d <= want || best == 0)
+            best = d;
+        if (d >= want)
+            break;
+    }
+    return best > 0 ? best : ocg;
+}
+
+/* Tile size for weights from DDR: as many output groups as keep the memory
+ * of each lane in LUTRAM (64 words), at least one, fitted to what the RTL
+ * writes (hls_tile_fit). */
+int64_t hls_ddr_tog(const HlsStage *s)
+{
+    int64_t kki = s->k * s->k * hls_cdiv(s->cin, s->pe_ic), ocg = hls_cdiv(s->cout, s->pe_oc);
+    int64_t tog = kki <= 64 ? 64 / kki : 1;
+    if (tog < hls_cdiv(ocg, 64))
+        tog = hls_cdiv(ocg, 64); /* at most 64 passes: each re-reads the input map */
+    tog = tog > ocg ? ocg : (tog < 1 ? 1 : tog);
+    return hls_tile_fit(ocg, s->pe_oc, tog);
+}
+
+typedef struct {
+    int idx;     /* stage */
+    double bram; /* its whole-layer weight BRAM */
+    double cost; /* DDR bytes per frame per BRAM36 freed if it streams */
+} WCand;
+
+static int wcand_cmp(const void *a, const void *b)
+{
+    const WCand *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return x->idx - y->idx;
+}
+
+/* DDR bytes per frame when a conv's weights stream in tiles. */
+static double ddr_cost(const HlsStage *s)
+{
+    int64_t npass = hls_cdiv(hls_cdiv(s->cout, s->pe_oc), hls_ddr_tog(s));
+    double b = (double)s->weight_bytes;
+    if (npass > 1)
+        b += (double)(s->h * s->w * s->cin * (1 + npass) + 2 * s->oh * s->ow * s->cout);
+    return b;
+}
+
+/* Weight placement: every conv's weights on chip in BRAM; while that breaks
+ * the BRAM budget (less `reserve` for FIFOs), the layer with the largest
+ * weight memory moves to URAM if the URAM budget takes it, else streams from
+ * DDR in tiles. */
+void hls_place_weights(HlsPlan *p, double reserve)
+{
+    double bram = reserve, uram = 0.0;
+    WCand *c = malloc(sizeof *c * (size_t)p->nstage);
+    int i, nc = 0;
+    if (!c)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        if (hls_is_conv(s)) {
+            s->whome = HLS_W_BRAM;
+            s->tog = 0;
+            c[nc].idx = i;
+            c[nc].bram = hls_weight_bram(p, s);
+            c[nc].cost = ddr_cost(s) / (c[nc].bram > 0.5 ? c[nc].bram : 0.5);
+            nc++;
+        }
+        if (hls_stage_eval(p, s) == 0) {
+            bram += s->res.bram36;
+            uram += s->res.uram;
+        }
+    }
+    qsort(c, (size_t)nc, sizeof *c, wcand_cmp);
+    for (i = 0; i < nc && bram > p->budget.bram36; i++) {
+        HlsStage *s = &p->stages[c[i].idx];
+        double before = s->res.bram36;
+        int64_t u = hls_weight_uram(p, s);
+        if (c[i].bram <= 0.0)
+            continue;
+        if (uram + (double)u <= p->budget.uram && p->board.uram > 0) {
+            s->whome = HLS_W_URAM;
+            uram += (double)u;
+        } else {
+            s->whome = HLS_W_DDR;
+            s->tog = hls_ddr_tog(s);
+        }
+        hls_stage_eval(p, s);
+        bram += s->res.bram36 - before;
+    }
+    /* still short: the smallest tiles (more passes, more input re-reads) */
+    for (i = 0; i < nc && bram > p->budget.bram36; i++) {
+        HlsStage *s = &p->stages[c[i].idx];
+        int64_t kki = s->k * s->k * hls_cdiv(s->cin, s->pe_ic);
+        double before = s->res.bram36;
+        if (s->whome != HLS_W_DDR)
+            continue;
+        s->tog = hls_tile_fit(hls_cdiv(s->cout, s->pe_oc), s->pe_oc, kki <= 64 ? 64 / kki : 1);
+        hls_stage_eval(p, s);
+        bram += s->res.bram36 - before;
+    }
+    free(c);
+}
+
+/* The FIFO on join stage i's earlier input (the input whose first beat
+ * comes first waits for the other's): deep enough for the beats it sends
+ * in that wait at the interval's pace, plus two pixels, at most a frame, a
+ * power of two.  Into f, with its resources; f->ddr when it would take
+ * more than FIFO_DDR_SHARE of the block RAM budget (the tensor waits in
+ * DDR instead, written and read once). */
+static void size_fifo(HlsPlan *p, int i, const HlsEngineDesc *fd, HlsFifo *f)
+{
+    HlsStage *s = &p->stages[i];
+    HlsStage *a = &p->stages[s->in[0]], *b = &p->stages[s->in[1]];
+    HlsStage *early = a->t_first <= b->t_first ? a : b;
+    int64_t wait = (a->t_first > b->t_first ? a->t_first - b->t_first : b->t_first - a->t_first);
+    int64_t beats = early->oh * early->ow * hls_cdiv(early->cout, hls_out_lanes(early));
+    int64_t depth, hw[HLS_PLAN_MAX_PARAMS];
+    HlsParamSink fh = {fd, fd->hw_params, hw, 0};
+    int j;
+    depth = (int64_t)ceil((double)wait * (double)beats / (double)p->interval);
+    depth += 2 * hls_cdiv(early->cout, hls_out_lanes(early)) + 16;
+    if (depth > beats + 16)
+        depth = beats + 16;
+    depth = hls_pow2ceil(depth);
+    f->ddr = 0;
+    f->from = (int)(early - p->stages);
+    f->to = i;
+    f->depth = depth;
+    f->width = 8 * hls_out_lanes(early);
+    for (j = 0; j < HLS_PLAN_MAX_PARAMS; j++)
+        hw[j] = 1;
+    hls_param_put(&fh, "WIDTH", f->width);
+    hls_param_put(&fh, "DEPTH", depth);
+    hls_param_put(&fh, "BRAM_MIN", HLS_HW_FIFO_BRAM_MIN);
+    f->res = fd->resources(hw);
+    if (f->res.bram36 > FIFO_DDR_SHARE * p->budget.bram36) {
+        /* a large skip tensor waits in DDR, not in a FIFO */
+        f->ddr = 1;
+        memset(&f->res, 0, sizeof f->res);
+        snprintf(f->why, sizeof f->why,
+                 "%s waits %lld cycles for %s: %lld beats would need more than %.0f%% of "
+                 "the BRAM budget, so %s's output goes through DDR (written and read once)",
+                 s->node, (long long)wait, early == a ? b->node : a->node,
+                 (long long)depth, FIFO_DDR_SHARE * 100.0, early->node);
+        return;
+    }
+    snprintf(f->why, sizeof f->why,
+             "%s waits %lld cycles for %s (first beats at %lld vs %lld): %s's beats "
+             "in that time at II pace, +2 pixels",
+             s->node, (long long)wait, early == a ? b->node : a->node,
+             (long long)early->t_first, (long long)(early == a ? b : a)->t_first, early->node);
+}
+
+double hls_place_fifos(HlsPlan *p)
+{
+    const HlsEngineDesc *fd = hls_engine_find("kiln_fifo");
+    double fifo_bram = 0.0;
+    int i;
+    p->nfifo = 0;
+    for (i = 0; i < p->nstage && fd; i++) {
+        const HlsStage *s = &p->stages[i];
+        HlsFifo *f;
+        if (s->nin != 2 || s->in[0] < 0 || s->in[1] < 0)
+            continue;
+        if (p->stages[s->in[0]].npass > 1 || p->stages[s->in[1]].npass > 1)
+            continue; /* through DDR: nothing waits on chip */
+        f = &p->fifos[p->nfifo++];
+        size_fifo(p, i, fd, f);
+        if (f->ddr) {
+            const HlsStage *early = &p->stages[f->from];
+            p->ddr_bytes += 2 * early->oh * early->ow * early->cout;
+            continue;
+        }
+        fifo_bram += f->res.bram36;
+        hls_res_add(&p->total, &f->res);
+    }
+    return fifo_bram;
+}
