@@ -83,12 +83,13 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
     fprintf(f, "\n#endif\n");
 }
 
-void rtl_emit_regmap_json(Gen *G, FILE *f)
+/* regmap.json's header and "registers": the fixed ones, then each
+ * channel's base pair (a reader of a writer's buffer has none). */
+static void json_registers(const Gen *G, FILE *f)
 {
-    const HlsPlan *p = G->p;
-    char model[128], name[160];
-    int i, seg, first;
-    rtl_safe_name(p->model, model, sizeof model);
+    char model[128], up[32];
+    int i;
+    rtl_safe_name(G->p->model, model, sizeof model);
     fprintf(f,
             "{\n  \"kiln_regmap\": 2,\n  \"model\": \"%s\",\n  \"board\": \"%s\",\n"
             "  \"plan_hash\": \"0x%016" PRIx64 "\",\n  \"axil_addr_bits\": %d,\n"
@@ -102,9 +103,8 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
             "    {\"name\": \"NCFG\", \"offset\": 24, \"access\": \"r\"},\n"
             "    {\"name\": \"SEGMENT\", \"offset\": 64, \"access\": \"rw\"},\n"
             "    {\"name\": \"FRAMES\", \"offset\": 68, \"access\": \"rw\"}",
-            model, p->board.name, G->hash, HLS_HW_RF_ADDR_W);
+            model, G->p->board.name, G->hash, HLS_HW_RF_ADDR_W);
     for (i = 0; i < G->c.nch; i++) {
-        char up[32];
         if (G->c.ch[i].src >= 0)
             continue; /* reads its writer's buffer: the writer's registers */
         rtl_upper(G->c.ch[i].name, up, sizeof up);
@@ -113,13 +113,19 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
                 "    {\"name\": \"%s_BASE_HI\", \"offset\": %d, \"access\": \"rw\"}",
                 up, 0x40 + 4 * G->c.ch[i].cfg, up, 0x40 + 4 * (G->c.ch[i].cfg + 1));
     }
+}
+
+/* "segments": per segment its stages and the buffers the host gives:
+ * inputs, results, maps read back inside the segment, weight sets (readers
+ * of scratch maps use their writer's). */
+static void json_segments(const Gen *G, FILE *f)
+{
+    static const HlsChanKind order[4] = {HLS_CH_IN, HLS_CH_OUT, HLS_CH_OUT, HLS_CH_W};
+    static const char *const key[4] = {"inputs", "outputs", "scratch", "weights"};
+    const HlsPlan *p = G->p;
+    int i, kk, seg, first;
     fprintf(f, "\n  ],\n  \"segments\": [");
     for (seg = 0; seg < p->nsegment; seg++) {
-        /* the buffers the host gives: inputs, results, maps read back inside the
-         * segment, weight sets (readers of scratch maps use their writer's) */
-        static const HlsChanKind order[4] = {HLS_CH_IN, HLS_CH_OUT, HLS_CH_OUT, HLS_CH_W};
-        static const char *const key[4] = {"inputs", "outputs", "scratch", "weights"};
-        int kk;
         fprintf(f, "%s\n    {\"index\": %d, \"stages\": [", seg ? "," : "", seg);
         for (i = 0, first = 1; i < p->nstage; i++)
             if (p->stages[i].segment == seg) {
@@ -139,10 +145,18 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
         }
         fprintf(f, "}");
     }
+}
+
+/* "channels": each channel's bus, stage, shape or weight set, and base
+ * registers. */
+static void json_channels(const Gen *G, FILE *f)
+{
+    char name[160];
+    int i;
     fprintf(f, "\n  ],\n  \"channels\": [");
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
-        rtl_safe_name(p->stages[c->stage].node, name, sizeof name);
+        rtl_safe_name(G->p->stages[c->stage].node, name, sizeof name);
         fprintf(f,
                 "%s\n    {\"name\": \"%s\", \"dir\": \"%s\", \"data_w\": %d, \"segment\": %d, "
                 "\"stage\": %d, \"layer\": \"%s\", \"lanes\": %" PRId64 ", \"beats\": %" PRId64
@@ -168,6 +182,16 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
         fprintf(f, "\"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\"}", 0x40 + 4 * c->cfg,
                 0x40 + 4 * (c->cfg + 1));
     }
+}
+
+void rtl_emit_regmap_json(Gen *G, FILE *f)
+{
+    const HlsPlan *p = G->p;
+    char name[160];
+    int i, first;
+    json_registers(G, f);
+    json_segments(G, f);
+    json_channels(G, f);
     fprintf(f, "\n  ],\n  \"weights\": [");
     for (i = 0, first = 1; G->quant && i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
