@@ -15,6 +15,18 @@ static int64_t round_up(int64_t a, int64_t b)
     return hls_cdiv(a, b) * b;
 }
 
+int hls_leaves_segment(const HlsPlan *p, int i)
+{
+    int j, k, seg = p->stages[i].segment;
+    if (p->stages[i].out_ddr)
+        return 1;
+    for (j = 0; j < p->nstage; j++)
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
+                return 1;
+    return 0;
+}
+
 /* Is input k of stage i read from DDR outside its segment (graph input,
  * CPU node or another segment)? */
 static int reads_ddr(const HlsPlan *p, int i, int k)

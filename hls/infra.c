@@ -110,18 +110,6 @@ static void add_chan(HlsRes *r, const HlsChan *c, int64_t cw)
                     : CHAN_RD_LUT + CHAN_RD_LUT_BIT * (double)(cw - 32);
 }
 
-int hls_leaves_segment(const HlsPlan *p, int i)
-{
-    int j, k, seg = p->stages[i].segment;
-    if (p->stages[i].out_ddr)
-        return 1;
-    for (j = 0; j < p->nstage; j++)
-        for (k = 0; k < p->stages[j].nin; k++)
-            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
-                return 1;
-    return 0;
-}
-
 void hls_plan_infra(HlsPlan *p, HlsRes *r)
 {
     HlsChans c;
