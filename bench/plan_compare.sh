@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the comparison set with two kiln binaries and diffs what they
 # write: plan.json, report.md, dataflow.dot and every file of rtl/.  The set
-# is six models (YOLOv3-tiny 416 and 64, resdw, cpumid, big from the test
+# is six models, three of them also int8-quantized (weights.bin), (YOLOv3-tiny 416 and 64, resdw, cpumid, big from the test
 # generators, Darknet's yolov3-tiny.cfg) on the four bundled boards, big
 # with three pins, and a --plan replay.  A refactoring keeps them byte-
 # identical; the script prints one line per case and a total.
@@ -24,6 +24,12 @@ for b in ultra96v2 kv260 zcu104 zcu102; do
     cases+=("$m-$b|$models/$m.onnx --board $b")
   done
   cases+=("y3cfg-$b|$cfg/yolov3-tiny.cfg --board $b")
+done
+# int8 graphs (quantized once, by the old binary) also get weights.bin
+mkdir -p "$out/q"
+for m in yolov3-tiny-small resdw cpumid; do
+  "$old" quantize "$models/$m.onnx" --calib-random 2 -o "$out/q/$m.gir" > /dev/null
+  for b in ultra96v2 zcu104; do cases+=("$m-int8-$b|$out/q/$m.gir --board $b"); done
 done
 cases+=("big-pins|$models/big.onnx --board zcu104 --pin conv0=8x8x1 --pin conv2=16x8x2 --pin conv4=4x4x1")
 

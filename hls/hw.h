@@ -19,7 +19,12 @@
 #define HLS_HW_ERR_SEGMENT 31 /* ERROR bit: a start named a SEGMENT the design does not have */
 #define HLS_HW_ERR_CH_MAX 30  /* ERROR bit of channel c: min(c, HLS_HW_ERR_CH_MAX) */
 
-/* DMA channels (kiln_rd_chan, kiln_wr_chan). */
+/* DMA channels (kiln_rd_chan, kiln_wr_chan; hls/chan.c picks each one's
+ * burst).  Maps stream at a beat a cycle, HLS_HW_MAX_OUT x 64 beats in
+ * flight; weight sets are small or read once.  Maps read back inside a
+ * segment and weight-tiled outputs take bursts short enough for a data FIFO
+ * in LUTRAM (reader 4 x 14 + 8, writer 2 x 16 + 8 entries), still a beat a
+ * cycle at HLS_HW_DDR_LAT. */
 #define HLS_HW_MAX_OUT 4       /* bursts in flight per channel */
 #define HLS_HW_BURST_MAP 64    /* burst beats of a map channel (segment input, output) */
 #define HLS_HW_BURST_W 16      /* burst beats of a weight channel */
@@ -31,8 +36,11 @@
 #define HLS_HW_FRAME_ALIGN 16 /* a map's frame-to-frame stride in DDR: a multiple of this (128 bits) */
 
 /* Memories. */
-#define HLS_HW_FIFO_BRAM_MIN 64   /* kiln_fifo: block RAM from this depth */
-#define HLS_HW_RQ_BRAM_MIN 1024   /* kiln_rq_stage's output FIFO: never block RAM below this */
+#define HLS_HW_FIFO_BRAM_MIN 64   /* kiln_fifo (skip FIFOs): block RAM from this depth */
+/* kiln_rq_stage's output FIFO as hls/infra.c costs it: PIPE + 2 entries, far
+ * below this, so always its small form (the template keeps kiln_fifo's
+ * default BRAM_MIN, also above any such depth). */
+#define HLS_HW_RQ_BRAM_MIN 1024
 
 /* The DDR read latency the timing model assumes and kiln simulate's DDR
  * model gives by default (cycles from an accepted AR to the first R beat). */

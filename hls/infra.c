@@ -1,29 +1,21 @@
 /*
  * infra.c: resources of a plan's design beyond its engines and skip FIFOs,
- * the parts pipeline/pipeline.c instantiates around them: one DMA channel
+ * the parts pipeline/ instantiates around them: one DMA channel
  * per segment input, weight set and segment output (kiln_rd_chan,
  * kiln_wr_chan), a kiln_fork per fan-out, a kiln_width per edge between
  * different lane counts, the kiln_rq_stage wrapper of a standalone
  * requantize, kiln_regfile and the per-stage PERF counters with the run
  * control.  Needs the stages' parallelism, segments and inputs; reads
  * nothing the evaluation computes, so it can run before weight placement.
- * The channel rules and parameters copy pipeline.c (gen_channels,
- * emit_chan, emit_top): keep the two in step.
+ * The channels are hls_plan_channels' (hls/chan.c), the list pipeline/
+ * instantiates; the constants are hls/hw.h's.
  */
+#include "hls/chan.h"
+#include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
 #include <string.h>
-
-#define INFRA_ADDR_W 40   /* DDR address bits of the AXI4 masters (pipeline AXI_ADDR_W) */
-#define INFRA_RF_ADDR_W 12 /* AXI-Lite address bits of kiln_regfile (pipeline RF_ADDR_W) */
-#define INFRA_CFG_FIXED 2 /* CFG registers before the channel bases: SEGMENT, FRAMES */
-#define INFRA_MAX_OUT 4   /* bursts in flight per channel */
-#define INFRA_BURST_MAP 64 /* burst beats of a map channel (in, out) */
-#define INFRA_BURST_W 16  /* burst beats of a weight channel */
-#define INFRA_BURST_EDGE_RD 14 /* a map read back inside a segment (LUTRAM FIFO) */
-#define INFRA_BURST_EDGE_WR 16 /* a map read back inside a segment, or a tiled output */
-#define INFRA_RQ_BRAM_MIN 1024 /* kiln_rq_stage's output FIFO is never block RAM */
 
 /* kiln_rd_chan / kiln_wr_chan beyond their AXI master, as the top
  * instantiates them (cfg_bytes, cfg_stride, cfg_beats, cfg_subs and the row
@@ -53,15 +45,6 @@
 #define RUN_FF 65.0
 #define RUN_LUT 80.0
 
-static void res_add(HlsRes *r, const HlsRes *a)
-{
-    r->lut += a->lut;
-    r->ff += a->ff;
-    r->dsp += a->dsp;
-    r->bram36 += a->bram36;
-    r->uram += a->uram;
-}
-
 /* Add the descriptor resources of engine `name` with hw parameters
  * names[i] = vals[i] (n of them; the rest 1) to r.  A missing engine or
  * parameter adds nothing for it (the registry is fixed at build time). */
@@ -83,7 +66,7 @@ static void add_engine(HlsRes *r, const char *name, const char *const *names,
         k = k >= 0 ? k + 1 : 0;
     }
     a = d->resources(hw);
-    res_add(r, &a);
+    hls_res_add(r, &a);
 }
 
 static void add_width(HlsRes *r, int64_t li, int64_t lo)
@@ -96,100 +79,57 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
     add_engine(r, "kiln_width", n, v, 2);
 }
 
-/* One DMA channel of lanes stream lanes: write (kiln_wr_chan) or read
- * (kiln_rd_chan) with burst beats bmax, bytes per sub-run and subs sub-runs
- * a frame; AXI data bits hls_chan_data_w. */
-static void add_chan(HlsRes *r, int write, int64_t lanes, int64_t bmax, int tiled, int64_t bytes,
-                     int64_t subs)
+/* DMA channel c with counters of cw bits: a kiln_wr_chan (out) or
+ * kiln_rd_chan (in, w) around its AXI master, with a lane converter where
+ * the stream is not the bus. */
+static void add_chan(HlsRes *r, const HlsChan *c, int64_t cw)
 {
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W"};
-    int64_t dw = hls_chan_data_w(lanes), cw = hls_chan_cnt_w(write, bytes, subs, (int)dw, lanes);
+    int write = c->kind == HLS_CH_OUT;
+    int64_t dw = c->data_w;
     int64_t v[5];
-    v[0] = dw, v[1] = INFRA_ADDR_W, v[2] = bmax, v[3] = INFRA_MAX_OUT, v[4] = cw;
+    v[0] = dw, v[1] = HLS_HW_ADDR_W, v[2] = c->burst, v[3] = HLS_HW_MAX_OUT, v[4] = cw;
     add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 5);
     if (write)
-        add_width(r, lanes, dw / 8);
+        add_width(r, c->lanes, dw / 8);
     else
-        add_width(r, dw / 8, lanes);
-    r->ff += (write ? CHAN_WR_FF + (tiled ? CHAN_TILED_FF : 0.0) : CHAN_RD_FF) +
+        add_width(r, dw / 8, c->lanes);
+    r->ff += (write ? CHAN_WR_FF + (c->tiled ? CHAN_TILED_FF : 0.0) : CHAN_RD_FF) +
              CHAN_FF_BIT * (double)(cw - 32);
-    r->lut += write ? CHAN_WR_LUT + (tiled ? CHAN_TILED_LUT : 0.0) + CHAN_WR_LUT_BIT * (double)(cw - 32)
+    r->lut += write ? CHAN_WR_LUT + (c->tiled ? CHAN_TILED_LUT : 0.0) +
+                          CHAN_WR_LUT_BIT * (double)(cw - 32)
                     : CHAN_RD_LUT + CHAN_RD_LUT_BIT * (double)(cw - 32);
-}
-
-int hls_leaves_segment(const HlsPlan *p, int i)
-{
-    int j, k, seg = p->stages[i].segment;
-    if (p->stages[i].out_ddr)
-        return 1;
-    for (j = 0; j < p->nstage; j++)
-        for (k = 0; k < p->stages[j].nin; k++)
-            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
-                return 1;
-    return 0;
-}
-
-/* Does input k of stage t come from a stage of its segment through DDR (a
- * weight-tiled conv at either end, or a skip tensor the last evaluation sent
- * to DDR instead of a FIFO: the generator's in_ddr)? */
-static int ddr_edge(const HlsPlan *p, const HlsStage *t, int k)
-{
-    int u = t->in[k], j, ti = (int)(t - p->stages);
-    if (u < 0 || p->stages[u].segment != t->segment)
-        return 0;
-    if (hls_tiled(t) || hls_tiled(&p->stages[u]))
-        return 1;
-    for (j = 0; j < p->nfifo; j++)
-        if (p->fifos[j].ddr && p->fifos[j].from == u && p->fifos[j].to == ti)
-            return 1;
-    return 0;
 }
 
 void hls_plan_infra(HlsPlan *p, HlsRes *r)
 {
-    int i, j, k, nch = 0;
+    HlsChans c;
+    int i, j, k;
     memset(r, 0, sizeof *r);
+    hls_plan_channels(p, &c);
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
-        int leaves = hls_leaves_segment(p, i), out = leaves, ns;
-        for (j = i + 1; j < p->nstage && !out; j++)
-            for (k = 0; k < p->stages[j].nin; k++)
-                out |= p->stages[j].in[k] == i && ddr_edge(p, &p->stages[j], k);
-        ns = out;
-        /* input maps from DDR: graph inputs, CPU or other segments */
-        for (k = 0; k < s->nin; k++) {
-            int from = s->in[k];
-            int64_t c = k == 1 ? s->cin2 : s->cin, li = hls_in_lanes(s);
-            int64_t bytes = s->h * s->w * hls_cdiv(c, li) * li;
-            int64_t subs = s->npass > 1 ? s->npass : 1;
-            if (from < 0 || p->stages[from].segment != s->segment) {
-                add_chan(r, 0, li, INFRA_BURST_MAP, 0, bytes, subs);
-                nch++;
-            } else if (ddr_edge(p, s, k)) {
-                /* reads its producer's buffer: the writer's base registers */
-                add_chan(r, 0, li, INFRA_BURST_EDGE_RD, 0, bytes, subs);
-            }
+        int ns = c.outch[i] >= 0;
+        for (k = 0; k < s->nin; k++)
+            if (c.inch[2 * i + k] >= 0)
+                add_chan(r, &c.ch[c.inch[2 * i + k]], c.ch[c.inch[2 * i + k]].cnt_w);
+        if (c.wch[i] >= 0) {
+            /* CNT_W as the planner has always costed it, from the layer's
+             * weight bytes; the generator sizes it on the stream's bytes
+             * (lanes padded), up to two bits more on some layers.  Kept so
+             * the plans stay as they are. */
+            const HlsChan *w = &c.ch[c.wch[i]];
+            add_chan(r, w, hls_chan_cnt_w(0, s->weight_bytes, 1, w->data_w, w->lanes));
         }
-        if (s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) {
-            add_chan(r, 0, hls_in_lanes(s), INFRA_BURST_W, 0, s->weight_bytes, 1);
-            nch++;
-        }
-        if (out) {
-            int64_t lo = hls_out_lanes(s), npix = s->oh * s->ow;
-            if (hls_tiled(s))
-                add_chan(r, 1, lo, INFRA_BURST_EDGE_WR, 1, npix * s->tog * s->pe_oc, s->npass);
-            else
-                add_chan(r, 1, lo, leaves ? INFRA_BURST_MAP : INFRA_BURST_EDGE_WR, 0,
-                         npix * hls_cdiv(s->cout, lo) * lo, 1);
-            nch++;
-        }
+        if (c.outch[i] >= 0)
+            add_chan(r, &c.ch[c.outch[i]], c.ch[c.outch[i]].cnt_w);
         /* consumers in the segment: a lane converter where the counts differ */
         for (j = i + 1; j < p->nstage; j++) {
             const HlsStage *t = &p->stages[j];
             if (t->segment != s->segment)
                 continue;
             for (k = 0; k < t->nin; k++)
-                if (t->in[k] == i && !ddr_edge(p, t, k)) {
+                if (t->in[k] == i && !hls_edge_ddr(p, j, k)) {
                     ns++;
                     add_width(r, hls_out_lanes(s), hls_in_lanes(t));
                 }
@@ -202,7 +142,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             /* kiln_rq_stage: (PIPE + 2)-entry output FIFO and in-flight count */
             static const char *const n[] = {"WIDTH", "DEPTH", "BRAM_MIN"};
             int64_t v[3];
-            v[0] = 8 * s->lanes, v[1] = s->rq_pipe + 2, v[2] = INFRA_RQ_BRAM_MIN;
+            v[0] = 8 * s->lanes, v[1] = s->rq_pipe + 2, v[2] = HLS_HW_RQ_BRAM_MIN;
             add_engine(r, "kiln_fifo", n, v, 3);
             r->ff += 10.0;
             r->lut += 10.0;
@@ -213,9 +153,10 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
     {
         static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF"};
         int64_t v[4];
-        v[0] = INFRA_CFG_FIXED + 2 * nch, v[1] = 0, v[2] = INFRA_RF_ADDR_W, v[3] = p->nstage;
+        v[0] = c.ncfg, v[1] = 0, v[2] = HLS_HW_RF_ADDR_W, v[3] = p->nstage;
         add_engine(r, "kiln_regfile", n, v, 4);
     }
     r->ff += RUN_FF;
     r->lut += RUN_LUT;
+    hls_chans_free(&c);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hls/chan.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
@@ -457,23 +458,14 @@ static void first_outputs(HlsPlan *p)
 }
 
 /* in_ddr of every stage: its inputs from a stage of the same segment that
- * pass through DDR (a weight-tiled producer or consumer, or a join FIFO
- * placed in DDR). */
+ * pass through DDR, by the channel builder's rule (hls_edge_ddr). */
 static void mark_ddr_edges(HlsPlan *p)
 {
-    int i, j, k;
+    int i, j;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        for (j = 0; j < 2; j++) {
-            int u = j < s->nin ? s->in[j] : -1;
-            s->in_ddr[j] = 0;
-            if (u < 0 || p->stages[u].segment != s->segment)
-                continue;
-            s->in_ddr[j] = s->npass > 1 || p->stages[u].npass > 1;
-            for (k = 0; k < p->nfifo; k++)
-                if (p->fifos[k].from == u && p->fifos[k].to == i && p->fifos[k].ddr)
-                    s->in_ddr[j] = 1;
-        }
+        for (j = 0; j < 2; j++)
+            s->in_ddr[j] = j < s->nin && hls_edge_ddr(p, i, j);
     }
 }
 

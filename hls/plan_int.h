@@ -139,7 +139,7 @@ void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], 
  * needs the stages evaluated, the FIFOs sized and in_ddr set. */
 void hls_plan_timing(HlsPlan *p);
 
-/* Resources of everything pipeline/pipeline.c puts around the engines and
+/* Resources of everything pipeline/ puts around the engines and
  * skip FIFOs (DMA channels, forks, lane converters, requantize wrappers,
  * register file, PERF counters) into *r (hls/infra.c); needs the stages'
  * parallelism, segments and inputs, not their evaluation. */

@@ -9,13 +9,20 @@
  * instantiates.  docs/rtl-pipeline.md is the contract with the simulator and
  * the host driver.
  *
- * Handles: kiln_conv (weights on chip or from DDR in one pass), kiln_dwconv,
- * kiln_maxpool, kiln_upsample, kiln_concat, kiln_add, standalone requantize;
- * any fan-out; skip FIFOs on chip; several segments.  Refuses (rtl_check):
- * weight tiles (several passes over the input map), skip tensors the plan
- * sends through DDR, lane counts that are not powers of two, run-time values
- * wider than their ports, more channels or stages than the register map
- * holds, int8 layers whose constants do not fit their engine.
+ * Handles: kiln_conv (weights on chip, or from DDR every frame, whole or in
+ * tiles with one pass over the input map per tile), kiln_dwconv,
+ * kiln_maxpool, kiln_upsample, kiln_concat, kiln_add, standalone
+ * requantize; any fan-out; skip FIFOs on chip or through DDR; several
+ * segments.  Refuses (rtl_check): tiles that do not divide a layer's output
+ * groups or hold an odd number of channels, lane counts that are not powers
+ * of two, run-time values wider than their ports, edges through DDR whose
+ * padded pixels differ at the two ends, more channels or stages than the
+ * register map holds, int8 layers whose constants do not fit their engine.
+ *
+ * Files: chan.c (the channel list, from hls_plan_channels), stage.c (what a
+ * stage gives the generator), check.c (rtl_check), top.c (kiln_top.v),
+ * regmap.c (kiln_ports.h, regmap.h, regmap.json), weights.c (weights.bin),
+ * write.c (rtl_write, rtl_remove); internal.h holds what they share.
  *
  * Output is a function of the plan and graph alone: the same input gives
  * byte-identical files.  Library code: returns errors in a GirError, never

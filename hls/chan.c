@@ -1,0 +1,223 @@
+/*
+ * chan.c: the DMA channels of a plan's design (hls/chan.h), the one list
+ * the planner's costing (hls/infra.c) and the generator (pipeline/) share.
+ */
+#include "hls/chan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hls/hw.h"
+#include "hls/res_util.h"
+
+static int64_t round_up(int64_t a, int64_t b)
+{
+    return hls_cdiv(a, b) * b;
+}
+
+int hls_leaves_segment(const HlsPlan *p, int i)
+{
+    int j, k, seg = p->stages[i].segment;
+    if (p->stages[i].out_ddr)
+        return 1;
+    for (j = 0; j < p->nstage; j++)
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && p->stages[j].segment != seg)
+                return 1;
+    return 0;
+}
+
+/* Is input k of stage i read from DDR outside its segment (graph input,
+ * CPU node or another segment)? */
+static int reads_ddr(const HlsPlan *p, int i, int k)
+{
+    int from = p->stages[i].in[k];
+    return from < 0 || p->stages[from].segment != p->stages[i].segment;
+}
+
+int hls_edge_ddr(const HlsPlan *p, int i, int k)
+{
+    const HlsStage *t = &p->stages[i];
+    int u = t->in[k], j;
+    if (reads_ddr(p, i, k))
+        return 0;
+    if (hls_tiled(t) || hls_tiled(&p->stages[u]))
+        return 1;
+    for (j = 0; j < p->nfifo; j++)
+        if (p->fifos[j].ddr && p->fifos[j].from == u && p->fifos[j].to == i)
+            return 1;
+    return 0;
+}
+
+/* Does some stage of i's segment read i's output through DDR? */
+static int has_ddr_consumer(const HlsPlan *p, int i)
+{
+    int j, k;
+    for (j = i + 1; j < p->nstage; j++)
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && hls_edge_ddr(p, j, k))
+                return 1;
+    return 0;
+}
+
+int64_t hls_weight_beats(const HlsStage *s)
+{
+    int64_t ocg, icg;
+    if (s->kind == HLS_ST_DWCONV)
+        return hls_cdiv(s->cin, s->lanes) * (3 * s->lanes + s->k * s->k);
+    ocg = hls_cdiv(s->cout, s->pe_oc), icg = hls_cdiv(s->cin, s->pe_ic);
+    return ocg * hls_conv_group_wbeats(s->pe_oc, s->k * s->k * icg);
+}
+
+/* A new channel of kind k for stage i at the end of c's list. */
+static HlsChan *add(HlsChans *c, HlsChanKind k, int i)
+{
+    HlsChan *ch = &c->ch[c->nch++];
+    ch->kind = k;
+    ch->stage = i;
+    ch->subs = 1;
+    ch->src = ch->prod = -1;
+    return ch;
+}
+
+/* The channels of segment seg: its stages' inputs from DDR (outside the
+ * segment or through DDR inside it), weight sets, outputs to DDR. */
+static void seg_channels(const HlsPlan *p, int seg, HlsChans *c)
+{
+    int i, k;
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        for (k = 0; s->segment == seg && k < s->nin; k++) {
+            HlsChan *ch;
+            if (!reads_ddr(p, i, k) && !hls_edge_ddr(p, i, k))
+                continue;
+            c->inch[2 * i + k] = c->nch;
+            ch = add(c, HLS_CH_IN, i);
+            snprintf(ch->name, sizeof ch->name, "in%d", c->nin++);
+            ch->port = k;
+            ch->prod = reads_ddr(p, i, k) ? -1 : s->in[k];
+            ch->lanes = hls_in_lanes(s);
+            ch->h = s->h, ch->w = s->w;
+            ch->c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
+            ch->subs = s->npass > 1 ? s->npass : 1;
+        }
+    }
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        HlsChan *ch;
+        if (s->segment != seg || (s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV))
+            continue;
+        c->wch[i] = c->nch;
+        ch = add(c, HLS_CH_W, i);
+        snprintf(ch->name, sizeof ch->name, "w%d", i);
+        ch->lanes = hls_in_lanes(s);
+        ch->beats = hls_weight_beats(s);
+        ch->resident = s->whome != HLS_W_DDR;
+    }
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        int leaves = hls_leaves_segment(p, i);
+        HlsChan *ch;
+        if (s->segment != seg || (!leaves && !has_ddr_consumer(p, i)))
+            continue;
+        c->outch[i] = c->nch;
+        ch = add(c, HLS_CH_OUT, i);
+        snprintf(ch->name, sizeof ch->name, "out%d", c->nout++);
+        ch->scratch = !leaves;
+        ch->tiled = hls_tiled(s);
+        ch->lanes = hls_out_lanes(s);
+        ch->h = s->oh, ch->w = s->ow, ch->c = s->cout;
+        ch->subs = s->npass > 1 ? s->npass : 1;
+    }
+}
+
+/* Sizes of map channel ch: the frame, and the run of a sub-run. */
+static void size_map(const HlsPlan *p, HlsChan *ch)
+{
+    const HlsStage *s = &p->stages[ch->stage];
+    int64_t npix = ch->h * ch->w, tile = s->tog * s->pe_oc;
+    /* whole beats of the widest bus, so a writer and the readers of its
+     * buffer (other lanes, other buses) agree on the frame-to-frame stride */
+    ch->frame = round_up(npix * hls_cdiv(ch->c, ch->lanes) * ch->lanes, HLS_HW_FRAME_ALIGN);
+    if (ch->tiled) {
+        /* each pass writes its tile's channels of every pixel, in rows of
+         * bus beats no wider than a tile */
+        while (tile % (ch->data_w / 8) != 0)
+            ch->data_w /= 2;
+        ch->beats = npix * tile / ch->lanes;
+        ch->bytes = npix * tile;
+        ch->sub_stride = tile;
+        ch->row_beats = tile / (ch->data_w / 8);
+        ch->row_stride = ch->frame / npix;
+    } else {
+        ch->beats = npix * hls_cdiv(ch->c, ch->lanes);
+        ch->bytes = ch->frame;
+    }
+}
+
+/* Burst beats of channel ch: maps stream at one beat a cycle in long
+ * bursts, weight sets are small or read once; maps read back inside a
+ * segment and tiled outputs take bursts short enough for a LUTRAM FIFO. */
+static int chan_burst(const HlsChan *ch)
+{
+    if (ch->kind == HLS_CH_W)
+        return HLS_HW_BURST_W;
+    if (ch->src >= 0)
+        return HLS_HW_BURST_EDGE_RD;
+    if (ch->kind == HLS_CH_OUT && (ch->scratch || ch->tiled))
+        return HLS_HW_BURST_EDGE_WR;
+    return HLS_HW_BURST_MAP;
+}
+
+void hls_plan_channels(const HlsPlan *p, HlsChans *c)
+{
+    int i, seg, n = p->nstage;
+    c->ch = calloc((size_t)(4 * n + 1), sizeof *c->ch);
+    c->outch = malloc(sizeof *c->outch * (size_t)(n + 1));
+    c->inch = malloc(sizeof *c->inch * 2 * (size_t)(n + 1));
+    c->wch = malloc(sizeof *c->wch * (size_t)(n + 1));
+    if (!c->ch || !c->outch || !c->inch || !c->wch)
+        gir_die("out of memory");
+    c->nch = c->nin = c->nout = 0;
+    c->ncfg = HLS_HW_CFG_FIXED;
+    c->wbytes = 0;
+    for (i = 0; i < n; i++)
+        c->outch[i] = c->wch[i] = c->inch[2 * i] = c->inch[2 * i + 1] = -1;
+    for (seg = 0; seg < p->nsegment; seg++)
+        seg_channels(p, seg, c);
+    for (i = 0; i < c->nch; i++) {
+        HlsChan *ch = &c->ch[i];
+        ch->seg = p->stages[ch->stage].segment;
+        ch->data_w = hls_chan_data_w(ch->lanes);
+        if (ch->kind == HLS_CH_IN && ch->prod >= 0)
+            ch->src = c->outch[ch->prod];
+        if (ch->kind == HLS_CH_W) {
+            ch->bytes = round_up(ch->beats * ch->lanes, ch->data_w / 8);
+            ch->offset = c->wbytes;
+            c->wbytes += round_up(ch->bytes, HLS_HW_W_ALIGN);
+        } else {
+            size_map(p, ch);
+        }
+        ch->burst = chan_burst(ch);
+        ch->cnt_w = hls_chan_cnt_w(ch->kind == HLS_CH_OUT, ch->bytes, ch->subs, ch->data_w,
+                                   ch->lanes);
+        if (ch->src < 0) {
+            ch->cfg = c->ncfg;
+            c->ncfg += 2;
+        }
+    }
+    for (i = 0; i < c->nch; i++)
+        if (c->ch[i].src >= 0)
+            c->ch[i].cfg = c->ch[c->ch[i].src].cfg;
+}
+
+void hls_chans_free(HlsChans *c)
+{
+    free(c->ch);
+    free(c->outch);
+    free(c->inch);
+    free(c->wch);
+    c->ch = NULL;
+    c->outch = c->inch = c->wch = NULL;
+    c->nch = 0;
+}

@@ -1,0 +1,637 @@
+/*
+ * top.c: kiln_top.v, the Verilog top of all FPGA segments of a plan, and
+ * kiln_fork.v.
+ *
+ * Needs a plan from hls_plan_build/hls_plan_replay (stages topological, every
+ * stage's hw[] and rt[] filled).  Each stage becomes one engine instance; each
+ * producer-to-consumer edge inside a segment becomes, in this order, a branch
+ * of a kiln_fork (when the producer has several consumers), the plan's
+ * kiln_fifo (skip path of a join), a kiln_width (when the lane counts differ).
+ * A stage input read from DDR (graph input, CPU or another segment's output)
+ * is a kiln_rd_chan `in<n>`; a conv's weight set a kiln_rd_chan `w<i>`; a
+ * stage output leaving its segment a kiln_wr_chan `out<n>` (the channels are
+ * hls_plan_channels').  Run-time cfg_* values of the engines are localparams;
+ * the driver writes SEGMENT, FRAMES and each channel's DDR base into
+ * kiln_regfile's CFG registers.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "pipeline/internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/hw.h"
+#include "hls/res_util.h"
+
+/* The module body as three texts, joined at the end in this order. */
+typedef struct {
+    FILE *d; /* net declarations */
+    FILE *u; /* declarations of nets the top leaves unused (inside lint_off) */
+    FILE *b; /* instances and assignments */
+} Top;
+
+/* One consumer of a stage's output: a stage input or an output channel. */
+typedef struct {
+    int stage; /* consuming stage, or -1: output channel */
+    int port;  /* stage input index, or output channel number */
+} Sink;
+
+/* AXI4 signals of a read (rd) and a write (wr) master. */
+typedef struct {
+    const char *sig; /* signal name after m_axi_<ch>_ */
+    int out;         /* driven by the top */
+    int width;       /* bits, or -1 DATA_W, -2 DATA_W/8 */
+} AxiSig;
+static const AxiSig axi_rd_sigs[] = {
+    {"arvalid", 1, 1}, {"arready", 0, 1}, {"araddr", 1, HLS_HW_ADDR_W}, {"arlen", 1, 8},
+    {"arsize", 1, 3},  {"arburst", 1, 2}, {"rvalid", 0, 1},             {"rready", 1, 1},
+    {"rdata", 0, -1},  {"rresp", 0, 2},   {"rlast", 0, 1},              {NULL, 0, 0}};
+static const AxiSig axi_wr_sigs[] = {
+    {"awvalid", 1, 1}, {"awready", 0, 1}, {"awaddr", 1, HLS_HW_ADDR_W}, {"awlen", 1, 8},
+    {"awsize", 1, 3},  {"awburst", 1, 2}, {"wvalid", 1, 1},             {"wready", 0, 1},
+    {"wdata", 1, -1},  {"wstrb", 1, -2},  {"wlast", 1, 1},              {"bvalid", 0, 1},
+    {"bready", 1, 1},  {"bresp", 0, 2},   {NULL, 0, 0}};
+
+static const AxiSig *chan_sigs(const HlsChan *c)
+{
+    return c->kind == HLS_CH_OUT ? axi_wr_sigs : axi_rd_sigs;
+}
+
+static int sig_width(const AxiSig *a, const HlsChan *c)
+{
+    return a->width == -1 ? c->data_w : a->width == -2 ? c->data_w / 8 : a->width;
+}
+
+/* Declare the three nets of a stream named pre with lanes int8 lanes. */
+static void decl_stream(FILE *f, const char *pre, int64_t lanes)
+{
+    fprintf(f, "    wire                  %s_tvalid;\n", pre);
+    fprintf(f, "    wire                  %s_tready;\n", pre);
+    fprintf(f, "    wire [%4" PRId64 ":0]          %s_tdata;\n", 8 * lanes - 1, pre);
+}
+
+/* Connect stream dst to stream src (src drives valid and data). */
+static void join_stream(FILE *f, const char *dst, const char *src)
+{
+    fprintf(f, "    assign %s_tvalid = %s_tvalid;\n", dst, src);
+    fprintf(f, "    assign %s_tready = %s_tready;\n", src, dst);
+    fprintf(f, "    assign %s_tdata  = %s_tdata;\n", dst, src);
+}
+
+/* Connections of a slave (s) and master (m) stream port pair. */
+static void conn_stream(FILE *f, const char *port, const char *net, int last)
+{
+    fprintf(f, "        .%s_tvalid(%s_tvalid),\n", port, net);
+    fprintf(f, "        .%s_tready(%s_tready),\n", port, net);
+    fprintf(f, "        .%s_tdata(%s_tdata)%s\n", port, net, last ? "" : ",");
+}
+
+/* The consumers of stage i's output in the order they are wired (into out
+ * when not NULL); returns their count. */
+static int nsinks(const Gen *G, int i, Sink *out)
+{
+    const HlsPlan *p = G->p;
+    int j, k, n = 0, seg = p->stages[i].segment;
+    for (j = i + 1; j < p->nstage; j++) {
+        if (p->stages[j].segment != seg)
+            continue;
+        for (k = 0; k < p->stages[j].nin; k++)
+            if (p->stages[j].in[k] == i && !hls_edge_ddr(p, j, k)) {
+                if (out)
+                    out[n].stage = j, out[n].port = k;
+                n++;
+            }
+    }
+    if (G->c.outch[i] >= 0) {
+        if (out)
+            out[n].stage = -1, out[n].port = G->c.outch[i];
+        n++;
+    }
+    return n;
+}
+
+/* Does a reader inside the segment wait for writer channel ci's frames? */
+static int has_reader(const Gen *G, int ci)
+{
+    int i;
+    for (i = 0; i < G->c.nch; i++)
+        if (G->c.ch[i].src == ci)
+            return 1;
+    return 0;
+}
+
+/* ---- header and ports ------------------------------------------------------ */
+
+static void emit_head(const Gen *G, FILE *f)
+{
+    const HlsPlan *p = G->p;
+    char model[128];
+    rtl_safe_name(p->model, model, sizeof model);
+    fprintf(f,
+            "// kiln_top: generated by kiln compile from plan.json (model %s, board %s,\n"
+            "// %.0f MHz); every FPGA segment of the plan (%d).  Plan hash 0x%016" PRIx64 ".\n"
+            "//\n"
+            "// Ports:      clk, rst (sync, active high)\n"
+            "//             s_axil_*        AXI4-Lite control (kiln_regfile map, regmap.h)\n"
+            "//             m_axi_in<n>_*   AXI4 read master: input map n from DDR\n"
+            "//             m_axi_w<i>_*    AXI4 read master: weight set of stage i\n"
+            "//             m_axi_out<n>_*  AXI4 write master: output map n to DDR\n"
+            "// A start runs segment SEGMENT (CFG0) for FRAMES (CFG1) frames: its input\n"
+            "// channels read frame f at BASE + f*frame_bytes, its output channels write\n"
+            "// the same way; weight sets: resident ones once when CTRL.bit1 is set,\n"
+            "// per-frame ones every frame.  STATUS.done when every output channel of\n"
+            "// the segment has written all frames.  Engine cfg_* are localparams.\n",
+            model, p->board.name, p->mhz, p->nsegment, G->hash);
+}
+
+static void emit_ports(const Gen *G, FILE *f)
+{
+    int i;
+    fprintf(f, "module kiln_top (\n    input  wire        clk,\n    input  wire        rst,\n");
+    fprintf(f,
+            "    input  wire [%d:0] s_axil_awaddr,\n    input  wire        s_axil_awvalid,\n"
+            "    output wire        s_axil_awready,\n    input  wire [31:0] s_axil_wdata,\n"
+            "    input  wire [3:0]  s_axil_wstrb,\n    input  wire        s_axil_wvalid,\n"
+            "    output wire        s_axil_wready,\n    output wire [1:0]  s_axil_bresp,\n"
+            "    output wire        s_axil_bvalid,\n    input  wire        s_axil_bready,\n"
+            "    input  wire [%d:0] s_axil_araddr,\n    input  wire        s_axil_arvalid,\n"
+            "    output wire        s_axil_arready,\n    output wire [31:0] s_axil_rdata,\n"
+            "    output wire [1:0]  s_axil_rresp,\n    output wire        s_axil_rvalid,\n"
+            "    input  wire        s_axil_rready",
+            HLS_HW_RF_ADDR_W - 1, HLS_HW_RF_ADDR_W - 1);
+    for (i = 0; i < G->c.nch; i++) {
+        const HlsChan *c = &G->c.ch[i];
+        const AxiSig *a;
+        for (a = chan_sigs(c); a->sig; a++) {
+            int w = sig_width(a, c);
+            char range[16] = "";
+            if (w > 1)
+                snprintf(range, sizeof range, "[%d:0]", w - 1);
+            fprintf(f, ",\n    %s wire %-7s m_axi_%s_%s", a->out ? "output" : "input ", range,
+                    c->name, a->sig);
+        }
+    }
+    fprintf(f, "\n);\n\n");
+}
+
+/* ---- run control ----------------------------------------------------------- */
+
+/* The register file's nets, the segment decode and seg_done. */
+static void emit_segments(const Gen *G, const Top *T)
+{
+    const HlsPlan *p = G->p;
+    int i, seg;
+    fprintf(T->d, "    wire                  rf_start;\n    wire                  rf_load;\n"
+                  "    wire                  rf_done;\n    wire [31:0]           rf_err;\n"
+                  "    wire [31:0]           rf_frames;\n    wire [%d:0]          rf_perf;\n"
+                  "    reg                   run;\n    reg  [31:0]           run_seg;\n"
+                  "    reg  [31:0]           cyc;\n"
+                  "    wire [31:0]           now;\n    wire                  seg_done;\n",
+            64 * p->nstage - 1);
+    fprintf(T->u, "    wire                  rf_busy;\n    wire [%d:0]          rf_cfg;\n",
+            32 * G->c.ncfg - 1);
+    fprintf(T->b, "    // run control: SEGMENT (CFG0) selects the segment a start runs\n"
+                  "    assign rf_frames = rf_cfg[63:32];\n");
+    for (seg = 0; seg < p->nsegment; seg++) {
+        fprintf(T->d, "    wire                  seg%d_go;\n", seg);
+        fprintf(T->b, "    assign seg%d_go = rf_start && rf_cfg[31:0] == 32'd%d;\n", seg, seg);
+    }
+    fprintf(T->b, "    // done when every output channel of the segment is done (one cycle after\n"
+                  "    // the start, when the channels' done flags have been cleared)\n"
+                  "    assign seg_done = ");
+    for (seg = 0; seg < p->nsegment; seg++) {
+        int first = 1;
+        fprintf(T->b, "run_seg == 32'd%d ? (", seg);
+        for (i = 0; i < G->c.nch; i++)
+            if (G->c.ch[i].kind == HLS_CH_OUT && G->c.ch[i].seg == seg) {
+                fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
+                first = 0;
+            }
+        fprintf(T->b, "%s) :\n                      ", first ? "1'b1" : "");
+    }
+    fprintf(T->b, "1'b1;\n");
+}
+
+/* The run flag, the cycle counter and the ERROR bits. */
+static void emit_run(const Gen *G, const Top *T)
+{
+    int i, k;
+    fprintf(T->b, "    assign rf_done = run && seg_done;\n"
+                  "    // cycle of the run: 0 at the start pulse\n"
+                  "    assign now = rf_start ? 32'd0 : cyc;\n"
+                  "    always @(posedge clk) begin\n"
+                  "        if (rst) begin\n            run <= 1'b0;\n            cyc <= 32'd0;\n"
+                  "        end else begin\n            run <= rf_start || (run && !seg_done);\n"
+                  "            cyc <= now + 32'd1;\n        end\n"
+                  "        if (rf_start)\n            run_seg <= rf_cfg[31:0];\n    end\n");
+    fprintf(T->b, "    assign rf_err[%d] = rf_start && rf_cfg[31:0] >= 32'd%d;\n",
+            HLS_HW_ERR_SEGMENT, G->p->nsegment);
+    for (k = 0; k <= HLS_HW_ERR_CH_MAX; k++) {
+        int first = 1;
+        fprintf(T->b, "    assign rf_err[%d] = ", k);
+        for (i = 0; i < G->c.nch; i++)
+            if (i == k || (k == HLS_HW_ERR_CH_MAX && i > k)) {
+                fprintf(T->b, "%sch_%s_err", first ? "" : " | ", G->c.ch[i].name);
+                first = 0;
+            }
+        fprintf(T->b, "%s;\n", first ? "1'b0" : "");
+    }
+    fprintf(T->b, "\n");
+}
+
+/* ---- DMA channels ---------------------------------------------------------- */
+
+/* What channel c moves, for its comment. */
+static void chan_what(const Gen *G, const HlsChan *c, char *what, size_t n)
+{
+    if (c->kind == HLS_CH_IN && c->src >= 0)
+        snprintf(what, n, "%s's map read back from DDR once a frame is written",
+                 G->c.ch[c->src].name);
+    else
+        snprintf(what, n, "%s",
+                 c->kind == HLS_CH_IN    ? "input map from DDR"
+                 : c->kind == HLS_CH_OUT ? (c->scratch ? "map to DDR, read back inside the segment"
+                                                       : "output map to DDR")
+                 : c->resident           ? "resident weight set (CTRL.bit1)"
+                                         : "weight set every frame");
+    if (c->subs > 1)
+        snprintf(what + strlen(what), n - strlen(what), ", %" PRId64 " tile passes", c->subs);
+}
+
+/* The channel instance: a kiln_rd_chan or kiln_wr_chan. */
+static void emit_chan(const Gen *G, const Top *T, int ci)
+{
+    const HlsChan *c = &G->c.ch[ci];
+    const AxiSig *a;
+    FILE *b = T->b;
+    char net[40], what[96];
+    int lo = 32 * c->cfg, hi = 32 * (c->cfg + 1);
+    const char *reps = c->kind == HLS_CH_W && c->resident ? "32'd1" : "rf_frames";
+    chan_what(G, c, what, sizeof what);
+    fprintf(b,
+            "    // channel %s: %s\n    %s #(\n        .DATA_W(%d),\n        .ADDR_W(%d),\n"
+            "        .BURST_MAX(%d),\n        .MAX_OUT(%d),\n        .LANES(%" PRId64 "),\n"
+            "        .CNT_W(%d)\n"
+            "    ) u_ch_%s (\n        .clk(clk),\n        .rst(rst),\n"
+            "        .cfg_base({rf_cfg[%d:%d], rf_cfg[%d:%d]}),\n"
+            "        .cfg_bytes(32'd%" PRId64 "),\n        .cfg_stride(32'd%" PRId64 "),\n"
+            "        .cfg_beats(32'd%" PRId64 "),\n        .cfg_reps(%s),\n"
+            "        .cfg_subs(32'd%" PRId64 "),\n        .cfg_sub_stride(32'd%" PRId64 "),\n",
+            c->name, what, c->kind == HLS_CH_OUT ? "kiln_wr_chan" : "kiln_rd_chan", c->data_w,
+            HLS_HW_ADDR_W, c->burst, HLS_HW_MAX_OUT, c->lanes, c->cnt_w, c->name,
+            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo, c->bytes,
+            c->kind == HLS_CH_W ? (int64_t)0 : c->frame, c->beats, reps, c->subs, c->sub_stride);
+    if (c->kind == HLS_CH_OUT)
+        fprintf(b, "        .cfg_row_beats(32'd%" PRId64 "),\n        .cfg_row_stride(32'd%" PRId64
+                   "),\n",
+                c->row_beats, c->row_stride);
+    if (c->src >= 0)
+        fprintf(b, "        .avail(ch_%s_fin),\n", G->c.ch[c->src].name);
+    else
+        fprintf(b, "        .avail(32'hFFFFFFFF),\n");
+    fprintf(b, "        .finished(ch_%s_fin),\n", c->name);
+    if (c->kind == HLS_CH_W && c->resident)
+        fprintf(b, "        .start(seg%d_go && rf_load),\n", c->seg);
+    else
+        fprintf(b, "        .start(seg%d_go),\n", c->seg);
+    fprintf(T->u, "    wire                  ch_%s_busy;\n", c->name);
+    fprintf(b, "        .busy(ch_%s_busy),\n        .done(ch_%s_done),\n        .error(ch_%s_err),\n",
+            c->name, c->name, c->name);
+    snprintf(net, sizeof net, "c_%s", c->name);
+    conn_stream(b, c->kind == HLS_CH_OUT ? "s" : "m", net, 0);
+    for (a = chan_sigs(c); a->sig; a++)
+        fprintf(b, "        .m_axi_%s(m_axi_%s_%s)%s\n", a->sig, c->name, a->sig,
+                a[1].sig ? "," : "");
+    fprintf(b, "    );\n\n");
+}
+
+/* Every channel: its stream and flag nets and its instance. */
+static void emit_channels(Gen *G, const Top *T)
+{
+    int i;
+    for (i = 0; i < G->c.nch; i++) {
+        const HlsChan *c = &G->c.ch[i];
+        char pre[64];
+        snprintf(pre, sizeof pre, "c_%s", c->name);
+        decl_stream(T->d, pre, c->lanes);
+        fprintf(c->kind == HLS_CH_OUT ? T->d : T->u, "    wire                  ch_%s_done;\n",
+                c->name);
+        fprintf(T->d, "    wire                  ch_%s_err;\n", c->name);
+        fprintf(has_reader(G, i) ? T->d : T->u, "    wire [31:0]           ch_%s_fin;\n", c->name);
+        emit_chan(G, T, i);
+    }
+    G->need |= 1u << T_RD_CHAN | 1u << T_CHAN_REPS | 1u << T_AXI_RD | 1u << T_WIDTH | 1u << T_FIFO;
+    for (i = 0; i < G->c.nch; i++)
+        if (G->c.ch[i].kind == HLS_CH_OUT)
+            G->need |= 1u << T_WR_CHAN | 1u << T_AXI_WR;
+}
+
+/* ---- engines --------------------------------------------------------------- */
+
+/* Stage i's input nets (joined to their channels), cfg localparams and
+ * engine instance. */
+static void emit_engine(const Gen *G, const Top *T, int i)
+{
+    const HlsStage *s = &G->p->stages[i];
+    FILE *b = T->b;
+    Cfg cfg[16];
+    char name[160], pre[64], cur[64], up[32];
+    int j, k, ncfg;
+    rtl_safe_name(s->node, name, sizeof name);
+    fprintf(b, "    // stage %d: %s (%s) on %s, segment %d\n", i, name, s->op,
+            rtl_stage_module(s), s->segment);
+    for (k = 0; k < s->nin; k++) {
+        snprintf(pre, sizeof pre, "s%d_i%d", i, k);
+        decl_stream(T->d, pre, hls_in_lanes(s));
+        if (G->c.inch[2 * i + k] >= 0) {
+            snprintf(cur, sizeof cur, "c_%s", G->c.ch[G->c.inch[2 * i + k]].name);
+            join_stream(b, pre, cur);
+        }
+    }
+    snprintf(pre, sizeof pre, "s%d_o", i);
+    decl_stream(T->d, pre, hls_out_lanes(s));
+    ncfg = rtl_stage_cfg(G->g, s, cfg);
+    for (j = 0; j < ncfg; j++) {
+        rtl_upper(cfg[j].port, up, sizeof up);
+        fprintf(b, "    localparam [%d:0] S%d_%s = %d'd%" PRId64 ";\n", cfg[j].bits - 1, i, up,
+                cfg[j].bits, cfg[j].value);
+    }
+    fprintf(b, "    %s #(\n", rtl_stage_module(s));
+    for (j = 0; s->desc->hw_params[j]; j++)
+        fprintf(b, "        .%s(%" PRId64 ")%s\n", s->desc->hw_params[j], s->hw[j],
+                s->desc->hw_params[j + 1] ? "," : "");
+    fprintf(b, "    ) u_s%d (\n        .clk(clk),\n        .rst(rst),\n", i);
+    for (j = 0; j < ncfg; j++) {
+        rtl_upper(cfg[j].port, up, sizeof up);
+        fprintf(b, "        .%s(S%d_%s),\n", cfg[j].port, i, up);
+    }
+    for (k = 0; k < s->nin; k++) {
+        snprintf(pre, sizeof pre, "s%d_i%d", i, k);
+        conn_stream(b, s->nin == 2 ? (k ? "s_b" : "s_a") : "s", pre, 0);
+    }
+    if (G->c.wch[i] >= 0) {
+        snprintf(pre, sizeof pre, "c_%s", G->c.ch[G->c.wch[i]].name);
+        conn_stream(b, "w", pre, 0);
+    }
+    snprintf(pre, sizeof pre, "s%d_o", i);
+    conn_stream(b, "m", pre, 1);
+    fprintf(b, "    );\n\n");
+}
+
+/* Stage i's PERF counter: the cycle of the last output beat of the first
+ * and the last frame (beats per frame). */
+static void emit_perf(const Top *T, int i, int64_t beats)
+{
+    fprintf(T->d, "    reg  [31:0]           pf%d_n;\n    reg                   pf%d_f;\n"
+                  "    reg  [31:0]           pf%d_a;\n    reg  [31:0]           pf%d_b;\n",
+            i, i, i, i);
+    fprintf(T->b,
+            "    always @(posedge clk) begin\n"
+            "        if (rst || rf_start) begin\n"
+            "            pf%d_n <= 32'd0;\n            pf%d_f <= 1'b0;\n"
+            "            pf%d_a <= 32'd0;\n            pf%d_b <= 32'd0;\n"
+            "        end else if (s%d_o_tvalid && s%d_o_tready) begin\n"
+            "            if (pf%d_n == 32'd%" PRId64 ") begin // beats per frame - 1\n"
+            "                pf%d_n <= 32'd0;\n                pf%d_f <= 1'b1;\n"
+            "                if (!pf%d_f)\n                    pf%d_a <= now;\n"
+            "                pf%d_b <= now;\n"
+            "            end else begin\n                pf%d_n <= pf%d_n + 32'd1;\n"
+            "            end\n        end\n    end\n"
+            "    assign rf_perf[%d:%d] = {pf%d_b, pf%d_a};\n\n",
+            i, i, i, i, i, i, i, beats - 1, i, i, i, i, i, i, i, 64 * i + 63, 64 * i, i, i);
+}
+
+/* ---- a stage's consumers --------------------------------------------------- */
+
+/* The kiln_fork of stage i's output to its ns consumers. */
+static void emit_fork(const Top *T, const HlsStage *s, int i, int ns)
+{
+    char pre[64];
+    fprintf(T->d, "    wire [%d:0]            s%d_fv;\n    wire [%d:0]            s%d_fr;\n",
+            ns - 1, i, ns - 1, i);
+    fprintf(T->b,
+            "    kiln_fork #(\n        .WIDTH(%" PRId64 "),\n        .N(%d)\n    ) u_s%d_fork (\n"
+            "        .clk(clk),\n        .rst(rst),\n",
+            8 * hls_out_lanes(s), ns, i);
+    snprintf(pre, sizeof pre, "s%d_o", i);
+    conn_stream(T->b, "s", pre, 0);
+    fprintf(T->b,
+            "        .m_tvalid(s%d_fv),\n        .m_tready(s%d_fr),\n"
+            "        .m_tdata(s%d_fd)\n    );\n",
+            i, i, i);
+    fprintf(T->d, "    wire [%4" PRId64 ":0]          s%d_fd;\n", 8 * hls_out_lanes(s) - 1, i);
+}
+
+/* The skip FIFO on the edge from stage i to sink t, fed by stream cur;
+ * cur becomes its output. */
+static void emit_skip_fifo(Gen *G, const Top *T, int i, const Sink *t, const HlsFifo *fifo,
+                           char *cur, size_t n)
+{
+    const HlsPlan *p = G->p;
+    int64_t li = hls_out_lanes(&p->stages[i]);
+    char q[64], name[160], sname[160];
+    rtl_safe_name(p->stages[i].node, name, sizeof name);
+    rtl_safe_name(p->stages[t->stage].node, sname, sizeof sname);
+    snprintf(q, sizeof q, "e%d_%d_%d_q", i, t->stage, t->port);
+    decl_stream(T->d, q, li);
+    fprintf(T->u, "    wire [%d:0]            e%d_%d_%d_count;\n",
+            63 - __builtin_clzll((unsigned long long)fifo->depth), i, t->stage, t->port);
+    fprintf(T->b,
+            "    // skip FIFO %s -> %s\n    kiln_fifo #(\n        .WIDTH(%" PRId64
+            "),\n        .DEPTH(%" PRId64 "),\n        .BRAM_MIN(%d)\n"
+            "    ) u_e%d_%d_%d_fifo (\n        .clk(clk),\n        .rst(rst),\n",
+            name, sname, 8 * li, fifo->depth, HLS_HW_FIFO_BRAM_MIN, i, t->stage, t->port);
+    conn_stream(T->b, "s", cur, 0);
+    conn_stream(T->b, "m", q, 0);
+    fprintf(T->b, "        .count(e%d_%d_%d_count)\n    );\n", i, t->stage, t->port);
+    snprintf(cur, n, "%s", q);
+    G->need |= 1u << T_FIFO;
+}
+
+/* Sink m of stage i's ns consumers: its fork branch, the plan's skip FIFO,
+ * a lane converter where the counts differ. */
+static void emit_sink(Gen *G, const Top *T, int i, int m, int ns, const Sink *t)
+{
+    const HlsPlan *p = G->p;
+    const HlsStage *s = &p->stages[i];
+    const HlsFifo *fifo = t->stage >= 0 ? rtl_edge_fifo(p, i, t->stage) : NULL;
+    int64_t li = hls_out_lanes(s), lo = t->stage >= 0 ? hls_in_lanes(&p->stages[t->stage]) : li;
+    char dst[64], cur[64];
+    if (t->stage >= 0)
+        snprintf(dst, sizeof dst, "s%d_i%d", t->stage, t->port);
+    else
+        snprintf(dst, sizeof dst, "c_%s", G->c.ch[t->port].name);
+    if (ns > 1) {
+        snprintf(cur, sizeof cur, "s%d_b%d", i, m);
+        decl_stream(T->d, cur, li);
+        fprintf(T->b, "    assign %s_tvalid = s%d_fv[%d];\n", cur, i, m);
+        fprintf(T->b, "    assign s%d_fr[%d] = %s_tready;\n", i, m, cur);
+        fprintf(T->b, "    assign %s_tdata  = s%d_fd;\n", cur, i);
+    } else {
+        snprintf(cur, sizeof cur, "s%d_o", i);
+    }
+    if (fifo)
+        emit_skip_fifo(G, T, i, t, fifo, cur, sizeof cur);
+    if (li != lo) {
+        fprintf(T->b,
+                "    kiln_width #(\n        .LI(%" PRId64 "),\n        .LO(%" PRId64
+                ")\n    ) u_e%d_%d_%d_width (\n        .clk(clk),\n        .rst(rst),\n"
+                "        .cfg_cg_in(16'd%" PRId64 "),\n        .cfg_cg_out(16'd%" PRId64 "),\n",
+                li, lo, i, t->stage, t->port, hls_cdiv(s->cout, li), hls_cdiv(s->cout, lo));
+        conn_stream(T->b, "s", cur, 0);
+        conn_stream(T->b, "m", dst, 1);
+        fprintf(T->b, "    );\n");
+        G->need |= 1u << T_WIDTH | 1u << T_FIFO;
+    } else {
+        join_stream(T->b, dst, cur);
+    }
+}
+
+/* Stage i's output to its consumers: kept running when it has none,
+ * through a fork when it has several. */
+static void emit_consumers(Gen *G, const Top *T, int i)
+{
+    Sink sinks[RTL_MAX_SINKS];
+    int m, ns = nsinks(G, i, NULL);
+    if (ns > RTL_MAX_SINKS)
+        gir_die("rtl: stage %d has %d consumers (rtl_check lets through)", i, ns);
+    nsinks(G, i, sinks);
+    if (ns == 0) {
+        /* a stage of the plan whose output nobody takes: keep it running */
+        fprintf(T->b, "    assign s%d_o_tready = 1'b1;\n", i);
+        fprintf(T->u, "    wire                  s%d_o_unused = &{1'b0, s%d_o_tdata};\n", i, i);
+    }
+    if (ns > 1)
+        emit_fork(T, &G->p->stages[i], i, ns);
+    for (m = 0; m < ns; m++)
+        emit_sink(G, T, i, m, ns, &sinks[m]);
+    fprintf(T->b, "\n");
+}
+
+/* The templates stage kind k instantiates (bits of the T_* enum). */
+static unsigned stage_templates(HlsStageKind k)
+{
+    switch (k) {
+    case HLS_ST_CONV:
+        return 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_REQUANT;
+    case HLS_ST_MAXPOOL:
+        return 1u << T_MAXPOOL | 1u << T_FIFO;
+    case HLS_ST_UPSAMPLE:
+        return 1u << T_UPSAMPLE | 1u << T_FIFO;
+    case HLS_ST_CONCAT:
+        return 1u << T_CONCAT | 1u << T_FIFO;
+    case HLS_ST_DWCONV:
+        return 1u << T_DWCONV | 1u << T_CONV_WINDOW | 1u << T_REQUANT;
+    case HLS_ST_ADD:
+        return 1u << T_ADD | 1u << T_FIFO;
+    case HLS_ST_REQUANT:
+        return 1u << T_RQ_STAGE | 1u << T_REQUANT | 1u << T_FIFO;
+    }
+    return 0;
+}
+
+/* ---- register file ------------------------------------------------------- */
+
+static void emit_regfile(const Gen *G, const Top *T)
+{
+    static const char *const ax[] = {"awaddr", "awvalid", "awready", "wdata", "wstrb",
+                                     "wvalid", "wready",  "bresp",   "bvalid", "bready",
+                                     "araddr", "arvalid", "arready", "rdata", "rresp",
+                                     "rvalid", "rready"};
+    size_t q;
+    fprintf(T->b,
+            "    kiln_regfile #(\n        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64 "),\n"
+            "        .ADDR_W(%d),\n        .N_PERF(%d)\n    ) u_regfile (\n"
+            "        .clk(clk),\n        .rst(rst),\n",
+            G->c.ncfg, G->hash, HLS_HW_RF_ADDR_W, G->p->nstage);
+    for (q = 0; q < sizeof ax / sizeof ax[0]; q++)
+        fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", ax[q], ax[q]);
+    fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n        .done_in(rf_done),\n"
+                  "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
+                  "        .perf(rf_perf)\n    );\n");
+}
+
+void rtl_emit_top(Gen *G, FILE *f)
+{
+    const HlsPlan *p = G->p;
+    char *dbuf = NULL, *bbuf = NULL, *ubuf = NULL;
+    size_t dlen = 0, blen = 0, ulen = 0;
+    Top T;
+    int i;
+    T.d = open_memstream(&dbuf, &dlen);
+    T.b = open_memstream(&bbuf, &blen);
+    T.u = open_memstream(&ubuf, &ulen);
+    if (!T.d || !T.b || !T.u)
+        gir_die("out of memory");
+    emit_head(G, f);
+    emit_ports(G, f);
+    emit_segments(G, &T);
+    emit_run(G, &T);
+    emit_channels(G, &T);
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        emit_engine(G, &T, i);
+        emit_perf(&T, i, s->oh * s->ow * hls_cdiv(s->cout, hls_out_lanes(s)));
+        emit_consumers(G, &T, i);
+        G->need |= stage_templates(s->kind);
+    }
+    G->need |= 1u << T_REGFILE;
+    emit_regfile(G, &T);
+    fclose(T.d);
+    fclose(T.b);
+    fclose(T.u);
+    fputs(dbuf, f);
+    fprintf(f, "    // not used by the top: FIFO fill levels, busy flags, unused cfg bits\n"
+               "    /* verilator lint_off UNUSEDSIGNAL */\n");
+    fputs(ubuf, f);
+    fprintf(f, "    /* verilator lint_on UNUSEDSIGNAL */\n\n");
+    fputs(bbuf, f);
+    fprintf(f, "\nendmodule\n");
+    free(dbuf);
+    free(bbuf);
+    free(ubuf);
+}
+
+static const char fork_v[] =
+    "// kiln_fork: one stream to N consumers (generated by kiln compile).\n"
+    "//\n"
+    "// Ports:      clk, rst (sync, active high); s_* in; m_tvalid[i]/m_tready[i]\n"
+    "//             per consumer, m_tdata shared.\n"
+    "// Parameters: WIDTH (bits per beat), N (consumers, >= 2).\n"
+    "// Behaviour:  a beat is offered to every consumer that has not taken it yet\n"
+    "//             and leaves the input when all have; m_tvalid does not depend\n"
+    "//             on m_tready.\n"
+    "// Latency:    0 cycles.  Cycles per frame of B beats: B (no back-pressure).\n"
+    "// Resources:  N flip-flops, ~2*N LUTs.\n"
+    "module kiln_fork #(\n"
+    "    parameter WIDTH = 8,\n"
+    "    parameter N     = 2\n"
+    ") (\n"
+    "    input  wire             clk,\n"
+    "    input  wire             rst,\n"
+    "    input  wire             s_tvalid,\n"
+    "    output wire             s_tready,\n"
+    "    input  wire [WIDTH-1:0] s_tdata,\n"
+    "    output wire [N-1:0]     m_tvalid,\n"
+    "    input  wire [N-1:0]     m_tready,\n"
+    "    output wire [WIDTH-1:0] m_tdata\n"
+    ");\n"
+    "    reg [N-1:0] taken;\n"
+    "    assign m_tvalid = {N{s_tvalid}} & ~taken;\n"
+    "    assign s_tready = &(m_tready | taken);\n"
+    "    assign m_tdata  = s_tdata;\n"
+    "    always @(posedge clk) begin\n"
+    "        if (rst || (s_tvalid && s_tready))\n"
+    "            taken <= {N{1'b0}};\n"
+    "        else\n"
+    "            taken <= taken | (m_tvalid & m_tready);\n"
+    "    end\n"
+    "endmodule\n";
+
+void rtl_emit_fork(Gen *G, FILE *f)
+{
+    (void)G;
+    fputs(fork_v, f);
+}
