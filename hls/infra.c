@@ -79,11 +79,12 @@ static void add_width(HlsRes *r, int64_t li, int64_t lo)
     add_engine(r, "kiln_width", n, v, 2);
 }
 
-/* DMA channel c with counters of cw bits: a kiln_wr_chan (out) or
- * kiln_rd_chan (in, w) around its AXI master, with a lane converter where
- * the stream is not the bus. */
-static void add_chan(HlsRes *r, const HlsChan *c, int64_t cw)
+/* DMA channel c, its counters c->cnt_w bits wide as generated: a
+ * kiln_wr_chan (out) or kiln_rd_chan (in, w) around its AXI master, with a
+ * lane converter where the stream is not the bus. */
+static void add_chan(HlsRes *r, const HlsChan *c)
 {
+    int64_t cw = c->cnt_w;
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W"};
     int write = c->kind == HLS_CH_OUT;
     int64_t dw = c->data_w;
@@ -112,17 +113,11 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         int ns = c.outch[i] >= 0;
         for (k = 0; k < s->nin; k++)
             if (c.inch[2 * i + k] >= 0)
-                add_chan(r, &c.ch[c.inch[2 * i + k]], c.ch[c.inch[2 * i + k]].cnt_w);
-        if (c.wch[i] >= 0) {
-            /* CNT_W as the planner has always costed it, from the layer's
-             * weight bytes; the generator sizes it on the stream's bytes
-             * (lanes padded), up to two bits more on some layers.  Kept so
-             * the plans stay as they are. */
-            const HlsChan *w = &c.ch[c.wch[i]];
-            add_chan(r, w, hls_chan_cnt_w(0, s->weight_bytes, 1, w->data_w, w->lanes));
-        }
+                add_chan(r, &c.ch[c.inch[2 * i + k]]);
+        if (c.wch[i] >= 0)
+            add_chan(r, &c.ch[c.wch[i]]);
         if (c.outch[i] >= 0)
-            add_chan(r, &c.ch[c.outch[i]], c.ch[c.outch[i]].cnt_w);
+            add_chan(r, &c.ch[c.outch[i]]);
         /* consumers in the segment: a lane converter where the counts differ */
         for (j = i + 1; j < p->nstage; j++) {
             const HlsStage *t = &p->stages[j];
