@@ -296,10 +296,10 @@ typedef struct {
     const char *summary; /* one line for `kiln opt --list` */
 } GirPassInfo;
 
-/* Options of a pass run.  NULL: quiet, verifying after every pass only in
- * builds without NDEBUG (debug and test builds). */
+/* Options of a pass run.  NULL (or all zero): quiet, verifying after every
+ * pass, in every build. */
 typedef struct {
-    int verify_each;        /* gir_verify and gir_infer_shapes after every pass */
+    int no_verify;          /* skip gir_verify and gir_infer_shapes after each pass */
     const char *dump_after; /* print the text IR after this pass; NULL: never */
     FILE *dump;             /* where dumps go; NULL: stdout */
     int elide_data;         /* dumps leave constants' data out */
@@ -320,6 +320,10 @@ int gir_run_pipeline(GirGraph *g, const char *pipeline, const GirPassOptions *op
 int gir_check_pass_list(const char *list, GirError *e);
 /* Run a comma-separated list of pass and pipeline names, in order. */
 int gir_run_passes(GirGraph *g, const char *list, const GirPassOptions *opts, GirError *e);
+/* Run one pass, which need not be in the table, as a list runs each of its
+ * passes: timed, checked after ("after pass 'NAME': ..."), dumped.  0, or
+ * -1 + error. */
+int gir_run_pass(GirGraph *g, const GirPassInfo *p, const GirPassOptions *opts, GirError *e);
 
 /* Helpers for passes.  Uses of each value by nodes and graph outputs, into
  * counts[g->nval]. */
