@@ -124,6 +124,9 @@ typedef struct {
 int64_t gir_type_numel(const GirType *t);
 /* True when rank and every dim are known. */
 int gir_type_is_static(const GirType *t);
+/* Bytes of dense data of type t; -1 when the type is not static, its dtype
+ * has no size, a field is out of range, or the size does not fit in int64. */
+int64_t gir_type_bytes(const GirType *t);
 /* "f32[1,3,416,416]" into buf; returns buf. */
 const char *gir_type_str(const GirType *t, char *buf, size_t size);
 /* Same dtype, rank and dims. */
