@@ -328,8 +328,8 @@ int gir_run_passes(GirGraph *g, const char *list, const GirPassOptions *opts, Gi
  * -1 + error. */
 int gir_run_pass(GirGraph *g, const GirPassInfo *p, const GirPassOptions *opts, GirError *e);
 
-/* Helpers for passes.  Uses of each value by nodes and graph outputs, into
- * counts[g->nval]. */
+/* Helpers for passes (graphir/rewrite.c).  Uses of each value by nodes and
+ * graph outputs, into counts[g->nval]. */
 void gir_use_counts(const GirGraph *g, int *counts);
 /* Make every node input and graph output that reads value from read to. */
 void gir_replace_uses(GirGraph *g, int from, int to);
@@ -351,10 +351,6 @@ int gir_pass_fold_qdq(GirGraph *g, GirError *e);
  * and every output are [N,H,W,C]; the rule and kernel are the NCHW ones on
  * transposed types and data, so results are bit-identical. */
 int gir_node_is_nhwc(const GirNode *n);
-int gir_shape_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
-                   GirType *outs, GirError *e);
-int gir_eval_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
-                  GirTensor *const *outs, GirError *e);
 
 /* ---- quantization (graphir/quant/; docs/quant.md) --------------------------- */
 
