@@ -228,6 +228,53 @@ static int lex_string(Parser *P, const char *q, const char **endp, const char **
     return 0;
 }
 
+/* An identifier at p, or base64"..." data; sets *endp past it. */
+static int lex_word(Parser *P, const char *p, const char **endp)
+{
+    const char *q = p, *end = P->end;
+    Token *t = &P->tok;
+    while (q < end && (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q)))
+        q++;
+    t->kind = TK_IDENT;
+    t->str = tmp_copy(P, p, (size_t)(q - p));
+    if (strcmp(t->str, "base64") == 0 && q < end && *q == '"') {
+        const char *r = q + 1;
+        while (r < end && *r != '"' && *r != '\n')
+            r++;
+        if (r >= end || *r != '"')
+            return errorf(P, P->line, "expected '\"' closing the base64 data, got %s",
+                          r >= end ? "end of file" : "end of line");
+        t->kind = TK_BASE64;
+        t->b64 = q + 1;
+        t->b64len = (size_t)(r - q - 1);
+        q = r + 1;
+    }
+    *endp = q;
+    return 0;
+}
+
+/* The end of the number word starting at p (a digit or '-'): one maximal
+ * word, its reader decides what it is.  A sign may follow the exponent 'e'
+ * of a decimal, not a hex digit 'e'. */
+static const char *number_end(const char *p, const char *end)
+{
+    const char *q = p + 1;
+    int hex = 0;
+    if (*p == '-' && q < end && *q == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X'))
+        hex = 1;
+    if (*p == '0' && q < end && (*q == 'x' || *q == 'X'))
+        hex = 1;
+    while (q < end) {
+        if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q) || *q == '.')
+            q++;
+        else if ((*q == '+' || *q == '-') && !hex && (q[-1] == 'e' || q[-1] == 'E'))
+            q++;
+        else
+            break;
+    }
+    return q;
+}
+
 /* Read the next token into P->tok. */
 static int next(Parser *P)
 {
@@ -257,39 +304,10 @@ static int next(Parser *P)
         q = p + 1;
         P->line++;
     } else if (is_alpha((unsigned char)*p)) {
-        while (q < end && (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q)))
-            q++;
-        t->kind = TK_IDENT;
-        t->str = tmp_copy(P, p, (size_t)(q - p));
-        if (strcmp(t->str, "base64") == 0 && q < end && *q == '"') {
-            const char *r = q + 1;
-            while (r < end && *r != '"' && *r != '\n')
-                r++;
-            if (r >= end || *r != '"')
-                return errorf(P, P->line, "expected '\"' closing the base64 data, got %s",
-                              r >= end ? "end of file" : "end of line");
-            t->kind = TK_BASE64;
-            t->b64 = q + 1;
-            t->b64len = (size_t)(r - q - 1);
-            q = r + 1;
-        }
+        if (lex_word(P, p, &q) < 0)
+            return -1;
     } else if (is_digit((unsigned char)*p) || *p == '-') {
-        /* One maximal word; its reader decides what it is.  A sign may
-         * follow the exponent 'e' of a decimal, not a hex digit 'e'. */
-        int hex = 0;
-        q = p + 1;
-        if (*p == '-' && q < end && *q == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X'))
-            hex = 1;
-        if (*p == '0' && q < end && (*q == 'x' || *q == 'X'))
-            hex = 1;
-        while (q < end) {
-            if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q) || *q == '.')
-                q++;
-            else if ((*q == '+' || *q == '-') && !hex && (q[-1] == 'e' || q[-1] == 'E'))
-                q++;
-            else
-                break;
-        }
+        q = number_end(p, end);
         t->kind = TK_NUMBER;
         t->str = tmp_copy(P, p, (size_t)(q - p));
     } else if (*p == '"') {
@@ -973,38 +991,131 @@ static void apply_attr(GirGraph *g, int node, const GirAttr *a)
     }
 }
 
+/* VALUE {',' VALUE}: the names a node statement defines, none twice. */
+static int parse_out_names(Parser *P, int line, const char ***names, int *nout)
+{
+    int i, cap = 0;
+    char buf[128];
+    for (;;) {
+        if (!(*names = grow_list(P, *names, *nout, &cap, sizeof **names)) ||
+            new_value_name(P, &(*names)[*nout]) < 0)
+            return -1;
+        for (i = 0; i < *nout; i++)
+            if (strcmp((*names)[i], (*names)[*nout]) == 0)
+                return errorf(P, line, "redefinition of %s (first defined at line %d)",
+                              value_text((*names)[*nout], buf, sizeof buf), line);
+        (*nout)++;
+        if (!at_punct(P, ','))
+            return 0;
+        if (next(P) < 0)
+            return -1;
+    }
+}
+
+/* '(' [IN {',' IN}] ')' with IN a value or '_' (absent, -1), as many as op
+ * takes and its required ones present. */
+static int parse_inputs(Parser *P, int line, GirOp op, int **in, int *nin)
+{
+    int i, lo, hi, cap = 0;
+    if (eat_punct(P, '(', "'(' and the op's inputs") < 0)
+        return -1;
+    while (!at_punct(P, ')')) {
+        if (*nin > 0 && eat_punct(P, ',', "',' or ')' in the inputs") < 0)
+            return -1;
+        if (!(*in = grow_list(P, *in, *nin, &cap, sizeof **in)))
+            return -1;
+        if (at_ident(P, "_")) {
+            (*in)[(*nin)++] = -1;
+            if (next(P) < 0)
+                return -1;
+        } else if (use_value(P, &(*in)[(*nin)++]) < 0) {
+            return -1;
+        }
+    }
+    if (next(P) < 0)
+        return -1;
+    lo = gir_op_min_inputs(op);
+    hi = gir_op_max_inputs(op);
+    if (*nin < lo || *nin > hi) {
+        if (lo == hi)
+            return errorf(P, line, "expected %d inputs for %s, got %d", lo, gir_op_name(op),
+                          *nin);
+        return errorf(P, line, "expected %d to %d inputs for %s, got %d", lo, hi,
+                      gir_op_name(op), *nin);
+    }
+    for (i = 0; i < lo; i++)
+        if ((*in)[i] == -1)
+            return errorf(P, line, "expected a value for required input %d of %s, got _", i,
+                          gir_op_name(op));
+    return 0;
+}
+
+/* ['{' ATTR {',' ATTR} '}'], no name twice. */
+static int parse_attrs(Parser *P, int line, GirAttr **attrs, int *nattr)
+{
+    int i, cap = 0;
+    if (!at_punct(P, '{'))
+        return 0;
+    if (next(P) < 0)
+        return -1;
+    while (!at_punct(P, '}')) {
+        if (*nattr > 0 && eat_punct(P, ',', "',' or '}' in the attributes") < 0)
+            return -1;
+        if (!(*attrs = grow_list(P, *attrs, *nattr, &cap, sizeof **attrs)) ||
+            parse_attr(P, &(*attrs)[*nattr]) < 0)
+            return -1;
+        for (i = 0; i < *nattr; i++)
+            if (strcmp((*attrs)[i].name, (*attrs)[*nattr].name) == 0)
+                return errorf(P, line, "attribute '%s' given twice", (*attrs)[i].name);
+        (*nattr)++;
+    }
+    return next(P);
+}
+
+/* The outputs of a node statement as they are parsed, before the node exists. */
+typedef struct {
+    const char **names;  /* value names, nout of them */
+    int nout;            /* outputs */
+    GirType *types;      /* their types */
+    GirLayout *layouts;  /* their layouts */
+    float *scales;       /* their int8 scales (0: none) */
+} Outs;
+
+/* ':' TYPE [LAYOUT] [SCALE] {',' TYPE [LAYOUT] [SCALE]}, one per output. */
+static int parse_out_types(Parser *P, Outs *o)
+{
+    int i;
+    if (eat_punct(P, ':', "':' and the output types") < 0)
+        return -1;
+    o->types = gir_arena_alloc(P->tmp, sizeof *o->types * (size_t)o->nout);
+    o->layouts = gir_arena_alloc(P->tmp, sizeof *o->layouts * (size_t)o->nout);
+    o->scales = gir_arena_alloc(P->tmp, sizeof *o->scales * (size_t)o->nout);
+    for (i = 0; i < o->nout; i++) {
+        if (i > 0 && eat_punct(P, ',', "',' and the type of the next output") < 0)
+            return -1;
+        if (parse_type(P, &o->types[i]) < 0 || parse_layout(P, &o->types[i], &o->layouts[i]) < 0 ||
+            parse_scale(P, &o->scales[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* VALUE {',' VALUE} '=' OP '(' [IN {',' IN}] ')' ['{' ATTR {',' ATTR} '}']
  *     ':' TYPE [LAYOUT] {',' TYPE [LAYOUT]} ['@' STRING] [LOC]
  * IN is a value or '_' (absent).  Without '@', the node is named after its
  * first output (node and value names are separate name spaces). */
 static int parse_node(Parser *P)
 {
-    int line = P->tok.line, nout = 0, ncap = 0, nin = 0, icap = 0, nattr = 0, acap = 0;
-    int i, j, op, lo, hi, node, *in = NULL, *out;
-    const char **names = NULL, *node_name;
+    int line = P->tok.line, nin = 0, nattr = 0, i, op, node, *in = NULL, *out;
+    const char *node_name;
     GirAttr *attrs = NULL;
-    GirType *types;
-    GirLayout *layouts;
-    float *scales;
+    Outs o = {NULL, 0, NULL, NULL, NULL};
     GirLoc loc;
     const Slot *s;
     char buf[128];
 
-    for (;;) {
-        if (!(names = grow_list(P, names, nout, &ncap, sizeof *names)) ||
-            new_value_name(P, &names[nout]) < 0)
-            return -1;
-        for (i = 0; i < nout; i++)
-            if (strcmp(names[i], names[nout]) == 0)
-                return errorf(P, line, "redefinition of %s (first defined at line %d)",
-                              value_text(names[nout], buf, sizeof buf), line);
-        nout++;
-        if (!at_punct(P, ','))
-            break;
-        if (next(P) < 0)
-            return -1;
-    }
-    if (eat_punct(P, '=', "'=' and an op") < 0)
+    if (parse_out_names(P, line, &o.names, &o.nout) < 0 ||
+        eat_punct(P, '=', "'=' and an op") < 0)
         return -1;
     if (P->tok.kind != TK_IDENT)
         return expected(P, "an op name");
@@ -1012,65 +1123,10 @@ static int parse_node(Parser *P)
     if (op < 0)
         return errorf(P, P->tok.line, "unknown op %s",
                       quote_raw(P->tok.start, P->tok.len, buf, sizeof buf));
-    if (next(P) < 0 || eat_punct(P, '(', "'(' and the op's inputs") < 0)
+    if (next(P) < 0 || parse_inputs(P, line, (GirOp)op, &in, &nin) < 0 ||
+        parse_attrs(P, line, &attrs, &nattr) < 0 || parse_out_types(P, &o) < 0)
         return -1;
-    while (!at_punct(P, ')')) {
-        if (nin > 0 && eat_punct(P, ',', "',' or ')' in the inputs") < 0)
-            return -1;
-        if (!(in = grow_list(P, in, nin, &icap, sizeof *in)))
-            return -1;
-        if (at_ident(P, "_")) {
-            in[nin++] = -1;
-            if (next(P) < 0)
-                return -1;
-        } else if (use_value(P, &in[nin++]) < 0) {
-            return -1;
-        }
-    }
-    if (next(P) < 0)
-        return -1;
-    lo = gir_op_min_inputs((GirOp)op);
-    hi = gir_op_max_inputs((GirOp)op);
-    if (nin < lo || nin > hi) {
-        if (lo == hi)
-            return errorf(P, line, "expected %d inputs for %s, got %d", lo, gir_op_name(op), nin);
-        return errorf(P, line, "expected %d to %d inputs for %s, got %d", lo, hi,
-                      gir_op_name(op), nin);
-    }
-    for (i = 0; i < lo; i++)
-        if (in[i] == -1)
-            return errorf(P, line, "expected a value for required input %d of %s, got _", i,
-                          gir_op_name(op));
-    if (at_punct(P, '{')) {
-        if (next(P) < 0)
-            return -1;
-        while (!at_punct(P, '}')) {
-            if (nattr > 0 && eat_punct(P, ',', "',' or '}' in the attributes") < 0)
-                return -1;
-            if (!(attrs = grow_list(P, attrs, nattr, &acap, sizeof *attrs)) ||
-                parse_attr(P, &attrs[nattr]) < 0)
-                return -1;
-            for (i = 0; i < nattr; i++)
-                if (strcmp(attrs[i].name, attrs[nattr].name) == 0)
-                    return errorf(P, line, "attribute '%s' given twice", attrs[i].name);
-            nattr++;
-        }
-        if (next(P) < 0)
-            return -1;
-    }
-    if (eat_punct(P, ':', "':' and the output types") < 0)
-        return -1;
-    types = gir_arena_alloc(P->tmp, sizeof *types * (size_t)nout);
-    layouts = gir_arena_alloc(P->tmp, sizeof *layouts * (size_t)nout);
-    scales = gir_arena_alloc(P->tmp, sizeof *scales * (size_t)nout);
-    for (i = 0; i < nout; i++) {
-        if (i > 0 && eat_punct(P, ',', "',' and the type of the next output") < 0)
-            return -1;
-        if (parse_type(P, &types[i]) < 0 || parse_layout(P, &types[i], &layouts[i]) < 0 ||
-            parse_scale(P, &scales[i]) < 0)
-            return -1;
-    }
-    node_name = names[0];
+    node_name = o.names[0];
     if (at_punct(P, '@')) {
         if (next(P) < 0)
             return -1;
@@ -1087,17 +1143,17 @@ static int parse_node(Parser *P)
     if (parse_loc(P, &loc) < 0 || eat_eol(P) < 0)
         return -1;
 
-    out = gir_arena_alloc(P->tmp, sizeof *out * (size_t)nout);
-    for (i = 0; i < nout; i++) {
-        out[i] = gir_add_value(P->g, names[i], GIR_VAL_NODE, types[i], loc);
-        P->g->vals[out[i]].layout = layouts[i];
-        P->g->vals[out[i]].scale = scales[i];
+    out = gir_arena_alloc(P->tmp, sizeof *out * (size_t)o.nout);
+    for (i = 0; i < o.nout; i++) {
+        out[i] = gir_add_value(P->g, o.names[i], GIR_VAL_NODE, o.types[i], loc);
+        P->g->vals[out[i]].layout = o.layouts[i];
+        P->g->vals[out[i]].scale = o.scales[i];
     }
-    node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, nout, loc);
-    for (j = 0; j < nattr; j++)
-        apply_attr(P->g, node, &attrs[j]);
-    for (i = 0; i < nout; i++)
-        map_put(P, &P->vals, names[i], out[i], line);
+    node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, o.nout, loc);
+    for (i = 0; i < nattr; i++)
+        apply_attr(P->g, node, &attrs[i]);
+    for (i = 0; i < o.nout; i++)
+        map_put(P, &P->vals, o.names[i], out[i], line);
     map_put(P, &P->nodes, node_name, node, line);
     return 0;
 }
