@@ -137,50 +137,6 @@ int gir_eval_requantize(const GirNode *n, const GirTensor *const *ins, GirTensor
     return 0;
 }
 
-/* ---- 2-D window geometry ----------------------------------------------------------- */
-
-/* Strides, dilations and leading pads of a 2-D Conv or pool whose output
- * size the shape rule already fixed; auto_pad SAME puts the odd element at
- * the end (UPPER) or the start (LOWER). */
-typedef struct {
-    int64_t sy, sx; /* strides */
-    int64_t dy, dx; /* dilations */
-    int64_t pt, pl; /* padding before, rows and columns */
-} Win2;
-
-static void win2(const GirNode *n, const GirType *x, const GirType *y, int64_t kh, int64_t kw,
-                 Win2 *w)
-{
-    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
-    int cnt;
-    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
-    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
-    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
-    int64_t k[2] = {kh, kw}, s[2], d[2], p[2];
-    int i;
-    for (i = 0; i < 2; i++) {
-        s[i] = st ? st[i] : 1;
-        d[i] = di ? di[i] : 1;
-        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            int64_t ek = (k[i] - 1) * d[i] + 1;
-            int64_t total = (y->dims[i + 2] - 1) * s[i] + ek - x->dims[i + 2];
-            if (total < 0)
-                total = 0;
-            p[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
-        } else if (strcmp(ap, "VALID") == 0 || !pa) {
-            p[i] = 0;
-        } else {
-            p[i] = pa[i];
-        }
-    }
-    w->sy = s[0];
-    w->sx = s[1];
-    w->dy = d[0];
-    w->dx = d[1];
-    w->pt = p[0];
-    w->pl = p[1];
-}
-
 /* ---- kernels ------------------------------------------------------------------------ */
 
 /*
@@ -204,7 +160,7 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     int32_t *acc;
     GirArena *tmp;
     GirChanRq rq;
-    Win2 g;
+    GirWindow g;
     if (xt->rank != 4)
         return gir_node_fail(n, e, "int8 Conv is 2-D only; input has rank %d", xt->rank);
     if (gir_chan_rq(n, wt->dims[0], &rq, e))
@@ -215,7 +171,7 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     G = gir_attr_int(n, "group", 1);
     Mg = M / G;
     plane = OH * OW;
-    win2(n, xt, yt, KH, KW, &g);
+    gir_window(n, xt, yt, wt->dims + 2, &g);
     tmp = gir_arena_new();
     acc = gir_arena_alloc(tmp, sizeof *acc * (size_t)(plane + 1));
     for (nb = 0; nb < N; nb++) {
@@ -231,29 +187,29 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
                 for (ky = 0; ky < KH; ky++) {
                     for (kx = 0; kx < KW; kx++) {
                         int32_t wv = wp[ky * KW + kx];
-                        int64_t off = kx * g.dx - g.pl, lo, hi;
+                        int64_t off = kx * g.d[1] - g.pb[1], lo, hi;
                         if (wv == 0)
                             continue;
                         /* Output column ox reads input column ox*sx + off:
                          * keep it in [0, W). */
-                        lo = off >= 0 ? 0 : (-off + g.sx - 1) / g.sx;
-                        hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / g.sx + 1;
+                        lo = off >= 0 ? 0 : (-off + g.s[1] - 1) / g.s[1];
+                        hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / g.s[1] + 1;
                         if (hi > OW)
                             hi = OW;
                         for (oy = 0; oy < OH; oy++) {
-                            int64_t iy = oy * g.sy + ky * g.dy - g.pt;
+                            int64_t iy = oy * g.s[0] + ky * g.d[0] - g.pb[0];
                             const int8_t *xr;
                             int32_t *ar;
                             if (iy < 0 || iy >= H)
                                 continue;
                             xr = xp + iy * W;
                             ar = acc + oy * OW;
-                            if (g.sx == 1) {
+                            if (g.s[1] == 1) {
                                 for (ox = lo; ox < hi; ox++)
                                     ar[ox] += wv * xr[ox + off];
                             } else {
                                 for (ox = lo; ox < hi; ox++)
-                                    ar[ox] += wv * xr[ox * g.sx + off];
+                                    ar[ox] += wv * xr[ox * g.s[1] + off];
                             }
                         }
                     }
@@ -391,23 +347,23 @@ static int avgpool_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *
     int32_t m = (int32_t)gir_attr_ints(n, "rq_m", &c)[0];
     int sh = (int)gir_attr_ints(n, "rq_shift", &c)[0];
     int64_t planes, H, W, OH, OW, p, oy, ox, ky, kx;
-    Win2 g;
+    GirWindow g;
     if (xt->rank != 4)
         return gir_node_fail(n, e, "int8 AveragePool is 2-D only; input has rank %d", xt->rank);
     planes = xt->dims[0] * xt->dims[1];
     H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
-    win2(n, xt, yt, k[0], k[1], &g);
+    gir_window(n, xt, yt, k, &g);
     for (p = 0; p < planes; p++) {
         const int8_t *xp = x + p * H * W;
         for (oy = 0; oy < OH; oy++) {
             for (ox = 0; ox < OW; ox++) {
                 int32_t sum = 0;
                 for (ky = 0; ky < k[0]; ky++) {
-                    int64_t iy = oy * g.sy + ky * g.dy - g.pt;
+                    int64_t iy = oy * g.s[0] + ky * g.d[0] - g.pb[0];
                     if (iy < 0 || iy >= H)
                         continue;
                     for (kx = 0; kx < k[1]; kx++) {
-                        int64_t ix = ox * g.sx + kx * g.dx - g.pl;
+                        int64_t ix = ox * g.s[1] + kx * g.d[1] - g.pb[1];
                         if (ix >= 0 && ix < W)
                             sum += xp[iy * W + ix];
                     }
