@@ -9,6 +9,11 @@
  * (ranks, dtypes, channel counts, attribute ranges, arithmetic overflow) and
  * a failure names the node and the op.  Dims are capped at DIM_MAX and
  * attribute integers at ATTR_MAX so that all shape arithmetic fits in int64.
+ *
+ * Every rule is here, in one table: the float ops, the quantize ops, ONNX's
+ * quantized ops (QLinearConv ...), and the two rules that wrap another op's
+ * rule: the int8 form's and the NHWC layout's (docs/ir.md says why they sit
+ * with the dispatcher).  Kernels are in interp.c, interp_int8.c and qonnx.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -1544,6 +1549,7 @@ int gir_int8_node(const GirNode *n, const GirTensor *const *ins)
     }
 }
 
+/* An int8-form operand of element type d (absent operands pass). */
 static int need_dt(const GirNode *n, const GirTensor *t, GirDType d, const char *what,
                    GirError *e)
 {
@@ -1553,6 +1559,9 @@ static int need_dt(const GirNode *n, const GirTensor *t, GirDType d, const char 
     return 0;
 }
 
+/* Shape rule of an int8-form node: the fp32 rule on f32 stand-ins of the
+ * int8 operands, then the operand types and the requantize attributes; the
+ * output is i8. */
 static int shape_int8(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
 {
     GirTensor fake[64];
