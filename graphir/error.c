@@ -62,19 +62,6 @@ int gir_error_at(GirError *e, GirLoc loc, const char *fmt, ...)
     return -1;
 }
 
-int gir_node_fail(const GirNode *n, GirError *e, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    GirLoc loc = n->loc;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!loc.node)
-        loc.node = n->name;
-    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
-}
-
 void gir_die(const char *fmt, ...)
 {
     va_list ap;

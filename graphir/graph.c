@@ -108,6 +108,30 @@ int64_t gir_type_numel(const GirType *t)
 
 int gir_type_is_static(const GirType *t) { return gir_type_numel(t) >= 0; }
 
+/* Checked arithmetic and checked fields: the type may come from hostile text
+ * (the parser) or a broken graph (the verifier). */
+int64_t gir_type_bytes(const GirType *t)
+{
+    int64_t n;
+    int i;
+    if ((unsigned)t->dtype >= GIR_DT_COUNT || t->dtype == GIR_DT_UNDEF || t->rank < 0 ||
+        t->rank > GIR_MAX_RANK)
+        return -1;
+    for (i = 0; i < t->rank; i++)
+        if (t->dims[i] < 0)
+            return -1;
+    for (i = 0; i < t->rank; i++)
+        if (t->dims[i] == 0)
+            return 0;
+    n = (int64_t)gir_dtype_size(t->dtype);
+    for (i = 0; i < t->rank; i++) {
+        if (n > INT64_MAX / t->dims[i])
+            return -1;
+        n *= t->dims[i];
+    }
+    return n;
+}
+
 const char *gir_type_str(const GirType *t, char *buf, size_t size)
 {
     size_t n;

@@ -124,6 +124,9 @@ typedef struct {
 int64_t gir_type_numel(const GirType *t);
 /* True when rank and every dim are known. */
 int gir_type_is_static(const GirType *t);
+/* Bytes of dense data of type t; -1 when the type is not static, its dtype
+ * has no size, a field is out of range, or the size does not fit in int64. */
+int64_t gir_type_bytes(const GirType *t);
 /* "f32[1,3,416,416]" into buf; returns buf. */
 const char *gir_type_str(const GirType *t, char *buf, size_t size);
 /* Same dtype, rank and dims. */
@@ -296,10 +299,10 @@ typedef struct {
     const char *summary; /* one line for `kiln opt --list` */
 } GirPassInfo;
 
-/* Options of a pass run.  NULL: quiet, verifying after every pass only in
- * builds without NDEBUG (debug and test builds). */
+/* Options of a pass run.  NULL (or all zero): quiet, verifying after every
+ * pass, in every build. */
 typedef struct {
-    int verify_each;        /* gir_verify and gir_infer_shapes after every pass */
+    int no_verify;          /* skip gir_verify and gir_infer_shapes after each pass */
     const char *dump_after; /* print the text IR after this pass; NULL: never */
     FILE *dump;             /* where dumps go; NULL: stdout */
     int elide_data;         /* dumps leave constants' data out */
@@ -320,9 +323,13 @@ int gir_run_pipeline(GirGraph *g, const char *pipeline, const GirPassOptions *op
 int gir_check_pass_list(const char *list, GirError *e);
 /* Run a comma-separated list of pass and pipeline names, in order. */
 int gir_run_passes(GirGraph *g, const char *list, const GirPassOptions *opts, GirError *e);
+/* Run one pass, which need not be in the table, as a list runs each of its
+ * passes: timed, checked after ("after pass 'NAME': ..."), dumped.  0, or
+ * -1 + error. */
+int gir_run_pass(GirGraph *g, const GirPassInfo *p, const GirPassOptions *opts, GirError *e);
 
-/* Helpers for passes.  Uses of each value by nodes and graph outputs, into
- * counts[g->nval]. */
+/* Helpers for passes (graphir/rewrite.c).  Uses of each value by nodes and
+ * graph outputs, into counts[g->nval]. */
 void gir_use_counts(const GirGraph *g, int *counts);
 /* Make every node input and graph output that reads value from read to. */
 void gir_replace_uses(GirGraph *g, int from, int to);
@@ -344,10 +351,6 @@ int gir_pass_fold_qdq(GirGraph *g, GirError *e);
  * and every output are [N,H,W,C]; the rule and kernel are the NCHW ones on
  * transposed types and data, so results are bit-identical. */
 int gir_node_is_nhwc(const GirNode *n);
-int gir_shape_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
-                   GirType *outs, GirError *e);
-int gir_eval_nhwc(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
-                  GirTensor *const *outs, GirError *e);
 
 /* ---- quantization (graphir/quant/; docs/quant.md) --------------------------- */
 

@@ -1,7 +1,8 @@
 /*
- * Private declarations shared by the files of graphir/: shape rules and
- * kernels that live outside shape.c and interp.c.  Not part of the public
- * interface (graphir.h); nothing outside graphir/ includes this.
+ * Private declarations shared by the files of graphir/ that define what an
+ * op means: its shape rule, its kernels, and the helpers they share.  Not
+ * part of the public interface (graphir.h); nothing outside graphir/
+ * includes this.
  */
 #ifndef KILN_GRAPHIR_INTERNAL_H
 #define KILN_GRAPHIR_INTERNAL_H
@@ -15,12 +16,24 @@ typedef int GirShapeFn(const GirNode *n, const GirTensor *const *ins, GirType *o
 typedef int GirEvalFn(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
                       GirError *e);
 
+/*
+ * The files that define the ops' meaning, in dependency order (each calls
+ * only files above it; docs/ir.md says why):
+ *   oputil.c       node errors, index arithmetic, window geometry, requantize
+ *                  attributes
+ *   layout.c       what layout="NHWC" means: the permutation, the data transpose
+ *   shape.c        every shape rule, quantized ops, int8 form and NHWC included
+ *   qonnx.c        kernels of ONNX's quantized ops (QLinearConv, ...)
+ *   interp_int8.c  kernels of the int8 form and of the quantize ops
+ *   interp.c       fp32 kernels, the choice of kernel per node, gir_run
+ */
+
+/* ---- oputil.c ---------------------------------------------------------------- */
+
 /* The error of a shape rule or kernel: names the node (by its source
  * location, or by its name when the graph was built without one) and the
- * op, then the message.  Always returns -1 (error.c). */
+ * op, then the message.  Always returns -1. */
 int gir_node_fail(const GirNode *n, GirError *e, const char *fmt, ...) GIR_PRINTF(3, 4);
-
-/* ---- kernel helpers (interp.c) ----------------------------------------------- */
 
 /* Product of d[lo..hi). */
 int64_t gir_dims_prod(const int64_t *d, int lo, int hi);
@@ -45,25 +58,49 @@ typedef struct {
 void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
                 GirWindow *g);
 
-/* ---- QuantizeLinear, DequantizeLinear, Requantize (interp_int8.c) ---------- */
+/* An ints attribute of exactly count entries (count < 0: any), each in
+ * [lo, hi].  Absent: *out = NULL, and an error unless optional. */
+int gir_rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,
+                int optional, const int64_t **out, GirError *e);
 
-GirShapeFn gir_shape_quantizelinear;
-GirShapeFn gir_shape_dequantizelinear;
-GirShapeFn gir_shape_requantize;
-GirEvalFn gir_eval_quantizelinear;
-GirEvalFn gir_eval_dequantizelinear;
-GirEvalFn gir_eval_requantize;
+/* The requantize attributes of a per-channel node (Conv, Gemm, MatMul):
+ * rq_m_pos, rq_m_neg, rq_shift with count entries, and the optional fused
+ * Clip bounds act_min, act_max. */
+typedef struct {
+    const int64_t *m_pos; /* multiplier for acc >= 0, per channel */
+    const int64_t *m_neg; /* multiplier for acc < 0, per channel */
+    const int64_t *shift; /* rounding right shift, per channel */
+    int8_t lo;            /* saturation floor (act_min, default -128) */
+    int8_t hi;            /* saturation ceiling (act_max, default 127) */
+} GirChanRq;
 
-/* ---- ops of the int8 form (docs/quant.md) ------------------------------------ */
+/* Read and check them into rq; 0, or -1 + error naming the node. */
+int gir_chan_rq(const GirNode *n, int64_t count, GirChanRq *rq, GirError *e);
+
+/* ---- layout.c: layout="NHWC" nodes ---------------------------------------------- */
+
+/* The type with its dims moved from NHWC to NCHW order (to_nchw) or back;
+ * types of another rank unchanged. */
+GirType gir_nhwc_type(const GirType *t, int to_nchw);
+/* A shallow copy of n without its layout attribute; the caller frees attrs. */
+GirNode gir_nhwc_strip(const GirNode *n);
+/* dst = src with its axes permuted; to_nchw reads NHWC src dims [N,H,W,C]. */
+void gir_nhwc_transpose(const GirTensor *src, GirTensor *dst, int to_nchw);
+
+/* ---- shape.c ------------------------------------------------------------------- */
 
 /* True when node n with inputs ins runs in the int8 form: Conv, Gemm,
  * MatMul, AveragePool, GlobalAveragePool and Resize with an i8 first input,
  * Add on i8 with requantize attributes.  Other ops on i8 (MaxPool, Concat,
  * Reshape, ...) are plain data movement and keep their own rules. */
 int gir_int8_node(const GirNode *n, const GirTensor *const *ins);
-/* Shape rule of an int8-form node: the fp32 rule on the same shapes, then
- * the int8 operand checks; the output is i8. */
-GirShapeFn gir_shape_int8;
+
+/* ---- interp_int8.c ------------------------------------------------------------- */
+
+/* Kernels of QuantizeLinear, DequantizeLinear, Requantize. */
+GirEvalFn gir_eval_quantizelinear;
+GirEvalFn gir_eval_dequantizelinear;
+GirEvalFn gir_eval_requantize;
 /* Kernel of an int8-form node: integer arithmetic and requant.h only. */
 GirEvalFn gir_eval_int8;
 

@@ -10,6 +10,7 @@
  * trust those rules for validation and only check what depends on data.
  */
 #include <float.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,15 +36,6 @@ static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i
 
 static int64_t numel(const GirTensor *t) { return gir_type_numel(&t->type); }
 
-int64_t gir_dims_prod(const int64_t *d, int lo, int hi)
-{
-    int64_t p = 1;
-    int i;
-    for (i = lo; i < hi; i++)
-        p *= d[i];
-    return p;
-}
-
 /* Row-major strides of a type. */
 static void strides_of(const GirType *t, int64_t *st)
 {
@@ -53,17 +45,6 @@ static void strides_of(const GirType *t, int64_t *st)
         st[i] = s;
         s *= t->dims[i];
     }
-}
-
-int gir_next_index(int64_t *idx, const int64_t *dims, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < dims[i])
-            return 1;
-        idx[i] = 0;
-    }
-    return 0;
 }
 
 /* Element access for the dtype-generic kernels (Clip, arithmetic, MaxPool
@@ -129,41 +110,6 @@ static void copy_all(const GirTensor *src, GirTensor *dst)
     size_t bytes = (size_t)numel(src) * gir_dtype_size(src->type.dtype);
     if (bytes)
         memcpy(dst->data, src->data, bytes);
-}
-
-/* ---- sliding-window geometry (Conv and the pools) -------------------------- */
-
-
-void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
-                GirWindow *g)
-{
-    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
-    int i, cnt;
-    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
-    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
-    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
-    g->nsp = x->rank - 2;
-    for (i = 0; i < g->nsp; i++) {
-        int64_t ek, total;
-        g->in[i] = x->dims[i + 2];
-        g->out[i] = y->dims[i + 2];
-        g->k[i] = k[i];
-        g->s[i] = st ? st[i] : 1;
-        g->d[i] = di ? di[i] : 1;
-        ek = (g->k[i] - 1) * g->d[i] + 1;
-        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            total = (g->out[i] - 1) * g->s[i] + ek - g->in[i];
-            if (total < 0)
-                total = 0;
-            g->pb[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
-            g->pe[i] = total - g->pb[i];
-        } else if (strcmp(ap, "VALID") == 0 || !pa) {
-            g->pb[i] = g->pe[i] = 0;
-        } else {
-            g->pb[i] = pa[i];
-            g->pe[i] = pa[g->nsp + i];
-        }
-    }
 }
 
 /* ---- kernels ---------------------------------------------------------------- */
@@ -1116,24 +1062,10 @@ static int eval_YOLO(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     return 0;
 }
 
-/* QuantizeLinear, DequantizeLinear, Requantize: kernels in interp_int8.c. */
-static int eval_QUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins,
-                               GirTensor *const *outs, GirError *e)
-{
-    return gir_eval_quantizelinear(n, ins, outs, e);
-}
-
-static int eval_DEQUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins,
-                                 GirTensor *const *outs, GirError *e)
-{
-    return gir_eval_dequantizelinear(n, ins, outs, e);
-}
-
-static int eval_REQUANTIZE(const GirNode *n, const GirTensor *const *ins,
-                           GirTensor *const *outs, GirError *e)
-{
-    return gir_eval_requantize(n, ins, outs, e);
-}
+/* Kernels defined in interp_int8.c and qonnx.c. */
+#define eval_QUANTIZELINEAR gir_eval_quantizelinear
+#define eval_DEQUANTIZELINEAR gir_eval_dequantizelinear
+#define eval_REQUANTIZE gir_eval_requantize
 
 #define EVAL_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = eval_##e,
 static EvalFn *const eval_fns[GIR_OP_COUNT] = {GIR_OPS(EVAL_ROW)};
@@ -1186,6 +1118,56 @@ static int alloc_tensor(const GirNode *n, GirArena *a, const GirType *t, GirTens
     return 0;
 }
 
+/* A node's kernel: nodes of the int8 form run in integer arithmetic
+ * (interp_int8.c), the others the kernel of their op. */
+static int eval_node(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    return (gir_int8_node(n, ins) ? gir_eval_int8 : eval_fns[n->op])(n, ins, outs, e);
+}
+
+/* A layout="NHWC" node (layout.c): input 0 transposed to NCHW, the NCHW
+ * kernel of the node without its layout attribute on shapes from the NCHW
+ * rule, the rank-4 outputs transposed back; so it computes bit for bit what
+ * its NCHW form does, in fp32 and in int8. */
+static int eval_nhwc(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    GirArena *a = gir_arena_new();
+    GirNode c = gir_nhwc_strip(n);
+    const GirTensor *pins[64];
+    GirTensor x0, res[64], *resp[64];
+    GirType types[64];
+    int i, rc = -1;
+    x0 = *ins[0];
+    x0.type = gir_nhwc_type(&ins[0]->type, 1);
+    x0.data = gir_arena_alloc(a, (size_t)numel(ins[0]) * gir_dtype_size(x0.type.dtype) + 1);
+    gir_nhwc_transpose(ins[0], &x0, 1);
+    pins[0] = &x0;
+    for (i = 1; i < n->nin; i++)
+        pins[i] = ins[i];
+    if (gir_shape_node(NULL, &c, pins, types, e) < 0)
+        goto done;
+    for (i = 0; i < n->nout; i++) {
+        if (alloc_tensor(&c, a, &types[i], &res[i], e) < 0)
+            goto done;
+        resp[i] = &res[i];
+    }
+    if (eval_node(&c, pins, resp, e) < 0)
+        goto done;
+    for (i = 0; i < n->nout; i++) {
+        if (res[i].type.rank == 4)
+            gir_nhwc_transpose(&res[i], outs[i], 0);
+        else
+            copy_all(&res[i], outs[i]);
+    }
+    rc = 0;
+done:
+    free(c.attrs);
+    gir_arena_free(a);
+    return rc;
+}
+
 int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
             GirError *e)
 {
@@ -1229,14 +1211,7 @@ int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs, GirA
                 goto out;
             outp[j] = &ts[v];
         }
-        /* layout="NHWC" nodes: the NCHW kernel on transposed data (layout.c). */
-        if (gir_node_is_nhwc(n)) {
-            if (gir_eval_nhwc(g, n, ins, outp, e) < 0)
-                goto out;
-            continue;
-        }
-        /* Nodes of the int8 form run in integer arithmetic (interp_int8.c). */
-        if ((gir_int8_node(n, ins) ? gir_eval_int8 : eval_fns[n->op])(n, ins, outp, e))
+        if ((gir_node_is_nhwc(n) ? eval_nhwc(n, ins, outp, e) : eval_node(n, ins, outp, e)) < 0)
             goto out;
     }
     for (i = 0; i < g->noutput; i++) {

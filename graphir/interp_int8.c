@@ -5,10 +5,10 @@
  * nothing else, so these kernels are the bit-exact reference the RTL and the
  * LLVM lowering are checked against.
  *
- * Needs: shapes already checked by the shape rules below (gir_shape_int8
- * runs the fp32 rule on the same shapes, then checks operand types and the
- * requantize attributes).  interp.c routes a node here when gir_int8_node
- * says so; ops that only move int8 data (MaxPool, Concat, Reshape, ...) stay
+ * Needs: shapes already checked by the shape rules of shape.c (the int8
+ * form's rule runs the fp32 rule on the same shapes, then checks operand
+ * types and the requantize attributes).  interp.c routes a node here when
+ * gir_int8_node says so; ops that only move int8 data (MaxPool, Concat, Reshape, ...) stay
  * with their dtype-generic kernels in interp.c.
  */
 #include <math.h>
@@ -26,128 +26,14 @@ static const GirTensor *arg(const GirNode *n, const GirTensor *const *ins, int i
 
 static int64_t numel(const GirTensor *t) { return gir_type_numel(&t->type); }
 
-
-/* An ints attribute of exactly count entries, each in [lo, hi].  Absent:
- * NULL with no error when optional, else an error. */
-static int rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,
-                   int optional, const int64_t **out, GirError *e)
-{
-    int cnt, i;
-    const int64_t *v = gir_attr_ints(n, name, &cnt);
-    *out = v;
-    if (!v) {
-        if (optional)
-            return 0;
-        return gir_node_fail(n, e, "int8 form needs ints attribute %s", name);
-    }
-    if (count >= 0 && cnt != count)
-        return gir_node_fail(n, e, "attribute %s has %d entries; expected %lld", name, cnt,
-                    (long long)count);
-    for (i = 0; i < cnt; i++)
-        if (v[i] < lo || v[i] > hi)
-            return gir_node_fail(n, e, "attribute %s[%d] = %lld out of range [%lld, %lld]", name, i,
-                        (long long)v[i], (long long)lo, (long long)hi);
-    return 0;
-}
-
-/* The requantize attributes of a per-channel node (Conv, Gemm, MatMul):
- * rq_m_pos, rq_m_neg, rq_shift with count entries, and the optional fused
- * Clip bounds act_min, act_max. */
-typedef struct {
-    const int64_t *m_pos; /* multiplier for acc >= 0, per channel */
-    const int64_t *m_neg; /* multiplier for acc < 0, per channel */
-    const int64_t *shift; /* rounding right shift, per channel */
-    int8_t lo;            /* saturation floor (act_min, default -128) */
-    int8_t hi;            /* saturation ceiling (act_max, default 127) */
-} ChanRq;
-
-static int chan_rq(const GirNode *n, int64_t count, ChanRq *rq, GirError *e)
-{
-    const int64_t *amin, *amax;
-    if (rq_attr(n, "rq_m_pos", count, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &rq->m_pos, e) ||
-        rq_attr(n, "rq_m_neg", count, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &rq->m_neg, e) ||
-        rq_attr(n, "rq_shift", count, 0, KILN_RQ_MAX_SHIFT, 0, &rq->shift, e) ||
-        rq_attr(n, "act_min", 1, -128, 127, 1, &amin, e) ||
-        rq_attr(n, "act_max", 1, -128, 127, 1, &amax, e))
-        return -1;
-    rq->lo = amin ? (int8_t)amin[0] : -128;
-    rq->hi = amax ? (int8_t)amax[0] : 127;
-    return 0;
-}
-
-static int8_t chan_apply(const ChanRq *rq, int64_t c, int32_t acc)
+/* One accumulator of channel c through kiln_requant and the fused Clip. */
+static int8_t chan_apply(const GirChanRq *rq, int64_t c, int32_t acc)
 {
     int8_t v = kiln_requant(acc, (int32_t)rq->m_pos[c], (int32_t)rq->m_neg[c], (int)rq->shift[c]);
     return v < rq->lo ? rq->lo : v > rq->hi ? rq->hi : v;
 }
 
 /* ---- QuantizeLinear / DequantizeLinear (ONNX semantics) ---------------------- */
-
-/* Scale and zero point of QuantizeLinear / DequantizeLinear: a scalar (or
- * one-element) scale quantizes per tensor; a 1-D scale of length
- * dims[axis] per axis.  The zero point, when given, has the scale's shape. */
-static int check_qparams(const GirNode *n, const GirTensor *x, const GirTensor *s,
-                         const GirTensor *zp, GirError *e)
-{
-    const GirType *xt = &x->type, *st = &s->type;
-    int64_t axis = gir_attr_int(n, "axis", 1);
-    if (st->dtype != GIR_DT_F32)
-        return gir_node_fail(n, e, "scale must be f32, not %s", gir_dtype_name(st->dtype));
-    if (st->rank > 1)
-        return gir_node_fail(n, e, "scale must be a scalar or 1-D, has rank %d", st->rank);
-    if (zp) {
-        if (zp->type.rank != st->rank ||
-            (st->rank == 1 && zp->type.dims[0] >= 0 && st->dims[0] >= 0 &&
-             zp->type.dims[0] != st->dims[0]))
-            return gir_node_fail(n, e, "zero point and scale differ in shape");
-    }
-    if (st->rank == 1 && st->dims[0] != 1 && xt->rank >= 0) {
-        if (axis < -xt->rank || axis >= xt->rank)
-            return gir_node_fail(n, e, "axis %lld out of range for rank %d", (long long)axis, xt->rank);
-        if (axis < 0)
-            axis += xt->rank;
-        if (st->dims[0] >= 0 && xt->dims[axis] >= 0 && st->dims[0] != xt->dims[axis])
-            return gir_node_fail(n, e, "scale has %lld entries but axis %lld has %lld",
-                        (long long)st->dims[0], (long long)axis, (long long)xt->dims[axis]);
-    }
-    return 0;
-}
-
-int gir_shape_quantizelinear(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                             GirError *e)
-{
-    const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
-    if (n->nout != 1)
-        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
-    if (x->type.dtype != GIR_DT_F32 && x->type.dtype != GIR_DT_I32)
-        return gir_node_fail(n, e, "input x must be f32 or i32, not %s", gir_dtype_name(x->type.dtype));
-    if (zp && zp->type.dtype != GIR_DT_U8 && zp->type.dtype != GIR_DT_I8)
-        return gir_node_fail(n, e, "zero point must be u8 or i8, not %s", gir_dtype_name(zp->type.dtype));
-    if (check_qparams(n, x, ins[1], zp, e))
-        return -1;
-    outs[0] = x->type;
-    outs[0].dtype = zp ? zp->type.dtype : GIR_DT_U8;
-    return 0;
-}
-
-int gir_shape_dequantizelinear(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                               GirError *e)
-{
-    const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
-    GirDType d = x->type.dtype;
-    if (n->nout != 1)
-        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
-    if (d != GIR_DT_U8 && d != GIR_DT_I8 && d != GIR_DT_I32)
-        return gir_node_fail(n, e, "input x must be u8, i8 or i32, not %s", gir_dtype_name(d));
-    if (zp && zp->type.dtype != d)
-        return gir_node_fail(n, e, "zero point is %s but x is %s", gir_dtype_name(zp->type.dtype),
-                    gir_dtype_name(d));
-    if (check_qparams(n, x, ins[1], zp, e))
-        return -1;
-    outs[0] = x->type;
-    outs[0].dtype = GIR_DT_F32;
-    return 0;
-}
 
 /* Which entry of the scale applies to element i: 0 per tensor, else the
  * element's index along axis. */
@@ -236,21 +122,6 @@ int gir_eval_dequantizelinear(const GirNode *n, const GirTensor *const *ins,
 
 /* ---- Requantize -------------------------------------------------------------- */
 
-int gir_shape_requantize(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                         GirError *e)
-{
-    const int64_t *m, *sh;
-    if (n->nout != 1)
-        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
-    if (ins[0]->type.dtype != GIR_DT_I8)
-        return gir_node_fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
-    if (rq_attr(n, "rq_m", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
-        rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e))
-        return -1;
-    outs[0] = ins[0]->type;
-    return 0;
-}
-
 int gir_eval_requantize(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
                         GirError *e)
 {
@@ -264,145 +135,6 @@ int gir_eval_requantize(const GirNode *n, const GirTensor *const *ins, GirTensor
     for (i = 0; i < num; i++)
         y[i] = kiln_requant(x[i], m, m, sh);
     return 0;
-}
-
-/* ---- which nodes are in the int8 form ------------------------------------------ */
-
-int gir_int8_node(const GirNode *n, const GirTensor *const *ins)
-{
-    if (n->nin < 1 || !ins[0] || ins[0]->type.dtype != GIR_DT_I8)
-        return 0;
-    switch (n->op) {
-    case GIR_OP_CONV:
-    case GIR_OP_GEMM:
-    case GIR_OP_MATMUL:
-    case GIR_OP_AVGPOOL:
-    case GIR_OP_GLOBALAVGPOOL:
-    case GIR_OP_RESIZE:
-        return 1;
-    case GIR_OP_ADD:
-        return gir_attr(n, "rq_shift") != NULL;
-    default:
-        return 0;
-    }
-}
-
-static int need_dt(const GirNode *n, const GirTensor *t, GirDType d, const char *what,
-                   GirError *e)
-{
-    if (t && t->type.dtype != d)
-        return gir_node_fail(n, e, "int8 form: %s must be %s, not %s", what, gir_dtype_name(d),
-                    gir_dtype_name(t->type.dtype));
-    return 0;
-}
-
-int gir_shape_int8(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
-{
-    GirTensor fake[64];
-    const GirTensor *fins[64];
-    int i, nconv = 1;
-    int64_t ch = -1;
-    const int64_t *m, *sh;
-    if (n->nin > 64)
-        return gir_node_fail(n, e, "too many inputs");
-    switch (n->op) {
-    case GIR_OP_CONV:
-    case GIR_OP_GEMM:
-        if (need_dt(n, arg(n, ins, 1), GIR_DT_I8, "weights", e) ||
-            need_dt(n, arg(n, ins, 2), GIR_DT_I32, "bias", e))
-            return -1;
-        nconv = 3;
-        break;
-    case GIR_OP_MATMUL:
-    case GIR_OP_ADD:
-        if (need_dt(n, arg(n, ins, 1), GIR_DT_I8, "input B", e))
-            return -1;
-        nconv = 2;
-        break;
-    case GIR_OP_RESIZE:
-        if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") != 0)
-            return gir_node_fail(n, e, "int8 form: only mode nearest");
-        break;
-    default:
-        break;
-    }
-    /* The fp32 rule on f32 stand-ins of the int8 operands. */
-    for (i = 0; i < n->nin; i++) {
-        fins[i] = ins[i];
-        if (ins[i] && i < nconv) {
-            fake[i] = *ins[i];
-            fake[i].type.dtype = GIR_DT_F32;
-            fake[i].data = NULL;
-            fins[i] = &fake[i];
-        }
-    }
-    if (gir_shape_node(NULL, n, fins, outs, e))
-        return -1;
-    outs[0].dtype = GIR_DT_I8;
-    switch (n->op) {
-    case GIR_OP_CONV:
-    case GIR_OP_GEMM:
-    case GIR_OP_MATMUL: {
-        ChanRq rq;
-        ch = n->op == GIR_OP_CONV ? outs[0].dims[1]
-                                  : (outs[0].rank >= 1 ? outs[0].dims[outs[0].rank - 1] : -1);
-        return chan_rq(n, ch, &rq, e);
-    }
-    case GIR_OP_ADD:
-        return rq_attr(n, "rq_m_a", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
-               rq_attr(n, "rq_m_b", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
-               rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e);
-    case GIR_OP_AVGPOOL:
-    case GIR_OP_GLOBALAVGPOOL:
-        return rq_attr(n, "rq_m", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
-               rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e);
-    default:
-        return 0;
-    }
-}
-
-/* ---- 2-D window geometry ----------------------------------------------------------- */
-
-/* Strides, dilations and leading pads of a 2-D Conv or pool whose output
- * size the shape rule already fixed; auto_pad SAME puts the odd element at
- * the end (UPPER) or the start (LOWER). */
-typedef struct {
-    int64_t sy, sx; /* strides */
-    int64_t dy, dx; /* dilations */
-    int64_t pt, pl; /* padding before, rows and columns */
-} Win2;
-
-static void win2(const GirNode *n, const GirType *x, const GirType *y, int64_t kh, int64_t kw,
-                 Win2 *w)
-{
-    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
-    int cnt;
-    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
-    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
-    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
-    int64_t k[2] = {kh, kw}, s[2], d[2], p[2];
-    int i;
-    for (i = 0; i < 2; i++) {
-        s[i] = st ? st[i] : 1;
-        d[i] = di ? di[i] : 1;
-        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            int64_t ek = (k[i] - 1) * d[i] + 1;
-            int64_t total = (y->dims[i + 2] - 1) * s[i] + ek - x->dims[i + 2];
-            if (total < 0)
-                total = 0;
-            p[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
-        } else if (strcmp(ap, "VALID") == 0 || !pa) {
-            p[i] = 0;
-        } else {
-            p[i] = pa[i];
-        }
-    }
-    w->sy = s[0];
-    w->sx = s[1];
-    w->dy = d[0];
-    w->dx = d[1];
-    w->pt = p[0];
-    w->pl = p[1];
 }
 
 /* ---- kernels ------------------------------------------------------------------------ */
@@ -427,11 +159,11 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     int64_t nb, oc, ic, ky, kx, oy, ox, i;
     int32_t *acc;
     GirArena *tmp;
-    ChanRq rq;
-    Win2 g;
+    GirChanRq rq;
+    GirWindow g;
     if (xt->rank != 4)
         return gir_node_fail(n, e, "int8 Conv is 2-D only; input has rank %d", xt->rank);
-    if (chan_rq(n, wt->dims[0], &rq, e))
+    if (gir_chan_rq(n, wt->dims[0], &rq, e))
         return -1;
     N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
     M = wt->dims[0], Cg = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3];
@@ -439,7 +171,7 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     G = gir_attr_int(n, "group", 1);
     Mg = M / G;
     plane = OH * OW;
-    win2(n, xt, yt, KH, KW, &g);
+    gir_window(n, xt, yt, wt->dims + 2, &g);
     tmp = gir_arena_new();
     acc = gir_arena_alloc(tmp, sizeof *acc * (size_t)(plane + 1));
     for (nb = 0; nb < N; nb++) {
@@ -455,29 +187,29 @@ static int conv_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
                 for (ky = 0; ky < KH; ky++) {
                     for (kx = 0; kx < KW; kx++) {
                         int32_t wv = wp[ky * KW + kx];
-                        int64_t off = kx * g.dx - g.pl, lo, hi;
+                        int64_t off = kx * g.d[1] - g.pb[1], lo, hi;
                         if (wv == 0)
                             continue;
                         /* Output column ox reads input column ox*sx + off:
                          * keep it in [0, W). */
-                        lo = off >= 0 ? 0 : (-off + g.sx - 1) / g.sx;
-                        hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / g.sx + 1;
+                        lo = off >= 0 ? 0 : (-off + g.s[1] - 1) / g.s[1];
+                        hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / g.s[1] + 1;
                         if (hi > OW)
                             hi = OW;
                         for (oy = 0; oy < OH; oy++) {
-                            int64_t iy = oy * g.sy + ky * g.dy - g.pt;
+                            int64_t iy = oy * g.s[0] + ky * g.d[0] - g.pb[0];
                             const int8_t *xr;
                             int32_t *ar;
                             if (iy < 0 || iy >= H)
                                 continue;
                             xr = xp + iy * W;
                             ar = acc + oy * OW;
-                            if (g.sx == 1) {
+                            if (g.s[1] == 1) {
                                 for (ox = lo; ox < hi; ox++)
                                     ar[ox] += wv * xr[ox + off];
                             } else {
                                 for (ox = lo; ox < hi; ox++)
-                                    ar[ox] += wv * xr[ox * g.sx + off];
+                                    ar[ox] += wv * xr[ox * g.s[1] + off];
                             }
                         }
                     }
@@ -504,10 +236,10 @@ static int gemm_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     int ta = gir_attr_int(n, "transA", 0) != 0, tb = gir_attr_int(n, "transB", 0) != 0;
     int64_t M = outs[0]->type.dims[0], N = outs[0]->type.dims[1];
     int64_t K = ins[0]->type.dims[ta ? 0 : 1], i, j, k, cs0 = 0, cs1 = 0;
-    ChanRq rq;
+    GirChanRq rq;
     if (gir_attr_float(n, "alpha", 1.0f) != 1.0f || gir_attr_float(n, "beta", 1.0f) != 1.0f)
         return gir_node_fail(n, e, "int8 form needs alpha = beta = 1");
-    if (chan_rq(n, N, &rq, e))
+    if (gir_chan_rq(n, N, &rq, e))
         return -1;
     if (c) {
         const GirType *ct = &c->type;
@@ -540,12 +272,12 @@ static int matmul_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *c
     const int8_t *a = ins[0]->data, *b = ins[1]->data;
     int8_t *y = outs[0]->data;
     int64_t K, N, rows, r, j, k;
-    ChanRq rq;
+    GirChanRq rq;
     if (bt->rank != 2 || at->rank < 1)
         return gir_node_fail(n, e, "int8 MatMul needs a 2-D second operand");
     K = bt->dims[0];
     N = bt->dims[1];
-    if (chan_rq(n, N, &rq, e))
+    if (gir_chan_rq(n, N, &rq, e))
         return -1;
     rows = numel(ins[0]) / (K ? K : 1);
     for (r = 0; r < rows; r++) {
@@ -615,23 +347,23 @@ static int avgpool_i8(const GirNode *n, const GirTensor *const *ins, GirTensor *
     int32_t m = (int32_t)gir_attr_ints(n, "rq_m", &c)[0];
     int sh = (int)gir_attr_ints(n, "rq_shift", &c)[0];
     int64_t planes, H, W, OH, OW, p, oy, ox, ky, kx;
-    Win2 g;
+    GirWindow g;
     if (xt->rank != 4)
         return gir_node_fail(n, e, "int8 AveragePool is 2-D only; input has rank %d", xt->rank);
     planes = xt->dims[0] * xt->dims[1];
     H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
-    win2(n, xt, yt, k[0], k[1], &g);
+    gir_window(n, xt, yt, k, &g);
     for (p = 0; p < planes; p++) {
         const int8_t *xp = x + p * H * W;
         for (oy = 0; oy < OH; oy++) {
             for (ox = 0; ox < OW; ox++) {
                 int32_t sum = 0;
                 for (ky = 0; ky < k[0]; ky++) {
-                    int64_t iy = oy * g.sy + ky * g.dy - g.pt;
+                    int64_t iy = oy * g.s[0] + ky * g.d[0] - g.pb[0];
                     if (iy < 0 || iy >= H)
                         continue;
                     for (kx = 0; kx < k[1]; kx++) {
-                        int64_t ix = ox * g.sx + kx * g.dx - g.pl;
+                        int64_t ix = ox * g.s[1] + kx * g.d[1] - g.pb[1];
                         if (ix >= 0 && ix < W)
                             sum += xp[iy * W + ix];
                     }

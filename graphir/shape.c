@@ -9,15 +9,21 @@
  * (ranks, dtypes, channel counts, attribute ranges, arithmetic overflow) and
  * a failure names the node and the op.  Dims are capped at DIM_MAX and
  * attribute integers at ATTR_MAX so that all shape arithmetic fits in int64.
+ *
+ * Every rule is here, in one table: the float ops, the quantize ops, ONNX's
+ * quantized ops (QLinearConv ...), and the two rules that wrap another op's
+ * rule: the int8 form's and the NHWC layout's (docs/ir.md says why they sit
+ * with the dispatcher).  Kernels are in interp.c, interp_int8.c and qonnx.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "graphir.h"
 #include "internal.h"
-#include "qonnx.h"
+#include "requant.h"
 
 #define DIM_MAX ((int64_t)1 << 40)  /* no real tensor axis comes near this */
 #define ATTR_MAX ((int64_t)1 << 31) /* kernel sizes, strides, pads, dilations */
@@ -1247,23 +1253,406 @@ static int shape_YOLO(const GirNode *n, const GirTensor *const *ins, GirType *ou
     return 0;
 }
 
-/* QuantizeLinear, DequantizeLinear, Requantize: rules in interp_int8.c. */
-static int shape_QUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                                GirError *e)
+/* ---- QuantizeLinear, DequantizeLinear (ONNX semantics), Requantize ------------- */
+
+/* Scale and zero point of QuantizeLinear / DequantizeLinear: a scalar (or
+ * one-element) scale quantizes per tensor; a 1-D scale of length
+ * dims[axis] per axis.  The zero point, when given, has the scale's shape. */
+static int check_qparams(const GirNode *n, const GirTensor *x, const GirTensor *s,
+                         const GirTensor *zp, GirError *e)
 {
-    return gir_shape_quantizelinear(n, ins, outs, e);
+    const GirType *xt = &x->type, *st = &s->type;
+    int64_t axis = gir_attr_int(n, "axis", 1);
+    if (st->dtype != GIR_DT_F32)
+        return gir_node_fail(n, e, "scale must be f32, not %s", gir_dtype_name(st->dtype));
+    if (st->rank > 1)
+        return gir_node_fail(n, e, "scale must be a scalar or 1-D, has rank %d", st->rank);
+    if (zp) {
+        if (zp->type.rank != st->rank ||
+            (st->rank == 1 && zp->type.dims[0] >= 0 && st->dims[0] >= 0 &&
+             zp->type.dims[0] != st->dims[0]))
+            return gir_node_fail(n, e, "zero point and scale differ in shape");
+    }
+    if (st->rank == 1 && st->dims[0] != 1 && xt->rank >= 0) {
+        if (axis < -xt->rank || axis >= xt->rank)
+            return gir_node_fail(n, e, "axis %lld out of range for rank %d", (long long)axis, xt->rank);
+        if (axis < 0)
+            axis += xt->rank;
+        if (st->dims[0] >= 0 && xt->dims[axis] >= 0 && st->dims[0] != xt->dims[axis])
+            return gir_node_fail(n, e, "scale has %lld entries but axis %lld has %lld",
+                        (long long)st->dims[0], (long long)axis, (long long)xt->dims[axis]);
+    }
+    return 0;
+}
+
+static int shape_QUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                             GirError *e)
+{
+    const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (x->type.dtype != GIR_DT_F32 && x->type.dtype != GIR_DT_I32)
+        return gir_node_fail(n, e, "input x must be f32 or i32, not %s", gir_dtype_name(x->type.dtype));
+    if (zp && zp->type.dtype != GIR_DT_U8 && zp->type.dtype != GIR_DT_I8)
+        return gir_node_fail(n, e, "zero point must be u8 or i8, not %s", gir_dtype_name(zp->type.dtype));
+    if (check_qparams(n, x, ins[1], zp, e))
+        return -1;
+    outs[0] = x->type;
+    outs[0].dtype = zp ? zp->type.dtype : GIR_DT_U8;
+    return 0;
 }
 
 static int shape_DEQUANTIZELINEAR(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                                  GirError *e)
+                               GirError *e)
 {
-    return gir_shape_dequantizelinear(n, ins, outs, e);
+    const GirTensor *x = ins[0], *zp = arg(n, ins, 2);
+    GirDType d = x->type.dtype;
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (d != GIR_DT_U8 && d != GIR_DT_I8 && d != GIR_DT_I32)
+        return gir_node_fail(n, e, "input x must be u8, i8 or i32, not %s", gir_dtype_name(d));
+    if (zp && zp->type.dtype != d)
+        return gir_node_fail(n, e, "zero point is %s but x is %s", gir_dtype_name(zp->type.dtype),
+                    gir_dtype_name(d));
+    if (check_qparams(n, x, ins[1], zp, e))
+        return -1;
+    outs[0] = x->type;
+    outs[0].dtype = GIR_DT_F32;
+    return 0;
 }
 
 static int shape_REQUANTIZE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
-                            GirError *e)
+                         GirError *e)
 {
-    return gir_shape_requantize(n, ins, outs, e);
+    const int64_t *m, *sh;
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (ins[0]->type.dtype != GIR_DT_I8)
+        return gir_node_fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
+    if (gir_rq_attr(n, "rq_m", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
+        gir_rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e))
+        return -1;
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+/* ---- ONNX's quantized ops: QLinearConv, ConvInteger, MatMulInteger,
+ * QLinearMatMul (u8 or i8 with zero points; kernels in qonnx.c) ---------------- */
+
+static int is_q8(GirDType d) { return d == GIR_DT_U8 || d == GIR_DT_I8; }
+
+/* Run the shape rule of op `as` (Conv or MatMul) on f32 stand-ins of a and
+ * b; a diagnostic it gives is renamed to this node's op. */
+static int delegate(const GirNode *n, GirOp as, const GirTensor *a, const GirTensor *b,
+                    GirType *out, GirError *e)
+{
+    GirNode tmp = *n;
+    GirTensor fa = *a, fb = *b;
+    const GirTensor *fins[2];
+    int in[2] = {0, 1};
+    fa.type.dtype = GIR_DT_F32;
+    fb.type.dtype = GIR_DT_F32;
+    fa.data = fb.data = NULL;
+    fins[0] = &fa;
+    fins[1] = &fb;
+    tmp.op = as;
+    tmp.in = in;
+    tmp.nin = 2;
+    if (gir_shape_node(NULL, &tmp, fins, out, e) == 0)
+        return 0;
+    if (e) {
+        char key[64], fixed[sizeof e->msg];
+        char *p;
+        snprintf(key, sizeof key, "%s: ", gir_op_name(as));
+        p = strncmp(e->msg, key, strlen(key)) == 0 ? e->msg : NULL;
+        if (!p) {
+            snprintf(key, sizeof key, ": %s: ", gir_op_name(as));
+            p = strstr(e->msg, key);
+            if (p)
+                p += 2;
+            snprintf(key, sizeof key, "%s: ", gir_op_name(as));
+        }
+        if (p) {
+            snprintf(fixed, sizeof fixed, "%.*s%s: %s", (int)(p - e->msg), e->msg,
+                     gir_op_name(n->op), p + strlen(key));
+            memcpy(e->msg, fixed, sizeof e->msg);
+        }
+    }
+    return -1;
+}
+
+/* A u8 or i8 data input. */
+static int need_q8(const GirNode *n, const GirTensor *t, const char *what, GirError *e)
+{
+    if (!is_q8(t->type.dtype))
+        return gir_node_fail(n, e, "%s has element type %s; expected u8 or i8", what,
+                    gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+/* A per-tensor (one element) or per-slice (`per` elements, 1-D; per < 0:
+ * not known) parameter.  dt: the element type it must have. */
+static int need_param(const GirNode *n, const GirTensor *t, GirDType dt, int64_t per,
+                      const char *what, GirError *e)
+{
+    int64_t cnt;
+    if (!t)
+        return 0;
+    if (t->type.dtype != dt)
+        return gir_node_fail(n, e, "%s has element type %s; expected %s", what,
+                    gir_dtype_name(t->type.dtype), gir_dtype_name(dt));
+    if (t->type.rank < 0)
+        return 0;
+    if (t->type.rank > 1)
+        return gir_node_fail(n, e, "%s must be a scalar or 1-D, has rank %d", what, t->type.rank);
+    cnt = gir_type_numel(&t->type);
+    if (cnt == 0)
+        return gir_node_fail(n, e, "%s is empty", what);
+    if (cnt < 0 || cnt == 1 || per < 0)
+        return 0;
+    if (cnt != per)
+        return gir_node_fail(n, e, "%s has %lld elements; expected 1 or %lld", what, (long long)cnt,
+                    (long long)per);
+    return 0;
+}
+
+/* Shared by QLinearConv and ConvInteger: x and w in the slots given, zero
+ * points of their types, output channels from w. */
+static int conv_rule(const GirNode *n, const GirTensor *x, const GirTensor *xzp,
+                     const GirTensor *w, const GirTensor *wzp, GirType *out, GirError *e)
+{
+    int64_t m;
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (need_q8(n, x, "input x", e) || need_q8(n, w, "weights w", e))
+        return -1;
+    if (delegate(n, GIR_OP_CONV, x, w, out, e))
+        return -1;
+    m = w->type.rank >= 1 ? w->type.dims[0] : -1;
+    if (need_param(n, xzp, x->type.dtype, 1, "x_zero_point", e) ||
+        need_param(n, wzp, w->type.dtype, m, "w_zero_point", e))
+        return -1;
+    return 0;
+}
+
+static int shape_CONVINTEGER(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    if (conv_rule(n, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), &outs[0], e))
+        return -1;
+    outs[0].dtype = GIR_DT_I32;
+    return 0;
+}
+
+static int shape_QLINEARCONV(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    const GirTensor *b = arg(n, ins, 8);
+    int64_t m;
+    if (conv_rule(n, ins[0], ins[2], ins[3], ins[5], &outs[0], e))
+        return -1;
+    m = ins[3]->type.rank >= 1 ? ins[3]->type.dims[0] : -1;
+    if (need_param(n, ins[1], GIR_DT_F32, 1, "x_scale", e) ||
+        need_param(n, ins[4], GIR_DT_F32, m, "w_scale", e) ||
+        need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
+        return -1;
+    if (!is_q8(ins[7]->type.dtype))
+        return gir_node_fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+                    gir_dtype_name(ins[7]->type.dtype));
+    if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
+        return -1;
+    if (b) {
+        if (b->type.dtype != GIR_DT_I32)
+            return gir_node_fail(n, e, "bias B has element type %s; expected i32",
+                        gir_dtype_name(b->type.dtype));
+        if (b->type.rank >= 0 && b->type.rank != 1)
+            return gir_node_fail(n, e, "bias B must be 1-D, has rank %d", b->type.rank);
+        if (b->type.rank == 1 && b->type.dims[0] >= 0 && m >= 0 && b->type.dims[0] != m)
+            return gir_node_fail(n, e, "bias B has %lld entries but there are %lld output channels",
+                        (long long)b->type.dims[0], (long long)m);
+    }
+    outs[0].dtype = ins[7]->type.dtype;
+    return 0;
+}
+
+/* Rows of A (M) and columns of B (N) of a matmul, -1 when not known. */
+static void mm_dims(const GirType *a, const GirType *b, int64_t *m, int64_t *nn)
+{
+    *m = a->rank >= 2 ? a->dims[a->rank - 2] : a->rank == 1 ? 1 : -1;
+    *nn = b->rank >= 2 ? b->dims[b->rank - 1] : b->rank == 1 ? 1 : -1;
+}
+
+static int mm_rule(const GirNode *n, const GirTensor *a, const GirTensor *azp,
+                   const GirTensor *b, const GirTensor *bzp, GirType *out, int64_t *m,
+                   int64_t *nn, GirError *e)
+{
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (need_q8(n, a, "input A", e) || need_q8(n, b, "input B", e))
+        return -1;
+    if (delegate(n, GIR_OP_MATMUL, a, b, out, e))
+        return -1;
+    mm_dims(&a->type, &b->type, m, nn);
+    if (need_param(n, azp, a->type.dtype, *m, "a_zero_point", e) ||
+        need_param(n, bzp, b->type.dtype, *nn, "b_zero_point", e))
+        return -1;
+    return 0;
+}
+
+static int shape_MATMULINTEGER(const GirNode *n, const GirTensor *const *ins,
+                                  GirType *outs, GirError *e)
+{
+    int64_t m = 0, nn = 0;
+    if (mm_rule(n, ins[0], arg(n, ins, 2), ins[1], arg(n, ins, 3), &outs[0], &m, &nn, e))
+        return -1;
+    outs[0].dtype = GIR_DT_I32;
+    return 0;
+}
+
+static int shape_QLINEARMATMUL(const GirNode *n, const GirTensor *const *ins,
+                                  GirType *outs, GirError *e)
+{
+    int64_t m = 0, nn = 0;
+    if (mm_rule(n, ins[0], ins[2], ins[3], ins[5], &outs[0], &m, &nn, e))
+        return -1;
+    if (need_param(n, ins[1], GIR_DT_F32, m, "a_scale", e) ||
+        need_param(n, ins[4], GIR_DT_F32, nn, "b_scale", e) ||
+        need_param(n, ins[6], GIR_DT_F32, 1, "y_scale", e))
+        return -1;
+    if (!is_q8(ins[7]->type.dtype))
+        return gir_node_fail(n, e, "y_zero_point has element type %s; expected u8 or i8",
+                    gir_dtype_name(ins[7]->type.dtype));
+    if (need_param(n, ins[7], ins[7]->type.dtype, 1, "y_zero_point", e))
+        return -1;
+    outs[0].dtype = ins[7]->type.dtype;
+    return 0;
+}
+
+/* ---- the int8 form (docs/quant.md; kernels in interp_int8.c) ------------------------ */
+
+int gir_int8_node(const GirNode *n, const GirTensor *const *ins)
+{
+    if (n->nin < 1 || !ins[0] || ins[0]->type.dtype != GIR_DT_I8)
+        return 0;
+    switch (n->op) {
+    case GIR_OP_CONV:
+    case GIR_OP_GEMM:
+    case GIR_OP_MATMUL:
+    case GIR_OP_AVGPOOL:
+    case GIR_OP_GLOBALAVGPOOL:
+    case GIR_OP_RESIZE:
+        return 1;
+    case GIR_OP_ADD:
+        return gir_attr(n, "rq_shift") != NULL;
+    default:
+        return 0;
+    }
+}
+
+/* An int8-form operand of element type d (absent operands pass). */
+static int need_dt(const GirNode *n, const GirTensor *t, GirDType d, const char *what,
+                   GirError *e)
+{
+    if (t && t->type.dtype != d)
+        return gir_node_fail(n, e, "int8 form: %s must be %s, not %s", what, gir_dtype_name(d),
+                    gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+/* Shape rule of an int8-form node: the fp32 rule on f32 stand-ins of the
+ * int8 operands, then the operand types and the requantize attributes; the
+ * output is i8. */
+static int shape_int8(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirTensor fake[64];
+    const GirTensor *fins[64];
+    int i, nconv = 1;
+    int64_t ch = -1;
+    const int64_t *m, *sh;
+    if (n->nin > 64)
+        return gir_node_fail(n, e, "too many inputs");
+    switch (n->op) {
+    case GIR_OP_CONV:
+    case GIR_OP_GEMM:
+        if (need_dt(n, arg(n, ins, 1), GIR_DT_I8, "weights", e) ||
+            need_dt(n, arg(n, ins, 2), GIR_DT_I32, "bias", e))
+            return -1;
+        nconv = 3;
+        break;
+    case GIR_OP_MATMUL:
+    case GIR_OP_ADD:
+        if (need_dt(n, arg(n, ins, 1), GIR_DT_I8, "input B", e))
+            return -1;
+        nconv = 2;
+        break;
+    case GIR_OP_RESIZE:
+        if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") != 0)
+            return gir_node_fail(n, e, "int8 form: only mode nearest");
+        break;
+    default:
+        break;
+    }
+    /* The fp32 rule on f32 stand-ins of the int8 operands. */
+    for (i = 0; i < n->nin; i++) {
+        fins[i] = ins[i];
+        if (ins[i] && i < nconv) {
+            fake[i] = *ins[i];
+            fake[i].type.dtype = GIR_DT_F32;
+            fake[i].data = NULL;
+            fins[i] = &fake[i];
+        }
+    }
+    if (gir_shape_node(NULL, n, fins, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_I8;
+    switch (n->op) {
+    case GIR_OP_CONV:
+    case GIR_OP_GEMM:
+    case GIR_OP_MATMUL: {
+        GirChanRq rq;
+        ch = n->op == GIR_OP_CONV ? outs[0].dims[1]
+                                  : (outs[0].rank >= 1 ? outs[0].dims[outs[0].rank - 1] : -1);
+        return gir_chan_rq(n, ch, &rq, e);
+    }
+    case GIR_OP_ADD:
+        return gir_rq_attr(n, "rq_m_a", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
+               gir_rq_attr(n, "rq_m_b", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
+               gir_rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e);
+    case GIR_OP_AVGPOOL:
+    case GIR_OP_GLOBALAVGPOOL:
+        return gir_rq_attr(n, "rq_m", 1, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &m, e) ||
+               gir_rq_attr(n, "rq_shift", 1, 0, KILN_RQ_MAX_SHIFT, 0, &sh, e);
+    default:
+        return 0;
+    }
+}
+
+/* ---- layout="NHWC" nodes (layout.c) --------------------------------------------- */
+
+/* The NCHW rule on transposed types: input 0 to NCHW, the node without its
+ * layout attribute, the outputs back to NHWC. */
+static int shape_nhwc(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirNode c = gir_nhwc_strip(n);
+    const GirTensor *pins[64];
+    GirTensor x0;
+    int i, rc;
+    if (n->nin > 64 || n->nin < 1 || !ins[0]) {
+        free(c.attrs);
+        return gir_error_at(e, n->loc, "node '%s': NHWC form needs a data input", n->name);
+    }
+    x0 = *ins[0];
+    x0.type = gir_nhwc_type(&ins[0]->type, 1);
+    pins[0] = &x0;
+    for (i = 1; i < n->nin; i++)
+        pins[i] = ins[i];
+    rc = gir_shape_node(NULL, &c, pins, outs, e);
+    free(c.attrs);
+    if (rc < 0)
+        return -1;
+    for (i = 0; i < n->nout; i++)
+        outs[i] = gir_nhwc_type(&outs[i], 0);
+    return 0;
 }
 
 #define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,
@@ -1311,9 +1700,9 @@ int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *
         outs[i] = type_of(GIR_DT_UNDEF, -1);
     /* layout="NHWC" nodes: the NCHW rule on transposed types. */
     if (gir_node_is_nhwc(n))
-        return gir_shape_nhwc(g, n, ins, outs, e);
+        return shape_nhwc(n, ins, outs, e);
     /* Nodes of the int8 form (docs/quant.md) have their own rule. */
-    if ((gir_int8_node(n, ins) ? gir_shape_int8 : shape_fns[n->op])(n, ins, outs, e))
+    if ((gir_int8_node(n, ins) ? shape_int8 : shape_fns[n->op])(n, ins, outs, e))
         return -1;
     for (i = 0; i < n->nout; i++)
         if (check_type(n, &outs[i], "output", i, e))

@@ -59,28 +59,6 @@ static int set_add(NameSet *s, const char *name)
     return 1;
 }
 
-/* Bytes of a static type; -1 when not static or too large for int64. */
-static int64_t type_bytes(const GirType *t)
-{
-    int64_t n;
-    int i;
-    if (t->dtype == GIR_DT_UNDEF || t->rank < 0)
-        return -1;
-    for (i = 0; i < t->rank; i++)
-        if (t->dims[i] < 0)
-            return -1;
-    for (i = 0; i < t->rank; i++)
-        if (t->dims[i] == 0)
-            return 0;
-    n = (int64_t)gir_dtype_size(t->dtype);
-    for (i = 0; i < t->rank; i++) {
-        if (n > INT64_MAX / t->dims[i])
-            return -1;
-        n *= t->dims[i];
-    }
-    return n;
-}
-
 /* What is wrong with a type, or NULL.  Checked before anything else reads
  * dims or sizes the dtype. */
 static const char *type_problem(const GirType *t)
@@ -163,10 +141,10 @@ static int check_values(const GirGraph *g, GirError *e)
             rc = gir_error_at(e, v->loc, "value %s: a %s with producer node %d",
                               vname(g, i, vb, sizeof vb),
                               v->kind == GIR_VAL_INPUT ? "graph input" : "constant", v->producer);
-        else if (v->kind == GIR_VAL_CONST && type_bytes(&v->type) < 0)
+        else if (v->kind == GIR_VAL_CONST && gir_type_bytes(&v->type) < 0)
             rc = gir_error_at(e, v->loc, "constant %s: type is not static",
                               vname(g, i, vb, sizeof vb));
-        else if (v->kind == GIR_VAL_CONST && type_bytes(&v->type) > 0 && !v->data)
+        else if (v->kind == GIR_VAL_CONST && gir_type_bytes(&v->type) > 0 && !v->data)
             rc = gir_error_at(e, v->loc, "constant %s: has no data", vname(g, i, vb, sizeof vb));
         else if (v->kind == GIR_VAL_NODE && v->producer != -1 &&
                  (v->producer < 0 || v->producer >= g->nnode))
@@ -206,10 +184,10 @@ static int check_attrs(const GirNode *n, GirError *e)
                                     where, a->name, a->n, a->n < 0 ? "a bad count" : "no data");
             break;
         case GIR_ATTR_TENSOR:
-            if (type_problem(&a->t.type) || type_bytes(&a->t.type) < 0)
+            if (type_problem(&a->t.type) || gir_type_bytes(&a->t.type) < 0)
                 return gir_error_at(e, loc, "%s: tensor attribute '%s' has no static type",
                                     where, a->name);
-            if (type_bytes(&a->t.type) > 0 && !a->t.data)
+            if (gir_type_bytes(&a->t.type) > 0 && !a->t.data)
                 return gir_error_at(e, loc, "%s: tensor attribute '%s' has no data", where,
                                     a->name);
             break;

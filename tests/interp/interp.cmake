@@ -10,3 +10,9 @@ foreach(c conv_pad_stride conv_groups conv_dilation conv_1d_same conv_channels_b
           reshape_infer input_bad declared_conflict_bad gemm_matmul softmax yolo shapes_misc)
   add_test(NAME interp_${c} COMMAND test_interp ${c})
 endforeach()
+
+# The files of graphir/ call each other without cycles (docs/ir.md gives the
+# order): read from the library's object files.
+add_test(NAME interp_graphir_file_deps
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/file_deps.py $<TARGET_OBJECTS:kiln_graphir>
+  COMMAND_EXPAND_LISTS)

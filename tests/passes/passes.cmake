@@ -6,6 +6,15 @@ add_executable(semantics_test ${CMAKE_CURRENT_LIST_DIR}/semantics_test.c)
 target_link_libraries(semantics_test PRIVATE kiln_frontend kiln_graphir)
 kiln_warnings(semantics_test)
 
+# The check after every pass, in this build type too: deliberately broken
+# passes must fail with the verifier's message naming them.
+add_executable(verify_each_test ${CMAKE_CURRENT_LIST_DIR}/verify_each_test.c)
+target_link_libraries(verify_each_test PRIVATE kiln_graphir)
+kiln_warnings(verify_each_test)
+foreach(name break_ids break_types after_list no_verify)
+  add_test(NAME passes_verify_each_${name} COMMAND verify_each_test ${name})
+endforeach()
+
 file(GLOB KILN_PASS_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/*.gir)
 foreach(case ${KILN_PASS_CASES})
   get_filename_component(stem ${case} NAME_WE)

@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         double worst = 0;
         int k;
         memset(&o, 0, sizeof o);
-        o.verify_each = 1;
+        o.no_verify = 0; /* check the graph after every pass (the default) */
         if (!g || gir_run_passes(g, list[i], &o, &err) < 0 || gir_run(g, ins, got, a, &err) < 0) {
             printf("FAIL %-16s %s\n", list[i], err.msg);
             bad = 1;

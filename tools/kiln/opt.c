@@ -8,14 +8,6 @@
 
 #include "kiln.h"
 
-/* Builds without NDEBUG (debug and test builds) check the graph after every
- * pass unless told otherwise. */
-#ifdef NDEBUG
-#define VERIFY_DEFAULT 0
-#else
-#define VERIFY_DEFAULT 1
-#endif
-
 static void opt_usage(FILE *f)
 {
     fprintf(f,
@@ -25,7 +17,7 @@ static void opt_usage(FILE *f)
             "  -O                 the default pipeline (O1)\n"
             "  --dump-after=PASS  print the text IR after each run of PASS (then not at the end)\n"
             "  --time-passes      print each pass's time to standard error\n"
-            "  --verify-each      check the graph after every pass (default in debug builds)\n"
+            "  --verify-each      check the graph after every pass (the default)\n"
             "  --stats            print node counts per op instead of the IR\n"
             "  --elide-data       leave constants' data out of printed IR\n"
             "  -o OUT.gir         write the result to OUT.gir\n"
@@ -72,7 +64,6 @@ int kiln_cmd_opt(int argc, char **argv)
     char tmp[4096];
 
     memset(&o, 0, sizeof o);
-    o.verify_each = VERIFY_DEFAULT;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (kiln_is_help(a)) {
@@ -94,9 +85,9 @@ int kiln_cmd_opt(int argc, char **argv)
         } else if (strcmp(a, "--time-passes") == 0) {
             o.time_passes = 1;
         } else if (strcmp(a, "--verify-each") == 0) {
-            o.verify_each = 1;
+            o.no_verify = 0;
         } else if (strcmp(a, "--no-verify-each") == 0) {
-            o.verify_each = 0;
+            o.no_verify = 1;
         } else if (strcmp(a, "--stats") == 0) {
             stats = 1;
         } else if (strcmp(a, "--elide-data") == 0) {

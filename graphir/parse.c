@@ -1,20 +1,7 @@
 /*
- * The text form of the graph IR: gir_print writes it, gir_parse reads it.
- *
- * It exists so that a pass can be tested alone on a small hand-written graph
- * and so that dumps can be diffed, which means it must be exact: print ->
- * parse -> print is byte-identical, floats keep their bits and constants
- * their bytes.  docs/ir.md has the grammar.  One statement per line:
- *
- *   graph "tiny" opset 13 source "tiny.onnx"
- *   input %x : f32[1,3,8,8] nchw
- *   const %w : f32[4,3,3,3] = base64"AAAA..."
- *   %y = Conv(%x, %w, _) {pads=[1,1,1,1]} : f32[1,4,8,8] nchw @"conv0" loc("tiny.onnx" node "conv0")
- *   output %y
- *
- * The printer writes inputs, then constants, then nodes, then outputs, so a
- * parsed graph numbers its values in that order.  A node's output values take
- * the node's location; nothing else is lost.
+ * The reader of the graph IR's text form: gir_parse, with its lexer (as in
+ * QBE's parse.c, the tokens exist only for this parser).  print.c writes the
+ * text; text.h holds what the two share; docs/ir.md has the grammar.
  *
  * The parser reads untrusted text.  It checks every count, length and number
  * before using it, stops at the first problem with one line
@@ -29,16 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphir.h"
+#include "text.h"
 
-/* ---- shared by printer and parser ---------------------------------------- */
-
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-
-static int is_alpha(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+/* ---- characters ------------------------------------------------------------ */
 
 static int is_hex(int c)
 {
@@ -54,16 +34,8 @@ static int hex_val(int c)
     return c - 'A' + 10;
 }
 
-/* Characters a value name may use without quotes.  '.', ':' and '/' are in
- * because ONNX names like "conv1/W:0" are common and should stay readable. */
-static int is_bare_char(int c)
-{
-    return is_alpha(c) || is_digit(c) || c == '.' || c == ':' || c == '/' || c == '-';
-}
-
-static const char b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
+/* The value of a character of the base64 alphabet print.c writes; -1 for
+ * any other character. */
 static int b64_val(int c)
 {
     if (c >= 'A' && c <= 'Z')
@@ -77,427 +49,6 @@ static int b64_val(int c)
     if (c == '/')
         return 63;
     return -1;
-}
-
-static const char *layout_name(GirLayout l)
-{
-    switch (l) {
-    case GIR_LAYOUT_NCHW:
-        return "nchw";
-    case GIR_LAYOUT_NHWC:
-        return "nhwc";
-    default:
-        return NULL;
-    }
-}
-
-/* Bytes of dense data of type t; -1 when the type is not static, the dtype
- * has no size, or the size does not fit in int64.  Checked arithmetic: the
- * dims may come from hostile text. */
-static int64_t type_bytes(const GirType *t)
-{
-    int64_t n;
-    int i;
-    if ((unsigned)t->dtype >= GIR_DT_COUNT || t->dtype == GIR_DT_UNDEF || t->rank < 0 ||
-        t->rank > GIR_MAX_RANK)
-        return -1;
-    for (i = 0; i < t->rank; i++)
-        if (t->dims[i] < 0)
-            return -1;
-    for (i = 0; i < t->rank; i++)
-        if (t->dims[i] == 0)
-            return 0;
-    n = (int64_t)gir_dtype_size(t->dtype);
-    for (i = 0; i < t->rank; i++) {
-        if (n > INT64_MAX / t->dims[i])
-            return -1;
-        n *= t->dims[i];
-    }
-    return n;
-}
-
-/* The type as the text form writes it ("f32[1,?,8]", "f32[*]", "i64[]"),
- * truncated to size. */
-static const char *type_text(const GirType *t, char *buf, size_t size)
-{
-    size_t n = 0;
-    int i, rank = t->rank;
-    if ((unsigned)t->dtype < GIR_DT_COUNT)
-        n += (size_t)snprintf(buf, size, "%s", gir_dtype_name(t->dtype));
-    else
-        n += (size_t)snprintf(buf, size, "dtype%d", (int)t->dtype);
-    if (rank < 0 || rank > GIR_MAX_RANK) {
-        /* An invalid rank above the limit prints as unknown rather than
-         * reading past dims; gir_verify reports it. */
-        if (n < size)
-            snprintf(buf + n, size - n, "[*]");
-        return buf;
-    }
-    if (n < size)
-        n += (size_t)snprintf(buf + n, size - n, "[");
-    for (i = 0; i < rank && n < size; i++) {
-        if (t->dims[i] == -1)
-            n += (size_t)snprintf(buf + n, size - n, "%s?", i ? "," : "");
-        else
-            n += (size_t)snprintf(buf + n, size - n, "%s%" PRId64, i ? "," : "", t->dims[i]);
-    }
-    if (n < size)
-        snprintf(buf + n, size - n, "]");
-    return buf;
-}
-
-/* ---- printer ---------------------------------------------------------------- */
-
-/* A string literal: printable ASCII as is, everything else escaped, so the
- * text is 7-bit clean and every byte survives. */
-static void print_string(FILE *f, const char *s)
-{
-    const unsigned char *p;
-    fputc('"', f);
-    for (p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            fputc('\\', f);
-            fputc(*p, f);
-        } else if (*p == '\n') {
-            fputs("\\n", f);
-        } else if (*p == '\t') {
-            fputs("\\t", f);
-        } else if (*p < 0x20 || *p >= 0x7f) {
-            fprintf(f, "\\x%02x", *p);
-        } else {
-            fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-/* A bare name may not end in ':' so that "%x: f32[1]" reads as %x. */
-static int is_bare_name(const char *s)
-{
-    if (!s || !*s || s[strlen(s) - 1] == ':')
-        return 0;
-    for (; *s; s++)
-        if (!is_bare_char((unsigned char)*s))
-            return 0;
-    return 1;
-}
-
-/* An identifier-shaped attribute name prints bare, anything else quoted. */
-static int is_ident(const char *s)
-{
-    if (!s || !is_alpha((unsigned char)*s))
-        return 0;
-    for (s++; *s; s++)
-        if (!is_alpha((unsigned char)*s) && !is_digit((unsigned char)*s))
-            return 0;
-    return 1;
-}
-
-static void print_value_ref(FILE *f, const GirGraph *g, int id)
-{
-    const char *name;
-    if (id == -1) {
-        fputc('_', f);
-        return;
-    }
-    if (id < 0 || id >= g->nval) {
-        /* Only a broken graph gets here; print something a reader can see
-         * is wrong instead of reading out of bounds. */
-        fprintf(f, "%%\"<bad value id %d>\"", id);
-        return;
-    }
-    name = g->vals[id].name;
-    fputc('%', f);
-    if (is_bare_name(name))
-        fputs(name, f);
-    else
-        print_string(f, name);
-}
-
-static void print_type(FILE *f, const GirType *t)
-{
-    char buf[32 + GIR_MAX_RANK * 22];
-    fputs(type_text(t, buf, sizeof buf), f);
-}
-
-static void print_layout(FILE *f, GirLayout l)
-{
-    const char *s = layout_name(l);
-    if (s)
-        fprintf(f, " %s", s);
-}
-
-static void print_float(FILE *f, float v);
-
-/* The int8 scale of a value (docs/quant.md); nothing when not quantized. */
-static void print_scale(FILE *f, float scale)
-{
-    if (scale == 0.0f)
-        return;
-    fputs(" scale(", f);
-    print_float(f, scale);
-    fputc(')', f);
-}
-
-/* A file equal to the graph's source prints as the word source: most
- * locations name the model file, and its path on every line buries the rest. */
-static void print_loc(FILE *f, const GirGraph *g, GirLoc loc)
-{
-    int any = 0;
-    if (!loc.file && loc.line == 0 && loc.offset == -1 && !loc.node)
-        return;
-    fputs(" loc(", f);
-    if (loc.file && g->source && strcmp(loc.file, g->source) == 0) {
-        fputs("source", f);
-        any = 1;
-    } else if (loc.file) {
-        print_string(f, loc.file);
-        any = 1;
-    }
-    if (loc.line != 0) {
-        fprintf(f, ":%d", loc.line);
-        any = 1;
-    }
-    if (loc.offset != -1) {
-        fprintf(f, "%s+%" PRId64, any ? " " : "", loc.offset);
-        any = 1;
-    }
-    if (loc.node) {
-        fputs(any ? " node " : "node ", f);
-        print_string(f, loc.node);
-    }
-    fputc(')', f);
-}
-
-/* The shortest decimal that reads back to the same float, so 0.1f prints as
- * "0.1" and not "0.100000001"; nine significant digits always suffice.  NaNs
- * other than the default quiet NaN keep their bits in hex.  The result always
- * looks like a float (".", "e", "inf" or "nan") so the parser can tell a
- * float attribute from an int one. */
-static void format_float(float v, char *buf, size_t size)
-{
-    uint32_t bits, back_bits;
-    float back;
-    int prec;
-    memcpy(&bits, &v, sizeof bits);
-    if (isnan(v)) {
-        if (bits == 0x7fc00000u)
-            snprintf(buf, size, "nan");
-        else
-            snprintf(buf, size, "nan(0x%08" PRIx32 ")", bits);
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, size, "%s", v < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (prec = 1; prec <= 9; prec++) {
-        snprintf(buf, size, "%.*g", prec, (double)v);
-        back = strtof(buf, NULL);
-        memcpy(&back_bits, &back, sizeof back_bits);
-        if (back_bits == bits)
-            break;
-    }
-    if (!strpbrk(buf, ".e"))
-        strncat(buf, ".0", size - strlen(buf) - 1);
-}
-
-static void print_float(FILE *f, float v)
-{
-    char buf[48];
-    format_float(v, buf, sizeof buf);
-    fputs(buf, f);
-}
-
-static void print_base64(FILE *f, const unsigned char *d, size_t n)
-{
-    char buf[4096]; /* a multiple of 4: quartets never straddle a flush */
-    size_t i, k = 0;
-    uint32_t v;
-    fputs("base64\"", f);
-    for (i = 0; i < n; i += 3) {
-        v = (uint32_t)d[i] << 16;
-        if (i + 1 < n)
-            v |= (uint32_t)d[i + 1] << 8;
-        if (i + 2 < n)
-            v |= d[i + 2];
-        buf[k++] = b64_alphabet[(v >> 18) & 63];
-        buf[k++] = b64_alphabet[(v >> 12) & 63];
-        buf[k++] = i + 1 < n ? b64_alphabet[(v >> 6) & 63] : '=';
-        buf[k++] = i + 2 < n ? b64_alphabet[v & 63] : '=';
-        if (k == sizeof buf) {
-            fwrite(buf, 1, k, f);
-            k = 0;
-        }
-    }
-    fwrite(buf, 1, k, f);
-    fputc('"', f);
-}
-
-/* Dense data in host byte order, which is little-endian on every machine
- * kiln runs on (x86-64, aarch64).  Data that cannot be printed exactly (a
- * broken constant) prints as "elided" like deliberately elided data. */
-static void print_data(FILE *f, const GirType *t, const void *data, int elide)
-{
-    int64_t bytes = type_bytes(t);
-    if (elide || bytes < 0 || (bytes > 0 && !data))
-        fputs("elided", f);
-    else
-        print_base64(f, data, (size_t)bytes);
-}
-
-static void print_attr(FILE *f, const GirAttr *a, int elide)
-{
-    int i;
-    if (is_ident(a->name))
-        fputs(a->name, f);
-    else
-        print_string(f, a->name);
-    fputc('=', f);
-    switch (a->kind) {
-    case GIR_ATTR_INT:
-        fprintf(f, "%" PRId64, a->i);
-        break;
-    case GIR_ATTR_FLOAT:
-        print_float(f, a->f);
-        break;
-    case GIR_ATTR_STRING:
-        print_string(f, a->s);
-        break;
-    case GIR_ATTR_INTS:
-        fputc('[', f);
-        for (i = 0; a->ints && i < a->n; i++)
-            fprintf(f, "%s%" PRId64, i ? "," : "", a->ints[i]);
-        fputc(']', f);
-        break;
-    case GIR_ATTR_FLOATS:
-        /* "[]" alone reads as an empty ints list. */
-        if (!a->floats || a->n <= 0) {
-            fputs("floats[]", f);
-            break;
-        }
-        fputc('[', f);
-        for (i = 0; i < a->n; i++) {
-            if (i)
-                fputc(',', f);
-            print_float(f, a->floats[i]);
-        }
-        fputc(']', f);
-        break;
-    case GIR_ATTR_TENSOR:
-        print_type(f, &a->t.type);
-        fputc(' ', f);
-        print_data(f, &a->t.type, a->t.data, elide);
-        break;
-    default:
-        fprintf(f, "<bad attribute kind %d>", (int)a->kind);
-        break;
-    }
-}
-
-static void print_node(FILE *f, const GirGraph *g, const GirNode *n, int elide)
-{
-    int i;
-    for (i = 0; i < n->nout; i++) {
-        if (i)
-            fputs(", ", f);
-        print_value_ref(f, g, n->out[i]);
-    }
-    if (n->nout > 0)
-        fputs(" = ", f);
-    if ((unsigned)n->op < GIR_OP_COUNT)
-        fputs(gir_op_name(n->op), f);
-    else
-        fprintf(f, "<bad op %d>", (int)n->op);
-    fputc('(', f);
-    for (i = 0; i < n->nin; i++) {
-        if (i)
-            fputs(", ", f);
-        print_value_ref(f, g, n->in[i]);
-    }
-    fputc(')', f);
-    if (n->nattr > 0) {
-        fputs(" {", f);
-        for (i = 0; i < n->nattr; i++) {
-            if (i)
-                fputs(", ", f);
-            print_attr(f, &n->attrs[i], elide);
-        }
-        fputc('}', f);
-    }
-    fputs(" :", f);
-    for (i = 0; i < n->nout; i++) {
-        int id = n->out[i];
-        fputs(i ? ", " : " ", f);
-        if (id < 0 || id >= g->nval) {
-            fputs("undef[*]", f);
-            continue;
-        }
-        print_type(f, &g->vals[id].type);
-        print_layout(f, g->vals[id].layout);
-        print_scale(f, g->vals[id].scale);
-    }
-    /* The parser names a node after its first output when '@' is left out,
-     * so that name needs no '@'. */
-    if (n->name && !(n->nout > 0 && n->out[0] >= 0 && n->out[0] < g->nval &&
-                     strcmp(n->name, g->vals[n->out[0]].name ? g->vals[n->out[0]].name : "") == 0)) {
-        fputs(" @", f);
-        print_string(f, n->name);
-    }
-    print_loc(f, g, n->loc);
-    fputc('\n', f);
-}
-
-/* Needs nothing of g beyond readable arrays: a graph that fails gir_verify
- * still prints (unparsable where it is broken), which is what a dump after a
- * failed check wants. */
-int gir_print(const GirGraph *g, FILE *f, int elide_data)
-{
-    int i;
-    fputs("graph ", f);
-    print_string(f, g->name);
-    fprintf(f, " opset %d", g->opset);
-    if (g->source) {
-        fputs(" source ", f);
-        print_string(f, g->source);
-    }
-    fputc('\n', f);
-    for (i = 0; i < g->ninput; i++) {
-        int id = g->inputs[i];
-        fputs("input ", f);
-        print_value_ref(f, g, id);
-        if (id >= 0 && id < g->nval) {
-            fputs(" : ", f);
-            print_type(f, &g->vals[id].type);
-            print_layout(f, g->vals[id].layout);
-            print_scale(f, g->vals[id].scale);
-            print_loc(f, g, g->vals[id].loc);
-        }
-        fputc('\n', f);
-    }
-    for (i = 0; i < g->nval; i++) {
-        const GirValue *v = &g->vals[i];
-        if (v->kind != GIR_VAL_CONST)
-            continue;
-        fputs("const ", f);
-        print_value_ref(f, g, i);
-        fputs(" : ", f);
-        print_type(f, &v->type);
-        print_layout(f, v->layout);
-        print_scale(f, v->scale);
-        fputs(" = ", f);
-        print_data(f, &v->type, v->data, elide_data);
-        print_loc(f, g, v->loc);
-        fputc('\n', f);
-    }
-    for (i = 0; i < g->nnode; i++)
-        print_node(f, g, &g->nodes[i], elide_data);
-    for (i = 0; i < g->noutput; i++) {
-        fputs("output ", f);
-        print_value_ref(f, g, g->outputs[i]);
-        fputc('\n', f);
-    }
-    return ferror(f) ? -1 : 0;
 }
 
 /* ---- lexer ------------------------------------------------------------------- */
@@ -677,6 +228,53 @@ static int lex_string(Parser *P, const char *q, const char **endp, const char **
     return 0;
 }
 
+/* An identifier at p, or base64"..." data; sets *endp past it. */
+static int lex_word(Parser *P, const char *p, const char **endp)
+{
+    const char *q = p, *end = P->end;
+    Token *t = &P->tok;
+    while (q < end && (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q)))
+        q++;
+    t->kind = TK_IDENT;
+    t->str = tmp_copy(P, p, (size_t)(q - p));
+    if (strcmp(t->str, "base64") == 0 && q < end && *q == '"') {
+        const char *r = q + 1;
+        while (r < end && *r != '"' && *r != '\n')
+            r++;
+        if (r >= end || *r != '"')
+            return errorf(P, P->line, "expected '\"' closing the base64 data, got %s",
+                          r >= end ? "end of file" : "end of line");
+        t->kind = TK_BASE64;
+        t->b64 = q + 1;
+        t->b64len = (size_t)(r - q - 1);
+        q = r + 1;
+    }
+    *endp = q;
+    return 0;
+}
+
+/* The end of the number word starting at p (a digit or '-'): one maximal
+ * word, its reader decides what it is.  A sign may follow the exponent 'e'
+ * of a decimal, not a hex digit 'e'. */
+static const char *number_end(const char *p, const char *end)
+{
+    const char *q = p + 1;
+    int hex = 0;
+    if (*p == '-' && q < end && *q == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X'))
+        hex = 1;
+    if (*p == '0' && q < end && (*q == 'x' || *q == 'X'))
+        hex = 1;
+    while (q < end) {
+        if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q) || *q == '.')
+            q++;
+        else if ((*q == '+' || *q == '-') && !hex && (q[-1] == 'e' || q[-1] == 'E'))
+            q++;
+        else
+            break;
+    }
+    return q;
+}
+
 /* Read the next token into P->tok. */
 static int next(Parser *P)
 {
@@ -706,39 +304,10 @@ static int next(Parser *P)
         q = p + 1;
         P->line++;
     } else if (is_alpha((unsigned char)*p)) {
-        while (q < end && (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q)))
-            q++;
-        t->kind = TK_IDENT;
-        t->str = tmp_copy(P, p, (size_t)(q - p));
-        if (strcmp(t->str, "base64") == 0 && q < end && *q == '"') {
-            const char *r = q + 1;
-            while (r < end && *r != '"' && *r != '\n')
-                r++;
-            if (r >= end || *r != '"')
-                return errorf(P, P->line, "expected '\"' closing the base64 data, got %s",
-                              r >= end ? "end of file" : "end of line");
-            t->kind = TK_BASE64;
-            t->b64 = q + 1;
-            t->b64len = (size_t)(r - q - 1);
-            q = r + 1;
-        }
+        if (lex_word(P, p, &q) < 0)
+            return -1;
     } else if (is_digit((unsigned char)*p) || *p == '-') {
-        /* One maximal word; its reader decides what it is.  A sign may
-         * follow the exponent 'e' of a decimal, not a hex digit 'e'. */
-        int hex = 0;
-        q = p + 1;
-        if (*p == '-' && q < end && *q == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X'))
-            hex = 1;
-        if (*p == '0' && q < end && (*q == 'x' || *q == 'X'))
-            hex = 1;
-        while (q < end) {
-            if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q) || *q == '.')
-                q++;
-            else if ((*q == '+' || *q == '-') && !hex && (q[-1] == 'e' || q[-1] == 'E'))
-                q++;
-            else
-                break;
-        }
+        q = number_end(p, end);
         t->kind = TK_NUMBER;
         t->str = tmp_copy(P, p, (size_t)(q - p));
     } else if (*p == '"') {
@@ -1072,7 +641,7 @@ static int parse_layout(Parser *P, const GirType *t, GirLayout *out)
         return 0;
     if (t->rank != 4 && t->rank != -1)
         return errorf(P, P->tok.line, "expected a 4-D type for layout %s, got %s",
-                      P->tok.str, type_text(t, buf, sizeof buf));
+                      P->tok.str, gir_text_type(t, buf, sizeof buf));
     return next(P);
 }
 
@@ -1107,10 +676,10 @@ static int parse_data(Parser *P, const GirType *t, GirArena *a, void **out, cons
                       what);
     if (P->tok.kind != TK_BASE64)
         return expected(P, "base64\"...\" data");
-    bytes = type_bytes(t);
+    bytes = gir_type_bytes(t);
     if (bytes < 0)
         return errorf(P, P->tok.line, "expected a static type for the data of %s, got %s",
-                      what, type_text(t, buf, sizeof buf));
+                      what, gir_text_type(t, buf, sizeof buf));
     s = P->tok.b64;
     n = P->tok.b64len;
     if (n % 4)
@@ -1120,7 +689,7 @@ static int parse_data(Parser *P, const GirType *t, GirArena *a, void **out, cons
     dec = n / 4 * 3 - pad;
     if ((uint64_t)bytes != dec)
         return errorf(P, P->tok.line, "expected %" PRId64 " bytes of data for %s %s, got %zu",
-                      bytes, what, type_text(t, buf, sizeof buf), dec);
+                      bytes, what, gir_text_type(t, buf, sizeof buf), dec);
     d = gir_arena_alloc(a, dec);
     for (i = 0; i < n; i += 4) {
         uint32_t v = 0;
@@ -1422,38 +991,131 @@ static void apply_attr(GirGraph *g, int node, const GirAttr *a)
     }
 }
 
+/* VALUE {',' VALUE}: the names a node statement defines, none twice. */
+static int parse_out_names(Parser *P, int line, const char ***names, int *nout)
+{
+    int i, cap = 0;
+    char buf[128];
+    for (;;) {
+        if (!(*names = grow_list(P, *names, *nout, &cap, sizeof **names)) ||
+            new_value_name(P, &(*names)[*nout]) < 0)
+            return -1;
+        for (i = 0; i < *nout; i++)
+            if (strcmp((*names)[i], (*names)[*nout]) == 0)
+                return errorf(P, line, "redefinition of %s (first defined at line %d)",
+                              value_text((*names)[*nout], buf, sizeof buf), line);
+        (*nout)++;
+        if (!at_punct(P, ','))
+            return 0;
+        if (next(P) < 0)
+            return -1;
+    }
+}
+
+/* '(' [IN {',' IN}] ')' with IN a value or '_' (absent, -1), as many as op
+ * takes and its required ones present. */
+static int parse_inputs(Parser *P, int line, GirOp op, int **in, int *nin)
+{
+    int i, lo, hi, cap = 0;
+    if (eat_punct(P, '(', "'(' and the op's inputs") < 0)
+        return -1;
+    while (!at_punct(P, ')')) {
+        if (*nin > 0 && eat_punct(P, ',', "',' or ')' in the inputs") < 0)
+            return -1;
+        if (!(*in = grow_list(P, *in, *nin, &cap, sizeof **in)))
+            return -1;
+        if (at_ident(P, "_")) {
+            (*in)[(*nin)++] = -1;
+            if (next(P) < 0)
+                return -1;
+        } else if (use_value(P, &(*in)[(*nin)++]) < 0) {
+            return -1;
+        }
+    }
+    if (next(P) < 0)
+        return -1;
+    lo = gir_op_min_inputs(op);
+    hi = gir_op_max_inputs(op);
+    if (*nin < lo || *nin > hi) {
+        if (lo == hi)
+            return errorf(P, line, "expected %d inputs for %s, got %d", lo, gir_op_name(op),
+                          *nin);
+        return errorf(P, line, "expected %d to %d inputs for %s, got %d", lo, hi,
+                      gir_op_name(op), *nin);
+    }
+    for (i = 0; i < lo; i++)
+        if ((*in)[i] == -1)
+            return errorf(P, line, "expected a value for required input %d of %s, got _", i,
+                          gir_op_name(op));
+    return 0;
+}
+
+/* ['{' ATTR {',' ATTR} '}'], no name twice. */
+static int parse_attrs(Parser *P, int line, GirAttr **attrs, int *nattr)
+{
+    int i, cap = 0;
+    if (!at_punct(P, '{'))
+        return 0;
+    if (next(P) < 0)
+        return -1;
+    while (!at_punct(P, '}')) {
+        if (*nattr > 0 && eat_punct(P, ',', "',' or '}' in the attributes") < 0)
+            return -1;
+        if (!(*attrs = grow_list(P, *attrs, *nattr, &cap, sizeof **attrs)) ||
+            parse_attr(P, &(*attrs)[*nattr]) < 0)
+            return -1;
+        for (i = 0; i < *nattr; i++)
+            if (strcmp((*attrs)[i].name, (*attrs)[*nattr].name) == 0)
+                return errorf(P, line, "attribute '%s' given twice", (*attrs)[i].name);
+        (*nattr)++;
+    }
+    return next(P);
+}
+
+/* The outputs of a node statement as they are parsed, before the node exists. */
+typedef struct {
+    const char **names;  /* value names, nout of them */
+    int nout;            /* outputs */
+    GirType *types;      /* their types */
+    GirLayout *layouts;  /* their layouts */
+    float *scales;       /* their int8 scales (0: none) */
+} Outs;
+
+/* ':' TYPE [LAYOUT] [SCALE] {',' TYPE [LAYOUT] [SCALE]}, one per output. */
+static int parse_out_types(Parser *P, Outs *o)
+{
+    int i;
+    if (eat_punct(P, ':', "':' and the output types") < 0)
+        return -1;
+    o->types = gir_arena_alloc(P->tmp, sizeof *o->types * (size_t)o->nout);
+    o->layouts = gir_arena_alloc(P->tmp, sizeof *o->layouts * (size_t)o->nout);
+    o->scales = gir_arena_alloc(P->tmp, sizeof *o->scales * (size_t)o->nout);
+    for (i = 0; i < o->nout; i++) {
+        if (i > 0 && eat_punct(P, ',', "',' and the type of the next output") < 0)
+            return -1;
+        if (parse_type(P, &o->types[i]) < 0 || parse_layout(P, &o->types[i], &o->layouts[i]) < 0 ||
+            parse_scale(P, &o->scales[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* VALUE {',' VALUE} '=' OP '(' [IN {',' IN}] ')' ['{' ATTR {',' ATTR} '}']
  *     ':' TYPE [LAYOUT] {',' TYPE [LAYOUT]} ['@' STRING] [LOC]
  * IN is a value or '_' (absent).  Without '@', the node is named after its
  * first output (node and value names are separate name spaces). */
 static int parse_node(Parser *P)
 {
-    int line = P->tok.line, nout = 0, ncap = 0, nin = 0, icap = 0, nattr = 0, acap = 0;
-    int i, j, op, lo, hi, node, *in = NULL, *out;
-    const char **names = NULL, *node_name;
+    int line = P->tok.line, nin = 0, nattr = 0, i, op, node, *in = NULL, *out;
+    const char *node_name;
     GirAttr *attrs = NULL;
-    GirType *types;
-    GirLayout *layouts;
-    float *scales;
+    Outs o = {NULL, 0, NULL, NULL, NULL};
     GirLoc loc;
     const Slot *s;
     char buf[128];
 
-    for (;;) {
-        if (!(names = grow_list(P, names, nout, &ncap, sizeof *names)) ||
-            new_value_name(P, &names[nout]) < 0)
-            return -1;
-        for (i = 0; i < nout; i++)
-            if (strcmp(names[i], names[nout]) == 0)
-                return errorf(P, line, "redefinition of %s (first defined at line %d)",
-                              value_text(names[nout], buf, sizeof buf), line);
-        nout++;
-        if (!at_punct(P, ','))
-            break;
-        if (next(P) < 0)
-            return -1;
-    }
-    if (eat_punct(P, '=', "'=' and an op") < 0)
+    if (parse_out_names(P, line, &o.names, &o.nout) < 0 ||
+        eat_punct(P, '=', "'=' and an op") < 0)
         return -1;
     if (P->tok.kind != TK_IDENT)
         return expected(P, "an op name");
@@ -1461,65 +1123,10 @@ static int parse_node(Parser *P)
     if (op < 0)
         return errorf(P, P->tok.line, "unknown op %s",
                       quote_raw(P->tok.start, P->tok.len, buf, sizeof buf));
-    if (next(P) < 0 || eat_punct(P, '(', "'(' and the op's inputs") < 0)
+    if (next(P) < 0 || parse_inputs(P, line, (GirOp)op, &in, &nin) < 0 ||
+        parse_attrs(P, line, &attrs, &nattr) < 0 || parse_out_types(P, &o) < 0)
         return -1;
-    while (!at_punct(P, ')')) {
-        if (nin > 0 && eat_punct(P, ',', "',' or ')' in the inputs") < 0)
-            return -1;
-        if (!(in = grow_list(P, in, nin, &icap, sizeof *in)))
-            return -1;
-        if (at_ident(P, "_")) {
-            in[nin++] = -1;
-            if (next(P) < 0)
-                return -1;
-        } else if (use_value(P, &in[nin++]) < 0) {
-            return -1;
-        }
-    }
-    if (next(P) < 0)
-        return -1;
-    lo = gir_op_min_inputs((GirOp)op);
-    hi = gir_op_max_inputs((GirOp)op);
-    if (nin < lo || nin > hi) {
-        if (lo == hi)
-            return errorf(P, line, "expected %d inputs for %s, got %d", lo, gir_op_name(op), nin);
-        return errorf(P, line, "expected %d to %d inputs for %s, got %d", lo, hi,
-                      gir_op_name(op), nin);
-    }
-    for (i = 0; i < lo; i++)
-        if (in[i] == -1)
-            return errorf(P, line, "expected a value for required input %d of %s, got _", i,
-                          gir_op_name(op));
-    if (at_punct(P, '{')) {
-        if (next(P) < 0)
-            return -1;
-        while (!at_punct(P, '}')) {
-            if (nattr > 0 && eat_punct(P, ',', "',' or '}' in the attributes") < 0)
-                return -1;
-            if (!(attrs = grow_list(P, attrs, nattr, &acap, sizeof *attrs)) ||
-                parse_attr(P, &attrs[nattr]) < 0)
-                return -1;
-            for (i = 0; i < nattr; i++)
-                if (strcmp(attrs[i].name, attrs[nattr].name) == 0)
-                    return errorf(P, line, "attribute '%s' given twice", attrs[i].name);
-            nattr++;
-        }
-        if (next(P) < 0)
-            return -1;
-    }
-    if (eat_punct(P, ':', "':' and the output types") < 0)
-        return -1;
-    types = gir_arena_alloc(P->tmp, sizeof *types * (size_t)nout);
-    layouts = gir_arena_alloc(P->tmp, sizeof *layouts * (size_t)nout);
-    scales = gir_arena_alloc(P->tmp, sizeof *scales * (size_t)nout);
-    for (i = 0; i < nout; i++) {
-        if (i > 0 && eat_punct(P, ',', "',' and the type of the next output") < 0)
-            return -1;
-        if (parse_type(P, &types[i]) < 0 || parse_layout(P, &types[i], &layouts[i]) < 0 ||
-            parse_scale(P, &scales[i]) < 0)
-            return -1;
-    }
-    node_name = names[0];
+    node_name = o.names[0];
     if (at_punct(P, '@')) {
         if (next(P) < 0)
             return -1;
@@ -1536,17 +1143,17 @@ static int parse_node(Parser *P)
     if (parse_loc(P, &loc) < 0 || eat_eol(P) < 0)
         return -1;
 
-    out = gir_arena_alloc(P->tmp, sizeof *out * (size_t)nout);
-    for (i = 0; i < nout; i++) {
-        out[i] = gir_add_value(P->g, names[i], GIR_VAL_NODE, types[i], loc);
-        P->g->vals[out[i]].layout = layouts[i];
-        P->g->vals[out[i]].scale = scales[i];
+    out = gir_arena_alloc(P->tmp, sizeof *out * (size_t)o.nout);
+    for (i = 0; i < o.nout; i++) {
+        out[i] = gir_add_value(P->g, o.names[i], GIR_VAL_NODE, o.types[i], loc);
+        P->g->vals[out[i]].layout = o.layouts[i];
+        P->g->vals[out[i]].scale = o.scales[i];
     }
-    node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, nout, loc);
-    for (j = 0; j < nattr; j++)
-        apply_attr(P->g, node, &attrs[j]);
-    for (i = 0; i < nout; i++)
-        map_put(P, &P->vals, names[i], out[i], line);
+    node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, o.nout, loc);
+    for (i = 0; i < nattr; i++)
+        apply_attr(P->g, node, &attrs[i]);
+    for (i = 0; i < o.nout; i++)
+        map_put(P, &P->vals, o.names[i], out[i], line);
     map_put(P, &P->nodes, node_name, node, line);
     return 0;
 }

@@ -1,0 +1,123 @@
+/*
+ * Helpers that every shape rule and kernel of graphir/ uses and that use
+ * nothing of them: the error of a node, row-major index arithmetic, the
+ * sliding-window geometry of Conv and the pools, and the readers of the int8
+ * form's requantize attributes.  The bottom of the op files' dependency
+ * order (docs/ir.md): this file calls only graph.c and error.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "requant.h"
+
+/* ---- errors ------------------------------------------------------------------ */
+
+int gir_node_fail(const GirNode *n, GirError *e, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    GirLoc loc = n->loc;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!loc.node)
+        loc.node = n->name;
+    return gir_error_at(e, loc, "%s: %s", gir_op_name(n->op), msg);
+}
+
+/* ---- index arithmetic ----------------------------------------------------------- */
+
+int64_t gir_dims_prod(const int64_t *d, int lo, int hi)
+{
+    int64_t p = 1;
+    int i;
+    for (i = lo; i < hi; i++)
+        p *= d[i];
+    return p;
+}
+
+int gir_next_index(int64_t *idx, const int64_t *dims, int r)
+{
+    int i;
+    for (i = r - 1; i >= 0; i--) {
+        if (++idx[i] < dims[i])
+            return 1;
+        idx[i] = 0;
+    }
+    return 0;
+}
+
+/* ---- sliding-window geometry (Conv and the pools) --------------------------------- */
+
+void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
+                GirWindow *g)
+{
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    int i, cnt;
+    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
+    const int64_t *di = gir_attr_ints(n, "dilations", &cnt);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
+    g->nsp = x->rank - 2;
+    for (i = 0; i < g->nsp; i++) {
+        int64_t ek, total;
+        g->in[i] = x->dims[i + 2];
+        g->out[i] = y->dims[i + 2];
+        g->k[i] = k[i];
+        g->s[i] = st ? st[i] : 1;
+        g->d[i] = di ? di[i] : 1;
+        ek = (g->k[i] - 1) * g->d[i] + 1;
+        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            total = (g->out[i] - 1) * g->s[i] + ek - g->in[i];
+            if (total < 0)
+                total = 0;
+            g->pb[i] = ap[5] == 'U' ? total / 2 : total - total / 2;
+            g->pe[i] = total - g->pb[i];
+        } else if (strcmp(ap, "VALID") == 0 || !pa) {
+            g->pb[i] = g->pe[i] = 0;
+        } else {
+            g->pb[i] = pa[i];
+            g->pe[i] = pa[g->nsp + i];
+        }
+    }
+}
+
+/* ---- requantize attributes of the int8 form (docs/quant.md) ------------------------ */
+
+/* An ints attribute of exactly count entries, each in [lo, hi].  Absent:
+ * NULL with no error when optional, else an error. */
+int gir_rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,
+                   int optional, const int64_t **out, GirError *e)
+{
+    int cnt, i;
+    const int64_t *v = gir_attr_ints(n, name, &cnt);
+    *out = v;
+    if (!v) {
+        if (optional)
+            return 0;
+        return gir_node_fail(n, e, "int8 form needs ints attribute %s", name);
+    }
+    if (count >= 0 && cnt != count)
+        return gir_node_fail(n, e, "attribute %s has %d entries; expected %lld", name, cnt,
+                    (long long)count);
+    for (i = 0; i < cnt; i++)
+        if (v[i] < lo || v[i] > hi)
+            return gir_node_fail(n, e, "attribute %s[%d] = %lld out of range [%lld, %lld]", name, i,
+                        (long long)v[i], (long long)lo, (long long)hi);
+    return 0;
+}
+
+int gir_chan_rq(const GirNode *n, int64_t count, GirChanRq *rq, GirError *e)
+{
+    const int64_t *amin, *amax;
+    if (gir_rq_attr(n, "rq_m_pos", count, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &rq->m_pos, e) ||
+        gir_rq_attr(n, "rq_m_neg", count, KILN_RQ_M_MIN, KILN_RQ_M_MAX, 0, &rq->m_neg, e) ||
+        gir_rq_attr(n, "rq_shift", count, 0, KILN_RQ_MAX_SHIFT, 0, &rq->shift, e) ||
+        gir_rq_attr(n, "act_min", 1, -128, 127, 1, &amin, e) ||
+        gir_rq_attr(n, "act_max", 1, -128, 127, 1, &amax, e))
+        return -1;
+    rq->lo = amin ? (int8_t)amin[0] : -128;
+    rq->hi = amax ? (int8_t)amax[0] : 127;
+    return 0;
+}
