@@ -1,6 +1,7 @@
 /*
- * Small file helpers the folders above graphir share: a whole-or-nothing
- * file write and the string comparator of sorted folder listings.
+ * Small file helpers the folders above graphir share: a whole file read, a
+ * whole-or-nothing file write and the string comparator of sorted folder
+ * listings.
  */
 #define _POSIX_C_SOURCE 200809L /* fileno, fsync, getpid */
 
@@ -11,6 +12,32 @@
 #include <unistd.h>
 
 #include "graphir/graphir.h"
+
+char *gir_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    buf = malloc((size_t)n + 1);
+    if (!buf)
+        gir_die("out of memory");
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len)
+        *len = (size_t)n;
+    fclose(f);
+    return buf;
+}
 
 int gir_write_atomic(const char *path, const void *const *parts, const size_t *lens, int nparts,
                      GirError *e)

@@ -261,6 +261,9 @@ int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *
 
 /* ---- files (graphir/file.c) ----------------------------------------------- */
 
+/* The whole file at path, NUL-terminated (malloc'd; *len = its size when len
+ * is not NULL), or NULL with errno set when it cannot be read. */
+char *gir_read_file(const char *path, size_t *len);
 /* Write the parts, one after the other, to path so the file appears whole or
  * not at all: into PATH.tmp.PID beside it, flushed to disk, renamed over
  * path; the temporary file is removed on any failure.  0, or -1 + error
