@@ -6,11 +6,11 @@
  * buffer of every frame per tensor channel, each 4 KiB aligned with a gap,
  * all above 4 GiB (SIM_DDR_BASE) so the _BASE_HI registers matter.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <errno.h>
 
 #include "sim/internal.h"
 

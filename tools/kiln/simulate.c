@@ -177,7 +177,7 @@ int kiln_cmd_simulate(int argc, char **argv)
     else if (r)
         print_result(r);
     if (rc != SIM_OK) /* SIM_FAILED and SIM_BAD_INPUT are KILN_FAILED and KILN_BAD_INPUT */
-        kiln_user_error("%s", err.msg);
+        kiln_report(&err);
 out:
     sim_result_free(r);
     gir_arena_free(arena);
