@@ -99,7 +99,7 @@ static int build_hash(Build *b, uint64_t *out, GirError *e)
 {
     static const char *const hsrc[] = {"harness.h", "harness.c", "harness_top.cpp",
                                        "port_bytes.h"};
-    GirArena *a = b->s->arena;
+    GirArena *a = b->s->run;
     uint64_t h = 0xcbf29ce484222325ull;
     char ver[512], *text;
     size_t len, i;
@@ -138,7 +138,7 @@ static int build_hash(Build *b, uint64_t *out, GirError *e)
 /* cc harness.c into tmp/harness.o, then verilator --build into tmp. */
 static int compile(Build *b, const char *tmp, const char *log, GirError *e)
 {
-    GirArena *a = b->s->arena;
+    GirArena *a = b->s->run;
     const char *hc = gir_arena_printf(a, "%s/harness.c", KILN_SIM_HARNESS_DIR);
     const char *htop = gir_arena_printf(a, "%s/harness_top.cpp", KILN_SIM_HARNESS_DIR);
     const char *ccobj = gir_arena_printf(a, "%s/harness.o", tmp);
@@ -181,7 +181,7 @@ static int compile(Build *b, const char *tmp, const char *log, GirError *e)
 /* Paths are made absolute: make runs inside the build folder. */
 int sim_build(Sim *s, GirError *e)
 {
-    GirArena *a = s->arena;
+    GirArena *a = s->run;
     char *abs = realpath(s->dir, NULL);
     const char *path, *obj, *tmp, *log, *exe;
     Build b = {0};

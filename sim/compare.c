@@ -117,7 +117,7 @@ static int compare_out(const Sim *s, const SimChan *c, const char *dump, const c
 
 int sim_compare_segment(const Sim *s, int sg, const char *sd, long *mismatches, GirError *e)
 {
-    GirArena *a = s->arena;
+    GirArena *a = s->run;
     int i, rc;
     for (i = 0; i < s->map->nchan; i++) {
         const SimChan *c = &s->map->chan[i];
@@ -310,7 +310,7 @@ static char *report_section(const Sim *s, const SimResult *r)
 /* Replace report.md's "## Measured" section (if any) by section. */
 static int write_report(const Sim *s, const char *section)
 {
-    const char *path = gir_arena_printf(s->arena, "%s/report.md", s->dir);
+    const char *path = gir_arena_printf(s->run, "%s/report.md", s->dir);
     char *old = gir_read_file(path, NULL), *cut, *all;
     const void *part;
     size_t len;
@@ -339,7 +339,7 @@ int sim_figures(Sim *s, SimResult *r, long *pf, long *pl, GirError *e)
 {
     cJSON *root = cJSON_CreateObject(), *stj = cJSON_AddArrayToObject(root, "stages");
     cJSON *sgj = cJSON_AddArrayToObject(root, "segments");
-    const char *path = gir_arena_printf(s->arena, "%s/sim/result.json", s->dir);
+    const char *path = gir_arena_printf(s->run, "%s/sim/result.json", s->dir);
     const void *part;
     char *section;
     size_t len;

@@ -53,7 +53,7 @@ int sim_ddr_weights(const Sim *s, int sg, SimDdr *d, FILE *job, GirError *e)
             have_w = 1;
     if (!have_w)
         return SIM_OK;
-    wpath = gir_arena_printf(s->arena, "%s/rtl/weights.bin", s->dir);
+    wpath = gir_arena_printf(s->run, "%s/rtl/weights.bin", s->dir);
     if (stat(wpath, &st) != 0)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot read: %s (segment %d has weight channels)",
                          wpath, strerror(errno), sg);
@@ -109,7 +109,7 @@ int sim_ddr_buffers(Sim *s, int sg, SimDdr *d, const char *sd, FILE *job, GirErr
             fprintf(job, "region 0x%" PRIx64 " %" PRIu64 "\n", d->next, size);
             d->next = after(d->next, size);
             if (c->rd) { /* every frame's tensor, back to back */
-                const char *path = gir_arena_printf(s->arena, "%s/%s.bin", sd, c->name);
+                const char *path = gir_arena_printf(s->run, "%s/%s.bin", sd, c->name);
                 if ((rc = write_input(s, c, path, e)))
                     return rc;
                 fprintf(job, "load 0x%" PRIx64 " %s\n", c->addr, path);

@@ -73,7 +73,7 @@ typedef struct SimRef {
 struct Sim {
     const char *dir;       /* the compiled folder as given */
     const char *rpath;     /* DIR/rtl/regmap.json */
-    GirArena *arena;       /* paths and tables that live as long as the Sim */
+    GirArena *arena;       /* what lives as long as the Sim: its paths */
     cJSON *plan;           /* plan.json */
     SimMap *map;           /* regmap.json (channel addresses set per segment) */
     GirGraph *g;           /* model.gir */
@@ -86,7 +86,7 @@ struct Sim {
     const char *exe;       /* the harness executable, once built */
     /* the run in progress */
     const SimOptions *o;   /* its options */
-    GirArena *run;         /* its reference values */
+    GirArena *run;         /* its reference values, paths and build strings */
     SimRef ref;            /* reference values of every frame */
     long cap;              /* cycle cap per start */
 };
@@ -119,7 +119,8 @@ cJSON *sim_json_load(const char *path, GirError *e);
 int sim_map_from_json(cJSON *doc, const char *path, int nstages, SimMap **out, GirError *e);
 
 /* ---- build.c ---- */
-/* Build (or find) DIR/sim/obj-<hash>/kiln_sim for o->threads; sets s->exe. */
+/* Build (or find) DIR/sim/obj-<hash>/kiln_sim for o->threads; sets s->exe
+ * (in the run's arena). */
 int sim_build(Sim *s, GirError *e);
 
 /* ---- proc.c ---- */

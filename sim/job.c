@@ -89,8 +89,8 @@ static int write_job(Sim *s, int sg, const char *sd, const char *job, GirError *
  * the harness or a failed run fails the segment. */
 static int run_job(Sim *s, int sg, const char *sd, const char *job, char **text, GirError *e)
 {
-    const char *res = gir_arena_printf(s->arena, "%s/result.txt", sd);
-    const char *log = gir_arena_printf(s->arena, "%s/harness.log", sd);
+    const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
+    const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
     char *argv[] = {(char *)s->exe, (char *)job, (char *)res, NULL};
     const char *l;
     int status;
@@ -162,8 +162,8 @@ static int measure(const Sim *s, int sg, const char *text, SimSegment *r, long *
 
 int sim_job_segment(Sim *s, int sg, SimSegment *r, long *pf, long *pl, GirError *e)
 {
-    const char *sd = gir_arena_printf(s->arena, "%s/sim/seg%d", s->dir, sg);
-    const char *job = gir_arena_printf(s->arena, "%s/job.txt", sd);
+    const char *sd = gir_arena_printf(s->run, "%s/sim/seg%d", s->dir, sg);
+    const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
     char *text = NULL;
     int rc;
     if (mkdir(sd, 0777) != 0 && errno != EEXIST)
