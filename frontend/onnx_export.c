@@ -21,14 +21,11 @@
  * (YoloHead) are refused with an error naming the node.  The file appears
  * whole or not at all (temporary file beside it, then rename).
  */
-#define _POSIX_C_SOURCE 200809L /* fileno, fsync, getpid */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "frontend/frontend.h"
 #include "frontend/tensor_proto.h"
@@ -689,33 +686,6 @@ static int export_node(Exp *x, const GirNode *n)
 
 /* ---- the file --------------------------------------------------------------------- */
 
-static int write_atomic(const char *path, const uint8_t *buf, size_t len, GirError *e)
-{
-    GirLoc loc = gir_loc_file(path, -1);
-    char tmp[4096];
-    FILE *f;
-    int ok;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
-        return gir_error_at(e, loc, "path too long");
-    f = fopen(tmp, "wb");
-    if (!f)
-        return gir_error_at(e, loc, "cannot create '%s': %s", tmp, strerror(errno));
-    ok = fwrite(buf, 1, len, f) == len;
-    ok = fflush(f) == 0 && ok;
-    ok = fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok) {
-        remove(tmp);
-        return gir_error_at(e, loc, "writing '%s' failed: %s", tmp, strerror(errno));
-    }
-    if (rename(tmp, path) != 0) {
-        int err = errno;
-        remove(tmp);
-        return gir_error_at(e, loc, "cannot rename '%s' into place: %s", tmp, strerror(err));
-    }
-    return 0;
-}
-
 int fe_write_onnx_qdq(const GirGraph *g, const char *path, GirError *e)
 {
     static const Onnx__ModelProto minit = ONNX__MODEL_PROTO__INIT;
@@ -770,7 +740,10 @@ int fe_write_onnx_qdq(const GirGraph *g, const char *path, GirError *e)
     if (!buf)
         gir_die("out of memory");
     onnx__model_proto__pack(&mp, buf);
-    rc = write_atomic(path, buf, len, e);
+    {
+        const void *part = buf;
+        rc = gir_write_atomic(path, &part, &len, 1, e);
+    }
     free(buf);
 out:
     gir_arena_free(x.a);

@@ -8,7 +8,7 @@
  * copied, and every error names the file and, where there is one, the byte
  * offset or tensor name.
  */
-#define _POSIX_C_SOURCE 200809L /* fileno, fstat, fseeko, fsync, getpid */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat, fseeko */
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 #include "frontend/frontend.h"
 #include "frontend/tensor_proto.h"
@@ -741,48 +740,6 @@ int fe_read_tensor(const char *path, GirArena *a, GirTensor *t, GirError *e)
 
 /* ---- writing ------------------------------------------------------------------- */
 
-/* Write the parts to path so the file appears whole or not at all: into
- * PATH.tmp.PID beside it, flushed to disk, then renamed over path.  The
- * temporary file is removed on any failure. */
-static int write_atomic(const char *path, const void *const *parts, const size_t *lens,
-                        int nparts, GirError *e)
-{
-    GirLoc loc = gir_loc_file(path, -1);
-    size_t tl = strlen(path) + 32;
-    char *tmp = malloc(tl);
-    FILE *f;
-    int i, ok = 1;
-
-    if (!tmp)
-        gir_die("out of memory");
-    snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f) {
-        gir_error_at(e, loc, "cannot create '%s': %s", tmp, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    for (i = 0; i < nparts && ok; i++)
-        if (lens[i] && fwrite(parts[i], 1, lens[i], f) != lens[i])
-            ok = 0;
-    if (ok && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-        ok = 0;
-    if (!ok)
-        gir_error_at(e, loc, "cannot write '%s': %s", tmp, strerror(errno));
-    if (fclose(f) != 0 && ok) {
-        gir_error_at(e, loc, "cannot write '%s': %s", tmp, strerror(errno));
-        ok = 0;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        gir_error_at(e, loc, "cannot rename '%s' into place: %s", tmp, strerror(errno));
-        ok = 0;
-    }
-    if (!ok)
-        remove(tmp);
-    free(tmp);
-    return ok ? 0 : -1;
-}
-
 /* The tensor's data in little-endian order: t->data itself on a
  * little-endian host, else a swapped copy in *owned (free it). */
 static const void *le_data(const GirTensor *t, int64_t numel, void **owned)
@@ -838,7 +795,7 @@ static int write_npy(const char *path, const GirTensor *t, int64_t numel, GirErr
     lens[1] = n;
     parts[2] = le_data(t, numel, &owned);
     lens[2] = (size_t)numel * gir_dtype_size(t->type.dtype);
-    rc = write_atomic(path, parts, lens, 3, e);
+    rc = gir_write_atomic(path, parts, lens, 3, e);
     free(owned);
     return rc;
 }
@@ -870,7 +827,7 @@ static int write_pb(const char *path, const GirTensor *t, int64_t numel, GirErro
     onnx__tensor_proto__pack(&tp, out);
     parts[0] = out;
     lens[0] = size;
-    rc = write_atomic(path, parts, lens, 1, e);
+    rc = gir_write_atomic(path, parts, lens, 1, e);
     free(out);
     free(owned);
     return rc;

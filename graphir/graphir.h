@@ -262,6 +262,20 @@ int gir_infer_shapes(GirGraph *g, GirError *e);
 int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
                    GirType *outs, GirError *e);
 
+/* ---- files (graphir/file.c) ----------------------------------------------- */
+
+/* The whole file at path, NUL-terminated (malloc'd; *len = its size when len
+ * is not NULL), or NULL with errno set when it cannot be read. */
+char *gir_read_file(const char *path, size_t *len);
+/* Write the parts, one after the other, to path so the file appears whole or
+ * not at all: into PATH.tmp.PID beside it, flushed to disk, renamed over
+ * path; the temporary file is removed on any failure.  0, or -1 + error
+ * naming path, with errno left as the failing call set it. */
+int gir_write_atomic(const char *path, const void *const *parts, const size_t *lens, int nparts,
+                     GirError *e);
+/* qsort comparator of an array of C strings (char *), in strcmp order. */
+int gir_cmp_str(const void *a, const void *b);
+
 /* ---- text form ------------------------------------------------------------ */
 
 /* Print the whole graph in the text form; constants' data included (base64)
@@ -279,6 +293,10 @@ GirGraph *gir_parse(const char *text, size_t len, const char *path, GirError *e)
  * the node that failed. */
 int gir_run(const GirGraph *g, const GirTensor *inputs, GirTensor *outputs,
             GirArena *arena, GirError *e);
+/* gir_run keeping every node value (graphir/quant/accuracy.c): *n values,
+ * value (*ids)[k] in (*outs)[k]; both arrays and the data from arena. */
+int gir_run_all(const GirGraph *g, const GirTensor *inputs, GirArena *arena, GirTensor **outs,
+                int **ids, int *n, GirError *e);
 
 /* Per-node statistics for `kiln info`. */
 typedef struct {

@@ -255,11 +255,6 @@ int hls_board_load(const char *name_or_path, HlsBoard *b, GirError *e)
     return board_read(NULL, 0, path, b, e);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char **hls_board_names(int *count)
 {
     DIR *dir = opendir(hls_board_dir());
@@ -283,7 +278,7 @@ char **hls_board_names(int *count)
         n++;
     }
     closedir(dir);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    qsort(names, (size_t)n, sizeof *names, gir_cmp_str);
     *count = n;
     return names;
 }

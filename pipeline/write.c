@@ -57,29 +57,15 @@ static int write_text(const char *dir, const char *name, const char *text, size_
 static int copy_template(const char *dir, const char *name, GirError *e)
 {
     char path[4096];
+    size_t n;
     char *buf;
-    long n;
     int rc;
-    FILE *f;
     snprintf(path, sizeof path, "%s/%s", KILN_RTL_TEMPLATES_DIR, name);
-    f = fopen(path, "rb");
-    if (!f)
+    buf = gir_read_file(path, &n);
+    if (!buf)
         return gir_error_at(e, gir_loc_none(), "rtl: cannot read template %s: %s", path,
                             strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return gir_error_at(e, gir_loc_none(), "rtl: cannot read template %s", path);
-    }
-    buf = malloc((size_t)n + 1);
-    if (!buf)
-        gir_die("out of memory");
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        fclose(f);
-        return gir_error_at(e, gir_loc_none(), "rtl: cannot read template %s", path);
-    }
-    fclose(f);
-    rc = write_text(dir, name, buf, (size_t)n, e);
+    rc = write_text(dir, name, buf, n, e);
     free(buf);
     return rc;
 }

@@ -15,7 +15,7 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan}
+mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap}
 td=/usr/share/libonnx-testdata/data/node
 for t in test_conv_with_strides_padding test_maxpool_2d_pads test_resize_upsample_scales_nearest \
          test_split_variable_parts_1d test_slice test_gemm_default_no_bias test_pad_constant \
@@ -34,19 +34,21 @@ PY
 cp "$deps"/darknet/usr/share/darknet/cfg/*.cfg "$seeds/cfg/" 2>/dev/null || true
 cp "$top"/tests/text/cases/*.gir "$seeds/text/" 2>/dev/null || true
 cp "$top"/boards/zynq-ultrascale/*.xml "$top"/tests/boards/*.xml "$seeds/board/"
-# plans of the model fuzz_plan replays on: its own search, pinned and narrow ones
+# plans of the model fuzz_plan replays on: its own search, pinned and narrow
+# ones; their register maps seed fuzz_regmap
 n=0
 for opt in "" "--pp-max 1" "--pin conv2=2x4x1"; do
   # shellcheck disable=SC2086
   "$build/tools/kiln/kiln" compile "$build/models/cpumid.onnx" --board zcu104 $opt \
     -o "$build/fuzz-plan" >/dev/null
   cp "$build/fuzz-plan/plan.json" "$seeds/plan/plan$n.json"
+  cp "$build/fuzz-plan/rtl/regmap.json" "$seeds/regmap/regmap$n.json"
   rm -rf "$build/fuzz-plan"
   n=$((n + 1))
 done
 
 status=0
-for f in onnx npy cfg text board plan; do
+for f in onnx npy cfg text board plan regmap; do
   bin=$build/tests/fuzz_$f
   [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
   corpus=$build/fuzz-corpus/$f

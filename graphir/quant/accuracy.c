@@ -11,12 +11,10 @@
 
 #include "graphir/graphir.h"
 
-/* Every node value and graph output of g, as the outputs of a view, so one
- * run returns them all. */
-static int run_all(const GirGraph *g, const GirTensor *inputs, GirArena *a, GirTensor **outs,
-                   int **ids, int *n, GirError *e)
+int gir_run_all(const GirGraph *g, const GirTensor *inputs, GirArena *a, GirTensor **outs,
+                int **ids, int *n, GirError *e)
 {
-    GirGraph view = *g;
+    GirGraph view = *g; /* the same graph whose outputs are every node value */
     int i, k = 0;
     *ids = gir_arena_alloc(a, sizeof **ids * (size_t)(g->nval + 1));
     for (i = 0; i < g->nval; i++)
@@ -44,8 +42,8 @@ int gir_accuracy(const GirGraph *ref, const GirGraph *q, const GirTensor *inputs
     GirTensor *ro, *qo;
     int *rids, *qids, nr, nq, i, k = 0, rc = -1;
     int *qslot;
-    if (run_all(ref, inputs, tmp, &ro, &rids, &nr, e) < 0 ||
-        run_all(q, inputs, tmp, &qo, &qids, &nq, e) < 0)
+    if (gir_run_all(ref, inputs, tmp, &ro, &rids, &nr, e) < 0 ||
+        gir_run_all(q, inputs, tmp, &qo, &qids, &nq, e) < 0)
         goto out;
     qslot = gir_arena_alloc(tmp, sizeof *qslot * (size_t)(q->nval + 1));
     for (i = 0; i < q->nval; i++)

@@ -4,7 +4,7 @@
  * with one AXI4 slave per DMA channel, an AXI-Lite master for the registers,
  * and a job runner.  Compiled at simulate time, not with kiln: harness_top.cpp
  * (the only C++, a thin shim around the Verilated model that knows the ports
- * from rtl/kiln_ports.h) plus harness.c and ddr.c (plain C11).
+ * from rtl/kiln_ports.h) plus harness.c (plain C11).
  *
  * Per cycle the C side fills HsPins' inputs from its state, the shim drives
  * them, evaluates the model with the clock low, samples every output into

@@ -55,11 +55,6 @@ static int is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Sorted names of the entries of dir starting with prefix (NULL: all but
  * dot files).  Caller frees each name and the array. */
 static char **list_dir(const char *dir, const char *prefix, int *count)
@@ -88,7 +83,7 @@ static char **list_dir(const char *dir, const char *prefix, int *count)
         n++;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    qsort(names, (size_t)n, sizeof *names, gir_cmp_str);
     *count = n;
     return names;
 }

@@ -41,28 +41,7 @@ int kiln_report(const GirError *e)
 
 char *kiln_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (!buf)
-        gir_die("out of memory");
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    buf[n] = 0;
-    if (len)
-        *len = (size_t)n;
-    fclose(f);
-    return buf;
+    return gir_read_file(path, len);
 }
 
 int kiln_is_help(const char *arg)

@@ -59,11 +59,6 @@ void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *
     out->data = d;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The .npy files of dir, sorted, into *names (allocated in a). */
 static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
 {
@@ -90,7 +85,7 @@ static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
     closedir(d);
     if (n == 0)
         return kiln_user_error("quantize: calibration folder %s has no .npy files", dir);
-    qsort(*names, (size_t)n, sizeof **names, cmp_str);
+    qsort(*names, (size_t)n, sizeof **names, gir_cmp_str);
     *count = n;
     return KILN_OK;
 }
