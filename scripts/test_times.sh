@@ -5,7 +5,8 @@
 #   Usage: scripts/test_times.sh [BUILD_DIR] [--top N]
 # Reads BUILD_DIR/Testing/Temporary/LastTest.log (each test's own time; with
 # ctest -j2 the tests ran two at a time, so a sum is the serial time, not the
-# wall time) and each test's label (its area) from ctest --show-only.
+# wall time) and each test's area from BUILD_DIR/test_areas.txt (written at
+# configure time, as the tests are labelled).
 # --top N also lists the N longest tests.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,18 +20,11 @@ while [ $# -gt 0 ]; do
 done
 log=$build/Testing/Temporary/LastTest.log
 [ -s "$log" ] || { echo "test_times.sh: $log: no ctest run to read" >&2; exit 2; }
-labels=$(mktemp)
-trap 'rm -f "$labels"' EXIT
-ctest --test-dir "$build" --show-only=json-v1 > "$labels"
-/usr/bin/python3 - "$log" "$labels" "$top/tests/budgets.txt" "$ntop" <<'EOF'
-import json, re, sys
+/usr/bin/python3 - "$log" "$build/test_areas.txt" "$top/tests/budgets.txt" "$ntop" <<'EOF'
+import re, sys
 
-log, labels_path, budgets_path, ntop = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-area = {}
-for t in json.load(open(labels_path))["tests"]:
-    for p in t.get("properties", []):
-        if p["name"] == "LABELS":
-            area[t["name"]] = p["value"][0]
+log, areas_path, budgets_path, ntop = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+area = dict(line.split() for line in open(areas_path) if line.strip())
 budget = {}
 for line in open(budgets_path):
     w = line.split("#", 1)[0].split()
