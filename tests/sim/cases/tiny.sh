@@ -21,5 +21,5 @@ $PYTHON -c 'import numpy as n; n.save("'$TMP'/in.npy", n.random.default_rng(5).r
 $KILN simulate $TMP/a -i $TMP/in.npy --frames 2 --latency 7 > $TMP/out2 2> $TMP/err2
 grep -q 'reusing the Verilator build' $TMP/err2
 grep -q '^segment 0: .* 2 frames .*; bit-exact$' $TMP/out2
-test $(grep -c '^## Measured' $TMP/a/report.md) = 1
+test "$(grep -c '^## Measured' $TMP/a/report.md)" = 1
 grep -q '^# tiny' $TMP/a/report.md

@@ -7,6 +7,6 @@
 cp -r $WORK/tiny/a $TMP/a
 $KILN simulate $TMP/a -i $WORK/tiny/in.npy --frames 2 --latency 7 --threads 2 > $TMP/out 2> $TMP/err
 grep -q 'building the Verilator model' $TMP/err
-test $(ls -d $TMP/a/sim/obj-* | wc -l) = 2
+test "$(ls -d $TMP/a/sim/obj-* | wc -l)" = 2
 grep -q '^segment 0: .* 2 frames .*; bit-exact$' $TMP/out
 $PYTHON $HERE/same_result.py $WORK/tiny/a/sim/result.json $TMP/a/sim/result.json
