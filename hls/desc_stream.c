@@ -1,12 +1,12 @@
 /*
  * Descriptors of the stream-family engines (rtl-templates/kiln_maxpool.v,
- * kiln_avgpool.v, kiln_upsample.v, kiln_concat.v, kiln_add.v, kiln_split.v,
- * kiln_fifo.v, kiln_skid.v, kiln_width.v, kiln_regfile.v, kiln_axi_rd.v,
- * kiln_axi_wr.v).  cycles() is exact for a frame run in isolation with the
- * source always valid and the sink always ready (checked by the Verilator
- * benches in sim/); resources() are formulas fitted to yosys synth_xilinx
- * -family xcup on the `fit` points of bench/synth/points_stream.txt and
- * checked on its `check` points (docs/rtl-stream-resources.md).
+ * kiln_upsample.v, kiln_concat.v, kiln_add.v, kiln_fifo.v, kiln_skid.v,
+ * kiln_width.v, kiln_regfile.v, kiln_axi_rd.v, kiln_axi_wr.v).  cycles() is
+ * exact for a frame run in isolation with the source always valid and the
+ * sink always ready (checked by the Verilator benches in sim/); resources()
+ * are formulas fitted to yosys synth_xilinx -family xcup on the `fit` points
+ * of bench/synth/points_stream.txt and checked on its `check` points
+ * (docs/rtl-stream-resources.md).
  */
 #include "hls/hls.h"
 #include "hls/plan_int.h"
@@ -232,10 +232,10 @@ static int64_t concat_cycles(const int64_t *hw, const int64_t *rt)
     return rt[0] * (ga + gb + fl) + 1;
 }
 
-/* Lane realignment of concat and split: every output lane picks one of
- * LANES input lanes by a run-time index ((l -+ r) mod LANES), so yosys builds
- * a LANES:1 mux of 8 bits per lane, not a log2(LANES)-level barrel shifter:
- * the mux inputs grow as 8*LANES*LANES. */
+/* Lane realignment of concat: every output lane picks one of LANES input
+ * lanes by a run-time index ((l - r) mod LANES), so yosys builds a LANES:1
+ * mux of 8 bits per lane, not a log2(LANES)-level barrel shifter: the mux
+ * inputs grow as 8*LANES*LANES. */
 static double realign_mux_inputs(int64_t lanes)
 {
     return 8.0 * (double)lanes * (double)lanes;
@@ -292,74 +292,6 @@ static const HlsEngineDesc add_desc = {
     "kiln_add",
     "elementwise add of two int8 streams with rescale (kiln_add_requant)",
     lanes_hw, add_rt, two_latency, add_cycles, add_resources,
-};
-
-/* ---------------- kiln_split ---------------- */
-
-static const char *const split_rt[] = {"pixels", "cg_in", "off", "cout", NULL};
-
-static int64_t split_cycles(const int64_t *hw, const int64_t *rt)
-{
-    int64_t lanes = hw[0], np = rt[0], cg = rt[1], off = rt[2], cout = rt[3];
-    int64_t q = off / lanes, r = off % lanes, go = hls_cdiv(cout, lanes);
-    int64_t fl = (r != 0 && q + go == cg) ? 1 : 0;
-    int64_t e = fl ? cg : (r == 0 ? q + go - 1 : q + go);
-    return (np - 1) * (cg + fl) + e + 2;
-}
-
-static HlsRes split_resources(const int64_t *hw)
-{
-    double dw = (double)(8 * hw[0]);
-    HlsRes r = {0, 0, 0, 0, 0};
-    /* shifted and joined share the lane index (fitted on LANES 8 and 16) */
-    r.lut = 0.855 * realign_mux_inputs(hw[0]) + 129.0;
-    r.ff = dw + 38.0; /* carry register + counters */
-    return r;
-}
-
-static const HlsEngineDesc split_desc = {
-    "kiln_split",
-    "channel slice of a stream (route groups / group_id)",
-    lanes_hw, split_rt, one_latency, split_cycles, split_resources,
-};
-
-/* ---------------- kiln_avgpool ---------------- */
-
-static const char *const avgpool_hw[] = {"LANES", "CG_MAX", "ROW_MAX", "ACC_W", "PIPE", NULL};
-static const char *const avgpool_rt[] = {"h", "w", "cg", "kh", "kw", "oh", "ow",
-                                         "m_pos", "m_neg", "shift", NULL};
-
-/* PIPE registers in the rounding shift add one cycle each. */
-static int64_t avgpool_latency(const int64_t *hw)
-{
-    return 3 + hw[4];
-}
-
-static int64_t avgpool_cycles(const int64_t *hw, const int64_t *rt)
-{
-    int64_t w = rt[1], cg = rt[2], kh = rt[3], kw = rt[4], oh = rt[5], ow = rt[6];
-    int64_t t = ((oh * kh - 1) * w + ow * kw - 1) * cg + cg - 1;
-    return t + 1 + avgpool_latency(hw);
-}
-
-static HlsRes avgpool_resources(const int64_t *hw)
-{
-    double lanes = (double)hw[0], accw = (double)hw[3], pipe = (double)hw[4];
-    HlsRes r = {0, 0, 0, 0, 0};
-    /* per lane: ACC_W x 16 product in one DSP48E2, two ACC_W adders, the
-     * x-sum LUTRAM, the two-step rounding shift and saturation; PIPE
-     * registers hold the (ACC_W + 17)-bit shifted value of every lane */
-    r.dsp = lanes;
-    r.lut = lanes * 12.45 * accw + 240.0;
-    r.ff = lanes * (4.0 * accw + 4.0) + 47.0 + pipe * (lanes * (accw + 17.0) + 4.0);
-    r.bram36 = hls_bram36_for(hw[2], hw[0] * hw[3]);
-    return r;
-}
-
-static const HlsEngineDesc avgpool_desc = {
-    "kiln_avgpool",
-    "average pooling (window = stride) and global average pooling, sum then requant",
-    avgpool_hw, avgpool_rt, avgpool_latency, avgpool_cycles, avgpool_resources,
 };
 
 /* ---------------- kiln_width ---------------- */
@@ -614,11 +546,9 @@ static const HlsEngineDesc axi_wr_desc = {
 
 const HlsEngineDesc *const hls_stream_descs[] = {
     &maxpool_desc,
-    &avgpool_desc,
     &upsample_desc,
     &concat_desc,
     &add_desc,
-    &split_desc,
     &width_desc,
     &regfile_desc,
     &fifo_desc,

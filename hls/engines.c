@@ -3,11 +3,6 @@
 
 #include <string.h>
 
-#ifndef KILN_HLS_HAVE_STREAM
-/* desc_stream.c is not built yet: an empty stream family. */
-const HlsEngineDesc *const hls_stream_descs[] = {NULL};
-#endif
-
 static const HlsEngineDesc *const *const families[] = {hls_conv_descs, hls_stream_descs};
 
 int hls_engine_count(void)

@@ -122,18 +122,6 @@ module kiln_conv #(
     input  wire                 m_tready,
     output wire [8*PE_OC-1:0]   m_tdata
 );
-    function integer clog2;
-        input integer v;
-        integer t;
-        begin
-            clog2 = 0;
-            t = 1;
-            while (t < v) begin
-                t = t * 2;
-                clog2 = clog2 + 1;
-            end
-        end
-    endfunction
     function integer flog2;
         input integer v;
         integer t;
@@ -149,10 +137,10 @@ module kiln_conv #(
 
     localparam integer ICGMAX = (CIMAX + PE_IC - 1) / PE_IC;
     localparam integer OCGMAX = (COMAX + PE_OC - 1) / PE_OC;
-    localparam integer WAB    = (clog2(WDEPTH) < 1) ? 1 : clog2(WDEPTH);
+    localparam integer WAB    = ($clog2(WDEPTH) < 1) ? 1 : $clog2(WDEPTH);
     localparam integer TGM    = (TOGMAX > 0 && TOGMAX < OCGMAX) ? TOGMAX : OCGMAX;
-    localparam integer OGB    = (clog2(TGM) < 1) ? 1 : clog2(TGM); // group within a tile
-    localparam integer L      = clog2(PE_IC);          // adder tree levels
+    localparam integer OGB    = ($clog2(TGM) < 1) ? 1 : $clog2(TGM); // group within a tile
+    localparam integer L      = $clog2(PE_IC);         // adder tree levels
     localparam integer NP     = 1 << L;                // leaves
     localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
     localparam integer TW     = 17 + L;                // tree width
@@ -224,7 +212,7 @@ module kiln_conv #(
 
     // results issued, not yet in the output buffer (at most the buffer size,
     // so a short counter keeps its adder off the issue path)
-    localparam integer IB = 1 + clog2(2 * OCGMAX + 2 * LAT + 36);
+    localparam integer IB = 1 + $clog2(2 * OCGMAX + 2 * LAT + 36);
     reg [IB-1:0] inflight;
     wire [15:0]  inflight16 = {{(16-IB){1'b0}}, inflight};
     wire       frame_done;    // last op of a pass issues now
@@ -563,7 +551,7 @@ module kiln_conv #(
             // register and the last slice completes the vector.  A new
             // capture may come with the last slice: results complete at most
             // once every K*K*cfg_icg >= RQS cycles (checked in simulation).
-            localparam integer SB = (clog2(RQS) < 1) ? 1 : clog2(RQS);
+            localparam integer SB = ($clog2(RQS) < 1) ? 1 : $clog2(RQS);
             localparam integer SLAST_I = RQS - 1;
             localparam [SB-1:0] SLAST = SLAST_I[SB-1:0];
             reg [32*NL-1:0] c_acc;
@@ -634,7 +622,7 @@ module kiln_conv #(
         if (PP == 1) begin : g_fifo
             // ================= output FIFO =================
             localparam integer FD = (LATB + 3 <= 8) ? 8 : (LATB + 3 <= 16) ? 16 : 32;
-            localparam integer FB = clog2(FD);
+            localparam integer FB = $clog2(FD);
             localparam [15:0] FD16 = FD[15:0];
             reg  [8*PE_OC-1:0] fq [0:FD-1];
             reg  [FB-1:0]      fq_wp, fq_rp;
@@ -675,10 +663,10 @@ module kiln_conv #(
             // output groups (entries up to the one marked oglast), then bank 1
             // over the same entries if pixel 1 exists, and so on to the last
             // pixel of the group, then frees them.
-            localparam integer DB = 1 << clog2(2 * OCGMAX + 2 * LATB + 4);
-            localparam integer BB = clog2(DB);
+            localparam integer DB = 1 << $clog2(2 * OCGMAX + 2 * LATB + 4);
+            localparam integer BB = $clog2(DB);
             localparam [15:0] DB16 = DB[15:0];
-            localparam integer PXB = (clog2(PP) < 1) ? 1 : clog2(PP);
+            localparam integer PXB = ($clog2(PP) < 1) ? 1 : $clog2(PP);
             localparam integer NPX = 1 << PXB;
             reg [BB:0]    ob_w;          // entries written
             reg [BB:0]    ob_r;          // entry read next

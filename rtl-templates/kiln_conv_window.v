@@ -79,23 +79,11 @@ module kiln_conv_window #(
     output reg  [15:0]          d_og,
     output wire                 frame_done
 );
-    function integer cw_clog2;
-        input integer v;
-        integer t;
-        begin
-            cw_clog2 = 0;
-            t = 1;
-            while (t < v) begin
-                t = t * 2;
-                cw_clog2 = cw_clog2 + 1;
-            end
-        end
-    endfunction
 
-    localparam integer RB = cw_clog2(KMAX + 1);
+    localparam integer RB = $clog2(KMAX + 1);
     localparam integer R  = 1 << RB;
-    localparam integer XB = (cw_clog2(WMAX) < 1) ? 1 : cw_clog2(WMAX);
-    localparam integer GB = (cw_clog2(GMAX) < 1) ? 1 : cw_clog2(GMAX);
+    localparam integer XB = ($clog2(WMAX) < 1) ? 1 : $clog2(WMAX);
+    localparam integer GB = ($clog2(GMAX) < 1) ? 1 : $clog2(GMAX);
     localparam integer AB = RB + XB + GB;
 
     // ---- static shape (cfg is stable during a frame) ----

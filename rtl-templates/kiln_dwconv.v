@@ -53,26 +53,14 @@ module kiln_dwconv #(
     input  wire                 m_tready,
     output wire [8*LANES-1:0]   m_tdata
 );
-    function integer clog2;
-        input integer v;
-        integer t;
-        begin
-            clog2 = 0;
-            t = 1;
-            while (t < v) begin
-                t = t * 2;
-                clog2 = clog2 + 1;
-            end
-        end
-    endfunction
 
     localparam integer CGMAX  = (CMAX + LANES - 1) / LANES;
     localparam integer WDEPTH = CGMAX * KMAX * KMAX;
-    localparam integer WAB    = (clog2(WDEPTH) < 1) ? 1 : clog2(WDEPTH);
-    localparam integer CGB    = (clog2(CGMAX) < 1) ? 1 : clog2(CGMAX);
+    localparam integer WAB    = ($clog2(WDEPTH) < 1) ? 1 : $clog2(WDEPTH);
+    localparam integer CGB    = ($clog2(CGMAX) < 1) ? 1 : $clog2(CGMAX);
     localparam integer LAT    = 4 + RQ_PIPE;
     localparam integer FD     = (LAT + 2 <= 8) ? 8 : 16;
-    localparam integer FB     = clog2(FD);
+    localparam integer FB     = $clog2(FD);
     localparam integer LANE_LAST_I = LANES - 1;
     localparam [15:0]  LANE_LAST = LANE_LAST_I[15:0];
     localparam [15:0]  FD16 = FD[15:0];

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors
 # and AddressSanitizer + UndefinedBehaviorSanitizer, runs the libFuzzer
-# targets for a bounded time, then runs every test with ctest.
+# targets for a bounded time, then runs every test with ctest and prints the
+# serial time per test area against its budget (scripts/test_times.sh,
+# tests/budgets.txt): fails when a test fails or an area is over budget.
 #   Usage: scripts/test.sh [BUILD_DIR]   (FUZZ_SECONDS=N to change the fuzz time)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,4 +12,12 @@ bash "$top/scripts/install-deps.sh"
 cmake -S "$top" -B "$build" -DKILN_WERROR=ON -DKILN_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j2
 bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"
-ctest --test-dir "$build" --output-on-failure -j2
+rc=0
+ctest --test-dir "$build" --output-on-failure -j2 || rc=$?
+echo "== serial time per test area (tests/budgets.txt)"
+times_rc=0
+bash "$top/scripts/test_times.sh" "$build" --top 10 || times_rc=$?
+if [ "$rc" = 0 ]; then
+    rc=$times_rc
+fi
+exit "$rc"

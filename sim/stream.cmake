@@ -1,6 +1,7 @@
-# Verilator benches of the stream-family engines (pool, upsample, concat, add,
-# split, fifo, skid, width, AXI masters, register file).  Included at the end
-# of sim/CMakeLists.txt; kiln_engine_tb and kiln_rtl_lint come from there.
+# Verilator benches of the stream-family engines (max pooling, upsample,
+# concat, add, fifo, skid, width, AXI masters, register file).  Included at
+# the end of sim/CMakeLists.txt; kiln_engine_tb and kiln_rtl_lint come from
+# there.
 # One Verilator build per engine; shapes are swept at run time.
 set(KILN_STREAM_TB tb/tb_stream.c)
 
@@ -32,11 +33,6 @@ kiln_engine_tb(NAME add TOP kiln_add
   SOURCES tb/tb_add.c ${KILN_STREAM_TB} shim/add_shim.cpp)
 kiln_rtl_lint(NAME add TOP kiln_add VERILOG kiln_add.v kiln_fifo.v)
 
-kiln_engine_tb(NAME split TOP kiln_split
-  VERILOG kiln_split.v kiln_fifo.v VFLAGS -GLANES=8
-  SOURCES tb/tb_split.c ${KILN_STREAM_TB} shim/split_shim.cpp)
-kiln_rtl_lint(NAME split TOP kiln_split VERILOG kiln_split.v kiln_fifo.v)
-
 kiln_engine_tb(NAME fifo TOP kiln_fifo
   VERILOG kiln_fifo.v VFLAGS -GWIDTH=64 -GDEPTH=8 -GBRAM_MIN=128
   SOURCES tb/tb_fifo.c ${KILN_STREAM_TB} shim/fifo_shim.cpp)
@@ -48,20 +44,6 @@ kiln_engine_tb(NAME skid TOP kiln_skid
   SOURCES tb/tb_fifo.c ${KILN_STREAM_TB} shim/skid_shim.cpp)
 kiln_rtl_lint(NAME fifo TOP kiln_fifo VERILOG kiln_fifo.v VFLAGS -GDEPTH=300)
 kiln_rtl_lint(NAME skid TOP kiln_skid VERILOG kiln_skid.v)
-
-kiln_engine_tb(NAME avgpool TOP kiln_avgpool
-  VERILOG kiln_avgpool.v kiln_fifo.v VFLAGS -GLANES=8 -GCG_MAX=8 -GROW_MAX=128 -GACC_W=24
-  SOURCES tb/tb_avgpool.c ${KILN_STREAM_TB} shim/avgpool_shim.cpp)
-kiln_rtl_lint(NAME avgpool TOP kiln_avgpool VERILOG kiln_avgpool.v kiln_fifo.v)
-kiln_engine_tb(NAME avgpool_p0 TOP kiln_avgpool
-  VERILOG kiln_avgpool.v kiln_fifo.v
-  VFLAGS -GLANES=8 -GCG_MAX=8 -GROW_MAX=128 -GACC_W=24 -GPIPE=0
-  DEFINES KILN_TB_PIPE=0
-  SOURCES tb/tb_avgpool.c ${KILN_STREAM_TB} shim/avgpool_shim.cpp ARGS --cases 40)
-foreach(p 0 1)
-  kiln_rtl_lint(NAME avgpool_p${p} TOP kiln_avgpool VERILOG kiln_avgpool.v kiln_fifo.v
-    VFLAGS -GPIPE=${p})
-endforeach()
 
 kiln_engine_tb(NAME width_pack TOP kiln_width
   VERILOG kiln_width.v kiln_fifo.v VFLAGS -GLI=4 -GLO=16

@@ -1,5 +1,5 @@
 /*
- * Stream-engine test driver (pool, upsample, concat, add, split, fifo, skid,
+ * Stream-engine test driver (max pooling, upsample, concat, add, fifo, skid,
  * width).  A shim (sim/shim/ENGINE_shim.cpp) wraps one Verilated engine behind the
  * TbsDut interface; tbs_run() feeds whole frames into its input streams and
  * collects its output streams under optional random valid/ready

@@ -1,82 +1,21 @@
-# RTL generation (kiln compile -> DIR/rtl/): the top of yolov3-tiny-small is
+# RTL generation (kiln compile -> DIR/rtl/).  Shell cases (tests/pipeline/
+# cases/*.sh, test pipeline_CASE each): the top of yolov3-tiny-small is
 # lint-clean under verilator -Wall, has the engines the plan lists and one DMA
 # channel per segment input, conv weight set and segment output, is
 # byte-identical across compiles, and its regmap.json names every channel
-# (check_regmap.py); an int8 compile writes weights.bin, rebuilt here from the
-# graph; a plan with two FPGA segments gets one top; the DMA channel
-# templates copy frames DDR -> stream -> DDR under random delays (iverilog);
-# a plan it does not handle yet gets a note and no rtl/ folder.
+# (check_regmap.py); an int8 compile writes weights.bin, rebuilt there from
+# the graph; a plan with two FPGA segments gets one top; a plan it does not
+# handle gets a note and no rtl/ folder.  Below: the templates the top
+# instantiates, lint-clean for every parameter set, and the DMA channel
+# templates copying frames DDR -> stream -> DDR under random delays
+# (iverilog).
 set(PLD ${CMAKE_CURRENT_LIST_DIR})
 set(PLT ${CMAKE_BINARY_DIR}/tests/pipeline)
-find_program(KILN_VERILATOR_BIN verilator)
-find_program(KILN_IVERILOG iverilog)
-find_program(KILN_VVP vvp)
-set(Y3S ${KILN_MODELS_DIR}/yolov3-tiny-small.onnx)
-set(PL_RUN ${PLD}/run.sh ${KILN})
-set(PL_COUNT ${PLD}/count.sh)
-set(PL_REGMAP ${SYSTEM_PYTHON3} ${PLD}/check_regmap.py)
 set(RTLT ${PROJECT_SOURCE_DIR}/rtl-templates)
+kiln_case_tests(pipeline)
 
 if(KILN_VERILATOR_BIN)
-  # Engines of yolov3-tiny-small on zcu104 (see its dataflow.dot): 13 conv,
-  # 6 maxpool, 1 upsample, 1 concat; two fan-outs (conv8, conv13), one skip
-  # FIFO (conv8 -> route20, of the depth plan.json gives it); DMA: one input, 13 weight sets, two outputs;
-  # no AXI-Stream ports left; every maxpool has top/left pad 0 (the 2x2
-  # stride 1 layer pads bottom/right, through cfg_oh/cfg_ow).
-  add_test(NAME pipeline_lint COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/lint
-    "\$KILN compile ${Y3S} --board zcu104 -o \$TMP/a"
-    "cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_conv #' 13"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_maxpool #' 6"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_upsample #' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_concat #' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_fork #' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_fifo #' 1"
-    "d=\$(${SYSTEM_PYTHON3} -c \"import json,sys; print(json.load(open(sys.argv[1]))['fifos'][0]['depth'])\" \$TMP/a/plan.json)"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v \"[.]DEPTH\\(\$d\\)\" 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_rd_chan #' 14"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_wr_chan #' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_out[0-9]+_awvalid' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_in[0-9]+_arvalid' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_w[0-9]+_arvalid' 13"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'axis' 0"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '[.]N_PERF\\(21\\)' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'localparam .7:0. S[0-9]+_CFG_PAD = 8.d0;' 6"
-    "grep -q \"PLAN_HASH(64'h\$(sed -n 's/.*KILN_PLAN_HASH *0x\\([0-9a-f]*\\)ull/\\1/p' \$TMP/a/rtl/regmap.h))\" \$TMP/a/rtl/kiln_top.v"
-    "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json")
-  # Two FPGA segments (cpumid: a dilated conv on the CPU between them), int8:
-  # one top, each segment with its own channels; weights.bin rebuilt.
-  add_test(NAME pipeline_segments COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/segments
-    "\$KILN quantize ${KILN_MODELS_DIR}/cpumid.onnx --calib-random 4 -o \$TMP/q.gir"
-    "\$KILN compile \$TMP/q.gir --board zcu104 -o \$TMP/a"
-    "cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'assign seg[0-9]+_go' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_in[01]_arvalid' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_out[01]_awvalid' 2"
-    "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json \$TMP/q.gir")
-  # Depthwise conv and residual Add (resdw, int8): two kiln_dwconv, one
-  # kiln_add with the node's rescale (rq_m_a, rq_m_b, rq_shift), their weight
-  # sets rebuilt in kiln_dwconv order.
-  add_test(NAME pipeline_dwconv_add COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/dwconv_add
-    "\$KILN quantize ${KILN_MODELS_DIR}/resdw.onnx --calib-random 4 -o \$TMP/q.gir"
-    "\$KILN compile \$TMP/q.gir --board zcu104 -o \$TMP/a"
-    "cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_dwconv #' 2"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_add #' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'output wire +m_axi_w[0-9]+_arvalid' 6"
-    "a=\$(sed -n 's/.*= Add(.*rq_m_a=\\[\\([0-9]*\\)\\].*/\\1/p' \$TMP/q.gir) && test -n \"\$a\" && grep -q \"CFG_MA = 16'd\$a;\" \$TMP/a/rtl/kiln_top.v"
-    "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json \$TMP/q.gir")
-  # A standalone Requantize (inserted into int8 yolov3-tiny-small after
-  # conv0, negative multiplier) runs on kiln_rq_stage with the node's values.
-  add_test(NAME pipeline_requant COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/requant
-    "\$KILN quantize ${Y3S} --calib-random 4 -o \$TMP/q.gir"
-    "sed -e 's/^%maxpool1 = MaxPool(%conv0_leaky)/%conv0_rq = Requantize(%conv0_leaky) {rq_m=[-20000], rq_shift=[14]} : i8[1,2,64,64] scale(0.1) loc(source node \"conv0\")\\n%maxpool1 = MaxPool(%conv0_rq)/' \$TMP/q.gir > \$TMP/rq.gir"
-    "grep -q '= Requantize' \$TMP/rq.gir"
-    "\$KILN compile \$TMP/rq.gir --board zcu104 -o \$TMP/a"
-    "cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v '^    kiln_rq_stage #' 1"
-    "${PL_COUNT} \$TMP/a/rtl/kiln_top.v 'CFG_M = 16.d45536;' 1"
-    "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json \$TMP/rq.gir")
+  # kiln_rq_stage (a standalone Requantize) at PIPE 0, 2 and 4.
   foreach(_p 0 2 4)
     add_test(NAME pipeline_rq_stage_lint_p${_p} COMMAND ${KILN_VERILATOR_BIN} --lint-only -Wall
       --top-module kiln_rq_stage -GPIPE=${_p} -GLANES=8 ${RTLT}/kiln_rq_stage.v
@@ -90,41 +29,6 @@ if(KILN_VERILATOR_BIN)
     endforeach()
   endforeach()
 endif()
-add_test(NAME pipeline_determinism COMMAND ${PL_RUN} none ${PLT}/determinism
-  "\$KILN compile ${Y3S} --board zcu104 -o \$TMP/a"
-  "\$KILN compile ${Y3S} --board zcu104 -o \$TMP/b"
-  "test -s \$TMP/a/rtl/kiln_top.v"
-  "diff -r \$TMP/a/rtl \$TMP/b/rtl")
-# int8 yolov3-tiny-small: weights.bin is the sum of the "weights" list and
-# equals the kiln_conv weight streams rebuilt from q.gir by check_regmap.py.
-add_test(NAME pipeline_weights COMMAND ${PL_RUN} none ${PLT}/weights
-  "\$KILN quantize ${Y3S} --calib-random 4 -o \$TMP/q.gir"
-  "\$KILN compile \$TMP/q.gir --board zcu104 -o \$TMP/a"
-  "\$KILN compile \$TMP/q.gir --board zcu104 -o \$TMP/b"
-  "cmp \$TMP/a/rtl/weights.bin \$TMP/b/rtl/weights.bin"
-  "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json \$TMP/q.gir")
-# Weight tiles and edges through DDR inside a segment: the full-size model on
-# zcu104 streams some convs' weights in tiles; its top has readers that
-# re-read a tiled conv's input once per tile (cfg_subs > 1), writers that
-# place each tile's channels into every pixel (2-D rows), frame-gated
-# readers of those buffers (avail from the writer's finished count), is
-# lint-clean, and regmap.json lists the scratch buffers.  A replayed plan
-# whose tile does not divide a layer's output groups gets an error naming
-# the layer and no rtl/.
-add_test(NAME pipeline_tiles_416 COMMAND ${PL_RUN} ${KILN_VERILATOR_BIN} ${PLT}/tiles
-  "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 -o \$TMP/a > /dev/null"
-  "grep -Eq '\"weights\":[[:space:]]*\"ddr\"' \$TMP/a/plan.json"
-  "grep -Eq '[.]cfg_subs[(]32.d([2-9]|[1-9][0-9]+)[)]' \$TMP/a/rtl/kiln_top.v"
-  "grep -Eq '[.]cfg_row_beats[(]32.d[1-9][0-9]*[)]' \$TMP/a/rtl/kiln_top.v"
-  "grep -Eq '[.]avail[(]ch_out[0-9]+_fin[)]' \$TMP/a/rtl/kiln_top.v"
-  "grep -q '\"scratch\": \\[\"out' \$TMP/a/rtl/regmap.json"
-  "${PL_REGMAP} \$TMP/a/rtl \$TMP/a/plan.json"
-  "test \"\$VERILATOR\" = none || (cd \$TMP/a/rtl && \$VERILATOR --lint-only -Wall --top-module kiln_top *.v)"
-  "${SYSTEM_PYTHON3} -c \"import json,sys; p=json.load(open(sys.argv[1])); s=[x for x in p['stages'] if x.get('weights')=='ddr' and x['tog']>3][0]; s['tog']=3; json.dump(p,open(sys.argv[2],'w'))\" \$TMP/a/plan.json \$TMP/bad.json"
-  "\$KILN compile ${KILN_MODELS_DIR}/yolov3-tiny.onnx --board zcu104 --plan \$TMP/bad.json -o \$TMP/b 2> \$TMP/err"
-  "grep -Eq 'rtl: conv[0-9]+: weight tiles of 3 output groups .* a tile must divide the groups' \$TMP/err"
-  "test ! -e \$TMP/b/rtl")
-set_tests_properties(pipeline_tiles_416 PROPERTIES TIMEOUT 600)
 # DMA channel loopback (tb_chan_iv.v): kiln_rd_chan -> kiln_wr_chan through a
 # DDR model with random delays; padding dropped on read, zero-filled on write;
 # SLVERR answers give one error pulse per channel; sub-runs (a tiled conv's

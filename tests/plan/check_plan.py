@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Checks on kiln compile output folders (plan.json), used by tests/plan/plan.cmake.
+"""Checks on kiln compile output folders (plan.json), used by the cases in tests/plan/cases/.
 
   check_plan.py fits DIR...            every plan's resources within the headroom budgets;
                                        prints fps per board; fps rises with the DSP budget
-                                       (ultra96v2 < zcu104 < zcu102, kv260 < zcu104; see plan.cmake)
+                                       (ultra96v2 < zcu104 < zcu102, kv260 < zcu104; see cases/boards_fit.sh)
   check_plan.py same A B               identical figures and choices (replay)
   check_plan.py pin DIR NODE OC IC PP  the stage keeps the pinned parallelism
   check_plan.py cpu DIR OP N           N nodes of OP on the CPU, each with a reason

@@ -1,0 +1,29 @@
+# RUN: KILN VERILATOR PYTHON
+# The top of yolov3-tiny-small on zcu104 is lint-clean under verilator -Wall
+# and has the engines of its dataflow.dot: 13 conv, 6 maxpool, 1 upsample,
+# 1 concat; two fan-outs (conv8, conv13), one skip FIFO (conv8 -> route20,
+# of the depth plan.json gives it); DMA: one input, 13 weight sets, two
+# outputs; no AXI-Stream ports left; every maxpool has top/left pad 0 (the
+# 2x2 stride 1 layer pads bottom/right, through cfg_oh/cfg_ow).  Its
+# regmap.json names every channel (check_regmap.py).
+$KILN compile $MODELS/yolov3-tiny-small.onnx --board zcu104 -o $TMP/a
+(cd $TMP/a/rtl && $VERILATOR --lint-only -Wall --top-module kiln_top *.v)
+top=$TMP/a/rtl/kiln_top.v
+$HERE/count.sh $top '^    kiln_conv #' 13
+$HERE/count.sh $top '^    kiln_maxpool #' 6
+$HERE/count.sh $top '^    kiln_upsample #' 1
+$HERE/count.sh $top '^    kiln_concat #' 1
+$HERE/count.sh $top '^    kiln_fork #' 2
+$HERE/count.sh $top '^    kiln_fifo #' 1
+d=$($PYTHON -c "import json,sys; print(json.load(open(sys.argv[1]))['fifos'][0]['depth'])" $TMP/a/plan.json)
+$HERE/count.sh $top "[.]DEPTH\($d\)" 1
+$HERE/count.sh $top '^    kiln_rd_chan #' 14
+$HERE/count.sh $top '^    kiln_wr_chan #' 2
+$HERE/count.sh $top 'output wire +m_axi_out[0-9]+_awvalid' 2
+$HERE/count.sh $top 'output wire +m_axi_in[0-9]+_arvalid' 1
+$HERE/count.sh $top 'output wire +m_axi_w[0-9]+_arvalid' 13
+$HERE/count.sh $top 'axis' 0
+$HERE/count.sh $top '[.]N_PERF\(21\)' 1
+$HERE/count.sh $top 'localparam .7:0. S[0-9]+_CFG_PAD = 8.d0;' 6
+grep -q "PLAN_HASH(64'h$(sed -n 's/.*KILN_PLAN_HASH *0x\([0-9a-f]*\)ull/\1/p' $TMP/a/rtl/regmap.h))" $top
+$PYTHON $HERE/check_regmap.py $TMP/a/rtl $TMP/a/plan.json
