@@ -91,7 +91,7 @@ static void emit_ps(const Gen *G, FILE *f, const int *hp, int nsc)
                    "-config {apply_board_preset \"1\"} $ps\n");
     fprintf(f, "set_property -dict [list \\\n"
                "    CONFIG.PSU__FPGA_PL0_ENABLE {1} \\\n"
-               "    CONFIG.PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ {%.0f} \\\n"
+               "    CONFIG.PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ {%g} \\\n"
                "    CONFIG.PSU__USE__M_AXI_GP0 {1} \\\n"
                "    CONFIG.PSU__MAXIGP0__DATA_WIDTH {32} \\\n"
                "    CONFIG.PSU__USE__M_AXI_GP1 {0} \\\n"

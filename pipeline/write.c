@@ -105,23 +105,28 @@ static int write_weights(const Gen *G, const char *dir, GirError *e)
     return rc;
 }
 
+/* Does channel c have a DDR buffer of its own (not a weight set, not an
+ * input reading a writer's buffer inside its segment)? */
+static int own_buffer(const HlsChan *c)
+{
+    return c->kind != HLS_CH_W && !(c->kind == HLS_CH_IN && c->src >= 0);
+}
+
 /* The frame buffers of the design's DDR: every buffer a writer fills and
- * every input the host fills.  An input that reads a writer's buffer inside
- * its segment has none of its own, and a value read or written by several
- * channels counts once. */
+ * every input the host fills, a value read or written by several channels
+ * once. */
 int64_t rtl_ddr_frames(const Gen *G)
 {
     int i, j, dup;
     int64_t frames = 0;
     for (i = 0; i < G->c.nch; i++) {
-        const HlsChan *c = &G->c.ch[i];
-        if (c->kind == HLS_CH_W || (c->kind == HLS_CH_IN && c->src >= 0))
+        if (!own_buffer(&G->c.ch[i]))
             continue;
         for (dup = 0, j = 0; j < i && !dup; j++)
-            dup = G->c.ch[j].kind != HLS_CH_W && G->value[j] && G->value[i] &&
+            dup = own_buffer(&G->c.ch[j]) && G->value[j] && G->value[i] &&
                   strcmp(G->value[j], G->value[i]) == 0;
         if (!dup)
-            frames += c->frame;
+            frames += G->c.ch[i].frame;
     }
     return frames;
 }
