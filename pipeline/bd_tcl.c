@@ -113,7 +113,7 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
     char aclk[32];
     if (nsc > nhp)
         return gir_error_at(e, gir_loc_none(),
-                            "package: the design's %d AXI4 masters need %d HP ports (%d per "
+                            "package: the design's %d AXI4 masters need %d HP port(s) (%d per "
                             "SmartConnect); %s has %d",
                             G->c.nch, nsc, SC_MAX_SI, b->name, nhp);
     emit_head(G, f);
