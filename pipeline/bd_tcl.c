@@ -105,12 +105,22 @@ static void emit_ps(const Gen *G, FILE *f, const int *hp, int nsc)
     fprintf(f, "] $ps\n\n");
 }
 
+/* Is s a word Tcl takes literally (letters, digits, _ . - :)? */
+static int tcl_word(const char *s)
+{
+    return s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-:")] == 0;
+}
+
 int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
 {
     const HlsBoard *b = &G->p->board;
     int hp[HLS_MAX_AXI_PORTS], nhp = hp_ports(b, hp);
     int nsc = (G->c.nch + SC_MAX_SI - 1) / SC_MAX_SI, i, s;
     char aclk[32];
+    if (!b->part[0] || !tcl_word(b->part) || !tcl_word(b->board_part))
+        return gir_error_at(e, gir_loc_file(b->path, -1),
+                            "package: part '%s' or board-part '%s' is not a Vivado part name",
+                            b->part, b->board_part);
     if (nsc > nhp)
         return gir_error_at(e, gir_loc_none(),
                             "package: the design's %d AXI4 masters need %d HP port(s) (%d per "

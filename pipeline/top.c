@@ -68,7 +68,10 @@ static int sig_width(const AxiSig *a, const HlsChan *c)
 
 RtlPort *rtl_top_ports(const Gen *G, int *n)
 {
-    RtlPort *v = malloc((size_t)(2 + 17 + 15 * G->c.nch) * sizeof *v);
+    /* clk, rst, the slave, and per master at most the write signals */
+    size_t max = 2 + sizeof axil_sigs / sizeof axil_sigs[0] +
+                 sizeof axi_wr_sigs / sizeof axi_wr_sigs[0] * (size_t)G->c.nch;
+    RtlPort *v = malloc(max * sizeof *v);
     const AxiSig *a;
     int i, k = 0;
     if (!v)
