@@ -64,12 +64,17 @@ static void vlnv(xmlNode *parent, const Ns *ns, const char *tag, const char *lib
     set_attr(n, ns->sp, "version", "1.0");
 }
 
-/* <spirit:parameter> name = value under a <spirit:parameters>. */
-static void param(xmlNode *params, const Ns *ns, const char *name, const char *value)
+/* <spirit:parameter> name = value under bus interface busif's
+ * <spirit:parameters>, with the value id Vivado's packager gives it. */
+static void param(xmlNode *params, const Ns *ns, const char *busif, const char *name,
+                  const char *value)
 {
     xmlNode *p = el(params, ns, "parameter", NULL);
+    char up[48], id[96];
+    rtl_upper(busif, up, sizeof up);
+    snprintf(id, sizeof id, "BUSIFPARAM_VALUE.%s.%s", up, name);
     el(p, ns, "name", name);
-    el(p, ns, "value", value);
+    set_attr(el(p, ns, "value", value), ns->sp, "id", id);
 }
 
 /* <spirit:portMap>: logical port (upper case of sig) to physical port. */
@@ -141,10 +146,10 @@ static void bus_interfaces(const Gen *G, xmlNode *comp, const Ns *ns, const RtlP
     for (i = 0; i < G->c.nch; i++)
         len += (size_t)snprintf(busif + len, need - len, ":m_axi_%s", G->c.ch[i].name);
     params = signal_bus(bis, ns, "clk", "clock", "CLK", "clk");
-    param(params, ns, "ASSOCIATED_BUSIF", busif);
-    param(params, ns, "ASSOCIATED_RESET", RTL_PKG_RESETN);
+    param(params, ns, "clk", "ASSOCIATED_BUSIF", busif);
+    param(params, ns, "clk", "ASSOCIATED_RESET", RTL_PKG_RESETN);
     params = signal_bus(bis, ns, RTL_PKG_RESETN, "reset", "RST", RTL_PKG_RESETN);
-    param(params, ns, "POLARITY", "ACTIVE_LOW");
+    param(params, ns, RTL_PKG_RESETN, "POLARITY", "ACTIVE_LOW");
     free(busif);
 }
 
