@@ -156,6 +156,7 @@ static int board_from_doc(xmlDoc *doc, XmlDiag *d, HlsBoard *b, GirError *e)
     n = child(root, "part");
     attr_str(n, "name", b->part, sizeof b->part);
     attr_str(n, "speed-grade", b->speed_grade, sizeof b->speed_grade);
+    attr_str(n, "board-part", b->board_part, sizeof b->board_part);
     n = child(root, "resources");
     /* ten times the largest UltraScale+ device of each kind */
     if (attr_range(n, "dsp48e2", 1, 120000, &b->dsp, loc, e) < 0 ||

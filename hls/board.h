@@ -26,6 +26,7 @@ typedef struct {
     char description[128]; /* one line for people */
     char part[48];         /* FPGA part number */
     char speed_grade[8];   /* speed grade */
+    char board_part[64];   /* Vivado board part (xilinx.com:zcu104:part0:1.1), or "" */
     int64_t dsp;           /* DSP48E2 slices */
     int64_t bram36;        /* RAMB36E2 blocks (a RAMB18E2 is half) */
     int64_t uram;          /* URAM288 blocks */

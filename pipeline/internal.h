@@ -8,6 +8,7 @@
 
 #include "graphir/graphir.h"
 #include "hls/chan.h"
+#include "hls/hw.h"
 #include "hls/plan.h"
 #include "pipeline/pipeline.h"
 
@@ -36,6 +37,29 @@ typedef struct {
     int bits;         /* port width */
     int64_t value;    /* the constant */
 } Cfg;
+
+/* An AXI signal of one bus of kiln_top. */
+typedef struct {
+    const char *sig; /* signal name after the bus prefix (m_axi_<ch>_, s_axil_) */
+    int out;         /* driven by the top */
+    int width;       /* bits, or -1 DATA_W, -2 DATA_W/8 */
+} AxiSig;
+
+/* One port of kiln_top, in declaration order. */
+typedef struct {
+    char name[48];   /* Verilog port name */
+    int out;         /* 1 output, 0 input */
+    int width;       /* bits */
+    const char *bus; /* "s_axil", the master's channel name, or NULL (clk, rst) */
+    const char *sig; /* the AXI signal inside bus (lower case), or NULL */
+} RtlPort;
+
+/* One 32-bit register of kiln_regfile's AXI-Lite map. */
+typedef struct {
+    char name[40];      /* regmap.json name: CTRL, IN0_BASE_LO */
+    int offset;         /* byte offset */
+    const char *access; /* r, w, rw or rw1c */
+} RtlReg;
 
 /* chan.c: the channel list of p with the graph values the channels move,
  * and the plan hash (free with rtl_gen_free). */
@@ -69,10 +93,61 @@ int rtl_weight_image(const Gen *G, uint8_t **img, GirError *e);
 /* top.c: kiln_top.v (sets G->need) and kiln_fork.v. */
 void rtl_emit_top(Gen *G, FILE *f);
 void rtl_emit_fork(Gen *G, FILE *f);
+/* kiln_top's ports as emit writes them (malloc'd; *n gets the count). */
+RtlPort *rtl_top_ports(const Gen *G, int *n);
 
 /* regmap.c: kiln_ports.h, regmap.h, regmap.json. */
 void rtl_emit_ports_h(Gen *G, FILE *f);
 void rtl_emit_regmap_h(Gen *G, FILE *f);
 void rtl_emit_regmap_json(Gen *G, FILE *f);
+/* regmap.json's "registers" in its order (malloc'd; *n gets the count). */
+RtlReg *rtl_registers(const Gen *G, int *n);
+
+/* write.c: dir/name holds len bytes of text.  0, or -1 + e. */
+int rtl_write_text(const char *dir, const char *name, const char *text, size_t len, GirError *e);
+/* The file name of template t (T_*). */
+const char *rtl_template_file(int t);
+/* Bytes of DDR the design's frame buffers take (the weight image aside):
+ * the figure rtl_write checks against the board's DDR. */
+int64_t rtl_ddr_frames(const Gen *G);
+
+/* package.c: DIR/vivado, the Vivado package of the design (docs/package.md):
+ * component.xml (ipxact.c), kiln_ip.v, build.tcl and package_ip.tcl
+ * (bd_tcl.c), kiln.xdc, kiln.dtso, kiln.bif and for a Kria SOM
+ * kv260/shell.json (overlay.c).  Needs rtl/ written.  0, or -1 + e. */
+int rtl_package_write(Gen *G, const char *dir, GirError *e);
+/* Remove DIR/vivado and the files rtl_package_write may have put there. */
+void rtl_package_remove(const char *dir);
+/* The Verilog files of rtl/ the package names, in file-set order (the
+ * generated ones, then each template used); returns the count (at most
+ * T_COUNT + 2). */
+int rtl_package_rtl_files(const Gen *G, const char **files);
+/* The AXI-Lite registers' base the block design assigns (and kiln.dtso
+ * gives the uio node) and their span. */
+#define RTL_PKG_AXIL_BASE 0xA0000000u
+#define RTL_PKG_AXIL_SPAN (1u << HLS_HW_RF_ADDR_W)
+/* The IP's VLNV and the name of its cell in the block design. */
+#define RTL_PKG_VENDOR "kiln"
+#define RTL_PKG_LIBRARY "hls"
+#define RTL_PKG_NAME "kiln_accel"
+#define RTL_PKG_VERSION "1.0"
+#define RTL_PKG_CELL "kiln_0"
+/* The wrapper's active-low reset (kiln_top's rst inverted). */
+#define RTL_PKG_RESETN "aresetn"
+
+/* ipxact.c: component.xml (IP-XACT 1685-2009) into a malloc'd *text. */
+void rtl_emit_component(const Gen *G, char **text, size_t *len);
+/* bd_tcl.c: build.tcl (the block design, synthesis to kiln.bit.bin) and
+ * package_ip.tcl.  build.tcl: 0, or -1 + e when the board has too few HP
+ * ports for the design's masters. */
+int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e);
+void rtl_emit_package_ip_tcl(Gen *G, FILE *f);
+/* overlay.c: kiln.xdc, kiln.dtso, kiln.bif, shell.json. */
+void rtl_emit_xdc(Gen *G, FILE *f);
+void rtl_emit_dtso(Gen *G, FILE *f);
+void rtl_emit_bif(Gen *G, FILE *f);
+void rtl_emit_shell_json(Gen *G, FILE *f);
+/* Is the board a Kria SOM (an app folder for xmutil loadapp)? */
+int rtl_package_kria(const Gen *G);
 
 #endif

@@ -6,8 +6,9 @@
  * channel per segment input, weight set and segment output), its register
  * map (regmap.h, regmap.json), the channel list kiln_ports.h, the weight
  * image weights.bin of an int8 graph and the templates of rtl-templates/ it
- * instantiates.  docs/rtl-pipeline.md is the contract with the simulator and
- * the host driver.
+ * instantiates; beside it the Vivado package (component.xml, build.tcl,
+ * kiln.xdc, kiln.dtso: docs/package.md).  docs/rtl-pipeline.md is the
+ * contract with the simulator and the host driver.
  *
  * Handles: kiln_conv (weights on chip, or from DDR every frame, whole or in
  * tiles with one pass over the input map per tile), kiln_dwconv,
@@ -22,7 +23,9 @@
  * Files: chan.c (the channel list, from hls_plan_channels), stage.c (what a
  * stage gives the generator), check.c (rtl_check), top.c (kiln_top.v),
  * regmap.c (kiln_ports.h, regmap.h, regmap.json), weights.c (weights.bin),
- * write.c (rtl_write, rtl_remove); internal.h holds what they share.
+ * write.c (rtl_write, rtl_remove), package.c (DIR/vivado: ipxact.c
+ * component.xml, bd_tcl.c build.tcl, overlay.c kiln.xdc, kiln.dtso);
+ * internal.h holds what they share.
  *
  * Output is a function of the plan and graph alone: the same input gives
  * byte-identical files.  Library code: returns errors in a GirError, never
@@ -40,12 +43,14 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e);
 
 /* Create DIR/rtl (dir must exist) and write kiln_top.v, kiln_fork.v,
  * kiln_ports.h, regmap.h, regmap.json, weights.bin (when g is int8) and a
- * copy of each template used.  0, or -1 + e (unsupported plan as rtl_check,
- * or a file that cannot be read/written; the caller removes the folder). */
+ * copy of each template used; then DIR/vivado, the Vivado package
+ * (docs/package.md).  0, or -1 + e (unsupported plan as rtl_check, a board
+ * the package cannot use, or a file that cannot be read/written; the caller
+ * removes the folder with rtl_remove). */
 int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e);
 
-/* Remove DIR/rtl and the files rtl_write may have put there (for cleaning
- * up a half-written output folder). */
+/* Remove DIR/rtl, DIR/vivado and the files rtl_write may have put there
+ * (for cleaning up a half-written output folder). */
 void rtl_remove(const char *dir);
 
 /* The plan hash kiln_regfile reports: FNV-1a 64 of plan.json's text. */

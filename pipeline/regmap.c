@@ -8,6 +8,8 @@
 #include "pipeline/internal.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "hls/hw.h"
 
@@ -83,36 +85,51 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
     fprintf(f, "\n#endif\n");
 }
 
-/* regmap.json's header and "registers": the fixed ones, then each
- * channel's base pair (a reader of a writer's buffer has none). */
+/* The fixed registers of kiln_regfile, before the channels' base pairs. */
+static const RtlReg fixed_regs[] = {
+    {"CTRL", 0, "w"},     {"STATUS", 4, "r"},   {"ERROR", 8, "rw1c"},
+    {"CYCLES", 12, "r"},  {"HASH_LO", 16, "r"}, {"HASH_HI", 20, "r"},
+    {"NCFG", 24, "r"},    {"SEGMENT", 64, "rw"}, {"FRAMES", 68, "rw"}};
+
+RtlReg *rtl_registers(const Gen *G, int *n)
+{
+    int nfix = (int)(sizeof fixed_regs / sizeof fixed_regs[0]), i, k;
+    RtlReg *v = malloc((size_t)(nfix + 2 * G->c.nch) * sizeof *v);
+    char up[32];
+    if (!v)
+        gir_die("out of memory");
+    memcpy(v, fixed_regs, sizeof fixed_regs);
+    for (k = nfix, i = 0; i < G->c.nch; i++) {
+        if (G->c.ch[i].src >= 0)
+            continue; /* reads its writer's buffer: the writer's registers */
+        rtl_upper(G->c.ch[i].name, up, sizeof up);
+        v[k] = (RtlReg){"", 0x40 + 4 * G->c.ch[i].cfg, "rw"};
+        snprintf(v[k].name, sizeof v[k].name, "%s_BASE_LO", up);
+        k++;
+        v[k] = (RtlReg){"", 0x40 + 4 * (G->c.ch[i].cfg + 1), "rw"};
+        snprintf(v[k].name, sizeof v[k].name, "%s_BASE_HI", up);
+        k++;
+    }
+    *n = k;
+    return v;
+}
+
+/* regmap.json's header and "registers" (rtl_registers). */
 static void json_registers(const Gen *G, FILE *f)
 {
-    char model[128], up[32];
-    int i;
+    char model[128];
+    int i, n;
+    RtlReg *r = rtl_registers(G, &n);
     rtl_safe_name(G->p->model, model, sizeof model);
     fprintf(f,
             "{\n  \"kiln_regmap\": 2,\n  \"model\": \"%s\",\n  \"board\": \"%s\",\n"
             "  \"plan_hash\": \"0x%016" PRIx64 "\",\n  \"axil_addr_bits\": %d,\n"
-            "  \"registers\": [\n"
-            "    {\"name\": \"CTRL\", \"offset\": 0, \"access\": \"w\"},\n"
-            "    {\"name\": \"STATUS\", \"offset\": 4, \"access\": \"r\"},\n"
-            "    {\"name\": \"ERROR\", \"offset\": 8, \"access\": \"rw1c\"},\n"
-            "    {\"name\": \"CYCLES\", \"offset\": 12, \"access\": \"r\"},\n"
-            "    {\"name\": \"HASH_LO\", \"offset\": 16, \"access\": \"r\"},\n"
-            "    {\"name\": \"HASH_HI\", \"offset\": 20, \"access\": \"r\"},\n"
-            "    {\"name\": \"NCFG\", \"offset\": 24, \"access\": \"r\"},\n"
-            "    {\"name\": \"SEGMENT\", \"offset\": 64, \"access\": \"rw\"},\n"
-            "    {\"name\": \"FRAMES\", \"offset\": 68, \"access\": \"rw\"}",
+            "  \"registers\": [",
             model, G->p->board.name, G->hash, HLS_HW_RF_ADDR_W);
-    for (i = 0; i < G->c.nch; i++) {
-        if (G->c.ch[i].src >= 0)
-            continue; /* reads its writer's buffer: the writer's registers */
-        rtl_upper(G->c.ch[i].name, up, sizeof up);
-        fprintf(f,
-                ",\n    {\"name\": \"%s_BASE_LO\", \"offset\": %d, \"access\": \"rw\"},\n"
-                "    {\"name\": \"%s_BASE_HI\", \"offset\": %d, \"access\": \"rw\"}",
-                up, 0x40 + 4 * G->c.ch[i].cfg, up, 0x40 + 4 * (G->c.ch[i].cfg + 1));
-    }
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"offset\": %d, \"access\": \"%s\"}",
+                i ? "," : "", r[i].name, r[i].offset, r[i].access);
+    free(r);
 }
 
 /* "segments": per segment its stages and the buffers the host gives:

@@ -38,12 +38,7 @@ typedef struct {
     int port;  /* stage input index, or output channel number */
 } Sink;
 
-/* AXI4 signals of a read (rd) and a write (wr) master. */
-typedef struct {
-    const char *sig; /* signal name after m_axi_<ch>_ */
-    int out;         /* driven by the top */
-    int width;       /* bits, or -1 DATA_W, -2 DATA_W/8 */
-} AxiSig;
+/* AXI4 signals of a read (rd) and a write (wr) master (AxiSig: internal.h). */
 static const AxiSig axi_rd_sigs[] = {
     {"arvalid", 1, 1}, {"arready", 0, 1}, {"araddr", 1, HLS_HW_ADDR_W}, {"arlen", 1, 8},
     {"arsize", 1, 3},  {"arburst", 1, 2}, {"rvalid", 0, 1},             {"rready", 1, 1},
@@ -53,6 +48,13 @@ static const AxiSig axi_wr_sigs[] = {
     {"awsize", 1, 3},  {"awburst", 1, 2}, {"wvalid", 1, 1},             {"wready", 0, 1},
     {"wdata", 1, -1},  {"wstrb", 1, -2},  {"wlast", 1, 1},              {"bvalid", 0, 1},
     {"bready", 1, 1},  {"bresp", 0, 2},   {NULL, 0, 0}};
+/* The AXI4-Lite slave's signals (s_axil_<sig>), driven (out) by the top or not. */
+static const AxiSig axil_sigs[] = {
+    {"awaddr", 0, HLS_HW_RF_ADDR_W}, {"awvalid", 0, 1}, {"awready", 1, 1}, {"wdata", 0, 32},
+    {"wstrb", 0, 4},   {"wvalid", 0, 1},  {"wready", 1, 1},  {"bresp", 1, 2},
+    {"bvalid", 1, 1},  {"bready", 0, 1},  {"araddr", 0, HLS_HW_RF_ADDR_W}, {"arvalid", 0, 1},
+    {"arready", 1, 1}, {"rdata", 1, 32},  {"rresp", 1, 2},   {"rvalid", 1, 1},
+    {"rready", 0, 1},  {NULL, 0, 0}};
 
 static const AxiSig *chan_sigs(const HlsChan *c)
 {
@@ -62,6 +64,31 @@ static const AxiSig *chan_sigs(const HlsChan *c)
 static int sig_width(const AxiSig *a, const HlsChan *c)
 {
     return a->width == -1 ? c->data_w : a->width == -2 ? c->data_w / 8 : a->width;
+}
+
+RtlPort *rtl_top_ports(const Gen *G, int *n)
+{
+    /* clk, rst, the slave, and per master at most the write signals */
+    size_t max = 2 + sizeof axil_sigs / sizeof axil_sigs[0] +
+                 sizeof axi_wr_sigs / sizeof axi_wr_sigs[0] * (size_t)G->c.nch;
+    RtlPort *v = malloc(max * sizeof *v);
+    const AxiSig *a;
+    int i, k = 0;
+    if (!v)
+        gir_die("out of memory");
+    v[k++] = (RtlPort){"clk", 0, 1, NULL, NULL};
+    v[k++] = (RtlPort){"rst", 0, 1, NULL, NULL};
+    for (a = axil_sigs; a->sig; a++, k++) {
+        v[k] = (RtlPort){"", a->out, a->width, "s_axil", a->sig};
+        snprintf(v[k].name, sizeof v[k].name, "s_axil_%s", a->sig);
+    }
+    for (i = 0; i < G->c.nch; i++)
+        for (a = chan_sigs(&G->c.ch[i]); a->sig; a++, k++) {
+            v[k] = (RtlPort){"", a->out, sig_width(a, &G->c.ch[i]), G->c.ch[i].name, a->sig};
+            snprintf(v[k].name, sizeof v[k].name, "m_axi_%s_%s", G->c.ch[i].name, a->sig);
+        }
+    *n = k;
+    return v;
 }
 
 /* Declare the three nets of a stream named pre with lanes int8 lanes. */
@@ -146,34 +173,25 @@ static void emit_head(const Gen *G, FILE *f)
             model, p->board.name, p->mhz, p->nsegment, G->hash);
 }
 
+/* The port list of rtl_top_ports: clk, rst and the AXI4-Lite slave in one
+ * column layout, the masters in another. */
 static void emit_ports(const Gen *G, FILE *f)
 {
-    int i;
-    fprintf(f, "module kiln_top (\n    input  wire        clk,\n    input  wire        rst,\n");
-    fprintf(f,
-            "    input  wire [%d:0] s_axil_awaddr,\n    input  wire        s_axil_awvalid,\n"
-            "    output wire        s_axil_awready,\n    input  wire [31:0] s_axil_wdata,\n"
-            "    input  wire [3:0]  s_axil_wstrb,\n    input  wire        s_axil_wvalid,\n"
-            "    output wire        s_axil_wready,\n    output wire [1:0]  s_axil_bresp,\n"
-            "    output wire        s_axil_bvalid,\n    input  wire        s_axil_bready,\n"
-            "    input  wire [%d:0] s_axil_araddr,\n    input  wire        s_axil_arvalid,\n"
-            "    output wire        s_axil_arready,\n    output wire [31:0] s_axil_rdata,\n"
-            "    output wire [1:0]  s_axil_rresp,\n    output wire        s_axil_rvalid,\n"
-            "    input  wire        s_axil_rready",
-            HLS_HW_RF_ADDR_W - 1, HLS_HW_RF_ADDR_W - 1);
-    for (i = 0; i < G->c.nch; i++) {
-        const HlsChan *c = &G->c.ch[i];
-        const AxiSig *a;
-        for (a = chan_sigs(c); a->sig; a++) {
-            int w = sig_width(a, c);
-            char range[16] = "";
-            if (w > 1)
-                snprintf(range, sizeof range, "[%d:0]", w - 1);
-            fprintf(f, ",\n    %s wire %-7s m_axi_%s_%s", a->out ? "output" : "input ", range,
-                    c->name, a->sig);
-        }
+    int i, n;
+    RtlPort *v = rtl_top_ports(G, &n);
+    fprintf(f, "module kiln_top (\n");
+    for (i = 0; i < n; i++) {
+        char range[16] = "";
+        if (v[i].width > 1)
+            snprintf(range, sizeof range, "[%d:0]", v[i].width - 1);
+        if (!v[i].bus || strcmp(v[i].bus, "s_axil") == 0)
+            fprintf(f, "%s    %s wire %-6s %s", i ? ",\n" : "", v[i].out ? "output" : "input ",
+                    range, v[i].name);
+        else
+            fprintf(f, ",\n    %s wire %-7s %s", v[i].out ? "output" : "input ", range, v[i].name);
     }
     fprintf(f, "\n);\n\n");
+    free(v);
 }
 
 /* ---- run control ----------------------------------------------------------- */
@@ -536,18 +554,14 @@ static unsigned stage_templates(HlsStageKind k)
 
 static void emit_regfile(const Gen *G, const Top *T)
 {
-    static const char *const ax[] = {"awaddr", "awvalid", "awready", "wdata", "wstrb",
-                                     "wvalid", "wready",  "bresp",   "bvalid", "bready",
-                                     "araddr", "arvalid", "arready", "rdata", "rresp",
-                                     "rvalid", "rready"};
-    size_t q;
+    const AxiSig *a;
     fprintf(T->b,
             "    kiln_regfile #(\n        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64 "),\n"
             "        .ADDR_W(%d),\n        .N_PERF(%d)\n    ) u_regfile (\n"
             "        .clk(clk),\n        .rst(rst),\n",
             G->c.ncfg, G->hash, HLS_HW_RF_ADDR_W, G->p->nstage);
-    for (q = 0; q < sizeof ax / sizeof ax[0]; q++)
-        fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", ax[q], ax[q]);
+    for (a = axil_sigs; a->sig; a++)
+        fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", a->sig, a->sig);
     fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n        .done_in(rf_done),\n"
                   "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
                   "        .perf(rf_perf)\n    );\n");

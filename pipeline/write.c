@@ -2,7 +2,8 @@
  * write.c: rtl_write, the files of DIR/rtl: kiln_top.v and kiln_fork.v
  * (top.c), kiln_ports.h, regmap.h and regmap.json (regmap.c), weights.bin
  * (weights.c) and a copy of each template of rtl-templates/ the top
- * instantiates; rtl_remove; the plan hash.
+ * instantiates; then the Vivado package DIR/vivado (package.c);
+ * rtl_remove; the plan hash.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,6 +27,11 @@ static const char *const tpl_files[T_COUNT] = {
 static const char *const gen_files[] = {"kiln_top.v", "kiln_fork.v", "kiln_ports.h",
                                         "regmap.h",   "regmap.json", "weights.bin"};
 
+const char *rtl_template_file(int t)
+{
+    return tpl_files[t];
+}
+
 uint64_t rtl_plan_hash(const HlsPlan *p)
 {
     char *json = hls_plan_json(p);
@@ -37,7 +43,7 @@ uint64_t rtl_plan_hash(const HlsPlan *p)
     return h;
 }
 
-static int write_text(const char *dir, const char *name, const char *text, size_t len, GirError *e)
+int rtl_write_text(const char *dir, const char *name, const char *text, size_t len, GirError *e)
 {
     char path[4096];
     FILE *f;
@@ -65,7 +71,7 @@ static int copy_template(const char *dir, const char *name, GirError *e)
     if (!buf)
         return gir_error_at(e, gir_loc_none(), "rtl: cannot read template %s: %s", path,
                             strerror(errno));
-    rc = write_text(dir, name, buf, n, e);
+    rc = rtl_write_text(dir, name, buf, n, e);
     free(buf);
     return rc;
 }
@@ -82,7 +88,7 @@ static int write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FI
         gir_die("out of memory");
     fn(G, f);
     fclose(f);
-    rc = write_text(dir, name, buf, len, e);
+    rc = rtl_write_text(dir, name, buf, len, e);
     free(buf);
     return rc;
 }
@@ -94,30 +100,43 @@ static int write_weights(const Gen *G, const char *dir, GirError *e)
     int rc;
     if (rtl_weight_image(G, &img, e) < 0)
         return -1;
-    rc = write_text(dir, "weights.bin", (const char *)img, (size_t)G->c.wbytes, e);
+    rc = rtl_write_text(dir, "weights.bin", (const char *)img, (size_t)G->c.wbytes, e);
     free(img);
     return rc;
 }
 
-/* The design's DDR buffers for one frame must fit the board's DDR: the
- * weight image, every buffer a writer fills and every input the host fills.
- * An input that reads a writer's buffer inside its segment has none of its
- * own, and a value read or written by several channels counts once.  0, or
- * -1 + e naming both sizes. */
-static int check_ddr_size(const Gen *G, GirError *e)
+/* Does channel c have a DDR buffer of its own (not a weight set, not an
+ * input reading a writer's buffer inside its segment)? */
+static int own_buffer(const HlsChan *c)
+{
+    return c->kind != HLS_CH_W && !(c->kind == HLS_CH_IN && c->src >= 0);
+}
+
+/* The frame buffers of the design's DDR: every buffer a writer fills and
+ * every input the host fills, a value read or written by several channels
+ * once. */
+int64_t rtl_ddr_frames(const Gen *G)
 {
     int i, j, dup;
     int64_t frames = 0;
     for (i = 0; i < G->c.nch; i++) {
-        const HlsChan *c = &G->c.ch[i];
-        if (c->kind == HLS_CH_W || (c->kind == HLS_CH_IN && c->src >= 0))
+        if (!own_buffer(&G->c.ch[i]))
             continue;
         for (dup = 0, j = 0; j < i && !dup; j++)
-            dup = G->c.ch[j].kind != HLS_CH_W && G->value[j] && G->value[i] &&
+            dup = own_buffer(&G->c.ch[j]) && G->value[j] && G->value[i] &&
                   strcmp(G->value[j], G->value[i]) == 0;
         if (!dup)
-            frames += c->frame;
+            frames += G->c.ch[i].frame;
     }
+    return frames;
+}
+
+/* The design's DDR buffers for one frame must fit the board's DDR: the
+ * weight image and the frame buffers (rtl_ddr_frames).  0, or -1 + e naming
+ * both sizes. */
+static int check_ddr_size(const Gen *G, GirError *e)
+{
+    int64_t frames = rtl_ddr_frames(G);
     if (G->c.wbytes + frames <= G->p->board.ddr_bytes)
         return 0;
     return gir_error_at(e, gir_loc_none(),
@@ -159,6 +178,8 @@ int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
     for (i = 0; rc == 0 && i < T_COUNT; i++)
         if (G.need & (1u << i))
             rc = copy_template(rdir, tpl_files[i], e);
+    if (rc == 0)
+        rc = rtl_package_write(&G, dir, e);
     rtl_gen_free(&G);
     return rc;
 }
@@ -177,4 +198,5 @@ void rtl_remove(const char *dir)
     }
     snprintf(path, sizeof path, "%s/rtl", dir);
     rmdir(path);
+    rtl_package_remove(dir);
 }

@@ -312,7 +312,7 @@ int kiln_cmd_compile(int argc, char **argv)
             if (svg == 1)
                 printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
             printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
-                   svg == 0 ? ",dataflow.svg" : "", rtl ? ",rtl/" : "");
+                   svg == 0 ? ",dataflow.svg" : "", rtl ? ",rtl/,vivado/" : "");
         }
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
     }
