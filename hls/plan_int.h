@@ -46,7 +46,7 @@ static inline void hls_res_add(HlsRes *r, const HlsRes *a)
     r->ff += a->ff;
 }
 
-/* "1.23 Mcycles" or "45.6 kcycles" into buf (hls/plan.c). */
+/* "1.23 Mcycles" or "45.6 kcycles" into buf. */
 void hls_mcycles(char *buf, size_t n, int64_t c);
 
 /* ---- hls/plan_eval.c: the figures of stages and of the plan ---- */

@@ -1,6 +1,6 @@
 # RUN: KILN
 # After the search, grow steps that keep the interval shorten the latency
-# (hls/plan.c shorten_latency): undoing the one of the largest saving keeps
+# (hls/plan_latency.c shorten_latency): undoing the one of the largest saving keeps
 # the interval and lengthens the latency in the replayed plan.
 $KILN compile $MODELS/yolov3-tiny.onnx --board zcu104 -o $TMP/a
 $HERE/check_plan.py undo_latency $TMP/a $TMP/undo.json

@@ -1,6 +1,6 @@
 # RUN: KILN
 # A latency step that breaks a budget may come with another stage a step
-# down that makes room at the same interval (hls/plan.c shorten_latency): on
+# down that makes room at the same interval (hls/plan_latency.c shorten_latency): on
 # ZCU102 the reasons name such a trade; with the step down undone the plan
 # exceeds a budget, and with both undone it keeps the interval and has a
 # longer latency.

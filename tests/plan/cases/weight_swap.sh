@@ -1,6 +1,6 @@
 # RUN: KILN
 # After the search a layer whose weights stream from DDR may trade places
-# with one on chip whose frame barrier costs less latency (hls/plan.c
+# with one on chip whose frame barrier costs less latency (hls/plan_latency.c
 # reclaim_weights): on ZCU104 the reasons name such a swap, and the plan with
 # it undone, replayed on a copy of the board with room for it, keeps the
 # interval and has a longer latency.
