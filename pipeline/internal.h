@@ -105,6 +105,10 @@ RtlReg *rtl_registers(const Gen *G, int *n);
 
 /* write.c: dir/name holds len bytes of text.  0, or -1 + e. */
 int rtl_write_text(const char *dir, const char *name, const char *text, size_t len, GirError *e);
+/* write.c: run emitter fn into a string and write it as dir/name.  0, or
+ * -1 + e. */
+int rtl_write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FILE *), Gen *G,
+                      GirError *e);
 /* The file name of template t (T_*). */
 const char *rtl_template_file(int t);
 /* Bytes of DDR the design's frame buffers take (the weight image aside):

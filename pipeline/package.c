@@ -68,23 +68,6 @@ static void emit_wrapper(Gen *G, FILE *f)
     free(v);
 }
 
-/* Run an emitter into a string and write it as dir/name. */
-static int write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FILE *), Gen *G,
-                         GirError *e)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    int rc;
-    if (!f)
-        gir_die("out of memory");
-    fn(G, f);
-    fclose(f);
-    rc = rtl_write_text(dir, name, buf, len, e);
-    free(buf);
-    return rc;
-}
-
 static int make_dir(const char *path, GirError *e)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
@@ -106,7 +89,7 @@ int rtl_package_write(Gen *G, const char *dir, GirError *e)
     rc = rtl_write_text(vdir, "component.xml", buf, len, e);
     free(buf);
     if (rc == 0)
-        rc = write_emitted(vdir, "kiln_ip.v", emit_wrapper, G, e);
+        rc = rtl_write_emitted(vdir, "kiln_ip.v", emit_wrapper, G, e);
     if (rc == 0) {
         buf = NULL;
         f = open_memstream(&buf, &len);
@@ -119,18 +102,18 @@ int rtl_package_write(Gen *G, const char *dir, GirError *e)
         free(buf);
     }
     if (rc == 0)
-        rc = write_emitted(vdir, "package_ip.tcl", rtl_emit_package_ip_tcl, G, e);
+        rc = rtl_write_emitted(vdir, "package_ip.tcl", rtl_emit_package_ip_tcl, G, e);
     if (rc == 0)
-        rc = write_emitted(vdir, "kiln.xdc", rtl_emit_xdc, G, e);
+        rc = rtl_write_emitted(vdir, "kiln.xdc", rtl_emit_xdc, G, e);
     if (rc == 0)
-        rc = write_emitted(vdir, "kiln.dtso", rtl_emit_dtso, G, e);
+        rc = rtl_write_emitted(vdir, "kiln.dtso", rtl_emit_dtso, G, e);
     if (rc == 0)
-        rc = write_emitted(vdir, "kiln.bif", rtl_emit_bif, G, e);
+        rc = rtl_write_emitted(vdir, "kiln.bif", rtl_emit_bif, G, e);
     if (rc == 0 && rtl_package_kria(G)) {
         snprintf(sub, sizeof sub, "%s/kv260", vdir);
         rc = make_dir(sub, e);
         if (rc == 0)
-            rc = write_emitted(sub, "shell.json", rtl_emit_shell_json, G, e);
+            rc = rtl_write_emitted(sub, "shell.json", rtl_emit_shell_json, G, e);
     }
     return rc;
 }

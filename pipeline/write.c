@@ -77,8 +77,8 @@ static int copy_template(const char *dir, const char *name, GirError *e)
 }
 
 /* Run an emitter into a string and write it as dir/name. */
-static int write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FILE *), Gen *G,
-                         GirError *e)
+int rtl_write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FILE *), Gen *G,
+                      GirError *e)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -164,15 +164,15 @@ int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
     if (mkdir(rdir, 0777) != 0 && errno != EEXIST)
         rc = gir_error_at(e, gir_loc_none(), "rtl: cannot create %s: %s", rdir, strerror(errno));
     if (rc == 0)
-        rc = write_emitted(rdir, "kiln_top.v", rtl_emit_top, &G, e);
+        rc = rtl_write_emitted(rdir, "kiln_top.v", rtl_emit_top, &G, e);
     if (rc == 0)
-        rc = write_emitted(rdir, "kiln_fork.v", rtl_emit_fork, &G, e);
+        rc = rtl_write_emitted(rdir, "kiln_fork.v", rtl_emit_fork, &G, e);
     if (rc == 0)
-        rc = write_emitted(rdir, "kiln_ports.h", rtl_emit_ports_h, &G, e);
+        rc = rtl_write_emitted(rdir, "kiln_ports.h", rtl_emit_ports_h, &G, e);
     if (rc == 0)
-        rc = write_emitted(rdir, "regmap.h", rtl_emit_regmap_h, &G, e);
+        rc = rtl_write_emitted(rdir, "regmap.h", rtl_emit_regmap_h, &G, e);
     if (rc == 0)
-        rc = write_emitted(rdir, "regmap.json", rtl_emit_regmap_json, &G, e);
+        rc = rtl_write_emitted(rdir, "regmap.json", rtl_emit_regmap_json, &G, e);
     if (rc == 0 && G.quant && G.c.wbytes > 0)
         rc = write_weights(&G, rdir, e);
     for (i = 0; rc == 0 && i < T_COUNT; i++)
