@@ -1,9 +1,10 @@
 /*
  * gir_verify: the structural invariants every pass may assume and must keep.
  *
- * It runs after the frontends, after every pass in debug and test builds,
- * and at the end of gir_parse.  It only reads the graph and reports the
- * first broken invariant, naming the node (or value) and its source place:
+ * It runs after the frontends, after every pass in every build type (the
+ * pass manager, graphir/pass.c) and at the end of gir_parse.  It only reads
+ * the graph and reports the first broken invariant, naming the node (or
+ * value) and its source place:
  *
  *   - value ids in range; every value named, names unique; types well formed
  *     (known dtype, rank -1..GIR_MAX_RANK, dims >= -1), layouts only on 4-D
