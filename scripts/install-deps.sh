@@ -10,7 +10,7 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       verilator iverilog yosys
       libcjson-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler
       libonnx-dev libonnx-testdata python3-onnx python3-numpy
-      libcmocka-dev graphviz nodejs npm)
+      libcmocka-dev graphviz nodejs npm llvm-16-dev)
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
