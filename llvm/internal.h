@@ -36,6 +36,8 @@ typedef struct {
     int nextra;                    /* count of extra */
     void *owned[8];                /* malloc'd tables the program frees */
     int nowned;                    /* count of owned */
+    int pre;                       /* 1: kernel NAME_pre runs first (same args) */
+    int64_t pre_range, pre_work;   /* its range and work per step */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -44,6 +46,10 @@ typedef struct {
     LLVMBasicBlockRef head;  /* the block holding the phi */
     LLVMBasicBlockRef exit;  /* where the loop leaves to */
 } KlvLoop;
+
+/* jit.c: f32 lanes of the widest vector the host CPU has (16 with
+ * AVX-512, else 8). */
+int klv_host_vector_width(void);
 
 /* ir.c */
 void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name);
@@ -56,6 +62,8 @@ LLVMValueRef klv_hi(KlvIr *ir);
 LLVMValueRef klv_arg(KlvIr *ir, int i);
 LLVMValueRef klv_i64(KlvIr *ir, int64_t v);
 LLVMValueRef klv_f32c(KlvIr *ir, double v);
+/* A vector of lanes copies of scalar v. */
+LLVMValueRef klv_splat(KlvIr *ir, LLVMValueRef v, int lanes);
 /* for (iv = lo; iv < hi; iv++) {  ...  klv_loop_end */
 KlvLoop klv_loop_begin(KlvIr *ir, LLVMValueRef lo, LLVMValueRef hi);
 void klv_loop_end(KlvIr *ir, KlvLoop *l);

@@ -50,6 +50,15 @@ LLVMValueRef klv_hi(KlvIr *ir) { return LLVMGetParam(ir->fn, 2); }
 LLVMValueRef klv_i64(KlvIr *ir, int64_t v) { return LLVMConstInt(ir->i64, (unsigned long long)v, 1); }
 LLVMValueRef klv_f32c(KlvIr *ir, double v) { return LLVMConstReal(ir->f32, v); }
 
+LLVMValueRef klv_splat(KlvIr *ir, LLVMValueRef v, int lanes)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), (unsigned)lanes);
+    LLVMValueRef one = LLVMBuildInsertElement(ir->b, LLVMGetUndef(vt), v,
+                                              LLVMConstInt(ir->i32, 0, 0), "");
+    return LLVMBuildShuffleVector(ir->b, one, LLVMGetUndef(vt),
+                                  LLVMConstNull(LLVMVectorType(ir->i32, (unsigned)lanes)), "");
+}
+
 LLVMValueRef klv_gep(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx)
 {
     return LLVMBuildInBoundsGEP2(ir->b, t, base, &idx, 1, "");

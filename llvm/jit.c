@@ -19,6 +19,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "internal.h"
 #include "jit.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -141,6 +142,14 @@ int klv_jit_compile(KlvJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef mo
     }
     j->jit_ms = now_ms() - t0; /* lookups add the code generation time */
     return 0;
+}
+
+int klv_host_vector_width(void)
+{
+    char *feat = LLVMGetHostCPUFeatures();
+    int w = strstr(feat, "+avx512f") ? 16 : 8;
+    LLVMDisposeMessage(feat);
+    return w;
 }
 
 int klv_jit_lookup(KlvJit *j, const char *name, void **fn, GirError *e)

@@ -5,6 +5,8 @@
  * and vectorize the inner loops for the host CPU.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -120,6 +122,218 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_kernel_end(ir);
     plan->range = N * M;
     plan->work = OH * OW * Cg * KH * KW;
+    return 1;
+}
+
+/* Output pixels along a row computed at once by the blocked Conv: one
+ * vector accumulator each, so they stay in registers. */
+#define CONV_OWB 8
+
+/* Set a load's alignment to that of a float: packed rows are not vector
+ * aligned. */
+static LLVMValueRef load_vec(KlvIr *ir, LLVMTypeRef vt, LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef v = LLVMBuildLoad2(ir->b, vt, klv_gep(ir, ir->f32, base, idx), "");
+    LLVMSetAlignment(v, 4);
+    return v;
+}
+
+/*
+ * Conv, 2-D, group 1: the register-blocked form.  Weights are packed now as
+ * [oc block][ic][ky][kx][VL lanes] (output channels padded to a multiple of
+ * the vector width VL with zeros), the bias as [oc block][VL].  A kernel
+ * step computes one output row of one block of VL output channels, CONV_OWB
+ * pixels at a time: CONV_OWB vector accumulators start at the bias; every
+ * (ic, ky, kx) adds the weight vector times the broadcast input pixel; the
+ * fused activation is applied per lane on the way out.  Pixels are summed in
+ * the interpreter's order (bias, then ic, ky, kx), so results match it.
+ * Padding: when the node pads, a first kernel (NAME_pre) copies the input
+ * into a zero-bordered buffer, so the main loop has no bounds checks.
+ */
+static int emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int has_b = n->nin > 2 && n->in[2] >= 0, cnt, VL = klv_host_vector_width(), owb, j, l;
+    int64_t N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    int64_t M = wt->dims[0], KH = wt->dims[2], KW = wt->dims[3];
+    int64_t OH = yt->dims[2], OW = yt->dims[3], nocb, Mp, Hp, Wp, kx, ksz = KH * KW;
+    int64_t s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, nbx, oc, ic, k;
+    const int64_t *a;
+    const float *wd = g->vals[n->in[1]].data, *bd = has_b ? g->vals[n->in[2]].data : NULL;
+    float *wp, *bp, *xpad = NULL;
+    int padded;
+    char pre[64];
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)VL);
+    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, bvec, wbase, xbase;
+    KlvLoop lp, lbx, lic, lky;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4 &&
+        strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "VALID") != 0)
+        memcpy(p, a, sizeof p);
+    nocb = (M + VL - 1) / VL;
+    Mp = nocb * VL;
+    owb = OW < CONV_OWB ? (int)OW : CONV_OWB;
+    nbx = (OW + owb - 1) / owb;
+    padded = p[0] || p[1] || p[2] || p[3];
+    Hp = padded ? (OH - 1) * s[0] + (KH - 1) * d[0] + 1 : H;
+    Wp = padded ? (OW - 1) * s[1] + (KW - 1) * d[1] + 1 : W;
+    if (Hp < p[0] + H)
+        Hp = p[0] + H;
+    if (Wp < p[1] + W)
+        Wp = p[1] + W;
+    wp = calloc((size_t)(Mp * C * ksz), sizeof *wp);
+    bp = calloc((size_t)Mp, sizeof *bp);
+    if (padded)
+        xpad = calloc((size_t)(N * C * Hp * Wp), sizeof *xpad);
+    if (!wp || !bp || (padded && !xpad)) {
+        free(wp);
+        free(bp);
+        free(xpad);
+        return 0;
+    }
+    for (oc = 0; oc < M; oc++) {
+        bp[oc] = bd ? bd[oc] : 0.0f;
+        for (ic = 0; ic < C; ic++)
+            for (k = 0; k < ksz; k++)
+                wp[((oc / VL * C + ic) * ksz + k) * VL + oc % VL] = wd[(oc * C + ic) * ksz + k];
+    }
+    plan->extra[plan->nextra++] = wp;
+    plan->owned[plan->nowned++] = wp;
+    plan->extra[plan->nextra++] = bp;
+    plan->owned[plan->nowned++] = bp;
+    if (padded) {
+        plan->extra[plan->nextra++] = xpad;
+        plan->owned[plan->nowned++] = xpad;
+    }
+    /* argument positions: ins, out, wpack, bpack[, xpad] */
+#define ARG_Y (n->nin)
+#define ARG_W (n->nin + 1)
+#define ARG_B (n->nin + 2)
+#define ARG_XPAD (n->nin + 3)
+
+    if (padded) {
+        KlvLoop lq, liy, lix;
+        LLVMValueRef xq, pq;
+        snprintf(pre, sizeof pre, "%s_pre", name);
+        klv_kernel_begin(ir, pre);
+        x = klv_arg(ir, 0);
+        xs = klv_arg(ir, ARG_XPAD);
+        lq = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        xq = klv_gep(ir, ir->f32, x, klv_mul(ir, lq.iv, klv_i64(ir, H * W)));
+        pq = klv_gep(ir, ir->f32, xs, klv_mul(ir, lq.iv, klv_i64(ir, Hp * Wp)));
+        liy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Hp));
+        lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Wp));
+        {
+            LLVMValueRef sy = klv_add(ir, liy.iv, klv_i64(ir, -p[0]));
+            LLVMValueRef sx = klv_add(ir, lix.iv, klv_i64(ir, -p[1]));
+            LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, sy, klv_i64(ir, H), ""),
+                                           LLVMBuildICmp(b, LLVMIntULT, sx, klv_i64(ir, W), ""), "");
+            LLVMValueRef at = LLVMBuildSelect(
+                b, in, klv_add(ir, klv_mul(ir, sy, klv_i64(ir, W)), sx), klv_i64(ir, 0), "");
+            LLVMValueRef v = LLVMBuildSelect(b, in, klv_load(ir, ir->f32, xq, at), klv_f32c(ir, 0), "");
+            klv_store(ir, ir->f32, pq, klv_add(ir, klv_mul(ir, liy.iv, klv_i64(ir, Wp)), lix.iv), v);
+        }
+        klv_loop_end(ir, &lix);
+        klv_loop_end(ir, &liy);
+        klv_loop_end(ir, &lq);
+        klv_kernel_end(ir);
+        plan->pre = 1;
+        plan->pre_range = N * C;
+        plan->pre_work = Hp * Wp;
+    }
+
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)owb), "acc");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, ARG_Y);
+    wpk = klv_arg(ir, ARG_W);
+    bpk = klv_arg(ir, ARG_B);
+    xs = padded ? klv_arg(ir, ARG_XPAD) : x;
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, OH), "");
+    t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, OH), "");
+    ocb = LLVMBuildSRem(b, t, klv_i64(ir, nocb), "");
+    nb = LLVMBuildSDiv(b, t, klv_i64(ir, nocb), "");
+    bvec = load_vec(ir, vt, bpk, klv_mul(ir, ocb, klv_i64(ir, VL)));
+    wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, C * ksz * VL)));
+    xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, C * Hp * Wp)));
+    lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
+    {
+        /* first pixel of the block; the last block is moved back to end at OW */
+        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, owb));
+        ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, OW - owb), ""),
+                              klv_i64(ir, OW - owb), ox0, "");
+        for (j = 0; j < owb; j++)
+            LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        {
+            LLVMValueRef xpl = klv_gep(ir, ir->f32, xbase, klv_mul(ir, lic.iv, klv_i64(ir, Hp * Wp)));
+            LLVMValueRef wic = klv_gep(ir, ir->f32, wbase, klv_mul(ir, lic.iv, klv_i64(ir, ksz * VL)));
+            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, KH));
+            {
+                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, s[0])),
+                                          klv_mul(ir, lky.iv, klv_i64(ir, d[0])));
+                LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl,
+                                            klv_add(ir, klv_mul(ir, iy, klv_i64(ir, Wp)),
+                                                    klv_mul(ir, ox0, klv_i64(ir, s[1]))));
+                LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, KW * VL)));
+                for (kx = 0; kx < KW; kx++) {
+                    LLVMValueRef wv = load_vec(ir, vt, wky, klv_i64(ir, kx * VL));
+                    for (j = 0; j < owb; j++) {
+                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
+                        LLVMValueRef xv = klv_load(ir, ir->f32, xrow, klv_i64(ir, j * s[1] + kx * d[1]));
+                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, "");
+                        LLVMBuildStore(b, LLVMBuildFAdd(b, av, LLVMBuildFMul(b, wv, klv_splat(ir, xv, VL), ""), ""), ap);
+                    }
+                }
+            }
+            klv_loop_end(ir, &lky);
+        }
+        klv_loop_end(ir, &lic);
+        /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j */
+        {
+            LLVMValueRef ybase = klv_add(
+                ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, M * OH)), oy), klv_i64(ir, OW)),
+                ox0);
+            LLVMValueRef oc0 = klv_mul(ir, ocb, klv_i64(ir, VL));
+            for (l = 0; l < VL; l++) {
+                LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l));
+                LLVMValueRef yrow = klv_gep(ir, ir->f32, y,
+                                            klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, OH * OW))));
+                LLVMBasicBlockRef st = NULL, next = NULL;
+                if (M % VL != 0 && l >= M % VL) {
+                    st = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, M), ""), st, next);
+                    LLVMPositionBuilderAtEnd(b, st);
+                }
+                for (j = 0; j < owb; j++) {
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "");
+                    LLVMValueRef v = LLVMBuildExtractElement(b, av, LLVMConstInt(ir->i32, (unsigned)l, 0), "");
+                    klv_store(ir, ir->f32, yrow, klv_i64(ir, j), klv_act_f32(ir, n, v));
+                }
+                if (st) {
+                    LLVMBuildBr(b, next);
+                    LLVMPositionBuilderAtEnd(b, next);
+                }
+            }
+        }
+    }
+    klv_loop_end(ir, &lbx);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+#undef ARG_Y
+#undef ARG_W
+#undef ARG_B
+#undef ARG_XPAD
+    plan->range = N * nocb * OH;
+    plan->work = OW * C * ksz * VL;
     return 1;
 }
 
@@ -248,6 +462,10 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_CONV:
         if (g->vals[n->in[0]].type.rank != 4 || g->vals[n->in[1]].kind != GIR_VAL_CONST)
             return 0;
+        if (gir_attr_int(n, "group", 1) == 1 &&
+            strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") == 0 &&
+            (n->nin < 3 || n->in[2] < 0 || g->vals[n->in[2]].kind == GIR_VAL_CONST))
+            return emit_conv_blocked(ir, g, n, name, plan);
         return emit_conv(ir, g, n, name, plan);
     case GIR_OP_RELU:
     case GIR_OP_LEAKYRELU:

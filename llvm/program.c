@@ -20,6 +20,7 @@ typedef void (*KlvKernel)(void **args, int64_t lo, int64_t hi);
 typedef struct {
     int node;           /* node id in the graph */
     KlvKernel fn;       /* compiled kernel; NULL: the node runs in the interpreter */
+    KlvKernel pre;      /* kernel run before fn (plan.pre), else NULL */
     KlvPlan plan;       /* the kernel's range, work and tables */
     void **args;        /* the kernel's pointer array: ins, outs, extra */
     GirGraph *sub;      /* interpreter nodes: the node alone as a graph */
@@ -302,6 +303,14 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             return NULL;
         }
         memcpy(&p->steps[i].fn, &fn, sizeof fn);
+        if (p->steps[i].plan.pre) {
+            snprintf(name, sizeof name, "kiln_node_%d_pre", i);
+            if (klv_jit_lookup(&p->jit, name, &fn, e) < 0) {
+                klv_free(p);
+                return NULL;
+            }
+            memcpy(&p->steps[i].pre, &fn, sizeof fn);
+        }
     }
     p->stats.opt_ms = p->jit.opt_ms;
     p->stats.jit_ms = p->jit.jit_ms;
@@ -355,6 +364,8 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     for (i = 0; i < g->nnode && rc == 0; i++) {
         KlvStep *s = &p->steps[i];
         if (s->fn) {
+            if (s->pre)
+                parallel_for(s->pre, s->args, s->plan.pre_range, s->plan.pre_work, p->threads);
             parallel_for(s->fn, s->args, s->plan.range, s->plan.work, p->threads);
         } else {
             if (!scratch)
