@@ -126,8 +126,25 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 }
 
 /* Output pixels along a row computed at once by the blocked Conv: one
- * vector accumulator each, so they stay in registers. */
-#define CONV_OWB 8
+ * vector accumulator each, so they must fit in the vector registers with
+ * the weight and the broadcast input (32 with AVX-512, 16 with AVX2). */
+static int conv_pixels(int64_t ow, int vl)
+{
+    int most = vl == 16 ? 14 : 12, best = most, k;
+    int64_t waste, best_waste = -1;
+    if (ow <= most)
+        return (int)ow;
+    /* the block count times the width, less OW, is computed twice: least
+     * of that, then the widest block */
+    for (k = most; k >= 6; k--) {
+        waste = (ow + k - 1) / k * k - ow;
+        if (best_waste < 0 || waste < best_waste) {
+            best_waste = waste;
+            best = k;
+        }
+    }
+    return best;
+}
 
 /* Set a load's alignment to that of a float: packed rows are not vector
  * aligned. */
@@ -142,8 +159,8 @@ static LLVMValueRef load_vec(KlvIr *ir, LLVMTypeRef vt, LLVMValueRef base, LLVMV
  * Conv, 2-D, group 1: the register-blocked form.  Weights are packed now as
  * [oc block][ic][ky][kx][VL lanes] (output channels padded to a multiple of
  * the vector width VL with zeros), the bias as [oc block][VL].  A kernel
- * step computes one output row of one block of VL output channels, CONV_OWB
- * pixels at a time: CONV_OWB vector accumulators start at the bias; every
+ * step computes one output row of one block of VL output channels, a few
+ * pixels at a time (conv_pixels): one vector accumulator each start at the bias; every
  * (ic, ky, kx) adds the weight vector times the broadcast input pixel; the
  * fused activation is applied per lane on the way out.  Pixels are summed in
  * the interpreter's order (bias, then ic, ky, kx), so results match it.
@@ -178,7 +195,7 @@ static int emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, con
         memcpy(p, a, sizeof p);
     nocb = (M + VL - 1) / VL;
     Mp = nocb * VL;
-    owb = OW < CONV_OWB ? (int)OW : CONV_OWB;
+    owb = conv_pixels(OW, VL);
     nbx = (OW + owb - 1) / owb;
     padded = p[0] || p[1] || p[2] || p[3];
     Hp = padded ? (OH - 1) * s[0] + (KH - 1) * d[0] + 1 : H;
