@@ -94,6 +94,12 @@ KlvEmitFn klv_emit_f32;  /* kernels_f32.c: Conv, elementwise, pools */
 KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
 KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 
+/* conv_blocked.c: the register-blocked 2-D Conv of group 1, fp32 (q = 0)
+ * or the int8 form (q = 1, requantize attributes already checked); 1 when
+ * emitted, 0 when the node does not fit it. */
+int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan, int q);
+
 /* program.c: run node n alone through the interpreter on tensors ins (one
  * per input, NULL when absent); outs get data from arena. */
 int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, GirTensor *outs,

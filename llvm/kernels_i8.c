@@ -51,6 +51,11 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         return 0;
     if (!rq_extra(n, M, plan, &lo, &hi))
         return 0;
+    memset(plan, 0, sizeof *plan);
+    if (klv_emit_conv_blocked(ir, g, n, name, plan, 1))
+        return 1;
+    memset(plan, 0, sizeof *plan);
+    rq_extra(n, M, plan, &lo, &hi);
     if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
         s[0] = a[0], s[1] = a[1];
     if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
