@@ -20,11 +20,34 @@ echo "== compile time of the LLVM path (kiln run --target cpu prints it)"
 "$kiln" compare "$out/cpu.npy" "$out/ref.npy" --max-rel-l2 1e-5
 
 echo "== fp32 YOLOv3-tiny 416, 2 threads"
-"$kiln" bench "$model" -i "$input" --compare cpu,onnxruntime --warmup 3 --iters "$iters" \
+"$kiln" bench "$model" -i "$input" --compare cpu,cpu-fma,onnxruntime --warmup 3 --iters "$iters" \
   --threads 2 --report "$out/report"
 /usr/bin/python3 - "$out/report.json" <<'PY'
 import json, sys
 r = {x["target"]: x for x in json.load(open(sys.argv[1]))["results"]}
-cpu, ort = r["cpu"]["mean_ms"], r["onnxruntime"]["mean_ms"]
-print(f"kiln cpu {cpu:.1f} ms, onnxruntime {ort:.1f} ms: kiln at {ort / cpu:.2f}x onnxruntime's speed")
+ort = r["onnxruntime"]["mean_ms"]
+for t in ("cpu", "cpu-fma"):
+    cpu = r[t]["mean_ms"]
+    print(f"kiln {t} {cpu:.1f} ms, onnxruntime {ort:.1f} ms: kiln at {ort / cpu:.2f}x onnxruntime's speed")
+PY
+
+echo "== int8 YOLOv3-tiny 416 (quantized on 2 random inputs): --target cpu against"
+echo "   --target int8 and onnxruntime on kiln's QDQ export of the same model"
+"$kiln" quantize "$model" --calib-random 2 -o "$out/q.gir" > /dev/null 2>&1
+"$kiln" export "$out/q.gir" -o "$out/q-qdq.onnx" > /dev/null
+"$kiln" bench "$out/q.gir" -i "$input" --compare cpu,int8 --warmup 1 --iters 3 \
+  --threads 2 --report "$out/report-int8" | tail -n +2
+"$kiln" bench "$out/q-qdq.onnx" -i "$input" --target onnxruntime --warmup 3 --iters "$iters" \
+  --threads 2 --json > "$out/ort-qdq.json"
+"$kiln" bench "$out/q.gir" -i "$input" --target cpu --warmup 3 --iters "$iters" \
+  --threads 2 --json > "$out/cpu-int8.json"
+/usr/bin/python3 - "$out/cpu-int8.json" "$out/ort-qdq.json" <<'PY'
+import json, sys
+cpu = json.load(open(sys.argv[1]))["results"][0]
+ort = json.load(open(sys.argv[2]))["results"][0]
+for r in (cpu, ort):
+    print(f"{r['target']:12s} mean {r['mean_ms']:8.2f}  p50 {r['p50_ms']:8.2f}  min {r['min_ms']:8.2f}  "
+          f"p99 {r['p99_ms']:8.2f}  {r['throughput_fps']:6.1f} frames/s  peak {r['peak_mem_mb']:.0f} MiB")
+print(f"kiln int8 cpu {cpu['mean_ms']:.1f} ms, onnxruntime QDQ {ort['mean_ms']:.1f} ms: "
+      f"kiln at {ort['mean_ms'] / cpu['mean_ms']:.2f}x onnxruntime's speed")
 PY

@@ -9,7 +9,8 @@
  * lane goes through the fused activation (fp32) or requant.h's requantize
  * and clamp (int8).  Pixels are summed in the interpreter's order (bias,
  * then ic, ky, kx) with a separate multiply and add, so fp32 results are
- * the interpreter's; int8 sums are exact.
+ * the interpreter's (with KlvOptions.fma: llvm.fmuladd, one rounding per
+ * tap); int8 sums are exact.
  * Padding: when the node pads, a first kernel (NAME_pre) copies the input
  * into a zero-bordered buffer, so the main loop has no bounds checks.
  */
@@ -192,7 +193,8 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     int64_t kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, wvt, xet, yet;
-    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, bvec, wbase, xbase;
+    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
+    LLVMTypeRef fmaty = NULL;
     KlvLoop lp, lbx, lic, lky;
     if (strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0 ||
         gir_attr_int(n, "group", 1) != 1 || g->vals[n->in[1]].kind != GIR_VAL_CONST ||
@@ -218,6 +220,15 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     yet = xet;
     if (o.padded)
         emit_pad(ir, &o, name, 0, arg_pad, plan);
+    if (!q && ir->fma) {
+        /* llvm.fmuladd on the accumulator vectors */
+        static const char fname[] = "llvm.fmuladd";
+        LLVMTypeRef ft[3];
+        fma = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
+                                          &vt, 1);
+        ft[0] = ft[1] = ft[2] = vt;
+        fmaty = LLVMFunctionType(vt, ft, 3, 0);
+    }
 
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
@@ -267,8 +278,17 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                             prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
                             LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
                         } else {
-                            prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                            LLVMBuildStore(b, LLVMBuildFAdd(b, av, prod, ""), ap);
+                            if (fma) {
+                                LLVMValueRef fa[3];
+                                fa[0] = wv;
+                                fa[1] = klv_splat(ir, xv, o.VL);
+                                fa[2] = av;
+                                prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
+                            } else {
+                                prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
+                                prod = LLVMBuildFAdd(b, av, prod, "");
+                            }
+                            LLVMBuildStore(b, prod, ap);
                         }
                     }
                 }

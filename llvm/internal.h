@@ -26,6 +26,7 @@ typedef struct {
     LLVMValueRef args;   /* its pointer array parameter */
     LLVMTypeRef i1, i8, i32, i64, f32, ptr, voidt; /* common types */
     LLVMTypeRef kty;     /* the kernel function type */
+    int fma;             /* KlvOptions.fma */
 } KlvIr;
 
 /* What an emitter asks of the runtime for one node. */

@@ -18,6 +18,8 @@
 typedef struct {
     int threads;   /* worker threads of the parallel-for; 0: 2 */
     int opt_level; /* LLVM optimization 0..3; 0 means the default, 3 */
+    int fma;       /* 1: fused multiply-add in the fp32 Conv (faster; rounding
+                      then differs from the interpreter's by a few ulp) */
 } KlvOptions;
 
 /* What klv_compile made of a graph. */

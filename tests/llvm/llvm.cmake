@@ -11,6 +11,12 @@ foreach(m yolov3-tiny-small big cpumid resdw)
     COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
       ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fp32-${m})
 endforeach()
+# With fused multiply-adds (--fma) the bound still holds on these two.
+foreach(m big resdw)
+  add_test(NAME llvm_fp32_fma_${m}
+    COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
+      ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fma-${m} --fma)
+endforeach()
 # Every lowered op at once (cases/ops.gir from gen_ops.py), and Softmax
 # through the interpreter fallback.
 add_test(NAME llvm_fp32_ops
@@ -34,7 +40,7 @@ add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
 add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, onnxruntime)"
+  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, onnxruntime)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga)
 add_test(NAME llvm_bench_bad_iters_bad COMMAND ${EXPECT} 2
   "kiln: bench: --iters needs a whole number from 1 to 100000, not '0'"

@@ -1,10 +1,11 @@
 /*
  * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
- *                  [--iters N] [--threads N] [--calib-random N] [--json]
+ *                  [--iters N] [--threads N] [--fma] [--calib-random N] [--json]
  *                  [--report PREFIX] [--ort DIR]
  * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
  * min, max, throughput and peak memory.  Each target runs in a child
  * process of its own, so its peak resident memory (getrusage) is its own;
+ * cpu-fma is cpu compiled with fused multiply-adds (kiln run --fma);
  * onnxruntime runs in node with onnxruntime-node on the same input file and
  * thread count.  --compare prints the targets side by side, fastest first,
  * and writes PREFIX.md and PREFIX.json.
@@ -46,6 +47,7 @@ typedef struct {
     const char *input;   /* input .npy, or NULL for a seeded random input */
     int warmup, iters;   /* untimed, then timed runs */
     int threads;         /* threads of cpu and onnxruntime */
+    int fma;             /* cpu: fused multiply-add in Conv */
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
     char tmp_input[256]; /* .npy written for onnxruntime when input is NULL */
@@ -117,7 +119,8 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
     GirTensor in, *out;
     KlvProgram *prog = NULL;
     double *t = calloc((size_t)s->iters + 1, sizeof *t);
-    int i, cpu = strcmp(r->target, "cpu") == 0, rc = 0;
+    int i, cpu = strncmp(r->target, "cpu", 3) == 0, rc = 0;
+    int fma = s->fma || strcmp(r->target, "cpu-fma") == 0;
     if (!g) {
         fail(r, err.msg);
         goto out;
@@ -143,7 +146,7 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
         }
         kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &in);
     }
-    if (cpu && kiln_cpu_compile(g, s->threads, &prog, 1) != KILN_OK) {
+    if (cpu && kiln_cpu_compile(g, s->threads, fma, &prog, 1) != KILN_OK) {
         fail(r, "cpu compilation failed (see above)");
         goto out;
     }
@@ -404,13 +407,15 @@ static void bench_usage(FILE *f)
     fprintf(f,
             "usage: kiln bench MODEL [--target ref|int8|cpu | --compare T1,T2,...] [options]\n"
             "  --target T        one target: ref (fp32 interpreter), int8 (int8 interpreter),\n"
-            "                    cpu (compiled through LLVM); default cpu\n"
+            "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
+            "                    onnxruntime (fp32 .onnx models); default cpu\n"
             "  --compare LIST    several targets side by side, onnxruntime among them if wanted;\n"
             "                    fastest first, with ratios; writes PREFIX.md and PREFIX.json\n"
             "  -i IN             input tensor (.npy); default a seeded random one\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --iters N         timed runs (default 10)\n"
             "  --threads N       threads of cpu and onnxruntime (default 2)\n"
+            "  --fma             cpu: fused multiply-add in Conv (as kiln run --fma)\n"
             "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
             "  --report PREFIX   report files of --compare (default kiln-bench)\n"
             "  --ort DIR         onnxruntime-node folder (default " DEFAULT_ORT ")\n"
@@ -420,7 +425,7 @@ static void bench_usage(FILE *f)
 static int is_target(const char *t)
 {
     return strcmp(t, "ref") == 0 || strcmp(t, "int8") == 0 || strcmp(t, "cpu") == 0 ||
-           strcmp(t, "onnxruntime") == 0;
+           strcmp(t, "cpu-fma") == 0 || strcmp(t, "onnxruntime") == 0;
 }
 
 /* A positive integer option value into *v; a KILN_ status. */
@@ -471,6 +476,8 @@ int kiln_cmd_bench(int argc, char **argv)
                 return rc;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--fma") == 0) {
+            s.fma = 1;
         } else if (strcmp(a, "--target") == 0 || strcmp(a, "--compare") == 0 ||
                    strcmp(a, "-i") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--ort") == 0) {
             if (i + 1 >= argc)
@@ -502,7 +509,7 @@ int kiln_cmd_bench(int argc, char **argv)
         snprintf(list, sizeof list, "%s", compare);
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (!is_target(tok))
-                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, onnxruntime)", tok);
+                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)", tok);
             if (ntarget == MAX_TARGETS)
                 return kiln_user_error("bench: more than %d targets", MAX_TARGETS);
             targets[ntarget++] = tok;
@@ -512,7 +519,7 @@ int kiln_cmd_bench(int argc, char **argv)
     } else {
         targets[ntarget++] = target ? target : "cpu";
         if (!is_target(targets[0]))
-            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, onnxruntime)",
+            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)",
                                    targets[0]);
     }
     if (access(s.model, R_OK) != 0)

@@ -50,10 +50,11 @@ int kiln_is_quantized(const GirGraph *g);
  * calib_random random inputs (0: refuse an fp32 model).  A KILN_ status. */
 int kiln_int8_model(const char *path, GirGraph **g, int calib_random);
 /* run.c: for --target cpu, run the default passes on an fp32 g, then
- * compile it through llvm/ into *out (a KlvProgram, llvm/llvm.h); prints the
+ * compile it through llvm/ into *out (a KlvProgram, llvm/llvm.h; fma as
+ * KlvOptions.fma); prints the
  * lowered and interpreted node counts and the compile times unless quiet. */
 struct KlvProgram;
-int kiln_cpu_compile(GirGraph *g, int threads, struct KlvProgram **out, int quiet);
+int kiln_cpu_compile(GirGraph *g, int threads, int fma, struct KlvProgram **out, int quiet);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);
