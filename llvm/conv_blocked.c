@@ -41,6 +41,11 @@ static int conv_pixels(int64_t ow, int vl)
     return best;
 }
 
+/* Below this many taps per output pixel (C * KH * KW) the output is written
+ * lane by lane in unrolled code (fast where writing dominates: the first
+ * layers); above, in a loop over lanes (a sixteenth of the code to compile). */
+#define UNROLL_OUT_TAPS 300
+
 /* A vector load of vt from &base[idx] (elements of et), aligned only to the
  * element: packed rows are not vector aligned. */
 static LLVMValueRef load_vec(KlvIr *ir, LLVMTypeRef vt, LLVMTypeRef et, unsigned align,
@@ -189,11 +194,11 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                           KlvPlan *plan, int q)
 {
     Geo o;
-    int j, l, arg_pad, arg_rq = 0;
+    int j, arg_pad, arg_rq = 0;
     int64_t kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, wvt, xet, yet;
-    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
+    LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL;
     KlvLoop lp, lbx, lic, lky;
     if (strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0 ||
@@ -232,6 +237,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
@@ -296,13 +302,15 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             klv_loop_end(ir, &lky);
         }
         klv_loop_end(ir, &lic);
-        /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j */
-        {
+        /* out, written per lane unrolled: fastest where the output is large
+         * against the work per pixel (few input taps, C * KH * KW small) */
+        if (o.C * o.ksz < UNROLL_OUT_TAPS) {
             LLVMValueRef ybase = klv_add(
                 ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
                             klv_i64(ir, o.OW)),
                 ox0);
             LLVMValueRef oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            int l;
             for (l = 0; l < o.VL; l++) {
                 LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), mp = NULL, mn = NULL, sh = NULL;
                 LLVMValueRef yrow = klv_gep(ir, yet, y,
@@ -330,6 +338,40 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                     LLVMPositionBuilderAtEnd(b, next);
                 }
             }
+        } else
+        /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j.
+         * The accumulators go to a buffer on the stack, read back lane by
+         * lane in a loop (one copy of the code per pixel, not per lane). */
+        {
+            LLVMValueRef ybase = klv_add(
+                ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
+                            klv_i64(ir, o.OW)),
+                ox0);
+            LLVMValueRef oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            LLVMValueRef lanes = LLVMBuildSub(b, klv_i64(ir, o.M), oc0, ""), ocl, yrow;
+            LLVMValueRef mp = NULL, mn = NULL, sh = NULL;
+            KlvLoop ll;
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef av = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "");
+                LLVMValueRef st = LLVMBuildStore(b, av, klv_gep(ir, lt, outp, klv_i64(ir, j * o.VL)));
+                LLVMSetAlignment(st, 4);
+            }
+            lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, lanes, klv_i64(ir, o.VL), ""),
+                                    klv_i64(ir, o.VL), lanes, "");
+            ll = klv_loop_begin(ir, klv_i64(ir, 0), lanes);
+            ocl = klv_add(ir, oc0, ll.iv);
+            yrow = klv_gep(ir, yet, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+            if (q) {
+                mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), ocl);
+                mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), ocl);
+                sh = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 2), ocl);
+            }
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef v = klv_load(ir, lt, outp, klv_add(ir, ll.iv, klv_i64(ir, j * o.VL)));
+                v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
+                klv_store(ir, yet, yrow, klv_i64(ir, j), v);
+            }
+            klv_loop_end(ir, &ll);
         }
     }
     klv_loop_end(ir, &lbx);
