@@ -6,7 +6,7 @@ set -eu
 kiln=$1 model=$2 py=$3 ort=$4 work=$5
 mkdir -p "$work"
 "$kiln" bench "$model" --target cpu --warmup 1 --iters 3 --json > "$work/one.json"
-"$kiln" bench "$model" --compare ref,cpu,onnxruntime --warmup 1 --iters 3 --ort "$ort" \
+"$kiln" bench "$model" --compare ref,cpu,onnxruntime --warmup 1 --iters 3 --rounds 2 --ort "$ort" \
   --report "$work/report" > "$work/table.txt"
 cat "$work/table.txt"
 grep -q '^| target | mean | p50 | p90 | p95 | p99 | std | min | max | frames/s | peak MiB' "$work/report.md"
@@ -17,6 +17,7 @@ keys = ["mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "std_ms", "min_ms", "
 one = json.load(open(sys.argv[1]))
 assert [r["target"] for r in one["results"]] == ["cpu"], one
 rep = json.load(open(sys.argv[2]))
+assert rep["rounds"] == 2 and rep["iters"] == 3, rep
 res = rep["results"]
 assert sorted(r["target"] for r in res) == ["cpu", "onnxruntime", "ref"], res
 for r in one["results"] + res:

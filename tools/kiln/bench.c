@@ -1,6 +1,6 @@
 /*
  * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
- *                  [--iters N] [--threads N] [--fma] [--calib-random N] [--json]
+ *                  [--iters N] [--rounds R] [--threads N] [--fma] [--calib-random N] [--json]
  *                  [--report PREFIX] [--ort DIR]
  * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
  * min, max, throughput and peak memory.  Each target runs in a child
@@ -46,12 +46,17 @@ typedef struct {
     const char *model;   /* model path */
     const char *input;   /* input .npy, or NULL for a seeded random input */
     int warmup, iters;   /* untimed, then timed runs */
+    int rounds;          /* times the target list is run in turn */
     int threads;         /* threads of cpu and onnxruntime */
     int fma;             /* cpu: fused multiply-add in Conv */
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
     char tmp_input[256]; /* .npy written for onnxruntime when input is NULL */
 } BenchSetup;
+
+/* In a child: the timed runs' latencies, sent after the result. */
+static double *child_times;
+static int child_ntimes;
 
 static double now_ms(void)
 {
@@ -164,6 +169,9 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
     else
         summarize(r, t, s->iters);
     r->peak_mb = peak_mb();
+    child_times = t;
+    child_ntimes = r->ok ? s->iters : 0;
+    t = NULL;
 out:
     klv_free(prog);
     gir_arena_free(a);
@@ -259,14 +267,20 @@ static void bench_ort(const BenchSetup *s, BenchResult *r)
     else
         fail(r, "onnxruntime reported no runs");
     r->peak_mb = cJSON_GetObjectItem(root, "maxrss")->valuedouble / 1024.0;
-    free(t);
+    child_times = t;
+    child_ntimes = r->ok ? n : 0;
     cJSON_Delete(root);
 }
 
-/* Run one target in a child process; the result comes back through a pipe. */
-static void bench_one(const BenchSetup *s, const char *target, BenchResult *r)
+/* Run one target in a child process; the result and the r->iters timed
+ * latencies (sorted; *times, malloc'd, NULL when it failed) come back
+ * through a pipe. */
+static void bench_one(const BenchSetup *s, const char *target, BenchResult *r, double **times)
 {
     int pfd[2], st = 0;
+    size_t want, got = 0;
+    ssize_t k;
+    *times = NULL;
     pid_t pid;
     memset(r, 0, sizeof *r);
     snprintf(r->target, sizeof r->target, "%s", target);
@@ -283,13 +297,71 @@ static void bench_one(const BenchSetup *s, const char *target, BenchResult *r)
             bench_kiln(s, r);
         if (write(pfd[1], r, sizeof *r) != (ssize_t)sizeof *r)
             _exit(1);
-        _exit(0);
+        want = sizeof(double) * (size_t)child_ntimes;
+        while (got < want && (k = write(pfd[1], (char *)child_times + got, want - got)) > 0)
+            got += (size_t)k;
+        _exit(got == want ? 0 : 1);
     }
     close(pfd[1]);
     if (read(pfd[0], r, sizeof *r) != (ssize_t)sizeof *r)
         fail(r, "the benchmark process died");
+    if (r->ok) {
+        want = sizeof(double) * (size_t)r->iters;
+        *times = malloc(want + sizeof(double));
+        while (*times && got < want && (k = read(pfd[0], (char *)*times + got, want - got)) > 0)
+            got += (size_t)k;
+        if (!*times || got != want) {
+            free(*times);
+            *times = NULL;
+            fail(r, "the benchmark process died");
+        }
+    }
     close(pfd[0]);
     waitpid(pid, &st, 0);
+}
+
+/* Run the targets in turn, s->rounds times (so a machine whose load drifts
+ * weighs on all of them alike), and merge each target's timed runs. */
+static int run_rounds(const BenchSetup *s, const char *const *targets, int n, BenchResult *res)
+{
+    double *all[MAX_TARGETS], peak[MAX_TARGETS];
+    int count[MAX_TARGETS], round, i, j;
+    for (i = 0; i < n; i++) {
+        all[i] = malloc(sizeof(double) * ((size_t)s->iters * (size_t)s->rounds + 1));
+        count[i] = 0;
+        peak[i] = 0;
+        if (!all[i]) {
+            while (i-- > 0)
+                free(all[i]);
+            return kiln_user_error("bench: out of memory");
+        }
+    }
+    for (round = 0; round < s->rounds; round++)
+        for (i = 0; i < n; i++) {
+            BenchResult r;
+            double *t;
+            if (round > 0 && !res[i].ok)
+                continue;
+            bench_one(s, targets[i], &r, &t);
+            if (!r.ok) {
+                res[i] = r;
+                continue;
+            }
+            for (j = 0; j < r.iters && count[i] < s->iters * s->rounds; j++)
+                all[i][count[i]++] = t[j];
+            peak[i] = r.peak_mb > peak[i] ? r.peak_mb : peak[i];
+            free(t);
+            if (round == 0)
+                res[i] = r;
+        }
+    for (i = 0; i < n; i++) {
+        if (res[i].ok) {
+            summarize(&res[i], all[i], count[i]);
+            res[i].peak_mb = peak[i];
+        }
+        free(all[i]);
+    }
+    return KILN_OK;
 }
 
 static int by_mean(const void *a, const void *b)
@@ -319,6 +391,7 @@ static cJSON *to_json(const BenchSetup *s, const BenchResult *r, int n)
     cJSON_AddStringToObject(root, "input", s->input ? s->input : "random (seed 1)");
     cJSON_AddNumberToObject(root, "warmup", s->warmup);
     cJSON_AddNumberToObject(root, "iters", s->iters);
+    cJSON_AddNumberToObject(root, "rounds", s->rounds);
     cJSON_AddNumberToObject(root, "threads", s->threads);
     for (i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -353,14 +426,15 @@ static void print_table(FILE *f, const BenchSetup *s, const BenchResult *r, int 
     int i;
     if (md)
         fprintf(f, "# kiln bench: %s\n\ninput %s, %d warm-up and %d timed runs, %d threads; "
-                   "latencies in ms, fastest first.\n\n"
+                   "%d round%s of the targets in turn; latencies in ms, fastest first.\n\n"
                    "| target | mean | p50 | p90 | p95 | p99 | std | min | max | frames/s | peak MiB | x fastest | speed vs onnxruntime |\n"
                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-                s->model, s->input ? s->input : "random (seed 1)", s->warmup, s->iters, s->threads);
+                s->model, s->input ? s->input : "random (seed 1)", s->warmup, s->iters, s->threads,
+                s->rounds, s->rounds == 1 ? "" : "s");
     else
-        fprintf(f, "model %s, %d warm-up + %d timed runs, %d threads (latency in ms)\n"
+        fprintf(f, "model %s, %d warm-up + %d timed runs x %d round%s, %d threads (latency in ms)\n"
                    "%-12s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %9s\n",
-                s->model, s->warmup, s->iters, s->threads, "target", "mean", "p50", "p90", "p95",
+                s->model, s->warmup, s->iters, s->rounds, s->rounds == 1 ? "" : "s", s->threads, "target", "mean", "p50", "p90", "p95",
                 "p99", "std", "min", "max", "frames/s", "peak MiB", "x fastest", "vs ort");
     for (i = 0; i < n; i++) {
         char vs[32] = "-";
@@ -414,6 +488,7 @@ static void bench_usage(FILE *f)
             "  -i IN             input tensor (.npy); default a seeded random one\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --iters N         timed runs (default 10)\n"
+            "  --rounds R        run the targets in turn R times, timings merged (default 1)\n"
             "  --threads N       threads of cpu and onnxruntime (default 2)\n"
             "  --fma             cpu: fused multiply-add in Conv (as kiln run --fma)\n"
             "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
@@ -453,6 +528,7 @@ int kiln_cmd_bench(int argc, char **argv)
     int ntarget = 0, json = 0, i, rc = KILN_OK, failed = 0;
     memset(&s, 0, sizeof s);
     s.warmup = 2;
+    s.rounds = 1;
     s.iters = 10;
     s.threads = 2;
     s.calib_random = 2;
@@ -467,6 +543,9 @@ int kiln_cmd_bench(int argc, char **argv)
                 return rc;
         } else if (strcmp(a, "--iters") == 0) {
             if ((rc = int_arg(argc, argv, &i, 1, &s.iters)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--rounds") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 1, &s.rounds)) != KILN_OK)
                 return rc;
         } else if (strcmp(a, "--threads") == 0) {
             if ((rc = int_arg(argc, argv, &i, 1, &s.threads)) != KILN_OK)
@@ -547,10 +626,10 @@ int kiln_cmd_bench(int argc, char **argv)
                 return rc;
             break;
         }
-    for (i = 0; i < ntarget; i++) {
-        bench_one(&s, targets[i], &res[i]);
+    if ((rc = run_rounds(&s, targets, ntarget, res)) != KILN_OK)
+        return rc;
+    for (i = 0; i < ntarget; i++)
         failed |= !res[i].ok;
-    }
     if (s.tmp_input[0])
         unlink(s.tmp_input);
     qsort(res, (size_t)ntarget, sizeof res[0], by_mean);
