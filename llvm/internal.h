@@ -15,8 +15,6 @@
 
 #include "llvm.h"
 
-#define KLV_MAX_ARGS 72 /* Concat's 64 inputs, its output and a few tables */
-
 /* The builder state of one module. */
 typedef struct {
     LLVMContextRef ctx;  /* owns types and constants */

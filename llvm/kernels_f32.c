@@ -5,8 +5,6 @@
  * and vectorize the inner loops for the host CPU.
  */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"

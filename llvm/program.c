@@ -270,8 +270,10 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             s->args[n->nin + k] = p->buf[n->out[k]];
         for (k = 0; s->args && k < s->plan.nextra; k++)
             s->args[n->nin + n->nout + k] = s->plan.extra[k];
-        /* mark as lowered until the lookup fills fn */
-        s->fn = (KlvKernel)0;
+        if (!s->args) {
+            gir_error_at(e, n->loc, "out of memory");
+            break;
+        }
         p->stats.lowered++;
     }
     LLVMDisposeBuilder(ir.b);
