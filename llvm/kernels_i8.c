@@ -1,7 +1,8 @@
 /*
  * int8 kernels of the int8 form (docs/quant.md): 2-D Conv with an int32
  * accumulator row, each accumulator through the requantize step of
- * graphir/requant.h (klv_requant) and the fused clamp; Requantize.  Bit
+ * graphir/requant.h (klv_requant) and the fused clamp; Requantize;
+ * per-tensor QuantizeLinear and DequantizeLinear.  Bit
  * for bit the int8 interpreter's arithmetic: integer sums are exact in any
  * order.
  */
@@ -172,11 +173,117 @@ static int emit_requantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
+/* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
+ * constant, one element each, zero point i8 or u8 (or absent).  0 when the
+ * node has another form (per-axis scales fall back to the interpreter). */
+static int qparams(const GirGraph *g, const GirNode *n, float *scale, int64_t *zp, int *is_u8)
+{
+    const GirValue *s = &g->vals[n->in[1]], *z;
+    *zp = 0;
+    *is_u8 = 0;
+    if (s->kind != GIR_VAL_CONST || s->type.dtype != GIR_DT_F32 || gir_type_numel(&s->type) != 1)
+        return 0;
+    *scale = *(const float *)s->data;
+    if (n->nin > 2 && n->in[2] >= 0) {
+        z = &g->vals[n->in[2]];
+        if (z->kind != GIR_VAL_CONST || gir_type_numel(&z->type) != 1)
+            return 0;
+        if (z->type.dtype == GIR_DT_I8)
+            *zp = *(const int8_t *)z->data;
+        else if (z->type.dtype == GIR_DT_U8)
+            *zp = *(const uint8_t *)z->data, *is_u8 = 1;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* Call llvm.rint.f64 (round half to even, the default rounding mode, as
+ * rint() in the interpreter). */
+static LLVMValueRef rint64(KlvIr *ir, LLVMValueRef v)
+{
+    static const char fname[] = "llvm.rint";
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
+                                                 &d, 1);
+    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, &d, 1, 0), f, &v, 1, "");
+}
+
+/* QuantizeLinear f32 -> i8/u8, per tensor: saturate(rint(x / scale) + zp),
+ * the division in f32, NaN taken as 0 (interp_int8.c). */
+static int emit_quantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    float sc;
+    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
+    int u8;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, v, r, lo, hi;
+    KlvLoop l;
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_F32 || !qparams(g, n, &sc, &zp, &u8) ||
+        g->vals[n->out[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8))
+        return 0;
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, n->nin);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = LLVMBuildFDiv(b, klv_load(ir, ir->f32, x, l.iv), klv_f32c(ir, sc), "");
+    r = rint64(ir, LLVMBuildFPExt(b, v, d, ""));
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
+    r = LLVMBuildFAdd(b, r, LLVMConstReal(d, (double)zp), "");
+    lo = LLVMConstReal(d, u8 ? 0 : -128);
+    hi = LLVMConstReal(d, u8 ? 255 : 127);
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, r, lo, ""), lo, r, "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, r, hi, ""), hi, r, "");
+    r = u8 ? LLVMBuildFPToUI(b, r, ir->i8, "") : LLVMBuildFPToSI(b, r, ir->i8, "");
+    klv_store(ir, ir->i8, y, l.iv, r);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
+/* DequantizeLinear i8/u8 -> f32, per tensor: ((float)x - (float)zp) * scale. */
+static int emit_dequantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    float sc;
+    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
+    int u8;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, v;
+    KlvLoop l;
+    if (!qparams(g, n, &sc, &zp, &u8) ||
+        g->vals[n->in[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8) ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_F32)
+        return 0;
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = klv_load(ir, ir->i8, x, l.iv);
+    v = u8 ? LLVMBuildUIToFP(b, v, ir->f32, "") : LLVMBuildSIToFP(b, v, ir->f32, "");
+    v = LLVMBuildFMul(b, LLVMBuildFSub(b, v, klv_f32c(ir, (double)(float)zp), ""), klv_f32c(ir, sc), "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
 int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                 KlvPlan *plan, GirError *e)
 {
     (void)e;
-    if (n->nout != 1 || g->vals[n->in[0]].type.dtype != GIR_DT_I8 || gir_node_is_nhwc(n))
+    if (n->nout != 1 || gir_node_is_nhwc(n))
+        return 0;
+    if (n->op == GIR_OP_QUANTIZELINEAR)
+        return emit_quantize(ir, g, n, name, plan);
+    if (n->op == GIR_OP_DEQUANTIZELINEAR)
+        return emit_dequantize(ir, g, n, name, plan);
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_I8)
         return 0;
     if (n->op == GIR_OP_CONV && g->vals[n->in[0]].type.rank == 4 &&
         g->vals[n->in[1]].kind == GIR_VAL_CONST)
