@@ -1,6 +1,7 @@
 /*
- * fp32 kernels: 2-D Conv with bias and its fused activation, unary
- * elementwise ops and same-shape (or scalar) binary arithmetic.  Shapes,
+ * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
+ * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
+ * scalar) binary arithmetic, GlobalAveragePool.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */
@@ -237,6 +238,45 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* GlobalAveragePool: per (batch, channel) plane the sum in double, then
+ * divided and rounded to f32 (the interpreter's arithmetic). */
+static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t planes, plane;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, xp, acc, sum;
+    KlvLoop lp, li;
+    if (t->rank < 3)
+        return 0;
+    planes = t->dims[0] * t->dims[1];
+    plane = gir_type_numel(t) / (planes ? planes : 1);
+    klv_kernel_begin(ir, name);
+    acc = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    LLVMBuildStore(b, LLVMConstReal(d, 0), acc);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, acc, ""),
+                                    LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, ""), ""),
+                   acc);
+    klv_loop_end(ir, &li);
+    sum = LLVMBuildLoad2(b, d, acc, "");
+    sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
+                                   ir->f32, "")
+                : klv_f32c(ir, 0);
+    klv_store(ir, ir->f32, y, lp.iv, sum);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = planes;
+    plan->work = plane;
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -263,6 +303,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_MUL:
     case GIR_OP_DIV:
         return emit_binary(ir, g, n, name, plan);
+    case GIR_OP_GLOBALAVGPOOL:
+        return emit_gap(ir, g, n, name, plan);
     default:
         return 0;
     }

@@ -50,7 +50,9 @@ lines += [
     '%sl = Slice(%tr, %st, %en, %ax) : f32[1,6,8,12]',
     '%fl = Flatten(%sl) {axis=1} : f32[1,576]',
     '%sm = Softmax(%fl) {axis=1} : f32[1,576]',
+    '%gp = GlobalAveragePool(%c2) : f32[1,6,1,1]',
     "output %sm",
+    "output %gp",
     "output %cat",
 ]
 os.makedirs(here, exist_ok=True)
