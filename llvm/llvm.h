@@ -16,7 +16,8 @@
 
 /* Options of klv_compile; NULL or all zero: defaults. */
 typedef struct {
-    int threads;   /* worker threads of the parallel-for; 0: 2 */
+    int threads;   /* threads of the parallel-for, the caller's included
+                      (started once per program); 0: 2 */
     int opt_level; /* LLVM optimization 0..3; 0 means the default, 3 */
     int fma;       /* 1: fused multiply-add in the fp32 Conv (faster; rounding
                       then differs from the interpreter's by a few ulp) */
@@ -40,7 +41,9 @@ typedef struct KlvProgram KlvProgram;
  * outlive the program (constants are read in place).  NULL + error. */
 KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e);
 /* Run the program: inputs[i] feeds g->inputs[i]; outputs[] get the
- * g->noutput results, their data allocated from arena.  0, or -1 + error. */
+ * g->noutput results, their data allocated from arena.  0, or -1 + error.
+ * One run at a time per program (its buffers and worker threads are its
+ * own); separate programs may run at once. */
 int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
             GirError *e);
 /* The figures of the compilation. */

@@ -34,6 +34,7 @@ struct KlvProgram {
     unsigned char *own; /* per value id: buf was malloc'd here */
     KlvStep *steps;     /* one per node, in order */
     KlvStats stats;     /* compilation figures */
+    struct Pool *pool;  /* the parallel-for's workers */
 };
 
 static double now_ms(void)
@@ -130,52 +131,127 @@ int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, G
 
 /* ---- the parallel-for ------------------------------------------------------ */
 
-/* A slice of a kernel's range for one thread. */
-typedef struct {
-    KlvKernel fn;   /* the kernel */
-    void **args;    /* its arguments */
-    int64_t lo, hi; /* the slice */
-} Slice;
-
-static void *slice_main(void *arg)
-{
-    Slice *s = arg;
-    s->fn(s->args, s->lo, s->hi);
-    return NULL;
-}
-
+#define MAX_THREADS 16      /* threads of one program */
 #define MIN_PAR_WORK 200000 /* below this many operations one thread is faster */
 
-/* Run fn over [0, range) on up to `threads` threads, slices of equal
- * length; the calling thread takes the first. */
-static void parallel_for(KlvKernel fn, void **args, int64_t range, int64_t work, int threads)
+typedef struct Pool Pool;
+
+/* One worker's start argument. */
+typedef struct {
+    Pool *pool; /* its pool */
+    int k;      /* its slice number, 1 .. n */
+} Worker;
+
+/* Worker threads started once per program.  A job is one kernel call split
+ * into equal slices; the calling thread takes the first. */
+struct Pool {
+    pthread_t th[MAX_THREADS];  /* workers 1 .. n */
+    Worker w[MAX_THREADS];      /* their start arguments */
+    int n;                      /* workers started */
+    pthread_mutex_t mu;         /* guards everything below */
+    pthread_cond_t go, done;    /* a new job; the last worker finished it */
+    unsigned gen;               /* job number, bumped per job */
+    int pending;                /* workers still on the current job */
+    int stop;                   /* 1: workers exit */
+    KlvKernel fn;               /* the job's kernel */
+    void **args;                /* its arguments */
+    int64_t range;              /* its range */
+    int parts;                  /* slices: the caller's and parts - 1 workers' */
+};
+
+static void *worker_main(void *arg)
 {
-    Slice sl[16];
-    pthread_t th[16];
-    int started[16], t;
-    if (threads > 16)
-        threads = 16;
-    if (threads > range)
-        threads = (int)range;
-    if (threads <= 1 || range * work < MIN_PAR_WORK) {
+    Worker *w = arg;
+    Pool *p = w->pool;
+    unsigned seen = 0;
+    for (;;) {
+        KlvKernel fn;
+        void **args;
+        int64_t range;
+        int parts;
+        pthread_mutex_lock(&p->mu);
+        while (p->gen == seen && !p->stop)
+            pthread_cond_wait(&p->go, &p->mu);
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        seen = p->gen;
+        fn = p->fn, args = p->args, range = p->range, parts = p->parts;
+        pthread_mutex_unlock(&p->mu);
+        if (w->k < parts)
+            fn(args, range * w->k / parts, range * (w->k + 1) / parts);
+        pthread_mutex_lock(&p->mu);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Start threads - 1 workers (fewer if the system refuses some). */
+static Pool *pool_start(int threads)
+{
+    Pool *p = calloc(1, sizeof *p);
+    int k;
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    for (k = 1; k < threads; k++) {
+        p->w[p->n].pool = p;
+        p->w[p->n].k = p->n + 1;
+        if (pthread_create(&p->th[p->n], NULL, worker_main, &p->w[p->n]) != 0)
+            break;
+        p->n++;
+    }
+    return p;
+}
+
+static void pool_stop(Pool *p)
+{
+    int k;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (k = 0; k < p->n; k++)
+        pthread_join(p->th[k], NULL);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* Run fn over [0, range): on the calling thread alone when the work is
+ * small, else in equal slices over it and the pool's workers. */
+static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int64_t work)
+{
+    int parts = p ? p->n + 1 : 1;
+    if (parts > range)
+        parts = (int)range;
+    if (parts <= 1 || range * work < MIN_PAR_WORK) {
         fn(args, 0, range);
         return;
     }
-    for (t = 0; t < threads; t++) {
-        sl[t].fn = fn;
-        sl[t].args = args;
-        sl[t].lo = range * t / threads;
-        sl[t].hi = range * (t + 1) / threads;
-    }
-    for (t = 1; t < threads; t++)
-        started[t] = pthread_create(&th[t], NULL, slice_main, &sl[t]) == 0;
-    slice_main(&sl[0]);
-    for (t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        else
-            slice_main(&sl[t]);
-    }
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn;
+    p->args = args;
+    p->range = range;
+    p->parts = parts;
+    p->pending = p->n;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    fn(args, 0, range / parts);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* ---- compile and run --------------------------------------------------------- */
@@ -295,6 +371,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         klv_free(p);
         return NULL;
     }
+    p->pool = pool_start(p->threads);
     for (i = 0; i < g->nnode; i++) {
         char name[32];
         void *fn;
@@ -368,8 +445,8 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
         KlvStep *s = &p->steps[i];
         if (s->fn) {
             if (s->pre)
-                parallel_for(s->pre, s->args, s->plan.pre_range, s->plan.pre_work, p->threads);
-            parallel_for(s->fn, s->args, s->plan.range, s->plan.work, p->threads);
+                parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work);
+            parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work);
         } else {
             if (!scratch)
                 scratch = gir_arena_new();
@@ -402,6 +479,7 @@ void klv_free(KlvProgram *p)
     int i, k;
     if (!p)
         return;
+    pool_stop(p->pool);
     klv_jit_free(&p->jit);
     for (i = 0; p->steps && i < p->g->nnode; i++) {
         free(p->steps[i].args);
