@@ -44,7 +44,7 @@ kiln compiles trained CNNs (ONNX, Darknet cfg/weights) into FPGA dataflow accele
 
 commands:
   info         per-layer shapes, parameters and MACs of a model
-  run          run a model on input tensors (fp32 reference or int8 interpreter)
+  run          run a model on input tensors (fp32 reference, int8 interpreter, or compiled for the CPU)
   ir           print a model in the text IR
   opt          run graph passes (--passes=a,b or -O) and print the text IR
   conformance  run ONNX backend test folders: pass/fail/unsupported
@@ -54,12 +54,13 @@ commands:
   compile      plan the FPGA dataflow for a board: plan.json, report, dataflow picture
   simulate     Verilator run of a compiled folder: bit-exact check, cycles vs plan
   export       write a (quantized) model as QDQ ONNX for onnxruntime
+  bench        latency and throughput of a model per target; --compare side by side with onnxruntime
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
 add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2
   "kiln: unknown command 'frobnicate' (kiln --help lists them)" -- ${KILN} frobnicate)
 add_test(NAME cli_unknown_option_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: run: unknown target 'tpu' (available: ref, int8)" -- ${KILN} run x.onnx -i a.npy --target tpu)
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu)" -- ${KILN} run x.onnx -i a.npy --target tpu)
 add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
   "kiln: run: ${MODELS}/yolov3-tiny-small.onnx has 1 input, 0 given with -i" -- ${KILN} run ${MODELS}/yolov3-tiny-small.onnx)
 

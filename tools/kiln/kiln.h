@@ -42,6 +42,19 @@ int kiln_cmd_export(int argc, char **argv);
 int kiln_cmd_compile(int argc, char **argv);
 int kiln_cmd_simulate(int argc, char **argv);
 int kiln_cmd_opt(int argc, char **argv);
+int kiln_cmd_bench(int argc, char **argv);
+
+/* run.c: 1 when g is in the int8 form (an i8 value with a scale). */
+int kiln_is_quantized(const GirGraph *g);
+/* run.c: for --target int8, quantize an fp32 model in place on
+ * calib_random random inputs (0: refuse an fp32 model).  A KILN_ status. */
+int kiln_int8_model(const char *path, GirGraph **g, int calib_random);
+/* run.c: for --target cpu, run the default passes on an fp32 g, then
+ * compile it through llvm/ into *out (a KlvProgram, llvm/llvm.h; fma as
+ * KlvOptions.fma); prints the
+ * lowered and interpreted node counts and the compile times unless quiet. */
+struct KlvProgram;
+int kiln_cpu_compile(GirGraph *g, int threads, int fma, struct KlvProgram **out, int quiet);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);

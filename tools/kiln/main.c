@@ -11,7 +11,7 @@
 
 static const KilnCommand commands[] = {
     {"info", kiln_cmd_info, "per-layer shapes, parameters and MACs of a model"},
-    {"run", kiln_cmd_run, "run a model on input tensors (fp32 reference or int8 interpreter)"},
+    {"run", kiln_cmd_run, "run a model on input tensors (fp32 reference, int8 interpreter, or compiled for the CPU)"},
     {"ir", kiln_cmd_ir, "print a model in the text IR"},
     {"opt", kiln_cmd_opt, "run graph passes (--passes=a,b or -O) and print the text IR"},
     {"conformance", kiln_cmd_conformance, "run ONNX backend test folders: pass/fail/unsupported"},
@@ -21,6 +21,7 @@ static const KilnCommand commands[] = {
     {"compile", kiln_cmd_compile, "plan the FPGA dataflow for a board: plan.json, report, dataflow picture"},
     {"simulate", kiln_cmd_simulate, "Verilator run of a compiled folder: bit-exact check, cycles vs plan"},
     {"export", kiln_cmd_export, "write a (quantized) model as QDQ ONNX for onnxruntime"},
+    {"bench", kiln_cmd_bench, "latency and throughput of a model per target; --compare side by side with onnxruntime"},
 };
 
 int kiln_user_error(const char *fmt, ...)

@@ -1,0 +1,383 @@
+/*
+ * The register-blocked 2-D Conv (group 1), fp32 and int8.  Weights are
+ * packed at compile time as [oc block][ic][ky][kx][VL lanes] (output
+ * channels padded with zeros to a multiple of the vector width VL), the
+ * bias as [oc block][VL].  A kernel step computes one output row of one
+ * block of VL output channels, a few pixels at a time (conv_pixels): one
+ * vector accumulator per pixel starts at the bias; every (ic, ky, kx) adds
+ * the weight vector times the broadcast input pixel; on the way out each
+ * lane goes through the fused activation (fp32) or requant.h's requantize
+ * and clamp (int8).  Pixels are summed in the interpreter's order (bias,
+ * then ic, ky, kx) with a separate multiply and add, so fp32 results are
+ * the interpreter's (with KlvOptions.fma: llvm.fmuladd, one rounding per
+ * tap); int8 sums are exact.
+ * Padding: when the node pads, a first kernel (NAME_pre) copies the input
+ * into a zero-bordered buffer, so the main loop has no bounds checks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Output pixels along a row computed at once: one vector accumulator each,
+ * so they must fit in the vector registers with the weight and the
+ * broadcast input (32 with AVX-512, 16 with AVX2).  Picks the width that
+ * wastes least work on the last block of the row (the last block is moved
+ * back to end at OW, so its overlap is computed twice), widest first. */
+static int conv_pixels(int64_t ow, int vl)
+{
+    int most = vl == 16 ? 14 : 12, best = most, k;
+    int64_t waste, best_waste = -1;
+    if (ow <= most)
+        return (int)ow;
+    for (k = most; k >= 6; k--) {
+        waste = (ow + k - 1) / k * k - ow;
+        if (best_waste < 0 || waste < best_waste) {
+            best_waste = waste;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* Below this many taps per output pixel (C * KH * KW) the output is written
+ * lane by lane in unrolled code (fast where writing dominates: the first
+ * layers); above, in a loop over lanes (a sixteenth of the code to compile). */
+#define UNROLL_OUT_TAPS 300
+
+/* A vector load of vt from &base[idx] (elements of et), aligned only to the
+ * element: packed rows are not vector aligned. */
+static LLVMValueRef load_vec(KlvIr *ir, LLVMTypeRef vt, LLVMTypeRef et, unsigned align,
+                             LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef v = LLVMBuildLoad2(ir->b, vt, klv_gep(ir, et, base, idx), "");
+    LLVMSetAlignment(v, align);
+    return v;
+}
+
+/* The shape and attribute figures of the node. */
+typedef struct {
+    int q;                            /* 1: int8 form */
+    int VL, owb;                      /* lanes; pixels per step */
+    int64_t N, C, H, W, M, KH, KW, OH, OW, ksz;
+    int64_t s[2], d[2], p[4];         /* strides, dilations, pads */
+    int64_t nocb, Hp, Wp, nbx;        /* oc blocks, padded input, pixel blocks */
+    int padded;                       /* 1: the _pre kernel runs */
+    int lo, hi;                       /* int8 act_min / act_max */
+} Geo;
+
+/* Packed weights and bias into plan's extra tables; 0 when out of memory. */
+static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan)
+{
+    int has_b = n->nin > 2 && n->in[2] >= 0;
+    int64_t Mp = o->nocb * o->VL, oc, ic, k, at;
+    size_t wsz = o->q ? sizeof(int16_t) : sizeof(float);
+    void *wp = calloc((size_t)(Mp * o->C * o->ksz), wsz), *bp = calloc((size_t)Mp, 4);
+    void *xpad = NULL;
+    if (o->padded)
+        xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
+    if (!wp || !bp || (o->padded && !xpad)) {
+        free(wp);
+        free(bp);
+        free(xpad);
+        return 0;
+    }
+    for (oc = 0; oc < o->M; oc++) {
+        if (o->q)
+            ((int32_t *)bp)[oc] = has_b ? ((const int32_t *)g->vals[n->in[2]].data)[oc] : 0;
+        else
+            ((float *)bp)[oc] = has_b ? ((const float *)g->vals[n->in[2]].data)[oc] : 0.0f;
+        for (ic = 0; ic < o->C; ic++)
+            for (k = 0; k < o->ksz; k++) {
+                at = ((oc / o->VL * o->C + ic) * o->ksz + k) * o->VL + oc % o->VL;
+                if (o->q)
+                    ((int16_t *)wp)[at] =
+                        ((const int8_t *)g->vals[n->in[1]].data)[(oc * o->C + ic) * o->ksz + k];
+                else
+                    ((float *)wp)[at] =
+                        ((const float *)g->vals[n->in[1]].data)[(oc * o->C + ic) * o->ksz + k];
+            }
+    }
+    plan->extra[plan->nextra++] = wp;
+    plan->owned[plan->nowned++] = wp;
+    plan->extra[plan->nextra++] = bp;
+    plan->owned[plan->nowned++] = bp;
+    if (o->padded) {
+        plan->extra[plan->nextra++] = xpad;
+        plan->owned[plan->nowned++] = xpad;
+    }
+    return 1;
+}
+
+/* Argument positions: ins, out, wpack, bpack, [xpad], [m_pos, m_neg, shift]. */
+#define ARG_Y(n) ((n)->nin)
+#define ARG_W(n) ((n)->nin + 1)
+#define ARG_B(n) ((n)->nin + 2)
+
+/* NAME_pre: each (batch, channel) plane into the middle of its zeroed,
+ * larger plane. */
+static void emit_pad(KlvIr *ir, const Geo *o, const char *name, int arg_x, int arg_pad, KlvPlan *plan)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = o->q ? ir->i8 : ir->f32;
+    LLVMValueRef zero = o->q ? LLVMConstInt(ir->i8, 0, 0) : klv_f32c(ir, 0);
+    KlvLoop lq, liy, lix;
+    LLVMValueRef x, xs, xq, pq;
+    char pre[64];
+    snprintf(pre, sizeof pre, "%s_pre", name);
+    klv_kernel_begin(ir, pre);
+    x = klv_arg(ir, arg_x);
+    xs = klv_arg(ir, arg_pad);
+    lq = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xq = klv_gep(ir, et, x, klv_mul(ir, lq.iv, klv_i64(ir, o->H * o->W)));
+    pq = klv_gep(ir, et, xs, klv_mul(ir, lq.iv, klv_i64(ir, o->Hp * o->Wp)));
+    liy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Hp));
+    lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Wp));
+    {
+        LLVMValueRef sy = klv_add(ir, liy.iv, klv_i64(ir, -o->p[0]));
+        LLVMValueRef sx = klv_add(ir, lix.iv, klv_i64(ir, -o->p[1]));
+        LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, sy, klv_i64(ir, o->H), ""),
+                                       LLVMBuildICmp(b, LLVMIntULT, sx, klv_i64(ir, o->W), ""), "");
+        LLVMValueRef at = LLVMBuildSelect(
+            b, in, klv_add(ir, klv_mul(ir, sy, klv_i64(ir, o->W)), sx), klv_i64(ir, 0), "");
+        LLVMValueRef v = LLVMBuildSelect(b, in, klv_load(ir, et, xq, at), zero, "");
+        klv_store(ir, et, pq, klv_add(ir, klv_mul(ir, liy.iv, klv_i64(ir, o->Wp)), lix.iv), v);
+    }
+    klv_loop_end(ir, &lix);
+    klv_loop_end(ir, &liy);
+    klv_loop_end(ir, &lq);
+    klv_kernel_end(ir);
+    plan->pre = 1;
+    plan->pre_range = o->N * o->C;
+    plan->pre_work = o->Hp * o->Wp;
+}
+
+/* Fill o from node n; 0 when the node does not fit this kernel. */
+static int geometry(const GirGraph *g, const GirNode *n, int q, Geo *o)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const int64_t *a;
+    int cnt;
+    memset(o, 0, sizeof *o);
+    o->q = q;
+    o->VL = klv_host_vector_width();
+    o->N = xt->dims[0], o->C = xt->dims[1], o->H = xt->dims[2], o->W = xt->dims[3];
+    o->M = wt->dims[0], o->KH = wt->dims[2], o->KW = wt->dims[3];
+    o->OH = yt->dims[2], o->OW = yt->dims[3], o->ksz = o->KH * o->KW;
+    o->s[0] = o->s[1] = o->d[0] = o->d[1] = 1;
+    if (wt->dims[1] != o->C)
+        return 0;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        o->s[0] = a[0], o->s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        o->d[0] = a[0], o->d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
+        memcpy(o->p, a, sizeof o->p);
+    o->lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
+    o->hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;
+    o->nocb = (o->M + o->VL - 1) / o->VL;
+    o->owb = conv_pixels(o->OW, o->VL);
+    o->nbx = (o->OW + o->owb - 1) / o->owb;
+    o->padded = o->p[0] || o->p[1] || o->p[2] || o->p[3];
+    o->Hp = o->padded ? (o->OH - 1) * o->s[0] + (o->KH - 1) * o->d[0] + 1 : o->H;
+    o->Wp = o->padded ? (o->OW - 1) * o->s[1] + (o->KW - 1) * o->d[1] + 1 : o->W;
+    if (o->Hp < o->p[0] + o->H)
+        o->Hp = o->p[0] + o->H;
+    if (o->Wp < o->p[1] + o->W)
+        o->Wp = o->p[1] + o->W;
+    return o->OW > 0 && o->OH > 0;
+}
+
+int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan, int q)
+{
+    Geo o;
+    int j, arg_pad, arg_rq = 0;
+    int64_t kx;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef lt, vt, wet, wvt, xet, yet;
+    LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
+    LLVMTypeRef fmaty = NULL;
+    KlvLoop lp, lbx, lic, lky;
+    if (strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0 ||
+        gir_attr_int(n, "group", 1) != 1 || g->vals[n->in[1]].kind != GIR_VAL_CONST ||
+        (n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST) ||
+        !geometry(g, n, q, &o))
+        return 0;
+    if (!pack(g, n, &o, plan))
+        return 0;
+    arg_pad = o.padded ? n->nin + 3 : -1;
+    if (q) {
+        /* the requantize arrays (checked by the int8 emitter) follow */
+        static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
+        int cnt;
+        arg_rq = n->nin + 3 + o.padded;
+        for (j = 0; j < 3; j++)
+            plan->extra[plan->nextra++] = (void *)gir_attr_ints(n, rq[j], &cnt);
+    }
+    lt = q ? ir->i32 : ir->f32;
+    vt = LLVMVectorType(lt, (unsigned)o.VL);
+    wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32;
+    wvt = LLVMVectorType(wet, (unsigned)o.VL);
+    xet = q ? ir->i8 : ir->f32;
+    yet = xet;
+    if (o.padded)
+        emit_pad(ir, &o, name, 0, arg_pad, plan);
+    if (!q && ir->fma) {
+        /* llvm.fmuladd on the accumulator vectors */
+        static const char fname[] = "llvm.fmuladd";
+        LLVMTypeRef ft[3];
+        fma = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
+                                          &vt, 1);
+        ft[0] = ft[1] = ft[2] = vt;
+        fmaty = LLVMFunctionType(vt, ft, 3, 0);
+    }
+
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, ARG_Y(n));
+    wpk = klv_arg(ir, ARG_W(n));
+    bpk = klv_arg(ir, ARG_B(n));
+    xs = o.padded ? klv_arg(ir, arg_pad) : x;
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
+    t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
+    ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
+    nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.nocb), "");
+    bvec = load_vec(ir, vt, lt, 4, bpk, klv_mul(ir, ocb, klv_i64(ir, o.VL)));
+    wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
+    xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
+    lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
+    {
+        /* first pixel of the block; the last block is moved back to end at OW */
+        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o.owb));
+        ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o.OW - o.owb), ""),
+                              klv_i64(ir, o.OW - o.owb), ox0, "");
+        for (j = 0; j < o.owb; j++)
+            LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C));
+        {
+            LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, lic.iv, klv_i64(ir, o.Hp * o.Wp)));
+            LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, lic.iv, klv_i64(ir, o.ksz * o.VL)));
+            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
+            {
+                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
+                                          klv_mul(ir, lky.iv, klv_i64(ir, o.d[0])));
+                LLVMValueRef xrow = klv_gep(ir, xet, xpl,
+                                            klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o.Wp)),
+                                                    klv_mul(ir, ox0, klv_i64(ir, o.s[1]))));
+                LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o.KW * o.VL)));
+                for (kx = 0; kx < o.KW; kx++) {
+                    LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o.VL));
+                    if (q)
+                        wv = LLVMBuildSExt(b, wv, vt, "");
+                    for (j = 0; j < o.owb; j++) {
+                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
+                        LLVMValueRef xv = klv_load(ir, xet, xrow, klv_i64(ir, j * o.s[1] + kx * o.d[1]));
+                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), prod;
+                        if (q) {
+                            xv = LLVMBuildSExt(b, xv, ir->i32, "");
+                            prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
+                            LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
+                        } else {
+                            if (fma) {
+                                LLVMValueRef fa[3];
+                                fa[0] = wv;
+                                fa[1] = klv_splat(ir, xv, o.VL);
+                                fa[2] = av;
+                                prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
+                            } else {
+                                prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
+                                prod = LLVMBuildFAdd(b, av, prod, "");
+                            }
+                            LLVMBuildStore(b, prod, ap);
+                        }
+                    }
+                }
+            }
+            klv_loop_end(ir, &lky);
+        }
+        klv_loop_end(ir, &lic);
+        /* out, written per lane unrolled: fastest where the output is large
+         * against the work per pixel (few input taps, C * KH * KW small) */
+        if (o.C * o.ksz < UNROLL_OUT_TAPS) {
+            LLVMValueRef ybase = klv_add(
+                ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
+                            klv_i64(ir, o.OW)),
+                ox0);
+            LLVMValueRef oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            int l;
+            for (l = 0; l < o.VL; l++) {
+                LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), mp = NULL, mn = NULL, sh = NULL;
+                LLVMValueRef yrow = klv_gep(ir, yet, y,
+                                            klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+                LLVMBasicBlockRef st = NULL, next = NULL;
+                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
+                    st = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), st, next);
+                    LLVMPositionBuilderAtEnd(b, st);
+                }
+                if (q) {
+                    mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), ocl);
+                    mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), ocl);
+                    sh = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 2), ocl);
+                }
+                for (j = 0; j < o.owb; j++) {
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "");
+                    LLVMValueRef v = LLVMBuildExtractElement(b, av, LLVMConstInt(ir->i32, (unsigned)l, 0), "");
+                    v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
+                    klv_store(ir, yet, yrow, klv_i64(ir, j), v);
+                }
+                if (st) {
+                    LLVMBuildBr(b, next);
+                    LLVMPositionBuilderAtEnd(b, next);
+                }
+            }
+        } else
+        /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j.
+         * The accumulators go to a buffer on the stack, read back lane by
+         * lane in a loop (one copy of the code per pixel, not per lane). */
+        {
+            LLVMValueRef ybase = klv_add(
+                ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
+                            klv_i64(ir, o.OW)),
+                ox0);
+            LLVMValueRef oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            LLVMValueRef lanes = LLVMBuildSub(b, klv_i64(ir, o.M), oc0, ""), ocl, yrow;
+            LLVMValueRef mp = NULL, mn = NULL, sh = NULL;
+            KlvLoop ll;
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef av = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "");
+                LLVMValueRef st = LLVMBuildStore(b, av, klv_gep(ir, lt, outp, klv_i64(ir, j * o.VL)));
+                LLVMSetAlignment(st, 4);
+            }
+            lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, lanes, klv_i64(ir, o.VL), ""),
+                                    klv_i64(ir, o.VL), lanes, "");
+            ll = klv_loop_begin(ir, klv_i64(ir, 0), lanes);
+            ocl = klv_add(ir, oc0, ll.iv);
+            yrow = klv_gep(ir, yet, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+            if (q) {
+                mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), ocl);
+                mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), ocl);
+                sh = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 2), ocl);
+            }
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef v = klv_load(ir, lt, outp, klv_add(ir, ll.iv, klv_i64(ir, j * o.VL)));
+                v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
+                klv_store(ir, yet, yrow, klv_i64(ir, j), v);
+            }
+            klv_loop_end(ir, &ll);
+        }
+    }
+    klv_loop_end(ir, &lbx);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = o.N * o.nocb * o.OH;
+    plan->work = o.OW * o.C * o.ksz * o.VL;
+    return 1;
+}

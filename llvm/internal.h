@@ -1,0 +1,107 @@
+/*
+ * Private declarations of llvm/: the IR builder state, loop and memory
+ * helpers (ir.c) and the kernel emitters (kernels_f32.c, kernels_i8.c,
+ * kernels_move.c) that program.c picks per node.
+ *
+ * Every kernel has one signature, void k(ptr args, i64 lo, i64 hi): args is
+ * an array of pointers (the node's inputs, its outputs, then any tables the
+ * emitter asked for) and [lo, hi) the slice of the kernel's outer loop this
+ * call runs, so the parallel-for can split any kernel across threads.
+ */
+#ifndef KILN_LLVM_INTERNAL_H
+#define KILN_LLVM_INTERNAL_H
+
+#include <llvm-c/Core.h>
+
+#include "llvm.h"
+
+/* The builder state of one module. */
+typedef struct {
+    LLVMContextRef ctx;  /* owns types and constants */
+    LLVMModuleRef mod;   /* the module kernels go into */
+    LLVMBuilderRef b;    /* instruction builder */
+    LLVMValueRef fn;     /* kernel being built */
+    LLVMValueRef args;   /* its pointer array parameter */
+    LLVMTypeRef i1, i8, i32, i64, f32, ptr, voidt; /* common types */
+    LLVMTypeRef kty;     /* the kernel function type */
+    int fma;             /* KlvOptions.fma */
+} KlvIr;
+
+/* What an emitter asks of the runtime for one node. */
+typedef struct {
+    int64_t range;                 /* extent of the outer loop [0, range) */
+    int64_t work;                  /* rough operations per outer step, for threading */
+    void *extra[8];                /* extra pointers appended after ins and outs */
+    int nextra;                    /* count of extra */
+    void *owned[8];                /* malloc'd tables the program frees */
+    int nowned;                    /* count of owned */
+    int pre;                       /* 1: kernel NAME_pre runs first (same args) */
+    int64_t pre_range, pre_work;   /* its range and work per step */
+} KlvPlan;
+
+/* An open counted loop; its induction variable is iv. */
+typedef struct {
+    LLVMValueRef iv;         /* i64 induction variable */
+    LLVMBasicBlockRef head;  /* the block holding the phi */
+    LLVMBasicBlockRef exit;  /* where the loop leaves to */
+} KlvLoop;
+
+/* jit.c: f32 lanes of the widest vector the host CPU has (16 with
+ * AVX-512, else 8). */
+int klv_host_vector_width(void);
+
+/* ir.c */
+void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name);
+/* Start kernel `name`: entry block, builder positioned in it. */
+void klv_kernel_begin(KlvIr *ir, const char *name);
+void klv_kernel_end(KlvIr *ir);
+LLVMValueRef klv_lo(KlvIr *ir);
+LLVMValueRef klv_hi(KlvIr *ir);
+/* args[i] as a pointer. */
+LLVMValueRef klv_arg(KlvIr *ir, int i);
+LLVMValueRef klv_i64(KlvIr *ir, int64_t v);
+LLVMValueRef klv_f32c(KlvIr *ir, double v);
+/* A vector of lanes copies of scalar v. */
+LLVMValueRef klv_splat(KlvIr *ir, LLVMValueRef v, int lanes);
+/* for (iv = lo; iv < hi; iv++) {  ...  klv_loop_end */
+KlvLoop klv_loop_begin(KlvIr *ir, LLVMValueRef lo, LLVMValueRef hi);
+void klv_loop_end(KlvIr *ir, KlvLoop *l);
+/* &base[idx] for elements of type t. */
+LLVMValueRef klv_gep(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx);
+LLVMValueRef klv_load(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx);
+void klv_store(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v);
+LLVMValueRef klv_add(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
+/* a * k + c with constants k, c (i64). */
+LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
+/* Call a float intrinsic or libm function of one f32 argument. */
+LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* The fp32 fused activation of node n (act attribute) applied to v. */
+LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
+/* kiln_requant of graphir/requant.h on an i32 accumulator with i64
+ * multipliers and shift, then the clamp to [lo, hi]; an i8. */
+LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
+                         LLVMValueRef shift, int lo, int hi);
+
+/*
+ * The emitters: each returns 1 when it emitted kernel `name` for node n of g
+ * (filling plan), 0 when it has no lowering for this node, -1 + error.
+ */
+typedef int KlvEmitFn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan, GirError *e);
+KlvEmitFn klv_emit_f32;  /* kernels_f32.c: Conv, elementwise, pools */
+KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
+KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
+
+/* conv_blocked.c: the register-blocked 2-D Conv of group 1, fp32 (q = 0)
+ * or the int8 form (q = 1, requantize attributes already checked); 1 when
+ * emitted, 0 when the node does not fit it. */
+int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan, int q);
+
+/* program.c: run node n alone through the interpreter on tensors ins (one
+ * per input, NULL when absent); outs get data from arena. */
+int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, GirTensor *outs,
+                    GirArena *arena, GirError *e);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * IR building helpers shared by the kernel emitters: the kernel frame,
+ * counted loops, typed loads and stores, the fused activations and the
+ * requantize step of graphir/requant.h.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name)
+{
+    LLVMTypeRef params[3];
+    memset(ir, 0, sizeof *ir);
+    ir->ctx = ctx;
+    ir->mod = LLVMModuleCreateWithNameInContext(name, ctx);
+    ir->b = LLVMCreateBuilderInContext(ctx);
+    ir->i1 = LLVMInt1TypeInContext(ctx);
+    ir->i8 = LLVMInt8TypeInContext(ctx);
+    ir->i32 = LLVMInt32TypeInContext(ctx);
+    ir->i64 = LLVMInt64TypeInContext(ctx);
+    ir->f32 = LLVMFloatTypeInContext(ctx);
+    ir->ptr = LLVMPointerTypeInContext(ctx, 0);
+    ir->voidt = LLVMVoidTypeInContext(ctx);
+    params[0] = ir->ptr;
+    params[1] = ir->i64;
+    params[2] = ir->i64;
+    ir->kty = LLVMFunctionType(ir->voidt, params, 3, 0);
+}
+
+void klv_kernel_begin(KlvIr *ir, const char *name)
+{
+    LLVMBasicBlockRef entry;
+    unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+    ir->fn = LLVMAddFunction(ir->mod, name, ir->kty);
+    LLVMAddAttributeAtIndex(ir->fn, 1, LLVMCreateEnumAttribute(ir->ctx, kind, 0));
+    ir->args = LLVMGetParam(ir->fn, 0);
+    entry = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "entry");
+    LLVMPositionBuilderAtEnd(ir->b, entry);
+}
+
+void klv_kernel_end(KlvIr *ir)
+{
+    LLVMBuildRetVoid(ir->b);
+}
+
+LLVMValueRef klv_lo(KlvIr *ir) { return LLVMGetParam(ir->fn, 1); }
+LLVMValueRef klv_hi(KlvIr *ir) { return LLVMGetParam(ir->fn, 2); }
+
+LLVMValueRef klv_i64(KlvIr *ir, int64_t v) { return LLVMConstInt(ir->i64, (unsigned long long)v, 1); }
+LLVMValueRef klv_f32c(KlvIr *ir, double v) { return LLVMConstReal(ir->f32, v); }
+
+LLVMValueRef klv_splat(KlvIr *ir, LLVMValueRef v, int lanes)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), (unsigned)lanes);
+    LLVMValueRef one = LLVMBuildInsertElement(ir->b, LLVMGetUndef(vt), v,
+                                              LLVMConstInt(ir->i32, 0, 0), "");
+    return LLVMBuildShuffleVector(ir->b, one, LLVMGetUndef(vt),
+                                  LLVMConstNull(LLVMVectorType(ir->i32, (unsigned)lanes)), "");
+}
+
+LLVMValueRef klv_gep(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx)
+{
+    return LLVMBuildInBoundsGEP2(ir->b, t, base, &idx, 1, "");
+}
+
+LLVMValueRef klv_arg(KlvIr *ir, int i)
+{
+    return LLVMBuildLoad2(ir->b, ir->ptr, klv_gep(ir, ir->ptr, ir->args, klv_i64(ir, i)), "");
+}
+
+LLVMValueRef klv_load(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx)
+{
+    return LLVMBuildLoad2(ir->b, t, klv_gep(ir, t, base, idx), "");
+}
+
+void klv_store(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v)
+{
+    LLVMBuildStore(ir->b, v, klv_gep(ir, t, base, idx));
+}
+
+LLVMValueRef klv_add(KlvIr *ir, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildNSWAdd(ir->b, a, b, "");
+}
+
+LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildNSWMul(ir->b, a, b, "");
+}
+
+LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c)
+{
+    LLVMValueRef v = k == 1 ? a : klv_mul(ir, a, klv_i64(ir, k));
+    return c == 0 ? v : klv_add(ir, v, klv_i64(ir, c));
+}
+
+KlvLoop klv_loop_begin(KlvIr *ir, LLVMValueRef lo, LLVMValueRef hi)
+{
+    KlvLoop l;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(ir->b), body;
+    l.head = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "head");
+    body = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "body");
+    l.exit = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "exit");
+    LLVMBuildBr(ir->b, l.head);
+    LLVMPositionBuilderAtEnd(ir->b, l.head);
+    l.iv = LLVMBuildPhi(ir->b, ir->i64, "i");
+    LLVMAddIncoming(l.iv, &lo, &pre, 1);
+    LLVMBuildCondBr(ir->b, LLVMBuildICmp(ir->b, LLVMIntSLT, l.iv, hi, ""), body, l.exit);
+    LLVMPositionBuilderAtEnd(ir->b, body);
+    return l;
+}
+
+void klv_loop_end(KlvIr *ir, KlvLoop *l)
+{
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(ir->b);
+    LLVMValueRef next = LLVMBuildNSWAdd(ir->b, l->iv, klv_i64(ir, 1), "");
+    LLVMAddIncoming(l->iv, &next, &latch, 1);
+    LLVMBuildBr(ir->b, l->head);
+    LLVMPositionBuilderAtEnd(ir->b, l->exit);
+}
+
+LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x)
+{
+    LLVMTypeRef fty = LLVMFunctionType(ir->f32, &ir->f32, 1, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname);
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
+}
+
+/* x < 0 ? y : x, the form the interpreter uses for Relu and LeakyRelu. */
+static LLVMValueRef neg_select(KlvIr *ir, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMValueRef c = LLVMBuildFCmp(ir->b, LLVMRealOLT, x, klv_f32c(ir, 0.0), "");
+    return LLVMBuildSelect(ir->b, c, y, x, "");
+}
+
+LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v)
+{
+    const char *act = gir_attr_string(n, "act", NULL);
+    if (!act)
+        return v;
+    if (strcmp(act, "relu") == 0)
+        return neg_select(ir, v, klv_f32c(ir, 0.0));
+    if (strcmp(act, "leakyrelu") == 0) {
+        LLVMValueRef a = klv_f32c(ir, gir_attr_float(n, "act_alpha", 0.01f));
+        return neg_select(ir, v, LLVMBuildFMul(ir->b, a, v, ""));
+    }
+    /* clip: v < lo ? lo : v > hi ? hi : v */
+    {
+        LLVMValueRef lo = klv_f32c(ir, gir_attr_float(n, "act_min", -INFINITY));
+        LLVMValueRef hi = klv_f32c(ir, gir_attr_float(n, "act_max", INFINITY));
+        LLVMValueRef above = LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOGT, v, hi, ""),
+                                             hi, v, "");
+        return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOLT, v, lo, ""), lo, above, "");
+    }
+}
+
+LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
+                         LLVMValueRef shift, int lo, int hi)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef a64 = LLVMBuildSExt(b, acc, ir->i64, "");
+    LLVMValueRef nonneg = LLVMBuildICmp(b, LLVMIntSGE, acc, LLVMConstInt(ir->i32, 0, 0), "");
+    LLVMValueRef m = LLVMBuildSelect(b, nonneg, mpos, mneg, "");
+    LLVMValueRef prod = LLVMBuildMul(b, a64, m, "");
+    /* shift 0 keeps prod; else (prod + 2^(shift-1)) >> shift.  The
+     * rounding term is masked to a legal shift amount on both arms. */
+    LLVMValueRef sm1 = LLVMBuildAnd(b, LLVMBuildSub(b, shift, klv_i64(ir, 1), ""),
+                                    klv_i64(ir, 63), "");
+    LLVMValueRef rnd = LLVMBuildShl(b, klv_i64(ir, 1), sm1, "");
+    LLVMValueRef sh = LLVMBuildAShr(b, LLVMBuildAdd(b, prod, rnd, ""), shift, "");
+    LLVMValueRef r = LLVMBuildSelect(
+        b, LLVMBuildICmp(b, LLVMIntEQ, shift, klv_i64(ir, 0), ""), prod, sh, "");
+    LLVMValueRef vlo = klv_i64(ir, lo < -128 ? -128 : lo), vhi = klv_i64(ir, hi > 127 ? 127 : hi);
+    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, r, vhi, ""), vhi, r, "");
+    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, vlo, ""), vlo, r, "");
+    return LLVMBuildTrunc(b, r, ir->i8, "");
+}

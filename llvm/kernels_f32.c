@@ -1,0 +1,311 @@
+/*
+ * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
+ * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
+ * scalar) binary arithmetic, GlobalAveragePool.  Shapes,
+ * strides and pads are constants of the emitted code, so LLVM can unroll
+ * and vectorize the inner loops for the host CPU.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
+
+/*
+ * Conv, 2-D, any group/stride/dilation/padding.  The outer loop runs over
+ * (batch, output channel) planes.  Per output row: the row starts at the
+ * bias, each (input channel, kernel row) inside the input adds, for each
+ * kernel column (unrolled here), weight * input row between bounds worked
+ * out now, so the innermost loop has no branch and runs along memory; then
+ * the fused activation.  The same summation order as the interpreter.
+ */
+static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int has_b = n->nin > 2 && n->in[2] >= 0, cnt;
+    int64_t N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    int64_t M = wt->dims[0], Cg = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3];
+    int64_t OH = yt->dims[2], OW = yt->dims[3], G = gir_attr_int(n, "group", 1), Mg = M / G;
+    int64_t s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, kx;
+    const int64_t *a;
+    const char *autopad = gir_attr_string(n, "auto_pad", "NOTSET");
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp;
+    KlvLoop lp, loy, lox, lic, lky, lk;
+    if (strcmp(autopad, "NOTSET") != 0 && strcmp(autopad, "VALID") != 0)
+        return 0; /* SAME padding: the interpreter's split is not repeated here */
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4 && strcmp(autopad, "VALID") != 0)
+        memcpy(p, a, sizeof p);
+
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    w = klv_arg(ir, 1);
+    bias_p = has_b ? klv_arg(ir, 2) : NULL;
+    y = klv_arg(ir, has_b ? 3 : 2);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    plane = lp.iv;
+    nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
+    oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
+    grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
+    bias = has_b ? klv_load(ir, ir->f32, bias_p, oc) : klv_f32c(ir, 0.0);
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    {
+        LLVMValueRef yr = klv_gep(ir, ir->f32, yp, klv_mul(ir, loy.iv, klv_i64(ir, OW)));
+        LLVMValueRef cbase;
+        lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+        klv_store(ir, ir->f32, yr, lox.iv, bias);
+        klv_loop_end(ir, &lox);
+        /* first input channel of this plane's group, in planes */
+        cbase = klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), klv_mul(ir, grp, klv_i64(ir, Cg)));
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
+        {
+            LLVMValueRef xp = klv_gep(ir, ir->f32, x,
+                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, H * W)));
+            LLVMValueRef wp = klv_gep(
+                ir, ir->f32, w,
+                klv_mul(ir, klv_add(ir, klv_mul(ir, oc, klv_i64(ir, Cg)), lic.iv),
+                        klv_i64(ir, KH * KW)));
+            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, KH));
+            {
+                LLVMValueRef iy = klv_add(ir, klv_affine(ir, loy.iv, s[0], -p[0]),
+                                          klv_affine(ir, lky.iv, d[0], 0));
+                LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+                LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "in");
+                LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "skip");
+                LLVMValueRef xr, wr;
+                LLVMBuildCondBr(b, inside, then, skip);
+                LLVMPositionBuilderAtEnd(b, then);
+                xr = klv_gep(ir, ir->f32, xp, klv_mul(ir, iy, klv_i64(ir, W)));
+                wr = klv_gep(ir, ir->f32, wp, klv_mul(ir, lky.iv, klv_i64(ir, KW)));
+                for (kx = 0; kx < KW; kx++) {
+                    int64_t off = kx * d[1] - p[1];
+                    int64_t lo = off >= 0 ? 0 : (-off + s[1] - 1) / s[1];
+                    int64_t hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / s[1] + 1;
+                    LLVMValueRef wv = klv_load(ir, ir->f32, wr, klv_i64(ir, kx));
+                    if (hi > OW)
+                        hi = OW;
+                    if (lo >= hi)
+                        continue;
+                    lk = klv_loop_begin(ir, klv_i64(ir, lo), klv_i64(ir, hi));
+                    {
+                        LLVMValueRef xv = klv_load(ir, ir->f32, xr, klv_affine(ir, lk.iv, s[1], off));
+                        LLVMValueRef yv = klv_load(ir, ir->f32, yr, lk.iv);
+                        klv_store(ir, ir->f32, yr, lk.iv,
+                                  LLVMBuildFAdd(b, yv, LLVMBuildFMul(b, wv, xv, ""), ""));
+                    }
+                    klv_loop_end(ir, &lk);
+                }
+                LLVMBuildBr(b, skip);
+                LLVMPositionBuilderAtEnd(b, skip);
+            }
+            klv_loop_end(ir, &lky);
+        }
+        klv_loop_end(ir, &lic);
+        if (gir_attr_string(n, "act", NULL)) {
+            lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+            klv_store(ir, ir->f32, yr, lox.iv,
+                      klv_act_f32(ir, n, klv_load(ir, ir->f32, yr, lox.iv)));
+            klv_loop_end(ir, &lox);
+        }
+    }
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = N * M;
+    plan->work = OH * OW * Cg * KH * KW;
+    return 1;
+}
+
+/* Elements per outer step of the flat elementwise kernels. */
+#define CHUNK 4096
+
+/* A flat kernel: the outer loop runs over chunks of CHUNK elements. */
+static void flat_begin(KlvIr *ir, const char *name, int64_t total, KlvLoop *lc, KlvLoop *li)
+{
+    LLVMValueRef start, end;
+    klv_kernel_begin(ir, name);
+    *lc = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    start = klv_mul(ir, lc->iv, klv_i64(ir, CHUNK));
+    end = klv_add(ir, start, klv_i64(ir, CHUNK));
+    end = LLVMBuildSelect(ir->b, LLVMBuildICmp(ir->b, LLVMIntSGT, end, klv_i64(ir, total), ""),
+                          klv_i64(ir, total), end, "");
+    *li = klv_loop_begin(ir, start, end);
+}
+
+static void flat_end(KlvIr *ir, KlvLoop *lc, KlvLoop *li, int64_t total, KlvPlan *plan)
+{
+    klv_loop_end(ir, li);
+    klv_loop_end(ir, lc);
+    klv_kernel_end(ir);
+    plan->range = (total + CHUNK - 1) / CHUNK;
+    plan->work = CHUNK;
+}
+
+/* Relu, LeakyRelu, Sigmoid, Tanh, Clip with constant bounds. */
+static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    int64_t total = numel(g, n->out[0]);
+    float lo = -INFINITY, hi = INFINITY;
+    KlvLoop lc, li;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, y, v, r;
+    if (n->op == GIR_OP_CLIP) {
+        int k;
+        for (k = 1; k < n->nin; k++) {
+            const GirValue *bv;
+            if (n->in[k] < 0)
+                continue;
+            bv = &g->vals[n->in[k]];
+            if (bv->kind != GIR_VAL_CONST || bv->type.dtype != GIR_DT_F32 ||
+                gir_type_numel(&bv->type) != 1)
+                return 0;
+            if (k == 1)
+                lo = *(const float *)bv->data;
+            else
+                hi = *(const float *)bv->data;
+        }
+    }
+    flat_begin(ir, name, total, &lc, &li);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, n->nin);
+    v = klv_load(ir, ir->f32, x, li.iv);
+    switch (n->op) {
+    case GIR_OP_RELU:
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
+                            klv_f32c(ir, 0), v, "");
+        break;
+    case GIR_OP_LEAKYRELU:
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
+                            LLVMBuildFMul(b, klv_f32c(ir, gir_attr_float(n, "alpha", 0.01f)), v, ""),
+                            v, "");
+        break;
+    case GIR_OP_SIGMOID:
+        r = LLVMBuildFDiv(
+            b, klv_f32c(ir, 1.0),
+            LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""),
+            "");
+        break;
+    case GIR_OP_TANH:
+        r = klv_call_f32(ir, "tanhf", v);
+        break;
+    case GIR_OP_CLIP: {
+        LLVMValueRef vl = klv_f32c(ir, lo), vh = klv_f32c(ir, hi);
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, vh, ""), vh, v, "");
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, vl, ""), vl, r, "");
+        break;
+    }
+    default:
+        r = v;
+        break;
+    }
+    klv_store(ir, ir->f32, y, li.iv, r);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* Add, Sub, Mul, Div where each operand has the output's shape or one
+ * element. */
+static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    int64_t total = numel(g, n->out[0]), na = numel(g, n->in[0]), nb = numel(g, n->in[1]);
+    KlvLoop lc, li;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef u, v, r;
+    if ((na != total && na != 1) || (nb != total && nb != 1) ||
+        g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    u = klv_load(ir, ir->f32, klv_arg(ir, 0), na == 1 ? klv_i64(ir, 0) : li.iv);
+    v = klv_load(ir, ir->f32, klv_arg(ir, 1), nb == 1 ? klv_i64(ir, 0) : li.iv);
+    switch (n->op) {
+    case GIR_OP_ADD: r = LLVMBuildFAdd(b, u, v, ""); break;
+    case GIR_OP_SUB: r = LLVMBuildFSub(b, u, v, ""); break;
+    case GIR_OP_MUL: r = LLVMBuildFMul(b, u, v, ""); break;
+    default: r = LLVMBuildFDiv(b, u, v, ""); break;
+    }
+    klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* GlobalAveragePool: per (batch, channel) plane the sum in double, then
+ * divided and rounded to f32 (the interpreter's arithmetic). */
+static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t planes, plane;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, xp, acc, sum;
+    KlvLoop lp, li;
+    if (t->rank < 3)
+        return 0;
+    planes = t->dims[0] * t->dims[1];
+    plane = gir_type_numel(t) / (planes ? planes : 1);
+    klv_kernel_begin(ir, name);
+    acc = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    LLVMBuildStore(b, LLVMConstReal(d, 0), acc);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, acc, ""),
+                                    LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, ""), ""),
+                   acc);
+    klv_loop_end(ir, &li);
+    sum = LLVMBuildLoad2(b, d, acc, "");
+    sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
+                                   ir->f32, "")
+                : klv_f32c(ir, 0);
+    klv_store(ir, ir->f32, y, lp.iv, sum);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = planes;
+    plan->work = plane;
+    return 1;
+}
+
+int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                 KlvPlan *plan, GirError *e)
+{
+    (void)e;
+    if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
+        g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
+        return 0;
+    switch (n->op) {
+    case GIR_OP_CONV:
+        if (g->vals[n->in[0]].type.rank != 4 || g->vals[n->in[1]].kind != GIR_VAL_CONST)
+            return 0;
+        if (klv_emit_conv_blocked(ir, g, n, name, plan, 0))
+            return 1;
+        memset(plan, 0, sizeof *plan);
+        return emit_conv(ir, g, n, name, plan);
+    case GIR_OP_RELU:
+    case GIR_OP_LEAKYRELU:
+    case GIR_OP_SIGMOID:
+    case GIR_OP_TANH:
+    case GIR_OP_CLIP:
+        return emit_unary(ir, g, n, name, plan);
+    case GIR_OP_ADD:
+    case GIR_OP_SUB:
+    case GIR_OP_MUL:
+    case GIR_OP_DIV:
+        return emit_binary(ir, g, n, name, plan);
+    case GIR_OP_GLOBALAVGPOOL:
+        return emit_gap(ir, g, n, name, plan);
+    default:
+        return 0;
+    }
+}

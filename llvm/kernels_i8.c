@@ -1,0 +1,294 @@
+/*
+ * int8 kernels of the int8 form (docs/quant.md): 2-D Conv with an int32
+ * accumulator row, each accumulator through the requantize step of
+ * graphir/requant.h (klv_requant) and the fused clamp; Requantize;
+ * per-tensor QuantizeLinear and DequantizeLinear.  Bit
+ * for bit the int8 interpreter's arithmetic: integer sums are exact in any
+ * order.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* The per-channel requantize attributes, appended to the plan as extra
+ * pointers (int64 arrays owned by the graph); act bounds into lo, hi. */
+static int rq_extra(const GirNode *n, int64_t count, KlvPlan *plan, int *lo, int *hi)
+{
+    static const char *names[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
+    int k, cnt;
+    const int64_t *a;
+    for (k = 0; k < 3; k++) {
+        a = gir_attr_ints(n, names[k], &cnt);
+        if (!a || cnt != count)
+            return 0;
+        plan->extra[plan->nextra++] = (void *)a;
+    }
+    *lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
+    *hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;
+    return 1;
+}
+
+/* int8 Conv: as the fp32 one (kernels_f32.c) on an i32 row on the stack,
+ * then requantized into the i8 output row. */
+static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int has_b = n->nin > 2 && n->in[2] >= 0, cnt, lo, hi, nio;
+    int64_t N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    int64_t M = wt->dims[0], Cg = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3];
+    int64_t OH = yt->dims[2], OW = yt->dims[3], G = gir_attr_int(n, "group", 1), Mg = M / G;
+    int64_t s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, kx;
+    const int64_t *a;
+    const char *autopad = gir_attr_string(n, "auto_pad", "NOTSET");
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp, acc, mp, mn, sh;
+    KlvLoop lp, loy, lox, lic, lky, lk;
+    if (strcmp(autopad, "NOTSET") != 0 && strcmp(autopad, "VALID") != 0)
+        return 0;
+    if (wt->dtype != GIR_DT_I8 || yt->dtype != GIR_DT_I8 ||
+        (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_I32))
+        return 0;
+    if (!rq_extra(n, M, plan, &lo, &hi))
+        return 0;
+    memset(plan, 0, sizeof *plan);
+    if (klv_emit_conv_blocked(ir, g, n, name, plan, 1))
+        return 1;
+    memset(plan, 0, sizeof *plan);
+    rq_extra(n, M, plan, &lo, &hi);
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4 && strcmp(autopad, "VALID") != 0)
+        memcpy(p, a, sizeof p);
+
+    klv_kernel_begin(ir, name);
+    acc = LLVMBuildArrayAlloca(b, ir->i32, klv_i64(ir, OW), "acc");
+    x = klv_arg(ir, 0);
+    w = klv_arg(ir, 1);
+    bias_p = has_b ? klv_arg(ir, 2) : NULL;
+    nio = has_b ? 4 : 3;
+    y = klv_arg(ir, nio - 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    plane = lp.iv;
+    nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
+    oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
+    grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
+    bias = has_b ? klv_load(ir, ir->i32, bias_p, oc) : LLVMConstInt(ir->i32, 0, 0);
+    mp = klv_load(ir, ir->i64, klv_arg(ir, nio), oc);
+    mn = klv_load(ir, ir->i64, klv_arg(ir, nio + 1), oc);
+    sh = klv_load(ir, ir->i64, klv_arg(ir, nio + 2), oc);
+    yp = klv_gep(ir, ir->i8, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    {
+        LLVMValueRef yr = klv_gep(ir, ir->i8, yp, klv_mul(ir, loy.iv, klv_i64(ir, OW)));
+        LLVMValueRef cbase;
+        lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+        klv_store(ir, ir->i32, acc, lox.iv, bias);
+        klv_loop_end(ir, &lox);
+        cbase = klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), klv_mul(ir, grp, klv_i64(ir, Cg)));
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
+        {
+            LLVMValueRef xp = klv_gep(ir, ir->i8, x,
+                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, H * W)));
+            LLVMValueRef wp = klv_gep(
+                ir, ir->i8, w,
+                klv_mul(ir, klv_add(ir, klv_mul(ir, oc, klv_i64(ir, Cg)), lic.iv),
+                        klv_i64(ir, KH * KW)));
+            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, KH));
+            {
+                LLVMValueRef iy = klv_add(ir, klv_affine(ir, loy.iv, s[0], -p[0]),
+                                          klv_affine(ir, lky.iv, d[0], 0));
+                LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+                LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "in");
+                LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "skip");
+                LLVMValueRef xr, wr;
+                LLVMBuildCondBr(b, inside, then, skip);
+                LLVMPositionBuilderAtEnd(b, then);
+                xr = klv_gep(ir, ir->i8, xp, klv_mul(ir, iy, klv_i64(ir, W)));
+                wr = klv_gep(ir, ir->i8, wp, klv_mul(ir, lky.iv, klv_i64(ir, KW)));
+                for (kx = 0; kx < KW; kx++) {
+                    int64_t off = kx * d[1] - p[1];
+                    int64_t xlo = off >= 0 ? 0 : (-off + s[1] - 1) / s[1];
+                    int64_t xhi = W - 1 - off < 0 ? 0 : (W - 1 - off) / s[1] + 1;
+                    LLVMValueRef wv =
+                        LLVMBuildSExt(b, klv_load(ir, ir->i8, wr, klv_i64(ir, kx)), ir->i32, "");
+                    if (xhi > OW)
+                        xhi = OW;
+                    if (xlo >= xhi)
+                        continue;
+                    lk = klv_loop_begin(ir, klv_i64(ir, xlo), klv_i64(ir, xhi));
+                    {
+                        LLVMValueRef xv = LLVMBuildSExt(
+                            b, klv_load(ir, ir->i8, xr, klv_affine(ir, lk.iv, s[1], off)), ir->i32, "");
+                        LLVMValueRef av = klv_load(ir, ir->i32, acc, lk.iv);
+                        klv_store(ir, ir->i32, acc, lk.iv,
+                                  LLVMBuildAdd(b, av, LLVMBuildMul(b, wv, xv, ""), ""));
+                    }
+                    klv_loop_end(ir, &lk);
+                }
+                LLVMBuildBr(b, skip);
+                LLVMPositionBuilderAtEnd(b, skip);
+            }
+            klv_loop_end(ir, &lky);
+        }
+        klv_loop_end(ir, &lic);
+        lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+        klv_store(ir, ir->i8, yr, lox.iv,
+                  klv_requant(ir, klv_load(ir, ir->i32, acc, lox.iv), mp, mn, sh, lo, hi));
+        klv_loop_end(ir, &lox);
+    }
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = N * M;
+    plan->work = OH * OW * Cg * KH * KW;
+    return 1;
+}
+
+/* Requantize: i8 -> i8 by one multiplier and shift (kiln_requant(x, m, m, sh)). */
+static int emit_requantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    int cnt;
+    const int64_t *m = gir_attr_ints(n, "rq_m", &cnt), *sh;
+    int64_t total = gir_type_numel(&g->vals[n->out[0]].type);
+    KlvLoop l;
+    LLVMValueRef x, y, v, mv;
+    if (!m || cnt < 1 || !(sh = gir_attr_ints(n, "rq_shift", &cnt)) || cnt < 1)
+        return 0;
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = LLVMBuildSExt(ir->b, klv_load(ir, ir->i8, x, l.iv), ir->i32, "");
+    mv = klv_i64(ir, m[0]);
+    klv_store(ir, ir->i8, y, l.iv, klv_requant(ir, v, mv, mv, klv_i64(ir, sh[0]), -128, 127));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
+/* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
+ * constant, one element each, zero point i8 or u8 (or absent).  0 when the
+ * node has another form (per-axis scales fall back to the interpreter). */
+static int qparams(const GirGraph *g, const GirNode *n, float *scale, int64_t *zp, int *is_u8)
+{
+    const GirValue *s = &g->vals[n->in[1]], *z;
+    *zp = 0;
+    *is_u8 = 0;
+    if (s->kind != GIR_VAL_CONST || s->type.dtype != GIR_DT_F32 || gir_type_numel(&s->type) != 1)
+        return 0;
+    *scale = *(const float *)s->data;
+    if (n->nin > 2 && n->in[2] >= 0) {
+        z = &g->vals[n->in[2]];
+        if (z->kind != GIR_VAL_CONST || gir_type_numel(&z->type) != 1)
+            return 0;
+        if (z->type.dtype == GIR_DT_I8)
+            *zp = *(const int8_t *)z->data;
+        else if (z->type.dtype == GIR_DT_U8)
+            *zp = *(const uint8_t *)z->data, *is_u8 = 1;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* Call llvm.rint.f64 (round half to even, the default rounding mode, as
+ * rint() in the interpreter). */
+static LLVMValueRef rint64(KlvIr *ir, LLVMValueRef v)
+{
+    static const char fname[] = "llvm.rint";
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
+                                                 &d, 1);
+    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, &d, 1, 0), f, &v, 1, "");
+}
+
+/* QuantizeLinear f32 -> i8/u8, per tensor: saturate(rint(x / scale) + zp),
+ * the division in f32, NaN taken as 0 (interp_int8.c). */
+static int emit_quantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    float sc;
+    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
+    int u8;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, v, r, lo, hi;
+    KlvLoop l;
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_F32 || !qparams(g, n, &sc, &zp, &u8) ||
+        g->vals[n->out[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8))
+        return 0;
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, n->nin);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = LLVMBuildFDiv(b, klv_load(ir, ir->f32, x, l.iv), klv_f32c(ir, sc), "");
+    r = rint64(ir, LLVMBuildFPExt(b, v, d, ""));
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
+    r = LLVMBuildFAdd(b, r, LLVMConstReal(d, (double)zp), "");
+    lo = LLVMConstReal(d, u8 ? 0 : -128);
+    hi = LLVMConstReal(d, u8 ? 255 : 127);
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, r, lo, ""), lo, r, "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, r, hi, ""), hi, r, "");
+    r = u8 ? LLVMBuildFPToUI(b, r, ir->i8, "") : LLVMBuildFPToSI(b, r, ir->i8, "");
+    klv_store(ir, ir->i8, y, l.iv, r);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
+/* DequantizeLinear i8/u8 -> f32, per tensor: ((float)x - (float)zp) * scale. */
+static int emit_dequantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    float sc;
+    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
+    int u8;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, v;
+    KlvLoop l;
+    if (!qparams(g, n, &sc, &zp, &u8) ||
+        g->vals[n->in[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8) ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_F32)
+        return 0;
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = klv_load(ir, ir->i8, x, l.iv);
+    v = u8 ? LLVMBuildUIToFP(b, v, ir->f32, "") : LLVMBuildSIToFP(b, v, ir->f32, "");
+    v = LLVMBuildFMul(b, LLVMBuildFSub(b, v, klv_f32c(ir, (double)(float)zp), ""), klv_f32c(ir, sc), "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
+int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                KlvPlan *plan, GirError *e)
+{
+    (void)e;
+    if (n->nout != 1 || gir_node_is_nhwc(n))
+        return 0;
+    if (n->op == GIR_OP_QUANTIZELINEAR)
+        return emit_quantize(ir, g, n, name, plan);
+    if (n->op == GIR_OP_DEQUANTIZELINEAR)
+        return emit_dequantize(ir, g, n, name, plan);
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_I8)
+        return 0;
+    if (n->op == GIR_OP_CONV && g->vals[n->in[0]].type.rank == 4 &&
+        g->vals[n->in[1]].kind == GIR_VAL_CONST)
+        return emit_conv(ir, g, n, name, plan);
+    if (n->op == GIR_OP_REQUANTIZE && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
+        return emit_requantize(ir, g, n, name, plan);
+    return 0;
+}

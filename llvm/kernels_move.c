@@ -1,0 +1,256 @@
+/*
+ * Kernels that move data without arithmetic, for any element type: 2-D
+ * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
+ * (Resize nearest, Transpose, Slice) reads y[i] = x[table[i]] with a table
+ * found now by running the node once in the interpreter on an input whose
+ * elements are their own indices, so the index arithmetic is the
+ * interpreter's by construction.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
+{
+    switch (t) {
+    case GIR_DT_F32: return ir->f32;
+    case GIR_DT_I8: return ir->i8;
+    default: return NULL;
+    }
+}
+
+/* MaxPool, 2-D, f32 or i8, without the Indices output.  Outer loop over
+ * (batch, channel) planes; window taps unrolled; taps in the padding are
+ * skipped by selecting the running maximum. */
+static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    LLVMTypeRef et = elem_type(ir, xt->dtype);
+    int cnt, isf = xt->dtype == GIR_DT_F32;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt), *a;
+    int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, y, xp, yp;
+    KlvLoop lp, loy, lox;
+    if (!et || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 || k[0] * k[1] > 64 ||
+        strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+        return 0;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
+        memcpy(p, a, sizeof p);
+    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, et, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    yp = klv_gep(ir, et, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    {
+        LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY) : LLVMConstInt(ir->i8, (unsigned long long)-128, 1);
+        for (ky = 0; ky < k[0]; ky++) {
+            LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+            LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+            for (kx = 0; kx < k[1]; kx++) {
+                LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+                LLVMValueRef in = LLVMBuildAnd(
+                    b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+                LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix);
+                LLVMValueRef v, gt;
+                at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+                v = klv_load(ir, et, xp, at);
+                gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
+                         : LLVMBuildICmp(b, LLVMIntSGT, v, best, "");
+                best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
+            }
+        }
+        klv_store(ir, et, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv), best);
+    }
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = xt->dims[0] * xt->dims[1];
+    plan->work = OH * OW * k[0] * k[1];
+    return 1;
+}
+
+/* Concat of inputs of one element type: per outer index, each input's
+ * block copied to its place. */
+static int emit_concat(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t axis = gir_attr_int(n, "axis", 0), outer = 1, ytot, off = 0, es;
+    int i, j;
+    KlvLoop lo;
+    LLVMValueRef y;
+    if (axis < 0)
+        axis += yt->rank;
+    es = (int64_t)gir_dtype_size(yt->dtype);
+    if (es == 0)
+        return 0;
+    for (i = 0; i < axis; i++)
+        outer *= yt->dims[i];
+    ytot = outer ? gir_type_numel(yt) / outer * es : 0;
+    klv_kernel_begin(ir, name);
+    y = klv_arg(ir, n->nin);
+    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    for (j = 0; j < n->nin; j++) {
+        int64_t chunk = outer ? gir_type_numel(&g->vals[n->in[j]].type) / outer * es : 0;
+        LLVMValueRef dst = klv_gep(ir, ir->i8, y, klv_affine(ir, lo.iv, ytot, off));
+        LLVMValueRef src = klv_gep(ir, ir->i8, klv_arg(ir, j), klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
+        if (chunk > 0)
+            LLVMBuildMemCpy(ir->b, dst, 1, src, 1, klv_i64(ir, chunk));
+        off += chunk;
+    }
+    klv_loop_end(ir, &lo);
+    klv_kernel_end(ir);
+    plan->range = outer;
+    plan->work = ytot / 4;
+    return 1;
+}
+
+#define COPY_CHUNK 65536 /* bytes per outer step of a copy */
+
+/* Reshape, Flatten, Squeeze, Unsqueeze, Identity: the bytes of input 0. */
+static int emit_copy(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    int64_t bytes = gir_type_bytes(&g->vals[n->out[0]].type);
+    LLVMValueRef start, len;
+    KlvLoop l;
+    if (bytes <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    start = klv_mul(ir, l.iv, klv_i64(ir, COPY_CHUNK));
+    len = LLVMBuildSub(ir->b, klv_i64(ir, bytes), start, "");
+    len = LLVMBuildSelect(ir->b, LLVMBuildICmp(ir->b, LLVMIntSGT, len, klv_i64(ir, COPY_CHUNK), ""),
+                          klv_i64(ir, COPY_CHUNK), len, "");
+    LLVMBuildMemCpy(ir->b, klv_gep(ir, ir->i8, klv_arg(ir, n->nin), start), 1,
+                    klv_gep(ir, ir->i8, klv_arg(ir, 0), start), 1, len);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = (bytes + COPY_CHUNK - 1) / COPY_CHUNK;
+    plan->work = COPY_CHUNK / 4;
+    return 1;
+}
+
+/* The gather table of a one-input data movement node: run it on the
+ * indices of its input as f32 (exact below 2^24).  NULL when the node does
+ * not take that input or the sizes do not allow it. */
+static int32_t *probe_table(const GirGraph *g, const GirNode *n)
+{
+    const GirType *xt = &g->vals[n->in[0]].type;
+    int64_t nx = gir_type_numel(xt), ny = gir_type_numel(&g->vals[n->out[0]].type), i;
+    GirTensor ins[8], out;
+    GirArena *a;
+    GirError e;
+    int32_t *tab = NULL;
+    float *px;
+    if (nx <= 0 || nx >= (1 << 24) || ny <= 0 || n->nin > 8 || n->nout != 1)
+        return NULL;
+    for (i = 1; i < n->nin; i++)
+        if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GIR_VAL_CONST)
+            return NULL;
+    a = gir_arena_new();
+    memset(ins, 0, sizeof ins);
+    ins[0].type = *xt;
+    ins[0].type.dtype = GIR_DT_F32;
+    px = gir_arena_alloc(a, sizeof *px * (size_t)nx);
+    for (i = 0; i < nx; i++)
+        px[i] = (float)i;
+    ins[0].data = px;
+    for (i = 1; i < n->nin; i++)
+        if (n->in[i] >= 0) {
+            ins[i].type = g->vals[n->in[i]].type;
+            ins[i].data = g->vals[n->in[i]].data;
+        }
+    if (klv_interp_node(g, n, ins, &out, a, &e) == 0 && out.type.dtype == GIR_DT_F32 &&
+        gir_type_numel(&out.type) == ny) {
+        const float *py = out.data;
+        tab = malloc(sizeof *tab * (size_t)ny);
+        for (i = 0; tab && i < ny; i++) {
+            if (!(py[i] >= 0 && py[i] < (float)nx && py[i] == floorf(py[i]))) {
+                free(tab);
+                tab = NULL;
+                break;
+            }
+            tab[i] = (int32_t)py[i];
+        }
+    }
+    gir_arena_free(a);
+    return tab;
+}
+
+#define GATHER_CHUNK 4096 /* elements per outer step of a gather */
+
+static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    LLVMTypeRef et = elem_type(ir, yt->dtype);
+    int64_t total = gir_type_numel(yt);
+    int32_t *tab;
+    LLVMValueRef start, end, t;
+    KlvLoop lc, li;
+    if (!et || g->vals[n->in[0]].type.dtype != yt->dtype || !(tab = probe_table(g, n)))
+        return 0;
+    plan->extra[plan->nextra++] = tab;
+    plan->owned[plan->nowned++] = tab;
+    klv_kernel_begin(ir, name);
+    t = klv_arg(ir, n->nin + 1);
+    lc = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    start = klv_mul(ir, lc.iv, klv_i64(ir, GATHER_CHUNK));
+    end = klv_add(ir, start, klv_i64(ir, GATHER_CHUNK));
+    end = LLVMBuildSelect(ir->b, LLVMBuildICmp(ir->b, LLVMIntSGT, end, klv_i64(ir, total), ""),
+                          klv_i64(ir, total), end, "");
+    li = klv_loop_begin(ir, start, end);
+    {
+        LLVMValueRef at = LLVMBuildSExt(ir->b, klv_load(ir, ir->i32, t, li.iv), ir->i64, "");
+        klv_store(ir, et, klv_arg(ir, n->nin), li.iv, klv_load(ir, et, klv_arg(ir, 0), at));
+    }
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lc);
+    klv_kernel_end(ir);
+    plan->range = (total + GATHER_CHUNK - 1) / GATHER_CHUNK;
+    plan->work = GATHER_CHUNK;
+    return 1;
+}
+
+int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                  KlvPlan *plan, GirError *e)
+{
+    (void)e;
+    if (n->nout != 1 || gir_node_is_nhwc(n))
+        return 0;
+    switch (n->op) {
+    case GIR_OP_MAXPOOL:
+        return emit_maxpool(ir, g, n, name, plan);
+    case GIR_OP_CONCAT:
+        return emit_concat(ir, g, n, name, plan);
+    case GIR_OP_RESHAPE:
+    case GIR_OP_FLATTEN:
+    case GIR_OP_SQUEEZE:
+    case GIR_OP_UNSQUEEZE:
+    case GIR_OP_IDENTITY:
+        return emit_copy(ir, g, n, name, plan);
+    case GIR_OP_RESIZE:
+        if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") != 0)
+            return 0;
+        return emit_gather(ir, g, n, name, plan);
+    case GIR_OP_TRANSPOSE:
+    case GIR_OP_SLICE:
+        return emit_gather(ir, g, n, name, plan);
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,497 @@
+/*
+ * A compiled graph: one kernel per node where an emitter has a lowering,
+ * the interpreter for the rest, value buffers allocated once, and the
+ * parallel-for that splits a kernel's outer loop across threads.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Orc.h>
+
+#include "internal.h"
+#include "jit.h"
+
+typedef void (*KlvKernel)(void **args, int64_t lo, int64_t hi);
+
+/* One node of the program. */
+typedef struct {
+    int node;           /* node id in the graph */
+    KlvKernel fn;       /* compiled kernel; NULL: the node runs in the interpreter */
+    KlvKernel pre;      /* kernel run before fn (plan.pre), else NULL */
+    KlvPlan plan;       /* the kernel's range, work and tables */
+    void **args;        /* the kernel's pointer array: ins, outs, extra */
+    GirGraph *sub;      /* interpreter nodes: the node alone as a graph */
+} KlvStep;
+
+struct KlvProgram {
+    const GirGraph *g;  /* the graph, read in place */
+    int threads;        /* parallel-for width */
+    KlvJit jit;         /* the compiled module */
+    void **buf;         /* per value id: its data */
+    unsigned char *own; /* per value id: buf was malloc'd here */
+    KlvStep *steps;     /* one per node, in order */
+    KlvStats stats;     /* compilation figures */
+    struct Pool *pool;  /* the parallel-for's workers */
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void copy_attrs(GirGraph *sub, int id, const GirNode *n)
+{
+    int k;
+    for (k = 0; k < n->nattr; k++) {
+        const GirAttr *a = &n->attrs[k];
+        switch (a->kind) {
+        case GIR_ATTR_INT: gir_set_attr_int(sub, id, a->name, a->i); break;
+        case GIR_ATTR_FLOAT: gir_set_attr_float(sub, id, a->name, a->f); break;
+        case GIR_ATTR_STRING: gir_set_attr_string(sub, id, a->name, a->s); break;
+        case GIR_ATTR_INTS: gir_set_attr_ints(sub, id, a->name, a->ints, a->n); break;
+        case GIR_ATTR_FLOATS: gir_set_attr_floats(sub, id, a->name, a->floats, a->n); break;
+        case GIR_ATTR_TENSOR: gir_set_attr_tensor(sub, id, a->name, &a->t); break;
+        }
+    }
+}
+
+/* Node n of g alone as a graph: constant inputs stay constants (data from
+ * ins when given, else from g), the others become graph inputs of the types
+ * in ins (or g's), in the node's input order without repeats. */
+static GirGraph *node_graph(const GirGraph *g, const GirNode *n, const GirTensor *ins)
+{
+    GirGraph *sub = gir_graph_new(n->name);
+    int ids[64], outs[16], k, id;
+    GirType undef;
+    memset(&undef, 0, sizeof undef);
+    undef.rank = -1;
+    for (k = 0; k < n->nin; k++) {
+        const GirValue *v;
+        GirType t;
+        if (n->in[k] < 0) {
+            ids[k] = -1;
+            continue;
+        }
+        v = &g->vals[n->in[k]];
+        if ((ids[k] = gir_find_value(sub, v->name)) >= 0)
+            continue;
+        t = ins && ins[k].data ? ins[k].type : v->type;
+        if (v->kind == GIR_VAL_CONST) {
+            ids[k] = gir_add_const(sub, v->name, t, ins && ins[k].data ? ins[k].data : v->data, v->loc);
+        } else {
+            ids[k] = gir_add_value(sub, v->name, GIR_VAL_INPUT, t, v->loc);
+            gir_add_input(sub, ids[k]);
+        }
+        sub->vals[ids[k]].scale = v->scale;
+    }
+    for (k = 0; k < n->nout; k++) {
+        outs[k] = gir_add_value(sub, g->vals[n->out[k]].name, GIR_VAL_NODE, undef,
+                                g->vals[n->out[k]].loc);
+        sub->vals[outs[k]].scale = g->vals[n->out[k]].scale;
+    }
+    id = gir_add_node(sub, n->op, n->name, ids, n->nin, outs, n->nout, n->loc);
+    copy_attrs(sub, id, n);
+    for (k = 0; k < n->nout; k++)
+        gir_add_output(sub, outs[k]);
+    return sub;
+}
+
+/* The tensors that feed sub's inputs, from per-input tensors of node n. */
+static void feed(const GirGraph *sub, const GirGraph *g, const GirNode *n, const GirTensor *ins,
+                 GirTensor *feeds)
+{
+    int i, k;
+    for (i = 0; i < sub->ninput; i++)
+        for (k = 0; k < n->nin; k++)
+            if (n->in[k] >= 0 && strcmp(g->vals[n->in[k]].name, sub->vals[sub->inputs[i]].name) == 0) {
+                feeds[i] = ins[k];
+                break;
+            }
+}
+
+int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, GirTensor *outs,
+                    GirArena *arena, GirError *e)
+{
+    GirGraph *sub;
+    GirTensor feeds[64];
+    int rc;
+    if (n->nin > 64 || n->nout > 16)
+        return gir_error_at(e, n->loc, "node '%s' has too many inputs or outputs", n->name);
+    sub = node_graph(g, n, ins);
+    feed(sub, g, n, ins, feeds);
+    rc = gir_run(sub, feeds, outs, arena, e);
+    gir_graph_free(sub);
+    return rc;
+}
+
+/* ---- the parallel-for ------------------------------------------------------ */
+
+#define MAX_THREADS 16      /* threads of one program */
+#define MIN_PAR_WORK 200000 /* below this many operations one thread is faster */
+
+typedef struct Pool Pool;
+
+/* One worker's start argument. */
+typedef struct {
+    Pool *pool; /* its pool */
+    int k;      /* its slice number, 1 .. n */
+} Worker;
+
+/* Worker threads started once per program.  A job is one kernel call split
+ * into equal slices; the calling thread takes the first. */
+struct Pool {
+    pthread_t th[MAX_THREADS];  /* workers 1 .. n */
+    Worker w[MAX_THREADS];      /* their start arguments */
+    int n;                      /* workers started */
+    pthread_mutex_t mu;         /* guards everything below */
+    pthread_cond_t go, done;    /* a new job; the last worker finished it */
+    unsigned gen;               /* job number, bumped per job */
+    int pending;                /* workers still on the current job */
+    int stop;                   /* 1: workers exit */
+    KlvKernel fn;               /* the job's kernel */
+    void **args;                /* its arguments */
+    int64_t range;              /* its range */
+    int parts;                  /* slices: the caller's and parts - 1 workers' */
+};
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    Pool *p = w->pool;
+    unsigned seen = 0;
+    for (;;) {
+        KlvKernel fn;
+        void **args;
+        int64_t range;
+        int parts;
+        pthread_mutex_lock(&p->mu);
+        while (p->gen == seen && !p->stop)
+            pthread_cond_wait(&p->go, &p->mu);
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        seen = p->gen;
+        fn = p->fn, args = p->args, range = p->range, parts = p->parts;
+        pthread_mutex_unlock(&p->mu);
+        if (w->k < parts)
+            fn(args, range * w->k / parts, range * (w->k + 1) / parts);
+        pthread_mutex_lock(&p->mu);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Start threads - 1 workers (fewer if the system refuses some). */
+static Pool *pool_start(int threads)
+{
+    Pool *p = calloc(1, sizeof *p);
+    int k;
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    for (k = 1; k < threads; k++) {
+        p->w[p->n].pool = p;
+        p->w[p->n].k = p->n + 1;
+        if (pthread_create(&p->th[p->n], NULL, worker_main, &p->w[p->n]) != 0)
+            break;
+        p->n++;
+    }
+    return p;
+}
+
+static void pool_stop(Pool *p)
+{
+    int k;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (k = 0; k < p->n; k++)
+        pthread_join(p->th[k], NULL);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* Run fn over [0, range): on the calling thread alone when the work is
+ * small, else in equal slices over it and the pool's workers. */
+static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int64_t work)
+{
+    int parts = p ? p->n + 1 : 1;
+    if (parts > range)
+        parts = (int)range;
+    if (parts <= 1 || range * work < MIN_PAR_WORK) {
+        fn(args, 0, range);
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn;
+    p->args = args;
+    p->range = range;
+    p->parts = parts;
+    p->pending = p->n;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    fn(args, 0, range / parts);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* ---- compile and run --------------------------------------------------------- */
+
+/* Try the emitters on node n; 1 when one lowered it. */
+static int lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan, GirError *e)
+{
+    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move};
+    size_t k;
+    for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
+        int rc;
+        memset(plan, 0, sizeof *plan);
+        if ((rc = emitters[k](ir, g, n, name, plan, e)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int alloc_buffers(KlvProgram *p, GirError *e)
+{
+    const GirGraph *g = p->g;
+    int v;
+    p->buf = calloc((size_t)g->nval + 1, sizeof *p->buf);
+    p->own = calloc((size_t)g->nval + 1, 1);
+    if (!p->buf || !p->own)
+        return gir_error_at(e, gir_loc_none(), "out of memory");
+    for (v = 0; v < g->nval; v++) {
+        const GirValue *val = &g->vals[v];
+        int64_t bytes;
+        if (val->kind == GIR_VAL_CONST) {
+            p->buf[v] = val->data;
+            continue;
+        }
+        bytes = gir_type_bytes(&val->type);
+        if (bytes < 0) {
+            char ty[128];
+            return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
+                                val->name, gir_type_str(&val->type, ty, sizeof ty));
+        }
+        p->buf[v] = aligned_alloc(64, ((size_t)bytes + 64) / 64 * 64);
+        if (!p->buf[v])
+            return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
+        p->own[v] = 1;
+    }
+    return 0;
+}
+
+KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
+{
+    KlvProgram *p = calloc(1, sizeof *p);
+    LLVMOrcThreadSafeContextRef tsc;
+    KlvIr ir;
+    double t0 = now_ms();
+    int i, k, nkern = 0, opt;
+    if (!p) {
+        gir_error_at(e, gir_loc_none(), "out of memory");
+        return NULL;
+    }
+    p->g = g;
+    p->threads = opts && opts->threads > 0 ? opts->threads : 2;
+    opt = opts && opts->opt_level > 0 ? opts->opt_level : 3;
+    p->stats.nodes = g->nnode;
+    p->steps = calloc((size_t)g->nnode + 1, sizeof *p->steps);
+    if (!p->steps || alloc_buffers(p, e) < 0) {
+        klv_free(p);
+        return NULL;
+    }
+    tsc = LLVMOrcCreateNewThreadSafeContext();
+    klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), g->name ? g->name : "kiln");
+    ir.fma = opts && opts->fma;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        KlvStep *s = &p->steps[i];
+        char name[32];
+        int rc;
+        s->node = i;
+        snprintf(name, sizeof name, "kiln_node_%d", i);
+        rc = lower_node(&ir, g, n, name, &s->plan, e);
+        if (rc < 0)
+            break;
+        if (rc == 0) {
+            s->sub = node_graph(g, n, NULL);
+            p->stats.fallback++;
+            continue;
+        }
+        nkern++;
+        s->args = calloc((size_t)(n->nin + n->nout + s->plan.nextra) + 1, sizeof *s->args);
+        for (k = 0; s->args && k < n->nin; k++)
+            s->args[k] = n->in[k] >= 0 ? p->buf[n->in[k]] : NULL;
+        for (k = 0; s->args && k < n->nout; k++)
+            s->args[n->nin + k] = p->buf[n->out[k]];
+        for (k = 0; s->args && k < s->plan.nextra; k++)
+            s->args[n->nin + n->nout + k] = s->plan.extra[k];
+        if (!s->args) {
+            gir_error_at(e, n->loc, "out of memory");
+            break;
+        }
+        p->stats.lowered++;
+    }
+    LLVMDisposeBuilder(ir.b);
+    p->stats.ir_ms = now_ms() - t0;
+    if (i < g->nnode) {
+        LLVMDisposeModule(ir.mod);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        klv_free(p);
+        return NULL;
+    }
+    if (nkern == 0) {
+        LLVMDisposeModule(ir.mod);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return p;
+    }
+    k = klv_jit_compile(&p->jit, tsc, ir.mod, opt, e);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    if (k < 0) {
+        klv_free(p);
+        return NULL;
+    }
+    p->pool = pool_start(p->threads);
+    for (i = 0; i < g->nnode; i++) {
+        char name[32];
+        void *fn;
+        if (p->steps[i].sub)
+            continue;
+        snprintf(name, sizeof name, "kiln_node_%d", i);
+        if (klv_jit_lookup(&p->jit, name, &fn, e) < 0) {
+            klv_free(p);
+            return NULL;
+        }
+        memcpy(&p->steps[i].fn, &fn, sizeof fn);
+        if (p->steps[i].plan.pre) {
+            snprintf(name, sizeof name, "kiln_node_%d_pre", i);
+            if (klv_jit_lookup(&p->jit, name, &fn, e) < 0) {
+                klv_free(p);
+                return NULL;
+            }
+            memcpy(&p->steps[i].pre, &fn, sizeof fn);
+        }
+    }
+    p->stats.opt_ms = p->jit.opt_ms;
+    p->stats.jit_ms = p->jit.jit_ms;
+    snprintf(p->stats.cpu, sizeof p->stats.cpu, "%s", p->jit.cpu);
+    return p;
+}
+
+/* Run step s in the interpreter; its outputs copied into the buffers. */
+static int run_fallback(KlvProgram *p, const KlvStep *s, GirArena *a, GirError *e)
+{
+    const GirGraph *g = p->g;
+    const GirNode *n = &g->nodes[s->node];
+    GirTensor ins[64], feeds[64], outs[16];
+    int k;
+    for (k = 0; k < n->nin; k++) {
+        memset(&ins[k], 0, sizeof ins[k]);
+        if (n->in[k] >= 0) {
+            ins[k].type = g->vals[n->in[k]].type;
+            ins[k].data = p->buf[n->in[k]];
+        }
+    }
+    feed(s->sub, g, n, ins, feeds);
+    if (gir_run(s->sub, feeds, outs, a, e) < 0)
+        return -1;
+    for (k = 0; k < n->nout; k++) {
+        int64_t want = gir_type_bytes(&g->vals[n->out[k]].type);
+        if (gir_type_bytes(&outs[k].type) != want)
+            return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
+                                n->name, k);
+        memcpy(p->buf[n->out[k]], outs[k].data, (size_t)want);
+    }
+    return 0;
+}
+
+int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
+            GirError *e)
+{
+    const GirGraph *g = p->g;
+    GirArena *scratch = NULL;
+    int i, rc = 0;
+    for (i = 0; i < g->ninput; i++) {
+        const GirValue *v = &g->vals[g->inputs[i]];
+        if (!gir_type_equal(&inputs[i].type, &v->type)) {
+            char a[128], b[128];
+            return gir_error_at(e, v->loc, "input '%s' is %s, the compiled graph takes %s", v->name,
+                                gir_type_str(&inputs[i].type, a, sizeof a),
+                                gir_type_str(&v->type, b, sizeof b));
+        }
+        memcpy(p->buf[g->inputs[i]], inputs[i].data, (size_t)gir_type_bytes(&v->type));
+    }
+    for (i = 0; i < g->nnode && rc == 0; i++) {
+        KlvStep *s = &p->steps[i];
+        if (s->fn) {
+            if (s->pre)
+                parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work);
+            parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work);
+        } else {
+            if (!scratch)
+                scratch = gir_arena_new();
+            rc = run_fallback(p, s, scratch, e);
+        }
+    }
+    gir_arena_free(scratch);
+    for (i = 0; i < g->noutput && rc == 0; i++) {
+        const GirValue *v = &g->vals[g->outputs[i]];
+        size_t bytes = (size_t)gir_type_bytes(&v->type);
+        outputs[i].type = v->type;
+        outputs[i].data = gir_arena_alloc(arena, bytes + 1);
+        memcpy(outputs[i].data, p->buf[g->outputs[i]], bytes);
+    }
+    return rc;
+}
+
+void klv_stats(const KlvProgram *p, KlvStats *s)
+{
+    *s = p->stats;
+}
+
+int klv_node_lowered(const KlvProgram *p, int node)
+{
+    return node >= 0 && node < p->g->nnode && p->steps[node].sub == NULL;
+}
+
+void klv_free(KlvProgram *p)
+{
+    int i, k;
+    if (!p)
+        return;
+    pool_stop(p->pool);
+    klv_jit_free(&p->jit);
+    for (i = 0; p->steps && i < p->g->nnode; i++) {
+        free(p->steps[i].args);
+        gir_graph_free(p->steps[i].sub);
+        for (k = 0; k < p->steps[i].plan.nowned; k++)
+            free(p->steps[i].plan.owned[k]);
+    }
+    free(p->steps);
+    for (i = 0; p->buf && i < p->g->nval; i++)
+        if (p->own[i])
+            free(p->buf[i]);
+    free(p->buf);
+    free(p->own);
+    free(p);
+}

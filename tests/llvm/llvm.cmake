@@ -1,0 +1,53 @@
+# The CPU back end (llvm/): --target cpu against the interpreters, and the
+# bench command's output.  Performance figures are in bench/llvm_yolo.sh,
+# never in a test.
+set(LLVMT ${CMAKE_CURRENT_LIST_DIR})
+set(LLVM_WORK ${CMAKE_CURRENT_BINARY_DIR}/llvm-work)
+set(LLVM_MODELS ${CMAKE_BINARY_DIR}/models)
+
+# fp32: every output within 1e-5 relative L2 of the interpreter.
+foreach(m yolov3-tiny-small big cpumid resdw)
+  add_test(NAME llvm_fp32_${m}
+    COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
+      ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fp32-${m})
+endforeach()
+# With fused multiply-adds (--fma) the bound still holds on these two.
+foreach(m big resdw)
+  add_test(NAME llvm_fp32_fma_${m}
+    COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
+      ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fma-${m} --fma)
+endforeach()
+# Every lowered op at once (cases/ops.gir from gen_ops.py), and Softmax
+# through the interpreter fallback.
+add_test(NAME llvm_fp32_ops
+  COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVMT}/cases/ops.gir
+    ${LLVMT}/cases/ops-input.npy ${LLVM_WORK}/fp32-ops)
+
+# int8: bit for bit the int8 interpreter.
+add_test(NAME llvm_int8_yolov3-tiny-small
+  COMMAND ${LLVMT}/check_int8.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/yolov3-tiny-small.onnx
+    ${LLVM_MODELS}/yolov3-tiny-small-input.npy ${LLVM_WORK}/int8-yolov3-tiny-small)
+
+add_test(NAME llvm_bench_output
+  COMMAND ${LLVMT}/check_bench.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/yolov3-tiny-small.onnx
+    ${SYSTEM_PYTHON3} ${KILN_DEPS}/node_modules/onnxruntime-node ${LLVM_WORK}/bench)
+
+# Bad usage: exit status 2 and one line.
+set(EXPECT ${PROJECT_SOURCE_DIR}/tests/cli/expect.sh)
+add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
+  "kiln: run: unknown target 'gpu' (available: ref, int8, cpu)"
+  -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target gpu)
+add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
+  "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
+add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
+  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, onnxruntime)"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga)
+add_test(NAME llvm_bench_bad_iters_bad COMMAND ${EXPECT} 2
+  "kiln: bench: --iters needs a whole number from 1 to 100000, not '0'"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --iters 0)
+add_test(NAME llvm_bench_both_bad COMMAND ${EXPECT} 2
+  "kiln: bench: give --target or --compare, not both"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --target cpu --compare ref,cpu)
+add_test(NAME llvm_bench_unknown_option_bad COMMAND ${EXPECT} 2
+  "kiln: bench: unknown option '--fast' (kiln bench --help)"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --fast)

@@ -1,0 +1,651 @@
+/*
+ * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
+ *                  [--iters N] [--rounds R] [--threads N] [--fma] [--calib-random N] [--json]
+ *                  [--report PREFIX] [--ort DIR]
+ * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
+ * min, max, throughput and peak memory.  Each target runs in a child
+ * process of its own, so its peak resident memory (getrusage) is its own;
+ * cpu-fma is cpu compiled with fused multiply-adds (kiln run --fma);
+ * onnxruntime runs in node with onnxruntime-node on the same input file and
+ * thread count.  --compare prints the targets side by side, fastest first,
+ * and writes PREFIX.md and PREFIX.json.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "kiln.h"
+#include "llvm/llvm.h"
+
+#define MAX_TARGETS 8        /* targets of one --compare */
+#define MAX_ITERS 100000     /* timed runs per target */
+#define DEFAULT_ORT "/opt/kiln-deps/node_modules/onnxruntime-node"
+
+/* The figures of one target, as a child process reports them. */
+typedef struct {
+    char target[32];  /* ref, int8, cpu, onnxruntime */
+    int ok;           /* 1: measured; 0: err says why not */
+    char err[400];    /* the child's one-line error */
+    double mean, p50, p90, p95, p99, std, min, max; /* latency, ms */
+    double fps;       /* 1000 / mean */
+    double peak_mb;   /* peak resident set of the process, MiB */
+    int iters;        /* timed runs */
+} BenchResult;
+
+/* What every target is run with. */
+typedef struct {
+    const char *model;   /* model path */
+    const char *input;   /* input .npy, or NULL for a seeded random input */
+    int warmup, iters;   /* untimed, then timed runs */
+    int rounds;          /* times the target list is run in turn */
+    int threads;         /* threads of cpu and onnxruntime */
+    int fma;             /* cpu: fused multiply-add in Conv */
+    int calib_random;    /* int8 of an fp32 model: calibration inputs */
+    const char *ort_dir; /* onnxruntime-node folder */
+    char tmp_input[256]; /* .npy written for onnxruntime when input is NULL */
+} BenchSetup;
+
+/* In a child: the timed runs' latencies, sent after the result. */
+static double *child_times;
+static int child_ntimes;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile q (0..100) of sorted t[n]. */
+static double pct(const double *t, int n, double q)
+{
+    int k = (int)ceil(q / 100.0 * n);
+    return t[k < 1 ? 0 : k > n ? n - 1 : k - 1];
+}
+
+/* Fill r's latency figures from n timed runs t (sorted here). */
+static void summarize(BenchResult *r, double *t, int n)
+{
+    double s = 0, q = 0;
+    int i;
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    for (i = 0; i < n; i++)
+        s += t[i];
+    r->mean = s / n;
+    for (i = 0; i < n; i++)
+        q += (t[i] - r->mean) * (t[i] - r->mean);
+    r->std = n > 1 ? sqrt(q / (n - 1)) : 0;
+    r->p50 = pct(t, n, 50);
+    r->p90 = pct(t, n, 90);
+    r->p95 = pct(t, n, 95);
+    r->p99 = pct(t, n, 99);
+    r->min = t[0];
+    r->max = t[n - 1];
+    r->fps = r->mean > 0 ? 1000.0 / r->mean : 0;
+    r->iters = n;
+    r->ok = 1;
+}
+
+static double peak_mb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_maxrss / 1024.0; /* Linux: KiB */
+}
+
+/* Collect a kiln error line for r (errors go through stderr otherwise). */
+static void fail(BenchResult *r, const char *msg)
+{
+    snprintf(r->err, sizeof r->err, "%s", msg);
+    r->ok = 0;
+}
+
+/* In the child: load, prepare and time one kiln target. */
+static void bench_kiln(const BenchSetup *s, BenchResult *r)
+{
+    GirError err;
+    GirGraph *g = fe_load_model(s->model, &err);
+    GirArena *a = gir_arena_new(), *ra;
+    GirTensor in, *out;
+    KlvProgram *prog = NULL;
+    double *t = calloc((size_t)s->iters + 1, sizeof *t);
+    int i, cpu = strncmp(r->target, "cpu", 3) == 0, rc = 0;
+    int fma = s->fma || strcmp(r->target, "cpu-fma") == 0;
+    if (!g) {
+        fail(r, err.msg);
+        goto out;
+    }
+    if (strcmp(r->target, "int8") == 0 &&
+        kiln_int8_model(s->model, &g, s->calib_random) != KILN_OK) {
+        fail(r, "int8 quantization failed (see above)");
+        goto out;
+    }
+    if (g->ninput != 1) {
+        fail(r, "bench runs models with one input");
+        goto out;
+    }
+    if (s->input) {
+        if (fe_read_tensor(s->input, a, &in, &err) < 0) {
+            fail(r, err.msg);
+            goto out;
+        }
+    } else {
+        if (!gir_type_is_static(&g->vals[g->inputs[0]].type)) {
+            fail(r, "the model's input has no static shape; give one with -i");
+            goto out;
+        }
+        kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &in);
+    }
+    if (cpu && kiln_cpu_compile(g, s->threads, fma, &prog, 1) != KILN_OK) {
+        fail(r, "cpu compilation failed (see above)");
+        goto out;
+    }
+    out = gir_arena_alloc(a, sizeof *out * (size_t)(g->noutput + 1));
+    for (i = 0; i < s->warmup + s->iters && rc == 0; i++) {
+        double t0 = now_ms();
+        ra = gir_arena_new();
+        rc = cpu ? klv_run(prog, &in, out, ra, &err) : gir_run(g, &in, out, ra, &err);
+        gir_arena_free(ra);
+        if (i >= s->warmup)
+            t[i - s->warmup] = now_ms() - t0;
+    }
+    if (rc < 0)
+        fail(r, err.msg);
+    else
+        summarize(r, t, s->iters);
+    r->peak_mb = peak_mb();
+    child_times = t;
+    child_ntimes = r->ok ? s->iters : 0;
+    t = NULL;
+out:
+    klv_free(prog);
+    gir_arena_free(a);
+    gir_graph_free(g);
+    free(t);
+}
+
+/* The node script that times onnxruntime: prints one JSON object with the
+ * timed runs' latencies in ms and the process's peak RSS in KiB. */
+static const char ort_script[] =
+    "'use strict';\n"
+    "const fs = require('fs');\n"
+    "const [ortDir, model, input, threads, warmup, iters] = process.argv.slice(2);\n"
+    "const ort = require(ortDir);\n"
+    "function readNpy(file) {\n"
+    "  const buf = fs.readFileSync(file);\n"
+    "  const major = buf[6];\n"
+    "  const hlen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);\n"
+    "  const hs = major === 1 ? 10 : 12;\n"
+    "  const h = buf.toString('latin1', hs, hs + hlen);\n"
+    "  if (!/'descr':\\s*'<f4'/.test(h)) throw new Error(file + ': not float32');\n"
+    "  const dims = /'shape':\\s*\\(([^)]*)\\)/.exec(h)[1].split(',').map(s => s.trim())\n"
+    "    .filter(s => s.length).map(Number);\n"
+    "  const bytes = buf.subarray(hs + hlen);\n"
+    "  const c = new Uint8Array(bytes.length); c.set(bytes);\n"
+    "  return new ort.Tensor('float32', new Float32Array(c.buffer), dims);\n"
+    "}\n"
+    "(async () => {\n"
+    "  const opt = { intraOpNumThreads: Number(threads), interOpNumThreads: 1,\n"
+    "                executionMode: 'sequential', graphOptimizationLevel: 'all' };\n"
+    "  const s = await ort.InferenceSession.create(model, opt);\n"
+    "  const feeds = {}; feeds[s.inputNames[0]] = readNpy(input);\n"
+    "  const t = [];\n"
+    "  for (let i = 0; i < Number(warmup) + Number(iters); i++) {\n"
+    "    const t0 = process.hrtime.bigint();\n"
+    "    await s.run(feeds);\n"
+    "    const dt = Number(process.hrtime.bigint() - t0) / 1e6;\n"
+    "    if (i >= Number(warmup)) t.push(dt);\n"
+    "  }\n"
+    "  process.stdout.write(JSON.stringify({ times: t, maxrss: process.resourceUsage().maxRSS }));\n"
+    "})().catch(e => { process.stderr.write('onnxruntime: ' + e.message + '\\n'); process.exit(2); });\n";
+
+/* In the child: run the node script and read its JSON. */
+static void bench_ort(const BenchSetup *s, BenchResult *r)
+{
+    char script[] = "/tmp/kiln-bench-ort-XXXXXX", num[3][32], buf[65536];
+    int fd = mkstemp(script), pfd[2], st = 0;
+    size_t len = 0;
+    ssize_t k;
+    pid_t pid;
+    cJSON *root, *times;
+    double *t;
+    int i, n;
+    if (fd < 0 || write(fd, ort_script, sizeof ort_script - 1) != (ssize_t)(sizeof ort_script - 1)) {
+        fail(r, "cannot write the onnxruntime script to /tmp");
+        return;
+    }
+    close(fd);
+    snprintf(num[0], sizeof num[0], "%d", s->threads);
+    snprintf(num[1], sizeof num[1], "%d", s->warmup);
+    snprintf(num[2], sizeof num[2], "%d", s->iters);
+    if (pipe(pfd) < 0 || (pid = fork()) < 0) {
+        fail(r, "cannot start node");
+        unlink(script);
+        return;
+    }
+    if (pid == 0) {
+        dup2(pfd[1], 1);
+        close(pfd[0]);
+        execlp("node", "node", script, s->ort_dir, s->model, s->input ? s->input : s->tmp_input,
+               num[0], num[1], num[2], (char *)NULL);
+        fprintf(stderr, "kiln: bench: cannot run node: %s\n", strerror(errno));
+        _exit(127);
+    }
+    close(pfd[1]);
+    while (len < sizeof buf - 1 && (k = read(pfd[0], buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t)k;
+    buf[len] = 0;
+    close(pfd[0]);
+    waitpid(pid, &st, 0);
+    unlink(script);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !(root = cJSON_Parse(buf))) {
+        fail(r, "onnxruntime run failed (see above)");
+        return;
+    }
+    times = cJSON_GetObjectItem(root, "times");
+    n = cJSON_GetArraySize(times);
+    t = calloc((size_t)n + 1, sizeof *t);
+    for (i = 0; i < n; i++)
+        t[i] = cJSON_GetArrayItem(times, i)->valuedouble;
+    if (n > 0)
+        summarize(r, t, n);
+    else
+        fail(r, "onnxruntime reported no runs");
+    r->peak_mb = cJSON_GetObjectItem(root, "maxrss")->valuedouble / 1024.0;
+    child_times = t;
+    child_ntimes = r->ok ? n : 0;
+    cJSON_Delete(root);
+}
+
+/* Run one target in a child process; the result and the r->iters timed
+ * latencies (sorted; *times, malloc'd, NULL when it failed) come back
+ * through a pipe. */
+static void bench_one(const BenchSetup *s, const char *target, BenchResult *r, double **times)
+{
+    int pfd[2], st = 0;
+    size_t want, got = 0;
+    ssize_t k;
+    *times = NULL;
+    pid_t pid;
+    memset(r, 0, sizeof *r);
+    snprintf(r->target, sizeof r->target, "%s", target);
+    fflush(NULL);
+    if (pipe(pfd) < 0 || (pid = fork()) < 0) {
+        fail(r, "cannot fork");
+        return;
+    }
+    if (pid == 0) {
+        close(pfd[0]);
+        if (strcmp(target, "onnxruntime") == 0)
+            bench_ort(s, r);
+        else
+            bench_kiln(s, r);
+        if (write(pfd[1], r, sizeof *r) != (ssize_t)sizeof *r)
+            _exit(1);
+        want = sizeof(double) * (size_t)child_ntimes;
+        while (got < want && (k = write(pfd[1], (char *)child_times + got, want - got)) > 0)
+            got += (size_t)k;
+        _exit(got == want ? 0 : 1);
+    }
+    close(pfd[1]);
+    if (read(pfd[0], r, sizeof *r) != (ssize_t)sizeof *r)
+        fail(r, "the benchmark process died");
+    if (r->ok) {
+        want = sizeof(double) * (size_t)r->iters;
+        *times = malloc(want + sizeof(double));
+        while (*times && got < want && (k = read(pfd[0], (char *)*times + got, want - got)) > 0)
+            got += (size_t)k;
+        if (!*times || got != want) {
+            free(*times);
+            *times = NULL;
+            fail(r, "the benchmark process died");
+        }
+    }
+    close(pfd[0]);
+    waitpid(pid, &st, 0);
+}
+
+/* Run the targets in turn, s->rounds times (so a machine whose load drifts
+ * weighs on all of them alike), and merge each target's timed runs. */
+static int run_rounds(const BenchSetup *s, const char *const *targets, int n, BenchResult *res)
+{
+    double *all[MAX_TARGETS], peak[MAX_TARGETS];
+    int count[MAX_TARGETS], round, i, j;
+    for (i = 0; i < n; i++) {
+        all[i] = malloc(sizeof(double) * ((size_t)s->iters * (size_t)s->rounds + 1));
+        count[i] = 0;
+        peak[i] = 0;
+        if (!all[i]) {
+            while (i-- > 0)
+                free(all[i]);
+            return kiln_user_error("bench: out of memory");
+        }
+    }
+    for (round = 0; round < s->rounds; round++)
+        for (i = 0; i < n; i++) {
+            BenchResult r;
+            double *t;
+            if (round > 0 && !res[i].ok)
+                continue;
+            bench_one(s, targets[i], &r, &t);
+            if (!r.ok) {
+                res[i] = r;
+                continue;
+            }
+            for (j = 0; j < r.iters && count[i] < s->iters * s->rounds; j++)
+                all[i][count[i]++] = t[j];
+            peak[i] = r.peak_mb > peak[i] ? r.peak_mb : peak[i];
+            free(t);
+            if (round == 0)
+                res[i] = r;
+        }
+    for (i = 0; i < n; i++) {
+        if (res[i].ok) {
+            summarize(&res[i], all[i], count[i]);
+            res[i].peak_mb = peak[i];
+        }
+        free(all[i]);
+    }
+    return KILN_OK;
+}
+
+static int by_mean(const void *a, const void *b)
+{
+    const BenchResult *x = a, *y = b;
+    if (x->ok != y->ok)
+        return y->ok - x->ok;
+    return x->mean < y->mean ? -1 : x->mean > y->mean;
+}
+
+static const BenchResult *find(const BenchResult *r, int n, const char *target)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (r[i].ok && strcmp(r[i].target, target) == 0)
+            return &r[i];
+    return NULL;
+}
+
+/* The results as a JSON object. */
+static cJSON *to_json(const BenchSetup *s, const BenchResult *r, int n)
+{
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    const BenchResult *ort = find(r, n, "onnxruntime");
+    int i;
+    cJSON_AddStringToObject(root, "model", s->model);
+    cJSON_AddStringToObject(root, "input", s->input ? s->input : "random (seed 1)");
+    cJSON_AddNumberToObject(root, "warmup", s->warmup);
+    cJSON_AddNumberToObject(root, "iters", s->iters);
+    cJSON_AddNumberToObject(root, "rounds", s->rounds);
+    cJSON_AddNumberToObject(root, "threads", s->threads);
+    for (i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "target", r[i].target);
+        if (!r[i].ok) {
+            cJSON_AddStringToObject(o, "error", r[i].err);
+        } else {
+            cJSON_AddNumberToObject(o, "mean_ms", r[i].mean);
+            cJSON_AddNumberToObject(o, "p50_ms", r[i].p50);
+            cJSON_AddNumberToObject(o, "p90_ms", r[i].p90);
+            cJSON_AddNumberToObject(o, "p95_ms", r[i].p95);
+            cJSON_AddNumberToObject(o, "p99_ms", r[i].p99);
+            cJSON_AddNumberToObject(o, "std_ms", r[i].std);
+            cJSON_AddNumberToObject(o, "min_ms", r[i].min);
+            cJSON_AddNumberToObject(o, "max_ms", r[i].max);
+            cJSON_AddNumberToObject(o, "throughput_fps", r[i].fps);
+            cJSON_AddNumberToObject(o, "peak_mem_mb", r[i].peak_mb);
+            cJSON_AddNumberToObject(o, "vs_fastest", r[i].mean / r[0].mean);
+            if (ort)
+                cJSON_AddNumberToObject(o, "speed_vs_onnxruntime", ort->mean / r[i].mean);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_AddItemToObject(root, "results", arr);
+    return root;
+}
+
+/* The table, as plain text (md = 0) or Markdown (md = 1). */
+static void print_table(FILE *f, const BenchSetup *s, const BenchResult *r, int n, int md)
+{
+    const BenchResult *ort = find(r, n, "onnxruntime");
+    int i;
+    if (md)
+        fprintf(f, "# kiln bench: %s\n\ninput %s, %d warm-up and %d timed runs, %d threads; "
+                   "%d round%s of the targets in turn; latencies in ms, fastest first.\n\n"
+                   "| target | mean | p50 | p90 | p95 | p99 | std | min | max | frames/s | peak MiB | x fastest | speed vs onnxruntime |\n"
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+                s->model, s->input ? s->input : "random (seed 1)", s->warmup, s->iters, s->threads,
+                s->rounds, s->rounds == 1 ? "" : "s");
+    else
+        fprintf(f, "model %s, %d warm-up + %d timed runs x %d round%s, %d threads (latency in ms)\n"
+                   "%-12s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %9s\n",
+                s->model, s->warmup, s->iters, s->rounds, s->rounds == 1 ? "" : "s", s->threads, "target", "mean", "p50", "p90", "p95",
+                "p99", "std", "min", "max", "frames/s", "peak MiB", "x fastest", "vs ort");
+    for (i = 0; i < n; i++) {
+        char vs[32] = "-";
+        if (!r[i].ok) {
+            fprintf(f, md ? "| %s | failed: %s |\n" : "%-12s failed: %s\n", r[i].target, r[i].err);
+            continue;
+        }
+        if (ort)
+            snprintf(vs, sizeof vs, "%.2fx", ort->mean / r[i].mean);
+        fprintf(f,
+                md ? "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %.2fx | %s |\n"
+                   : "%-12s %9.2f %9.2f %9.2f %9.2f %9.2f %8.2f %9.2f %9.2f %9.1f %9.0f %8.2fx %9s\n",
+                r[i].target, r[i].mean, r[i].p50, r[i].p90, r[i].p95, r[i].p99, r[i].std, r[i].min,
+                r[i].max, r[i].fps, r[i].peak_mb, r[i].mean / r[0].mean, vs);
+    }
+}
+
+static int write_report(const BenchSetup *s, const BenchResult *r, int n, const char *prefix)
+{
+    char path[1024];
+    FILE *f;
+    cJSON *root;
+    char *js;
+    snprintf(path, sizeof path, "%s.md", prefix);
+    if (!(f = fopen(path, "w")))
+        return kiln_user_error("bench: cannot write %s: %s", path, strerror(errno));
+    print_table(f, s, r, n, 1);
+    fclose(f);
+    snprintf(path, sizeof path, "%s.json", prefix);
+    if (!(f = fopen(path, "w")))
+        return kiln_user_error("bench: cannot write %s: %s", path, strerror(errno));
+    root = to_json(s, r, n);
+    js = cJSON_Print(root);
+    fprintf(f, "%s\n", js);
+    free(js);
+    cJSON_Delete(root);
+    fclose(f);
+    fprintf(stderr, "kiln: bench: report in %s.md and %s.json\n", prefix, prefix);
+    return KILN_OK;
+}
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: kiln bench MODEL [--target ref|int8|cpu | --compare T1,T2,...] [options]\n"
+            "  --target T        one target: ref (fp32 interpreter), int8 (int8 interpreter),\n"
+            "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
+            "                    onnxruntime (fp32 .onnx models); default cpu\n"
+            "  --compare LIST    several targets side by side, onnxruntime among them if wanted;\n"
+            "                    fastest first, with ratios; writes PREFIX.md and PREFIX.json\n"
+            "  -i IN             input tensor (.npy); default a seeded random one\n"
+            "  --warmup W        untimed runs first (default 2)\n"
+            "  --iters N         timed runs (default 10)\n"
+            "  --rounds R        run the targets in turn R times, timings merged (default 1)\n"
+            "  --threads N       threads of cpu and onnxruntime (default 2)\n"
+            "  --fma             cpu: fused multiply-add in Conv (as kiln run --fma)\n"
+            "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
+            "  --report PREFIX   report files of --compare (default kiln-bench)\n"
+            "  --ort DIR         onnxruntime-node folder (default " DEFAULT_ORT ")\n"
+            "  --json            print the figures as JSON\n");
+}
+
+static int is_target(const char *t)
+{
+    return strcmp(t, "ref") == 0 || strcmp(t, "int8") == 0 || strcmp(t, "cpu") == 0 ||
+           strcmp(t, "cpu-fma") == 0 || strcmp(t, "onnxruntime") == 0;
+}
+
+/* A positive integer option value into *v; a KILN_ status. */
+static int int_arg(int argc, char **argv, int *i, int lo, int *v)
+{
+    char *end;
+    long x;
+    if (*i + 1 >= argc)
+        return kiln_user_error("bench: %s needs a value", argv[*i]);
+    x = strtol(argv[*i + 1], &end, 10);
+    if (*end || end == argv[*i + 1] || x < lo || x > MAX_ITERS)
+        return kiln_user_error("bench: %s needs a whole number from %d to %d, not '%s'", argv[*i],
+                               lo, MAX_ITERS, argv[*i + 1]);
+    *v = (int)x;
+    (*i)++;
+    return KILN_OK;
+}
+
+int kiln_cmd_bench(int argc, char **argv)
+{
+    BenchSetup s;
+    BenchResult res[MAX_TARGETS];
+    const char *targets[MAX_TARGETS], *compare = NULL, *target = NULL, *report = "kiln-bench";
+    char list[256];
+    int ntarget = 0, json = 0, i, rc = KILN_OK, failed = 0;
+    memset(&s, 0, sizeof s);
+    s.warmup = 2;
+    s.rounds = 1;
+    s.iters = 10;
+    s.threads = 2;
+    s.calib_random = 2;
+    s.ort_dir = getenv("KILN_ORT_DIR") ? getenv("KILN_ORT_DIR") : DEFAULT_ORT;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (kiln_is_help(a)) {
+            bench_usage(stdout);
+            return KILN_OK;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 0, &s.warmup)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--iters") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 1, &s.iters)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--rounds") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 1, &s.rounds)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--threads") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 1, &s.threads)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--calib-random") == 0) {
+            if ((rc = int_arg(argc, argv, &i, 1, &s.calib_random)) != KILN_OK)
+                return rc;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--fma") == 0) {
+            s.fma = 1;
+        } else if (strcmp(a, "--target") == 0 || strcmp(a, "--compare") == 0 ||
+                   strcmp(a, "-i") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--ort") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("bench: %s needs a value", a);
+            if (strcmp(a, "--target") == 0)
+                target = argv[++i];
+            else if (strcmp(a, "--compare") == 0)
+                compare = argv[++i];
+            else if (strcmp(a, "-i") == 0)
+                s.input = argv[++i];
+            else if (strcmp(a, "--report") == 0)
+                report = argv[++i];
+            else
+                s.ort_dir = argv[++i];
+        } else if (a[0] == '-') {
+            return kiln_user_error("bench: unknown option '%s' (kiln bench --help)", a);
+        } else if (!s.model) {
+            s.model = a;
+        } else {
+            return kiln_user_error("bench: more than one model given ('%s')", a);
+        }
+    }
+    if (!s.model)
+        return kiln_user_error("bench: no model given (kiln bench --help)");
+    if (target && compare)
+        return kiln_user_error("bench: give --target or --compare, not both");
+    if (compare) {
+        char *tok, *save = NULL;
+        snprintf(list, sizeof list, "%s", compare);
+        for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (!is_target(tok))
+                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)", tok);
+            if (ntarget == MAX_TARGETS)
+                return kiln_user_error("bench: more than %d targets", MAX_TARGETS);
+            targets[ntarget++] = tok;
+        }
+        if (ntarget == 0)
+            return kiln_user_error("bench: --compare needs a list of targets");
+    } else {
+        targets[ntarget++] = target ? target : "cpu";
+        if (!is_target(targets[0]))
+            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)",
+                                   targets[0]);
+    }
+    if (access(s.model, R_OK) != 0)
+        return kiln_user_error("bench: cannot read %s: %s", s.model, strerror(errno));
+    for (i = 0; i < ntarget; i++)
+        if (strcmp(targets[i], "onnxruntime") == 0 && !s.input) {
+            /* onnxruntime reads the same seeded input from a file */
+            GirError err;
+            GirGraph *g = fe_load_model(s.model, &err);
+            GirArena *a;
+            GirTensor t;
+            if (!g)
+                return kiln_report(&err);
+            if (g->ninput != 1 || !gir_type_is_static(&g->vals[g->inputs[0]].type)) {
+                gir_graph_free(g);
+                return kiln_user_error("bench: onnxruntime needs -i for this model's input");
+            }
+            a = gir_arena_new();
+            kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &t);
+            snprintf(s.tmp_input, sizeof s.tmp_input, "/tmp/kiln-bench-in-%d.npy", (int)getpid());
+            rc = fe_write_tensor(s.tmp_input, &t, &err) < 0 ? kiln_report(&err) : KILN_OK;
+            gir_arena_free(a);
+            gir_graph_free(g);
+            if (rc != KILN_OK)
+                return rc;
+            break;
+        }
+    if ((rc = run_rounds(&s, targets, ntarget, res)) != KILN_OK)
+        return rc;
+    for (i = 0; i < ntarget; i++)
+        failed |= !res[i].ok;
+    if (s.tmp_input[0])
+        unlink(s.tmp_input);
+    qsort(res, (size_t)ntarget, sizeof res[0], by_mean);
+    if (json) {
+        cJSON *root = to_json(&s, res, ntarget);
+        char *js = cJSON_Print(root);
+        puts(js);
+        free(js);
+        cJSON_Delete(root);
+    } else {
+        print_table(stdout, &s, res, ntarget, 0);
+    }
+    if (compare && (rc = write_report(&s, res, ntarget, report)) != KILN_OK)
+        return rc;
+    for (i = 0; i < ntarget; i++)
+        if (!res[i].ok)
+            kiln_user_error("bench: %s: %s", res[i].target, res[i].err);
+    return failed ? KILN_FAILED : KILN_OK;
+}
