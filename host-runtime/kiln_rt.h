@@ -7,9 +7,9 @@
  *
  * Transports (the spec given to krt_open):
  *   "sim:SOCKET"                    kiln simulate DIR --serve SOCKET
- *   "uio:/dev/uioN[,/dev/udmabufM]" registers and interrupt through UIO,
+ *   "uio:/dev/uioN[,/dev/DMABUF]"   registers and interrupt through UIO,
  *                                   DMA buffers from u-dma-buf (default
- *                                   /dev/udmabuf0)
+ *                                   /dev/kiln-dma, the name kiln.dtso gives)
  *
  * Errors: every function returns KRT_OK or a KRT_ status after writing one
  * line into a KrtError (when given).  Nothing here prints or exits.

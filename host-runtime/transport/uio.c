@@ -197,7 +197,7 @@ int krt_uio_open(const char *arg, KrtTransportRef *out, KrtError *e)
     memset(t, 0, sizeof *t);
     t->dfd = -1;
     memcpy(t->uio, arg, ul);
-    strcpy(t->dma, comma ? comma + 1 : "/dev/udmabuf0");
+    strcpy(t->dma, comma ? comma + 1 : "/dev/kiln-dma");
     t->fd = open(t->uio, O_RDWR | O_SYNC);
     if (t->fd < 0) {
         int err = errno;
