@@ -23,6 +23,7 @@
 #include "transport/transport.h"
 
 #define SIM_BASE 0x100000000ull /* bus address of the DMA buffer */
+#define WAIT_SLACK_MS 1000      /* a wait's answer is awaited its timeout plus this */
 #define IO_MS 10000             /* answer timeout of a request other than wait */
 #define CYCLES_PER_MS 1000 /* cycles a wait lets the model run per ms (a simulator runs slower) */
 
@@ -44,6 +45,8 @@ static long now_ms(void)
 static int send_all(KrtTransport *t, const void *p, size_t n, KrtError *e)
 {
     const char *c = p;
+    if (t->fd < 0)
+        return krt_err(e, KRT_EIO, "sim:%s: connection closed after a timeout", t->path);
     while (n) {
         ssize_t k = send(t->fd, c, n, MSG_NOSIGNAL);
         if (k < 0 && errno == EINTR)
@@ -71,9 +74,12 @@ static int recv_all(KrtTransport *t, void *p, size_t n, long deadline, KrtError 
         r = poll(&pf, 1, (int)(left > 1000000 ? 1000000 : left));
         if (r < 0 && errno == EINTR)
             continue;
-        if (r == 0)
+        if (r == 0) { /* a late answer would pair with the next request: drop the link */
+            close(t->fd);
+            t->fd = -1;
             return krt_err(e, KRT_ETIMEOUT, "sim:%s: no answer from the server within the "
                            "timeout", t->path);
+        }
         if (r < 0)
             return krt_err(e, KRT_EIO, "sim:%s: poll: %s", t->path, strerror(errno));
         k = recv(t->fd, c, n, 0);
@@ -176,13 +182,14 @@ static int sim_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
     return recv_all(t, p, n, now_ms() + IO_MS, e);
 }
 
-/* The server counts cycles, the caller milliseconds: the model gets a
- * cycle budget for the timeout, and the answer is awaited that long too. */
+/* The server counts cycles, the caller milliseconds: the model gets
+ * CYCLES_PER_MS cycles per ms of the timeout, and its answer is awaited the
+ * timeout plus WAIT_SLACK_MS (a server that hangs or died). */
 static int sim_wait_done(KrtTransport *t, int timeout_ms, KrtError *e)
 {
     char req[64], ans[320];
     snprintf(req, sizeof req, "wait %lld\n", (long long)timeout_ms * CYCLES_PER_MS);
-    return request(t, req, NULL, 0, ans, sizeof ans, timeout_ms, e);
+    return request(t, req, NULL, 0, ans, sizeof ans, timeout_ms + WAIT_SLACK_MS, e);
 }
 
 static void sim_close(KrtTransport *t)
