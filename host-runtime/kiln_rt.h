@@ -95,6 +95,8 @@ int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, 
 
 /* The CYCLES register after the last segment of the last frame. */
 uint32_t krt_last_cycles(const KrtModel *m);
+/* 1 when the last segment's done was seen by the interrupt, 0 by STATUS. */
+int krt_last_by_irq(const KrtModel *m);
 
 #ifdef __cplusplus
 }

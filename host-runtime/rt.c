@@ -94,6 +94,7 @@ struct KrtModel {
     uint64_t base;      /* bus address of the DMA buffer */
     int warm;           /* 1: the resident weights were loaded (one segment) */
     uint32_t cycles;    /* CYCLES after the last segment */
+    int by_irq;         /* 1: the last done was seen by the interrupt */
 };
 
 int krt_open(const char *spec, KrtDev **out, KrtError *e)
@@ -492,7 +493,7 @@ static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
         (rc = wr(d, REG_ERROR, 0xffffffffu, e)) ||
         (rc = wr(d, REG_CTRL, m->warm && m->nseg == 1 ? 1u : 3u, e)))
         return rc;
-    if ((rc = d->tr.ops->wait_done(d->tr.t, timeout_ms, e))) {
+    if ((rc = d->tr.ops->wait_done(d->tr.t, timeout_ms, &m->by_irq, e))) {
         if (rc == KRT_ETIMEOUT) {
             uint32_t st = 0;
             KrtError e2;
@@ -545,4 +546,9 @@ int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, 
 uint32_t krt_last_cycles(const KrtModel *m)
 {
     return m->cycles;
+}
+
+int krt_last_by_irq(const KrtModel *m)
+{
+    return m->by_irq;
 }

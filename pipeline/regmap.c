@@ -34,6 +34,7 @@ void rtl_emit_ports_h(Gen *G, FILE *f)
                 fprintf(f, " \\\n    X(%s, %d)", G->c.ch[i].name, G->c.ch[i].data_w);
         fprintf(f, "\n");
     }
+    fprintf(f, "#define KILN_TOP_IRQ 1 /* kiln_top has the irq output (STATUS.done & IER) */\n");
     fprintf(f, "\n#endif\n");
 }
 

@@ -92,8 +92,9 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    printf("krt_run: %d frame%s, %u cycles the last\n", frames, frames == 1 ? "" : "s",
-           (unsigned)krt_last_cycles(m));
+    printf("krt_run: %d frame%s, %u cycles the last, done seen by %s\n", frames,
+           frames == 1 ? "" : "s", (unsigned)krt_last_cycles(m),
+           krt_last_by_irq(m) ? "the interrupt" : "STATUS");
     rc = 0;
 done:
     for (i = 0; i < MAX_IO; i++) {

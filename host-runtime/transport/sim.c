@@ -185,11 +185,14 @@ static int sim_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
 /* The server counts cycles, the caller milliseconds: the model gets
  * CYCLES_PER_MS cycles per ms of the timeout, and its answer is awaited the
  * timeout plus WAIT_SLACK_MS (a server that hangs or died). */
-static int sim_wait_done(KrtTransport *t, int timeout_ms, KrtError *e)
+static int sim_wait_done(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e)
 {
     char req[64], ans[320];
+    int rc;
     snprintf(req, sizeof req, "wait %lld\n", (long long)timeout_ms * CYCLES_PER_MS);
-    return request(t, req, NULL, 0, ans, sizeof ans, timeout_ms + WAIT_SLACK_MS, e);
+    rc = request(t, req, NULL, 0, ans, sizeof ans, timeout_ms + WAIT_SLACK_MS, e);
+    *by_irq = rc == KRT_OK && strstr(ans, " irq") != NULL; /* "ok CYCLES irq|status" */
+    return rc;
 }
 
 static void sim_close(KrtTransport *t)

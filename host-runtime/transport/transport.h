@@ -24,7 +24,8 @@ typedef struct KrtOps {
     int (*dma_alloc)(KrtTransport *t, size_t size, uint64_t *base, KrtError *e); /* the buffer */
     int (*mem_write)(KrtTransport *t, size_t off, const void *p, size_t n, KrtError *e); /* to it */
     int (*mem_read)(KrtTransport *t, size_t off, void *p, size_t n, KrtError *e);  /* from it */
-    int (*wait_done)(KrtTransport *t, int timeout_ms, KrtError *e); /* done, or KRT_ETIMEOUT */
+    /* done within timeout_ms (*by_irq 1 when the interrupt told), or KRT_ETIMEOUT */
+    int (*wait_done)(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e);
     void (*close)(KrtTransport *t);                           /* release everything */
 } KrtOps;
 

@@ -146,10 +146,11 @@ static int uio_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
 
 /* Wait for the interrupt (done & enabled) with poll(), then re-arm it; a
  * STATUS read confirms done (an interrupt of an earlier frame is skipped). */
-static int uio_wait_done(KrtTransport *t, int timeout_ms, KrtError *e)
+static int uio_wait_done(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e)
 {
     uint32_t one = 1, count;
     struct pollfd pf = {t->fd, POLLIN, 0};
+    *by_irq = 0;
     for (;;) {
         int r;
         if (t->reg[REG_STATUS / 4] & 2)
@@ -163,6 +164,7 @@ static int uio_wait_done(KrtTransport *t, int timeout_ms, KrtError *e)
             return krt_err(e, KRT_EIO, "%s: interrupt read: %s", t->uio, strerror(errno));
         if (write(t->fd, &one, sizeof one) != (ssize_t)sizeof one)
             return krt_err(e, KRT_EIO, "%s: interrupt re-arm: %s", t->uio, strerror(errno));
+        *by_irq = 1;
     }
 }
 

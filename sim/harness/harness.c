@@ -34,6 +34,7 @@
 #define MAX_REGIONS 256  /* DDR buffers per job */
 #define REG_CTRL 0x00    /* kiln_regfile registers (docs/simulate.md) */
 #define REG_STATUS 0x04
+#define REG_IER 0x1C
 #define ERR_MAX 512      /* length of the first error message */
 
 /* One DDR buffer. */
@@ -492,16 +493,20 @@ static int job_line(Hs *h, char *line)
 
 /* ---- serve mode: the protocol of docs/runtime.md over a Unix socket ---- */
 
-/* Run up to max cycles polling STATUS until done; the cycles taken, -1 on
- * the cap, -2 on a dead slave. */
-static long serve_wait(Hs *h, long max)
+/* Run up to max cycles until done: by the irq pin when the top has one and
+ * IER is set (*by_irq = 1), else by polling STATUS.  The cycles taken, -1
+ * on the cap, -2 on a dead slave. */
+static long serve_wait(Hs *h, long max, int *by_irq)
 {
     long t0 = h->cyc;
-    uint32_t st = 0;
-    while (!(st & 2)) {
+    uint32_t st = 0, ier = 0;
+    *by_irq = h->p.irq >= 0 && lite_read(h, REG_IER, &ier) == 0 && (ier & 1);
+    while (*by_irq ? !h->p.irq : !(st & 2)) {
         if (h->cyc - t0 > max)
             return -1;
-        if (lite_read(h, REG_STATUS, &st) < 0)
+        if (*by_irq)
+            step(h);
+        else if (lite_read(h, REG_STATUS, &st) < 0)
             return -2;
     }
     return h->cyc - t0;
@@ -580,7 +585,8 @@ static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
             fwrite(g->data + (a - g->addr), 1, (size_t)b, out);
         }
     } else if (!strcmp(cmd, "wait") && n == 2) {
-        long c = serve_wait(h, (long)a);
+        int by_irq;
+        long c = serve_wait(h, (long)a, &by_irq);
         if (h->err[0])
             fprintf(out, "err %s\n", h->err);
         else if (c == -2)
@@ -588,7 +594,7 @@ static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
         else if (c < 0)
             fprintf(out, "timeout %llu\n", a);
         else
-            fprintf(out, "ok %ld\n", c);
+            fprintf(out, "ok %ld %s\n", c, by_irq ? "irq" : "status");
         h->err[0] = 0;
     } else if (!strcmp(cmd, "run") && n == 2) {
         unsigned long long k;

@@ -3,7 +3,8 @@
 # FIXTURES_SETUP: runtime_resdw_dir
 # resdw quantized and compiled for zcu104, its Verilator model served by
 # kiln simulate --serve; krt_run (libkiln-rt, sim transport) loads the
-# weights, runs 2 frames of the input kiln simulate made, and the output
+# weights, runs 2 frames of the input kiln simulate made (done seen by the
+# irq pin: IER set, the server's wait follows the pin), and the output
 # image equals kiln simulate's expected dump (the int8 interpreter's) byte
 # for byte.  Its folder a/ (Verilator build included) is the fixture of the
 # other runtime cases.
@@ -18,5 +19,5 @@ $TMP/krt_run sim:$TMP/s.sock $TMP/a -i $TMP/a/sim/seg0/in0.bin -o $TMP/out0.bin 
     > $TMP/run.out
 unserve
 cat $TMP/run.out
-grep -q '^krt_run: 2 frames, [1-9][0-9]* cycles the last$' $TMP/run.out
+grep -q '^krt_run: 2 frames, [1-9][0-9]* cycles the last, done seen by the interrupt$' $TMP/run.out
 cmp $TMP/out0.bin $TMP/a/sim/seg0/out0-want.bin
