@@ -390,7 +390,7 @@ void krt_unload(KrtModel *m)
 
 int krt_load(KrtDev *d, const char *dir, KrtModel **out, KrtError *e)
 {
-    char path[4096], wpath[4096], *text_ = NULL;
+    char path[4096], wpath[4096], *doc_text = NULL;
     size_t len;
     int rc, line;
     KrtModel *m;
@@ -399,17 +399,17 @@ int krt_load(KrtDev *d, const char *dir, KrtModel **out, KrtError *e)
         return krt_err(e, KRT_EINVAL, "krt_load: a model is already loaded on this device");
     snprintf(path, sizeof path, "%s/rtl/regmap.json", dir);
     snprintf(wpath, sizeof wpath, "%s/rtl/weights.bin", dir);
-    if ((rc = read_file(path, &text_, &len, e)))
+    if ((rc = read_file(path, &doc_text, &len, e)))
         return rc;
     m = krt_alloc(sizeof *m);
     if (!m) {
-        krt_free(text_);
+        krt_free(doc_text);
         return krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
     }
     memset(m, 0, sizeof *m);
     m->d = d;
-    m->doc = krt_json_parse(text_, len, &line);
-    krt_free(text_);
+    m->doc = krt_json_parse(doc_text, len, &line);
+    krt_free(doc_text);
     if (!m->doc)
         rc = line ? krt_err(e, KRT_EINVAL, "%s:%d: malformed JSON", path, line)
                   : krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
