@@ -10,7 +10,7 @@
  * behind M_AXI_HPM0_FPD through a SmartConnect at RTL_PKG_AXIL_BASE,
  * address assignment, validation, wrapper, synthesis, implementation to
  * write_bitstream, then kiln.bit and kiln.bit.bin (bootgen, for
- * fpga_manager).  The top has no interrupt, so pl_ps_irq0 stays unused.
+ * fpga_manager).  The top's irq goes to pl_ps_irq0 (GIC SPI 89, kiln.dtso).
  */
 #include "pipeline/internal.h"
 
@@ -95,7 +95,8 @@ static void emit_ps(const Gen *G, FILE *f, const int *hp, int nsc)
                "    CONFIG.PSU__USE__M_AXI_GP0 {1} \\\n"
                "    CONFIG.PSU__MAXIGP0__DATA_WIDTH {32} \\\n"
                "    CONFIG.PSU__USE__M_AXI_GP1 {0} \\\n"
-               "    CONFIG.PSU__USE__M_AXI_GP2 {0} \\\n",
+               "    CONFIG.PSU__USE__M_AXI_GP2 {0} \\\n"
+               "    CONFIG.PSU__USE__IRQ0 {1} \\\n",
             G->p->mhz);
     for (i = 0; i < nsc; i++) {
         int gp = hp_port(b->ports[hp[i]].name, aclk, sizeof aclk);
@@ -155,6 +156,9 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                "[get_bd_intf_pins sc_ctl/S00_AXI]\n"
                "connect_bd_intf_net [get_bd_intf_pins sc_ctl/M00_AXI] "
                "[get_bd_intf_pins %s/s_axil]\n\n",
+            RTL_PKG_CELL);
+    fprintf(f, "# the interrupt (STATUS.done & IER) to the PS\n"
+               "connect_bd_net [get_bd_pins %s/irq] [get_bd_pins zynq_ultra_ps_e_0/pl_ps_irq0]\n\n",
             RTL_PKG_CELL);
     fprintf(f, "# one clock (pl_clk0) and its reset for everything\n"
                "connect_bd_net [get_bd_pins zynq_ultra_ps_e_0/pl_clk0] [get_bd_pins %s/clk] "

@@ -9,8 +9,8 @@
  * is rtl_registers, the list regmap.json is written from, and the PERF
  * pairs), one AXI4 master per DMA channel (m_axi_<ch>, with an address space
  * of the DDR address width), the clock (ASSOCIATED_BUSIF all of them,
- * ASSOCIATED_RESET the reset) and the reset (POLARITY ACTIVE_LOW).  The top
- * has no interrupt: the host polls STATUS.  The file set names every Verilog
+ * ASSOCIATED_RESET the reset), the reset (POLARITY ACTIVE_LOW) and the
+ * interrupt irq (SENSITIVITY LEVEL_HIGH, done & IER).  The file set names every Verilog
  * file of rtl/ (by path relative to vivado/) and kiln_ip.v.
  */
 #include "pipeline/internal.h"
@@ -111,9 +111,10 @@ static void axi_bus(xmlNode *bis, const Ns *ns, const RtlPort *v, int n, const c
             port_map(maps, ns, v[i].sig, v[i].name);
 }
 
-/* A clock or reset interface (xilinx.com:signal:<kind>:1.0) on one port. */
+/* A clock, reset or interrupt interface (xilinx.com:signal:<kind>:1.0) on
+ * one port; master: 1 when the IP drives it (the interrupt). */
 static xmlNode *signal_bus(xmlNode *bis, const Ns *ns, const char *name, const char *kind,
-                           const char *logical, const char *phys)
+                           const char *logical, const char *phys, int master)
 {
     char abs[32];
     xmlNode *bi = el(bis, ns, "busInterface", NULL), *m;
@@ -121,7 +122,7 @@ static xmlNode *signal_bus(xmlNode *bis, const Ns *ns, const char *name, const c
     el(bi, ns, "name", name);
     vlnv(bi, ns, "busType", "signal", kind);
     vlnv(bi, ns, "abstractionType", "signal", abs);
-    el(bi, ns, "slave", NULL);
+    el(bi, ns, master ? "master" : "slave", NULL);
     m = el(el(bi, ns, "portMaps", NULL), ns, "portMap", NULL);
     el(el(m, ns, "logicalPort", NULL), ns, "name", logical);
     el(el(m, ns, "physicalPort", NULL), ns, "name", phys);
@@ -145,11 +146,13 @@ static void bus_interfaces(const Gen *G, xmlNode *comp, const Ns *ns, const RtlP
     len += (size_t)snprintf(busif, need, "s_axil");
     for (i = 0; i < G->c.nch; i++)
         len += (size_t)snprintf(busif + len, need - len, ":m_axi_%s", G->c.ch[i].name);
-    params = signal_bus(bis, ns, "clk", "clock", "CLK", "clk");
+    params = signal_bus(bis, ns, "clk", "clock", "CLK", "clk", 0);
     param(params, ns, "clk", "ASSOCIATED_BUSIF", busif);
     param(params, ns, "clk", "ASSOCIATED_RESET", RTL_PKG_RESETN);
-    params = signal_bus(bis, ns, RTL_PKG_RESETN, "reset", "RST", RTL_PKG_RESETN);
+    params = signal_bus(bis, ns, RTL_PKG_RESETN, "reset", "RST", RTL_PKG_RESETN, 0);
     param(params, ns, RTL_PKG_RESETN, "POLARITY", "ACTIVE_LOW");
+    params = signal_bus(bis, ns, "irq", "interrupt", "INTERRUPT", "irq", 1);
+    param(params, ns, "irq", "SENSITIVITY", "LEVEL_HIGH");
     free(busif);
 }
 

@@ -34,6 +34,7 @@ void rtl_emit_ports_h(Gen *G, FILE *f)
                 fprintf(f, " \\\n    X(%s, %d)", G->c.ch[i].name, G->c.ch[i].data_w);
         fprintf(f, "\n");
     }
+    fprintf(f, "#define KILN_TOP_IRQ 1 /* kiln_top has the irq output (STATUS.done & IER) */\n");
     fprintf(f, "\n#endif\n");
 }
 
@@ -55,6 +56,7 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             "#define KILN_REG_HASH_LO 0x10u /* R: plan hash [31:0] */\n"
             "#define KILN_REG_HASH_HI 0x14u /* R: plan hash [63:32] */\n"
             "#define KILN_REG_NCFG    0x18u /* R: cfg register count */\n"
+            "#define KILN_REG_IER     0x1Cu /* R/W: bit0 interrupt enable (irq = done & IER) */\n"
             "#define KILN_REG_SEGMENT 0x40u /* R/W: FPGA segment a start runs */\n"
             "#define KILN_REG_FRAMES  0x44u /* R/W: frames per start */\n"
             "#define KILN_REG_PERF(i) (0x200u + 8u * (i)) /* R: stage i: +0 first, +4 last "
@@ -89,7 +91,8 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
 static const RtlReg fixed_regs[] = {
     {"CTRL", 0, "w"},     {"STATUS", 4, "r"},   {"ERROR", 8, "rw1c"},
     {"CYCLES", 12, "r"},  {"HASH_LO", 16, "r"}, {"HASH_HI", 20, "r"},
-    {"NCFG", 24, "r"},    {"SEGMENT", 64, "rw"}, {"FRAMES", 68, "rw"}};
+    {"NCFG", 24, "r"},    {"IER", 28, "rw"},    {"SEGMENT", 64, "rw"},
+    {"FRAMES", 68, "rw"}};
 
 RtlReg *rtl_registers(const Gen *G, int *n)
 {

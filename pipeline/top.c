@@ -68,8 +68,8 @@ static int sig_width(const AxiSig *a, const HlsChan *c)
 
 RtlPort *rtl_top_ports(const Gen *G, int *n)
 {
-    /* clk, rst, the slave, and per master at most the write signals */
-    size_t max = 2 + sizeof axil_sigs / sizeof axil_sigs[0] +
+    /* clk, rst, the slave, irq, and per master at most the write signals */
+    size_t max = 3 + sizeof axil_sigs / sizeof axil_sigs[0] +
                  sizeof axi_wr_sigs / sizeof axi_wr_sigs[0] * (size_t)G->c.nch;
     RtlPort *v = malloc(max * sizeof *v);
     const AxiSig *a;
@@ -82,6 +82,7 @@ RtlPort *rtl_top_ports(const Gen *G, int *n)
         v[k] = (RtlPort){"", a->out, a->width, "s_axil", a->sig};
         snprintf(v[k].name, sizeof v[k].name, "s_axil_%s", a->sig);
     }
+    v[k++] = (RtlPort){"irq", 1, 1, NULL, NULL};
     for (i = 0; i < G->c.nch; i++)
         for (a = chan_sigs(&G->c.ch[i]); a->sig; a++, k++) {
             v[k] = (RtlPort){"", a->out, sig_width(a, &G->c.ch[i]), G->c.ch[i].name, a->sig};
@@ -162,6 +163,7 @@ static void emit_head(const Gen *G, FILE *f)
             "//\n"
             "// Ports:      clk, rst (sync, active high)\n"
             "//             s_axil_*        AXI4-Lite control (kiln_regfile map, regmap.h)\n"
+            "//             irq             interrupt: STATUS.done & IER (level, high)\n"
             "//             m_axi_in<n>_*   AXI4 read master: input map n from DDR\n"
             "//             m_axi_w<i>_*    AXI4 read master: weight set of stage i\n"
             "//             m_axi_out<n>_*  AXI4 write master: output map n to DDR\n"
@@ -564,7 +566,7 @@ static void emit_regfile(const Gen *G, const Top *T)
         fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", a->sig, a->sig);
     fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n        .done_in(rf_done),\n"
                   "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
-                  "        .perf(rf_perf)\n    );\n");
+                  "        .perf(rf_perf),\n        .irq(irq)\n    );\n");
 }
 
 void rtl_emit_top(Gen *G, FILE *f)

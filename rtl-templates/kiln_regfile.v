@@ -9,6 +9,7 @@
 //   0x10 HASH_LO   R: PLAN_HASH[31:0]
 //   0x14 HASH_HI   R: PLAN_HASH[63:32]
 //   0x18 NCFG      R: N_CFG
+//   0x1C IER       R/W: bit0 = interrupt enable (0 after reset)
 //   0x40 + 4*i     CFG[i], i < N_CFG: read/write (byte strobes honoured)
 //   0x200 + 4*j    PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
 //   other          reads 0, writes ignored (OKAY response)
@@ -17,7 +18,8 @@
 //             done_in (pulse: the frame finished); err_in (error bits, ORed
 //             in while high); cfg (N_CFG registers, CFG[i] at [32*i +: 32]);
 //             load (CTRL bit1 of the last start, held); perf (2*N_PERF
-//             read-only words from the design).
+//             read-only words from the design); irq (level, active high:
+//             STATUS.done & IER.bit0, so a start clears it).
 // Parameters: N_CFG (1..112), PLAN_HASH (64 bits), ADDR_W (>= 12),
 //             N_PERF (>= 1).  Addresses compare on the low 12 bits.
 // Latency:    a read answers one cycle after its address handshake; a write
@@ -57,13 +59,15 @@ module kiln_regfile #(
     input  wire [31:0]         err_in,
     output wire [32*N_CFG-1:0] cfg,
     output reg                 load,
-    input  wire [64*N_PERF-1:0] perf
+    input  wire [64*N_PERF-1:0] perf,
+    output wire                irq
 );
     localparam NW = N_CFG > 1 ? $clog2(N_CFG) : 1;
     localparam integer NPW = 2 * N_PERF;
     localparam [11:0] NCFG12  = N_CFG[11:0];  // CFG registers
     localparam [11:0] NPERF12 = NPW[11:0];    // PERF words
     reg        done;
+    reg        ier;
     reg [31:0] error;
     reg [31:0] cycles;
 
@@ -90,7 +94,7 @@ module kiln_regfile #(
         if (rst) begin
             aw_v <= 1'b0; w_v <= 1'b0; b_v <= 1'b0;
             start <= 1'b0; busy <= 1'b0; done <= 1'b0; load <= 1'b0;
-            error <= 32'd0; cycles <= 32'd0;
+            error <= 32'd0; cycles <= 32'd0; ier <= 1'b0;
         end else begin
             if (s_axil_awvalid && !aw_v) begin
                 aw_v <= 1'b1;
@@ -121,9 +125,13 @@ module kiln_regfile #(
                     done <= 1'b1;
                 end
             end
+            if (do_w && wa12 == 12'h01C && w_s[0])
+                ier <= w_d[0];
             error <= (do_w && wa12 == 12'h008 ? error & ~(w_d & wmask) : error) | err_in;
         end
     end
+
+    assign irq = done & ier;
 
     // one register per CFG word (an array indexed by wi would make synthesis
     // keep 2^NW words)
@@ -191,6 +199,7 @@ module kiln_regfile #(
         12'h010: rmux = PLAN_HASH[31:0];
         12'h014: rmux = PLAN_HASH[63:32];
         12'h018: rmux = N_CFG;
+        12'h01C: rmux = {31'd0, ier};
         default: rmux = is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
         endcase
     end

@@ -4,6 +4,7 @@
  * of the kiln_sim library; `kiln simulate` and a simulator server call it.
  *
  *   sim_open     reads DIR/plan.json, DIR/rtl/regmap.json and DIR/model.gir
+ *   sim_serve    the model behind a Unix socket for libkiln-rt (server.c)
  *   sim_run      interpreter reference, Verilator build (cached in
  *                DIR/sim/obj-<hash>/), one harness job per FPGA segment,
  *                bit-exact and beat checks, figures; writes
@@ -94,6 +95,11 @@ const GirGraph *sim_graph(const Sim *s);
  * output byte matched and the files were written. */
 int sim_run(Sim *s, const SimOptions *o, const GirTensor *inputs, SimResult **out, GirError *e);
 void sim_result_free(SimResult *r);
+/* Build (or reuse) the model and serve it on the Unix socket socket_path
+ * (the protocol of docs/runtime.md, for libkiln-rt's sim transport) until a
+ * client sends quit.  o->threads and o->latency apply.  SIM_OK on quit, an
+ * error status when the build or the server failed. */
+int sim_serve(Sim *s, const SimOptions *o, const char *socket_path, GirError *e);
 void sim_close(Sim *s);
 
 /* Check the regmap.json text (path names it in errors) against a plan of

@@ -22,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -30,6 +34,7 @@
 #define MAX_REGIONS 256  /* DDR buffers per job */
 #define REG_CTRL 0x00    /* kiln_regfile registers (docs/simulate.md) */
 #define REG_STATUS 0x04
+#define REG_IER 0x1C
 #define ERR_MAX 512      /* length of the first error message */
 
 /* One DDR buffer. */
@@ -486,15 +491,235 @@ static int job_line(Hs *h, char *line)
     return 0;
 }
 
+/* ---- serve mode: the protocol of docs/runtime.md over a Unix socket ---- */
+
+/* Run up to max cycles until done: by the irq pin when the top has one and
+ * IER is set (*by_irq = 1), else by polling STATUS.  The cycles taken, -1
+ * on the cap, -2 on a dead slave. */
+static long serve_wait(Hs *h, long max, int *by_irq)
+{
+    long t0 = h->cyc;
+    uint32_t st = 0, ier = 0;
+    *by_irq = h->p.irq >= 0 && lite_read(h, REG_IER, &ier) == 0 && (ier & 1);
+    while (*by_irq ? !h->p.irq : !(st & 2)) {
+        if (h->cyc - t0 > max)
+            return -1;
+        if (*by_irq)
+            step(h);
+        else if (lite_read(h, REG_STATUS, &st) < 0)
+            return -2;
+    }
+    return h->cyc - t0;
+}
+
+/* A declared DDR buffer: an existing one of the same place and size is
+ * kept (a client that reconnects); 0, or -1 when out of memory or full. */
+static int serve_region(Hs *h, uint64_t a, uint64_t size)
+{
+    Region *g;
+    int i;
+    for (i = 0; i < h->nreg; i++)
+        if (h->reg[i].addr == a && h->reg[i].size == size)
+            return 0;
+    if (h->nreg == MAX_REGIONS || size == 0 || size > ((uint64_t)1 << 32))
+        return -1;
+    g = &h->reg[h->nreg];
+    g->addr = a;
+    g->size = size;
+    g->data = calloc(1, (size_t)size);
+    if (!g->data)
+        return -1;
+    h->nreg++;
+    return 0;
+}
+
+/* One request from in; the answer to out.  0 to go on, 1 when the client
+ * is gone or said quit (*quit set for quit). */
+static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
+{
+    char line[512], cmd[16];
+    unsigned long long a = 0, b = 0;
+    int n;
+    if (!fgets(line, sizeof line, in))
+        return 1;
+    n = sscanf(line, "%15s %lli %lli", cmd, &a, &b);
+    if (n < 1) {
+        fprintf(out, "err empty request\n");
+    } else if (!strcmp(cmd, "quit")) {
+        fprintf(out, "ok\n");
+        *quit = 1;
+        return 1;
+    } else if (!strcmp(cmd, "rd") && n == 2) {
+        uint32_t v;
+        if (lite_read(h, (uint32_t)a, &v) < 0)
+            fprintf(out, "err register 0x%llx: no AXI-Lite read response\n", a);
+        else
+            fprintf(out, "ok %" PRIu32 "\n", v);
+    } else if (!strcmp(cmd, "wr") && n == 3) {
+        if (lite_write(h, (uint32_t)a, (uint32_t)b) < 0)
+            fprintf(out, "err register 0x%llx: no AXI-Lite write response\n", a);
+        else
+            fprintf(out, "ok\n");
+    } else if (!strcmp(cmd, "region") && n == 3) {
+        if (serve_region(h, a, b) < 0)
+            fprintf(out, "err region of %llu bytes at 0x%llx: refused\n", b, a);
+        else
+            fprintf(out, "ok\n");
+    } else if ((!strcmp(cmd, "put") || !strcmp(cmd, "get")) && n == 3) {
+        Region *g = find_region(h, a, b);
+        int put = cmd[0] == 'p';
+        if (put && g && fread(g->data + (a - g->addr), 1, (size_t)b, in) != (size_t)b)
+            return 1;
+        if (put && !g) { /* the payload still has to be consumed */
+            unsigned long long k;
+            for (k = 0; k < b; k++)
+                if (fgetc(in) == EOF)
+                    return 1;
+        }
+        if (!g) {
+            fprintf(out, "err %llu bytes at 0x%llx outside every buffer\n", b, a);
+        } else if (put) {
+            fprintf(out, "ok\n");
+        } else {
+            fprintf(out, "ok %llu\n", b);
+            fwrite(g->data + (a - g->addr), 1, (size_t)b, out);
+        }
+    } else if (!strcmp(cmd, "wait") && n == 2) {
+        int by_irq;
+        long c = serve_wait(h, (long)a, &by_irq);
+        if (h->err[0])
+            fprintf(out, "err %s\n", h->err);
+        else if (c == -2)
+            fprintf(out, "err register STATUS: no AXI-Lite read response\n");
+        else if (c < 0)
+            fprintf(out, "timeout %llu\n", a);
+        else
+            fprintf(out, "ok %ld %s\n", c, by_irq ? "irq" : "status");
+        h->err[0] = 0;
+    } else if (!strcmp(cmd, "run") && n == 2) {
+        unsigned long long k;
+        for (k = 0; k < a; k++)
+            step(h);
+        fprintf(out, "ok %ld\n", h->cyc);
+    } else {
+        line[strcspn(line, "\n")] = 0;
+        fprintf(out, "err bad request '%s'\n", line);
+    }
+    return fflush(out) != 0;
+}
+
+/* Listen on the Unix socket path and answer requests, one client after the
+ * other, until a client says quit; the process exit status. */
+static int hs_serve(Hs *h, const char *path)
+{
+    struct sockaddr_un sa;
+    int ls, quit = 0;
+    signal(SIGPIPE, SIG_IGN);
+    if (strlen(path) >= sizeof sa.sun_path) {
+        fprintf(stderr, "harness: %s: socket path too long\n", path);
+        return 2;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    strcpy(sa.sun_path, path);
+    unlink(path);
+    ls = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(ls, 1) != 0) {
+        fprintf(stderr, "harness: %s: cannot listen: %s\n", path, strerror(errno));
+        if (ls >= 0)
+            close(ls);
+        return 2;
+    }
+    fprintf(stderr, "harness: serving on %s\n", path);
+    while (!quit) {
+        int fd = accept(ls, NULL, NULL), fd2;
+        FILE *in, *out;
+        if (fd < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        fd2 = dup(fd);
+        in = fdopen(fd, "rb");
+        out = fd2 >= 0 ? fdopen(fd2, "wb") : NULL;
+        if (!in || !out) {
+            fprintf(stderr, "harness: out of memory\n");
+            return 2;
+        }
+        while (!serve_request(h, in, out, &quit))
+            ;
+        fclose(in);
+        fclose(out);
+    }
+    close(ls);
+    unlink(path);
+    return 0;
+}
+
+/* Allocate the channels and the pins, reset the model: 0, or -1 out of
+ * memory. */
+static int hs_init(Hs *h)
+{
+    const HsPort *rp, *wp;
+    int i;
+    h->lat = 40;
+    h->cap = 10000000;
+    hs_top_ports(&rp, &h->nrd, &wp, &h->nwr);
+    h->rd = calloc((size_t)h->nrd + 1, sizeof *h->rd);
+    h->wr = calloc((size_t)h->nwr + 1, sizeof *h->wr);
+    h->p.rd = calloc((size_t)h->nrd + 1, sizeof *h->p.rd);
+    h->p.wr = calloc((size_t)h->nwr + 1, sizeof *h->p.wr);
+    if (!h->rd || !h->wr || !h->p.rd || !h->p.wr)
+        return -1;
+    for (i = 0; i < h->nrd; i++) {
+        h->rd[i].name = rp[i].name;
+        h->rd[i].nb = rp[i].data_w / 8;
+    }
+    for (i = 0; i < h->nwr; i++) {
+        h->wr[i].name = wp[i].name;
+        h->wr[i].nb = wp[i].data_w / 8;
+    }
+    h->top = hs_top_new();
+    h->p.rst = 1;
+    for (i = 0; i < 8; i++)
+        step(h);
+    h->p.rst = 0;
+    step(h);
+    return 0;
+}
+
+static void hs_fini(Hs *h)
+{
+    int i;
+    if (h->top)
+        hs_top_free(h->top);
+    for (i = 0; i < h->nreg; i++)
+        free(h->reg[i].data);
+    free(h->rd);
+    free(h->wr);
+    free(h->p.rd);
+    free(h->p.wr);
+}
+
 int hs_main(int argc, char **argv)
 {
     static Hs h;
-    const HsPort *rp, *wp;
     FILE *job;
     char line[4096];
-    int i, lineno = 0, rc = 0;
+    int lineno = 0, rc = 0;
+    if (argc >= 3 && !strcmp(argv[1], "--serve")) {
+        if (hs_init(&h) < 0) {
+            fprintf(stderr, "harness: out of memory\n");
+            return 2;
+        }
+        if (argc >= 4)
+            h.lat = strtol(argv[3], NULL, 0);
+        rc = hs_serve(&h, argv[2]);
+        hs_fini(&h);
+        return rc;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: %s JOB RESULT\n", argv[0]);
+        fprintf(stderr, "usage: %s JOB RESULT | --serve SOCKET [LATENCY]\n", argv[0]);
         return 2;
     }
     job = fopen(argv[1], "r");
@@ -508,31 +733,10 @@ int hs_main(int argc, char **argv)
         fclose(job);
         return 2;
     }
-    h.lat = 40;
-    h.cap = 10000000;
-    hs_top_ports(&rp, &h.nrd, &wp, &h.nwr);
-    h.rd = calloc((size_t)h.nrd + 1, sizeof *h.rd);
-    h.wr = calloc((size_t)h.nwr + 1, sizeof *h.wr);
-    h.p.rd = calloc((size_t)h.nrd + 1, sizeof *h.p.rd);
-    h.p.wr = calloc((size_t)h.nwr + 1, sizeof *h.p.wr);
-    if (!h.rd || !h.wr || !h.p.rd || !h.p.wr) {
+    if (hs_init(&h) < 0) {
         fprintf(stderr, "harness: out of memory\n");
         return 2;
     }
-    for (i = 0; i < h.nrd; i++) {
-        h.rd[i].name = rp[i].name;
-        h.rd[i].nb = rp[i].data_w / 8;
-    }
-    for (i = 0; i < h.nwr; i++) {
-        h.wr[i].name = wp[i].name;
-        h.wr[i].nb = wp[i].data_w / 8;
-    }
-    h.top = hs_top_new();
-    h.p.rst = 1;
-    for (i = 0; i < 8; i++)
-        step(&h);
-    h.p.rst = 0;
-    step(&h);
     while (fgets(line, sizeof line, job)) {
         int r;
         lineno++;
@@ -555,12 +759,6 @@ int hs_main(int argc, char **argv)
     fclose(job);
     if (fclose(h.out) != 0)
         rc = 2;
-    hs_top_free(h.top);
-    for (i = 0; i < h.nreg; i++)
-        free(h.reg[i].data);
-    free(h.rd);
-    free(h.wr);
-    free(h.p.rd);
-    free(h.p.wr);
+    hs_fini(&h);
     return rc;
 }

@@ -74,6 +74,7 @@ typedef struct HsPins {
     HsLitePins lite;   /* register slave */
     HsRdPins *rd;      /* read channels, in KILN_RD_CHANNELS order */
     HsWrPins *wr;      /* write channels, in KILN_WR_CHANNELS order */
+    int irq;           /* out: the interrupt; -1 when the top has none (KILN_TOP_IRQ) */
 } HsPins;
 
 /* One DMA channel of the top as rtl/kiln_ports.h lists it. */

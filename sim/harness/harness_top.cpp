@@ -80,6 +80,11 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
     p->lite.rvalid = t->s_axil_rvalid;
     p->lite.rdata = t->s_axil_rdata;
     p->lite.rresp = t->s_axil_rresp;
+#ifdef KILN_TOP_IRQ
+    p->irq = t->irq;
+#else
+    p->irq = -1;
+#endif
 #define HS_RD_OUT(name, w)                                  \
     p->rd[i].arvalid = t->m_axi_##name##_arvalid;           \
     p->rd[i].araddr = t->m_axi_##name##_araddr;             \

@@ -55,6 +55,7 @@ void rf_tick(void *h, RfPins *p)
     p->start = m->start;
     p->busy = m->busy;
     p->load = m->load;
+    p->irq = m->irq;
     for (int i = 0; i < RF_N_CFG; i++)
         p->cfg[i] = m->cfg[i];
     m->clk = 1;

@@ -29,6 +29,7 @@ typedef struct RfPins {
     uint32_t rdata;          /* sampled read data */
     int start, busy;         /* sampled control outputs */
     int load;                /* sampled CTRL bit1 of the last start */
+    int irq;                 /* sampled interrupt (done & IER) */
     uint32_t cfg[RF_N_CFG];  /* sampled config registers */
 } RfPins;
 

@@ -3,8 +3,8 @@
  * delays; config registers with byte strobes read back and seen on cfg;
  * start/busy/done, the cycle counter counting exactly while busy, sticky
  * error bits with write-one-to-clear, the read-only plan hash, CTRL bit1 held
- * on load from each start, the read-only PERF words at 0x200 and 12-bit
- * addresses (an address that differs above bit 7 is another register).
+ * on load from each start, the interrupt (done & IER at 0x1C), the read-only
+ * PERF words at 0x200 and 12-bit addresses (an address that differs above bit 7 is another register).
  *   tb_regfile [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -169,6 +169,21 @@ int main(int argc, char **argv)
         v = bus_read(&b, 0x0C);
         tb_check_int(&chk, "cycles", 0, v, busy_cycles);
         tb_check_int(&chk, "done", 0, bus_read(&b, 0x04) & 3, 2);
+        /* interrupt: done & IER, cleared by the next start; IER 0 after reset */
+        tb_check_int(&chk, "ier_reset", 0, bus_read(&b, 0x1C), 0);
+        tb_check_int(&chk, "irq_disabled", 0, b.p.irq, 0);
+        bus_write(&b, 0x1C, 1, 0x1);
+        tb_check_int(&chk, "ier", 0, bus_read(&b, 0x1C), 1);
+        tb_check_int(&chk, "irq_done", 0, b.p.irq, 1);
+        bus_write(&b, 0x00, 1, 0x1);
+        tb_check_int(&chk, "irq_start", 0, b.p.irq, 0);
+        b.p.done_in = 1;
+        bus_tick(&b);
+        b.p.done_in = 0;
+        bus_tick(&b);
+        tb_check_int(&chk, "irq_done2", 0, b.p.irq, 1);
+        bus_write(&b, 0x1C, 0, 0x1);
+        tb_check_int(&chk, "irq_masked", 0, b.p.irq, 0);
         /* sticky error, write-one-to-clear */
         b.p.err_in = 0x11;
         bus_tick(&b);

@@ -1,6 +1,7 @@
 /*
  * kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]
  *                   [--threads T] [--json]
+ * kiln simulate DIR --serve [SOCKET]: the model behind a socket (sim_serve)
  * Runs the generated accelerator of a compiled folder (kiln compile -o DIR)
  * under Verilator against the int8 interpreter and prints the figures.  The
  * work is the kiln_sim library (sim/sim.h): this file reads the options,
@@ -25,6 +26,7 @@ static void simulate_usage(FILE *f)
     fprintf(f,
             "usage: kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]\n"
             "                     [--threads T] [--json]\n"
+            "       kiln simulate DIR --serve [SOCKET] [--latency L] [--threads T]\n"
             "  DIR          a folder written by kiln compile (plan.json, model.gir, rtl/)\n"
             "  -i in.npy    input tensor (default: seeded random inputs, one per frame)\n"
             "  --frames N   frames of the back-to-back run (default 2)\n"
@@ -32,6 +34,8 @@ static void simulate_usage(FILE *f)
             "  --cap C      cycles a start may take before it counts as a deadlock\n"
             "  --threads T  threads of the Verilator model (default 1; its own build)\n"
             "  --json       print the figures as JSON\n"
+            "  --serve S    serve the model on the Unix socket S (default kiln-sim.sock) for\n"
+            "               libkiln-rt's sim transport until a client sends quit\n"
             "Checks every output byte against the int8 interpreter and measures cycles.\n",
             HLS_HW_DDR_LAT);
 }
@@ -50,10 +54,10 @@ static long long_arg(const char *v, long lo, long hi)
     return x;
 }
 
-/* The command line into *o, *dir, *input, *json; KILN_OK, or a KILN_ status
- * to return at once (*done set: --help). */
+/* The command line into *o, *dir, *input, *json, *serve; KILN_OK, or a
+ * KILN_ status to return at once (*done set: --help). */
 static int parse_args(int argc, char **argv, SimOptions *o, const char **dir, const char **input,
-                      int *json, int *done)
+                      int *json, const char **serve, int *done)
 {
     int i;
     for (i = 1; i < argc; i++) {
@@ -65,6 +69,8 @@ static int parse_args(int argc, char **argv, SimOptions *o, const char **dir, co
             return KILN_OK;
         } else if (!strcmp(a, "--json")) {
             *json = 1;
+        } else if (!strcmp(a, "--serve")) {
+            *serve = more && argv[i + 1][0] != '-' && *dir ? argv[++i] : "kiln-sim.sock";
         } else if (!strcmp(a, "-i") && more) {
             *input = argv[++i];
         } else if (!strcmp(a, "--frames") && more) {
@@ -146,7 +152,7 @@ static void print_result(const SimResult *r)
 int kiln_cmd_simulate(int argc, char **argv)
 {
     SimOptions o = {.frames = 2, .latency = HLS_HW_DDR_LAT, .threads = 1, .log = show};
-    const char *dir = NULL, *input = NULL;
+    const char *dir = NULL, *input = NULL, *serve = NULL;
     int json = 0, done = 0, rc;
     Sim *s = NULL;
     SimResult *r = NULL;
@@ -155,11 +161,17 @@ int kiln_cmd_simulate(int argc, char **argv)
     GirError err;
     const GirGraph *g;
 
-    if ((rc = parse_args(argc, argv, &o, &dir, &input, &json, &done)) != KILN_OK || done)
+    if ((rc = parse_args(argc, argv, &o, &dir, &input, &json, &serve, &done)) != KILN_OK || done)
         return rc;
     o.ticks = isatty(2);
     if (sim_open(dir, &s, &err) != SIM_OK)
         return kiln_report(&err);
+    if (serve) {
+        if (sim_serve(s, &o, serve, &err) != SIM_OK)
+            rc = kiln_report(&err);
+        sim_close(s);
+        return rc;
+    }
     g = sim_graph(s);
     if (input && g->ninput != 1) {
         rc = kiln_user_error("simulate: %s/model.gir has %d inputs; -i feeds one", dir,

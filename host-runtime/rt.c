@@ -1,0 +1,554 @@
+/*
+ * libkiln-rt (kiln_rt.h): a compiled model on an accelerator.  The model is
+ * DIR/rtl/regmap.json (registers, segments, channels: the contract of
+ * docs/simulate.md) and DIR/rtl/weights.bin.  DMA memory is one buffer:
+ * weights.bin at offset 0, then one buffer per tensor channel (a reader of
+ * a writer's buffer inside a segment shares it), each 4 KiB aligned.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "kiln_rt.h"
+#include "transport/transport.h"
+
+#define REG_CTRL 0x00
+#define REG_STATUS 0x04
+#define REG_ERROR 0x08
+#define REG_CYCLES 0x0C
+#define REG_HASH_LO 0x10
+#define REG_HASH_HI 0x14
+#define REG_IER 0x1C        /* interrupt enable (bit0); ignored by an older regfile */
+#define MAX_FILE (1u << 30) /* regmap.json and weights.bin size limit */
+
+static void *(*alloc_fn)(size_t);
+static void (*free_fn)(void *);
+
+void krt_set_allocator(void *(*alloc)(size_t), void (*release)(void *))
+{
+    alloc_fn = alloc;
+    free_fn = release;
+}
+
+void *krt_alloc(size_t n)
+{
+    return alloc_fn ? alloc_fn(n ? n : 1) : malloc(n ? n : 1);
+}
+
+void krt_free(void *p)
+{
+    if (!p)
+        return;
+    if (free_fn)
+        free_fn(p);
+    else
+        free(p);
+}
+
+int krt_err(KrtError *e, int code, const char *fmt, ...)
+{
+    va_list ap;
+    if (e) {
+        e->code = code;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+struct KrtDev {
+    KrtTransportRef tr; /* the transport */
+    int has_model;      /* 1 while a model is loaded (one at a time) */
+};
+
+/* One channel of regmap.json. */
+typedef struct Chan {
+    KrtTensor t;       /* tensor channels: name, shape, bytes (name set for all) */
+    int rd;            /* 1: the accelerator reads it */
+    int weight;        /* 1: a weight channel (an offset into weights.bin) */
+    int source;        /* readers inside a segment: the writer's index, else -1 */
+    uint64_t offset;   /* weight channels: offset in weights.bin */
+    uint64_t bytes;    /* weight channels: bytes */
+    uint32_t base_lo;  /* register of the low address word */
+    uint32_t base_hi;  /* register of the high address word */
+    int error_bit;     /* its bit in ERROR, -1 when not given */
+    size_t buf;        /* offset of its bytes in the DMA buffer */
+} Chan;
+
+struct KrtModel {
+    KrtDev *d;          /* the accelerator */
+    KJ *doc;            /* regmap.json (owns the names) */
+    Chan *ch;           /* channels */
+    int nch;            /* count of ch */
+    int nseg;           /* FPGA segments */
+    int *in, *out;      /* channel index of each input and output */
+    int nin, nout;      /* their counts */
+    uint32_t reg_segment, reg_frames; /* CFG SEGMENT and FRAMES offsets */
+    uint64_t base;      /* bus address of the DMA buffer */
+    int warm;           /* 1: the resident weights were loaded (one segment) */
+    uint32_t cycles;    /* CYCLES after the last segment */
+    int by_irq;         /* 1: the last done was seen by the interrupt */
+};
+
+int krt_open(const char *spec, KrtDev **out, KrtError *e)
+{
+    KrtDev *d;
+    int rc;
+    *out = NULL;
+    if (!spec)
+        return krt_err(e, KRT_EINVAL, "krt_open: no transport given");
+    d = krt_alloc(sizeof *d);
+    if (!d)
+        return krt_err(e, KRT_ENOMEM, "krt_open: out of memory");
+    memset(d, 0, sizeof *d);
+    if (!strncmp(spec, "sim:", 4))
+        rc = krt_sim_open(spec + 4, &d->tr, e);
+    else if (!strncmp(spec, "uio:", 4))
+        rc = krt_uio_open(spec + 4, &d->tr, e);
+    else
+        rc = krt_err(e, KRT_EINVAL, "%s: unknown transport (expected sim:SOCKET or "
+                     "uio:/dev/uioN[,/dev/udmabufM])", spec);
+    if (rc) {
+        krt_free(d);
+        return rc;
+    }
+    *out = d;
+    return KRT_OK;
+}
+
+void krt_close(KrtDev *d)
+{
+    if (!d)
+        return;
+    d->tr.ops->close(d->tr.t);
+    krt_free(d);
+}
+
+static int rd(KrtDev *d, uint32_t off, uint32_t *v, KrtError *e)
+{
+    return d->tr.ops->reg_read(d->tr.t, off, v, e);
+}
+
+static int wr(KrtDev *d, uint32_t off, uint32_t v, KrtError *e)
+{
+    return d->tr.ops->reg_write(d->tr.t, off, v, e);
+}
+
+int krt_status(KrtDev *d, uint32_t *status, uint32_t *error, KrtError *e)
+{
+    int rc;
+    if ((rc = rd(d, REG_STATUS, status, e)) || (rc = rd(d, REG_ERROR, error, e)))
+        return rc;
+    return KRT_OK;
+}
+
+/* The whole file path into *out (krt_alloc'd, NUL added), *len bytes. */
+static int read_file(const char *path, char **out, size_t *len, KrtError *e)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    char *b;
+    *out = NULL;
+    if (!f)
+        return krt_err(e, KRT_EINVAL, "%s: cannot read: %s", path, strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || (unsigned long)n > MAX_FILE ||
+        fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return krt_err(e, KRT_EINVAL, "%s: cannot read", path);
+    }
+    b = krt_alloc((size_t)n + 1);
+    if (!b) {
+        fclose(f);
+        return krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
+    }
+    if (n && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        krt_free(b);
+        return krt_err(e, KRT_EINVAL, "%s: short read", path);
+    }
+    fclose(f);
+    b[n] = 0;
+    *out = b;
+    *len = (size_t)n;
+    return KRT_OK;
+}
+
+/* Number member key of o (a hex string "0x48" counts too); -1 when absent. */
+static int num(const KJ *o, const char *key, double *v)
+{
+    const KJ *j = krt_json_get(o, key);
+    if (j && j->type == KJ_NUM) {
+        *v = j->num;
+        return 0;
+    }
+    if (j && j->type == KJ_STR) {
+        char *end;
+        unsigned long long x = strtoull(j->str, &end, 0);
+        if (end != j->str && !*end) {
+            *v = (double)x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const char *text(const KJ *o, const char *key)
+{
+    const KJ *j = krt_json_get(o, key);
+    return j && j->type == KJ_STR ? j->str : NULL;
+}
+
+/* Channel named name, or -1. */
+static int find_chan(const KrtModel *m, const char *name)
+{
+    int i;
+    for (i = 0; i < m->nch; i++)
+        if (!strcmp(m->ch[i].t.name, name))
+            return i;
+    return -1;
+}
+
+/* Channels and registers of the parsed document into m. */
+static int read_map(KrtModel *m, const char *path, KrtError *e)
+{
+    const KJ *chs = krt_json_get(m->doc, "channels"), *regs = krt_json_get(m->doc, "registers");
+    const KJ *segs = krt_json_get(m->doc, "segments"), *k;
+    int i, n = 0;
+    if (!chs || chs->type != KJ_ARR || !regs || regs->type != KJ_ARR || !segs ||
+        segs->type != KJ_ARR)
+        return krt_err(e, KRT_EINVAL, "%s: expected channels, registers and segments arrays",
+                       path);
+    for (k = regs->kid; k; k = k->next) {
+        const char *nm = text(k, "name");
+        double off;
+        if (!nm || num(k, "offset", &off) < 0)
+            return krt_err(e, KRT_EINVAL, "%s: registers: expected name and offset", path);
+        if (!strcmp(nm, "SEGMENT"))
+            m->reg_segment = (uint32_t)off;
+        if (!strcmp(nm, "FRAMES"))
+            m->reg_frames = (uint32_t)off;
+    }
+    if (!m->reg_segment || !m->reg_frames)
+        return krt_err(e, KRT_EINVAL, "%s: no SEGMENT or FRAMES register", path);
+    for (k = chs->kid; k; k = k->next)
+        n++;
+    for (k = segs->kid; k; k = k->next)
+        m->nseg++;
+    m->ch = krt_alloc(sizeof *m->ch * (size_t)(n + 1));
+    m->in = krt_alloc(sizeof *m->in * (size_t)(n + 1));
+    m->out = krt_alloc(sizeof *m->out * (size_t)(n + 1));
+    if (!m->ch || !m->in || !m->out)
+        return krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
+    memset(m->ch, 0, sizeof *m->ch * (size_t)(n + 1));
+    for (k = chs->kid, i = 0; k; k = k->next, i++) {
+        Chan *c = &m->ch[i];
+        const char *dir = text(k, "dir");
+        double seg, lo, hi, v;
+        c->t.name = text(k, "name");
+        c->source = -1;
+        if (!c->t.name || !dir || num(k, "segment", &seg) < 0 || num(k, "base_lo", &lo) < 0 ||
+            num(k, "base_hi", &hi) < 0)
+            return krt_err(e, KRT_EINVAL, "%s: channels[%d]: expected name, dir, segment, "
+                           "base_lo and base_hi", path, i);
+        c->rd = !strcmp(dir, "rd");
+        c->t.segment = (int)seg;
+        c->base_lo = (uint32_t)lo;
+        c->base_hi = (uint32_t)hi;
+        c->error_bit = num(k, "error_bit", &v) == 0 && v >= 0 && v < 32 ? (int)v : -1;
+        c->weight = c->t.name[0] == 'w' && krt_json_get(k, "offset") != NULL;
+        if (c->weight) {
+            if (num(k, "offset", &v) < 0 || v < 0)
+                return krt_err(e, KRT_EINVAL, "%s: channels[%d].offset: expected a number",
+                               path, i);
+            c->offset = (uint64_t)v;
+            if (num(k, "bytes", &v) < 0 || v < 0)
+                return krt_err(e, KRT_EINVAL, "%s: channels[%d].bytes: expected a number",
+                               path, i);
+            c->bytes = (uint64_t)v;
+            continue;
+        }
+        c->t.value = text(k, "value");
+        if (num(k, "frame_bytes", &v) < 0 || v <= 0)
+            return krt_err(e, KRT_EINVAL, "%s: channels[%d].frame_bytes: expected a number",
+                           path, i);
+        c->t.frame_bytes = (size_t)v;
+        if (num(k, "h", &v) == 0)
+            c->t.h = (int)v;
+        if (num(k, "w", &v) == 0)
+            c->t.w = (int)v;
+        if (num(k, "c", &v) == 0)
+            c->t.c = (int)v;
+        if (num(k, "lanes", &v) == 0)
+            c->t.lanes = (int)v;
+    }
+    m->nch = n;
+    for (k = chs->kid, i = 0; k; k = k->next, i++) { /* readers of a writer's buffer */
+        const char *src = text(k, "source");
+        if (src && (m->ch[i].source = find_chan(m, src)) < 0)
+            return krt_err(e, KRT_EINVAL, "%s: channels[%d].source: no channel '%s'", path, i,
+                           src);
+    }
+    for (k = segs->kid; k; k = k->next) { /* graph inputs and outputs of each segment */
+        const KJ *l;
+        int pass;
+        for (pass = 0; pass < 2; pass++) {
+            l = krt_json_get(k, pass ? "outputs" : "inputs");
+            for (l = l && l->type == KJ_ARR ? l->kid : NULL; l; l = l->next) {
+                int c = l->type == KJ_STR ? find_chan(m, l->str) : -1;
+                if (c < 0)
+                    return krt_err(e, KRT_EINVAL, "%s: segments: unknown channel '%s'", path,
+                                   l->type == KJ_STR ? l->str : "?");
+                if (pass)
+                    m->out[m->nout++] = c;
+                else
+                    m->in[m->nin++] = c;
+            }
+        }
+    }
+    return KRT_OK;
+}
+
+/* Compare the accelerator's HASH registers with the model's plan_hash. */
+static int check_hash(KrtModel *m, const char *path, KrtError *e)
+{
+    const char *h = text(m->doc, "plan_hash");
+    uint32_t lo, hi;
+    uint64_t want, have;
+    int rc;
+    if (!h)
+        return krt_err(e, KRT_EINVAL, "%s: plan_hash: expected a string", path);
+    want = strtoull(h, NULL, 16);
+    if ((rc = rd(m->d, REG_HASH_LO, &lo, e)) || (rc = rd(m->d, REG_HASH_HI, &hi, e)))
+        return rc;
+    have = (uint64_t)hi << 32 | lo;
+    if (have != want)
+        return krt_err(e, KRT_EHASH, "plan hash mismatch: the accelerator was built from plan "
+                       "0x%016" PRIx64 ", %s is plan 0x%016" PRIx64, have, path, want);
+    return KRT_OK;
+}
+
+static size_t up4k(size_t n)
+{
+    return (n + 4095) / 4096 * 4096;
+}
+
+/* Place the buffers, allocate DMA memory and write weights.bin into it. */
+static int place(KrtModel *m, const char *wpath, KrtError *e)
+{
+    char *w = NULL;
+    size_t wlen = 0, next;
+    int i, rc, has_w = 0;
+    for (i = 0; i < m->nch; i++)
+        has_w |= m->ch[i].weight;
+    if (has_w && (rc = read_file(wpath, &w, &wlen, e)))
+        return rc;
+    next = up4k(wlen);
+    for (i = 0; i < m->nch; i++) {
+        Chan *c = &m->ch[i];
+        if (c->weight) {
+            if (c->offset + c->bytes > wlen) {
+                krt_free(w);
+                return krt_err(e, KRT_EINVAL, "%s: channel %s needs bytes %" PRIu64 "..%" PRIu64
+                               ", the file has %zu", wpath, c->t.name, c->offset,
+                               c->offset + c->bytes, wlen);
+            }
+            c->buf = (size_t)c->offset;
+        } else if (c->source < 0) {
+            c->buf = next;
+            next += up4k(c->t.frame_bytes);
+        }
+    }
+    for (i = 0; i < m->nch; i++)
+        if (m->ch[i].source >= 0)
+            m->ch[i].buf = m->ch[m->ch[i].source].buf;
+    rc = m->d->tr.ops->dma_alloc(m->d->tr.t, next ? next : 4096, &m->base, e);
+    if (!rc && wlen)
+        rc = m->d->tr.ops->mem_write(m->d->tr.t, 0, w, wlen, e);
+    krt_free(w);
+    return rc;
+}
+
+void krt_unload(KrtModel *m)
+{
+    if (!m)
+        return;
+    if (m->d)
+        m->d->has_model = 0;
+    krt_json_free(m->doc);
+    krt_free(m->ch);
+    krt_free(m->in);
+    krt_free(m->out);
+    krt_free(m);
+}
+
+int krt_load(KrtDev *d, const char *dir, KrtModel **out, KrtError *e)
+{
+    char path[4096], wpath[4096], *doc_text = NULL;
+    size_t len;
+    int rc, line;
+    KrtModel *m;
+    *out = NULL;
+    if (d->has_model)
+        return krt_err(e, KRT_EINVAL, "krt_load: a model is already loaded on this device");
+    snprintf(path, sizeof path, "%s/rtl/regmap.json", dir);
+    snprintf(wpath, sizeof wpath, "%s/rtl/weights.bin", dir);
+    if ((rc = read_file(path, &doc_text, &len, e)))
+        return rc;
+    m = krt_alloc(sizeof *m);
+    if (!m) {
+        krt_free(doc_text);
+        return krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
+    }
+    memset(m, 0, sizeof *m);
+    m->d = d;
+    m->doc = krt_json_parse(doc_text, len, &line);
+    krt_free(doc_text);
+    if (!m->doc)
+        rc = line ? krt_err(e, KRT_EINVAL, "%s:%d: malformed JSON", path, line)
+                  : krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
+    if (!rc)
+        rc = read_map(m, path, e);
+    if (!rc)
+        rc = check_hash(m, path, e);
+    if (!rc)
+        rc = place(m, wpath, e);
+    if (!rc)
+        rc = wr(d, REG_IER, 1, e);
+    if (rc) {
+        m->d = NULL;
+        krt_unload(m);
+        return rc;
+    }
+    d->has_model = 1;
+    *out = m;
+    return KRT_OK;
+}
+
+int krt_num_inputs(const KrtModel *m)
+{
+    return m->nin;
+}
+
+int krt_num_outputs(const KrtModel *m)
+{
+    return m->nout;
+}
+
+const KrtTensor *krt_input(const KrtModel *m, int i)
+{
+    return i >= 0 && i < m->nin ? &m->ch[m->in[i]].t : NULL;
+}
+
+const KrtTensor *krt_output(const KrtModel *m, int i)
+{
+    return i >= 0 && i < m->nout ? &m->ch[m->out[i]].t : NULL;
+}
+
+void krt_image_from_hwc(const KrtTensor *t, const int8_t *hwc, uint8_t *image)
+{
+    int cg = (t->c + t->lanes - 1) / t->lanes, y, x, ch;
+    memset(image, 0, t->frame_bytes);
+    for (y = 0; y < t->h; y++)
+        for (x = 0; x < t->w; x++)
+            for (ch = 0; ch < t->c; ch++)
+                image[((size_t)y * (size_t)t->w + (size_t)x) * (size_t)(cg * t->lanes) +
+                      (size_t)ch] = (uint8_t)hwc[((size_t)y * (size_t)t->w + (size_t)x) *
+                                                     (size_t)t->c + (size_t)ch];
+}
+
+void krt_hwc_from_image(const KrtTensor *t, const uint8_t *image, int8_t *hwc)
+{
+    int cg = (t->c + t->lanes - 1) / t->lanes, y, x, ch;
+    for (y = 0; y < t->h; y++)
+        for (x = 0; x < t->w; x++)
+            for (ch = 0; ch < t->c; ch++)
+                hwc[((size_t)y * (size_t)t->w + (size_t)x) * (size_t)t->c + (size_t)ch] =
+                    (int8_t)image[((size_t)y * (size_t)t->w + (size_t)x) *
+                                      (size_t)(cg * t->lanes) + (size_t)ch];
+}
+
+/* Run segment sg once: its base registers, SEGMENT, FRAMES, start, wait,
+ * ERROR. */
+static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
+{
+    KrtDev *d = m->d;
+    uint32_t err = 0;
+    int i, rc;
+    for (i = 0; i < m->nch; i++) {
+        const Chan *c = &m->ch[i];
+        uint64_t a = m->base + c->buf;
+        if (c->t.segment != sg || c->source >= 0)
+            continue;
+        if ((rc = wr(d, c->base_lo, (uint32_t)a, e)) || (rc = wr(d, c->base_hi, (uint32_t)(a >> 32), e)))
+            return rc;
+    }
+    if ((rc = wr(d, m->reg_segment, (uint32_t)sg, e)) || (rc = wr(d, m->reg_frames, 1, e)) ||
+        (rc = wr(d, REG_ERROR, 0xffffffffu, e)) ||
+        (rc = wr(d, REG_CTRL, m->warm && m->nseg == 1 ? 1u : 3u, e)))
+        return rc;
+    if ((rc = d->tr.ops->wait_done(d->tr.t, timeout_ms, &m->by_irq, e))) {
+        if (rc == KRT_ETIMEOUT) {
+            uint32_t st = 0;
+            KrtError e2;
+            if (rd(d, REG_STATUS, &st, &e2) == KRT_OK && rd(d, REG_ERROR, &err, &e2) == KRT_OK)
+                return krt_err(e, KRT_ETIMEOUT, "segment %d: no done within %d ms (STATUS 0x%"
+                               PRIx32 ", ERROR 0x%" PRIx32 ")", sg, timeout_ms, st, err);
+        }
+        return rc;
+    }
+    if ((rc = rd(d, REG_ERROR, &err, e)) || (rc = rd(d, REG_CYCLES, &m->cycles, e)))
+        return rc;
+    if (err) {
+        char names[160] = "";
+        size_t n = 0;
+        for (i = 0; i < m->nch && n < sizeof names - 16; i++)
+            if (m->ch[i].t.segment == sg && m->ch[i].error_bit >= 0 &&
+                (err >> m->ch[i].error_bit & 1))
+                n += (size_t)snprintf(names + n, sizeof names - n, " %s", m->ch[i].t.name);
+        return krt_err(e, KRT_EDEVICE, "segment %d: ERROR register 0x%08" PRIx32 " (an AXI error "
+                       "response%s%s)", sg, err, n ? " on" : "", names);
+    }
+    m->warm = 1;
+    return KRT_OK;
+}
+
+int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
+            KrtError *e)
+{
+    KrtTransportRef *tr = &m->d->tr;
+    int sg, i, rc;
+    for (sg = 0; sg < m->nseg; sg++) {
+        for (i = 0; i < m->nin; i++) {
+            const Chan *c = &m->ch[m->in[i]];
+            if (c->t.segment == sg &&
+                (rc = tr->ops->mem_write(tr->t, c->buf, inputs[i], c->t.frame_bytes, e)))
+                return rc;
+        }
+        if ((rc = run_segment(m, sg, timeout_ms, e)))
+            return rc;
+        for (i = 0; i < m->nout; i++) {
+            const Chan *c = &m->ch[m->out[i]];
+            if (c->t.segment == sg &&
+                (rc = tr->ops->mem_read(tr->t, c->buf, outputs[i], c->t.frame_bytes, e)))
+                return rc;
+        }
+    }
+    return KRT_OK;
+}
+
+uint32_t krt_last_cycles(const KrtModel *m)
+{
+    return m->cycles;
+}
+
+int krt_last_by_irq(const KrtModel *m)
+{
+    return m->by_irq;
+}

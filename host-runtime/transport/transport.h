@@ -1,0 +1,47 @@
+/*
+ * The transports of libkiln-rt (internal): each opens an accelerator and
+ * gives the same operations on it.  Registers are byte offsets of the
+ * AXI-Lite slave; DMA memory is one buffer the device reads and writes, at
+ * bus address base, accessed by offset.
+ */
+#ifndef KILN_RT_TRANSPORT_H
+#define KILN_RT_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln_rt.h"
+
+/* One open transport. */
+typedef struct KrtTransport KrtTransport;
+
+/* The operations of one transport kind; each returns KRT_OK or a status
+ * after filling e. */
+typedef struct KrtOps {
+    const char *name;                                         /* "sim" or "uio" */
+    int (*reg_read)(KrtTransport *t, uint32_t off, uint32_t *v, KrtError *e);  /* register read */
+    int (*reg_write)(KrtTransport *t, uint32_t off, uint32_t v, KrtError *e);  /* register write */
+    int (*dma_alloc)(KrtTransport *t, size_t size, uint64_t *base, KrtError *e); /* the buffer */
+    int (*mem_write)(KrtTransport *t, size_t off, const void *p, size_t n, KrtError *e); /* to it */
+    int (*mem_read)(KrtTransport *t, size_t off, void *p, size_t n, KrtError *e);  /* from it */
+    /* done within timeout_ms (*by_irq 1 when the interrupt told), or KRT_ETIMEOUT */
+    int (*wait_done)(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e);
+    void (*close)(KrtTransport *t);                           /* release everything */
+} KrtOps;
+
+/* The transport behind an open device. */
+typedef struct KrtTransportRef {
+    const KrtOps *ops; /* its operations */
+    KrtTransport *t;   /* its state */
+} KrtTransportRef;
+
+/* Open "sim:SOCKET" (arg = SOCKET) or "uio:..." (arg = the rest). */
+int krt_sim_open(const char *arg, KrtTransportRef *out, KrtError *e);
+int krt_uio_open(const char *arg, KrtTransportRef *out, KrtError *e);
+
+/* Internal helpers of libkiln-rt (rt.c). */
+void *krt_alloc(size_t n);
+void krt_free(void *p);
+int krt_err(KrtError *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
