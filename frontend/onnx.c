@@ -819,9 +819,34 @@ static int rewrite_inputs(Reader *r, NodeIn *c)
     case GIR_OP_BATCHNORM:
         return check_batchnorm(r, c);
     case GIR_OP_SOFTMAX:
+    case GIR_OP_LOGSOFTMAX:
+    case GIR_OP_HARDMAX:
         if (o < 13)
             c->skip[c->nskip++] = "coerce2d"; /* not an ONNX attribute: ours to set */
         return 0;
+    case GIR_OP_REDUCEMEAN:
+    case GIR_OP_REDUCEMAX:
+    case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCESUM:
+    case GIR_OP_REDUCEPROD:
+    case GIR_OP_REDUCEL1:
+    case GIR_OP_REDUCEL2:
+    case GIR_OP_REDUCELOGSUM:
+    case GIR_OP_REDUCELOGSUMEXP:
+    case GIR_OP_REDUCESUMSQUARE:
+        /* axes became an input (ReduceSum at 13, the others at 18). */
+        if (c->nin > 1)
+            return 0;
+        return ints_to_input(r, c, "axes", 1, 0);
+    case GIR_OP_CAST: {
+        int64_t to;
+        if (attr_int(r, c, "to", 0, &to) != 0)
+            return -1;
+        if (to <= 0 || to > 64 || gir_dtype_from_onnx((int)to) == GIR_DT_UNDEF)
+            return unsupported_at(r, c->loc, "Cast to ONNX data type %lld is not supported",
+                                  (long long)to);
+        return 0;
+    }
     default:
         return 0;
     }
@@ -835,7 +860,8 @@ static int set_canonical_attrs(Reader *r, NodeIn *c, int node)
         return set_legacy_resize_attrs(r, c, node);
     if (c->op == GIR_OP_CONCAT && r->opset < 4 && !gir_attr(n, "axis"))
         gir_set_attr_int(r->g, node, "axis", 1); /* the default before opset 4 */
-    if (c->op == GIR_OP_SOFTMAX && r->opset < 13) {
+    if ((c->op == GIR_OP_SOFTMAX || c->op == GIR_OP_LOGSOFTMAX || c->op == GIR_OP_HARDMAX) &&
+        r->opset < 13) {
         /* Before 13, Softmax flattened to 2-D around axis (default 1). */
         if (!gir_attr(n, "axis"))
             gir_set_attr_int(r->g, node, "axis", 1);
@@ -994,7 +1020,7 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
         n--;
     if (n == 0)
         return gir_error_at(r->e, c->loc, "node has no outputs");
-    if (c->op != GIR_OP_SPLIT && n > 1 &&
+    if (c->op != GIR_OP_SPLIT && n > 1 && !(c->op == GIR_OP_LAYERNORM && n <= 3) &&
         !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
         for (i = 1; i < n; i++) {
             if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))

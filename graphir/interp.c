@@ -58,6 +58,7 @@ static double ld_f(const GirTensor *t, int64_t i)
     case GIR_DT_I64: return (double)((const int64_t *)t->data)[i];
     case GIR_DT_I8: return ((const int8_t *)t->data)[i];
     case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_BOOL: return ((const uint8_t *)t->data)[i];
     default: gir_unreachable();
     }
 }
@@ -96,6 +97,7 @@ static void st_i(GirTensor *t, int64_t i, int64_t v)
     case GIR_DT_I64: ((int64_t *)t->data)[i] = v; break;
     case GIR_DT_I8: ((int8_t *)t->data)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
     case GIR_DT_U8: ((uint8_t *)t->data)[i] = (uint8_t)(uint64_t)v; break;
+    case GIR_DT_BOOL: ((uint8_t *)t->data)[i] = v != 0; break;
     default: gir_unreachable();
     }
 }
@@ -1058,6 +1060,1013 @@ static int eval_YOLO(const GirNode *n, const GirTensor *const *ins, GirTensor *c
             for (i = 0; i < plane; i++)
                 y[base + i] = logistic ? 1.0f / (1.0f + expf(-x[base + i])) : x[base + i];
         }
+    }
+    return 0;
+}
+
+/* ---- elementwise math and activations ------------------------------------------ */
+
+/* Round half to even, as ONNX Round. */
+static double round_even(double x)
+{
+    double r = floor(x), d = x - r;
+    if (d > 0.5 || (d == 0.5 && fmod(r, 2.0) != 0))
+        r += 1.0;
+    return r;
+}
+
+/* One element of a float unary op of node n. */
+static double unary_f(const GirNode *n, double x)
+{
+    double a, g;
+    switch (n->op) {
+    case GIR_OP_ABS: return fabs(x);
+    case GIR_OP_NEG: return -x;
+    case GIR_OP_EXP: return exp(x);
+    case GIR_OP_LOG: return log(x);
+    case GIR_OP_SQRT: return sqrt(x);
+    case GIR_OP_RECIPROCAL: return 1.0 / x;
+    case GIR_OP_FLOOR: return floor(x);
+    case GIR_OP_CEIL: return ceil(x);
+    case GIR_OP_ROUND: return round_even(x);
+    case GIR_OP_SIGN: return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x;
+    case GIR_OP_ERF: return erf(x);
+    case GIR_OP_SIN: return sin(x);
+    case GIR_OP_COS: return cos(x);
+    case GIR_OP_TAN: return tan(x);
+    case GIR_OP_ASIN: return asin(x);
+    case GIR_OP_ACOS: return acos(x);
+    case GIR_OP_ATAN: return atan(x);
+    case GIR_OP_SINH: return sinh(x);
+    case GIR_OP_COSH: return cosh(x);
+    case GIR_OP_ASINH: return asinh(x);
+    case GIR_OP_ACOSH: return acosh(x);
+    case GIR_OP_ATANH: return atanh(x);
+    case GIR_OP_SOFTPLUS: return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
+    case GIR_OP_SOFTSIGN: return x / (1.0 + fabs(x));
+    case GIR_OP_ELU:
+        a = gir_attr_float(n, "alpha", 1.0f);
+        return x < 0 ? a * (exp(x) - 1.0) : x;
+    case GIR_OP_SELU:
+        a = gir_attr_float(n, "alpha", 1.67326319217681884765625f);
+        g = gir_attr_float(n, "gamma", 1.05070102214813232421875f);
+        return g * (x <= 0 ? a * (exp(x) - 1.0) : x);
+    case GIR_OP_CELU:
+        a = gir_attr_float(n, "alpha", 1.0f);
+        return (x > 0 ? x : 0) + fmin(0.0, a * (exp(x / a) - 1.0));
+    case GIR_OP_HARDSIGMOID:
+        a = gir_attr_float(n, "alpha", 0.2f) * x + gir_attr_float(n, "beta", 0.5f);
+        return a < 0 ? 0 : a > 1 ? 1 : a;
+    case GIR_OP_HARDSWISH:
+        a = x / 6.0 + 0.5;
+        return x * (a < 0 ? 0 : a > 1 ? 1 : a);
+    case GIR_OP_THRESHOLDEDRELU: return x > gir_attr_float(n, "alpha", 1.0f) ? x : 0.0;
+    case GIR_OP_SHRINK:
+        a = gir_attr_float(n, "lambd", 0.5f);
+        g = gir_attr_float(n, "bias", 0.0f);
+        return x < -a ? x + g : x > a ? x - g : 0.0;
+    default: gir_unreachable();
+    }
+}
+
+/* Elementwise unary ops: floats in double, integers (Abs, Neg, Sign,
+ * Shrink) in int64. */
+static int unary(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                 GirError *e)
+{
+    const GirTensor *x = ins[0];
+    int64_t i, cnt = numel(x);
+    (void)e;
+    if (x->type.dtype == GIR_DT_F32) {
+        const float *xd = x->data;
+        float *yd = outs[0]->data;
+        for (i = 0; i < cnt; i++)
+            yd[i] = (float)unary_f(n, xd[i]);
+        return 0;
+    }
+    if (!is_int(x->type.dtype)) {
+        for (i = 0; i < cnt; i++)
+            st_f(outs[0], i, unary_f(n, ld_f(x, i)));
+        return 0;
+    }
+    for (i = 0; i < cnt; i++) {
+        int64_t v = ld_i(x, i);
+        uint64_t u = (uint64_t)v;
+        if (n->op == GIR_OP_ABS)
+            v = v < 0 ? (int64_t)(0 - u) : v;
+        else if (n->op == GIR_OP_NEG)
+            v = (int64_t)(0 - u);
+        else if (n->op == GIR_OP_SIGN)
+            v = v > 0 ? 1 : v < 0 ? -1 : 0;
+        else
+            v = (int64_t)unary_f(n, (double)v);
+        st_i(outs[0], i, v);
+    }
+    return 0;
+}
+
+#define UNARY_KERNEL(E)                                                                      \
+    static int eval_##E(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs, \
+                        GirError *e)                                                        \
+    {                                                                                       \
+        return unary(n, ins, outs, e);                                                      \
+    }
+UNARY_KERNEL(ABS) UNARY_KERNEL(NEG) UNARY_KERNEL(EXP) UNARY_KERNEL(LOG) UNARY_KERNEL(SQRT)
+UNARY_KERNEL(RECIPROCAL) UNARY_KERNEL(FLOOR) UNARY_KERNEL(CEIL) UNARY_KERNEL(ROUND)
+UNARY_KERNEL(SIGN) UNARY_KERNEL(ERF) UNARY_KERNEL(SIN) UNARY_KERNEL(COS) UNARY_KERNEL(TAN)
+UNARY_KERNEL(ASIN) UNARY_KERNEL(ACOS) UNARY_KERNEL(ATAN) UNARY_KERNEL(SINH) UNARY_KERNEL(COSH)
+UNARY_KERNEL(ASINH) UNARY_KERNEL(ACOSH) UNARY_KERNEL(ATANH) UNARY_KERNEL(SOFTPLUS)
+UNARY_KERNEL(SOFTSIGN) UNARY_KERNEL(ELU) UNARY_KERNEL(SELU) UNARY_KERNEL(CELU)
+UNARY_KERNEL(HARDSIGMOID) UNARY_KERNEL(HARDSWISH) UNARY_KERNEL(THRESHOLDEDRELU)
+UNARY_KERNEL(SHRINK)
+#undef UNARY_KERNEL
+
+static int eval_NOT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const uint8_t *x = ins[0]->data;
+    uint8_t *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = !x[i];
+    return 0;
+}
+
+static int eval_ISNAN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    uint8_t *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++)
+        y[i] = isnan(ld_f(ins[0], i)) != 0;
+    return 0;
+}
+
+static int eval_ISINF(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    uint8_t *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    int neg = gir_attr_int(n, "detect_negative", 1) != 0;
+    int pos = gir_attr_int(n, "detect_positive", 1) != 0;
+    (void)e;
+    for (i = 0; i < cnt; i++) {
+        double v = ld_f(ins[0], i);
+        y[i] = isinf(v) && ((v > 0 && pos) || (v < 0 && neg));
+    }
+    return 0;
+}
+
+/* ---- broadcasting ops of several inputs ------------------------------------------ */
+
+/* Strides of t read as type y by numpy broadcasting: 0 where t has size 1
+ * or lacks the axis. */
+static void bcast_strides(const GirType *t, const GirType *y, int64_t *st)
+{
+    int64_t ts[GIR_MAX_RANK];
+    int d;
+    strides_of(t, ts);
+    for (d = 0; d < y->rank; d++) {
+        int k = d - (y->rank - t->rank);
+        st[d] = k >= 0 && t->dims[k] != 1 ? ts[k] : 0;
+    }
+}
+
+/* Offsets into up to 64 broadcast inputs, advanced along y's index space. */
+typedef struct {
+    int nin;                            /* inputs */
+    int rank;                           /* of y */
+    int64_t idx[GIR_MAX_RANK];          /* current index of y */
+    int64_t st[64][GIR_MAX_RANK];       /* per input, per axis of y */
+    int64_t off[64];                    /* current offset per input */
+    const int64_t *dims;                /* y's dims */
+} Bcast;
+
+static void bcast_init(Bcast *b, const GirTensor *const *ins, int nin, const GirType *y)
+{
+    int i;
+    memset(b, 0, sizeof *b);
+    b->nin = nin;
+    b->rank = y->rank;
+    b->dims = y->dims;
+    for (i = 0; i < nin; i++)
+        bcast_strides(&ins[i]->type, y, b->st[i]);
+}
+
+static void bcast_next(Bcast *b)
+{
+    int d, i;
+    for (d = b->rank - 1; d >= 0; d--) {
+        for (i = 0; i < b->nin; i++)
+            b->off[i] += b->st[i][d];
+        if (++b->idx[d] < b->dims[d])
+            return;
+        for (i = 0; i < b->nin; i++)
+            b->off[i] -= b->st[i][d] * b->idx[d];
+        b->idx[d] = 0;
+    }
+}
+
+/* a ^ b, a mod b, comparisons, logic, shifts and PRelu. */
+static int binop(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                 GirError *e)
+{
+    const GirTensor *a = ins[0], *b = ins[1];
+    GirTensor *y = outs[0];
+    int64_t i, cnt = numel(y);
+    int flt = !is_int(a->type.dtype) && a->type.dtype != GIR_DT_BOOL;
+    int fmod_ = gir_attr_int(n, "fmod", 0) != 0;
+    int left = strcmp(gir_attr_string(n, "direction", ""), "LEFT") == 0;
+    Bcast bc;
+    bcast_init(&bc, ins, 2, &y->type);
+    for (i = 0; i < cnt; i++, bcast_next(&bc)) {
+        int64_t oa = bc.off[0], ob = bc.off[1];
+        int c = -1;
+        if (a->type.dtype == GIR_DT_BOOL) {
+            int u = ld_i(a, oa) != 0, v = ld_i(b, ob) != 0;
+            c = n->op == GIR_OP_AND ? u && v : n->op == GIR_OP_OR ? u || v : n->op == GIR_OP_XOR ? u != v : u == v;
+        } else if (n->op == GIR_OP_POW) {
+            double u = ld_f(a, oa), v = ld_f(b, ob);
+            if (flt)
+                st_f(y, i, pow(u, v));
+            else
+                st_i(y, i, (int64_t)pow(u, v));
+            continue;
+        } else if (flt) {
+            double u = ld_f(a, oa), v = ld_f(b, ob);
+            switch (n->op) {
+            case GIR_OP_EQUAL: c = u == v; break;
+            case GIR_OP_GREATER: c = u > v; break;
+            case GIR_OP_LESS: c = u < v; break;
+            case GIR_OP_GREATEROREQUAL: c = u >= v; break;
+            case GIR_OP_LESSOREQUAL: c = u <= v; break;
+            case GIR_OP_MOD: st_f(y, i, fmod(u, v)); break;
+            case GIR_OP_PRELU: st_f(y, i, u < 0 ? v * u : u); break;
+            default: gir_unreachable();
+            }
+        } else {
+            int64_t u = ld_i(a, oa), v = ld_i(b, ob);
+            switch (n->op) {
+            case GIR_OP_EQUAL: c = u == v; break;
+            case GIR_OP_GREATER: c = u > v; break;
+            case GIR_OP_LESS: c = u < v; break;
+            case GIR_OP_GREATEROREQUAL: c = u >= v; break;
+            case GIR_OP_LESSOREQUAL: c = u <= v; break;
+            case GIR_OP_PRELU: st_i(y, i, u < 0 ? (int64_t)((uint64_t)u * (uint64_t)v) : u); break;
+            case GIR_OP_BITSHIFT:
+                st_i(y, i, (uint64_t)v >= 64 ? 0 : (int64_t)(left ? (uint64_t)u << v : (uint64_t)u >> v));
+                break;
+            case GIR_OP_MOD: {
+                int64_t r;
+                if (v == 0)
+                    return gir_node_fail(n, e, "integer modulo by zero");
+                r = v == -1 ? 0 : u % v;
+                if (!fmod_ && r != 0 && ((r < 0) != (v < 0)))
+                    r += v;
+                st_i(y, i, r);
+                break;
+            }
+            default: gir_unreachable();
+            }
+        }
+        if (c >= 0)
+            ((uint8_t *)y->data)[i] = (uint8_t)c;
+    }
+    return 0;
+}
+
+#define BINOP_KERNEL(E)                                                                      \
+    static int eval_##E(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs, \
+                        GirError *e)                                                        \
+    {                                                                                       \
+        return binop(n, ins, outs, e);                                                      \
+    }
+BINOP_KERNEL(POW) BINOP_KERNEL(MOD) BINOP_KERNEL(EQUAL) BINOP_KERNEL(GREATER) BINOP_KERNEL(LESS)
+BINOP_KERNEL(GREATEROREQUAL) BINOP_KERNEL(LESSOREQUAL) BINOP_KERNEL(AND) BINOP_KERNEL(OR)
+BINOP_KERNEL(XOR) BINOP_KERNEL(BITSHIFT) BINOP_KERNEL(PRELU)
+#undef BINOP_KERNEL
+
+/* Max, Min, Sum, Mean of any number of broadcast inputs. */
+static int variadic(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    GirTensor *y = outs[0];
+    int64_t i, cnt = numel(y);
+    int k, flt = !is_int(y->type.dtype);
+    Bcast bc;
+    (void)e;
+    bcast_init(&bc, ins, n->nin, &y->type);
+    for (i = 0; i < cnt; i++, bcast_next(&bc)) {
+        if (flt) {
+            double acc = ld_f(ins[0], bc.off[0]);
+            for (k = 1; k < n->nin; k++) {
+                double v = ld_f(ins[k], bc.off[k]);
+                if (n->op == GIR_OP_MAX)
+                    acc = isnan(v) || v > acc ? v : acc;
+                else if (n->op == GIR_OP_MIN)
+                    acc = isnan(v) || v < acc ? v : acc;
+                else
+                    acc += v;
+            }
+            st_f(y, i, n->op == GIR_OP_MEAN ? acc / n->nin : acc);
+        } else {
+            int64_t acc = ld_i(ins[0], bc.off[0]);
+            for (k = 1; k < n->nin; k++) {
+                int64_t v = ld_i(ins[k], bc.off[k]);
+                if (n->op == GIR_OP_MAX)
+                    acc = v > acc ? v : acc;
+                else if (n->op == GIR_OP_MIN)
+                    acc = v < acc ? v : acc;
+                else
+                    acc = (int64_t)((uint64_t)acc + (uint64_t)v);
+            }
+            st_i(y, i, acc);
+        }
+    }
+    return 0;
+}
+
+static int eval_MAX(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return variadic(n, ins, outs, e);
+}
+
+static int eval_MIN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return variadic(n, ins, outs, e);
+}
+
+static int eval_SUM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    return variadic(n, ins, outs, e);
+}
+
+static int eval_MEAN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    return variadic(n, ins, outs, e);
+}
+
+static int eval_WHERE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    GirTensor *y = outs[0];
+    size_t es = gir_dtype_size(y->type.dtype);
+    int64_t i, cnt = numel(y);
+    Bcast bc;
+    (void)n;
+    (void)e;
+    bcast_init(&bc, ins, 3, &y->type);
+    for (i = 0; i < cnt; i++, bcast_next(&bc)) {
+        int k = ((const uint8_t *)ins[0]->data)[bc.off[0]] ? 1 : 2;
+        memcpy((char *)y->data + (size_t)i * es, (const char *)ins[k]->data + (size_t)bc.off[k] * es, es);
+    }
+    return 0;
+}
+
+static int eval_EXPAND(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    GirTensor *y = outs[0];
+    size_t es = gir_dtype_size(y->type.dtype);
+    int64_t i, cnt = numel(y);
+    Bcast bc;
+    (void)n;
+    (void)e;
+    bcast_init(&bc, ins, 1, &y->type);
+    for (i = 0; i < cnt; i++, bcast_next(&bc))
+        memcpy((char *)y->data + (size_t)i * es, (const char *)ins[0]->data + (size_t)bc.off[0] * es, es);
+    return 0;
+}
+
+/* ---- reductions -------------------------------------------------------------------- */
+
+/* Reduce* over the axes the shape rule chose: each output element gathers
+ * the input elements that map to it (reduced axes dropped from the index). */
+static int reduce(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                  GirError *e)
+{
+    const GirTensor *x = ins[0];
+    GirTensor *y = outs[0];
+    const GirType *xt = &x->type;
+    int mask[GIR_MAX_RANK], d, flt = !is_int(xt->dtype);
+    int64_t ost[GIR_MAX_RANK], s, idx[GIR_MAX_RANK] = {0}, i, cnt = numel(x), ny = numel(y);
+    int64_t *cntr;
+    double *acc;
+    GirArena *a;
+    const GirTensor *axes = arg(n, ins, 1);
+    int64_t av[GIR_MAX_RANK];
+    int na = 0;
+    memset(mask, 0, sizeof mask);
+    if (axes) {
+        na = (int)numel(axes);
+        for (i = 0; i < na; i++)
+            av[i] = axes->type.dtype == GIR_DT_I32 ? ((const int32_t *)axes->data)[i]
+                                                  : ((const int64_t *)axes->data)[i];
+    }
+    if (na == 0) {
+        if (gir_attr_int(n, "noop_with_empty_axes", 0)) {
+            copy_all(x, y);
+            return 0;
+        }
+        for (d = 0; d < xt->rank; d++)
+            mask[d] = 1;
+    }
+    for (i = 0; i < na; i++)
+        mask[av[i] < 0 ? av[i] + xt->rank : av[i]] = 1;
+    /* Output strides over the input's axes: 0 on reduced ones. */
+    for (d = xt->rank - 1, s = 1; d >= 0; d--) {
+        ost[d] = mask[d] ? 0 : s;
+        s *= mask[d] ? 1 : xt->dims[d];
+    }
+    a = gir_arena_new();
+    acc = gir_arena_alloc(a, sizeof *acc * (size_t)(ny + 1));
+    cntr = gir_arena_alloc(a, sizeof *cntr * (size_t)(ny + 1));
+    for (i = 0; i < ny; i++) {
+        switch (n->op) {
+        case GIR_OP_REDUCEMAX: acc[i] = -INFINITY; break;
+        case GIR_OP_REDUCEMIN: acc[i] = INFINITY; break;
+        case GIR_OP_REDUCEPROD: acc[i] = 1; break;
+        default: acc[i] = 0; break;
+        }
+    }
+    for (i = 0; i < cnt; i++) {
+        int64_t o = 0;
+        double v = ld_f(x, i);
+        for (d = 0; d < xt->rank; d++)
+            o += idx[d] * ost[d];
+        switch (n->op) {
+        case GIR_OP_REDUCEMAX: acc[o] = v > acc[o] || isnan(v) ? v : acc[o]; break;
+        case GIR_OP_REDUCEMIN: acc[o] = v < acc[o] || isnan(v) ? v : acc[o]; break;
+        case GIR_OP_REDUCEPROD: acc[o] *= v; break;
+        case GIR_OP_REDUCEL1: acc[o] += fabs(v); break;
+        case GIR_OP_REDUCEL2:
+        case GIR_OP_REDUCESUMSQUARE: acc[o] += v * v; break;
+        case GIR_OP_REDUCELOGSUMEXP: acc[o] += exp(v); break;
+        default: acc[o] += v; break;
+        }
+        cntr[o]++;
+        gir_next_index(idx, xt->dims, xt->rank);
+    }
+    for (i = 0; i < ny; i++) {
+        double v = acc[i];
+        switch (n->op) {
+        case GIR_OP_REDUCEMEAN: v = cntr[i] ? v / (double)cntr[i] : NAN; break;
+        case GIR_OP_REDUCEL2: v = sqrt(v); break;
+        case GIR_OP_REDUCELOGSUM:
+        case GIR_OP_REDUCELOGSUMEXP: v = log(v); break;
+        default: break;
+        }
+        if (flt)
+            st_f(y, i, v);
+        else if (!isfinite(v))
+            st_i(y, i, v > 0 ? INT64_MAX : INT64_MIN);
+        else
+            st_i(y, i, (int64_t)v);
+    }
+    gir_arena_free(a);
+    (void)e;
+    return 0;
+}
+
+#define REDUCE_KERNEL(E)                                                                     \
+    static int eval_##E(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs, \
+                        GirError *e)                                                        \
+    {                                                                                       \
+        return reduce(n, ins, outs, e);                                                     \
+    }
+REDUCE_KERNEL(REDUCEMEAN) REDUCE_KERNEL(REDUCEMAX) REDUCE_KERNEL(REDUCEMIN)
+REDUCE_KERNEL(REDUCESUM) REDUCE_KERNEL(REDUCEPROD) REDUCE_KERNEL(REDUCEL1)
+REDUCE_KERNEL(REDUCEL2) REDUCE_KERNEL(REDUCELOGSUM) REDUCE_KERNEL(REDUCELOGSUMEXP)
+REDUCE_KERNEL(REDUCESUMSQUARE)
+#undef REDUCE_KERNEL
+
+/* outer x len x inner around axis ax of t. */
+static void around_axis(const GirType *t, int64_t ax, int64_t *outer, int64_t *len, int64_t *inner)
+{
+    *outer = gir_dims_prod(t->dims, 0, (int)ax);
+    *len = t->dims[ax];
+    *inner = gir_dims_prod(t->dims, (int)ax + 1, t->rank);
+}
+
+static int argext(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs, int ismax)
+{
+    const GirTensor *x = ins[0];
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, len, inner, o, in, i;
+    int last = gir_attr_int(n, "select_last_index", 0) != 0;
+    int64_t *y = outs[0]->data;
+    if (ax < 0)
+        ax += x->type.rank;
+    around_axis(&x->type, ax, &outer, &len, &inner);
+    for (o = 0; o < outer; o++) {
+        for (in = 0; in < inner; in++) {
+            int64_t best = 0;
+            double bv = ld_f(x, o * len * inner + in);
+            for (i = 1; i < len; i++) {
+                double v = ld_f(x, (o * len + i) * inner + in);
+                if ((ismax ? v > bv : v < bv) || (last && v == bv)) {
+                    bv = v;
+                    best = i;
+                }
+            }
+            y[o * inner + in] = best;
+        }
+    }
+    return 0;
+}
+
+static int eval_ARGMAX(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    (void)e;
+    return argext(n, ins, outs, 1);
+}
+
+static int eval_ARGMIN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    (void)e;
+    return argext(n, ins, outs, 0);
+}
+
+/* LogSoftmax and Hardmax over axis (coerce2d: the pre-13 2-D form). */
+static int softmax_like(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs)
+{
+    const GirType *t = &ins[0]->type;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner, o, in, i;
+    if (ax < 0)
+        ax += t->rank;
+    around_axis(t, ax, &outer, &len, &inner);
+    if (coerce) {
+        len = gir_dims_prod(t->dims, (int)ax, t->rank);
+        inner = 1;
+    }
+    for (o = 0; o < outer; o++) {
+        for (in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in, at = 0;
+            double mx = -INFINITY, sum = 0;
+            for (i = 0; i < len; i++) {
+                double v = ld_f(ins[0], base + i * inner);
+                if (v > mx || i == 0) {
+                    mx = v;
+                    at = i;
+                }
+            }
+            for (i = 0; i < len; i++)
+                sum += exp(ld_f(ins[0], base + i * inner) - mx);
+            for (i = 0; i < len; i++) {
+                double v = ld_f(ins[0], base + i * inner);
+                st_f(outs[0], base + i * inner,
+                     n->op == GIR_OP_HARDMAX ? (i == at ? 1.0 : 0.0) : v - mx - log(sum));
+            }
+        }
+    }
+    return 0;
+}
+
+static int eval_LOGSOFTMAX(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                           GirError *e)
+{
+    (void)e;
+    return softmax_like(n, ins, outs);
+}
+
+static int eval_HARDMAX(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    (void)e;
+    return softmax_like(n, ins, outs);
+}
+
+static int eval_CUMSUM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirTensor *x = ins[0];
+    int64_t ax = ins[1]->type.dtype == GIR_DT_I32 ? ((const int32_t *)ins[1]->data)[0]
+                                                  : ((const int64_t *)ins[1]->data)[0];
+    int excl = gir_attr_int(n, "exclusive", 0) != 0, rev = gir_attr_int(n, "reverse", 0) != 0;
+    int flt = !is_int(x->type.dtype);
+    int64_t outer, len, inner, o, in, i;
+    (void)e;
+    if (ax < 0)
+        ax += x->type.rank;
+    around_axis(&x->type, ax, &outer, &len, &inner);
+    for (o = 0; o < outer; o++) {
+        for (in = 0; in < inner; in++) {
+            double fs = 0;
+            int64_t is = 0;
+            for (i = 0; i < len; i++) {
+                int64_t k = rev ? len - 1 - i : i, at = (o * len + k) * inner + in;
+                if (flt) {
+                    double v = ld_f(x, at);
+                    if (!excl)
+                        fs += v;
+                    st_f(outs[0], at, fs);
+                    if (excl)
+                        fs += v;
+                } else {
+                    int64_t v = ld_i(x, at);
+                    if (!excl)
+                        is = (int64_t)((uint64_t)is + (uint64_t)v);
+                    st_i(outs[0], at, is);
+                    if (excl)
+                        is = (int64_t)((uint64_t)is + (uint64_t)v);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- types and shapes as data --------------------------------------------------------- */
+
+static int cast(const GirTensor *x, GirTensor *y)
+{
+    int64_t i, cnt = numel(x);
+    GirDType to = y->type.dtype;
+    for (i = 0; i < cnt; i++) {
+        if (to == GIR_DT_BOOL) {
+            ((uint8_t *)y->data)[i] = is_int(x->type.dtype) || x->type.dtype == GIR_DT_BOOL
+                                          ? ld_i(x, i) != 0
+                                          : ld_f(x, i) != 0;
+        } else if (is_int(to)) {
+            if (is_int(x->type.dtype) || x->type.dtype == GIR_DT_BOOL) {
+                st_i(y, i, ld_i(x, i));
+            } else {
+                /* Out of range and NaN have no defined result in ONNX;
+                 * saturate so C has none either. */
+                double v = trunc(ld_f(x, i));
+                int64_t q = isnan(v) ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+                st_i(y, i, q);
+            }
+        } else {
+            st_f(y, i, is_int(x->type.dtype) || x->type.dtype == GIR_DT_BOOL ? (double)ld_i(x, i)
+                                                                           : ld_f(x, i));
+        }
+    }
+    return 0;
+}
+
+static int eval_CAST(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    (void)n;
+    (void)e;
+    return cast(ins[0], outs[0]);
+}
+
+static int eval_CASTLIKE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    (void)n;
+    (void)e;
+    return cast(ins[0], outs[0]);
+}
+
+static int eval_SHAPE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    int64_t *y = outs[0]->data, i, cnt = numel(outs[0]);
+    int r = ins[0]->type.rank;
+    int64_t lo = gir_attr_int(n, "start", 0);
+    (void)e;
+    if (lo < 0)
+        lo += r;
+    if (lo < 0)
+        lo = 0;
+    for (i = 0; i < cnt; i++)
+        y[i] = ins[0]->type.dims[lo + i];
+    return 0;
+}
+
+static int eval_SIZE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    (void)n;
+    (void)e;
+    *(int64_t *)outs[0]->data = numel(ins[0]);
+    return 0;
+}
+
+static int eval_CONSTANTOFSHAPE(const GirNode *n, const GirTensor *const *ins,
+                                GirTensor *const *outs, GirError *e)
+{
+    const GirAttr *v = gir_attr(n, "value");
+    size_t es = gir_dtype_size(outs[0]->type.dtype);
+    int64_t i, cnt = numel(outs[0]);
+    (void)ins;
+    (void)e;
+    if (!v)
+        return 0; /* zeros: the arena clears */
+    for (i = 0; i < cnt; i++)
+        memcpy((char *)outs[0]->data + (size_t)i * es, v->t.data, es);
+    return 0;
+}
+
+static int eval_RANGE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    int64_t i, cnt = numel(outs[0]);
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++) {
+        if (is_int(outs[0]->type.dtype))
+            st_i(outs[0], i, ld_i(ins[0], 0) + i * ld_i(ins[2], 0));
+        else
+            st_f(outs[0], i, ld_f(ins[0], 0) + (double)i * ld_f(ins[2], 0));
+    }
+    return 0;
+}
+
+static int eval_TILE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    GirTensor *y = outs[0];
+    size_t es = gir_dtype_size(y->type.dtype);
+    int64_t idx[GIR_MAX_RANK] = {0}, xs[GIR_MAX_RANK], i, cnt = numel(y);
+    int d;
+    (void)n;
+    (void)e;
+    strides_of(xt, xs);
+    for (i = 0; i < cnt; i++) {
+        int64_t off = 0;
+        for (d = 0; d < xt->rank; d++)
+            off += (idx[d] % xt->dims[d]) * xs[d];
+        memcpy((char *)y->data + (size_t)i * es, (const char *)ins[0]->data + (size_t)off * es, es);
+        gir_next_index(idx, y->type.dims, y->type.rank);
+    }
+    return 0;
+}
+
+/* An index entry of t, negative ones counted from the end of an axis of
+ * size dim; -1 + error when out of range. */
+static int index_at(const GirNode *n, const GirTensor *t, int64_t i, int64_t dim, int64_t *out,
+                    GirError *e)
+{
+    int64_t v = ld_i(t, i);
+    if (v < -dim || v >= dim)
+        return gir_node_fail(n, e, "index %lld out of range for an axis of %lld", (long long)v,
+                             (long long)dim);
+    *out = v < 0 ? v + dim : v;
+    return 0;
+}
+
+static int eval_GATHER(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirTensor *x = ins[0], *ix = ins[1];
+    size_t es = gir_dtype_size(x->type.dtype);
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, len, inner, o, j, ni = numel(ix), k = 0;
+    char *y = outs[0]->data;
+    if (ax < 0)
+        ax += x->type.rank;
+    around_axis(&x->type, ax, &outer, &len, &inner);
+    for (o = 0; o < outer; o++) {
+        for (j = 0; j < ni; j++) {
+            if (index_at(n, ix, j, len, &k, e))
+                return -1;
+            memcpy(y, (const char *)x->data + (size_t)((o * len + k) * inner) * es,
+                   (size_t)inner * es);
+            y += (size_t)inner * es;
+        }
+    }
+    return 0;
+}
+
+static int eval_GATHERELEMENTS(const GirNode *n, const GirTensor *const *ins,
+                               GirTensor *const *outs, GirError *e)
+{
+    const GirTensor *x = ins[0], *ix = ins[1];
+    const GirType *xt = &x->type;
+    size_t es = gir_dtype_size(xt->dtype);
+    int64_t ax = gir_attr_int(n, "axis", 0), xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0};
+    int64_t i, cnt = numel(ix), k = 0;
+    int d;
+    if (ax < 0)
+        ax += xt->rank;
+    strides_of(xt, xs);
+    for (i = 0; i < cnt; i++) {
+        int64_t off = 0;
+        if (index_at(n, ix, i, xt->dims[ax], &k, e))
+            return -1;
+        for (d = 0; d < xt->rank; d++) {
+            int64_t c = d == ax ? k : idx[d];
+            if (c >= xt->dims[d])
+                return gir_node_fail(n, e, "indices larger than data on axis %d", d);
+            off += c * xs[d];
+        }
+        memcpy((char *)outs[0]->data + (size_t)i * es, (const char *)x->data + (size_t)off * es, es);
+        gir_next_index(idx, ix->type.dims, ix->type.rank);
+    }
+    return 0;
+}
+
+static int eval_TRILU(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                      GirError *e)
+{
+    const GirType *t = &ins[0]->type;
+    const GirTensor *kt = arg(n, ins, 1);
+    int64_t k = kt && numel(kt) ? ((const int64_t *)kt->data)[0] : 0;
+    int upper = gir_attr_int(n, "upper", 1) != 0;
+    int64_t R = t->dims[t->rank - 2], C = t->dims[t->rank - 1], i, cnt = numel(ins[0]);
+    size_t es = gir_dtype_size(t->dtype);
+    (void)e;
+    for (i = 0; i < cnt; i++) {
+        int64_t c = i % C, r = (i / C) % R;
+        int keep = upper ? c - r >= k : c - r <= k;
+        if (keep)
+            memcpy((char *)outs[0]->data + (size_t)i * es, (const char *)ins[0]->data + (size_t)i * es, es);
+    }
+    return 0;
+}
+
+/* ---- normalization and layout layers ------------------------------------------------------ */
+
+static int eval_LAYERNORM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                          GirError *e)
+{
+    const GirTensor *x = ins[0], *sc = ins[1], *bi = arg(n, ins, 2);
+    const GirType *xt = &x->type;
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, len, o, i;
+    double eps = gir_attr_float(n, "epsilon", 1e-5f);
+    GirType nt;
+    GirTensor sct, bit;
+    if (ax < 0)
+        ax += xt->rank;
+    outer = gir_dims_prod(xt->dims, 0, (int)ax);
+    len = gir_dims_prod(xt->dims, (int)ax, xt->rank);
+    /* Scale and B broadcast to the normalized shape. */
+    nt = *xt;
+    nt.rank = xt->rank - (int)ax;
+    memmove(nt.dims, xt->dims + ax, sizeof(int64_t) * (size_t)nt.rank);
+    {
+        int64_t sst[GIR_MAX_RANK], bst[GIR_MAX_RANK];
+        GirArena *a = gir_arena_new();
+        int64_t idx[GIR_MAX_RANK] = {0};
+        double *sv = gir_arena_alloc(a, sizeof(double) * (size_t)(len + 1));
+        double *bv = gir_arena_alloc(a, sizeof(double) * (size_t)(len + 1));
+        int d;
+        if (sc->type.rank > nt.rank || (bi && bi->type.rank > nt.rank)) {
+            gir_arena_free(a);
+            return gir_node_fail(n, e, "Scale or B has a higher rank than the normalized axes");
+        }
+        sct = *sc;
+        bcast_strides(&sc->type, &nt, sst);
+        if (bi) {
+            bit = *bi;
+            bcast_strides(&bi->type, &nt, bst);
+        }
+        for (i = 0; i < len; i++) {
+            int64_t so = 0, bo = 0;
+            for (d = 0; d < nt.rank; d++) {
+                so += idx[d] * sst[d];
+                bo += bi ? idx[d] * bst[d] : 0;
+            }
+            sv[i] = ld_f(&sct, so);
+            bv[i] = bi ? ld_f(&bit, bo) : 0;
+            gir_next_index(idx, nt.dims, nt.rank);
+        }
+        for (o = 0; o < outer; o++) {
+            double mean = 0, var = 0, inv;
+            for (i = 0; i < len; i++)
+                mean += ld_f(x, o * len + i);
+            mean /= (double)(len ? len : 1);
+            for (i = 0; i < len; i++) {
+                double dv = ld_f(x, o * len + i) - mean;
+                var += dv * dv;
+            }
+            var /= (double)(len ? len : 1);
+            inv = 1.0 / sqrt(var + eps);
+            for (i = 0; i < len; i++)
+                st_f(outs[0], o * len + i, (ld_f(x, o * len + i) - mean) * inv * sv[i] + bv[i]);
+            if (n->nout > 1)
+                st_f(outs[1], o, mean);
+            if (n->nout > 2)
+                st_f(outs[2], o, inv);
+        }
+        gir_arena_free(a);
+    }
+    return 0;
+}
+
+static int eval_INSTANCENORM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                             GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t C = xt->dims[1], planes = xt->dims[0] * C, plane = gir_dims_prod(xt->dims, 2, xt->rank);
+    double eps = gir_attr_float(n, "epsilon", 1e-5f);
+    int64_t p, i;
+    (void)e;
+    for (p = 0; p < planes; p++) {
+        double mean = 0, var = 0, inv, s = ld_f(ins[1], p % C), b = ld_f(ins[2], p % C);
+        for (i = 0; i < plane; i++)
+            mean += ld_f(ins[0], p * plane + i);
+        mean /= (double)(plane ? plane : 1);
+        for (i = 0; i < plane; i++) {
+            double dv = ld_f(ins[0], p * plane + i) - mean;
+            var += dv * dv;
+        }
+        var /= (double)(plane ? plane : 1);
+        inv = 1.0 / sqrt(var + eps);
+        for (i = 0; i < plane; i++)
+            st_f(outs[0], p * plane + i, (ld_f(ins[0], p * plane + i) - mean) * inv * s + b);
+    }
+    return 0;
+}
+
+static int eval_LRN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t size = gir_attr_int(n, "size", 0), C, plane, nb, c, j, i;
+    double alpha = gir_attr_float(n, "alpha", 1e-4f), beta = gir_attr_float(n, "beta", 0.75f);
+    double bias = gir_attr_float(n, "bias", 1.0f);
+    if (size < 1 || size > 1 << 20 || xt->rank < 3)
+        return gir_node_fail(n, e, "needs size >= 1 and an input of rank 3 or more");
+    C = xt->dims[1];
+    plane = gir_dims_prod(xt->dims, 2, xt->rank);
+    for (nb = 0; nb < xt->dims[0]; nb++) {
+        for (c = 0; c < C; c++) {
+            int64_t lo = c - (size - 1) / 2, hi = c + (size - 1) - (size - 1) / 2;
+            for (i = 0; i < plane; i++) {
+                double sq = 0, x = ld_f(ins[0], (nb * C + c) * plane + i);
+                for (j = lo < 0 ? 0 : lo; j <= hi && j < C; j++) {
+                    double v = ld_f(ins[0], (nb * C + j) * plane + i);
+                    sq += v * v;
+                }
+                st_f(outs[0], (nb * C + c) * plane + i, x / pow(bias + alpha / (double)size * sq, beta));
+            }
+        }
+    }
+    return 0;
+}
+
+/* DepthToSpace and SpaceToDepth: y[n, c, h, w] read from x by the block
+ * arithmetic of the mode. */
+static int blocks(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs, int to_space)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    int64_t b = gir_attr_int(n, "blocksize", 1), idx[4] = {0, 0, 0, 0}, i, cnt = numel(outs[0]);
+    int crd = strcmp(gir_attr_string(n, "mode", "DCR"), "CRD") == 0;
+    size_t es = gir_dtype_size(xt->dtype);
+    int64_t C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    for (i = 0; i < cnt; i++) {
+        int64_t nn = idx[0], c = idx[1], h = idx[2], w = idx[3], xc, xh, xw, off;
+        if (to_space) {
+            int64_t oc = yt->dims[1], bh = h % b, bw = w % b;
+            xc = crd ? c * b * b + bh * b + bw : (bh * b + bw) * oc + c;
+            xh = h / b;
+            xw = w / b;
+        } else {
+            int64_t blk = c / C, bh = blk / b, bw = blk % b;
+            xc = c % C;
+            xh = h * b + bh;
+            xw = w * b + bw;
+        }
+        off = ((nn * C + xc) * H + xh) * W + xw;
+        memcpy((char *)outs[0]->data + (size_t)i * es, (const char *)ins[0]->data + (size_t)off * es, es);
+        gir_next_index(idx, yt->dims, 4);
+    }
+    return 0;
+}
+
+static int eval_DEPTHTOSPACE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                             GirError *e)
+{
+    (void)e;
+    return blocks(n, ins, outs, 1);
+}
+
+static int eval_SPACETODEPTH(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                             GirError *e)
+{
+    (void)e;
+    return blocks(n, ins, outs, 0);
+}
+
+static int eval_GLOBALMAXPOOL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                              GirError *e)
+{
+    const GirType *t = &ins[0]->type;
+    int64_t planes = t->dims[0] * t->dims[1], plane = gir_dims_prod(t->dims, 2, t->rank), p, i;
+    (void)n;
+    (void)e;
+    for (p = 0; p < planes; p++) {
+        double m = -INFINITY;
+        for (i = 0; i < plane; i++) {
+            double v = ld_f(ins[0], p * plane + i);
+            m = v > m ? v : m;
+        }
+        st_f(outs[0], p, m);
     }
     return 0;
 }

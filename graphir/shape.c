@@ -1655,6 +1655,768 @@ static int shape_nhwc(const GirNode *n, const GirTensor *const *ins, GirType *ou
     return 0;
 }
 
+/* ---- elementwise math, activations, logic ------------------------------------- */
+
+static int is_flt(GirDType d) { return d == GIR_DT_F32 || d == GIR_DT_F64; }
+
+/* Shape-keeping ops on floats (f32, f64). */
+static int same_flt(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_flt(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "input has element type %s; only f32 and f64 are supported",
+                             gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+/* Shape-keeping ops on any number type. */
+static int same_num(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported",
+                             gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+#define FLT_RULE(E)                                                                          \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return same_flt(n, ins, outs, e);                                                   \
+    }
+FLT_RULE(EXP) FLT_RULE(LOG) FLT_RULE(SQRT) FLT_RULE(RECIPROCAL) FLT_RULE(FLOOR)
+FLT_RULE(CEIL) FLT_RULE(ROUND) FLT_RULE(ERF) FLT_RULE(SIN) FLT_RULE(COS) FLT_RULE(TAN)
+FLT_RULE(ASIN) FLT_RULE(ACOS) FLT_RULE(ATAN) FLT_RULE(SINH) FLT_RULE(COSH) FLT_RULE(ASINH)
+FLT_RULE(ACOSH) FLT_RULE(ATANH) FLT_RULE(SOFTPLUS) FLT_RULE(SOFTSIGN) FLT_RULE(ELU)
+FLT_RULE(SELU) FLT_RULE(CELU) FLT_RULE(HARDSIGMOID) FLT_RULE(HARDSWISH)
+FLT_RULE(THRESHOLDEDRELU) FLT_RULE(LRN) FLT_RULE(HARDMAX)
+#undef FLT_RULE
+
+static int shape_ABS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_NEG(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_SIGN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_SHRINK(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_NOT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "input must be bool, not %s", gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int float_to_bool(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_BOOL;
+    return 0;
+}
+
+static int shape_ISNAN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return float_to_bool(n, ins, outs, e);
+}
+
+static int shape_ISINF(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return float_to_bool(n, ins, outs, e);
+}
+
+/* Broadcasting ops of two or more inputs: every input of element type dt
+ * (UNDEF: any, but all equal), the result broadcast from all of them. */
+static int bcast_all(const GirNode *n, const GirTensor *const *ins, int nin, GirType *out,
+                     GirError *e)
+{
+    int i;
+    *out = ins[0]->type;
+    for (i = 1; i < nin; i++) {
+        GirType t;
+        if (!ins[i])
+            return gir_node_fail(n, e, "input %d is absent", i);
+        if (broadcast(n, out, &ins[i]->type, &t, e))
+            return -1;
+        t.dtype = out->dtype;
+        *out = t;
+    }
+    return 0;
+}
+
+static int same_dtypes(const GirNode *n, const GirTensor *const *ins, int nin, GirError *e)
+{
+    int i;
+    for (i = 1; i < nin; i++)
+        if (ins[i] && ins[i]->type.dtype != ins[0]->type.dtype)
+            return gir_node_fail(n, e, "input %d has element type %s but input 0 is %s", i,
+                                 gir_dtype_name(ins[i]->type.dtype),
+                                 gir_dtype_name(ins[0]->type.dtype));
+    return 0;
+}
+
+static int shape_compare(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirDType d = ins[0]->type.dtype;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (!is_numeric(d) && !(d == GIR_DT_BOOL && n->op == GIR_OP_EQUAL))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    if (bcast_all(n, ins, 2, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_BOOL;
+    return 0;
+}
+
+#define CMP_RULE(E)                                                                          \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return shape_compare(n, ins, outs, e);                                              \
+    }
+CMP_RULE(EQUAL) CMP_RULE(GREATER) CMP_RULE(LESS) CMP_RULE(GREATEROREQUAL) CMP_RULE(LESSOREQUAL)
+#undef CMP_RULE
+
+static int shape_logic(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "inputs must be bool, not %s", gir_dtype_name(ins[0]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_AND(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_OR(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_XOR(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_BITSHIFT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *dir = gir_attr_string(n, "direction", "");
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_U8)
+        return gir_node_fail(n, e, "element type %s not supported (u8 only)",
+                             gir_dtype_name(ins[0]->type.dtype));
+    if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0)
+        return gir_node_fail(n, e, "direction must be LEFT or RIGHT");
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_POW(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype) || !is_numeric(ins[1]->type.dtype))
+        return gir_node_fail(n, e, "element types %s and %s not supported",
+                             gir_dtype_name(ins[0]->type.dtype), gir_dtype_name(ins[1]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_num2(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_MOD(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (!gir_attr_int(n, "fmod", 0) && is_flt(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "floating-point inputs need fmod=1");
+    return shape_num2(n, ins, outs, e);
+}
+
+static int shape_PRELU(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    char a[128], b[128];
+    if (shape_num2(n, ins, outs, e))
+        return -1;
+    if (gir_type_is_static(outs) && gir_type_is_static(&ins[0]->type) &&
+        !gir_type_equal(outs, &ins[0]->type))
+        return gir_node_fail(n, e, "slope %s does not broadcast to input %s",
+                             gir_type_str(&ins[1]->type, a, sizeof a),
+                             gir_type_str(&ins[0]->type, b, sizeof b));
+    return 0;
+}
+
+static int shape_variadic(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if ((n->op == GIR_OP_MEAN || n->op == GIR_OP_SUM) && !is_flt(ins[0]->type.dtype) &&
+        n->op == GIR_OP_MEAN)
+        return gir_node_fail(n, e, "Mean needs f32 or f64 inputs");
+    return bcast_all(n, ins, n->nin, outs, e);
+}
+
+static int shape_MAX(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_MIN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_SUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_MEAN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_WHERE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirType t;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins + 1, 2, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "condition must be bool, not %s",
+                             gir_dtype_name(ins[0]->type.dtype));
+    if (bcast_all(n, ins, 3, &t, e))
+        return -1;
+    t.dtype = ins[1]->type.dtype;
+    outs[0] = t;
+    return 0;
+}
+
+/* ---- reductions and per-axis ops ------------------------------------------------ */
+
+/* The reduced axes of a Reduce* node: mask[d] for each axis of rank r.
+ * Returns 1 when the axes input's data is not known. */
+static int reduce_axes(const GirNode *n, const GirTensor *const *ins, int r, int *mask,
+                       GirError *e)
+{
+    const GirTensor *ax = arg(n, ins, 1);
+    int64_t v[GIR_MAX_RANK];
+    int cnt = 0, i, rc = 0;
+    memset(mask, 0, sizeof(int) * GIR_MAX_RANK);
+    if (ax) {
+        rc = read_ints(n, ax, "axes", v, GIR_MAX_RANK, &cnt, e);
+        if (rc)
+            return rc;
+    }
+    if (cnt <= 0) {
+        int noop = gir_attr_int(n, "noop_with_empty_axes", 0) != 0;
+        for (i = 0; i < r; i++)
+            mask[i] = !noop;
+        return 0;
+    }
+    for (i = 0; i < cnt; i++) {
+        int64_t a;
+        if (norm_axis(n, v[i], r, "axis", &a, e))
+            return -1;
+        mask[a] = 1;
+    }
+    return 0;
+}
+
+static int shape_reduce(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int keep = gir_attr_int(n, "keepdims", 1) != 0, mask[GIR_MAX_RANK], i, k, rc;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(xt->dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    if (xt->rank < 0) {
+        outs[0] = type_of(xt->dtype, -1);
+        return 0;
+    }
+    rc = reduce_axes(n, ins, xt->rank, mask, e);
+    if (rc < 0)
+        return -1;
+    if (rc) {
+        outs[0] = type_of(xt->dtype, keep ? xt->rank : -1);
+        return 0;
+    }
+    outs[0] = type_of(xt->dtype, 0);
+    for (i = 0, k = 0; i < xt->rank; i++) {
+        if (!mask[i])
+            outs[0].dims[k++] = xt->dims[i];
+        else if (keep)
+            outs[0].dims[k++] = 1;
+    }
+    outs[0].rank = k;
+    return 0;
+}
+
+#define REDUCE_RULE(E)                                                                       \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return shape_reduce(n, ins, outs, e);                                               \
+    }
+REDUCE_RULE(REDUCEMEAN) REDUCE_RULE(REDUCEMAX) REDUCE_RULE(REDUCEMIN) REDUCE_RULE(REDUCESUM)
+REDUCE_RULE(REDUCEPROD) REDUCE_RULE(REDUCEL1) REDUCE_RULE(REDUCEL2) REDUCE_RULE(REDUCELOGSUM)
+REDUCE_RULE(REDUCELOGSUMEXP) REDUCE_RULE(REDUCESUMSQUARE)
+#undef REDUCE_RULE
+
+static int shape_arg(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ax;
+    if (same_num(n, ins, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_I64;
+    if (xt->rank < 0)
+        return 0;
+    if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
+        return -1;
+    if (gir_attr_int(n, "keepdims", 1)) {
+        outs[0].dims[ax] = 1;
+    } else {
+        int i;
+        for (i = (int)ax; i + 1 < xt->rank; i++)
+            outs[0].dims[i] = xt->dims[i + 1];
+        outs[0].rank--;
+    }
+    return 0;
+}
+
+static int shape_ARGMAX(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_arg(n, ins, outs, e);
+}
+
+static int shape_ARGMIN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_arg(n, ins, outs, e);
+}
+
+static int shape_LOGSOFTMAX(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                            GirError *e)
+{
+    int64_t ax;
+    int r = ins[0]->type.rank, coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (r == 0)
+        return gir_node_fail(n, e, "input must have rank 1 or more");
+    if (r > 0 && norm_axis(n, gir_attr_int(n, "axis", coerce ? 1 : -1), r, "axis", &ax, e))
+        return -1;
+    return 0;
+}
+
+static int shape_CUMSUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t v[1], ax;
+    int cnt, rc;
+    if (same_num(n, ins, outs, e))
+        return -1;
+    rc = read_ints(n, ins[1], "axis", v, 1, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (cnt != 1 && cnt != -1)
+        return gir_node_fail(n, e, "axis must be a scalar");
+    if (rc == 0 && ins[0]->type.rank >= 0 &&
+        norm_axis(n, v[0], ins[0]->type.rank, "axis", &ax, e))
+        return -1;
+    return 0;
+}
+
+/* ---- types and shapes as data ----------------------------------------------------- */
+
+static int cast_to(const GirNode *n, const GirTensor *x, GirDType to, GirType *outs, GirError *e)
+{
+    GirDType d = x->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(d) && d != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "cannot cast from %s", gir_dtype_name(d));
+    if (!is_numeric(to) && to != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "cannot cast to %s", gir_dtype_name(to));
+    outs[0] = x->type;
+    outs[0].dtype = to;
+    return 0;
+}
+
+static int shape_CAST(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t to = gir_attr_int(n, "to", 0);
+    GirDType d = to > 0 && to < 64 ? gir_dtype_from_onnx((int)to) : GIR_DT_UNDEF;
+    if (d == GIR_DT_UNDEF)
+        return gir_node_fail(n, e, "attribute to = %lld is not a supported element type",
+                             (long long)to);
+    return cast_to(n, ins[0], d, outs, e);
+}
+
+static int shape_CASTLIKE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    return cast_to(n, ins[0], ins[1]->type.dtype, outs, e);
+}
+
+/* Shape's [start, end) of a rank-r input, clamped as ONNX says. */
+static void shape_range(const GirNode *n, int r, int64_t *lo, int64_t *hi)
+{
+    int64_t s = gir_attr_int(n, "start", 0), t = gir_attr_int(n, "end", r);
+    if (s < 0)
+        s += r;
+    if (t < 0)
+        t += r;
+    *lo = s < 0 ? 0 : s > r ? r : s;
+    *hi = t < 0 ? 0 : t > r ? r : t;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+static int shape_SHAPE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t lo, hi;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 1);
+    if (ins[0]->type.rank >= 0) {
+        shape_range(n, ins[0]->type.rank, &lo, &hi);
+        outs[0].dims[0] = hi - lo;
+    }
+    return 0;
+}
+
+static int shape_SIZE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    (void)ins;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 0);
+    return 0;
+}
+
+/* A shape given as data (ConstantOfShape, Expand): rank *r (-1 unknown) and
+ * dims (-1 when the data is not known). */
+static int shape_input(const GirNode *n, const GirTensor *t, int64_t *dims, int *r, GirError *e)
+{
+    int rc = read_ints(n, t, "shape", dims, GIR_MAX_RANK, r, e), i;
+    if (rc < 0)
+        return -1;
+    if (rc) {
+        for (i = 0; i < GIR_MAX_RANK; i++)
+            dims[i] = -1;
+        return 0;
+    }
+    for (i = 0; i < *r; i++)
+        if (dims[i] < 0 || dims[i] > DIM_MAX)
+            return gir_node_fail(n, e, "shape[%d] = %lld out of range", i, (long long)dims[i]);
+    return 0;
+}
+
+static int shape_CONSTANTOFSHAPE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirAttr *v = gir_attr(n, "value");
+    int64_t dims[GIR_MAX_RANK];
+    int r, i;
+    GirDType dt = GIR_DT_F32;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (v) {
+        if (v->kind != GIR_ATTR_TENSOR || gir_type_numel(&v->t.type) != 1 || !v->t.data)
+            return gir_node_fail(n, e, "value must be a one-element tensor");
+        dt = v->t.type.dtype;
+        if (!is_numeric(dt) && dt != GIR_DT_BOOL)
+            return gir_node_fail(n, e, "value of type %s not supported", gir_dtype_name(dt));
+    }
+    if (shape_input(n, ins[0], dims, &r, e))
+        return -1;
+    outs[0] = type_of(dt, r);
+    for (i = 0; i < r; i++)
+        outs[0].dims[i] = dims[i];
+    return 0;
+}
+
+static int shape_RANGE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirDType d = ins[0]->type.dtype;
+    int i;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 3, e))
+        return -1;
+    if (!is_numeric(d))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    for (i = 0; i < 3; i++)
+        if (numel_sat(&ins[i]->type) > 1 || ins[i]->type.rank > 1)
+            return gir_node_fail(n, e, "input %d must be a scalar", i);
+    outs[0] = type_of(d, 1);
+    if (ins[0]->data && ins[1]->data && ins[2]->data) {
+        double s, l, dl, c;
+        if (is_flt(d)) {
+            s = d == GIR_DT_F32 ? *(const float *)ins[0]->data : *(const double *)ins[0]->data;
+            l = d == GIR_DT_F32 ? *(const float *)ins[1]->data : *(const double *)ins[1]->data;
+            dl = d == GIR_DT_F32 ? *(const float *)ins[2]->data : *(const double *)ins[2]->data;
+        } else if (d == GIR_DT_I32 || d == GIR_DT_I64) {
+            s = (double)load_int(ins[0], 0);
+            l = (double)load_int(ins[1], 0);
+            dl = (double)load_int(ins[2], 0);
+        } else {
+            return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+        }
+        if (dl == 0 || !isfinite(s) || !isfinite(l) || !isfinite(dl))
+            return gir_node_fail(n, e, "delta must be nonzero and all inputs finite");
+        c = ceil((l - s) / dl);
+        if (c > (double)DIM_MAX)
+            return gir_node_fail(n, e, "%g elements are too many", c);
+        outs[0].dims[0] = c > 0 ? (int64_t)c : 0;
+    }
+    return 0;
+}
+
+static int shape_EXPAND(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirType s;
+    int64_t dims[GIR_MAX_RANK];
+    int r, i;
+    if (want_outs(n, 1, 1, e) || shape_input(n, ins[1], dims, &r, e))
+        return -1;
+    s = type_of(ins[0]->type.dtype, r);
+    for (i = 0; i < r; i++)
+        s.dims[i] = dims[i];
+    if (r < 0 || (dims[0] < 0 && r > 0)) {
+        /* Unknown target: the rank is at least both. */
+        int rr = ins[0]->type.rank > r ? ins[0]->type.rank : r;
+        outs[0] = type_of(ins[0]->type.dtype, r < 0 ? -1 : rr);
+        return 0;
+    }
+    if (broadcast(n, &ins[0]->type, &s, outs, e))
+        return -1;
+    outs[0].dtype = ins[0]->type.dtype;
+    return 0;
+}
+
+static int shape_TILE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t rep[GIR_MAX_RANK];
+    int cnt, rc, i;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    rc = read_ints(n, ins[1], "repeats", rep, GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    outs[0] = type_of(xt->dtype, xt->rank);
+    if (xt->rank < 0)
+        return 0;
+    if (cnt >= 0 && cnt != xt->rank)
+        return gir_node_fail(n, e, "repeats has %d entries; the input has rank %d", cnt, xt->rank);
+    if (rc)
+        return 0;
+    for (i = 0; i < xt->rank; i++) {
+        if (rep[i] < 0 || rep[i] > DIM_MAX)
+            return gir_node_fail(n, e, "repeats[%d] = %lld out of range", i, (long long)rep[i]);
+        outs[0].dims[i] = xt->dims[i] < 0 ? -1 : mul_sat(xt->dims[i], rep[i]);
+    }
+    return 0;
+}
+
+static int need_index(const GirNode *n, const GirTensor *t, GirError *e)
+{
+    if (t->type.dtype != GIR_DT_I64 && t->type.dtype != GIR_DT_I32)
+        return gir_node_fail(n, e, "indices must be i64 or i32, not %s",
+                             gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+static int shape_GATHER(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (xt->rank < 0 || it->rank < 0) {
+        outs[0] = type_of(xt->dtype, -1);
+        return 0;
+    }
+    if (xt->rank == 0)
+        return gir_node_fail(n, e, "data must have rank 1 or more");
+    if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
+        return -1;
+    if (xt->rank + it->rank - 1 > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank %d above %d", xt->rank + it->rank - 1, GIR_MAX_RANK);
+    outs[0] = type_of(xt->dtype, xt->rank + it->rank - 1);
+    for (i = 0; i < ax; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    for (i = 0; i < it->rank; i++)
+        outs[0].dims[k++] = it->dims[i];
+    for (i = (int)ax + 1; i < xt->rank; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    return 0;
+}
+
+static int shape_GATHERELEMENTS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    outs[0] = *it;
+    outs[0].dtype = xt->dtype;
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (xt->rank != it->rank || xt->rank == 0)
+        return gir_node_fail(n, e, "indices have rank %d; data has rank %d", it->rank, xt->rank);
+    return norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e);
+}
+
+static int shape_TRILU(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirTensor *k = arg(n, ins, 1);
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype) && ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if (ins[0]->type.rank >= 0 && ins[0]->type.rank < 2)
+        return gir_node_fail(n, e, "input must have rank 2 or more");
+    if (k && (k->type.dtype != GIR_DT_I64 || numel_sat(&k->type) > 1))
+        return gir_node_fail(n, e, "k must be an i64 scalar");
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+/* ---- normalization and layout layers ------------------------------------------------ */
+
+static int shape_LAYERNORM(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ax;
+    int i;
+    if (want_outs(n, 1, 3, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!is_flt(xt->dtype))
+        return gir_node_fail(n, e, "input has element type %s; only f32 and f64", gir_dtype_name(xt->dtype));
+    outs[0] = *xt;
+    if (xt->rank < 0) {
+        for (i = 1; i < n->nout; i++)
+            outs[i] = type_of(GIR_DT_F32, -1);
+        return 0;
+    }
+    if (norm_axis(n, gir_attr_int(n, "axis", -1), xt->rank, "axis", &ax, e))
+        return -1;
+    for (i = 1; i < n->nout; i++) {
+        int d;
+        outs[i] = *xt;
+        outs[i].dtype = GIR_DT_F32;
+        for (d = (int)ax; d < xt->rank; d++)
+            outs[i].dims[d] = 1;
+    }
+    return 0;
+}
+
+static int shape_INSTANCENORM(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int i;
+    if (same_flt(n, ins, outs, e) || same_dtypes(n, ins, 3, e))
+        return -1;
+    if (xt->rank >= 0 && xt->rank < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...)");
+    for (i = 1; i < 3; i++)
+        if (ins[i]->type.rank != 1 || (xt->rank >= 0 && ins[i]->type.dims[0] != xt->dims[1]))
+            return gir_node_fail(n, e, "%s must be 1-D with one entry per channel",
+                                 i == 1 ? "scale" : "B");
+    return 0;
+}
+
+static int shape_GLOBALMAXPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                               GirError *e)
+{
+    int i, r = ins[0]->type.rank;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (r >= 0 && r < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+    for (i = 2; i < r; i++)
+        outs[0].dims[i] = 1;
+    return 0;
+}
+
+/* DepthToSpace (to_space) and SpaceToDepth on [N, C, H, W]. */
+static int shape_blocks(const GirNode *n, const GirTensor *const *ins, GirType *outs, int to_space,
+                        GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t b = gir_attr_int(n, "blocksize", 0), b2;
+    const char *mode = gir_attr_string(n, "mode", "DCR");
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (b < 1 || b > 4096)
+        return gir_node_fail(n, e, "blocksize %lld out of range", (long long)b);
+    if (strcmp(mode, "DCR") != 0 && strcmp(mode, "CRD") != 0)
+        return gir_node_fail(n, e, "mode must be DCR or CRD");
+    if (xt->rank != 4)
+        return gir_node_fail(n, e, "input must have rank 4, has %d", xt->rank);
+    b2 = b * b;
+    outs[0] = *xt;
+    if (to_space) {
+        if (xt->dims[1] >= 0 && xt->dims[1] % b2)
+            return gir_node_fail(n, e, "channels %lld not a multiple of blocksize^2", (long long)xt->dims[1]);
+        outs[0].dims[1] = xt->dims[1] < 0 ? -1 : xt->dims[1] / b2;
+        outs[0].dims[2] = xt->dims[2] < 0 ? -1 : xt->dims[2] * b;
+        outs[0].dims[3] = xt->dims[3] < 0 ? -1 : xt->dims[3] * b;
+    } else {
+        if ((xt->dims[2] >= 0 && xt->dims[2] % b) || (xt->dims[3] >= 0 && xt->dims[3] % b))
+            return gir_node_fail(n, e, "height and width must be multiples of blocksize");
+        outs[0].dims[1] = xt->dims[1] < 0 ? -1 : xt->dims[1] * b2;
+        outs[0].dims[2] = xt->dims[2] < 0 ? -1 : xt->dims[2] / b;
+        outs[0].dims[3] = xt->dims[3] < 0 ? -1 : xt->dims[3] / b;
+    }
+    return 0;
+}
+
+static int shape_DEPTHTOSPACE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    return shape_blocks(n, ins, outs, 1, e);
+}
+
+static int shape_SPACETODEPTH(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    return shape_blocks(n, ins, outs, 0, e);
+}
+
 #define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,
 static ShapeFn *const shape_fns[GIR_OP_COUNT] = {GIR_OPS(SHAPE_ROW)};
 #undef SHAPE_ROW
