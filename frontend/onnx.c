@@ -775,6 +775,29 @@ static int rewrite_dropout(Reader *r, NodeIn *c)
     return 0;
 }
 
+/* PRelu before opset 7 applied a 1-D slope of C entries per channel (axis
+ * 1); numpy broadcasting needs it as [C,1,..,1].  Done for a constant slope
+ * and an input of known rank; other forms broadcast as they are. */
+static int rewrite_prelu(Reader *r, NodeIn *c)
+{
+    GirType tx, ts;
+    int i;
+    if (c->nin != 2 || c->in[0] < 0 || c->in[1] < 0 ||
+        r->g->vals[c->in[1]].kind != GIR_VAL_CONST)
+        return 0;
+    if (known_type(r, c->in[0], &tx) != 0)
+        return -1;
+    ts = r->g->vals[c->in[1]].type;
+    if (tx.rank < 3 || ts.rank != 1 || ts.dims[0] <= 1)
+        return 0;
+    ts.rank = tx.rank - 1;
+    for (i = 1; i < ts.rank; i++)
+        ts.dims[i] = 1;
+    c->in[1] = gir_add_const(r->g, made_value_name(r, c, "slope"), ts,
+                             r->g->vals[c->in[1]].data, c->loc);
+    return 0;
+}
+
 /* Before gir_add_node: turn the node into its canonical form's inputs. */
 static int rewrite_inputs(Reader *r, NodeIn *c)
 {
@@ -818,6 +841,8 @@ static int rewrite_inputs(Reader *r, NodeIn *c)
         return o < 11 ? rewrite_resize10(r, c) : 0;
     case GIR_OP_BATCHNORM:
         return check_batchnorm(r, c);
+    case GIR_OP_PRELU:
+        return o < 7 ? rewrite_prelu(r, c) : 0;
     case GIR_OP_SOFTMAX:
     case GIR_OP_LOGSOFTMAX:
     case GIR_OP_HARDMAX:
@@ -1021,6 +1046,7 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
     if (n == 0)
         return gir_error_at(r->e, c->loc, "node has no outputs");
     if (c->op != GIR_OP_SPLIT && n > 1 && !(c->op == GIR_OP_LAYERNORM && n <= 3) &&
+        !(c->op == GIR_OP_SCELOSS && n <= 2) &&
         !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
         for (i = 1; i < n; i++) {
             if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))

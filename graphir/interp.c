@@ -2071,6 +2071,78 @@ static int eval_GLOBALMAXPOOL(const GirNode *n, const GirTensor *const *ins, Gir
     return 0;
 }
 
+/* ---- losses ---------------------------------------------------------------------------- */
+
+/* The loss of log-probabilities lp (scores' shape [N, C, d...]) against
+ * the target, weighted and reduced as ONNX NegativeLogLikelihoodLoss. */
+static int nll(const GirNode *n, const GirTensor *lp, const GirTensor *target, const GirTensor *w,
+               GirTensor *y, GirError *e)
+{
+    const GirType *xt = &lp->type;
+    const char *red = gir_attr_string(n, "reduction", "mean");
+    const GirAttr *ig = gir_attr(n, "ignore_index");
+    int64_t N = xt->dims[0], C = xt->dims[1], D = gir_dims_prod(xt->dims, 2, xt->rank), b, d;
+    double sum = 0, wsum = 0;
+    for (b = 0; b < N; b++) {
+        for (d = 0; d < D; d++) {
+            int64_t t = ld_i(target, b * D + d), at = b * D + d;
+            double l = 0, wt = 0;
+            if (!(ig && t == ig->i)) {
+                if (t < 0 || t >= C)
+                    return gir_node_fail(n, e, "target %lld out of range for %lld classes",
+                                         (long long)t, (long long)C);
+                wt = w ? ld_f(w, t) : 1.0;
+                l = -ld_f(lp, (b * C + t) * D + d) * wt;
+            }
+            if (strcmp(red, "none") == 0)
+                st_f(y, at, l);
+            sum += l;
+            wsum += wt;
+        }
+    }
+    if (strcmp(red, "sum") == 0)
+        st_f(y, 0, sum);
+    else if (strcmp(red, "mean") == 0)
+        st_f(y, 0, wsum != 0 ? sum / wsum : 0.0);
+    return 0;
+}
+
+static int eval_NLLLOSS(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    return nll(n, ins[0], ins[1], arg(n, ins, 2), outs[0], e);
+}
+
+static int eval_SCELOSS(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t N = xt->dims[0], C = xt->dims[1], D = gir_dims_prod(xt->dims, 2, xt->rank), b, c, d;
+    GirArena *a = gir_arena_new();
+    GirTensor lp;
+    int rc;
+    lp.type = *xt;
+    lp.data = gir_arena_alloc(a, (size_t)numel(ins[0]) * gir_dtype_size(xt->dtype) + 1);
+    for (b = 0; b < N; b++) {
+        for (d = 0; d < D; d++) {
+            double mx = -INFINITY, sum = 0;
+            for (c = 0; c < C; c++) {
+                double v = ld_f(ins[0], (b * C + c) * D + d);
+                mx = v > mx ? v : mx;
+            }
+            for (c = 0; c < C; c++)
+                sum += exp(ld_f(ins[0], (b * C + c) * D + d) - mx);
+            for (c = 0; c < C; c++)
+                st_f(&lp, (b * C + c) * D + d, ld_f(ins[0], (b * C + c) * D + d) - mx - log(sum));
+        }
+    }
+    rc = nll(n, &lp, ins[1], arg(n, ins, 2), outs[0], e);
+    if (rc == 0 && n->nout > 1)
+        copy_all(&lp, outs[1]);
+    gir_arena_free(a);
+    return rc;
+}
+
 /* Kernels defined in interp_int8.c and qonnx.c. */
 #define eval_QUANTIZELINEAR gir_eval_quantizelinear
 #define eval_DEQUANTIZELINEAR gir_eval_dequantizelinear

@@ -138,7 +138,9 @@
     X(LRN, "LRN", 1, 1, "local response normalization across channels")              \
     X(DEPTHTOSPACE, "DepthToSpace", 1, 1, "channels to blocks of space (DCR, CRD)")  \
     X(SPACETODEPTH, "SpaceToDepth", 1, 1, "blocks of space to channels")             \
-    X(GLOBALMAXPOOL, "GlobalMaxPool", 1, 1, "maximum over all spatial axes")
+    X(GLOBALMAXPOOL, "GlobalMaxPool", 1, 1, "maximum over all spatial axes")            \
+    X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
+    X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 
 /* The op kinds; GIR_OP_COUNT is not an op. */
 typedef enum {

@@ -2417,6 +2417,62 @@ static int shape_SPACETODEPTH(const GirNode *n, const GirTensor *const *ins, Gir
     return shape_blocks(n, ins, outs, 0, e);
 }
 
+/* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
+
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
+ * target [N, d...] of indices, optional weight [C]; the loss has the
+ * target's shape (reduction none) or is a scalar; the second output of
+ * SoftmaxCrossEntropyLoss is the log-probabilities, shaped as the scores. */
+static int shape_loss(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *tt = &ins[1]->type;
+    const GirTensor *w = arg(n, ins, 2);
+    const char *red = gir_attr_string(n, "reduction", "mean");
+    int i;
+    if (want_outs(n, 1, n->op == GIR_OP_SCELOSS ? 2 : 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (!is_flt(xt->dtype))
+        return gir_node_fail(n, e, "scores have element type %s; only f32 and f64", gir_dtype_name(xt->dtype));
+    if (w && w->type.dtype != xt->dtype)
+        return gir_node_fail(n, e, "weight has element type %s, scores %s",
+                             gir_dtype_name(w->type.dtype), gir_dtype_name(xt->dtype));
+    if (strcmp(red, "none") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0)
+        return gir_node_fail(n, e, "reduction must be none, sum or mean");
+    if (xt->rank >= 0 && tt->rank >= 0) {
+        if (xt->rank < 2 || tt->rank != xt->rank - 1)
+            return gir_node_fail(n, e, "scores of rank %d need a target of rank %d, not %d",
+                                 xt->rank, xt->rank - 1, tt->rank);
+        for (i = 0; i < tt->rank; i++) {
+            int64_t a = xt->dims[i ? i + 1 : 0], b = tt->dims[i];
+            if (a >= 0 && b >= 0 && a != b)
+                return gir_node_fail(n, e, "target dim %d is %lld; scores say %lld", i,
+                                     (long long)b, (long long)a);
+        }
+        if (w && (w->type.rank != 1 || (xt->dims[1] >= 0 && w->type.dims[0] >= 0 &&
+                                         w->type.dims[0] != xt->dims[1])))
+            return gir_node_fail(n, e, "weight must be 1-D with one entry per class");
+    }
+    if (strcmp(red, "none") == 0) {
+        outs[0] = *tt;
+        outs[0].dtype = xt->dtype;
+    } else {
+        outs[0] = type_of(xt->dtype, 0);
+    }
+    if (n->nout > 1)
+        outs[1] = *xt;
+    return 0;
+}
+
+static int shape_NLLLOSS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_loss(n, ins, outs, e);
+}
+
+static int shape_SCELOSS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_loss(n, ins, outs, e);
+}
+
 #define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,
 static ShapeFn *const shape_fns[GIR_OP_COUNT] = {GIR_OPS(SHAPE_ROW)};
 #undef SHAPE_ROW
