@@ -58,6 +58,15 @@ typedef struct {
 void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
                 GirWindow *g);
 
+/* The geometry of ConvTranspose over input x with kernel extents k: per
+ * spatial axis in, k, s, d, the padding taken off the full output before
+ * (pb) and after (pe), and the output extent out, from output_shape,
+ * auto_pad SAME (out = in * stride) or pads; the total padding of
+ * output_shape and SAME goes to the end with SAME_UPPER (the odd element at
+ * the start otherwise).  Attributes not yet checked by the shape rule may be
+ * anything: the caller checks g before use. */
+void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirWindow *g);
+
 /* An ints attribute of exactly count entries (count < 0: any), each in
  * [lo, hi].  Absent: *out = NULL, and an error unless optional. */
 int gir_rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,

@@ -2071,6 +2071,61 @@ static int eval_GLOBALMAXPOOL(const GirNode *n, const GirTensor *const *ins, Gir
     return 0;
 }
 
+/* Transposed convolution: every input element adds its value times the
+ * kernel into the output window it maps to (the adjoint of Conv). */
+static int eval_CONVTRANSPOSE(const GirNode *n, const GirTensor *const *ins,
+                              GirTensor *const *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *wt = &ins[1]->type, *yt = &outs[0]->type;
+    const GirTensor *b = arg(n, ins, 2);
+    const float *x = ins[0]->data, *w = ins[1]->data;
+    float *y = outs[0]->data;
+    int64_t G = gir_attr_int(n, "group", 1), N = xt->dims[0], C = xt->dims[1], M = yt->dims[1];
+    int64_t Cg = C / G, Mg = M / G, in_plane, out_plane, ksz, nb, c, m, i, kk;
+    int64_t ii[GIR_MAX_RANK], ki[GIR_MAX_RANK];
+    GirWindow g;
+    int d;
+    (void)e;
+    gir_convt_window(n, xt, wt->dims + 2, &g);
+    in_plane = gir_dims_prod(xt->dims, 2, xt->rank);
+    out_plane = gir_dims_prod(yt->dims, 2, yt->rank);
+    ksz = gir_dims_prod(wt->dims, 2, wt->rank);
+    for (nb = 0; nb < N; nb++)
+        for (m = 0; m < M; m++)
+            for (i = 0; i < out_plane; i++)
+                y[(nb * M + m) * out_plane + i] = b ? ((const float *)b->data)[m] : 0.0f;
+    for (nb = 0; nb < N; nb++) {
+        for (c = 0; c < C; c++) {
+            int64_t grp = c / Cg;
+            memset(ii, 0, sizeof ii);
+            for (i = 0; i < in_plane; i++) {
+                float xv = x[(nb * C + c) * in_plane + i];
+                memset(ki, 0, sizeof ki);
+                for (kk = 0; kk < ksz; kk++) {
+                    int64_t off = 0;
+                    int inside = 1;
+                    for (d = 0; d < g.nsp; d++) {
+                        int64_t p = ii[d] * g.s[d] + ki[d] * g.d[d] - g.pb[d];
+                        if (p < 0 || p >= yt->dims[d + 2]) {
+                            inside = 0;
+                            break;
+                        }
+                        off = off * yt->dims[d + 2] + p;
+                    }
+                    if (inside) {
+                        for (m = 0; m < Mg; m++)
+                            y[(nb * M + grp * Mg + m) * out_plane + off] +=
+                                xv * w[(c * Mg + m) * ksz + kk];
+                    }
+                    gir_next_index(ki, wt->dims + 2, g.nsp);
+                }
+                gir_next_index(ii, xt->dims + 2, g.nsp);
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

@@ -139,6 +139,7 @@
     X(DEPTHTOSPACE, "DepthToSpace", 1, 1, "channels to blocks of space (DCR, CRD)")  \
     X(SPACETODEPTH, "SpaceToDepth", 1, 1, "blocks of space to channels")             \
     X(GLOBALMAXPOOL, "GlobalMaxPool", 1, 1, "maximum over all spatial axes")            \
+    X(CONVTRANSPOSE, "ConvTranspose", 2, 3, "transposed N-d convolution (output_shape, output_padding)") \
     X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
     X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 

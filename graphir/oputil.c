@@ -83,6 +83,45 @@ void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int6
     }
 }
 
+void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirWindow *g)
+{
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    int i, cnt, ns = 0, nop = 0, np = 0, nd = 0, nos = 0;
+    const int64_t *st = gir_attr_ints(n, "strides", &ns);
+    const int64_t *di = gir_attr_ints(n, "dilations", &nd);
+    const int64_t *pa = gir_attr_ints(n, "pads", &np);
+    const int64_t *op = gir_attr_ints(n, "output_padding", &nop);
+    const int64_t *os = gir_attr_ints(n, "output_shape", &nos);
+    int same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0;
+    g->nsp = x->rank - 2;
+    cnt = g->nsp;
+    if (os && nos == x->rank)
+        os += 2; /* the whole shape given: its spatial part */
+    else if (os && nos != cnt)
+        os = NULL;
+    for (i = 0; i < cnt; i++) {
+        int64_t full, total, half;
+        g->in[i] = x->dims[i + 2];
+        g->k[i] = k[i];
+        g->s[i] = st && ns == cnt ? st[i] : 1;
+        g->d[i] = di && nd == cnt ? di[i] : 1;
+        full = g->s[i] * (g->in[i] - 1) + (op && nop == cnt ? op[i] : 0) + (g->k[i] - 1) * g->d[i] + 1;
+        if (os || same) {
+            g->out[i] = os ? os[i] : g->in[i] * g->s[i];
+            total = full - g->out[i];
+            /* half rounded down, also when total is negative (output_shape
+             * beyond the full output pads the end) */
+            half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+            g->pe[i] = strcmp(ap, "SAME_UPPER") == 0 ? total - half : half;
+            g->pb[i] = total - g->pe[i];
+        } else {
+            g->pb[i] = pa && np == 2 * cnt ? pa[i] : 0;
+            g->pe[i] = pa && np == 2 * cnt ? pa[cnt + i] : 0;
+            g->out[i] = full - g->pb[i] - g->pe[i];
+        }
+    }
+}
+
 /* ---- requantize attributes of the int8 form (docs/quant.md) ------------------------ */
 
 /* An ints attribute of exactly count entries, each in [lo, hi].  Absent:

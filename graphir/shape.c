@@ -2417,6 +2417,67 @@ static int shape_SPACETODEPTH(const GirNode *n, const GirTensor *const *ins, Gir
     return shape_blocks(n, ins, outs, 0, e);
 }
 
+static int shape_CONVTRANSPOSE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                               GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *wt = &ins[1]->type;
+    const GirTensor *b = arg(n, ins, 2);
+    int64_t group = gir_attr_int(n, "group", 1), ks[GIR_MAX_RANK], v[2 * GIR_MAX_RANK];
+    int i, r = xt->rank;
+    GirWindow g;
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input X", e) ||
+        need_f32(n, ins[1], "weights W", e) || (b && need_f32(n, b, "bias B", e)))
+        return -1;
+    outs[0] = type_of(GIR_DT_F32, r);
+    if (r < 0 || wt->rank < 0)
+        return 0;
+    if (r < 3 || wt->rank != r)
+        return gir_node_fail(n, e, "input X (rank %d) and weights W (rank %d) need one rank of 3 or more",
+                             r, wt->rank);
+    if (group < 1 || group > ATTR_MAX)
+        return gir_node_fail(n, e, "group %lld must be positive", (long long)group);
+    if (xt->dims[1] >= 0 && wt->dims[0] >= 0 && xt->dims[1] != wt->dims[0])
+        return gir_node_fail(n, e, "input X has %lld channels but weights W have %lld",
+                             (long long)xt->dims[1], (long long)wt->dims[0]);
+    if (wt->dims[0] >= 0 && wt->dims[0] % group)
+        return gir_node_fail(n, e, "%lld input channels not divisible by group %lld",
+                             (long long)wt->dims[0], (long long)group);
+    if (attr_ints(n, "strides", r - 2, 1, 1, v, e) || attr_ints(n, "dilations", r - 2, 1, 1, v, e) ||
+        attr_ints(n, "output_padding", r - 2, 0, 0, v, e) ||
+        attr_ints(n, "kernel_shape", r - 2, 1, 1, v, e))
+        return -1;
+    if (gir_attr(n, "pads") && attr_ints(n, "pads", 2 * (r - 2), 0, 0, v, e))
+        return -1;
+    if (gir_attr(n, "output_shape")) {
+        int cnt;
+        const int64_t *os = gir_attr_ints(n, "output_shape", &cnt);
+        if (!os || (cnt != r - 2 && cnt != r))
+            return gir_node_fail(n, e, "output_shape must have %d entries", r - 2);
+        for (i = 0; i < cnt; i++)
+            if (os[i] < 0 || os[i] > DIM_MAX)
+                return gir_node_fail(n, e, "output_shape[%d] out of range", i);
+    }
+    for (i = 0; i < r - 2; i++) {
+        ks[i] = wt->dims[i + 2];
+        if (ks[i] < 1 || xt->dims[i + 2] < 0)
+            return ks[i] == 0 ? gir_node_fail(n, e, "weights W have an empty kernel axis") : 0;
+    }
+    if (b && (b->type.rank != 1 || (b->type.dims[0] >= 0 && wt->dims[1] >= 0 &&
+                                    b->type.dims[0] != mul_sat(wt->dims[1], group))))
+        return gir_node_fail(n, e, "bias B must be 1-D with one entry per output channel");
+    if (xt->dims[0] < 0 || xt->dims[1] < 0 || wt->dims[1] < 0)
+        return 0;
+    gir_convt_window(n, xt, ks, &g);
+    outs[0].dims[0] = xt->dims[0];
+    outs[0].dims[1] = mul_sat(wt->dims[1], group);
+    for (i = 0; i < r - 2; i++) {
+        if (g.out[i] < 0 || g.out[i] > DIM_MAX)
+            return gir_node_fail(n, e, "output axis %d has size %lld", i, (long long)g.out[i]);
+        outs[0].dims[i + 2] = g.out[i];
+    }
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
