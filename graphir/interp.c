@@ -59,6 +59,11 @@ static double ld_f(const GirTensor *t, int64_t i)
     case GIR_DT_I8: return ((const int8_t *)t->data)[i];
     case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
     case GIR_DT_BOOL: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_I16: return ((const int16_t *)t->data)[i];
+    case GIR_DT_U16: return ((const uint16_t *)t->data)[i];
+    case GIR_DT_U32: return ((const uint32_t *)t->data)[i];
+    case GIR_DT_U64: return (double)((const uint64_t *)t->data)[i];
+    case GIR_DT_F16: return gir_f16_to_f32(((const uint16_t *)t->data)[i]);
     default: gir_unreachable();
     }
 }
@@ -71,6 +76,10 @@ static int64_t ld_i(const GirTensor *t, int64_t i)
     case GIR_DT_I8: return ((const int8_t *)t->data)[i];
     case GIR_DT_U8: return ((const uint8_t *)t->data)[i];
     case GIR_DT_BOOL: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_I16: return ((const int16_t *)t->data)[i];
+    case GIR_DT_U16: return ((const uint16_t *)t->data)[i];
+    case GIR_DT_U32: return ((const uint32_t *)t->data)[i];
+    case GIR_DT_U64: return (int64_t)((const uint64_t *)t->data)[i];
     default: gir_unreachable();
     }
 }
@@ -84,6 +93,11 @@ static void st_f(GirTensor *t, int64_t i, double v)
     case GIR_DT_I64: ((int64_t *)t->data)[i] = (int64_t)v; break;
     case GIR_DT_I8: ((int8_t *)t->data)[i] = (int8_t)v; break;
     case GIR_DT_U8: ((uint8_t *)t->data)[i] = (uint8_t)v; break;
+    case GIR_DT_I16: ((int16_t *)t->data)[i] = (int16_t)v; break;
+    case GIR_DT_U16: ((uint16_t *)t->data)[i] = (uint16_t)v; break;
+    case GIR_DT_U32: ((uint32_t *)t->data)[i] = (uint32_t)v; break;
+    case GIR_DT_U64: ((uint64_t *)t->data)[i] = (uint64_t)v; break;
+    case GIR_DT_F16: ((uint16_t *)t->data)[i] = gir_f32_to_f16((float)v); break;
     default: gir_unreachable();
     }
 }
@@ -98,13 +112,18 @@ static void st_i(GirTensor *t, int64_t i, int64_t v)
     case GIR_DT_I8: ((int8_t *)t->data)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
     case GIR_DT_U8: ((uint8_t *)t->data)[i] = (uint8_t)(uint64_t)v; break;
     case GIR_DT_BOOL: ((uint8_t *)t->data)[i] = v != 0; break;
+    case GIR_DT_I16: ((int16_t *)t->data)[i] = (int16_t)(uint16_t)(uint64_t)v; break;
+    case GIR_DT_U16: ((uint16_t *)t->data)[i] = (uint16_t)(uint64_t)v; break;
+    case GIR_DT_U32: ((uint32_t *)t->data)[i] = (uint32_t)(uint64_t)v; break;
+    case GIR_DT_U64: ((uint64_t *)t->data)[i] = (uint64_t)v; break;
     default: gir_unreachable();
     }
 }
 
 static int is_int(GirDType d)
 {
-    return d == GIR_DT_I32 || d == GIR_DT_I64 || d == GIR_DT_I8 || d == GIR_DT_U8;
+    return d == GIR_DT_I32 || d == GIR_DT_I64 || d == GIR_DT_I8 || d == GIR_DT_U8 ||
+           d == GIR_DT_I16 || d == GIR_DT_U16 || d == GIR_DT_U32 || d == GIR_DT_U64;
 }
 
 static void copy_all(const GirTensor *src, GirTensor *dst)
@@ -510,7 +529,7 @@ static int binary(const GirNode *n, const GirTensor *a, const GirTensor *b, GirT
                 float u = pa[i * ia], v = pb[i * ib];
                 py[i] = op == '+' ? u + v : op == '-' ? u - v : op == '*' ? u * v : u / v;
             }
-        } else if (dt == GIR_DT_F64) {
+        } else if (!is_int(dt)) {
             for (i = 0; i < len; i++) {
                 double u = ld_f(a, oa + i * ia), v = ld_f(b, ob + i * ib);
                 st_f(y, oy + i, op == '+' ? u + v : op == '-' ? u - v : op == '*' ? u * v : u / v);

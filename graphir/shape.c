@@ -388,7 +388,8 @@ static int shape_TANH(const GirNode *n, const GirTensor *const *ins, GirType *ou
 static int is_numeric(GirDType d)
 {
     return d == GIR_DT_F32 || d == GIR_DT_F64 || d == GIR_DT_I32 || d == GIR_DT_I64 ||
-           d == GIR_DT_I8 || d == GIR_DT_U8;
+           d == GIR_DT_I8 || d == GIR_DT_U8 || d == GIR_DT_I16 || d == GIR_DT_U16 ||
+           d == GIR_DT_U32 || d == GIR_DT_U64 || d == GIR_DT_F16;
 }
 
 static int shape_CLIP(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
@@ -1657,7 +1658,7 @@ static int shape_nhwc(const GirNode *n, const GirTensor *const *ins, GirType *ou
 
 /* ---- elementwise math, activations, logic ------------------------------------- */
 
-static int is_flt(GirDType d) { return d == GIR_DT_F32 || d == GIR_DT_F64; }
+static int is_flt(GirDType d) { return d == GIR_DT_F32 || d == GIR_DT_F64 || d == GIR_DT_F16; }
 
 /* Shape-keeping ops on floats (f32, f64). */
 static int same_flt(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
@@ -1665,7 +1666,7 @@ static int same_flt(const GirNode *n, const GirTensor *const *ins, GirType *outs
     if (want_outs(n, 1, 1, e))
         return -1;
     if (!is_flt(ins[0]->type.dtype))
-        return gir_node_fail(n, e, "input has element type %s; only f32 and f64 are supported",
+        return gir_node_fail(n, e, "input has element type %s; only f16, f32 and f64 are supported",
                              gir_dtype_name(ins[0]->type.dtype));
     outs[0] = ins[0]->type;
     return 0;
@@ -1824,11 +1825,13 @@ static int shape_XOR(const GirNode *n, const GirTensor *const *ins, GirType *out
 static int shape_BITSHIFT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
 {
     const char *dir = gir_attr_string(n, "direction", "");
+    GirDType d;
     if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
         return -1;
-    if (ins[0]->type.dtype != GIR_DT_U8)
-        return gir_node_fail(n, e, "element type %s not supported (u8 only)",
-                             gir_dtype_name(ins[0]->type.dtype));
+    d = ins[0]->type.dtype;
+    if (d != GIR_DT_U8 && d != GIR_DT_U16 && d != GIR_DT_U32 && d != GIR_DT_U64)
+        return gir_node_fail(n, e, "element type %s not supported (unsigned integers only)",
+                             gir_dtype_name(d));
     if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0)
         return gir_node_fail(n, e, "direction must be LEFT or RIGHT");
     return bcast_all(n, ins, 2, outs, e);

@@ -153,12 +153,16 @@ static int compare(const Conf *c, const GirTensor *got, const GirTensor *want, c
         return -1;
     }
     n = gir_type_numel(&want->type);
-    if (want->type.dtype == GIR_DT_F32 || want->type.dtype == GIR_DT_F64) {
+    if (want->type.dtype == GIR_DT_F32 || want->type.dtype == GIR_DT_F64 ||
+        want->type.dtype == GIR_DT_F16) {
         for (i = 0; i < n; i++) {
             double x, y;
             if (want->type.dtype == GIR_DT_F32) {
                 x = ((const float *)got->data)[i];
                 y = ((const float *)want->data)[i];
+            } else if (want->type.dtype == GIR_DT_F16) {
+                x = gir_f16_to_f32(((const uint16_t *)got->data)[i]);
+                y = gir_f16_to_f32(((const uint16_t *)want->data)[i]);
             } else {
                 x = ((const double *)got->data)[i];
                 y = ((const double *)want->data)[i];
