@@ -843,6 +843,18 @@ static int rewrite_inputs(Reader *r, NodeIn *c)
         return check_batchnorm(r, c);
     case GIR_OP_PRELU:
         return o < 7 ? rewrite_prelu(r, c) : 0;
+    case GIR_OP_TOPK:
+        /* Before opset 10, K was the attribute k. */
+        if (o < 10) {
+            int64_t k;
+            if (attr_int(r, c, "k", -1, &k) != 0)
+                return -1;
+            c->skip[c->nskip++] = "k";
+            if (k < 0)
+                return gir_error_at(r->e, c->loc, "TopK needs attribute k");
+            set_input(c, 1, const_i64s(r, c, "k", &k, 1));
+        }
+        return 0;
     case GIR_OP_SOFTMAX:
     case GIR_OP_LOGSOFTMAX:
     case GIR_OP_HARDMAX:
@@ -1046,7 +1058,7 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
     if (n == 0)
         return gir_error_at(r->e, c->loc, "node has no outputs");
     if (c->op != GIR_OP_SPLIT && n > 1 && !(c->op == GIR_OP_LAYERNORM && n <= 3) &&
-        !(c->op == GIR_OP_SCELOSS && n <= 2) &&
+        !((c->op == GIR_OP_SCELOSS || c->op == GIR_OP_TOPK) && n <= 2) &&
         !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
         for (i = 1; i < n; i++) {
             if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))
@@ -1112,6 +1124,8 @@ static int read_node(Reader *r, const Onnx__NodeProto *np, int index)
     if (strcmp(op_type, "Upsample") == 0) {
         op = GIR_OP_RESIZE;
         c.legacy = LEGACY_UPSAMPLE;
+    } else if (strcmp(op_type, "Scatter") == 0) {
+        op = GIR_OP_SCATTERELEMENTS; /* its opset-9 name */
     } else if (strcmp(op_type, "Dropout") == 0) {
         op = GIR_OP_IDENTITY;
         c.legacy = LEGACY_DROPOUT;

@@ -2145,6 +2145,231 @@ static int eval_CONVTRANSPOSE(const GirNode *n, const GirTensor *const *ins,
     return 0;
 }
 
+/* ---- selection and scattering ---------------------------------------------------------- */
+
+/* One candidate of TopK: its value and position along the axis. */
+typedef struct {
+    double v;  /* value */
+    int64_t i; /* index along the axis */
+} TopkItem;
+
+static int topk_largest(const void *a, const void *b)
+{
+    const TopkItem *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v > y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int topk_smallest(const void *a, const void *b)
+{
+    const TopkItem *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* TopK: the sorted order puts ties at the lower index first, as ONNX
+ * requires; sorted=0 may return any order, so sorting is also right. */
+static int eval_TOPK(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                     GirError *e)
+{
+    const GirTensor *x = ins[0];
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, len, inner, o, in, i, k;
+    int largest = gir_attr_int(n, "largest", 1) != 0;
+    GirArena *a = gir_arena_new();
+    TopkItem *it;
+    (void)e;
+    if (ax < 0)
+        ax += x->type.rank;
+    around_axis(&x->type, ax, &outer, &len, &inner);
+    k = outs[0]->type.dims[ax];
+    it = gir_arena_alloc(a, sizeof *it * (size_t)(len + 1));
+    for (o = 0; o < outer; o++) {
+        for (in = 0; in < inner; in++) {
+            for (i = 0; i < len; i++) {
+                it[i].v = ld_f(x, (o * len + i) * inner + in);
+                it[i].i = i;
+            }
+            qsort(it, (size_t)len, sizeof *it, largest ? topk_largest : topk_smallest);
+            for (i = 0; i < k; i++) {
+                int64_t at = (o * k + i) * inner + in;
+                if (is_int(x->type.dtype))
+                    st_i(outs[0], at, ld_i(x, (o * len + it[i].i) * inner + in));
+                else
+                    st_f(outs[0], at, it[i].v);
+                ((int64_t *)outs[1]->data)[at] = it[i].i;
+            }
+        }
+    }
+    gir_arena_free(a);
+    return 0;
+}
+
+static int eval_GATHERND(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    const int64_t *ix = ins[1]->data;
+    size_t es = gir_dtype_size(xt->dtype);
+    int64_t b = gir_attr_int(n, "batch_dims", 0), q = it->dims[it->rank - 1];
+    int64_t nb = gir_dims_prod(xt->dims, 0, (int)b);
+    int64_t per = gir_dims_prod(it->dims, (int)b, it->rank - 1);
+    int64_t slice = gir_dims_prod(xt->dims, (int)(b + q), xt->rank);
+    int64_t xb = gir_dims_prod(xt->dims, (int)b, xt->rank), bi, j, d;
+    char *y = outs[0]->data;
+    for (bi = 0; bi < nb; bi++) {
+        for (j = 0; j < per; j++) {
+            const int64_t *tup = ix + (bi * per + j) * q;
+            int64_t off = 0;
+            for (d = 0; d < q; d++) {
+                int64_t dim = xt->dims[b + d], v = tup[d];
+                if (v < -dim || v >= dim)
+                    return gir_node_fail(n, e, "index %lld out of range for an axis of %lld",
+                                         (long long)v, (long long)dim);
+                off = off * dim + (v < 0 ? v + dim : v);
+            }
+            memcpy(y, (const char *)ins[0]->data + (size_t)(bi * xb + off * slice) * es,
+                   (size_t)slice * es);
+            y += (size_t)slice * es;
+        }
+    }
+    return 0;
+}
+
+/* Put update element u at element at of y by the node's reduction. */
+static void scatter_put(const GirNode *n, GirTensor *y, int64_t at, const GirTensor *u, int64_t ui)
+{
+    const char *red = gir_attr_string(n, "reduction", "none");
+    if (strcmp(red, "none") == 0) {
+        size_t es = gir_dtype_size(y->type.dtype);
+        memcpy((char *)y->data + (size_t)at * es, (const char *)u->data + (size_t)ui * es, es);
+    } else if (is_int(y->type.dtype)) {
+        int64_t a = ld_i(y, at), b = ld_i(u, ui);
+        st_i(y, at, red[0] == 'a' ? (int64_t)((uint64_t)a + (uint64_t)b)
+                    : red[1] == 'u' ? (int64_t)((uint64_t)a * (uint64_t)b)
+                    : red[1] == 'a' ? (a > b ? a : b) : (a < b ? a : b));
+    } else {
+        double a = ld_f(y, at), b = ld_f(u, ui);
+        st_f(y, at, red[0] == 'a' ? a + b : red[1] == 'u' ? a * b : red[1] == 'a' ? fmax(a, b) : fmin(a, b));
+    }
+}
+
+static int eval_SCATTERELEMENTS(const GirNode *n, const GirTensor *const *ins,
+                                GirTensor *const *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax = gir_attr_int(n, "axis", 0), xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0};
+    int64_t i, cnt = numel(ins[1]), k = 0;
+    int d;
+    if (ax < 0)
+        ax += xt->rank;
+    if (numel(ins[2]) != cnt)
+        return gir_node_fail(n, e, "updates and indices differ in size");
+    copy_all(ins[0], outs[0]);
+    strides_of(xt, xs);
+    for (i = 0; i < cnt; i++) {
+        int64_t off = 0;
+        if (index_at(n, ins[1], i, xt->dims[ax], &k, e))
+            return -1;
+        for (d = 0; d < xt->rank; d++) {
+            int64_t c = d == ax ? k : idx[d];
+            if (c >= xt->dims[d])
+                return gir_node_fail(n, e, "indices larger than data on axis %d", d);
+            off += c * xs[d];
+        }
+        scatter_put(n, outs[0], off, ins[2], i);
+        gir_next_index(idx, it->dims, it->rank);
+    }
+    return 0;
+}
+
+static int eval_SCATTERND(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t q = it->dims[it->rank - 1], m = gir_dims_prod(it->dims, 0, it->rank - 1);
+    int64_t slice = gir_dims_prod(xt->dims, (int)q, xt->rank), j, d, s;
+    if (numel(ins[2]) != m * slice)
+        return gir_node_fail(n, e, "updates hold %lld elements; expected %lld",
+                             (long long)numel(ins[2]), (long long)(m * slice));
+    copy_all(ins[0], outs[0]);
+    for (j = 0; j < m; j++) {
+        int64_t off = 0;
+        for (d = 0; d < q; d++) {
+            int64_t dim = xt->dims[d], v = ld_i(ins[1], j * q + d);
+            if (v < -dim || v >= dim)
+                return gir_node_fail(n, e, "index %lld out of range for an axis of %lld",
+                                     (long long)v, (long long)dim);
+            off = off * dim + (v < 0 ? v + dim : v);
+        }
+        for (s = 0; s < slice; s++)
+            scatter_put(n, outs[0], off * slice + s, ins[2], j * slice + s);
+    }
+    return 0;
+}
+
+static int eval_ONEHOT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirType *yt = &outs[0]->type;
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, depth, inner, o, d, i;
+    size_t es = gir_dtype_size(yt->dtype);
+    const char *off = ins[2]->data, *on = off + es;
+    (void)e;
+    if (ax < 0)
+        ax += yt->rank;
+    around_axis(yt, ax, &outer, &depth, &inner);
+    for (o = 0; o < outer; o++) {
+        for (i = 0; i < inner; i++) {
+            double v = ld_f(ins[0], o * inner + i);
+            int64_t hot = (int64_t)(v < 0 ? v + (double)depth : v);
+            for (d = 0; d < depth; d++)
+                memcpy((char *)outs[0]->data + (size_t)((o * depth + d) * inner + i) * es,
+                       d == hot ? on : off, es);
+        }
+    }
+    return 0;
+}
+
+static int eval_EYELIKE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    int64_t R = outs[0]->type.dims[0], C = outs[0]->type.dims[1], k = gir_attr_int(n, "k", 0), r;
+    (void)ins;
+    (void)e;
+    for (r = 0; r < R; r++) {
+        int64_t c = r + k;
+        if (c < 0 || c >= C)
+            continue;
+        if (is_int(outs[0]->type.dtype) || outs[0]->type.dtype == GIR_DT_BOOL)
+            st_i(outs[0], r * C + c, 1);
+        else
+            st_f(outs[0], r * C + c, 1.0);
+    }
+    return 0;
+}
+
+static int eval_NONZERO(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                        GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t idx[GIR_MAX_RANK] = {0}, i, cnt = numel(ins[0]), nz = outs[0]->type.dims[1], k = 0;
+    int64_t *y = outs[0]->data;
+    int d, flt = !is_int(xt->dtype) && xt->dtype != GIR_DT_BOOL;
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++) {
+        if (flt ? ld_f(ins[0], i) != 0 : ld_i(ins[0], i) != 0) {
+            for (d = 0; d < xt->rank && k < nz; d++)
+                y[d * nz + k] = idx[d];
+            k++;
+        }
+        gir_next_index(idx, xt->dims, xt->rank);
+    }
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

@@ -140,6 +140,13 @@
     X(SPACETODEPTH, "SpaceToDepth", 1, 1, "blocks of space to channels")             \
     X(GLOBALMAXPOOL, "GlobalMaxPool", 1, 1, "maximum over all spatial axes")            \
     X(CONVTRANSPOSE, "ConvTranspose", 2, 3, "transposed N-d convolution (output_shape, output_padding)") \
+    X(TOPK, "TopK", 2, 2, "K largest or smallest along axis: values, i64 indices")    \
+    X(GATHERND, "GatherND", 2, 2, "take slices by index tuples (batch_dims)")             \
+    X(SCATTERELEMENTS, "ScatterElements", 3, 3, "data with updates put along axis by index (reduction)") \
+    X(SCATTERND, "ScatterND", 3, 3, "data with slices put by index tuples (reduction)")   \
+    X(ONEHOT, "OneHot", 3, 3, "indices to on/off values along a new axis of depth")      \
+    X(EYELIKE, "EyeLike", 1, 1, "ones on diagonal k of a 2-D tensor shaped as the input") \
+    X(NONZERO, "NonZero", 1, 1, "i64 [rank, count] coordinates of the nonzero elements") \
     X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
     X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 

@@ -2481,6 +2481,207 @@ static int shape_CONVTRANSPOSE(const GirNode *n, const GirTensor *const *ins, Gi
     return 0;
 }
 
+/* ---- selection and scattering ---------------------------------------------------------- */
+
+static int shape_TOPK(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t k[1], ax;
+    int cnt, rc;
+    if (want_outs(n, 2, 2, e))
+        return -1;
+    if (!is_numeric(xt->dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    rc = read_ints(n, ins[1], "K", k, 1, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (cnt == 0)
+        return gir_node_fail(n, e, "K must have one entry");
+    outs[0] = *xt;
+    if (xt->rank >= 0) {
+        if (norm_axis(n, gir_attr_int(n, "axis", -1), xt->rank, "axis", &ax, e))
+            return -1;
+        if (rc == 0) {
+            if (k[0] < 0 || (xt->dims[ax] >= 0 && k[0] > xt->dims[ax]))
+                return gir_node_fail(n, e, "K = %lld out of range for an axis of %lld",
+                                     (long long)k[0], (long long)xt->dims[ax]);
+            outs[0].dims[ax] = k[0];
+        } else {
+            outs[0].dims[ax] = -1;
+        }
+    }
+    outs[1] = outs[0];
+    outs[1].dtype = GIR_DT_I64;
+    return 0;
+}
+
+static int shape_GATHERND(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t b = gir_attr_int(n, "batch_dims", 0), q;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (ins[1]->type.dtype != GIR_DT_I64)
+        return gir_node_fail(n, e, "indices must be i64");
+    outs[0] = type_of(xt->dtype, -1);
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (it->rank < 1 || b < 0 || b >= it->rank || b >= xt->rank)
+        return gir_node_fail(n, e, "batch_dims %lld does not fit ranks %d and %d", (long long)b,
+                             xt->rank, it->rank);
+    q = it->dims[it->rank - 1];
+    if (q < 0)
+        return 0;
+    if (b + q > xt->rank || q < 1)
+        return gir_node_fail(n, e, "index tuples of %lld entries do not fit data of rank %d",
+                             (long long)q, xt->rank);
+    if (it->rank - 1 + xt->rank - b - q > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank above %d", GIR_MAX_RANK);
+    for (i = 0; i < b; i++)
+        if (xt->dims[i] >= 0 && it->dims[i] >= 0 && xt->dims[i] != it->dims[i])
+            return gir_node_fail(n, e, "batch dim %d differs", i);
+    outs[0].rank = (int)(it->rank - 1 + xt->rank - b - q);
+    for (i = 0; i < it->rank - 1; i++)
+        outs[0].dims[k++] = it->dims[i];
+    for (i = (int)(b + q); i < xt->rank; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    return 0;
+}
+
+static int scatter_common(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *red = gir_attr_string(n, "reduction", "none");
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (ins[2]->type.dtype != ins[0]->type.dtype)
+        return gir_node_fail(n, e, "updates have element type %s, data %s",
+                             gir_dtype_name(ins[2]->type.dtype), gir_dtype_name(ins[0]->type.dtype));
+    if (!is_numeric(ins[0]->type.dtype) && ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if (strcmp(red, "none") && strcmp(red, "add") && strcmp(red, "mul") && strcmp(red, "max") &&
+        strcmp(red, "min"))
+        return gir_node_fail(n, e, "reduction must be none, add, mul, max or min");
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int shape_SCATTERELEMENTS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    if (scatter_common(n, ins, outs, e))
+        return -1;
+    if (!gir_type_equal(it, &ins[2]->type) && gir_type_is_static(it) &&
+        gir_type_is_static(&ins[2]->type) && it->rank != ins[2]->type.rank)
+        return gir_node_fail(n, e, "indices and updates differ in shape");
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (xt->rank != it->rank || xt->rank == 0)
+        return gir_node_fail(n, e, "indices have rank %d; data has rank %d", it->rank, xt->rank);
+    return norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e);
+}
+
+static int shape_SCATTERND(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type, *ut = &ins[2]->type;
+    int64_t q;
+    if (scatter_common(n, ins, outs, e))
+        return -1;
+    if (xt->rank < 0 || it->rank < 0 || ut->rank < 0)
+        return 0;
+    q = it->rank ? it->dims[it->rank - 1] : -1;
+    if (it->rank < 1 || q > xt->rank || q == 0)
+        return gir_node_fail(n, e, "index tuples do not fit data of rank %d", xt->rank);
+    if (q >= 0 && ut->rank != it->rank - 1 + xt->rank - q)
+        return gir_node_fail(n, e, "updates have rank %d; expected %lld", ut->rank,
+                             (long long)(it->rank - 1 + xt->rank - q));
+    return 0;
+}
+
+static int shape_ONEHOT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *it = &ins[0]->type;
+    int64_t ax, depth = -1;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(it->dtype) || !is_numeric(ins[1]->type.dtype))
+        return gir_node_fail(n, e, "indices and depth must be numbers");
+    if (numel_sat(&ins[1]->type) > 1 || numel_sat(&ins[2]->type) > 2 || ins[2]->type.rank > 1)
+        return gir_node_fail(n, e, "depth must be a scalar and values a pair");
+    if (ins[1]->data && numel_sat(&ins[1]->type) == 1) {
+        double d = ins[1]->type.dtype == GIR_DT_F32 ? *(const float *)ins[1]->data
+                   : ins[1]->type.dtype == GIR_DT_F64 ? *(const double *)ins[1]->data
+                   : ins[1]->type.dtype == GIR_DT_I32 || ins[1]->type.dtype == GIR_DT_I64
+                       ? (double)load_int(ins[1], 0)
+                       : -1;
+        if (!(d >= 1 && d <= (double)DIM_MAX))
+            return gir_node_fail(n, e, "depth must be a positive integer below 2^40");
+        depth = (int64_t)d;
+    }
+    outs[0] = type_of(ins[2]->type.dtype, it->rank < 0 ? -1 : it->rank + 1);
+    if (it->rank < 0)
+        return 0;
+    if (it->rank + 1 > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank above %d", GIR_MAX_RANK);
+    if (norm_axis(n, gir_attr_int(n, "axis", -1), it->rank + 1, "axis", &ax, e))
+        return -1;
+    for (i = 0; i <= it->rank; i++)
+        outs[0].dims[i] = i == ax ? depth : it->dims[k++];
+    return 0;
+}
+
+static int shape_EYELIKE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t dt = gir_attr_int(n, "dtype", 0);
+    GirDType d = ins[0]->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (dt) {
+        d = dt > 0 && dt < 64 ? gir_dtype_from_onnx((int)dt) : GIR_DT_UNDEF;
+        if (d == GIR_DT_UNDEF)
+            return gir_node_fail(n, e, "dtype %lld not supported", (long long)dt);
+    }
+    if (!is_numeric(d) && d != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    if (ins[0]->type.rank >= 0 && ins[0]->type.rank != 2)
+        return gir_node_fail(n, e, "input must be 2-D");
+    outs[0] = ins[0]->type;
+    outs[0].dtype = d;
+    return 0;
+}
+
+static int shape_NONZERO(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t i, cnt = numel_sat(xt), nz = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(xt->dtype) && xt->dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    outs[0] = type_of(GIR_DT_I64, 2);
+    outs[0].dims[0] = xt->rank;
+    if (!ins[0]->data || cnt < 0)
+        return 0;
+    /* The count depends on the data: known here only when it is. */
+    for (i = 0; i < cnt; i++) {
+        const unsigned char *p = (const unsigned char *)ins[0]->data + i * (int64_t)gir_dtype_size(xt->dtype);
+        size_t j;
+        int any = 0;
+        for (j = 0; j < gir_dtype_size(xt->dtype); j++)
+            any |= p[j] != 0 && !(j == gir_dtype_size(xt->dtype) - 1 && p[j] == 0x80 &&
+                                  (xt->dtype == GIR_DT_F32 || xt->dtype == GIR_DT_F64 ||
+                                   xt->dtype == GIR_DT_F16));
+        nz += any;
+    }
+    outs[0].dims[1] = nz;
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
