@@ -67,6 +67,15 @@ void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int6
  * anything: the caller checks g before use. */
 void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirWindow *g);
 
+/* NonMaxSuppression over boxes [B, N, 4] and scores [B, C, N] (f32): per
+ * batch and class, the boxes scoring above sthr, best first (ties: lower
+ * index), each kept unless its IoU with a kept one exceeds iou, at most
+ * max_out per class.  center: boxes are [xc, yc, w, h], else two corners in
+ * either order.  Writes (batch, class, box) triples to out when it is not
+ * NULL; returns how many there are. */
+int64_t gir_nms(const float *boxes, const float *scores, int64_t B, int64_t C, int64_t N,
+                int64_t max_out, float iou, float sthr, int center, int64_t *out);
+
 /* An ints attribute of exactly count entries (count < 0: any), each in
  * [lo, hi].  Absent: *out = NULL, and an error unless optional. */
 int gir_rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,

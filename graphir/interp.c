@@ -2370,6 +2370,21 @@ static int eval_NONZERO(const GirNode *n, const GirTensor *const *ins, GirTensor
     return 0;
 }
 
+static int eval_NMS(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const GirType *bt = &ins[0]->type, *st = &ins[1]->type;
+    const GirTensor *m = arg(n, ins, 2), *io = arg(n, ins, 3), *sc = arg(n, ins, 4);
+    int64_t max_out = m && numel(m) ? *(const int64_t *)m->data : 0;
+    float iou = io && numel(io) ? *(const float *)io->data : 0;
+    float sthr = sc && numel(sc) ? *(const float *)sc->data : -INFINITY;
+    (void)e;
+    gir_nms(ins[0]->data, ins[1]->data, bt->dims[0], st->dims[1], bt->dims[1],
+            max_out < 0 ? 0 : max_out, iou, sthr, gir_attr_int(n, "center_point_box", 0) != 0,
+            outs[0]->data);
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

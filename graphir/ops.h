@@ -147,6 +147,7 @@
     X(ONEHOT, "OneHot", 3, 3, "indices to on/off values along a new axis of depth")      \
     X(EYELIKE, "EyeLike", 1, 1, "ones on diagonal k of a 2-D tensor shaped as the input") \
     X(NONZERO, "NonZero", 1, 1, "i64 [rank, count] coordinates of the nonzero elements") \
+    X(NMS, "NonMaxSuppression", 2, 5, "i64 [n, 3] (batch, class, box) kept by score and IoU") \
     X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
     X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 

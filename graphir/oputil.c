@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -120,6 +121,90 @@ void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirW
             g->out[i] = full - g->pb[i] - g->pe[i];
         }
     }
+}
+
+/* ---- NonMaxSuppression ------------------------------------------------------------ */
+
+/* One candidate box of a class: its score and index. */
+typedef struct {
+    float score; /* the class score */
+    int64_t i;   /* box index */
+} NmsCand;
+
+static int nms_order(const void *a, const void *b)
+{
+    const NmsCand *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Box b as [y1, x1, y2, x2] with y1 <= y2, x1 <= x2. */
+static void nms_corners(const float *b, int center, float *c)
+{
+    if (center) {
+        c[0] = b[1] - b[3] / 2;
+        c[2] = b[1] + b[3] / 2;
+        c[1] = b[0] - b[2] / 2;
+        c[3] = b[0] + b[2] / 2;
+    } else {
+        c[0] = b[0] < b[2] ? b[0] : b[2];
+        c[2] = b[0] < b[2] ? b[2] : b[0];
+        c[1] = b[1] < b[3] ? b[1] : b[3];
+        c[3] = b[1] < b[3] ? b[3] : b[1];
+    }
+}
+
+static float nms_iou(const float *a, const float *b)
+{
+    float h = (a[2] < b[2] ? a[2] : b[2]) - (a[0] > b[0] ? a[0] : b[0]);
+    float w = (a[3] < b[3] ? a[3] : b[3]) - (a[1] > b[1] ? a[1] : b[1]);
+    float inter, uni;
+    if (h <= 0 || w <= 0)
+        return 0;
+    inter = h * w;
+    uni = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+    return uni > 0 ? inter / uni : 0;
+}
+
+int64_t gir_nms(const float *boxes, const float *scores, int64_t B, int64_t C, int64_t N,
+                int64_t max_out, float iou, float sthr, int center, int64_t *out)
+{
+    GirArena *a = gir_arena_new();
+    NmsCand *cand = gir_arena_alloc(a, sizeof *cand * (size_t)(N + 1));
+    int64_t *kept = gir_arena_alloc(a, sizeof *kept * (size_t)(N + 1));
+    float *corners = gir_arena_alloc(a, sizeof(float) * 4 * (size_t)(N + 1));
+    int64_t b, c, i, j, nc, nk, total = 0;
+    for (b = 0; b < B; b++) {
+        for (i = 0; i < N; i++)
+            nms_corners(boxes + (b * N + i) * 4, center, corners + i * 4);
+        for (c = 0; c < C; c++) {
+            const float *sc = scores + (b * C + c) * N;
+            for (i = 0, nc = 0; i < N; i++) {
+                if (sc[i] > sthr) {
+                    cand[nc].score = sc[i];
+                    cand[nc++].i = i;
+                }
+            }
+            qsort(cand, (size_t)nc, sizeof *cand, nms_order);
+            for (i = 0, nk = 0; i < nc && nk < max_out; i++) {
+                int keep = 1;
+                for (j = 0; j < nk && keep; j++)
+                    keep = !(nms_iou(corners + cand[i].i * 4, corners + kept[j] * 4) > iou);
+                if (!keep)
+                    continue;
+                kept[nk++] = cand[i].i;
+                if (out) {
+                    out[total * 3] = b;
+                    out[total * 3 + 1] = c;
+                    out[total * 3 + 2] = cand[i].i;
+                }
+                total++;
+            }
+        }
+    }
+    gir_arena_free(a);
+    return total;
 }
 
 /* ---- requantize attributes of the int8 form (docs/quant.md) ------------------------ */

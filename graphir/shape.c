@@ -2682,6 +2682,77 @@ static int shape_NONZERO(const GirNode *n, const GirTensor *const *ins, GirType 
     return 0;
 }
 
+/* The scalar parameters of NonMaxSuppression, defaults for absent or
+ * empty inputs; 1 when one is present but its data is not known. */
+static int nms_params(const GirNode *n, const GirTensor *const *ins, int64_t *max_out, float *iou,
+                      float *sthr, GirError *e)
+{
+    const GirTensor *m = arg(n, ins, 2), *io = arg(n, ins, 3), *st = arg(n, ins, 4);
+    int unknown = 0;
+    *max_out = 0;
+    *iou = 0;
+    *sthr = -INFINITY;
+    if (m && m->type.dtype != GIR_DT_I64)
+        return gir_node_fail(n, e, "max_output_boxes_per_class must be i64");
+    if ((io && io->type.dtype != GIR_DT_F32) || (st && st->type.dtype != GIR_DT_F32))
+        return gir_node_fail(n, e, "the thresholds must be f32");
+    if ((m && numel_sat(&m->type) > 1) || (io && numel_sat(&io->type) > 1) ||
+        (st && numel_sat(&st->type) > 1))
+        return gir_node_fail(n, e, "the optional inputs must be scalars");
+    if (m && numel_sat(&m->type) != 0) {
+        if (m->data)
+            *max_out = *(const int64_t *)m->data;
+        else
+            unknown = 1;
+    }
+    if (io && numel_sat(&io->type) != 0) {
+        if (io->data)
+            *iou = *(const float *)io->data;
+        else
+            unknown = 1;
+    }
+    if (st && numel_sat(&st->type) != 0) {
+        if (st->data)
+            *sthr = *(const float *)st->data;
+        else
+            unknown = 1;
+    }
+    if (*max_out < 0)
+        *max_out = 0;
+    return unknown;
+}
+
+static int shape_NMS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *bt = &ins[0]->type, *st = &ins[1]->type;
+    int64_t max_out;
+    float iou, sthr;
+    int rc;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (bt->dtype != GIR_DT_F32 || st->dtype != GIR_DT_F32)
+        return gir_node_fail(n, e, "boxes and scores must be f32");
+    rc = nms_params(n, ins, &max_out, &iou, &sthr, e);
+    if (rc < 0)
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 2);
+    outs[0].dims[1] = 3;
+    if (bt->rank < 0 || st->rank < 0)
+        return 0;
+    if (bt->rank != 3 || st->rank != 3 || (bt->dims[2] >= 0 && bt->dims[2] != 4))
+        return gir_node_fail(n, e, "boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]");
+    if ((bt->dims[0] >= 0 && st->dims[0] >= 0 && bt->dims[0] != st->dims[0]) ||
+        (bt->dims[1] >= 0 && st->dims[2] >= 0 && bt->dims[1] != st->dims[2]))
+        return gir_node_fail(n, e, "boxes and scores disagree on batch or box count");
+    /* The count depends on the data: known here only when all of it is. */
+    if (rc || !ins[0]->data || !ins[1]->data || !gir_type_is_static(bt) || !gir_type_is_static(st))
+        return 0;
+    outs[0].dims[0] = gir_nms(ins[0]->data, ins[1]->data, bt->dims[0], st->dims[1], bt->dims[1],
+                              max_out, iou, sthr, gir_attr_int(n, "center_point_box", 0) != 0,
+                              NULL);
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],

@@ -925,6 +925,32 @@ static void case_topk(void)
     gir_arena_free(a);
 }
 
+/* NonMaxSuppression, one class: box 1 ([0,0,1,1], score 0.9) is kept first;
+ * box 0 ([0,0,1,1.1], 0.8) overlaps it with IoU 1/1.1 > 0.5 and goes; box 2
+ * ([5,5,6,6], 0.7) is kept; box 3 scores 0.1, below the 0.2 threshold. */
+static void case_nms(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float bd[16] = {0, 0, 1, 1.1f, 0, 0, 1, 1, 5, 5, 6, 6, 9, 9, 10, 10};
+    float sd[4] = {0.8f, 0.9f, 0.7f, 0.1f}, iou = 0.5f, thr = 0.2f;
+    int64_t mx = 10;
+    int in[5];
+    GirTensor x = tensor(ty(GIR_DT_F32, 3, D(1), D(4), D(4)), bd), y;
+    in[0] = input(g, "boxes", x.type);
+    in[1] = cst(g, "scores", ty(GIR_DT_F32, 3, D(1), D(1), D(4)), sd);
+    in[2] = cst(g, "max", ty(GIR_DT_I64, 1, D(1)), &mx);
+    in[3] = cst(g, "iou", ty(GIR_DT_F32, 1, D(1)), &iou);
+    in[4] = cst(g, "thr", ty(GIR_DT_F32, 1, D(1)), &thr);
+    node1(g, GIR_OP_NMS, "nms", in, 5, 1);
+    if (run(g, &x, &y, a) == 0) {
+        EXPECT_TYPE(&y.type, "i64[2,3]");
+        EXPECT_I64(&y, 0, 0, 1, 0, 0, 2);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
 /* Hostile attributes and data: a Range of delta 0, a Gather index past the
  * axis, and a DepthToSpace blocksize that does not divide the channels. */
 static void case_new_ops_bad(void)
@@ -994,6 +1020,7 @@ static const struct {
     {"where_compare", case_where_compare},
     {"cast_f16", case_cast_f16},
     {"topk", case_topk},
+    {"nms", case_nms},
     {"new_ops_bad", case_new_ops_bad},
 };
 
