@@ -1059,6 +1059,7 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
         return gir_error_at(r->e, c->loc, "node has no outputs");
     if (c->op != GIR_OP_SPLIT && n > 1 && !(c->op == GIR_OP_LAYERNORM && n <= 3) &&
         !((c->op == GIR_OP_SCELOSS || c->op == GIR_OP_TOPK) && n <= 2) &&
+        !(c->op == GIR_OP_DYNQUANT && n <= 3) &&
         !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
         for (i = 1; i < n; i++) {
             if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))

@@ -2385,6 +2385,201 @@ static int eval_NMS(const GirNode *n, const GirTensor *const *ins, GirTensor *co
     return 0;
 }
 
+static int eval_REVERSESEQUENCE(const GirNode *n, const GirTensor *const *ins,
+                                GirTensor *const *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ba = gir_attr_int(n, "batch_axis", 1), ta = gir_attr_int(n, "time_axis", 0);
+    int64_t idx[GIR_MAX_RANK] = {0}, xs[GIR_MAX_RANK], i, cnt = numel(ins[0]);
+    size_t es = gir_dtype_size(xt->dtype);
+    strides_of(xt, xs);
+    for (i = 0; i < cnt; i++) {
+        int64_t len = ld_i(ins[1], idx[ba]), t = idx[ta], src = i;
+        if (len < 0 || len > xt->dims[ta])
+            return gir_node_fail(n, e, "sequence length %lld out of range", (long long)len);
+        if (t < len)
+            src = i + (len - 1 - 2 * t) * xs[ta];
+        memcpy((char *)outs[0]->data + (size_t)i * es, (const char *)ins[0]->data + (size_t)src * es, es);
+        gir_next_index(idx, xt->dims, xt->rank);
+    }
+    return 0;
+}
+
+/* Determinant by Gaussian elimination with partial pivoting, in double. */
+static int eval_DET(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t M = xt->dims[xt->rank - 1], mats = numel(outs[0]), m, r, c, k;
+    GirArena *a = gir_arena_new();
+    double *w = gir_arena_alloc(a, sizeof(double) * (size_t)(M * M + 1));
+    (void)n;
+    (void)e;
+    for (m = 0; m < mats; m++) {
+        double det = 1;
+        for (k = 0; k < M * M; k++)
+            w[k] = ld_f(ins[0], m * M * M + k);
+        for (c = 0; c < M && det != 0; c++) {
+            int64_t p = c;
+            for (r = c + 1; r < M; r++)
+                if (fabs(w[r * M + c]) > fabs(w[p * M + c]))
+                    p = r;
+            if (w[p * M + c] == 0) {
+                det = 0;
+                break;
+            }
+            if (p != c) {
+                for (k = 0; k < M; k++) {
+                    double t = w[c * M + k];
+                    w[c * M + k] = w[p * M + k];
+                    w[p * M + k] = t;
+                }
+                det = -det;
+            }
+            det *= w[c * M + c];
+            for (r = c + 1; r < M; r++) {
+                double f = w[r * M + c] / w[c * M + c];
+                for (k = c; k < M; k++)
+                    w[r * M + k] -= f * w[c * M + k];
+            }
+        }
+        st_f(outs[0], m, det);
+    }
+    gir_arena_free(a);
+    return 0;
+}
+
+static int eval_DYNQUANT(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    const float *x = ins[0]->data;
+    uint8_t *y = outs[0]->data;
+    int64_t i, cnt = numel(ins[0]);
+    float lo = 0, hi = 0, scale;
+    double zp;
+    (void)n;
+    (void)e;
+    for (i = 0; i < cnt; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    scale = (hi - lo) / 255.0f;
+    zp = scale > 0 ? round_even(0 - lo / scale) : 0;
+    zp = zp < 0 ? 0 : zp > 255 ? 255 : zp;
+    for (i = 0; i < cnt; i++) {
+        double q = scale > 0 ? round_even(x[i] / scale) + zp : zp;
+        y[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+    }
+    *(float *)outs[1]->data = scale;
+    *(uint8_t *)outs[2]->data = (uint8_t)zp;
+    return 0;
+}
+
+/* MaxUnpool: the indices are flat positions in the output the attributes
+ * give (the MaxPool input); an output_shape larger than that places each
+ * one at the same coordinates in the larger shape. */
+static int eval_MAXUNPOOL(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    int cnt, d, r = xt->rank;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
+    const int64_t *st = gir_attr_ints(n, "strides", &cnt);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cnt);
+    int64_t dflt[GIR_MAX_RANK], i, ne = numel(ins[0]), nd;
+    dflt[0] = xt->dims[0];
+    dflt[1] = xt->dims[1];
+    for (d = 2; d < r; d++)
+        dflt[d] = (xt->dims[d] - 1) * (st ? st[d - 2] : 1) + k[d - 2] -
+                  (pa ? pa[d - 2] + pa[r - 2 + d - 2] : 0);
+    nd = gir_dims_prod(dflt, 0, r);
+    for (i = 0; i < ne; i++) {
+        int64_t at = ld_i(ins[1], i), rest = at, off = 0, c[GIR_MAX_RANK];
+        if (at < 0 || at >= nd)
+            return gir_node_fail(n, e, "index %lld outside the pooled input of %lld elements",
+                                 (long long)at, (long long)nd);
+        for (d = r - 1; d >= 0; d--) {
+            c[d] = rest % dflt[d];
+            rest /= dflt[d];
+        }
+        for (d = 0; d < r; d++) {
+            if (c[d] >= yt->dims[d])
+                return gir_node_fail(n, e, "index %lld lies outside output_shape", (long long)at);
+            off = off * yt->dims[d] + c[d];
+        }
+        st_f(outs[0], off, ld_f(ins[0], i));
+    }
+    return 0;
+}
+
+static int eval_COMPRESS(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirAttr *axa = gir_attr(n, "axis");
+    const uint8_t *cond = ins[1]->data;
+    int64_t nc = numel(ins[1]), outer = 1, len = numel(ins[0]), inner = 1, o, i;
+    size_t es = gir_dtype_size(xt->dtype);
+    char *y = outs[0]->data;
+    (void)e;
+    if (axa)
+        around_axis(xt, axa->i < 0 ? axa->i + xt->rank : axa->i, &outer, &len, &inner);
+    for (o = 0; o < outer; o++) {
+        for (i = 0; i < len && i < nc; i++) {
+            if (!cond[i])
+                continue;
+            memcpy(y, (const char *)ins[0]->data + (size_t)((o * len + i) * inner) * es,
+                   (size_t)inner * es);
+            y += (size_t)inner * es;
+        }
+    }
+    return 0;
+}
+
+static int eval_MVN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                    GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int cnt, d, mask[GIR_MAX_RANK] = {0};
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t gst[GIR_MAX_RANK], s, idx[GIR_MAX_RANK] = {0}, i, ne = numel(ins[0]), ng, per;
+    GirArena *a = gir_arena_new();
+    double *sum, *sq;
+    int64_t *go;
+    (void)e;
+    if (axes) {
+        for (d = 0; d < cnt; d++)
+            mask[axes[d] < 0 ? axes[d] + xt->rank : axes[d]] = 1;
+    } else {
+        mask[0] = mask[2] = mask[3] = 1;
+    }
+    for (d = xt->rank - 1, s = 1; d >= 0; d--) {
+        gst[d] = mask[d] ? 0 : s;
+        s *= mask[d] ? 1 : xt->dims[d];
+    }
+    ng = s;
+    per = ng ? ne / ng : 0;
+    sum = gir_arena_alloc(a, sizeof(double) * (size_t)(ng + 1));
+    sq = gir_arena_alloc(a, sizeof(double) * (size_t)(ng + 1));
+    go = gir_arena_alloc(a, sizeof(int64_t) * (size_t)(ne + 1));
+    for (i = 0; i < ne; i++) {
+        double v = ld_f(ins[0], i);
+        int64_t o = 0;
+        for (d = 0; d < xt->rank; d++)
+            o += idx[d] * gst[d];
+        go[i] = o;
+        sum[o] += v;
+        sq[o] += v * v;
+        gir_next_index(idx, xt->dims, xt->rank);
+    }
+    for (i = 0; i < ne; i++) {
+        double mean = sum[go[i]] / (double)per, var = sq[go[i]] / (double)per - mean * mean;
+        st_f(outs[0], i, (ld_f(ins[0], i) - mean) / (sqrt(var > 0 ? var : 0) + 1e-9));
+    }
+    gir_arena_free(a);
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

@@ -148,6 +148,12 @@
     X(EYELIKE, "EyeLike", 1, 1, "ones on diagonal k of a 2-D tensor shaped as the input") \
     X(NONZERO, "NonZero", 1, 1, "i64 [rank, count] coordinates of the nonzero elements") \
     X(NMS, "NonMaxSuppression", 2, 5, "i64 [n, 3] (batch, class, box) kept by score and IoU") \
+    X(REVERSESEQUENCE, "ReverseSequence", 2, 2, "reverse each batch entry's first lens steps along time_axis") \
+    X(DET, "Det", 1, 1, "determinant of the trailing square matrices")                 \
+    X(DYNQUANT, "DynamicQuantizeLinear", 1, 1, "f32 -> u8 with scale and zero point from its range") \
+    X(MAXUNPOOL, "MaxUnpool", 2, 3, "scatter pooled values back by MaxPool's indices")  \
+    X(COMPRESS, "Compress", 2, 2, "keep the slices where condition is true (axis; none: flat)") \
+    X(MVN, "MeanVarianceNormalization", 1, 1, "(x - mean) / std over axes")              \
     X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
     X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 

@@ -2753,6 +2753,144 @@ static int shape_NMS(const GirNode *n, const GirTensor *const *ins, GirType *out
     return 0;
 }
 
+static int shape_REVERSESEQUENCE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ba = gir_attr_int(n, "batch_axis", 1), ta = gir_attr_int(n, "time_axis", 0);
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (xt->rank >= 0 && (xt->rank < 2 || ba < 0 || ba > 1 || ta < 0 || ta > 1 || ba == ta))
+        return gir_node_fail(n, e, "batch_axis and time_axis must be 0 and 1 in some order, rank 2 or more");
+    if (xt->rank >= 0 && ins[1]->type.rank >= 0 &&
+        (ins[1]->type.rank != 1 || (xt->dims[ba] >= 0 && ins[1]->type.dims[0] >= 0 &&
+                                    ins[1]->type.dims[0] != xt->dims[ba])))
+        return gir_node_fail(n, e, "sequence_lens must have one entry per batch entry");
+    outs[0] = *xt;
+    return 0;
+}
+
+static int shape_DET(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (xt->rank < 0)
+        return 0;
+    if (xt->rank < 2 || (xt->dims[xt->rank - 1] >= 0 && xt->dims[xt->rank - 2] >= 0 &&
+                         xt->dims[xt->rank - 1] != xt->dims[xt->rank - 2]))
+        return gir_node_fail(n, e, "input must end in square matrices");
+    outs[0].rank = xt->rank - 2;
+    return 0;
+}
+
+static int shape_DYNQUANT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 3, 3, e) || need_f32(n, ins[0], "input", e))
+        return -1;
+    outs[0] = ins[0]->type;
+    outs[0].dtype = GIR_DT_U8;
+    outs[1] = type_of(GIR_DT_F32, 0);
+    outs[2] = type_of(GIR_DT_U8, 0);
+    return 0;
+}
+
+static int shape_MAXUNPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *os = arg(n, ins, 2);
+    int64_t k[GIR_MAX_RANK], st[GIR_MAX_RANK], pads[2 * GIR_MAX_RANK], v[GIR_MAX_RANK];
+    int i, r = xt->rank, cnt, rc;
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || need_index(n, ins[1], e))
+        return -1;
+    if (!gir_type_equal(&ins[1]->type, xt) && gir_type_is_static(xt) &&
+        gir_type_is_static(&ins[1]->type) && ins[1]->type.rank != r)
+        return gir_node_fail(n, e, "indices must be shaped as the input");
+    if (r < 0)
+        return 0;
+    if (r < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...)");
+    if (!gir_attr(n, "kernel_shape"))
+        return gir_node_fail(n, e, "needs attribute kernel_shape");
+    if (attr_ints(n, "kernel_shape", r - 2, 1, 1, k, e) || attr_ints(n, "strides", r - 2, 1, 1, st, e) ||
+        attr_ints(n, "pads", 2 * (r - 2), 0, 0, pads, e))
+        return -1;
+    if (os) {
+        rc = read_ints(n, os, "output_shape", v, GIR_MAX_RANK, &cnt, e);
+        if (rc < 0)
+            return -1;
+        if (cnt >= 0 && cnt != r)
+            return gir_node_fail(n, e, "output_shape has %d entries; expected %d", cnt, r);
+        for (i = 0; i < r; i++) {
+            if (rc == 0 && (v[i] < 0 || v[i] > DIM_MAX))
+                return gir_node_fail(n, e, "output_shape[%d] out of range", i);
+            outs[0].dims[i] = rc ? -1 : v[i];
+        }
+        return 0;
+    }
+    for (i = 2; i < r; i++) {
+        int64_t d = xt->dims[i];
+        outs[0].dims[i] = d < 0 ? -1 : (d - 1) * st[i - 2] + k[i - 2] - pads[i - 2] - pads[r - 2 + i - 2];
+        if (d >= 0 && outs[0].dims[i] < 0)
+            return gir_node_fail(n, e, "output axis %d would have size %lld", i, (long long)outs[0].dims[i]);
+    }
+    return 0;
+}
+
+static int shape_COMPRESS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *ct = &ins[1]->type;
+    const GirAttr *axa = gir_attr(n, "axis");
+    int64_t ax = 0, len, i, cnt = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (ct->dtype != GIR_DT_BOOL || (ct->rank >= 0 && ct->rank != 1))
+        return gir_node_fail(n, e, "condition must be a 1-D bool tensor");
+    if (xt->rank < 0) {
+        outs[0] = type_of(xt->dtype, axa ? -1 : 1);
+        return 0;
+    }
+    if (axa) {
+        if (norm_axis(n, axa->i, xt->rank, "axis", &ax, e))
+            return -1;
+        outs[0] = *xt;
+        len = xt->dims[ax];
+    } else {
+        outs[0] = type_of(xt->dtype, 1);
+        len = numel_sat(xt);
+    }
+    if (!ins[1]->data || len < 0 || ct->dims[0] < 0) {
+        outs[0].dims[axa ? ax : 0] = -1;
+        return 0;
+    }
+    if (ct->dims[0] > len)
+        return gir_node_fail(n, e, "condition has %lld entries; the axis has %lld",
+                             (long long)ct->dims[0], (long long)len);
+    for (i = 0; i < ct->dims[0]; i++)
+        cnt += ((const uint8_t *)ins[1]->data)[i] != 0;
+    outs[0].dims[axa ? ax : 0] = cnt;
+    return 0;
+}
+
+static int shape_MVN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int cnt, i;
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t ax;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (ins[0]->type.rank < 0)
+        return 0;
+    for (i = 0; axes && i < cnt; i++)
+        if (norm_axis(n, axes[i], ins[0]->type.rank, "axis", &ax, e))
+            return -1;
+    if (!axes && ins[0]->type.rank != 4)
+        return gir_node_fail(n, e, "the default axes [0, 2, 3] need a rank-4 input");
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
