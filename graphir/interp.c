@@ -2580,6 +2580,126 @@ static int eval_MVN(const GirNode *n, const GirTensor *const *ins, GirTensor *co
     return 0;
 }
 
+/* ---- GridSample ----------------------------------------------------------------------- */
+
+/* x folded into [lo, hi] by reflection at both ends. */
+static double gs_reflect(double x, double lo, double hi)
+{
+    double range = hi - lo, d, r;
+    int64_t k;
+    if (range <= 0)
+        return lo;
+    if (x < lo) {
+        d = lo - x;
+        k = (int64_t)(d / range);
+        r = d - (double)k * range;
+        return k % 2 == 0 ? lo + r : hi - r;
+    }
+    if (x > hi) {
+        d = x - hi;
+        k = (int64_t)(d / range);
+        r = d - (double)k * range;
+        return k % 2 == 0 ? hi - r : lo + r;
+    }
+    return x;
+}
+
+/* Sampling state of one GridSample node. */
+typedef struct {
+    const GirTensor *x; /* the input */
+    int64_t H, W;       /* its plane */
+    int pad;            /* 0 zeros, 1 border, 2 reflection */
+    int align;          /* align_corners */
+} GridSampler;
+
+/* Pixel (r, c) of plane p with the padding rule for taps outside. */
+static double gs_pixel(const GridSampler *s, int64_t p, int64_t r, int64_t c)
+{
+    if (s->pad == 1) {
+        r = r < 0 ? 0 : r >= s->H ? s->H - 1 : r;
+        c = c < 0 ? 0 : c >= s->W ? s->W - 1 : c;
+    } else if (s->pad == 2) {
+        double lo = s->align ? 0 : -0.5;
+        r = (int64_t)gs_reflect((double)r, lo, (double)s->H - 1 - lo);
+        c = (int64_t)gs_reflect((double)c, lo, (double)s->W - 1 - lo);
+    }
+    if (r < 0 || r >= s->H || c < 0 || c >= s->W)
+        return 0;
+    return ld_f(s->x, (p * s->H + r) * s->W + c);
+}
+
+/* Cubic convolution weights (A = -0.75) of the 4 taps around fraction t. */
+static void gs_cubic(double t, double *w)
+{
+    const double A = -0.75;
+    double x;
+    x = t + 1;
+    w[0] = ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+    x = t;
+    w[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    x = 1 - t;
+    w[2] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    w[3] = 1 - w[0] - w[1] - w[2];
+}
+
+static int eval_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    const char *pad = gir_attr_string(n, "padding_mode", "zeros");
+    int64_t N = xt->dims[0], C = xt->dims[1], Ho = yt->dims[2], Wo = yt->dims[3], b, c, i, j;
+    GridSampler s;
+    (void)e;
+    s.x = ins[0];
+    s.H = xt->dims[2];
+    s.W = xt->dims[3];
+    s.pad = pad[0] == 'z' ? 0 : pad[0] == 'b' ? 1 : 2;
+    s.align = gir_attr_int(n, "align_corners", 0) != 0;
+    for (b = 0; b < N; b++) {
+        for (i = 0; i < Ho; i++) {
+            for (j = 0; j < Wo; j++) {
+                int64_t gi = ((b * Ho + i) * Wo + j) * 2;
+                double gx = ld_f(ins[1], gi), gy = ld_f(ins[1], gi + 1), x, y;
+                x = s.align ? (gx + 1) / 2 * (double)(s.W - 1) : ((gx + 1) * (double)s.W - 1) / 2;
+                y = s.align ? (gy + 1) / 2 * (double)(s.H - 1) : ((gy + 1) * (double)s.H - 1) / 2;
+                if (s.pad == 1) {
+                    x = x < 0 ? 0 : x > (double)(s.W - 1) ? (double)(s.W - 1) : x;
+                    y = y < 0 ? 0 : y > (double)(s.H - 1) ? (double)(s.H - 1) : y;
+                } else if (s.pad == 2) {
+                    double lo = s.align ? 0 : -0.5;
+                    x = gs_reflect(x, lo, (double)s.W - 1 - lo);
+                    y = gs_reflect(y, lo, (double)s.H - 1 - lo);
+                }
+                for (c = 0; c < C; c++) {
+                    int64_t p = b * C + c;
+                    double v;
+                    if (mode[0] == 'n') {
+                        v = gs_pixel(&s, p, (int64_t)round_even(y), (int64_t)round_even(x));
+                    } else if (mode[1] == 'i' && mode[2] == 'l') {
+                        int64_t x0 = (int64_t)floor(x), y0 = (int64_t)floor(y);
+                        double fx = x - (double)x0, fy = y - (double)y0;
+                        v = (1 - fy) * ((1 - fx) * gs_pixel(&s, p, y0, x0) + fx * gs_pixel(&s, p, y0, x0 + 1)) +
+                            fy * ((1 - fx) * gs_pixel(&s, p, y0 + 1, x0) + fx * gs_pixel(&s, p, y0 + 1, x0 + 1));
+                    } else {
+                        int64_t x0 = (int64_t)floor(x) - 1, y0 = (int64_t)floor(y) - 1;
+                        double wx[4], wy[4];
+                        int u, t;
+                        gs_cubic(x - floor(x), wx);
+                        gs_cubic(y - floor(y), wy);
+                        v = 0;
+                        for (u = 0; u < 4; u++)
+                            for (t = 0; t < 4; t++)
+                                v += wy[u] * wx[t] * gs_pixel(&s, p, y0 + u, x0 + t);
+                    }
+                    st_f(outs[0], (p * Ho + i) * Wo + j, v);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

@@ -2891,6 +2891,32 @@ static int shape_MVN(const GirNode *n, const GirTensor *const *ins, GirType *out
     return 0;
 }
 
+static int shape_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                            GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *gt = &ins[1]->type;
+    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    const char *pad = gir_attr_string(n, "padding_mode", "zeros");
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (strcmp(mode, "bilinear") && strcmp(mode, "nearest") && strcmp(mode, "bicubic"))
+        return gir_node_fail(n, e, "mode must be bilinear, nearest or bicubic");
+    if (strcmp(pad, "zeros") && strcmp(pad, "border") && strcmp(pad, "reflection"))
+        return gir_node_fail(n, e, "padding_mode must be zeros, border or reflection");
+    if ((xt->rank >= 0 && xt->rank != 4) || (gt->rank >= 0 && gt->rank != 4) ||
+        (gt->rank == 4 && gt->dims[3] >= 0 && gt->dims[3] != 2))
+        return gir_node_fail(n, e, "input must be [N,C,H,W] and grid [N,H_out,W_out,2]");
+    outs[0] = type_of(xt->dtype, 4);
+    outs[0].dims[0] = xt->rank == 4 ? xt->dims[0] : -1;
+    outs[0].dims[1] = xt->rank == 4 ? xt->dims[1] : -1;
+    outs[0].dims[2] = gt->rank == 4 ? gt->dims[1] : -1;
+    outs[0].dims[3] = gt->rank == 4 ? gt->dims[2] : -1;
+    if (xt->rank == 4 && gt->rank == 4 && xt->dims[0] >= 0 && gt->dims[0] >= 0 &&
+        xt->dims[0] != gt->dims[0])
+        return gir_node_fail(n, e, "input and grid disagree on the batch");
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
