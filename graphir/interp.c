@@ -2700,6 +2700,84 @@ static int eval_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTen
     return 0;
 }
 
+/* Einsum: walk every combination of the labels' values, add the product of
+ * the inputs' elements there into the result element it names. */
+static int eval_EINSUM(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const char *eq = gir_attr_string(n, "equation", "");
+    int ranks[GIR_EINSUM_MAX_IN], used[GIR_EINSUM_LABELS], nu = 0, i, j, k;
+    int64_t size[GIR_EINSUM_LABELS], val[GIR_EINSUM_LABELS] = {0}, dims[GIR_EINSUM_LABELS];
+    int64_t idx[GIR_EINSUM_LABELS] = {0}, total = 1, t, ny = numel(outs[0]);
+    int64_t st[GIR_EINSUM_MAX_IN][GIR_MAX_RANK], ost[GIR_MAX_RANK];
+    GirArena *a = gir_arena_new();
+    double *acc = gir_arena_alloc(a, sizeof(double) * (size_t)(ny + 1));
+    GirEinsum es;
+    char why[256];
+    for (i = 0; i < n->nin; i++)
+        ranks[i] = ins[i]->type.rank;
+    if (gir_einsum_parse(eq, n->nin, ranks, &es, why, sizeof why)) {
+        gir_arena_free(a);
+        return gir_node_fail(n, e, "%s", why);
+    }
+    for (i = 0; i < GIR_EINSUM_LABELS; i++)
+        size[i] = -1;
+    for (i = 0; i < n->nin; i++)
+        for (j = 0; j < ranks[i]; j++)
+            if (size[es.in_lab[i][j]] < 0 || size[es.in_lab[i][j]] == 1)
+                size[es.in_lab[i][j]] = ins[i]->type.dims[j];
+    for (i = 0; i < GIR_EINSUM_LABELS; i++) {
+        if (size[i] >= 0) {
+            dims[nu] = size[i];
+            used[nu++] = i;
+            /* the walk's length: refuse one no run could finish */
+            if (size[i] > 0 && total > ((int64_t)1 << 34) / size[i]) {
+                gir_arena_free(a);
+                return gir_node_fail(n, e, "more than 2^34 products to sum");
+            }
+            total *= size[i];
+        }
+    }
+    for (i = 0; i < n->nin; i++) {
+        int64_t s = 1;
+        for (j = ranks[i] - 1; j >= 0; j--) {
+            st[i][j] = ins[i]->type.dims[j] == 1 ? 0 : s;
+            s *= ins[i]->type.dims[j];
+        }
+    }
+    {
+        int64_t s = 1;
+        for (j = es.out_rank - 1; j >= 0; j--) {
+            ost[j] = s;
+            s *= outs[0]->type.dims[j];
+        }
+    }
+    for (t = 0; t < total; t++) {
+        double prod = 1;
+        int64_t off = 0;
+        for (k = 0; k < nu; k++)
+            val[used[k]] = idx[k];
+        for (i = 0; i < n->nin; i++) {
+            int64_t o = 0;
+            for (j = 0; j < ranks[i]; j++)
+                o += val[es.in_lab[i][j]] * st[i][j];
+            prod *= ld_f(ins[i], o);
+        }
+        for (j = 0; j < es.out_rank; j++)
+            off += val[es.out_lab[j]] * ost[j];
+        acc[off] += prod;
+        gir_next_index(idx, dims, nu);
+    }
+    for (t = 0; t < ny; t++) {
+        if (is_int(outs[0]->type.dtype))
+            st_i(outs[0], t, (int64_t)acc[t]);
+        else
+            st_f(outs[0], t, acc[t]);
+    }
+    gir_arena_free(a);
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

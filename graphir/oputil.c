@@ -207,6 +207,126 @@ int64_t gir_nms(const float *boxes, const float *scores, int64_t B, int64_t C, i
     return total;
 }
 
+/* ---- Einsum equations --------------------------------------------------------------- */
+
+static int einsum_letter(char c)
+{
+    if (c >= 'a' && c <= 'z')
+        return c - 'a';
+    if (c >= 'A' && c <= 'Z')
+        return 26 + c - 'A';
+    return -1;
+}
+
+/* One term (an input's or the output's subscripts) from p up to a ',' or
+ * '-' or the end: its labels into lab, the count into *nl, whether it has
+ * an ellipsis into *ell and where (label position) into *at. */
+static const char *einsum_term(const char *p, int *lab, int *nl, int *ell, int *at, int *bad)
+{
+    *nl = 0;
+    *ell = 0;
+    *at = 0;
+    while (*p && *p != ',' && *p != '-') {
+        if (*p == ' ') {
+            p++;
+        } else if (p[0] == '.' && p[1] == '.' && p[2] == '.' && !*ell) {
+            *ell = 1;
+            *at = *nl;
+            p += 3;
+        } else if (einsum_letter(*p) >= 0 && *nl < GIR_MAX_RANK) {
+            lab[(*nl)++] = einsum_letter(*p++);
+        } else {
+            *bad = 1;
+            return p;
+        }
+    }
+    return p;
+}
+
+int gir_einsum_parse(const char *eq, int nin, const int *ranks, GirEinsum *es, char *why,
+                     size_t whysize)
+{
+    const char *p = eq;
+    int i, j, k, bad = 0, maxell = 0, count[52] = {0};
+    int lab[GIR_MAX_RANK], nl, ell, at, ells[GIR_EINSUM_MAX_IN];
+    memset(es, 0, sizeof *es);
+    if (nin < 1 || nin > GIR_EINSUM_MAX_IN) {
+        snprintf(why, whysize, "takes 1 to %d inputs", GIR_EINSUM_MAX_IN);
+        return -1;
+    }
+    es->nin = nin;
+    for (i = 0; i < nin; i++) {
+        int er;
+        p = einsum_term(p, lab, &nl, &ell, &at, &bad);
+        if (bad || (i < nin - 1 && *p != ',') || (i == nin - 1 && *p == ',')) {
+            snprintf(why, whysize, "equation '%.100s' does not fit %d inputs", eq, nin);
+            return -1;
+        }
+        if (*p == ',')
+            p++;
+        er = ranks[i] - nl;
+        if (er < 0 || (!ell && er != 0)) {
+            snprintf(why, whysize, "term %d of '%.100s' has %d subscripts for rank %d", i, eq, nl,
+                     ranks[i]);
+            return -1;
+        }
+        ells[i] = ell ? er : 0;
+        maxell = ells[i] > maxell ? ells[i] : maxell;
+        es->in_rank[i] = ranks[i];
+        for (j = 0, k = 0; j < ranks[i]; j++) {
+            if (ell && j >= at && j < at + er)
+                es->in_lab[i][j] = 52 + (j - at); /* aligned below */
+            else
+                es->in_lab[i][j] = lab[k++];
+        }
+        for (j = 0; j < nl; j++)
+            count[lab[j]]++;
+    }
+    /* Right-align each input's ellipsis axes among maxell. */
+    for (i = 0; i < nin; i++)
+        for (j = 0; j < ranks[i]; j++)
+            if (es->in_lab[i][j] >= 52)
+                es->in_lab[i][j] += maxell - ells[i];
+    if (p[0] == '-' && p[1] == '>') {
+        p = einsum_term(p + 2, lab, &nl, &ell, &at, &bad);
+        if (bad || *p || nl + (ell ? maxell : 0) > GIR_MAX_RANK) {
+            snprintf(why, whysize, "bad output term in '%.100s'", eq);
+            return -1;
+        }
+        for (j = 0, k = 0; j < nl + (ell ? maxell : 0); j++)
+            es->out_lab[j] = ell && j >= at && j < at + maxell ? 52 + (j - at) : lab[k++];
+        es->out_rank = nl + (ell ? maxell : 0);
+        for (j = 0; j < nl; j++) {
+            if (count[lab[j]] == 0) {
+                snprintf(why, whysize, "output subscript not in any input of '%.100s'", eq);
+                return -1;
+            }
+        }
+    } else if (*p) {
+        snprintf(why, whysize, "bad equation '%.100s'", eq);
+        return -1;
+    } else {
+        /* Implicit output: the ellipsis axes, then the letters used once,
+         * in alphabetical order (capitals first, as in ASCII). */
+        static const int order[52] = {26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+                                      40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 0,  1,
+                                      2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
+        for (j = 0; j < maxell; j++)
+            es->out_lab[es->out_rank++] = 52 + j;
+        for (j = 0; j < 52; j++) {
+            if (count[order[j]] != 1)
+                continue;
+            if (es->out_rank == GIR_MAX_RANK) {
+                snprintf(why, whysize, "result rank above %d", GIR_MAX_RANK);
+                return -1;
+            }
+            es->out_lab[es->out_rank++] = order[j];
+        }
+    }
+    return 0;
+}
+
 /* ---- requantize attributes of the int8 form (docs/quant.md) ------------------------ */
 
 /* An ints attribute of exactly count entries, each in [lo, hi].  Absent:

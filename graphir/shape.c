@@ -2917,6 +2917,59 @@ static int shape_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTy
     return 0;
 }
 
+/* The size of every Einsum label from the input shapes: letters must agree,
+ * ellipsis axes broadcast. */
+static int einsum_sizes(const GirNode *n, const GirEinsum *es, const GirTensor *const *ins,
+                        int64_t *size, GirError *e)
+{
+    int i, j;
+    for (i = 0; i < GIR_EINSUM_LABELS; i++)
+        size[i] = -2; /* not used */
+    for (i = 0; i < es->nin; i++) {
+        for (j = 0; j < es->in_rank[i]; j++) {
+            int l = es->in_lab[i][j];
+            int64_t d = ins[i]->type.dims[j];
+            if (size[l] == -2 || size[l] == -1 || (l >= 52 && size[l] == 1))
+                size[l] = size[l] == -1 && d < 0 ? -1 : d;
+            else if (d >= 0 && d != size[l] && !(l >= 52 && d == 1))
+                return gir_node_fail(n, e, "subscript sizes %lld and %lld disagree",
+                                     (long long)size[l], (long long)d);
+        }
+    }
+    return 0;
+}
+
+static int shape_EINSUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *eq = gir_attr_string(n, "equation", NULL);
+    int ranks[GIR_EINSUM_MAX_IN], i;
+    int64_t size[GIR_EINSUM_LABELS];
+    GirEinsum es;
+    char why[256];
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!eq)
+        return gir_node_fail(n, e, "needs attribute equation");
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = type_of(ins[0]->type.dtype, -1);
+    for (i = 0; i < n->nin; i++) {
+        if (!ins[i])
+            return gir_node_fail(n, e, "input %d is absent", i);
+        if (ins[i]->type.rank < 0)
+            return 0;
+        ranks[i] = ins[i]->type.rank;
+    }
+    if (gir_einsum_parse(eq, n->nin, ranks, &es, why, sizeof why))
+        return gir_node_fail(n, e, "%s", why);
+    if (einsum_sizes(n, &es, ins, size, e))
+        return -1;
+    outs[0].rank = es.out_rank;
+    for (i = 0; i < es.out_rank; i++)
+        outs[0].dims[i] = size[es.out_lab[i]] < 0 ? -1 : size[es.out_lab[i]];
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
