@@ -895,6 +895,9 @@ static int set_canonical_attrs(Reader *r, NodeIn *c, int node)
     GirNode *n = &r->g->nodes[node];
     if (c->legacy == LEGACY_UPSAMPLE || (c->op == GIR_OP_RESIZE && r->opset < 11))
         return set_legacy_resize_attrs(r, c, node);
+    if (c->op == GIR_OP_ROIALIGN && r->opset < 16 &&
+        !gir_attr(n, "coordinate_transformation_mode")) /* before 16: no half-pixel shift */
+        gir_set_attr_string(r->g, node, "coordinate_transformation_mode", "output_half_pixel");
     if (c->op == GIR_OP_CONCAT && r->opset < 4 && !gir_attr(n, "axis"))
         gir_set_attr_int(r->g, node, "axis", 1); /* the default before opset 4 */
     if ((c->op == GIR_OP_SOFTMAX || c->op == GIR_OP_LOGSOFTMAX || c->op == GIR_OP_HARDMAX) &&

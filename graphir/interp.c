@@ -2778,6 +2778,97 @@ static int eval_EINSUM(const GirNode *n, const GirTensor *const *ins, GirTensor 
     return 0;
 }
 
+/* RoiAlign as the ONNX reference runs it: per bin, a grid of bilinear
+ * samples (points just outside the map clamp to its edge, farther ones read
+ * 0), averaged, or in max mode the largest weighted corner of each sample. */
+static int eval_ROIALIGN(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                         GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    int64_t C = xt->dims[1], H = xt->dims[2], W = xt->dims[3], R = yt->dims[0];
+    int64_t oh = yt->dims[2], ow = yt->dims[3], sr = gir_attr_int(n, "sampling_ratio", 0);
+    double scale = gir_attr_float(n, "spatial_scale", 1.0f);
+    int half = strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"), "half_pixel") == 0;
+    int is_max = strcmp(gir_attr_string(n, "mode", "avg"), "max") == 0;
+    int64_t r, c, ph, pw, iy, ix;
+    for (r = 0; r < R; r++) {
+        int64_t b = ld_i(ins[2], r);
+        double off = half ? 0.5 : 0.0;
+        double x1 = ld_f(ins[1], r * 4) * scale - off, y1 = ld_f(ins[1], r * 4 + 1) * scale - off;
+        double x2 = ld_f(ins[1], r * 4 + 2) * scale - off, y2 = ld_f(ins[1], r * 4 + 3) * scale - off;
+        double rw = x2 - x1, rh = y2 - y1, bw, bh;
+        int64_t gh, gw;
+        if (b < 0 || b >= xt->dims[0])
+            return gir_node_fail(n, e, "batch index %lld out of range", (long long)b);
+        if (!half) {
+            rw = rw > 1 ? rw : 1;
+            rh = rh > 1 ? rh : 1;
+        }
+        bh = rh / (double)oh;
+        bw = rw / (double)ow;
+        gh = sr > 0 ? sr : (int64_t)ceil(rh / (double)oh);
+        gw = sr > 0 ? sr : (int64_t)ceil(rw / (double)ow);
+        if (gh < 0 || gw < 0 || gh > 4096 || gw > 4096)
+            return gir_node_fail(n, e, "region %lld needs a sampling grid of %lld x %lld",
+                                 (long long)r, (long long)gh, (long long)gw);
+        for (c = 0; c < C; c++) {
+            int64_t p = b * C + c;
+            for (ph = 0; ph < oh; ph++) {
+                for (pw = 0; pw < ow; pw++) {
+                    double acc = 0, best = -INFINITY;
+                    int64_t cnt = gh * gw > 0 ? gh * gw : 1;
+                    for (iy = 0; iy < gh; iy++) {
+                        for (ix = 0; ix < gw; ix++) {
+                            double y = y1 + (double)ph * bh + ((double)iy + 0.5) * bh / (double)gh;
+                            double x = x1 + (double)pw * bw + ((double)ix + 0.5) * bw / (double)gw;
+                            int64_t yl, xl, yh, xh;
+                            double ly, lx, w[4], v[4];
+                            int q;
+                            if (y < -1.0 || y > (double)H || x < -1.0 || x > (double)W) {
+                                best = best > 0 ? best : 0;
+                                continue;
+                            }
+                            y = y <= 0 ? 0 : y;
+                            x = x <= 0 ? 0 : x;
+                            yl = (int64_t)y;
+                            xl = (int64_t)x;
+                            if (yl >= H - 1) {
+                                yl = yh = H - 1;
+                                y = (double)yl;
+                            } else {
+                                yh = yl + 1;
+                            }
+                            if (xl >= W - 1) {
+                                xl = xh = W - 1;
+                                x = (double)xl;
+                            } else {
+                                xh = xl + 1;
+                            }
+                            ly = y - (double)yl;
+                            lx = x - (double)xl;
+                            w[0] = (1 - ly) * (1 - lx);
+                            w[1] = (1 - ly) * lx;
+                            w[2] = ly * (1 - lx);
+                            w[3] = ly * lx;
+                            v[0] = ld_f(ins[0], (p * H + yl) * W + xl);
+                            v[1] = ld_f(ins[0], (p * H + yl) * W + xh);
+                            v[2] = ld_f(ins[0], (p * H + yh) * W + xl);
+                            v[3] = ld_f(ins[0], (p * H + yh) * W + xh);
+                            for (q = 0; q < 4; q++) {
+                                acc += w[q] * v[q];
+                                best = w[q] * v[q] > best ? w[q] * v[q] : best;
+                            }
+                        }
+                    }
+                    st_f(outs[0], ((r * C + c) * oh + ph) * ow + pw,
+                         is_max ? best : acc / (double)cnt);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- losses ---------------------------------------------------------------------------- */
 
 /* The loss of log-probabilities lp (scores' shape [N, C, d...]) against

@@ -156,6 +156,7 @@
     X(MVN, "MeanVarianceNormalization", 1, 1, "(x - mean) / std over axes")              \
     X(GRIDSAMPLE, "GridSample", 2, 2, "sample [N,C,H,W] at grid [N,h,w,2] (mode, padding_mode)") \
     X(EINSUM, "Einsum", 1, 8, "sum of products over an equation's subscripts")           \
+    X(ROIALIGN, "RoiAlign", 3, 3, "average (or max) of bilinear samples per region and bin") \
     X(NLLLOSS, "NegativeLogLikelihoodLoss", 2, 3, "-x[n, target, ...] * weight, reduced") \
     X(SCELOSS, "SoftmaxCrossEntropyLoss", 2, 3, "NLL loss of LogSoftmax over axis 1; log_prob")
 

@@ -2970,6 +2970,36 @@ static int shape_EINSUM(const GirNode *n, const GirTensor *const *ins, GirType *
     return 0;
 }
 
+static int shape_ROIALIGN(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *rt = &ins[1]->type, *bt = &ins[2]->type;
+    int64_t oh = gir_attr_int(n, "output_height", 1), ow = gir_attr_int(n, "output_width", 1);
+    int64_t sr = gir_attr_int(n, "sampling_ratio", 0);
+    const char *mode = gir_attr_string(n, "mode", "avg");
+    const char *ct = gir_attr_string(n, "coordinate_transformation_mode", "half_pixel");
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || same_dtypes(n, ins, 2, e) ||
+        need_index(n, ins[2], e))
+        return -1;
+    if (oh < 1 || ow < 1 || oh > ATTR_MAX || ow > ATTR_MAX || sr < 0 || sr > 4096)
+        return gir_node_fail(n, e, "output_height, output_width or sampling_ratio out of range");
+    if (strcmp(mode, "avg") && strcmp(mode, "max"))
+        return gir_node_fail(n, e, "mode must be avg or max");
+    if (strcmp(ct, "half_pixel") && strcmp(ct, "output_half_pixel"))
+        return gir_node_fail(n, e, "coordinate_transformation_mode must be half_pixel or output_half_pixel");
+    if ((xt->rank >= 0 && xt->rank != 4) || (rt->rank >= 0 && (rt->rank != 2 || (rt->dims[1] >= 0 && rt->dims[1] != 4))) ||
+        (bt->rank >= 0 && bt->rank != 1))
+        return gir_node_fail(n, e, "X must be [N,C,H,W], rois [R,4], batch_indices [R]");
+    if (rt->rank == 2 && bt->rank == 1 && rt->dims[0] >= 0 && bt->dims[0] >= 0 && rt->dims[0] != bt->dims[0])
+        return gir_node_fail(n, e, "rois and batch_indices disagree on the count");
+    outs[0] = type_of(xt->dtype, 4);
+    outs[0].dims[0] = rt->rank == 2 ? rt->dims[0] : -1;
+    outs[0].dims[1] = xt->rank == 4 ? xt->dims[1] : -1;
+    outs[0].dims[2] = oh;
+    outs[0].dims[3] = ow;
+    return 0;
+}
+
 /* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
 
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
