@@ -120,6 +120,19 @@ static void st_i(GirTensor *t, int64_t i, int64_t v)
     }
 }
 
+/* A double as int64: truncated, saturated at the ends, NaN as 0 (C leaves
+ * out-of-range conversions undefined; ONNX leaves the result open). */
+static int64_t d2i(double v)
+{
+    if (isnan(v))
+        return 0;
+    if (v >= 9.2e18)
+        return INT64_MAX;
+    if (v <= -9.2e18)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
 static int is_int(GirDType d)
 {
     return d == GIR_DT_I32 || d == GIR_DT_I64 || d == GIR_DT_I8 || d == GIR_DT_U8 ||
@@ -1178,7 +1191,7 @@ static int unary(const GirNode *n, const GirTensor *const *ins, GirTensor *const
         else if (n->op == GIR_OP_SIGN)
             v = v > 0 ? 1 : v < 0 ? -1 : 0;
         else
-            v = (int64_t)unary_f(n, (double)v);
+            v = d2i(unary_f(n, (double)v));
         st_i(outs[0], i, v);
     }
     return 0;
@@ -1313,7 +1326,7 @@ static int binop(const GirNode *n, const GirTensor *const *ins, GirTensor *const
             if (flt)
                 st_f(y, i, pow(u, v));
             else
-                st_i(y, i, (int64_t)pow(u, v));
+                st_i(y, i, d2i(pow(u, v)));
             continue;
         } else if (flt) {
             double u = ld_f(a, oa), v = ld_f(b, ob);
@@ -1545,10 +1558,8 @@ static int reduce(const GirNode *n, const GirTensor *const *ins, GirTensor *cons
         }
         if (flt)
             st_f(y, i, v);
-        else if (!isfinite(v))
-            st_i(y, i, v > 0 ? INT64_MAX : INT64_MIN);
         else
-            st_i(y, i, (int64_t)v);
+            st_i(y, i, d2i(v));
     }
     gir_arena_free(a);
     (void)e;
@@ -1722,9 +1733,7 @@ static int cast(const GirTensor *x, GirTensor *y)
             } else {
                 /* Out of range and NaN have no defined result in ONNX;
                  * saturate so C has none either. */
-                double v = trunc(ld_f(x, i));
-                int64_t q = isnan(v) ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-                st_i(y, i, q);
+                st_i(y, i, d2i(ld_f(x, i)));
             }
         } else {
             st_f(y, i, is_int(x->type.dtype) || x->type.dtype == GIR_DT_BOOL ? (double)ld_i(x, i)
@@ -1798,7 +1807,7 @@ static int eval_RANGE(const GirNode *n, const GirTensor *const *ins, GirTensor *
     (void)e;
     for (i = 0; i < cnt; i++) {
         if (is_int(outs[0]->type.dtype))
-            st_i(outs[0], i, ld_i(ins[0], 0) + i * ld_i(ins[2], 0));
+            st_i(outs[0], i, (int64_t)((uint64_t)ld_i(ins[0], 0) + (uint64_t)i * (uint64_t)ld_i(ins[2], 0)));
         else
             st_f(outs[0], i, ld_f(ins[0], 0) + (double)i * ld_f(ins[2], 0));
     }
@@ -2323,7 +2332,7 @@ static int eval_ONEHOT(const GirNode *n, const GirTensor *const *ins, GirTensor 
     for (o = 0; o < outer; o++) {
         for (i = 0; i < inner; i++) {
             double v = ld_f(ins[0], o * inner + i);
-            int64_t hot = (int64_t)(v < 0 ? v + (double)depth : v);
+            int64_t hot = d2i(v < 0 ? v + (double)depth : v);
             for (d = 0; d < depth; d++)
                 memcpy((char *)outs[0]->data + (size_t)((o * depth + d) * inner + i) * es,
                        d == hot ? on : off, es);
@@ -2338,6 +2347,8 @@ static int eval_EYELIKE(const GirNode *n, const GirTensor *const *ins, GirTensor
     int64_t R = outs[0]->type.dims[0], C = outs[0]->type.dims[1], k = gir_attr_int(n, "k", 0), r;
     (void)ins;
     (void)e;
+    if (k >= C || k <= -R)
+        return 0; /* the diagonal misses the matrix (and r + k cannot overflow below) */
     for (r = 0; r < R; r++) {
         int64_t c = r + k;
         if (c < 0 || c >= C)
@@ -2585,21 +2596,20 @@ static int eval_MVN(const GirNode *n, const GirTensor *const *ins, GirTensor *co
 /* x folded into [lo, hi] by reflection at both ends. */
 static double gs_reflect(double x, double lo, double hi)
 {
-    double range = hi - lo, d, r;
-    int64_t k;
+    double range = hi - lo, d, k, r;
     if (range <= 0)
         return lo;
     if (x < lo) {
         d = lo - x;
-        k = (int64_t)(d / range);
-        r = d - (double)k * range;
-        return k % 2 == 0 ? lo + r : hi - r;
+        k = floor(d / range);
+        r = d - k * range;
+        return fmod(k, 2) == 0 ? lo + r : hi - r;
     }
     if (x > hi) {
         d = x - hi;
-        k = (int64_t)(d / range);
-        r = d - (double)k * range;
-        return k % 2 == 0 ? hi - r : lo + r;
+        k = floor(d / range);
+        r = d - k * range;
+        return fmod(k, 2) == 0 ? hi - r : lo + r;
     }
     return x;
 }
@@ -2671,6 +2681,10 @@ static int eval_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTen
                     x = gs_reflect(x, lo, (double)s.W - 1 - lo);
                     y = gs_reflect(y, lo, (double)s.H - 1 - lo);
                 }
+                /* Far outside, every tap reads padding: bound the
+                 * coordinates so they convert to integers. */
+                x = !(x >= -8.0) ? -8.0 : x > (double)s.W + 8 ? (double)s.W + 8 : x;
+                y = !(y >= -8.0) ? -8.0 : y > (double)s.H + 8 ? (double)s.H + 8 : y;
                 for (c = 0; c < C; c++) {
                     int64_t p = b * C + c;
                     double v;
@@ -2770,7 +2784,7 @@ static int eval_EINSUM(const GirNode *n, const GirTensor *const *ins, GirTensor 
     }
     for (t = 0; t < ny; t++) {
         if (is_int(outs[0]->type.dtype))
-            st_i(outs[0], t, (int64_t)acc[t]);
+            st_i(outs[0], t, d2i(acc[t]));
         else
             st_f(outs[0], t, acc[t]);
     }
@@ -2806,8 +2820,8 @@ static int eval_ROIALIGN(const GirNode *n, const GirTensor *const *ins, GirTenso
         }
         bh = rh / (double)oh;
         bw = rw / (double)ow;
-        gh = sr > 0 ? sr : (int64_t)ceil(rh / (double)oh);
-        gw = sr > 0 ? sr : (int64_t)ceil(rw / (double)ow);
+        gh = sr > 0 ? sr : d2i(ceil(rh / (double)oh));
+        gw = sr > 0 ? sr : d2i(ceil(rw / (double)ow));
         if (gh < 0 || gw < 0 || gh > 4096 || gw > 4096)
             return gir_node_fail(n, e, "region %lld needs a sampling grid of %lld x %lld",
                                  (long long)r, (long long)gh, (long long)gw);
@@ -2824,7 +2838,7 @@ static int eval_ROIALIGN(const GirNode *n, const GirTensor *const *ins, GirTenso
                             int64_t yl, xl, yh, xh;
                             double ly, lx, w[4], v[4];
                             int q;
-                            if (y < -1.0 || y > (double)H || x < -1.0 || x > (double)W) {
+                            if (!(y >= -1.0 && y <= (double)H && x >= -1.0 && x <= (double)W)) {
                                 best = best > 0 ? best : 0;
                                 continue;
                             }
