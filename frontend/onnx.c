@@ -775,6 +775,29 @@ static int rewrite_dropout(Reader *r, NodeIn *c)
     return 0;
 }
 
+/* PRelu before opset 7 applied a 1-D slope of C entries per channel (axis
+ * 1); numpy broadcasting needs it as [C,1,..,1].  Done for a constant slope
+ * and an input of known rank; other forms broadcast as they are. */
+static int rewrite_prelu(Reader *r, NodeIn *c)
+{
+    GirType tx, ts;
+    int i;
+    if (c->nin != 2 || c->in[0] < 0 || c->in[1] < 0 ||
+        r->g->vals[c->in[1]].kind != GIR_VAL_CONST)
+        return 0;
+    if (known_type(r, c->in[0], &tx) != 0)
+        return -1;
+    ts = r->g->vals[c->in[1]].type;
+    if (tx.rank < 3 || ts.rank != 1 || ts.dims[0] <= 1)
+        return 0;
+    ts.rank = tx.rank - 1;
+    for (i = 1; i < ts.rank; i++)
+        ts.dims[i] = 1;
+    c->in[1] = gir_add_const(r->g, made_value_name(r, c, "slope"), ts,
+                             r->g->vals[c->in[1]].data, c->loc);
+    return 0;
+}
+
 /* Before gir_add_node: turn the node into its canonical form's inputs. */
 static int rewrite_inputs(Reader *r, NodeIn *c)
 {
@@ -818,10 +841,49 @@ static int rewrite_inputs(Reader *r, NodeIn *c)
         return o < 11 ? rewrite_resize10(r, c) : 0;
     case GIR_OP_BATCHNORM:
         return check_batchnorm(r, c);
+    case GIR_OP_PRELU:
+        return o < 7 ? rewrite_prelu(r, c) : 0;
+    case GIR_OP_TOPK:
+        /* Before opset 10, K was the attribute k. */
+        if (o < 10) {
+            int64_t k;
+            if (attr_int(r, c, "k", -1, &k) != 0)
+                return -1;
+            c->skip[c->nskip++] = "k";
+            if (k < 0)
+                return gir_error_at(r->e, c->loc, "TopK needs attribute k");
+            set_input(c, 1, const_i64s(r, c, "k", &k, 1));
+        }
+        return 0;
     case GIR_OP_SOFTMAX:
+    case GIR_OP_LOGSOFTMAX:
+    case GIR_OP_HARDMAX:
         if (o < 13)
             c->skip[c->nskip++] = "coerce2d"; /* not an ONNX attribute: ours to set */
         return 0;
+    case GIR_OP_REDUCEMEAN:
+    case GIR_OP_REDUCEMAX:
+    case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCESUM:
+    case GIR_OP_REDUCEPROD:
+    case GIR_OP_REDUCEL1:
+    case GIR_OP_REDUCEL2:
+    case GIR_OP_REDUCELOGSUM:
+    case GIR_OP_REDUCELOGSUMEXP:
+    case GIR_OP_REDUCESUMSQUARE:
+        /* axes became an input (ReduceSum at 13, the others at 18). */
+        if (c->nin > 1)
+            return 0;
+        return ints_to_input(r, c, "axes", 1, 0);
+    case GIR_OP_CAST: {
+        int64_t to;
+        if (attr_int(r, c, "to", 0, &to) != 0)
+            return -1;
+        if (to <= 0 || to > 64 || gir_dtype_from_onnx((int)to) == GIR_DT_UNDEF)
+            return unsupported_at(r, c->loc, "Cast to ONNX data type %lld is not supported",
+                                  (long long)to);
+        return 0;
+    }
     default:
         return 0;
     }
@@ -833,9 +895,13 @@ static int set_canonical_attrs(Reader *r, NodeIn *c, int node)
     GirNode *n = &r->g->nodes[node];
     if (c->legacy == LEGACY_UPSAMPLE || (c->op == GIR_OP_RESIZE && r->opset < 11))
         return set_legacy_resize_attrs(r, c, node);
+    if (c->op == GIR_OP_ROIALIGN && r->opset < 16 &&
+        !gir_attr(n, "coordinate_transformation_mode")) /* before 16: no half-pixel shift */
+        gir_set_attr_string(r->g, node, "coordinate_transformation_mode", "output_half_pixel");
     if (c->op == GIR_OP_CONCAT && r->opset < 4 && !gir_attr(n, "axis"))
         gir_set_attr_int(r->g, node, "axis", 1); /* the default before opset 4 */
-    if (c->op == GIR_OP_SOFTMAX && r->opset < 13) {
+    if ((c->op == GIR_OP_SOFTMAX || c->op == GIR_OP_LOGSOFTMAX || c->op == GIR_OP_HARDMAX) &&
+        r->opset < 13) {
         /* Before 13, Softmax flattened to 2-D around axis (default 1). */
         if (!gir_attr(n, "axis"))
             gir_set_attr_int(r->g, node, "axis", 1);
@@ -994,7 +1060,9 @@ static int node_outputs(Reader *r, NodeIn *c, int **outs, int *nout)
         n--;
     if (n == 0)
         return gir_error_at(r->e, c->loc, "node has no outputs");
-    if (c->op != GIR_OP_SPLIT && n > 1 &&
+    if (c->op != GIR_OP_SPLIT && n > 1 && !(c->op == GIR_OP_LAYERNORM && n <= 3) &&
+        !((c->op == GIR_OP_SCELOSS || c->op == GIR_OP_TOPK) && n <= 2) &&
+        !(c->op == GIR_OP_DYNQUANT && n <= 3) &&
         !(c->op == GIR_OP_MAXPOOL && n == 2 && is_consumed(r, np->output[1]))) {
         for (i = 1; i < n; i++) {
             if (!np->output[i] || !np->output[i][0] || !is_consumed(r, np->output[i]))
@@ -1060,6 +1128,8 @@ static int read_node(Reader *r, const Onnx__NodeProto *np, int index)
     if (strcmp(op_type, "Upsample") == 0) {
         op = GIR_OP_RESIZE;
         c.legacy = LEGACY_UPSAMPLE;
+    } else if (strcmp(op_type, "Scatter") == 0) {
+        op = GIR_OP_SCATTERELEMENTS; /* its opset-9 name */
     } else if (strcmp(op_type, "Dropout") == 0) {
         op = GIR_OP_IDENTITY;
         c.legacy = LEGACY_DROPOUT;

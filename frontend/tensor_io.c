@@ -313,6 +313,20 @@ static void convert_typed(const Onnx__TensorProto *tp, GirDType dt, int64_t n, v
         for (i = 0; i < n; i++)
             ((uint8_t *)dst)[i] = tp->int32_data[i] != 0;
         break;
+    case GIR_DT_I16:
+    case GIR_DT_U16:
+    case GIR_DT_F16:
+        /* Stored widened to int32 (float16 as its bits); the low 16 bits. */
+        for (i = 0; i < n; i++)
+            ((uint16_t *)dst)[i] = (uint16_t)((uint32_t)tp->int32_data[i] & 0xffff);
+        break;
+    case GIR_DT_U32:
+        for (i = 0; i < n; i++)
+            ((uint32_t *)dst)[i] = (uint32_t)tp->uint64_data[i];
+        break;
+    case GIR_DT_U64:
+        memcpy(dst, tp->uint64_data, (size_t)n * sizeof(uint64_t));
+        break;
     default:
         gir_unreachable();
     }
@@ -331,6 +345,10 @@ static const char *typed_field(const Onnx__TensorProto *tp, GirDType dt, size_t 
     case GIR_DT_I64:
         *count = tp->n_int64_data;
         return "int64_data";
+    case GIR_DT_U32:
+    case GIR_DT_U64:
+        *count = tp->n_uint64_data;
+        return "uint64_data";
     default:
         *count = tp->n_int32_data;
         return "int32_data";
@@ -445,7 +463,8 @@ static const struct {
     {"<f4", GIR_DT_F32},  {"|u1", GIR_DT_U8},   {"|i1", GIR_DT_I8},
     {"<i4", GIR_DT_I32},  {"<i8", GIR_DT_I64},  {"|b1", GIR_DT_BOOL},
     {"<f8", GIR_DT_F64},  {"<u1", GIR_DT_U8},   {"<i1", GIR_DT_I8},
-    {"<b1", GIR_DT_BOOL},
+    {"<b1", GIR_DT_BOOL}, {"<i2", GIR_DT_I16},  {"<u2", GIR_DT_U16},
+    {"<u4", GIR_DT_U32},  {"<u8", GIR_DT_U64},  {"<f2", GIR_DT_F16},
 };
 
 /* A cursor over the header dict; offsets in messages are file offsets. */

@@ -2,6 +2,7 @@
  * The graph container: values and nodes in arrays indexed by id, attributes,
  * and the tables generated from the op and dtype X-macros.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,52 @@ GirDType gir_dtype_from_name(const char *name)
         if (strcmp(dtype_table[i].name, name) == 0)
             return (GirDType)i;
     return GIR_DT_UNDEF;
+}
+
+float gir_f16_to_f32(uint16_t h)
+{
+    int ex = (h >> 10) & 0x1f, man = h & 0x3ff;
+    float v;
+    if (ex == 0)
+        v = ldexpf((float)man, -24); /* zero and subnormals */
+    else if (ex == 31)
+        v = man ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(man | 0x400), ex - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+uint16_t gir_f32_to_f16(float f)
+{
+    uint32_t x, sign, man, rest;
+    int ex;
+    memcpy(&x, &f, sizeof x);
+    sign = (x >> 16) & 0x8000;
+    ex = (int)((x >> 23) & 0xff);
+    man = x & 0x7fffff;
+    if (ex == 255)
+        return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    ex -= 127 - 15;
+    if (ex >= 31)
+        return (uint16_t)(sign | 0x7c00);
+    if (ex <= 0) {
+        /* Subnormal half (or zero): shift the full mantissa down. */
+        int sh = 14 - ex;
+        uint32_t m = man | 0x800000, half;
+        if (sh > 24)
+            return (uint16_t)sign;
+        half = m >> sh;
+        rest = m & ((1u << sh) - 1);
+        if (rest > (1u << (sh - 1)) || (rest == (1u << (sh - 1)) && (half & 1)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    rest = man & 0x1fff;
+    man >>= 13;
+    x = sign | ((uint32_t)ex << 10) | man;
+    if (rest > 0x1000 || (rest == 0x1000 && (man & 1)))
+        x++; /* a carry into the exponent is still the right rounding */
+    return (uint16_t)x;
 }
 
 /* ---- types --------------------------------------------------------------- */

@@ -82,7 +82,12 @@ char *gir_arena_printf(GirArena *a, const char *fmt, ...) GIR_PRINTF(2, 3);
     X(I32, "i32", 4, 6)      /* ONNX INT32 */                 \
     X(I64, "i64", 8, 7)      /* ONNX INT64 */                 \
     X(BOOL, "bool", 1, 9)    /* ONNX BOOL */                  \
-    X(F64, "f64", 8, 11)     /* ONNX DOUBLE */
+    X(F64, "f64", 8, 11)     /* ONNX DOUBLE */                \
+    X(I16, "i16", 2, 5)      /* ONNX INT16 */                 \
+    X(U16, "u16", 2, 4)      /* ONNX UINT16 */                \
+    X(U32, "u32", 4, 12)     /* ONNX UINT32 */                \
+    X(U64, "u64", 8, 13)     /* ONNX UINT64 */                \
+    X(F16, "f16", 2, 10)     /* ONNX FLOAT16 (IEEE half) */
 
 /* Element types.  X(ENUM, "text name", bytes, ONNX TensorProto data_type). */
 typedef enum {
@@ -99,6 +104,10 @@ GirDType gir_dtype_from_onnx(int onnx_type);
 int gir_dtype_to_onnx(GirDType t);
 /* By text name ("f32"); GIR_DT_UNDEF when unknown. */
 GirDType gir_dtype_from_name(const char *name);
+/* IEEE half bits <-> float; to half rounds to nearest even, overflows to
+ * infinity, keeps NaN a NaN. */
+float gir_f16_to_f32(uint16_t h);
+uint16_t gir_f32_to_f16(float f);
 
 /* Memory order of a 4-D feature map; other ranks are GIR_LAYOUT_ANY. */
 typedef enum {

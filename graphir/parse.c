@@ -580,7 +580,7 @@ static int parse_dtype(Parser *P, GirDType *out)
                 *out = (GirDType)i;
                 return next(P);
             }
-    return expected(P, "an element type (f32, u8, i8, i32, i64, bool, f64, undef)");
+    return expected(P, "an element type (f32, f64, f16, i8, i16, i32, i64, u8, u16, u32, u64, bool, undef)");
 }
 
 static int is_dtype_ident(const Parser *P)

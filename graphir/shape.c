@@ -388,7 +388,8 @@ static int shape_TANH(const GirNode *n, const GirTensor *const *ins, GirType *ou
 static int is_numeric(GirDType d)
 {
     return d == GIR_DT_F32 || d == GIR_DT_F64 || d == GIR_DT_I32 || d == GIR_DT_I64 ||
-           d == GIR_DT_I8 || d == GIR_DT_U8;
+           d == GIR_DT_I8 || d == GIR_DT_U8 || d == GIR_DT_I16 || d == GIR_DT_U16 ||
+           d == GIR_DT_U32 || d == GIR_DT_U64 || d == GIR_DT_F16;
 }
 
 static int shape_CLIP(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
@@ -1653,6 +1654,1406 @@ static int shape_nhwc(const GirNode *n, const GirTensor *const *ins, GirType *ou
     for (i = 0; i < n->nout; i++)
         outs[i] = gir_nhwc_type(&outs[i], 0);
     return 0;
+}
+
+/* ---- elementwise math, activations, logic ------------------------------------- */
+
+static int is_flt(GirDType d) { return d == GIR_DT_F32 || d == GIR_DT_F64 || d == GIR_DT_F16; }
+
+/* Shape-keeping ops on floats (f32, f64). */
+static int same_flt(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_flt(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "input has element type %s; only f16, f32 and f64 are supported",
+                             gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+/* Shape-keeping ops on any number type. */
+static int same_num(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported",
+                             gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+#define FLT_RULE(E)                                                                          \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return same_flt(n, ins, outs, e);                                                   \
+    }
+FLT_RULE(EXP) FLT_RULE(LOG) FLT_RULE(SQRT) FLT_RULE(RECIPROCAL) FLT_RULE(FLOOR)
+FLT_RULE(CEIL) FLT_RULE(ROUND) FLT_RULE(ERF) FLT_RULE(SIN) FLT_RULE(COS) FLT_RULE(TAN)
+FLT_RULE(ASIN) FLT_RULE(ACOS) FLT_RULE(ATAN) FLT_RULE(SINH) FLT_RULE(COSH) FLT_RULE(ASINH)
+FLT_RULE(ACOSH) FLT_RULE(ATANH) FLT_RULE(SOFTPLUS) FLT_RULE(SOFTSIGN) FLT_RULE(ELU)
+FLT_RULE(SELU) FLT_RULE(CELU) FLT_RULE(HARDSIGMOID) FLT_RULE(HARDSWISH)
+FLT_RULE(THRESHOLDEDRELU) FLT_RULE(LRN) FLT_RULE(HARDMAX)
+#undef FLT_RULE
+
+static int shape_ABS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_NEG(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_SIGN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_SHRINK(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return same_num(n, ins, outs, e);
+}
+
+static int shape_NOT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "input must be bool, not %s", gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int float_to_bool(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_BOOL;
+    return 0;
+}
+
+static int shape_ISNAN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return float_to_bool(n, ins, outs, e);
+}
+
+static int shape_ISINF(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return float_to_bool(n, ins, outs, e);
+}
+
+/* Broadcasting ops of two or more inputs: every input of element type dt
+ * (UNDEF: any, but all equal), the result broadcast from all of them. */
+static int bcast_all(const GirNode *n, const GirTensor *const *ins, int nin, GirType *out,
+                     GirError *e)
+{
+    int i;
+    *out = ins[0]->type;
+    for (i = 1; i < nin; i++) {
+        GirType t;
+        if (!ins[i])
+            return gir_node_fail(n, e, "input %d is absent", i);
+        if (broadcast(n, out, &ins[i]->type, &t, e))
+            return -1;
+        t.dtype = out->dtype;
+        *out = t;
+    }
+    return 0;
+}
+
+static int same_dtypes(const GirNode *n, const GirTensor *const *ins, int nin, GirError *e)
+{
+    int i;
+    for (i = 1; i < nin; i++)
+        if (ins[i] && ins[i]->type.dtype != ins[0]->type.dtype)
+            return gir_node_fail(n, e, "input %d has element type %s but input 0 is %s", i,
+                                 gir_dtype_name(ins[i]->type.dtype),
+                                 gir_dtype_name(ins[0]->type.dtype));
+    return 0;
+}
+
+static int shape_compare(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirDType d = ins[0]->type.dtype;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (!is_numeric(d) && !(d == GIR_DT_BOOL && n->op == GIR_OP_EQUAL))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    if (bcast_all(n, ins, 2, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_BOOL;
+    return 0;
+}
+
+#define CMP_RULE(E)                                                                          \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return shape_compare(n, ins, outs, e);                                              \
+    }
+CMP_RULE(EQUAL) CMP_RULE(GREATER) CMP_RULE(LESS) CMP_RULE(GREATEROREQUAL) CMP_RULE(LESSOREQUAL)
+#undef CMP_RULE
+
+static int shape_logic(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "inputs must be bool, not %s", gir_dtype_name(ins[0]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_AND(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_OR(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_XOR(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_logic(n, ins, outs, e);
+}
+
+static int shape_BITSHIFT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *dir = gir_attr_string(n, "direction", "");
+    GirDType d;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    d = ins[0]->type.dtype;
+    if (d != GIR_DT_U8 && d != GIR_DT_U16 && d != GIR_DT_U32 && d != GIR_DT_U64)
+        return gir_node_fail(n, e, "element type %s not supported (unsigned integers only)",
+                             gir_dtype_name(d));
+    if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0)
+        return gir_node_fail(n, e, "direction must be LEFT or RIGHT");
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_POW(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype) || !is_numeric(ins[1]->type.dtype))
+        return gir_node_fail(n, e, "element types %s and %s not supported",
+                             gir_dtype_name(ins[0]->type.dtype), gir_dtype_name(ins[1]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_num2(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    return bcast_all(n, ins, 2, outs, e);
+}
+
+static int shape_MOD(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (!gir_attr_int(n, "fmod", 0) && is_flt(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "floating-point inputs need fmod=1");
+    return shape_num2(n, ins, outs, e);
+}
+
+static int shape_PRELU(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    char a[128], b[128];
+    if (shape_num2(n, ins, outs, e))
+        return -1;
+    if (gir_type_is_static(outs) && gir_type_is_static(&ins[0]->type) &&
+        !gir_type_equal(outs, &ins[0]->type))
+        return gir_node_fail(n, e, "slope %s does not broadcast to input %s",
+                             gir_type_str(&ins[1]->type, a, sizeof a),
+                             gir_type_str(&ins[0]->type, b, sizeof b));
+    return 0;
+}
+
+static int shape_variadic(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if ((n->op == GIR_OP_MEAN || n->op == GIR_OP_SUM) && !is_flt(ins[0]->type.dtype) &&
+        n->op == GIR_OP_MEAN)
+        return gir_node_fail(n, e, "Mean needs f32 or f64 inputs");
+    return bcast_all(n, ins, n->nin, outs, e);
+}
+
+static int shape_MAX(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_MIN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_SUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_MEAN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_variadic(n, ins, outs, e);
+}
+
+static int shape_WHERE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirType t;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins + 1, 2, e))
+        return -1;
+    if (ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "condition must be bool, not %s",
+                             gir_dtype_name(ins[0]->type.dtype));
+    if (bcast_all(n, ins, 3, &t, e))
+        return -1;
+    t.dtype = ins[1]->type.dtype;
+    outs[0] = t;
+    return 0;
+}
+
+/* ---- reductions and per-axis ops ------------------------------------------------ */
+
+/* The reduced axes of a Reduce* node: mask[d] for each axis of rank r.
+ * Returns 1 when the axes input's data is not known. */
+static int reduce_axes(const GirNode *n, const GirTensor *const *ins, int r, int *mask,
+                       GirError *e)
+{
+    const GirTensor *ax = arg(n, ins, 1);
+    int64_t v[GIR_MAX_RANK];
+    int cnt = 0, i, rc = 0;
+    memset(mask, 0, sizeof(int) * GIR_MAX_RANK);
+    if (ax) {
+        rc = read_ints(n, ax, "axes", v, GIR_MAX_RANK, &cnt, e);
+        if (rc)
+            return rc;
+    }
+    if (cnt <= 0) {
+        int noop = gir_attr_int(n, "noop_with_empty_axes", 0) != 0;
+        for (i = 0; i < r; i++)
+            mask[i] = !noop;
+        return 0;
+    }
+    for (i = 0; i < cnt; i++) {
+        int64_t a;
+        if (norm_axis(n, v[i], r, "axis", &a, e))
+            return -1;
+        mask[a] = 1;
+    }
+    return 0;
+}
+
+static int shape_reduce(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int keep = gir_attr_int(n, "keepdims", 1) != 0, mask[GIR_MAX_RANK], i, k, rc;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(xt->dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    if (xt->rank < 0) {
+        outs[0] = type_of(xt->dtype, -1);
+        return 0;
+    }
+    rc = reduce_axes(n, ins, xt->rank, mask, e);
+    if (rc < 0)
+        return -1;
+    if (rc) {
+        outs[0] = type_of(xt->dtype, keep ? xt->rank : -1);
+        return 0;
+    }
+    outs[0] = type_of(xt->dtype, 0);
+    for (i = 0, k = 0; i < xt->rank; i++) {
+        if (!mask[i])
+            outs[0].dims[k++] = xt->dims[i];
+        else if (keep)
+            outs[0].dims[k++] = 1;
+    }
+    outs[0].rank = k;
+    return 0;
+}
+
+#define REDUCE_RULE(E)                                                                       \
+    static int shape_##E(const GirNode *n, const GirTensor *const *ins, GirType *outs,      \
+                         GirError *e)                                                       \
+    {                                                                                       \
+        return shape_reduce(n, ins, outs, e);                                               \
+    }
+REDUCE_RULE(REDUCEMEAN) REDUCE_RULE(REDUCEMAX) REDUCE_RULE(REDUCEMIN) REDUCE_RULE(REDUCESUM)
+REDUCE_RULE(REDUCEPROD) REDUCE_RULE(REDUCEL1) REDUCE_RULE(REDUCEL2) REDUCE_RULE(REDUCELOGSUM)
+REDUCE_RULE(REDUCELOGSUMEXP) REDUCE_RULE(REDUCESUMSQUARE)
+#undef REDUCE_RULE
+
+static int shape_arg(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ax;
+    if (same_num(n, ins, outs, e))
+        return -1;
+    outs[0].dtype = GIR_DT_I64;
+    if (xt->rank < 0)
+        return 0;
+    if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
+        return -1;
+    if (gir_attr_int(n, "keepdims", 1)) {
+        outs[0].dims[ax] = 1;
+    } else {
+        int i;
+        for (i = (int)ax; i + 1 < xt->rank; i++)
+            outs[0].dims[i] = xt->dims[i + 1];
+        outs[0].rank--;
+    }
+    return 0;
+}
+
+static int shape_ARGMAX(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_arg(n, ins, outs, e);
+}
+
+static int shape_ARGMIN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_arg(n, ins, outs, e);
+}
+
+static int shape_LOGSOFTMAX(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                            GirError *e)
+{
+    int64_t ax;
+    int r = ins[0]->type.rank, coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (r == 0)
+        return gir_node_fail(n, e, "input must have rank 1 or more");
+    if (r > 0 && norm_axis(n, gir_attr_int(n, "axis", coerce ? 1 : -1), r, "axis", &ax, e))
+        return -1;
+    return 0;
+}
+
+static int shape_CUMSUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t v[1], ax;
+    int cnt, rc;
+    if (same_num(n, ins, outs, e))
+        return -1;
+    rc = read_ints(n, ins[1], "axis", v, 1, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (cnt != 1 && cnt != -1)
+        return gir_node_fail(n, e, "axis must be a scalar");
+    if (rc == 0 && ins[0]->type.rank >= 0 &&
+        norm_axis(n, v[0], ins[0]->type.rank, "axis", &ax, e))
+        return -1;
+    return 0;
+}
+
+/* ---- types and shapes as data ----------------------------------------------------- */
+
+static int cast_to(const GirNode *n, const GirTensor *x, GirDType to, GirType *outs, GirError *e)
+{
+    GirDType d = x->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(d) && d != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "cannot cast from %s", gir_dtype_name(d));
+    if (!is_numeric(to) && to != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "cannot cast to %s", gir_dtype_name(to));
+    outs[0] = x->type;
+    outs[0].dtype = to;
+    return 0;
+}
+
+static int shape_CAST(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t to = gir_attr_int(n, "to", 0);
+    GirDType d = to > 0 && to < 64 ? gir_dtype_from_onnx((int)to) : GIR_DT_UNDEF;
+    if (d == GIR_DT_UNDEF)
+        return gir_node_fail(n, e, "attribute to = %lld is not a supported element type",
+                             (long long)to);
+    return cast_to(n, ins[0], d, outs, e);
+}
+
+static int shape_CASTLIKE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    return cast_to(n, ins[0], ins[1]->type.dtype, outs, e);
+}
+
+/* Shape's [start, end) of a rank-r input, clamped as ONNX says. */
+static void shape_range(const GirNode *n, int r, int64_t *lo, int64_t *hi)
+{
+    int64_t s = gir_attr_int(n, "start", 0), t = gir_attr_int(n, "end", r);
+    if (s < 0)
+        s += r;
+    if (t < 0)
+        t += r;
+    *lo = s < 0 ? 0 : s > r ? r : s;
+    *hi = t < 0 ? 0 : t > r ? r : t;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+static int shape_SHAPE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t lo, hi;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 1);
+    if (ins[0]->type.rank >= 0) {
+        shape_range(n, ins[0]->type.rank, &lo, &hi);
+        outs[0].dims[0] = hi - lo;
+    }
+    return 0;
+}
+
+static int shape_SIZE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    (void)ins;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 0);
+    return 0;
+}
+
+/* A shape given as data (ConstantOfShape, Expand): rank *r (-1 unknown) and
+ * dims (-1 when the data is not known). */
+static int shape_input(const GirNode *n, const GirTensor *t, int64_t *dims, int *r, GirError *e)
+{
+    int rc = read_ints(n, t, "shape", dims, GIR_MAX_RANK, r, e), i;
+    if (rc < 0)
+        return -1;
+    if (rc) {
+        for (i = 0; i < GIR_MAX_RANK; i++)
+            dims[i] = -1;
+        return 0;
+    }
+    for (i = 0; i < *r; i++)
+        if (dims[i] < 0 || dims[i] > DIM_MAX)
+            return gir_node_fail(n, e, "shape[%d] = %lld out of range", i, (long long)dims[i]);
+    return 0;
+}
+
+static int shape_CONSTANTOFSHAPE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirAttr *v = gir_attr(n, "value");
+    int64_t dims[GIR_MAX_RANK];
+    int r, i;
+    GirDType dt = GIR_DT_F32;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (v) {
+        if (v->kind != GIR_ATTR_TENSOR || gir_type_numel(&v->t.type) != 1 || !v->t.data)
+            return gir_node_fail(n, e, "value must be a one-element tensor");
+        dt = v->t.type.dtype;
+        if (!is_numeric(dt) && dt != GIR_DT_BOOL)
+            return gir_node_fail(n, e, "value of type %s not supported", gir_dtype_name(dt));
+    }
+    if (shape_input(n, ins[0], dims, &r, e))
+        return -1;
+    outs[0] = type_of(dt, r);
+    for (i = 0; i < r; i++)
+        outs[0].dims[i] = dims[i];
+    return 0;
+}
+
+static int shape_RANGE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirDType d = ins[0]->type.dtype;
+    int i;
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, 3, e))
+        return -1;
+    if (!is_numeric(d))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    for (i = 0; i < 3; i++)
+        if (numel_sat(&ins[i]->type) > 1 || ins[i]->type.rank > 1)
+            return gir_node_fail(n, e, "input %d must be a scalar", i);
+    outs[0] = type_of(d, 1);
+    if (ins[0]->data && ins[1]->data && ins[2]->data) {
+        double s, l, dl, c;
+        if (is_flt(d)) {
+            s = d == GIR_DT_F32 ? *(const float *)ins[0]->data : *(const double *)ins[0]->data;
+            l = d == GIR_DT_F32 ? *(const float *)ins[1]->data : *(const double *)ins[1]->data;
+            dl = d == GIR_DT_F32 ? *(const float *)ins[2]->data : *(const double *)ins[2]->data;
+        } else if (d == GIR_DT_I32 || d == GIR_DT_I64) {
+            s = (double)load_int(ins[0], 0);
+            l = (double)load_int(ins[1], 0);
+            dl = (double)load_int(ins[2], 0);
+        } else {
+            return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+        }
+        if (dl == 0 || !isfinite(s) || !isfinite(l) || !isfinite(dl))
+            return gir_node_fail(n, e, "delta must be nonzero and all inputs finite");
+        c = ceil((l - s) / dl);
+        if (c > (double)DIM_MAX)
+            return gir_node_fail(n, e, "%g elements are too many", c);
+        outs[0].dims[0] = c > 0 ? (int64_t)c : 0;
+    }
+    return 0;
+}
+
+static int shape_EXPAND(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    GirType s;
+    int64_t dims[GIR_MAX_RANK];
+    int r, i;
+    if (want_outs(n, 1, 1, e) || shape_input(n, ins[1], dims, &r, e))
+        return -1;
+    s = type_of(ins[0]->type.dtype, r);
+    for (i = 0; i < r; i++)
+        s.dims[i] = dims[i];
+    if (r < 0 || (dims[0] < 0 && r > 0)) {
+        /* Unknown target: the rank is at least both. */
+        int rr = ins[0]->type.rank > r ? ins[0]->type.rank : r;
+        outs[0] = type_of(ins[0]->type.dtype, r < 0 ? -1 : rr);
+        return 0;
+    }
+    if (broadcast(n, &ins[0]->type, &s, outs, e))
+        return -1;
+    outs[0].dtype = ins[0]->type.dtype;
+    return 0;
+}
+
+static int shape_TILE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t rep[GIR_MAX_RANK];
+    int cnt, rc, i;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    rc = read_ints(n, ins[1], "repeats", rep, GIR_MAX_RANK, &cnt, e);
+    if (rc < 0)
+        return -1;
+    outs[0] = type_of(xt->dtype, xt->rank);
+    if (xt->rank < 0)
+        return 0;
+    if (cnt >= 0 && cnt != xt->rank)
+        return gir_node_fail(n, e, "repeats has %d entries; the input has rank %d", cnt, xt->rank);
+    if (rc)
+        return 0;
+    for (i = 0; i < xt->rank; i++) {
+        if (rep[i] < 0 || rep[i] > DIM_MAX)
+            return gir_node_fail(n, e, "repeats[%d] = %lld out of range", i, (long long)rep[i]);
+        outs[0].dims[i] = xt->dims[i] < 0 ? -1 : mul_sat(xt->dims[i], rep[i]);
+    }
+    return 0;
+}
+
+static int need_index(const GirNode *n, const GirTensor *t, GirError *e)
+{
+    if (t->type.dtype != GIR_DT_I64 && t->type.dtype != GIR_DT_I32)
+        return gir_node_fail(n, e, "indices must be i64 or i32, not %s",
+                             gir_dtype_name(t->type.dtype));
+    return 0;
+}
+
+static int shape_GATHER(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (xt->rank < 0 || it->rank < 0) {
+        outs[0] = type_of(xt->dtype, -1);
+        return 0;
+    }
+    if (xt->rank == 0)
+        return gir_node_fail(n, e, "data must have rank 1 or more");
+    if (norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e))
+        return -1;
+    if (xt->rank + it->rank - 1 > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank %d above %d", xt->rank + it->rank - 1, GIR_MAX_RANK);
+    outs[0] = type_of(xt->dtype, xt->rank + it->rank - 1);
+    for (i = 0; i < ax; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    for (i = 0; i < it->rank; i++)
+        outs[0].dims[k++] = it->dims[i];
+    for (i = (int)ax + 1; i < xt->rank; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    return 0;
+}
+
+static int shape_GATHERELEMENTS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    outs[0] = *it;
+    outs[0].dtype = xt->dtype;
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (xt->rank != it->rank || xt->rank == 0)
+        return gir_node_fail(n, e, "indices have rank %d; data has rank %d", it->rank, xt->rank);
+    return norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e);
+}
+
+static int shape_TRILU(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirTensor *k = arg(n, ins, 1);
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(ins[0]->type.dtype) && ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if (ins[0]->type.rank >= 0 && ins[0]->type.rank < 2)
+        return gir_node_fail(n, e, "input must have rank 2 or more");
+    if (k && (k->type.dtype != GIR_DT_I64 || numel_sat(&k->type) > 1))
+        return gir_node_fail(n, e, "k must be an i64 scalar");
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+/* ---- normalization and layout layers ------------------------------------------------ */
+
+static int shape_LAYERNORM(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ax;
+    int i;
+    if (want_outs(n, 1, 3, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!is_flt(xt->dtype))
+        return gir_node_fail(n, e, "input has element type %s; only f32 and f64", gir_dtype_name(xt->dtype));
+    outs[0] = *xt;
+    if (xt->rank < 0) {
+        for (i = 1; i < n->nout; i++)
+            outs[i] = type_of(GIR_DT_F32, -1);
+        return 0;
+    }
+    if (norm_axis(n, gir_attr_int(n, "axis", -1), xt->rank, "axis", &ax, e))
+        return -1;
+    for (i = 1; i < n->nout; i++) {
+        int d;
+        outs[i] = *xt;
+        outs[i].dtype = GIR_DT_F32;
+        for (d = (int)ax; d < xt->rank; d++)
+            outs[i].dims[d] = 1;
+    }
+    return 0;
+}
+
+static int shape_INSTANCENORM(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int i;
+    if (same_flt(n, ins, outs, e) || same_dtypes(n, ins, 3, e))
+        return -1;
+    if (xt->rank >= 0 && xt->rank < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...)");
+    for (i = 1; i < 3; i++)
+        if (ins[i]->type.rank != 1 || (xt->rank >= 0 && ins[i]->type.dims[0] != xt->dims[1]))
+            return gir_node_fail(n, e, "%s must be 1-D with one entry per channel",
+                                 i == 1 ? "scale" : "B");
+    return 0;
+}
+
+static int shape_GLOBALMAXPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                               GirError *e)
+{
+    int i, r = ins[0]->type.rank;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (r >= 0 && r < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...), has %d", r);
+    for (i = 2; i < r; i++)
+        outs[0].dims[i] = 1;
+    return 0;
+}
+
+/* DepthToSpace (to_space) and SpaceToDepth on [N, C, H, W]. */
+static int shape_blocks(const GirNode *n, const GirTensor *const *ins, GirType *outs, int to_space,
+                        GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t b = gir_attr_int(n, "blocksize", 0), b2;
+    const char *mode = gir_attr_string(n, "mode", "DCR");
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (b < 1 || b > 4096)
+        return gir_node_fail(n, e, "blocksize %lld out of range", (long long)b);
+    if (strcmp(mode, "DCR") != 0 && strcmp(mode, "CRD") != 0)
+        return gir_node_fail(n, e, "mode must be DCR or CRD");
+    if (xt->rank != 4)
+        return gir_node_fail(n, e, "input must have rank 4, has %d", xt->rank);
+    b2 = b * b;
+    outs[0] = *xt;
+    if (to_space) {
+        if (xt->dims[1] >= 0 && xt->dims[1] % b2)
+            return gir_node_fail(n, e, "channels %lld not a multiple of blocksize^2", (long long)xt->dims[1]);
+        outs[0].dims[1] = xt->dims[1] < 0 ? -1 : xt->dims[1] / b2;
+        outs[0].dims[2] = xt->dims[2] < 0 ? -1 : xt->dims[2] * b;
+        outs[0].dims[3] = xt->dims[3] < 0 ? -1 : xt->dims[3] * b;
+    } else {
+        if ((xt->dims[2] >= 0 && xt->dims[2] % b) || (xt->dims[3] >= 0 && xt->dims[3] % b))
+            return gir_node_fail(n, e, "height and width must be multiples of blocksize");
+        outs[0].dims[1] = xt->dims[1] < 0 ? -1 : xt->dims[1] * b2;
+        outs[0].dims[2] = xt->dims[2] < 0 ? -1 : xt->dims[2] / b;
+        outs[0].dims[3] = xt->dims[3] < 0 ? -1 : xt->dims[3] / b;
+    }
+    return 0;
+}
+
+static int shape_DEPTHTOSPACE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    return shape_blocks(n, ins, outs, 1, e);
+}
+
+static int shape_SPACETODEPTH(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                              GirError *e)
+{
+    return shape_blocks(n, ins, outs, 0, e);
+}
+
+static int shape_CONVTRANSPOSE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                               GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *wt = &ins[1]->type;
+    const GirTensor *b = arg(n, ins, 2);
+    int64_t group = gir_attr_int(n, "group", 1), ks[GIR_MAX_RANK], v[2 * GIR_MAX_RANK];
+    int i, r = xt->rank;
+    GirWindow g;
+    if (want_outs(n, 1, 1, e) || need_f32(n, ins[0], "input X", e) ||
+        need_f32(n, ins[1], "weights W", e) || (b && need_f32(n, b, "bias B", e)))
+        return -1;
+    outs[0] = type_of(GIR_DT_F32, r);
+    if (r < 0 || wt->rank < 0)
+        return 0;
+    if (r < 3 || wt->rank != r)
+        return gir_node_fail(n, e, "input X (rank %d) and weights W (rank %d) need one rank of 3 or more",
+                             r, wt->rank);
+    if (group < 1 || group > ATTR_MAX)
+        return gir_node_fail(n, e, "group %lld must be positive", (long long)group);
+    if (xt->dims[1] >= 0 && wt->dims[0] >= 0 && xt->dims[1] != wt->dims[0])
+        return gir_node_fail(n, e, "input X has %lld channels but weights W have %lld",
+                             (long long)xt->dims[1], (long long)wt->dims[0]);
+    if (wt->dims[0] >= 0 && wt->dims[0] % group)
+        return gir_node_fail(n, e, "%lld input channels not divisible by group %lld",
+                             (long long)wt->dims[0], (long long)group);
+    if (attr_ints(n, "strides", r - 2, 1, 1, v, e) || attr_ints(n, "dilations", r - 2, 1, 1, v, e) ||
+        attr_ints(n, "output_padding", r - 2, 0, 0, v, e) ||
+        attr_ints(n, "kernel_shape", r - 2, 1, 1, v, e))
+        return -1;
+    if (gir_attr(n, "pads") && attr_ints(n, "pads", 2 * (r - 2), 0, 0, v, e))
+        return -1;
+    if (gir_attr(n, "output_shape")) {
+        int cnt;
+        const int64_t *os = gir_attr_ints(n, "output_shape", &cnt);
+        if (!os || (cnt != r - 2 && cnt != r))
+            return gir_node_fail(n, e, "output_shape must have %d entries", r - 2);
+        for (i = 0; i < cnt; i++)
+            if (os[i] < 0 || os[i] > DIM_MAX)
+                return gir_node_fail(n, e, "output_shape[%d] out of range", i);
+    }
+    for (i = 0; i < r - 2; i++) {
+        ks[i] = wt->dims[i + 2];
+        if (ks[i] < 1 || xt->dims[i + 2] < 0)
+            return ks[i] == 0 ? gir_node_fail(n, e, "weights W have an empty kernel axis") : 0;
+    }
+    if (b && (b->type.rank != 1 || (b->type.dims[0] >= 0 && wt->dims[1] >= 0 &&
+                                    b->type.dims[0] != mul_sat(wt->dims[1], group))))
+        return gir_node_fail(n, e, "bias B must be 1-D with one entry per output channel");
+    if (xt->dims[0] < 0 || xt->dims[1] < 0 || wt->dims[1] < 0)
+        return 0;
+    gir_convt_window(n, xt, ks, &g);
+    outs[0].dims[0] = xt->dims[0];
+    outs[0].dims[1] = mul_sat(wt->dims[1], group);
+    for (i = 0; i < r - 2; i++) {
+        if (g.out[i] < 0 || g.out[i] > DIM_MAX)
+            return gir_node_fail(n, e, "output axis %d has size %lld", i, (long long)g.out[i]);
+        outs[0].dims[i + 2] = g.out[i];
+    }
+    return 0;
+}
+
+/* ---- selection and scattering ---------------------------------------------------------- */
+
+static int shape_TOPK(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t k[1], ax;
+    int cnt, rc;
+    if (want_outs(n, 2, 2, e))
+        return -1;
+    if (!is_numeric(xt->dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    rc = read_ints(n, ins[1], "K", k, 1, &cnt, e);
+    if (rc < 0)
+        return -1;
+    if (cnt == 0)
+        return gir_node_fail(n, e, "K must have one entry");
+    outs[0] = *xt;
+    if (xt->rank >= 0) {
+        if (norm_axis(n, gir_attr_int(n, "axis", -1), xt->rank, "axis", &ax, e))
+            return -1;
+        if (rc == 0) {
+            if (k[0] < 0 || (xt->dims[ax] >= 0 && k[0] > xt->dims[ax]))
+                return gir_node_fail(n, e, "K = %lld out of range for an axis of %lld",
+                                     (long long)k[0], (long long)xt->dims[ax]);
+            outs[0].dims[ax] = k[0];
+        } else {
+            outs[0].dims[ax] = -1;
+        }
+    }
+    outs[1] = outs[0];
+    outs[1].dtype = GIR_DT_I64;
+    return 0;
+}
+
+static int shape_GATHERND(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t b = gir_attr_int(n, "batch_dims", 0), q;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (ins[1]->type.dtype != GIR_DT_I64)
+        return gir_node_fail(n, e, "indices must be i64");
+    outs[0] = type_of(xt->dtype, -1);
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (it->rank < 1 || b < 0 || b >= it->rank || b >= xt->rank)
+        return gir_node_fail(n, e, "batch_dims %lld does not fit ranks %d and %d", (long long)b,
+                             xt->rank, it->rank);
+    q = it->dims[it->rank - 1];
+    if (q < 0)
+        return 0;
+    if (b + q > xt->rank || q < 1)
+        return gir_node_fail(n, e, "index tuples of %lld entries do not fit data of rank %d",
+                             (long long)q, xt->rank);
+    if (it->rank - 1 + xt->rank - b - q > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank above %d", GIR_MAX_RANK);
+    for (i = 0; i < b; i++)
+        if (xt->dims[i] >= 0 && it->dims[i] >= 0 && xt->dims[i] != it->dims[i])
+            return gir_node_fail(n, e, "batch dim %d differs", i);
+    outs[0].rank = (int)(it->rank - 1 + xt->rank - b - q);
+    for (i = 0; i < it->rank - 1; i++)
+        outs[0].dims[k++] = it->dims[i];
+    for (i = (int)(b + q); i < xt->rank; i++)
+        outs[0].dims[k++] = xt->dims[i];
+    return 0;
+}
+
+static int scatter_common(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *red = gir_attr_string(n, "reduction", "none");
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (ins[2]->type.dtype != ins[0]->type.dtype)
+        return gir_node_fail(n, e, "updates have element type %s, data %s",
+                             gir_dtype_name(ins[2]->type.dtype), gir_dtype_name(ins[0]->type.dtype));
+    if (!is_numeric(ins[0]->type.dtype) && ins[0]->type.dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    if (strcmp(red, "none") && strcmp(red, "add") && strcmp(red, "mul") && strcmp(red, "max") &&
+        strcmp(red, "min"))
+        return gir_node_fail(n, e, "reduction must be none, add, mul, max or min");
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
+static int shape_SCATTERELEMENTS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type;
+    int64_t ax;
+    if (scatter_common(n, ins, outs, e))
+        return -1;
+    if (!gir_type_equal(it, &ins[2]->type) && gir_type_is_static(it) &&
+        gir_type_is_static(&ins[2]->type) && it->rank != ins[2]->type.rank)
+        return gir_node_fail(n, e, "indices and updates differ in shape");
+    if (xt->rank < 0 || it->rank < 0)
+        return 0;
+    if (xt->rank != it->rank || xt->rank == 0)
+        return gir_node_fail(n, e, "indices have rank %d; data has rank %d", it->rank, xt->rank);
+    return norm_axis(n, gir_attr_int(n, "axis", 0), xt->rank, "axis", &ax, e);
+}
+
+static int shape_SCATTERND(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *it = &ins[1]->type, *ut = &ins[2]->type;
+    int64_t q;
+    if (scatter_common(n, ins, outs, e))
+        return -1;
+    if (xt->rank < 0 || it->rank < 0 || ut->rank < 0)
+        return 0;
+    q = it->rank ? it->dims[it->rank - 1] : -1;
+    if (it->rank < 1 || q > xt->rank || q == 0)
+        return gir_node_fail(n, e, "index tuples do not fit data of rank %d", xt->rank);
+    if (q >= 0 && ut->rank != it->rank - 1 + xt->rank - q)
+        return gir_node_fail(n, e, "updates have rank %d; expected %lld", ut->rank,
+                             (long long)(it->rank - 1 + xt->rank - q));
+    return 0;
+}
+
+static int shape_ONEHOT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *it = &ins[0]->type;
+    int64_t ax, depth = -1;
+    int i, k = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(it->dtype) || !is_numeric(ins[1]->type.dtype))
+        return gir_node_fail(n, e, "indices and depth must be numbers");
+    if (numel_sat(&ins[1]->type) > 1 || numel_sat(&ins[2]->type) > 2 || ins[2]->type.rank > 1)
+        return gir_node_fail(n, e, "depth must be a scalar and values a pair");
+    if (ins[1]->data && numel_sat(&ins[1]->type) == 1) {
+        double d = ins[1]->type.dtype == GIR_DT_F32 ? *(const float *)ins[1]->data
+                   : ins[1]->type.dtype == GIR_DT_F64 ? *(const double *)ins[1]->data
+                   : ins[1]->type.dtype == GIR_DT_I32 || ins[1]->type.dtype == GIR_DT_I64
+                       ? (double)load_int(ins[1], 0)
+                       : -1;
+        if (!(d >= 1 && d <= (double)DIM_MAX))
+            return gir_node_fail(n, e, "depth must be a positive integer below 2^40");
+        depth = (int64_t)d;
+    }
+    outs[0] = type_of(ins[2]->type.dtype, it->rank < 0 ? -1 : it->rank + 1);
+    if (it->rank < 0)
+        return 0;
+    if (it->rank + 1 > GIR_MAX_RANK)
+        return gir_node_fail(n, e, "result rank above %d", GIR_MAX_RANK);
+    if (norm_axis(n, gir_attr_int(n, "axis", -1), it->rank + 1, "axis", &ax, e))
+        return -1;
+    for (i = 0; i <= it->rank; i++)
+        outs[0].dims[i] = i == ax ? depth : it->dims[k++];
+    return 0;
+}
+
+static int shape_EYELIKE(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int64_t dt = gir_attr_int(n, "dtype", 0);
+    GirDType d = ins[0]->type.dtype;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (dt) {
+        d = dt > 0 && dt < 64 ? gir_dtype_from_onnx((int)dt) : GIR_DT_UNDEF;
+        if (d == GIR_DT_UNDEF)
+            return gir_node_fail(n, e, "dtype %lld not supported", (long long)dt);
+    }
+    if (!is_numeric(d) && d != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(d));
+    if (ins[0]->type.rank >= 0 && ins[0]->type.rank != 2)
+        return gir_node_fail(n, e, "input must be 2-D");
+    outs[0] = ins[0]->type;
+    outs[0].dtype = d;
+    return 0;
+}
+
+static int shape_NONZERO(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t i, cnt = numel_sat(xt), nz = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (!is_numeric(xt->dtype) && xt->dtype != GIR_DT_BOOL)
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(xt->dtype));
+    outs[0] = type_of(GIR_DT_I64, 2);
+    outs[0].dims[0] = xt->rank;
+    if (!ins[0]->data || cnt < 0)
+        return 0;
+    /* The count depends on the data: known here only when it is. */
+    for (i = 0; i < cnt; i++) {
+        const unsigned char *p = (const unsigned char *)ins[0]->data + i * (int64_t)gir_dtype_size(xt->dtype);
+        size_t j;
+        int any = 0;
+        for (j = 0; j < gir_dtype_size(xt->dtype); j++)
+            any |= p[j] != 0 && !(j == gir_dtype_size(xt->dtype) - 1 && p[j] == 0x80 &&
+                                  (xt->dtype == GIR_DT_F32 || xt->dtype == GIR_DT_F64 ||
+                                   xt->dtype == GIR_DT_F16));
+        nz += any;
+    }
+    outs[0].dims[1] = nz;
+    return 0;
+}
+
+/* The scalar parameters of NonMaxSuppression, defaults for absent or
+ * empty inputs; 1 when one is present but its data is not known. */
+static int nms_params(const GirNode *n, const GirTensor *const *ins, int64_t *max_out, float *iou,
+                      float *sthr, GirError *e)
+{
+    const GirTensor *m = arg(n, ins, 2), *io = arg(n, ins, 3), *st = arg(n, ins, 4);
+    int unknown = 0;
+    *max_out = 0;
+    *iou = 0;
+    *sthr = -INFINITY;
+    if (m && m->type.dtype != GIR_DT_I64)
+        return gir_node_fail(n, e, "max_output_boxes_per_class must be i64");
+    if ((io && io->type.dtype != GIR_DT_F32) || (st && st->type.dtype != GIR_DT_F32))
+        return gir_node_fail(n, e, "the thresholds must be f32");
+    if ((m && numel_sat(&m->type) > 1) || (io && numel_sat(&io->type) > 1) ||
+        (st && numel_sat(&st->type) > 1))
+        return gir_node_fail(n, e, "the optional inputs must be scalars");
+    if (m && numel_sat(&m->type) != 0) {
+        if (m->data)
+            *max_out = *(const int64_t *)m->data;
+        else
+            unknown = 1;
+    }
+    if (io && numel_sat(&io->type) != 0) {
+        if (io->data)
+            *iou = *(const float *)io->data;
+        else
+            unknown = 1;
+    }
+    if (st && numel_sat(&st->type) != 0) {
+        if (st->data)
+            *sthr = *(const float *)st->data;
+        else
+            unknown = 1;
+    }
+    if (*max_out < 0)
+        *max_out = 0;
+    return unknown;
+}
+
+static int shape_NMS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *bt = &ins[0]->type, *st = &ins[1]->type;
+    int64_t max_out;
+    float iou, sthr;
+    int rc;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (bt->dtype != GIR_DT_F32 || st->dtype != GIR_DT_F32)
+        return gir_node_fail(n, e, "boxes and scores must be f32");
+    rc = nms_params(n, ins, &max_out, &iou, &sthr, e);
+    if (rc < 0)
+        return -1;
+    outs[0] = type_of(GIR_DT_I64, 2);
+    outs[0].dims[1] = 3;
+    if (bt->rank < 0 || st->rank < 0)
+        return 0;
+    if (bt->rank != 3 || st->rank != 3 || (bt->dims[2] >= 0 && bt->dims[2] != 4))
+        return gir_node_fail(n, e, "boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]");
+    if ((bt->dims[0] >= 0 && st->dims[0] >= 0 && bt->dims[0] != st->dims[0]) ||
+        (bt->dims[1] >= 0 && st->dims[2] >= 0 && bt->dims[1] != st->dims[2]))
+        return gir_node_fail(n, e, "boxes and scores disagree on batch or box count");
+    /* The count depends on the data: known here only when all of it is. */
+    if (rc || !ins[0]->data || !ins[1]->data || !gir_type_is_static(bt) || !gir_type_is_static(st))
+        return 0;
+    outs[0].dims[0] = gir_nms(ins[0]->data, ins[1]->data, bt->dims[0], st->dims[1], bt->dims[1],
+                              max_out, iou, sthr, gir_attr_int(n, "center_point_box", 0) != 0,
+                              NULL);
+    return 0;
+}
+
+static int shape_REVERSESEQUENCE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                                 GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    int64_t ba = gir_attr_int(n, "batch_axis", 1), ta = gir_attr_int(n, "time_axis", 0);
+    if (want_outs(n, 1, 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (xt->rank >= 0 && (xt->rank < 2 || ba < 0 || ba > 1 || ta < 0 || ta > 1 || ba == ta))
+        return gir_node_fail(n, e, "batch_axis and time_axis must be 0 and 1 in some order, rank 2 or more");
+    if (xt->rank >= 0 && ins[1]->type.rank >= 0 &&
+        (ins[1]->type.rank != 1 || (xt->dims[ba] >= 0 && ins[1]->type.dims[0] >= 0 &&
+                                    ins[1]->type.dims[0] != xt->dims[ba])))
+        return gir_node_fail(n, e, "sequence_lens must have one entry per batch entry");
+    outs[0] = *xt;
+    return 0;
+}
+
+static int shape_DET(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (xt->rank < 0)
+        return 0;
+    if (xt->rank < 2 || (xt->dims[xt->rank - 1] >= 0 && xt->dims[xt->rank - 2] >= 0 &&
+                         xt->dims[xt->rank - 1] != xt->dims[xt->rank - 2]))
+        return gir_node_fail(n, e, "input must end in square matrices");
+    outs[0].rank = xt->rank - 2;
+    return 0;
+}
+
+static int shape_DYNQUANT(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    if (want_outs(n, 3, 3, e) || need_f32(n, ins[0], "input", e))
+        return -1;
+    outs[0] = ins[0]->type;
+    outs[0].dtype = GIR_DT_U8;
+    outs[1] = type_of(GIR_DT_F32, 0);
+    outs[2] = type_of(GIR_DT_U8, 0);
+    return 0;
+}
+
+static int shape_MAXUNPOOL(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                           GirError *e)
+{
+    const GirType *xt = &ins[0]->type;
+    const GirTensor *os = arg(n, ins, 2);
+    int64_t k[GIR_MAX_RANK], st[GIR_MAX_RANK], pads[2 * GIR_MAX_RANK], v[GIR_MAX_RANK];
+    int i, r = xt->rank, cnt, rc;
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || need_index(n, ins[1], e))
+        return -1;
+    if (!gir_type_equal(&ins[1]->type, xt) && gir_type_is_static(xt) &&
+        gir_type_is_static(&ins[1]->type) && ins[1]->type.rank != r)
+        return gir_node_fail(n, e, "indices must be shaped as the input");
+    if (r < 0)
+        return 0;
+    if (r < 3)
+        return gir_node_fail(n, e, "input must have rank 3 or more (N, C, spatial...)");
+    if (!gir_attr(n, "kernel_shape"))
+        return gir_node_fail(n, e, "needs attribute kernel_shape");
+    if (attr_ints(n, "kernel_shape", r - 2, 1, 1, k, e) || attr_ints(n, "strides", r - 2, 1, 1, st, e) ||
+        attr_ints(n, "pads", 2 * (r - 2), 0, 0, pads, e))
+        return -1;
+    if (os) {
+        rc = read_ints(n, os, "output_shape", v, GIR_MAX_RANK, &cnt, e);
+        if (rc < 0)
+            return -1;
+        if (cnt >= 0 && cnt != r)
+            return gir_node_fail(n, e, "output_shape has %d entries; expected %d", cnt, r);
+        for (i = 0; i < r; i++) {
+            if (rc == 0 && (v[i] < 0 || v[i] > DIM_MAX))
+                return gir_node_fail(n, e, "output_shape[%d] out of range", i);
+            outs[0].dims[i] = rc ? -1 : v[i];
+        }
+        return 0;
+    }
+    for (i = 2; i < r; i++) {
+        int64_t d = xt->dims[i];
+        outs[0].dims[i] = d < 0 ? -1 : (d - 1) * st[i - 2] + k[i - 2] - pads[i - 2] - pads[r - 2 + i - 2];
+        if (d >= 0 && outs[0].dims[i] < 0)
+            return gir_node_fail(n, e, "output axis %d would have size %lld", i, (long long)outs[0].dims[i]);
+    }
+    return 0;
+}
+
+static int shape_COMPRESS(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *ct = &ins[1]->type;
+    const GirAttr *axa = gir_attr(n, "axis");
+    int64_t ax = 0, len, i, cnt = 0;
+    if (want_outs(n, 1, 1, e))
+        return -1;
+    if (ct->dtype != GIR_DT_BOOL || (ct->rank >= 0 && ct->rank != 1))
+        return gir_node_fail(n, e, "condition must be a 1-D bool tensor");
+    if (xt->rank < 0) {
+        outs[0] = type_of(xt->dtype, axa ? -1 : 1);
+        return 0;
+    }
+    if (axa) {
+        if (norm_axis(n, axa->i, xt->rank, "axis", &ax, e))
+            return -1;
+        outs[0] = *xt;
+        len = xt->dims[ax];
+    } else {
+        outs[0] = type_of(xt->dtype, 1);
+        len = numel_sat(xt);
+    }
+    if (!ins[1]->data || len < 0 || ct->dims[0] < 0) {
+        outs[0].dims[axa ? ax : 0] = -1;
+        return 0;
+    }
+    if (ct->dims[0] > len)
+        return gir_node_fail(n, e, "condition has %lld entries; the axis has %lld",
+                             (long long)ct->dims[0], (long long)len);
+    for (i = 0; i < ct->dims[0]; i++)
+        cnt += ((const uint8_t *)ins[1]->data)[i] != 0;
+    outs[0].dims[axa ? ax : 0] = cnt;
+    return 0;
+}
+
+static int shape_MVN(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    int cnt, i;
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t ax;
+    if (same_flt(n, ins, outs, e))
+        return -1;
+    if (ins[0]->type.rank < 0)
+        return 0;
+    for (i = 0; axes && i < cnt; i++)
+        if (norm_axis(n, axes[i], ins[0]->type.rank, "axis", &ax, e))
+            return -1;
+    if (!axes && ins[0]->type.rank != 4)
+        return gir_node_fail(n, e, "the default axes [0, 2, 3] need a rank-4 input");
+    return 0;
+}
+
+static int shape_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                            GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *gt = &ins[1]->type;
+    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    const char *pad = gir_attr_string(n, "padding_mode", "zeros");
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || same_dtypes(n, ins, 2, e))
+        return -1;
+    if (strcmp(mode, "bilinear") && strcmp(mode, "nearest") && strcmp(mode, "bicubic"))
+        return gir_node_fail(n, e, "mode must be bilinear, nearest or bicubic");
+    if (strcmp(pad, "zeros") && strcmp(pad, "border") && strcmp(pad, "reflection"))
+        return gir_node_fail(n, e, "padding_mode must be zeros, border or reflection");
+    if ((xt->rank >= 0 && xt->rank != 4) || (gt->rank >= 0 && gt->rank != 4) ||
+        (gt->rank == 4 && gt->dims[3] >= 0 && gt->dims[3] != 2))
+        return gir_node_fail(n, e, "input must be [N,C,H,W] and grid [N,H_out,W_out,2]");
+    outs[0] = type_of(xt->dtype, 4);
+    outs[0].dims[0] = xt->rank == 4 ? xt->dims[0] : -1;
+    outs[0].dims[1] = xt->rank == 4 ? xt->dims[1] : -1;
+    outs[0].dims[2] = gt->rank == 4 ? gt->dims[1] : -1;
+    outs[0].dims[3] = gt->rank == 4 ? gt->dims[2] : -1;
+    if (xt->rank == 4 && gt->rank == 4 && xt->dims[0] >= 0 && gt->dims[0] >= 0 &&
+        xt->dims[0] != gt->dims[0])
+        return gir_node_fail(n, e, "input and grid disagree on the batch");
+    return 0;
+}
+
+/* The size of every Einsum label from the input shapes: letters must agree,
+ * ellipsis axes broadcast. */
+static int einsum_sizes(const GirNode *n, const GirEinsum *es, const GirTensor *const *ins,
+                        int64_t *size, GirError *e)
+{
+    int i, j;
+    for (i = 0; i < GIR_EINSUM_LABELS; i++)
+        size[i] = -2; /* not used */
+    for (i = 0; i < es->nin; i++) {
+        for (j = 0; j < es->in_rank[i]; j++) {
+            int l = es->in_lab[i][j];
+            int64_t d = ins[i]->type.dims[j];
+            if (size[l] == -2 || size[l] == -1 || (l >= 52 && size[l] == 1))
+                size[l] = size[l] == -1 && d < 0 ? -1 : d;
+            else if (d >= 0 && d != size[l] && !(l >= 52 && d == 1))
+                return gir_node_fail(n, e, "subscript sizes %lld and %lld disagree",
+                                     (long long)size[l], (long long)d);
+        }
+    }
+    return 0;
+}
+
+static int shape_EINSUM(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const char *eq = gir_attr_string(n, "equation", NULL);
+    int ranks[GIR_EINSUM_MAX_IN], i;
+    int64_t size[GIR_EINSUM_LABELS];
+    GirEinsum es;
+    char why[256];
+    if (want_outs(n, 1, 1, e) || same_dtypes(n, ins, n->nin, e))
+        return -1;
+    if (!eq)
+        return gir_node_fail(n, e, "needs attribute equation");
+    if (!is_numeric(ins[0]->type.dtype))
+        return gir_node_fail(n, e, "element type %s not supported", gir_dtype_name(ins[0]->type.dtype));
+    outs[0] = type_of(ins[0]->type.dtype, -1);
+    for (i = 0; i < n->nin; i++) {
+        if (!ins[i])
+            return gir_node_fail(n, e, "input %d is absent", i);
+        if (ins[i]->type.rank < 0)
+            return 0;
+        ranks[i] = ins[i]->type.rank;
+    }
+    if (gir_einsum_parse(eq, n->nin, ranks, &es, why, sizeof why))
+        return gir_node_fail(n, e, "%s", why);
+    if (einsum_sizes(n, &es, ins, size, e))
+        return -1;
+    outs[0].rank = es.out_rank;
+    for (i = 0; i < es.out_rank; i++)
+        outs[0].dims[i] = size[es.out_lab[i]] < 0 ? -1 : size[es.out_lab[i]];
+    return 0;
+}
+
+static int shape_ROIALIGN(const GirNode *n, const GirTensor *const *ins, GirType *outs,
+                          GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *rt = &ins[1]->type, *bt = &ins[2]->type;
+    int64_t oh = gir_attr_int(n, "output_height", 1), ow = gir_attr_int(n, "output_width", 1);
+    int64_t sr = gir_attr_int(n, "sampling_ratio", 0);
+    const char *mode = gir_attr_string(n, "mode", "avg");
+    const char *ct = gir_attr_string(n, "coordinate_transformation_mode", "half_pixel");
+    if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || same_dtypes(n, ins, 2, e) ||
+        need_index(n, ins[2], e))
+        return -1;
+    if (oh < 1 || ow < 1 || oh > ATTR_MAX || ow > ATTR_MAX || sr < 0 || sr > 4096)
+        return gir_node_fail(n, e, "output_height, output_width or sampling_ratio out of range");
+    if (strcmp(mode, "avg") && strcmp(mode, "max"))
+        return gir_node_fail(n, e, "mode must be avg or max");
+    if (strcmp(ct, "half_pixel") && strcmp(ct, "output_half_pixel"))
+        return gir_node_fail(n, e, "coordinate_transformation_mode must be half_pixel or output_half_pixel");
+    if ((xt->rank >= 0 && xt->rank != 4) || (rt->rank >= 0 && (rt->rank != 2 || (rt->dims[1] >= 0 && rt->dims[1] != 4))) ||
+        (bt->rank >= 0 && bt->rank != 1))
+        return gir_node_fail(n, e, "X must be [N,C,H,W], rois [R,4], batch_indices [R]");
+    if (rt->rank == 2 && bt->rank == 1 && rt->dims[0] >= 0 && bt->dims[0] >= 0 && rt->dims[0] != bt->dims[0])
+        return gir_node_fail(n, e, "rois and batch_indices disagree on the count");
+    outs[0] = type_of(xt->dtype, 4);
+    outs[0].dims[0] = rt->rank == 2 ? rt->dims[0] : -1;
+    outs[0].dims[1] = xt->rank == 4 ? xt->dims[1] : -1;
+    outs[0].dims[2] = oh;
+    outs[0].dims[3] = ow;
+    return 0;
+}
+
+/* ---- losses (the backend tests' training graphs, run forward) ---------------------- */
+
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: scores [N, C, d...],
+ * target [N, d...] of indices, optional weight [C]; the loss has the
+ * target's shape (reduction none) or is a scalar; the second output of
+ * SoftmaxCrossEntropyLoss is the log-probabilities, shaped as the scores. */
+static int shape_loss(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *tt = &ins[1]->type;
+    const GirTensor *w = arg(n, ins, 2);
+    const char *red = gir_attr_string(n, "reduction", "mean");
+    int i;
+    if (want_outs(n, 1, n->op == GIR_OP_SCELOSS ? 2 : 1, e) || need_index(n, ins[1], e))
+        return -1;
+    if (!is_flt(xt->dtype))
+        return gir_node_fail(n, e, "scores have element type %s; only f32 and f64", gir_dtype_name(xt->dtype));
+    if (w && w->type.dtype != xt->dtype)
+        return gir_node_fail(n, e, "weight has element type %s, scores %s",
+                             gir_dtype_name(w->type.dtype), gir_dtype_name(xt->dtype));
+    if (strcmp(red, "none") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0)
+        return gir_node_fail(n, e, "reduction must be none, sum or mean");
+    if (xt->rank >= 0 && tt->rank >= 0) {
+        if (xt->rank < 2 || tt->rank != xt->rank - 1)
+            return gir_node_fail(n, e, "scores of rank %d need a target of rank %d, not %d",
+                                 xt->rank, xt->rank - 1, tt->rank);
+        for (i = 0; i < tt->rank; i++) {
+            int64_t a = xt->dims[i ? i + 1 : 0], b = tt->dims[i];
+            if (a >= 0 && b >= 0 && a != b)
+                return gir_node_fail(n, e, "target dim %d is %lld; scores say %lld", i,
+                                     (long long)b, (long long)a);
+        }
+        if (w && (w->type.rank != 1 || (xt->dims[1] >= 0 && w->type.dims[0] >= 0 &&
+                                         w->type.dims[0] != xt->dims[1])))
+            return gir_node_fail(n, e, "weight must be 1-D with one entry per class");
+    }
+    if (strcmp(red, "none") == 0) {
+        outs[0] = *tt;
+        outs[0].dtype = xt->dtype;
+    } else {
+        outs[0] = type_of(xt->dtype, 0);
+    }
+    if (n->nout > 1)
+        outs[1] = *xt;
+    return 0;
+}
+
+static int shape_NLLLOSS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_loss(n, ins, outs, e);
+}
+
+static int shape_SCELOSS(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    return shape_loss(n, ins, outs, e);
 }
 
 #define SHAPE_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = shape_##e,

@@ -17,7 +17,7 @@
 #include "frontend/frontend.h"
 #include "onnx_builder.h"
 
-enum { F32 = 1, F16 = 10 };
+enum { F32 = 1, BF16 = 16 };
 
 static const char *tmpdir;
 static const int64_t x4[] = {4};
@@ -183,7 +183,7 @@ static void bad_onnx_dtype(Result *r)
 {
     static uint8_t raw[8];
     ModelBuilder *b = relu_model(13);
-    Onnx__TensorProto *t = mb_init(b, "w", F16, 1, x4);
+    Onnx__TensorProto *t = mb_init(b, "w", BF16, 1, x4);
     t->has_raw_data = 1;
     t->raw_data.len = sizeof raw;
     t->raw_data.data = raw;
@@ -444,7 +444,7 @@ static const struct {
     {"onnx_raw_size", bad_onnx_raw_size,
      "m.onnx: tensor 'w': raw_data holds 12 bytes; its dims need 16"},
     {"onnx_dtype", bad_onnx_dtype,
-     "m.onnx: tensor 'w': unsupported data type FLOAT16 (10)"},
+     "m.onnx: tensor 'w': unsupported data type BFLOAT16 (16)"},
     {"onnx_external_escape", bad_onnx_external_escape,
      "models/m.onnx: tensor 'w': external data location "
      "'../secret.bin' is outside the model's folder"},

@@ -7,7 +7,8 @@ kiln_warnings(test_interp)
 foreach(c conv_pad_stride conv_groups conv_dilation conv_1d_same conv_channels_bad
           conv_stride_bad maxpool_pads maxpool_colmajor avgpool_ceil resize_nearest resize_linear
           broadcast_add broadcast_bad bn_leaky concat_split slice_negative pad_reflect
-          reshape_infer input_bad declared_conflict_bad gemm_matmul softmax yolo shapes_misc)
+          reshape_infer input_bad declared_conflict_bad gemm_matmul softmax yolo shapes_misc
+          shape_subgraph reduce_arg convtranspose where_compare cast_f16 topk nms new_ops_bad)
   add_test(NAME interp_${c} COMMAND test_interp ${c})
 endforeach()
 

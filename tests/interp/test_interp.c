@@ -735,6 +735,257 @@ static void case_shapes_misc(void)
     gir_arena_free(a);
 }
 
+static void expect_i64(const GirTensor *t, const int64_t *want, int64_t n, int line)
+{
+    int64_t i, have = gir_type_numel(&t->type);
+    if (have != n || t->type.dtype != GIR_DT_I64) {
+        fprintf(stderr, "%s:%d: got %lld elements of %s, expected %lld i64\n", __FILE__, line,
+                (long long)have, gir_dtype_name(t->type.dtype), (long long)n);
+        failures++;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (((const int64_t *)t->data)[i] != want[i]) {
+            fprintf(stderr, "%s:%d: element %lld is %lld, expected %lld\n", __FILE__, line,
+                    (long long)i, (long long)((const int64_t *)t->data)[i], (long long)want[i]);
+            failures++;
+            return;
+        }
+    }
+}
+#define EXPECT_I64(t, ...)                                                            \
+    do {                                                                              \
+        static const int64_t want_[] = {__VA_ARGS__};                                 \
+        expect_i64(t, want_, (int64_t)(sizeof want_ / sizeof want_[0]), __LINE__);    \
+    } while (0)
+
+/* An exporter's shape subgraph: Shape of x [2,3] is [2,3]; Gather index 1
+ * takes 3 as a 1-element vector; ConstantOfShape fills f32[3] with 7;
+ * Expand broadcasts it to [2,3]; Size counts 6. */
+static void case_shape_subgraph(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    int64_t idx[1] = {1};
+    float seven = 7;
+    int in[2], nd, shp;
+    GirTensor x = iota(a, ty(GIR_DT_F32, 2, D(2), D(3))), y[3], val;
+    in[0] = input(g, "x", x.type);
+    shp = node1(g, GIR_OP_SHAPE, "shape", in, 1, 1);
+    in[0] = out_of(g, shp);
+    in[1] = cst(g, "idx", ty(GIR_DT_I64, 1, D(1)), idx);
+    nd = node1(g, GIR_OP_GATHER, "gather", in, 2, 0);
+    in[0] = out_of(g, nd);
+    nd = node1(g, GIR_OP_CONSTANTOFSHAPE, "fill", in, 1, 0);
+    val = tensor(ty(GIR_DT_F32, 1, D(1)), &seven);
+    gir_set_attr_tensor(g, nd, "value", &val);
+    in[0] = out_of(g, nd);
+    in[1] = out_of(g, shp);
+    node1(g, GIR_OP_EXPAND, "expand", in, 2, 1);
+    in[0] = 0;
+    node1(g, GIR_OP_SIZE, "size", in, 1, 1);
+    if (run(g, &x, y, a) == 0) {
+        EXPECT_I64(&y[0], 2, 3);
+        EXPECT_TYPE(&y[1].type, "f32[2,3]");
+        EXPECT_F32(&y[1], 7, 7, 7, 7, 7, 7);
+        EXPECT_TYPE(&y[2].type, "i64[]");
+        EXPECT_I64(&y[2], 6);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* x = [[0,1,2],[3,4,5]]: ReduceSum over axis 1 without keepdims is [3,12];
+ * ArgMax along axis 1 (keepdims) is [[2],[2]]; ReduceMax of all is 5 kept
+ * as [1,1]. */
+static void case_reduce_arg(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    int64_t ax[1] = {1};
+    int in[2], nd;
+    GirTensor x = iota(a, ty(GIR_DT_F32, 2, D(2), D(3))), y[3];
+    in[0] = input(g, "x", x.type);
+    in[1] = cst(g, "axes", ty(GIR_DT_I64, 1, D(1)), ax);
+    nd = node1(g, GIR_OP_REDUCESUM, "sum", in, 2, 1);
+    gir_set_attr_int(g, nd, "keepdims", 0);
+    nd = node1(g, GIR_OP_ARGMAX, "argmax", in, 1, 1);
+    gir_set_attr_int(g, nd, "axis", 1);
+    node1(g, GIR_OP_REDUCEMAX, "max", in, 1, 1);
+    if (run(g, &x, y, a) == 0) {
+        EXPECT_TYPE(&y[0].type, "f32[2]");
+        EXPECT_F32(&y[0], 3, 12);
+        EXPECT_TYPE(&y[1].type, "i64[2,1]");
+        EXPECT_I64(&y[1], 2, 2);
+        EXPECT_TYPE(&y[2].type, "f32[1,1]");
+        EXPECT_F32(&y[2], 5);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* 1-D ConvTranspose, x = [1, 2], kernel [1, 1, 1], stride 2: x0 adds 1 to
+ * outputs 0..2, x1 adds 2 to outputs 2..4: [1, 1, 3, 2, 2]; bias 0.5. */
+static void case_convtranspose(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float xd[2] = {1, 2}, w[3] = {1, 1, 1}, b[1] = {0.5f};
+    int64_t st[1] = {2};
+    int in[3], nd;
+    GirTensor x = tensor(ty(GIR_DT_F32, 3, D(1), D(1), D(2)), xd), y;
+    in[0] = input(g, "x", x.type);
+    in[1] = cst(g, "w", ty(GIR_DT_F32, 3, D(1), D(1), D(3)), w);
+    in[2] = cst(g, "b", ty(GIR_DT_F32, 1, D(1)), b);
+    nd = node1(g, GIR_OP_CONVTRANSPOSE, "convt", in, 3, 1);
+    gir_set_attr_ints(g, nd, "strides", st, 1);
+    if (run(g, &x, &y, a) == 0) {
+        EXPECT_TYPE(&y.type, "f32[1,1,5]");
+        EXPECT_F32(&y, 1.5f, 1.5f, 3.5f, 2.5f, 2.5f);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* Where(x > 2, x, -x) on 0..4 is [0,-1,-2,3,4]; HardSigmoid of that
+ * (0.2 v + 0.5 clamped to [0, 1]) is [0.5,0.3,0.1,1,1]. */
+static void case_where_compare(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float two = 2;
+    int in[3], gt, neg, nd;
+    GirTensor x = iota(a, ty(GIR_DT_F32, 1, D(5))), y[2];
+    in[0] = input(g, "x", x.type);
+    in[1] = cst(g, "two", ty(GIR_DT_F32, 0), &two);
+    gt = node1(g, GIR_OP_GREATER, "gt", in, 2, 0);
+    neg = node1(g, GIR_OP_NEG, "neg", in, 1, 0);
+    in[0] = out_of(g, gt);
+    in[1] = 0;
+    in[2] = out_of(g, neg);
+    nd = node1(g, GIR_OP_WHERE, "where", in, 3, 1);
+    in[0] = out_of(g, nd);
+    node1(g, GIR_OP_HARDSIGMOID, "hs", in, 1, 1);
+    if (run(g, &x, y, a) == 0) {
+        EXPECT_F32(&y[0], 0, -1, -2, 3, 4);
+        EXPECT_F32(&y[1], 0.5f, 0.3f, 0.1f, 1, 1);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* f32 -> f16 -> f32: 0.1 becomes the nearest half, 0.0999755859375; 65504
+ * is the largest half; 1e6 overflows to infinity; 2^-24 is the smallest
+ * subnormal. */
+static void case_cast_f16(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float xd[4] = {0.1f, 65504.0f, 1e6f, 5.9604645e-8f};
+    int in[1], nd;
+    GirTensor x = tensor(ty(GIR_DT_F32, 1, D(4)), xd), y;
+    in[0] = input(g, "x", x.type);
+    nd = node1(g, GIR_OP_CAST, "to16", in, 1, 0);
+    gir_set_attr_int(g, nd, "to", 10);
+    in[0] = out_of(g, nd);
+    nd = node1(g, GIR_OP_CAST, "to32", in, 1, 1);
+    gir_set_attr_int(g, nd, "to", 1);
+    if (run(g, &x, &y, a) == 0) {
+        EXPECT_TYPE(&g->vals[g->nodes[0].out[0]].type, "f16[4]");
+        EXPECT(((float *)y.data)[0] == 0.0999755859375f);
+        EXPECT(((float *)y.data)[1] == 65504.0f);
+        EXPECT(isinf(((float *)y.data)[2]));
+        EXPECT(((float *)y.data)[3] == 5.9604645e-8f);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* TopK k=2 of [1,3,2,3]: the two 3s, lower index first. */
+static void case_topk(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float xd[4] = {1, 3, 2, 3};
+    int64_t k[1] = {2};
+    int in[2], outs[2];
+    GirTensor x = tensor(ty(GIR_DT_F32, 1, D(4)), xd), y[2];
+    in[0] = input(g, "x", x.type);
+    in[1] = cst(g, "k", ty(GIR_DT_I64, 1, D(1)), k);
+    outs[0] = gir_add_value(g, "values", GIR_VAL_NODE, unknown(), gir_loc_none());
+    outs[1] = gir_add_value(g, "indices", GIR_VAL_NODE, unknown(), gir_loc_none());
+    gir_add_node(g, GIR_OP_TOPK, "topk", in, 2, outs, 2, gir_loc_none());
+    gir_add_output(g, outs[0]);
+    gir_add_output(g, outs[1]);
+    if (run(g, &x, y, a) == 0) {
+        EXPECT_F32(&y[0], 3, 3);
+        EXPECT_I64(&y[1], 1, 3);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* NonMaxSuppression, one class: box 1 ([0,0,1,1], score 0.9) is kept first;
+ * box 0 ([0,0,1,1.1], 0.8) overlaps it with IoU 1/1.1 > 0.5 and goes; box 2
+ * ([5,5,6,6], 0.7) is kept; box 3 scores 0.1, below the 0.2 threshold. */
+static void case_nms(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    float bd[16] = {0, 0, 1, 1.1f, 0, 0, 1, 1, 5, 5, 6, 6, 9, 9, 10, 10};
+    float sd[4] = {0.8f, 0.9f, 0.7f, 0.1f}, iou = 0.5f, thr = 0.2f;
+    int64_t mx = 10;
+    int in[5];
+    GirTensor x = tensor(ty(GIR_DT_F32, 3, D(1), D(4), D(4)), bd), y;
+    in[0] = input(g, "boxes", x.type);
+    in[1] = cst(g, "scores", ty(GIR_DT_F32, 3, D(1), D(1), D(4)), sd);
+    in[2] = cst(g, "max", ty(GIR_DT_I64, 1, D(1)), &mx);
+    in[3] = cst(g, "iou", ty(GIR_DT_F32, 1, D(1)), &iou);
+    in[4] = cst(g, "thr", ty(GIR_DT_F32, 1, D(1)), &thr);
+    node1(g, GIR_OP_NMS, "nms", in, 5, 1);
+    if (run(g, &x, &y, a) == 0) {
+        EXPECT_TYPE(&y.type, "i64[2,3]");
+        EXPECT_I64(&y, 0, 0, 1, 0, 0, 2);
+    }
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
+/* Hostile attributes and data: a Range of delta 0, a Gather index past the
+ * axis, and a DepthToSpace blocksize that does not divide the channels. */
+static void case_new_ops_bad(void)
+{
+    GirGraph *g = gir_graph_new("t");
+    GirArena *a = gir_arena_new();
+    int64_t r[3] = {0, 5, 0}, idx[1] = {7};
+    int in[3], nd;
+    GirTensor x = iota(a, ty(GIR_DT_F32, 4, D(1), D(3), D(2), D(2)));
+    in[0] = cst(g, "s", ty(GIR_DT_I64, 0), &r[0]);
+    in[1] = cst(g, "l", ty(GIR_DT_I64, 0), &r[1]);
+    in[2] = cst(g, "d", ty(GIR_DT_I64, 0), &r[2]);
+    node1(g, GIR_OP_RANGE, "range", in, 3, 1);
+    EXPECT_ERROR(g, NULL, "node 'range': Range: delta must be nonzero and all inputs finite");
+    gir_graph_free(g);
+
+    g = gir_graph_new("t");
+    in[0] = input(g, "x", ty(GIR_DT_F32, 1, D(4)));
+    in[1] = cst(g, "i", ty(GIR_DT_I64, 1, D(1)), idx);
+    node1(g, GIR_OP_GATHER, "gather", in, 2, 1);
+    {
+        GirTensor v = iota(a, ty(GIR_DT_F32, 1, D(4)));
+        EXPECT_ERROR(g, &v, "node 'gather': Gather: index 7 out of range for an axis of 4");
+    }
+    gir_graph_free(g);
+
+    g = gir_graph_new("t");
+    in[0] = input(g, "x", x.type);
+    nd = node1(g, GIR_OP_DEPTHTOSPACE, "d2s", in, 1, 1);
+    gir_set_attr_int(g, nd, "blocksize", 2);
+    EXPECT_ERROR(g, &x, "node 'd2s': DepthToSpace: channels 3 not a multiple of blocksize^2");
+    gir_graph_free(g);
+    gir_arena_free(a);
+}
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -763,6 +1014,14 @@ static const struct {
     {"softmax", case_softmax},
     {"yolo", case_yolo},
     {"shapes_misc", case_shapes_misc},
+    {"shape_subgraph", case_shape_subgraph},
+    {"reduce_arg", case_reduce_arg},
+    {"convtranspose", case_convtranspose},
+    {"where_compare", case_where_compare},
+    {"cast_f16", case_cast_f16},
+    {"topk", case_topk},
+    {"nms", case_nms},
+    {"new_ops_bad", case_new_ops_bad},
 };
 
 int main(int argc, char **argv)

@@ -31,6 +31,11 @@ static double elem(const GirTensor *t, int64_t i)
     case GIR_DT_I32: return ((const int32_t *)t->data)[i];
     case GIR_DT_I64: return (double)((const int64_t *)t->data)[i];
     case GIR_DT_BOOL: return ((const uint8_t *)t->data)[i];
+    case GIR_DT_I16: return ((const int16_t *)t->data)[i];
+    case GIR_DT_U16: return ((const uint16_t *)t->data)[i];
+    case GIR_DT_U32: return ((const uint32_t *)t->data)[i];
+    case GIR_DT_U64: return (double)((const uint64_t *)t->data)[i];
+    case GIR_DT_F16: return gir_f16_to_f32(((const uint16_t *)t->data)[i]);
     default: gir_unreachable();
     }
 }

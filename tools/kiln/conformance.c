@@ -5,7 +5,9 @@
  *   pass         every data set's outputs match (same dtype and shape; floats
  *                within atol + rtol * |expected|, integers exactly),
  *   fail         it loads but an output differs or running fails,
- *   unsupported  the model uses an op outside the op set,
+ *   unsupported  the model uses an op or type outside kiln's set (counted
+ *                by category: training-only, randomness, control flow,
+ *                sequence or optional types, strings, ...),
  *   excluded     listed in the --exclude file with a reason.
  * Exit 1 when any test fails or the pass count is below --min-pass.
  */
@@ -26,6 +28,49 @@
 typedef enum { T_PASS, T_FAIL, T_UNSUPPORTED, T_EXCLUDED } Outcome;
 static const char *const outcome_name[] = {"pass", "fail", "unsupported", "excluded"};
 
+/* Why a test is unsupported, as one of a short list of categories: the op
+ * named in the reader's message, or the kind of type it refused.  Ops not
+ * listed are "op not in kiln's set yet". */
+static const struct {
+    const char *key;      /* op name, or text of the reader's message */
+    const char *category; /* what it is counted as */
+} unsupported_kinds[] = {
+    {"Adagrad", "training-only"}, {"Adam", "training-only"}, {"Momentum", "training-only"},
+    {"Gradient", "training-only"}, {"Bernoulli", "randomness"},
+    {"RandomUniformLike", "randomness"}, {"RandomNormalLike", "randomness"},
+    {"RandomUniform", "randomness"}, {"RandomNormal", "randomness"},
+    {"Multinomial", "randomness"}, {"Loop", "control flow"}, {"If", "control flow"},
+    {"Scan", "control flow"}, {"Sequence", "sequence or optional types"},
+    {"Optional", "sequence or optional types"}, {"SplitToSequence", "sequence or optional types"},
+    {"ConcatFromSequence", "sequence or optional types"},
+    {"is not a tensor", "sequence or optional types"}, {"StringNormalizer", "strings"},
+    {"TfIdfVectorizer", "strings"}, {"STRING", "strings"}, {"data type 8 ", "strings"},
+    {"BFLOAT16", "bfloat16"}, {"data type 16 ", "bfloat16"}, {"GRU", "recurrent layers"},
+    {"LSTM", "recurrent layers"}, {"RNN", "recurrent layers"}, {"DFT", "signal processing"},
+    {"STFT", "signal processing"}, {"BlackmanWindow", "signal processing"},
+    {"HammingWindow", "signal processing"}, {"HannWindow", "signal processing"},
+    {"MelWeightMatrix", "signal processing"},
+};
+
+/* The category of an unsupported test from the reader's message. */
+static const char *unsupported_category(const char *why)
+{
+    const char *op = strstr(why, "unsupported op '");
+    size_t i;
+    for (i = 0; i < sizeof unsupported_kinds / sizeof unsupported_kinds[0]; i++) {
+        const char *k = unsupported_kinds[i].key;
+        if (op) {
+            /* an op: its name starts with the key (Sequence*, Optional*) */
+            const char *name = op + strlen("unsupported op '");
+            if (strncmp(name, k, strlen(k)) == 0)
+                return unsupported_kinds[i].category;
+        } else if (strstr(why, k)) {
+            return unsupported_kinds[i].category;
+        }
+    }
+    return "op not in kiln's set yet";
+}
+
 /* Options and the exclusion list. */
 typedef struct {
     double rtol, atol;  /* float comparison tolerances */
@@ -33,6 +78,31 @@ typedef struct {
     int nexcl;          /* count of excl */
     int verbose;        /* a line per test */
 } Conf;
+
+#define MAX_CATEGORIES 16 /* more than unsupported_kinds has distinct ones */
+
+/* One category of unsupported tests and how many fell in it. */
+typedef struct {
+    const char *name; /* from unsupported_kinds, or the catch-all */
+    int count;        /* tests counted */
+} Category;
+
+/* Add one test to category name, in order of first appearance. */
+static void count_category(Category *c, int max, int *n, const char *name)
+{
+    int i;
+    for (i = 0; i < *n; i++) {
+        if (strcmp(c[i].name, name) == 0) {
+            c[i].count++;
+            return;
+        }
+    }
+    if (*n < max) {
+        c[*n].name = name;
+        c[*n].count = 1;
+        (*n)++;
+    }
+}
 
 static void conf_usage(FILE *f)
 {
@@ -153,12 +223,16 @@ static int compare(const Conf *c, const GirTensor *got, const GirTensor *want, c
         return -1;
     }
     n = gir_type_numel(&want->type);
-    if (want->type.dtype == GIR_DT_F32 || want->type.dtype == GIR_DT_F64) {
+    if (want->type.dtype == GIR_DT_F32 || want->type.dtype == GIR_DT_F64 ||
+        want->type.dtype == GIR_DT_F16) {
         for (i = 0; i < n; i++) {
             double x, y;
             if (want->type.dtype == GIR_DT_F32) {
                 x = ((const float *)got->data)[i];
                 y = ((const float *)want->data)[i];
+            } else if (want->type.dtype == GIR_DT_F16) {
+                x = gir_f16_to_f32(((const uint16_t *)got->data)[i]);
+                y = gir_f16_to_f32(((const uint16_t *)want->data)[i]);
             } else {
                 x = ((const double *)got->data)[i];
                 y = ((const double *)want->data)[i];
@@ -263,6 +337,8 @@ int kiln_cmd_conformance(int argc, char **argv)
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
     long min_pass = -1;
     static char *tests[MAX_TESTS];
+    Category cats[MAX_CATEGORIES];
+    int ncat = 0, ncats = MAX_CATEGORIES;
     cJSON *root = NULL, *arr = NULL;
     int rc = KILN_OK;
 
@@ -350,12 +426,16 @@ int kiln_cmd_conformance(int argc, char **argv)
         char why[2048] = "";
         Outcome o = run_test(&c, tests[i], why, sizeof why);
         counts[o]++;
+        if (o == T_UNSUPPORTED)
+            count_category(cats, ncats, &ncat, unsupported_category(why));
         if (json) {
             cJSON *t = cJSON_CreateObject();
             cJSON_AddStringToObject(t, "test", base_name(tests[i]));
             cJSON_AddStringToObject(t, "outcome", outcome_name[o]);
             if (why[0])
                 cJSON_AddStringToObject(t, "reason", why);
+            if (o == T_UNSUPPORTED)
+                cJSON_AddStringToObject(t, "category", unsupported_category(why));
             cJSON_AddItemToArray(arr, t);
         } else if (o == T_FAIL || c.verbose) {
             printf("%-11s %s%s%s\n", outcome_name[o], base_name(tests[i]), why[0] ? ": " : "",
@@ -373,6 +453,11 @@ int kiln_cmd_conformance(int argc, char **argv)
         cJSON_AddNumberToObject(root, "fail", counts[T_FAIL]);
         cJSON_AddNumberToObject(root, "unsupported", counts[T_UNSUPPORTED]);
         cJSON_AddNumberToObject(root, "excluded", counts[T_EXCLUDED]);
+        {
+            cJSON *by = cJSON_AddObjectToObject(root, "unsupported_by_category");
+            for (i = 0; i < ncat; i++)
+                cJSON_AddNumberToObject(by, cats[i].name, cats[i].count);
+        }
         s = cJSON_Print(root);
         puts(s);
         free(s);
@@ -380,6 +465,8 @@ int kiln_cmd_conformance(int argc, char **argv)
     } else {
         printf("conformance: %d tests: %d pass, %d fail, %d unsupported, %d excluded\n", ntests,
                counts[T_PASS], counts[T_FAIL], counts[T_UNSUPPORTED], counts[T_EXCLUDED]);
+        for (i = 0; i < ncat; i++)
+            printf("conformance: unsupported, %s: %d\n", cats[i].name, cats[i].count);
         if (min_pass >= 0 && counts[T_PASS] < min_pass)
             printf("conformance: %d pass is below the required %ld\n", counts[T_PASS], min_pass);
     }
