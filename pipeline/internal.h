@@ -105,6 +105,9 @@ RtlReg *rtl_registers(const Gen *G, int *n);
 
 /* write.c: dir/name holds len bytes of text.  0, or -1 + e. */
 int rtl_write_text(const char *dir, const char *name, const char *text, size_t len, GirError *e);
+/* write.c: remove folder/names[i] for each of the n names (what is not there
+ * is skipped). */
+void rtl_unlink_all(const char *folder, const char *const *names, size_t n);
 /* write.c: run emitter fn into a string and write it as dir/name.  0, or
  * -1 + e. */
 int rtl_write_emitted(const char *dir, const char *name, void (*fn)(Gen *, FILE *), Gen *G,

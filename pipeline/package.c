@@ -121,11 +121,8 @@ int rtl_package_write(Gen *G, const char *dir, GirError *e)
 void rtl_package_remove(const char *dir)
 {
     char path[4096];
-    size_t i;
-    for (i = 0; i < sizeof pkg_files / sizeof pkg_files[0]; i++) {
-        snprintf(path, sizeof path, "%s/vivado/%s", dir, pkg_files[i]);
-        unlink(path);
-    }
+    snprintf(path, sizeof path, "%s/vivado", dir);
+    rtl_unlink_all(path, pkg_files, sizeof pkg_files / sizeof pkg_files[0]);
     snprintf(path, sizeof path, "%s/vivado/kv260", dir);
     rmdir(path);
     snprintf(path, sizeof path, "%s/vivado", dir);

@@ -184,19 +184,22 @@ int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
     return rc;
 }
 
-void rtl_remove(const char *dir)
+void rtl_unlink_all(const char *folder, const char *const *names, size_t n)
 {
     char path[4096];
     size_t i;
-    for (i = 0; i < sizeof gen_files / sizeof gen_files[0]; i++) {
-        snprintf(path, sizeof path, "%s/rtl/%s", dir, gen_files[i]);
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, names[i]);
         unlink(path);
     }
-    for (i = 0; i < T_COUNT; i++) {
-        snprintf(path, sizeof path, "%s/rtl/%s", dir, tpl_files[i]);
-        unlink(path);
-    }
+}
+
+void rtl_remove(const char *dir)
+{
+    char path[4096];
     snprintf(path, sizeof path, "%s/rtl", dir);
+    rtl_unlink_all(path, gen_files, sizeof gen_files / sizeof gen_files[0]);
+    rtl_unlink_all(path, tpl_files, T_COUNT);
     rmdir(path);
     rtl_package_remove(dir);
 }

@@ -11,6 +11,7 @@
 # (iverilog).
 set(PLD ${CMAKE_CURRENT_LIST_DIR})
 set(PLT ${CMAKE_BINARY_DIR}/tests/pipeline)
+file(MAKE_DIRECTORY ${PLT})
 set(RTLT ${PROJECT_SOURCE_DIR}/rtl-templates)
 kiln_case_tests(pipeline)
 
