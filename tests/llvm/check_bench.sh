@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # RUN: check_bench.sh KILN MODEL PYTHON ORT_DIR WORKDIR
 # kiln bench prints every figure: --json of one target, then --compare of
-# ref, cpu and onnxruntime writes a Markdown and a JSON report, fastest first.
+# ref, cpu and onnxruntime writes a Markdown and a JSON report, fastest first,
+# and an SVG chart (gnuplot) with one latency distribution per target.
 set -eu
 kiln=$1 model=$2 py=$3 ort=$4 work=$5
 mkdir -p "$work"
@@ -9,6 +10,15 @@ mkdir -p "$work"
 "$kiln" bench "$model" --compare ref,cpu,onnxruntime --warmup 1 --iters 3 --rounds 2 --ort "$ort" \
   --report "$work/report" > "$work/table.txt"
 cat "$work/table.txt"
+if [ -x /usr/bin/gnuplot ]; then
+  xmllint --noout "$work/report.svg"
+  for t in ref cpu onnxruntime; do
+    grep -q ">$t, mean [0-9.]* ms<" "$work/report.svg" || { echo "no $t curve in report.svg"; exit 1; }
+  done
+  [ -z "$(ls "$work" | grep '\.tmp-')" ] || { echo "temporary chart left in $work"; exit 1; }
+else
+  echo "no chart checked: /usr/bin/gnuplot not installed (Debian gnuplot-nox)"
+fi
 grep -q '^| target | mean | p50 | p90 | p95 | p99 | std | min | max | frames/s | peak MiB' "$work/report.md"
 "$py" - "$work/one.json" "$work/report.json" <<'PY'
 import json, sys

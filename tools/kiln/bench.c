@@ -8,7 +8,8 @@
  * cpu-fma is cpu compiled with fused multiply-adds (kiln run --fma);
  * onnxruntime runs in node with onnxruntime-node on the same input file and
  * thread count.  --compare prints the targets side by side, fastest first,
- * and writes PREFIX.md and PREFIX.json.
+ * and writes PREFIX.md, PREFIX.json and PREFIX.svg (the latency
+ * distributions, drawn by gnuplot).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -39,6 +40,7 @@ typedef struct {
     double fps;       /* 1000 / mean */
     double peak_mb;   /* peak resident set of the process, MiB */
     int iters;        /* timed runs */
+    double *t;        /* in the parent: the timed runs, sorted (for the chart) */
 } BenchResult;
 
 /* What every target is run with. */
@@ -355,11 +357,14 @@ static int run_rounds(const BenchSetup *s, const char *const *targets, int n, Be
                 res[i] = r;
         }
     for (i = 0; i < n; i++) {
+        res[i].t = NULL;
         if (res[i].ok) {
             summarize(&res[i], all[i], count[i]);
             res[i].peak_mb = peak[i];
+            res[i].t = all[i];
+        } else {
+            free(all[i]);
         }
-        free(all[i]);
     }
     return KILN_OK;
 }
@@ -476,6 +481,89 @@ static int write_report(const BenchSetup *s, const BenchResult *r, int n, const 
     return KILN_OK;
 }
 
+/* s->model's file name with the characters a gnuplot string cannot hold dropped. */
+static void chart_title(const BenchSetup *s, char *buf, size_t n)
+{
+    const char *m = strrchr(s->model, '/') ? strrchr(s->model, '/') + 1 : s->model;
+    size_t k = 0;
+    for (; *m && k + 1 < n; m++)
+        if (*m != '\'' && *m != '\\' && (unsigned char)*m >= 32)
+            buf[k++] = *m;
+    buf[k] = 0;
+}
+
+/* The gnuplot script of the chart: one latency distribution (the share of
+ * timed runs at or under each latency) per measured target, as inline data;
+ * a log latency axis when the targets lie more than 20x apart. */
+static void chart_script(FILE *f, const BenchSetup *s, const BenchResult *r, int n,
+                         const char *svg)
+{
+    char title[256];
+    double lo = 0, hi = 0;
+    int i, j, first = 1;
+    for (i = 0; i < n; i++) {
+        if (!r[i].ok || !r[i].t)
+            continue;
+        lo = first || r[i].min < lo ? r[i].min : lo;
+        hi = first || r[i].max > hi ? r[i].max : hi;
+        first = 0;
+        fprintf(f, "$d%d << EOD\n", i);
+        for (j = 0; j < r[i].iters; j++)
+            fprintf(f, "%.6f %.6f\n", r[i].t[j], (double)(j + 1) / r[i].iters);
+        fprintf(f, "EOD\n");
+    }
+    chart_title(s, title, sizeof title);
+    fprintf(f, "set terminal svg size 900,520 dynamic font 'sans,12'\n"
+               "set output '%s'\n"
+               "set title 'kiln bench: %s, latency distribution per target (%d timed runs each, %d threads)' noenhanced\n"
+               "set xlabel 'latency (ms)'\nset ylabel 'share of runs at or under it'\n"
+               "set yrange [0:1.02]\nset grid\nset key bottom right noenhanced\n",
+            svg, title, s->iters * s->rounds, s->threads);
+    if (lo > 0 && hi / lo > 20)
+        fprintf(f, "set logscale x\n");
+    fprintf(f, "plot");
+    for (i = 0, first = 1; i < n; i++) {
+        if (!r[i].ok || !r[i].t)
+            continue;
+        fprintf(f, "%s $d%d using 1:2 with steps linewidth 2 title '%s, mean %.2f ms'",
+                first ? "" : ",", i, r[i].target, r[i].mean);
+        first = 0;
+    }
+    fprintf(f, "\n");
+}
+
+/* PREFIX.svg by gnuplot (Debian gnuplot-nox), written under a temporary
+ * name and renamed.  Without gnuplot: a note, no chart. */
+static int write_chart(const BenchSetup *s, const BenchResult *r, int n, const char *prefix)
+{
+    char svg[1024], tmp[1100];
+    FILE *f;
+    int st;
+    if (access("/usr/bin/gnuplot", X_OK) != 0) {
+        fprintf(stderr, "kiln: bench: no chart: /usr/bin/gnuplot not found (Debian gnuplot-nox)\n");
+        return KILN_OK;
+    }
+    snprintf(svg, sizeof svg, "%s.svg", prefix);
+    snprintf(tmp, sizeof tmp, "%s.tmp-%d", svg, (int)getpid());
+    if (strchr(tmp, '\'') || strchr(tmp, '\\'))
+        return kiln_user_error("bench: cannot chart to %s: quotes in the path", svg);
+    fflush(NULL);
+    if (!(f = popen("/usr/bin/gnuplot", "w")))
+        return kiln_user_error("bench: cannot start gnuplot: %s", strerror(errno));
+    chart_script(f, s, r, n, tmp);
+    st = pclose(f);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        unlink(tmp);
+        return kiln_user_error("bench: gnuplot failed writing %s", svg);
+    }
+    if (rename(tmp, svg) != 0) {
+        unlink(tmp);
+        return kiln_user_error("bench: cannot write %s: %s", svg, strerror(errno));
+    }
+    fprintf(stderr, "kiln: bench: chart in %s\n", svg);
+    return KILN_OK;
+}
+
 static void bench_usage(FILE *f)
 {
     fprintf(f,
@@ -484,7 +572,8 @@ static void bench_usage(FILE *f)
             "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
             "                    onnxruntime (fp32 .onnx models); default cpu\n"
             "  --compare LIST    several targets side by side, onnxruntime among them if wanted;\n"
-            "                    fastest first, with ratios; writes PREFIX.md and PREFIX.json\n"
+            "                    fastest first, with ratios; writes PREFIX.md, PREFIX.json\n"
+            "                    and PREFIX.svg (latency distributions, gnuplot)\n"
             "  -i IN             input tensor (.npy); default a seeded random one\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --iters N         timed runs (default 10)\n"
@@ -642,8 +731,14 @@ int kiln_cmd_bench(int argc, char **argv)
     } else {
         print_table(stdout, &s, res, ntarget, 0);
     }
-    if (compare && (rc = write_report(&s, res, ntarget, report)) != KILN_OK)
+    if (compare && ((rc = write_report(&s, res, ntarget, report)) != KILN_OK ||
+                    (rc = write_chart(&s, res, ntarget, report)) != KILN_OK)) {
+        for (i = 0; i < ntarget; i++)
+            free(res[i].t);
         return rc;
+    }
+    for (i = 0; i < ntarget; i++)
+        free(res[i].t);
     for (i = 0; i < ntarget; i++)
         if (!res[i].ok)
             kiln_user_error("bench: %s: %s", res[i].target, res[i].err);
