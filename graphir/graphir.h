@@ -400,6 +400,15 @@ void gir_calib_free(GirCalib *c);
 int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e);
 /* Number of runs added so far. */
 int gir_calib_runs(const GirCalib *c);
+/* Computes every output of view (the graph with each recorded value as an
+ * output) for inputs into outs, data from a; 0, or -1 + error. */
+typedef int (*GirCalibRunner)(void *ctx, const GirGraph *view, const GirTensor *inputs,
+                              GirTensor *outs, GirArena *a, GirError *e);
+/* Run the calibration inputs through run (ctx its context) instead of the
+ * interpreter; NULL: the interpreter again. */
+void gir_calib_set_runner(GirCalib *c, GirCalibRunner run, void *ctx);
+/* The view the runner is given; it lives as long as c. */
+const GirGraph *gir_calib_view(const GirCalib *c);
 /* Per value id of g: the real value that maps to int8 127 (0 where the value
  * was never seen or is not f32). percentile in (0, 100] for
  * GIR_CALIB_PERCENTILE. */

@@ -48,3 +48,10 @@ add_test(NAME quant_calib_nonfinite_bad
   COMMAND ${QUANT}/calib_dir.sh ${QWORK}/inf ${QUANT}/inf_input.npy --
     ${QEXPECT} 2 "kiln: quantize: ${QWORK}/inf/inf_input.npy: element 5 is an infinity; calibration needs finite values"
     -- ${QKILN} quantize ${QUANT}/tiny_conv.gir --calib ${QWORK}/inf -o ${QWORK}/inf.gir)
+# Calibration through the CPU back end (the default) and through the
+# interpreter give byte-identical int8 graphs, every method.
+add_test(NAME quant_calib_backend_same
+  COMMAND ${QUANT}/calib_backend.sh ${QKILN} ${QMODELS} ${QWORK}/backend)
+add_test(NAME quant_calib_backend_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: unknown calibration back end 'gpu' (cpu, ref)"
+    -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib-backend gpu)

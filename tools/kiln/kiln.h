@@ -34,6 +34,21 @@ int kiln_cmd_quantize(int argc, char **argv);
  * NULL) into *out; then quantize g by those statistics.  Both print their
  * own error and return a KILN_ status. */
 int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out);
+/* Where calibration runs the model. */
+typedef enum {
+    KILN_CALIB_CPU, /* the CPU back end (llvm/), the interpreter where it cannot compile */
+    KILN_CALIB_REF, /* the reference interpreter */
+} KilnCalibBackend;
+/* kiln_calibrate through the given back end (kiln_calibrate: KILN_CALIB_CPU). */
+int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalibBackend be,
+                      GirCalib **out);
+
+/* calib_cpu.c: the CPU back end as the calibration runner. */
+typedef struct KilnCalibCpu KilnCalibCpu;
+/* Compile c's view and make it c's runner; NULL (a note on stderr saying
+ * why, the interpreter stays the runner) when the back end cannot. */
+KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c);
+void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);
 /* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */

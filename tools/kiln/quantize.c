@@ -1,8 +1,9 @@
 /*
  * kiln quantize MODEL [--calib DIR | --calib-random N] [--method M] ...:
  * calibrated post-training int8 quantization (docs/quant.md).  Runs the
- * default pass pipeline, collects activation statistics with the fp32
- * interpreter on the calibration inputs, writes the int8 graph in the text
+ * default pass pipeline, collects activation statistics on the calibration
+ * inputs (through the CPU back end, or the fp32 interpreter with
+ * --calib-backend ref), writes the int8 graph in the text
  * IR and, with --report, compares it with fp32 layer by layer.
  */
 #include <dirent.h>
@@ -31,6 +32,8 @@ static void quantize_usage(FILE *f)
             "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
             "                     all: one calibration, a report per method\n"
             "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
+            "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
+            "                     compiled for this CPU) or ref (the reference interpreter)\n"
             "  -o OUT.gir         write the quantized graph in the text IR\n"
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
@@ -123,9 +126,16 @@ static void progress(int i, int n)
 
 int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out)
 {
+    return kiln_calibrate_on(g, calib_dir, nrandom, KILN_CALIB_CPU, out);
+}
+
+int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalibBackend be,
+                      GirCalib **out)
+{
     GirError err;
     GirArena *a = gir_arena_new();
     GirCalib *c = NULL;
+    KilnCalibCpu *cpu = NULL;
     char **files = NULL;
     int nfiles = 0, i, rc = KILN_OK;
     *out = NULL;
@@ -147,6 +157,8 @@ int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **o
     if (calib_dir && (rc = list_npy(calib_dir, a, &files, &nfiles)) != KILN_OK)
         goto done;
     c = gir_calib_new(g);
+    if (be == KILN_CALIB_CPU)
+        cpu = kiln_calib_cpu_attach(c);
     for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
         GirArena *ta = gir_arena_new();
         GirTensor t;
@@ -165,9 +177,11 @@ int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **o
             goto done;
         progress(i + 1, calib_dir ? nfiles : nrandom);
     }
+    gir_calib_set_runner(c, NULL, NULL);
     *out = c;
     c = NULL;
 done:
+    kiln_calib_cpu_free(cpu);
     gir_calib_free(c);
     gir_arena_free(a);
     return rc;
@@ -282,6 +296,7 @@ int kiln_cmd_quantize(int argc, char **argv)
     int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0;
     double percentile = 99.99, min_cos = -2;
     GirCalibMethod method = GIR_CALIB_MINMAX, m;
+    KilnCalibBackend be = KILN_CALIB_CPU;
     GirCalib *c = NULL;
     GirGraph *g = NULL, *q = NULL;
     GirQuantNote *notes = NULL;
@@ -293,7 +308,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         int takes = strcmp(s, "--calib") == 0 || strcmp(s, "--calib-random") == 0 ||
                     strcmp(s, "--method") == 0 || strcmp(s, "--percentile") == 0 ||
                     strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
-                    strcmp(s, "--min-cosine") == 0;
+                    strcmp(s, "--min-cosine") == 0 || strcmp(s, "--calib-backend") == 0;
         const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
         if (kiln_is_help(s)) {
@@ -322,6 +337,10 @@ int kiln_cmd_quantize(int argc, char **argv)
                 all = 1;
             else
                 return kiln_user_error("quantize: unknown method '%s' (available: minmax, percentile, kl, all)", v);
+        } else if (strcmp(s, "--calib-backend") == 0) {
+            if (strcmp(v, "cpu") != 0 && strcmp(v, "ref") != 0)
+                return kiln_user_error("quantize: unknown calibration back end '%s' (cpu, ref)", v);
+            be = v[0] == 'c' ? KILN_CALIB_CPU : KILN_CALIB_REF;
         } else if (strcmp(s, "--percentile") == 0) {
             percentile = strtod(v, &end);
             if (*end || !(percentile > 0 && percentile <= 100))
@@ -361,7 +380,7 @@ int kiln_cmd_quantize(int argc, char **argv)
     g = fe_load_model(path, &err);
     if (!g)
         return kiln_report(&err);
-    rc = kiln_calibrate(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, &c);
+    rc = kiln_calibrate_on(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, be, &c);
     if (rc != KILN_OK)
         goto out;
     ncalib = gir_calib_runs(c);
