@@ -51,3 +51,6 @@ add_test(NAME llvm_bench_both_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_unknown_option_bad COMMAND ${EXPECT} 2
   "kiln: bench: unknown option '--fast' (kiln bench --help)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --fast)
+add_test(NAME llvm_bench_fpga_sim_no_dir_bad
+  COMMAND ${EXPECT} 2 "kiln: bench: fpga-sim needs --compiled DIR (kiln compile MODEL -o DIR)"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga-sim)
