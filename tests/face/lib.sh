@@ -2,7 +2,7 @@
 # when they are absent, and the fixture's folder.
 FACEAPI=$KILN_DEPS/node_modules/@vladmandic/face-api
 PHOTOS=$FACEAPI/demo
-REF=$WORK/ref
+REF=$WORK/ref   # the ref case's own folder (its TMP)
 # face_need_npm: exit 77 (ctest: skipped), saying why, unless face-api,
 # @tensorflow/tfjs and jpeg-js are installed under KILN_DEPS.
 face_need_npm() {
