@@ -100,7 +100,7 @@ def main():
             wi, w[0], w[1], w[2] - w[0], w[3] - w[1],
             "IoU %.4f with got box %d" % (v, gi) if gi is not None else "no box paired"))
     ok = len(got) == len(want) and worst >= a.min_iou
-    print("%s: %d boxes got, %d wanted, smallest IoU %.4f (min %.2f): %s" % (
+    print("%s: %d boxes got, %d wanted, smallest IoU %.4f (min %g): %s" % (
         TOOL, len(got), len(want), worst, a.min_iou, "match" if ok else "MISMATCH"))
     return 0 if ok else 1
 

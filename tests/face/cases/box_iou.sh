@@ -10,7 +10,7 @@ face_need_npm
 B=$SRC/tests/face/box_iou.py
 W=$REF/sample3/boxes.json
 $PYTHON $B $W $W | tee $TMP/same.out
-grep -q 'smallest IoU 1.0000 (min 0.90): match$' $TMP/same.out
+grep -q 'smallest IoU 1.0000 (min 0.9): match$' $TMP/same.out
 $PYTHON - $W $TMP <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
