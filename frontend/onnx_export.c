@@ -347,6 +347,23 @@ static const char *dq_at(Exp *x, int v, double s)
     return out;
 }
 
+/* Quantize/DequantizeLinear of int8 value v at its own per-channel scales
+ * (axis 1, a [C] scale and zero point): op's node from f to t. */
+static void qdq_axis(Exp *x, const char *op, int v, const char *f, const char *t)
+{
+    const GirValue *val = &x->g->vals[v];
+    int64_t n = val->nchscale;
+    int8_t *z = gir_arena_alloc(x->a, (size_t)n);
+    const char *ins[3];
+    Onnx__NodeProto *np;
+    memset(z, 0, (size_t)n);
+    ins[0] = f;
+    ins[1] = add_init(x, val->name, GIR_DT_F32, 1, &n, val->chscale);
+    ins[2] = add_init(x, val->name, GIR_DT_I8, 1, &n, z);
+    np = new_node(x, op, made_name(x, val->name, op[0] == 'Q' ? "q" : "dq"), ins, 3, &t, 1);
+    attr_int(x, np, "axis", 1);
+}
+
 /* v as a float operand: int8 values through DequantizeLinear at their own
  * scale (one such node per value), others as they are. */
 static int use_float(Exp *x, const GirNode *n, int v, const char **name)
@@ -358,6 +375,10 @@ static int use_float(Exp *x, const GirNode *n, int v, const char **name)
     }
     if (!(val->scale > 0))
         return exp_fail(x, n, "int8 input '%s' has no scale", val->name);
+    if (!x->dq_name[v] && val->chscale) {
+        x->dq_name[v] = made_name(x, val->name, "dq");
+        qdq_axis(x, "DequantizeLinear", v, use_raw(x, v), x->dq_name[v]);
+    }
     if (!x->dq_name[v])
         x->dq_name[v] = dq_at(x, v, val->scale);
     *name = x->dq_name[v];
@@ -371,6 +392,10 @@ static int quantize_to(Exp *x, const GirNode *n, const char *f, int v)
     const char *ins[3], *out = val->name;
     if (!(val->scale > 0))
         return exp_fail(x, n, "int8 output '%s' has no scale", val->name);
+    if (val->chscale) {
+        qdq_axis(x, "QuantizeLinear", v, f, out);
+        return 0;
+    }
     ins[0] = f;
     ins[1] = f32_scalar(x, val->name, val->scale);
     ins[2] = zero_point_i8(x);
@@ -479,7 +504,7 @@ static int int8_weighted(Exp *x, const GirNode *n, int wax)
         if (mp[c] == 0 && mn[c] != 0)
             return exp_fail(x, n, "channel %d has rq_m_pos 0 but rq_m_neg %lld: no float form",
                             c, (long long)mn[c]);
-        s = rq_real(mp[c], sh[c]) * yv->scale / xv->scale;
+        s = rq_real(mp[c], sh[c]) * (yv->chscale ? yv->chscale[c] : yv->scale) / xv->scale;
         ws[c] = (float)s;
         slope[c] = mp[c] ? (float)((double)mn[c] / (double)mp[c]) : 0.0f;
         if (mn[c] != mp[c])

@@ -269,6 +269,56 @@ int gir_add_value(GirGraph *g, const char *name, GirValKind kind, GirType type, 
     return g->nval++;
 }
 
+void gir_set_chscale(GirGraph *g, int v, const float *s, int n)
+{
+    GirValue *val = &g->vals[v];
+    float *copy, mx = 0;
+    int c;
+    val->chscale = NULL;
+    val->nchscale = 0;
+    val->scale = n > 0 ? s[0] : 0.0f;
+    if (n <= 1)
+        return;
+    copy = gir_arena_alloc(g->arena, sizeof *copy * (size_t)n);
+    for (c = 0; c < n; c++) {
+        copy[c] = s[c];
+        if (s[c] > mx)
+            mx = s[c];
+    }
+    val->chscale = copy;
+    val->nchscale = n;
+    val->scale = mx;
+}
+
+void gir_copy_scale(GirGraph *gd, int dst, const GirGraph *gs, int src)
+{
+    const GirValue *v = &gs->vals[src];
+    if (v->chscale)
+        gir_set_chscale(gd, dst, v->chscale, v->nchscale);
+    else
+        gir_set_chscale(gd, dst, &v->scale, 1);
+}
+
+int gir_same_scale(const GirValue *a, const GirValue *b)
+{
+    if (a->scale != b->scale || a->nchscale != b->nchscale)
+        return 0;
+    return a->nchscale == 0 ||
+           memcmp(a->chscale, b->chscale, sizeof *a->chscale * (size_t)a->nchscale) == 0;
+}
+
+float gir_scale_at(const GirValue *v, int64_t i)
+{
+    const GirType *t = &v->type;
+    int axis = v->layout == GIR_LAYOUT_NHWC ? t->rank - 1 : 1, d;
+    int64_t inner = 1;
+    if (!v->chscale || t->rank < 2)
+        return v->scale;
+    for (d = axis + 1; d < t->rank; d++)
+        inner *= t->dims[d];
+    return v->chscale[(i / inner) % v->nchscale];
+}
+
 int gir_add_const(GirGraph *g, const char *name, GirType type, const void *data, GirLoc loc)
 {
     int id = gir_add_value(g, name, GIR_VAL_CONST, type, loc);

@@ -159,7 +159,11 @@ typedef struct {
     void *data;       /* GIR_VAL_CONST only: dense data in the arena */
     int producer;     /* node id for GIR_VAL_NODE, else -1 */
     GirLoc loc;       /* where it was declared */
-    float scale;      /* int8 values: real value = q * scale; 0 when not quantized */
+    float scale;      /* int8 values: real value = q * scale; 0 when not quantized;
+                         with chscale, the largest of them */
+    const float *chscale; /* per-channel scales (channel axis: 1, the last when NHWC),
+                             in the graph's arena; NULL: scale for the whole tensor */
+    int nchscale;     /* entries of chscale (the channel count); 0 without */
 } GirValue;
 
 /* Attribute kinds, as in ONNX. */
@@ -221,6 +225,17 @@ void gir_graph_free(GirGraph *g);
 int gir_add_value(GirGraph *g, const char *name, GirValKind kind, GirType type, GirLoc loc);
 /* Add a constant; data (numel * size bytes) is copied into the arena. */
 int gir_add_const(GirGraph *g, const char *name, GirType type, const void *data, GirLoc loc);
+/* Give value v per-channel scales s[0..n-1] (copied into g's arena); its
+ * scale becomes the largest.  n <= 1 sets a per-tensor scale s[0] (n 0: none). */
+void gir_set_chscale(GirGraph *g, int v, const float *s, int n);
+/* Copy value src's scale (per tensor or per channel) of graph gs to value
+ * dst of graph gd. */
+void gir_copy_scale(GirGraph *gd, int dst, const GirGraph *gs, int src);
+/* 1 when a and b have the same scale (per tensor or per channel). */
+int gir_same_scale(const GirValue *a, const GirValue *b);
+/* The scale of element i (row-major over v's dims) of int8 value v: its
+ * channel's with per-channel scales, else v->scale. */
+float gir_scale_at(const GirValue *v, int64_t i);
 /* Find a value by name; -1 if absent. */
 int gir_find_value(const GirGraph *g, const char *name);
 /* Add a node whose inputs and outputs are value ids (copied); outputs get
@@ -414,6 +429,11 @@ const GirGraph *gir_calib_view(const GirCalib *c);
  * GIR_CALIB_PERCENTILE. */
 void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
                           float *thresholds);
+/* Per-channel thresholds (axis 1) of value v, by the same method, into
+ * thresholds[0..C-1]; returns C, or 0 when v has no per-channel statistics
+ * (only the values gir_quant_leaves_int8 names get them). */
+int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, double percentile,
+                                 float *thresholds);
 
 /* What gir_quantize did to one node of the fp32 graph. */
 typedef struct {
@@ -434,6 +454,18 @@ typedef struct {
  * graph's arena.  NULL + error on failure. */
 GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
                        GirError *e);
+/* gir_quantize with per-channel output scales: where chthr (indexed by value
+ * id of g; NULL, or NULL entries, for none) gives a value's per-channel
+ * thresholds (dims[1] of them, gir_calib_channel_thresholds) and
+ * gir_quant_leaves_int8 holds for it, the Conv making it requantizes each
+ * channel to its own scale and the DequantizeLinear after it is per axis 1. */
+GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          GirQuantNote **notes, GirError *e);
+/* 1 when f32 value v of g (rank 4, static) is made by a Conv (or by a Relu /
+ * LeakyRelu the quantizer fuses into one) whose int8 output leaves the int8
+ * graph at once: every reader is a graph output or an op without an int8
+ * form, so a per-channel scale on it changes nothing else. */
+int gir_quant_leaves_int8(const GirGraph *g, int v);
 
 /* Accuracy of one value: int8 graph against fp32 (graphir/quant/accuracy.c). */
 typedef struct {

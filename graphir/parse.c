@@ -645,18 +645,57 @@ static int parse_layout(Parser *P, const GirType *t, GirLayout *out)
     return next(P);
 }
 
-/* [ 'scale' '(' FLOAT ')' ]: the int8 scale of a value (docs/quant.md);
- * 0 when left out. */
-static int parse_scale(Parser *P, float *out)
+/* A value's int8 scale as parsed: one entry per tensor, or one per channel. */
+typedef struct {
+    float *s; /* the entries (in P->tmp) */
+    int n;    /* their count; 0 when left out */
+} Scale;
+
+/* [ 'scale' '(' FLOAT {',' FLOAT} ')' ]: the int8 scale of a value
+ * (docs/quant.md), one per tensor or one per channel; n 0 when left out. */
+static int parse_scale(Parser *P, Scale *out)
 {
-    *out = 0.0f;
+    int cap = 0;
+    out->s = NULL;
+    out->n = 0;
     if (!at_ident(P, "scale"))
         return 0;
-    if (next(P) < 0 || eat_punct(P, '(', "'(' after scale") < 0 || parse_float(P, out) < 0)
+    if (next(P) < 0 || eat_punct(P, '(', "'(' after scale") < 0)
         return -1;
-    if (!(*out > 0.0f) || isinf(*out))
-        return errorf(P, P->tok.line, "expected a positive finite scale");
+    for (;;) {
+        float v;
+        if (out->n > 0 && eat_punct(P, ',', "',' or ')' in the scale") < 0)
+            return -1;
+        if (parse_float(P, &v) < 0)
+            return -1;
+        if (!(v > 0.0f) || isinf(v))
+            return errorf(P, P->tok.line, "expected a positive finite scale");
+        if (out->n == cap) {
+            float *grown;
+            cap = cap ? 2 * cap : 16;
+            grown = gir_arena_alloc(P->tmp, sizeof *grown * (size_t)cap);
+            if (out->n)
+                memcpy(grown, out->s, sizeof *grown * (size_t)out->n);
+            out->s = grown;
+        }
+        out->s[out->n++] = v;
+        if (at_punct(P, ')'))
+            break;
+    }
     return eat_punct(P, ')', "')' after the scale");
+}
+
+/* Give value id the parsed scale; per-channel scales need an i8 value with
+ * as many channels as entries. */
+static int apply_scale(Parser *P, int line, int id, const Scale *sc, GirLayout layout)
+{
+    const GirType *t = &P->g->vals[id].type;
+    int axis = layout == GIR_LAYOUT_NHWC ? t->rank - 1 : 1;
+    if (sc->n > 1 && (t->dtype != GIR_DT_I8 || t->rank < 2 || t->dims[axis] != sc->n))
+        return errorf(P, line, "%d per-channel scales for %s: needs an i8 value with %d channels",
+                      sc->n, P->g->vals[id].name, sc->n);
+    gir_set_chscale(P->g, id, sc->s, sc->n);
+    return 0;
 }
 
 /* Exactly the bytes of type t, as base64"...", into arena a.  what names the
@@ -841,14 +880,15 @@ static int parse_input(Parser *P)
     GirType t;
     GirLayout layout;
     GirLoc loc;
-    float scale;
+    Scale scale;
     if (next(P) < 0 || new_value_name(P, &name) < 0 || eat_punct(P, ':', "':' and a type") < 0 ||
         parse_type(P, &t) < 0 || parse_layout(P, &t, &layout) < 0 ||
         parse_scale(P, &scale) < 0 || parse_loc(P, &loc) < 0 || eat_eol(P) < 0)
         return -1;
     id = gir_add_value(P->g, name, GIR_VAL_INPUT, t, loc);
     P->g->vals[id].layout = layout;
-    P->g->vals[id].scale = scale;
+    if (apply_scale(P, line, id, &scale, layout) < 0)
+        return -1;
     gir_add_input(P->g, id);
     map_put(P, &P->vals, name, id, line);
     return 0;
@@ -864,7 +904,7 @@ static int parse_const(Parser *P)
     GirType t;
     GirLayout layout;
     GirLoc loc;
-    float scale;
+    Scale scale;
     if (next(P) < 0 || new_value_name(P, &name) < 0 || eat_punct(P, ':', "':' and a type") < 0 ||
         parse_type(P, &t) < 0 || parse_layout(P, &t, &layout) < 0 ||
         parse_scale(P, &scale) < 0 || eat_punct(P, '=', "'=' and the constant's data") < 0)
@@ -874,7 +914,8 @@ static int parse_const(Parser *P)
         return -1;
     id = gir_add_const(P->g, name, t, data, loc);
     P->g->vals[id].layout = layout;
-    P->g->vals[id].scale = scale;
+    if (apply_scale(P, line, id, &scale, layout) < 0)
+        return -1;
     map_put(P, &P->vals, name, id, line);
     return 0;
 }
@@ -1078,7 +1119,7 @@ typedef struct {
     int nout;            /* outputs */
     GirType *types;      /* their types */
     GirLayout *layouts;  /* their layouts */
-    float *scales;       /* their int8 scales (0: none) */
+    Scale *scales;       /* their int8 scales (n 0: none) */
 } Outs;
 
 /* ':' TYPE [LAYOUT] [SCALE] {',' TYPE [LAYOUT] [SCALE]}, one per output. */
@@ -1147,7 +1188,8 @@ static int parse_node(Parser *P)
     for (i = 0; i < o.nout; i++) {
         out[i] = gir_add_value(P->g, o.names[i], GIR_VAL_NODE, o.types[i], loc);
         P->g->vals[out[i]].layout = o.layouts[i];
-        P->g->vals[out[i]].scale = o.scales[i];
+        if (apply_scale(P, line, out[i], &o.scales[i], o.layouts[i]) < 0)
+            return -1;
     }
     node = gir_add_node(P->g, (GirOp)op, node_name, in, nin, out, o.nout, loc);
     for (i = 0; i < nattr; i++)

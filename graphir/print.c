@@ -140,13 +140,21 @@ static void print_layout(FILE *f, GirLayout l)
 
 static void print_float(FILE *f, float v);
 
-/* The int8 scale of a value (docs/quant.md); nothing when not quantized. */
-static void print_scale(FILE *f, float scale)
+/* The int8 scale of a value (docs/quant.md): scale(S), or per channel
+ * scale(S0, S1, ...); nothing when not quantized. */
+static void print_scale(FILE *f, const GirValue *v)
 {
-    if (scale == 0.0f)
+    int c;
+    if (v->scale == 0.0f)
         return;
     fputs(" scale(", f);
-    print_float(f, scale);
+    if (!v->chscale)
+        print_float(f, v->scale);
+    for (c = 0; v->chscale && c < v->nchscale; c++) {
+        if (c)
+            fputs(", ", f);
+        print_float(f, v->chscale[c]);
+    }
     fputc(')', f);
 }
 
@@ -346,7 +354,7 @@ static void print_node(FILE *f, const GirGraph *g, const GirNode *n, int elide)
         }
         print_type(f, &g->vals[id].type);
         print_layout(f, g->vals[id].layout);
-        print_scale(f, g->vals[id].scale);
+        print_scale(f, &g->vals[id]);
     }
     /* The parser names a node after its first output when '@' is left out,
      * so that name needs no '@'. */
@@ -381,7 +389,7 @@ int gir_print(const GirGraph *g, FILE *f, int elide_data)
             fputs(" : ", f);
             print_type(f, &g->vals[id].type);
             print_layout(f, g->vals[id].layout);
-            print_scale(f, g->vals[id].scale);
+            print_scale(f, &g->vals[id]);
             print_loc(f, g, g->vals[id].loc);
         }
         fputc('\n', f);
@@ -395,7 +403,7 @@ int gir_print(const GirGraph *g, FILE *f, int elide_data)
         fputs(" : ", f);
         print_type(f, &v->type);
         print_layout(f, v->layout);
-        print_scale(f, v->scale);
+        print_scale(f, v);
         fputs(" = ", f);
         print_data(f, &v->type, v->data, elide_data);
         print_loc(f, g, v->loc);

@@ -22,6 +22,7 @@
  * Shape agreement is gir_infer_shapes' business, not checked here.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,24 @@ static GirLoc node_place(const GirNode *n, char *buf, size_t size)
     return loc;
 }
 
+/* Per-channel scales: an i8 value of rank >= 2 whose channel axis (1, the
+ * last when NHWC) has one entry per scale, each positive and finite. */
+static int chscale_fits(const GirValue *v)
+{
+    const GirType *t = &v->type;
+    int axis = v->layout == GIR_LAYOUT_NHWC ? t->rank - 1 : 1, c;
+    if (t->rank < 0)
+        return v->nchscale >= 2; /* not inferred yet */
+    if (t->dtype != GIR_DT_I8 || t->rank < 2 || v->nchscale < 2)
+        return 0;
+    if (t->dims[axis] >= 0 && t->dims[axis] != v->nchscale)
+        return 0;
+    for (c = 0; c < v->nchscale; c++)
+        if (!(v->chscale[c] > 0) || isinf(v->chscale[c]))
+            return 0;
+    return 1;
+}
+
 static int check_values(const GirGraph *g, GirError *e)
 {
     char vb[160];
@@ -135,6 +154,10 @@ static int check_values(const GirGraph *g, GirError *e)
         else if (v->layout != GIR_LAYOUT_ANY && v->type.rank != 4 && v->type.rank != -1)
             rc = gir_error_at(e, v->loc, "value %s: a layout on a rank-%d type (4-D only)",
                               vname(g, i, vb, sizeof vb), v->type.rank);
+        else if (v->chscale && !chscale_fits(v))
+            rc = gir_error_at(e, v->loc, "value %s: %d per-channel scales on a %s value with "
+                              "another channel count", vname(g, i, vb, sizeof vb), v->nchscale,
+                              gir_dtype_name(v->type.dtype));
         else if (v->kind != GIR_VAL_INPUT && v->kind != GIR_VAL_CONST && v->kind != GIR_VAL_NODE)
             rc = gir_error_at(e, v->loc, "value %s: unknown kind %d", vname(g, i, vb, sizeof vb),
                               (int)v->kind);

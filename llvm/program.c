@@ -87,12 +87,12 @@ static GirGraph *node_graph(const GirGraph *g, const GirNode *n, const GirTensor
             ids[k] = gir_add_value(sub, v->name, GIR_VAL_INPUT, t, v->loc);
             gir_add_input(sub, ids[k]);
         }
-        sub->vals[ids[k]].scale = v->scale;
+        gir_copy_scale(sub, ids[k], g, n->in[k]);
     }
     for (k = 0; k < n->nout; k++) {
         outs[k] = gir_add_value(sub, g->vals[n->out[k]].name, GIR_VAL_NODE, undef,
                                 g->vals[n->out[k]].loc);
-        sub->vals[outs[k]].scale = g->vals[n->out[k]].scale;
+        gir_copy_scale(sub, outs[k], g, n->out[k]);
     }
     id = gir_add_node(sub, n->op, n->name, ids, n->nin, outs, n->nout, n->loc);
     copy_attrs(sub, id, n);

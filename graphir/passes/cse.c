@@ -23,7 +23,7 @@ static int same_const(const GirGraph *g, int a, int b)
 {
     const GirValue *x = &g->vals[a], *y = &g->vals[b];
     int64_t n = gir_type_numel(&x->type);
-    if (!gir_type_equal(&x->type, &y->type) || x->layout != y->layout || x->scale != y->scale)
+    if (!gir_type_equal(&x->type, &y->type) || x->layout != y->layout || !gir_same_scale(x, y))
         return 0;
     return memcmp(x->data, y->data, (size_t)n * gir_dtype_size(x->type.dtype)) == 0;
 }
@@ -65,7 +65,7 @@ static int same_node(const GirGraph *g, const GirNode *a, const GirNode *b)
             return 0;
     for (i = 0; i < a->nout; i++) {
         const GirValue *x = &g->vals[a->out[i]], *y = &g->vals[b->out[i]];
-        if (!gir_type_equal(&x->type, &y->type) || x->layout != y->layout || x->scale != y->scale)
+        if (!gir_type_equal(&x->type, &y->type) || x->layout != y->layout || !gir_same_scale(x, y))
             return 0;
     }
     for (i = 0; i < a->nattr; i++) {

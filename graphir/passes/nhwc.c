@@ -60,7 +60,7 @@ static int get_nhwc(Ctx *c, int v, GirLoc loc)
     nv = gir_add_value(g, pu_fresh_name(g, gir_arena_printf(g->arena, "%s_nhwc", g->vals[v].name)),
                        GIR_VAL_NODE, nhwc_type(&g->vals[v].type), loc);
     g->vals[nv].layout = GIR_LAYOUT_NHWC;
-    g->vals[nv].scale = g->vals[v].scale;
+    gir_copy_scale(g, nv, g, v);
     add_transpose(c, v, nv, to_nhwc_perm, gir_arena_printf(g->arena, "%s_to_nhwc", g->vals[v].name),
                   loc);
     c->nhwc[v] = nv;
@@ -86,7 +86,7 @@ static int new_nhwc_out(Ctx *c, int v)
     int nv = gir_add_value(g, pu_fresh_name(g, gir_arena_printf(g->arena, "%s_nhwc", g->vals[v].name)),
                            GIR_VAL_NODE, nhwc_type(&g->vals[v].type), g->vals[v].loc);
     g->vals[nv].layout = GIR_LAYOUT_NHWC;
-    g->vals[nv].scale = g->vals[v].scale;
+    gir_copy_scale(g, nv, g, v);
     c->nhwc[v] = nv;
     c->ready[v] = 0;
     return nv;

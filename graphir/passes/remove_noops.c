@@ -24,7 +24,7 @@ static int is_noop(const GirGraph *g, const GirNode *n)
     x = &g->vals[n->in[0]];
     y = &g->vals[n->out[0]];
     if (!gir_type_is_static(&x->type) || !gir_type_equal(&x->type, &y->type) ||
-        x->layout != y->layout || x->scale != y->scale)
+        x->layout != y->layout || !gir_same_scale(x, y))
         return 0;
     switch (n->op) {
     case GIR_OP_IDENTITY:

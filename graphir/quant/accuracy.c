@@ -28,10 +28,10 @@ int gir_run_all(const GirGraph *g, const GirTensor *inputs, GirArena *a, GirTens
 }
 
 /* Real value of element i of t (int8 times its scale). */
-static double real_at(const GirTensor *t, float scale, int64_t i)
+static double real_at(const GirTensor *t, const GirValue *v, int64_t i)
 {
     if (t->type.dtype == GIR_DT_I8)
-        return (double)((const int8_t *)t->data)[i] * scale;
+        return (double)((const int8_t *)t->data)[i] * gir_scale_at(v, i);
     return ((const float *)t->data)[i];
 }
 
@@ -69,7 +69,7 @@ int gir_accuracy(const GirGraph *ref, const GirGraph *q, const GirTensor *inputs
         for (j = 0; j < ref->noutput; j++)
             is_out |= ref->outputs[j] == rids[i];
         for (t = 0; t < cnt; t++) {
-            double u = ((const float *)a->data)[t], v = real_at(b, q->vals[qv].scale, t);
+            double u = ((const float *)a->data)[t], v = real_at(b, &q->vals[qv], t);
             dot += u * v;
             na += u * u;
             nb += v * v;

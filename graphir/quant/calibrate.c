@@ -13,6 +13,10 @@
  * (kiln quantize sets the CPU back end's, which computes the same values
  * within 1e-5 relative L2 at a fraction of the time).
  *
+ * Values whose int8 form leaves the int8 graph at once (gir_quant_leaves_int8:
+ * a head conv read only by DequantizeLinear) get a histogram per channel
+ * (axis 1) as well, for per-channel output scales.
+ *
  * Needs: a graph that gir_run accepts.  The statistics point into it.
  */
 #include <math.h>
@@ -34,6 +38,8 @@ typedef struct {
 
 struct GirCalib {
     const GirGraph *g;   /* the graph run */
+    ValStats **ch;       /* per value id: its channels' statistics, or NULL */
+    int *nch;            /* per value id: entries of ch (dims[1]) */
     GirGraph view;       /* g with the watched values as its outputs */
     GirCalibRunner run;  /* what runs view; NULL: the interpreter */
     void *run_ctx;       /* its context */
@@ -42,6 +48,21 @@ struct GirCalib {
     int *watch;          /* value ids recorded, in order */
     int nwatch;          /* count of watch */
 };
+
+/* Keep per-channel statistics (axis 1) of value v as well. */
+static void want_channels(GirCalib *c, int v)
+{
+    int64_t n = c->g->vals[v].type.dims[1], k;
+    c->ch[v] = calloc((size_t)n, sizeof *c->ch[v]);
+    if (!c->ch[v])
+        gir_die("out of memory");
+    for (k = 0; k < n; k++) {
+        c->ch[v][k].hist = calloc(HBINS, sizeof *c->ch[v][k].hist);
+        if (!c->ch[v][k].hist)
+            gir_die("out of memory");
+    }
+    c->nch[v] = (int)n;
+}
 
 GirCalib *gir_calib_new(const GirGraph *g)
 {
@@ -52,7 +73,9 @@ GirCalib *gir_calib_new(const GirGraph *g)
     c->g = g;
     c->st = calloc((size_t)g->nval + 1, sizeof *c->st);
     c->watch = calloc((size_t)g->nval + 1, sizeof *c->watch);
-    if (!c->st || !c->watch)
+    c->ch = calloc((size_t)g->nval + 1, sizeof *c->ch);
+    c->nch = calloc((size_t)g->nval + 1, sizeof *c->nch);
+    if (!c->st || !c->watch || !c->ch || !c->nch)
         gir_die("out of memory");
     for (i = 0; i < g->nval; i++) {
         const GirValue *v = &g->vals[i];
@@ -62,6 +85,8 @@ GirCalib *gir_calib_new(const GirGraph *g)
         if (!c->st[i].hist)
             gir_die("out of memory");
         c->watch[c->nwatch++] = i;
+        if (gir_quant_leaves_int8(g, i))
+            want_channels(c, i);
     }
     /* Every watched value becomes an output of a view of the graph, so one
      * run hands them all back. */
@@ -84,8 +109,15 @@ void gir_calib_free(GirCalib *c)
     int i;
     if (!c)
         return;
-    for (i = 0; i < c->g->nval; i++)
+    for (i = 0; i < c->g->nval; i++) {
+        int k;
         free(c->st[i].hist);
+        for (k = 0; k < c->nch[i]; k++)
+            free(c->ch[i][k].hist);
+        free(c->ch[i]);
+    }
+    free(c->ch);
+    free(c->nch);
     free(c->st);
     free(c->watch);
     free(c);
@@ -135,6 +167,21 @@ static void record(ValStats *s, const float *x, int64_t n)
     }
 }
 
+/* Add each channel (axis 1) of t to its own statistics in ch[0..n-1]. */
+static void record_channels(ValStats *ch, int n, const GirTensor *t)
+{
+    const float *x = t->data;
+    int64_t inner = 1, b, k;
+    int d;
+    if (t->type.rank < 2 || t->type.dims[1] != n)
+        return;
+    for (d = 2; d < t->type.rank; d++)
+        inner *= t->type.dims[d];
+    for (b = 0; b < t->type.dims[0]; b++)
+        for (k = 0; k < n; k++)
+            record(&ch[k], x + (b * n + k) * inner, inner);
+}
+
 int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
 {
     GirArena *a = gir_arena_new();
@@ -147,8 +194,11 @@ int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
         return -1;
     }
     for (i = 0; i < c->nwatch; i++)
-        if (outs[i].type.dtype == GIR_DT_F32)
+        if (outs[i].type.dtype == GIR_DT_F32) {
             record(&c->st[c->watch[i]], outs[i].data, gir_type_numel(&outs[i].type));
+            if (c->ch[c->watch[i]])
+                record_channels(c->ch[c->watch[i]], c->nch[c->watch[i]], &outs[i]);
+        }
     gir_arena_free(a);
     c->runs++;
     return 0;
@@ -222,24 +272,41 @@ static double kl_threshold(const ValStats *s)
     return bestcut * s->range / HBINS;
 }
 
+/* The threshold of one statistics by method m. */
+static float stat_threshold(const ValStats *s, GirCalibMethod m, double percentile)
+{
+    double t;
+    if (s->absmax == 0 || m == GIR_CALIB_MINMAX)
+        t = s->absmax;
+    else if (m == GIR_CALIB_PERCENTILE)
+        t = percentile_threshold(s, percentile);
+    else
+        t = kl_threshold(s);
+    if (t > s->absmax)
+        t = s->absmax;
+    return (float)t;
+}
+
 void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
                           float *thresholds)
 {
     int i;
     for (i = 0; i < c->g->nval; i++) {
         const ValStats *s = &c->st[i];
-        double t = 0;
         thresholds[i] = 0;
         if (!s->hist || s->total == 0)
             continue;
-        if (s->absmax == 0 || m == GIR_CALIB_MINMAX)
-            t = s->absmax;
-        else if (m == GIR_CALIB_PERCENTILE)
-            t = percentile_threshold(s, percentile);
-        else
-            t = kl_threshold(s);
-        if (t > s->absmax)
-            t = s->absmax;
-        thresholds[i] = (float)t;
+        thresholds[i] = stat_threshold(s, m, percentile);
     }
+}
+
+int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, double percentile,
+                                 float *thresholds)
+{
+    int k;
+    if (!c->ch[v] || c->st[v].total == 0)
+        return 0;
+    for (k = 0; k < c->nch[v]; k++)
+        thresholds[k] = c->ch[v][k].total ? stat_threshold(&c->ch[v][k], m, percentile) : 0;
+    return c->nch[v];
 }

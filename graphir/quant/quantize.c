@@ -24,11 +24,14 @@
 #include "graphir/graphir.h"
 #include "graphir/requant.h"
 
+#define MAX_CH_M 16384.0 /* largest multiplier a per-channel output scale may need */
+
 /* The rewrite's state: old value id -> its forms in the new graph. */
 typedef struct {
     const GirGraph *g; /* the fp32 graph */
     GirGraph *q;       /* the graph being built */
     const float *thr;  /* per old value: calibrated threshold */
+    const float *const *chthr; /* per old value: per-channel thresholds, or NULL */
     int *fv;           /* per old value: f32 form in q, or -1 */
     int *iv;           /* per old value: i8 form in q, or -1 */
     int *sc_const;     /* per old value: f32 scalar scale constant in q, or -1 */
@@ -169,17 +172,41 @@ static int get_q(Q *s, int v, float want)
     }
 }
 
+/* Scale and zero-point constants ([C] each) of the per-axis DequantizeLinear
+ * of old value v, whose int8 form iv has per-channel scales. */
+static void qparams_axis(Q *s, int v, const GirValue *iv, int *sci, int *zpi)
+{
+    const GirValue *ov = &s->g->vals[v];
+    GirType t = scalar(GIR_DT_F32);
+    GirArena *tmp = gir_arena_new();
+    int8_t *z = gir_arena_alloc(tmp, (size_t)iv->nchscale);
+    const float *sc = iv->chscale;
+    memset(z, 0, (size_t)iv->nchscale);
+    t.rank = 1;
+    t.dims[0] = iv->nchscale;
+    *sci = gir_add_const(s->q, fresh(s, ov->name, "_scale"), t, sc, gir_loc_none());
+    t.dtype = GIR_DT_I8;
+    *zpi = gir_add_const(s->q, fresh(s, ov->name, "_zp"), t, z, gir_loc_none());
+    gir_arena_free(tmp);
+}
+
 /* f32 form of old value v. */
 static int get_f(Q *s, int v)
 {
     const GirValue *ov = &s->g->vals[v];
     int in[3], id;
+    int nd;
     if (s->fv[v] >= 0)
         return s->fv[v];
     in[0] = s->iv[v];
-    qparams(s, v, s->q->vals[in[0]].scale, &in[1], &in[2]);
+    if (s->q->vals[in[0]].chscale)
+        qparams_axis(s, v, &s->q->vals[in[0]], &in[1], &in[2]);
+    else
+        qparams(s, v, s->q->vals[in[0]].scale, &in[1], &in[2]);
     id = new_val(s, fresh(s, ov->name, "_dq"), &ov->type, GIR_DT_F32, 0, ov->loc);
-    add_node(s, GIR_OP_DEQUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
+    nd = add_node(s, GIR_OP_DEQUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
+    if (s->q->vals[in[0]].chscale)
+        gir_set_attr_int(s->q, nd, "axis", 1);
     s->fv[v] = id;
     return id;
 }
@@ -294,6 +321,93 @@ static int only_reader(const Q *s, int v, int after)
     return -1;
 }
 
+/* Ops gir_quantize can run on int8 (its switch), and the activations it fuses
+ * into a Conv before them. */
+static int has_int8_form(GirOp op)
+{
+    switch (op) {
+    case GIR_OP_CONV: case GIR_OP_GEMM: case GIR_OP_MATMUL: case GIR_OP_MAXPOOL:
+    case GIR_OP_RESIZE: case GIR_OP_RESHAPE: case GIR_OP_FLATTEN: case GIR_OP_SQUEEZE:
+    case GIR_OP_UNSQUEEZE: case GIR_OP_IDENTITY: case GIR_OP_TRANSPOSE: case GIR_OP_SLICE:
+    case GIR_OP_SPLIT: case GIR_OP_PAD: case GIR_OP_CONCAT: case GIR_OP_ADD:
+    case GIR_OP_AVGPOOL: case GIR_OP_GLOBALAVGPOOL: case GIR_OP_RELU: case GIR_OP_LEAKYRELU:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The node reading value v when it has one reader (no graph output), else -1. */
+static int sole_reader(const GirGraph *g, int v)
+{
+    int i, j, r = -1;
+    for (i = 0; i < g->noutput; i++)
+        if (g->outputs[i] == v)
+            return -1;
+    for (i = 0; i < g->nnode; i++)
+        for (j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v) {
+                if (r >= 0 && r != i)
+                    return -1;
+                r = i;
+            }
+    return r;
+}
+
+int gir_quant_leaves_int8(const GirGraph *g, int v)
+{
+    const GirValue *val = &g->vals[v];
+    const GirNode *p;
+    int i, j;
+    if (val->kind != GIR_VAL_NODE || val->type.dtype != GIR_DT_F32 || val->type.rank != 4 ||
+        !gir_type_is_static(&val->type) || val->producer < 0)
+        return 0;
+    p = &g->nodes[val->producer];
+    if ((p->op == GIR_OP_RELU || p->op == GIR_OP_LEAKYRELU) && p->nin == 1 && p->in[0] >= 0 &&
+        g->vals[p->in[0]].producer >= 0 && sole_reader(g, p->in[0]) == val->producer) {
+        p = &g->nodes[g->vals[p->in[0]].producer];
+        if (gir_attr_string(p, "act", NULL))
+            return 0;
+    }
+    if (p->op != GIR_OP_CONV || p->nin < 2 || g->vals[p->in[1]].kind != GIR_VAL_CONST)
+        return 0;
+    {
+        const char *act = gir_attr_string(p, "act", NULL);
+        if (act && strcmp(act, "clip") == 0)
+            return 0; /* one act_min / act_max for all channels */
+    }
+    for (i = 0; i < g->nnode; i++)
+        for (j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v && has_int8_form(g->nodes[i].op))
+                return 0;
+    return 1;
+}
+
+/* Per-channel output scales of the Conv n making old value y (allocated in
+ * tmp), or NULL for one scale: when per-channel thresholds were given for y
+ * and its int8 form leaves the int8 graph at once (gir_quant_leaves_int8).
+ * Each channel's scale is its threshold / 127, at least the tensor's
+ * scale / 4096 (a channel that was always 0 has threshold 0); try_linear
+ * raises it further where the multiplier would pass 2^14. */
+static float *out_channel_scales(Q *s, const GirNode *n, int y, const char *act, GirArena *tmp)
+{
+    const float *t = s->chthr ? s->chthr[y] : NULL;
+    int64_t c, nch;
+    float *sc, floor;
+    if (!t || n->op != GIR_OP_CONV || (act && strcmp(act, "clip") == 0) ||
+        !gir_quant_leaves_int8(s->g, y))
+        return NULL;
+    nch = s->g->vals[y].type.dims[1];
+    sc = gir_arena_alloc(tmp, sizeof *sc * (size_t)(nch + 1));
+    floor = act_scale(s, y) / 4096.0f;
+    for (c = 0; c < nch; c++) {
+        sc[c] = t[c] / 127.0f;
+        if (!(sc[c] > floor))
+            sc[c] = floor;
+    }
+    return sc;
+}
+
 /*
  * Conv, Gemm and MatMul with constant weights: int8 input, per-channel int8
  * weights, int32 bias, per-channel requantize with the fused activation.
@@ -312,7 +426,7 @@ static int try_linear(Q *s, int i, const char **why)
     const float *wd, *bd = NULL;
     int8_t *qw;
     int32_t *qb = NULL;
-    float *sw, sx, sy;
+    float *sw, sx, sy, *sych;
     int64_t *mp, *mn, *sh;
     GirArena *tmp;
     if (!is_act_input(s, x) || wv->kind != GIR_VAL_CONST || wv->type.dtype != GIR_DT_F32 ||
@@ -372,6 +486,7 @@ static int try_linear(Q *s, int i, const char **why)
     sx = s->q->vals[xi].scale;
     sy = act_scale(s, y);
     tmp = gir_arena_new();
+    sych = out_channel_scales(s, n, y, act, tmp);
     wd = wv->data;
     qw = gir_arena_alloc(tmp, (size_t)wn + 1);
     sw = gir_arena_alloc(tmp, sizeof *sw * (size_t)(nch + 1));
@@ -384,9 +499,15 @@ static int try_linear(Q *s, int i, const char **why)
         qb = gir_arena_alloc(tmp, sizeof *qb * (size_t)(nch + 1));
     }
     for (c = 0; c < nch; c++) {
-        double m_real = (double)sx * sw[c] / sy;
+        double m_real = (double)sx * sw[c] / (sych ? sych[c] : sy);
         int32_t m;
         int shift;
+        if (sych && m_real > MAX_CH_M) {
+            /* A channel far finer than its input: coarsen it to what a
+             * 16-bit multiplier reaches. */
+            sych[c] = (float)((double)sx * sw[c] / MAX_CH_M);
+            m_real = (double)sx * sw[c] / sych[c];
+        }
         if (qb) {
             double r = rint((double)bd[c] / ((double)sx * sw[c]));
             qb[c] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
@@ -431,6 +552,8 @@ static int try_linear(Q *s, int i, const char **why)
         nin = 3;
     }
     j = int8_out(s, y, sy);
+    if (sych)
+        gir_set_chscale(s->q, j, sych, (int)nch);
     nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, nin, &j, 1, copy_loc(s, n->loc));
     copy_attrs(s, n, nd, 1);
     gir_set_attr_ints(s->q, nd, "rq_m_pos", mp, (int)nch);
@@ -664,6 +787,12 @@ static int check_finite(const GirGraph *g, GirError *e)
 GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
                        GirError *e)
 {
+    return gir_quantize_ch(g, thresholds, NULL, notes, e);
+}
+
+GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          GirQuantNote **notes, GirError *e)
+{
     Q s;
     GirArena *tmp;
     int i;
@@ -673,6 +802,7 @@ GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote 
     memset(&s, 0, sizeof s);
     s.g = g;
     s.thr = thresholds;
+    s.chthr = chthr;
     s.q = gir_graph_new(g->name ? g->name : "");
     s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
     s.q->opset = g->opset;

@@ -51,6 +51,11 @@ KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c);
 void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);
+/* kiln_quantize_with (which gives head convs per-channel output scales);
+ * per_tensor_outputs 1 keeps one scale per tensor everywhere. */
+int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
+                       double percentile, int per_tensor_outputs, GirGraph **out,
+                       GirQuantNote **notes);
 /* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */
 void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
 int kiln_cmd_export(int argc, char **argv);

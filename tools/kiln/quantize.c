@@ -26,7 +26,7 @@ static void quantize_usage(FILE *f)
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C]\n"
+            "                     [--min-cosine C] [--per-tensor-outputs]\n"
             "  --calib DIR        calibration inputs: the .npy files of DIR, in name order\n"
             "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
             "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
@@ -38,7 +38,9 @@ static void quantize_usage(FILE *f)
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
             "  -i EVAL.npy        input of the report (default: a seeded random input)\n"
-            "  --min-cosine C     exit 1 when an output's cosine is below C\n",
+            "  --min-cosine C     exit 1 when an output's cosine is below C\n"
+            "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
+            "                     conv whose output leaves the int8 graph gets a scale per channel)\n",
             DEFAULT_RANDOM);
 }
 
@@ -190,13 +192,34 @@ done:
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes)
 {
+    return kiln_quantize_opts(g, c, method, percentile, 0, out, notes);
+}
+
+int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
+                       double percentile, int per_tensor_outputs, GirGraph **out,
+                       GirQuantNote **notes)
+{
     GirError err;
     float *thr = calloc((size_t)g->nval + 1, sizeof *thr);
-    if (!thr)
+    const float **chthr = calloc((size_t)g->nval + 1, sizeof *chthr);
+    GirArena *a = gir_arena_new();
+    int i;
+    if (!thr || !chthr)
         gir_die("out of memory");
     gir_calib_thresholds(c, method, percentile, thr);
-    *out = gir_quantize(g, thr, notes, &err);
+    for (i = 0; i < g->nval && !per_tensor_outputs; i++) {
+        const GirValue *v = &g->vals[i];
+        float *t;
+        if (v->kind == GIR_VAL_CONST || v->type.rank < 2 || v->type.dims[1] < 2)
+            continue;
+        t = gir_arena_alloc(a, sizeof *t * (size_t)v->type.dims[1]);
+        if (gir_calib_channel_thresholds(c, i, method, percentile, t) > 0)
+            chthr[i] = t;
+    }
+    *out = gir_quantize_ch(g, thr, chthr, notes, &err);
     free(thr);
+    free(chthr);
+    gir_arena_free(a);
     return *out ? KILN_OK : kiln_report(&err);
 }
 
@@ -293,7 +316,7 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
 int kiln_cmd_quantize(int argc, char **argv)
 {
     const char *path = NULL, *calib = NULL, *out_path = NULL, *eval = NULL;
-    int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0;
+    int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0, per_tensor = 0;
     double percentile = 99.99, min_cos = -2;
     GirCalibMethod method = GIR_CALIB_MINMAX, m;
     KilnCalibBackend be = KILN_CALIB_CPU;
@@ -355,6 +378,8 @@ int kiln_cmd_quantize(int argc, char **argv)
             eval = v;
         } else if (strcmp(s, "--report") == 0) {
             rep = 1;
+        } else if (strcmp(s, "--per-tensor-outputs") == 0) {
+            per_tensor = 1;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
             rep = 1;
@@ -390,7 +415,7 @@ int kiln_cmd_quantize(int argc, char **argv)
             goto out;
         for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
             int r;
-            if ((rc = kiln_quantize_with(g, c, m, percentile, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, percentile, per_tensor, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -404,7 +429,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_with(g, c, method, percentile, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, method, percentile, per_tensor, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
