@@ -306,7 +306,13 @@ int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, dou
     int k;
     if (!c->ch[v] || c->st[v].total == 0)
         return 0;
-    for (k = 0; k < c->nch[v]; k++)
-        thresholds[k] = c->ch[v][k].total ? stat_threshold(&c->ch[v][k], m, percentile) : 0;
+    for (k = 0; k < c->nch[v]; k++) {
+        const ValStats *s = &c->ch[v][k];
+        /* A channel seen fewer times than there are bins has no histogram
+         * shape for KL or a percentile to judge (a 13x13 head on 8 inputs:
+         * 1352 values): it keeps its largest |x|. */
+        thresholds[k] = s->total == 0 ? 0
+                        : stat_threshold(s, s->total < HBINS ? GIR_CALIB_MINMAX : m, percentile);
+    }
     return c->nch[v];
 }

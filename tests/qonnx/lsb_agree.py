@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # lsb_agree.py QDQ.onnx MIN_PERCENT KILN0.npy ORT0.npy [KILN1.npy ORT1.npy ...]
 # Each graph output of the exported QDQ model comes from a DequantizeLinear;
-# its scale turns both results back into int8 steps (LSB).  Counts the values
+# its scale (per tensor, or per channel along its axis) turns both results
+# back into int8 steps (LSB).  Counts the values
 # on which kiln and onnxruntime differ by at most 1 LSB, over all outputs,
 # prints the figure and exits 1 when it is below MIN_PERCENT.
 import sys
@@ -24,8 +25,12 @@ def main():
         if n is None or n.op_type != 'DequantizeLinear' or n.input[1] not in inits:
             sys.exit('lsb_agree: output %s does not come from a DequantizeLinear with a '
                      'constant scale' % out.name)
-        scale = float(inits[n.input[1]])
+        scale = inits[n.input[1]].astype(np.float64)
         k = np.load(pairs[2 * i]).astype(np.float64)
+        if scale.size > 1:
+            # per axis (kiln's head convs: axis 1): one scale per channel
+            axis = next((a.i for a in n.attribute if a.name == 'axis'), 1) % k.ndim
+            scale = scale.reshape([-1 if d == axis else 1 for d in range(k.ndim)])
         o = np.load(pairs[2 * i + 1]).astype(np.float64)
         if k.shape != o.shape:
             sys.exit('lsb_agree: output %s: shapes %s and %s' % (out.name, k.shape, o.shape))
