@@ -691,9 +691,11 @@ static int apply_scale(Parser *P, int line, int id, const Scale *sc, GirLayout l
 {
     const GirType *t = &P->g->vals[id].type;
     int axis = layout == GIR_LAYOUT_NHWC ? t->rank - 1 : 1;
+    char buf[128];
     if (sc->n > 1 && (t->dtype != GIR_DT_I8 || t->rank < 2 || t->dims[axis] != sc->n))
-        return errorf(P, line, "%d per-channel scales for %s: needs an i8 value with %d channels",
-                      sc->n, P->g->vals[id].name, sc->n);
+        return errorf(P, line, "%d per-channel scales for %%%s : %s (they need an i8 value with "
+                      "%d channels)", sc->n, P->g->vals[id].name,
+                      gir_text_type(t, buf, sizeof buf), sc->n);
     gir_set_chscale(P->g, id, sc->s, sc->n);
     return 0;
 }
