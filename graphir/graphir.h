@@ -429,9 +429,11 @@ const GirGraph *gir_calib_view(const GirCalib *c);
  * GIR_CALIB_PERCENTILE. */
 void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
                           float *thresholds);
-/* Per-channel thresholds (axis 1) of value v, by the same method, into
- * thresholds[0..C-1]; returns C, or 0 when v has no per-channel statistics
- * (only the values gir_quant_leaves_int8 names get them). */
+/* Per-channel thresholds (axis 1) of value v into thresholds[0..C-1]: each
+ * channel's largest |x|, at most v's threshold by method m (so no channel is
+ * clipped more than one scale for the tensor would clip it); returns C, or 0
+ * when v has no per-channel statistics (only the values
+ * gir_quant_leaves_int8 names get them). */
 int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, double percentile,
                                  float *thresholds);
 
