@@ -51,3 +51,7 @@ add_test(NAME llvm_bench_both_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_unknown_option_bad COMMAND ${EXPECT} 2
   "kiln: bench: unknown option '--fast' (kiln bench --help)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --fast)
+
+# kiln lower: the objects linked and run (x86-64 here, aarch64 under
+# qemu-aarch64) and its errors: cases/aot_*.sh.
+kiln_case_tests(llvm)

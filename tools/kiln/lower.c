@@ -149,13 +149,13 @@ static int write_both(const GirGraph *g, const LowerArgs *a, const char *sym, co
         kiln_user_error("lower: %s", err.msg);
         goto out;
     }
-    if (rename(tmp_h, hdr) != 0) {
-        kiln_user_error("lower: cannot write %s: %s", hdr, strerror(errno));
-        goto out;
-    }
     if (rename(tmp_o, a->out) != 0) {
         kiln_user_error("lower: cannot write %s: %s", a->out, strerror(errno));
-        unlink(hdr);
+        goto out;
+    }
+    if (rename(tmp_h, hdr) != 0) {
+        kiln_user_error("lower: cannot write %s: %s", hdr, strerror(errno));
+        unlink(a->out);
         goto out;
     }
     rc = KILN_OK;
