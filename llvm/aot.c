@@ -54,6 +54,13 @@ static void init_targets(void)
     LLVMInitializeAArch64AsmPrinter();
 }
 
+/* 1 when the triple's architecture (before the first '-') is arch. */
+static int has_arch(const char *triple, const char *arch)
+{
+    size_t n = strlen(arch);
+    return strncmp(triple, arch, n) == 0 && (triple[n] == '-' || triple[n] == '\0');
+}
+
 /* NULL when s can name the entry point: a C identifier that is not one of
  * the library functions the kernels or code generation call, nor a
  * kernel's name; else why not. */
@@ -142,7 +149,7 @@ static int machine_lanes(LLVMTargetMachineRef tm, const char *triple)
     LLVMMemoryBufferRef buf = NULL;
     char *msg = NULL;
     int lanes = 4;
-    if (strncmp(triple, "aarch64", 7) == 0 || strncmp(triple, "arm64", 5) == 0)
+    if (!has_arch(triple, "x86_64"))
         return 8;
     ctx = LLVMContextCreate();
     mod = LLVMModuleCreateWithNameInContext("probe", ctx);
@@ -192,7 +199,10 @@ static LLVMTargetMachineRef target_machine(const KlvTarget *t, char **triple, Gi
         return NULL;
     }
     *triple = LLVMNormalizeTargetTriple(t->triple);
-    if (LLVMGetTargetFromTriple(*triple, &tgt, &msg)) {
+    /* little-endian 64-bit targets only: constants are embedded as the
+     * host's bytes, and the header promises x86-64 or aarch64 */
+    if (!(has_arch(*triple, "x86_64") || has_arch(*triple, "aarch64") || has_arch(*triple, "arm64")) ||
+        LLVMGetTargetFromTriple(*triple, &tgt, &msg)) {
         LLVMDisposeMessage(msg);
         gir_error_at(e, gir_loc_none(),
                      "unknown target triple '%s' (objects are made for x86_64 and aarch64 "
