@@ -87,7 +87,8 @@ static const char *bad_symbol(const char *s)
 /* LLVMCreateTargetMachine with LLVM's warnings on stderr captured: LLVM
  * takes an unknown CPU or feature as a warning ("... is not a recognized
  * processor for this target (ignoring processor)") and goes on; here it is
- * an error.  NULL + error. */
+ * an error.  For the call, fd 2 goes to a temporary file (what else LLVM
+ * says there is passed on).  NULL + error. */
 static LLVMTargetMachineRef checked_machine(LLVMTargetRef tgt, const char *triple,
                                            const char *cpu, const char *feat, const char *shown,
                                            GirError *e)
@@ -372,10 +373,13 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
         if ((r = klv_lower_node(&a->ir, g, n, name, &plans[i], e)) < 0)
             goto out;
         if (r == 0) {
-            gir_error_at(e, n->loc,
-                         "node '%s' (%s) has no lowering in the CPU back end, and an object "
-                         "has no interpreter to run it",
-                         n->name, gir_op_name(n->op));
+            GirLoc at = n->loc; /* names the node, where the model does not */
+            if (!at.node)
+                at.node = n->name;
+            gir_error_at(e, at,
+                         "%s has no lowering in the CPU back end, and an object has no "
+                         "interpreter to run it",
+                         gir_op_name(n->op));
             goto out;
         }
         if (!(argv[i] = args_global(a, n, &plans[i], e)))
