@@ -54,3 +54,7 @@ add_test(NAME llvm_bench_unknown_option_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_fpga_sim_no_dir_bad
   COMMAND ${EXPECT} 2 "kiln: bench: fpga-sim needs --compiled DIR (kiln compile MODEL -o DIR)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga-sim)
+
+# kiln lower: the objects linked and run (x86-64 here, aarch64 under
+# qemu-aarch64) and its errors: cases/aot_*.sh.
+kiln_case_tests(llvm)

@@ -58,6 +58,7 @@ int kiln_cmd_compile(int argc, char **argv);
 int kiln_cmd_simulate(int argc, char **argv);
 int kiln_cmd_opt(int argc, char **argv);
 int kiln_cmd_bench(int argc, char **argv);
+int kiln_cmd_lower(int argc, char **argv);
 
 /* run.c: 1 when g is in the int8 form (an i8 value with a scale). */
 int kiln_is_quantized(const GirGraph *g);

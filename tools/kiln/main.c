@@ -21,6 +21,7 @@ static const KilnCommand commands[] = {
     {"compile", kiln_cmd_compile, "plan the FPGA dataflow for a board: plan.json, report, dataflow picture"},
     {"simulate", kiln_cmd_simulate, "Verilator run of a compiled folder: bit-exact check, cycles vs plan"},
     {"export", kiln_cmd_export, "write a (quantized) model as QDQ ONNX for onnxruntime"},
+    {"lower", kiln_cmd_lower, "compile a model into an x86-64 or aarch64 object file and a C header"},
     {"bench", kiln_cmd_bench, "latency and throughput of a model per target; --compare side by side with onnxruntime"},
 };
 
