@@ -54,6 +54,7 @@ commands:
   compile      plan the FPGA dataflow for a board: plan.json, report, dataflow picture
   simulate     Verilator run of a compiled folder: bit-exact check, cycles vs plan
   export       write a (quantized) model as QDQ ONNX for onnxruntime
+  lower        compile a model into an x86-64 or aarch64 object file and a C header
   bench        latency and throughput of a model per target; --compare side by side with onnxruntime
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})

@@ -42,12 +42,18 @@ typedef enum {
 /* kiln_calibrate through the given back end (kiln_calibrate: KILN_CALIB_CPU). */
 int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalibBackend be,
                       GirCalib **out);
+/* "calibrated on N inputs through the CPU back end (...)": what the last
+ * successful calibration did, to print once the command has succeeded. */
+const char *kiln_calib_where(void);
 
 /* calib_cpu.c: the CPU back end as the calibration runner. */
 typedef struct KilnCalibCpu KilnCalibCpu;
-/* Compile c's view and make it c's runner; NULL (a note on stderr saying
- * why, the interpreter stays the runner) when the back end cannot. */
-KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c);
+/* Compile c's view and make it c's runner; NULL (why[] says why, the
+ * interpreter stays the runner) when the back end cannot. */
+KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c, char *why, size_t nwhy);
+/* "the CPU back end (...)" or, for NULL, "the interpreter": where the
+ * calibration ran, for the line kiln_calibrate prints when it is done. */
+const char *kiln_calib_cpu_note(const KilnCalibCpu *k);
 void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);

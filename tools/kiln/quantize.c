@@ -124,6 +124,11 @@ static void progress(int i, int n)
     }
 }
 
+/* What the last kiln_calibrate_on did, for kiln_calib_where. */
+static char calib_where[1600];
+
+const char *kiln_calib_where(void) { return calib_where; }
+
 int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out)
 {
     return kiln_calibrate_on(g, calib_dir, nrandom, KILN_CALIB_CPU, out);
@@ -136,6 +141,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
     GirArena *a = gir_arena_new();
     GirCalib *c = NULL;
     KilnCalibCpu *cpu = NULL;
+    char why[1200] = "";
     char **files = NULL;
     int nfiles = 0, i, rc = KILN_OK;
     *out = NULL;
@@ -158,7 +164,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
         goto done;
     c = gir_calib_new(g);
     if (be == KILN_CALIB_CPU)
-        cpu = kiln_calib_cpu_attach(c);
+        cpu = kiln_calib_cpu_attach(c, why, sizeof why);
     for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
         GirArena *ta = gir_arena_new();
         GirTensor t;
@@ -178,6 +184,9 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
         progress(i + 1, calib_dir ? nfiles : nrandom);
     }
     gir_calib_set_runner(c, NULL, NULL);
+    snprintf(calib_where, sizeof calib_where, "calibrated on %d input%s through %s%s%s%s",
+             gir_calib_runs(c), gir_calib_runs(c) == 1 ? "" : "s", kiln_calib_cpu_note(cpu),
+             why[0] ? " (" : "", why, why[0] ? ")" : "");
     *out = c;
     c = NULL;
 done:
@@ -426,6 +435,8 @@ int kiln_cmd_quantize(int argc, char **argv)
         rc = report(g, q, notes, &in, json, min_cos, method, ncalib);
     }
 out:
+    if (rc == KILN_OK)
+        fprintf(stderr, "kiln: quantize: %s\n", kiln_calib_where());
     gir_calib_free(c);
     gir_arena_free(a);
     gir_graph_free(q);
