@@ -100,24 +100,42 @@ static void forget_dims(GirGraph *g)
                 g->vals[i].type.dims[j] = -1;
 }
 
-static int first_dynamic_node(const GirGraph *g)
+/* The first node, in order, that reads value `from` directly or through
+ * other nodes and whose output shape is not known; -1 if none. */
+static int first_dynamic_node(const GirGraph *g, int from)
 {
-    int i, j;
-    for (i = 0; i < g->nnode; i++)
-        for (j = 0; j < g->nodes[i].nout; j++)
-            if (!gir_type_is_static(&g->vals[g->nodes[i].out[j]].type))
-                return i;
-    return -1;
+    unsigned char *reach = calloc((size_t)g->nval + 1, 1);
+    int i, j, found = -1;
+    if (!reach)
+        gir_die("out of memory");
+    reach[from] = 1;
+    for (i = 0; i < g->nnode && found < 0; i++) {
+        const GirNode *n = &g->nodes[i];
+        int reads = 0, dyn = 0;
+        for (j = 0; j < n->nin; j++)
+            reads |= n->in[j] >= 0 && reach[n->in[j]];
+        if (!reads)
+            continue;
+        for (j = 0; j < n->nout; j++) {
+            reach[n->out[j]] = 1;
+            dyn |= !gir_type_is_static(&g->vals[n->out[j]].type);
+        }
+        if (dyn)
+            found = i;
+    }
+    free(reach);
+    return found;
 }
 
 int fe_check_static(const GirGraph *g, GirError *e)
 {
     char a[128];
-    int i, j, n = first_dynamic_node(g);
+    int i, j, n;
     for (i = 0; i < g->ninput; i++) {
         const GirValue *v = &g->vals[g->inputs[i]];
         if (gir_type_is_static(&v->type))
             continue;
+        n = first_dynamic_node(g, g->inputs[i]);
         if (n < 0)
             return gir_error_at(e, gir_loc_file(g->source, -1),
                                 "input '%s' is %s: its dims are not known (give --input-shape "

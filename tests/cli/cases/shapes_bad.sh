@@ -1,4 +1,4 @@
-# RUN: KILN
+# RUN: KILN PYTHON
 # Dynamic dims left open, and --input-shape options that do not fit: one
 # line naming the file and the place, exit status 2.
 expect() { # status message command...
@@ -43,3 +43,19 @@ rc=$?
 set -e
 test $rc = 2
 grep -qx "kiln: compare: unknown option '--input-shape'" $TMP/err
+# two inputs, one given: the other is named, with the first node it reaches
+$PYTHON - $TMP/two.onnx <<'PY'
+import sys
+import onnx
+from onnx import TensorProto, helper
+nodes = [helper.make_node("Relu", ["a"], ["ra"], name="relu_a"),
+         helper.make_node("Relu", ["b"], ["rb"], name="relu_b"),
+         helper.make_node("Add", ["ra", "rb"], ["y"], name="add")]
+g = helper.make_graph(nodes, "two", [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["n", 4]),
+                                     helper.make_tensor_value_info("b", TensorProto.FLOAT, ["m", 4])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+PY
+expect 2 "kiln: $TMP/two.onnx: node 'relu_b': input 'b' is f32[?,4]: the shape of this Relu and what follows cannot be known (give --input-shape b=D,D,...)" \
+    $KILN info $TMP/two.onnx --input-shape a=1,4
+$KILN info $TMP/two.onnx --input-shape b=1,4 --input-shape a=1,4 | grep -q 'Add .*f32\[1,4\]'
