@@ -58,7 +58,8 @@ static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTen
         n++;
     }
     if (n > 0 && fe_static_shapes(g, s, n, &err) < 0)
-        rc = kiln_report(&err);
+        rc = kiln_user_error("run: the model's dynamic inputs take the dims of the -i tensors: %s",
+                             err.msg);
     free(s);
     return rc;
 }
