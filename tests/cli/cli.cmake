@@ -84,3 +84,7 @@ add_test(NAME compare_json_bound_verdict
   COMMAND ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy --max-abs 0.4 --json)
 set_tests_properties(compare_json_bound_verdict PROPERTIES
   PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")
+
+# Shell cases (tests/cli/cases): static shapes out of dynamic models, images
+# as inputs (docs/inputs.md).
+kiln_case_tests(cli)

@@ -14,12 +14,31 @@ enum {
     KILN_BAD_INPUT = 2, /* bad input file or command line */
 };
 
+/* Options main.c takes off a command line for every command that reads
+ * them, before the command parses the rest. */
+enum {
+    KILN_TAKES_SHAPES = 1, /* --input-shape: the command loads a model */
+    KILN_TAKES_IMAGES = 2, /* the image preprocessing flags (image.h) */
+};
+
 /* One subcommand: name, entry point, one-line summary for `kiln --help`. */
 typedef struct {
     const char *name;                   /* as typed after `kiln` */
     int (*fn)(int argc, char **argv);   /* argv[0] is the subcommand name */
     const char *summary;                /* one line */
+    int takes;                          /* KILN_TAKES_* bits */
 } KilnCommand;
+
+/* The model at path as every command loads it: fe_load_model_shaped with
+ * the command line's --input-shape options; static_shapes: make the shapes
+ * static (fold shape subgraphs, refuse a dynamic input) even when none was
+ * given.  NULL + error. */
+GirGraph *kiln_load_model(const char *path, int static_shapes, GirError *e);
+/* Whether --input-shape gave input name's dims (name "" also matches an
+ * unnamed --input-shape when it is the first input). */
+int kiln_shape_given(const GirGraph *g, const char *name);
+/* The usage line of --input-shape. */
+void kiln_shape_usage(FILE *f);
 
 int kiln_cmd_info(int argc, char **argv);
 int kiln_cmd_run(int argc, char **argv);

@@ -189,7 +189,7 @@ int kiln_cmd_lower(int argc, char **argv)
     else
         default_symbol(a.out, sym, sizeof sym);
     t0 = now_s();
-    if (!(g = fe_load_model(a.model, &err))) {
+    if (!(g = kiln_load_model(a.model, 1, &err))) {
         free(hdr);
         return kiln_report(&err);
     }

@@ -6,7 +6,6 @@
  * --calib-backend ref), writes the int8 graph in the text
  * IR and, with --report, compares it with fp32 layer by layer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +15,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "image.h"
 #include "kiln.h"
 
 #define DEFAULT_RANDOM 8 /* calibration inputs when no --calib is given */
-#define MAX_FILES 4096   /* calibration files read from one folder */
 
 static void quantize_usage(FILE *f)
 {
@@ -27,7 +26,8 @@ static void quantize_usage(FILE *f)
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C]\n"
-            "  --calib DIR        calibration inputs: the .npy files of DIR, in name order\n"
+            "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
+            "                     in name order (images by the flags below)\n"
             "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
             "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
             "                     all: one calibration, a report per method\n"
@@ -37,9 +37,12 @@ static void quantize_usage(FILE *f)
             "  -o OUT.gir         write the quantized graph in the text IR\n"
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
-            "  -i EVAL.npy        input of the report (default: a seeded random input)\n"
+            "  -i EVAL            input of the report, .npy or an image (default: a seeded\n"
+            "                     random input)\n"
             "  --min-cosine C     exit 1 when an output's cosine is below C\n",
             DEFAULT_RANDOM);
+    kiln_shape_usage(f);
+    kiln_preproc_usage(f);
 }
 
 /* xorshift64*: the seeded random inputs, the same on every machine. */
@@ -60,37 +63,6 @@ void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *
         d[i] = (float)((rng_next(&s) >> 40) * (1.0 / 16777216.0));
     out->type = *t;
     out->data = d;
-}
-
-/* The .npy files of dir, sorted, into *names (allocated in a). */
-static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
-    if (!d)
-        return kiln_user_error("quantize: cannot open calibration folder %s: %s", dir,
-                               strerror(errno));
-    *names = gir_arena_alloc(a, sizeof **names * MAX_FILES);
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len < 5 || strcmp(de->d_name + len - 4, ".npy") != 0)
-            continue;
-        if (n == MAX_FILES) {
-            closedir(d);
-            return kiln_user_error("quantize: calibration folder %s has more than %d .npy files",
-                                   dir, MAX_FILES);
-        }
-        (*names)[n] = gir_arena_alloc(a, strlen(dir) + len + 2);
-        sprintf((*names)[n], "%s/%s", dir, de->d_name);
-        n++;
-    }
-    closedir(d);
-    if (n == 0)
-        return kiln_user_error("quantize: calibration folder %s has no .npy files", dir);
-    qsort(*names, (size_t)n, sizeof **names, gir_cmp_str);
-    *count = n;
-    return KILN_OK;
 }
 
 /* A fed tensor must match the model's single input exactly, and hold finite
@@ -160,7 +132,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
                              g->vals[g->inputs[0]].name);
         goto done;
     }
-    if (calib_dir && (rc = list_npy(calib_dir, a, &files, &nfiles)) != KILN_OK)
+    if (calib_dir && (rc = kiln_list_inputs(calib_dir, a, &files, &nfiles)) != KILN_OK)
         goto done;
     c = gir_calib_new(g);
     if (be == KILN_CALIB_CPU)
@@ -169,7 +141,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
         GirArena *ta = gir_arena_new();
         GirTensor t;
         if (calib_dir) {
-            if (fe_read_tensor(files[i], ta, &t, &err) < 0)
+            if (kiln_read_input(files[i], &g->vals[g->inputs[0]], ta, &t, &err) < 0)
                 rc = kiln_report(&err);
             else
                 rc = check_fit(g, files[i], &t);
@@ -294,7 +266,7 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
         kiln_random_input(&g->vals[g->inputs[0]].type, 1000003, *a, in);
         return KILN_OK;
     }
-    if (fe_read_tensor(eval, *a, in, &err) < 0)
+    if (kiln_read_input(eval, &g->vals[g->inputs[0]], *a, in, &err) < 0)
         return kiln_report(&err);
     return check_fit(g, eval, in);
 }
@@ -386,7 +358,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         rep = 1;
     if (all && out_path)
         return kiln_user_error("quantize: --method all reports only; it takes no -o");
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 1, &err);
     if (!g)
         return kiln_report(&err);
     rc = kiln_calibrate_on(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, be, &c);
