@@ -4,6 +4,8 @@
  * with LLVM's O3 pipeline for the host CPU (its vector extensions included)
  * and compiled in process with ORC LLJIT.  Nodes without a lowering run in
  * the reference interpreter, one node at a time, inside the same program.
+ * The same kernels also go into relocatable objects for x86-64 and aarch64
+ * (klv_emit_object), where every node must have a lowering.
  * This is the one public header of llvm/; exports carry the klv_ prefix.
  *
  * Errors follow graphir: 0 / NULL on failure with a GirError naming the
@@ -52,5 +54,30 @@ void klv_stats(const KlvProgram *p, KlvStats *s);
  * in the interpreter. */
 int klv_node_lowered(const KlvProgram *p, int node);
 void klv_free(KlvProgram *p);
+
+/* The target of an object: an LLVM triple (x86_64-... or aarch64-...), a
+ * CPU name (NULL or "": generic) and extra features ("+avx2,-fma"; NULL:
+ * none). */
+typedef struct {
+    const char *triple;   /* e.g. aarch64-linux-gnu */
+    const char *cpu;      /* e.g. cortex-a53, znver4 */
+    const char *features; /* LLVM feature string */
+} KlvTarget;
+
+/* Compile g for t into the relocatable object obj_path (PIC), with one
+ * entry point
+ *   int SYMBOL(const void *const *inputs, void *const *outputs);   returns 0
+ * inputs[i] / outputs[i]: dense data of g->inputs[i] / g->outputs[i] in
+ * their dtype.  The nodes run in order on the calling thread; intermediate
+ * tensors are static buffers of the object (one call at a time); constants
+ * are embedded.  Every node must have a lowering (no interpreter in an
+ * object): -1 + error naming the first node that has none.  obj_path is
+ * written directly (and removed when writing it fails). */
+int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
+                    const char *obj_path, GirError *e);
+/* The C header declaring SYMBOL, with a comment per input/output (name,
+ * dtype, shape) and SYMBOL_INPUTS, _OUTPUTS, _INPUT_BYTES and _OUTPUT_BYTES
+ * (brace lists) macros, SYMBOL in capitals. */
+int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path, GirError *e);
 
 #endif

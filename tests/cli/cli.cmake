@@ -54,6 +54,7 @@ commands:
   compile      plan the FPGA dataflow for a board: plan.json, report, dataflow picture
   simulate     Verilator run of a compiled folder: bit-exact check, cycles vs plan
   export       write a (quantized) model as QDQ ONNX for onnxruntime
+  lower        compile a model into an x86-64 or aarch64 object file and a C header
   bench        latency and throughput of a model per target; --compare side by side with onnxruntime
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
@@ -83,3 +84,7 @@ add_test(NAME compare_json_bound_verdict
   COMMAND ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy --max-abs 0.4 --json)
 set_tests_properties(compare_json_bound_verdict PROPERTIES
   PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")
+
+# Shell cases (tests/cli/cases): static shapes out of dynamic models, images
+# as inputs (docs/inputs.md).
+kiln_case_tests(cli)

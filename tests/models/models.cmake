@@ -58,6 +58,24 @@ if(EXISTS ${_face_dir}/tiny_face_detector_model.bin)
 else()
   message(STATUS "models: face.onnx not generated (no ${_face_dir}; scripts/install-deps.sh)")
 endif()
+# Dynamic-dim exports with shape subgraphs (gen_dynamic.py): dyn_torch
+# (PyTorch dynamic_axes style, input 1x3x32x32), dyn_tf (tf2onnx NHWC style,
+# input 1x40x48x3).
+set(_gen_dyn ${CMAKE_CURRENT_LIST_DIR}/gen_dynamic.py)
+foreach(_m dyn_torch:1,3,32,32 dyn_tf:1,40,48,3)
+  string(REPLACE ":" ";" _m ${_m})
+  list(GET _m 0 _name)
+  list(GET _m 1 _shape)
+  add_custom_command(
+    OUTPUT ${KILN_MODELS_DIR}/${_name}.onnx ${KILN_MODELS_DIR}/${_name}-input.npy
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${KILN_MODELS_DIR}
+    COMMAND ${SYSTEM_PYTHON3} ${_gen_dyn} --model ${_name} --seed 1
+            --out ${KILN_MODELS_DIR}/${_name}.onnx --input-out ${KILN_MODELS_DIR}/${_name}-input.npy
+            --input-shape ${_shape}
+    DEPENDS ${_gen_dyn}
+    COMMENT "Generating ${_name} (ONNX, dynamic dims, seeded weights)")
+  list(APPEND _small_outputs ${KILN_MODELS_DIR}/${_name}.onnx ${KILN_MODELS_DIR}/${_name}-input.npy)
+endforeach()
 
 add_custom_target(models ALL DEPENDS
   ${KILN_MODELS_DIR}/yolov3-tiny.onnx ${KILN_MODELS_DIR}/yolov3-tiny-input.npy

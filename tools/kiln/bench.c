@@ -126,7 +126,7 @@ static void fail(BenchResult *r, const char *msg)
 static void bench_kiln(const BenchSetup *s, BenchResult *r)
 {
     GirError err;
-    GirGraph *g = fe_load_model(s->model, &err);
+    GirGraph *g = kiln_load_model(s->model, !s->input, &err);
     GirArena *a = gir_arena_new(), *ra;
     GirTensor in, *out;
     KlvProgram *prog = NULL;
@@ -663,6 +663,7 @@ static void bench_usage(FILE *f)
             "  --ort DIR         onnxruntime-node folder (default " DEFAULT_ORT ")\n"
             "  --compiled DIR    fpga-sim: the folder kiln compile wrote for MODEL\n"
             "  --json            print the figures as JSON\n");
+    kiln_shape_usage(f);
 }
 
 static int is_target(const char *t)
@@ -787,7 +788,7 @@ int kiln_cmd_bench(int argc, char **argv)
         if (strcmp(targets[i], "onnxruntime") == 0 && !s.input) {
             /* onnxruntime reads the same seeded input from a file */
             GirError err;
-            GirGraph *g = fe_load_model(s.model, &err);
+            GirGraph *g = kiln_load_model(s.model, 1, &err);
             GirArena *a;
             GirTensor t;
             if (!g)

@@ -41,6 +41,7 @@ static void compile_usage(FILE *f)
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --json    print the figures as JSON\n"
             "Figures are predictions of the cycle and resource models.\n");
+    kiln_shape_usage(f);
 }
 
 static double now_ms(void)
@@ -269,7 +270,7 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_report(&err);
     }
-    g = fe_load_model(model, &err);
+    g = kiln_load_model(model, 1, &err);
     if (!g) {
         free(pins);
         return kiln_report(&err);

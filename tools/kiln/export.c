@@ -13,6 +13,7 @@ static void export_usage(FILE *f)
                "  MODEL          .gir text IR (e.g. from kiln quantize), .onnx or .cfg\n"
                "  -o OUT.onnx    the ONNX file to write: int8 parts as QDQ\n"
                "                 (DequantizeLinear, float op, QuantizeLinear)\n");
+    kiln_shape_usage(f);
 }
 
 int kiln_cmd_export(int argc, char **argv)
@@ -45,7 +46,7 @@ int kiln_cmd_export(int argc, char **argv)
     }
     if (!out)
         return kiln_user_error("export: no output file given (-o OUT.onnx)");
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
     if (fe_write_onnx_qdq(g, out, &err) != 0)

@@ -14,12 +14,31 @@ enum {
     KILN_BAD_INPUT = 2, /* bad input file or command line */
 };
 
+/* Options main.c takes off a command line for every command that reads
+ * them, before the command parses the rest. */
+enum {
+    KILN_TAKES_SHAPES = 1, /* --input-shape: the command loads a model */
+    KILN_TAKES_IMAGES = 2, /* the image preprocessing flags (image.h) */
+};
+
 /* One subcommand: name, entry point, one-line summary for `kiln --help`. */
 typedef struct {
     const char *name;                   /* as typed after `kiln` */
     int (*fn)(int argc, char **argv);   /* argv[0] is the subcommand name */
     const char *summary;                /* one line */
+    int takes;                          /* KILN_TAKES_* bits */
 } KilnCommand;
+
+/* The model at path as every command loads it: fe_load_model_shaped with
+ * the command line's --input-shape options; static_shapes: make the shapes
+ * static (fold shape subgraphs, refuse a dynamic input) even when none was
+ * given.  NULL + error. */
+GirGraph *kiln_load_model(const char *path, int static_shapes, GirError *e);
+/* Whether --input-shape gave input name's dims (name "" also matches an
+ * unnamed --input-shape when it is the first input). */
+int kiln_shape_given(const GirGraph *g, const char *name);
+/* The usage line of --input-shape. */
+void kiln_shape_usage(FILE *f);
 
 int kiln_cmd_info(int argc, char **argv);
 int kiln_cmd_run(int argc, char **argv);
@@ -42,12 +61,18 @@ typedef enum {
 /* kiln_calibrate through the given back end (kiln_calibrate: KILN_CALIB_CPU). */
 int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalibBackend be,
                       GirCalib **out);
+/* "calibrated on N inputs through the CPU back end (...)": what the last
+ * successful calibration did, to print once the command has succeeded. */
+const char *kiln_calib_where(void);
 
 /* calib_cpu.c: the CPU back end as the calibration runner. */
 typedef struct KilnCalibCpu KilnCalibCpu;
-/* Compile c's view and make it c's runner; NULL (a note on stderr saying
- * why, the interpreter stays the runner) when the back end cannot. */
-KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c);
+/* Compile c's view and make it c's runner; NULL (why[] says why, the
+ * interpreter stays the runner) when the back end cannot. */
+KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c, char *why, size_t nwhy);
+/* "the CPU back end (...)" or, for NULL, "the interpreter": where the
+ * calibration ran, for the line kiln_calibrate prints when it is done. */
+const char *kiln_calib_cpu_note(const KilnCalibCpu *k);
 void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);
@@ -63,6 +88,7 @@ int kiln_cmd_compile(int argc, char **argv);
 int kiln_cmd_simulate(int argc, char **argv);
 int kiln_cmd_opt(int argc, char **argv);
 int kiln_cmd_bench(int argc, char **argv);
+int kiln_cmd_lower(int argc, char **argv);
 
 /* run.c: 1 when g is in the int8 form (an i8 value with a scale). */
 int kiln_is_quantized(const GirGraph *g);

@@ -6,7 +6,6 @@
  * --calib-backend ref), writes the int8 graph in the text
  * IR and, with --report, compares it with fp32 layer by layer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +15,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "image.h"
 #include "kiln.h"
 
 #define DEFAULT_RANDOM 8 /* calibration inputs when no --calib is given */
-#define MAX_FILES 4096   /* calibration files read from one folder */
 
 static void quantize_usage(FILE *f)
 {
@@ -27,7 +26,8 @@ static void quantize_usage(FILE *f)
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--per-tensor-outputs]\n"
-            "  --calib DIR        calibration inputs: the .npy files of DIR, in name order\n"
+            "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
+            "                     in name order (images by the flags below)\n"
             "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
             "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
             "                     all: one calibration, a report per method\n"
@@ -37,11 +37,14 @@ static void quantize_usage(FILE *f)
             "  -o OUT.gir         write the quantized graph in the text IR\n"
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
-            "  -i EVAL.npy        input of the report (default: a seeded random input)\n"
+            "  -i EVAL            input of the report, .npy or an image (default: a seeded\n"
+            "                     random input)\n"
             "  --min-cosine C     exit 1 when an output's cosine is below C\n"
             "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
             "                     conv whose output leaves the int8 graph gets a scale per channel)\n",
             DEFAULT_RANDOM);
+    kiln_shape_usage(f);
+    kiln_preproc_usage(f);
 }
 
 /* xorshift64*: the seeded random inputs, the same on every machine. */
@@ -62,37 +65,6 @@ void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *
         d[i] = (float)((rng_next(&s) >> 40) * (1.0 / 16777216.0));
     out->type = *t;
     out->data = d;
-}
-
-/* The .npy files of dir, sorted, into *names (allocated in a). */
-static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
-    if (!d)
-        return kiln_user_error("quantize: cannot open calibration folder %s: %s", dir,
-                               strerror(errno));
-    *names = gir_arena_alloc(a, sizeof **names * MAX_FILES);
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len < 5 || strcmp(de->d_name + len - 4, ".npy") != 0)
-            continue;
-        if (n == MAX_FILES) {
-            closedir(d);
-            return kiln_user_error("quantize: calibration folder %s has more than %d .npy files",
-                                   dir, MAX_FILES);
-        }
-        (*names)[n] = gir_arena_alloc(a, strlen(dir) + len + 2);
-        sprintf((*names)[n], "%s/%s", dir, de->d_name);
-        n++;
-    }
-    closedir(d);
-    if (n == 0)
-        return kiln_user_error("quantize: calibration folder %s has no .npy files", dir);
-    qsort(*names, (size_t)n, sizeof **names, gir_cmp_str);
-    *count = n;
-    return KILN_OK;
 }
 
 /* A fed tensor must match the model's single input exactly, and hold finite
@@ -126,6 +98,11 @@ static void progress(int i, int n)
     }
 }
 
+/* What the last kiln_calibrate_on did, for kiln_calib_where. */
+static char calib_where[1600];
+
+const char *kiln_calib_where(void) { return calib_where; }
+
 int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out)
 {
     return kiln_calibrate_on(g, calib_dir, nrandom, KILN_CALIB_CPU, out);
@@ -138,6 +115,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
     GirArena *a = gir_arena_new();
     GirCalib *c = NULL;
     KilnCalibCpu *cpu = NULL;
+    char why[1200] = "";
     char **files = NULL;
     int nfiles = 0, i, rc = KILN_OK;
     *out = NULL;
@@ -156,16 +134,16 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
                              g->vals[g->inputs[0]].name);
         goto done;
     }
-    if (calib_dir && (rc = list_npy(calib_dir, a, &files, &nfiles)) != KILN_OK)
+    if (calib_dir && (rc = kiln_list_inputs(calib_dir, a, &files, &nfiles)) != KILN_OK)
         goto done;
     c = gir_calib_new(g);
     if (be == KILN_CALIB_CPU)
-        cpu = kiln_calib_cpu_attach(c);
+        cpu = kiln_calib_cpu_attach(c, why, sizeof why);
     for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
         GirArena *ta = gir_arena_new();
         GirTensor t;
         if (calib_dir) {
-            if (fe_read_tensor(files[i], ta, &t, &err) < 0)
+            if (kiln_read_input(files[i], &g->vals[g->inputs[0]], ta, &t, &err) < 0)
                 rc = kiln_report(&err);
             else
                 rc = check_fit(g, files[i], &t);
@@ -180,6 +158,9 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
         progress(i + 1, calib_dir ? nfiles : nrandom);
     }
     gir_calib_set_runner(c, NULL, NULL);
+    snprintf(calib_where, sizeof calib_where, "calibrated on %d input%s through %s%s%s%s",
+             gir_calib_runs(c), gir_calib_runs(c) == 1 ? "" : "s", kiln_calib_cpu_note(cpu),
+             why[0] ? " (" : "", why, why[0] ? ")" : "");
     *out = c;
     c = NULL;
 done:
@@ -308,7 +289,7 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
         kiln_random_input(&g->vals[g->inputs[0]].type, 1000003, *a, in);
         return KILN_OK;
     }
-    if (fe_read_tensor(eval, *a, in, &err) < 0)
+    if (kiln_read_input(eval, &g->vals[g->inputs[0]], *a, in, &err) < 0)
         return kiln_report(&err);
     return check_fit(g, eval, in);
 }
@@ -402,7 +383,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         rep = 1;
     if (all && out_path)
         return kiln_user_error("quantize: --method all reports only; it takes no -o");
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 1, &err);
     if (!g)
         return kiln_report(&err);
     rc = kiln_calibrate_on(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, be, &c);
@@ -451,6 +432,8 @@ int kiln_cmd_quantize(int argc, char **argv)
         rc = report(g, q, notes, &in, json, min_cos, method, ncalib);
     }
 out:
+    if (rc == KILN_OK)
+        fprintf(stderr, "kiln: quantize: %s\n", kiln_calib_where());
     gir_calib_free(c);
     gir_arena_free(a);
     gir_graph_free(q);

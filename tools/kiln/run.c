@@ -1,7 +1,9 @@
 /*
  * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]:
- * run a model on tensors from .npy or .pb files.  Inputs feed the graph
- * inputs in order; each -o names the file for the next output.
+ * run a model on tensors from .npy or .pb files, or on JPEG/PNG images
+ * preprocessed to the model's input (image.c).  Inputs feed the graph
+ * inputs in order; each -o names the file for the next output.  A model
+ * input left dynamic takes the shape of the tensor file given for it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "image.h"
 #include "kiln.h"
 #include "llvm/llvm.h"
 
@@ -18,7 +21,9 @@
 static void run_usage(FILE *f)
 {
     fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu] [--json]\n"
-               "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
+               "  -i IN          input tensor (.npy or ONNX TensorProto .pb) or image (.jpg, .png),\n"
+               "                 one per graph input, in order\n"
+               "  --dump-input OUT  write the next input as fed (after image preprocessing) to OUT\n"
                "  -o OUT         write the next graph output (.npy or .pb)\n"
                "  --target ref   fp32 reference interpreter (default)\n"
                "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
@@ -29,6 +34,52 @@ static void run_usage(FILE *f)
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
                "  --calib-random N  with --target int8 and an fp32 model: quantize first on N random inputs\n"
                "  --json         print output summaries as JSON\n");
+    kiln_shape_usage(f);
+    kiln_preproc_usage(f);
+}
+
+/* Inputs still dynamic take the dims of the tensor files given for them
+ * (images cannot say: they need --input-shape); then the shapes are made
+ * static as --input-shape makes them. */
+static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTensor *in_t)
+{
+    FeInputShape *s = calloc((size_t)g->ninput + 1, sizeof *s);
+    GirError err;
+    int i, n = 0, rc = KILN_OK;
+    if (!s)
+        gir_die("out of memory");
+    for (i = 0; i < g->ninput; i++) {
+        const GirValue *v = &g->vals[g->inputs[i]];
+        if (gir_type_is_static(&v->type) || kiln_is_image(ins[i]) || in_t[i].type.rank < 0)
+            continue;
+        snprintf(s[n].name, sizeof s[n].name, "%s", v->name);
+        s[n].rank = in_t[i].type.rank;
+        memcpy(s[n].dims, in_t[i].type.dims, sizeof s[n].dims);
+        n++;
+    }
+    if (n > 0 && fe_static_shapes(g, s, n, &err) < 0)
+        rc = kiln_user_error("run: the model's dynamic inputs take the dims of the -i tensors: %s",
+                             err.msg);
+    free(s);
+    return rc;
+}
+
+/* Read the -i files: tensors first (they may set dynamic inputs' dims),
+ * then images at the model's (now static) input shapes. */
+static int read_inputs(GirGraph *g, const char *const *ins, GirArena *a, GirTensor *in_t)
+{
+    GirError err;
+    int i, rc;
+    for (i = 0; i < g->ninput; i++)
+        if (!kiln_is_image(ins[i]) && fe_read_tensor(ins[i], a, &in_t[i], &err) < 0)
+            return kiln_report(&err);
+    if ((rc = shapes_from_tensors(g, ins, in_t)) != KILN_OK)
+        return rc;
+    for (i = 0; i < g->ninput; i++)
+        if (kiln_is_image(ins[i]) &&
+            kiln_read_image(ins[i], kiln_preproc(), &g->vals[g->inputs[i]], a, &in_t[i], &err) < 0)
+            return kiln_report(&err);
+    return KILN_OK;
 }
 
 /* min, max, mean and L2 norm of a float tensor, for the summary line. */
@@ -108,8 +159,8 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
 int kiln_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *target = "ref";
-    const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS];
-    int nin = 0, nout = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
+    const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS], *dumps[MAX_TENSOR_ARGS];
+    int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
     KlvProgram *prog = NULL;
     GirError err;
     GirGraph *g = NULL;
@@ -136,6 +187,12 @@ int kiln_cmd_run(int argc, char **argv)
             } else {
                 target = argv[++i];
             }
+        } else if (strcmp(a, "--dump-input") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("run: --dump-input needs a file");
+            if (ndump == MAX_TENSOR_ARGS)
+                return kiln_user_error("run: more than %d --dump-input", MAX_TENSOR_ARGS);
+            dumps[ndump++] = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--fma") == 0) {
@@ -165,11 +222,9 @@ int kiln_cmd_run(int argc, char **argv)
     if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0)
         return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu)", target);
 
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
-    if (strcmp(target, "int8") == 0 && (rc = kiln_int8_model(path, &g, calib_random)) != KILN_OK)
-        goto out;
     if (nin != g->ninput) {
         rc = kiln_user_error("run: %s has %d input%s, %d given with -i", path, g->ninput,
                              g->ninput == 1 ? "" : "s", nin);
@@ -183,11 +238,20 @@ int kiln_cmd_run(int argc, char **argv)
     arena = gir_arena_new();
     in_t = gir_arena_alloc(arena, sizeof *in_t * (size_t)(nin + 1));
     out_t = gir_arena_alloc(arena, sizeof *out_t * (size_t)(g->noutput + 1));
-    for (i = 0; i < nin; i++)
-        if (fe_read_tensor(ins[i], arena, &in_t[i], &err) < 0) {
+    if (ndump > nin) {
+        rc = kiln_user_error("run: %d --dump-input for %d input%s", ndump, nin,
+                             nin == 1 ? "" : "s");
+        goto out;
+    }
+    if ((rc = read_inputs(g, ins, arena, in_t)) != KILN_OK)
+        goto out;
+    for (i = 0; i < ndump; i++)
+        if (fe_write_tensor(dumps[i], &in_t[i], &err) < 0) {
             rc = kiln_report(&err);
             goto out;
         }
+    if (strcmp(target, "int8") == 0 && (rc = kiln_int8_model(path, &g, calib_random)) != KILN_OK)
+        goto out;
     if (strcmp(target, "cpu") == 0) {
         if ((rc = kiln_cpu_compile(g, threads, fma, &prog, 0)) != KILN_OK)
             goto out;
