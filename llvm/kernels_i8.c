@@ -273,6 +273,44 @@ static int emit_dequantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
+/* DequantizeLinear i8 -> f32 per axis (a head conv's per-channel scales):
+ * constant f32 scale [C] and optional i8 zero point [C] along axis, element
+ * i of channel c = (i / inner) % C: ((float)x - (float)zp[c]) * scale[c]. */
+static int emit_dequantize_axis(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                                KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *st = &g->vals[n->in[1]].type;
+    const GirValue *z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
+    int64_t axis = gir_attr_int(n, "axis", 1), inner = 1;
+    int d;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef c, v;
+    KlvLoop l;
+    if (axis < 0)
+        axis += xt->rank;
+    if (xt->dtype != GIR_DT_I8 || !gir_type_is_static(xt) || axis < 0 || axis >= xt->rank ||
+        g->vals[n->in[1]].kind != GIR_VAL_CONST || st->dtype != GIR_DT_F32 || st->rank != 1 ||
+        st->dims[0] != xt->dims[axis] || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
+        (z && (z->kind != GIR_VAL_CONST || z->type.dtype != GIR_DT_I8 ||
+               gir_type_numel(&z->type) != st->dims[0])))
+        return 0;
+    for (d = (int)axis + 1; d < xt->rank; d++)
+        inner *= xt->dims[d];
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    c = LLVMBuildSRem(b, LLVMBuildSDiv(b, l.iv, klv_i64(ir, inner), ""), klv_i64(ir, st->dims[0]), "");
+    v = LLVMBuildSIToFP(b, klv_load(ir, ir->i8, klv_arg(ir, 0), l.iv), ir->f32, "");
+    if (z)
+        v = LLVMBuildFSub(b, v, LLVMBuildSIToFP(b, klv_load(ir, ir->i8, klv_arg(ir, 2), c), ir->f32, ""), "");
+    v = LLVMBuildFMul(b, v, klv_load(ir, ir->f32, klv_arg(ir, 1), c), "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = gir_type_numel(xt);
+    plan->work = 1;
+    return 1;
+}
+
 int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                 KlvPlan *plan, GirError *e)
 {
@@ -282,7 +320,7 @@ int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name
     if (n->op == GIR_OP_QUANTIZELINEAR)
         return emit_quantize(ir, g, n, name, plan);
     if (n->op == GIR_OP_DEQUANTIZELINEAR)
-        return emit_dequantize(ir, g, n, name, plan);
+        return emit_dequantize(ir, g, n, name, plan) || emit_dequantize_axis(ir, g, n, name, plan);
     if (g->vals[n->in[0]].type.dtype != GIR_DT_I8)
         return 0;
     if (n->op == GIR_OP_CONV && g->vals[n->in[0]].type.rank == 4 &&
