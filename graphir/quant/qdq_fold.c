@@ -205,7 +205,7 @@ static int fold_weighted(GirGraph *g, int qi, GirNode *f, GirError *e)
     if (check_zero_point(g, dw, 2, e))
         return -1;
     sx = g->vals[dx->in[0]].scale;
-    if (!(sx > 0))
+    if (!(sx > 0) || g->vals[dx->in[0]].chscale)
         return 0;
     wax = fop == GIR_OP_CONV ? 0 : fop == GIR_OP_GEMM && gir_attr_int(f, "transB", 0) ? 0 : 1;
     if (wv->type.rank < 2 || (fop == GIR_OP_MATMUL && wv->type.rank != 2))
@@ -230,9 +230,13 @@ static int fold_weighted(GirGraph *g, int qi, GirNode *f, GirError *e)
         return fold_fail(f, e, "Gemm with alpha, beta or transA is not folded");
     sc = gir_arena_alloc(g->arena, sizeof *sc * (size_t)oc);
     acc = gir_arena_alloc(g->arena, sizeof *acc * (size_t)oc);
+    if (g->vals[q->out[0]].chscale && (g->vals[q->out[0]].nchscale != oc ||
+                                       strcmp(gir_attr_string(f, "act", ""), "clip") == 0))
+        return fold_fail(q, e, "per-channel output scales need one per output channel and no Clip");
     for (c = 0; c < oc; c++) {
+        const GirValue *yv = &g->vals[q->out[0]];
         acc[c] = sx * wsd[nws == 1 ? 0 : c];
-        sc[c] = acc[c] / sy;
+        sc[c] = acc[c] / (yv->chscale ? yv->chscale[c] : sy);
     }
     in[0] = dx->in[0];
     in[1] = dw->in[0];
@@ -260,8 +264,8 @@ static int fold_movement(GirGraph *g, int qi, GirNode *f, GirError *e)
     GirAttr *fattrs = f->attrs;
     int fnattr = f->nattr, fnin = f->nin;
     GirOp fop = f->op;
-    if (f->nout != 1)
-        return 0;
+    if (f->nout != 1 || g->vals[q->out[0]].chscale)
+        return 0; /* kiln's int8 data movement has one scale per tensor */
     for (i = 0; i < f->nin; i++) {
         int v = f->in[i];
         GirNode *d;
@@ -274,7 +278,7 @@ static int fold_movement(GirGraph *g, int qi, GirNode *f, GirError *e)
                 continue; /* Resize scales, Pad value ... */
             return 0;
         }
-        if (g->vals[d->in[0]].scale != (float)sy)
+        if (g->vals[d->in[0]].scale != (float)sy || g->vals[d->in[0]].chscale)
             return fold_fail(f, e,
                              "input %d is on scale %g but the output on %g: kiln's int8 data "
                              "movement keeps one scale",
@@ -338,6 +342,25 @@ static int fold_qlinearconv(GirGraph *g, int ni, GirError *e)
     return set_rq(g, ni, n, sc, oc, sy, e);
 }
 
+/* A Quantize/DequantizeLinear of an activation with a constant [C] scale
+ * along axis 1 (kiln export's head convs): the i8 value gets per-channel
+ * scales.  0, or -1 when the scale has another form. */
+static int channel_scales(GirGraph *g, const GirNode *n)
+{
+    int v = n->op == GIR_OP_QUANTIZELINEAR ? n->out[0] : n->in[0];
+    const GirType *t = &g->vals[v].type;
+    const float *sd = pu_const_f32(g, n->in[1]);
+    int64_t cnt = sd ? pu_numel(g, n->in[1]) : 0, c;
+    if (!sd || t->rank < 2 || gir_attr_int(n, "axis", 1) != 1 || t->dims[1] != cnt || cnt < 2 ||
+        cnt > INT32_MAX || (t->dtype != GIR_DT_I8 && n->op == GIR_OP_DEQUANTIZELINEAR))
+        return -1;
+    for (c = 0; c < cnt; c++)
+        if (!(sd[c] > 0) || isinf(sd[c]))
+            return -1;
+    gir_set_chscale(g, v, sd, (int)cnt);
+    return 0;
+}
+
 int gir_pass_fold_qdq(GirGraph *g, GirError *e)
 {
     int i, any = 0;
@@ -352,6 +375,13 @@ int gir_pass_fold_qdq(GirGraph *g, GirError *e)
         if (check_zero_point(g, n, 2, e))
             return -1;
         s = const_scalar_f32(g, n->in[1]);
+        if (isnan(s) && g->vals[n->in[0]].kind != GIR_VAL_CONST) {
+            int r = channel_scales(g, n);
+            if (r < 0)
+                return fold_fail(n, e, "activation scale must be one constant, or one per "
+                                 "channel along axis 1 of an i8 value");
+            continue;
+        }
         if (n->op == GIR_OP_DEQUANTIZELINEAR) {
             if (g->vals[n->in[0]].kind != GIR_VAL_CONST && isnan(s))
                 return fold_fail(n, e, "activation scale must be one constant");

@@ -52,3 +52,8 @@ add_test(NAME qonnx_fold_qdq_scale_bad COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/e
   "kiln: ${QDQ_CASES}/qdq_scale_bad.onnx: node 'conv': Conv: requantize scale 79737.3 (channel 0) is not representable by a 16-bit multiplier and a shift of 0 to 47 (pass fold_qdq)"
   -- $<TARGET_FILE:kiln> opt ${QDQ_CASES}/qdq_scale_bad.onnx --passes=fold_qdq)
 set_tests_properties(qonnx_fold_qdq_asym_bad qonnx_fold_qdq_scale_bad PROPERTIES FIXTURES_REQUIRED qdq_cases)
+
+# Per-channel head scales through kiln export and back through fold_qdq.
+add_test(NAME qonnx_fold_qdq_channel_heads
+  COMMAND ${QONNX}/fold_heads.sh $<TARGET_FILE:kiln> ${CMAKE_BINARY_DIR}/models/yolov3-tiny-small.onnx
+    ${CMAKE_BINARY_DIR}/models/yolov3-tiny-small-input.npy ${QONNX_WORK}/heads)
