@@ -155,9 +155,9 @@ static int check_values(const GirGraph *g, GirError *e)
             rc = gir_error_at(e, v->loc, "value %s: a layout on a rank-%d type (4-D only)",
                               vname(g, i, vb, sizeof vb), v->type.rank);
         else if (v->chscale && !chscale_fits(v))
-            rc = gir_error_at(e, v->loc, "value %s: %d per-channel scales on a %s value with "
-                              "another channel count", vname(g, i, vb, sizeof vb), v->nchscale,
-                              gir_dtype_name(v->type.dtype));
+            rc = gir_error_at(e, v->loc, "value %s: %d per-channel scales need an i8 value "
+                              "with %d channels and positive finite scales",
+                              vname(g, i, vb, sizeof vb), v->nchscale, v->nchscale);
         else if (v->kind != GIR_VAL_INPUT && v->kind != GIR_VAL_CONST && v->kind != GIR_VAL_NODE)
             rc = gir_error_at(e, v->loc, "value %s: unknown kind %d", vname(g, i, vb, sizeof vb),
                               (int)v->kind);

@@ -23,6 +23,6 @@ foreach(name ok undefined out_of_order cycle missing_input too_many_inputs
     required_absent id_range duplicate_value duplicate_node produced_twice
     output_is_input output_is_const producer_mismatch const_no_data
     const_not_static bad_dim layout_rank output_undefined input_twice dup_attr
-    no_outputs loc_node_differs)
+    no_outputs loc_node_differs chscale_type)
   add_test(NAME verify_${name} COMMAND verify_test ${name})
 endforeach()

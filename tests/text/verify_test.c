@@ -171,6 +171,12 @@ static const char *build(const char *name, GirGraph **gp)
         g->vals[x].layout = GIR_LAYOUT_NCHW;
         return "m.onnx: value %x: a layout on a rank-1 type (4-D only)";
     }
+    if (strcmp(name, "chscale_type") == 0) {
+        static const float two[2] = {0.5f, 0.25f};
+        gir_set_chscale(g, x, two, 2);
+        return "m.onnx: value %x: 2 per-channel scales need an i8 value with 2 channels and "
+               "positive finite scales";
+    }
     if (strcmp(name, "output_undefined") == 0) {
         a = val(g, "a", GIR_VAL_NODE);
         gir_add_output(g, y);
