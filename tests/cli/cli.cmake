@@ -83,3 +83,7 @@ add_test(NAME compare_json_bound_verdict
   COMMAND ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy --max-abs 0.4 --json)
 set_tests_properties(compare_json_bound_verdict PROPERTIES
   PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")
+
+# kiln compile from an fp32 model, --plan-only, and its failures: shell
+# cases (tests/cli/cases/*.sh, test cli_CASE each).
+kiln_case_tests(cli)
