@@ -172,7 +172,7 @@ static int write_rtl(const HlsPlan *p, const GirGraph *g, const char *dir)
         return kiln_user_error("compile: rtl/ cannot be generated for this plan: %s "
                                "(--plan-only writes the plan alone)", err.msg);
     if (rtl_write(p, g, dir, &err) < 0)
-        return kiln_user_error("compile: cannot write rtl/ or vivado/: %s", err.msg);
+        return kiln_report(&err);
     for (i = 0; i < p->nstage; i++)
         convs += p->stages[i].kind == HLS_ST_CONV || p->stages[i].kind == HLS_ST_DWCONV;
     snprintf(path, sizeof path, "%s/rtl/weights.bin", dir);
@@ -235,13 +235,44 @@ static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, d
     return rc;
 }
 
-/* An fp32 *g is quantized as qo says, and one line on stderr says so (and
- * how); *fp32 then keeps the fp32 graph (the int8 one borrows its strings).
- * An int8 graph is planned as it is, and calibration options for it are
- * refused.  A KILN_ status. */
-static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const KilnQuantOpts *qo)
+/* Plan g for board b: replay plan_path when given, else search with o.
+ * A KILN_ status; *out the plan. */
+static int make_plan(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                     const char *plan_path, double mhz, HlsPlan **out)
+{
+    GirError err;
+    char *text;
+    *out = NULL;
+    if (!plan_path) {
+        *out = hls_plan_build(g, b, o, &err);
+        return *out ? KILN_OK : kiln_report(&err);
+    }
+    text = kiln_read_file(plan_path, NULL);
+    if (!text)
+        return kiln_user_error("%s: cannot read: %s", plan_path, strerror(errno));
+    *out = hls_plan_replay(g, b, text, plan_path, mhz, &err);
+    free(text);
+    return *out ? KILN_OK : kiln_report(&err);
+}
+
+/* An fp32 *g is quantized as qo says, and *how gets a line saying so (and
+ * how; malloc'd, NULL for an int8 graph), printed when the compile succeeds, so a
+ * failure stays one line; *fp32 then keeps the fp32 graph (the int8 one
+ * borrows its strings).
+ * Calibration runs the model many times: the fp32 graph is planned first
+ * (the same stages as its int8 form), so a model that does not fit the
+ * board, or a bad --plan or --pin, is refused before that.  An int8 graph
+ * is planned as it is, and calibration options for it are refused.  A
+ * KILN_ status. */
+static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const KilnQuantOpts *qo,
+                    const HlsBoard *b, const HlsPlanOptions *o, const char *plan_path,
+                    double mhz, char **how)
 {
     GirGraph *q;
+    GirError err;
+    HlsPlan *p;
+    FILE *f;
+    size_t len;
     int rc, n;
     if (kiln_is_quantized(*g)) {
         if (qo->given)
@@ -249,18 +280,28 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
                                    "--method and --percentile apply to fp32 models", model);
         return KILN_OK;
     }
+    if (gir_run_pipeline(*g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    if ((rc = make_plan(*g, b, o, plan_path, mhz, &p)) != KILN_OK)
+        return rc;
+    hls_plan_free(p);
     if ((rc = kiln_quantize_model(*g, qo, &q, &n)) != KILN_OK)
         return rc;
     *fp32 = *g;
     *g = q;
+    f = open_memstream(how, &len);
+    if (!f)
+        gir_die("out of memory");
     if (qo->calib_dir)
-        fprintf(stderr, "kiln compile: quantized %s to int8: %s thresholds from %d calibration "
-                "input%s of %s\n", model, kiln_method_name(qo->method), n, n == 1 ? "" : "s",
-                qo->calib_dir);
+        fprintf(f, "kiln compile: quantized %s to int8: %s thresholds from %d "
+                "calibration input%s of %s\n", model, kiln_method_name(qo->method), n,
+                n == 1 ? "" : "s", qo->calib_dir);
     else
-        fprintf(stderr, "kiln compile: quantized %s to int8: %s thresholds from %d seeded random "
-                "input%s%s\n", model, kiln_method_name(qo->method), n, n == 1 ? "" : "s",
+        fprintf(f, "kiln compile: quantized %s to int8: %s thresholds from %d seeded "
+                "random input%s%s\n", model, kiln_method_name(qo->method), n,
+                n == 1 ? "" : "s",
                 qo->nrandom ? "" : " (the default; --calib DIR calibrates on real inputs)");
+    fclose(f);
     return KILN_OK;
 }
 
@@ -269,6 +310,7 @@ int kiln_cmd_compile(int argc, char **argv)
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
     int json = 0, i, rc, svg = 1, plan_only = 0;
+    char *how = NULL;
     HlsPin *pins = calloc(MAX_PINS, sizeof *pins);
     HlsPlanOptions opts = {0};
     KilnQuantOpts qo;
@@ -367,25 +409,15 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_report(&err);
     }
-    rc = quantize(&g, &fp32, model, &qo);
-    if (rc == KILN_OK) {
-        if (plan_path) {
-            char *text = kiln_read_file(plan_path, NULL);
-            if (!text)
-                rc = kiln_user_error("%s: cannot read: %s", plan_path, strerror(errno));
-            else
-                p = hls_plan_replay(g, &b, text, plan_path, mhz, &err);
-            free(text);
-        } else {
-            p = hls_plan_build(g, &b, &opts, &err);
-        }
-        if (rc == KILN_OK && !p)
-            rc = kiln_report(&err);
-    }
+    rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
+    if (rc == KILN_OK)
+        rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
     ms = now_ms() - t0;
     if (rc == KILN_OK)
         rc = write_outputs(p, g, outdir, ms, plan_only, &svg);
     if (rc == KILN_OK) {
+        if (how)
+            fputs(how, stderr);
         if (json) {
             char *s = hls_plan_json(p);
             puts(s);
@@ -404,7 +436,7 @@ int kiln_cmd_compile(int argc, char **argv)
                 printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
             if (plan_only)
                 printf("note: --plan-only: rtl/ and vivado/ not written\n");
-            printf("wrote %s/{plan.json,report.md,dataflow.dot%s,model.gir%s}\n", outdir,
+            printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
                    svg == 0 ? ",dataflow.svg" : "", plan_only ? "" : ",rtl/,vivado/");
         }
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
@@ -412,6 +444,7 @@ int kiln_cmd_compile(int argc, char **argv)
     hls_plan_free(p);
     gir_graph_free(g);
     gir_graph_free(fp32);
+    free(how);
     free(pins);
     return rc;
 }
