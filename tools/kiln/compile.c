@@ -305,6 +305,34 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     return KILN_OK;
 }
 
+/* The plan's figures on stdout (plan.json itself with json), and what was
+ * written. */
+static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdir, int json,
+                          int svg, int plan_only)
+{
+    if (json) {
+        char *s = hls_plan_json(p);
+        puts(s);
+        free(s);
+        return;
+    }
+    printf("%s on %s at %.0f MHz (predicted): %.1f frames/s, latency %.3f ms, "
+           "DSP efficiency %.1f%%\n",
+           p->model, p->board.name, p->mhz, p->fps, p->latency_ms, 100.0 * p->dsp_eff);
+    printf("resources: DSP %.0f/%lld, BRAM36 %.1f/%lld, URAM %.0f/%lld, LUT %.0f/%lld, "
+           "FF %.0f/%lld; %d FPGA layers, %d CPU nodes, %d segment(s)\n",
+           p->total.dsp, (long long)b->dsp, p->total.bram36, (long long)b->bram36,
+           p->total.uram, (long long)b->uram, p->total.lut, (long long)b->lut, p->total.ff,
+           (long long)b->ff, p->nstage, p->ncpu, p->nsegment);
+    printf("limit: %s\n", p->limit);
+    if (svg == 1)
+        printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
+    if (plan_only)
+        printf("note: --plan-only: rtl/ and vivado/ not written\n");
+    printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
+           svg == 0 ? ",dataflow.svg" : "", plan_only ? "" : ",rtl/,vivado/");
+}
+
 int kiln_cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
@@ -418,27 +446,7 @@ int kiln_cmd_compile(int argc, char **argv)
     if (rc == KILN_OK) {
         if (how)
             fputs(how, stderr);
-        if (json) {
-            char *s = hls_plan_json(p);
-            puts(s);
-            free(s);
-        } else {
-            printf("%s on %s at %.0f MHz (predicted): %.1f frames/s, latency %.3f ms, "
-                   "DSP efficiency %.1f%%\n",
-                   p->model, p->board.name, p->mhz, p->fps, p->latency_ms, 100.0 * p->dsp_eff);
-            printf("resources: DSP %.0f/%lld, BRAM36 %.1f/%lld, URAM %.0f/%lld, LUT %.0f/%lld, "
-                   "FF %.0f/%lld; %d FPGA layers, %d CPU nodes, %d segment(s)\n",
-                   p->total.dsp, (long long)b.dsp, p->total.bram36, (long long)b.bram36,
-                   p->total.uram, (long long)b.uram, p->total.lut, (long long)b.lut, p->total.ff,
-                   (long long)b.ff, p->nstage, p->ncpu, p->nsegment);
-            printf("limit: %s\n", p->limit);
-            if (svg == 1)
-                printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
-            if (plan_only)
-                printf("note: --plan-only: rtl/ and vivado/ not written\n");
-            printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
-                   svg == 0 ? ",dataflow.svg" : "", plan_only ? "" : ",rtl/,vivado/");
-        }
+        print_figures(p, &b, outdir, json, svg, plan_only);
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
     }
     hls_plan_free(p);
