@@ -85,6 +85,7 @@ add_test(NAME compare_json_bound_verdict
 set_tests_properties(compare_json_bound_verdict PROPERTIES
   PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")
 
-# Shell cases (tests/cli/cases): static shapes out of dynamic models, images
-# as inputs (docs/inputs.md).
+# Shell cases (tests/cli/cases/*.sh, test cli_CASE each): static shapes out
+# of dynamic models, images as inputs (docs/inputs.md); kiln compile from an
+# fp32 model, --plan-only, and its failures.
 kiln_case_tests(cli)

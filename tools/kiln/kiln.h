@@ -81,6 +81,35 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, int per_tensor_outputs, GirGraph **out,
                        GirQuantNote **notes);
+/* quantize.c: the calibration options kiln quantize and kiln compile share
+ * (--calib, --calib-random, --method, --percentile, --calib-backend,
+ * --per-tensor-outputs). */
+typedef struct KilnQuantOpts {
+    const char *calib_dir;  /* --calib DIR, or NULL */
+    int nrandom;            /* --calib-random N; 0 when not given */
+    GirCalibMethod method;  /* --method (minmax when not given) */
+    int all;                /* --method all: every method, reports only */
+    double percentile;      /* --percentile P */
+    int given;              /* 1 when any of them was given */
+    KilnCalibBackend backend; /* --calib-backend (cpu when not given) */
+    int per_tensor_outputs; /* --per-tensor-outputs: head convs on one scale too */
+} KilnQuantOpts;
+/* Defaults: minmax, percentile 99.99, no calibration source given. */
+void kiln_quant_opts_init(KilnQuantOpts *o);
+/* When argv[*i] is one of the options, take it and its value (*i moves
+ * past it) and return a KILN_ status (an error printed, cmd naming the
+ * command); -1 when argv[*i] is not one of them. */
+int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantOpts *o);
+/* The options' lines of a usage text. */
+void kiln_quant_usage(FILE *f);
+/* Calibrate the fp32 g as o says (--calib-random's default when neither
+ * source is given; g gets the default passes) and quantize it into *q;
+ * *ncalib gets the inputs calibrated on.  *q borrows g's strings: free g
+ * after it.  A KILN_ status (errors printed). */
+int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *ncalib);
+/* The name of a calibration method ("minmax", "percentile", "kl"). */
+const char *kiln_method_name(GirCalibMethod m);
+#define KILN_CALIB_RANDOM 8 /* calibration inputs when no --calib or --calib-random is given */
 /* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */
 void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
 int kiln_cmd_export(int argc, char **argv);

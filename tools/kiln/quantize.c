@@ -18,33 +18,104 @@
 #include "image.h"
 #include "kiln.h"
 
-#define DEFAULT_RANDOM 8 /* calibration inputs when no --calib is given */
+#define MAX_FILES 4096 /* calibration files read from one folder */
+
+void kiln_quant_usage(FILE *f)
+{
+    fprintf(f,
+            "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
+            "                     in name order (images by the preprocessing flags)\n"
+            "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
+            "  --method M         activation thresholds: minmax (default), percentile, kl\n"
+            "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
+            "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
+            "                     compiled for this CPU) or ref (the reference interpreter)\n"
+            "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
+            "                     conv whose output leaves the int8 graph gets a scale per channel)\n",
+            KILN_CALIB_RANDOM);
+}
 
 static void quantize_usage(FILE *f)
 {
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C] [--per-tensor-outputs]\n"
-            "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
-            "                     in name order (images by the flags below)\n"
-            "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
-            "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
-            "                     all: one calibration, a report per method\n"
-            "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
-            "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
-            "                     compiled for this CPU) or ref (the reference interpreter)\n"
+            "                     [--min-cosine C] [--per-tensor-outputs]\n");
+    kiln_quant_usage(f);
+    fprintf(f,
+            "                     (--method all: one calibration, a report per method)\n"
             "  -o OUT.gir         write the quantized graph in the text IR\n"
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
             "  -i EVAL            input of the report, .npy or an image (default: a seeded\n"
             "                     random input)\n"
-            "  --min-cosine C     exit 1 when an output's cosine is below C\n"
-            "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
-            "                     conv whose output leaves the int8 graph gets a scale per channel)\n",
-            DEFAULT_RANDOM);
+            "  --min-cosine C     exit 1 when an output's cosine is below C\n");
     kiln_shape_usage(f);
     kiln_preproc_usage(f);
+}
+
+static const char *const method_names[] = {"minmax", "percentile", "kl"};
+
+const char *kiln_method_name(GirCalibMethod m)
+{
+    return method_names[m];
+}
+
+void kiln_quant_opts_init(KilnQuantOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = GIR_CALIB_MINMAX;
+    o->percentile = 99.99;
+}
+
+int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantOpts *o)
+{
+    const char *s = argv[*i], *v;
+    char *end;
+    if (strcmp(s, "--per-tensor-outputs") == 0) {
+        o->per_tensor_outputs = 1;
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--calib") != 0 && strcmp(s, "--calib-random") != 0 &&
+        strcmp(s, "--method") != 0 && strcmp(s, "--percentile") != 0 &&
+        strcmp(s, "--calib-backend") != 0)
+        return -1;
+    if (*i + 1 >= argc)
+        return kiln_user_error("%s: %s needs a value", cmd, s);
+    v = argv[++*i];
+    o->given = 1;
+    if (strcmp(s, "--calib") == 0) {
+        o->calib_dir = v;
+    } else if (strcmp(s, "--calib-random") == 0) {
+        long n = strtol(v, &end, 10);
+        if (*end || end == v || n < 1 || n > 100000)
+            return kiln_user_error("%s: --calib-random wants a count from 1 to 100000, not '%s'",
+                                   cmd, v);
+        o->nrandom = (int)n;
+    } else if (strcmp(s, "--method") == 0) {
+        GirCalibMethod m;
+        for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++)
+            if (strcmp(v, method_names[m]) == 0)
+                break;
+        o->all = strcmp(v, "all") == 0;
+        if (m > GIR_CALIB_KL && !o->all)
+            return kiln_user_error("%s: unknown method '%s' (available: minmax, percentile, kl, all)",
+                                   cmd, v);
+        if (!o->all)
+            o->method = m;
+    } else if (strcmp(s, "--calib-backend") == 0) {
+        if (strcmp(v, "cpu") != 0 && strcmp(v, "ref") != 0)
+            return kiln_user_error("%s: unknown calibration back end '%s' (cpu, ref)", cmd, v);
+        o->backend = v[0] == 'c' ? KILN_CALIB_CPU : KILN_CALIB_REF;
+    } else {
+        o->percentile = strtod(v, &end);
+        if (*end || end == v || !(o->percentile > 0 && o->percentile <= 100))
+            return kiln_user_error("%s: --percentile wants a number in (0, 100], not '%s'", cmd, v);
+    }
+    if (o->calib_dir && o->nrandom > 0)
+        return kiln_user_error("%s: --calib and --calib-random exclude each other", cmd);
+    return KILN_OK;
 }
 
 /* xorshift64*: the seeded random inputs, the same on every machine. */
@@ -204,7 +275,20 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     return *out ? KILN_OK : kiln_report(&err);
 }
 
-static const char *const method_names[] = {"minmax", "percentile", "kl"};
+int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *ncalib)
+{
+    GirCalib *c;
+    GirQuantNote *notes;
+    int rc = kiln_calibrate_on(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM,
+                               o->backend, &c);
+    *q = NULL;
+    if (rc != KILN_OK)
+        return rc;
+    *ncalib = gir_calib_runs(c);
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, o->per_tensor_outputs, q, &notes);
+    gir_calib_free(c);
+    return rc;
+}
 
 /* Print the report; returns KILN_FAILED when an output is below min_cos. */
 static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *notes,
@@ -296,60 +380,38 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
 
 int kiln_cmd_quantize(int argc, char **argv)
 {
-    const char *path = NULL, *calib = NULL, *out_path = NULL, *eval = NULL;
-    int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0, per_tensor = 0;
-    double percentile = 99.99, min_cos = -2;
-    GirCalibMethod method = GIR_CALIB_MINMAX, m;
-    KilnCalibBackend be = KILN_CALIB_CPU;
+    const char *path = NULL, *out_path = NULL, *eval = NULL;
+    int rep = 0, json = 0, i, rc, ncalib = 0;
+    double min_cos = -2;
+    KilnQuantOpts qo;
+    GirCalibMethod m;
     GirCalib *c = NULL;
     GirGraph *g = NULL, *q = NULL;
     GirQuantNote *notes = NULL;
     GirArena *a = NULL;
     GirError err;
     GirTensor in;
+    kiln_quant_opts_init(&qo);
     for (i = 1; i < argc; i++) {
         const char *s = argv[i];
-        int takes = strcmp(s, "--calib") == 0 || strcmp(s, "--calib-random") == 0 ||
-                    strcmp(s, "--method") == 0 || strcmp(s, "--percentile") == 0 ||
-                    strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
-                    strcmp(s, "--min-cosine") == 0 || strcmp(s, "--calib-backend") == 0;
+        int takes = strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
+                    strcmp(s, "--min-cosine") == 0;
         const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
         if (kiln_is_help(s)) {
             quantize_usage(stdout);
             return KILN_OK;
         }
+        if ((rc = kiln_quant_option("quantize", argc, argv, &i, &qo)) >= 0) {
+            if (rc != KILN_OK)
+                return rc;
+            continue;
+        }
         if (takes && !v)
             return kiln_user_error("quantize: %s needs a value", s);
         if (takes)
             i++;
-        if (strcmp(s, "--calib") == 0) {
-            calib = v;
-        } else if (strcmp(s, "--calib-random") == 0) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > 100000)
-                return kiln_user_error("quantize: --calib-random wants a count from 1 to 100000, not '%s'", v);
-            nrandom = (int)n;
-        } else if (strcmp(s, "--method") == 0) {
-            if (strcmp(v, "minmax") == 0)
-                method = GIR_CALIB_MINMAX;
-            else if (strcmp(v, "percentile") == 0)
-                method = GIR_CALIB_PERCENTILE;
-            else if (strcmp(v, "kl") == 0)
-                method = GIR_CALIB_KL;
-            else if (strcmp(v, "all") == 0)
-                all = 1;
-            else
-                return kiln_user_error("quantize: unknown method '%s' (available: minmax, percentile, kl, all)", v);
-        } else if (strcmp(s, "--calib-backend") == 0) {
-            if (strcmp(v, "cpu") != 0 && strcmp(v, "ref") != 0)
-                return kiln_user_error("quantize: unknown calibration back end '%s' (cpu, ref)", v);
-            be = v[0] == 'c' ? KILN_CALIB_CPU : KILN_CALIB_REF;
-        } else if (strcmp(s, "--percentile") == 0) {
-            percentile = strtod(v, &end);
-            if (*end || !(percentile > 0 && percentile <= 100))
-                return kiln_user_error("quantize: --percentile wants a number in (0, 100], not '%s'", v);
-        } else if (strcmp(s, "--min-cosine") == 0) {
+        if (strcmp(s, "--min-cosine") == 0) {
             min_cos = strtod(v, &end);
             if (*end)
                 return kiln_user_error("quantize: --min-cosine wants a number, not '%s'", v);
@@ -359,8 +421,6 @@ int kiln_cmd_quantize(int argc, char **argv)
             eval = v;
         } else if (strcmp(s, "--report") == 0) {
             rep = 1;
-        } else if (strcmp(s, "--per-tensor-outputs") == 0) {
-            per_tensor = 1;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
             rep = 1;
@@ -377,26 +437,25 @@ int kiln_cmd_quantize(int argc, char **argv)
         quantize_usage(stderr);
         return kiln_user_error("quantize: no model given");
     }
-    if (calib && nrandom > 0)
-        return kiln_user_error("quantize: --calib and --calib-random exclude each other");
-    if (min_cos > -2 || all)
+    if (min_cos > -2 || qo.all)
         rep = 1;
-    if (all && out_path)
+    if (qo.all && out_path)
         return kiln_user_error("quantize: --method all reports only; it takes no -o");
     g = kiln_load_model(path, 1, &err);
     if (!g)
         return kiln_report(&err);
-    rc = kiln_calibrate_on(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, be, &c);
+    rc = kiln_calibrate_on(g, qo.calib_dir, qo.nrandom > 0 ? qo.nrandom : KILN_CALIB_RANDOM,
+                           qo.backend, &c);
     if (rc != KILN_OK)
         goto out;
     ncalib = gir_calib_runs(c);
-    if (all) {
+    if (qo.all) {
         /* Every method on the one calibration: reports only. */
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
         for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, percentile, per_tensor, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, qo.per_tensor_outputs, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -410,7 +469,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, method, percentile, per_tensor, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, qo.per_tensor_outputs, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
@@ -429,7 +488,7 @@ int kiln_cmd_quantize(int argc, char **argv)
     if (rep) {
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
-        rc = report(g, q, notes, &in, json, min_cos, method, ncalib);
+        rc = report(g, q, notes, &in, json, min_cos, qo.method, ncalib);
     }
 out:
     if (rc == KILN_OK)
