@@ -278,7 +278,8 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     if (kiln_is_quantized(*g)) {
         if (qo->given)
             return kiln_user_error("compile: %s is already quantized; --calib, --calib-random, "
-                                   "--method and --percentile apply to fp32 models", model);
+                                   "--method, --percentile and --per-tensor-outputs apply to "
+                                   "fp32 models", model);
         return KILN_OK;
     }
     if (gir_run_pipeline(*g, NULL, NULL, &err) < 0)
