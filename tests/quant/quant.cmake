@@ -55,3 +55,7 @@ add_test(NAME quant_calib_backend_same
 add_test(NAME quant_calib_backend_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: unknown calibration back end 'gpu' (cpu, ref)"
     -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib-backend gpu)
+# Per-channel output scales go to exactly the convs whose int8 output leaves
+# the int8 graph; --per-tensor-outputs turns them off.
+add_test(NAME quant_channel_heads
+  COMMAND ${QUANT}/heads.sh ${QKILN} ${QUANT}/heads.gir ${QWORK}/heads)
