@@ -47,11 +47,9 @@ static void compile_usage(FILE *f)
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
-            "An fp32 model is quantized first, as kiln quantize does it:
-");
+            "An fp32 model is quantized first, as kiln quantize does it:\n");
     kiln_quant_usage(f);
-    fprintf(f, "Figures are predictions of the cycle and resource models.
-");
+    fprintf(f, "Figures are predictions of the cycle and resource models.\n");
     kiln_shape_usage(f);
 }
 
