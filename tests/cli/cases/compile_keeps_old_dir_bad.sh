@@ -24,7 +24,7 @@ cat $TMP/err1 $TMP/err2
 test $rc1 = 2
 test $rc2 = 2
 grep -q '^kiln: compile: rtl/ cannot be generated for this plan: rtl: 56 DMA channels' $TMP/err1
-test "$(cat $TMP/err2)" = "kiln: quantize: calibration folder $TMP/empty has no .npy files"
+test "$(cat $TMP/err2)" = "kiln: quantize: calibration folder $TMP/empty has no .npy, .jpg or .png files"
 (cd $TMP/a && find . -type f | sort | xargs md5sum) > $TMP/after
 diff $TMP/before $TMP/after
 test "$(ls $TMP | grep -E '^a(\.|$)')" = a
