@@ -1,5 +1,5 @@
 /*
- * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]:
+ * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu] [--json]:
  * run a model on tensors from .npy or .pb files.  Inputs feed the graph
  * inputs in order; each -o names the file for the next output.
  */
@@ -17,13 +17,15 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu] [--json]\n"
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu] [--json]\n"
                "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
                "  -o OUT         write the next graph output (.npy or .pb)\n"
                "  --target ref   fp32 reference interpreter (default)\n"
                "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
                "  --target cpu   compiled for this CPU through LLVM (fp32, or int8 on a quantized model);\n"
                "                 nodes without a lowering run in the interpreter (count on stderr)\n"
+               "  --target gpu   compiled to PTX (sm_90, or the device's sm_XX below it) and run on\n"
+               "                 GPU 0 through the CUDA driver (libcuda.so.1); every node must lower\n"
                "  --threads N    threads of --target cpu (default 2)\n"
                "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
@@ -105,6 +107,63 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     return KILN_OK;
 }
 
+/* Compile g for NVPTX for the given sm (NULL: the default, sm_90). */
+static int gpu_compile(const GirGraph *g, const char *cpu, KlvGpuModule **m)
+{
+    GirError err;
+    KlvTarget t;
+    memset(&t, 0, sizeof t);
+    t.cpu = cpu;
+    if (!(*m = klv_gpu_compile(g, &t, &err)))
+        return kiln_report(&err);
+    return KILN_OK;
+}
+
+/* --target gpu: the PTX is built (and so verified) first; then the driver
+ * is opened (without one, one line and exit 2); for a device older than
+ * sm_90 the PTX is built again for its sm; then one run on the device. */
+static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirArena *arena)
+{
+    GirError err;
+    KlvGpuModule *m = NULL;
+    KlvGpuStats st;
+    KlvCuda *cu;
+    char arch[32];
+    int no_driver, rc;
+    if (!kiln_is_quantized(g) && gir_run_pipeline(g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    if ((rc = gpu_compile(g, NULL, &m)) != KILN_OK)
+        return rc;
+    if (!(cu = klv_cuda_open(&no_driver, &err))) {
+        klv_gpu_free(m);
+        if (no_driver)
+            return kiln_user_error("run: --target gpu: %s: no NVIDIA driver on this machine; the PTX "
+                                   "was built and verified (kiln lower --triple nvptx64-nvidia-cuda "
+                                   "writes it)",
+                                   err.msg);
+        return kiln_user_error("run: --target gpu: %s", err.msg);
+    }
+    klv_cuda_arch(cu, arch, sizeof arch);
+    klv_gpu_stats(m, &st);
+    if (strcmp(arch, st.cpu) != 0) {
+        klv_gpu_free(m);
+        m = NULL;
+        if ((rc = gpu_compile(g, arch, &m)) != KILN_OK)
+            goto out;
+        klv_gpu_stats(m, &st);
+    }
+    fprintf(stderr,
+            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
+            "PTX %.0f ms\n",
+            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+    if (klv_gpu_run(cu, m, in_t, out_t, arena, &err) < 0)
+        rc = kiln_user_error("run: --target gpu: %s", err.msg);
+out:
+    klv_gpu_free(m);
+    klv_cuda_close(cu);
+    return rc;
+}
+
 int kiln_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *target = "ref";
@@ -162,8 +221,9 @@ int kiln_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return kiln_user_error("run: no model given");
     }
-    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0)
-        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu)", target);
+    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0 &&
+        strcmp(target, "gpu") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu)", target);
 
     g = fe_load_model(path, &err);
     if (!g)
@@ -195,6 +255,9 @@ int kiln_cmd_run(int argc, char **argv)
             rc = kiln_report(&err);
             goto out;
         }
+    } else if (strcmp(target, "gpu") == 0) {
+        if ((rc = run_gpu(g, in_t, out_t, arena)) != KILN_OK)
+            goto out;
     } else if (gir_run(g, in_t, out_t, arena, &err) < 0) {
         rc = kiln_report(&err);
         goto out;
