@@ -115,7 +115,7 @@ static int gpu_compile(const GirGraph *g, const char *cpu, KlvGpuModule **m)
     memset(&t, 0, sizeof t);
     t.cpu = cpu;
     if (!(*m = klv_gpu_compile(g, &t, &err)))
-        return kiln_report(&err);
+        return kiln_user_error("run: --target gpu: %s", err.msg);
     return KILN_OK;
 }
 
