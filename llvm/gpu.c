@@ -40,6 +40,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "internal.h"
+#include "jit.h"
 
 #define GPU_TRIPLE "nvptx64-nvidia-cuda"
 #define GPU_CPU "sm_90"
@@ -549,4 +550,114 @@ void klv_gpu_free(KlvGpuModule *m)
     free(m->buf);
     free(m->ptx);
     free(m);
+}
+
+/* ---- the plan run on the host ------------------------------------------------- */
+
+/* Host buffers of the plan: the used ones allocated, data copied in. */
+static void **host_buffers(const KlvGpuModule *m, GirError *e)
+{
+    void **hb = calloc((size_t)m->nbuf + 1, sizeof *hb);
+    int b;
+    if (!hb) {
+        gir_error_at(e, gir_loc_none(), "out of memory");
+        return NULL;
+    }
+    for (b = 0; b < m->nbuf; b++) {
+        if (!m->buf[b].used)
+            continue;
+        if (!(hb[b] = calloc((size_t)m->buf[b].bytes + 64, 1))) {
+            gir_error_at(e, gir_loc_none(), "out of memory");
+            break;
+        }
+        if (m->buf[b].data)
+            memcpy(hb[b], m->buf[b].data, (size_t)m->buf[b].bytes);
+    }
+    if (b < m->nbuf) {
+        while (b-- > 0)
+            free(hb[b]);
+        free(hb);
+        return NULL;
+    }
+    return hb;
+}
+
+/* The launches in order with the bodies of jit: thread t of the grid runs
+ * [t, t + 1) when t < range, with the plan's arguments (NULL for a
+ * parameter the PTX does not read). */
+static int host_launches(const KlvGpuModule *m, KlvJit *jit, void **hb, GirError *e)
+{
+    int l, k;
+    for (l = 0; l < m->nlaunch; l++) {
+        const KlvGpuLaunch *la = &m->launch[l];
+        void (*fn)(void **, int64_t, int64_t), *addr, *args[MAX_ARGS];
+        char body[48];
+        int64_t t;
+        snprintf(body, sizeof body, "kiln_node_%s", la->entry + strlen("kiln_gpu_"));
+        if (klv_jit_lookup(jit, body, &addr, e) < 0)
+            return -1;
+        memcpy(&fn, &addr, sizeof fn);
+        for (k = 0; k < la->nargs; k++)
+            args[k] = la->args[k] >= 0 ? hb[la->args[k]] : NULL;
+        for (t = 0; t < la->grid * la->block; t++)
+            if (t < la->range)
+                fn(args, t, t + 1);
+    }
+    return 0;
+}
+
+int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
+                     GirArena *arena, GirError *e)
+{
+    const GirGraph *g = m->g;
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    KlvPlan plan;
+    KlvJit jit;
+    KlvIr ir;
+    void **hb = NULL;
+    int i, k, rc = 0;
+    memset(&jit, 0, sizeof jit);
+    klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), "kiln_gpu_host");
+    ir.vl = GPU_LANES;
+    for (i = 0; rc == 0 && i < g->nnode; i++) {
+        char body[48];
+        snprintf(body, sizeof body, "kiln_node_%d", i);
+        if (klv_lower_node(&ir, g, &g->nodes[i], body, &plan, e) != 1)
+            rc = gir_error_at(e, gir_loc_none(), "node %d lowers for NVPTX but not for the host", i);
+        for (k = 0; k < plan.nowned; k++)
+            free(plan.owned[k]);
+    }
+    LLVMDisposeBuilder(ir.b);
+    if (rc < 0)
+        LLVMDisposeModule(ir.mod);
+    else
+        rc = klv_jit_compile(&jit, tsc, ir.mod, 3, e);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    if (rc == 0 && !(hb = host_buffers(m, e)))
+        rc = -1;
+    for (i = 0; rc == 0 && i < g->ninput; i++) {
+        const GirValue *v = &g->vals[g->inputs[i]];
+        if (!gir_type_equal(&inputs[i].type, &v->type)) {
+            char a[128], b[128];
+            rc = gir_error_at(e, v->loc, "input '%s' is %s, the compiled graph takes %s", v->name,
+                              gir_type_str(&inputs[i].type, a, sizeof a),
+                              gir_type_str(&v->type, b, sizeof b));
+        } else {
+            memcpy(hb[g->inputs[i]], inputs[i].data, (size_t)gir_type_bytes(&v->type));
+        }
+    }
+    if (rc == 0)
+        rc = host_launches(m, &jit, hb, e);
+    for (i = 0; rc == 0 && i < g->noutput; i++) {
+        const GirValue *v = &g->vals[g->outputs[i]];
+        size_t bytes = (size_t)gir_type_bytes(&v->type);
+        outputs[i].type = v->type;
+        outputs[i].data = gir_arena_alloc(arena, bytes + 1);
+        memcpy(outputs[i].data, hb[g->outputs[i]], bytes);
+    }
+    for (i = 0; hb && i < m->nbuf; i++)
+        free(hb[i]);
+    free(hb);
+    klv_jit_free(&jit);
+    return rc;
 }

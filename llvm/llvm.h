@@ -146,6 +146,14 @@ const GirGraph *klv_gpu_graph(const KlvGpuModule *m);
  * (zero padding between).  0, or -1 + error. */
 int klv_gpu_write_data(const KlvGpuModule *m, const char *path, GirError *e);
 void klv_gpu_free(KlvGpuModule *m);
+/* Run m's launch plan on this CPU, where no GPU is: the same kernel
+ * bodies (4 lanes) compiled for the host, each launch's grid run thread by
+ * thread on the calling thread with the plan's buffers and arguments (a
+ * parameter the PTX does not read passed as NULL), so the plan (argument
+ * order, tables, unused parameters, launch order, ranges) is checked
+ * against the interpreters.  It does not run the PTX.  0, or -1 + error. */
+int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
+                     GirArena *arena, GirError *e);
 
 /* The CUDA driver, opened with dlopen (libcuda.so.1, or the file named by
  * the environment variable KILN_LIBCUDA), initialized, with a context on

@@ -35,7 +35,7 @@ add_test(NAME llvm_bench_output
 # Bad usage: exit status 2 and one line.
 set(EXPECT ${PROJECT_SOURCE_DIR}/tests/cli/expect.sh)
 add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu)"
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu, gpu-host)"
   -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target tpu)
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)

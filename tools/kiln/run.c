@@ -17,7 +17,8 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu] [--json]\n"
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu|gpu-host]\n"
+               "               [--json]\n"
                "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
                "  -o OUT         write the next graph output (.npy or .pb)\n"
                "  --target ref   fp32 reference interpreter (default)\n"
@@ -26,6 +27,9 @@ static void run_usage(FILE *f)
                "                 nodes without a lowering run in the interpreter (count on stderr)\n"
                "  --target gpu   compiled to PTX (sm_90, or the device's sm_XX below it) and run on\n"
                "                 GPU 0 through the CUDA driver (libcuda.so.1); every node must lower\n"
+               "  --target gpu-host  the gpu target's PTX and launch plan built, then the plan run on\n"
+               "                 this CPU thread by thread with the same kernel bodies (checks the\n"
+               "                 plan where there is no GPU; not the PTX itself)\n"
                "  --threads N    threads of --target cpu (default 2)\n"
                "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
@@ -119,10 +123,21 @@ static int gpu_compile(const GirGraph *g, const char *cpu, KlvGpuModule **m)
     return KILN_OK;
 }
 
-/* --target gpu: the PTX is built (and so verified) first; then the driver
- * is opened (without one, one line and exit 2); for a device older than
+static void gpu_stats_line(const KlvGpuModule *m)
+{
+    KlvGpuStats st;
+    klv_gpu_stats(m, &st);
+    fprintf(stderr,
+            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
+            "PTX %.0f ms\n",
+            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+}
+
+/* --target gpu (host 0) and gpu-host (host 1): the PTX is built (and so
+ * verified) first; gpu-host then runs the plan on this CPU.  gpu opens
+ * the driver (without one, one line and exit 2); for a device older than
  * sm_90 the PTX is built again for its sm; then one run on the device. */
-static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirArena *arena)
+static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirArena *arena, int host)
 {
     GirError err;
     KlvGpuModule *m = NULL;
@@ -134,6 +149,13 @@ static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirAren
         return kiln_report(&err);
     if ((rc = gpu_compile(g, NULL, &m)) != KILN_OK)
         return rc;
+    if (host) {
+        gpu_stats_line(m);
+        if (klv_gpu_run_host(m, in_t, out_t, arena, &err) < 0)
+            rc = kiln_user_error("run: --target gpu-host: %s", err.msg);
+        klv_gpu_free(m);
+        return rc;
+    }
     if (!(cu = klv_cuda_open(&no_driver, &err))) {
         klv_gpu_free(m);
         if (no_driver)
@@ -145,17 +167,14 @@ static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirAren
     }
     klv_cuda_arch(cu, arch, sizeof arch);
     klv_gpu_stats(m, &st);
+    /* a device below sm_90 cannot load PTX made for sm_90 */
     if (strcmp(arch, st.cpu) != 0) {
         klv_gpu_free(m);
         m = NULL;
         if ((rc = gpu_compile(g, arch, &m)) != KILN_OK)
             goto out;
-        klv_gpu_stats(m, &st);
     }
-    fprintf(stderr,
-            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
-            "PTX %.0f ms\n",
-            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+    gpu_stats_line(m);
     if (klv_gpu_run(cu, m, in_t, out_t, arena, &err) < 0)
         rc = kiln_user_error("run: --target gpu: %s", err.msg);
 out:
@@ -222,8 +241,9 @@ int kiln_cmd_run(int argc, char **argv)
         return kiln_user_error("run: no model given");
     }
     if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0 &&
-        strcmp(target, "gpu") != 0)
-        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu)", target);
+        strcmp(target, "gpu") != 0 && strcmp(target, "gpu-host") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu, gpu-host)",
+                               target);
 
     g = fe_load_model(path, &err);
     if (!g)
@@ -255,8 +275,8 @@ int kiln_cmd_run(int argc, char **argv)
             rc = kiln_report(&err);
             goto out;
         }
-    } else if (strcmp(target, "gpu") == 0) {
-        if ((rc = run_gpu(g, in_t, out_t, arena)) != KILN_OK)
+    } else if (strncmp(target, "gpu", 3) == 0) {
+        if ((rc = run_gpu(g, in_t, out_t, arena, strcmp(target, "gpu-host") == 0)) != KILN_OK)
             goto out;
     } else if (gir_run(g, in_t, out_t, arena, &err) < 0) {
         rc = kiln_report(&err);

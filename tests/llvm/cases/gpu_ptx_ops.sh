@@ -1,7 +1,8 @@
 # RUN: KILN PYTHON
 # Every op the LLVM back end lowers, but Sigmoid, Tanh (libm: refused for
 # the gpu target, gpu_lower_bad) and Softmax (no lowering): cases/ops.gir
-# without them, as PTX with its plan (ptx_check).
+# without them, as PTX with its plan (ptx_check), and the plan run on this
+# CPU (--target gpu-host) against the interpreter.
 . $HERE/gpu_lib.sh
 sed -e '/= Sigmoid(/d' -e '/= Tanh(/d' -e 's/Add(%s, %t)/Add(%r, %l)/' -e '/= Softmax(/d' \
     -e 's/^output %sm$/output %fl/' $HERE/cases/ops.gir > $TMP/ops.gir
@@ -10,4 +11,13 @@ ptx_check $TMP/ops "$(grep -c '^%' $TMP/ops.gir)"
 # each kind of kernel is there
 for op in Conv Relu LeakyRelu Add Mul Div Sub Clip MaxPool Concat Resize Transpose Slice Flatten GlobalAveragePool; do
     grep -q "\"op\":	\"$op\"" $TMP/ops.json
+done
+# the plan run on this CPU (--target gpu-host): bit for bit the interpreter
+n=$(grep -c '^output ' $TMP/ops.gir)
+h=() r=()
+for ((k = 0; k < n; k++)); do h+=(-o $TMP/host$k.npy) r+=(-o $TMP/ref$k.npy); done
+$KILN run $TMP/ops.gir -i $HERE/cases/ops-input.npy --target gpu-host "${h[@]}" > /dev/null
+$KILN run $TMP/ops.gir -i $HERE/cases/ops-input.npy "${r[@]}" > /dev/null
+for ((k = 0; k < n; k++)); do
+    $KILN compare $TMP/host$k.npy $TMP/ref$k.npy --max-rel-l2 1e-5
 done
