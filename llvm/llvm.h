@@ -5,7 +5,9 @@
  * and compiled in process with ORC LLJIT.  Nodes without a lowering run in
  * the reference interpreter, one node at a time, inside the same program.
  * The same kernels also go into relocatable objects for x86-64 and aarch64
- * (klv_emit_object), where every node must have a lowering.
+ * (klv_emit_object), where every node must have a lowering, and into PTX
+ * for NVIDIA GPUs with a launch plan (klv_gpu_compile), run through the
+ * CUDA driver (klv_cuda_open, klv_gpu_run).
  * This is the one public header of llvm/; exports carry the klv_ prefix.
  *
  * Errors follow graphir: 0 / NULL on failure with a GirError naming the
