@@ -37,26 +37,29 @@ typedef unsigned long long CUdeviceptr; /* a device address */
 
 /* The driver entry points kiln calls. */
 typedef struct {
-    CUresult (*Init)(unsigned flags);
-    CUresult (*DeviceGetCount)(int *count);
-    CUresult (*DeviceGet)(CUdevice *dev, int ordinal);
-    CUresult (*DeviceGetAttribute)(int *v, int attr, CUdevice dev);
-    CUresult (*CtxCreate)(CUcontext *ctx, unsigned flags, CUdevice dev);
-    CUresult (*CtxDestroy)(CUcontext ctx);
-    CUresult (*CtxSynchronize)(void);
+    CUresult (*Init)(unsigned flags);                                /* cuInit */
+    CUresult (*DeviceGetCount)(int *count);                          /* cuDeviceGetCount */
+    CUresult (*DeviceGet)(CUdevice *dev, int ordinal);               /* cuDeviceGet */
+    CUresult (*DeviceGetAttribute)(int *v, int attr, CUdevice dev);  /* cuDeviceGetAttribute */
+    CUresult (*CtxCreate)(CUcontext *ctx, unsigned flags, CUdevice dev); /* cuCtxCreate_v2 */
+    CUresult (*CtxDestroy)(CUcontext ctx);                           /* cuCtxDestroy_v2 */
+    CUresult (*CtxSynchronize)(void);                                /* cuCtxSynchronize */
+    /* cuModuleLoadDataEx: PTX text, JIT options (keys, values) */
     CUresult (*ModuleLoadDataEx)(CUmodule *mod, const void *image, unsigned nopt, int *opts,
                                  void **vals);
-    CUresult (*ModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
-    CUresult (*ModuleUnload)(CUmodule mod);
-    CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
-    CUresult (*MemFree)(CUdeviceptr p);
-    CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
-    CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
-    CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char v, size_t n);
+    CUresult (*ModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name); /* by entry */
+    CUresult (*ModuleUnload)(CUmodule mod);                          /* cuModuleUnload */
+    CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);              /* cuMemAlloc_v2 */
+    CUresult (*MemFree)(CUdeviceptr p);                              /* cuMemFree_v2 */
+    CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes); /* cuMemcpyHtoD_v2 */
+    CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes); /* cuMemcpyDtoH_v2 */
+    CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char v, size_t n); /* cuMemsetD8_v2 */
+    /* cuLaunchKernel: grid, block, shared bytes, stream (NULL: the
+     * default one), a pointer to each parameter's value, extra (NULL) */
     CUresult (*LaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                              unsigned by, unsigned bz, unsigned shared, CUstream stream,
                              void **params, void **extra);
-    CUresult (*GetErrorName)(CUresult r, const char **name);
+    CUresult (*GetErrorName)(CUresult r, const char **name);         /* cuGetErrorName */
 } CuApi;
 
 struct KlvCuda {
@@ -220,7 +223,11 @@ static int load(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirError *e)
     vals[1] = (void *)(uintptr_t)sizeof log;
     res = cu->api.ModuleLoadDataEx(&r->mod, klv_gpu_ptx(m, NULL), 2, opts, vals);
     if (res != 0) {
+        char *c;
         log[sizeof log - 1] = '\0';
+        for (c = log; *c; c++) /* the JIT's log on the one error line */
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
         r->mod = NULL;
         return cu_check(cu, res, "cuModuleLoadData", log[0] ? log : NULL, e);
     }
