@@ -215,8 +215,10 @@ static void json_buffers(cJSON *root, const GirGraph *g, const KlvGpuModule *m)
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "index", k);
         cJSON_AddStringToObject(o, "kind", kinds[b[k].kind]);
-        if (b[k].value >= 0)
+        if (b[k].value >= 0) {
             cJSON_AddStringToObject(o, "value", g->vals[b[k].value].name);
+            cJSON_AddNumberToObject(o, "value_id", b[k].value);
+        }
         if (b[k].node >= 0)
             cJSON_AddNumberToObject(o, "node", b[k].node);
         cJSON_AddNumberToObject(o, "bytes", (double)b[k].bytes);
