@@ -4,8 +4,10 @@
  * plan a CUDA driver launcher needs (cuda.c is one).
  *
  * Every node's body is the CPU kernel, void k(ptr args, i64 lo, i64 hi),
- * built with 4 f32 lanes in the blocked Conv (vectors of 4 map onto PTX's
- * .v4 loads; wider ones only split).  It becomes internal and always
+ * built with 4 f32 lanes in the blocked Conv (PTX's widest vector
+ * operands are 4 wide; wider vectors would only be split, and the packed
+ * rows, aligned to their element, load as scalars anyway).  It becomes
+ * internal and always
  * inlined into an entry kiln_gpu_<id> of the PTX kernel calling convention
  * whose parameters are the node's buffers as global pointers (address
  * space 1): ins, outs, then the emitter's tables and scratch buffers.  The
@@ -23,6 +25,9 @@
  * libdevice, and LLVM 16 lowers neither llvm.exp.f32 nor llvm.exp2.f32 for
  * NVPTX (code generation stops the process), so such a node is refused
  * with an error naming it, before code generation.
+ *
+ * klv_gpu_run_host runs a plan on the CPU with the same bodies compiled
+ * for the host: a check of the plan where there is no GPU.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
