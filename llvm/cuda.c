@@ -30,8 +30,8 @@ typedef void *CUfunction;
 typedef void *CUstream;
 typedef unsigned long long CUdeviceptr; /* a device address */
 
-#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
-#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CC_MAJOR 75 /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+#define CC_MINOR 76 /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR */
 #define CU_JIT_ERROR_LOG_BUFFER 5
 #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
 
@@ -170,9 +170,9 @@ KlvCuda *klv_cuda_open(int *no_driver, GirError *e)
         return NULL;
     }
     if (cu_check(cu, cu->api.DeviceGet(&cu->dev, 0), "cuDeviceGet", NULL, e) < 0 ||
-        cu_check(cu, cu->api.DeviceGetAttribute(&cu->major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->dev),
+        cu_check(cu, cu->api.DeviceGetAttribute(&cu->major, CC_MAJOR, cu->dev),
                  "cuDeviceGetAttribute", "compute capability", e) < 0 ||
-        cu_check(cu, cu->api.DeviceGetAttribute(&cu->minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->dev),
+        cu_check(cu, cu->api.DeviceGetAttribute(&cu->minor, CC_MINOR, cu->dev),
                  "cuDeviceGetAttribute", "compute capability", e) < 0 ||
         cu_check(cu, cu->api.CtxCreate(&cu->ctx, 0, cu->dev), "cuCtxCreate", NULL, e) < 0) {
         klv_cuda_close(cu);
