@@ -21,10 +21,12 @@
  * unpacked weights of a blocked Conv, whose packed copy is read) is never
  * allocated.
  *
- * NVPTX has no libm: a call to expf or tanhf (Sigmoid, Tanh) would need
- * libdevice, and LLVM 16 lowers neither llvm.exp.f32 nor llvm.exp2.f32 for
- * NVPTX (code generation stops the process), so such a node is refused
- * with an error naming it, before code generation.
+ * NVPTX has no libm: a call to expf or tanhf (Sigmoid, Tanh) needs
+ * libdevice, the bitcode library of the CUDA toolkit (LLVM 16 lowers
+ * neither llvm.exp.f32 nor llvm.exp2.f32 for NVPTX; code generation would
+ * stop the process).  Where libdevice is found (libdevice_path), such a
+ * call goes to its __nv_ function, linked in and inlined; where it is not,
+ * the node is refused with an error naming it, before code generation.
  *
  * klv_gpu_run_host runs a plan on the CPU with the same bodies compiled
  * for the host: a check of the plan where there is no GPU.
@@ -39,7 +41,9 @@
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -64,6 +68,7 @@ struct KlvGpuModule {
     int nlaunch;            /* count of launch */
     KlvPlan *plans;         /* per node: the emitter's plan (owns the tables) */
     KlvGpuStats stats;      /* figures */
+    char libdevice[512];    /* libdevice bitcode for libm calls; "" when none was found */
 };
 
 static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
@@ -220,6 +225,86 @@ static const char *external_call(LLVMValueRef fn)
     return NULL;
 }
 
+/* ---- libdevice ---------------------------------------------------------------- */
+
+/* Where libdevice is: $KILN_LIBDEVICE (set and empty: nowhere), else
+ * $CUDA_HOME/nvvm/libdevice/libdevice.10.bc, else the same under
+ * /usr/local/cuda; "" when that file cannot be read. */
+static void libdevice_path(char *buf, size_t size)
+{
+    const char *env = getenv("KILN_LIBDEVICE"), *home = getenv("CUDA_HOME");
+    if (env)
+        snprintf(buf, size, "%s", env);
+    else
+        snprintf(buf, size, "%s/nvvm/libdevice/libdevice.10.bc",
+                 home && home[0] ? home : "/usr/local/cuda");
+    if (buf[0] && access(buf, R_OK) != 0)
+        buf[0] = '\0';
+}
+
+/* 1 when mod declares a function it calls that is neither defined nor an
+ * intrinsic (a libm function). */
+static int has_external(LLVMModuleRef mod)
+{
+    LLVMValueRef f;
+    for (f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+        if (!LLVMGetFirstBasicBlock(f) && LLVMGetIntrinsicID(f) == 0 && LLVMGetFirstUse(f))
+            return 1;
+    return 0;
+}
+
+/* Each libm function mod calls (expf) renamed to libdevice's (__nv_expf),
+ * libdevice linked in, and every function but the entries made internal,
+ * so O3 keeps (and inlines) only what the kernels call.  -1 + error. */
+static int link_libdevice(const KlvGpuModule *m, LLVMModuleRef mod, LLVMTargetMachineRef tm,
+                          GirError *e)
+{
+    LLVMMemoryBufferRef mb;
+    LLVMModuleRef lib = NULL;
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+    LLVMValueRef f;
+    char *msg = NULL, *triple = LLVMGetTargetMachineTriple(tm), name[128];
+    int rc = 0;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(m->libdevice, &mb, &msg)) {
+        rc = gir_error_at(e, gir_loc_none(), "cannot read libdevice %s: %s", m->libdevice, msg);
+        LLVMDisposeMessage(msg);
+    } else {
+        if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(mod), mb, &lib))
+            rc = gir_error_at(e, gir_loc_none(), "libdevice %s: not LLVM bitcode LLVM 16 reads",
+                              m->libdevice);
+        LLVMDisposeMemoryBuffer(mb);
+    }
+    for (f = LLVMGetFirstFunction(mod); rc == 0 && f; f = LLVMGetNextFunction(f)) {
+        LLVMValueRef nv;
+        size_t len;
+        if (LLVMGetFirstBasicBlock(f) || LLVMGetIntrinsicID(f) != 0 || !LLVMGetFirstUse(f))
+            continue;
+        snprintf(name, sizeof name, "__nv_%s", LLVMGetValueName2(f, &len));
+        if (!(nv = LLVMGetNamedFunction(lib, name)) || !LLVMGetFirstBasicBlock(nv))
+            rc = gir_error_at(e, gir_loc_none(), "libdevice %s has no %s", m->libdevice, name);
+        else
+            LLVMSetValueName2(f, name, strlen(name));
+    }
+    if (rc == 0) {
+        LLVMSetTarget(mod, triple);
+        LLVMSetModuleDataLayout(mod, dl);
+        LLVMSetTarget(lib, triple);
+        LLVMSetModuleDataLayout(lib, dl);
+        if (LLVMLinkModules2(mod, lib)) /* lib is consumed either way */
+            rc = gir_error_at(e, gir_loc_none(), "linking libdevice %s failed", m->libdevice);
+    } else if (lib) {
+        LLVMDisposeModule(lib);
+    }
+    for (f = LLVMGetFirstFunction(mod); rc == 0 && f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        if (LLVMGetFirstBasicBlock(f) && strncmp(LLVMGetValueName2(f, &len), "kiln_gpu_", 9) != 0)
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+    LLVMDisposeTargetData(dl);
+    LLVMDisposeMessage(triple);
+    return rc;
+}
+
 /* ---- the plan ----------------------------------------------------------------- */
 
 /* Append a buffer; its index, or -1 when out of memory. */
@@ -310,11 +395,12 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
                             "every node on the device",
                             gir_op_name(n->op));
     snprintf(entry, sizeof entry, "%s_pre", body);
-    if ((ext = external_call(LLVMGetNamedFunction(ir->mod, body))) ||
-        (plan->pre && (ext = external_call(LLVMGetNamedFunction(ir->mod, entry)))))
+    if (!m->libdevice[0] &&
+        ((ext = external_call(LLVMGetNamedFunction(ir->mod, body))) ||
+         (plan->pre && (ext = external_call(LLVMGetNamedFunction(ir->mod, entry))))))
         return gir_error_at(e, at,
-                            "%s calls %s (libm), which NVPTX cannot link without libdevice: the "
-                            "gpu target has no lowering for it",
+                            "%s calls %s (libm), which NVPTX cannot link without libdevice "
+                            "(none found; KILN_LIBDEVICE or CUDA_HOME names it)",
                             gir_op_name(n->op), ext);
     /* the thread index is 32-bit (thread_index) */
     if (plan->range >= ((int64_t)1 << 31) || plan->pre_range >= ((int64_t)1 << 31))
@@ -452,6 +538,7 @@ KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e
         return NULL;
     }
     m->g = g;
+    libdevice_path(m->libdevice, sizeof m->libdevice);
     if (!(tm = gpu_machine(t, e))) {
         free(m);
         return NULL;
@@ -475,6 +562,8 @@ KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e
     LLVMDisposeBuilder(ir.b);
     m->stats.ir_ms = now_ms() - t0;
     m->stats.launches = m->nlaunch;
+    if (rc == 0 && has_external(ir.mod))
+        rc = link_libdevice(m, ir.mod, tm, e);
     if (rc == 0)
         rc = codegen(m, ir.mod, tm, e);
     LLVMDisposeModule(ir.mod);
