@@ -131,8 +131,10 @@ typedef struct KlvGpuModule KlvGpuModule;
 
 /* Lower g for NVPTX: t->triple nvptx64-nvidia-cuda (NULL or t NULL: that
  * one), t->cpu an sm_XX (default sm_90), t->features (default +ptx78).
- * Every node must have a lowering, and none may call libm (NVPTX has no
- * expf or tanhf without libdevice): -1 + error naming the node.  The
+ * Every node must have a lowering, and a node calling libm (Sigmoid,
+ * Tanh) needs the CUDA toolkit's libdevice, looked for at $KILN_LIBDEVICE
+ * (empty: none), else $CUDA_HOME or /usr/local/cuda under
+ * nvvm/libdevice/libdevice.10.bc: -1 + error naming the node.  The
  * module is verified, optimized (O3) and turned into PTX text.  g must
  * outlive the module (constants are referenced in place). */
 KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e);
