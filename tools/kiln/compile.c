@@ -6,7 +6,9 @@
  * DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg, DIR/model.gir
  * (the planned graph in the text IR, for kiln simulate's interpreter) and DIR/rtl/
  * (Verilog top of the first FPGA segment, register map, templates; skipped
- * with a note when the generator does not handle the plan yet).  The folder is built under a temporary name and renamed at the end, so a failed
+ * with a note when the generator does not handle the plan yet) and, with
+ * rtl/, DIR/driver/ (the per-model driver: docs/driver.md; its
+ * preprocessing and detector options are rtl_driver_option's).  The folder is built under a temporary name and renamed at the end, so a failed
  * compile never leaves a folder that looks complete.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -40,6 +42,10 @@ static void compile_usage(FILE *f)
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --json    print the figures as JSON\n"
+            "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
+            "  --nhwc --alpha --resize stretch|pad   image preprocessing of kiln-infer\n"
+            "  --detect yolov3|region --anchors W,H,... --classes N [--score-threshold T]\n"
+            "  [--iou-threshold T]   YOLO decode + NMS for an ONNX model's raw heads\n"
             "Figures are predictions of the cycle and resource models.\n");
 }
 
@@ -84,6 +90,7 @@ static void remove_tmp(const char *dir)
         unlink(path);
     }
     rtl_remove(dir);
+    rtl_driver_remove(dir);
     rmdir(dir);
 }
 
@@ -109,10 +116,25 @@ static int run_dot(const char *dir)
     return 0;
 }
 
+/* DIR/driver beside rtl/: 0 written, 1 not (a note says why), -1 error. */
+static int write_driver(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                        const char *tmp)
+{
+    GirError e;
+    int rc = rtl_driver_check(p, g, o, &e);
+    if (rc > 0)
+        fprintf(stderr, "kiln: note: driver/ not written: %s\n", e.msg);
+    if (rc == 0 && rtl_driver_write(p, g, o, tmp, &e) < 0)
+        rc = -1;
+    if (rc < 0)
+        kiln_report(&e);
+    return rc;
+}
+
 /* Write the output folder atomically: tmp folder beside DIR, then rename
  * (an existing DIR is replaced only when it holds a previous plan). */
 static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, double compile_ms,
-                         int *svg, int *rtl)
+                         int *svg, int *rtl, const RtlDriverOptions *dopt, int *drv)
 {
     char tmp[4096], old[4096], path[4096];
     char *json = hls_plan_json(p), *buf = NULL;
@@ -160,6 +182,10 @@ static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, d
         remove_tmp(tmp);
         return kiln_report(&rerr);
     }
+    if (*rtl && (*drv = write_driver(p, g, dopt, tmp)) < 0) {
+        remove_tmp(tmp);
+        return KILN_BAD_INPUT;
+    }
     *svg = run_dot(tmp);
     if (*svg < 0) {
         remove_tmp(tmp);
@@ -189,7 +215,8 @@ int kiln_cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
-    int json = 0, i, rc, svg = 1, rtl = 0;
+    int json = 0, i, rc, svg = 1, rtl = 0, drv = 1, k;
+    RtlDriverOptions dopt;
     HlsPin *pins = calloc(MAX_PINS, sizeof *pins);
     HlsPlanOptions opts = {0};
     GirError err;
@@ -200,6 +227,7 @@ int kiln_cmd_compile(int argc, char **argv)
     if (!pins)
         gir_die("out of memory");
     opts.pins = pins;
+    rtl_driver_defaults(&dopt);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -240,6 +268,12 @@ int kiln_cmd_compile(int argc, char **argv)
                 free(pins);
                 return kiln_report(&err);
             }
+        } else if ((k = rtl_driver_option(&dopt, argc - i, argv + i, &err)) != 0) {
+            if (k < 0) {
+                free(pins);
+                return kiln_report(&err);
+            }
+            i += k - 1;
         } else if (a[0] == '-') {
             compile_usage(stderr);
             free(pins);
@@ -293,7 +327,7 @@ int kiln_cmd_compile(int argc, char **argv)
     }
     ms = now_ms() - t0;
     if (rc == KILN_OK)
-        rc = write_outputs(p, g, outdir, ms, &svg, &rtl);
+        rc = write_outputs(p, g, outdir, ms, &svg, &rtl, &dopt, &drv);
     if (rc == KILN_OK) {
         if (json) {
             char *s = hls_plan_json(p);
@@ -311,8 +345,9 @@ int kiln_cmd_compile(int argc, char **argv)
             printf("limit: %s\n", p->limit);
             if (svg == 1)
                 printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
-            printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
-                   svg == 0 ? ",dataflow.svg" : "", rtl ? ",rtl/,vivado/" : "");
+            printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s%s}\n", outdir,
+                   svg == 0 ? ",dataflow.svg" : "", rtl ? ",rtl/,vivado/" : "",
+                   rtl && drv == 0 ? ",driver/" : "");
         }
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
     }
