@@ -121,7 +121,7 @@ static int plan_dequant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
     if (out < 0) { /* its only reader a YoloHead giving a graph output */
         if (consumers(g, n->out[0], &only) != 1 || g->nodes[only].op != GIR_OP_YOLO ||
             (out = graph_output(g, g->nodes[only].out[0])) < 0)
-            return cpu_node(g, n, "between FPGA segments or before other CPU layers", e);
+            return cpu_node(g, only >= 0 ? &g->nodes[only] : n, "after an FPGA segment", e);
     } else if (consumers(g, n->out[0], &only) != 0) {
         return cpu_node(g, n, "feeding both a graph output and other layers", e);
     }

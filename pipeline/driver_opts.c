@@ -104,9 +104,10 @@ static int value_option(RtlDriverOptions *o, const char *a, const char *v, GirEr
     }
     if (!strcmp(a, "--classes")) {
         n = strtol(v, &end, 10);
-        if (end == v || *end || n < 1 || n > 100000)
-            return bad(e, a, v, "an integer in 1..100000");
+        if (end == v || *end || n < 0 || n > 100000)
+            return bad(e, a, v, "an integer in 0..100000 (0: objectness alone)");
         o->classes = (int)n;
+        o->has_classes = 1;
         return 2;
     }
     if (!strcmp(a, "--score-threshold"))

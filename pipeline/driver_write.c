@@ -83,7 +83,7 @@ static int det_from_graph(const GirGraph *g, Det *d, GirError *e)
 static int det_from_options(const GirGraph *g, const RtlDriverOptions *o, Det *d, GirError *e)
 {
     int i, k, per;
-    if (!o->classes || !o->nanchors)
+    if (!o->has_classes || !o->nanchors)
         return OPT_ERR(e, "compile: --detect %s needs --anchors and --classes",
                        o->detect == RTL_DETECT_REGION ? "region" : "yolov3");
     if ((o->nanchors / 2) % g->noutput)
@@ -142,7 +142,7 @@ static int make_det(const GirGraph *g, const RtlDriverOptions *o, Det *d, GirErr
     if (d->kind && o->detect)
         return OPT_ERR(e, "compile: --detect: %s has YoloHead nodes (the Darknet [yolo] "
                        "anchors are used)", g->name);
-    if (!o->detect && (o->nanchors || o->classes))
+    if (!o->detect && (o->nanchors || o->has_classes))
         return OPT_ERR(e, "compile: %s without --detect", o->nanchors ? "--anchors" : "--classes");
     if (o->detect)
         return det_from_options(g, o, d, e);

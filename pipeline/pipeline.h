@@ -76,7 +76,8 @@ typedef struct {
     int detect;         /* --detect: RTL_DETECT_ */
     float anchors[RTL_DRV_MAX_ANCHORS]; /* --anchors W,H,... */
     int nanchors;       /* numbers given */
-    int classes;        /* --classes (0: not given) */
+    int classes;        /* --classes: class entries per anchor (0: objectness alone) */
+    int has_classes;    /* --classes given */
     float score_thr;    /* --score-threshold */
     float iou_thr;      /* --iou-threshold */
 } RtlDriverOptions;

@@ -3,8 +3,10 @@
  * output, anchors in input pixels): x = (col + sigmoid(tx)) / W, w = anchor
  * * exp(tw) / input width, score = sigmoid(obj) * sigmoid(class).  Region
  * heads (YOLOv2, anchors in grid cells): w = anchor * exp(tw) / W, classes
- * through softmax (one class: 1).  Boxes under the score threshold are
- * dropped, then per class NMS.  exp is computed here with plain arithmetic
+ * through softmax (one class: 1; no class entries, --classes 0: the score is
+ * the objectness).  Boxes scoring the threshold or less are dropped, then
+ * per class NMS (a box overlapping a better one more than the IoU threshold
+ * goes).  exp is computed here with plain arithmetic
  * (no libm), so an x86-64 and an aarch64 build give the same boxes.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -64,10 +66,11 @@ static int head_boxes(const Head *hd, int in_w, int in_h, KdBox **v, int *n, int
                 double obj = act ? t[4 * plane] : sig(t[4 * plane]), best = -1, sum = 0, cx, cy,
                        bw, bh, m = -1e300;
                 int bc = 0;
-                if (obj < d->score_threshold)
+                if (!(obj > d->score_threshold))
                     continue;
                 for (c = 0; c < d->classes; c++)
-                    m = fmax(m, t[(size_t)(5 + c) * plane]);
+                    if (t[(size_t)(5 + c) * plane] > m)
+                        m = t[(size_t)(5 + c) * plane];
                 for (c = 0; c < d->classes; c++) {
                     double p = region ? dexp(t[(size_t)(5 + c) * plane] - m)
                                       : act ? t[(size_t)(5 + c) * plane]
@@ -80,7 +83,9 @@ static int head_boxes(const Head *hd, int in_w, int in_h, KdBox **v, int *n, int
                 }
                 if (region)
                     best /= sum;
-                if (obj * best < d->score_threshold)
+                if (d->classes == 0)
+                    best = 1.0; /* one class, no class entries: the score is obj */
+                if (!(obj * best > d->score_threshold))
                     continue;
                 cx = (x + (act ? t[0] : sig(t[0]))) / hd->w;
                 cy = (y + (act ? t[plane] : sig(t[plane]))) / hd->h;
@@ -148,10 +153,10 @@ static void to_picture(KdBox *v, int n, int in_w, int in_h, int img_w, int img_h
 {
     double sx = img_w, sy = img_h;
     int i;
-    if (kd_model.pre.pad) {
+    if (kd_model.pre.pad) { /* the picture covers round(its size * s) of the input */
         double s = fmin((double)in_w / img_w, (double)in_h / img_h);
-        sx = in_w / s;
-        sy = in_h / s;
+        sx = (double)in_w * img_w / floor(img_w * s + 0.5);
+        sy = (double)in_h * img_h / floor(img_h * s + 0.5);
     }
     for (i = 0; i < n; i++) {
         v[i].x0 = (float)fmin(fmax(v[i].x0 * sx, 0), img_w);

@@ -1,6 +1,7 @@
 /*
- * image.c: pictures through stb_image (JPEG, PNG, ... read), stb_image_resize
- * (bilinear: the triangle filter on 0..255 values) and stb_image_write (PNG);
+ * image.c: pictures through stb_image (JPEG, PNG, ... read) and
+ * stb_image_write (PNG), a plain bilinear resize (TensorFlow's legacy
+ * sampling, computed in float: the same on every target);
  * the model input made from a picture by the preprocessing kiln compile was
  * given (--mean, --std | --scale, --bgr, --nhwc, --alpha, --resize); boxes
  * drawn into a picture.
@@ -17,7 +18,6 @@
 #include <unistd.h>
 
 #include "stb_image.h"
-#include "stb_image_resize.h"
 #include "stb_image_write.h"
 
 int kd_image_load(const char *path, KdImage *im, char *err)
@@ -63,56 +63,56 @@ static int input_hwc(const KdTensorInfo *t, int *h, int *w, int *c, char *err)
     return 0;
 }
 
-/* Picture scaled into an h x w canvas (stretched, or fitted and zero padded
- * on the bottom/right). */
-static uint8_t *fit(const KdImage *im, int h, int w, char *err)
+/* The picture's pixel (x, y) channel k, 0 outside it (the zero padding). */
+static float px(const KdImage *im, int x, int y, int k)
 {
-    uint8_t *canvas = calloc((size_t)h * (size_t)w, 3), *tmp = NULL;
-    int nw = w, nh = h, y;
-    if (!canvas) {
-        snprintf(err, KD_ERR, "out of memory");
-        return NULL;
-    }
+    return x < im->w && y < im->h ? (float)im->rgb[((size_t)y * (size_t)im->w + (size_t)x) * 3 + k]
+                                  : 0.0f;
+}
+
+/* The canvas the model input is resized from: the picture (stretch), or the
+ * picture zero padded on the bottom/right to the input's aspect ratio (pad). */
+static void canvas_size(const KdImage *im, int h, int w, int *cw, int *ch)
+{
+    *cw = im->w;
+    *ch = im->h;
     if (kd_model.pre.pad) {
-        double s = fmin((double)w / im->w, (double)h / im->h);
-        nw = (int)floor(im->w * s + 0.5);
-        nh = (int)floor(im->h * s + 0.5);
-        nw = nw < 1 ? 1 : nw > w ? w : nw;
-        nh = nh < 1 ? 1 : nh > h ? h : nh;
+        int64_t want_w = ((int64_t)im->h * w + h / 2) / h, want_h = ((int64_t)im->w * h + w / 2) / w;
+        *cw = want_w > im->w ? (int)want_w : im->w;
+        *ch = want_h > im->h ? (int)want_h : im->h;
     }
-    tmp = malloc((size_t)nw * (size_t)nh * 3);
-    if (!tmp || !stbir_resize_uint8_generic(im->rgb, im->w, im->h, 0, tmp, nw, nh, 0, 3,
-                                            STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
-                                            STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, NULL)) {
-        snprintf(err, KD_ERR, "cannot resize the picture to %dx%d", nw, nh);
-        free(tmp);
-        free(canvas);
-        return NULL;
-    }
-    for (y = 0; y < nh; y++)
-        memcpy(canvas + (size_t)y * (size_t)w * 3, tmp + (size_t)y * (size_t)nw * 3,
-               (size_t)nw * 3);
-    free(tmp);
-    return canvas;
+}
+
+/* Bilinear sample of channel k at output pixel (x, y) of an h x w resize of
+ * the cw x ch canvas: source = dest * (in / out), no half-pixel offset, no
+ * antialiasing (TensorFlow's resize_bilinear without align_corners and
+ * half_pixel_centers, as face-api uses), float result. */
+static float sample(const KdImage *im, int cw, int ch, int h, int w, int x, int y, int k)
+{
+    float sy = (float)y * ((float)ch / (float)h), sx = (float)x * ((float)cw / (float)w);
+    int y0 = (int)floorf(sy), x0 = (int)floorf(sx);
+    int y1 = y0 + 1 < ch ? y0 + 1 : ch - 1, x1 = x0 + 1 < cw ? x0 + 1 : cw - 1;
+    float fy = sy - (float)y0, fx = sx - (float)x0;
+    float top = px(im, x0, y0, k) + (px(im, x1, y0, k) - px(im, x0, y0, k)) * fx;
+    float bot = px(im, x0, y1, k) + (px(im, x1, y1, k) - px(im, x0, y1, k)) * fx;
+    return top + (bot - top) * fy;
 }
 
 int kd_preprocess(const KdImage *im, const KdTensorInfo *t, float *x, char *err)
 {
     const KdPreproc *p = &kd_model.pre;
-    int h, w, c, y, xx, k;
-    uint8_t *canvas;
-    if (input_hwc(t, &h, &w, &c, err) < 0 || !(canvas = fit(im, h, w, err)))
+    int h, w, c, y, xx, k, cw, ch;
+    if (input_hwc(t, &h, &w, &c, err) < 0)
         return -1;
+    canvas_size(im, h, w, &cw, &ch);
     for (y = 0; y < h; y++)
         for (xx = 0; xx < w; xx++)
             for (k = 0; k < c; k++) {
-                const uint8_t *px = canvas + ((size_t)y * (size_t)w + (size_t)xx) * 3;
-                float v = k == 3 ? 255.0f : (float)px[p->bgr ? 2 - k : k];
+                float v = k == 3 ? 255.0f : sample(im, cw, ch, h, w, xx, y, p->bgr ? 2 - k : k);
                 size_t at = p->nhwc ? ((size_t)y * (size_t)w + (size_t)xx) * (size_t)c + (size_t)k
                                     : ((size_t)k * (size_t)h + (size_t)y) * (size_t)w + (size_t)xx;
                 x[at] = (v - p->mean[k]) / p->div[k] * p->mul;
             }
-    free(canvas);
     return 0;
 }
 

@@ -205,8 +205,8 @@ static float *read_input(const Args *a, KdImage *im, char *err)
     }
     if (kd_preprocess(im, &kd_model.in[0], x, err) < 0) {
         char e2[KD_ERR];
-        snprintf(e2, sizeof e2, "%s: %s", a->input, err);
-        memcpy(err, e2, KD_ERR);
+        memcpy(e2, err, KD_ERR);
+        snprintf(err, KD_ERR, "%s: %.*s", a->input, KD_ERR / 2, e2);
         free(x);
         return NULL;
     }

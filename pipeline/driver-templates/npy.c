@@ -174,7 +174,7 @@ float *kd_npy_read(const char *path, const KdTensorInfo *want, char *err)
     for (i = 0; same && i < t.rank; i++)
         same = t.dims[i] == want->dims[i];
     if (x && !same) {
-        snprintf(err, KD_ERR, "%s: shape %s, the model's input '%s' is %s", path,
+        snprintf(err, KD_ERR, "%s: shape %s, the model's '%s' is %s", path,
                  shape_str(&t, a, sizeof a), want->name, shape_str(want, b, sizeof b));
         free(x);
         return NULL;

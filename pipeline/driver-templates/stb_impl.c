@@ -3,11 +3,11 @@
  * (Debian libstb-dev, /usr/include/stb; header-only, so they cross-compile).
  */
 #define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_RESIZE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -17,5 +17,4 @@
 #pragma GCC diagnostic ignored "-Wstrict-prototypes"
 #endif
 #include "stb_image.h"
-#include "stb_image_resize.h"
 #include "stb_image_write.h"
