@@ -217,7 +217,12 @@ int drv_plan(const HlsPlan *p, const GirGraph *g, DrvPlan *d, GirError *e)
     for (i = 0; i < p->nstage; i++)
         if (p->stages[i].node_id >= 0 && p->stages[i].node_id < g->nnode)
             d->fpga[p->stages[i].node_id] = 1;
-    for (i = 0; i < g->nnode && rc == 0; i++)
+    for (i = 0; i < g->nnode && !rc; i++) /* an int8 graph: a graph input quantized */
+        rc = g->nodes[i].op == GIR_OP_QUANTIZELINEAR && graph_input(g, g->nodes[i].in[0]) >= 0;
+    if (!rc)
+        return gir_error_at(e, gir_loc_none(), "driver: %s has no int8 input (QuantizeLinear of "
+                            "a graph input): quantize it first (kiln quantize)", g->name), 1;
+    for (i = 0, rc = 0; i < g->nnode && rc == 0; i++)
         rc = plan_node(g, d, i, e);
     if (rc == 0)
         rc = check_io(g, d, e);

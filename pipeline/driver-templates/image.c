@@ -155,6 +155,8 @@ void kd_boxes_draw(KdImage *im, const KdBox *b, int n)
         const uint8_t *rgb = pal[b[i].cls % 6];
         int x0 = (int)floorf(b[i].x0), y0 = (int)floorf(b[i].y0);
         int x1 = (int)floorf(b[i].x1), y1 = (int)floorf(b[i].y1);
+        x1 = x1 >= im->w ? im->w - 1 : x1; /* a box up to the edge shows its far side */
+        y1 = y1 >= im->h ? im->h - 1 : y1;
         for (t = 0; t < lw; t++) {
             hline(im, x0, x1, y0 + t, rgb);
             hline(im, x0, x1, y1 - t, rgb);
