@@ -13,12 +13,10 @@
 
 #include "kiln_driver.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* e^x for |x| < 700: x = k ln2 + r, |r| <= ln2/2, Taylor series of e^r to
  * degree 16 (error below 1 ulp of a double), scaled by 2^k exactly. */
@@ -206,24 +204,15 @@ int kd_decode(const float *const *outs, const KdTensorInfo *shapes, int nout, in
 int kd_boxes_json(const char *path, const KdBox *b, int n, char *err)
 {
     char tmp[4096];
-    FILE *f;
-    int i, ok;
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "w"))) {
-        snprintf(err, KD_ERR, "%s: cannot create: %s", tmp, strerror(errno));
+    FILE *f = kd_create(path, tmp, err);
+    int i;
+    if (!f)
         return -1;
-    }
     fprintf(f, "{\"model\": \"%s\", \"detections\": [", kd_model.name);
     for (i = 0; i < n; i++)
         fprintf(f, "%s\n  {\"x0\": %.2f, \"y0\": %.2f, \"x1\": %.2f, \"y1\": %.2f, "
                 "\"score\": %.4f, \"class\": %d}", i ? "," : "", b[i].x0, b[i].y0, b[i].x1,
                 b[i].y1, b[i].score, b[i].cls);
     fprintf(f, "%s]}\n", n ? "\n" : "");
-    ok = !ferror(f);
-    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
-        snprintf(err, KD_ERR, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return kd_commit(f, tmp, path, 1, err);
 }

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stb_image.h"
 #include "stb_image_write.h"
@@ -116,16 +115,27 @@ int kd_preprocess(const KdImage *im, const KdTensorInfo *t, float *x, char *err)
     return 0;
 }
 
+/* Where stb_image_write's bytes go. */
+typedef struct {
+    FILE *f; /* the temporary file */
+    int ok;  /* 0 after a short write */
+} Sink;
+
+static void to_file(void *ctx, void *data, int size)
+{
+    Sink *k = ctx;
+    if (fwrite(data, 1, (size_t)size, k->f) != (size_t)size)
+        k->ok = 0;
+}
+
 int kd_image_write_png(const char *path, const KdImage *im, char *err)
 {
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld.png", path, (long)getpid());
-    if (!stbi_write_png(tmp, im->w, im->h, 3, im->rgb, im->w * 3) || rename(tmp, path) != 0) {
-        snprintf(err, KD_ERR, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+    Sink k = {kd_create(path, tmp, err), 1};
+    if (!k.f)
         return -1;
-    }
-    return 0;
+    k.ok = stbi_write_png_to_func(to_file, &k, im->w, im->h, 3, im->rgb, im->w * 3) && k.ok;
+    return kd_commit(k.f, tmp, path, k.ok, err);
 }
 
 static void hline(KdImage *im, int x0, int x1, int y, const uint8_t *rgb)

@@ -5,12 +5,16 @@
  * computes them, int8 maps to and from the channels' DDR images, and
  * Darknet's [yolo] logistic.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "kiln_driver.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int64_t kd_numel(const KdTensorInfo *t)
 {
@@ -211,4 +215,24 @@ void kd_yolo_head(float *x, int64_t c, int64_t plane, int classes)
         for (i = 0; i < plane; i++)
             x[ch * plane + i] = 1.0f / (1.0f + expf(-x[ch * plane + i]));
     }
+}
+
+FILE *kd_create(const char *path, char *tmp, char *err)
+{
+    FILE *f;
+    snprintf(tmp, 4096, "%s.tmp-%ld", path, (long)getpid());
+    if (!(f = fopen(tmp, "wb")))
+        snprintf(err, KD_ERR, "%s: cannot create: %s", tmp, strerror(errno));
+    return f;
+}
+
+int kd_commit(FILE *f, const char *tmp, const char *path, int ok, char *err)
+{
+    ok = !ferror(f) && ok;
+    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
+        snprintf(err, KD_ERR, "%s: cannot write: %s", path, errno ? strerror(errno) : "error");
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }

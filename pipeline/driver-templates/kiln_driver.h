@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kiln_rt.h"
 
@@ -90,6 +91,12 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
 int kd_run_fpga(KdRun *r, int timeout_ms, char *err);
 /* Darknet [yolo] (YoloHead) on an fp32 [1, C, H, W] tensor in place. */
 void kd_yolo_head(float *x, int64_t c, int64_t plane, int classes);
+
+/* A file written whole or not at all: kd_create opens a temporary name
+ * beside path (into tmp, 4096 bytes); kd_commit closes it and renames it
+ * to path when ok, else removes it.  0, or -1 + err naming the file. */
+FILE *kd_create(const char *path, char *tmp, char *err);
+int kd_commit(FILE *f, const char *tmp, const char *path, int ok, char *err);
 
 /* ---- generated in model.c ---- */
 extern const KdModelInfo kd_model;

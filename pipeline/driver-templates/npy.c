@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The whole file into a new buffer; NULL + err. */
 static unsigned char *slurp(const char *path, size_t *len, char *err)
@@ -200,18 +199,9 @@ int kd_npy_write(const char *path, const KdTensorInfo *t, const float *data, cha
     h[n++] = '\n';
     pre[8] = (unsigned char)(n & 0xff);
     pre[9] = (unsigned char)(n >> 8);
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, KD_ERR, "%s: cannot create: %s", tmp, strerror(errno));
+    if (!(f = kd_create(path, tmp, err)))
         return -1;
-    }
     ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(h, 1, n, f) == n &&
          fwrite(data, sizeof(float), (size_t)kd_numel(t), f) == (size_t)kd_numel(t);
-    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
-        snprintf(err, KD_ERR, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return kd_commit(f, tmp, path, ok, err);
 }

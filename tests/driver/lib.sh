@@ -2,7 +2,8 @@
 # yolo): F/a the compiled model, F/bx/kiln-infer its x86-64 driver,
 # F/in.npy the input, F/r0.npy, F/r1.npy the int8 interpreter's outputs.
 # serve DIR SOCK: kiln simulate DIR --serve SOCK in the background (pid in
-# SERVER), waiting for the socket; unserve: stop it.
+# SERVER), waiting for the socket (up to 1000 s: the first serve builds the
+# Verilator model, minutes on a loaded machine); unserve: stop it.
 F=$WORK/yolo
 ANCHORS=81,82,135,169,344,319,10,14,23,27,37,58
 IMAGES=/opt/kiln-deps/darknet/usr/share/darknet/data
@@ -14,7 +15,7 @@ serve() {
     while [ ! -S $2 ]; do
         sleep 0.2
         n=$((n + 1))
-        if [ $n -gt 1500 ] || ! kill -0 $SERVER 2> /dev/null; then
+        if [ $n -gt 5000 ] || ! kill -0 $SERVER 2> /dev/null; then
             cat $TMP/serve.log
             return 1
         fi
