@@ -133,6 +133,19 @@ static char *shape_str(const KdTensorInfo *t, char *buf, size_t size)
     return buf;
 }
 
+/* At most 2^40 elements (so the byte count cannot overflow). */
+static int shape_fits(const KdTensorInfo *t)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < t->rank; i++) {
+        if (t->dims[i] > ((int64_t)1 << 40) || (t->dims[i] && n > ((int64_t)1 << 40) / t->dims[i]))
+            return 0;
+        n *= t->dims[i];
+    }
+    return 1;
+}
+
 float *kd_npy_read_any(const char *path, KdTensorInfo *t, char *err)
 {
     size_t len = 0, need;
@@ -143,6 +156,11 @@ float *kd_npy_read_any(const char *path, KdTensorInfo *t, char *err)
         return NULL;
     off = parse_header(path, buf, len, t, err);
     if (off < 0) {
+        free(buf);
+        return NULL;
+    }
+    if (!shape_fits(t)) {
+        snprintf(err, KD_ERR, "%s: .npy shape too large", path);
         free(buf);
         return NULL;
     }
