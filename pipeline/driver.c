@@ -21,7 +21,7 @@
 static int cpu_node(const GirGraph *g, const GirNode *n, const char *why, GirError *e)
 {
     (void)g;
-    gir_error_at(e, n->loc, "driver: node '%s' (%s) runs on the CPU %s: CPU layers are not in "
+    gir_error_at(e, gir_loc_none(), "driver: node '%s' (%s) runs on the CPU %s: CPU layers are not in "
                  "the generated driver yet (they need objects from the LLVM back end)", n->name,
                  gir_op_name(n->op), why);
     return 1;
