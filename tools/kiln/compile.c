@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "hls/plan.h"
+#include "image.h"
 #include "pipeline/pipeline.h"
 #include "kiln.h"
 
@@ -429,9 +430,14 @@ int kiln_cmd_compile(int argc, char **argv)
                 return kiln_report(&err);
             }
         } else if ((k = rtl_driver_option(&dopt, argc - i, argv + i, &err)) != 0) {
+            int j = i; /* the preprocessing flags also apply to --calib's images */
             if (k < 0) {
                 free(pins);
                 return kiln_report(&err);
+            }
+            if (kiln_preproc_arg(argc, argv, &j) < 0) {
+                free(pins);
+                return KILN_BAD_INPUT;
             }
             i += k - 1;
         } else if (a[0] == '-') {
