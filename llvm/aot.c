@@ -89,9 +89,8 @@ static const char *bad_symbol(const char *s)
  * processor for this target (ignoring processor)") and goes on; here it is
  * an error.  For the call, fd 2 goes to a temporary file (what else LLVM
  * says there is passed on).  NULL + error. */
-static LLVMTargetMachineRef checked_machine(LLVMTargetRef tgt, const char *triple,
-                                           const char *cpu, const char *feat, const char *shown,
-                                           GirError *e)
+LLVMTargetMachineRef klv_checked_machine(LLVMTargetRef tgt, const char *triple, const char *cpu,
+                                         const char *feat, const char *shown, GirError *e)
 {
     FILE *cap = tmpfile();
     int saved = -1;
@@ -213,7 +212,7 @@ static LLVMTargetMachineRef target_machine(const KlvTarget *t, char **triple, Gi
         *triple = NULL;
         return NULL;
     }
-    tm = checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
+    tm = klv_checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
     if (!tm) {
         LLVMDisposeMessage(*triple);
         *triple = NULL;

@@ -12,6 +12,7 @@
 #define KILN_LLVM_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "llvm.h"
 
@@ -121,5 +122,11 @@ int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *n
  * per input, NULL when absent); outs get data from arena. */
 int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, GirTensor *outs,
                     GirArena *arena, GirError *e);
+
+/* aot.c: LLVMCreateTargetMachine (O3, PIC) that takes LLVM's warnings of
+ * an unknown CPU or feature as errors (shown: the triple as the user gave
+ * it).  NULL + error. */
+LLVMTargetMachineRef klv_checked_machine(LLVMTargetRef tgt, const char *triple, const char *cpu,
+                                         const char *feat, const char *shown, GirError *e);
 
 #endif

@@ -61,7 +61,7 @@ exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
 add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2
   "kiln: unknown command 'frobnicate' (kiln --help lists them)" -- ${KILN} frobnicate)
 add_test(NAME cli_unknown_option_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu)" -- ${KILN} run x.onnx -i a.npy --target tpu)
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu, gpu-host)" -- ${KILN} run x.onnx -i a.npy --target tpu)
 add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
   "kiln: run: ${MODELS}/yolov3-tiny-small.onnx has 1 input, 0 given with -i" -- ${KILN} run ${MODELS}/yolov3-tiny-small.onnx)
 

@@ -35,8 +35,8 @@ add_test(NAME llvm_bench_output
 # Bad usage: exit status 2 and one line.
 set(EXPECT ${PROJECT_SOURCE_DIR}/tests/cli/expect.sh)
 add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: run: unknown target 'gpu' (available: ref, int8, cpu)"
-  -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target gpu)
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu, gpu-host)"
+  -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target tpu)
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
 add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
@@ -56,5 +56,6 @@ add_test(NAME llvm_bench_fpga_sim_no_dir_bad
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga-sim)
 
 # kiln lower: the objects linked and run (x86-64 here, aarch64 under
-# qemu-aarch64) and its errors: cases/aot_*.sh.
+# qemu-aarch64) and its errors: cases/aot_*.sh; the PTX of the gpu target
+# and kiln run --target gpu: cases/gpu_*.sh.
 kiln_case_tests(llvm)

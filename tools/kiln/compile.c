@@ -7,7 +7,10 @@
  * writes DIR/plan.json, DIR/report.md, DIR/dataflow.dot, DIR/dataflow.svg,
  * DIR/model.gir (the planned int8 graph in the text IR, for kiln simulate's
  * interpreter), DIR/rtl/ (Verilog, register map, weights.bin) and
- * DIR/vivado/ (the package).  When rtl/ or vivado/ cannot be written the
+ * DIR/vivado/ (the package) and DIR/driver/ (the per-model driver,
+ * docs/driver.md; its preprocessing and detector options are
+ * rtl_driver_option's; a model the driver does not take gets a note saying
+ * why).  When rtl/ or vivado/ cannot be written the
  * command fails, unless --plan-only asked for the plan alone.  The folder is
  * built under a temporary name and renamed at the end, so a failed compile
  * never leaves a folder that looks complete, and a previous DIR survives it.
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "hls/plan.h"
+#include "image.h"
 #include "pipeline/pipeline.h"
 #include "kiln.h"
 
@@ -47,6 +51,10 @@ static void compile_usage(FILE *f)
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
+            "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
+            "  --nhwc --alpha --resize stretch|pad   image preprocessing of kiln-infer\n"
+            "  --detect yolov3|region --anchors W,H,... --classes N [--score-threshold T]\n"
+            "  [--iou-threshold T]   YOLO decode + NMS for an ONNX model's raw heads\n"
             "An fp32 model is quantized first, as kiln quantize does it:\n");
     kiln_quant_usage(f);
     fprintf(f, "Figures are predictions of the cycle and resource models.\n");
@@ -95,6 +103,7 @@ static int remove_out(const char *dir)
         unlink(path);
     }
     rtl_remove(dir);
+    rtl_driver_remove(dir);
     snprintf(path, sizeof path, "%s/sim", dir);
     nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rmdir(dir) == 0 || errno == ENOENT ? 0 : -1;
@@ -211,11 +220,27 @@ static int replace_dir(const char *tmp, const char *dir)
     return KILN_OK;
 }
 
+/* DIR/driver beside rtl/: 0 written, 1 not (a note says why), -1 error
+ * (printed). */
+static int write_driver(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                        const char *tmp)
+{
+    GirError e;
+    int rc = rtl_driver_check(p, g, o, &e);
+    if (rc > 0)
+        fprintf(stderr, "kiln: note: driver/ not written: %s\n", e.msg);
+    if (rc == 0 && rtl_driver_write(p, g, o, tmp, &e) < 0)
+        rc = -1;
+    if (rc < 0)
+        kiln_report(&e);
+    return rc;
+}
+
 /* Write the output folder atomically: a tmp folder beside DIR, filled,
  * then renamed to DIR.  Any failure removes the tmp folder and leaves a
  * previous DIR as it was. */
 static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, double compile_ms,
-                         int plan_only, int *svg)
+                         int plan_only, int *svg, const RtlDriverOptions *dopt, int *drv)
 {
     char tmp[4096];
     int rc;
@@ -227,6 +252,8 @@ static int write_outputs(const HlsPlan *p, const GirGraph *g, const char *dir, d
         rc = kiln_user_error("compile: cannot write into %s: %s", tmp, strerror(errno));
     else
         rc = plan_only ? KILN_OK : write_rtl(p, g, tmp);
+    if (rc == KILN_OK && !plan_only && (*drv = write_driver(p, g, dopt, tmp)) < 0)
+        rc = KILN_BAD_INPUT;
     if (rc == KILN_OK && (*svg = run_dot(tmp)) < 0)
         rc = kiln_user_error("compile: dot -Tsvg failed on %s/dataflow.dot", tmp);
     if (rc == KILN_OK)
@@ -310,7 +337,7 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
 /* The plan's figures on stdout (plan.json itself with json), and what was
  * written. */
 static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdir, int json,
-                          int svg, int plan_only)
+                          int svg, int plan_only, int drv)
 {
     if (json) {
         char *s = hls_plan_json(p);
@@ -331,15 +358,17 @@ static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdi
         printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
     if (plan_only)
         printf("note: --plan-only: rtl/ and vivado/ not written\n");
-    printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s}\n", outdir,
-           svg == 0 ? ",dataflow.svg" : "", plan_only ? "" : ",rtl/,vivado/");
+    printf("wrote %s/{plan.json,report.md,dataflow.dot%s%s%s}\n", outdir,
+           svg == 0 ? ",dataflow.svg" : "", plan_only ? "" : ",rtl/,vivado/",
+           !plan_only && drv == 0 ? ",driver/" : "");
 }
 
 int kiln_cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
-    int json = 0, i, rc, svg = 1, plan_only = 0;
+    int json = 0, i, rc, svg = 1, plan_only = 0, drv = 1, k;
+    RtlDriverOptions dopt;
     char *how = NULL;
     HlsPin *pins = calloc(MAX_PINS, sizeof *pins);
     HlsPlanOptions opts = {0};
@@ -353,6 +382,7 @@ int kiln_cmd_compile(int argc, char **argv)
         gir_die("out of memory");
     opts.pins = pins;
     kiln_quant_opts_init(&qo);
+    rtl_driver_defaults(&dopt);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -400,6 +430,17 @@ int kiln_cmd_compile(int argc, char **argv)
                 free(pins);
                 return kiln_report(&err);
             }
+        } else if ((k = rtl_driver_option(&dopt, argc - i, argv + i, &err)) != 0) {
+            int j = i; /* the preprocessing flags also apply to --calib's images */
+            if (k < 0) {
+                free(pins);
+                return kiln_report(&err);
+            }
+            if (kiln_preproc_arg(argc, argv, &j) < 0) {
+                free(pins);
+                return KILN_BAD_INPUT;
+            }
+            i += k - 1;
         } else if (a[0] == '-') {
             compile_usage(stderr);
             free(pins);
@@ -444,11 +485,11 @@ int kiln_cmd_compile(int argc, char **argv)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
     ms = now_ms() - t0;
     if (rc == KILN_OK)
-        rc = write_outputs(p, g, outdir, ms, plan_only, &svg);
+        rc = write_outputs(p, g, outdir, ms, plan_only, &svg, &dopt, &drv);
     if (rc == KILN_OK) {
         if (how)
             fputs(how, stderr);
-        print_figures(p, &b, outdir, json, svg, plan_only);
+        print_figures(p, &b, outdir, json, svg, plan_only, drv);
         fprintf(json ? stderr : stdout, "compile time: %.0f ms\n", ms);
     }
     hls_plan_free(p);

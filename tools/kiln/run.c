@@ -1,5 +1,5 @@
 /*
- * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]:
+ * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu] [--json]:
  * run a model on tensors from .npy or .pb files, or on JPEG/PNG images
  * preprocessed to the model's input (image.c).  Inputs feed the graph
  * inputs in order; each -o names the file for the next output.  A model
@@ -20,7 +20,8 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu] [--json]\n"
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu|gpu-host]\n"
+               "               [--json]\n"
                "  -i IN          input tensor (.npy or ONNX TensorProto .pb) or image (.jpg, .png),\n"
                "                 one per graph input, in order\n"
                "  --dump-input OUT  write the next input as fed (after image preprocessing) to OUT\n"
@@ -29,6 +30,11 @@ static void run_usage(FILE *f)
                "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
                "  --target cpu   compiled for this CPU through LLVM (fp32, or int8 on a quantized model);\n"
                "                 nodes without a lowering run in the interpreter (count on stderr)\n"
+               "  --target gpu   compiled to PTX (sm_90, or the device's sm_XX below it) and run on\n"
+               "                 GPU 0 through the CUDA driver (libcuda.so.1); every node must lower\n"
+               "  --target gpu-host  the gpu target's PTX and launch plan built, then the plan run on\n"
+               "                 this CPU thread by thread with the same kernel bodies (checks the\n"
+               "                 plan where there is no GPU; not the PTX itself)\n"
                "  --threads N    threads of --target cpu (default 2)\n"
                "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
@@ -156,6 +162,78 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     return KILN_OK;
 }
 
+/* Compile g for NVPTX for the given sm (NULL: the default, sm_90). */
+static int gpu_compile(const GirGraph *g, const char *cpu, KlvGpuModule **m)
+{
+    GirError err;
+    KlvTarget t;
+    memset(&t, 0, sizeof t);
+    t.cpu = cpu;
+    if (!(*m = klv_gpu_compile(g, &t, &err)))
+        return kiln_user_error("run: --target gpu: %s", err.msg);
+    return KILN_OK;
+}
+
+static void gpu_stats_line(const KlvGpuModule *m)
+{
+    KlvGpuStats st;
+    klv_gpu_stats(m, &st);
+    fprintf(stderr,
+            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
+            "PTX %.0f ms\n",
+            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+}
+
+/* --target gpu (host 0) and gpu-host (host 1): the PTX is built (and so
+ * verified) first; gpu-host then runs the plan on this CPU.  gpu opens
+ * the driver (without one, one line and exit 2); for a device older than
+ * sm_90 the PTX is built again for its sm; then one run on the device. */
+static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirArena *arena, int host)
+{
+    GirError err;
+    KlvGpuModule *m = NULL;
+    KlvGpuStats st;
+    KlvCuda *cu;
+    char arch[32];
+    int no_driver, rc;
+    if (!kiln_is_quantized(g) && gir_run_pipeline(g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    if ((rc = gpu_compile(g, NULL, &m)) != KILN_OK)
+        return rc;
+    if (host) {
+        gpu_stats_line(m);
+        if (klv_gpu_run_host(m, in_t, out_t, arena, &err) < 0)
+            rc = kiln_user_error("run: --target gpu-host: %s", err.msg);
+        klv_gpu_free(m);
+        return rc;
+    }
+    if (!(cu = klv_cuda_open(&no_driver, &err))) {
+        klv_gpu_free(m);
+        if (no_driver)
+            return kiln_user_error("run: --target gpu: %s: no NVIDIA driver on this machine; the PTX "
+                                   "was built and verified (kiln lower --triple nvptx64-nvidia-cuda "
+                                   "writes it)",
+                                   err.msg);
+        return kiln_user_error("run: --target gpu: %s", err.msg);
+    }
+    klv_cuda_arch(cu, arch, sizeof arch);
+    klv_gpu_stats(m, &st);
+    /* a device below sm_90 cannot load PTX made for sm_90 */
+    if (strcmp(arch, st.cpu) != 0) {
+        klv_gpu_free(m);
+        m = NULL;
+        if ((rc = gpu_compile(g, arch, &m)) != KILN_OK)
+            goto out;
+    }
+    gpu_stats_line(m);
+    if (klv_gpu_run(cu, m, in_t, out_t, arena, &err) < 0)
+        rc = kiln_user_error("run: --target gpu: %s", err.msg);
+out:
+    klv_gpu_free(m);
+    klv_cuda_close(cu);
+    return rc;
+}
+
 int kiln_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *target = "ref";
@@ -219,8 +297,10 @@ int kiln_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return kiln_user_error("run: no model given");
     }
-    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0)
-        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu)", target);
+    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0 &&
+        strcmp(target, "gpu") != 0 && strcmp(target, "gpu-host") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu, gpu-host)",
+                               target);
 
     g = kiln_load_model(path, 0, &err);
     if (!g)
@@ -259,6 +339,9 @@ int kiln_cmd_run(int argc, char **argv)
             rc = kiln_report(&err);
             goto out;
         }
+    } else if (strncmp(target, "gpu", 3) == 0) {
+        if ((rc = run_gpu(g, in_t, out_t, arena, strcmp(target, "gpu-host") == 0)) != KILN_OK)
+            goto out;
     } else if (gir_run(g, in_t, out_t, arena, &err) < 0) {
         rc = kiln_report(&err);
         goto out;
