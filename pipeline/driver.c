@@ -109,6 +109,30 @@ static int plan_quant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
     return per_tensor(g, n, &s->scale, &s->zp, e);
 }
 
+/* A DequantizeLinear per axis 1 (a head conv's per-channel scales): a
+ * constant f32 scale with one entry per channel of an NCHW map, zero points
+ * absent or all 0 (kiln's are); 0 when not this form, 1 when it is (s
+ * filled). */
+static int per_channel(const GirGraph *g, const GirNode *n, Step *s)
+{
+    const GirValue *x = &g->vals[n->in[0]], *sc = &g->vals[n->in[1]];
+    const GirValue *z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
+    int64_t c, nch = x->type.dims[1];
+    if (x->layout == GIR_LAYOUT_NHWC || gir_attr_int(n, "axis", 1) != 1 ||
+        sc->kind != GIR_VAL_CONST || sc->type.dtype != GIR_DT_F32 || sc->type.rank != 1 ||
+        sc->type.dims[0] != nch || nch < 2 ||
+        (z && (z->kind != GIR_VAL_CONST || z->type.dtype != GIR_DT_I8 ||
+               gir_type_numel(&z->type) != nch)))
+        return 0;
+    for (c = 0; z && c < nch; c++)
+        if (((const int8_t *)z->data)[c] != 0)
+            return 0;
+    s->chscale = sc->data;
+    s->nch = (int)nch;
+    s->inner = (long long)(x->type.dims[2] * x->type.dims[3]);
+    return 1;
+}
+
 static int plan_dequant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
 {
     const GirNode *n = &g->nodes[i];
@@ -128,6 +152,8 @@ static int plan_dequant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
     s = add_step(d, STEP_DEQUANT, i);
     s->val = n->in[0];
     s->out = out;
+    if (per_channel(g, n, s))
+        return 0;
     return per_tensor(g, n, &s->scale, &s->zp, e);
 }
 

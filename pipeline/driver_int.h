@@ -27,6 +27,9 @@ typedef struct {
     int val;       /* the int8 value at the FPGA channel */
     float scale;   /* quantization scale */
     int zp;        /* zero point */
+    const float *chscale; /* STEP_DEQUANT per channel: nch scales (the graph's), else NULL */
+    int nch;       /* entries of chscale */
+    long long inner; /* elements of one channel in a row (NCHW: H*W) */
 } Step;
 
 /* The schedule of a planned graph. */

@@ -259,6 +259,22 @@ static void emit_info(FILE *f, const GirGraph *g, const RtlDriverOptions *o, con
     fprintf(f, "};\n");
 }
 
+/* The per-channel scales of a DequantizeLinear step, as a static array. */
+static void emit_chscales(FILE *f, const Step *s)
+{
+    int c;
+    if (s->kind != STEP_DEQUANT || !s->chscale)
+        return;
+    fprintf(f, "\n/* graph output %d: the scale of each channel */\n"
+               "static const float kd_scales_out%d[%d] = {", s->out, s->out, s->nch);
+    for (c = 0; c < s->nch; c++) {
+        fputs(c % 6 ? " " : "\n    ", f);
+        c_float(f, s->chscale[c]);
+        fputc(',', f);
+    }
+    fprintf(f, "\n};\n");
+}
+
 static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const Step *s)
 {
     const GirNode *n = &g->nodes[s->node];
@@ -281,6 +297,15 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const Step *
                 p->nsegment, p->nstage);
         break;
     case STEP_DEQUANT:
+        if (s->chscale) {
+            fprintf(f, "    /* %s '%s': to fp32 graph output %d (a scale per channel) */\n"
+                       "    if (kd_get_value(r, ", gir_op_name(n->op), n->name, s->out);
+            c_str(f, v->name);
+            fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n"
+                       "    kd_dequantize_ch(r->q, %lld, kd_scales_out%d, %d, %lld, outputs[%d]);\n",
+                    num, nchw, num, s->out, s->nch, s->inner, s->out);
+            break;
+        }
         fprintf(f, "    /* %s '%s': to fp32 graph output %d (scale %.9g, zero point %d) */\n"
                    "    if (kd_get_value(r, ", gir_op_name(n->op), n->name, s->out,
                 (double)s->scale, s->zp);
@@ -312,6 +337,8 @@ static void emit_model_c(FILE *f, const HlsPlan *p, const GirGraph *g, const Rtl
                "the outputs.  docs/driver.md.\n */\n#include \"model.h\"\n\n",
             (unsigned long long)rtl_plan_hash(p));
     emit_info(f, g, o, d);
+    for (i = 0; i < dp->nsteps; i++)
+        emit_chscales(f, &dp->steps[i]);
     fprintf(f, "\nint kd_model_run(KdRun *r, const float *const *inputs, float *const *outputs, "
                "int timeout_ms,\n                 char *err)\n{\n");
     for (i = 0; i < dp->nsteps; i++)

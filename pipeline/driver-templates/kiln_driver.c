@@ -128,6 +128,14 @@ void kd_dequantize(const int8_t *q, int64_t n, float scale, int zp, float *y)
         y[i] = ((float)q[i] - (float)zp) * scale;
 }
 
+void kd_dequantize_ch(const int8_t *q, int64_t n, const float *scale, int nch, int64_t inner,
+                      float *y)
+{
+    int64_t i;
+    for (i = 0; i < n; i++)
+        y[i] = ((float)q[i] - 0.0f) * scale[(i / inner) % nch];
+}
+
 /* Check that channel t holds n elements of value. */
 static int chan_size(const KrtTensor *t, const char *value, int64_t n, char *err)
 {

@@ -81,6 +81,10 @@ void kd_close(KdRun *r);
 void kd_quantize(const float *x, int64_t n, float scale, int zp, int8_t *y);
 /* DequantizeLinear: (q - zp) * scale in f32. */
 void kd_dequantize(const int8_t *q, int64_t n, float scale, int zp, float *y);
+/* DequantizeLinear with a scale per channel (a head conv's): element i is in
+ * channel (i / inner) % nch; q * scale[channel] in f32. */
+void kd_dequantize_ch(const int8_t *q, int64_t n, const float *scale, int nch, int64_t inner,
+                      float *y);
 /* The int8 map of graph value `value` (n elements, c x h x w when nchw,
  * else h x w x c) into the DDR image of every FPGA input channel carrying
  * it; 0, or -1 + err when there is none or its size differs. */
