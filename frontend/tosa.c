@@ -108,6 +108,7 @@ typedef struct {
     size_t n;             /* entries used */
     PendConv *convs;      /* pending int8 convs */
     int nconv, capconv;   /* count and capacity of convs */
+    int col;              /* column of the op being read (loc has its line) */
     MlirOperation op;     /* op being read, for errors */
     const char *opname;   /* its name */
     GirLoc loc;           /* its place */
@@ -203,6 +204,9 @@ static int rd_fail(Rd *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (r->loc.line > 0 && r->col > 0)
+        return gir_error_at(r->e, gir_loc_none(), "%s:%d:%d: %s%s%s", r->path, r->loc.line,
+                            r->col, r->opname ? r->opname : "", r->opname ? ": " : "", msg);
     if (r->opname)
         return gir_error_at(r->e, r->loc, "%s: %s", r->opname, msg);
     return gir_error_at(r->e, r->loc, "%s", msg);
@@ -592,8 +596,9 @@ static int materialize(Rd *r, Ent *x)
     case E_NONE:
         return rd_fail(r, "operand used before it is defined");
     case E_ACC:
-        return rd_fail(r, "the i32 result of an int8 conv must go to tosa.rescale (to i8) "
-                       "for kiln's int8 form");
+        return rd_fail(r, "the i32 accumulator of the int8 conv at line %d must go to "
+                       "tosa.rescale (to i8) for kiln's int8 form",
+                       r->convs[x->conv].loc.line);
     case E_SIGN:
         return rd_fail(r, "a comparison of an int8 conv's accumulator must feed tosa.select "
                        "of its two rescales");
@@ -1560,6 +1565,7 @@ static GirLoc op_loc(Rd *r, MlirOperation op)
     mlirLocationPrint(mlirOperationGetLocation(op), sink_put, &s);
     loc_line_col(buf, &line, &col);
     l.line = line;
+    r->col = col;
     return l;
 }
 
@@ -1678,12 +1684,20 @@ GirGraph *fe_tosa_from_memory(const char *text, size_t len, const char *path, Gi
     MlirModule m;
     MlirOperation fn = {NULL};
     GirGraph *g = NULL;
+    char *copy;
     Rd r;
     memset(&dg, 0, sizeof dg);
     if (!path)
         path = FE_MEMORY_NAME;
+    /* MLIR's lexer reads up to a NUL past the end: parse a terminated copy */
+    copy = malloc(len + 1);
+    if (!copy)
+        gir_die("out of memory");
+    memcpy(copy, text, len);
+    copy[len] = 0;
     ctx = tosa_context(&dg);
-    m = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
+    m = mlirModuleCreateParse(ctx, mlirStringRefCreate(copy, len));
+    free(copy);
     if (mlirModuleIsNull(m)) {
         diag_error(path, &dg, "not valid MLIR", e);
         mlirContextDestroy(ctx);
