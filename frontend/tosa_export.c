@@ -646,14 +646,21 @@ static int wr_binary(Wr *w)
 /* The int8 Add: each operand times its multiplier in i32, added, rescaled. */
 static int wr_add_i8(Wr *w)
 {
-    int64_t ma = gir_attr_ints(w->n, "rq_m_a", NULL)[0], mb = gir_attr_ints(w->n, "rq_m_b", NULL)[0];
-    int64_t sh = gir_attr_ints(w->n, "rq_shift", NULL)[0], one = 1;
-    int64_t wa = ma * 4, wb = mb * 4, two = 2;
+    int na = 0, nb = 0, ns = 0;
+    const int64_t *pa = gir_attr_ints(w->n, "rq_m_a", &na), *pb = gir_attr_ints(w->n, "rq_m_b", &nb);
+    const int64_t *ps = gir_attr_ints(w->n, "rq_shift", &ns);
+    int64_t one = 1, two = 2, wa, wb, sh;
     const GirValue *y = out_val(w);
     MlirType t32 = out_type(w, GIR_DT_I32);
     MlirValue a, b, s;
+    if (na != 1 || nb != 1 || ns != 1)
+        return wr_fail(w, "an i8 Add needs rq_m_a, rq_m_b and rq_shift of one element each");
     if (in_val(w, 0)->type.rank != y->type.rank || in_val(w, 1)->type.rank != y->type.rank)
         return wr_fail(w, "the int8 Add is written for operands of the output's rank");
+    /* x * m exactly: multiplier 4m with TOSA's smallest shift, 2 */
+    wa = pa[0] * 4;
+    wb = pb[0] * 4;
+    sh = ps[0];
     a = rescale(w, get(w, w->n->in[0]), t32, &wa, &two, 1, 0, 0);
     b = rescale(w, get(w, w->n->in[1]), t32, &wb, &two, 1, 0, 0);
     s = binary(w, "tosa.add", a, b, t32);
