@@ -37,6 +37,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Diagnostics.h>
+#include <mlir-c/Dialect/Quant.h>
 #include <mlir-c/IR.h>
 #include <mlir-c/RegisterEverything.h>
 
@@ -256,6 +257,8 @@ static Ent *ent(Rd *r, MlirValue v)
 /* The kiln element type of an MLIR element type; UNDEF when kiln has none. */
 static GirDType dtype_of(MlirType t)
 {
+    if (mlirTypeIsAQuantizedType(t))
+        return dtype_of(mlirQuantizedTypeGetStorageType(t));
     if (mlirTypeIsAF32(t))
         return GIR_DT_F32;
     if (mlirTypeIsAF16(t))
@@ -275,6 +278,29 @@ static GirDType dtype_of(MlirType t)
         }
     }
     return GIR_DT_UNDEF;
+}
+
+/* A quantized element type must be symmetric (zero points 0) for the int8
+ * form; per-axis scales are for weights, whose scales the rescale holds. */
+static int check_quant(Rd *r, MlirType et, const char *what, const char *text)
+{
+    intptr_t i, n;
+    if (mlirTypeIsAUniformQuantizedType(et)) {
+        if (mlirUniformQuantizedTypeGetZeroPoint(et) != 0)
+            return rd_fail(r, "%s has type %s: zero point %lld; kiln's int8 form is symmetric",
+                           what, text, (long long)mlirUniformQuantizedTypeGetZeroPoint(et));
+    } else if (mlirTypeIsAUniformQuantizedPerAxisType(et)) {
+        n = mlirUniformQuantizedPerAxisTypeGetNumDims(et);
+        for (i = 0; i < n; i++)
+            if (mlirUniformQuantizedPerAxisTypeGetZeroPoint(et, i) != 0)
+                return rd_fail(r, "%s has type %s: zero point %lld on axis entry %d; kiln's "
+                               "int8 form is symmetric", what, text,
+                               (long long)mlirUniformQuantizedPerAxisTypeGetZeroPoint(et, i),
+                               (int)i);
+    } else if (mlirTypeIsAQuantizedType(et)) {
+        return rd_fail(r, "%s has type %s: only uniform quantized types are read", what, text);
+    }
+    return 0;
 }
 
 /* The static tensor type of v into *t; -1 + error naming what when it is not
@@ -301,7 +327,17 @@ static int type_of(Rd *r, MlirType mt, GirType *t, const char *what)
     t->dtype = dtype_of(mlirShapedTypeGetElementType(mt));
     if (t->dtype == GIR_DT_UNDEF)
         return rd_fail(r, "%s has type %s: element type not supported", what, buf);
-    return 0;
+    return check_quant(r, mlirShapedTypeGetElementType(mt), what, buf);
+}
+
+/* The scale of a value of a !quant.uniform element type; 0 for any other. */
+static float qscale(MlirValue v)
+{
+    MlirType t = mlirValueGetType(v);
+    if (!mlirTypeIsARankedTensor(t))
+        return 0;
+    t = mlirShapedTypeGetElementType(t);
+    return mlirTypeIsAUniformQuantizedType(t) ? (float)mlirUniformQuantizedTypeGetScale(t) : 0;
 }
 
 static MlirAttribute attr(Rd *r, const char *name)
@@ -502,6 +538,8 @@ static int val(Rd *r, MlirValue v, int nchw)
 static void def(Rd *r, MlirValue v, int id, int nchw)
 {
     Ent *x = ent(r, v);
+    if (r->g->vals[id].scale == 0 && r->g->vals[id].kind != GIR_VAL_CONST)
+        r->g->vals[id].scale = qscale(v);
     x->kind = E_VAL;
     x->id = id;
     x->nchw = nchw;
@@ -558,6 +596,8 @@ static int emit_conv_i8(Rd *r, Ent *x)
     gir_set_attr_ints(r->g, node, "rq_m_pos", x->m_pos, (int)c->oc);
     gir_set_attr_ints(r->g, node, "rq_m_neg", x->m_neg, (int)c->oc);
     gir_set_attr_ints(r->g, node, "rq_shift", x->shift, (int)c->oc);
+    if (x->scale == 0)
+        x->scale = qscale(x->key);
     if (x->act_min != -128)
         gir_set_attr_int(r->g, node, "act_min", x->act_min);
     if (x->act_max != 127)
