@@ -483,6 +483,68 @@ static MlirValue conv_requant(Wr *w, MlirValue acc, int64_t oc)
     return y;
 }
 
+/* tosa.slice of x (TOSA dims xd, rank rk) from start, size. */
+static MlirValue slice(Wr *w, MlirValue x, int rk, const int64_t *start, const int64_t *size,
+                       GirDType dt, float scale)
+{
+    MlirNamedAttribute a[2];
+    a[0] = named(w, "start", a_i64s(w, start, rk));
+    a[1] = named(w, "size", a_i64s(w, size, rk));
+    return op_q(w, "tosa.slice", &x, 1, dims_type(w, size, rk, dt), a, 2, scale);
+}
+
+/* An fp32 grouped convolution (neither plain nor depthwise): per group a
+ * slice of the input channels, a conv2d, and one concat of the results. */
+static int grouped_conv(Wr *w, int64_t group, const int64_t *pad, const int64_t *stride,
+                        const int64_t *dil)
+{
+    const GirValue *x = in_val(w, 0), *wv = in_val(w, 1), *y = out_val(w);
+    int64_t icg = wv->type.dims[1], ocg = wv->type.dims[0] / group, k;
+    int64_t st[4] = {0, 0, 0, 0}, sz[4], od[4];
+    size_t wsz = (size_t)(ocg * icg * wv->type.dims[2] * wv->type.dims[3]);
+    MlirValue *parts = malloc(sizeof(MlirValue) * (size_t)group), in = get(w, w->n->in[0]);
+    const float *bias = w->n->nin > 2 && w->n->in[2] >= 0 ? in_val(w, 2)->data : NULL;
+    float *zero = calloc((size_t)ocg, sizeof(float));
+    MlirNamedAttribute a[3], ax;
+    MlirType t;
+    if (!parts || !zero)
+        gir_die("out of memory");
+    if (group > 256) {
+        free(parts);
+        free(zero);
+        return wr_fail(w, "group %lld: more than 256 groups are not written", (long long)group);
+    }
+    sz[0] = x->type.dims[0];
+    sz[1] = x->type.dims[2];
+    sz[2] = x->type.dims[3];
+    sz[3] = icg;
+    od[0] = y->type.dims[0];
+    od[1] = y->type.dims[2];
+    od[2] = y->type.dims[3];
+    od[3] = ocg;
+    t = dims_type(w, od, 4, GIR_DT_F32);
+    a[0] = named(w, "pad", a_i64s(w, pad, 4));
+    a[1] = named(w, "stride", a_i64s(w, stride, 2));
+    a[2] = named(w, "dilation", a_i64s(w, dil, 2));
+    for (k = 0; k < group; k++) {
+        GirValue part = *wv;
+        MlirValue ins[3];
+        st[3] = k * icg;
+        part.type.dims[0] = ocg;
+        part.data = (char *)wv->data + (size_t)k * wsz * sizeof(float);
+        ins[0] = slice(w, in, 4, st, sz, GIR_DT_F32, 0);
+        ins[1] = conv_weights(w, &part, 0);
+        ins[2] = const_raw(w, &ocg, 1, GIR_DT_F32, bias ? bias + k * ocg : zero);
+        parts[k] = op(w, "tosa.conv2d", ins, 3, t, a, 3);
+    }
+    ax = named(w, "axis", a_i64(w, 3));
+    set_out(w, fused_act(w, op(w, "tosa.concat", parts, (int)group, out_type(w, GIR_DT_F32), &ax, 1),
+                         out_type(w, GIR_DT_F32), 4));
+    free(parts);
+    free(zero);
+    return 0;
+}
+
 static int wr_conv(Wr *w)
 {
     const GirValue *x = in_val(w, 0), *wv = in_val(w, 1);
@@ -499,8 +561,9 @@ static int wr_conv(Wr *w)
     if (strcmp(gir_attr_string(w->n, "auto_pad", "NOTSET"), "NOTSET") != 0)
         return wr_fail(w, "auto_pad is not written (run shape inference's explicit pads)");
     depthwise = group > 1 && group == x->type.dims[1] && wv->type.dims[1] == 1;
-    if (group != 1 && !depthwise)
-        return wr_fail(w, "a grouped convolution (group %lld) has no TOSA op", (long long)group);
+    if (group != 1 && !depthwise && i8)
+        return wr_fail(w, "an int8 grouped convolution (group %lld) is not written",
+                       (long long)group);
     if (np == 4) {
         pad[0] = p[0];
         pad[1] = p[2];
@@ -511,6 +574,8 @@ static int wr_conv(Wr *w)
         memcpy(stride, s, sizeof stride);
     if (nd == 2)
         memcpy(dil, d, sizeof dil);
+    if (group != 1 && !depthwise)
+        return grouped_conv(w, group, pad, stride, dil);
     ins[0] = get(w, w->n->in[0]);
     ins[1] = conv_weights(w, wv, depthwise);
     if (w->n->nin > 2 && w->n->in[2] >= 0) {
@@ -990,6 +1055,161 @@ static int wr_pad(Wr *w)
     return 0;
 }
 
+/* The TOSA dims of kiln value v (4-D: NHWC). */
+static void tosa_dims(const GirValue *v, int64_t *d)
+{
+    int i;
+    for (i = 0; i < v->type.rank; i++)
+        d[i] = v->type.rank == 4 ? v->type.dims[NCHW_AT[i]] : v->type.dims[i];
+}
+
+/* An i64 (or i32) constant input's k-th element into *v; -1 if not one. */
+static int const_elem(Wr *w, int i, int64_t k, int64_t *v)
+{
+    const GirValue *c;
+    if (w->n->nin <= i || w->n->in[i] < 0)
+        return -1;
+    c = in_val(w, i);
+    if (c->kind != GIR_VAL_CONST || k >= gir_type_numel(&c->type))
+        return -1;
+    if (c->type.dtype == GIR_DT_I64)
+        *v = ((const int64_t *)c->data)[k];
+    else if (c->type.dtype == GIR_DT_I32)
+        *v = ((const int32_t *)c->data)[k];
+    else
+        return -1;
+    return 0;
+}
+
+/* Every step-th element along TOSA axis a of x (dims d, rank rk), from
+ * the first: slice to n * step, reshape that axis into (n, step), take
+ * index 0 of the new axis, reshape back.  d is updated. */
+static MlirValue subsample(Wr *w, MlirValue x, int64_t *d, int rk, int a, int64_t step,
+                           GirDType dt, float scale)
+{
+    int64_t n = (d[a] + step - 1) / step, st[GIR_MAX_RANK + 1] = {0}, sz[GIR_MAX_RANK + 1];
+    int64_t sp[GIR_MAX_RANK + 1];
+    MlirNamedAttribute at;
+    int i;
+    memcpy(sz, d, sizeof(int64_t) * (size_t)rk);
+    if (d[a] % step != 0) {
+        /* pad the axis up to n * step so that it splits evenly */
+        int32_t pad[2 * GIR_MAX_RANK] = {0};
+        int64_t pd[2] = {rk, 2};
+        MlirValue ins[2];
+        pad[2 * a + 1] = (int32_t)(n * step - d[a]);
+        sz[a] = n * step;
+        ins[0] = x;
+        ins[1] = const_raw(w, pd, 2, GIR_DT_I32, pad);
+        x = op_q(w, "tosa.pad", ins, 2, dims_type(w, sz, rk, dt), NULL, 0, scale);
+    }
+    for (i = 0; i <= rk; i++)
+        sp[i] = i < a ? sz[i] : i == a ? n : i == a + 1 ? step : sz[i - 1];
+    at = named(w, "new_shape", a_i64s(w, sp, rk + 1));
+    x = op_q(w, "tosa.reshape", &x, 1, dims_type(w, sp, rk + 1, dt), &at, 1, scale);
+    sp[a + 1] = 1;
+    x = slice(w, x, rk + 1, st, sp, dt, scale);
+    d[a] = n;
+    at = named(w, "new_shape", a_i64s(w, d, rk));
+    return op_q(w, "tosa.reshape", &x, 1, dims_type(w, d, rk, dt), &at, 1, scale);
+}
+
+/* Slice with constant starts, axes and positive steps: a tosa.slice, and a
+ * subsample per axis whose step is above 1 (TOSA has no strided slice). */
+static int wr_slice(Wr *w)
+{
+    const GirValue *x = in_val(w, 0), *y = out_val(w);
+    int64_t start[GIR_MAX_RANK] = {0}, steps[GIR_MAX_RANK], st[GIR_MAX_RANK], sz[GIR_MAX_RANK];
+    int64_t n = gir_type_numel(&in_val(w, 1)->type), k, a, s, step = 1;
+    int rk = x->type.rank, i;
+    MlirValue v;
+    if (rk > 5)
+        return wr_fail(w, "rank %d: only up to 5-D slices are written", rk);
+    for (i = 0; i < rk; i++)
+        steps[i] = 1;
+    for (k = 0; k < n; k++) {
+        if (const_elem(w, 1, k, &s) < 0)
+            return wr_fail(w, "starts must be a constant");
+        a = k;
+        if (w->n->nin > 3 && w->n->in[3] >= 0 && const_elem(w, 3, k, &a) < 0)
+            return wr_fail(w, "axes must be a constant");
+        if (w->n->nin > 4 && w->n->in[4] >= 0 && (const_elem(w, 4, k, &step) < 0 || step < 1))
+            return wr_fail(w, "steps must be positive constants");
+        if (a < 0)
+            a += rk;
+        if (a < 0 || a >= rk)
+            return wr_fail(w, "axis %lld out of range", (long long)a);
+        if (s < 0)
+            s += x->type.dims[a];
+        s = s < 0 ? 0 : s > x->type.dims[a] ? x->type.dims[a] : s;
+        start[a] = s;
+        steps[a] = step;
+    }
+    /* first the span from start covering (size - 1) * step + 1 elements */
+    for (i = 0; i < rk; i++) {
+        int ka = rk == 4 ? NCHW_AT[i] : i;
+        st[i] = start[ka];
+        sz[i] = (y->type.dims[ka] - 1) * steps[ka] + 1;
+        if (y->type.dims[ka] == 0)
+            return wr_fail(w, "an empty slice is not written");
+    }
+    v = slice(w, get(w, w->n->in[0]), rk, st, sz, x->type.dtype, y->scale);
+    for (i = 0; i < rk; i++) {
+        int ka = rk == 4 ? NCHW_AT[i] : i;
+        if (steps[ka] > 1)
+            v = subsample(w, v, sz, rk, i, steps[ka], x->type.dtype, y->scale);
+    }
+    set_out(w, v);
+    return 0;
+}
+
+/* Split: one tosa.slice per output, along the axis, at the outputs' sizes. */
+static int wr_split(Wr *w)
+{
+    const GirValue *x = in_val(w, 0);
+    int64_t axis = gir_attr_int(w->n, "axis", 0), off = 0, st[GIR_MAX_RANK] = {0}, sz[GIR_MAX_RANK];
+    int rk = x->type.rank, k, ta;
+    MlirValue in = get(w, w->n->in[0]);
+    if (axis < 0)
+        axis += rk;
+    ta = rk == 4 ? NHWC_POS[axis] : (int)axis;
+    for (k = 0; k < w->n->nout; k++) {
+        const GirValue *y = &w->g->vals[w->n->out[k]];
+        tosa_dims(y, sz);
+        st[ta] = off;
+        w->tv[w->n->out[k]] = slice(w, in, rk, st, sz, x->type.dtype, y->scale);
+        off += y->type.dims[axis];
+    }
+    return 0;
+}
+
+/* Softmax along one axis: exp(x - max) * reciprocal(sum). */
+static int wr_softmax(Wr *w)
+{
+    const GirValue *x = in_val(w, 0);
+    int64_t axis = gir_attr_int(w->n, "axis", -1), rd[GIR_MAX_RANK];
+    int rk = x->type.rank, ta;
+    MlirType t = out_type(w, GIR_DT_F32), tr;
+    MlirValue in = get(w, w->n->in[0]), mx, e, sm;
+    MlirNamedAttribute a;
+    if (gir_attr_int(w->n, "coerce2d", 0) || x->type.dtype != GIR_DT_F32)
+        return wr_fail(w, "only the f32 single-axis Softmax (opset 13) is written");
+    if (rk > 4)
+        return wr_fail(w, "rank %d: TOSA's reductions take up to 4-D tensors", rk);
+    if (axis < 0)
+        axis += rk;
+    ta = rk == 4 ? NHWC_POS[axis] : (int)axis;
+    tosa_dims(x, rd);
+    rd[ta] = 1;
+    tr = dims_type(w, rd, rk, GIR_DT_F32);
+    a = named(w, "axis", a_i64(w, ta));
+    mx = op(w, "tosa.reduce_max", &in, 1, tr, &a, 1);
+    e = op(w, "tosa.exp", (MlirValue[]){binary(w, "tosa.sub", in, mx, t)}, 1, t, NULL, 0);
+    sm = op(w, "tosa.reduce_sum", &e, 1, tr, &a, 1);
+    set_out(w, mul(w, e, op(w, "tosa.reciprocal", &sm, 1, tr, NULL, 0), t));
+    return 0;
+}
+
 /* Write node n; -1 + error naming it when it has no TOSA form here. */
 static int write_node(Wr *w, const GirNode *n)
 {
@@ -998,7 +1218,7 @@ static int write_node(Wr *w, const GirNode *n)
     w->n = n;
     if (gir_node_is_nhwc(n))
         return wr_fail(w, "layout=\"NHWC\" nodes are not written (export before the nhwc pass)");
-    if (n->nout != 1)
+    if (n->nout != 1 && n->op != GIR_OP_SPLIT)
         return wr_fail(w, "%d outputs: no TOSA form here", n->nout);
     for (k = 0; k < n->nin; k++)
         if (n->in[k] >= 0 && !gir_type_is_static(&w->g->vals[n->in[k]].type))
@@ -1048,6 +1268,9 @@ static int write_node(Wr *w, const GirNode *n)
     case GIR_OP_DEQUANTIZELINEAR: return wr_dequantize(w);
     case GIR_OP_REQUANTIZE: return wr_requantize(w);
     case GIR_OP_PAD: return wr_pad(w);
+    case GIR_OP_SLICE: return wr_slice(w);
+    case GIR_OP_SPLIT: return wr_split(w);
+    case GIR_OP_SOFTMAX: return wr_softmax(w);
     default: return wr_fail(w, "no TOSA form in kiln's writer (docs/tosa.md lists the ops)");
     }
 }
