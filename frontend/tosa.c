@@ -69,7 +69,7 @@ typedef enum {
 typedef struct {
     MlirValue key;    /* the TOSA value */
     EntKind kind;     /* what it stands for */
-    int id;           /* E_VAL: kiln value id; E_DEQ/E_WIDE: the i8 value; E_QMUL: x */
+    int id;           /* E_VAL: kiln value id; E_DEQ: the i8 value; E_QMUL: x */
     int nchw;         /* E_VAL: a 4-D NHWC value held in NCHW order */
     int other;        /* E_VAL: the same value in the other order, -1 until made */
     int conv;         /* E_ACC, E_RACC, E_SIGN: pending conv index */
@@ -79,9 +79,11 @@ typedef struct {
     int act_min;      /* E_RACC: saturation bounds */
     int act_max;      /* E_RACC */
     float scale;      /* i8 results: kiln.scale of the op, 0 if none */
-    float factor;     /* E_QMUL: the constant; E_WIDE: unused */
-    int64_t wm;       /* E_WIDE: x * wm exactly */
-    int b, bm;        /* E_SUM: second operand's i8 value and multiplier (id, wm: first) */
+    float factor;     /* E_QMUL: the constant */
+    MlirValue src;    /* E_WIDE, E_SUM: the (first) i8 TOSA operand */
+    MlirValue src_b;  /* E_SUM: the second i8 TOSA operand */
+    int64_t wm;       /* E_WIDE, E_SUM: the first operand times wm exactly */
+    int64_t bm;       /* E_SUM: the second operand's multiplier */
     GirLoc loc;       /* the op that made it */
     const char *name; /* name for the kiln value made from it */
 } Ent;
@@ -585,6 +587,9 @@ static int emit_conv_i8(Rd *r, Ent *x)
     PendConv *c = &r->convs[x->conv];
     int ins[3] = {c->x, c->w, c->bias}, out, node;
     GirLoc save = r->loc;
+    if (c->emitted)
+        return rd_fail(r, "the i32 result of the conv at line %d is requantized twice; "
+                       "kiln's int8 Conv has one output", c->loc.line);
     r->loc = c->loc;
     out = node1(r, GIR_OP_CONV, ins, c->bias >= 0 ? 3 : 2, x->name ? x->name : c->name);
     r->loc = save;
@@ -603,9 +608,6 @@ static int emit_conv_i8(Rd *r, Ent *x)
     if (x->act_max != 127)
         gir_set_attr_int(r->g, node, "act_max", x->act_max);
     r->g->vals[out].scale = x->scale;
-    if (c->emitted)
-        return rd_fail(r, "the i32 result of the conv at line %d is requantized twice; "
-                       "kiln's int8 Conv has one output", c->loc.line);
     c->emitted = 1;
     x->kind = E_VAL;
     x->id = out;
@@ -951,11 +953,10 @@ static int rd_add(Rd *r)
     if (a->kind == E_WIDE && b->kind == E_WIDE) {
         Ent *y = ent(r, result(r, 0));
         y->kind = E_SUM;
-        y->id = a->id;
+        y->src = a->src;
         y->wm = a->wm;
-        y->b = b->id;
-        y->bm = (int)b->wm;
-        y->nchw = a->nchw;
+        y->src_b = b->src;
+        y->bm = b->wm;
         y->loc = r->loc;
         return 0;
     }
@@ -1054,7 +1055,7 @@ static int rescale_wide(Rd *r, Ent *x)
     MlirAttribute am = attr(r, "multiplier"), as = attr(r, "shift");
     int64_t m, s;
     Ent *y;
-    int id;
+    (void)x;
     if (mlirAttributeIsNull(am) || !mlirAttributeIsADenseI32Array(am) ||
         mlirDenseArrayGetNumElements(am) != 1 || int_attr(r, "input_zp", 0) != 0)
         return rd_fail(r, "an i8 -> i32 rescale needs one multiplier and zero points 0");
@@ -1063,13 +1064,10 @@ static int rescale_wide(Rd *r, Ent *x)
     if (s < 0 || s > 31 || m % ((int64_t)1 << s) != 0)
         return rd_fail(r, "multiplier %lld >> %lld is not an exact integer scaling; kiln's "
                        "int8 Add takes a * m_a + b * m_b", (long long)m, (long long)s);
-    if ((id = val(r, operand(r, 0), -1)) < 0)
-        return -1;
     y = ent(r, result(r, 0));
     y->kind = E_WIDE;
-    y->id = id;
+    y->src = operand(r, 0);
     y->wm = m >> s;
-    y->nchw = x->nchw;
     return 0;
 }
 
@@ -1077,11 +1075,11 @@ static int rescale_wide(Rd *r, Ent *x)
 static int rescale_sum(Rd *r, Ent *x)
 {
     int64_t *m, *s, ma, mb, sh;
-    int ins[2], out, node;
+    int ins[2], out, node, order = rank_of(result(r, 0)) == 4;
     if (rescale_params(r, 1, &m, &s) < 0)
         return -1;
     ma = x->wm * m[0];
-    mb = (int64_t)x->bm * m[0];
+    mb = x->bm * m[0];
     sh = s[0];
     while ((ma > KILN_RQ_M_MAX || mb > KILN_RQ_M_MAX || ma < KILN_RQ_M_MIN || mb < KILN_RQ_M_MIN) &&
            sh > 0 && ma % 2 == 0 && mb % 2 == 0) {
@@ -1092,15 +1090,15 @@ static int rescale_sum(Rd *r, Ent *x)
     if (ma > KILN_RQ_M_MAX || mb > KILN_RQ_M_MAX || ma < KILN_RQ_M_MIN || mb < KILN_RQ_M_MIN)
         return rd_fail(r, "the Add's multipliers %lld, %lld do not fit kiln's 16 bits",
                        (long long)ma, (long long)mb);
-    ins[0] = x->nchw ? x->id : x->id;
-    ins[1] = x->b;
+    if ((ins[0] = val(r, x->src, order)) < 0 || (ins[1] = val(r, x->src_b, order)) < 0)
+        return -1;
     out = node1(r, GIR_OP_ADD, ins, 2, NULL);
     node = last_node(r);
     gir_set_attr_ints(r->g, node, "rq_m_a", &ma, 1);
     gir_set_attr_ints(r->g, node, "rq_m_b", &mb, 1);
     gir_set_attr_ints(r->g, node, "rq_shift", &sh, 1);
     r->g->vals[out].scale = (float)float_attr(r, "kiln.scale", 0);
-    def(r, result(r, 0), out, x->nchw);
+    def(r, result(r, 0), out, order);
     return 0;
 }
 
@@ -1112,9 +1110,8 @@ static int rd_rescale(Rd *r)
     if (result_type(r, 0, &yt) < 0 ||
         type_of(r, mlirValueGetType(operand(r, 0)), &xt, "the input") < 0)
         return -1;
-    if (int_attr(r, "double_round", 0) || !int_attr(r, "scale32", 1)) {
-        /* Both read; docs/tosa.md says how far each differs from requant.h. */
-    }
+    /* scale32 either way and double_round are read alike (docs/tosa.md: where
+     * that differs from requant.h) */
     if (x->kind == E_ACC && yt.dtype == GIR_DT_I8) {
         PendConv *c = &r->convs[x->conv];
         Ent *y;
@@ -1248,9 +1245,8 @@ static int rd_clamp(Rd *r)
 }
 
 /* An axis attribute of a 4-D value held in NCHW order, remapped. */
-static int64_t axis_for(Rd *r, int64_t axis, int rank, int nchw)
+static int64_t axis_for(int64_t axis, int rank, int nchw)
 {
-    (void)r;
     return nchw && rank == 4 && axis >= 0 && axis < 4 ? NCHW_OF[axis] : axis;
 }
 
@@ -1268,7 +1264,7 @@ static int rd_concat(Rd *r)
         scale = r->g->vals[ins[i]].scale;
     }
     out = node1(r, GIR_OP_CONCAT, ins, n, NULL);
-    gir_set_attr_int(r->g, last_node(r), "axis", axis_for(r, axis, rk, 1));
+    gir_set_attr_int(r->g, last_node(r), "axis", axis_for(axis, rk, 1));
     r->g->vals[out].scale = scale;
     def(r, result(r, 0), out, rk == 4);
     return 0;
@@ -1277,13 +1273,12 @@ static int rd_concat(Rd *r)
 static int rd_reshape(Rd *r)
 {
     GirType yt;
-    int ins[2], out, d;
+    int ins[2], out;
     if (result_type(r, 0, &yt) < 0 || (ins[0] = val(r, operand(r, 0), 0)) < 0)
         return -1;
     ins[1] = const_i64(r, "shape", yt.dims, yt.rank);
     out = node1(r, GIR_OP_RESHAPE, ins, 2, NULL);
     r->g->vals[out].scale = r->g->vals[ins[0]].scale;
-    (void)d;
     def(r, result(r, 0), out, 0);
     return 0;
 }
@@ -1457,7 +1452,7 @@ static int rd_reduce(Rd *r)
         return rd_fail(r, "not read");
     if ((ins[0] = val(r, operand(r, 0), -1)) < 0)
         return -1;
-    ax = axis_for(r, axis, rk, ent(r, operand(r, 0))->nchw);
+    ax = axis_for(axis, rk, ent(r, operand(r, 0))->nchw);
     ins[1] = const_i64(r, "axes", &ax, 1);
     out = node1(r, RED[i].op, ins, 2, NULL);
     gir_set_attr_int(r->g, last_node(r), "keepdims", 1);
