@@ -1386,13 +1386,43 @@ static int64_t kiln_nearest(int64_t o, int64_t in, int64_t out, int half)
     return lo < 0 ? 0 : lo >= in ? in - 1 : lo;
 }
 
+/* kiln Resize's source coordinate of output o (linear), as interp.c. */
+static double kiln_coord(int64_t o, int64_t in, int64_t out, int half)
+{
+    double scale = (double)out / (double)in;
+    return half ? ((double)o + 0.5) / scale - 0.5 : (double)o / scale;
+}
+
+/* Which coordinate mode of kiln's (0 asymmetric, 1 half_pixel) maps every
+ * output pixel where TOSA's resize does; -1 when neither. */
+static int resize_mode(const int64_t *sc, const int64_t *off, const GirType *xt,
+                       const GirType *yt, int bilinear)
+{
+    int ok[2] = {1, 1}, half, d;
+    int64_t o;
+    for (half = 0; half < 2; half++)
+        for (d = 0; d < 2; d++)
+            for (o = 0; o < yt->dims[1 + d]; o++) {
+                int64_t in = xt->dims[1 + d], out = yt->dims[1 + d];
+                if (bilinear) {
+                    double c = (double)(o * sc[2 * d + 1] + off[d]) / (double)sc[2 * d];
+                    if (fabs(c - kiln_coord(o, in, out, half)) > 1e-9)
+                        ok[half] = 0;
+                } else if (tosa_nearest(o, sc[2 * d], sc[2 * d + 1], off[d], in) !=
+                           kiln_nearest(o, in, out, half)) {
+                    ok[half] = 0;
+                }
+            }
+    return ok[0] ? 0 : ok[1] ? 1 : -1;
+}
+
 static int rd_resize(Rd *r)
 {
-    int64_t sc[4], off[2], border[2], sizes[4], o;
+    int64_t sc[4], off[2], border[2], sizes[4];
     MlirAttribute m = attr(r, "mode");
     char mode[64];
     GirType xt, yt;
-    int ins[4], out, node, half, ok[2] = {1, 1}, d;
+    int ins[4], out, node, half, bilinear, d;
     if (ints_attr(r, "scale", sc, 4) < 0 || ints_attr(r, "offset", off, 2) < 0 ||
         ints_attr(r, "border", border, 2) < 0 || result_type(r, 0, &yt) < 0 ||
         type_of(r, mlirValueGetType(operand(r, 0)), &xt, "the input") < 0)
@@ -1400,22 +1430,18 @@ static int rd_resize(Rd *r)
     if (mlirAttributeIsNull(m) || !mlirAttributeIsAString(m))
         return rd_fail(r, "attribute 'mode' missing");
     str_of(mlirStringAttrGetValue(m), mode, sizeof mode);
-    if (strcmp(mode, "NEAREST_NEIGHBOR") != 0)
-        return rd_fail(r, "mode %s: only NEAREST_NEIGHBOR is read", mode);
+    bilinear = strcmp(mode, "BILINEAR") == 0;
+    if (!bilinear && strcmp(mode, "NEAREST_NEIGHBOR") != 0)
+        return rd_fail(r, "mode %s: NEAREST_NEIGHBOR and BILINEAR are read", mode);
+    if (bilinear && (xt.dtype != GIR_DT_F32 || yt.dtype != GIR_DT_F32))
+        return rd_fail(r, "BILINEAR on %s: only f32 is read", gir_dtype_name(xt.dtype));
     if (sc[0] <= 0 || sc[1] <= 0 || sc[2] <= 0 || sc[3] <= 0)
         return rd_fail(r, "scale must be positive");
-    /* which of kiln's nearest modes picks the same source rows and columns */
-    for (half = 0; half < 2; half++)
-        for (d = 0; d < 2; d++)
-            for (o = 0; o < yt.dims[1 + d]; o++)
-                if (tosa_nearest(o, sc[2 * d], sc[2 * d + 1], off[d], xt.dims[1 + d]) !=
-                    kiln_nearest(o, xt.dims[1 + d], yt.dims[1 + d], half))
-                    ok[half] = 0;
-    if (!ok[0] && !ok[1])
-        return rd_fail(r, "scale %lld/%lld, %lld/%lld with offset %lld, %lld picks source "
-                       "pixels no kiln Resize mode picks", (long long)sc[0], (long long)sc[1],
+    half = resize_mode(sc, off, &xt, &yt, bilinear);
+    if (half < 0)
+        return rd_fail(r, "scale %lld/%lld, %lld/%lld with offset %lld, %lld samples where no "
+                       "kiln Resize mode does", (long long)sc[0], (long long)sc[1],
                        (long long)sc[2], (long long)sc[3], (long long)off[0], (long long)off[1]);
-    half = !ok[0];
     if ((ins[0] = val(r, operand(r, 0), 1)) < 0)
         return -1;
     for (d = 0; d < 4; d++)
@@ -1424,10 +1450,11 @@ static int rd_resize(Rd *r)
     ins[3] = const_i64(r, "sizes", sizes, 4);
     out = node1(r, GIR_OP_RESIZE, ins, 4, NULL);
     node = last_node(r);
-    gir_set_attr_string(r->g, node, "mode", "nearest");
+    gir_set_attr_string(r->g, node, "mode", bilinear ? "linear" : "nearest");
     gir_set_attr_string(r->g, node, "coordinate_transformation_mode",
                         half ? "half_pixel" : "asymmetric");
-    gir_set_attr_string(r->g, node, "nearest_mode", half ? "round_prefer_floor" : "floor");
+    if (!bilinear)
+        gir_set_attr_string(r->g, node, "nearest_mode", half ? "round_prefer_floor" : "floor");
     r->g->vals[out].scale = r->g->vals[ins[0]].scale;
     def(r, result(r, 0), out, 1);
     return 0;

@@ -825,39 +825,60 @@ static int wr_concat(Wr *w)
     return 0;
 }
 
-/* Nearest resize by an integer factor s, asymmetric coordinates rounded down:
- * TOSA scale 2s/2 with offset -s picks floor(o / s) (its nearest rounds
- * half up, so the offset shifts by half a step). */
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Resize of the two spatial axes.  Nearest, asymmetric, floor by an integer
+ * factor s: TOSA scale 2s/2 with offset -s picks floor(o / s) (its nearest
+ * rounds half up, so the offset shifts by half a step).  Linear (f32),
+ * asymmetric or half_pixel: scale n/d = out/in (both even), offset 0 or
+ * (d - n) / 2, which puts TOSA's sample coordinates where kiln's are. */
 static int wr_resize(Wr *w)
 {
     const GirValue *x = in_val(w, 0), *y = out_val(w);
+    const char *mode = gir_attr_string(w->n, "mode", "nearest");
+    const char *ctm = gir_attr_string(w->n, "coordinate_transformation_mode", "half_pixel");
+    int linear = strcmp(mode, "linear") == 0, half = strcmp(ctm, "half_pixel") == 0;
     int64_t sc[4], off[2], border[2];
     MlirNamedAttribute a[4];
     MlirValue in;
     int d;
-    if (strcmp(gir_attr_string(w->n, "mode", "nearest"), "nearest") != 0 ||
-        strcmp(gir_attr_string(w->n, "coordinate_transformation_mode", "half_pixel"),
-               "asymmetric") != 0 ||
-        strcmp(gir_attr_string(w->n, "nearest_mode", "round_prefer_floor"), "floor") != 0)
-        return wr_fail(w, "only nearest, asymmetric, floor Resize is written");
+    if (linear ? (x->type.dtype != GIR_DT_F32 || (!half && strcmp(ctm, "asymmetric") != 0))
+               : (strcmp(mode, "nearest") != 0 || strcmp(ctm, "asymmetric") != 0 ||
+                  strcmp(gir_attr_string(w->n, "nearest_mode", "round_prefer_floor"), "floor") != 0))
+        return wr_fail(w, "written: nearest (asymmetric, floor) and f32 linear (asymmetric or "
+                       "half_pixel) resizes");
     if (x->type.rank != 4 || y->type.dims[0] != x->type.dims[0] || y->type.dims[1] != x->type.dims[1])
         return wr_fail(w, "only spatial resizes of 4-D values are written");
     for (d = 0; d < 2; d++) {
-        int64_t isz = x->type.dims[2 + d], osz = y->type.dims[2 + d], s = osz / isz;
-        if (s < 1 || s * isz != osz)
-            return wr_fail(w, "only integer upscales are written (%lld -> %lld)", (long long)isz,
-                           (long long)osz);
-        sc[2 * d] = 2 * s;
-        sc[2 * d + 1] = 2;
-        off[d] = -s;
-        border[d] = (osz - 1) * 2 - (isz - 1) * 2 * s - s;
-        if (border[d] < -2 * s)
-            border[d] = -2 * s;
+        int64_t isz = x->type.dims[2 + d], osz = y->type.dims[2 + d], s = osz / isz, g;
+        if (linear) {
+            g = gcd64(osz, isz);
+            sc[2 * d] = 2 * osz / g;
+            sc[2 * d + 1] = 2 * isz / g;
+            off[d] = half ? (sc[2 * d + 1] - sc[2 * d]) / 2 : 0;
+        } else {
+            if (s < 1 || s * isz != osz)
+                return wr_fail(w, "only integer nearest upscales are written (%lld -> %lld)",
+                               (long long)isz, (long long)osz);
+            sc[2 * d] = 2 * s;
+            sc[2 * d + 1] = 2;
+            off[d] = -s;
+        }
+        border[d] = (osz - 1) * sc[2 * d + 1] - (isz - 1) * sc[2 * d] + off[d];
     }
     a[0] = named(w, "scale", a_i64s(w, sc, 4));
     a[1] = named(w, "offset", a_i64s(w, off, 2));
     a[2] = named(w, "border", a_i64s(w, border, 2));
-    a[3] = named(w, "mode", mlirStringAttrGet(w->ctx, mlirStringRefCreateFromCString("NEAREST_NEIGHBOR")));
+    a[3] = named(w, "mode", mlirStringAttrGet(w->ctx, mlirStringRefCreateFromCString(
+                                                           linear ? "BILINEAR" : "NEAREST_NEIGHBOR")));
     in = get(w, w->n->in[0]);
     set_out(w, op_q(w, "tosa.resize", &in, 1, out_type(w, x->type.dtype), a, 4, y->scale));
     return 0;
