@@ -226,26 +226,37 @@ static size_t hash_ptr(const void *p)
     return (size_t)x;
 }
 
-/* The entry of v, made (E_NONE) when absent. */
+/* Rehash into twice the room (entries live in the graph's arena). */
+static void ent_grow(Rd *r)
+{
+    size_t cap = r->cap ? 2 * r->cap : 256, i, j;
+    Ent *old = r->ents, *nw = gir_arena_alloc(r->g->arena, cap * sizeof *nw);
+    for (j = 0; j < r->cap; j++) {
+        if (!old[j].key.ptr)
+            continue;
+        for (i = hash_ptr(old[j].key.ptr) & (cap - 1); nw[i].key.ptr; i = (i + 1) & (cap - 1))
+            ;
+        nw[i] = old[j];
+    }
+    r->ents = nw;
+    r->cap = cap;
+}
+
+/* The entry of v, made (E_NONE) when absent.  Only making one can move the
+ * table, and read_body makes each op's result entry before its reader runs,
+ * so the pointers a reader holds stay valid. */
 static Ent *ent(Rd *r, MlirValue v)
 {
     size_t i;
-    if (2 * (r->n + 1) > r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 256, j;
-        Ent *old = r->ents, *nw = gir_arena_alloc(r->g->arena, cap * sizeof *nw);
-        for (j = 0; j < r->cap; j++) {
-            if (!old[j].key.ptr)
-                continue;
-            for (i = hash_ptr(old[j].key.ptr) & (cap - 1); nw[i].key.ptr; i = (i + 1) & (cap - 1))
-                ;
-            nw[i] = old[j];
-        }
-        r->ents = nw;
-        r->cap = cap;
+    if (r->cap) {
+        for (i = hash_ptr(v.ptr) & (r->cap - 1); r->ents[i].key.ptr; i = (i + 1) & (r->cap - 1))
+            if (r->ents[i].key.ptr == v.ptr)
+                return &r->ents[i];
     }
+    if (2 * (r->n + 1) > r->cap)
+        ent_grow(r);
     for (i = hash_ptr(v.ptr) & (r->cap - 1); r->ents[i].key.ptr; i = (i + 1) & (r->cap - 1))
-        if (r->ents[i].key.ptr == v.ptr)
-            return &r->ents[i];
+        ;
     memset(&r->ents[i], 0, sizeof r->ents[i]);
     r->ents[i].key = v;
     r->ents[i].other = -1;
@@ -1721,6 +1732,7 @@ static int read_body(Rd *r, MlirOperation fn)
         fn2 = op_reader(name);
         if (!fn2)
             return rd_fail(r, "unsupported op (docs/tosa.md lists the ops read)");
+        ent(r, result(r, 0)); /* made first: the reader's entry pointers stay put */
         if (fn2(r) < 0)
             return -1;
     }
