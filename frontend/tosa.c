@@ -1710,7 +1710,12 @@ static int read_body(Rd *r, MlirOperation fn)
     MlirBlock body = mlirRegionGetFirstBlock(reg);
     MlirOperation op;
     char name[96];
+    MlirAttribute sym = mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("sym_name"));
     r->loc = op_loc(r, fn);
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym)) {
+        str_of(mlirStringAttrGetValue(sym), name, sizeof name);
+        r->g->name = gir_arena_strdup(r->g->arena, name); /* the graph is named after @fn */
+    }
     if (mlirBlockIsNull(body))
         return rd_fail(r, "the function has no body");
     if (!mlirBlockIsNull(mlirBlockGetNextInRegion(body)))
