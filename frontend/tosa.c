@@ -1151,8 +1151,8 @@ static int rd_rescale(Rd *r)
             return -1;
         out = node1(r, GIR_OP_REQUANTIZE, &in, 1, NULL);
         node = last_node(r);
-        gir_set_attr_int(r->g, node, "rq_m", m[0]);
-        gir_set_attr_int(r->g, node, "rq_shift", s[0]);
+        gir_set_attr_ints(r->g, node, "rq_m", m, 1);
+        gir_set_attr_ints(r->g, node, "rq_shift", s, 1);
         r->g->vals[out].scale = (float)float_attr(r, "kiln.scale", 0);
         def(r, result(r, 0), out, ent(r, operand(r, 0))->nchw);
         return 0;

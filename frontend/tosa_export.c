@@ -608,6 +608,67 @@ static int wr_conv(Wr *w)
 
 /* ---- the other ops ------------------------------------------------------------------ */
 
+/* A requantize attribute of one element (ints, as the quantizer writes it,
+ * or an int) into *v; -1 + error naming it when absent. */
+static int rq_one(Wr *w, const char *name, int64_t *v)
+{
+    const GirAttr *a = gir_attr(w->n, name);
+    if (a && a->kind == GIR_ATTR_INTS && a->n == 1)
+        *v = a->ints[0];
+    else if (a && a->kind == GIR_ATTR_INT)
+        *v = a->i;
+    else
+        return wr_fail(w, "attribute %s must be one integer", name);
+    return 0;
+}
+
+/* kiln's int8 AveragePool / GlobalAveragePool: the int32 window sum (zero
+ * padding counted) requantized by rq_m, rq_shift.  TOSA's avg_pool2d on i8
+ * divides with its own rounding, so the sum is a depthwise_conv2d with
+ * weights of 1 and the requantization a rescale: the same bytes as
+ * requant.h (read back, it is an int8 depthwise Conv). */
+static int avgpool_i8(Wr *w, const int64_t *kernel, const int64_t *stride, const int64_t *pad)
+{
+    const GirValue *x = in_val(w, 0);
+    int64_t C = x->type.dims[1], wd[4] = {kernel[0], kernel[1], C, 1}, one[2] = {1, 1}, c;
+    int64_t m, sh, n = kernel[0] * kernel[1] * C, *mm, *ss;
+    int8_t *ones;
+    int32_t *zero;
+    MlirNamedAttribute a[4];
+    MlirValue ins[3], acc;
+    if (rq_one(w, "rq_m", &m) < 0 || rq_one(w, "rq_shift", &sh) < 0)
+        return -1;
+    ones = malloc((size_t)n);
+    zero = calloc((size_t)C, sizeof(int32_t));
+    if (!ones || !zero)
+        gir_die("out of memory");
+    memset(ones, 1, (size_t)n);
+    ins[0] = get(w, w->n->in[0]);
+    ins[1] = const_raw(w, wd, 4, GIR_DT_I8, ones);
+    ins[2] = const_raw(w, &C, 1, GIR_DT_I32, zero);
+    free(ones);
+    free(zero);
+    a[0] = named(w, "pad", a_i64s(w, pad, 4));
+    a[1] = named(w, "stride", a_i64s(w, stride, 2));
+    a[2] = named(w, "dilation", a_i64s(w, one, 2));
+    a[3] = named(w, "quantization_info",
+                 mlirAttributeParseGet(w->ctx, mlirStringRefCreateFromCString(
+                                                   "#tosa.conv_quant<input_zp = 0, weight_zp = 0>")));
+    acc = op(w, "tosa.depthwise_conv2d", ins, 3, out_type(w, GIR_DT_I32), a, 4);
+    mm = malloc(sizeof(int64_t) * (size_t)C);
+    ss = malloc(sizeof(int64_t) * (size_t)C);
+    if (!mm || !ss)
+        gir_die("out of memory");
+    for (c = 0; c < C; c++) {
+        mm[c] = m;
+        ss[c] = sh;
+    }
+    set_out(w, rescale(w, acc, out_type(w, GIR_DT_I8), mm, ss, (int)C, 1, out_val(w)->scale));
+    free(mm);
+    free(ss);
+    return 0;
+}
+
 static int wr_pool(Wr *w)
 {
     const GirValue *x = in_val(w, 0);
@@ -620,9 +681,7 @@ static int wr_pool(Wr *w)
     MlirValue in;
     if (x->type.rank != 4)
         return wr_fail(w, "only 2-D pooling has a TOSA op");
-    if (avg && x->type.dtype == GIR_DT_I8)
-        return wr_fail(w, "the int8 average pool (rq_m) is not written");
-    if (avg && gir_attr_int(w->n, "count_include_pad", 0))
+    if (avg && x->type.dtype != GIR_DT_I8 && gir_attr_int(w->n, "count_include_pad", 0))
         return wr_fail(w, "TOSA's avg_pool2d leaves padding out of the count");
     if (gir_attr_int(w->n, "ceil_mode", 0) ||
         strcmp(gir_attr_string(w->n, "auto_pad", "NOTSET"), "NOTSET") != 0)
@@ -644,6 +703,8 @@ static int wr_pool(Wr *w)
         if (ns == 2)
             memcpy(stride, s, sizeof stride);
     }
+    if (avg && x->type.dtype == GIR_DT_I8)
+        return avgpool_i8(w, kernel, stride, pad);
     a[0] = named(w, "kernel", a_i64s(w, kernel, 2));
     a[1] = named(w, "stride", a_i64s(w, stride, 2));
     a[2] = named(w, "pad", a_i64s(w, pad, 4));
@@ -1039,7 +1100,9 @@ static int wr_dequantize(Wr *w)
 
 static int wr_requantize(Wr *w)
 {
-    int64_t m = gir_attr_int(w->n, "rq_m", 1), s = gir_attr_int(w->n, "rq_shift", 0);
+    int64_t m, s;
+    if (rq_one(w, "rq_m", &m) < 0 || rq_one(w, "rq_shift", &s) < 0)
+        return -1;
     set_out(w, rescale(w, get(w, w->n->in[0]), out_type(w, GIR_DT_I8), &m, &s, 1, 0,
                        out_val(w)->scale));
     return 0;
