@@ -50,6 +50,33 @@ GirGraph *fe_tosa_from_memory(const char *text, size_t len, const char *path, Gi
  * stem beside it when present, else seeded weights). */
 GirGraph *fe_load_model(const char *path, GirError *e);
 
+/* ---- static shapes (frontend/shapes.c; docs/inputs.md) ---- */
+
+/* One --input-shape: the dims a graph input is given. */
+typedef struct {
+    char name[256];             /* graph input; "" for the first input */
+    int rank;                   /* dims given */
+    int64_t dims[GIR_MAX_RANK]; /* each >= 1 */
+} FeInputShape;
+
+/* Parse "[NAME=]D,D,..." (the name is everything before the last '=').
+ * 0, or -1 + error quoting arg. */
+int fe_parse_input_shape(const char *arg, FeInputShape *s, GirError *e);
+/* Give g's inputs the dims of s[0..n) (dims the model fixes must agree),
+ * infer shapes again, fold the shape subgraphs to constants
+ * (gir_pass_fold_constants) and check with fe_check_static.  n may be 0:
+ * then only folding and the check.  0, or -1 + one error line. */
+int fe_static_shapes(GirGraph *g, const FeInputShape *s, int n, GirError *e);
+/* 0 when every input's dims are known and no node on constants was left
+ * unfolded with an unknown shape; else -1 + an error naming the dynamic
+ * input and the first node whose shape cannot be known.  Shapes that depend
+ * on computed data (NonZero, NonMaxSuppression) with static inputs pass. */
+int fe_check_static(const GirGraph *g, GirError *e);
+/* fe_load_model, then fe_static_shapes when shapes are given (n > 0) or
+ * static_shapes asks for static shapes anyway. */
+GirGraph *fe_load_model_shaped(const char *path, const FeInputShape *s, int n,
+                               int static_shapes, GirError *e);
+
 /* Tensor files: .npy (NumPy format 1.0/2.0/3.0, little-endian, C order) or
  * .pb (ONNX TensorProto), chosen by extension.  Data is allocated from a. */
 int fe_read_tensor(const char *path, GirArena *a, GirTensor *t, GirError *e);

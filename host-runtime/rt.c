@@ -339,6 +339,27 @@ static size_t up4k(size_t n)
     return (n + 4095) / 4096 * 4096;
 }
 
+/* weights.bin must be the image regmap.json describes: weights_bytes long
+ * (when given), every weight channel's bytes inside it.  A truncated file
+ * or another model's would load garbage and give wrong answers quietly. */
+static int check_weights(const KrtModel *m, const char *wpath, size_t wlen, KrtError *e)
+{
+    double want;
+    int i;
+    if (num(m->doc, "weights_bytes", &want) == 0 && want != (double)wlen)
+        return krt_err(e, KRT_EINVAL, "%s: %zu bytes, expected %.0f (weights_bytes of "
+                       "regmap.json): %s", wpath, wlen, want,
+                       (double)wlen < want ? "truncated" : "not this model's weight image");
+    for (i = 0; i < m->nch; i++) {
+        const Chan *c = &m->ch[i];
+        if (c->weight && c->offset + c->bytes > wlen)
+            return krt_err(e, KRT_EINVAL, "%s: %zu bytes, channel %s needs bytes %" PRIu64
+                           "..%" PRIu64 ": truncated", wpath, wlen, c->t.name, c->offset,
+                           c->offset + c->bytes);
+    }
+    return KRT_OK;
+}
+
 /* Place the buffers, allocate DMA memory and write weights.bin into it. */
 static int place(KrtModel *m, const char *wpath, KrtError *e)
 {
@@ -349,16 +370,14 @@ static int place(KrtModel *m, const char *wpath, KrtError *e)
         has_w |= m->ch[i].weight;
     if (has_w && (rc = read_file(wpath, &w, &wlen, e)))
         return rc;
+    if (has_w && (rc = check_weights(m, wpath, wlen, e))) {
+        krt_free(w);
+        return rc;
+    }
     next = up4k(wlen);
     for (i = 0; i < m->nch; i++) {
         Chan *c = &m->ch[i];
         if (c->weight) {
-            if (c->offset + c->bytes > wlen) {
-                krt_free(w);
-                return krt_err(e, KRT_EINVAL, "%s: channel %s needs bytes %" PRIu64 "..%" PRIu64
-                               ", the file has %zu", wpath, c->t.name, c->offset,
-                               c->offset + c->bytes, wlen);
-            }
             c->buf = (size_t)c->offset;
         } else if (c->source < 0) {
             c->buf = next;

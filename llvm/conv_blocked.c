@@ -99,14 +99,10 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
                         ((const float *)g->vals[n->in[1]].data)[(oc * o->C + ic) * o->ksz + k];
             }
     }
-    plan->extra[plan->nextra++] = wp;
-    plan->owned[plan->nowned++] = wp;
-    plan->extra[plan->nextra++] = bp;
-    plan->owned[plan->nowned++] = bp;
-    if (o->padded) {
-        plan->extra[plan->nextra++] = xpad;
-        plan->owned[plan->nowned++] = xpad;
-    }
+    klv_plan_extra(plan, wp, Mp * o->C * o->ksz * (int64_t)wsz, KLV_TABLE, 1);
+    klv_plan_extra(plan, bp, Mp * 4, KLV_TABLE, 1);
+    if (o->padded)
+        klv_plan_extra(plan, xpad, o->N * o->C * o->Hp * o->Wp * (o->q ? 1 : 4), KLV_SCRATCH, 1);
     return 1;
 }
 
@@ -154,7 +150,7 @@ static void emit_pad(KlvIr *ir, const Geo *o, const char *name, int arg_x, int a
 }
 
 /* Fill o from node n; 0 when the node does not fit this kernel. */
-static int geometry(const GirGraph *g, const GirNode *n, int q, Geo *o)
+static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, Geo *o)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
@@ -162,7 +158,7 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, Geo *o)
     int cnt;
     memset(o, 0, sizeof *o);
     o->q = q;
-    o->VL = klv_host_vector_width();
+    o->VL = vl;
     o->N = xt->dims[0], o->C = xt->dims[1], o->H = xt->dims[2], o->W = xt->dims[3];
     o->M = wt->dims[0], o->KH = wt->dims[2], o->KW = wt->dims[3];
     o->OH = yt->dims[2], o->OW = yt->dims[3], o->ksz = o->KH * o->KW;
@@ -204,7 +200,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     if (strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0 ||
         gir_attr_int(n, "group", 1) != 1 || g->vals[n->in[1]].kind != GIR_VAL_CONST ||
         (n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST) ||
-        !geometry(g, n, q, &o))
+        !geometry(g, n, q, ir->vl, &o))
         return 0;
     if (!pack(g, n, &o, plan))
         return 0;
@@ -214,8 +210,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
         int cnt;
         arg_rq = n->nin + 3 + o.padded;
-        for (j = 0; j < 3; j++)
-            plan->extra[plan->nextra++] = (void *)gir_attr_ints(n, rq[j], &cnt);
+        for (j = 0; j < 3; j++) {
+            void *a = (void *)gir_attr_ints(n, rq[j], &cnt);
+            klv_plan_extra(plan, a, (int64_t)cnt * 8, KLV_TABLE, 0);
+        }
     }
     lt = q ? ir->i32 : ir->f32;
     vt = LLVMVectorType(lt, (unsigned)o.VL);

@@ -12,6 +12,7 @@
 #define KILN_LLVM_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "llvm.h"
 
@@ -25,13 +26,22 @@ typedef struct {
     LLVMTypeRef i1, i8, i32, i64, f32, ptr, voidt; /* common types */
     LLVMTypeRef kty;     /* the kernel function type */
     int fma;             /* KlvOptions.fma */
+    int vl;              /* f32 lanes of the target's vector registers (16, 8 or 4) */
 } KlvIr;
+
+/* Kinds of an extra pointer of a plan. */
+enum {
+    KLV_TABLE = 0,   /* read-only data (packed weights, indices, multipliers) */
+    KLV_SCRATCH = 1, /* a work buffer the node's kernels write and read */
+};
 
 /* What an emitter asks of the runtime for one node. */
 typedef struct {
     int64_t range;                 /* extent of the outer loop [0, range) */
     int64_t work;                  /* rough operations per outer step, for threading */
     void *extra[8];                /* extra pointers appended after ins and outs */
+    int64_t extra_bytes[8];        /* size of each extra's data */
+    unsigned char extra_kind[8];   /* KLV_TABLE or KLV_SCRATCH, per extra */
     int nextra;                    /* count of extra */
     void *owned[8];                /* malloc'd tables the program frees */
     int nowned;                    /* count of owned */
@@ -49,6 +59,10 @@ typedef struct {
 /* jit.c: f32 lanes of the widest vector the host CPU has (16 with
  * AVX-512, else 8). */
 int klv_host_vector_width(void);
+
+/* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
+ * plan's extra pointers; owned: malloc'd, the program frees it. */
+void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);
 
 /* ir.c */
 void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name);
@@ -99,9 +113,20 @@ KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q);
 
+/* program.c: try the emitters on node n (kernel `name`); 1 when one
+ * lowered it (plan filled), 0 when none has a lowering, -1 + error. */
+int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                   KlvPlan *plan, GirError *e);
+
 /* program.c: run node n alone through the interpreter on tensors ins (one
  * per input, NULL when absent); outs get data from arena. */
 int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, GirTensor *outs,
                     GirArena *arena, GirError *e);
+
+/* aot.c: LLVMCreateTargetMachine (O3, PIC) that takes LLVM's warnings of
+ * an unknown CPU or feature as errors (shown: the triple as the user gave
+ * it).  NULL + error. */
+LLVMTargetMachineRef klv_checked_machine(LLVMTargetRef tgt, const char *triple, const char *cpu,
+                                         const char *feat, const char *shown, GirError *e);
 
 #endif

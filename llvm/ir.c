@@ -28,6 +28,15 @@ void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name)
     ir->kty = LLVMFunctionType(ir->voidt, params, 3, 0);
 }
 
+void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned)
+{
+    plan->extra[plan->nextra] = data;
+    plan->extra_bytes[plan->nextra] = bytes;
+    plan->extra_kind[plan->nextra++] = (unsigned char)kind;
+    if (owned)
+        plan->owned[plan->nowned++] = data;
+}
+
 void klv_kernel_begin(KlvIr *ir, const char *name)
 {
     LLVMBasicBlockRef entry;

@@ -21,7 +21,7 @@ static int rq_extra(const GirNode *n, int64_t count, KlvPlan *plan, int *lo, int
         a = gir_attr_ints(n, names[k], &cnt);
         if (!a || cnt != count)
             return 0;
-        plan->extra[plan->nextra++] = (void *)a;
+        klv_plan_extra(plan, (void *)a, count * 8, KLV_TABLE, 0);
     }
     *lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
     *hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;

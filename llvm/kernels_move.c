@@ -204,8 +204,7 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     KlvLoop lc, li;
     if (!et || g->vals[n->in[0]].type.dtype != yt->dtype || !(tab = probe_table(g, n)))
         return 0;
-    plan->extra[plan->nextra++] = tab;
-    plan->owned[plan->nowned++] = tab;
+    klv_plan_extra(plan, tab, total * 4, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
     t = klv_arg(ir, n->nin + 1);
     lc = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));

@@ -4,6 +4,10 @@
  * with LLVM's O3 pipeline for the host CPU (its vector extensions included)
  * and compiled in process with ORC LLJIT.  Nodes without a lowering run in
  * the reference interpreter, one node at a time, inside the same program.
+ * The same kernels also go into relocatable objects for x86-64 and aarch64
+ * (klv_emit_object), where every node must have a lowering, and into PTX
+ * for NVIDIA GPUs with a launch plan (klv_gpu_compile), run through the
+ * CUDA driver (klv_cuda_open, klv_gpu_run).
  * This is the one public header of llvm/; exports carry the klv_ prefix.
  *
  * Errors follow graphir: 0 / NULL on failure with a GirError naming the
@@ -52,5 +56,127 @@ void klv_stats(const KlvProgram *p, KlvStats *s);
  * in the interpreter. */
 int klv_node_lowered(const KlvProgram *p, int node);
 void klv_free(KlvProgram *p);
+
+/* The target of an object: an LLVM triple (x86_64-... or aarch64-...), a
+ * CPU name (NULL or "": generic) and extra features ("+avx2,-fma"; NULL:
+ * none). */
+typedef struct {
+    const char *triple;   /* e.g. aarch64-linux-gnu */
+    const char *cpu;      /* e.g. cortex-a53, znver4 */
+    const char *features; /* LLVM feature string */
+} KlvTarget;
+
+/* Compile g for t into the relocatable object obj_path (PIC), with one
+ * entry point
+ *   int SYMBOL(const void *const *inputs, void *const *outputs);   returns 0
+ * inputs[i] / outputs[i]: dense data of g->inputs[i] / g->outputs[i] in
+ * their dtype.  The nodes run in order on the calling thread; intermediate
+ * tensors are static buffers of the object (one call at a time); constants
+ * are embedded.  Every node must have a lowering (no interpreter in an
+ * object): -1 + error naming the first node that has none.  obj_path is
+ * written directly (and removed when writing it fails). */
+int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
+                    const char *obj_path, GirError *e);
+/* The C header declaring SYMBOL, with a comment per input/output (name,
+ * dtype, shape) and SYMBOL_INPUTS, _OUTPUTS, _INPUT_BYTES and _OUTPUT_BYTES
+ * (brace lists) macros, SYMBOL in capitals. */
+int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path, GirError *e);
+
+/* ---- the GPU target (gpu.c, cuda.c) ------------------------------------------ */
+
+/* What a kernel parameter of a launch points at. */
+typedef enum {
+    KLV_GPU_VALUE = 0,   /* a value of the graph (input, constant, intermediate, output) */
+    KLV_GPU_TABLE = 1,   /* read-only data of one kernel (packed weights, indices) */
+    KLV_GPU_SCRATCH = 2, /* a work buffer of one node's kernels, zeroed before the run */
+} KlvGpuBufKind;
+
+/* One device buffer of the launch plan. */
+typedef struct {
+    KlvGpuBufKind kind; /* what it holds */
+    int value;          /* KLV_GPU_VALUE: the value id, else -1 */
+    int node;           /* KLV_GPU_TABLE / _SCRATCH: the node it belongs to, else -1 */
+    int64_t bytes;      /* its size */
+    const void *data;   /* data to upload before the run (constants, tables), else NULL */
+    int64_t offset;     /* where data sits in the plan's data file (64-byte aligned); -1: none */
+    int used;           /* 1 when a kernel reads or writes it */
+} KlvGpuBuffer;
+
+/* One kernel launch, in the order they run. */
+typedef struct {
+    char entry[48];  /* the PTX entry: kiln_gpu_<node>, or kiln_gpu_<node>_pre */
+    int node;        /* the node it computes */
+    int64_t range;   /* outer steps: thread i runs step i, threads past range return */
+    int block;       /* threads per block (x) */
+    int64_t grid;    /* blocks (x); 0 when range is 0 (nothing to launch) */
+    int nargs;       /* kernel parameters, all .u64 global pointers */
+    int *args;       /* buffer index per parameter; -1: pass 0 (an absent input, or
+                        a parameter the optimized kernel does not read) */
+} KlvGpuLaunch;
+
+/* What klv_gpu_compile made. */
+typedef struct {
+    int nodes;         /* nodes in the graph (each one kernel) */
+    int launches;      /* kernels (the nodes' and the padded Convs' _pre ones) */
+    int64_t ptx_bytes; /* size of the PTX text */
+    int64_t data_bytes;/* size of the data file (constants and tables that are read) */
+    double ir_ms;      /* building the LLVM IR */
+    double opt_ms;     /* verification and LLVM's O3 pipeline */
+    double ptx_ms;     /* NVPTX code generation */
+    char cpu[32];      /* the sm_XX the PTX is for */
+} KlvGpuStats;
+
+/* A graph lowered to PTX with its launch plan. */
+typedef struct KlvGpuModule KlvGpuModule;
+
+/* Lower g for NVPTX: t->triple nvptx64-nvidia-cuda (NULL or t NULL: that
+ * one), t->cpu an sm_XX (default sm_90), t->features (default +ptx78).
+ * Every node must have a lowering, and a node calling libm (Sigmoid,
+ * Tanh) needs the CUDA toolkit's libdevice, looked for at $KILN_LIBDEVICE
+ * (empty: none), else $CUDA_HOME or /usr/local/cuda under
+ * nvvm/libdevice/libdevice.10.bc: -1 + error naming the node.  The
+ * module is verified, optimized (O3) and turned into PTX text.  g must
+ * outlive the module (constants are referenced in place). */
+KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e);
+/* The PTX text (NUL-terminated) and its length. */
+const char *klv_gpu_ptx(const KlvGpuModule *m, size_t *len);
+/* The plan: buffers and launches (arrays owned by m). */
+const KlvGpuBuffer *klv_gpu_buffers(const KlvGpuModule *m, int *n);
+const KlvGpuLaunch *klv_gpu_launches(const KlvGpuModule *m, int *n);
+void klv_gpu_stats(const KlvGpuModule *m, KlvGpuStats *s);
+/* The graph m was compiled from. */
+const GirGraph *klv_gpu_graph(const KlvGpuModule *m);
+/* Write the data of every used buffer with data at its offset into path
+ * (zero padding between).  0, or -1 + error. */
+int klv_gpu_write_data(const KlvGpuModule *m, const char *path, GirError *e);
+void klv_gpu_free(KlvGpuModule *m);
+/* Run m's launch plan on this CPU, where no GPU is: the same kernel
+ * bodies (4 lanes) compiled for the host, each launch's grid run thread by
+ * thread on the calling thread with the plan's buffers and arguments (a
+ * parameter the PTX does not read passed as NULL), so the plan (argument
+ * order, tables, unused parameters, launch order, ranges) is checked
+ * against the interpreters.  It does not run the PTX.  0, or -1 + error. */
+int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
+                     GirArena *arena, GirError *e);
+
+/* The CUDA driver, opened with dlopen (libcuda.so.1, or the file named by
+ * the environment variable KILN_LIBCUDA), initialized, with a context on
+ * device 0. */
+typedef struct KlvCuda KlvCuda;
+
+/* Open the driver.  NULL + error; *no_driver = 1 when the library itself
+ * cannot be opened (no NVIDIA driver installed), 0 for any later failure
+ * (a missing symbol, a CUresult, named by cuGetErrorName). */
+KlvCuda *klv_cuda_open(int *no_driver, GirError *e);
+/* The device's sm_XX, capped at sm_90 (the newest LLVM 16 targets; PTX
+ * for it runs on later GPUs through the driver's JIT). */
+void klv_cuda_arch(const KlvCuda *cu, char *buf, size_t size);
+/* Run m once: load its PTX, allocate every used buffer, upload constants
+ * and tables, copy the inputs in, launch each kernel in order, synchronize,
+ * copy the outputs (data from arena) out, free everything.  0, or -1 +
+ * error naming the driver call and its CUresult. */
+int klv_gpu_run(KlvCuda *cu, const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
+                GirArena *arena, GirError *e);
+void klv_cuda_close(KlvCuda *cu);
 
 #endif

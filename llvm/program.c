@@ -256,9 +256,8 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
 
 /* ---- compile and run --------------------------------------------------------- */
 
-/* Try the emitters on node n; 1 when one lowered it. */
-static int lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                      KlvPlan *plan, GirError *e)
+int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                   KlvPlan *plan, GirError *e)
 {
     static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move};
     size_t k;
@@ -323,6 +322,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     tsc = LLVMOrcCreateNewThreadSafeContext();
     klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), g->name ? g->name : "kiln");
     ir.fma = opts && opts->fma;
+    ir.vl = klv_host_vector_width();
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
@@ -330,7 +330,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         int rc;
         s->node = i;
         snprintf(name, sizeof name, "kiln_node_%d", i);
-        rc = lower_node(&ir, g, n, name, &s->plan, e);
+        rc = klv_lower_node(&ir, g, n, name, &s->plan, e);
         if (rc < 0)
             break;
         if (rc == 0) {

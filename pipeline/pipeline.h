@@ -56,4 +56,54 @@ void rtl_remove(const char *dir);
 /* The plan hash kiln_regfile reports: FNV-1a 64 of plan.json's text. */
 uint64_t rtl_plan_hash(const HlsPlan *p);
 
+/* ---- the per-model driver: DIR/driver (docs/driver.md) ---- */
+
+#define RTL_DRV_MAX_ANCHORS 128 /* numbers (W and H) --anchors takes */
+
+enum { RTL_DETECT_NONE, RTL_DETECT_YOLOV3, RTL_DETECT_REGION };
+
+/* kiln compile's preprocessing and detector options (CONTRACTS.md). */
+typedef struct {
+    float mean[4];      /* --mean: subtracted per channel (R, G, B[, A]) */
+    float stdv[4];      /* --std: divided after the mean */
+    float scale;        /* --scale: multiplied after the mean */
+    int nmean, nstd;    /* values given with --mean, --std (0: not given) */
+    int has_scale;      /* --scale given */
+    int bgr;            /* --bgr */
+    int nhwc;           /* --nhwc */
+    int alpha;          /* --alpha */
+    int pad;            /* --resize pad (0: stretch) */
+    int detect;         /* --detect: RTL_DETECT_ */
+    float anchors[RTL_DRV_MAX_ANCHORS]; /* --anchors W,H,... */
+    int nanchors;       /* numbers given */
+    int classes;        /* --classes: class entries per anchor (0: objectness alone) */
+    int has_classes;    /* --classes given */
+    float score_thr;    /* --score-threshold */
+    float iou_thr;      /* --iou-threshold */
+} RtlDriverOptions;
+
+/* The defaults (no preprocessing, no detector, thresholds 0.5 and 0.45). */
+void rtl_driver_defaults(RtlDriverOptions *o);
+
+/* Parse one driver option at argv[0] (argc: the words left).  Returns the
+ * words it took (1 or 2), 0 when argv[0] is not a driver option, -1 + e
+ * naming the option when its value is bad. */
+int rtl_driver_option(RtlDriverOptions *o, int argc, char **argv, GirError *e);
+
+/* Can the driver be generated for p, g and o?  0: yes; 1: not yet, e names
+ * the node (a CPU node between FPGA segments, which needs the LLVM back
+ * end); -1: the options do not fit the model (e says how). */
+int rtl_driver_check(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                     GirError *e);
+
+/* Write DIR/driver (dir holds rtl/): model.c, model.h, kiln-infer's
+ * sources, libkiln-rt's (kiln-rt/), CMakeLists.txt, toolchain-aarch64.cmake,
+ * Makefile.  Output is a function of p, g and o alone.  0, or -1 + e (the
+ * caller removes the folder with rtl_driver_remove). */
+int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                     const char *dir, GirError *e);
+
+/* Remove DIR/driver and what rtl_driver_write puts there. */
+void rtl_driver_remove(const char *dir);
+
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything kiln needs on a fresh Debian 12 machine: Debian packages,
 # the Darknet cfg files (extracted from Debian's darknet package, not
-# installed) and onnxruntime-node (the independent reference in tests).
+# installed), onnxruntime-node (the independent reference in tests) and
+# face-api with TensorFlow.js (the face detector's weights and reference).
 # Idempotent and quiet when all is present.  Needs root (or sudo).
 set -euo pipefail
 
@@ -13,6 +14,7 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       libcmocka-dev graphviz nodejs npm
       device-tree-compiler tcl libxml2-utils gnuplot-nox
       llvm-16-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+      libstb-dev
       libmlir-16-dev mlir-16-tools)
 
 SUDO=
@@ -63,4 +65,18 @@ if [ ! -d "$KILN_DEPS/node_modules/onnxruntime-node" ]; then
   (cd "$KILN_DEPS" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
      $SUDO env ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
      npm install --no-audit --no-fund --loglevel=error onnxruntime-node >/dev/null)
+fi
+
+# face-api's tiny face detector (weights, demo photos) and what runs it in
+# node as the face tests' reference: plain tfjs (its cpu backend; the wasm
+# backend package is only loaded by face-api's node-wasm bundle) and jpeg-js.
+FACE_NPM=(@vladmandic/face-api@1.7.15 @tensorflow/tfjs@4.22.0 @tensorflow/tfjs-backend-wasm@4.22.0
+          jpeg-js@0.4.4)
+face_missing=0
+for p in @vladmandic/face-api @tensorflow/tfjs @tensorflow/tfjs-backend-wasm jpeg-js; do
+  [ -f "$KILN_DEPS/node_modules/$p/package.json" ] || face_missing=1
+done
+if [ "$face_missing" = 1 ]; then
+  echo "install-deps: installing ${FACE_NPM[*]} into $KILN_DEPS"
+  (cd "$KILN_DEPS" && $SUDO npm install --no-audit --no-fund --loglevel=error "${FACE_NPM[@]}" >/dev/null)
 fi

@@ -11,7 +11,8 @@
 # A case's first line is "# RUN: NAME...": the tools it runs, each one that
 # must be set and found; CMake leaves out a case whose tool was not found.
 # Further "# PROPERTY: value" lines of its opening comment (TIMEOUT,
-# FIXTURES_SETUP, FIXTURES_REQUIRED, RESOURCE_LOCK) are ctest properties.
+# FIXTURES_SETUP, FIXTURES_REQUIRED, RESOURCE_LOCK, SKIP_RETURN_CODE) are ctest
+# properties; a case that exits with its SKIP_RETURN_CODE is reported skipped.
 # The body is plain shell, run under `set -eu`: the first command that fails
 # fails the test, so an assertion is a command of its own, never the left
 # side of && or ||.

@@ -4,6 +4,16 @@
  * constants.  The node is run alone in a one-node graph that borrows the
  * constants' data and the node's attributes.
  *
+ * Shape subgraphs: an input that an op reads only for its type (Shape's and
+ * Size's data, CastLike's target, EyeLike's input) counts as constant once
+ * its type is static; the kernel gets a placeholder it never reads.  So
+ * Shape of a static value folds, then whatever computes on its result
+ * (Gather, Slice, Concat, Cast, Unsqueeze, arithmetic, Range,
+ * ConstantOfShape, Expand, ...), all through the interpreter's kernels.  A
+ * fold can make later shapes static (a Reshape whose target became
+ * constant), so the pass infers shapes again and repeats until nothing more
+ * folds.
+ *
  * Leaves alone: nodes the interpreter cannot run (the node stays, to fail
  * at run time with its own message), results above FOLD_LIMIT bytes (a
  * constant that big belongs in the source), and the quantization ops
@@ -29,6 +39,36 @@ static int keep_unfolded(GirOp op)
     return 0;
 }
 
+/* Input j of n is read only for its type (element type and dims). */
+static int type_only(const GirNode *n, int j)
+{
+    switch (n->op) {
+    case GIR_OP_SHAPE:
+    case GIR_OP_SIZE:
+        return j == 0;
+    case GIR_OP_CASTLIKE:
+        return j == 1;
+    case GIR_OP_EYELIKE:
+        return j == 0;
+    default:
+        return 0;
+    }
+}
+
+/* Input j of n is known at compile time: a constant, or read only for a
+ * static type. */
+static int input_known(const GirGraph *g, const GirNode *n, int j)
+{
+    const GirValue *v;
+    if (n->in[j] < 0)
+        return 1;
+    v = &g->vals[n->in[j]];
+    return v->kind == GIR_VAL_CONST || (type_only(n, j) && gir_type_is_static(&v->type));
+}
+
+/* Placeholder data of a type-only input: the kernel reads none of it. */
+static const int64_t no_data[2];
+
 /* Evaluate node id; 1 when its outputs are now constants, 0 when left. */
 static int fold_node(GirGraph *g, int id)
 {
@@ -48,7 +88,8 @@ static int fold_node(GirGraph *g, int id)
         }
         v = &g->vals[n->in[j]];
         ins[j] = gir_add_value(sub, v->name, GIR_VAL_CONST, v->type, v->loc);
-        sub->vals[ins[j]].data = v->data; /* borrowed: sub's arena never frees it */
+        /* borrowed: sub's arena never frees it */
+        sub->vals[ins[j]].data = v->kind == GIR_VAL_CONST ? v->data : (void *)no_data;
         sub->vals[ins[j]].layout = v->layout;
     }
     for (j = 0; j < n->nout; j++) {
@@ -84,28 +125,42 @@ out:
     return ok;
 }
 
-int gir_pass_fold_constants(GirGraph *g, GirError *e)
+/* One sweep in node order; *any = 1 when a node folded. */
+static void fold_sweep(GirGraph *g, int *any)
 {
     unsigned char *dead = calloc((size_t)g->nnode + 1, 1);
-    int i, j, any = 0;
-    (void)e;
+    int i, j;
+    *any = 0;
     if (!dead)
         gir_die("out of memory");
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         int all = n->nin > 0 || n->op == GIR_OP_CONSTANT;
         for (j = 0; j < n->nin && all; j++)
-            if (n->in[j] >= 0 && g->vals[n->in[j]].kind != GIR_VAL_CONST)
-                all = 0;
+            all = input_known(g, n, j);
         if (!all || keep_unfolded(n->op))
             continue;
         if (fold_node(g, i)) {
             dead[i] = 1;
-            any = 1;
+            *any = 1;
         }
     }
-    if (any)
+    if (*any)
         gir_graph_compact(g, dead);
     free(dead);
+}
+
+int gir_pass_fold_constants(GirGraph *g, GirError *e)
+{
+    int any, round;
+    for (round = 0; round <= g->nnode; round++) {
+        fold_sweep(g, &any);
+        if (!any)
+            break;
+        /* Folded constants may make later shapes static, and so more
+         * Shape nodes foldable. */
+        if (gir_infer_shapes(g, e) < 0)
+            return -1;
+    }
     return 0;
 }

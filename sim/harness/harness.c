@@ -12,6 +12,12 @@
  * its data; B the cycle after the last W beat.  Every burst is checked
  * (INCR, AxSIZE = the bus width, inside one 4 KiB page, aligned, WLAST on the
  * burst's last beat).
+ *
+ * Fault injection: KILN_SIM_AXI_ERROR in the environment (docs/simulate.md)
+ * makes the slave answer chosen bursts with SLVERR or DECERR, as a DDR
+ * controller reporting an error would; the data of such a burst is zeros
+ * (reads) or dropped (writes), and the job goes on: the accelerator's ERROR
+ * register, not the harness, has to report it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -50,7 +56,7 @@ typedef struct Burst {
     int len;       /* beats */
     int beat;      /* beats transferred so far */
     long t_ready;  /* reads: first cycle its data may be returned */
-    int bad;       /* 1: outside every buffer (SLVERR) */
+    int resp;      /* response: 0 OKAY, 2 SLVERR (outside every buffer or injected), 3 DECERR */
 } Burst;
 
 /* A W beat that arrived before its AW. */
@@ -67,7 +73,7 @@ typedef struct Chan {
     Burst q[QMAX];    /* bursts waiting for data (reads) or for W beats (writes) */
     int qh, qn;       /* queue head and count */
     long b_t[QMAX];   /* writes: cycles from which each pending B may go */
-    int b_bad[QMAX];  /* writes: 1 when that B answers SLVERR */
+    int b_resp[QMAX]; /* writes: the response of each pending B */
     int bh, bn;       /* B queue head and count */
     WBeat wq[WBUF];   /* writes: W beats waiting for their AW */
     int wh, wn;       /* wq head and count */
@@ -75,6 +81,15 @@ typedef struct Chan {
     long beats;       /* beats transferred */
     int hold;         /* reads: R beat presented and not yet taken */
 } Chan;
+
+/* The injected fault of KILN_SIM_AXI_ERROR. */
+typedef struct Inject {
+    int on;           /* 1: a fault is injected */
+    int wr;           /* address form: 1 write bursts, 0 read bursts */
+    uint64_t addr;    /* address form: a burst whose bytes hold this address */
+    char chan[64];    /* channel form: every burst of this channel ("" otherwise) */
+    int resp;         /* the response given: 2 SLVERR or 3 DECERR */
+} Inject;
 
 /* The whole harness. */
 typedef struct Hs {
@@ -88,6 +103,7 @@ typedef struct Hs {
     long lat;               /* read latency in cycles */
     long cap;               /* cycle cap per start */
     char err[ERR_MAX];      /* first DDR or protocol error, "" if none */
+    Inject inj;             /* the injected AXI error response, if any */
     FILE *out;              /* result file */
 } Hs;
 
@@ -121,7 +137,18 @@ static int lg2(int v)
     return n;
 }
 
-/* Check an accepted AR/AW; 1 when its bytes lie inside one buffer. */
+/* 1 when the injected fault takes this burst of channel c. */
+static int injected(const Hs *h, const Chan *c, int wr, uint64_t a, uint64_t n)
+{
+    if (!h->inj.on)
+        return 0;
+    if (h->inj.chan[0])
+        return strcmp(h->inj.chan, c->name) == 0;
+    return h->inj.wr == wr && h->inj.addr >= a && h->inj.addr - a < n;
+}
+
+/* Check an accepted AR/AW; the response its beats get: 0 OKAY, 2 SLVERR
+ * when its bytes lie outside every buffer, or the injected one. */
 static int check_burst(Hs *h, const Chan *c, const char *dir, uint64_t a, int len, int size,
                        int burst)
 {
@@ -133,9 +160,9 @@ static int check_burst(Hs *h, const Chan *c, const char *dir, uint64_t a, int le
     if (!find_region(h, a, n)) {
         fail(h, "channel %s: %s of %" PRIu64 " bytes at 0x%" PRIx64 " outside every buffer",
              c->name, dir, n, a);
-        return 0;
+        return 2;
     }
-    return 1;
+    return injected(h, c, dir[0] == 'w', a, n) ? h->inj.resp : 0;
 }
 
 /* Drive the inputs of one cycle from the slaves' state. */
@@ -155,10 +182,10 @@ static void drive(Hs *h)
         if (r->rvalid) {
             const Burst *b = &c->q[c->qh];
             uint64_t a = b->addr + (uint64_t)b->beat * (uint64_t)c->nb;
-            Region *g = b->bad ? NULL : find_region(h, a, (uint64_t)c->nb);
+            Region *g = b->resp ? NULL : find_region(h, a, (uint64_t)c->nb);
             if (g)
                 memcpy(r->rdata, g->data + (a - g->addr), (size_t)c->nb);
-            r->rresp = b->bad ? 2 : 0;
+            r->rresp = b->resp;
             r->rlast = b->beat == b->len - 1;
         }
     }
@@ -168,7 +195,7 @@ static void drive(Hs *h)
         w->awready = c->qn + c->bn < QMAX;
         w->wready = c->wn < WBUF;
         w->bvalid = c->bn > 0 && h->cyc >= c->b_t[c->bh];
-        w->bresp = w->bvalid && c->b_bad[c->bh] ? 2 : 0;
+        w->bresp = w->bvalid ? c->b_resp[c->bh] : 0;
     }
 }
 
@@ -177,7 +204,7 @@ static void w_beat(Hs *h, Chan *c, const uint8_t *data, uint32_t strb, int last)
 {
     Burst *b = &c->q[c->qh];
     uint64_t a = b->addr + (uint64_t)b->beat * (uint64_t)c->nb;
-    Region *g = b->bad ? NULL : find_region(h, a, (uint64_t)c->nb);
+    Region *g = b->resp ? NULL : find_region(h, a, (uint64_t)c->nb);
     int k;
     if (g)
         for (k = 0; k < c->nb; k++)
@@ -191,7 +218,7 @@ static void w_beat(Hs *h, Chan *c, const uint8_t *data, uint32_t strb, int last)
         c->qh = (c->qh + 1) % QMAX;
         c->qn--;
         c->b_t[(c->bh + c->bn) % QMAX] = h->cyc + 1;
-        c->b_bad[(c->bh + c->bn) % QMAX] = b->bad;
+        c->b_resp[(c->bh + c->bn) % QMAX] = b->resp;
         c->bn++;
     }
 }
@@ -220,7 +247,7 @@ static void observe(Hs *h)
             b->addr = r->araddr;
             b->len = r->arlen + 1;
             b->beat = 0;
-            b->bad = !check_burst(h, c, "read", b->addr, b->len, r->arsize, r->arburst);
+            b->resp = check_burst(h, c, "read", b->addr, b->len, r->arsize, r->arburst);
             b->t_ready = h->cyc + h->lat > prev ? h->cyc + h->lat : prev;
             c->qn++;
             c->bursts++;
@@ -238,7 +265,7 @@ static void observe(Hs *h)
             b->addr = w->awaddr;
             b->len = w->awlen + 1;
             b->beat = 0;
-            b->bad = !check_burst(h, c, "write", b->addr, b->len, w->awsize, w->awburst);
+            b->resp = check_burst(h, c, "write", b->addr, b->len, w->awsize, w->awburst);
             c->qn++;
             c->bursts++;
         }
@@ -656,6 +683,58 @@ static int hs_serve(Hs *h, const char *path)
     return 0;
 }
 
+/* KILN_SIM_AXI_ERROR: "read@ADDR", "write@ADDR" or a channel name, then
+ * optionally ":slverr" (the default) or ":decerr".  0, or -1 after a
+ * message on stderr. */
+static int parse_inject(Hs *h, const char *spec)
+{
+    char s[128], *colon, *end;
+    int i, known = 0;
+    Inject *in = &h->inj;
+    if (!spec || !*spec)
+        return 0;
+    snprintf(s, sizeof s, "%s", spec);
+    in->resp = 2;
+    colon = strchr(s, ':');
+    if (colon) {
+        *colon++ = 0;
+        if (!strcmp(colon, "decerr"))
+            in->resp = 3;
+        else if (strcmp(colon, "slverr") != 0)
+            goto bad;
+    }
+    if (!strncmp(s, "read@", 5) || !strncmp(s, "write@", 6)) {
+        const char *a = strchr(s, '@') + 1;
+        in->wr = s[0] == 'w';
+        errno = 0;
+        in->addr = strtoull(a, &end, 0);
+        if (end == a || *end || errno)
+            goto bad;
+    } else {
+        for (i = 0; i < h->nrd + h->nwr; i++)
+            known |= !strcmp(s, i < h->nrd ? h->rd[i].name : h->wr[i - h->nrd].name);
+        if (!known || strlen(s) >= sizeof in->chan) {
+            fprintf(stderr, "harness: KILN_SIM_AXI_ERROR '%s': no DMA channel '%s' in "
+                    "kiln_ports.h\n", spec, s);
+            return -1;
+        }
+        strcpy(in->chan, s);
+    }
+    in->on = 1;
+    if (in->chan[0])
+        fprintf(stderr, "harness: KILN_SIM_AXI_ERROR: every burst of channel %s answered %s\n",
+                in->chan, in->resp == 3 ? "DECERR" : "SLVERR");
+    else
+        fprintf(stderr, "harness: KILN_SIM_AXI_ERROR: every %s burst holding 0x%" PRIx64
+                " answered %s\n", in->wr ? "write" : "read", in->addr,
+                in->resp == 3 ? "DECERR" : "SLVERR");
+    return 0;
+bad:
+    fprintf(stderr, "harness: KILN_SIM_AXI_ERROR '%s': expected read@ADDR, write@ADDR or a "
+            "channel name, then optionally :slverr or :decerr\n", spec);
+    return -1;
+}
+
 /* Allocate the channels and the pins, reset the model: 0, or -1 out of
  * memory. */
 static int hs_init(Hs *h)
@@ -712,6 +791,10 @@ int hs_main(int argc, char **argv)
             fprintf(stderr, "harness: out of memory\n");
             return 2;
         }
+        if (parse_inject(&h, getenv("KILN_SIM_AXI_ERROR")) < 0) {
+            hs_fini(&h);
+            return 2;
+        }
         if (argc >= 4)
             h.lat = strtol(argv[3], NULL, 0);
         rc = hs_serve(&h, argv[2]);
@@ -735,6 +818,12 @@ int hs_main(int argc, char **argv)
     }
     if (hs_init(&h) < 0) {
         fprintf(stderr, "harness: out of memory\n");
+        return 2;
+    }
+    if (parse_inject(&h, getenv("KILN_SIM_AXI_ERROR")) < 0) {
+        fclose(job);
+        fclose(h.out);
+        hs_fini(&h);
         return 2;
     }
     while (fgets(line, sizeof line, job)) {

@@ -54,13 +54,14 @@ commands:
   compile      plan the FPGA dataflow for a board: plan.json, report, dataflow picture
   simulate     Verilator run of a compiled folder: bit-exact check, cycles vs plan
   export       write a (quantized) model as QDQ ONNX for onnxruntime
+  lower        compile a model into an x86-64 or aarch64 object file and a C header
   bench        latency and throughput of a model per target; --compare side by side with onnxruntime
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
 add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2
   "kiln: unknown command 'frobnicate' (kiln --help lists them)" -- ${KILN} frobnicate)
 add_test(NAME cli_unknown_option_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu)" -- ${KILN} run x.onnx -i a.npy --target tpu)
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu, gpu-host)" -- ${KILN} run x.onnx -i a.npy --target tpu)
 add_test(NAME cli_run_input_count_bad COMMAND ${CLI}/expect.sh 2
   "kiln: run: ${MODELS}/yolov3-tiny-small.onnx has 1 input, 0 given with -i" -- ${KILN} run ${MODELS}/yolov3-tiny-small.onnx)
 
@@ -83,3 +84,8 @@ add_test(NAME compare_json_bound_verdict
   COMMAND ${KILN} compare ${CLI}/ramp_shift.npy ${CLI}/ramp.npy --max-abs 0.4 --json)
 set_tests_properties(compare_json_bound_verdict PROPERTIES
   PASS_REGULAR_EXPRESSION "\"max_abs\":\t0.5,\n.*\"max_abs_bound\":\t0.4,\n\t\"passed\":\tfalse")
+
+# Shell cases (tests/cli/cases/*.sh, test cli_CASE each): static shapes out
+# of dynamic models, images as inputs (docs/inputs.md); kiln compile from an
+# fp32 model, --plan-only, and its failures.
+kiln_case_tests(cli)

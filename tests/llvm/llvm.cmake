@@ -35,12 +35,12 @@ add_test(NAME llvm_bench_output
 # Bad usage: exit status 2 and one line.
 set(EXPECT ${PROJECT_SOURCE_DIR}/tests/cli/expect.sh)
 add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: run: unknown target 'gpu' (available: ref, int8, cpu)"
-  -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target gpu)
+  "kiln: run: unknown target 'tpu' (available: ref, int8, cpu, gpu, gpu-host)"
+  -- $<TARGET_FILE:kiln> run ${LLVM_MODELS}/big.onnx -i ${LLVM_MODELS}/big-input.npy --target tpu)
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
 add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, onnxruntime)"
+  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga)
 add_test(NAME llvm_bench_bad_iters_bad COMMAND ${EXPECT} 2
   "kiln: bench: --iters needs a whole number from 1 to 100000, not '0'"
@@ -51,3 +51,11 @@ add_test(NAME llvm_bench_both_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_unknown_option_bad COMMAND ${EXPECT} 2
   "kiln: bench: unknown option '--fast' (kiln bench --help)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --fast)
+add_test(NAME llvm_bench_fpga_sim_no_dir_bad
+  COMMAND ${EXPECT} 2 "kiln: bench: fpga-sim needs --compiled DIR (kiln compile MODEL -o DIR)"
+  -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga-sim)
+
+# kiln lower: the objects linked and run (x86-64 here, aarch64 under
+# qemu-aarch64) and its errors: cases/aot_*.sh; the PTX of the gpu target
+# and kiln run --target gpu: cases/gpu_*.sh.
+kiln_case_tests(llvm)

@@ -1,6 +1,7 @@
 # Test models, generated at build time into ${CMAKE_BINARY_DIR}/models (never
 # committed): YOLOv3-tiny 416x416 as ONNX with seeded weights and its seeded
-# image-like input, and a small variant (64x64, channels / 8) for CI.
+# image-like input, a small variant (64x64, channels / 8) for CI, small
+# networks (gen_small.py) and face-api's face detector (gen_face.py).
 set(KILN_MODELS_DIR ${CMAKE_BINARY_DIR}/models)
 set(_gen ${CMAKE_CURRENT_LIST_DIR}/gen_yolov3_tiny.py)
 
@@ -38,7 +39,45 @@ foreach(_m resdw cpumid big)
   list(APPEND _small_outputs ${KILN_MODELS_DIR}/${_m}.onnx ${KILN_MODELS_DIR}/${_m}-input.npy)
 endforeach()
 
+# face-api's tiny face detector with its real weights, 320x320 (gen_face.py,
+# docs/face.md), when scripts/install-deps.sh put the npm package under
+# KILN_DEPS at configure time; the face tests write their own either way.
+set(_face_dir ${KILN_DEPS}/node_modules/@vladmandic/face-api/model)
+set(_face_outputs)
+if(EXISTS ${_face_dir}/tiny_face_detector_model.bin)
+  set(_gen_face ${CMAKE_CURRENT_LIST_DIR}/gen_face.py)
+  add_custom_command(
+    OUTPUT ${KILN_MODELS_DIR}/face.onnx
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${KILN_MODELS_DIR}
+    COMMAND ${SYSTEM_PYTHON3} ${_gen_face} --model-dir ${_face_dir} --size 320
+            --out ${KILN_MODELS_DIR}/face.onnx
+    DEPENDS ${_gen_face} ${_face_dir}/tiny_face_detector_model.bin
+            ${_face_dir}/tiny_face_detector_model-weights_manifest.json
+    COMMENT "Generating face.onnx (face-api's tiny face detector, 320x320, real weights)")
+  set(_face_outputs ${KILN_MODELS_DIR}/face.onnx)
+else()
+  message(STATUS "models: face.onnx not generated (no ${_face_dir}; scripts/install-deps.sh)")
+endif()
+# Dynamic-dim exports with shape subgraphs (gen_dynamic.py): dyn_torch
+# (PyTorch dynamic_axes style, input 1x3x32x32), dyn_tf (tf2onnx NHWC style,
+# input 1x40x48x3).
+set(_gen_dyn ${CMAKE_CURRENT_LIST_DIR}/gen_dynamic.py)
+foreach(_m dyn_torch:1,3,32,32 dyn_tf:1,40,48,3)
+  string(REPLACE ":" ";" _m ${_m})
+  list(GET _m 0 _name)
+  list(GET _m 1 _shape)
+  add_custom_command(
+    OUTPUT ${KILN_MODELS_DIR}/${_name}.onnx ${KILN_MODELS_DIR}/${_name}-input.npy
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${KILN_MODELS_DIR}
+    COMMAND ${SYSTEM_PYTHON3} ${_gen_dyn} --model ${_name} --seed 1
+            --out ${KILN_MODELS_DIR}/${_name}.onnx --input-out ${KILN_MODELS_DIR}/${_name}-input.npy
+            --input-shape ${_shape}
+    DEPENDS ${_gen_dyn}
+    COMMENT "Generating ${_name} (ONNX, dynamic dims, seeded weights)")
+  list(APPEND _small_outputs ${KILN_MODELS_DIR}/${_name}.onnx ${KILN_MODELS_DIR}/${_name}-input.npy)
+endforeach()
+
 add_custom_target(models ALL DEPENDS
   ${KILN_MODELS_DIR}/yolov3-tiny.onnx ${KILN_MODELS_DIR}/yolov3-tiny-input.npy
   ${KILN_MODELS_DIR}/yolov3-tiny-small.onnx ${KILN_MODELS_DIR}/yolov3-tiny-small-input.npy
-  ${_small_outputs})
+  ${_small_outputs} ${_face_outputs})

@@ -28,7 +28,7 @@ add_test(NAME quant_calib_wrong_shape_bad
     -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib ${QWORK}/wrong)
 add_test(NAME quant_calib_empty_bad
   COMMAND ${QUANT}/calib_dir.sh ${QWORK}/empty --
-    ${QEXPECT} 2 "kiln: quantize: calibration folder ${QWORK}/empty has no .npy files"
+    ${QEXPECT} 2 "kiln: quantize: calibration folder ${QWORK}/empty has no .npy, .jpg or .png files"
     -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib ${QWORK}/empty)
 add_test(NAME quant_unknown_method_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: unknown method 'entropy' (available: minmax, percentile, kl, all)"

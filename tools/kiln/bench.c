@@ -1,13 +1,14 @@
 /*
  * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
  *                  [--iters N] [--rounds R] [--threads N] [--fma] [--calib-random N] [--json]
- *                  [--report PREFIX] [--ort DIR]
+ *                  [--report PREFIX] [--ort DIR] [--compiled DIR]
  * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
  * min, max, throughput and peak memory.  Each target runs in a child
  * process of its own, so its peak resident memory (getrusage) is its own;
  * cpu-fma is cpu compiled with fused multiply-adds (kiln run --fma);
  * onnxruntime runs in node with onnxruntime-node on the same input file and
- * thread count.  --compare prints the targets side by side, fastest first,
+ * thread count; fpga-sim is the accelerator kiln compile wrote, in
+ * Verilator, its figures the measured cycles at the plan's clock.  --compare prints the targets side by side, fastest first,
  * and writes PREFIX.md, PREFIX.json and PREFIX.svg (the latency
  * distributions, drawn by gnuplot).
  */
@@ -24,12 +25,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "hls/hw.h"
 #include "kiln.h"
 #include "llvm/llvm.h"
+#include "sim/sim.h"
 
 #define MAX_TARGETS 8        /* targets of one --compare */
 #define MAX_ITERS 100000     /* timed runs per target */
 #define DEFAULT_ORT "/opt/kiln-deps/node_modules/onnxruntime-node"
+#define MAX_SIM_FRAMES 64    /* frames of one fpga-sim run */
 
 /* The figures of one target, as a child process reports them. */
 typedef struct {
@@ -53,6 +57,7 @@ typedef struct {
     int fma;             /* cpu: fused multiply-add in Conv */
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
+    const char *compiled; /* fpga-sim: the kiln compile folder of the model */
     char tmp_input[256]; /* .npy written for onnxruntime when input is NULL */
 } BenchSetup;
 
@@ -121,7 +126,7 @@ static void fail(BenchResult *r, const char *msg)
 static void bench_kiln(const BenchSetup *s, BenchResult *r)
 {
     GirError err;
-    GirGraph *g = fe_load_model(s->model, &err);
+    GirGraph *g = kiln_load_model(s->model, !s->input, &err);
     GirArena *a = gir_arena_new(), *ra;
     GirTensor in, *out;
     KlvProgram *prog = NULL;
@@ -183,6 +188,72 @@ out:
 
 /* The node script that times onnxruntime: prints one JSON object with the
  * timed runs' latencies in ms and the process's peak RSS in KiB. */
+
+/* The number at key k of JSON object o; -1 when absent or not a number. */
+static double json_num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* In the child: the accelerator of s->compiled in Verilator, iters frames
+ * back to back on seeded inputs, every output byte checked against the
+ * int8 interpreter.  Its latency is the measured cycles of one frame at the
+ * plan's clock (the same every frame: the hardware is deterministic), its
+ * frames/s the clock over the measured interval between frames. */
+static void bench_fpga(const BenchSetup *s, BenchResult *r)
+{
+    SimOptions o = {.frames = s->iters, .latency = HLS_HW_DDR_LAT, .threads = 1};
+    Sim *sim = NULL;
+    SimResult *res = NULL;
+    GirArena *a = gir_arena_new();
+    GirTensor *in;
+    GirError err;
+    cJSON *root = NULL;
+    const GirGraph *g;
+    double lat, fps, *t = NULL;
+    int f, i;
+    if (sim_open(s->compiled, &sim, &err) != SIM_OK) {
+        fail(r, err.msg);
+        goto out;
+    }
+    g = sim_graph(sim);
+    in = gir_arena_alloc(a, sizeof *in * (size_t)(s->iters * g->ninput + 1));
+    for (f = 0; f < s->iters; f++)
+        for (i = 0; i < g->ninput; i++)
+            kiln_random_input(&g->vals[g->inputs[i]].type, 1000u + (uint64_t)f * 16u + (uint64_t)i,
+                              a, &in[f * g->ninput + i]);
+    if (sim_run(sim, &o, in, &res, &err) != SIM_OK) {
+        fail(r, err.msg);
+        goto out;
+    }
+    root = cJSON_Parse(res->json);
+    lat = root ? json_num(root, "latency_ms") : -1;
+    fps = root ? json_num(root, "fps") : -1;
+    if (lat <= 0) {
+        fail(r, "the simulation reported no latency");
+        goto out;
+    }
+    t = malloc(sizeof *t * (size_t)s->iters);
+    if (!t) {
+        fail(r, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < s->iters; i++)
+        t[i] = lat;
+    summarize(r, t, s->iters);
+    if (fps > 0)
+        r->fps = fps;
+    r->peak_mb = peak_mb();
+    child_times = t;
+    child_ntimes = s->iters;
+out:
+    cJSON_Delete(root);
+    sim_result_free(res);
+    sim_close(sim);
+    gir_arena_free(a);
+}
+
 static const char ort_script[] =
     "'use strict';\n"
     "const fs = require('fs');\n"
@@ -295,6 +366,8 @@ static void bench_one(const BenchSetup *s, const char *target, BenchResult *r, d
         close(pfd[0]);
         if (strcmp(target, "onnxruntime") == 0)
             bench_ort(s, r);
+        else if (strcmp(target, "fpga-sim") == 0)
+            bench_fpga(s, r);
         else
             bench_kiln(s, r);
         if (write(pfd[1], r, sizeof *r) != (ssize_t)sizeof *r)
@@ -359,7 +432,10 @@ static int run_rounds(const BenchSetup *s, const char *const *targets, int n, Be
     for (i = 0; i < n; i++) {
         res[i].t = NULL;
         if (res[i].ok) {
+            double fps = res[i].fps; /* fpga-sim: the measured interval's, kept */
             summarize(&res[i], all[i], count[i]);
+            if (strcmp(res[i].target, "fpga-sim") == 0)
+                res[i].fps = fps;
             res[i].peak_mb = peak[i];
             res[i].t = all[i];
         } else {
@@ -570,7 +646,9 @@ static void bench_usage(FILE *f)
             "usage: kiln bench MODEL [--target ref|int8|cpu | --compare T1,T2,...] [options]\n"
             "  --target T        one target: ref (fp32 interpreter), int8 (int8 interpreter),\n"
             "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
-            "                    onnxruntime (fp32 .onnx models); default cpu\n"
+            "                    onnxruntime (fp32 .onnx models), fpga-sim (the accelerator of\n"
+            "                    --compiled DIR in Verilator: its measured cycles at the plan's\n"
+            "                    clock, --iters frames back to back); default cpu\n"
             "  --compare LIST    several targets side by side, onnxruntime among them if wanted;\n"
             "                    fastest first, with ratios; writes PREFIX.md, PREFIX.json\n"
             "                    and PREFIX.svg (latency distributions, gnuplot)\n"
@@ -583,13 +661,16 @@ static void bench_usage(FILE *f)
             "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
             "  --report PREFIX   report files of --compare (default kiln-bench)\n"
             "  --ort DIR         onnxruntime-node folder (default " DEFAULT_ORT ")\n"
+            "  --compiled DIR    fpga-sim: the folder kiln compile wrote for MODEL\n"
             "  --json            print the figures as JSON\n");
+    kiln_shape_usage(f);
 }
 
 static int is_target(const char *t)
 {
     return strcmp(t, "ref") == 0 || strcmp(t, "int8") == 0 || strcmp(t, "cpu") == 0 ||
-           strcmp(t, "cpu-fma") == 0 || strcmp(t, "onnxruntime") == 0;
+           strcmp(t, "cpu-fma") == 0 || strcmp(t, "onnxruntime") == 0 ||
+           strcmp(t, "fpga-sim") == 0;
 }
 
 /* A positive integer option value into *v; a KILN_ status. */
@@ -647,7 +728,8 @@ int kiln_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--fma") == 0) {
             s.fma = 1;
         } else if (strcmp(a, "--target") == 0 || strcmp(a, "--compare") == 0 ||
-                   strcmp(a, "-i") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--ort") == 0) {
+                   strcmp(a, "-i") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--ort") == 0 ||
+                   strcmp(a, "--compiled") == 0) {
             if (i + 1 >= argc)
                 return kiln_user_error("bench: %s needs a value", a);
             if (strcmp(a, "--target") == 0)
@@ -658,6 +740,8 @@ int kiln_cmd_bench(int argc, char **argv)
                 s.input = argv[++i];
             else if (strcmp(a, "--report") == 0)
                 report = argv[++i];
+            else if (strcmp(a, "--compiled") == 0)
+                s.compiled = argv[++i];
             else
                 s.ort_dir = argv[++i];
         } else if (a[0] == '-') {
@@ -677,7 +761,7 @@ int kiln_cmd_bench(int argc, char **argv)
         snprintf(list, sizeof list, "%s", compare);
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (!is_target(tok))
-                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)", tok);
+                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)", tok);
             if (ntarget == MAX_TARGETS)
                 return kiln_user_error("bench: more than %d targets", MAX_TARGETS);
             targets[ntarget++] = tok;
@@ -687,16 +771,24 @@ int kiln_cmd_bench(int argc, char **argv)
     } else {
         targets[ntarget++] = target ? target : "cpu";
         if (!is_target(targets[0]))
-            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, onnxruntime)",
+            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)",
                                    targets[0]);
     }
+    for (i = 0; i < ntarget; i++)
+        if (strcmp(targets[i], "fpga-sim") == 0 && !s.compiled)
+            return kiln_user_error("bench: fpga-sim needs --compiled DIR (kiln compile MODEL -o DIR)");
+    if (s.compiled && s.iters > MAX_SIM_FRAMES)
+        for (i = 0; i < ntarget; i++)
+            if (strcmp(targets[i], "fpga-sim") == 0)
+                return kiln_user_error("bench: fpga-sim simulates at most %d frames, not %d",
+                                       MAX_SIM_FRAMES, s.iters);
     if (access(s.model, R_OK) != 0)
         return kiln_user_error("bench: cannot read %s: %s", s.model, strerror(errno));
     for (i = 0; i < ntarget; i++)
         if (strcmp(targets[i], "onnxruntime") == 0 && !s.input) {
             /* onnxruntime reads the same seeded input from a file */
             GirError err;
-            GirGraph *g = fe_load_model(s.model, &err);
+            GirGraph *g = kiln_load_model(s.model, 1, &err);
             GirArena *a;
             GirTensor t;
             if (!g)

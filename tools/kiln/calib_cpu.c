@@ -18,6 +18,7 @@
 /* The compiled view and what it took. */
 struct KilnCalibCpu {
     KlvProgram *prog; /* the view, compiled */
+    char note[256];   /* what was compiled, for kiln_calib_cpu_note */
 };
 
 static int run_view(void *ctx, const GirGraph *view, const GirTensor *inputs, GirTensor *outs,
@@ -35,7 +36,7 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c)
+KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c, char *why, size_t nwhy)
 {
     const GirGraph *view = gir_calib_view(c);
     KlvOptions o;
@@ -46,8 +47,8 @@ KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c)
     int i;
     for (i = 0; i < view->nval; i++)
         if (!gir_type_is_static(&view->vals[i].type)) {
-            fprintf(stderr, "kiln: calibrating in the interpreter: value '%s' has no static "
-                            "shape for the CPU back end\n", view->vals[i].name);
+            snprintf(why, nwhy, "value '%s' has no static shape for the CPU back end",
+                     view->vals[i].name);
             return NULL;
         }
     memset(&o, 0, sizeof o);
@@ -56,17 +57,21 @@ KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c)
         gir_die("out of memory");
     k->prog = klv_compile(view, &o, &err);
     if (!k->prog) {
-        fprintf(stderr, "kiln: calibrating in the interpreter: the CPU back end cannot compile "
-                        "the model: %s\n", err.msg);
+        snprintf(why, nwhy, "the CPU back end cannot compile the model: %s", err.msg);
         free(k);
         return NULL;
     }
     klv_stats(k->prog, &st);
-    fprintf(stderr, "kiln: calibrating through the CPU back end (%s: %d of %d nodes compiled, "
-                    "%d in the interpreter; compiled in %.0f ms)\n",
-            st.cpu, st.lowered, st.nodes, st.fallback, now_ms() - t0);
+    snprintf(k->note, sizeof k->note,
+             "the CPU back end (%s: %d of %d nodes compiled, %d in the interpreter; "
+             "compiled in %.0f ms)", st.cpu, st.lowered, st.nodes, st.fallback, now_ms() - t0);
     gir_calib_set_runner(c, run_view, k);
     return k;
+}
+
+const char *kiln_calib_cpu_note(const KilnCalibCpu *k)
+{
+    return k ? k->note : "the interpreter";
 }
 
 void kiln_calib_cpu_free(KilnCalibCpu *k)

@@ -16,6 +16,7 @@ static void export_usage(FILE *f)
                "                 (DequantizeLinear, float op, QuantizeLinear)\n"
                "  --tosa         write OUT.mlir in MLIR's TOSA dialect instead: int8 parts\n"
                "                 as i8 tensors with tosa.rescale (docs/tosa.md)\n");
+    kiln_shape_usage(f);
 }
 
 int kiln_cmd_export(int argc, char **argv)
@@ -51,7 +52,7 @@ int kiln_cmd_export(int argc, char **argv)
     if (!out)
         return kiln_user_error("export: no output file given (-o %s)",
                                tosa ? "OUT.mlir" : "OUT.onnx");
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
     if ((tosa ? fe_write_tosa(g, out, &err) : fe_write_onnx_qdq(g, out, &err)) != 0)

@@ -15,6 +15,7 @@ static void info_usage(FILE *f)
     fprintf(f, "usage: kiln info MODEL [--json]\n"
                "  MODEL   .onnx, .cfg (Darknet; .weights of the same stem used when present) or .gir\n"
                "  --json  machine-readable output\n");
+    kiln_shape_usage(f);
 }
 
 static cJSON *shape_json(const GirType *t)
@@ -55,7 +56,7 @@ int kiln_cmd_info(int argc, char **argv)
         info_usage(stderr);
         return kiln_user_error("info: no model given");
     }
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
 

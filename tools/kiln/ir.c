@@ -12,6 +12,7 @@ static void ir_usage(FILE *f)
     fprintf(f, "usage: kiln ir MODEL [-o FILE] [--elide-data]\n"
                "  -o FILE        write the text IR to FILE (default: standard output)\n"
                "  --elide-data   leave constants' data out (readable, does not parse back)\n");
+    kiln_shape_usage(f);
 }
 
 int kiln_cmd_ir(int argc, char **argv)
@@ -46,7 +47,7 @@ int kiln_cmd_ir(int argc, char **argv)
         ir_usage(stderr);
         return kiln_user_error("ir: no model given");
     }
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
     if (out) {

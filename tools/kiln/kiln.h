@@ -14,12 +14,31 @@ enum {
     KILN_BAD_INPUT = 2, /* bad input file or command line */
 };
 
+/* Options main.c takes off a command line for every command that reads
+ * them, before the command parses the rest. */
+enum {
+    KILN_TAKES_SHAPES = 1, /* --input-shape: the command loads a model */
+    KILN_TAKES_IMAGES = 2, /* the image preprocessing flags (image.h) */
+};
+
 /* One subcommand: name, entry point, one-line summary for `kiln --help`. */
 typedef struct {
     const char *name;                   /* as typed after `kiln` */
     int (*fn)(int argc, char **argv);   /* argv[0] is the subcommand name */
     const char *summary;                /* one line */
+    int takes;                          /* KILN_TAKES_* bits */
 } KilnCommand;
+
+/* The model at path as every command loads it: fe_load_model_shaped with
+ * the command line's --input-shape options; static_shapes: make the shapes
+ * static (fold shape subgraphs, refuse a dynamic input) even when none was
+ * given.  NULL + error. */
+GirGraph *kiln_load_model(const char *path, int static_shapes, GirError *e);
+/* Whether --input-shape gave input name's dims (name "" also matches an
+ * unnamed --input-shape when it is the first input). */
+int kiln_shape_given(const GirGraph *g, const char *name);
+/* The usage line of --input-shape. */
+void kiln_shape_usage(FILE *f);
 
 int kiln_cmd_info(int argc, char **argv);
 int kiln_cmd_run(int argc, char **argv);
@@ -42,15 +61,48 @@ typedef enum {
 /* kiln_calibrate through the given back end (kiln_calibrate: KILN_CALIB_CPU). */
 int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalibBackend be,
                       GirCalib **out);
+/* "calibrated on N inputs through the CPU back end (...)": what the last
+ * successful calibration did, to print once the command has succeeded. */
+const char *kiln_calib_where(void);
 
 /* calib_cpu.c: the CPU back end as the calibration runner. */
 typedef struct KilnCalibCpu KilnCalibCpu;
-/* Compile c's view and make it c's runner; NULL (a note on stderr saying
- * why, the interpreter stays the runner) when the back end cannot. */
-KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c);
+/* Compile c's view and make it c's runner; NULL (why[] says why, the
+ * interpreter stays the runner) when the back end cannot. */
+KilnCalibCpu *kiln_calib_cpu_attach(GirCalib *c, char *why, size_t nwhy);
+/* "the CPU back end (...)" or, for NULL, "the interpreter": where the
+ * calibration ran, for the line kiln_calibrate prints when it is done. */
+const char *kiln_calib_cpu_note(const KilnCalibCpu *k);
 void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);
+/* quantize.c: the calibration options kiln quantize and kiln compile share
+ * (--calib, --calib-random, --method, --percentile, --calib-backend). */
+typedef struct KilnQuantOpts {
+    const char *calib_dir;  /* --calib DIR, or NULL */
+    int nrandom;            /* --calib-random N; 0 when not given */
+    GirCalibMethod method;  /* --method (minmax when not given) */
+    int all;                /* --method all: every method, reports only */
+    double percentile;      /* --percentile P */
+    int given;              /* 1 when any of them was given */
+    KilnCalibBackend backend; /* --calib-backend (cpu when not given) */
+} KilnQuantOpts;
+/* Defaults: minmax, percentile 99.99, no calibration source given. */
+void kiln_quant_opts_init(KilnQuantOpts *o);
+/* When argv[*i] is one of the options, take it and its value (*i moves
+ * past it) and return a KILN_ status (an error printed, cmd naming the
+ * command); -1 when argv[*i] is not one of them. */
+int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantOpts *o);
+/* The options' lines of a usage text. */
+void kiln_quant_usage(FILE *f);
+/* Calibrate the fp32 g as o says (--calib-random's default when neither
+ * source is given; g gets the default passes) and quantize it into *q;
+ * *ncalib gets the inputs calibrated on.  *q borrows g's strings: free g
+ * after it.  A KILN_ status (errors printed). */
+int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *ncalib);
+/* The name of a calibration method ("minmax", "percentile", "kl"). */
+const char *kiln_method_name(GirCalibMethod m);
+#define KILN_CALIB_RANDOM 8 /* calibration inputs when no --calib or --calib-random is given */
 /* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */
 void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
 int kiln_cmd_export(int argc, char **argv);
@@ -58,6 +110,7 @@ int kiln_cmd_compile(int argc, char **argv);
 int kiln_cmd_simulate(int argc, char **argv);
 int kiln_cmd_opt(int argc, char **argv);
 int kiln_cmd_bench(int argc, char **argv);
+int kiln_cmd_lower(int argc, char **argv);
 
 /* run.c: 1 when g is in the int8 form (an i8 value with a scale). */
 int kiln_is_quantized(const GirGraph *g);

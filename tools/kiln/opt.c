@@ -22,6 +22,7 @@ static void opt_usage(FILE *f)
             "  --elide-data       leave constants' data out of printed IR\n"
             "  -o OUT.gir         write the result to OUT.gir\n"
             "  --list             list passes and pipelines\n");
+    kiln_shape_usage(f);
 }
 
 static void list_passes(void)
@@ -114,7 +115,7 @@ int kiln_cmd_opt(int argc, char **argv)
     if (gir_check_pass_list(passes, &err) < 0 ||
         (o.dump_after && gir_check_pass_list(o.dump_after, &err) < 0))
         return kiln_report(&err);
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
     if (gir_run_passes(g, passes, &o, &err) < 0) {

@@ -6,7 +6,6 @@
  * --calib-backend ref), writes the int8 graph in the text
  * IR and, with --report, compares it with fp32 layer by layer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,30 +15,100 @@
 
 #include <cjson/cJSON.h>
 
+#include "image.h"
 #include "kiln.h"
 
-#define DEFAULT_RANDOM 8 /* calibration inputs when no --calib is given */
-#define MAX_FILES 4096   /* calibration files read from one folder */
+#define MAX_FILES 4096 /* calibration files read from one folder */
+
+void kiln_quant_usage(FILE *f)
+{
+    fprintf(f,
+            "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
+            "                     in name order (images by the preprocessing flags)\n"
+            "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
+            "  --method M         activation thresholds: minmax (default), percentile, kl\n"
+            "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
+            "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
+            "                     compiled for this CPU) or ref (the reference interpreter)\n",
+            KILN_CALIB_RANDOM);
+}
 
 static void quantize_usage(FILE *f)
 {
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C]\n"
-            "  --calib DIR        calibration inputs: the .npy files of DIR, in name order\n"
-            "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
-            "  --method M         activation thresholds: minmax (default), percentile, kl;\n"
-            "                     all: one calibration, a report per method\n"
-            "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
-            "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
-            "                     compiled for this CPU) or ref (the reference interpreter)\n"
+            "                     [--min-cosine C]\n");
+    kiln_quant_usage(f);
+    fprintf(f,
+            "                     (--method all: one calibration, a report per method)\n"
             "  -o OUT.gir         write the quantized graph in the text IR\n"
             "  --report           per-layer and per-output SQNR (dB) and cosine vs fp32\n"
             "  --json             the report as JSON\n"
-            "  -i EVAL.npy        input of the report (default: a seeded random input)\n"
-            "  --min-cosine C     exit 1 when an output's cosine is below C\n",
-            DEFAULT_RANDOM);
+            "  -i EVAL            input of the report, .npy or an image (default: a seeded\n"
+            "                     random input)\n"
+            "  --min-cosine C     exit 1 when an output's cosine is below C\n");
+    kiln_shape_usage(f);
+    kiln_preproc_usage(f);
+}
+
+static const char *const method_names[] = {"minmax", "percentile", "kl"};
+
+const char *kiln_method_name(GirCalibMethod m)
+{
+    return method_names[m];
+}
+
+void kiln_quant_opts_init(KilnQuantOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = GIR_CALIB_MINMAX;
+    o->percentile = 99.99;
+}
+
+int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantOpts *o)
+{
+    const char *s = argv[*i], *v;
+    char *end;
+    if (strcmp(s, "--calib") != 0 && strcmp(s, "--calib-random") != 0 &&
+        strcmp(s, "--method") != 0 && strcmp(s, "--percentile") != 0 &&
+        strcmp(s, "--calib-backend") != 0)
+        return -1;
+    if (*i + 1 >= argc)
+        return kiln_user_error("%s: %s needs a value", cmd, s);
+    v = argv[++*i];
+    o->given = 1;
+    if (strcmp(s, "--calib") == 0) {
+        o->calib_dir = v;
+    } else if (strcmp(s, "--calib-random") == 0) {
+        long n = strtol(v, &end, 10);
+        if (*end || end == v || n < 1 || n > 100000)
+            return kiln_user_error("%s: --calib-random wants a count from 1 to 100000, not '%s'",
+                                   cmd, v);
+        o->nrandom = (int)n;
+    } else if (strcmp(s, "--method") == 0) {
+        GirCalibMethod m;
+        for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++)
+            if (strcmp(v, method_names[m]) == 0)
+                break;
+        o->all = strcmp(v, "all") == 0;
+        if (m > GIR_CALIB_KL && !o->all)
+            return kiln_user_error("%s: unknown method '%s' (available: minmax, percentile, kl, all)",
+                                   cmd, v);
+        if (!o->all)
+            o->method = m;
+    } else if (strcmp(s, "--calib-backend") == 0) {
+        if (strcmp(v, "cpu") != 0 && strcmp(v, "ref") != 0)
+            return kiln_user_error("%s: unknown calibration back end '%s' (cpu, ref)", cmd, v);
+        o->backend = v[0] == 'c' ? KILN_CALIB_CPU : KILN_CALIB_REF;
+    } else {
+        o->percentile = strtod(v, &end);
+        if (*end || end == v || !(o->percentile > 0 && o->percentile <= 100))
+            return kiln_user_error("%s: --percentile wants a number in (0, 100], not '%s'", cmd, v);
+    }
+    if (o->calib_dir && o->nrandom > 0)
+        return kiln_user_error("%s: --calib and --calib-random exclude each other", cmd);
+    return KILN_OK;
 }
 
 /* xorshift64*: the seeded random inputs, the same on every machine. */
@@ -60,37 +129,6 @@ void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *
         d[i] = (float)((rng_next(&s) >> 40) * (1.0 / 16777216.0));
     out->type = *t;
     out->data = d;
-}
-
-/* The .npy files of dir, sorted, into *names (allocated in a). */
-static int list_npy(const char *dir, GirArena *a, char ***names, int *count)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
-    if (!d)
-        return kiln_user_error("quantize: cannot open calibration folder %s: %s", dir,
-                               strerror(errno));
-    *names = gir_arena_alloc(a, sizeof **names * MAX_FILES);
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len < 5 || strcmp(de->d_name + len - 4, ".npy") != 0)
-            continue;
-        if (n == MAX_FILES) {
-            closedir(d);
-            return kiln_user_error("quantize: calibration folder %s has more than %d .npy files",
-                                   dir, MAX_FILES);
-        }
-        (*names)[n] = gir_arena_alloc(a, strlen(dir) + len + 2);
-        sprintf((*names)[n], "%s/%s", dir, de->d_name);
-        n++;
-    }
-    closedir(d);
-    if (n == 0)
-        return kiln_user_error("quantize: calibration folder %s has no .npy files", dir);
-    qsort(*names, (size_t)n, sizeof **names, gir_cmp_str);
-    *count = n;
-    return KILN_OK;
 }
 
 /* A fed tensor must match the model's single input exactly, and hold finite
@@ -124,6 +162,11 @@ static void progress(int i, int n)
     }
 }
 
+/* What the last kiln_calibrate_on did, for kiln_calib_where. */
+static char calib_where[1600];
+
+const char *kiln_calib_where(void) { return calib_where; }
+
 int kiln_calibrate(GirGraph *g, const char *calib_dir, int nrandom, GirCalib **out)
 {
     return kiln_calibrate_on(g, calib_dir, nrandom, KILN_CALIB_CPU, out);
@@ -136,6 +179,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
     GirArena *a = gir_arena_new();
     GirCalib *c = NULL;
     KilnCalibCpu *cpu = NULL;
+    char why[1200] = "";
     char **files = NULL;
     int nfiles = 0, i, rc = KILN_OK;
     *out = NULL;
@@ -154,16 +198,16 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
                              g->vals[g->inputs[0]].name);
         goto done;
     }
-    if (calib_dir && (rc = list_npy(calib_dir, a, &files, &nfiles)) != KILN_OK)
+    if (calib_dir && (rc = kiln_list_inputs(calib_dir, a, &files, &nfiles)) != KILN_OK)
         goto done;
     c = gir_calib_new(g);
     if (be == KILN_CALIB_CPU)
-        cpu = kiln_calib_cpu_attach(c);
+        cpu = kiln_calib_cpu_attach(c, why, sizeof why);
     for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
         GirArena *ta = gir_arena_new();
         GirTensor t;
         if (calib_dir) {
-            if (fe_read_tensor(files[i], ta, &t, &err) < 0)
+            if (kiln_read_input(files[i], &g->vals[g->inputs[0]], ta, &t, &err) < 0)
                 rc = kiln_report(&err);
             else
                 rc = check_fit(g, files[i], &t);
@@ -178,6 +222,9 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
         progress(i + 1, calib_dir ? nfiles : nrandom);
     }
     gir_calib_set_runner(c, NULL, NULL);
+    snprintf(calib_where, sizeof calib_where, "calibrated on %d input%s through %s%s%s%s",
+             gir_calib_runs(c), gir_calib_runs(c) == 1 ? "" : "s", kiln_calib_cpu_note(cpu),
+             why[0] ? " (" : "", why, why[0] ? ")" : "");
     *out = c;
     c = NULL;
 done:
@@ -200,7 +247,20 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     return *out ? KILN_OK : kiln_report(&err);
 }
 
-static const char *const method_names[] = {"minmax", "percentile", "kl"};
+int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *ncalib)
+{
+    GirCalib *c;
+    GirQuantNote *notes;
+    int rc = kiln_calibrate_on(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM,
+                               o->backend, &c);
+    *q = NULL;
+    if (rc != KILN_OK)
+        return rc;
+    *ncalib = gir_calib_runs(c);
+    rc = kiln_quantize_with(g, c, o->method, o->percentile, q, &notes);
+    gir_calib_free(c);
+    return rc;
+}
 
 /* Print the report; returns KILN_FAILED when an output is below min_cos. */
 static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *notes,
@@ -285,67 +345,45 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
         kiln_random_input(&g->vals[g->inputs[0]].type, 1000003, *a, in);
         return KILN_OK;
     }
-    if (fe_read_tensor(eval, *a, in, &err) < 0)
+    if (kiln_read_input(eval, &g->vals[g->inputs[0]], *a, in, &err) < 0)
         return kiln_report(&err);
     return check_fit(g, eval, in);
 }
 
 int kiln_cmd_quantize(int argc, char **argv)
 {
-    const char *path = NULL, *calib = NULL, *out_path = NULL, *eval = NULL;
-    int nrandom = -1, rep = 0, json = 0, i, rc, ncalib = 0, all = 0;
-    double percentile = 99.99, min_cos = -2;
-    GirCalibMethod method = GIR_CALIB_MINMAX, m;
-    KilnCalibBackend be = KILN_CALIB_CPU;
+    const char *path = NULL, *out_path = NULL, *eval = NULL;
+    int rep = 0, json = 0, i, rc, ncalib = 0;
+    double min_cos = -2;
+    KilnQuantOpts qo;
+    GirCalibMethod m;
     GirCalib *c = NULL;
     GirGraph *g = NULL, *q = NULL;
     GirQuantNote *notes = NULL;
     GirArena *a = NULL;
     GirError err;
     GirTensor in;
+    kiln_quant_opts_init(&qo);
     for (i = 1; i < argc; i++) {
         const char *s = argv[i];
-        int takes = strcmp(s, "--calib") == 0 || strcmp(s, "--calib-random") == 0 ||
-                    strcmp(s, "--method") == 0 || strcmp(s, "--percentile") == 0 ||
-                    strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
-                    strcmp(s, "--min-cosine") == 0 || strcmp(s, "--calib-backend") == 0;
+        int takes = strcmp(s, "-o") == 0 || strcmp(s, "-i") == 0 ||
+                    strcmp(s, "--min-cosine") == 0;
         const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
         char *end;
         if (kiln_is_help(s)) {
             quantize_usage(stdout);
             return KILN_OK;
         }
+        if ((rc = kiln_quant_option("quantize", argc, argv, &i, &qo)) >= 0) {
+            if (rc != KILN_OK)
+                return rc;
+            continue;
+        }
         if (takes && !v)
             return kiln_user_error("quantize: %s needs a value", s);
         if (takes)
             i++;
-        if (strcmp(s, "--calib") == 0) {
-            calib = v;
-        } else if (strcmp(s, "--calib-random") == 0) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > 100000)
-                return kiln_user_error("quantize: --calib-random wants a count from 1 to 100000, not '%s'", v);
-            nrandom = (int)n;
-        } else if (strcmp(s, "--method") == 0) {
-            if (strcmp(v, "minmax") == 0)
-                method = GIR_CALIB_MINMAX;
-            else if (strcmp(v, "percentile") == 0)
-                method = GIR_CALIB_PERCENTILE;
-            else if (strcmp(v, "kl") == 0)
-                method = GIR_CALIB_KL;
-            else if (strcmp(v, "all") == 0)
-                all = 1;
-            else
-                return kiln_user_error("quantize: unknown method '%s' (available: minmax, percentile, kl, all)", v);
-        } else if (strcmp(s, "--calib-backend") == 0) {
-            if (strcmp(v, "cpu") != 0 && strcmp(v, "ref") != 0)
-                return kiln_user_error("quantize: unknown calibration back end '%s' (cpu, ref)", v);
-            be = v[0] == 'c' ? KILN_CALIB_CPU : KILN_CALIB_REF;
-        } else if (strcmp(s, "--percentile") == 0) {
-            percentile = strtod(v, &end);
-            if (*end || !(percentile > 0 && percentile <= 100))
-                return kiln_user_error("quantize: --percentile wants a number in (0, 100], not '%s'", v);
-        } else if (strcmp(s, "--min-cosine") == 0) {
+        if (strcmp(s, "--min-cosine") == 0) {
             min_cos = strtod(v, &end);
             if (*end)
                 return kiln_user_error("quantize: --min-cosine wants a number, not '%s'", v);
@@ -371,26 +409,25 @@ int kiln_cmd_quantize(int argc, char **argv)
         quantize_usage(stderr);
         return kiln_user_error("quantize: no model given");
     }
-    if (calib && nrandom > 0)
-        return kiln_user_error("quantize: --calib and --calib-random exclude each other");
-    if (min_cos > -2 || all)
+    if (min_cos > -2 || qo.all)
         rep = 1;
-    if (all && out_path)
+    if (qo.all && out_path)
         return kiln_user_error("quantize: --method all reports only; it takes no -o");
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 1, &err);
     if (!g)
         return kiln_report(&err);
-    rc = kiln_calibrate_on(g, calib, nrandom > 0 ? nrandom : DEFAULT_RANDOM, be, &c);
+    rc = kiln_calibrate_on(g, qo.calib_dir, qo.nrandom > 0 ? qo.nrandom : KILN_CALIB_RANDOM,
+                           qo.backend, &c);
     if (rc != KILN_OK)
         goto out;
     ncalib = gir_calib_runs(c);
-    if (all) {
+    if (qo.all) {
         /* Every method on the one calibration: reports only. */
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
         for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
             int r;
-            if ((rc = kiln_quantize_with(g, c, m, percentile, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_with(g, c, m, qo.percentile, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -404,7 +441,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_with(g, c, method, percentile, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_with(g, c, qo.method, qo.percentile, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
@@ -423,9 +460,11 @@ int kiln_cmd_quantize(int argc, char **argv)
     if (rep) {
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
-        rc = report(g, q, notes, &in, json, min_cos, method, ncalib);
+        rc = report(g, q, notes, &in, json, min_cos, qo.method, ncalib);
     }
 out:
+    if (rc == KILN_OK)
+        fprintf(stderr, "kiln: quantize: %s\n", kiln_calib_where());
     gir_calib_free(c);
     gir_arena_free(a);
     gir_graph_free(q);

@@ -1,7 +1,9 @@
 /*
- * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref] [--json]:
- * run a model on tensors from .npy or .pb files.  Inputs feed the graph
- * inputs in order; each -o names the file for the next output.
+ * kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu] [--json]:
+ * run a model on tensors from .npy or .pb files, or on JPEG/PNG images
+ * preprocessed to the model's input (image.c).  Inputs feed the graph
+ * inputs in order; each -o names the file for the next output.  A model
+ * input left dynamic takes the shape of the tensor file given for it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "image.h"
 #include "kiln.h"
 #include "llvm/llvm.h"
 
@@ -17,18 +20,72 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu] [--json]\n"
-               "  -i IN          input tensor (.npy or ONNX TensorProto .pb), one per graph input, in order\n"
+    fprintf(f, "usage: kiln run MODEL -i IN [-i IN ...] [-o OUT ...] [--target ref|int8|cpu|gpu|gpu-host]\n"
+               "               [--json]\n"
+               "  -i IN          input tensor (.npy or ONNX TensorProto .pb) or image (.jpg, .png),\n"
+               "                 one per graph input, in order\n"
+               "  --dump-input OUT  write the next input as fed (after image preprocessing) to OUT\n"
                "  -o OUT         write the next graph output (.npy or .pb)\n"
                "  --target ref   fp32 reference interpreter (default)\n"
                "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
                "  --target cpu   compiled for this CPU through LLVM (fp32, or int8 on a quantized model);\n"
                "                 nodes without a lowering run in the interpreter (count on stderr)\n"
+               "  --target gpu   compiled to PTX (sm_90, or the device's sm_XX below it) and run on\n"
+               "                 GPU 0 through the CUDA driver (libcuda.so.1); every node must lower\n"
+               "  --target gpu-host  the gpu target's PTX and launch plan built, then the plan run on\n"
+               "                 this CPU thread by thread with the same kernel bodies (checks the\n"
+               "                 plan where there is no GPU; not the PTX itself)\n"
                "  --threads N    threads of --target cpu (default 2)\n"
                "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
                "  --calib-random N  with --target int8 and an fp32 model: quantize first on N random inputs\n"
                "  --json         print output summaries as JSON\n");
+    kiln_shape_usage(f);
+    kiln_preproc_usage(f);
+}
+
+/* Inputs still dynamic take the dims of the tensor files given for them
+ * (images cannot say: they need --input-shape); then the shapes are made
+ * static as --input-shape makes them. */
+static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTensor *in_t)
+{
+    FeInputShape *s = calloc((size_t)g->ninput + 1, sizeof *s);
+    GirError err;
+    int i, n = 0, rc = KILN_OK;
+    if (!s)
+        gir_die("out of memory");
+    for (i = 0; i < g->ninput; i++) {
+        const GirValue *v = &g->vals[g->inputs[i]];
+        if (gir_type_is_static(&v->type) || kiln_is_image(ins[i]) || in_t[i].type.rank < 0)
+            continue;
+        snprintf(s[n].name, sizeof s[n].name, "%s", v->name);
+        s[n].rank = in_t[i].type.rank;
+        memcpy(s[n].dims, in_t[i].type.dims, sizeof s[n].dims);
+        n++;
+    }
+    if (n > 0 && fe_static_shapes(g, s, n, &err) < 0)
+        rc = kiln_user_error("run: the model's dynamic inputs take the dims of the -i tensors: %s",
+                             err.msg);
+    free(s);
+    return rc;
+}
+
+/* Read the -i files: tensors first (they may set dynamic inputs' dims),
+ * then images at the model's (now static) input shapes. */
+static int read_inputs(GirGraph *g, const char *const *ins, GirArena *a, GirTensor *in_t)
+{
+    GirError err;
+    int i, rc;
+    for (i = 0; i < g->ninput; i++)
+        if (!kiln_is_image(ins[i]) && fe_read_tensor(ins[i], a, &in_t[i], &err) < 0)
+            return kiln_report(&err);
+    if ((rc = shapes_from_tensors(g, ins, in_t)) != KILN_OK)
+        return rc;
+    for (i = 0; i < g->ninput; i++)
+        if (kiln_is_image(ins[i]) &&
+            kiln_read_image(ins[i], kiln_preproc(), &g->vals[g->inputs[i]], a, &in_t[i], &err) < 0)
+            return kiln_report(&err);
+    return KILN_OK;
 }
 
 /* min, max, mean and L2 norm of a float tensor, for the summary line. */
@@ -105,11 +162,83 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     return KILN_OK;
 }
 
+/* Compile g for NVPTX for the given sm (NULL: the default, sm_90). */
+static int gpu_compile(const GirGraph *g, const char *cpu, KlvGpuModule **m)
+{
+    GirError err;
+    KlvTarget t;
+    memset(&t, 0, sizeof t);
+    t.cpu = cpu;
+    if (!(*m = klv_gpu_compile(g, &t, &err)))
+        return kiln_user_error("run: --target gpu: %s", err.msg);
+    return KILN_OK;
+}
+
+static void gpu_stats_line(const KlvGpuModule *m)
+{
+    KlvGpuStats st;
+    klv_gpu_stats(m, &st);
+    fprintf(stderr,
+            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
+            "PTX %.0f ms\n",
+            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+}
+
+/* --target gpu (host 0) and gpu-host (host 1): the PTX is built (and so
+ * verified) first; gpu-host then runs the plan on this CPU.  gpu opens
+ * the driver (without one, one line and exit 2); for a device older than
+ * sm_90 the PTX is built again for its sm; then one run on the device. */
+static int run_gpu(GirGraph *g, const GirTensor *in_t, GirTensor *out_t, GirArena *arena, int host)
+{
+    GirError err;
+    KlvGpuModule *m = NULL;
+    KlvGpuStats st;
+    KlvCuda *cu;
+    char arch[32];
+    int no_driver, rc;
+    if (!kiln_is_quantized(g) && gir_run_pipeline(g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    if ((rc = gpu_compile(g, NULL, &m)) != KILN_OK)
+        return rc;
+    if (host) {
+        gpu_stats_line(m);
+        if (klv_gpu_run_host(m, in_t, out_t, arena, &err) < 0)
+            rc = kiln_user_error("run: --target gpu-host: %s", err.msg);
+        klv_gpu_free(m);
+        return rc;
+    }
+    if (!(cu = klv_cuda_open(&no_driver, &err))) {
+        klv_gpu_free(m);
+        if (no_driver)
+            return kiln_user_error("run: --target gpu: %s: no NVIDIA driver on this machine; the PTX "
+                                   "was built and verified (kiln lower --triple nvptx64-nvidia-cuda "
+                                   "writes it)",
+                                   err.msg);
+        return kiln_user_error("run: --target gpu: %s", err.msg);
+    }
+    klv_cuda_arch(cu, arch, sizeof arch);
+    klv_gpu_stats(m, &st);
+    /* a device below sm_90 cannot load PTX made for sm_90 */
+    if (strcmp(arch, st.cpu) != 0) {
+        klv_gpu_free(m);
+        m = NULL;
+        if ((rc = gpu_compile(g, arch, &m)) != KILN_OK)
+            goto out;
+    }
+    gpu_stats_line(m);
+    if (klv_gpu_run(cu, m, in_t, out_t, arena, &err) < 0)
+        rc = kiln_user_error("run: --target gpu: %s", err.msg);
+out:
+    klv_gpu_free(m);
+    klv_cuda_close(cu);
+    return rc;
+}
+
 int kiln_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *target = "ref";
-    const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS];
-    int nin = 0, nout = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
+    const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS], *dumps[MAX_TENSOR_ARGS];
+    int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
     KlvProgram *prog = NULL;
     GirError err;
     GirGraph *g = NULL;
@@ -136,6 +265,12 @@ int kiln_cmd_run(int argc, char **argv)
             } else {
                 target = argv[++i];
             }
+        } else if (strcmp(a, "--dump-input") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("run: --dump-input needs a file");
+            if (ndump == MAX_TENSOR_ARGS)
+                return kiln_user_error("run: more than %d --dump-input", MAX_TENSOR_ARGS);
+            dumps[ndump++] = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--fma") == 0) {
@@ -162,14 +297,14 @@ int kiln_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return kiln_user_error("run: no model given");
     }
-    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0)
-        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu)", target);
+    if (strcmp(target, "ref") != 0 && strcmp(target, "int8") != 0 && strcmp(target, "cpu") != 0 &&
+        strcmp(target, "gpu") != 0 && strcmp(target, "gpu-host") != 0)
+        return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu, gpu-host)",
+                               target);
 
-    g = fe_load_model(path, &err);
+    g = kiln_load_model(path, 0, &err);
     if (!g)
         return kiln_report(&err);
-    if (strcmp(target, "int8") == 0 && (rc = kiln_int8_model(path, &g, calib_random)) != KILN_OK)
-        goto out;
     if (nin != g->ninput) {
         rc = kiln_user_error("run: %s has %d input%s, %d given with -i", path, g->ninput,
                              g->ninput == 1 ? "" : "s", nin);
@@ -183,11 +318,20 @@ int kiln_cmd_run(int argc, char **argv)
     arena = gir_arena_new();
     in_t = gir_arena_alloc(arena, sizeof *in_t * (size_t)(nin + 1));
     out_t = gir_arena_alloc(arena, sizeof *out_t * (size_t)(g->noutput + 1));
-    for (i = 0; i < nin; i++)
-        if (fe_read_tensor(ins[i], arena, &in_t[i], &err) < 0) {
+    if (ndump > nin) {
+        rc = kiln_user_error("run: %d --dump-input for %d input%s", ndump, nin,
+                             nin == 1 ? "" : "s");
+        goto out;
+    }
+    if ((rc = read_inputs(g, ins, arena, in_t)) != KILN_OK)
+        goto out;
+    for (i = 0; i < ndump; i++)
+        if (fe_write_tensor(dumps[i], &in_t[i], &err) < 0) {
             rc = kiln_report(&err);
             goto out;
         }
+    if (strcmp(target, "int8") == 0 && (rc = kiln_int8_model(path, &g, calib_random)) != KILN_OK)
+        goto out;
     if (strcmp(target, "cpu") == 0) {
         if ((rc = kiln_cpu_compile(g, threads, fma, &prog, 0)) != KILN_OK)
             goto out;
@@ -195,6 +339,9 @@ int kiln_cmd_run(int argc, char **argv)
             rc = kiln_report(&err);
             goto out;
         }
+    } else if (strncmp(target, "gpu", 3) == 0) {
+        if ((rc = run_gpu(g, in_t, out_t, arena, strcmp(target, "gpu-host") == 0)) != KILN_OK)
+            goto out;
     } else if (gir_run(g, in_t, out_t, arena, &err) < 0) {
         rc = kiln_report(&err);
         goto out;

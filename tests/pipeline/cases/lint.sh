@@ -5,7 +5,8 @@
 # of the depth plan.json gives it); DMA: one input, 13 weight sets, two
 # outputs; no AXI-Stream ports left; every maxpool has top/left pad 0 (the
 # 2x2 stride 1 layer pads bottom/right, through cfg_oh/cfg_ow).  Its
-# regmap.json names every channel (check_regmap.py).
+# regmap.json names every channel and weights.bin holds the int8 weights of
+# the planned graph model.gir (check_regmap.py).
 $KILN compile $MODELS/yolov3-tiny-small.onnx --board zcu104 -o $TMP/a
 (cd $TMP/a/rtl && $VERILATOR --lint-only -Wall --top-module kiln_top *.v)
 top=$TMP/a/rtl/kiln_top.v
@@ -26,4 +27,4 @@ $HERE/count.sh $top 'axis' 0
 $HERE/count.sh $top '[.]N_PERF\(21\)' 1
 $HERE/count.sh $top 'localparam .7:0. S[0-9]+_CFG_PAD = 8.d0;' 6
 grep -q "PLAN_HASH(64'h$(sed -n 's/.*KILN_PLAN_HASH *0x\([0-9a-f]*\)ull/\1/p' $TMP/a/rtl/regmap.h))" $top
-$PYTHON $HERE/check_regmap.py $TMP/a/rtl $TMP/a/plan.json
+$PYTHON $HERE/check_regmap.py $TMP/a/rtl $TMP/a/plan.json $TMP/a/model.gir

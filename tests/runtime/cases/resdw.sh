@@ -1,16 +1,21 @@
 # RUN: KILN VERILATOR
 # TIMEOUT: 1200
 # FIXTURES_SETUP: runtime_resdw_dir
-# resdw quantized and compiled for zcu104, its Verilator model served by
-# kiln simulate --serve; krt_run (libkiln-rt, sim transport) loads the
-# weights, runs 2 frames of the input kiln simulate made (done seen by the
-# irq pin: IER set, the server's wait follows the pin), and the output
-# image equals kiln simulate's expected dump (the int8 interpreter's) byte
-# for byte.  Its folder a/ (Verilator build included) is the fixture of the
-# other runtime cases.
+# The fp32 resdw compiled for zcu104 in one command (kiln compile quantizes
+# it: 2 random calibration inputs), kiln simulate --frames 1 bit-exact on
+# that folder; then its Verilator model served by kiln simulate --serve;
+# krt_run (libkiln-rt, sim transport) loads the weights, runs 2 frames of
+# the input kiln simulate made (done seen by the irq pin: IER set, the
+# server's wait follows the pin), and the output image equals kiln
+# simulate's expected dump (the int8 interpreter's) byte for byte.  Its
+# folder a/ (Verilator build included) is the fixture of the other runtime
+# cases.
 . $HERE/lib.sh
-$KILN quantize $MODELS/resdw.onnx --calib-random 2 -o $TMP/q.gir > /dev/null
-$KILN compile $TMP/q.gir --board zcu104 -o $TMP/a > /dev/null
+$KILN compile $MODELS/resdw.onnx --board zcu104 --calib-random 2 -o $TMP/a > /dev/null \
+    2> $TMP/compile.err
+cat $TMP/compile.err
+grep -q "^kiln compile: quantized $MODELS/resdw.onnx to int8: minmax thresholds from 2 seeded random inputs$" $TMP/compile.err
+test -s $TMP/a/rtl/weights.bin
 $KILN simulate $TMP/a --frames 1 > $TMP/sim.out 2> $TMP/sim.err
 grep -q 'every output byte matches the int8 interpreter' $TMP/sim.out
 krt_build $TMP/krt_run

@@ -1,0 +1,435 @@
+/*
+ * driver_write.c: DIR/driver, the per-model driver (docs/driver.md):
+ * model.h and model.c generated from the step list (driver.c), the
+ * detector's anchors (YoloHead nodes, or --detect/--anchors/--classes) and
+ * the preprocessing options; beside them the files embedded at build time
+ * (driver_embed.cmake): kiln-infer's sources, CMakeLists.txt,
+ * toolchain-aarch64.cmake, Makefile and libkiln-rt under kiln-rt/.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "pipeline/driver_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One embedded file (driver_embed.c, generated). */
+typedef struct {
+    const char *name;          /* path inside DIR/driver */
+    const unsigned char *data; /* its bytes */
+    size_t len;                /* their count */
+} RtlDriverFile;
+extern const RtlDriverFile rtl_driver_files[];
+extern const int rtl_driver_nfiles;
+
+/* The detector as model.c states it. */
+typedef struct {
+    int kind;                       /* RTL_DETECT_ */
+    int classes;                    /* classes per anchor */
+    int activated;                  /* 1: YoloHead outputs (logistic applied) */
+    int na[DRV_MAX_IO];             /* anchors per output */
+    float a[DRV_MAX_IO][RTL_DRV_MAX_ANCHORS]; /* W,H pairs per output */
+} Det;
+
+/* An options error: e set, -1. */
+#define OPT_ERR(e, ...) (gir_error_at(e, gir_loc_none(), __VA_ARGS__), -1)
+
+/* Output i's channel count, or -1 when not [1, C, H, W]. */
+static int64_t out_channels(const GirGraph *g, int i)
+{
+    const GirType *t = &g->vals[g->outputs[i]].type;
+    return t->rank == 4 && t->dims[0] == 1 ? t->dims[1] : -1;
+}
+
+/* Anchors from the graph's YoloHead nodes (every output one), 0 when there
+ * are none. */
+static int det_from_graph(const GirGraph *g, Det *d, GirError *e)
+{
+    int i, k, n, heads = 0;
+    for (i = 0; i < g->noutput; i++) {
+        int pr = g->vals[g->outputs[i]].producer;
+        const GirNode *nd = pr >= 0 ? &g->nodes[pr] : NULL;
+        const int64_t *mask;
+        const GirAttr *an;
+        if (!nd || nd->op != GIR_OP_YOLO)
+            continue;
+        heads++;
+        mask = gir_attr_ints(nd, "mask", &n);
+        an = gir_attr(nd, "anchors");
+        d->classes = (int)gir_attr_int(nd, "classes", 0);
+        for (k = 0; k < n && 2 * k + 1 < RTL_DRV_MAX_ANCHORS; k++) {
+            if (!an || 2 * mask[k] + 1 >= an->n)
+                return OPT_ERR(e, "driver: YoloHead '%s': a mask entry without an anchor",
+                               nd->name);
+            d->a[i][2 * k] = an->floats[2 * mask[k]];
+            d->a[i][2 * k + 1] = an->floats[2 * mask[k] + 1];
+        }
+        d->na[i] = n;
+    }
+    if (heads && heads != g->noutput)
+        return OPT_ERR(e, "driver: %s: some outputs are YoloHead nodes, some not", g->name);
+    if (heads) {
+        d->kind = RTL_DETECT_YOLOV3;
+        d->activated = 1;
+    }
+    return 0;
+}
+
+/* Anchors from --anchors: split evenly over the outputs in output order. */
+static int det_from_options(const GirGraph *g, const RtlDriverOptions *o, Det *d, GirError *e)
+{
+    int i, k, per;
+    if (!o->has_classes || !o->nanchors)
+        return OPT_ERR(e, "compile: --detect %s needs --anchors and --classes",
+                       o->detect == RTL_DETECT_REGION ? "region" : "yolov3");
+    if ((o->nanchors / 2) % g->noutput)
+        return OPT_ERR(e, "compile: --anchors: the anchors do not split evenly over the %s "
+                       "outputs (given in output order, the same number for each)", g->name);
+    per = o->nanchors / 2 / g->noutput;
+    d->kind = o->detect;
+    d->classes = o->classes;
+    for (i = 0; i < g->noutput; i++) {
+        if (out_channels(g, i) != (int64_t)per * (5 + o->classes)) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "compile: --detect: output '%s' is not [1, %d, H, W] (%d "
+                     "anchors x (5 + %d classes))", g->vals[g->outputs[i]].name,
+                     per * (5 + o->classes), per, o->classes);
+            return OPT_ERR(e, "%s", msg);
+        }
+        d->na[i] = per;
+        for (k = 0; k < 2 * per; k++)
+            d->a[i][k] = o->anchors[2 * per * i + k];
+    }
+    return 0;
+}
+
+static int any_preproc(const RtlDriverOptions *o)
+{
+    return o->nmean || o->nstd || o->has_scale || o->bgr || o->nhwc || o->alpha || o->pad;
+}
+
+/* The preprocessing options against the model's input. */
+static int check_preproc(const GirGraph *g, const RtlDriverOptions *o, GirError *e)
+{
+    const GirValue *v = g->ninput == 1 ? &g->vals[g->inputs[0]] : NULL;
+    int c = o->alpha ? 4 : 3;
+    if (o->nstd && o->has_scale)
+        return OPT_ERR(e, "compile: %s: give one of --std and --scale", "--std --scale");
+    if ((o->nmean == 4 || o->nstd == 4) && !o->alpha)
+        return OPT_ERR(e, "compile: %s: 4 values need --alpha", o->nmean == 4 ? "--mean" : "--std");
+    if (!any_preproc(o))
+        return 0;
+    if (!v || v->type.rank != 4 || v->type.dims[0] != 1 ||
+        v->type.dims[o->nhwc ? 3 : 1] != c) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "compile: the preprocessing options make a [1,%s] input of %d "
+                 "channels; model %s %s", o->nhwc ? "H,W,C" : "C,H,W", c, g->name,
+                 v ? "has another input shape" : "does not have one input");
+        return OPT_ERR(e, "%s", msg);
+    }
+    return 0;
+}
+
+static int make_det(const GirGraph *g, const RtlDriverOptions *o, Det *d, GirError *e)
+{
+    memset(d, 0, sizeof *d);
+    if (det_from_graph(g, d, e) < 0)
+        return -1;
+    if (d->kind && o->detect)
+        return OPT_ERR(e, "compile: --detect: %s has YoloHead nodes (the Darknet [yolo] "
+                       "anchors are used)", g->name);
+    if (!o->detect && (o->nanchors || o->has_classes))
+        return OPT_ERR(e, "compile: %s without --detect", o->nanchors ? "--anchors" : "--classes");
+    if (o->detect)
+        return det_from_options(g, o, d, e);
+    return 0;
+}
+
+int rtl_driver_check(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                     GirError *e)
+{
+    DrvPlan d;
+    Det det;
+    int rc;
+    if (check_preproc(g, o, e) < 0 || make_det(g, o, &det, e) < 0)
+        return -1;
+    rc = drv_plan(p, g, &d, e);
+    drv_plan_free(&d);
+    return rc;
+}
+
+/* ---- model.h and model.c ---- */
+
+/* s as a C string literal. */
+static void c_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("_-.:/ +", ch))
+            fputc(ch, f);
+        else
+            fprintf(f, "\\%03o", ch);
+    }
+    fputc('"', f);
+}
+
+/* A float exactly, as a hex literal. */
+static void c_float(FILE *f, float v)
+{
+    fprintf(f, "%af", (double)v);
+}
+
+static void emit_tensor(FILE *f, const GirValue *v)
+{
+    int i;
+    fprintf(f, "        {");
+    c_str(f, v->name);
+    fprintf(f, ", %d, {", v->type.rank);
+    for (i = 0; i < v->type.rank; i++)
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)v->type.dims[i]);
+    fprintf(f, "}},\n");
+}
+
+static void emit_preproc(FILE *f, const RtlDriverOptions *o)
+{
+    int k;
+    fprintf(f, "    .pre = {.mean = {");
+    for (k = 0; k < 4; k++) {
+        fprintf(f, "%s", k ? ", " : "");
+        c_float(f, k < o->nmean ? o->mean[k] : 0.0f);
+    }
+    fprintf(f, "},\n            .div = {");
+    for (k = 0; k < 4; k++) {
+        fprintf(f, "%s", k ? ", " : "");
+        c_float(f, k < o->nstd ? o->stdv[k] : 1.0f);
+    }
+    fprintf(f, "},\n            .mul = ");
+    c_float(f, o->has_scale ? o->scale : 1.0f);
+    fprintf(f, ", .bgr = %d, .nhwc = %d, .alpha = %d, .pad = %d},\n", o->bgr, o->nhwc, o->alpha,
+            o->pad);
+}
+
+static void emit_det(FILE *f, const GirGraph *g, const RtlDriverOptions *o, const Det *d)
+{
+    int i;
+    fprintf(f, "    .det = {.kind = %s, .classes = %d, .activated = %d,\n",
+            d->kind == RTL_DETECT_NONE ? "KD_DETECT_NONE" : d->kind == RTL_DETECT_YOLOV3
+            ? "KD_DETECT_YOLOV3" : "KD_DETECT_REGION", d->classes, d->activated);
+    fprintf(f, "            .nanchors = {");
+    for (i = 0; d->kind && i < g->noutput; i++)
+        fprintf(f, "%s%d", i ? ", " : "", d->na[i]);
+    fprintf(f, "},\n            .anchors = {");
+    for (i = 0; d->kind && i < g->noutput; i++)
+        fprintf(f, "%sanchors%d", i ? ", " : "", i);
+    fprintf(f, "},\n            .score_threshold = ");
+    c_float(f, o->score_thr);
+    fprintf(f, ", .iou_threshold = ");
+    c_float(f, o->iou_thr);
+    fprintf(f, "},\n");
+}
+
+static void emit_info(FILE *f, const GirGraph *g, const RtlDriverOptions *o, const Det *d)
+{
+    int i, k;
+    for (i = 0; d->kind && i < g->noutput; i++) {
+        fprintf(f, "static const float anchors%d[] = {", i);
+        for (k = 0; k < 2 * d->na[i]; k++) {
+            fprintf(f, "%s", k ? ", " : "");
+            c_float(f, d->a[i][k]);
+        }
+        fprintf(f, "};\n");
+    }
+    fprintf(f, "\nconst KdModelInfo kd_model = {\n    .name = ");
+    c_str(f, g->name);
+    fprintf(f, ",\n    .ninputs = %d,\n    .noutputs = %d,\n    .in = {\n", g->ninput, g->noutput);
+    for (i = 0; i < g->ninput; i++)
+        emit_tensor(f, &g->vals[g->inputs[i]]);
+    fprintf(f, "    },\n    .out = {\n");
+    for (i = 0; i < g->noutput; i++)
+        emit_tensor(f, &g->vals[g->outputs[i]]);
+    fprintf(f, "    },\n");
+    emit_preproc(f, o);
+    emit_det(f, g, o, d);
+    fprintf(f, "};\n");
+}
+
+static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const Step *s)
+{
+    const GirNode *n = &g->nodes[s->node];
+    const GirValue *v = s->val >= 0 ? &g->vals[s->val] : NULL;
+    long long num = v ? (long long)gir_type_numel(&v->type) : 0;
+    int nchw = v && v->layout != GIR_LAYOUT_NHWC;
+    switch (s->kind) {
+    case STEP_QUANT:
+        fprintf(f, "    /* %s '%s': graph input %d to int8 (scale %.9g, zero point %d) */\n"
+                   "    kd_quantize(inputs[%d], %lld, ", gir_op_name(n->op), n->name, s->in,
+                (double)s->scale, s->zp, s->in, num);
+        c_float(f, s->scale);
+        fprintf(f, ", %d, r->q);\n    if (kd_put_value(r, ", s->zp);
+        c_str(f, v->name);
+        fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n", num, nchw);
+        break;
+    case STEP_FPGA:
+        fprintf(f, "    /* FPGA: %d segment(s), %d layers, through libkiln-rt */\n"
+                   "    if (kd_run_fpga(r, timeout_ms, err) < 0)\n        return -1;\n",
+                p->nsegment, p->nstage);
+        break;
+    case STEP_DEQUANT:
+        fprintf(f, "    /* %s '%s': to fp32 graph output %d (scale %.9g, zero point %d) */\n"
+                   "    if (kd_get_value(r, ", gir_op_name(n->op), n->name, s->out,
+                (double)s->scale, s->zp);
+        c_str(f, v->name);
+        fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n"
+                   "    kd_dequantize(r->q, %lld, ", num, nchw, num);
+        c_float(f, s->scale);
+        fprintf(f, ", %d, outputs[%d]);\n", s->zp, s->out);
+        break;
+    case STEP_YOLO: {
+        const GirType *t = &g->vals[n->in[0]].type;
+        fprintf(f, "    /* %s '%s' on graph output %d */\n    kd_yolo_head(outputs[%d], %lld, "
+                   "%lld, %d);\n", gir_op_name(n->op), n->name, s->out, s->out,
+                (long long)t->dims[1], (long long)(t->dims[2] * t->dims[3]),
+                (int)gir_attr_int(n, "classes", 0));
+        break;
+    }
+    }
+}
+
+static void emit_model_c(FILE *f, const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                         const Det *d, const DrvPlan *dp)
+{
+    int i;
+    fprintf(f, "/*\n * model.c: generated by kiln compile for model ");
+    c_str(f, g->name);
+    fprintf(f, " (plan hash %016llx).\n * The schedule in graph order: boundary QuantizeLinear "
+               "of the inputs, the FPGA\n * segments through libkiln-rt, DequantizeLinear of "
+               "the outputs.  docs/driver.md.\n */\n#include \"model.h\"\n\n",
+            (unsigned long long)rtl_plan_hash(p));
+    emit_info(f, g, o, d);
+    fprintf(f, "\nint kd_model_run(KdRun *r, const float *const *inputs, float *const *outputs, "
+               "int timeout_ms,\n                 char *err)\n{\n");
+    for (i = 0; i < dp->nsteps; i++)
+        emit_step(f, p, g, &dp->steps[i]);
+    fprintf(f, "    return 0;\n}\n");
+}
+
+static void emit_model_h(FILE *f, const GirGraph *g)
+{
+    fprintf(f, "/* model.h: generated by kiln compile for model ");
+    c_str(f, g->name);
+    fprintf(f, ": kd_model (shapes, preprocessing,\n * detector) and kd_model_run, "
+               "declared in kiln_driver.h. */\n#ifndef KILN_MODEL_H\n#define KILN_MODEL_H\n\n"
+               "#include \"kiln_driver.h\"\n\n#define KD_MODEL_INPUTS %d\n"
+               "#define KD_MODEL_OUTPUTS %d\n\n#endif\n", g->ninput, g->noutput);
+}
+
+/* ---- the folder ---- */
+
+static int write_buf(const char *dir, const char *name, const void *data, size_t len,
+                     GirError *e)
+{
+    char path[4096];
+    FILE *f;
+    int ok;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f)
+        return gir_error_at(e, gir_loc_none(), "driver: cannot write %s: %s", path,
+                            strerror(errno));
+    ok = fwrite(data, 1, len, f) == len;
+    if (fclose(f) != 0 || !ok)
+        return gir_error_at(e, gir_loc_none(), "driver: cannot write %s", path);
+    return 0;
+}
+
+static int make_dirs(const char *ddir, GirError *e)
+{
+    static const char *const sub[] = {"", "/kiln-rt", "/kiln-rt/transport"};
+    char path[4096];
+    size_t i;
+    for (i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", ddir, sub[i]);
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return gir_error_at(e, gir_loc_none(), "driver: cannot create %s: %s", path,
+                                strerror(errno));
+    }
+    return 0;
+}
+
+/* model.c and model.h into ddir. */
+static int write_model(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                       const Det *d, const DrvPlan *dp, const char *ddir, GirError *e)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int rc;
+    if (!f)
+        gir_die("out of memory");
+    emit_model_c(f, p, g, o, d, dp);
+    fclose(f);
+    rc = write_buf(ddir, "model.c", buf, len, e);
+    free(buf);
+    buf = NULL;
+    if (rc == 0) {
+        f = open_memstream(&buf, &len);
+        if (!f)
+            gir_die("out of memory");
+        emit_model_h(f, g);
+        fclose(f);
+        rc = write_buf(ddir, "model.h", buf, len, e);
+        free(buf);
+    }
+    return rc;
+}
+
+int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
+                     const char *dir, GirError *e)
+{
+    char ddir[4096];
+    DrvPlan dp = {0};
+    Det *d = calloc(1, sizeof *d);
+    int i, rc;
+    if (!d)
+        gir_die("out of memory");
+    rc = check_preproc(g, o, e) < 0 || make_det(g, o, d, e) < 0 ? -1 : 0;
+    if (rc == 0 && drv_plan(p, g, &dp, e) != 0)
+        rc = -1;
+    else if (rc == 0) {
+        snprintf(ddir, sizeof ddir, "%s/driver", dir);
+        rc = make_dirs(ddir, e);
+        for (i = 0; i < rtl_driver_nfiles && rc == 0; i++)
+            rc = write_buf(ddir, rtl_driver_files[i].name, rtl_driver_files[i].data,
+                           rtl_driver_files[i].len, e);
+        if (rc == 0)
+            rc = write_model(p, g, o, d, &dp, ddir, e);
+    }
+    drv_plan_free(&dp);
+    free(d);
+    return rc;
+}
+
+void rtl_driver_remove(const char *dir)
+{
+    static const char *const gen[] = {"model.c", "model.h", "kiln-rt/transport", "kiln-rt", ""};
+    char path[4096];
+    int i;
+    for (i = 0; i < rtl_driver_nfiles; i++) {
+        snprintf(path, sizeof path, "%s/driver/%s", dir, rtl_driver_files[i].name);
+        unlink(path);
+    }
+    for (i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/driver/%s", dir, gen[i]);
+        unlink(path);
+    }
+    for (; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/driver/%s", dir, gen[i]);
+        rmdir(path);
+    }
+}
