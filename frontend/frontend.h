@@ -37,7 +37,16 @@ GirGraph *fe_load_darknet(const char *cfg, const char *weights, uint64_t seed, G
 GirGraph *fe_darknet_from_memory(const char *text, size_t len, const char *path,
                                  uint64_t seed, GirError *e);
 
-/* Any model by file name: *.onnx, or *.cfg (with the .weights of the same
+/* TOSA: an .mlir file holding one func.func of MLIR 16 TOSA ops, parsed and
+ * verified by MLIR (its diagnostics become "FILE:LINE:COL: message"); NHWC
+ * feature maps and OHWI weights are turned into kiln's NCHW / OIHW with the
+ * transposes folded into constants (docs/tosa.md).  Quantized TOSA maps
+ * onto the int8 form where a pattern fits; otherwise an error names the op. */
+GirGraph *fe_load_tosa(const char *path, GirError *e);
+/* The same from memory (fuzzing); path only names the input in errors. */
+GirGraph *fe_tosa_from_memory(const char *text, size_t len, const char *path, GirError *e);
+
+/* Any model by file name: *.onnx, *.mlir (TOSA), or *.cfg (with the .weights of the same
  * stem beside it when present, else seeded weights). */
 GirGraph *fe_load_model(const char *path, GirError *e);
 
@@ -83,5 +92,12 @@ int fe_write_tensor(const char *path, const GirTensor *t, GirError *e);
  * integer multipliers realise; fp32 parts are written as they are.  Written
  * atomically; -1 + error naming the node that has no ONNX form. */
 int fe_write_onnx_qdq(const GirGraph *g, const char *path, GirError *e);
+
+/* Write g as an .mlir module of one func.func in MLIR 16's TOSA dialect,
+ * built and verified through the MLIR C API: NCHW values become NHWC inside
+ * (the signature keeps kiln's layout), kiln's int8 form becomes i8 / i32
+ * tensors with tosa.rescale carrying its multipliers and shifts.  Written
+ * atomically; -1 + error naming the node that has no TOSA form. */
+int fe_write_tosa(const GirGraph *g, const char *path, GirError *e);
 
 #endif

@@ -28,6 +28,8 @@ GirGraph *fe_load_model(const char *path, GirError *e)
 {
     if (has_suffix(path, ".onnx"))
         return fe_load_onnx(path, NULL, e);
+    if (has_suffix(path, ".mlir"))
+        return fe_load_tosa(path, e);
     if (has_suffix(path, ".cfg")) {
         size_t stem = strlen(path) - 4;
         char *weights = malloc(stem + sizeof ".weights");
@@ -61,6 +63,7 @@ GirGraph *fe_load_model(const char *path, GirError *e)
         return g;
     }
     gir_error_at(e, gir_loc_file(path, -1),
-                 "unknown model file type (expected .onnx, .cfg for Darknet, or .gir text IR)");
+                 "unknown model file type (expected .onnx, .cfg for Darknet, .mlir for TOSA, "
+                 "or .gir text IR)");
     return NULL;
 }

@@ -14,7 +14,8 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       libcmocka-dev graphviz nodejs npm
       device-tree-compiler tcl libxml2-utils gnuplot-nox
       llvm-16-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-      libstb-dev)
+      libstb-dev
+      libmlir-16-dev mlir-16-tools)
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

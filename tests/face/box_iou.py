@@ -5,7 +5,8 @@
 
 Each file is a JSON object with a list "boxes" (or "detections"), or a bare
 list.  A box is an object with x, y, w, h (or x, y, width, height; top-left
-corner and size) or x1, y1, x2, y2 (or left, top, right, bottom), in image
+corner and size) or x0, y0, x1, y1 (kiln-infer's detections.json; or x1,
+y1, x2, y2, or left, top, right, bottom), in image
 pixels; other keys (score, class) are ignored.  Boxes are paired one to one,
 the pair of highest IoU first.  Prints a line per box of WANT with its IoU
 against the GOT box paired with it and the smallest IoU; exits 0 when both
@@ -31,10 +32,11 @@ def corners(box, where):
         if all(k in box for k in keys):
             x, y, w, h = (number(box[k], where, k) for k in keys)
             return x, y, x + w, y + h
-    for keys in (("x1", "y1", "x2", "y2"), ("left", "top", "right", "bottom")):
+    for keys in (("x0", "y0", "x1", "y1"), ("x1", "y1", "x2", "y2"),
+                 ("left", "top", "right", "bottom")):
         if all(k in box for k in keys):
             return tuple(number(box[k], where, k) for k in keys)
-    raise BoxError("%s: needs x, y, w, h or x1, y1, x2, y2" % where)
+    raise BoxError("%s: needs x, y, w, h or x0, y0, x1, y1 or x1, y1, x2, y2" % where)
 
 
 def number(v, where, key):

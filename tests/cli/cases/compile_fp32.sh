@@ -9,7 +9,7 @@
 $KILN compile $MODELS/resdw.onnx --board zcu104 -o $TMP/a > $TMP/out 2> $TMP/err
 cat $TMP/out $TMP/err
 test "$(cat $TMP/err)" = "kiln compile: quantized $MODELS/resdw.onnx to int8: minmax thresholds from 8 seeded random inputs (the default; --calib DIR calibrates on real inputs)"
-grep -q "^wrote $TMP/a/{plan.json,report.md,dataflow.dot.*,rtl/,vivado/}$" $TMP/out
+grep -q "^wrote $TMP/a/{plan.json,report.md,dataflow.dot.*,rtl/,vivado/,driver/}$" $TMP/out
 test -s $TMP/a/rtl/weights.bin
 test -s $TMP/a/vivado/component.xml
 grep -q ': i8\[' $TMP/a/model.gir

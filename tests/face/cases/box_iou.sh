@@ -30,4 +30,4 @@ done
 grep -q '^box 0 .*: IoU 0.6667 with got box 0$' $TMP/moved.out
 rc=0; $PYTHON $B $TMP/bad.json $W 2> $TMP/bad.err || rc=$?
 test $rc = 2
-grep -q 'bad.json: box 0: needs x, y, w, h or x1, y1, x2, y2$' $TMP/bad.err
+grep -q 'bad.json: box 0: needs x, y, w, h or x0, y0, x1, y1 or x1, y1, x2, y2$' $TMP/bad.err
