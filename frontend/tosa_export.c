@@ -1085,11 +1085,45 @@ static int wr_quantize(Wr *w)
     return 0;
 }
 
+/* A DequantizeLinear per axis 1 (a head conv's per-channel scales, zero
+ * points 0): the cast to f32, then mul by the scales as a constant of ones
+ * but along the channel axis (NHWC's last when 4-D), which TOSA broadcasts.  1 when n is one, 0 when not, -1 + error. */
+static int wr_dequantize_axis(Wr *w)
+{
+    const GirValue *y = out_val(w), *c = in_val(w, 1);
+    int64_t d[GIR_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1};
+    MlirValue x, f;
+    if (c->kind != GIR_VAL_CONST || c->type.dtype != GIR_DT_F32 || c->type.rank != 1 ||
+        gir_type_numel(&c->type) < 2)
+        return 0;
+    if (gir_attr_int(w->n, "axis", 1) != 1 || y->type.rank < 2 || y->type.dims[1] != c->type.dims[0])
+        return wr_fail(w, "per-axis scales are written along axis 1 only");
+    if (w->n->nin > 2 && w->n->in[2] >= 0) {
+        /* scale_of's zero-point check, on a scalar stand-in */
+        const GirValue *z = in_val(w, 2);
+        int64_t i, n = gir_type_numel(&z->type);
+        for (i = 0; z->kind == GIR_VAL_CONST && i < n * (int64_t)gir_dtype_size(z->type.dtype); i++)
+            if (((const uint8_t *)z->data)[i])
+                return wr_fail(w, "zero points other than 0 are not written");
+        if (z->kind != GIR_VAL_CONST)
+            return wr_fail(w, "the zero point must be a constant");
+    }
+    d[y->type.rank == 4 ? NHWC_POS[1] : 1] = c->type.dims[0]; /* 4-D values are NHWC */
+    x = get(w, w->n->in[0]);
+    f = op(w, "tosa.cast", &x, 1, out_type(w, GIR_DT_F32), NULL, 0);
+    set_out(w, mul(w, f, const_raw(w, d, y->type.rank, GIR_DT_F32, c->data),
+                   out_type(w, GIR_DT_F32)));
+    return 1;
+}
+
 static int wr_dequantize(Wr *w)
 {
     const GirValue *y = out_val(w);
     float s;
     MlirValue x, c;
+    int r = wr_dequantize_axis(w);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     if (scale_of(w, &s) < 0)
         return -1;
     x = get(w, w->n->in[0]);
