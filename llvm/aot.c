@@ -421,21 +421,19 @@ out:
     return rc;
 }
 
-/* Verify, optimize with default<O3> for tm and write the object. */
-static int emit(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *triple, const char *path,
-                GirError *e)
+int klv_verify_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *triple,
+                        const char *what, GirError *e)
 {
     char *msg = NULL;
     LLVMTargetDataRef dl;
     LLVMPassBuilderOptionsRef po;
     LLVMErrorRef err;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
-        gir_error_at(e, gir_loc_none(), "llvm: the lowered module does not verify: %.900s", msg);
+        gir_error_at(e, gir_loc_none(), "llvm: the %s module does not verify: %.900s", what, msg);
         LLVMDisposeMessage(msg);
         return -1;
     }
     LLVMDisposeMessage(msg);
-    msg = NULL;
     LLVMSetTarget(mod, triple);
     dl = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(mod, dl);
@@ -452,6 +450,16 @@ static int emit(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *triple, 
         LLVMDisposeErrorMessage(m);
         return -1;
     }
+    return 0;
+}
+
+/* Verify, optimize with default<O3> for tm and write the object. */
+static int emit(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *triple, const char *path,
+                GirError *e)
+{
+    char *msg = NULL;
+    if (klv_verify_optimize(mod, tm, triple, "lowered", e) < 0)
+        return -1;
     if (LLVMTargetMachineEmitToFile(tm, mod, path, LLVMObjectFile, &msg)) {
         gir_error_at(e, gir_loc_none(), "cannot write %s: %s", path, msg ? msg : "LLVM failed");
         LLVMDisposeMessage(msg);

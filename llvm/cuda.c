@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "llvm.h"
+#include "internal.h"
 
 typedef int CUresult;                   /* CUDA_SUCCESS is 0 */
 typedef int CUdevice;                   /* a device ordinal */
@@ -308,12 +308,8 @@ static int copy_in(KlvCuda *cu, const GirGraph *g, Run *r, const GirTensor *inpu
     int i;
     for (i = 0; i < g->ninput; i++) {
         const GirValue *v = &g->vals[g->inputs[i]];
-        if (!gir_type_equal(&inputs[i].type, &v->type)) {
-            char a[128], b[128];
-            return gir_error_at(e, v->loc, "input '%s' is %s, the compiled graph takes %s", v->name,
-                                gir_type_str(&inputs[i].type, a, sizeof a),
-                                gir_type_str(&v->type, b, sizeof b));
-        }
+        if (klv_check_input(g, i, &inputs[i], e) < 0)
+            return -1;
         if (cu_check(cu, cu->api.MemcpyHtoD(r->dptr[g->inputs[i]], inputs[i].data,
                                             (size_t)gir_type_bytes(&v->type)),
                      "cuMemcpyHtoD", v->name, e) < 0)

@@ -468,42 +468,20 @@ static void mark_used(KlvGpuModule *m, LLVMModuleRef mod)
 static int codegen(KlvGpuModule *m, LLVMModuleRef mod, LLVMTargetMachineRef tm, GirError *e)
 {
     char *msg = NULL, *triple = LLVMGetTargetMachineTriple(tm);
-    LLVMTargetDataRef dl;
-    LLVMPassBuilderOptionsRef po;
     LLVMMemoryBufferRef out = NULL;
-    LLVMErrorRef err;
     double t0 = now_ms();
-    int k;
-    for (k = 0; k < 2; k++) {
-        if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
-            gir_error_at(e, gir_loc_none(), "llvm: the %s module does not verify: %.900s",
-                         k ? "optimized" : "lowered", msg);
-            LLVMDisposeMessage(msg);
-            LLVMDisposeMessage(triple);
-            return -1;
-        }
-        LLVMDisposeMessage(msg);
-        msg = NULL;
-        if (k)
-            break;
-        LLVMSetTarget(mod, triple);
-        dl = LLVMCreateTargetDataLayout(tm);
-        LLVMSetModuleDataLayout(mod, dl);
-        LLVMDisposeTargetData(dl);
-        po = LLVMCreatePassBuilderOptions();
-        LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
-        LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
-        LLVMPassBuilderOptionsSetLoopUnrolling(po, 1);
-        err = LLVMRunPasses(mod, "default<O3>", tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (err) {
-            char *em = LLVMGetErrorMessage(err);
-            gir_error_at(e, gir_loc_none(), "llvm: optimization: %s", em);
-            LLVMDisposeErrorMessage(em);
-            LLVMDisposeMessage(triple);
-            return -1;
-        }
+    if (klv_verify_optimize(mod, tm, triple, "lowered", e) < 0) {
+        LLVMDisposeMessage(triple);
+        return -1;
     }
+    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+        gir_error_at(e, gir_loc_none(), "llvm: the optimized module does not verify: %.900s", msg);
+        LLVMDisposeMessage(msg);
+        LLVMDisposeMessage(triple);
+        return -1;
+    }
+    LLVMDisposeMessage(msg);
+    msg = NULL;
     LLVMDisposeMessage(triple);
     mark_used(m, mod);
     m->stats.opt_ms = now_ms() - t0;

@@ -129,4 +129,14 @@ int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, G
 LLVMTargetMachineRef klv_checked_machine(LLVMTargetRef tgt, const char *triple, const char *cpu,
                                          const char *feat, const char *shown, GirError *e);
 
+/* aot.c: verify mod, set its triple and tm's data layout, and run
+ * default<O3> for tm.  what names the module in the error ("lowered").
+ * 0, or -1 + error. */
+int klv_verify_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char *triple,
+                        const char *what, GirError *e);
+
+/* program.c: 0 when t has the type of graph input i of g, else -1 + an
+ * error naming the input and both types. */
+int klv_check_input(const GirGraph *g, int i, const GirTensor *t, GirError *e);
+
 #endif

@@ -425,6 +425,16 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirArena *a, GirError *
     return 0;
 }
 
+int klv_check_input(const GirGraph *g, int i, const GirTensor *t, GirError *e)
+{
+    const GirValue *v = &g->vals[g->inputs[i]];
+    char a[128], b[128];
+    if (gir_type_equal(&t->type, &v->type))
+        return 0;
+    return gir_error_at(e, v->loc, "input '%s' is %s, the compiled graph takes %s", v->name,
+                        gir_type_str(&t->type, a, sizeof a), gir_type_str(&v->type, b, sizeof b));
+}
+
 int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
             GirError *e)
 {
@@ -433,12 +443,8 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     int i, rc = 0;
     for (i = 0; i < g->ninput; i++) {
         const GirValue *v = &g->vals[g->inputs[i]];
-        if (!gir_type_equal(&inputs[i].type, &v->type)) {
-            char a[128], b[128];
-            return gir_error_at(e, v->loc, "input '%s' is %s, the compiled graph takes %s", v->name,
-                                gir_type_str(&inputs[i].type, a, sizeof a),
-                                gir_type_str(&v->type, b, sizeof b));
-        }
+        if (klv_check_input(g, i, &inputs[i], e) < 0)
+            return -1;
         memcpy(p->buf[g->inputs[i]], inputs[i].data, (size_t)gir_type_bytes(&v->type));
     }
     for (i = 0; i < g->nnode && rc == 0; i++) {

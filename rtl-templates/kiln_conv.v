@@ -168,6 +168,14 @@ module kiln_conv #(
             treg = ((q * (TL + 1)) / (L + 1)) > (((q - 1) * (TL + 1)) / (L + 1));
         end
     endfunction
+    // registers up to position q (the register at a treg() position q is
+    // number treg_k(q) from the products, 1 ..  TL)
+    function integer treg_k;
+        input integer q;
+        begin
+            treg_k = (q * (TL + 1)) / (L + 1);
+        end
+    endfunction
 
 
     // ================= weight tiles: loader and banks =================
@@ -347,7 +355,8 @@ module kiln_conv #(
                 if (wsel && (WBANKS == 1 || !lb))
                     wm0[wl_addr] <= w_tdata;
             always @(posedge clk)
-                r0 <= wm0[iss_wa];
+                if (iss)
+                    r0 <= wm0[iss_wa];
             if (WBANKS == 2) begin : g_b2
                 (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
                 reg [8*PE_IC-1:0] r1;
@@ -355,7 +364,8 @@ module kiln_conv #(
                     if (wsel && lb)
                         wm1[wl_addr] <= w_tdata;
                 always @(posedge clk)
-                    r1 <= wm1[iss_wa];
+                    if (iss)
+                        r1 <= wm1[iss_wa];
                 assign wrd[o] = d_bk ? r1 : r0;
             end else begin : g_b1
                 assign wrd[o] = r0;
@@ -368,7 +378,7 @@ module kiln_conv #(
                     for (i = 0; i < PE_IC; i = i + 1) begin : g_i
                         wire signed [15:0] p1, p2;
                         kiln_mac2 #(.PACK(2)) u_mac (
-                            .clk(clk), .a(d_data[8*(x*PE_IC + i) +: 8]),
+                            .clk(clk), .ce(d_valid), .a(d_data[8*(x*PE_IC + i) +: 8]),
                             .w1(wrd[o+1][8*i +: 8]), .w2(wrd[o][8*i +: 8]),
                             .p1(p1), .p2(p2));
                         assign prod[(x*PE_OC + o)*PE_IC + i]     = p2;
@@ -380,7 +390,8 @@ module kiln_conv #(
                     for (i = 0; i < PE_IC; i = i + 1) begin : g_i
                         reg signed [15:0] p;
                         always @(posedge clk)
-                            p <= $signed(d_data[8*(x*PE_IC + i) +: 8]) * $signed(wrd[o][8*i +: 8]);
+                            if (d_valid)
+                                p <= $signed(d_data[8*(x*PE_IC + i) +: 8]) * $signed(wrd[o][8*i +: 8]);
                         assign prod[(x*PE_OC + o)*PE_IC + i] = p;
                     end
                 end
@@ -421,10 +432,18 @@ module kiln_conv #(
     always @(posedge clk)
         p_meta <= rst ? {MW{1'b0}} : d_meta;
 
+    // sv[k]: stage k holds an op (0: the products, k: k tree registers on),
+    // the clock enable of the registers that load from stage k: products and
+    // tree registers change only with an op (outputs as if always clocked;
+    // a Verilator model skips the adders of idle lanes)
     wire [MW-1:0] t_meta;
+    /* verilator lint_off UNUSEDSIGNAL */ // no tree registers with TL = 0
+    wire [TL:0]   sv;
+    /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (TL == 0) begin : g_c0
             assign t_meta = p_meta;
+            assign sv = p_meta[MW-1];
         end else begin : g_cn
             reg [MW-1:0] m_s [0:TL-1];
             integer k;
@@ -434,6 +453,10 @@ module kiln_conv #(
                     m_s[k] <= rst ? {MW{1'b0}} : m_s[k-1];
             end
             assign t_meta = m_s[TL-1];
+            assign sv[0] = p_meta[MW-1];
+            for (n = 1; n <= TL; n = n + 1) begin : g_sv
+                assign sv[n] = m_s[n-1][MW-1];
+            end
         end
     endgenerate
     wire           t_valid = t_meta[MW-1];
@@ -493,9 +516,11 @@ module kiln_conv #(
                 for (n = 1; n < NP; n = n + 1) begin : g_add
                     wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
                     if (treg(L - flog2(n))) begin : g_r
+                        localparam integer RK = treg_k(L - flog2(n));  // register number
                         reg signed [TW-1:0] r;
                         always @(posedge clk)
-                            r <= s;
+                            if (sv[RK-1])
+                                r <= s;
                         assign nd[n] = r;
                     end else begin : g_c
                         assign nd[n] = s;

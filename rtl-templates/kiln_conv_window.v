@@ -22,7 +22,9 @@
 //   ox .. ox+PP-1 (ox steps by PP, the last group of a row may be partial);
 //   the line buffer is replicated PP times (one read port each, same writes)
 //   and d_data carries PP words, pixel p at bits [8*LANES*p +: 8*LANES], zero
-//   for padding and for pixels past the row end (d_pv clear).
+//   for padding and for pixels past the row end (d_pv clear).  d_data is
+//   defined while d_valid is 1 (the reads are enabled by iss; between ops it
+//   holds the last op's words).
 // SPAN = 1 (PP > 1): pixel groups run across row ends.  Group n covers the
 //   output pixels n*PP .. n*PP+PP-1 in raster order, so a group that starts
 //   near the end of row oy takes its last pixels from the start of row oy+1
@@ -209,10 +211,11 @@ module kiln_conv_window #(
             wire pad_y = iyp[17] || (iyp >= $signed({2'b0, cfg_h}));
             assign pv_c[p] = wrp ? !l_oy_w : !past;
             wire pad_op = pad_y || ix[17] || (ix >= $signed({2'b0, cfg_w})) || !pv_c[p];
-            always @(posedge clk) begin
-                rd  <= lb[{iyp[RB-1:0], ix[XB-1:0], g}];
-                pad <= pad_op;
-            end
+            always @(posedge clk)
+                if (iss) begin
+                    rd  <= lb[{iyp[RB-1:0], ix[XB-1:0], g}];
+                    pad <= pad_op;
+                end
             assign d_data[8*LANES*p +: 8*LANES] = pad ? {8*LANES{1'b0}} : rd;
         end
     endgenerate

@@ -49,9 +49,16 @@ module kiln_requant #(
     output wire [8*LANES-1:0]    o_q
 );
     // valid travels beside the data
+    // sv[k]: stage k holds a valid vector (0: the inputs, k: after k
+    // registers), the clock enable of the lane registers that load from it,
+    // so o_q changes only with o_valid (a Verilator model skips idle lanes)
+    /* verilator lint_off UNUSEDSIGNAL */ // PIPE = 0: no registers; sv[PIPE] is o_valid
+    wire [PIPE:0] sv;
+    /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (PIPE == 0) begin : g_v0
             assign o_valid = i_valid;
+            assign sv = i_valid;
         end else begin : g_vn
             reg [PIPE-1:0] vpipe;
             integer k;
@@ -65,6 +72,7 @@ module kiln_requant #(
                 end
             end
             assign o_valid = vpipe[PIPE-1];
+            assign sv = {vpipe, i_valid};
         end
     endgenerate
 
@@ -81,11 +89,12 @@ module kiln_requant #(
                 reg signed [31:0] a_r;
                 reg signed [15:0] m_r;
                 reg [5:0]         s_r;
-                always @(posedge clk) begin
-                    a_r <= acc_c;
-                    m_r <= m_c;
-                    s_r <= i_shift[6*l +: 6];
-                end
+                always @(posedge clk)
+                    if (sv[0]) begin
+                        a_r <= acc_c;
+                        m_r <= m_c;
+                        s_r <= i_shift[6*l +: 6];
+                    end
                 assign acc_i = a_r;
                 assign m_i   = m_r;
                 assign sh_i  = s_r;
@@ -102,10 +111,11 @@ module kiln_requant #(
             if (PIPE >= 2) begin : g_ra
                 reg signed [47:0] p_r;
                 reg [5:0]         s_r;
-                always @(posedge clk) begin
-                    p_r <= prod_c;
-                    s_r <= sh_i;
-                end
+                always @(posedge clk)
+                    if (sv[(PIPE >= 4) ? 1 : 0]) begin
+                        p_r <= prod_c;
+                        s_r <= sh_i;
+                    end
                 assign prod_a = p_r;
                 assign sh_a   = s_r;
             end else begin : g_ca
@@ -121,10 +131,11 @@ module kiln_requant #(
             if (PIPE >= 3) begin : g_rb
                 reg signed [48:0] t_r;
                 reg [2:0]         s_r;
-                always @(posedge clk) begin
-                    t_r <= t1_c;
-                    s_r <= sh_a[2:0];
-                end
+                always @(posedge clk)
+                    if (sv[(PIPE >= 4) ? 2 : 1]) begin
+                        t_r <= t1_c;
+                        s_r <= sh_a[2:0];
+                    end
                 assign t1 = t_r;
                 assign sf = s_r;
             end else begin : g_cb
@@ -147,7 +158,8 @@ module kiln_requant #(
             if (PIPE >= 1) begin : g_rc
                 reg [7:0] q_r;
                 always @(posedge clk)
-                    q_r <= q_c;
+                    if (sv[PIPE-1])
+                        q_r <= q_c;
                 assign o_q[8*l +: 8] = q_r;
             end else begin : g_cc
                 assign o_q[8*l +: 8] = q_c;

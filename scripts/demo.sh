@@ -5,8 +5,11 @@
 # checks both heads against onnxruntime; then quantizes it, compiles it to
 # Verilog for ZCU104 and simulates two frames back to back in Verilator
 # against the int8 interpreter (bench/sim_yolov3_416.sh: measured frames/s,
-# latency, DSP efficiency beside the plan and Xilinx's DPU; about 16 minutes
-# on 2 cores).
+# latency, DSP efficiency beside the plan and Xilinx's DPU); then the whole
+# deployment path on a real-weights detector, face-api's tiny face detector
+# (scripts/face_demo.sh: one kiln compile to Verilog, Vivado package and
+# driver, the driver for aarch64 run under qemu against the simulator on a
+# photo, the faces printed and drawn).  About 20 minutes on 2 cores.
 #   Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,3 +28,5 @@ echo "== kiln run, checked against onnxruntime"
 "$top/tests/cli/yolo_vs_ort.sh" "$kiln" "$model" "$deps/node_modules/onnxruntime-node" "$build/demo"
 echo "== kiln quantize, compile for ZCU104 and simulate two frames (int8, Verilog, Verilator)"
 bash "$top/bench/sim_yolov3_416.sh" "$build" zcu104 "$build/demo/yolov3-tiny-zcu104"
+echo "== the deployment path on a real-weights detector: face-api's tiny face detector"
+bash "$top/scripts/face_demo.sh" "$kiln" "$build/demo/face"

@@ -15,7 +15,7 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap}
+mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap,image,tosa}
 td=/usr/share/libonnx-testdata/data/node
 for t in test_conv_with_strides_padding test_maxpool_2d_pads test_resize_upsample_scales_nearest \
          test_split_variable_parts_1d test_slice test_gemm_default_no_bias test_pad_constant \
@@ -33,6 +33,22 @@ np.save(d + "/i64.npy", np.array([[1, -1]], dtype=np.int64))
 PY
 cp "$deps"/darknet/usr/share/darknet/cfg/*.cfg "$seeds/cfg/" 2>/dev/null || true
 cp "$top"/tests/text/cases/*.gir "$seeds/text/" 2>/dev/null || true
+cp "$top"/tests/tosa/*.mlir "$seeds/tosa/" 2>/dev/null || true
+# images: 3 bytes of options and sizes, then the file (fuzz_image.c); a
+# small PNG written here and Darknet's smallest photo
+/usr/bin/python3 - "$seeds/image" "$deps/darknet/usr/share/darknet/data/eagle.jpg" <<'PY'
+import os, struct, sys, zlib
+d, jpg = sys.argv[1], sys.argv[2]
+def chunk(t, b):
+    return struct.pack(">I", len(b)) + t + b + struct.pack(">I", zlib.crc32(t + b) & 0xffffffff)
+raw = b"".join(b"\0" + bytes((x * 16 + y * 3 + c) & 255 for x in range(8) for c in range(3))
+               for y in range(6))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 6, 8, 2, 0, 0, 0)) +
+       chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+open(os.path.join(d, "rgb8x6.png"), "wb").write(b"\x01\x10\x20" + png)
+if os.path.exists(jpg):
+    open(os.path.join(d, "eagle.jpg"), "wb").write(b"\x00\x20\x20" + open(jpg, "rb").read())
+PY
 cp "$top"/boards/zynq-ultrascale/*.xml "$top"/tests/boards/*.xml "$seeds/board/"
 # plans of the model fuzz_plan replays on: its own search, pinned and narrow
 # ones; their register maps seed fuzz_regmap
@@ -48,7 +64,7 @@ for opt in "" "--pp-max 1" "--pin conv2=2x4x1"; do
 done
 
 status=0
-for f in onnx npy cfg text board plan regmap; do
+for f in onnx npy cfg text board plan regmap image tosa; do
   bin=$build/tests/fuzz_$f
   [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
   corpus=$build/fuzz-corpus/$f

@@ -13,6 +13,13 @@ add_test(NAME conformance_onnx_backend
     ${KILN_ONNX_TESTDATA}/pytorch-operator ${KILN_ONNX_TESTDATA}/simple
     --exclude ${PROJECT_SOURCE_DIR}/tests/conformance/excluded.txt
     --min-pass ${KILN_CONFORMANCE_MIN_PASS})
+# The same tests through the CPU back end (llvm/): the same count passes.
+add_test(NAME conformance_onnx_backend_cpu
+  COMMAND ${KILN} conformance
+    ${KILN_ONNX_TESTDATA}/node ${KILN_ONNX_TESTDATA}/pytorch-converted
+    ${KILN_ONNX_TESTDATA}/pytorch-operator ${KILN_ONNX_TESTDATA}/simple
+    --exclude ${PROJECT_SOURCE_DIR}/tests/conformance/excluded.txt --target cpu
+    --min-pass ${KILN_CONFORMANCE_MIN_PASS})
 
 # The interpreter against onnxruntime on the bundled YOLOv3-tiny.
 add_test(NAME yolo_vs_onnxruntime

@@ -7,24 +7,9 @@
 F=$WORK/yolo
 ANCHORS=81,82,135,169,344,319,10,14,23,27,37,58
 IMAGES=/opt/kiln-deps/darknet/usr/share/darknet/data
-serve() {
-    rm -f $2
-    $KILN simulate $1 --serve $2 > $TMP/serve.log 2>&1 &
-    SERVER=$!
-    n=0
-    while [ ! -S $2 ]; do
-        sleep 0.2
-        n=$((n + 1))
-        if [ $n -gt 5000 ] || ! kill -0 $SERVER 2> /dev/null; then
-            cat $TMP/serve.log
-            return 1
-        fi
-    done
-}
-unserve() {
-    kill $SERVER 2> /dev/null || true
-    wait $SERVER 2> /dev/null || true
-}
+# serve and unserve: tests/runtime/lib.sh's, waiting longer.
+. $SRC/tests/runtime/lib.sh
+SERVE_TICKS=5000
 # expect_fail WANT CMD...: CMD exits non-zero with one stderr line holding WANT.
 expect_fail() {
     want=$1

@@ -1,7 +1,7 @@
 # Helpers of the runtime cases (sourced).  krt_build OUT [CC FLAGS...]:
 # krt_run from host-runtime/'s sources.  serve DIR SOCK: start kiln simulate
 # DIR --serve SOCK in the background (its pid in SERVER) and wait for the
-# socket.  unserve: stop it.
+# socket (SERVE_TICKS x 0.2 s at most, default 1500).  unserve: stop it.
 RT=$SRC/host-runtime
 krt_build() {
     out=$1; shift
@@ -17,7 +17,7 @@ serve() {
     while [ ! -S $2 ]; do
         sleep 0.2
         n=$((n + 1))
-        if [ $n -gt 1500 ] || ! kill -0 $SERVER 2> /dev/null; then
+        if [ $n -gt ${SERVE_TICKS:-1500} ] || ! kill -0 $SERVER 2> /dev/null; then
             cat $TMP/serve.log
             return 1
         fi

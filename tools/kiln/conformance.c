@@ -1,7 +1,9 @@
 /*
  * kiln conformance DIR... : run ONNX backend test folders (model.onnx plus
  * test_data_set_N folders of input_K.pb, output_K.pb) through the ONNX reader and the
- * reference interpreter.  A test is
+ * reference interpreter, or with --target cpu through the CPU back end
+ * (llvm/: the model compiled once, each data set run; nodes without a
+ * lowering run in the interpreter and are counted).  A test is
  *   pass         every data set's outputs match (same dtype and shape; floats
  *                within atol + rtol * |expected|, integers exactly),
  *   fail         it loads but an output differs or running fails,
@@ -22,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "kiln.h"
+#include "llvm/llvm.h"
 
 #define MAX_TESTS 4096 /* the ONNX suite has about 1300 */
 
@@ -77,6 +80,11 @@ typedef struct {
     char **excl;        /* excluded test names */
     int nexcl;          /* count of excl */
     int verbose;        /* a line per test */
+    int cpu;            /* --target cpu: run through the CPU back end */
+    int opt_level;      /* its LLVM optimization level */
+    long nodes, lowered; /* --target cpu: nodes of the passing tests, and compiled ones */
+    int dynamic;        /* --target cpu: passing tests run in the interpreter (shapes that
+                           depend on input data) */
 } Conf;
 
 #define MAX_CATEGORIES 16 /* more than unsupported_kinds has distinct ones */
@@ -106,11 +114,14 @@ static void count_category(Category *c, int max, int *n, const char *name)
 
 static void conf_usage(FILE *f)
 {
-    fprintf(f, "usage: kiln conformance DIR... [--exclude FILE] [--min-pass N] [--rtol R] [--atol A] [-v] [--json]\n"
+    fprintf(f, "usage: kiln conformance DIR... [--exclude FILE] [--min-pass N] [--rtol R] [--atol A]\n"
+               "                        [--target ref|cpu] [-v] [--json]\n"
                "  DIR           an ONNX backend test folder, or a folder of them\n"
                "  --exclude F   skip the tests named in F (lines 'test_name reason'; # comments)\n"
                "  --min-pass N  fail when fewer than N tests pass\n"
-               "  --rtol, --atol  float tolerances (default 1e-3, 1e-7: the ONNX backend defaults)\n");
+               "  --rtol, --atol  float tolerances (default 1e-3, 1e-7: the ONNX backend defaults)\n"
+               "  --target cpu  run through the CPU back end (LLVM -O1, one thread) instead of the\n"
+               "                interpreter; counts the nodes compiled\n");
 }
 
 static int is_dir(const char *p)
@@ -256,8 +267,8 @@ static int compare(const Conf *c, const GirTensor *got, const GirTensor *want, c
 }
 
 /* Run one data set folder against g. */
-static int run_dataset(const Conf *c, const GirGraph *g, const char *dir, char *why,
-                       size_t whysize)
+static int run_dataset(const Conf *c, const GirGraph *g, KlvProgram *prog, const char *dir,
+                       char *why, size_t whysize)
 {
     GirArena *a = gir_arena_new();
     GirTensor *in = gir_arena_alloc(a, sizeof *in * (size_t)(g->ninput + 1));
@@ -272,7 +283,7 @@ static int run_dataset(const Conf *c, const GirGraph *g, const char *dir, char *
             goto done;
         }
     }
-    if (gir_run(g, in, out, a, &err) < 0) {
+    if ((prog ? klv_run(prog, in, out, a, &err) : gir_run(g, in, out, a, &err)) < 0) {
         snprintf(why, whysize, "%s", err.msg);
         goto done;
     }
@@ -298,11 +309,13 @@ done:
     return rc;
 }
 
-static Outcome run_test(const Conf *c, const char *dir, char *why, size_t whysize)
+static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
 {
     char p[4096];
     GirError err;
     GirGraph *g;
+    KlvProgram *prog = NULL;
+    KlvStats st;
     int unsupported = 0, nsets, i;
     char **sets;
     Outcome o = T_PASS;
@@ -315,6 +328,19 @@ static Outcome run_test(const Conf *c, const char *dir, char *why, size_t whysiz
         snprintf(why, whysize, "%s", err.msg);
         return unsupported ? T_UNSUPPORTED : T_FAIL;
     }
+    if (c->cpu) {
+        KlvOptions ko = {0};
+        ko.threads = 1;
+        ko.opt_level = c->opt_level;
+        /* a graph whose shapes depend on its input data (the shape input of
+         * Reshape or Expand, say) has no static form to compile: it runs in
+         * the interpreter and is counted so */
+        if (!(prog = klv_compile(g, &ko, &err)) && !strstr(err.msg, "needs static shapes")) {
+            snprintf(why, whysize, "cpu back end: %s", err.msg);
+            gir_graph_free(g);
+            return T_FAIL;
+        }
+    }
     sets = list_dir(dir, "test_data_set_", &nsets);
     if (nsets == 0) {
         snprintf(why, whysize, "%s: no test_data_set_* folders", dir);
@@ -322,17 +348,25 @@ static Outcome run_test(const Conf *c, const char *dir, char *why, size_t whysiz
     }
     for (i = 0; i < nsets && o == T_PASS; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, sets[i]);
-        if (run_dataset(c, g, p, why, whysize) < 0)
+        if (run_dataset(c, g, prog, p, why, whysize) < 0)
             o = T_FAIL;
     }
     free_list(sets, nsets);
+    if (c->cpu && o == T_PASS) {
+        if (prog)
+            klv_stats(prog, &st);
+        c->nodes += prog ? st.nodes : g->nnode;
+        c->lowered += prog ? st.lowered : 0;
+        c->dynamic += !prog;
+    }
+    klv_free(prog);
     gir_graph_free(g);
     return o;
 }
 
 int kiln_cmd_conformance(int argc, char **argv)
 {
-    Conf c = {1e-3, 1e-7, NULL, 0, 0};
+    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0};
     const char *dirs[256];
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
     long min_pass = -1;
@@ -373,6 +407,10 @@ int kiln_cmd_conformance(int argc, char **argv)
             }
         } else if (strcmp(a, "-v") == 0) {
             c.verbose = 1;
+        } else if (strcmp(a, "--target") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "ref") != 0 && strcmp(argv[i + 1], "cpu") != 0))
+                return kiln_user_error("conformance: --target wants ref or cpu");
+            c.cpu = strcmp(argv[++i], "cpu") == 0;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (a[0] == '-') {
@@ -453,6 +491,11 @@ int kiln_cmd_conformance(int argc, char **argv)
         cJSON_AddNumberToObject(root, "fail", counts[T_FAIL]);
         cJSON_AddNumberToObject(root, "unsupported", counts[T_UNSUPPORTED]);
         cJSON_AddNumberToObject(root, "excluded", counts[T_EXCLUDED]);
+        if (c.cpu) {
+            cJSON_AddNumberToObject(root, "cpu_nodes", (double)c.nodes);
+            cJSON_AddNumberToObject(root, "cpu_nodes_compiled", (double)c.lowered);
+            cJSON_AddNumberToObject(root, "cpu_tests_data_dependent_shapes", c.dynamic);
+        }
         {
             cJSON *by = cJSON_AddObjectToObject(root, "unsupported_by_category");
             for (i = 0; i < ncat; i++)
@@ -467,6 +510,10 @@ int kiln_cmd_conformance(int argc, char **argv)
                counts[T_PASS], counts[T_FAIL], counts[T_UNSUPPORTED], counts[T_EXCLUDED]);
         for (i = 0; i < ncat; i++)
             printf("conformance: unsupported, %s: %d\n", cats[i].name, cats[i].count);
+        if (c.cpu)
+            printf("conformance: cpu back end: %ld of %ld nodes of the passing tests compiled, "
+                   "%ld in the interpreter (%d tests whole: shapes that depend on input data)\n",
+                   c.lowered, c.nodes, c.nodes - c.lowered, c.dynamic);
         if (min_pass >= 0 && counts[T_PASS] < min_pass)
             printf("conformance: %d pass is below the required %ld\n", counts[T_PASS], min_pass);
     }

@@ -241,23 +241,34 @@ int kiln_read_image(const char *path, const KilnPreproc *p, const GirValue *inpu
                     GirTensor *t, GirError *e)
 {
     int64_t c = 0, h = 0, w = 0;
-    int iw, ih, comp, rw, rh;
     size_t len;
-    unsigned char *buf, *px;
-    double *rs;
+    unsigned char *buf;
+    int rc;
     if (input_geometry(path, p, input, &c, &h, &w, e) < 0)
         return -1;
     buf = (unsigned char *)gir_read_file(path, &len);
     if (!buf)
         return gir_error_at(e, gir_loc_file(path, -1), "cannot read the image: %s",
                             strerror(errno));
-    if (len > MAX_IMAGE_FILE || len > INT_MAX) {
-        free(buf);
+    rc = kiln_image_from_memory(buf, len, path, p, input, a, t, e);
+    free(buf);
+    return rc;
+}
+
+int kiln_image_from_memory(const unsigned char *buf, size_t len, const char *path,
+                           const KilnPreproc *p, const GirValue *input, GirArena *a,
+                           GirTensor *t, GirError *e)
+{
+    int64_t c = 0, h = 0, w = 0;
+    int iw, ih, comp, rw, rh;
+    unsigned char *px;
+    double *rs;
+    if (input_geometry(path, p, input, &c, &h, &w, e) < 0)
+        return -1;
+    if (len > MAX_IMAGE_FILE || len > INT_MAX)
         return gir_error_at(e, gir_loc_file(path, -1), "image file of %zu bytes is too large",
                             len);
-    }
     px = stbi_load_from_memory(buf, (int)len, &iw, &ih, &comp, 3);
-    free(buf);
     if (!px)
         return gir_error_at(e, gir_loc_file(path, -1),
                             "not a JPEG or PNG image kiln can decode (stb_image: %s)",

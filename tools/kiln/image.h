@@ -43,6 +43,11 @@ int kiln_is_image(const char *path);
  * --alpha), data from a.  0, or -1 + one error line naming the file. */
 int kiln_read_image(const char *path, const KilnPreproc *p, const GirValue *input, GirArena *a,
                     GirTensor *t, GirError *e);
+/* kiln_read_image on the bytes of an image file already read (path names
+ * it in errors). */
+int kiln_image_from_memory(const unsigned char *buf, size_t len, const char *path,
+                           const KilnPreproc *p, const GirValue *input, GirArena *a,
+                           GirTensor *t, GirError *e);
 /* An image (kiln_is_image) or a tensor file (.npy/.pb) for model input
  * `input`, images by kiln_preproc().  0, or -1 + error. */
 int kiln_read_input(const char *path, const GirValue *input, GirArena *a, GirTensor *t,
