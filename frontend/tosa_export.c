@@ -631,7 +631,7 @@ static int avgpool_i8(Wr *w, const int64_t *kernel, const int64_t *stride, const
 {
     const GirValue *x = in_val(w, 0);
     int64_t C = x->type.dims[1], wd[4] = {kernel[0], kernel[1], C, 1}, one[2] = {1, 1}, c;
-    int64_t m, sh, n = kernel[0] * kernel[1] * C, *mm, *ss;
+    int64_t m = 0, sh = 0, n = kernel[0] * kernel[1] * C, *mm, *ss;
     int8_t *ones;
     int32_t *zero;
     MlirNamedAttribute a[4];

@@ -925,7 +925,7 @@ static int parse_const(Parser *P)
 /* 'output' VALUE {',' VALUE} */
 static int parse_output(Parser *P)
 {
-    int id;
+    int id = -1;
     if (next(P) < 0)
         return -1;
     for (;;) {
