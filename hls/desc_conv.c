@@ -216,9 +216,9 @@ static int64_t win_cycles(const WinShape *sh)
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
-                                      "SPAN",  NULL};
+                                      "SPAN",  "QLO",   "QHI",    NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_QLO, CV_QHI };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE };
@@ -376,8 +376,9 @@ static const HlsEngineDesc conv_desc = {
 
 /* ---------------- kiln_dwconv ---------------- */
 
-static const char *const dw_hw[] = {"LANES", "KMAX", "WMAX", "CMAX", "RQ_PIPE", NULL};
-enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE };
+static const char *const dw_hw[] = {"LANES", "KMAX", "WMAX", "CMAX", "RQ_PIPE", "QLO", "QHI",
+                                    NULL};
+enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE, DW_QLO, DW_QHI };
 static const char *const dw_rt[] = {"h", "w", "c", "k", "stride", "pad", NULL};
 
 static int64_t dw_latency(const int64_t *hw)

@@ -53,6 +53,27 @@ static int is_const(const GirGraph *g, int v)
 }
 
 /* Checks of a Conv; fills the stage or writes why it cannot run. */
+/* The int8 output clamp of a fused activation: act_min/act_max of the
+ * quantized node (a Clip such as ReLU6), else the int8 range.  0 + why when
+ * they are not one int8 value each. */
+static int act_clamp(const GirNode *n, HlsStage *s, char *why, size_t wn)
+{
+    int c1 = 0, c2 = 0;
+    const int64_t *lo = gir_attr_ints(n, "act_min", &c1), *hi = gir_attr_ints(n, "act_max", &c2);
+    s->qlo = -128;
+    s->qhi = 127;
+    if ((lo && c1 != 1) || (hi && c2 != 1) || (lo && (lo[0] < -128 || lo[0] > 127)) ||
+        (hi && (hi[0] < -128 || hi[0] > 127)) || (lo && hi && lo[0] > hi[0])) {
+        snprintf(why, wn, "activation bounds act_min/act_max are not one int8 interval");
+        return 0;
+    }
+    if (lo)
+        s->qlo = (int)lo[0];
+    if (hi)
+        s->qhi = (int)hi[0];
+    return 1;
+}
+
 static int take_conv(const GirGraph *g, const GirNode *n, HlsStage *s, char *why, size_t wn)
 {
     int cnt;
@@ -107,6 +128,8 @@ static int take_conv(const GirGraph *g, const GirNode *n, HlsStage *s, char *why
     }
     s->k = k;
     s->pad = p;
+    if (!act_clamp(n, s, why, wn))
+        return 0;
     if (group == 1) {
         s->kind = HLS_ST_CONV;
         s->weight_bytes = s->cout * s->cin * k * k + 12 * s->cout;

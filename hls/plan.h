@@ -74,6 +74,8 @@ typedef struct {
     int span;                   /* pixel groups run across row ends (kiln_conv SPAN) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
+    int qlo, qhi;       /* conv, dwconv: the fused activation's int8 output clamp (act_min,
+                         * act_max of the int8 node; -128, 127 without one) */
     int64_t ipace;      /* conv: cycles per input beat when input 0 is read from DDR in
                          * more lanes than the bus carries a cycle (hls_ddr_pace), else 1 */
     HlsWeightHome whome; /* weight placement */

@@ -101,6 +101,8 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
         hls_param_put(&hw, "SPAN", s->span);
+        hls_param_put(&hw, "QLO", s->qlo);
+        hls_param_put(&hw, "QHI", s->qhi);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -120,6 +122,8 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "WMAX", s->w);
         hls_param_put(&hw, "CMAX", s->cin);
         hls_param_put(&hw, "RQ_PIPE", s->rq_pipe);
+        hls_param_put(&hw, "QLO", s->qlo);
+        hls_param_put(&hw, "QHI", s->qhi);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "c", s->cin);

@@ -55,6 +55,10 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddNumberToObject(o, "pipe", s->pipe);
         }
         cJSON_AddNumberToObject(o, "rq_pipe", s->rq_pipe);
+        if ((s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) && (s->qlo > -128 || s->qhi < 127)) {
+            cJSON_AddNumberToObject(o, "qlo", s->qlo);
+            cJSON_AddNumberToObject(o, "qhi", s->qhi);
+        }
         cJSON_AddStringToObject(o, "weights", hls_whome_name(s->whome));
         cJSON_AddNumberToObject(o, "tog", (double)s->tog);
         cJSON_AddBoolToObject(o, "pinned", s->pinned);

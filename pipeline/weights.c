@@ -32,7 +32,7 @@ static int conv_q(const GirGraph *g, const HlsStage *s, ConvQ *q, GirError *e)
     const GirValue *wv, *bv = NULL;
     const int64_t *amin, *amax;
     int64_t cg, c;
-    int c1, c2, c3, c4, c5;
+    int c1, c2, c3, c4 = 0, c5 = 0;
     GirLoc loc = rtl_stage_loc(g, s);
     if (!g || s->node_id < 0 || s->node_id >= g->nnode)
         return 0;
@@ -71,9 +71,9 @@ static int conv_q(const GirGraph *g, const HlsStage *s, ConvQ *q, GirError *e)
             return gir_error_at(e, loc,
                                 "rtl: %s: rq_m_pos/rq_m_neg/rq_shift of channel %" PRId64
                                 " out of range", s->node, c);
-    if ((amin && c4 >= 1 && amin[0] > -128) || (amax && c5 >= 1 && amax[0] < 127))
-        return gir_error_at(e, loc, "rtl: %s: clip bounds act_min/act_max have no kiln_conv form",
-                            s->node);
+    if ((amin ? amin[0] : -128) != s->qlo || (amax ? amax[0] : 127) != s->qhi || c4 > 1 || c5 > 1)
+        return gir_error_at(e, loc, "rtl: %s: act_min/act_max of the node are not the plan's "
+                            "output clamp [%d, %d]", s->node, s->qlo, s->qhi);
     return 1;
 }
 

@@ -48,6 +48,7 @@
 //   PIPE           register levels in the adder tree (0..ceil(log2 PE_IC)),
 //                  spread evenly over the tree adders + accumulator
 //   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
+//   QLO, QHI       the fused activation's output clamp (kiln_requant.v)
 //   PACK           1, or 2 = two MACs per DSP48E2 (kiln_mac2; PE_OC even)
 //   TOGMAX         most output groups per tile (0: ceil(COMAX/PE_OC)); sizes
 //                  the per-channel parameter memories: WBANKS x 2^ceil(log2
@@ -99,7 +100,9 @@ module kiln_conv #(
     parameter integer TOGMAX  = 0,
     parameter integer WURAM   = 0,
     parameter integer RQS     = 1,
-    parameter integer SPAN    = 0
+    parameter integer SPAN    = 0,
+    parameter integer QLO     = -128,
+    parameter integer QHI     = 127
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -561,7 +564,7 @@ module kiln_conv #(
     endgenerate
     generate
         if (RQS == 1) begin : g_rq_par
-            kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE)) u_rq (
+            kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
                 .clk(clk), .rst(rst), .i_valid(a_valid),
                 .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
                 .o_valid(rq_valid), .o_q(rq_q));
@@ -621,7 +624,7 @@ module kiln_conv #(
             // synthesis translate_on
             wire          s_valid;
             wire [8*RL-1:0] s_q;
-            kiln_requant #(.LANES(RL), .PIPE(RQ_PIPE)) u_rq (
+            kiln_requant #(.LANES(RL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
                 .clk(clk), .rst(rst), .i_valid(c_busy),
                 .i_acc(c_acc[32*RL-1:0]), .i_mpos(c_mpos[16*RL-1:0]), .i_mneg(c_mneg[16*RL-1:0]),
                 .i_shift(c_shift[6*RL-1:0]), .o_valid(s_valid), .o_q(s_q));

@@ -19,7 +19,7 @@
 // Beats = cfg_cg * (3*LANES + K*K).
 //
 // Parameters: LANES (MACs, one per channel lane), KMAX, WMAX, CMAX,
-//   RQ_PIPE (requant stages 0..4).
+//   RQ_PIPE (requant stages 0..4), QLO/QHI (output clamp, kiln_requant.v).
 // Latency (issue of the last MAC of a pixel group to its output beat):
 //   LAT = 4 + RQ_PIPE
 // Cycles per frame: the kiln_conv_window recurrence (hls/desc_conv.c) with
@@ -32,7 +32,9 @@ module kiln_dwconv #(
     parameter integer KMAX    = 3,
     parameter integer WMAX    = 64,
     parameter integer CMAX    = 64,
-    parameter integer RQ_PIPE = 2
+    parameter integer RQ_PIPE = 2,
+    parameter integer QLO     = -128,
+    parameter integer QHI     = 127
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -222,7 +224,7 @@ module kiln_dwconv #(
         end
     endgenerate
 
-    kiln_requant #(.LANES(LANES), .PIPE(RQ_PIPE)) u_rq (
+    kiln_requant #(.LANES(LANES), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
         .clk(clk), .rst(rst), .i_valid(a_valid),
         .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
         .o_valid(rq_valid), .o_q(rq_q));

@@ -4,9 +4,11 @@
 //   m    = acc >= 0 ? m_pos : m_neg                 (signed 16 bit)
 //   prod = acc * m                                   (signed 48 bit, exact)
 //   r    = shift == 0 ? prod : (prod + 2^(shift-1)) >>> shift
-//   out  = clamp(r, -128, 127)
+//   out  = clamp(clamp(r, -128, 127), QLO, QHI)
 // Identity, ReLU (m_neg = 0) and LeakyReLU (m_neg = m_pos * alpha) are the
-// same hardware.  Bias is not added here: the engines add it when they start
+// same hardware; a Clip fused by the quantizer (ReLU6: QLO = the zero
+// point, QHI = 6.0 in the output scale) narrows the final clamp, the
+// act_min/act_max of the int8 node (graphir gir_chan_rq).  Bias is not added here: the engines add it when they start
 // an accumulation (acc = bias + sum of products).
 //
 // Rounding without a wide carry chain: with t = (2*prod) >>> shift (floor),
@@ -18,6 +20,7 @@
 // Parameters
 //   LANES  lanes (each lane has its own m_pos, m_neg, shift: per output
 //          channel scales put the channel's multiplier on its lane)
+//   QLO, QHI  output clamp, -128 <= QLO <= QHI <= 127 (default: none)
 //   PIPE   register stages 0..4, each one shortens the longest path:
 //          1 = output register; 2 = also after the multiply (DSP48E2 MREG/
 //          PREG); 3 = also inside the shift (after the shift by 8*shift[5:3]);
@@ -34,7 +37,9 @@
 // + 54 (>=4).
 module kiln_requant #(
     parameter integer LANES = 4,
-    parameter integer PIPE  = 2
+    parameter integer PIPE  = 2,
+    parameter integer QLO   = -128,
+    parameter integer QHI   = 127
 ) (
     /* verilator lint_off UNUSEDSIGNAL */ // unused when PIPE == 0
     input  wire                  clk,
@@ -152,7 +157,13 @@ module kiln_requant #(
             wire [9:0] r  = {t10_b[9], t10_b[9:1]} + {9'd0, t10_b[0]};
             wire       hi = big_b ? !neg_b : (!r[9] && (r[8:7] != 2'b00));
             wire       lo = big_b ?  neg_b : ( r[9] && (r[8:7] != 2'b11));
-            wire [7:0] q_c = hi ? 8'h7f : lo ? 8'h80 : r[7:0];
+            wire [7:0] q_s = hi ? 8'h7f : lo ? 8'h80 : r[7:0];
+            // the activation's clamp (constants: nothing when the bounds are
+            // the int8 range)
+            localparam [7:0] QL = QLO[7:0];
+            localparam [7:0] QH = QHI[7:0];
+            wire [7:0] q_c = (QLO > -128 && $signed(q_s) < $signed(QL)) ? QL :
+                             (QHI < 127 && $signed(q_s) > $signed(QH)) ? QH : q_s;
 
             // stage C: output register
             if (PIPE >= 1) begin : g_rc

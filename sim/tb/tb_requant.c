@@ -4,7 +4,9 @@
  * (ReLU and identity mixes) and shifts 0..47; a new vector every cycle with
  * random gaps in valid; checks every output after PIPE cycles and that
  * o_valid follows i_valid.
- * Build-time: KILN_TB_LANES, KILN_TB_PIPE (the Verilog parameters).
+ * Build-time: KILN_TB_LANES, KILN_TB_PIPE and optionally KILN_TB_QLO,
+ * KILN_TB_QHI (the Verilog parameters; the output clamp of a fused Clip,
+ * checked as the int8 interpreter applies act_min/act_max).
  */
 #include "conv_shim.h"
 #include "graphir/requant.h"
@@ -16,6 +18,19 @@
 #define LANES KILN_TB_LANES
 #define PIPE KILN_TB_PIPE
 #define N 4096 /* vectors per case */
+#ifndef KILN_TB_QLO
+#define KILN_TB_QLO (-128)
+#endif
+#ifndef KILN_TB_QHI
+#define KILN_TB_QHI 127
+#endif
+
+/* The expected output: the requantized value clamped to [QLO, QHI]. */
+static int expect_q(int32_t acc, int32_t mpos, int32_t mneg, int shift)
+{
+    int q = kiln_requant(acc, mpos, mneg, shift);
+    return q < KILN_TB_QLO ? KILN_TB_QLO : q > KILN_TB_QHI ? KILN_TB_QHI : q;
+}
 
 typedef struct Vec {
     int valid;                 /* i_valid */
@@ -92,12 +107,13 @@ int main(int argc, char **argv)
                 if (u->valid)
                     for (l = 0; l < LANES; l++)
                         tb_check_int(&c, "o_q", (long)(t - PIPE) * LANES + l, q[l],
-                                     kiln_requant(u->acc[l], u->mpos[l], u->mneg[l], u->shift[l]));
+                                     expect_q(u->acc[l], u->mpos[l], u->mneg[l], u->shift[l]));
             }
             rq_tick(s);
         }
-        snprintf(desc, sizeof desc, "requant LANES=%d PIPE=%d seed=%llu vectors=%d", LANES, PIPE,
-                 (unsigned long long)(a.seed + (uint64_t)cs), N);
+        snprintf(desc, sizeof desc, "requant LANES=%d PIPE=%d QLO=%d QHI=%d seed=%llu vectors=%d",
+                 LANES, PIPE, KILN_TB_QLO, KILN_TB_QHI, (unsigned long long)(a.seed + (uint64_t)cs),
+                 N);
         tb_case_end(&c, desc);
     }
     rq_free(s);

@@ -16,12 +16,16 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           dilation 2 (no FPGA engine; the int8 quantizer and interpreter take
           it), Conv3x3 32, MaxPool, Conv1x1 8 (output, 1x8x8x8): the plan has
           two FPGA segments with one CPU node between them.
+  mbrelu6 1x3x64x64: MobileNet-style: Conv3x3 16 stride 2, depthwise Conv3x3,
+          Conv1x1 24, depthwise Conv3x3 stride 2, Conv1x1 32, each + ReLU6
+          (Clip 0..6, BN gamma x3 so that the upper bound binds), and a
+          Conv1x1 8 head (output, 1x8x16x16).  The fused Clip on the engines.
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|big --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|big --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -31,7 +35,7 @@ from onnx import TensorProto, helper, numpy_helper
 from gen_yolov3_tiny import BN_EPS, image_like, round_sig, save_checked
 
 # Layers: ("conv", filters, k, stride, group, dilation, act) with group 0
-# meaning depthwise and act "leaky", "relu", "linear" (BN, no activation) or
+# meaning depthwise and act "leaky", "relu", "relu6", "linear" (BN, no activation) or
 # "head" (bias, no BN, graph output); ("maxpool",); ("save", tag) remembers
 # the current value; ("add", tag) adds the remembered value.
 MODELS = {
@@ -49,6 +53,14 @@ MODELS = {
         ("conv", 32, 3, 1, 1, 1, "leaky"),
         ("conv", 32, 3, 1, 1, 2, "leaky"),
         ("conv", 32, 3, 1, 1, 1, "leaky"), ("maxpool",),
+        ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
+    "mbrelu6": (64, [
+        ("conv", 16, 3, 2, 1, 1, "relu6"),
+        ("conv", 16, 3, 1, 0, 1, "relu6"),
+        ("conv", 24, 1, 1, 1, 1, "relu6"),
+        ("conv", 24, 3, 2, 0, 1, "relu6"),
+        ("conv", 32, 1, 1, 1, 1, "relu6"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
     "big": (16, [
@@ -154,6 +166,8 @@ def build(kind, seed, x):
         nodes.append(helper.make_node("Conv", [cur, const(name + "_w", w)], [name], name=name,
                                       **attrs))
         gamma = rng.uniform(0.8, 1.2, filters).astype(np.float32)
+        if act == "relu6":
+            gamma = (gamma * 3.0).astype(np.float32)
         beta = rng.uniform(-0.1, 0.1, filters).astype(np.float32)
         mean = round_sig(y.mean(axis=(0, 2, 3)))
         # Each channel's variance floored at half the layer's mean: a channel
@@ -178,6 +192,12 @@ def build(kind, seed, x):
             cur = name + "_relu"
             nodes.append(helper.make_node("Relu", [bname], [cur], name=cur))
             y = np.maximum(y, 0)
+        elif act == "relu6":
+            cur = name + "_relu6"
+            nodes.append(helper.make_node(
+                "Clip", [bname, const(name + "_lo", np.float32(0.0)),
+                         const(name + "_hi", np.float32(6.0))], [cur], name=cur))
+            y = np.clip(y, 0.0, 6.0)
         cur_a = y
     graph = helper.make_graph(
         nodes, kind,

@@ -1,0 +1,16 @@
+# RUN: KILN VERILATOR PYTHON
+# TIMEOUT: 1200
+# ReLU6 (a Clip fused into conv and depthwise conv by the quantizer) on the
+# engines: every layer of mbrelu6 on the FPGA with its act_min/act_max as the
+# requant's output clamp (QLO/QHI), bit-exact over 2 frames, every stage's
+# t_done, the interval and the latency within 2% of the plan (on ultra96v2:
+# its smaller arrays build faster in Verilator).
+$KILN quantize $MODELS/mbrelu6.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
+grep -q 'act_min' $TMP/q.gir
+$KILN compile $TMP/q.gir --board ultra96v2 -o $TMP/a | tee $TMP/plan
+grep -q ' 6 FPGA layers, ' $TMP/plan
+grep -q '\.QLO(0)' $TMP/a/rtl/kiln_top.v
+grep -q '^    kiln_dwconv #' $TMP/a/rtl/kiln_top.v
+$KILN simulate $TMP/a -i $MODELS/mbrelu6-input.npy --frames 2 | tee $TMP/out
+grep -q 'every output byte matches the int8 interpreter' $TMP/out
+$PYTHON $HERE/check_cycles.py $TMP/a/sim/result.json 0.02
