@@ -436,6 +436,10 @@ void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile
  * gir_quant_leaves_int8 names get them). */
 int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, double percentile,
                                  float *thresholds);
+/* The mean of each channel (axis 1) of value v over the calibration runs,
+ * into means (dims[1] entries): its count, or 0 when v is not the data input
+ * of a Conv or Gemm whose statistics were kept. */
+int gir_calib_channel_means(const GirCalib *c, int v, double *means);
 
 /* What gir_quantize did to one node of the fp32 graph. */
 typedef struct {
@@ -463,6 +467,14 @@ GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote 
  * channel to its own scale and the DequantizeLinear after it is per axis 1. */
 GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           GirQuantNote **notes, GirError *e);
+/* gir_quantize_ch with bias correction: where chmean (indexed by value id of
+ * g; NULL entries for none) gives the per-channel means of a Conv's or
+ * Gemm's data input (gir_calib_channel_means), its int32 bias absorbs the
+ * mean error of its int8 weights: b'[c] = b[c] - sum over the weights of
+ * channel c of (w_int8 * s_w[c] - w) * mean[input channel]; a Conv without
+ * a bias gets one.  Zero padding at the borders is not counted. */
+GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          const double *const *chmean, GirQuantNote **notes, GirError *e);
 /* 1 when f32 value v of g (rank 4, static) is made by a Conv (or by a Relu /
  * LeakyRelu the quantizer fuses into one) whose int8 output leaves the int8
  * graph at once: every reader is a graph output or an op without an int8

@@ -32,6 +32,8 @@ typedef struct {
     GirGraph *q;       /* the graph being built */
     const float *thr;  /* per old value: calibrated threshold */
     const float *const *chthr; /* per old value: per-channel thresholds, or NULL */
+    const double *const *chmean; /* per old value: per-channel means of a Conv/Gemm input, or
+                                  * NULL (bias correction) */
     int *fv;           /* per old value: f32 form in q, or -1 */
     int *iv;           /* per old value: i8 form in q, or -1 */
     int *sc_const;     /* per old value: f32 scalar scale constant in q, or -1 */
@@ -305,6 +307,44 @@ static void quant_weights(const float *w, int64_t nch, int64_t per, int64_t sc, 
     }
 }
 
+/* Bias correction of a Conv or Gemm (gir_quantize_bc): into delta[c] the mean
+ * error its int8 weights add to output channel c, sum over the weights of c
+ * of (qw * sw[c] - w) * mean[input channel].  0 when x has no means. */
+static int weight_error(const Q *s, const GirNode *n, const float *w, const int8_t *qw,
+                        const float *sw, int64_t nch, int64_t per, int64_t sc, int64_t sk,
+                        double *delta)
+{
+    const GirValue *wv = &s->g->vals[n->in[1]];
+    const double *mean = s->chmean ? s->chmean[n->in[0]] : NULL;
+    int64_t c, k, group = n->op == GIR_OP_CONV ? gir_attr_int(n, "group", 1) : 1;
+    int64_t cin = s->g->vals[n->in[0]].type.dims[1], kk = 1, cing;
+    if (!mean || group < 1 || nch % group || (n->op != GIR_OP_CONV && n->op != GIR_OP_GEMM) ||
+        (n->op == GIR_OP_GEMM && gir_attr_int(n, "transA", 0) != 0))
+        return 0;
+    cing = n->op == GIR_OP_CONV ? cin / group : per;
+    if (n->op == GIR_OP_CONV) {
+        kk = per / (cing ? cing : 1);
+        if (cing * group != cin || cing * kk != per)
+            return 0;
+    } else if (per != cin) {
+        return 0;
+    }
+    for (c = 0; c < nch; c++) {
+        int64_t base = n->op == GIR_OP_CONV ? c / (nch / group) * cing : 0;
+        double d = 0;
+        for (k = 0; k < per; k++) {
+            /* the input channel of weight k: [cin/g][kh][kw], or NHWC
+             * [kh][kw][cin/g], or Gemm's K */
+            int64_t ci = n->op != GIR_OP_CONV ? k :
+                         wv->layout == GIR_LAYOUT_NHWC ? k % cing : k / kk;
+            double e = (double)qw[c * sc + k * sk] * sw[c] - (double)w[c * sc + k * sk];
+            d += e * mean[base + ci];
+        }
+        delta[c] = d;
+    }
+    return 1;
+}
+
 /* The reader of old value v when it has exactly one, else -1. */
 static int only_reader(const Q *s, int v, int after)
 {
@@ -426,6 +466,7 @@ static int try_linear(Q *s, int i, const char **why)
     const float *wd, *bd = NULL;
     int8_t *qw;
     int32_t *qb = NULL;
+    double *bc;
     float *sw, sx, sy, *sych;
     int64_t *mp, *mn, *sh;
     GirArena *tmp;
@@ -494,10 +535,13 @@ static int try_linear(Q *s, int i, const char **why)
     mn = gir_arena_alloc(tmp, sizeof *mn * (size_t)(nch + 1));
     sh = gir_arena_alloc(tmp, sizeof *sh * (size_t)(nch + 1));
     quant_weights(wd, nch, per, sc, sk, qw, sw);
-    if (b >= 0) {
+    bc = gir_arena_alloc(tmp, sizeof *bc * (size_t)(nch + 1));
+    if (!weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc))
+        bc = NULL;
+    if (b >= 0)
         bd = s->g->vals[b].data;
+    if (b >= 0 || bc)
         qb = gir_arena_alloc(tmp, sizeof *qb * (size_t)(nch + 1));
-    }
     for (c = 0; c < nch; c++) {
         double m_real = (double)sx * sw[c] / (sych ? sych[c] : sy);
         int32_t m;
@@ -509,7 +553,8 @@ static int try_linear(Q *s, int i, const char **why)
             m_real = (double)sx * sw[c] / sych[c];
         }
         if (qb) {
-            double r = rint((double)bd[c] / ((double)sx * sw[c]));
+            double r = rint(((bd ? (double)bd[c] : 0.0) - (bc ? bc[c] : 0.0)) /
+                            ((double)sx * sw[c]));
             qb[c] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
         }
         if (kiln_rq_choose(m_real, &m, &shift) < 0) {
@@ -549,6 +594,13 @@ static int try_linear(Q *s, int i, const char **why)
         GirType bt = bv->type;
         bt.dtype = GIR_DT_I32;
         in[2] = gir_add_const(s->q, fresh(s, bv->name, NULL), bt, qb, copy_loc(s, bv->loc));
+        nin = 3;
+    } else if (qb) {
+        /* bias correction gave a node without a bias one */
+        GirType bt = scalar(GIR_DT_I32);
+        bt.rank = 1;
+        bt.dims[0] = nch;
+        in[2] = gir_add_const(s->q, fresh(s, n->name, "_bias"), bt, qb, copy_loc(s, wv->loc));
         nin = 3;
     }
     j = int8_out(s, y, sy);
@@ -793,6 +845,12 @@ GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote 
 GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           GirQuantNote **notes, GirError *e)
 {
+    return gir_quantize_bc(g, thresholds, chthr, NULL, notes, e);
+}
+
+GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          const double *const *chmean, GirQuantNote **notes, GirError *e)
+{
     Q s;
     GirArena *tmp;
     int i;
@@ -803,6 +861,7 @@ GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const floa
     s.g = g;
     s.thr = thresholds;
     s.chthr = chthr;
+    s.chmean = chmean;
     s.q = gir_graph_new(g->name ? g->name : "");
     s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
     s.q->opset = g->opset;

@@ -59,3 +59,7 @@ add_test(NAME quant_calib_backend_bad
 # the int8 graph; --per-tensor-outputs turns them off.
 add_test(NAME quant_channel_heads
   COMMAND ${QUANT}/heads.sh ${QKILN} ${QUANT}/heads.gir ${QWORK}/heads)
+# Bias correction: on its own calibration input the int8 output's mean error
+# per channel shrinks, and only biases change.
+add_test(NAME quant_bias_correct
+  COMMAND ${QUANT}/bias_correct.sh ${QKILN} ${QMODELS} ${QWORK}/bias)

@@ -305,7 +305,7 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     if (kiln_is_quantized(*g)) {
         if (qo->given)
             return kiln_user_error("compile: %s is already quantized; --calib, --calib-random, "
-                                   "--method, --percentile and --per-tensor-outputs apply to "
+                                   "--method, --percentile, --per-tensor-outputs and --bias-correct apply to "
                                    "fp32 models", model);
         return KILN_OK;
     }

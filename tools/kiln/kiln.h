@@ -76,10 +76,13 @@ const char *kiln_calib_cpu_note(const KilnCalibCpu *k);
 void kiln_calib_cpu_free(KilnCalibCpu *k);
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes);
-/* kiln_quantize_with (which gives head convs per-channel output scales);
- * per_tensor_outputs 1 keeps one scale per tensor everywhere. */
+/* kiln_quantize_with (which gives head convs per-channel output scales) with
+ * flags: KILN_Q_PER_TENSOR_OUTPUTS keeps one scale per tensor everywhere,
+ * KILN_Q_BIAS_CORRECT corrects the biases (gir_quantize_bc). */
+#define KILN_Q_PER_TENSOR_OUTPUTS 1
+#define KILN_Q_BIAS_CORRECT 2
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int per_tensor_outputs, GirGraph **out,
+                       double percentile, int flags, GirGraph **out,
                        GirQuantNote **notes);
 /* quantize.c: the calibration options kiln quantize and kiln compile share
  * (--calib, --calib-random, --method, --percentile, --calib-backend,
@@ -93,9 +96,12 @@ typedef struct KilnQuantOpts {
     int given;              /* 1 when any of them was given */
     KilnCalibBackend backend; /* --calib-backend (cpu when not given) */
     int per_tensor_outputs; /* --per-tensor-outputs: head convs on one scale too */
+    int bias_correct;       /* --bias-correct: biases absorb the int8 weights' mean error */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */
 void kiln_quant_opts_init(KilnQuantOpts *o);
+/* The flags of kiln_quantize_opts that o asks for. */
+int kiln_quant_flags(const KilnQuantOpts *o);
 /* When argv[*i] is one of the options, take it and its value (*i moves
  * past it) and return a KILN_ status (an error printed, cmd naming the
  * command); -1 when argv[*i] is not one of them. */

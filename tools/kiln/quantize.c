@@ -31,7 +31,9 @@ void kiln_quant_usage(FILE *f)
             "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
             "                     compiled for this CPU) or ref (the reference interpreter)\n"
             "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
-            "                     conv whose output leaves the int8 graph gets a scale per channel)\n",
+            "                     conv whose output leaves the int8 graph gets a scale per channel)\n"
+            "  --bias-correct     each Conv's and Gemm's bias absorbs the mean error of its int8\n"
+            "                     weights on its input's calibration means\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -40,7 +42,7 @@ static void quantize_usage(FILE *f)
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C] [--per-tensor-outputs]\n");
+            "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -74,6 +76,11 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
     char *end;
     if (strcmp(s, "--per-tensor-outputs") == 0) {
         o->per_tensor_outputs = 1;
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--bias-correct") == 0) {
+        o->bias_correct = 1;
         o->given = 1;
         return KILN_OK;
     }
@@ -247,19 +254,34 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     return kiln_quantize_opts(g, c, method, percentile, 0, out, notes);
 }
 
+int kiln_quant_flags(const KilnQuantOpts *o)
+{
+    return (o->per_tensor_outputs ? KILN_Q_PER_TENSOR_OUTPUTS : 0) |
+           (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0);
+}
+
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int per_tensor_outputs, GirGraph **out,
-                       GirQuantNote **notes)
+                       double percentile, int flags, GirGraph **out, GirQuantNote **notes)
 {
     GirError err;
     float *thr = calloc((size_t)g->nval + 1, sizeof *thr);
     const float **chthr = calloc((size_t)g->nval + 1, sizeof *chthr);
+    const double **chmean = calloc((size_t)g->nval + 1, sizeof *chmean);
     GirArena *a = gir_arena_new();
     int i;
-    if (!thr || !chthr)
+    if (!thr || !chthr || !chmean)
         gir_die("out of memory");
     gir_calib_thresholds(c, method, percentile, thr);
-    for (i = 0; i < g->nval && !per_tensor_outputs; i++) {
+    for (i = 0; i < g->nval && (flags & KILN_Q_BIAS_CORRECT); i++) {
+        const GirValue *v = &g->vals[i];
+        double *m;
+        if (v->kind == GIR_VAL_CONST || v->type.rank < 2 || v->type.dims[1] < 1)
+            continue;
+        m = gir_arena_alloc(a, sizeof *m * (size_t)v->type.dims[1]);
+        if (gir_calib_channel_means(c, i, m) > 0)
+            chmean[i] = m;
+    }
+    for (i = 0; i < g->nval && !(flags & KILN_Q_PER_TENSOR_OUTPUTS); i++) {
         const GirValue *v = &g->vals[i];
         float *t;
         if (v->kind == GIR_VAL_CONST || v->type.rank < 2 || v->type.dims[1] < 2)
@@ -268,9 +290,10 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
         if (gir_calib_channel_thresholds(c, i, method, percentile, t) > 0)
             chthr[i] = t;
     }
-    *out = gir_quantize_ch(g, thr, chthr, notes, &err);
+    *out = gir_quantize_bc(g, thr, chthr, chmean, notes, &err);
     free(thr);
     free(chthr);
+    free(chmean);
     gir_arena_free(a);
     return *out ? KILN_OK : kiln_report(&err);
 }
@@ -285,7 +308,7 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     if (rc != KILN_OK)
         return rc;
     *ncalib = gir_calib_runs(c);
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, o->per_tensor_outputs, q, &notes);
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), q, &notes);
     gir_calib_free(c);
     return rc;
 }
@@ -455,7 +478,7 @@ int kiln_cmd_quantize(int argc, char **argv)
             goto out;
         for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, qo.per_tensor_outputs, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -469,7 +492,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, qo.per_tensor_outputs, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
