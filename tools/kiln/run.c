@@ -143,6 +143,12 @@ int kiln_is_quantized(const GirGraph *g)
 
 int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int quiet)
 {
+    return kiln_cpu_compile_tuned(g, threads, fma, NULL, out, quiet);
+}
+
+int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *records,
+                           KlvProgram **out, int quiet)
+{
     GirError err;
     KlvOptions o;
     KlvStats st;
@@ -151,9 +157,12 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     memset(&o, 0, sizeof o);
     o.threads = threads;
     o.fma = fma;
+    o.records = records;
     if (!(*out = klv_compile(g, &o, &err)))
         return kiln_report(&err);
     klv_stats(*out, &st);
+    if (!quiet && records)
+        fprintf(stderr, "kiln: cpu: %d kernels with schedules from the records\n", st.tuned);
     if (!quiet)
         fprintf(stderr,
                 "kiln: cpu (%s): %d of %d nodes compiled, %d in the interpreter; "
