@@ -213,7 +213,15 @@ static LLVMTargetMachineRef target_machine(const KlvTarget *t, char **triple, Gi
         *triple = NULL;
         return NULL;
     }
-    tm = klv_checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
+    if (strcmp(cpu, "host") == 0) {
+        /* this machine's CPU and features, as the JIT and kiln tune use */
+        char *hc = LLVMGetHostCPUName(), *hf = LLVMGetHostCPUFeatures();
+        tm = klv_checked_machine(tgt, *triple, hc, t->features && t->features[0] ? t->features : hf,
+                                 t->triple, e);
+        LLVMDisposeMessage(hc);
+        LLVMDisposeMessage(hf);
+    } else
+        tm = klv_checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
     if (!tm) {
         LLVMDisposeMessage(*triple);
         *triple = NULL;

@@ -35,9 +35,14 @@ void klv_host_target_id(char *buf, size_t size)
     LLVMDisposeMessage(feat);
 }
 
-/* The id of an object target: triple (normalized), CPU, features hash. */
+/* The id of an object target: triple (normalized), CPU, features hash;
+ * CPU "host": the host's id. */
 static void target_id(const KlvTarget *t, char *buf, size_t size)
 {
+    if (t->cpu && strcmp(t->cpu, "host") == 0) {
+        klv_host_target_id(buf, size);
+        return;
+    }
     char *triple = LLVMNormalizeTargetTriple(t->triple ? t->triple : "");
     snprintf(buf, size, "%s|%s|%016llx", triple, t->cpu && t->cpu[0] ? t->cpu : "generic",
              fnv1a(t->features ? t->features : ""));
