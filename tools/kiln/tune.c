@@ -285,7 +285,8 @@ int kiln_cmd_tune(int argc, char **argv)
     if (list)
         goto out;
     if (!(recs = records ? klv_records_load(records, 1, &err) : klv_records_new())) {
-        rc = kiln_report(&err);
+        fprintf(stderr, "kiln: tune: %s\n", err.msg);
+        rc = KILN_BAD_INPUT;
         goto out;
     }
     if (records && klv_records_count(recs) > 0)
