@@ -272,9 +272,13 @@ static int measure(const Work *wk, const KlvSchedule *s, const KlvTuneOptions *o
         struct pollfd pf;
         double left = limit - (now_ms() - t0);
         ssize_t k;
+        int ready;
         pf.fd = fd[0];
         pf.events = POLLIN;
-        if (left <= 0 || poll(&pf, 1, (int)left + 1) == 0) {
+        ready = left > 0 ? poll(&pf, 1, (int)left + 1) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
             kill(pid, SIGKILL);
             snprintf(rec->error, sizeof rec->error, "timed out after %.3g s", limit / 1e3);
             break;

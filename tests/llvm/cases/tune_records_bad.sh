@@ -21,3 +21,6 @@ records_bad "kiln: run: cannot read records file $TMP/none.jsonl: No such file o
     run $m -i $in --target cpu --records $TMP/none.jsonl
 records_bad "kiln: run: --records applies to --target cpu, not 'ref'" \
     run $m -i $in --records $TMP/owb.jsonl
+records_bad "kiln: compile: $TMP/okstr.jsonl:1: bad tuning record: \"ok\" must be true or false" \
+    compile $m --board zcu104 -o $TMP/c --records $TMP/okstr.jsonl
+test ! -e $TMP/c
