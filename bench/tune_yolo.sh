@@ -8,7 +8,13 @@
 #   3. XGBoost-guided against random search at equal trials on a subset of
 #      the workloads (CMP_TRIALS each, for each seed of SEEDS): best-so-far
 #      (sum over the subset of the best kernel time found) against trials,
-#      both curves (mean over the seeds) in one gnuplot SVG.
+#      both curves (mean over the seeds) in one gnuplot SVG.  The random
+#      search resumes from the guided one's first batch (the default and 7
+#      random schedules, the same draws for a seed), so the two curves
+#      start from the same measurements and part where the model starts
+#      choosing.
+# STEPS="2 3" (environment) runs only those steps, reusing the records of
+# step 1 left in the output folder.
 # The machine is shared (2 cores, CI and other builds beside): every time is
 # the minimum of --repeat timed runs, and the figures still move by several
 # per cent from one run to the next.
@@ -23,17 +29,21 @@ seeds=${6:-1 2}
 model=$models/yolov3-tiny.onnx
 input=$models/yolov3-tiny-input.npy
 out=${TMPDIR:-/tmp}/kiln-tune-yolo
-rm -rf "$out"
+steps=${STEPS:-1 2 3}
+case " $steps " in *" 1 "*) rm -rf "$out" ;; esac
 mkdir -p "$out"
 
+if [[ " $steps " == *" 1 "* ]]; then
 echo "== 1. kiln tune $model --trials $trials (XGBoost-guided, every workload)"
 start=$(date +%s)
 "$kiln" tune "$model" --trials "$trials" --records "$out/all.jsonl" -q | sed -n '/^#/,$p'
 echo "tuning took $(( $(date +%s) - start )) s for $(wc -l < "$out/all.jsonl") measurements"
+fi
 
+if [[ " $steps " == *" 2 "* ]]; then
 echo "== 2. the whole model, tuned (--records) against untuned, 2 threads"
 "$kiln" bench "$model" -i "$input" --compare cpu,cpu-untuned --records "$out/all.jsonl" \
-  --warmup 3 --iters 10 --rounds 3 --threads 2 --report "$out/report"
+  --warmup 3 --iters 10 --rounds 5 --threads 2 --report "$out/report"
 /usr/bin/python3 - "$out/report.json" <<'PY'
 import json, sys
 r = {x["target"]: x for x in json.load(open(sys.argv[1]))["results"]}
@@ -42,10 +52,17 @@ print(f"tuned: mean {t['mean_ms']:.2f} ms, min {t['min_ms']:.2f} ms; untuned: me
       f"min {u['min_ms']:.2f} ms; speedup {u['mean_ms'] / t['mean_ms']:.3f}x (mean), "
       f"{u['min_ms'] / t['min_ms']:.3f}x (min)")
 PY
+fi
 
+[[ " $steps " == *" 3 "* ]] || exit 0
 echo "== 3. XGBoost-guided against random search, workloads $subset, $cmp_trials trials each, seeds $seeds"
 for s in $seeds; do
+  rm -f "$out/model-$s.jsonl" "$out/random-$s.jsonl"
   for search in model random; do
+    if [ $search = random ]; then
+      # the guided search's first batch (8 records) of every workload
+      awk -F'"' '{ if (++n[$4] <= 8) print }' "$out/model-$s.jsonl" > "$out/random-$s.jsonl"
+    fi
     "$kiln" tune "$model" --workloads "$subset" --trials "$cmp_trials" --search $search --seed "$s" \
       --records "$out/$search-$s.jsonl" --curve "$out/$search-$s.curve" -q | tail -n 1 |
       sed "s/^/$search seed $s: /"
