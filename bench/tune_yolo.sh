@@ -2,7 +2,7 @@
 # Schedule tuning of the CPU back end (a benchmark, never a test), fp32
 # YOLOv3-tiny 416, 2 threads:
 #   1. kiln tune on all its Conv workloads (XGBoost-guided), TRIALS each;
-#      prints per workload the default and the best kernel time;
+#      prints per workload the default and the best kernel time (medians);
 #   2. the whole model tuned against untuned: one kiln bench --compare
 #      cpu,cpu-untuned --records run, the two in turn for 3 rounds;
 #   3. XGBoost-guided against random search at equal trials on a subset of
@@ -15,9 +15,9 @@
 #      choosing.
 # STEPS="2 3" (environment) runs only those steps, reusing the records of
 # step 1 left in the output folder.
-# The machine is shared (2 cores, CI and other builds beside): every time is
-# the minimum of --repeat timed runs, and the figures still move by several
-# per cent from one run to the next.
+# The machine is shared (2 cores, CI and other builds beside): a kernel's
+# time is the median of --repeat timed runs (the minimum is kept too), and
+# the figures still move a lot from one run to the next.
 #   bench/tune_yolo.sh [KILN] [MODELS_DIR] [TRIALS] [CMP_TRIALS] [SUBSET] [SEEDS]
 set -euo pipefail
 kiln=${1:-build/tools/kiln/kiln}
@@ -36,7 +36,7 @@ mkdir -p "$out"
 if [[ " $steps " == *" 1 "* ]]; then
 echo "== 1. kiln tune $model --trials $trials (XGBoost-guided, every workload)"
 start=$(date +%s)
-"$kiln" tune "$model" --trials "$trials" --records "$out/all.jsonl" -q | sed -n '/^#/,$p'
+"$kiln" tune "$model" --trials "$trials" --records "$out/all.jsonl" -q | sed -n '/^times:/,$p'
 echo "tuning took $(( $(date +%s) - start )) s for $(wc -l < "$out/all.jsonl") measurements"
 fi
 
@@ -48,8 +48,9 @@ echo "== 2. the whole model, tuned (--records) against untuned, 2 threads"
 import json, sys
 r = {x["target"]: x for x in json.load(open(sys.argv[1]))["results"]}
 t, u = r["cpu"], r["cpu-untuned"]
-print(f"tuned: mean {t['mean_ms']:.2f} ms, min {t['min_ms']:.2f} ms; untuned: mean {u['mean_ms']:.2f} ms, "
-      f"min {u['min_ms']:.2f} ms; speedup {u['mean_ms'] / t['mean_ms']:.3f}x (mean), "
+print(f"tuned: mean {t['mean_ms']:.2f} ms, p50 {t['p50_ms']:.2f} ms, min {t['min_ms']:.2f} ms; "
+      f"untuned: mean {u['mean_ms']:.2f} ms, p50 {u['p50_ms']:.2f} ms, min {u['min_ms']:.2f} ms; "
+      f"speedup {u['mean_ms'] / t['mean_ms']:.3f}x (mean), {u['p50_ms'] / t['p50_ms']:.3f}x (p50), "
       f"{u['min_ms'] / t['min_ms']:.3f}x (min)")
 PY
 fi
@@ -89,7 +90,7 @@ with open(f"{out}/curves.dat", "w") as f:
     for t in sorted(mean["model"]):
         if t in mean["random"]:
             f.write(f"{t} {mean['model'][t]:.4f} {mean['random'][t]:.4f}\n")
-print("trial   XGBoost-guided   random    (ms: sum over the subset of the best kernel time so far)")
+print("trial   XGBoost-guided   random    (ms: sum over the subset of the best median kernel time so far)")
 last = max(t for t in mean["model"] if t in mean["random"])
 for t in sorted(set([1, 8, 9, 12, 16, 24, 32, last])):
     if t in mean["model"] and t in mean["random"]:
@@ -105,7 +106,7 @@ set terminal svg size 800,480 dynamic font "sans,12"
 set output "$out/curves.svg"
 set title "kiln tune, YOLOv3-tiny 416 workloads $subset: best-so-far against trials (mean of seeds $seeds)" noenhanced
 set xlabel "trials per workload"
-set ylabel "sum of best kernel times (ms)"
+set ylabel "sum of best median kernel times (ms)"
 set key top right
 set grid
 plot "$out/curves.dat" using 1:2 with steps lw 2 title "XGBoost-guided", \

@@ -155,8 +155,9 @@ int klv_records_add(KlvRecords *r, const KlvRecord *rec, GirError *e);
 /* Append rec as one JSON line to path (created when missing) and flush
  * it, so an interrupted search leaves whole lines.  0, or -1 + error. */
 int klv_records_append(const char *path, const KlvRecord *rec, GirError *e);
-/* The record of the fastest (min_ms) successful measurement of key, NULL
- * when there is none; failed records are never taken. */
+/* The record of the fastest (least median_ms, then min_ms) successful
+ * measurement of key, NULL when there is none; failed records are never
+ * taken. */
 const KlvRecord *klv_records_best(const KlvRecords *r, const char *key);
 /* Whether schedule s of key was measured already (ok or failed). */
 int klv_records_has(const KlvRecords *r, const char *key, const KlvSchedule *s);

@@ -8,8 +8,10 @@
  *    "runs_ms": [1.2, ...]}
  *   {"workload": KEY, "schedule": {...}, "ok": false, "error": "crashed: ..."}
  *
- * The best schedule of a workload is its fastest successful record by
- * min_ms; a failed record is never taken.
+ * The best schedule of a workload is its successful record of least
+ * median_ms (on a shared machine the median carries over to the whole
+ * model where the minimum favours what got lucky once); a failed record
+ * is never taken.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -85,7 +87,9 @@ const KlvRecord *klv_records_best(const KlvRecords *r, const char *key)
     const KlvRecord *best = NULL;
     int i;
     for (i = 0; r && i < r->n; i++)
-        if (r->r[i].ok && strcmp(r->r[i].key, key) == 0 && (!best || r->r[i].min_ms < best->min_ms))
+        if (r->r[i].ok && strcmp(r->r[i].key, key) == 0 &&
+            (!best || r->r[i].median_ms < best->median_ms ||
+             (r->r[i].median_ms == best->median_ms && r->r[i].min_ms < best->min_ms)))
             best = &r->r[i];
     return best;
 }

@@ -4,7 +4,7 @@
  * model (XGBoost gradient-boosted trees through its C API, Debian
  * libxgboost-dev) is trained on every schedule measured so far (features
  * of the workload and the schedule, label: the workload's best time over
- * the candidate's, 0 for a failure) and ranks many random unmeasured
+ * the candidate's, medians, 0 for a failure) and ranks many random unmeasured
  * candidates; the next batch is the top of that ranking plus a share
  * drawn at random (epsilon), so the model's blind spots still get
  * measured.  The first batch of a workload is the default schedule and
@@ -397,7 +397,8 @@ static int model_train(Model *m, const Work *wks, int nw, const KlvRecords *recs
             continue;
         best = klv_records_best(recs, r->key);
         features(&wks[k], &r->sched, x + rows * NFEAT);
-        y[rows++] = r->ok && best ? (float)(best->min_ms / (r->min_ms > 1e-9 ? r->min_ms : 1e-9)) : 0.0f;
+        y[rows++] = r->ok && best ? (float)(best->median_ms / (r->median_ms > 1e-9 ? r->median_ms : 1e-9))
+                                  : 0.0f;
     }
     if (rows < 4)
         goto out;
@@ -577,7 +578,7 @@ int klv_tune(const GirGraph *g, const KlvWorkload *w, int nw, const KlvTuneOptio
                 done++;
                 best = klv_records_best(recs, w[i].key);
                 if (o->progress)
-                    o->progress(o->ctx, &w[i], done, &rec, best ? best->min_ms : -1);
+                    o->progress(o->ctx, &w[i], done, &rec, best ? best->median_ms : -1);
             }
         }
     }

@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "  --workloads I,J   tune only these workloads (numbers as --list prints them)\n"
             "  --list            print the workloads and stop\n"
             "  --curve FILE      write 'trial total_ms': per trial the sum over the tuned\n"
-            "                    workloads of nodes x best time so far\n"
+            "                    workloads of nodes x best (median) time so far\n"
             "  --inject-fault F  crash, wrong or hang in every candidate but the default schedule\n"
             "                    (tests: such candidates are recorded as failed)\n"
             "  -q                no line per measurement\n");
@@ -68,8 +68,8 @@ static void on_measured(void *ctx, const KlvWorkload *w, int trial, const KlvRec
         return;
     klv_schedule_str(&rec->sched, s, sizeof s);
     if (rec->ok)
-        printf("  [%d/%d] trial %2d/%d  %-50s %9.3f ms  (best %.3f ms)\n", p->at, p->nw, trial,
-               p->trials, s, rec->min_ms, best);
+        printf("  [%d/%d] trial %2d/%d  %-50s %9.3f ms median, %.3f min  (best %.3f ms)\n", p->at,
+               p->nw, trial, p->trials, s, rec->median_ms, rec->min_ms, best);
     else
         printf("  [%d/%d] trial %2d/%d  %-50s failed: %s\n", p->at, p->nw, trial, p->trials, s,
                rec->error);
@@ -122,7 +122,7 @@ static const KlvRecord *default_record(const GirGraph *g, const KlvRecords *r, c
 }
 
 /* The curve: per trial, the sum over the selected workloads of count x
- * the best time among their first `trial` records. */
+ * the best median time among their first `trial` records. */
 static int write_curve(const char *path, const KlvRecords *r, const KlvWorkload *w, int nw,
                        const unsigned char *sel, int trials)
 {
@@ -136,7 +136,7 @@ static int write_curve(const char *path, const KlvRecords *r, const KlvWorkload 
         free(seen);
         return kiln_user_error("tune: cannot write %s", path);
     }
-    fprintf(f, "# trial total_ms (sum over workloads of nodes x best min time so far)\n");
+    fprintf(f, "# trial total_ms (sum over workloads of nodes x best median time so far)\n");
     for (t = 1; t <= trials; t++) {
         double total = 0;
         int all = 1;
@@ -150,8 +150,8 @@ static int write_curve(const char *path, const KlvRecords *r, const KlvWorkload 
                 if (strcmp(x->key, w[k].key) != 0)
                     continue;
                 seen[k]++;
-                if (x->ok && (best[k] < 0 || x->min_ms < best[k]))
-                    best[k] = x->min_ms;
+                if (x->ok && (best[k] < 0 || x->median_ms < best[k]))
+                    best[k] = x->median_ms;
             }
             if (best[k] < 0)
                 all = 0;
@@ -309,7 +309,8 @@ int kiln_cmd_tune(int argc, char **argv)
             goto out;
         }
     }
-    printf("\n%-3s %5s %9s %11s %11s %8s  %s\n", "#", "nodes", "GMAC", "default ms", "best ms",
+    printf("\ntimes: the median of the timed runs of the node alone\n");
+    printf("%-3s %5s %9s %11s %11s %8s  %s\n", "#", "nodes", "GMAC", "default ms", "best ms",
            "speedup", "best schedule (failed)");
     for (i = 0; i < nw; i++) {
         const KlvRecord *d, *b;
@@ -324,14 +325,14 @@ int kiln_cmd_tune(int argc, char **argv)
         if (b)
             klv_schedule_str(&b->sched, s, sizeof s);
         printf("%-3d %5d %9.3f %11.3f %11.3f %7.2fx  %s (%d)\n", i + 1, w[i].count, w[i].gmacs,
-               d ? d->min_ms : -1, b ? b->min_ms : -1, d && b ? d->min_ms / b->min_ms : 0,
+               d ? d->median_ms : -1, b ? b->median_ms : -1, d && b ? d->median_ms / b->median_ms : 0,
                b ? s : "none", nfail);
         if (d && b) {
-            def_total += d->min_ms * w[i].count;
-            best_total += b->min_ms * w[i].count;
+            def_total += d->median_ms * w[i].count;
+            best_total += b->median_ms * w[i].count;
         }
     }
-    printf("total (nodes x min time): default %.3f ms, tuned %.3f ms, %.2fx\n", def_total, best_total,
+    printf("total (nodes x median time): default %.3f ms, tuned %.3f ms, %.2fx\n", def_total, best_total,
            best_total > 0 ? def_total / best_total : 0);
     if (curve)
         rc = write_curve(curve, recs, w, nw, sel, o.trials);
