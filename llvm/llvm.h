@@ -146,6 +146,9 @@ typedef struct {
  * missing_ok, else an error; a malformed line gives an error naming the
  * file and line.  NULL + error. */
 KlvRecords *klv_records_load(const char *path, int missing_ok, GirError *e);
+/* Records from text[0..len) (JSON lines), path naming it in errors.
+ * NULL + error naming path and the line. */
+KlvRecords *klv_records_parse(const char *text, size_t len, const char *path, GirError *e);
 /* An empty set (for a search without a file). */
 KlvRecords *klv_records_new(void);
 int klv_records_count(const KlvRecords *r);

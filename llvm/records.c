@@ -188,53 +188,85 @@ out:
     return why;
 }
 
-KlvRecords *klv_records_load(const char *path, int missing_ok, GirError *e)
+KlvRecords *klv_records_parse(const char *text, size_t len, const char *path, GirError *e)
 {
-    FILE *f = fopen(path, "r");
     KlvRecords *r = klv_records_new();
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    char *line = malloc(len + 1);
+    size_t at = 0;
     int lineno = 0;
-    if (!r) {
-        if (f)
-            fclose(f);
+    if (!r || !line) {
+        klv_records_free(r);
+        free(line);
         gir_error_at(e, gir_loc_none(), "out of memory");
         return NULL;
     }
-    if (!f) {
-        if (errno == ENOENT && missing_ok)
-            return r;
-        gir_error_at(e, gir_loc_none(), "cannot read records file %s: %s", path, strerror(errno));
-        klv_records_free(r);
-        return NULL;
-    }
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    while (at < len) {
         KlvRecord rec;
-        const char *why;
-        GirLoc at = gir_loc_none();
+        const char *why = NULL, *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+        GirLoc loc = gir_loc_none();
         lineno++;
-        at.file = path;
-        at.line = lineno;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
-            line[--len] = '\0';
-        if (len == 0)
+        loc.file = path;
+        loc.line = lineno;
+        memcpy(line, text + at, n);
+        at += n + (nl != NULL);
+        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+            n--;
+        line[n] = '\0';
+        if (n == 0)
             continue;
-        if ((size_t)len != strlen(line))
+        if (strlen(line) != n)
             why = "a NUL byte in the line";
         else
             why = parse_line(line, &rec);
         if (why || klv_records_add(r, &rec, e) < 0) {
             if (why)
-                gir_error_at(e, at, "bad tuning record: %s", why);
+                gir_error_at(e, loc, "bad tuning record: %s", why);
             free(line);
-            fclose(f);
             klv_records_free(r);
             return NULL;
         }
     }
     free(line);
+    return r;
+}
+
+KlvRecords *klv_records_load(const char *path, int missing_ok, GirError *e)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    KlvRecords *r;
+    if (!f) {
+        if (errno == ENOENT && missing_ok)
+            return klv_records_new();
+        gir_error_at(e, gir_loc_none(), "cannot read records file %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        if (len == cap) {
+            char *p = realloc(text, cap = cap ? cap * 2 : 65536);
+            if (!p) {
+                free(text);
+                fclose(f);
+                gir_error_at(e, gir_loc_none(), "out of memory reading %s", path);
+                return NULL;
+            }
+            text = p;
+        }
+        if ((got = fread(text + len, 1, cap - len, f)) == 0)
+            break;
+        len += got;
+    }
+    if (ferror(f)) {
+        free(text);
+        fclose(f);
+        gir_error_at(e, gir_loc_none(), "cannot read records file %s: %s", path, strerror(errno));
+        return NULL;
+    }
     fclose(f);
+    r = klv_records_parse(text, len, path, e);
+    free(text);
     return r;
 }
 
