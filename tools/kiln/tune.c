@@ -271,7 +271,8 @@ int kiln_cmd_tune(int argc, char **argv)
         rc = kiln_report(&err);
         goto out;
     }
-    sel = calloc((size_t)nw + 1, 1);
+    if (!(sel = calloc((size_t)nw + 1, 1)))
+        gir_die("out of memory");
     if (only ? parse_selection(only, nw, sel) < 0 : (memset(sel, 1, (size_t)nw), 0)) {
         rc = kiln_user_error("tune: --workloads wants numbers from 1 to %d separated by commas, not '%s'",
                              nw, only);
@@ -298,6 +299,8 @@ int kiln_cmd_tune(int argc, char **argv)
     {
         /* the selected workloads, packed */
         KlvWorkload *ws = calloc((size_t)nw + 1, sizeof *ws);
+        if (!ws)
+            gir_die("out of memory");
         for (i = 0; i < nw; i++)
             if (sel[i])
                 ws[nsel++] = w[i];
