@@ -36,6 +36,7 @@
 typedef struct {
     KlvIr ir;              /* builder state; ir.mod is the object's module */
     const GirGraph *g;     /* the graph */
+    const KlvTarget *t;    /* the target (its records) */
     LLVMValueRef *val;     /* per value id: its global, made on first use */
     int nglobal;           /* globals made, for unique names */
 } Aot;
@@ -212,7 +213,15 @@ static LLVMTargetMachineRef target_machine(const KlvTarget *t, char **triple, Gi
         *triple = NULL;
         return NULL;
     }
-    tm = klv_checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
+    if (strcmp(cpu, "host") == 0) {
+        /* this machine's CPU and features, as the JIT and kiln tune use */
+        char *hc = LLVMGetHostCPUName(), *hf = LLVMGetHostCPUFeatures();
+        tm = klv_checked_machine(tgt, *triple, hc, t->features && t->features[0] ? t->features : hf,
+                                 t->triple, e);
+        LLVMDisposeMessage(hc);
+        LLVMDisposeMessage(hf);
+    } else
+        tm = klv_checked_machine(tgt, *triple, cpu, t->features ? t->features : "", t->triple, e);
     if (!tm) {
         LLVMDisposeMessage(*triple);
         *triple = NULL;
@@ -367,9 +376,14 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         char name[32];
+        KlvSchedule sbuf;
         int r;
         snprintf(name, sizeof name, "kiln_node_%d", i);
-        if ((r = klv_lower_node(&a->ir, g, n, name, &plans[i], e)) < 0)
+        a->ir.sched = a->t && a->t->records ? klv_pick_schedule(g, n, NULL, a->t->records, a->t, &sbuf)
+                                            : NULL;
+        r = klv_lower_node(&a->ir, g, n, name, &plans[i], e);
+        a->ir.sched = NULL;
+        if (r < 0)
             goto out;
         if (r == 0) {
             GirLoc at = n->loc; /* names the node, where the model does not */
@@ -485,6 +499,7 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
         return -1;
     memset(&a, 0, sizeof a);
     a.g = g;
+    a.t = t;
     a.val = calloc((size_t)g->nval + 1, sizeof *a.val);
     ctx = LLVMContextCreate();
     klv_ir_init(&a.ir, ctx, g->name ? g->name : "kiln");

@@ -13,6 +13,11 @@
  * tap); int8 sums are exact.
  * Padding: when the node pads, a first kernel (NAME_pre) copies the input
  * into a zero-bordered buffer, so the main loop has no bounds checks.
+ * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
+ * step, lanes per oc block, the order of the outer loop, unrolling of the
+ * input-channel loop, how the output is written, one thread or all.  No
+ * knob changes the order of any pixel's sum, so every schedule gives the
+ * same bits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +65,7 @@ static LLVMValueRef load_vec(KlvIr *ir, LLVMTypeRef vt, LLVMTypeRef et, unsigned
 typedef struct {
     int q;                            /* 1: int8 form */
     int VL, owb;                      /* lanes; pixels per step */
+    KlvSchedule r;                    /* the resolved schedule */
     int64_t N, C, H, W, M, KH, KW, OH, OW, ksz;
     int64_t s[2], d[2], p[4];         /* strides, dilations, pads */
     int64_t nocb, Hp, Wp, nbx;        /* oc blocks, padded input, pixel blocks */
@@ -149,8 +155,9 @@ static void emit_pad(KlvIr *ir, const Geo *o, const char *name, int arg_x, int a
     plan->pre_work = o->Hp * o->Wp;
 }
 
-/* Fill o from node n; 0 when the node does not fit this kernel. */
-static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, Geo *o)
+/* Fill o from node n with lanes vl and owb pixels per step (0: the
+ * default for the row); 0 when the node does not fit this kernel. */
+static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, int owb, Geo *o)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
@@ -174,7 +181,7 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, Geo *o)
     o->lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
     o->hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;
     o->nocb = (o->M + o->VL - 1) / o->VL;
-    o->owb = conv_pixels(o->OW, o->VL);
+    o->owb = owb > 0 ? owb : conv_pixels(o->OW, o->VL);
     o->nbx = (o->OW + o->owb - 1) / o->owb;
     o->padded = o->p[0] || o->p[1] || o->p[2] || o->p[3];
     o->Hp = o->padded ? (o->OH - 1) * o->s[0] + (o->KH - 1) * o->d[0] + 1 : o->H;
@@ -186,22 +193,64 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, Geo *o)
     return o->OW > 0 && o->OH > 0;
 }
 
+/* Whether the node's attributes and constants suit the kernel. */
+static int takes(const GirGraph *g, const GirNode *n)
+{
+    return strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") == 0 &&
+           gir_attr_int(n, "group", 1) == 1 && n->nin >= 2 &&
+           g->vals[n->in[1]].kind == GIR_VAL_CONST && g->vals[n->in[1]].type.rank == 4 &&
+           g->vals[n->in[0]].type.rank == 4 && g->vals[n->out[0]].type.rank == 4 &&
+           !(n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST);
+}
+
+int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
+                             KlvSchedule *out)
+{
+    KlvSchedule z;
+    Geo o;
+    int q = g->vals[n->in[0]].type.dtype == GIR_DT_I8;
+    memset(&z, 0, sizeof z);
+    if (!s)
+        s = &z;
+    if (n->op != GIR_OP_CONV || !takes(g, n))
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->vl = s->vl ? s->vl : vl;
+    if ((out->vl != 4 && out->vl != 8 && out->vl != 16) || out->vl > vl)
+        return 0;
+    if (!geometry(g, n, q, out->vl, 0, &o))
+        return 0;
+    out->owb = s->owb ? s->owb : o.owb;
+    out->order = s->order ? s->order : 1;
+    out->unroll = s->unroll ? s->unroll : 1;
+    out->out = s->out ? s->out : o.C * o.ksz < UNROLL_OUT_TAPS ? 1 : 2;
+    out->threads = s->threads ? s->threads : 2;
+    return out->owb >= 1 && out->owb <= 16 && out->owb <= o.OW && out->order >= 1 &&
+           out->order <= 2 && (out->unroll == 1 || out->unroll == 2 || out->unroll == 4) &&
+           o.C % out->unroll == 0 && out->out >= 1 && out->out <= 2 && out->threads >= 1 &&
+           out->threads <= 2;
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
     Geo o;
-    int j, arg_pad, arg_rq = 0;
+    KlvSchedule r;
+    int j, arg_pad, arg_rq = 0, u;
     int64_t kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, wvt, xet, yet;
     LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL;
     KlvLoop lp, lbx, lic, lky;
-    if (strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0 ||
-        gir_attr_int(n, "group", 1) != 1 || g->vals[n->in[1]].kind != GIR_VAL_CONST ||
-        (n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST) ||
-        !geometry(g, n, q, ir->vl, &o))
+    /* a schedule that does not fit the node (records edited by hand) gives
+     * way to the defaults */
+    if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
+        !klv_conv_blocked_resolve(g, n, ir->vl, NULL, &r))
         return 0;
+    if (!geometry(g, n, q, r.vl, r.owb, &o))
+        return 0;
+    o.r = r;
     if (!pack(g, n, &o, plan))
         return 0;
     arg_pad = o.padded ? n->nin + 3 : -1;
@@ -242,10 +291,17 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     bpk = klv_arg(ir, ARG_B(n));
     xs = o.padded ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
-    t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
-    ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
-    nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.nocb), "");
+    if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
+        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
+        ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.nocb), "");
+    } else { /* step = (nb * OH + oy) * nocb + ocb */
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.nocb), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.nocb), "");
+        oy = LLVMBuildSRem(b, t, klv_i64(ir, o.OH), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.OH), "");
+    }
     bvec = load_vec(ir, vt, lt, 4, bpk, klv_mul(ir, ocb, klv_i64(ir, o.VL)));
     wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
     xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
@@ -257,10 +313,12 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                               klv_i64(ir, o.OW - o.owb), ox0, "");
         for (j = 0; j < o.owb; j++)
             LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
-        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C));
-        {
-            LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, lic.iv, klv_i64(ir, o.Hp * o.Wp)));
-            LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, lic.iv, klv_i64(ir, o.ksz * o.VL)));
+        /* input channels ic = iv * unroll + u, in order */
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / o.r.unroll));
+        for (u = 0; u < o.r.unroll; u++) {
+            LLVMValueRef ic = klv_affine(ir, lic.iv, o.r.unroll, u);
+            LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, ic, klv_i64(ir, o.Hp * o.Wp)));
+            LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, ic, klv_i64(ir, o.ksz * o.VL)));
             lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
             {
                 LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
@@ -302,7 +360,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         klv_loop_end(ir, &lic);
         /* out, written per lane unrolled: fastest where the output is large
          * against the work per pixel (few input taps, C * KH * KW small) */
-        if (o.C * o.ksz < UNROLL_OUT_TAPS) {
+        if (o.r.out == 1) {
             LLVMValueRef ybase = klv_add(
                 ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
                             klv_i64(ir, o.OW)),
@@ -377,5 +435,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     klv_kernel_end(ir);
     plan->range = o.N * o.nocb * o.OH;
     plan->work = o.OW * o.C * o.ksz * o.VL;
+    plan->threads = o.r.threads == 1 ? 1 : 0;
+    plan->tunable = 1;
     return 1;
 }

@@ -27,6 +27,8 @@ typedef struct {
     LLVMTypeRef kty;     /* the kernel function type */
     int fma;             /* KlvOptions.fma */
     int vl;              /* f32 lanes of the target's vector registers (16, 8 or 4) */
+    const KlvSchedule *sched; /* schedule of the node being lowered (tunable
+                                 kernels read it), NULL: the defaults */
 } KlvIr;
 
 /* Kinds of an extra pointer of a plan. */
@@ -47,6 +49,8 @@ typedef struct {
     int nowned;                    /* count of owned */
     int pre;                       /* 1: kernel NAME_pre runs first (same args) */
     int64_t pre_range, pre_work;   /* its range and work per step */
+    int threads;                   /* 1: run on one thread; 0: the program's threads */
+    int tunable;                   /* 1: the kernel took ir->sched (a KlvSchedule) */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -112,6 +116,25 @@ KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
  * emitted, 0 when the node does not fit it. */
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q);
+
+/* conv_blocked.c: s resolved for node n (defaults filled in) when the
+ * blocked Conv takes n with host lanes vl; 0 when it does not or s does
+ * not fit n. */
+int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
+                             KlvSchedule *out);
+
+/* schedule.c: the id of the host target in workload keys:
+ * "TRIPLE|CPU|FEATURES-HASH". */
+void klv_host_target_id(char *buf, size_t size);
+/* schedule.c: the schedule of node n from o (o->schedule, else the best
+ * record of its workload), copied to *buf; NULL when none applies. */
+const KlvSchedule *klv_pick_schedule(const GirGraph *g, const GirNode *n,
+                                     const KlvSchedule *forced, const KlvRecords *recs,
+                                     const KlvTarget *t, KlvSchedule *buf);
+
+/* program.c: node n of g alone as a graph (constant inputs stay
+ * constants, the others become its inputs). */
+GirGraph *klv_node_graph(const GirGraph *g, const GirNode *n, const GirTensor *ins);
 
 /* program.c: try the emitters on node n (kernel `name`); 1 when one
  * lowered it (plan filled), 0 when none has a lowering, -1 + error. */

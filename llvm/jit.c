@@ -144,12 +144,20 @@ int klv_jit_compile(KlvJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef mo
     return 0;
 }
 
-int klv_host_vector_width(void)
+static int host_width;
+
+static void find_host_width(void)
 {
     char *feat = LLVMGetHostCPUFeatures();
-    int w = strstr(feat, "+avx512f") ? 16 : 8;
+    host_width = strstr(feat, "+avx512f") ? 16 : 8;
     LLVMDisposeMessage(feat);
-    return w;
+}
+
+int klv_host_vector_width(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_host_width);
+    return host_width;
 }
 
 int klv_jit_lookup(KlvJit *j, const char *name, void **fn, GirError *e)

@@ -18,6 +18,23 @@
 
 #include "graphir/graphir.h"
 
+/* ---- schedules (schedule.c) ---------------------------------------------------
+ * The knobs of a tunable kernel (today: the register-blocked Conv of
+ * conv_blocked.c).  Zero in a field means the default, today's fixed
+ * choice, so a zeroed schedule is the untuned code. */
+typedef struct {
+    int owb;     /* output pixels per step (vector accumulators), 1..16 */
+    int vl;      /* output channels per block: the vector lanes, 4, 8 or 16 */
+    int order;   /* outer loop order: 1 (n, ocb, oy), oy innermost (the default);
+                    2 (n, oy, ocb), oc blocks innermost (input rows reused) */
+    int unroll;  /* input-channel loop unrolled by 1, 2 or 4 (must divide C) */
+    int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes */
+    int threads; /* threads of the parallel-for: 1 one, 2 all of the program's */
+} KlvSchedule;
+
+/* Tuning records read from a JSON lines file (records.c). */
+typedef struct KlvRecords KlvRecords;
+
 /* Options of klv_compile; NULL or all zero: defaults. */
 typedef struct {
     int threads;   /* threads of the parallel-for, the caller's included
@@ -25,6 +42,9 @@ typedef struct {
     int opt_level; /* LLVM optimization 0..3; 0 means the default, 3 */
     int fma;       /* 1: fused multiply-add in the fp32 Conv (faster; rounding
                       then differs from the interpreter's by a few ulp) */
+    const KlvRecords *records;   /* best schedule per workload from these, NULL: none */
+    const KlvSchedule *schedule; /* this schedule for every tunable kernel (it takes
+                                    precedence over records); NULL: none */
 } KlvOptions;
 
 /* What klv_compile made of a graph. */
@@ -32,6 +52,7 @@ typedef struct {
     int nodes;       /* nodes in the graph */
     int lowered;     /* nodes that run as compiled kernels */
     int fallback;    /* nodes that run in the interpreter */
+    int tuned;       /* kernels with a schedule from KlvOptions.records */
     double ir_ms;    /* building the LLVM IR */
     double opt_ms;   /* LLVM's O3 pipeline */
     double jit_ms;   /* machine code generation and linking */
@@ -64,6 +85,7 @@ typedef struct {
     const char *triple;   /* e.g. aarch64-linux-gnu */
     const char *cpu;      /* e.g. cortex-a53, znver4 */
     const char *features; /* LLVM feature string */
+    const KlvRecords *records; /* best schedule per workload (NULL: defaults) */
 } KlvTarget;
 
 /* Compile g for t into the relocatable object obj_path (PIC), with one
@@ -81,6 +103,111 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
  * dtype, shape) and SYMBOL_INPUTS, _OUTPUTS, _INPUT_BYTES and _OUTPUT_BYTES
  * (brace lists) macros, SYMBOL in capitals. */
 int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path, GirError *e);
+
+/* ---- workloads, records and the tuner (schedule.c, records.c, tune.c) -------- */
+
+/* A distinct kernel workload of a graph: what decides a kernel's code and
+ * speed apart from the data (op, dtype, shapes, attributes, target). */
+typedef struct {
+    char key[512];  /* the workload key (records match on it) */
+    int node;       /* the first node of the graph with this workload */
+    int count;      /* nodes with it */
+    double gmacs;   /* multiply-adds of one node, 1e9 */
+} KlvWorkload;
+
+/* The tunable workloads of g for the host CPU (the kernels that take a
+ * KlvSchedule), each once, in node order: *out malloc'd, *n filled.
+ * 0, or -1 + error. */
+int klv_workloads(const GirGraph *g, KlvWorkload **out, int *n, GirError *e);
+/* The key of the workload of node n for target t (NULL: the host CPU). */
+void klv_workload_key(const GirGraph *g, const GirNode *n, const KlvTarget *t, char *key,
+                      size_t size);
+/* Schedule s with its defaults filled in for node n on the host: the
+ * concrete values the kernel uses (owb, vl, order, unroll, out, threads
+ * all non-zero).  0 when n takes no schedule or s is not valid for it. */
+int klv_schedule_resolve(const GirGraph *g, const GirNode *n, const KlvSchedule *s,
+                         KlvSchedule *out);
+/* "owb=13 vl=16 order=1 unroll=1 out=2 threads=2" */
+void klv_schedule_str(const KlvSchedule *s, char *buf, size_t size);
+
+/* One measurement of a schedule on a workload. */
+typedef struct {
+    char key[512];     /* the workload key */
+    KlvSchedule sched; /* the schedule (resolved) */
+    int ok;            /* 1: measured and correct; 0: failed */
+    double min_ms;     /* fastest of the timed runs (ok only) */
+    double median_ms;  /* median of the timed runs (ok only) */
+    int nruns;         /* timed runs */
+    double runs_ms[16];/* their times */
+    char error[160];   /* why it failed (ok 0) */
+} KlvRecord;
+
+/* Read a records file.  A missing file gives empty records when
+ * missing_ok, else an error; a malformed line gives an error naming the
+ * file and line.  NULL + error. */
+KlvRecords *klv_records_load(const char *path, int missing_ok, GirError *e);
+/* Records from text[0..len) (JSON lines), path naming it in errors.
+ * NULL + error naming path and the line. */
+KlvRecords *klv_records_parse(const char *text, size_t len, const char *path, GirError *e);
+/* An empty set (for a search without a file). */
+KlvRecords *klv_records_new(void);
+int klv_records_count(const KlvRecords *r);
+const KlvRecord *klv_records_get(const KlvRecords *r, int i);
+/* Add rec to r (in memory).  0, or -1 + error. */
+int klv_records_add(KlvRecords *r, const KlvRecord *rec, GirError *e);
+/* Append rec as one JSON line to path (created when missing) and flush
+ * it, so an interrupted search leaves whole lines.  0, or -1 + error. */
+int klv_records_append(const char *path, const KlvRecord *rec, GirError *e);
+/* The record of the fastest (least median_ms, then min_ms) successful
+ * measurement of key, NULL when there is none; failed records are never
+ * taken. */
+const KlvRecord *klv_records_best(const KlvRecords *r, const char *key);
+/* Whether schedule s of key was measured already (ok or failed). */
+int klv_records_has(const KlvRecords *r, const char *key, const KlvSchedule *s);
+void klv_records_free(KlvRecords *r);
+
+/* How the tuner searches. */
+typedef enum {
+    KLV_SEARCH_MODEL = 0,  /* candidates ranked by the XGBoost cost model */
+    KLV_SEARCH_RANDOM = 1, /* candidates drawn at random */
+} KlvSearch;
+
+/* A fault put into measured candidates (tests: a crash, a wrong output or
+ * a hang must be recorded as failed and never taken). */
+typedef enum {
+    KLV_FAULT_NONE = 0,
+    KLV_FAULT_CRASH = 1, /* the measuring child dies of SIGSEGV */
+    KLV_FAULT_WRONG = 2, /* one output element is changed */
+    KLV_FAULT_HANG = 3,  /* the child sleeps past the time limit */
+} KlvFault;
+
+/* Options of klv_tune. */
+typedef struct {
+    int trials;         /* schedules measured per workload (records included); 0: 32 */
+    int batch;          /* measured between cost model updates; 0: 8 */
+    int repeat;         /* timed runs per candidate (min and median kept); 0: 5 */
+    double timeout_s;   /* time limit of one candidate (compile and runs); 0: 20 */
+    int threads;        /* the program's threads; 0: 2 */
+    KlvSearch search;   /* model-guided or random */
+    double epsilon;     /* share of each model batch drawn at random; <0: 0, 0: 0.2 */
+    unsigned seed;      /* random seed; 0: 1 */
+    const char *records;/* records file: resumed from and appended to (NULL: none) */
+    KlvFault fault;     /* put into every candidate but the default schedule */
+    /* called after each measurement (progress), may be NULL */
+    void (*progress)(void *ctx, const KlvWorkload *w, int trial, const KlvRecord *rec,
+                     double best_ms);
+    void *ctx;          /* progress's argument */
+} KlvTuneOptions;
+
+/* Tune workloads w[0..nw) of g (from klv_workloads): measure schedules
+ * of each in a forked child (compile the node alone, run it o->repeat
+ * times on a seeded random input, compare its output with the
+ * interpreter's: int8 bit for bit, fp32 within 1e-5 relative L2), until
+ * o->trials schedules of each are measured, the records of o->records
+ * counted (and not measured again).  Every measurement is appended to
+ * o->records and added to recs.  0, or -1 + error. */
+int klv_tune(const GirGraph *g, const KlvWorkload *w, int nw, const KlvTuneOptions *o,
+             KlvRecords *recs, GirError *e);
 
 /* ---- the GPU target (gpu.c, cuda.c) ------------------------------------------ */
 

@@ -62,8 +62,8 @@ static void copy_attrs(GirGraph *sub, int id, const GirNode *n)
 
 /* Node n of g alone as a graph: constant inputs stay constants (data from
  * ins when given, else from g), the others become graph inputs of the types
- * in ins (or g's), in the node's input order without repeats. */
-static GirGraph *node_graph(const GirGraph *g, const GirNode *n, const GirTensor *ins)
+ * in ins (or g's), in the node's input order without repeats.  (internal.h) */
+GirGraph *klv_node_graph(const GirGraph *g, const GirNode *n, const GirTensor *ins)
 {
     GirGraph *sub = gir_graph_new(n->name);
     int ids[64], outs[16], k, id;
@@ -122,7 +122,7 @@ int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, G
     int rc;
     if (n->nin > 64 || n->nout > 16)
         return gir_error_at(e, n->loc, "node '%s' has too many inputs or outputs", n->name);
-    sub = node_graph(g, n, ins);
+    sub = klv_node_graph(g, n, ins);
     feed(sub, g, n, ins, feeds);
     rc = gir_run(sub, feeds, outs, arena, e);
     gir_graph_free(sub);
@@ -228,10 +228,12 @@ static void pool_stop(Pool *p)
 }
 
 /* Run fn over [0, range): on the calling thread alone when the work is
- * small, else in equal slices over it and the pool's workers. */
-static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int64_t work)
+ * small or threads is 1, else in equal slices over it and the pool's
+ * workers. */
+static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int64_t work,
+                         int threads)
 {
-    int parts = p ? p->n + 1 : 1;
+    int parts = p && threads != 1 ? p->n + 1 : 1;
     if (parts > range)
         parts = (int)range;
     if (parts <= 1 || range * work < MIN_PAR_WORK) {
@@ -327,14 +329,19 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
         char name[32];
+        KlvSchedule sbuf;
         int rc;
         s->node = i;
         snprintf(name, sizeof name, "kiln_node_%d", i);
+        ir.sched = opts ? klv_pick_schedule(g, n, opts->schedule, opts->records, NULL, &sbuf) : NULL;
         rc = klv_lower_node(&ir, g, n, name, &s->plan, e);
+        if (rc > 0 && ir.sched && !opts->schedule && s->plan.tunable)
+            p->stats.tuned++;
+        ir.sched = NULL;
         if (rc < 0)
             break;
         if (rc == 0) {
-            s->sub = node_graph(g, n, NULL);
+            s->sub = klv_node_graph(g, n, NULL);
             p->stats.fallback++;
             continue;
         }
@@ -451,8 +458,8 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
         KlvStep *s = &p->steps[i];
         if (s->fn) {
             if (s->pre)
-                parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work);
-            parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work);
+                parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work, 0);
+            parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work, s->plan.threads);
         } else {
             if (!scratch)
                 scratch = gir_arena_new();

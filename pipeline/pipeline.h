@@ -80,6 +80,8 @@ typedef struct {
     int has_classes;    /* --classes given */
     float score_thr;    /* --score-threshold */
     float iou_thr;      /* --iou-threshold */
+    const struct KlvRecords *records; /* kiln compile --records: the CPU partitions'
+                                         schedules (llvm/llvm.h, KlvTarget.records) */
 } RtlDriverOptions;
 
 /* The defaults (no preprocessing, no detector, thresholds 0.5 and 0.45). */

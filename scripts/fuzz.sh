@@ -15,7 +15,7 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap,image,tosa}
+mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap,image,tosa,records}
 td=/usr/share/libonnx-testdata/data/node
 for t in test_conv_with_strides_padding test_maxpool_2d_pads test_resize_upsample_scales_nearest \
          test_split_variable_parts_1d test_slice test_gemm_default_no_bias test_pad_constant \
@@ -63,8 +63,14 @@ for opt in "" "--pp-max 1" "--pin conv2=2x4x1"; do
   n=$((n + 1))
 done
 
+# tuning records: a short search on one workload, and a failed record
+"$build/tools/kiln/kiln" tune "$build/models/cpumid.onnx" --workloads 5 --trials 3 --repeat 1 \
+  --records "$seeds/records/tune.jsonl" -q >/dev/null
+sed '1s/"ok":true.*/"ok":false,"error":"crashed: signal 11"}/' "$seeds/records/tune.jsonl" \
+  > "$seeds/records/failed.jsonl"
+
 status=0
-for f in onnx npy cfg text board plan regmap image tosa; do
+for f in onnx npy cfg text board plan regmap image tosa records; do
   bin=$build/tests/fuzz_$f
   [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
   corpus=$build/fuzz-corpus/$f

@@ -15,7 +15,8 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       device-tree-compiler tcl libxml2-utils gnuplot-nox
       llvm-16-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       libstb-dev
-      libmlir-16-dev mlir-16-tools)
+      libmlir-16-dev mlir-16-tools
+      libxgboost-dev)
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -63,6 +63,7 @@ commands:
   export       write a (quantized) model as QDQ ONNX for onnxruntime
   lower        compile a model into an x86-64 or aarch64 object file and a C header
   bench        latency and throughput of a model per target; --compare side by side with onnxruntime
+  tune         search the CPU kernel schedules (XGBoost cost model); measurements kept as records
 
 exit status: 0 success, 1 a check failed, 2 bad input or usage" -- ${KILN})
 add_test(NAME cli_unknown_command_bad COMMAND ${CLI}/expect.sh 2

@@ -40,7 +40,7 @@ add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
 add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)"
+  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga)
 add_test(NAME llvm_bench_bad_iters_bad COMMAND ${EXPECT} 2
   "kiln: bench: --iters needs a whole number from 1 to 100000, not '0'"

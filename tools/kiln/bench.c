@@ -55,6 +55,7 @@ typedef struct {
     int rounds;          /* times the target list is run in turn */
     int threads;         /* threads of cpu and onnxruntime */
     int fma;             /* cpu: fused multiply-add in Conv */
+    const struct KlvRecords *records; /* cpu, cpu-fma: tuned schedules (--records) */
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
     const char *compiled; /* fpga-sim: the kiln compile folder of the model */
@@ -158,7 +159,9 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
         }
         kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &in);
     }
-    if (cpu && kiln_cpu_compile(g, s->threads, fma, &prog, 1) != KILN_OK) {
+    if (cpu && kiln_cpu_compile_tuned(g, s->threads, fma,
+                                      strcmp(r->target, "cpu-untuned") == 0 ? NULL : s->records,
+                                      &prog, 1) != KILN_OK) {
         fail(r, "cpu compilation failed (see above)");
         goto out;
     }
@@ -646,6 +649,7 @@ static void bench_usage(FILE *f)
             "usage: kiln bench MODEL [--target ref|int8|cpu | --compare T1,T2,...] [options]\n"
             "  --target T        one target: ref (fp32 interpreter), int8 (int8 interpreter),\n"
             "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
+            "                    cpu-untuned (cpu without --records),\n"
             "                    onnxruntime (fp32 .onnx models), fpga-sim (the accelerator of\n"
             "                    --compiled DIR in Verilator: its measured cycles at the plan's\n"
             "                    clock, --iters frames back to back); default cpu\n"
@@ -658,6 +662,8 @@ static void bench_usage(FILE *f)
             "  --rounds R        run the targets in turn R times, timings merged (default 1)\n"
             "  --threads N       threads of cpu and onnxruntime (default 2)\n"
             "  --fma             cpu: fused multiply-add in Conv (as kiln run --fma)\n"
+            "  --records FILE    cpu, cpu-fma: the best schedule per workload from kiln tune's\n"
+            "                    records (cpu-untuned: the default schedules, to compare)\n"
             "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
             "  --report PREFIX   report files of --compare (default kiln-bench)\n"
             "  --ort DIR         onnxruntime-node folder (default " DEFAULT_ORT ")\n"
@@ -669,7 +675,8 @@ static void bench_usage(FILE *f)
 static int is_target(const char *t)
 {
     return strcmp(t, "ref") == 0 || strcmp(t, "int8") == 0 || strcmp(t, "cpu") == 0 ||
-           strcmp(t, "cpu-fma") == 0 || strcmp(t, "onnxruntime") == 0 ||
+           strcmp(t, "cpu-fma") == 0 || strcmp(t, "cpu-untuned") == 0 ||
+           strcmp(t, "onnxruntime") == 0 ||
            strcmp(t, "fpga-sim") == 0;
 }
 
@@ -689,7 +696,8 @@ static int int_arg(int argc, char **argv, int *i, int lo, int *v)
     return KILN_OK;
 }
 
-int kiln_cmd_bench(int argc, char **argv)
+/* kiln bench; *recs: the --records it loaded (the caller frees them). */
+static int bench_cmd(int argc, char **argv, KlvRecords **recs)
 {
     BenchSetup s;
     BenchResult res[MAX_TARGETS];
@@ -727,6 +735,14 @@ int kiln_cmd_bench(int argc, char **argv)
             json = 1;
         } else if (strcmp(a, "--fma") == 0) {
             s.fma = 1;
+        } else if (strcmp(a, "--records") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("bench: %s needs a value", a);
+            klv_records_free(*recs);
+            *recs = NULL;
+            if ((rc = kiln_load_records("bench", argv[++i], recs)) != KILN_OK)
+                return rc;
+            s.records = *recs;
         } else if (strcmp(a, "--target") == 0 || strcmp(a, "--compare") == 0 ||
                    strcmp(a, "-i") == 0 || strcmp(a, "--report") == 0 || strcmp(a, "--ort") == 0 ||
                    strcmp(a, "--compiled") == 0) {
@@ -761,7 +777,7 @@ int kiln_cmd_bench(int argc, char **argv)
         snprintf(list, sizeof list, "%s", compare);
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (!is_target(tok))
-                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)", tok);
+                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)", tok);
             if (ntarget == MAX_TARGETS)
                 return kiln_user_error("bench: more than %d targets", MAX_TARGETS);
             targets[ntarget++] = tok;
@@ -771,7 +787,7 @@ int kiln_cmd_bench(int argc, char **argv)
     } else {
         targets[ntarget++] = target ? target : "cpu";
         if (!is_target(targets[0]))
-            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, fpga-sim, onnxruntime)",
+            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)",
                                    targets[0]);
     }
     for (i = 0; i < ntarget; i++)
@@ -835,4 +851,12 @@ int kiln_cmd_bench(int argc, char **argv)
         if (!res[i].ok)
             kiln_user_error("bench: %s: %s", res[i].target, res[i].err);
     return failed ? KILN_FAILED : KILN_OK;
+}
+
+int kiln_cmd_bench(int argc, char **argv)
+{
+    KlvRecords *recs = NULL;
+    int rc = bench_cmd(argc, argv, &recs);
+    klv_records_free(recs);
+    return rc;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "hls/plan.h"
+#include "llvm/llvm.h"
 #include "image.h"
 #include "pipeline/pipeline.h"
 #include "kiln.h"
@@ -46,6 +47,8 @@ static void compile_usage(FILE *f)
             "  -o DIR    output folder: plan.json, report.md, dataflow.dot, dataflow.svg,\n"
             "            model.gir, rtl/, vivado/\n"
             "  --plan    replay a plan.json instead of exploring\n"
+            "  --records FILE  kiln tune's records: the best schedule per workload for the CPU\n"
+            "            partitions' objects (where their target matches the records')\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
@@ -365,7 +368,8 @@ static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdi
 
 int kiln_cmd_compile(int argc, char **argv)
 {
-    const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL;
+    const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL, *records = NULL;
+    KlvRecords *recs = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
     int json = 0, i, rc, svg = 1, plan_only = 0, drv = 1, k;
     RtlDriverOptions dopt;
@@ -405,6 +409,8 @@ int kiln_cmd_compile(int argc, char **argv)
             outdir = argv[++i];
         } else if (!strcmp(a, "--plan") && more) {
             plan_path = argv[++i];
+        } else if (!strcmp(a, "--records") && more) {
+            records = argv[++i];
         } else if (!strcmp(a, "--clock") && more) {
             char *end;
             mhz = strtod(argv[++i], &end);
@@ -475,9 +481,15 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_report(&err);
     }
+    if (records && (rc = kiln_load_records("compile", records, &recs)) != KILN_OK) {
+        free(pins);
+        return rc;
+    }
+    dopt.records = recs;
     g = kiln_load_model(model, 1, &err);
     if (!g) {
         free(pins);
+        klv_records_free(recs);
         return kiln_report(&err);
     }
     rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
@@ -497,5 +509,6 @@ int kiln_cmd_compile(int argc, char **argv)
     gir_graph_free(fp32);
     free(how);
     free(pins);
+    klv_records_free(recs);
     return rc;
 }

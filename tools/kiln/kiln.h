@@ -136,6 +136,15 @@ int kiln_int8_model(const char *path, GirGraph **g, int calib_random);
  * lowered and interpreted node counts and the compile times unless quiet. */
 struct KlvProgram;
 int kiln_cpu_compile(GirGraph *g, int threads, int fma, struct KlvProgram **out, int quiet);
+/* kiln_cpu_compile with the best schedule per workload from records (NULL:
+ * the defaults). */
+struct KlvRecords;
+int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const struct KlvRecords *records,
+                           struct KlvProgram **out, int quiet);
+/* tune.c: read --records FILE of command cmd into *out (prints the error
+ * naming the file and line).  A KILN_ status. */
+int kiln_load_records(const char *cmd, const char *path, struct KlvRecords **out);
+int kiln_cmd_tune(int argc, char **argv);
 
 /* Print "kiln: message" to stderr; returns KILN_BAD_INPUT. */
 int kiln_user_error(const char *fmt, ...) GIR_PRINTF(1, 2);

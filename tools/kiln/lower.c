@@ -35,6 +35,8 @@ static void lower_usage(FILE *f)
                "                default: the triple's generic CPU)\n"
                "  --features F  LLVM target features, e.g. +avx2,+fma\n"
                "  --symbol NAME the entry point's name (default: OUT's stem as a C identifier)\n"
+               "  --records FILE the best schedule per workload from kiln tune's records, where the\n"
+               "                workload's target matches (--cpu host: this machine, as kiln tune)\n"
                "with --triple nvptx64-nvidia-cuda [--cpu sm_XX] -o OUT.ptx: the PTX (default sm_90,\n"
                "  +ptx78), its launch plan OUT.json and the data the kernels read, OUT.bin\n");
 }
@@ -84,6 +86,7 @@ static double now_s(void)
 /* The options of one kiln lower command. */
 typedef struct {
     const char *model, *out, *symbol; /* MODEL, -o, --symbol (NULL: default) */
+    const char *records;              /* --records FILE, NULL: none */
     KlvTarget t;                      /* --triple, --cpu, --features */
 } LowerArgs;
 
@@ -108,6 +111,8 @@ static int parse(int argc, char **argv, LowerArgs *a)
             slot = &a->t.features;
         else if (strcmp(o, "--symbol") == 0)
             slot = &a->symbol;
+        else if (strcmp(o, "--records") == 0)
+            slot = &a->records;
         if (slot) {
             if (i + 1 >= argc)
                 return kiln_user_error("lower: %s needs a value", o);
@@ -367,6 +372,7 @@ int kiln_cmd_lower(int argc, char **argv)
     LowerArgs a;
     GirGraph *g;
     GirError err;
+    KlvRecords *recs = NULL;
     char sym[256], *hdr;
     struct stat st;
     double t0;
@@ -397,8 +403,14 @@ int kiln_cmd_lower(int argc, char **argv)
     else
         default_symbol(a.out, sym, sizeof sym);
     t0 = now_s();
+    if (a.records && (rc = kiln_load_records("lower", a.records, &recs)) != KILN_OK) {
+        free(hdr);
+        return rc;
+    }
+    a.t.records = recs;
     if (!(g = kiln_load_model(a.model, 1, &err))) {
         free(hdr);
+        klv_records_free(recs);
         return kiln_report(&err);
     }
     if (!kiln_is_quantized(g) && gir_run_pipeline(g, NULL, NULL, &err) < 0)
@@ -411,5 +423,6 @@ int kiln_cmd_lower(int argc, char **argv)
                 (long long)st.st_size, hdr, now_s() - t0);
     gir_graph_free(g);
     free(hdr);
+    klv_records_free(recs);
     return rc;
 }

@@ -36,6 +36,7 @@ static void run_usage(FILE *f)
                "                 this CPU thread by thread with the same kernel bodies (checks the\n"
                "                 plan where there is no GPU; not the PTX itself)\n"
                "  --threads N    threads of --target cpu (default 2)\n"
+               "  --records FILE --target cpu: the best schedule per workload from kiln tune's records\n"
                "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
                "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
                "  --calib-random N  with --target int8 and an fp32 model: quantize first on N random inputs\n"
@@ -143,6 +144,12 @@ int kiln_is_quantized(const GirGraph *g)
 
 int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int quiet)
 {
+    return kiln_cpu_compile_tuned(g, threads, fma, NULL, out, quiet);
+}
+
+int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *records,
+                           KlvProgram **out, int quiet)
+{
     GirError err;
     KlvOptions o;
     KlvStats st;
@@ -151,9 +158,12 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     memset(&o, 0, sizeof o);
     o.threads = threads;
     o.fma = fma;
+    o.records = records;
     if (!(*out = klv_compile(g, &o, &err)))
         return kiln_report(&err);
     klv_stats(*out, &st);
+    if (!quiet && records)
+        fprintf(stderr, "kiln: cpu: %d kernels with schedules from the records\n", st.tuned);
     if (!quiet)
         fprintf(stderr,
                 "kiln: cpu (%s): %d of %d nodes compiled, %d in the interpreter; "
@@ -236,7 +246,8 @@ out:
 
 int kiln_cmd_run(int argc, char **argv)
 {
-    const char *path = NULL, *target = "ref";
+    const char *path = NULL, *target = "ref", *records = NULL;
+    KlvRecords *recs = NULL;
     const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS], *dumps[MAX_TENSOR_ARGS];
     int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
     KlvProgram *prog = NULL;
@@ -273,6 +284,10 @@ int kiln_cmd_run(int argc, char **argv)
             dumps[ndump++] = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--records") == 0) {
+            if (i + 1 >= argc)
+                return kiln_user_error("run: --records needs a file");
+            records = argv[++i];
         } else if (strcmp(a, "--fma") == 0) {
             fma = 1;
         } else if (strcmp(a, "--threads") == 0) {
@@ -301,6 +316,8 @@ int kiln_cmd_run(int argc, char **argv)
         strcmp(target, "gpu") != 0 && strcmp(target, "gpu-host") != 0)
         return kiln_user_error("run: unknown target '%s' (available: ref, int8, cpu, gpu, gpu-host)",
                                target);
+    if (records && strcmp(target, "cpu") != 0)
+        return kiln_user_error("run: --records applies to --target cpu, not '%s'", target);
 
     g = kiln_load_model(path, 0, &err);
     if (!g)
@@ -333,7 +350,9 @@ int kiln_cmd_run(int argc, char **argv)
     if (strcmp(target, "int8") == 0 && (rc = kiln_int8_model(path, &g, calib_random)) != KILN_OK)
         goto out;
     if (strcmp(target, "cpu") == 0) {
-        if ((rc = kiln_cpu_compile(g, threads, fma, &prog, 0)) != KILN_OK)
+        if (records && (rc = kiln_load_records("run", records, &recs)) != KILN_OK)
+            goto out;
+        if ((rc = kiln_cpu_compile_tuned(g, threads, fma, recs, &prog, 0)) != KILN_OK)
             goto out;
         if (klv_run(prog, in_t, out_t, arena, &err) < 0) {
             rc = kiln_report(&err);
@@ -384,6 +403,7 @@ int kiln_cmd_run(int argc, char **argv)
     }
 out:
     klv_free(prog);
+    klv_records_free(recs);
     gir_arena_free(arena);
     gir_graph_free(g);
     return rc;

@@ -1,0 +1,26 @@
+# RUN: KILN
+# kiln tune on one workload of cpumid: 3 trials into a records file, then
+# resumed to 5 (the 3 are read back, not measured again: 5 lines, 5
+# distinct schedules, the default first), then run again at 5 (nothing
+# measured, the same best schedule printed: the records replay).  kiln run
+# --records takes the best schedule for that Conv, and its output is the
+# untuned one's byte for byte (no knob changes a sum's order).
+m=$MODELS/cpumid.onnx
+in=$MODELS/cpumid-input.npy
+r=$TMP/r.jsonl
+$KILN tune $m --workloads 4 --trials 3 --repeat 1 --records $r -q > $TMP/t1.txt
+test "$(wc -l < $r)" = 3
+grep -q '"schedule":{"owb":8,"vl":[0-9]*,"order":1,"unroll":1,"out":1,"threads":2}' <(head -n 1 $r)
+$KILN tune $m --workloads 4 --trials 5 --repeat 1 --records $r -q > $TMP/t2.txt
+grep -q '^kiln tune: resuming from 3 records in ' $TMP/t2.txt
+test "$(wc -l < $r)" = 5
+test "$(sed 's/.*"schedule":\({[^}]*}\).*/\1/' $r | sort -u | wc -l)" = 5
+$KILN tune $m --workloads 4 --trials 5 --records $r -q > $TMP/t3.txt
+test "$(wc -l < $r)" = 5
+grep '^4 ' $TMP/t2.txt > $TMP/best2.txt
+grep '^4 ' $TMP/t3.txt > $TMP/best3.txt
+diff $TMP/best2.txt $TMP/best3.txt
+$KILN run $m -i $in --target cpu --records $r -o $TMP/tuned.npy 2> $TMP/run.err
+grep -q '^kiln: cpu: 1 kernels with schedules from the records$' $TMP/run.err
+$KILN run $m -i $in --target cpu -o $TMP/untuned.npy 2> /dev/null
+cmp $TMP/tuned.npy $TMP/untuned.npy
