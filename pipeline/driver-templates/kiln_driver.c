@@ -2,8 +2,9 @@
  * kiln_driver.c: what the generated model.c calls: the accelerator opened
  * and loaded through libkiln-rt with one DDR image per FPGA channel, the
  * boundary QuantizeLinear / DequantizeLinear as kiln's int8 interpreter
- * computes them, int8 maps to and from the channels' DDR images, and
- * Darknet's [yolo] logistic.
+ * computes them, int8 maps to and from the channels' DDR images, one FPGA
+ * segment run at a time (the CPU partitions' objects run between them),
+ * and Darknet's [yolo] logistic.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -203,10 +204,11 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
     return -1;
 }
 
-int kd_run_fpga(KdRun *r, int timeout_ms, char *err)
+int kd_run_segment(KdRun *r, int seg, int timeout_ms, char *err)
 {
     KrtError e;
-    if (krt_run(r->m, (const uint8_t *const *)r->in_img, r->out_img, timeout_ms, &e) != KRT_OK) {
+    if (krt_run_segment(r->m, seg, (const uint8_t *const *)r->in_img, r->out_img, timeout_ms,
+                        &e) != KRT_OK) {
         snprintf(err, KD_ERR, "%s", e.msg);
         return -1;
     }
