@@ -45,9 +45,14 @@ GirGraph *drv_cpu_graph(const GirGraph *g, const DrvPlan *d, const Step *s)
 {
     char name[32];
     GirGraph *sub;
-    int *map = calloc((size_t)g->nval + 1, sizeof *map), i, k, unit = (int)(s - d->steps);
-    int ins[64], outs[64];
-    if (!map)
+    int *map = calloc((size_t)g->nval + 1, sizeof *map), i, k, unit = (int)(s - d->steps), most = 1;
+    int *ins, *outs;
+    for (i = 0; i < g->nnode; i++)
+        most = g->nodes[i].nin > most ? g->nodes[i].nin : g->nodes[i].nout > most ? g->nodes[i].nout
+                                                                                   : most;
+    ins = calloc((size_t)most, sizeof *ins);
+    outs = calloc((size_t)most, sizeof *outs);
+    if (!map || !ins || !outs)
         gir_die("out of memory");
     snprintf(name, sizeof name, "cpu%d", s->seg);
     sub = gir_graph_new(name);
@@ -61,8 +66,6 @@ GirGraph *drv_cpu_graph(const GirGraph *g, const DrvPlan *d, const Step *s)
         int id;
         if (d->unit[i] != unit)
             continue;
-        if (n->nin > 64 || n->nout > 64)
-            gir_die("driver: node '%s' has more than 64 inputs or outputs", n->name);
         for (k = 0; k < n->nin; k++)
             ins[k] = n->in[k] < 0 ? -1
                    : sub_value(sub, g, n->in[k], map, g->vals[n->in[k]].kind == GIR_VAL_CONST
@@ -76,6 +79,8 @@ GirGraph *drv_cpu_graph(const GirGraph *g, const DrvPlan *d, const Step *s)
     for (k = 0; k < s->nwrites; k++)
         gir_add_output(sub, map[s->writes[k]]);
     free(map);
+    free(ins);
+    free(outs);
     return sub;
 }
 
