@@ -79,9 +79,8 @@ int kd_open(KdRun *r, const char *spec, const char *dir, char *err)
     r->in_img = alloc_images(r->m, 0);
     r->out_img = alloc_images(r->m, 1);
     r->scratch = malloc(largest_map(r->m));
-    r->q = malloc(largest_map(r->m));
     if (!images_ok(r->in_img, krt_num_inputs(r->m)) ||
-        !images_ok(r->out_img, krt_num_outputs(r->m)) || !r->scratch || !r->q) {
+        !images_ok(r->out_img, krt_num_outputs(r->m)) || !r->scratch) {
         snprintf(err, KD_ERR, "out of memory for the frame buffers");
         kd_close(r);
         return -1;
@@ -102,7 +101,6 @@ void kd_close(KdRun *r)
     free_images(r->in_img);
     free_images(r->out_img);
     free(r->scratch);
-    free(r->q);
     if (r->m)
         krt_unload(r->m);
     if (r->dev)

@@ -59,7 +59,6 @@ typedef struct {
     KrtModel *m;        /* the loaded model */
     uint8_t **in_img;   /* one DDR image per FPGA input channel */
     uint8_t **out_img;  /* one DDR image per FPGA output channel */
-    int8_t *q;          /* int8 map of a boundary tensor (model.c's, largest channel) */
     int8_t *scratch;    /* int8 work buffer of kd_put_value / kd_get_value */
 } KdRun;
 
