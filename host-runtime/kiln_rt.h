@@ -93,6 +93,17 @@ void krt_hwc_from_image(const KrtTensor *t, const uint8_t *image, int8_t *hwc);
 int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
             KrtError *e);
 
+/* The number of FPGA segments (regmap.json's segments). */
+int krt_num_segments(const KrtModel *m);
+/* Run segment sg (0 .. krt_num_segments - 1) alone, as krt_run does it:
+ * writes the images of that segment's inputs, runs it, reads its outputs
+ * (inputs / outputs indexed as for krt_run; other entries are not used).
+ * A driver with CPU layers between segments calls it once per segment in
+ * the model's order, the CPU layers between.  KRT_EINVAL for a segment out
+ * of range. */
+int krt_run_segment(KrtModel *m, int sg, const uint8_t *const *inputs, uint8_t *const *outputs,
+                    int timeout_ms, KrtError *e);
+
 /* The CYCLES register after the last segment of the last frame. */
 uint32_t krt_last_cycles(const KrtModel *m);
 /* 1 when the last segment's done was seen by the interrupt, 0 by STATUS. */

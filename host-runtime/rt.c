@@ -538,27 +538,42 @@ static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
     return KRT_OK;
 }
 
+int krt_num_segments(const KrtModel *m)
+{
+    return m->nseg;
+}
+
+int krt_run_segment(KrtModel *m, int sg, const uint8_t *const *inputs, uint8_t *const *outputs,
+                    int timeout_ms, KrtError *e)
+{
+    KrtTransportRef *tr = &m->d->tr;
+    int i, rc;
+    if (sg < 0 || sg >= m->nseg)
+        return krt_err(e, KRT_EINVAL, "krt_run_segment: segment %d of %d", sg, m->nseg);
+    for (i = 0; i < m->nin; i++) {
+        const Chan *c = &m->ch[m->in[i]];
+        if (c->t.segment == sg &&
+            (rc = tr->ops->mem_write(tr->t, c->buf, inputs[i], c->t.frame_bytes, e)))
+            return rc;
+    }
+    if ((rc = run_segment(m, sg, timeout_ms, e)))
+        return rc;
+    for (i = 0; i < m->nout; i++) {
+        const Chan *c = &m->ch[m->out[i]];
+        if (c->t.segment == sg &&
+            (rc = tr->ops->mem_read(tr->t, c->buf, outputs[i], c->t.frame_bytes, e)))
+            return rc;
+    }
+    return KRT_OK;
+}
+
 int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
             KrtError *e)
 {
-    KrtTransportRef *tr = &m->d->tr;
-    int sg, i, rc;
-    for (sg = 0; sg < m->nseg; sg++) {
-        for (i = 0; i < m->nin; i++) {
-            const Chan *c = &m->ch[m->in[i]];
-            if (c->t.segment == sg &&
-                (rc = tr->ops->mem_write(tr->t, c->buf, inputs[i], c->t.frame_bytes, e)))
-                return rc;
-        }
-        if ((rc = run_segment(m, sg, timeout_ms, e)))
+    int sg, rc;
+    for (sg = 0; sg < m->nseg; sg++)
+        if ((rc = krt_run_segment(m, sg, inputs, outputs, timeout_ms, e)))
             return rc;
-        for (i = 0; i < m->nout; i++) {
-            const Chan *c = &m->ch[m->out[i]];
-            if (c->t.segment == sg &&
-                (rc = tr->ops->mem_read(tr->t, c->buf, outputs[i], c->t.frame_bytes, e)))
-                return rc;
-        }
-    }
     return KRT_OK;
 }
 

@@ -1,12 +1,14 @@
 /*
- * driver.c: the per-model driver's model.c and model.h (docs/driver.md).
- * The planned graph's nodes become a list of steps in graph order: the
- * boundary QuantizeLinear of each graph input (generated C, as kiln's int8
- * interpreter rounds), the FPGA segments (libkiln-rt's krt_run through
- * kd_run_fpga), the boundary DequantizeLinear of each graph output and a
- * Darknet YoloHead after it.  Any other CPU node is refused, naming it: CPU
- * layers between segments need objects from the LLVM back end (klv_emit_object
- * per CPU partition, a STEP_CPU beside these; see plan_node).
+ * driver.c: the per-model driver's schedule (docs/driver.md).  Every node of
+ * the planned graph goes to one step: an FPGA segment (its stages and the
+ * layers they absorb, run by libkiln-rt's krt_run_segment), the boundary
+ * QuantizeLinear of an fp32 graph input and DequantizeLinear into a graph
+ * output (generated C, as kiln's int8 interpreter rounds), a Darknet
+ * YoloHead on such an output, or a CPU partition: a run of the other CPU
+ * nodes in graph order, compiled by the LLVM back end into an object per
+ * target (driver_cpu.c).  The steps are ordered by what they read (ties in
+ * graph order); a segment and a partition that feed each other are
+ * refused, naming the node.
  *
  * Output is a function of the plan, graph and options alone.
  */
@@ -17,29 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Error for a node the driver cannot run yet. */
-static int cpu_node(const GirGraph *g, const GirNode *n, const char *why, GirError *e)
+static void *xcalloc(size_t n, size_t size)
 {
-    (void)g;
-    gir_error_at(e, gir_loc_none(), "driver: node '%s' (%s) runs on the CPU %s: CPU layers are not in "
-                 "the generated driver yet (they need objects from the LLVM back end)", n->name,
-                 gir_op_name(n->op), why);
-    return 1;
+    void *p = calloc(n + 1, size);
+    if (!p)
+        gir_die("out of memory");
+    return p;
 }
 
-/* The single float of a per-tensor scale (and int8 zero point) of node n;
- * 0, or 1 + e. */
-static int per_tensor(const GirGraph *g, const GirNode *n, float *scale, int *zp, GirError *e)
+/* The single float of a per-tensor scale and int8 zero point of node n: 1
+ * (filled) when that form, else 0. */
+static int per_tensor(const GirGraph *g, const GirNode *n, float *scale, int *zp)
 {
     const GirValue *s = &g->vals[n->in[1]];
     const GirValue *z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
     if (s->kind != GIR_VAL_CONST || gir_type_numel(&s->type) != 1 || s->type.dtype != GIR_DT_F32 ||
         (z && (z->kind != GIR_VAL_CONST || gir_type_numel(&z->type) != 1 ||
                z->type.dtype != GIR_DT_I8)))
-        return cpu_node(g, n, "with a per-channel or non-int8 quantization", e);
+        return 0;
     *scale = *(const float *)s->data;
     *zp = z ? *(const int8_t *)z->data : 0;
-    return 0;
+    return 1;
 }
 
 /* Index of value v among the graph outputs, or -1. */
@@ -75,38 +75,14 @@ static int consumers(const GirGraph *g, int v, int *only)
     return n;
 }
 
-/* An int8 value at an FPGA channel: [1, C, H, W] (NCHW) or NHWC. */
-static int boundary_value(const GirGraph *g, const GirNode *n, int v, GirError *e)
-{
-    const GirType *t = &g->vals[v].type;
-    if (t->rank != 4 || t->dims[0] != 1 || t->dtype != GIR_DT_I8)
-        return cpu_node(g, n, "on a value that is not one int8 map", e);
-    return 0;
-}
-
 static Step *add_step(DrvPlan *d, StepKind k, int node)
 {
     Step *s = &d->steps[d->nsteps++];
     memset(s, 0, sizeof *s);
     s->kind = k;
     s->node = node;
-    s->in = s->out = -1;
+    s->in = s->out = s->val = s->seg = -1;
     return s;
-}
-
-static int plan_quant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
-{
-    const GirNode *n = &g->nodes[i];
-    int in = graph_input(g, n->in[0]);
-    Step *s;
-    if (in < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_F32)
-        return cpu_node(g, n, "on a value that is not an fp32 graph input", e);
-    if (boundary_value(g, n, n->out[0], e))
-        return 1;
-    s = add_step(d, STEP_QUANT, i);
-    s->in = in;
-    s->val = n->out[0];
-    return per_tensor(g, n, &s->scale, &s->zp, e);
 }
 
 /* A DequantizeLinear per axis 1 (a head conv's per-channel scales): a
@@ -117,7 +93,10 @@ static int per_channel(const GirGraph *g, const GirNode *n, Step *s)
 {
     const GirValue *x = &g->vals[n->in[0]], *sc = &g->vals[n->in[1]];
     const GirValue *z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
-    int64_t c, nch = x->type.dims[1];
+    int64_t c, nch;
+    if (x->type.rank != 4)
+        return 0;
+    nch = x->type.dims[1];
     if (x->layout == GIR_LAYOUT_NHWC || gir_attr_int(n, "axis", 1) != 1 ||
         sc->kind != GIR_VAL_CONST || sc->type.dtype != GIR_DT_F32 || sc->type.rank != 1 ||
         sc->type.dims[0] != nch || nch < 2 ||
@@ -133,101 +112,286 @@ static int per_channel(const GirGraph *g, const GirNode *n, Step *s)
     return 1;
 }
 
-static int plan_dequant(const GirGraph *g, DrvPlan *d, int i, GirError *e)
+/* QuantizeLinear of an fp32 graph input with one scale: a STEP_QUANT. */
+static int take_quant(const GirGraph *g, DrvPlan *d, int i)
 {
     const GirNode *n = &g->nodes[i];
-    int src = g->vals[n->in[0]].producer, out = graph_output(g, n->out[0]), only = -1;
-    Step *s;
-    if (src < 0 || !d->fpga[src])
-        return cpu_node(g, n, "on a value the FPGA does not produce", e);
-    if (boundary_value(g, n, n->in[0], e))
-        return 1;
-    if (out < 0) { /* its only reader a YoloHead giving a graph output */
-        if (consumers(g, n->out[0], &only) != 1 || g->nodes[only].op != GIR_OP_YOLO ||
-            (out = graph_output(g, g->nodes[only].out[0])) < 0)
-            return cpu_node(g, only >= 0 ? &g->nodes[only] : n, "after an FPGA segment", e);
-    } else if (consumers(g, n->out[0], &only) != 0) {
-        return cpu_node(g, n, "feeding both a graph output and other layers", e);
-    }
+    Step t, *s;
+    int in = graph_input(g, n->in[0]);
+    if (in < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_F32 ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_I8 || !per_tensor(g, n, &t.scale, &t.zp))
+        return 0;
+    s = add_step(d, STEP_QUANT, i);
+    s->in = in;
+    s->val = n->out[0];
+    s->scale = t.scale;
+    s->zp = t.zp;
+    return 1;
+}
+
+/* DequantizeLinear of an int8 value made by a step into a graph output, or
+ * into the only input of a YoloHead giving one: a STEP_DEQUANT. */
+static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
+{
+    const GirNode *n = &g->nodes[i];
+    int out = graph_output(g, n->out[0]), only = -1, nc = consumers(g, n->out[0], &only);
+    Step t, *s;
+    memset(&t, 0, sizeof t);
+    if (g->vals[n->in[0]].producer < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_I8 ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_F32)
+        return 0;
+    if (out < 0 && (nc != 1 || g->nodes[only].op != GIR_OP_YOLO ||
+                    (out = graph_output(g, g->nodes[only].out[0])) < 0))
+        return 0;
+    if (out >= 0 && nc > (graph_output(g, n->out[0]) >= 0 ? 0 : 1))
+        return 0;
+    if (!per_channel(g, n, &t) && !per_tensor(g, n, &t.scale, &t.zp))
+        return 0;
     s = add_step(d, STEP_DEQUANT, i);
     s->val = n->in[0];
     s->out = out;
-    if (per_channel(g, n, s))
-        return 0;
-    return per_tensor(g, n, &s->scale, &s->zp, e);
+    s->scale = t.scale;
+    s->zp = t.zp;
+    s->chscale = t.chscale;
+    s->nch = t.nch;
+    s->inner = t.inner;
+    return 1;
 }
 
-static int plan_yolo(const GirGraph *g, DrvPlan *d, int i, GirError *e)
+/* A YoloHead on a STEP_DEQUANT's output into a graph output: a STEP_YOLO. */
+static int take_yolo(const GirGraph *g, DrvPlan *d, int i)
 {
     const GirNode *n = &g->nodes[i];
     int src = g->vals[n->in[0]].producer, out = graph_output(g, n->out[0]);
     const GirType *t = &g->vals[n->in[0]].type;
-    Step *s;
-    if (src < 0 || g->nodes[src].op != GIR_OP_DEQUANTIZELINEAR || out < 0 || t->rank != 4 ||
-        t->dims[0] != 1)
-        return cpu_node(g, n, "other than on a dequantized FPGA output", e);
-    s = add_step(d, STEP_YOLO, i);
-    s->out = out;
-    return 0;
-}
-
-/* One node into the step list.  The place where CPU partitions would be
- * compiled: a run of CPU nodes between segments becomes one STEP_CPU with
- * klv_emit_object on its subgraph instead of the refusal below. */
-static int plan_node(const GirGraph *g, DrvPlan *d, int i, GirError *e)
-{
-    const GirNode *n = &g->nodes[i];
-    if (d->fpga[i]) {
-        if (!d->fpga_step)
-            d->fpga_step = add_step(d, STEP_FPGA, i) - d->steps + 1;
+    if (src < 0 || d->unit[src] < 0 || d->steps[d->unit[src]].kind != STEP_DEQUANT || out < 0 ||
+        t->rank != 4 || t->dims[0] != 1)
         return 0;
-    }
-    switch (n->op) {
-    case GIR_OP_QUANTIZELINEAR: return plan_quant(g, d, i, e);
-    case GIR_OP_DEQUANTIZELINEAR: return plan_dequant(g, d, i, e);
-    case GIR_OP_YOLO: return plan_yolo(g, d, i, e);
-    default: return cpu_node(g, n, "between or around the FPGA segments", e);
-    }
+    add_step(d, STEP_YOLO, i)->out = out;
+    return 1;
 }
 
-/* Quantizations first, then the FPGA run, then the outputs (krt_run runs
- * every segment at once; a stable order keeps graph order in each group). */
-static int phase(const Step *s)
+/* The FPGA nodes: the stages', and the BatchNormalization / Relu /
+ * LeakyRelu after a conv stage that its requant unit applies (as
+ * hls/partition.c absorbs them). */
+static void mark_fpga(const HlsPlan *p, const GirGraph *g, DrvPlan *d)
 {
-    return s->kind == STEP_QUANT ? 0 : s->kind == STEP_FPGA ? 1 : 2;
+    int *uses = xcalloc((size_t)g->nval, sizeof *uses);
+    char *convlike = xcalloc((size_t)g->nnode, 1);
+    int i, k;
+    gir_use_counts(g, uses);
+    for (i = 0; i < p->nstage; i++) {
+        int id = p->stages[i].node_id;
+        if (id < 0 || id >= g->nnode)
+            continue;
+        d->fpga[id] = 1;
+        d->seg[id] = p->stages[i].segment;
+        convlike[id] = p->stages[i].kind == HLS_ST_CONV || p->stages[i].kind == HLS_ST_DWCONV;
+    }
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        int v = n->nin > 0 ? n->in[0] : -1, src = v >= 0 ? g->vals[v].producer : -1, ok;
+        if (d->fpga[i] || src < 0 || !convlike[src] || uses[v] != 1 ||
+            (n->op != GIR_OP_BATCHNORM && n->op != GIR_OP_RELU && n->op != GIR_OP_LEAKYRELU))
+            continue;
+        for (k = 1, ok = 1; n->op == GIR_OP_BATCHNORM && k < n->nin; k++)
+            ok &= n->in[k] >= 0 && g->vals[n->in[k]].kind == GIR_VAL_CONST;
+        if (!ok)
+            continue;
+        d->fpga[i] = convlike[i] = 1;
+        d->seg[i] = d->seg[src];
+    }
+    free(uses);
+    free(convlike);
 }
 
-static void order_steps(DrvPlan *d)
+/* Every node into a step (d->unit), in graph order. */
+static void make_steps(const GirGraph *g, DrvPlan *d)
 {
-    int i, j;
-    for (i = 1; i < d->nsteps; i++)
-        for (j = i; j > 0 && phase(&d->steps[j - 1]) > phase(&d->steps[j]); j--) {
-            Step t = d->steps[j];
-            d->steps[j] = d->steps[j - 1];
-            d->steps[j - 1] = t;
+    int *seg_unit = xcalloc((size_t)g->nnode, sizeof *seg_unit), i, cpu_open = -1;
+    for (i = 0; i < g->nnode; i++)
+        seg_unit[i] = -1;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        int before = d->nsteps;
+        if (d->fpga[i]) {
+            if (seg_unit[d->seg[i]] < 0) {
+                seg_unit[d->seg[i]] = d->nsteps;
+                add_step(d, STEP_SEG, i)->seg = d->seg[i];
+                d->nseg++;
+            }
+            d->unit[i] = seg_unit[d->seg[i]];
+            cpu_open = -1;
+            continue;
         }
+        if ((n->op == GIR_OP_QUANTIZELINEAR && take_quant(g, d, i)) ||
+            (n->op == GIR_OP_DEQUANTIZELINEAR && take_dequant(g, d, i)) ||
+            (n->op == GIR_OP_YOLO && take_yolo(g, d, i))) {
+            d->unit[i] = before;
+            cpu_open = -1;
+            continue;
+        }
+        if (cpu_open < 0) {
+            cpu_open = d->nsteps;
+            add_step(d, STEP_CPU, i)->seg = d->ncpu++;
+        }
+        d->unit[i] = cpu_open;
+    }
+    free(seg_unit);
 }
 
-/* Every graph output made by a step; shapes within the driver's limits. */
-static int check_io(const GirGraph *g, const DrvPlan *d, GirError *e)
+/* Append v to the list (*a, *n) unless there. */
+static void add_once(int **a, int *n, int v)
 {
-    int i, k, made;
+    int k;
+    for (k = 0; k < *n; k++)
+        if ((*a)[k] == v)
+            return;
+    *a = realloc(*a, sizeof **a * (size_t)(*n + 1));
+    if (!*a)
+        gir_die("out of memory");
+    (*a)[(*n)++] = v;
+}
+
+/* The values segment and CPU steps read from other steps and write for
+ * them (or the graph outputs). */
+static void step_values(const GirGraph *g, DrvPlan *d)
+{
+    int i, k;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        Step *s = &d->steps[d->unit[i]];
+        if (s->kind != STEP_SEG && s->kind != STEP_CPU)
+            continue;
+        for (k = 0; k < n->nin; k++) {
+            int v = n->in[k], pr;
+            if (v < 0 || g->vals[v].kind == GIR_VAL_CONST)
+                continue;
+            pr = g->vals[v].producer;
+            if (pr < 0 || d->unit[pr] != d->unit[i])
+                add_once(&s->reads, &s->nreads, v);
+        }
+    }
+    for (i = 0; i < g->nnode; i++) { /* readers in other steps */
+        const GirNode *n = &g->nodes[i];
+        for (k = 0; k < n->nin; k++) {
+            int v = n->in[k], pr = v >= 0 ? g->vals[v].producer : -1;
+            Step *s = pr >= 0 ? &d->steps[d->unit[pr]] : NULL;
+            if (s && d->unit[pr] != d->unit[i] && (s->kind == STEP_SEG || s->kind == STEP_CPU))
+                add_once(&s->writes, &s->nwrites, v);
+        }
+    }
+    for (i = 0; i < g->noutput; i++) {
+        int pr = g->vals[g->outputs[i]].producer;
+        Step *s = pr >= 0 ? &d->steps[d->unit[pr]] : NULL;
+        if (s && (s->kind == STEP_SEG || s->kind == STEP_CPU))
+            add_once(&s->writes, &s->nwrites, g->outputs[i]);
+    }
+}
+
+/* Order the steps: a step after every step it reads from, ties by first
+ * node.  1 + e when two steps feed each other. */
+static int order_steps(const GirGraph *g, DrvPlan *d, GirError *e)
+{
+    int n = d->nsteps, i, k, m, done = 0;
+    char *dep = xcalloc((size_t)n * (size_t)n, 1), *placed = xcalloc((size_t)n, 1);
+    int *order = xcalloc((size_t)n, sizeof *order);
+    Step *sorted = xcalloc((size_t)n, sizeof *sorted);
+    for (i = 0; i < g->nnode; i++)
+        for (k = 0; k < g->nodes[i].nin; k++) {
+            int v = g->nodes[i].in[k], pr = v >= 0 ? g->vals[v].producer : -1;
+            if (pr >= 0 && d->unit[pr] != d->unit[i])
+                dep[(size_t)d->unit[i] * (size_t)n + (size_t)d->unit[pr]] = 1;
+        }
+    for (done = 0; done < n; done++) {
+        int best = -1;
+        for (i = 0; i < n; i++) {
+            int ready = !placed[i];
+            for (m = 0; ready && m < n; m++)
+                ready = !dep[(size_t)i * (size_t)n + (size_t)m] || placed[m];
+            if (ready && (best < 0 || d->steps[i].node < d->steps[best].node))
+                best = i;
+        }
+        if (best < 0)
+            break;
+        placed[best] = 1;
+        order[done] = best;
+    }
+    if (done < n) {
+        for (i = 0; i < n && (placed[i] || d->steps[i].kind != STEP_CPU); i++)
+            ;
+        k = i < n ? d->steps[i].node : 0;
+        gir_error_at(e, gir_loc_none(), "driver: node '%s' (%s) runs on the CPU between parts of "
+                     "one FPGA segment (the segment reads what it computes from the segment's "
+                     "output): the driver cannot order them", g->nodes[k].name,
+                     gir_op_name(g->nodes[k].op));
+    } else {
+        int *where = xcalloc((size_t)n, sizeof *where);
+        for (i = 0; i < n; i++) {
+            sorted[i] = d->steps[order[i]];
+            where[order[i]] = i;
+        }
+        memcpy(d->steps, sorted, sizeof *sorted * (size_t)n);
+        for (i = 0; i < g->nnode; i++)
+            d->unit[i] = where[d->unit[i]];
+        free(where);
+    }
+    free(dep);
+    free(placed);
+    free(order);
+    free(sorted);
+    return done < n;
+}
+
+/* A value of model.c's buffers: a dtype it declares. */
+static int buffer_dtype(GirDType t)
+{
+    return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_F32 || t == GIR_DT_I32 ||
+           t == GIR_DT_I64;
+}
+
+/* What the steps exchange: int8 maps at the FPGA, dtypes model.c declares,
+ * static shapes; every graph output an fp32 value a step makes. */
+static int check_values(const GirGraph *g, const DrvPlan *d, GirError *e)
+{
+    int i, k;
+    for (i = 0; i < d->nsteps; i++) {
+        const Step *s = &d->steps[i];
+        for (k = 0; k < s->nreads + s->nwrites; k++) {
+            int v = k < s->nreads ? s->reads[k] : s->writes[k - s->nreads];
+            const GirValue *x = &g->vals[v];
+            const GirType *t = &x->type;
+            if (s->kind == STEP_SEG && (t->rank != 4 || t->dims[0] != 1 || t->dtype != GIR_DT_I8 ||
+                                        x->producer < 0))
+                return gir_error_at(e, x->loc, "driver: value '%s' enters or leaves FPGA segment "
+                                    "%d and is not one int8 map made by another step", x->name,
+                                    s->seg), 1;
+            if (!buffer_dtype(t->dtype) || !gir_type_is_static(t) || t->rank > DRV_MAX_RANK)
+                return gir_error_at(e, x->loc, "driver: value '%s' between the CPU and the FPGA "
+                                    "has no static shape or a dtype the driver does not hold (%s)",
+                                    x->name, gir_dtype_name(t->dtype)), 1;
+        }
+    }
     if (g->ninput > DRV_MAX_IO || g->noutput > DRV_MAX_IO)
         return gir_error_at(e, gir_loc_none(), "driver: %d inputs, %d outputs: at most %d each",
                             g->ninput, g->noutput, DRV_MAX_IO), 1;
     for (i = 0; i < g->noutput; i++) {
         const GirValue *v = &g->vals[g->outputs[i]];
-        for (k = 0, made = 0; k < d->nsteps; k++)
-            made |= d->steps[k].out == i && d->steps[k].kind != STEP_YOLO ? 1 : 0;
+        int pr = v->producer, made = 0;
+        for (k = 0; k < d->nsteps; k++)
+            made |= d->steps[k].kind == STEP_DEQUANT && d->steps[k].out == i;
+        made |= pr >= 0 && d->steps[d->unit[pr]].kind == STEP_CPU;
         if (!made || v->type.dtype != GIR_DT_F32 || v->type.rank > DRV_MAX_RANK)
-            return gir_error_at(e, v->loc, "driver: graph output '%s' is not an fp32 "
-                                "DequantizeLinear of an FPGA output", v->name), 1;
+            return gir_error_at(e, v->loc, "driver: graph output '%s' is not an fp32 value of "
+                                "the CPU (a DequantizeLinear of an FPGA output, or a CPU layer)",
+                                v->name), 1;
     }
     for (i = 0; i < g->ninput; i++)
-        if (g->vals[g->inputs[i]].type.rank > DRV_MAX_RANK)
-            return gir_error_at(e, gir_loc_none(), "driver: input '%s' has rank > %d",
+        if (g->vals[g->inputs[i]].type.rank > DRV_MAX_RANK ||
+            g->vals[g->inputs[i]].type.dtype != GIR_DT_F32)
+            return gir_error_at(e, gir_loc_none(), "driver: input '%s' is not fp32 of rank <= %d",
                                 g->vals[g->inputs[i]].name, DRV_MAX_RANK), 1;
-    if (!d->fpga_step)
+    if (!d->nseg)
         return gir_error_at(e, gir_loc_none(), "driver: no FPGA segment"), 1;
     return 0;
 }
@@ -236,28 +400,35 @@ int drv_plan(const HlsPlan *p, const GirGraph *g, DrvPlan *d, GirError *e)
 {
     int i, rc = 0;
     memset(d, 0, sizeof *d);
-    d->fpga = calloc((size_t)g->nnode + 1, 1);
-    d->steps = calloc((size_t)g->nnode + 1, sizeof *d->steps);
-    if (!d->fpga || !d->steps)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++)
-        if (p->stages[i].node_id >= 0 && p->stages[i].node_id < g->nnode)
-            d->fpga[p->stages[i].node_id] = 1;
+    d->fpga = xcalloc((size_t)g->nnode, 1);
+    d->unit = xcalloc((size_t)g->nnode, sizeof *d->unit);
+    d->seg = xcalloc((size_t)g->nnode, sizeof *d->seg);
+    d->steps = xcalloc((size_t)g->nnode, sizeof *d->steps);
+    for (i = 0; i < g->nnode; i++)
+        d->unit[i] = d->seg[i] = -1;
     for (i = 0; i < g->nnode && !rc; i++) /* an int8 graph: a graph input quantized */
         rc = g->nodes[i].op == GIR_OP_QUANTIZELINEAR && graph_input(g, g->nodes[i].in[0]) >= 0;
     if (!rc)
         return gir_error_at(e, gir_loc_none(), "driver: %s has no int8 input (QuantizeLinear of "
                             "a graph input): quantize it first (kiln quantize)", g->name), 1;
-    for (i = 0, rc = 0; i < g->nnode && rc == 0; i++)
-        rc = plan_node(g, d, i, e);
-    if (rc == 0)
-        rc = check_io(g, d, e);
-    order_steps(d);
-    return rc;
+    mark_fpga(p, g, d);
+    make_steps(g, d);
+    step_values(g, d);
+    if (order_steps(g, d, e))
+        return 1;
+    return check_values(g, d, e);
 }
 
 void drv_plan_free(DrvPlan *d)
 {
+    int i;
+    for (i = 0; d->steps && i < d->nsteps; i++) {
+        free(d->steps[i].reads);
+        free(d->steps[i].writes);
+    }
     free(d->fpga);
+    free(d->unit);
+    free(d->seg);
     free(d->steps);
+    memset(d, 0, sizeof *d);
 }

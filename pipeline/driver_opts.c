@@ -55,10 +55,16 @@ static int one_number(const char *opt, const char *s, double lo, double hi, floa
     return 2;
 }
 
-/* --mean / --std: 3 values (4 with --alpha). */
-static int channel_list(const char *opt, const char *s, float *v, int *n, GirError *e)
+/* --mean / --std: 3 values (4 with --alpha), as doubles (kiln run's). */
+static int channel_list(const char *opt, const char *s, double *v, int *n, GirError *e)
 {
-    int k = number_list(s, v, 4), i;
+    float f[4];
+    int k = number_list(s, f, 4), i;
+    for (i = 0; i < k; i++) { /* again in double: strtod of the same text */
+        char *end;
+        v[i] = strtod(s, &end);
+        s = *end ? end + 1 : end;
+    }
     if (k != 3 && k != 4)
         return bad(e, opt, s, "3 (or 4 with --alpha) numbers R,G,B");
     if (!strcmp(opt, "--std"))
@@ -78,8 +84,13 @@ static int value_option(RtlDriverOptions *o, const char *a, const char *v, GirEr
     if (!strcmp(a, "--std"))
         return channel_list(a, v, o->stdv, &o->nstd, e);
     if (!strcmp(a, "--scale")) {
+        float f;
+        int rc = one_number(a, v, -1e30, 1e30, &f, e);
         o->has_scale = 1;
-        return one_number(a, v, -1e30, 1e30, &o->scale, e);
+        o->scale = strtod(v, NULL);
+        if (rc > 0 && o->scale == 0)
+            return bad(e, a, v, "a non-zero number");
+        return rc;
     }
     if (!strcmp(a, "--resize")) {
         if (strcmp(v, "stretch") && strcmp(v, "pad"))

@@ -1,7 +1,8 @@
 /*
  * driver_write.c: DIR/driver, the per-model driver (docs/driver.md):
- * model.h and model.c generated from the step list (driver.c), the
- * detector's anchors (YoloHead nodes, or --detect/--anchors/--classes) and
+ * model.h and model.c generated from the step list (driver.c), the CPU
+ * partitions' headers and objects (driver_cpu.c) with model.cmake and
+ * model.mk naming them, the detector's anchors (YoloHead nodes, or --detect/--anchors/--classes) and
  * the preprocessing options; beside them the files embedded at build time
  * (driver_embed.cmake): kiln-infer's sources, CMakeLists.txt,
  * toolchain-aarch64.cmake, Makefile and libkiln-rt under kiln-rt/.
@@ -196,21 +197,29 @@ static void emit_tensor(FILE *f, const GirValue *v)
     fprintf(f, "}},\n");
 }
 
+/* A double exactly, as a hex literal. */
+static void c_double(FILE *f, double v)
+{
+    fprintf(f, "%a", v);
+}
+
+/* The KrtPreproc of the options (kiln_preproc.h): std 1 when not given,
+ * scale 0 unless --scale. */
 static void emit_preproc(FILE *f, const RtlDriverOptions *o)
 {
     int k;
     fprintf(f, "    .pre = {.mean = {");
     for (k = 0; k < 4; k++) {
         fprintf(f, "%s", k ? ", " : "");
-        c_float(f, k < o->nmean ? o->mean[k] : 0.0f);
+        c_double(f, k < o->nmean ? o->mean[k] : 0.0);
     }
-    fprintf(f, "},\n            .div = {");
+    fprintf(f, "},\n            .std = {");
     for (k = 0; k < 4; k++) {
         fprintf(f, "%s", k ? ", " : "");
-        c_float(f, k < o->nstd ? o->stdv[k] : 1.0f);
+        c_double(f, k < o->nstd ? o->stdv[k] : 1.0);
     }
-    fprintf(f, "},\n            .mul = ");
-    c_float(f, o->has_scale ? o->scale : 1.0f);
+    fprintf(f, "},\n            .scale = ");
+    c_double(f, o->has_scale ? o->scale : 0.0);
     fprintf(f, ", .bgr = %d, .nhwc = %d, .alpha = %d, .pad = %d},\n", o->bgr, o->nhwc, o->alpha,
             o->pad);
 }
@@ -275,43 +284,157 @@ static void emit_chscales(FILE *f, const Step *s)
     fprintf(f, "\n};\n");
 }
 
-static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const Step *s)
+/* The C type of a model.c buffer of dtype t (driver.c's buffer_dtype). */
+static const char *c_type(GirDType t)
+{
+    switch (t) {
+    case GIR_DT_I8: return "int8_t";
+    case GIR_DT_U8: return "uint8_t";
+    case GIR_DT_I32: return "int32_t";
+    case GIR_DT_I64: return "int64_t";
+    default: return "float";
+    }
+}
+
+/* Graph output index of v when a CPU step makes it (model.c writes it in
+ * place into outputs[]), else -1. */
+static int cpu_output(const GirGraph *g, const DrvPlan *dp, int v)
+{
+    int i, pr = g->vals[v].producer;
+    if (pr < 0 || dp->steps[dp->unit[pr]].kind != STEP_CPU)
+        return -1;
+    for (i = 0; i < g->noutput; i++)
+        if (g->outputs[i] == v)
+            return i;
+    return -1;
+}
+
+/* Where model.c holds value v: inputs[k], outputs[k] or its buffer. */
+static void val_expr(FILE *f, const GirGraph *g, const DrvPlan *dp, int v)
+{
+    int i, k = cpu_output(g, dp, v);
+    for (i = 0; i < g->ninput; i++)
+        if (g->inputs[i] == v) {
+            fprintf(f, "inputs[%d]", i);
+            return;
+        }
+    if (k >= 0)
+        fprintf(f, "outputs[%d]", k);
+    else
+        fprintf(f, "kd_v%d", v);
+}
+
+/* The buffers of the values the steps exchange, by value id. */
+static void emit_buffers(FILE *f, const GirGraph *g, const DrvPlan *dp)
+{
+    char *need = calloc((size_t)g->nval + 1, 1), ty[256];
+    int i, k;
+    if (!need)
+        gir_die("out of memory");
+    for (i = 0; i < dp->nsteps; i++) {
+        const Step *s = &dp->steps[i];
+        if (s->val >= 0)
+            need[s->val] = 1;
+        for (k = 0; k < s->nreads; k++)
+            need[s->reads[k]] = 1;
+        for (k = 0; k < s->nwrites; k++)
+            need[s->writes[k]] = 1;
+    }
+    for (i = 0; i < g->ninput; i++)
+        need[g->inputs[i]] = 0;
+    for (i = 0; i < g->nval; i++) {
+        const GirValue *v = &g->vals[i];
+        if (!need[i] || cpu_output(g, dp, i) >= 0)
+            continue;
+        fprintf(f, "/* '%s' %s */\nstatic %s kd_v%d[%lld];\n", v->name,
+                gir_type_str(&v->type, ty, sizeof ty), c_type(v->type.dtype), i,
+                (long long)gir_type_numel(&v->type));
+    }
+    free(need);
+}
+
+/* kd_put_value / kd_get_value of value v at segment s. */
+static void emit_transfer(FILE *f, const GirGraph *g, const DrvPlan *dp, int v, int put)
+{
+    const GirValue *x = &g->vals[v];
+    fprintf(f, "    if (kd_%s_value(r, ", put ? "put" : "get");
+    c_str(f, x->name);
+    fprintf(f, ", ");
+    val_expr(f, g, dp, v);
+    fprintf(f, ", %lld, %d, err) < 0)\n        return -1;\n", (long long)gir_type_numel(&x->type),
+            x->layout != GIR_LAYOUT_NHWC);
+}
+
+static void emit_list(FILE *f, const GirGraph *g, const DrvPlan *dp, const int *v, int n)
+{
+    int k;
+    for (k = 0; k < n; k++) {
+        fprintf(f, "%s", k ? ", " : "");
+        val_expr(f, g, dp, v[k]);
+    }
+    if (!n)
+        fprintf(f, "0");
+}
+
+static void emit_cpu(FILE *f, const GirGraph *g, const DrvPlan *dp, const Step *s)
+{
+    int i, unit = (int)(s - dp->steps), n = 0;
+    fprintf(f, "    /* CPU partition %d (cpu%d.h):", s->seg, s->seg);
+    for (i = 0; i < g->nnode; i++)
+        if (dp->unit[i] == unit && n++ < 8)
+            fprintf(f, " %s '%s'", gir_op_name(g->nodes[i].op), g->nodes[i].name);
+    fprintf(f, "%s */\n    {\n        const void *const in[] = {", n > 8 ? " ..." : "");
+    emit_list(f, g, dp, s->reads, s->nreads);
+    fprintf(f, "};\n        void *const out[] = {");
+    emit_list(f, g, dp, s->writes, s->nwrites);
+    fprintf(f, "};\n        kiln_cpu%d(in, out);\n    }\n", s->seg);
+}
+
+static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPlan *dp,
+                      const Step *s)
 {
     const GirNode *n = &g->nodes[s->node];
     const GirValue *v = s->val >= 0 ? &g->vals[s->val] : NULL;
     long long num = v ? (long long)gir_type_numel(&v->type) : 0;
-    int nchw = v && v->layout != GIR_LAYOUT_NHWC;
+    int i, stages = 0;
     switch (s->kind) {
     case STEP_QUANT:
         fprintf(f, "    /* %s '%s': graph input %d to int8 (scale %.9g, zero point %d) */\n"
                    "    kd_quantize(inputs[%d], %lld, ", gir_op_name(n->op), n->name, s->in,
                 (double)s->scale, s->zp, s->in, num);
         c_float(f, s->scale);
-        fprintf(f, ", %d, r->q);\n    if (kd_put_value(r, ", s->zp);
-        c_str(f, v->name);
-        fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n", num, nchw);
+        fprintf(f, ", %d, ", s->zp);
+        val_expr(f, g, dp, s->val);
+        fprintf(f, ");\n");
         break;
-    case STEP_FPGA:
-        fprintf(f, "    /* FPGA: %d segment(s), %d layers, through libkiln-rt */\n"
-                   "    if (kd_run_fpga(r, timeout_ms, err) < 0)\n        return -1;\n",
-                p->nsegment, p->nstage);
+    case STEP_SEG:
+        for (i = 0; i < p->nstage; i++)
+            stages += p->stages[i].segment == s->seg;
+        fprintf(f, "    /* FPGA segment %d: %d layers, through libkiln-rt */\n", s->seg, stages);
+        for (i = 0; i < s->nreads; i++)
+            emit_transfer(f, g, dp, s->reads[i], 1);
+        fprintf(f, "    if (kd_run_segment(r, %d, timeout_ms, err) < 0)\n        return -1;\n",
+                s->seg);
+        for (i = 0; i < s->nwrites; i++)
+            emit_transfer(f, g, dp, s->writes[i], 0);
+        break;
+    case STEP_CPU:
+        emit_cpu(f, g, dp, s);
         break;
     case STEP_DEQUANT:
         if (s->chscale) {
             fprintf(f, "    /* %s '%s': to fp32 graph output %d (a scale per channel) */\n"
-                       "    if (kd_get_value(r, ", gir_op_name(n->op), n->name, s->out);
-            c_str(f, v->name);
-            fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n"
-                       "    kd_dequantize_ch(r->q, %lld, kd_scales_out%d, %d, %lld, outputs[%d]);\n",
-                    num, nchw, num, s->out, s->nch, s->inner, s->out);
+                       "    kd_dequantize_ch(", gir_op_name(n->op), n->name, s->out);
+            val_expr(f, g, dp, s->val);
+            fprintf(f, ", %lld, kd_scales_out%d, %d, %lld, outputs[%d]);\n", num, s->out, s->nch,
+                    s->inner, s->out);
             break;
         }
         fprintf(f, "    /* %s '%s': to fp32 graph output %d (scale %.9g, zero point %d) */\n"
-                   "    if (kd_get_value(r, ", gir_op_name(n->op), n->name, s->out,
-                (double)s->scale, s->zp);
-        c_str(f, v->name);
-        fprintf(f, ", r->q, %lld, %d, err) < 0)\n        return -1;\n"
-                   "    kd_dequantize(r->q, %lld, ", num, nchw, num);
+                   "    kd_dequantize(", gir_op_name(n->op), n->name, s->out, (double)s->scale,
+                s->zp);
+        val_expr(f, g, dp, s->val);
+        fprintf(f, ", %lld, ", num);
         c_float(f, s->scale);
         fprintf(f, ", %d, outputs[%d]);\n", s->zp, s->out);
         break;
@@ -333,16 +456,21 @@ static void emit_model_c(FILE *f, const HlsPlan *p, const GirGraph *g, const Rtl
     fprintf(f, "/*\n * model.c: generated by kiln compile for model ");
     c_str(f, g->name);
     fprintf(f, " (plan hash %016llx).\n * The schedule in graph order: boundary QuantizeLinear "
-               "of the inputs, the FPGA\n * segments through libkiln-rt, DequantizeLinear of "
-               "the outputs.  docs/driver.md.\n */\n#include \"model.h\"\n\n",
+               "of the inputs, the FPGA\n * segments through libkiln-rt, the CPU partitions "
+               "(objects cpu<k>-<arch>.o),\n * DequantizeLinear of the outputs.  "
+               "docs/driver.md.\n */\n#include \"model.h\"\n\n",
             (unsigned long long)rtl_plan_hash(p));
+    for (i = 0; i < dp->ncpu; i++)
+        fprintf(f, "#include \"cpu%d.h\"\n%s", i, i + 1 == dp->ncpu ? "\n" : "");
     emit_info(f, g, o, d);
     for (i = 0; i < dp->nsteps; i++)
         emit_chscales(f, &dp->steps[i]);
+    fprintf(f, "\n/* The values the steps exchange (one frame at a time). */\n");
+    emit_buffers(f, g, dp);
     fprintf(f, "\nint kd_model_run(KdRun *r, const float *const *inputs, float *const *outputs, "
                "int timeout_ms,\n                 char *err)\n{\n");
     for (i = 0; i < dp->nsteps; i++)
-        emit_step(f, p, g, &dp->steps[i]);
+        emit_step(f, p, g, dp, &dp->steps[i]);
     fprintf(f, "    return 0;\n}\n");
 }
 
@@ -416,6 +544,32 @@ static int write_model(const HlsPlan *p, const GirGraph *g, const RtlDriverOptio
     return rc;
 }
 
+/* model.cmake and model.mk: the CPU partitions whose objects the build
+ * links (cpu<k>-<arch>.o). */
+static int write_parts(const GirGraph *g, const DrvPlan *dp, const char *ddir, GirError *e)
+{
+    char cm[2048] = "# generated by kiln compile: the CPU partitions (cpu<k>.h, cpu<k>-<arch>.o)\n"
+                    "set(KD_CPU_PARTS", mk[2048] = "# generated by kiln compile: the CPU "
+                    "partitions (cpu<k>.h, cpu<k>-<arch>.o)\nKD_CPU_PARTS =";
+    size_t nc = strlen(cm), nm = strlen(mk);
+    int i, rc;
+    for (i = 0; i < dp->ncpu && nc + 16 < sizeof cm && nm + 16 < sizeof mk; i++) {
+        nc += (size_t)snprintf(cm + nc, sizeof cm - nc, " cpu%d", i);
+        nm += (size_t)snprintf(mk + nm, sizeof mk - nm, " cpu%d", i);
+    }
+    if (i < dp->ncpu)
+        return gir_error_at(e, gir_loc_none(), "driver: %d CPU partitions: too many", dp->ncpu);
+    snprintf(cm + nc, sizeof cm - nc, ")\n");
+    snprintf(mk + nm, sizeof mk - nm, "\n");
+    rc = write_buf(ddir, "model.cmake", cm, strlen(cm), e);
+    if (rc == 0)
+        rc = write_buf(ddir, "model.mk", mk, strlen(mk), e);
+    for (i = 0; i < dp->nsteps && rc == 0; i++)
+        if (dp->steps[i].kind == STEP_CPU)
+            rc = drv_cpu_write(g, dp, &dp->steps[i], ddir, e);
+    return rc;
+}
+
 int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
                      const char *dir, GirError *e)
 {
@@ -436,6 +590,8 @@ int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions
                            rtl_driver_files[i].len, e);
         if (rc == 0)
             rc = write_model(p, g, o, d, &dp, ddir, e);
+        if (rc == 0)
+            rc = write_parts(g, &dp, ddir, e);
     }
     drv_plan_free(&dp);
     free(d);
@@ -444,19 +600,30 @@ int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions
 
 void rtl_driver_remove(const char *dir)
 {
-    static const char *const gen[] = {"model.c", "model.h", "kiln-rt/transport", "kiln-rt", ""};
+    static const char *const gen[] = {"model.c", "model.h", "model.cmake", "model.mk"};
+    static const char *const sub[] = {"kiln-rt/transport", "kiln-rt", ""};
+    static const char *const part[] = {".h", "-aarch64.o", "-x86_64.o"};
     char path[4096];
-    int i;
+    int i, k;
     for (i = 0; i < rtl_driver_nfiles; i++) {
         snprintf(path, sizeof path, "%s/driver/%s", dir, rtl_driver_files[i].name);
         unlink(path);
     }
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/driver/%s", dir, gen[i]);
         unlink(path);
     }
-    for (; i < 5; i++) {
-        snprintf(path, sizeof path, "%s/driver/%s", dir, gen[i]);
+    for (i = 0;; i++) { /* cpu0.h, cpu0-aarch64.o, ... until a partition has none */
+        int gone = 0;
+        for (k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "%s/driver/cpu%d%s", dir, i, part[k]);
+            gone += unlink(path) == 0;
+        }
+        if (!gone)
+            break;
+    }
+    for (i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/driver/%s", dir, sub[i]);
         rmdir(path);
     }
 }

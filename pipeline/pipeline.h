@@ -64,9 +64,9 @@ enum { RTL_DETECT_NONE, RTL_DETECT_YOLOV3, RTL_DETECT_REGION };
 
 /* kiln compile's preprocessing and detector options (CONTRACTS.md). */
 typedef struct {
-    float mean[4];      /* --mean: subtracted per channel (R, G, B[, A]) */
-    float stdv[4];      /* --std: divided after the mean */
-    float scale;        /* --scale: multiplied after the mean */
+    double mean[4];     /* --mean: subtracted per channel (R, G, B[, A]), as kiln run reads it */
+    double stdv[4];     /* --std: divided after the mean */
+    double scale;       /* --scale: multiplied after the mean */
     int nmean, nstd;    /* values given with --mean, --std (0: not given) */
     int has_scale;      /* --scale given */
     int bgr;            /* --bgr */
@@ -92,16 +92,21 @@ void rtl_driver_defaults(RtlDriverOptions *o);
  * naming the option when its value is bad. */
 int rtl_driver_option(RtlDriverOptions *o, int argc, char **argv, GirError *e);
 
-/* Can the driver be generated for p, g and o?  0: yes; 1: not yet, e names
- * the node (a CPU node between FPGA segments, which needs the LLVM back
- * end); -1: the options do not fit the model (e says how). */
+/* Can the driver be generated for p, g and o?  0: yes; 1: not, e names the
+ * node or value (a CPU layer feeding and fed by one FPGA segment, a value
+ * the driver cannot hold); -1: the options do not fit the model (e says
+ * how).  Whether every CPU node has a lowering is known only when
+ * rtl_driver_write compiles the CPU partitions. */
 int rtl_driver_check(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
                      GirError *e);
 
-/* Write DIR/driver (dir holds rtl/): model.c, model.h, kiln-infer's
- * sources, libkiln-rt's (kiln-rt/), CMakeLists.txt, toolchain-aarch64.cmake,
- * Makefile.  Output is a function of p, g and o alone.  0, or -1 + e (the
- * caller removes the folder with rtl_driver_remove). */
+/* Write DIR/driver (dir holds rtl/): model.c, model.h, the CPU partitions
+ * (cpu<k>.h and objects cpu<k>-aarch64.o, cpu<k>-x86_64.o through the LLVM
+ * back end; model.cmake and model.mk list them), kiln-infer's sources,
+ * libkiln-rt's (kiln-rt/), CMakeLists.txt, toolchain-aarch64.cmake,
+ * Makefile.  Output is a function of p, g and o alone.  0, or -1 + e (a
+ * CPU node without a lowering is named; the caller removes the folder with
+ * rtl_driver_remove). */
 int rtl_driver_write(const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
                      const char *dir, GirError *e);
 

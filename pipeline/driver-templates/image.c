@@ -1,10 +1,10 @@
 /*
  * image.c: pictures through stb_image (JPEG, PNG, ... read) and
- * stb_image_write (PNG), a plain bilinear resize (TensorFlow's legacy
- * sampling, computed in float: the same on every target);
- * the model input made from a picture by the preprocessing kiln compile was
- * given (--mean, --std | --scale, --bgr, --nhwc, --alpha, --resize); boxes
- * drawn into a picture.
+ * stb_image_write (PNG); the model input made from a picture by the
+ * preprocessing kiln compile was given (--mean, --std | --scale, --bgr,
+ * --nhwc, --alpha, --resize) through libkiln-rt's krt_preprocess, the
+ * definition kiln run -i photo.jpg uses too (docs/inputs.md); boxes drawn
+ * into a picture.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -62,56 +62,12 @@ static int input_hwc(const KdTensorInfo *t, int *h, int *w, int *c, char *err)
     return 0;
 }
 
-/* The picture's pixel (x, y) channel k, 0 outside it (the zero padding). */
-static float px(const KdImage *im, int x, int y, int k)
-{
-    return x < im->w && y < im->h ? (float)im->rgb[((size_t)y * (size_t)im->w + (size_t)x) * 3 + k]
-                                  : 0.0f;
-}
-
-/* The canvas the model input is resized from: the picture (stretch), or the
- * picture zero padded on the bottom/right to the input's aspect ratio (pad). */
-static void canvas_size(const KdImage *im, int h, int w, int *cw, int *ch)
-{
-    *cw = im->w;
-    *ch = im->h;
-    if (kd_model.pre.pad) {
-        int64_t want_w = ((int64_t)im->h * w + h / 2) / h, want_h = ((int64_t)im->w * h + w / 2) / w;
-        *cw = want_w > im->w ? (int)want_w : im->w;
-        *ch = want_h > im->h ? (int)want_h : im->h;
-    }
-}
-
-/* Bilinear sample of channel k at output pixel (x, y) of an h x w resize of
- * the cw x ch canvas: source = dest * (in / out), no half-pixel offset, no
- * antialiasing (TensorFlow's resize_bilinear without align_corners and
- * half_pixel_centers, as face-api uses), float result. */
-static float sample(const KdImage *im, int cw, int ch, int h, int w, int x, int y, int k)
-{
-    float sy = (float)y * ((float)ch / (float)h), sx = (float)x * ((float)cw / (float)w);
-    int y0 = (int)floorf(sy), x0 = (int)floorf(sx);
-    int y1 = y0 + 1 < ch ? y0 + 1 : ch - 1, x1 = x0 + 1 < cw ? x0 + 1 : cw - 1;
-    float fy = sy - (float)y0, fx = sx - (float)x0;
-    float top = px(im, x0, y0, k) + (px(im, x1, y0, k) - px(im, x0, y0, k)) * fx;
-    float bot = px(im, x0, y1, k) + (px(im, x1, y1, k) - px(im, x0, y1, k)) * fx;
-    return top + (bot - top) * fy;
-}
-
 int kd_preprocess(const KdImage *im, const KdTensorInfo *t, float *x, char *err)
 {
-    const KdPreproc *p = &kd_model.pre;
-    int h, w, c, y, xx, k, cw, ch;
+    int h, w, c;
     if (input_hwc(t, &h, &w, &c, err) < 0)
         return -1;
-    canvas_size(im, h, w, &cw, &ch);
-    for (y = 0; y < h; y++)
-        for (xx = 0; xx < w; xx++)
-            for (k = 0; k < c; k++) {
-                float v = k == 3 ? 255.0f : sample(im, cw, ch, h, w, xx, y, p->bgr ? 2 - k : k);
-                size_t at = p->nhwc ? ((size_t)y * (size_t)w + (size_t)xx) * (size_t)c + (size_t)k
-                                    : ((size_t)k * (size_t)h + (size_t)y) * (size_t)w + (size_t)xx;
-                x[at] = (v - p->mean[k]) / p->div[k] * p->mul;
-            }
+    krt_preprocess(im->rgb, im->w, im->h, &kd_model.pre, h, w, x);
     return 0;
 }
 

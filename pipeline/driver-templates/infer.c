@@ -3,6 +3,7 @@
  *
  *   kiln-infer SPEC [-m DIR] INPUT [-o OUTDIR] [--timeout MS] [--frames N]
  *   kiln-infer --decode OUT.npy... [-i IMAGE] [-o OUTDIR]
+ *   kiln-infer --preprocess IMAGE [-o OUTDIR]
  *
  * SPEC: a libkiln-rt transport (sim:SOCKET, uio:/dev/uioN[,/dev/DMABUF]);
  * DIR: the kiln compile output folder (its rtl/regmap.json and
@@ -10,7 +11,9 @@
  * compile was told) or a .npy of the model's input.  Writes OUTDIR/out<i>.npy
  * (the dequantized fp32 outputs) and, for a detector, OUTDIR/detections.json
  * and (picture input) OUTDIR/boxes.png, printing each path.  --decode only
- * decodes given fp32 outputs (e.g. a reference run's).  Exit 0, or 1 with one
+ * decodes given fp32 outputs (e.g. a reference run's).  --preprocess only
+ * writes OUTDIR/input.npy, the model input a picture gives (what kiln run
+ * --dump-input writes for it under the same flags).  Exit 0, or 1 with one
  * line naming the file or the transport.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -33,6 +36,7 @@ typedef struct {
     const char *outs[KD_MAX_OUT]; /* --decode: the output tensors */
     int nouts;             /* their count */
     int decode;            /* --decode */
+    int preprocess;        /* --preprocess */
     int timeout_ms;        /* per segment */
     int frames;            /* frames to run */
 } Args;
@@ -47,6 +51,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: kiln-infer SPEC [-m DIR] INPUT [-o OUTDIR] [--timeout MS] [--frames N]\n"
                "       kiln-infer --decode OUT.npy... [-i IMAGE] [-o OUTDIR]\n"
+               "       kiln-infer --preprocess IMAGE [-o OUTDIR]\n"
                "model %s: %d input(s), %d output(s)%s\n", kd_model.name, kd_model.ninputs,
             kd_model.noutputs, kd_model.det.kind ? ", detector" : "");
 }
@@ -63,6 +68,12 @@ static int int_arg(const char *opt, const char *s, int lo, int *v, char *err)
     return 0;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && !strcmp(s + n - m, tail);
+}
+
 static int parse_args(int argc, char **argv, Args *a, char *err)
 {
     int i, pos = 0;
@@ -76,6 +87,9 @@ static int parse_args(int argc, char **argv, Args *a, char *err)
         int more = i + 1 < argc;
         if (!strcmp(s, "--decode")) {
             a->decode = 1;
+        } else if (!strcmp(s, "--preprocess")) {
+            a->preprocess = 1;
+            pos = 1; /* no SPEC: the next word is the picture */
         } else if (!strcmp(s, "-m") && more) {
             a->dir = argv[++i];
         } else if (!strcmp(s, "-o") && more) {
@@ -108,6 +122,10 @@ static int parse_args(int argc, char **argv, Args *a, char *err)
             return -1;
         }
     }
+    if (a->preprocess && (a->decode || !a->input || ends_with(a->input, ".npy"))) {
+        snprintf(err, KD_ERR, "--preprocess takes one picture (JPEG or PNG)");
+        return -1;
+    }
     if (a->decode ? a->nouts == 0 : !a->input) {
         snprintf(err, KD_ERR, a->decode ? "--decode: no output tensors given"
                                         : "expected SPEC and INPUT");
@@ -116,11 +134,6 @@ static int parse_args(int argc, char **argv, Args *a, char *err)
     return 0;
 }
 
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), m = strlen(tail);
-    return n >= m && !strcmp(s + n - m, tail);
-}
 
 static int make_outdir(const char *dir, char *err)
 {
@@ -245,6 +258,26 @@ static int frames(const Args *a, const float *x, float **outs, char *err)
     return rc;
 }
 
+/* --preprocess: OUTDIR/input.npy from the picture. */
+static int run_preprocess(const Args *a, char *err)
+{
+    KdImage im = {0, 0, NULL};
+    char path[4096];
+    float *x;
+    int rc;
+    if (!(x = read_input(a, &im, err)))
+        return -1;
+    snprintf(path, sizeof path, "%s/input.npy", a->outdir);
+    rc = make_outdir(a->outdir, err);
+    if (rc == 0)
+        rc = kd_npy_write(path, &kd_model.in[0], x, err);
+    if (rc == 0)
+        printf("%s\n", path);
+    free(x);
+    kd_image_free(&im);
+    return rc;
+}
+
 static int run_model(const Args *a, char *err)
 {
     KdImage im = {0, 0, NULL};
@@ -289,7 +322,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return fail(err);
     }
-    if ((a.decode ? run_decode(&a, err) : run_model(&a, err)) < 0)
+    if ((a.decode ? run_decode(&a, err) : a.preprocess ? run_preprocess(&a, err)
+                                           : run_model(&a, err)) < 0)
         return fail(err);
     return 0;
 }

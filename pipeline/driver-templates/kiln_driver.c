@@ -2,8 +2,9 @@
  * kiln_driver.c: what the generated model.c calls: the accelerator opened
  * and loaded through libkiln-rt with one DDR image per FPGA channel, the
  * boundary QuantizeLinear / DequantizeLinear as kiln's int8 interpreter
- * computes them, int8 maps to and from the channels' DDR images, and
- * Darknet's [yolo] logistic.
+ * computes them, int8 maps to and from the channels' DDR images, one FPGA
+ * segment run at a time (the CPU partitions' objects run between them),
+ * and Darknet's [yolo] logistic.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -78,9 +79,8 @@ int kd_open(KdRun *r, const char *spec, const char *dir, char *err)
     r->in_img = alloc_images(r->m, 0);
     r->out_img = alloc_images(r->m, 1);
     r->scratch = malloc(largest_map(r->m));
-    r->q = malloc(largest_map(r->m));
     if (!images_ok(r->in_img, krt_num_inputs(r->m)) ||
-        !images_ok(r->out_img, krt_num_outputs(r->m)) || !r->scratch || !r->q) {
+        !images_ok(r->out_img, krt_num_outputs(r->m)) || !r->scratch) {
         snprintf(err, KD_ERR, "out of memory for the frame buffers");
         kd_close(r);
         return -1;
@@ -101,7 +101,6 @@ void kd_close(KdRun *r)
     free_images(r->in_img);
     free_images(r->out_img);
     free(r->scratch);
-    free(r->q);
     if (r->m)
         krt_unload(r->m);
     if (r->dev)
@@ -203,10 +202,11 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
     return -1;
 }
 
-int kd_run_fpga(KdRun *r, int timeout_ms, char *err)
+int kd_run_segment(KdRun *r, int seg, int timeout_ms, char *err)
 {
     KrtError e;
-    if (krt_run(r->m, (const uint8_t *const *)r->in_img, r->out_img, timeout_ms, &e) != KRT_OK) {
+    if (krt_run_segment(r->m, seg, (const uint8_t *const *)r->in_img, r->out_img, timeout_ms,
+                        &e) != KRT_OK) {
         snprintf(err, KD_ERR, "%s", e.msg);
         return -1;
     }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kiln_preproc.h"
 #include "kiln_rt.h"
 
 #define KD_MAX_RANK 6   /* largest tensor rank of a model input or output */
@@ -24,16 +25,9 @@ typedef struct {
     int64_t dims[KD_MAX_RANK];  /* extent of each axis */
 } KdTensorInfo;
 
-/* Image preprocessing baked in from kiln compile's options. */
-typedef struct {
-    float mean[4];  /* subtracted from 0..255 values, per model channel (R, G, B[, A]) */
-    float div[4];   /* divided after the mean (--std), 1 when --scale is used */
-    float mul;      /* multiplied after that (--scale), 1 when --std is used */
-    int bgr;        /* 1: model channel 0 is blue */
-    int nhwc;       /* 1: the input is [1, H, W, C], else [1, C, H, W] */
-    int alpha;      /* 1: a fourth channel of 255 */
-    int pad;        /* 1: --resize pad (keep aspect, zero pad bottom/right), 0: stretch */
-} KdPreproc;
+/* Image preprocessing baked in from kiln compile's options: libkiln-rt's
+ * one definition (kiln-rt/kiln_preproc.h), the one kiln run uses. */
+typedef KrtPreproc KdPreproc;
 
 enum { KD_DETECT_NONE = 0, KD_DETECT_YOLOV3 = 1, KD_DETECT_REGION = 2 };
 
@@ -65,7 +59,6 @@ typedef struct {
     KrtModel *m;        /* the loaded model */
     uint8_t **in_img;   /* one DDR image per FPGA input channel */
     uint8_t **out_img;  /* one DDR image per FPGA output channel */
-    int8_t *q;          /* int8 map of a boundary tensor (model.c's, largest channel) */
     int8_t *scratch;    /* int8 work buffer of kd_put_value / kd_get_value */
 } KdRun;
 
@@ -91,8 +84,9 @@ void kd_dequantize_ch(const int8_t *q, int64_t n, const float *scale, int nch, i
 int kd_put_value(KdRun *r, const char *value, const int8_t *map, int64_t n, int nchw, char *err);
 /* The map of graph value `value` from the FPGA output channel carrying it. */
 int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, char *err);
-/* Run the FPGA segments once on the input images; 0 or -1 + err. */
-int kd_run_fpga(KdRun *r, int timeout_ms, char *err);
+/* Run FPGA segment seg once on the input images (its inputs put before,
+ * its outputs got after); 0 or -1 + err. */
+int kd_run_segment(KdRun *r, int seg, int timeout_ms, char *err);
 /* Darknet [yolo] (YoloHead) on an fp32 [1, C, H, W] tensor in place. */
 void kd_yolo_head(float *x, int64_t c, int64_t plane, int classes);
 
@@ -124,7 +118,7 @@ typedef struct {
 } KdImage;
 int kd_image_load(const char *path, KdImage *im, char *err);
 void kd_image_free(KdImage *im);
-/* The model input tensor t from im by kd_model.pre. */
+/* The model input tensor t from im by kd_model.pre (krt_preprocess). */
 int kd_preprocess(const KdImage *im, const KdTensorInfo *t, float *x, char *err);
 /* Write im as PNG (temporary name, rename). */
 int kd_image_write_png(const char *path, const KdImage *im, char *err);

@@ -21,7 +21,7 @@ const KdModelInfo kd_model = {
     .noutputs = 1,
     .in = {{"input", 4, {1, 3, 320, 320}}},
     .out = {{"head", 4, {1, 25, 10, 10}}},
-    .pre = {.mean = {0}, .div = {1, 1, 1, 1}, .mul = 1, .pad = 1},
+    .pre = {.mean = {0}, .std = {1, 1, 1, 1}, .scale = 0, .pad = 1},
     .det = {.kind = KD_DETECT_REGION, .classes = 0, .nanchors = {5}, .anchors = {anchors0},
             .score_threshold = 0.5f, .iou_threshold = 0.4f},
 };

@@ -1,15 +1,10 @@
 /*
  * Images as model inputs: JPEG and PNG decoded by stb_image (Debian
- * libstb-dev), resized bilinearly on 0..255 values to the model input's
- * H x W, then normalized per channel: x = (p - mean) / std, or
- * (p - mean) * scale.  docs/inputs.md states the arithmetic exactly, so an
+ * libstb-dev), resized and normalized by libkiln-rt's krt_preprocess
+ * (host-runtime/preproc.c), the one definition the generated driver's
+ * kiln-infer uses too.  docs/inputs.md states the arithmetic exactly, so an
  * independent implementation (tests/cli/cases/image_*.sh, in numpy) can
  * check it.
- *
- * The resize is a plain bilinear with half-pixel centres and clamped edges
- * (what OpenCV's INTER_LINEAR computes), not stb_image_resize's triangle
- * filter, which widens when shrinking (an antialiased resize) and so
- * disagrees with the preprocessing models are trained with.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,6 +24,7 @@
 
 #include "image.h"
 #include "kiln.h"
+#include "kiln_preproc.h"
 
 #define MAX_FILES 4096                  /* calibration files read from one folder */
 #define MAX_IMAGE_FILE ((size_t)1 << 28) /* bytes of one image file */
@@ -140,52 +136,6 @@ int kiln_is_image(const char *path)
     return has_ext(path, ".jpg") || has_ext(path, ".jpeg") || has_ext(path, ".png");
 }
 
-/* One axis of the bilinear resize: output i of n samples input coordinate
- * (i + 0.5) * in / n - 0.5, clamped to [0, in - 1]; lo/hi/w per output. */
-static void axis_weights(int in, int n, int *lo, int *hi, double *w)
-{
-    int i;
-    for (i = 0; i < n; i++) {
-        double s = (i + 0.5) * in / n - 0.5;
-        if (s < 0)
-            s = 0;
-        if (s > in - 1)
-            s = in - 1;
-        lo[i] = (int)floor(s);
-        hi[i] = lo[i] + 1 < in ? lo[i] + 1 : lo[i];
-        w[i] = s - lo[i];
-    }
-}
-
-/* Resize 3-channel src (w x h) to rw x rh into dst (rw * rh * 3 doubles). */
-static void resize_bilinear(const unsigned char *src, int w, int h, int rw, int rh, double *dst)
-{
-    int *xl = malloc(sizeof *xl * (size_t)rw), *xh = malloc(sizeof *xh * (size_t)rw);
-    int *yl = malloc(sizeof *yl * (size_t)rh), *yh = malloc(sizeof *yh * (size_t)rh);
-    double *wx = malloc(sizeof *wx * (size_t)rw), *wy = malloc(sizeof *wy * (size_t)rh);
-    int x, y, c;
-    if (!xl || !xh || !yl || !yh || !wx || !wy)
-        gir_die("out of memory");
-    axis_weights(w, rw, xl, xh, wx);
-    axis_weights(h, rh, yl, yh, wy);
-    for (y = 0; y < rh; y++)
-        for (x = 0; x < rw; x++)
-            for (c = 0; c < 3; c++) {
-                const unsigned char *r0 = src + (size_t)yl[y] * (size_t)w * 3;
-                const unsigned char *r1 = src + (size_t)yh[y] * (size_t)w * 3;
-                double top = r0[xl[x] * 3 + c] * (1 - wx[x]) + r0[xh[x] * 3 + c] * wx[x];
-                double bot = r1[xl[x] * 3 + c] * (1 - wx[x]) + r1[xh[x] * 3 + c] * wx[x];
-                dst[((size_t)y * (size_t)rw + (size_t)x) * 3 + (size_t)c] =
-                    top * (1 - wy[y]) + bot * wy[y];
-            }
-    free(xl);
-    free(xh);
-    free(yl);
-    free(yh);
-    free(wx);
-    free(wy);
-}
-
 /* The model input's N, C, H, W under p, checked against what an image gives. */
 static int input_geometry(const char *path, const KilnPreproc *p, const GirValue *input,
                           int64_t *c, int64_t *h, int64_t *w, GirError *e)
@@ -214,27 +164,20 @@ static int input_geometry(const char *path, const KilnPreproc *p, const GirValue
     return 0;
 }
 
-/* Normalize the resized pixels (rw x rh, placed top-left in W x H, zeros
- * beyond) into t's data. */
-static void normalize(const KilnPreproc *p, const double *px, int rw, int rh, int64_t c,
-                      int64_t h, int64_t w, float *out)
+/* The flags as libkiln-rt's one preprocessing definition takes them. */
+static void to_krt(const KilnPreproc *p, KrtPreproc *k)
 {
-    int64_t y, x, k;
-    for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++)
-            for (k = 0; k < c; k++) {
-                double v;
-                size_t at;
-                if (k == 3)
-                    v = 255;
-                else if (y < rh && x < rw)
-                    v = px[((size_t)y * (size_t)rw + (size_t)x) * 3 + (size_t)(p->bgr ? 2 - k : k)];
-                else
-                    v = 0;
-                v = p->scale != 0 ? (v - p->mean[k]) * p->scale : (v - p->mean[k]) / p->std[k];
-                at = p->nhwc ? (size_t)((y * w + x) * c + k) : (size_t)((k * h + y) * w + x);
-                out[at] = (float)v;
-            }
+    int i;
+    memset(k, 0, sizeof *k);
+    for (i = 0; i < 4; i++) {
+        k->mean[i] = p->mean[i];
+        k->std[i] = p->std[i];
+    }
+    k->scale = p->scale;
+    k->bgr = p->bgr;
+    k->nhwc = p->nhwc;
+    k->alpha = p->alpha;
+    k->pad = p->resize == KILN_RESIZE_PAD;
 }
 
 int kiln_read_image(const char *path, const KilnPreproc *p, const GirValue *input, GirArena *a,
@@ -260,9 +203,9 @@ int kiln_image_from_memory(const unsigned char *buf, size_t len, const char *pat
                            GirTensor *t, GirError *e)
 {
     int64_t c = 0, h = 0, w = 0;
-    int iw, ih, comp, rw, rh;
+    int iw, ih, comp;
     unsigned char *px;
-    double *rs;
+    KrtPreproc k;
     if (input_geometry(path, p, input, &c, &h, &w, e) < 0)
         return -1;
     if (len > MAX_IMAGE_FILE || len > INT_MAX)
@@ -273,22 +216,11 @@ int kiln_image_from_memory(const unsigned char *buf, size_t len, const char *pat
         return gir_error_at(e, gir_loc_file(path, -1),
                             "not a JPEG or PNG image kiln can decode (stb_image: %s)",
                             stbi_failure_reason());
-    rw = (int)w;
-    rh = (int)h;
-    if (p->resize == KILN_RESIZE_PAD) {
-        double s = fmin((double)w / iw, (double)h / ih);
-        rw = (int)fmin((double)w, fmax(1, floor(iw * s + 0.5)));
-        rh = (int)fmin((double)h, fmax(1, floor(ih * s + 0.5)));
-    }
-    rs = malloc(sizeof *rs * (size_t)rw * (size_t)rh * 3);
-    if (!rs)
-        gir_die("out of memory");
-    resize_bilinear(px, iw, ih, rw, rh, rs);
-    stbi_image_free(px);
     t->type = input->type;
     t->data = gir_arena_alloc(a, sizeof(float) * (size_t)(c * h * w));
-    normalize(p, rs, rw, rh, c, h, w, t->data);
-    free(rs);
+    to_krt(p, &k);
+    krt_preprocess(px, iw, ih, &k, (int)h, (int)w, t->data);
+    stbi_image_free(px);
     return 0;
 }
 

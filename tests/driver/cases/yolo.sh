@@ -17,9 +17,9 @@ $KILN compile $TMP/q.gir --board zcu104 -o $TMP/a $DET > $TMP/compile.out
 grep -q 'driver/' $TMP/compile.out
 $KILN compile $TMP/q.gir --board zcu104 -o $TMP/a2 $DET > /dev/null
 diff -r $TMP/a/driver $TMP/a2/driver
-grep -q 'kd_run_fpga' $TMP/a/driver/model.c
-grep -q 'kd_dequantize_ch(r->q, 1020, kd_scales_out0, 255, 4, outputs\[0\]);' $TMP/a/driver/model.c
-grep -q 'kd_dequantize_ch(r->q, 4080, kd_scales_out1, 255, 16, outputs\[1\]);' $TMP/a/driver/model.c
+grep -q 'kd_run_segment(r, 0, ' $TMP/a/driver/model.c
+grep -qE 'kd_dequantize_ch\(kd_v[0-9]+, 1020, kd_scales_out0, 255, 4, outputs\[0\]\);' $TMP/a/driver/model.c
+grep -qE 'kd_dequantize_ch\(kd_v[0-9]+, 4080, kd_scales_out1, 255, 16, outputs\[1\]\);' $TMP/a/driver/model.c
 cp $MODELS/yolov3-tiny-small-input.npy $TMP/in.npy
 $KILN run --target int8 $TMP/q.gir -i $TMP/in.npy -o $TMP/r0.npy -o $TMP/r1.npy > /dev/null
 cmake -S $TMP/a/driver -B $TMP/bx > /dev/null
