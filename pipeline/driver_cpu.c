@@ -22,8 +22,8 @@ static const struct {
     const char *suffix;  /* cpu<k>-SUFFIX.o */
     KlvTarget t;         /* triple, CPU, features */
 } targets[] = {
-    {"aarch64", {"aarch64-linux-gnu", "cortex-a53", NULL}},
-    {"x86_64", {"x86_64-linux-gnu", "x86-64", NULL}},
+    {"aarch64", {"aarch64-linux-gnu", "cortex-a53", NULL, NULL}},
+    {"x86_64", {"x86_64-linux-gnu", "x86-64", NULL, NULL}},
 };
 
 /* Value v of g into sub (once: map[v] holds its id there). */
@@ -85,7 +85,7 @@ GirGraph *drv_cpu_graph(const GirGraph *g, const DrvPlan *d, const Step *s)
 }
 
 int drv_cpu_write(const GirGraph *g, const DrvPlan *d, const Step *s, const char *ddir,
-                  GirError *e)
+                  const struct KlvRecords *records, GirError *e)
 {
     char sym[32], path[4096];
     GirGraph *sub = drv_cpu_graph(g, d, s);
@@ -96,7 +96,9 @@ int drv_cpu_write(const GirGraph *g, const DrvPlan *d, const Step *s, const char
     rc = klv_emit_header(sub, sym, path, e);
     for (t = 0; t < sizeof targets / sizeof targets[0] && rc == 0; t++) {
         snprintf(path, sizeof path, "%s/cpu%d-%s.o", ddir, s->seg, targets[t].suffix);
-        rc = klv_emit_object(sub, &targets[t].t, sym, path, e);
+        KlvTarget kt = targets[t].t;
+        kt.records = records;
+        rc = klv_emit_object(sub, &kt, sym, path, e);
     }
     if (rc < 0) {
         char msg[sizeof e->msg];

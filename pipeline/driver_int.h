@@ -60,9 +60,10 @@ void drv_plan_free(DrvPlan *d);
  * g), named cpu<k>. */
 GirGraph *drv_cpu_graph(const GirGraph *g, const DrvPlan *d, const Step *s);
 /* Write cpu<k>.h and the objects cpu<k>-aarch64.o (cortex-a53) and
- * cpu<k>-x86_64.o of CPU step s into ddir; 0, or -1 + e naming the node
- * the CPU back end cannot lower. */
+ * cpu<k>-x86_64.o of CPU step s into ddir, with the best schedule of
+ * records (NULL: the defaults) for the workloads whose target matches; 0,
+ * or -1 + e naming the node the CPU back end cannot lower. */
 int drv_cpu_write(const GirGraph *g, const DrvPlan *d, const Step *s, const char *ddir,
-                  GirError *e);
+                  const struct KlvRecords *records, GirError *e);
 
 #endif
