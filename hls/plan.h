@@ -134,6 +134,8 @@ typedef struct {
     const HlsPin *pins; /* hand-set parallelism */
     int npins;          /* count of pins */
     int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
+    double max_latency_ms; /* latency bound (--max-latency-ms); 0: none.  The plan with the
+                            * shortest interval whose latency is within it */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -166,6 +168,11 @@ typedef struct {
     double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
+    int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
+                          * the search found); set while a latency bound is sought */
+    int64_t lat_goal;    /* latency bound in cycles (0: none): while the latency is above it,
+                          * every shortening pays (hls/plan_latency.c) */
+    double max_latency_ms; /* the user's latency bound (0: none), in plan.json and report.md */
     struct HlsCycMemo *memo; /* cycles() by engine and parameters (the search asks again and again) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */

@@ -97,6 +97,8 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddNumberToObject(fig, "fps", round(p->fps * 100.0) / 100.0);
     cJSON_AddNumberToObject(fig, "latency_cycles", (double)p->latency);
     cJSON_AddNumberToObject(fig, "latency_ms", round(p->latency_ms * 1e4) / 1e4);
+    if (p->max_latency_ms > 0)
+        cJSON_AddNumberToObject(fig, "max_latency_ms", p->max_latency_ms);
     cJSON_AddNumberToObject(fig, "dsp_efficiency", round(p->dsp_eff * 1e4) / 1e4);
     cJSON_AddNumberToObject(fig, "macs", (double)p->macs);
     cJSON_AddNumberToObject(fig, "ddr_bytes_per_frame", (double)p->ddr_bytes);
