@@ -78,6 +78,8 @@ typedef struct {
                          * more lanes than the bus carries a cycle (hls_ddr_pace), else 1 */
     HlsWeightHome whome; /* weight placement */
     int64_t tog;        /* output groups per weight tile (0: whole layer) */
+    int64_t band;       /* output rows per band of a weight-tiled conv (kiln_conv BANDMAX,
+                         * cfg_band: every tile over a band, then the next band); 0: none */
     int pinned;         /* parallelism fixed by the user (--pin) */
     int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
     int64_t npass;      /* passes over the input map (weight tiles) */

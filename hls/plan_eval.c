@@ -101,6 +101,8 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
         hls_param_put(&hw, "SPAN", s->span);
+        hls_param_put(&hw, "BANDMAX", s->band);
+        hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -111,6 +113,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&rt, "tog", tog);
         hls_param_put(&rt, "ipace", s->ipace > 1 ? s->ipace : 1);
         hls_param_put(&rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
+        hls_param_put(&rt, "band", s->band);
         s->npass = tog > 0 ? hls_cdiv(ocg, tog) : 1;
         break;
     }

@@ -197,10 +197,14 @@ module kiln_conv #(
     reg [31:0]  wl_bias;          // first parameter beat of the lane
     reg [31:0]  wl_m;             // second parameter beat
 
+    wire        frame_done;   // last op of a pass issues now
     // groups of a tile starting at base: min(tog, ocg - base), registered
-    // (a base changes many cycles before its count is first used)
+    // (a loader base changes many cycles before its count is first used;
+    // the sequencer's count is taken for the next base at a pass's last
+    // op, since with bands the next pass may issue the cycle after)
+    wire [15:0] ct_next = (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
     wire [15:0] lt_rem = cfg_ocg - lt_base;
-    wire [15:0] ct_rem = cfg_ocg - ct_base;
+    wire [15:0] ct_rem = cfg_ocg - (frame_done ? ct_next : ct_base);
     reg  [15:0] lt_cnt, ct_cnt;
     always @(posedge clk) begin
         lt_cnt <= (cfg_tog < lt_rem) ? cfg_tog : lt_rem;
@@ -226,7 +230,6 @@ module kiln_conv #(
     localparam integer IB = 1 + $clog2(2 * OCGMAX + 2 * LAT + 36);
     reg [IB-1:0] inflight;
     wire [15:0]  inflight16 = {{(16-IB){1'b0}}, inflight};
-    wire       frame_done;    // last op of a pass issues now
 
     // bank release: the sequencer stops using it at the last op of a pass,
     // the loader may overwrite it LAT cycles later (its parameters are read
@@ -259,7 +262,7 @@ module kiln_conv #(
                 pend[(WBANKS == 2) ? cb : 1'b0] <= 1'b1;
             end
             if (frame_done) begin
-                ct_base <= (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
+                ct_base <= ct_next;
                 if (release_banks && WBANKS == 2)
                     cb <= !cb;
             end
