@@ -198,9 +198,16 @@ void hls_plan_free(HlsPlan *p);
  * even (the tile writer's bus is 16 bits or more). */
 int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want);
 
-/* Is stage s a conv whose weights stream from DDR in several tiles (one
- * pass over its input per tile)? */
+/* Is stage s a conv whose weights stream from DDR in several tiles, one
+ * pass over its input per tile (not in bands: a banded conv streams its
+ * input once and its output in raster order)? */
 int hls_tiled(const HlsStage *s);
+/* Can conv s run in bands of `band` output rows (kiln_conv cfg_band): its
+ * weights stream from DDR in several tiles and band is 1..its output rows? */
+int hls_band_ok(const HlsStage *s, int64_t band);
+/* Bands of a banded conv per frame (its weight set is read once a band);
+ * 1 for every other stage. */
+int64_t hls_nbands(const HlsStage *s);
 
 /* AXI data bits of a DMA channel whose stream side has `lanes` int8 lanes:
  * the stream's own width (16 bits at least), at most 128 (the widest PS-PL
