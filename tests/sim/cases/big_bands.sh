@@ -22,7 +22,7 @@ assert n >= 2, n
 json.dump(p, open(sys.argv[2], "w"))
 PY
 $KILN compile $TMP/q.gir --board ultra96v2 --plan $TMP/band.json -o $TMP/b > /dev/null
-grep -q '"band": 2' $TMP/b/plan.json
+grep -Eq '"band":[[:space:]]*2' $TMP/b/plan.json
 grep -Eq "CFG_BAND = 16'd2;" $TMP/b/rtl/kiln_top.v
 grep -Eq '"resident": false, [^}]*"subs": 4' $TMP/b/rtl/regmap.json
 grep -q '"scratch": \[\]' $TMP/b/rtl/regmap.json
