@@ -211,8 +211,8 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     size_t n = (size_t)p->nstage;
     HlsStage *from = malloc(sizeof *from * n);
     char (*from_grow)[HLS_GROW_LEN] = malloc(sizeof *from_grow * n);
-    int64_t ii0 = p->interval;
-    double fps0 = p->fps, lat0_ms;
+    int64_t ii0;
+    double fps0, lat0_ms;
     int met;
     if (!from || !from_grow)
         gir_die("out of memory");
@@ -221,7 +221,10 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     p->max_latency_ms = o->max_latency_ms;
     if (!p->ddr_bound)
         hls_finish_latency(p, save, grow, e);
+    /* the fastest plan's figures, as without the bound */
     lat0_ms = p->latency_ms;
+    fps0 = p->fps;
+    ii0 = p->interval;
     p->lat_goal = (int64_t)floor(o->max_latency_ms * 1e3 * p->mhz);
     met = p->latency <= p->lat_goal;
     if (!met && !p->ddr_bound)
