@@ -113,6 +113,7 @@ static void seg_channels(const HlsPlan *p, int seg, HlsChans *c)
         ch->lanes = hls_in_lanes(s);
         ch->beats = hls_weight_beats(s);
         ch->resident = s->whome != HLS_W_DDR;
+        ch->subs = hls_nbands(s); /* in bands: the set again for every band */
     }
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];

@@ -30,6 +30,7 @@ typedef struct WinShape {
     int64_t ocg;      /* output groups in all */
     int64_t wpg;      /* weight beats per output group */
     int64_t wbanks;   /* weight banks (1, 2) */
+    int64_t band;     /* output rows per band (kiln_conv cfg_band; 0: no bands) */
 } WinShape;
 
 /* Output side of the model: when the last beat left, given when each
@@ -186,6 +187,98 @@ static int64_t win_cycles(const WinShape *sh)
     return res;
 }
 
+/* Exact cycles of a frame in bands (sh->band > 0; kiln_conv's band
+ * buffer), first input beat to last output beat inclusive; -1 on a bad
+ * shape.  Each input row is written once, in nin cycles, once the band
+ * being issued still needs rows from within R of it (the band's first
+ * window row); band b's passes (one per tile, pass P = b * NT + q loading
+ * its tile as win_cycles does, when there are several) issue its rows as
+ * win_cycles does, its pixel groups numbered within the band; band b's
+ * first op also waits until band b-2 left the buffer.  A band's buffer half
+ * is read from LAT cycles after its last op, once the band before it is
+ * read, one beat a cycle, the first beat two cycles after the read starts. */
+static int64_t win_cycles_band(const WinShape *sh)
+{
+    int64_t hout, wout, nb, nt, b, iy = 0, load_end = 0, prev_end = 0, res;
+    int64_t rd_t[2] = {0, 0}, rd_n[2] = {0, 0}; /* bands b-1, b-2: read start, beats */
+    int64_t *wen, *pend;
+    int span;
+    if (sh->h < 1 || sh->w < 1 || sh->k < 1 || (sh->s != 1 && sh->s != 2) || sh->p < 0 ||
+        sh->p >= sh->k || sh->h + 2 * sh->p < sh->k || sh->w + 2 * sh->p < sh->k ||
+        sh->pp < 1 || sh->band < 1 || sh->tog < 1)
+        return -1;
+    hout = (sh->h + 2 * sh->p - sh->k) / sh->s + 1;
+    wout = (sh->w + 2 * sh->p - sh->k) / sh->s + 1;
+    if ((hls_min64(sh->band, hout) - 1) * sh->s + sh->k > sh->r)
+        return -1; /* a band's rows do not fit the line buffer */
+    nb = hls_cdiv(hout, sh->band);
+    nt = hls_cdiv(sh->ocg, sh->tog);
+    span = sh->span && hls_span_runs(sh->pp, wout, sh->k, sh->s, sh->r);
+    wen = malloc(sizeof *wen * (size_t)sh->h);
+    pend = malloc(sizeof *pend * (size_t)(nb * nt));
+    if (!wen || !pend) {
+        free(wen);
+        free(pend);
+        return -1;
+    }
+    for (b = 0; b < nb; b++) {
+        int64_t by0 = b * sh->band, by1 = hls_min64(hout, by0 + sh->band);
+        int64_t need = hls_min64(sh->h, (by1 - 1) * sh->s - sh->p + sh->k);
+        int64_t gate = b >= 2 ? rd_t[1] + rd_n[1] : 0, q, n;
+        /* the rows this band needs: each once the band issuing then lets it in */
+        for (; iy < need; iy++) {
+            int64_t t = iy ? wen[iy - 1] : 0, c;
+            /* the first band that takes row iy; its issue starts when the
+             * band before it ends (c = b here at the latest: rows of this band
+             * are within R of its first) */
+            for (c = 0; c < b && hls_max64(0, c * sh->band * sh->s - sh->p) + sh->r <= iy; c++)
+                ;
+            if (c > 0)
+                t = hls_max64(t, pend[c * nt - 1]);
+            wen[iy] = t + sh->nin;
+        }
+        for (q = 0; q < nt; q++) {
+            int64_t pi = b * nt + q, tg = hls_min64(sh->tog, sh->ocg - q * sh->tog);
+            int64_t gops = tg * sh->kki, oy, end = 0;
+            if (nt > 1 && pi > 0) {
+                int64_t start = load_end;
+                if (pi >= sh->wbanks)
+                    start = hls_max64(start, pend[pi - sh->wbanks] + sh->lat);
+                load_end = start + tg * sh->wpg;
+            }
+            end = hls_max64(hls_max64(prev_end, load_end), gate);
+            for (oy = by0; oy < by1; oy++) {
+                int64_t ra = (oy - by0) * wout, first, na, nbg, csa, csb;
+                int64_t need_a = hls_min64(sh->h, oy * sh->s - sh->p + sh->k), need_b;
+                if (span) {
+                    first = hls_cdiv(ra, sh->pp);
+                    nbg = oy + 1 < by1 && hls_cdiv(ra + wout, sh->pp) * sh->pp > ra + wout;
+                    na = hls_cdiv(ra + wout, sh->pp) - first - nbg;
+                } else {
+                    na = hls_cdiv(wout, sh->pp);
+                    nbg = 0;
+                }
+                need_b = nbg ? hls_min64(sh->h, (oy + 1) * sh->s - sh->p + sh->k) : need_a;
+                csa = hls_max64(end, wen[need_a - 1]);
+                csb = hls_max64(csa + na * gops, wen[need_b - 1]);
+                end = csb + nbg * gops;
+            }
+            pend[pi] = end;
+            prev_end = end;
+        }
+        /* the band's half: read once full and the band before is read */
+        n = (by1 - by0) * wout * sh->ocg;
+        rd_t[1] = rd_t[0];
+        rd_n[1] = rd_n[0];
+        rd_t[0] = hls_max64(prev_end - 1 + sh->lat, b ? rd_t[1] + rd_n[1] : 0);
+        rd_n[0] = n;
+    }
+    res = rd_t[0] + rd_n[0] + 2;
+    free(wen);
+    free(pend);
+    return res;
+}
+
 /* ---------------- kiln_conv ---------------- */
 
 /* Fitted on docs/rtl-resources.md (yosys 0.23); the base as the generated
@@ -205,6 +298,11 @@ static int64_t win_cycles(const WinShape *sh)
                            * (conv4 of the ZCU104 design, 4 x 16 PP 3, in
                            * context: 7022 LUT with SPAN, 6979 without) */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
+#define CV_LUT_BAND 250.0 /* bands: the band buffer's write and read counters
+                           * and the window's band rows (estimated, not
+                           * fitted against yosys) */
+#define CV_FF_BAND 200.0  /* bands: their registers and the 4-beat output FIFO
+                           * (estimated) */
 #define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
                            * accumulator and parameters (70 bits); measured in
                            * context against the same instance at RQS = 1 on
@@ -216,12 +314,21 @@ static int64_t win_cycles(const WinShape *sh)
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
-                                      "SPAN",  "QLO",   "QHI",    NULL};
+                                      "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
+                                      NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_QLO, CV_QHI };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
+       CV_LBROWS, CV_QLO, CV_QHI };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
-                                      "stride", "pad", "tog", "ipace", "wpace", NULL};
-enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE };
+                                      "stride", "pad", "tog", "ipace", "wpace", "band", NULL};
+enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
+       RT_BAND };
+
+/* Line-buffer rows of kiln_conv: for KMAX, and with bands LBROWS. */
+static int64_t conv_rows(const int64_t *hw)
+{
+    return hls_pow2ceil(hls_max64(hw[CV_KMAX] + 1, hw[CV_LBROWS]));
+}
 
 static int64_t conv_latency(const int64_t *hw)
 {
@@ -255,14 +362,15 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
     sh.span = hw[CV_SPAN];
-    sh.r = hls_line_rows(hw[CV_KMAX]);
+    sh.r = conv_rows(hw);
     sh.lat = conv_latency(hw);
     sh.npass = hls_cdiv(ocg, tog);
     sh.tog = tog;
     sh.ocg = ocg;
     sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
-    return win_cycles(&sh);
+    sh.band = hw[CV_BANDMAX] > 0 ? hls_max64(1, rt[RT_BAND]) : 0;
+    return sh.band > 0 ? win_cycles_band(&sh) : win_cycles(&sh);
 }
 
 /* Flip-flops of one kiln_requant lane for its PIPE (see kiln_requant.v):
@@ -298,7 +406,7 @@ static HlsRes conv_resources(const int64_t *hw)
     HlsRes r;
     int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
     int64_t icgmax = hls_cdiv(hw[CV_CIMAX], pic);
-    int64_t rows = hls_line_rows(hw[CV_KMAX]);
+    int64_t rows = conv_rows(hw);
     int64_t lbdepth =
         rows << (hls_max64(1, hls_clog2(hw[CV_WMAX])) + hls_max64(1, hls_clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
@@ -334,7 +442,15 @@ static HlsRes conv_resources(const int64_t *hw)
      * bytes and a DB x PP tail mark, DB = 2^ceil(log2(2 * OCGMAX + 2 * LATB
      * + 4)) (kiln_conv.v g_reo); block RAM from 128 words of a wide lane.
      * Up to 64 words its LUTRAM is in the fitted LUT terms. */
-    if (pp > 1) {
+    if (hw[CV_BANDMAX] > 0) {
+        /* bands: PP banks of the two-band buffer, 2 x BANDMAX x
+         * ceil(WMAX/PP) pixel groups x OCGMAX words of PE_OC bytes, in
+         * place of the reorder buffer; its counters in CV_LUT_BAND */
+        int64_t bd = 2 * hw[CV_BANDMAX] * hls_cdiv(hw[CV_WMAX], pp) * hls_cdiv(hw[CV_COMAX], poc);
+        HlsMem bb = hls_mem(bd, 8 * poc);
+        r.bram36 += (double)pp * bb.bram36;
+        pmem_lut += (double)pp * bb.lut + CV_LUT_BAND;
+    } else if (pp > 1) {
         int64_t latb = 4 + tl + hw[CV_RQ_PIPE];
         int64_t db = (int64_t)1 << hls_clog2(2 * hls_cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
         if (db > 64) {
@@ -360,7 +476,8 @@ static HlsRes conv_resources(const int64_t *hw)
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
-                            (double)tree_reg_bits(l, tl));
+                            (double)tree_reg_bits(l, tl)) +
+           (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0);
     return r;
 }
 
@@ -406,6 +523,7 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.ocg = cg;
     sh.wpg = 0;
     sh.wbanks = 1;
+    sh.band = 0;
     return win_cycles(&sh);
 }
 

@@ -9,6 +9,7 @@
  * Needs a graph with its shapes inferred and a loaded board; everything
  * else of the planner it reaches through hls/plan_int.h.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +200,53 @@ static int set_pins(HlsPlan *p, const HlsPlanOptions *o, GirError *e)
     return 0;
 }
 
+/* The latency steps under o's latency bound, from the search's plan: as
+ * hls_finish_latency where that meets the bound, else relaxed
+ * (hls_meet_latency).  0 with p->max_latency_ms set and the fastest plan
+ * found within the bound; -1 + e naming the shortest latency found when
+ * none is. */
+static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
+                      char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    size_t n = (size_t)p->nstage;
+    HlsStage *from = malloc(sizeof *from * n);
+    char (*from_grow)[HLS_GROW_LEN] = malloc(sizeof *from_grow * n);
+    int64_t ii0;
+    double fps0, lat0_ms;
+    int met;
+    if (!from || !from_grow)
+        gir_die("out of memory");
+    memcpy(from, p->stages, sizeof *from * n);
+    memcpy(from_grow, grow, sizeof *from_grow * n);
+    p->max_latency_ms = o->max_latency_ms;
+    if (!p->ddr_bound)
+        hls_finish_latency(p, save, grow, e);
+    /* the fastest plan's figures, as without the bound */
+    lat0_ms = p->latency_ms;
+    fps0 = p->fps;
+    ii0 = p->interval;
+    p->lat_goal = (int64_t)floor(o->max_latency_ms * 1e3 * p->mhz);
+    met = p->latency <= p->lat_goal;
+    if (!met && !p->ddr_bound)
+        met = hls_meet_latency(p, from, from_grow, save, grow, e);
+    if (!met)
+        gir_error_at(e, gir_loc_none(),
+                     "plan: %s on %s cannot meet --max-latency-ms %g: the shortest latency "
+                     "the planner reaches is %.3f ms (%.1f frames/s; %.3f ms at the fastest "
+                     "plan's %.1f frames/s)%s",
+                     p->model, p->board.name, o->max_latency_ms, p->latency_ms, p->fps,
+                     lat0_ms, fps0,
+                     p->ddr_bound ? "; DDR bandwidth binds" : "");
+    else if (p->interval > ii0)
+        snprintf(p->limit, sizeof p->limit,
+                 "latency bound %g ms: the interval grew from %lld to %lld cycles (%.1f -> "
+                 "%.1f frames/s) so that weights fit on chip or arrays shorten the chain",
+                 o->max_latency_ms, (long long)ii0, (long long)p->interval, fps0, p->fps);
+    free(from);
+    free(from_grow);
+    return met ? 0 : -1;
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
@@ -230,7 +278,13 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     if (!save || !grow)
         gir_die("out of memory");
     hls_plan_search(p, save, grow, e);
-    if (!p->ddr_bound)
+    if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, e) < 0) {
+        free(save);
+        free(grow);
+        hls_plan_free(p);
+        return NULL;
+    }
+    if (!p->ddr_bound && !p->max_latency_ms)
         hls_finish_latency(p, save, grow, e);
     /* the infrastructure counts the channels of skip tensors the previous
      * evaluation sent to DDR: once more so the figures are this plan's own

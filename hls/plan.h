@@ -80,6 +80,8 @@ typedef struct {
                          * more lanes than the bus carries a cycle (hls_ddr_pace), else 1 */
     HlsWeightHome whome; /* weight placement */
     int64_t tog;        /* output groups per weight tile (0: whole layer) */
+    int64_t band;       /* output rows per band of a weight-tiled conv (kiln_conv BANDMAX,
+                         * cfg_band: every tile over a band, then the next band); 0: none */
     int pinned;         /* parallelism fixed by the user (--pin) */
     int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
     int64_t npass;      /* passes over the input map (weight tiles) */
@@ -136,6 +138,8 @@ typedef struct {
     const HlsPin *pins; /* hand-set parallelism */
     int npins;          /* count of pins */
     int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
+    double max_latency_ms; /* latency bound (--max-latency-ms); 0: none.  The plan with the
+                            * shortest interval whose latency is within it */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -168,6 +172,11 @@ typedef struct {
     double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
+    int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
+                          * the search found); set while a latency bound is sought */
+    int64_t lat_goal;    /* latency bound in cycles (0: none): while the latency is above it,
+                          * every shortening pays (hls/plan_latency.c) */
+    double max_latency_ms; /* the user's latency bound (0: none), in plan.json and report.md */
     struct HlsCycMemo *memo; /* cycles() by engine and parameters (the search asks again and again) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
@@ -191,9 +200,16 @@ void hls_plan_free(HlsPlan *p);
  * even (the tile writer's bus is 16 bits or more). */
 int64_t hls_tile_fit(int64_t ocg, int pe_oc, int64_t want);
 
-/* Is stage s a conv whose weights stream from DDR in several tiles (one
- * pass over its input per tile)? */
+/* Is stage s a conv whose weights stream from DDR in several tiles, one
+ * pass over its input per tile (not in bands: a banded conv streams its
+ * input once and its output in raster order)? */
 int hls_tiled(const HlsStage *s);
+/* Can conv s run in bands of `band` output rows (kiln_conv cfg_band): its
+ * weights stream from DDR in several tiles and band is 1..its output rows? */
+int hls_band_ok(const HlsStage *s, int64_t band);
+/* Bands of a banded conv per frame (its weight set is read once a band);
+ * 1 for every other stage. */
+int64_t hls_nbands(const HlsStage *s);
 
 /* AXI data bits of a DMA channel whose stream side has `lanes` int8 lanes:
  * the stream's own width (16 bits at least), at most 128 (the widest PS-PL

@@ -70,6 +70,8 @@ static int64_t conv_wdepth(const HlsStage *s)
     return (tog > 0 ? tog : ocg) * s->k * s->k * icg;
 }
 
+static int weight_tiles(const HlsStage *s);
+
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
@@ -103,6 +105,11 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "SPAN", s->span);
         hls_param_put(&hw, "QLO", s->qlo);
         hls_param_put(&hw, "QHI", s->qhi);
+        /* bands only while the weights stream in several tiles */
+        if (!weight_tiles(s))
+            s->band = 0;
+        hls_param_put(&hw, "BANDMAX", s->band);
+        hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -113,7 +120,9 @@ static void stage_params(HlsStage *s)
         hls_param_put(&rt, "tog", tog);
         hls_param_put(&rt, "ipace", s->ipace > 1 ? s->ipace : 1);
         hls_param_put(&rt, "wpace", s->whome == HLS_W_DDR ? hls_ddr_pace(s->pe_ic) : 1);
-        s->npass = tog > 0 ? hls_cdiv(ocg, tog) : 1;
+        hls_param_put(&rt, "band", s->band);
+        /* in bands the input streams once a frame */
+        s->npass = tog > 0 && !s->band ? hls_cdiv(ocg, tog) : 1;
         break;
     }
     case HLS_ST_DWCONV:
@@ -336,10 +345,26 @@ int64_t hls_out_lanes(const HlsStage *s)
     return hls_is_conv(s) ? s->pe_oc : s->lanes;
 }
 
+/* weights from DDR in several tiles */
+static int weight_tiles(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV && s->whome == HLS_W_DDR && s->tog > 0 &&
+           s->tog < hls_cdiv(s->cout, s->pe_oc);
+}
+
 int hls_tiled(const HlsStage *s)
 {
-    return hls_is_conv(s) && s->whome == HLS_W_DDR && s->tog > 0 &&
-           s->tog < hls_cdiv(s->cout, s->pe_oc);
+    return weight_tiles(s) && s->band == 0;
+}
+
+int hls_band_ok(const HlsStage *s, int64_t band)
+{
+    return weight_tiles(s) && band >= 1 && band <= s->oh;
+}
+
+int64_t hls_nbands(const HlsStage *s)
+{
+    return s->band > 0 && weight_tiles(s) ? hls_cdiv(s->oh, s->band) : 1;
 }
 
 /* The pace of conv s's input: a DMA channel's when input 0 comes from DDR
@@ -392,7 +417,7 @@ static int64_t stage_ddr_bytes(const HlsStage *s)
     if (s->out_ddr)
         b += s->oh * s->ow * s->cout;
     if (s->whome == HLS_W_DDR)
-        b += s->weight_bytes;
+        b += s->weight_bytes * hls_nbands(s); /* in bands: the set once a band */
     if (s->npass > 1)
         b += s->h * s->w * s->cin * (1 + s->npass) + 2 * s->oh * s->ow * s->cout;
     return b;

@@ -132,6 +132,13 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
  * search's interval; the plan left evaluated.  save: room for the stages;
  * grow: the reasons. */
 void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+/* A latency bound (p->lat_goal) the plan after hls_finish_latency misses:
+ * the latency steps again from the search's stages `from`, every
+ * shortening taken, the interval allowed to grow by steps; 1 with the
+ * fastest plan found within the bound, 0 with the shortest latency found
+ * (hls/plan_latency.c). */
+int hls_meet_latency(HlsPlan *p, const HlsStage *from, char (*from_grow)[HLS_GROW_LEN],
+                     HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
 
 /* ---- the rest of the planner ---- */
 

@@ -61,6 +61,8 @@ char *hls_plan_json(const HlsPlan *p)
         }
         cJSON_AddStringToObject(o, "weights", hls_whome_name(s->whome));
         cJSON_AddNumberToObject(o, "tog", (double)s->tog);
+        if (s->band > 0)
+            cJSON_AddNumberToObject(o, "band", (double)s->band);
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
         cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
@@ -101,6 +103,8 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddNumberToObject(fig, "fps", round(p->fps * 100.0) / 100.0);
     cJSON_AddNumberToObject(fig, "latency_cycles", (double)p->latency);
     cJSON_AddNumberToObject(fig, "latency_ms", round(p->latency_ms * 1e4) / 1e4);
+    if (p->max_latency_ms > 0)
+        cJSON_AddNumberToObject(fig, "max_latency_ms", p->max_latency_ms);
     cJSON_AddNumberToObject(fig, "dsp_efficiency", round(p->dsp_eff * 1e4) / 1e4);
     cJSON_AddNumberToObject(fig, "macs", (double)p->macs);
     cJSON_AddNumberToObject(fig, "ddr_bytes_per_frame", (double)p->ddr_bytes);
@@ -202,6 +206,18 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
         return gir_error_at(e, gir_loc_none(), "%s: %s.tog: weights from DDR need tog >= 1", path,
                             base);
     s->tog = v;
+    /* optional: output rows per band of a weight-tiled conv */
+    s->band = 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "band")) {
+        if (get_int(o, path, base, "band", 1, 1 << 15, 0, &v, e))
+            return -1;
+        if (!hls_band_ok(s, v))
+            return gir_error_at(e, gir_loc_none(),
+                                "%s: %s.band: bands take a conv whose weights stream from DDR "
+                                "in several tiles, at most its %lld output rows",
+                                path, base, (long long)s->oh);
+        s->band = v;
+    }
     if (pin && !cJSON_IsBool(pin))
         return gir_error_at(e, gir_loc_none(), "%s: %s.pinned: expected true or false", path, base);
     s->pinned = cJSON_IsTrue(pin);

@@ -124,9 +124,20 @@ static double max_growth(const HlsRes *b, const HlsRes *a)
 /* Whether a change from latency lat0 with resources r0 to lat with r pays:
  * it shortens the latency by a larger share than it grows any resource (so
  * the DSP efficiency falls by less than the latency). */
-static int latency_pays(int64_t lat0, const HlsRes *r0, int64_t lat, const HlsRes *r)
+static int latency_pays(const HlsPlan *p, int64_t lat0, const HlsRes *r0, int64_t lat,
+                        const HlsRes *r)
 {
+    /* above a latency bound the user set, every shortening pays */
+    if (p->lat_goal > 0 && lat0 > p->lat_goal)
+        return lat < lat0;
     return (double)(lat0 - lat) / (double)lat0 > max_growth(r, r0);
+}
+
+/* The interval the latency steps keep: the plan's own, or the cap a
+ * latency bound allows (hls_meet_latency). */
+static int64_t ii_limit(const HlsPlan *p)
+{
+    return p->ii_cap > p->interval ? p->ii_cap : p->interval;
 }
 
 /* After the search: layers whose weights stream from DDR move back on chip
@@ -156,7 +167,7 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
     }
     for (round = 0; round < RECLAIM_ROUNDS; round++) {
         int best = -1, best_swap = -1;
-        int64_t ii = p->interval, lat0 = p->latency, best_lat = INT64_MAX;
+        int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = INT64_MAX;
         HlsRes used = p->total;
         memcpy(save, p->stages, sizeof *save * (size_t)p->nstage);
         for (i = 0; i < p->nstage; i++) {
@@ -169,7 +180,7 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
                                save[o].weight_bytes <= 0))
                     continue;
                 if (reclaim_one(p, i, o, ii, save, c, nc, home, e) &&
-                    (o < 0 || latency_pays(lat0, &used, p->latency, &p->total)) &&
+                    (o < 0 || latency_pays(p, lat0, &used, p->latency, &p->total)) &&
                     (p->latency < best_lat ||
                      (p->latency == best_lat &&
                       (best < 0 || s->weight_bytes < save[best].weight_bytes)))) {
@@ -231,10 +242,11 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
         gir_die("out of memory");
     for (;;) {
         int i, k, j, kk, bi = -1, bk = -1, bj = -1, bkk = -1;
-        int64_t ii = p->interval, lat = p->latency, best_lat = 0;
+        int64_t ii = ii_limit(p), lat = p->latency, best_lat = 0;
         double share = hls_budget_share(&p->total, &zero, &p->budget), best = 0.0;
         HlsRes used = p->total;
         char ob[160], d[64], dj[64];
+        const char *at = p->ii_cap > 0 ? "within the latency bound's interval" : "at the same interval";
         memcpy(save, p->stages, sizeof *save * n);
         for (i = 0; i < p->nstage; i++)
             for (k = 0; k < 4; k++) {
@@ -245,7 +257,7 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
                 if (s->whome == HLS_W_DDR)
                     s->tog = hls_ddr_tog(s);
                 if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
-                    !latency_pays(lat, &used, p->latency, &p->total)) {
+                    !latency_pays(p, lat, &used, p->latency, &p->total)) {
                     memcpy(p->stages, save, sizeof *save * n);
                     continue;
                 }
@@ -262,7 +274,7 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
                             t->tog = hls_ddr_tog(t);
                         if (t && (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
                                   p->interval > ii ||
-                                  !latency_pays(lat, &used, p->latency, &p->total))) {
+                                  !latency_pays(p, lat, &used, p->latency, &p->total))) {
                             memcpy(p->stages, grown, sizeof *grown * n);
                             continue;
                         }
@@ -296,12 +308,12 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
                 t->tog = hls_ddr_tog(t);
             step_desc(t, bkk, dj, sizeof dj);
             snprintf(grow[bj], sizeof grow[bj], "trimmed to %s to make room for %s's growth "
-                     "(latency %lld -> %lld cycles at the same interval)", dj,
-                     p->stages[bi].node, (long long)lat, (long long)best_lat);
+                     "(latency %lld -> %lld cycles %s)", dj,
+                     p->stages[bi].node, (long long)lat, (long long)best_lat, at);
         }
         hls_plan_eval(p, 0, e);
         snprintf(grow[bi], sizeof grow[bi], "grown to %s to shorten the latency (%lld -> %lld "
-                 "cycles) at the same interval%s%s%s", d, (long long)lat, (long long)best_lat,
+                 "cycles) %s%s%s%s", d, (long long)lat, (long long)best_lat, at,
                  bj >= 0 ? ", with " : "", bj >= 0 ? p->stages[bj].node : "",
                  bj >= 0 ? " trimmed to make room" : "");
         p->dse_steps++;
@@ -337,7 +349,7 @@ void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], 
     hls_plan_eval(p, 0, e);
     reclaim_weights(p, 1, save, e);
     shorten_latency(p, save, grow, e);
-    if (!latency_pays(lone_lat, &lone_res, p->latency, &p->total)) {
+    if (!latency_pays(p, lone_lat, &lone_res, p->latency, &p->total)) {
         memcpy(p->stages, lone, sizeof *lone * n);
         memcpy(grow, lone_grow, sizeof *lone_grow * n);
         hls_plan_eval(p, 0, e);
@@ -346,4 +358,58 @@ void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], 
     free(lone);
     free(from_grow);
     free(lone_grow);
+}
+
+/* Relaxed latency steps for a latency bound the plan misses: from the
+ * search's stages `from` (and its reasons from_grow), the weights' move on
+ * chip and the latency steps again, every shortening taken while the
+ * latency is above the bound, with the interval allowed to grow to each
+ * of a few caps in turn (a longer interval lets smaller arrays make room
+ * for weights on chip: fewer layers wait for whole frames in DDR).  The
+ * first cap whose plan meets the bound is kept: the shortest interval
+ * found within the bound.  When none does, p holds the plan of the
+ * shortest latency met.  1 when the bound is met, else 0. */
+int hls_meet_latency(HlsPlan *p, const HlsStage *from, char (*from_grow)[HLS_GROW_LEN],
+                     HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    static const double cap[] = {1.0, 1.1, 1.25, 1.5, 2.0, 3.0};
+    size_t n = (size_t)p->nstage;
+    HlsStage *best = malloc(sizeof *best * n);
+    char (*best_grow)[HLS_GROW_LEN] = malloc(sizeof *best_grow * n);
+    int64_t ii0, goal = p->lat_goal, best_lat = INT64_MAX;
+    int k, met = 0;
+    if (!best || !best_grow)
+        gir_die("out of memory");
+    memcpy(p->stages, from, sizeof *from * n);
+    hls_plan_eval(p, 0, e);
+    ii0 = p->interval;
+    /* each cap with latency_pays' rule and with every shortening taken:
+     * greedy, either can end shorter (the second spends the budgets on the
+     * first moves it meets) */
+    for (k = 0; k < 2 * (int)(sizeof cap / sizeof cap[0]) && !met; k++) {
+        memcpy(p->stages, from, sizeof *from * n);
+        memcpy(grow, from_grow, sizeof *grow * n);
+        hls_plan_eval(p, 0, e);
+        if (p->ddr_bound)
+            break;
+        p->ii_cap = (int64_t)ceil((double)ii0 * cap[k / 2]);
+        p->lat_goal = k % 2 ? goal : 0;
+        hls_finish_latency(p, save, grow, e);
+        p->ii_cap = 0;
+        p->lat_goal = goal;
+        if (p->latency < best_lat || p->latency <= goal) {
+            best_lat = p->latency;
+            met = p->latency <= goal;
+            memcpy(best, p->stages, sizeof *best * n);
+            memcpy(best_grow, grow, sizeof *best_grow * n);
+        }
+    }
+    if (best_lat < INT64_MAX) {
+        memcpy(p->stages, best, sizeof *best * n);
+        memcpy(grow, best_grow, sizeof *grow * n);
+    }
+    hls_plan_eval(p, 0, e);
+    free(best);
+    free(best_grow);
+    return met;
 }

@@ -32,6 +32,8 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     fprintf(f, "| frames/s (predicted) | %.1f |\n", p->fps);
     fprintf(f, "| latency (predicted) | %.3f ms (%lld cycles) |\n", p->latency_ms,
             (long long)p->latency);
+    if (p->max_latency_ms > 0)
+        fprintf(f, "| latency bound | %g ms (--max-latency-ms) |\n", p->max_latency_ms);
     fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
             (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
     fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x clock)) |\n",

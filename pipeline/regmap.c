@@ -186,6 +186,8 @@ static void json_channels(const Gen *G, FILE *f)
         if (c->kind == HLS_CH_W) {
             fprintf(f, "\"resident\": %s, \"offset\": %" PRId64 ", \"bytes\": %" PRId64 ", ",
                     c->resident ? "true" : "false", c->offset, c->bytes);
+            if (c->subs > 1) /* a banded conv's set, read once a band */
+                fprintf(f, "\"subs\": %" PRId64 ", ", c->subs);
         } else {
             rtl_safe_name(G->value[i], name, sizeof name);
             fprintf(f,

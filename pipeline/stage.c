@@ -78,6 +78,7 @@ int rtl_stage_cfg(const GirGraph *g, const HlsStage *s, Cfg *c)
         CFG("cfg_stride", 2, s->stride);
         CFG("cfg_pad", 4, s->pad);
         CFG("cfg_wreload", 1, s->whome == HLS_W_DDR);
+        CFG("cfg_band", 16, s->band); /* 0: the plain tile order */
         break;
     }
     case HLS_ST_MAXPOOL:

@@ -101,6 +101,8 @@ module kiln_conv #(
     parameter integer WURAM   = 0,
     parameter integer RQS     = 1,
     parameter integer SPAN    = 0,
+    parameter integer BANDMAX = 0,
+    parameter integer LBROWS  = 0,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127
 ) (
@@ -115,6 +117,7 @@ module kiln_conv #(
     input  wire [1:0]           cfg_stride,
     input  wire [3:0]           cfg_pad,
     input  wire                 cfg_wreload,
+    input  wire [15:0]          cfg_band,
     input  wire                 s_tvalid,
     output wire                 s_tready,
     input  wire [8*PE_IC-1:0]   s_tdata,
@@ -197,10 +200,14 @@ module kiln_conv #(
     reg [31:0]  wl_bias;          // first parameter beat of the lane
     reg [31:0]  wl_m;             // second parameter beat
 
+    wire        frame_done;   // last op of a pass issues now
     // groups of a tile starting at base: min(tog, ocg - base), registered
-    // (a base changes many cycles before its count is first used)
+    // (a loader base changes many cycles before its count is first used;
+    // the sequencer's count is taken for the next base at a pass's last
+    // op, since with bands the next pass may issue the cycle after)
+    wire [15:0] ct_next = (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
     wire [15:0] lt_rem = cfg_ocg - lt_base;
-    wire [15:0] ct_rem = cfg_ocg - ct_base;
+    wire [15:0] ct_rem = cfg_ocg - (frame_done ? ct_next : ct_base);
     reg  [15:0] lt_cnt, ct_cnt;
     always @(posedge clk) begin
         lt_cnt <= (cfg_tog < lt_rem) ? cfg_tog : lt_rem;
@@ -226,7 +233,6 @@ module kiln_conv #(
     localparam integer IB = 1 + $clog2(2 * OCGMAX + 2 * LAT + 36);
     reg [IB-1:0] inflight;
     wire [15:0]  inflight16 = {{(16-IB){1'b0}}, inflight};
-    wire       frame_done;    // last op of a pass issues now
 
     // bank release: the sequencer stops using it at the last op of a pass,
     // the loader may overwrite it LAT cycles later (its parameters are read
@@ -259,7 +265,7 @@ module kiln_conv #(
                 pend[(WBANKS == 2) ? cb : 1'b0] <= 1'b1;
             end
             if (frame_done) begin
-                ct_base <= (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
+                ct_base <= ct_next;
                 if (release_banks && WBANKS == 2)
                     cb <= !cb;
             end
@@ -310,6 +316,11 @@ module kiln_conv #(
 
     // ================= sliding window =================
     wire               iss, iss_last;
+    wire               band_done, span_on;
+    wire [15:0]        hout, wout;
+    // the pass issuing now is its band's last (its tile the layer's last)
+    wire               tile_last = ({1'b0, ct_base} + {1'b0, cfg_tog}) >= {1'b0, cfg_ocg};
+    wire               band_ok;  // bands: the band buffer has room for the next band
     wire [WAB-1:0]     iss_wa;
     wire               d_valid, d_first, d_last, d_oglast;
     wire [8*PE_IC*PP-1:0] d_data;
@@ -319,17 +330,19 @@ module kiln_conv #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     kiln_conv_window #(
-        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP), .SPAN(SPAN)
+        .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP), .SPAN(SPAN),
+        .LBROWS(LBROWS)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(ct_cnt),
         .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
+        .cfg_band(BANDMAX > 0 ? cfg_band : 16'd0), .tile_last(tile_last),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
-        .go(cb_full && credit),
+        .go(cb_full && credit && band_ok),
         .iss(iss), .iss_wa(iss_wa), .iss_last(iss_last),
         .d_valid(d_valid), .d_data(d_data), .d_first(d_first), .d_last(d_last), .d_og(d_og),
         .d_pv(d_pv), .d_oglast(d_oglast),
-        .frame_done(frame_done)
+        .frame_done(frame_done), .band_done(band_done), .span_out(span_on), .hout_out(hout), .wout_out(wout)
     );
 
     always @(posedge clk) begin
@@ -341,8 +354,11 @@ module kiln_conv #(
 
     // bank of the op beside d_* (cb flips on the edge after a pass's last op)
     reg d_bk;
-    always @(posedge clk)
+    reg d_pl;  // the op beside d_* is its pass's last
+    always @(posedge clk) begin
         d_bk <= (WBANKS == 2) && cb;
+        d_pl <= frame_done;
+    end
 
     // ================= weight memories, products =================
     wire signed [15:0] prod [0:PP*PE_OC*PE_IC-1];  // registered products (stage P)
@@ -418,7 +434,7 @@ module kiln_conv #(
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
-    localparam integer MW = 3 + PA + PP;  // valid, first, last, {bank, og}, tail
+    localparam integer MW = 4 + PA + PP;  // valid, first, last, {bank, og}, pass last, tail
     wire [PA-1:0] d_pa;
     generate
         if (PBB == 1) begin : g_pa2
@@ -430,7 +446,7 @@ module kiln_conv #(
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
-    wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_pa, d_tail};
+    wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_pa, d_pl, d_tail};
     reg  [MW-1:0] p_meta;
     always @(posedge clk)
         p_meta <= rst ? {MW{1'b0}} : d_meta;
@@ -467,15 +483,18 @@ module kiln_conv #(
     wire           t_last  = t_meta[MW-3];
     wire [PA-1:0]  t_pa    = t_meta[MW-4 -: PA];     // {bank, og}: parameter address
     wire [PP-1:0]  t_tail  = t_meta[PP-1:0];         // oglast, pixels 1.. valid
+    wire           t_pl    = t_meta[PP];             // pass last
 
     // ================= adder trees, accumulators, parameters =================
     reg a_valid;
     reg [PA-1:0] a_pa;
     reg [PP-1:0] a_tail;
+    reg          a_pl;
     always @(posedge clk) begin
         a_valid <= t_valid && t_last && !rst;
         a_pa    <= t_pa;
         a_tail  <= t_tail;
+        a_pl    <= t_pl;
     end
 
     wire [32*PP*PE_OC-1:0] rq_acc;
@@ -545,14 +564,15 @@ module kiln_conv #(
     endgenerate
 
     // ================= requant: one lane per result, or RQS results a lane =================
-    // beside the requant pipeline: {last slice of a result vector, tail}
-    wire [PP:0]   side_in, side_out;
+    // beside the requant pipeline: {pass last, last slice of a result vector, tail}
+    wire [PP+1:0] side_in, side_out;
     wire [PP-1:0] rq_tail = side_out[PP-1:0];
+    wire          rq_pl   = side_out[PP+1];
     generate
         if (RQ_PIPE == 0) begin : g_sd0
             assign side_out = side_in;
         end else begin : g_sdn
-            reg [PP:0] sd [0:RQ_PIPE-1];
+            reg [PP+1:0] sd [0:RQ_PIPE-1];
             integer k;
             always @(posedge clk) begin
                 sd[0] <= side_in;
@@ -568,7 +588,7 @@ module kiln_conv #(
                 .clk(clk), .rst(rst), .i_valid(a_valid),
                 .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
                 .o_valid(rq_valid), .o_q(rq_q));
-            assign side_in = {1'b1, a_tail};
+            assign side_in = {a_pl, 1'b1, a_tail};
             /* verilator lint_off UNUSEDSIGNAL */ // every result is a last slice
             wire unused_side = side_out[PP];
             /* verilator lint_on UNUSEDSIGNAL */
@@ -586,6 +606,7 @@ module kiln_conv #(
             reg [16*NL-1:0] c_mpos, c_mneg;
             reg [6*NL-1:0]  c_shift;
             reg [PP-1:0]    c_tail;
+            reg             c_pl;
             reg             c_busy;
             reg [SB-1:0]    c_n;
             wire            c_last = c_busy && c_n == SLAST;
@@ -596,6 +617,7 @@ module kiln_conv #(
                     c_mneg  <= rq_mneg;
                     c_shift <= rq_shift;
                     c_tail  <= a_tail;
+                    c_pl    <= a_pl;
                 end else if (c_busy) begin
                     c_acc   <= c_acc >> (32 * RL);
                     c_mpos  <= c_mpos >> (16 * RL);
@@ -628,7 +650,7 @@ module kiln_conv #(
                 .clk(clk), .rst(rst), .i_valid(c_busy),
                 .i_acc(c_acc[32*RL-1:0]), .i_mpos(c_mpos[16*RL-1:0]), .i_mneg(c_mneg[16*RL-1:0]),
                 .i_shift(c_shift[6*RL-1:0]), .o_valid(s_valid), .o_q(s_q));
-            assign side_in = {c_last, c_tail};
+            assign side_in = {c_pl, c_last, c_tail};
             wire s_last = side_out[PP];
             // slices 0 .. RQS-2, the newest on top
             reg [8*(NL-RL)-1:0] g_q;
@@ -647,7 +669,158 @@ module kiln_conv #(
     endgenerate
 
     generate
-        if (PP == 1) begin : g_fifo
+        if (BANDMAX > 0) begin : g_band
+            // ================= band buffer (bands) =================
+            // Two halves, each holding one band of every output group:
+            // results of a band's passes (tile by tile) go to entry
+            // {half, pixel group k of the band, the tile's first group + og}
+            // of pixel bank p (pixel p of the group); the reader sends a
+            // full half in raster order, every group of a pixel, while the
+            // next band computes into the other half.  Pixel groups are
+            // numbered within the band: row by row ceil(Wout/PP) a row, or
+            // (SPAN) across row ends.
+            localparam integer WGM = (WMAX + PP - 1) / PP;
+            localparam integer GA  = BANDMAX * WGM;       // group slots of a half
+            localparam integer HD  = GA * OCGMAX;         // entries of a half
+            localparam integer BAB = $clog2(2 * HD);
+            localparam integer PXB = ($clog2(PP) < 1) ? 1 : $clog2(PP);
+            localparam integer PPM = PP - 1;
+            localparam [BAB-1:0] HDA  = HD[BAB-1:0];
+            localparam [BAB-1:0] OCGA = OCGMAX[BAB-1:0];
+            localparam [PXB-1:0] PXL  = PPM[PXB-1:0];
+            assign credit = 1'b1;
+            // ---- result side ----
+            reg [BAB-1:0] r_kb;          // entry of the group's first output group
+            reg [15:0]    r_og, r_tb, r_by0;
+            reg           r_h;
+            reg [1:0]     h_full;
+            reg [15:0]    h_rows0, h_rows1;
+            wire [BAB-1:0] r_addr = (r_h ? HDA : {BAB{1'b0}}) + r_kb + r_tb[BAB-1:0] + r_og[BAB-1:0];
+            wire          r_oglast = rq_tail[PP-1];
+            wire [16:0]   r_bend = {1'b0, r_by0} + {1'b0, cfg_band};
+            wire          r_blast = r_bend >= {1'b0, hout};
+            wire [15:0]   r_rows = r_blast ? hout - r_by0 : cfg_band;
+            wire          r_bdone = rq_valid && rq_pl &&
+                                    ({1'b0, r_tb} + {1'b0, cfg_tog} >= {1'b0, cfg_ocg});
+            // ---- reader ----
+            reg           rh;            // half being read
+            reg [15:0]    rd_row, rd_x, rd_og;
+            reg [BAB-1:0] rd_kb;         // entry of the pixel group being read
+            reg [PXB-1:0] rd_px;
+            reg [1:0]     ib, db;        // bands issued, drained (mod 4)
+            wire [15:0]   rd_rows = rh ? h_rows1 : h_rows0;
+            wire          rd_last_og  = rd_og == cfg_ocg - 16'd1;
+            wire          rd_last_x   = rd_x == wout - 16'd1;
+            wire          rd_last_row = rd_row == rd_rows - 16'd1;
+            // output FIFO of 4 beats behind the registered read
+            reg [8*PE_OC-1:0] fq [0:3];
+            reg [1:0]     fq_wp, fq_rp;
+            reg [2:0]     fq_cnt;
+            reg           rd_pend;
+            reg [PXB-1:0] rd_pxq;
+            wire          rd_go = h_full[rh] && ({1'b0, fq_cnt} + {3'b0, rd_pend}) < 4'd3;
+            wire          rd_bend = rd_go && rd_last_og && rd_last_x && rd_last_row;
+            wire [BAB-1:0] rd_addr = (rh ? HDA : {BAB{1'b0}}) + rd_kb + rd_og[BAB-1:0];
+            wire [8*PE_OC-1:0] bbr [0:PP-1];
+            for (x = 0; x < PP; x = x + 1) begin : g_bb
+                reg [8*PE_OC-1:0] bb [0:2*HD-1];
+                reg [8*PE_OC-1:0] bq;
+                always @(posedge clk)
+                    if (rq_valid)
+                        bb[r_addr] <= rq_q[8*PE_OC*x +: 8*PE_OC];
+                always @(posedge clk)
+                    if (rd_go)
+                        bq <= bb[rd_addr];
+                assign bbr[x] = bq;
+            end
+            assign band_ok = (ib - db) != 2'd2;
+            always @(posedge clk) begin
+                if (rst) begin
+                    r_kb <= {BAB{1'b0}}; r_og <= 16'd0; r_tb <= 16'd0; r_by0 <= 16'd0;
+                    r_h <= 1'b0; h_full <= 2'b00;
+                    rh <= 1'b0; rd_row <= 16'd0; rd_x <= 16'd0; rd_og <= 16'd0;
+                    rd_kb <= {BAB{1'b0}}; rd_px <= {PXB{1'b0}};
+                    ib <= 2'd0; db <= 2'd0;
+                end else begin
+                    if (band_done)
+                        ib <= ib + 2'd1;
+                    if (rq_valid) begin
+                        if (rq_pl) begin
+                            r_kb <= {BAB{1'b0}};
+                            r_og <= 16'd0;
+                            if (r_bdone) begin
+                                r_tb <= 16'd0;
+                                r_h <= !r_h;
+                                r_by0 <= r_blast ? 16'd0 : r_bend[15:0];
+                                if (r_h)
+                                    h_rows1 <= r_rows;
+                                else
+                                    h_rows0 <= r_rows;
+                            end else begin
+                                r_tb <= r_tb + cfg_tog;
+                            end
+                        end else if (r_oglast) begin
+                            r_og <= 16'd0;
+                            r_kb <= r_kb + OCGA;
+                        end else begin
+                            r_og <= r_og + 16'd1;
+                        end
+                    end
+                    if (rd_go) begin
+                        rd_og <= rd_last_og ? 16'd0 : rd_og + 16'd1;
+                        if (rd_last_og) begin
+                            // the next pixel: the next bank of the group, or
+                            // the next group (a row's end ends a group
+                            // unless groups run across row ends)
+                            rd_x <= rd_last_x ? 16'd0 : rd_x + 16'd1;
+                            if (rd_px == PXL || (rd_last_x && !span_on)) begin
+                                rd_px <= {PXB{1'b0}};
+                                rd_kb <= rd_kb + OCGA;
+                            end else begin
+                                rd_px <= rd_px + 1'b1;
+                            end
+                            if (rd_last_x)
+                                rd_row <= rd_row + 16'd1;
+                        end
+                        if (rd_bend) begin
+                            rd_row <= 16'd0; rd_x <= 16'd0; rd_og <= 16'd0;
+                            rd_kb <= {BAB{1'b0}}; rd_px <= {PXB{1'b0}};
+                            rh <= !rh;
+                            db <= db + 2'd1;
+                        end
+                    end
+                    // a half fills when its band's last result is in, and
+                    // empties when its last beat is read
+                    h_full <= (h_full | (r_bdone ? (r_h ? 2'b10 : 2'b01) : 2'b00)) &
+                              ~(rd_bend ? (rh ? 2'b10 : 2'b01) : 2'b00);
+                end
+            end
+            always @(posedge clk) begin
+                rd_pend <= rd_go && !rst;
+                rd_pxq  <= rd_px;
+            end
+            wire fq_rd = m_tvalid && m_tready;
+            always @(posedge clk) begin
+                if (rst) begin
+                    fq_wp <= 2'd0; fq_rp <= 2'd0; fq_cnt <= 3'd0;
+                end else begin
+                    if (rd_pend)
+                        fq_wp <= fq_wp + 2'd1;
+                    if (fq_rd)
+                        fq_rp <= fq_rp + 2'd1;
+                    fq_cnt <= fq_cnt + {2'b0, rd_pend} - {2'b0, fq_rd};
+                end
+            end
+            always @(posedge clk)
+                if (rd_pend)
+                    fq[fq_wp] <= bbr[rd_pxq];
+            assign m_tvalid = fq_cnt != 3'd0;
+            assign m_tdata  = fq[fq_rp];
+            /* verilator lint_off UNUSEDSIGNAL */ // the result count is not needed here
+            wire [15:0]   unused_if = inflight16;
+            wire [PP-1:0] unused_tl = rq_tail;
+            /* verilator lint_on UNUSEDSIGNAL */
+        end else if (PP == 1) begin : g_fifo
             // ================= output FIFO =================
             localparam integer FD = (LATB + 3 <= 8) ? 8 : (LATB + 3 <= 16) ? 16 : 32;
             localparam integer FB = $clog2(FD);
@@ -681,8 +854,10 @@ module kiln_conv #(
                     fq_cnt <= fq_cnt + {{FB{1'b0}}, rq_valid} - {{FB{1'b0}}, fq_rd};
                 end
             end
-            /* verilator lint_off UNUSEDSIGNAL */ // no reorder with one pixel
+            assign band_ok = 1'b1;
+            /* verilator lint_off UNUSEDSIGNAL */ // no reorder with one pixel, no bands
             wire unused_tail = rq_tail[0];
+            wire unused_band = band_done ^ span_on ^ rq_pl ^ (^hout) ^ (^wout);
             /* verilator lint_on UNUSEDSIGNAL */
         end else begin : g_reo
             // ================= output reorder buffer (PP pixels) =================
@@ -727,6 +902,10 @@ module kiln_conv #(
             // pixel ob_px + 1 exists (tl[j]: pixel j + 1)
             wire [NPX-1:0] more = {{(NPX-PP+1){1'b0}}, tl[PP-2:0]};
             wire           ob_next_px = more[ob_px];
+            assign band_ok = 1'b1;
+            /* verilator lint_off UNUSEDSIGNAL */ // no bands
+            wire unused_band = band_done ^ span_on ^ rq_pl ^ (^hout) ^ (^wout);
+            /* verilator lint_on UNUSEDSIGNAL */
             assign m_tvalid = ob_r != ob_w;
             assign m_tdata  = obr[ob_px];
             always @(posedge clk) begin

@@ -18,6 +18,16 @@
 // At the end of a frame the sequencer waits for the writer to finish the frame
 // (rows below the last window may remain), then both restart.
 //
+// Bands (cfg_band > 0): the output rows run in bands of cfg_band rows
+//   (the last one may be shorter), and each band is issued once per pass of
+//   the sequencer's owner (tile_last low: again from the band's first row;
+//   high at the end of a pass: the next band).  The input rows of a band
+//   stay in the line buffer for all its passes: input row iy is accepted
+//   while iy < rel + R with rel = the band's first input row, so the line
+//   buffer must hold (cfg_band - 1) * S + K rows (LBROWS) and the input is
+//   streamed once a frame however many passes a band takes.  Pixel groups
+//   (SPAN) do not cross a band's last row.  cfg_band = 0: one band of the
+//   whole frame, every pass streaming the input again (the plain order).
 // Pixel parallelism PP: an op covers PP horizontally adjacent output pixels
 //   ox .. ox+PP-1 (ox steps by PP, the last group of a row may be partial);
 //   the line buffer is replicated PP times (one read port each, same writes)
@@ -36,12 +46,17 @@
 //   end of the last group that starts in it.
 // Parameters: LANES, KMAX (1..15), WMAX (widest map), GMAX (most input groups),
 //   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op),
-//   SPAN (0|1, pixel groups across row ends).
+//   SPAN (0|1, pixel groups across row ends), LBROWS (line-buffer rows
+//   wanted beyond KMAX + 1 for bands; 0: none).
 // Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
 //   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
 //   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
 //   with its data word; d_pv: pixel p of the op exists; d_oglast: og is the
-//   last output group; frame_done pulses with the last op of a frame.
+//   last output group; frame_done pulses with the last op of a pass (a
+//   frame, or with bands a band's pass); cfg_band, tile_last (bands: the
+//   pass now issuing is its band's last); band_done pulses with the last op
+//   of a band's last pass; span_on: groups run across row ends; hout: the
+//   output rows.
 // cfg_k - cfg_pad is registered: cfg must be set a cycle before a frame.
 // Latency: data one cycle after issue.
 // Resources: PP line buffers of R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX)
@@ -54,7 +69,8 @@ module kiln_conv_window #(
     parameter integer DW    = 0,
     parameter integer WAB   = 16,
     parameter integer PP    = 1,
-    parameter integer SPAN  = 0
+    parameter integer SPAN  = 0,
+    parameter integer LBROWS = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -65,6 +81,8 @@ module kiln_conv_window #(
     input  wire [3:0]           cfg_k,
     input  wire [1:0]           cfg_stride,
     input  wire [3:0]           cfg_pad,
+    input  wire [15:0]          cfg_band,
+    input  wire                 tile_last,
     input  wire                 s_tvalid,
     output wire                 s_tready,
     input  wire [8*LANES-1:0]   s_tdata,
@@ -79,10 +97,15 @@ module kiln_conv_window #(
     output reg                  d_first,
     output reg                  d_last,
     output reg  [15:0]          d_og,
-    output wire                 frame_done
+    output wire                 frame_done,
+    output wire                 band_done,
+    output wire                 span_out,
+    output wire [15:0]          hout_out,
+    output wire [15:0]          wout_out
 );
 
-    localparam integer RB = $clog2(KMAX + 1);
+    localparam integer RW = (LBROWS > KMAX + 1) ? LBROWS : KMAX + 1;
+    localparam integer RB = $clog2(RW);
     localparam integer R  = 1 << RB;
     localparam integer XB = ($clog2(WMAX) < 1) ? 1 : $clog2(WMAX);
     localparam integer GB = ($clog2(GMAX) < 1) ? 1 : $clog2(GMAX);
@@ -107,11 +130,22 @@ module kiln_conv_window #(
     reg [3:0]  ky, kx;
     reg        at_rs;     // next op starts an output row (SPAN: a group)
     reg        seq_wait;  // frame issued; waiting for the writer to finish it
+    reg [15:0] by0, bty0; // bands: the band's first output row, its first window row
+    wire       band_on = cfg_band != 16'd0;
+    wire [16:0] bend = {1'b0, by0} + {1'b0, cfg_band};  // past the band's last row
+    wire       b_last = !band_on || bend >= {1'b0, hout}; // the frame's last band
+    wire [15:0] oy_last = b_last ? hout - 16'd1 : bend[15:0] - 16'd1;
 
     wire signed [17:0] top = $signed({2'b0, ty}) - $signed({2'b0, pad16});
     wire signed [17:0] xs  = $signed({2'b0, tx}) - $signed({2'b0, pad16});
-    wire [15:0] rel = top[17] ? 16'd0 : top[15:0];
-    wire        l_oy_w = oy == hout - 16'd1;
+    // the first row still needed: the current output row's, or with bands
+    // the band's (its later passes start from it again)
+    wire signed [17:0] btop = $signed({2'b0, bty0}) - $signed({2'b0, pad16});
+    /* verilator lint_off UNUSEDSIGNAL */ // a row number below 2^16
+    wire signed [17:0] ntop = band_on ? btop : top;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [15:0] rel = ntop[17] ? 16'd0 : ntop[15:0];
+    wire        l_oy_w = oy == oy_last;
 
     // ---- writer ----
     reg [15:0] wr_row, wr_x, wr_g;
@@ -181,6 +215,10 @@ module kiln_conv_window #(
     wire row_end  = pix_end && l_ox;
     assign iss_last   = op_last;
     assign frame_done = iss && row_end && l_oy;
+    assign band_done  = frame_done && (!band_on || tile_last);
+    assign span_out   = span_on;
+    assign hout_out   = hout;
+    assign wout_out   = wout;
 
     // ---- read addresses of this op, one line buffer per pixel ----
     wire signed [17:0] iy = top + $signed({14'd0, ky});
@@ -233,6 +271,7 @@ module kiln_conv_window #(
         if (rst) begin
             oy <= 16'd0; ox <= 16'd0; og <= 16'd0; ig <= 16'd0;
             ky <= 4'd0; kx <= 4'd0; ty <= 16'd0; tx <= 16'd0;
+            by0 <= 16'd0; bty0 <= 16'd0;
             iss_wa <= {WAB{1'b0}};
             at_rs <= 1'b1;
             seq_wait <= 1'b0;
@@ -264,8 +303,21 @@ module kiln_conv_window #(
                 if (row_end) begin
                     oy <= l_oy ? 16'd0 : oy + 16'd1;
                     ty <= l_oy ? 16'd0 : ty + {14'd0, cfg_stride};
-                    if (l_oy)
+                    if (l_oy && band_on && !tile_last) begin
+                        // the band again for the next pass
+                        oy <= by0;
+                        ty <= bty0;
+                    end else if (l_oy && !b_last) begin
+                        // the next band; its rows are those after this one
+                        by0  <= oy + 16'd1;
+                        bty0 <= ty + {14'd0, cfg_stride};
+                        oy   <= oy + 16'd1;
+                        ty   <= ty + {14'd0, cfg_stride};
+                    end else if (l_oy) begin
+                        by0  <= 16'd0;
+                        bty0 <= 16'd0;
                         seq_wait <= 1'b1;
+                    end
                 end
             end
         end

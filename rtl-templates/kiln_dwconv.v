@@ -144,18 +144,23 @@ module kiln_dwconv #(
     wire               d_pv, d_oglast;   // single pixel, no output reorder
     /* verilator lint_on UNUSEDSIGNAL */
 
+    /* verilator lint_off UNUSEDSIGNAL */ // no bands in the depthwise engine
+    wire w_band_done, w_span;
+    wire [15:0] w_hout, w_wout;
+    /* verilator lint_on UNUSEDSIGNAL */
     kiln_conv_window #(
         .LANES(LANES), .KMAX(KMAX), .WMAX(WMAX), .GMAX(CGMAX), .DW(1), .WAB(WAB)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_cg), .cfg_ocg(cfg_cg),
         .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
+        .cfg_band(16'd0), .tile_last(1'b1),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .go(wl_done && !wl_reload && credit),  // no op of the next frame on a dropped set
         .iss(iss), .iss_wa(iss_wa), .iss_last(iss_last),
         .d_valid(d_valid), .d_data(d_data), .d_first(d_first), .d_last(d_last), .d_og(d_og),
         .d_pv(d_pv), .d_oglast(d_oglast),
-        .frame_done(frame_done)
+        .frame_done(frame_done), .band_done(w_band_done), .span_out(w_span), .hout_out(w_hout), .wout_out(w_wout)
     );
 
     always @(posedge clk) begin

@@ -39,8 +39,9 @@ int sim_check_beats(const Sim *s, int sg, const char *res, const char *tag, int 
             why = load ? "resident weights read once with CTRL bit1"
                        : "resident weights are not read without CTRL bit1";
         } else {
-            want = frames * (long)((c->bytes + nb - 1) / nb);
-            why = "streamed weights read once per frame";
+            want = frames * c->subs * (long)((c->bytes + nb - 1) / nb);
+            why = c->subs > 1 ? "streamed weights read once per band of each frame"
+                              : "streamed weights read once per frame";
         }
         snprintf(key, sizeof key, "%s.beats.%s", tag, c->name);
         got = sim_job_get(res, key, NULL);

@@ -116,6 +116,13 @@ static int parse_weight(const char *file, const char *where, const cJSON *o, Sim
         return sim_error(e, SIM_BAD_INPUT, "%s: %s.resident: expected true or false", file,
                          where);
     c->resident = cJSON_IsTrue(r);
+    /* a banded conv's set is read once a band */
+    c->subs = 1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "subs")) {
+        if ((rc = sim_need_num(file, where, o, "subs", 1, 1 << 20, &v, e)))
+            return rc;
+        c->subs = (int)v;
+    }
     return SIM_OK;
 }
 

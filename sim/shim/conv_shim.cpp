@@ -49,6 +49,7 @@ extern "C" void cv_set(CvSim *s, const CvIn *in)
     m->cfg_icg = in->icg;
     m->cfg_ocg = in->ocg;
     m->cfg_tog = in->tog;
+    m->cfg_band = in->band;
 #endif
     m->cfg_k = in->k;
     m->cfg_stride = in->stride;

@@ -28,6 +28,7 @@ typedef struct CvIn {
     int h, w, icg, ocg, k, stride, pad; /* cfg_* */
     int tog;                            /* cfg_tog (kiln_conv): groups per weight tile */
     int wreload;                        /* cfg_wreload */
+    int band;                           /* cfg_band (kiln_conv): output rows per band, 0: none */
     int s_tvalid;                       /* input stream */
     uint8_t s_tdata[128];               /* lane bytes */
     int w_tvalid;                       /* weight stream */

@@ -24,6 +24,9 @@
  * shapes, the engine falls back to row by row where K + S > R or Wout < PP).
  * KILN_TB_DW=1 builds the same bench for kiln_dwconv (PE_IC = PE_OC = LANES,
  * COUT = CIN, one KxK filter per channel).
+ * KILN_TB_BANDMAX (> 0: the engine's BANDMAX; every case runs in bands of
+ * 1..BANDMAX output rows, cfg_band: the input streamed once a frame, the
+ * weights once a band, the output in raster order with every group).
  * --vec FILE writes the first case's streams for the iverilog bench.
  */
 #include "conv_shim.h"
@@ -56,6 +59,10 @@
 #ifndef KILN_TB_SPAN
 #define KILN_TB_SPAN 0 /* 1: pixel groups across row ends (SPAN) */
 #endif
+#ifndef KILN_TB_BANDMAX
+#define KILN_TB_BANDMAX 0 /* > 0: bands of up to this many output rows */
+#endif
+#define BANDMAX KILN_TB_BANDMAX
 #define KKMIN (PP > RQS ? PP : RQS) /* least K*K*ICG of a case */
 #define TILE_ICG (RQS > 3 ? RQS : 3)  /* input groups of the loading-bound tile case */
 #define W1X1 (WMAX < 16 ? WMAX : 16)   /* width of the 1x1 utilisation case, before rounding to PP */
@@ -74,6 +81,7 @@ typedef struct Layer {
     int h, w, cin, cout, k, s, p;  /* shape */
     int hout, wout, icg, ocg;      /* derived */
     int tog, ntiles;               /* output groups per weight tile, tiles */
+    int band, nbands;              /* output rows per band (0: no bands), bands */
     int8_t *x;                     /* [h][w][cin] */
     int8_t *wt;                    /* [cout][cin][k][k] */
     int32_t *bias, *mpos, *mneg;   /* [cout] */
@@ -112,6 +120,7 @@ static void layer_make(Layer *l, TbRng *r)
     if (DW || l->tog <= 0 || l->tog > l->ocg)
         l->tog = l->ocg;
     l->ntiles = (l->ocg + l->tog - 1) / l->tog;
+    l->nbands = l->band > 0 ? (l->hout + l->band - 1) / l->band : 1;
     l->x = malloc((size_t)l->h * l->w * l->cin);
     l->wt = malloc((size_t)l->cout * (DW ? 1 : l->cin) * l->k * l->k);
     l->bias = malloc(sizeof(int32_t) * l->cout);
@@ -182,10 +191,12 @@ static void layer_make(Layer *l, TbRng *r)
     l->n_o = (long)l->hout * l->wout * l->ocg;
     l->obeats = calloc((size_t)l->n_o, PE_OC);
     b = 0;
-    for (int t = 0; t < l->ntiles; t++)
+    /* with bands, raster order with every group */
+    for (int t = 0; t < (l->band ? 1 : l->ntiles); t++)
     for (y = 0; y < l->hout; y++)
         for (x = 0; x < l->wout; x++)
-            for (g = t * l->tog; g < l->ocg && g < (t + 1) * l->tog; g++, b++)
+            for (g = l->band ? 0 : t * l->tog;
+                 g < l->ocg && (l->band || g < (t + 1) * l->tog); g++, b++)
                 for (o = 0; o < PE_OC; o++) {
                     int co = g * PE_OC + o;
                     uint32_t acc;
@@ -224,8 +235,12 @@ static long run_mode(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct
     CvOut out;
     TbBp bs, bw, bm;
     long si = 0, wi = 0, oi = 0, t, limit;
-    long n_sf = l->n_s * l->ntiles; /* input beats per frame: one pass per tile */
-    long n_s = n_sf * frames, n_w = l->n_w * (resident ? 2 : frames), n_o = l->n_o * frames;
+    /* input beats per frame: one pass per tile, or with bands once */
+    long n_sf = l->band ? l->n_s : l->n_s * l->ntiles;
+    /* weight sets a frame: with bands one a band, unless one tile stays
+     * resident (a single frame without cfg_wreload) */
+    long sets = l->band && (l->ntiles > 1 || frames > 1) ? l->nbands : 1;
+    long n_s = n_sf * frames, n_w = l->n_w * (resident ? 2 : frames * sets), n_o = l->n_o * frames;
     long t_first = -1, t_last = -1;
     int extra = 0;
     tb_bp_init(&bs, seed * 3 + 1, pct_s);
@@ -241,6 +256,7 @@ static long run_mode(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct
     in.stride = l->s;
     in.pad = l->p;
     in.wreload = frames > 1;
+    in.band = l->band;
     in.rst = 1;
     cv_set(sim, &in);
     cv_tick(sim);
@@ -311,14 +327,14 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #define ENGINE "kiln_conv"
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
-                           KILN_TB_SPAN};
+                           KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
-    int64_t rt[10];
+    int64_t rt[11];
     int64_t pred;
     long cyc, ops;
     char desc[256];
@@ -335,6 +351,7 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     rt[7] = l->tog;
     rt[8] = 1; /* input a beat a cycle */
     rt[9] = 1; /* weights a beat a cycle */
+    rt[10] = l->band;
     if (DW) { /* h, w, c, k, stride, pad */
         rt[3] = l->k;
         rt[4] = l->s;
@@ -345,19 +362,20 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     /* MAC-array utilisation: MACs done / (PP * array * cycles) */
     ops = (long)l->hout * l->wout * l->ocg * (DW ? 1 : l->icg) * l->k * l->k / PP;
     tb_check_int(c, "cycles", 0, cyc, pred);
-    if (min_util && cyc > 0 && ops * 100 < (long)min_util * cyc)
+    if (min_util && !l->band && cyc > 0 && ops * 100 < (long)min_util * cyc)
         tb_check_fail(c, "PE utilisation %.1f%% below %d%%", 100.0 * (double)ops / (double)cyc,
                       min_util);
     frames = tb_chance(&r, 40) ? 2 : 1;
-    if (!DW && l->ntiles == 1 && tb_chance(&r, 25)) {
+    if (!DW && l->ntiles == 1 && !l->band && tb_chance(&r, 25)) {
         /* a resident set, then a frame that drops it (all ready) */
         run_mode(sim, c, l, 3, 100, 100, 100, seed + 55, 1);
     }
     run(sim, c, l, frames, (int)tb_rand_range(&r, 20, 95), (int)tb_rand_range(&r, 20, 95),
         (int)tb_rand_range(&r, 10, 95), seed + 77);
     snprintf(desc, sizeof desc,
-             "%s %dx%dx%d -> %d K%d S%d P%d tiles %d: cycles %ld (model %lld) util %.1f%%, bp frames %d",
-             DW ? "dwconv" : "conv", l->h, l->w, l->cin, l->cout, l->k, l->s, l->p, l->ntiles, cyc,
+             "%s %dx%dx%d -> %d K%d S%d P%d tiles %d bands %d: cycles %ld (model %lld) util %.1f%%, bp frames %d",
+             DW ? "dwconv" : "conv", l->h, l->w, l->cin, l->cout, l->k, l->s, l->p, l->ntiles,
+             l->nbands, cyc,
              (long long)pred,
              cyc > 0 ? 100.0 * (double)ops / (double)cyc : 0.0, frames);
     tb_case_end(c, desc);
@@ -372,6 +390,7 @@ static void fixed_case(CvSim *sim, TbCheck *c, uint64_t seed, int h, int w, int 
     tb_rng_seed(&r, seed);
     l.h = h; l.w = w; l.cin = cin; l.cout = DW ? cin : cout; l.k = k; l.s = s; l.p = p;
     l.tog = TOGMAX > 0 && (tog <= 0 || tog > TOGMAX) ? TOGMAX : tog;
+    l.band = BANDMAX;
     layer_make(&l, &r);
     one_case(sim, c, &l, seed, min_util);
     layer_free(&l);
@@ -431,6 +450,8 @@ int main(int argc, char **argv)
             l.tog = tb_chance(&r, 40) ? (int)tb_rand_range(&r, 1, 3) : 0;
             if (TOGMAX > 0)
                 l.tog = (int)tb_rand_range(&r, 1, TOGMAX);
+            if (BANDMAX > 0)
+                l.band = (int)tb_rand_range(&r, 1, BANDMAX);
         } while (l.h + 2 * l.p < l.k || l.w + 2 * l.p < l.k ||
                  l.k * l.k * ((l.cin + PE_IC - 1) / PE_IC) < KKMIN);
         if (vec)

@@ -24,7 +24,7 @@ module tb_conv_iv;
                 .PIPE(1), .RQ_PIPE(2), .PACK(1)) dut (
         .clk(clk), .rst(rst), .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg),
         .cfg_ocg(cfg_ocg), .cfg_tog(cfg_ocg), .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
-        .cfg_wreload(1'b0),
+        .cfg_wreload(1'b0), .cfg_band(16'd0),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .w_tvalid(w_tvalid), .w_tready(w_tready), .w_tdata(w_tdata),
         .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(m_tdata));

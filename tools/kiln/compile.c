@@ -40,6 +40,7 @@ static void compile_usage(FILE *f)
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
+            "                    [--max-latency-ms X]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -52,6 +53,8 @@ static void compile_usage(FILE *f)
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
+            "  --max-latency-ms  latency bound: the fastest plan within it; exit 2 naming\n"
+            "            the shortest latency reached when none is (a --plan is checked)\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -283,6 +286,13 @@ static int make_plan(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions 
         return kiln_user_error("%s: cannot read: %s", plan_path, strerror(errno));
     *out = hls_plan_replay(g, b, text, plan_path, mhz, &err);
     free(text);
+    if (*out && o->max_latency_ms > 0 && (*out)->latency_ms > o->max_latency_ms) {
+        double ms = (*out)->latency_ms;
+        hls_plan_free(*out);
+        *out = NULL;
+        return kiln_user_error("%s: the plan's latency %.3f ms exceeds --max-latency-ms %g",
+                               plan_path, ms, o->max_latency_ms);
+    }
     return *out ? KILN_OK : kiln_report(&err);
 }
 
@@ -427,6 +437,15 @@ int kiln_cmd_compile(int argc, char **argv)
                                        argv[i], HLS_PP_MAX);
             }
             opts.pp_max = (int)v;
+        } else if (!strcmp(a, "--max-latency-ms") && more) {
+            char *end;
+            opts.max_latency_ms = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(opts.max_latency_ms > 0) ||
+                opts.max_latency_ms > 1e6) {
+                free(pins);
+                return kiln_user_error("compile: --max-latency-ms '%s': expected milliseconds "
+                                       "in (0, 1e6]", argv[i]);
+            }
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
