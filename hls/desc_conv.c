@@ -204,6 +204,10 @@ static int64_t win_cycles(const WinShape *sh)
                            * row and column corrections of its read address
                            * (conv4 of the ZCU104 design, 4 x 16 PP 3, in
                            * context: 7022 LUT with SPAN, 6979 without) */
+#define CV_LUT_2X_AMUX 8.0  /* DSP2X: an activation pair's byte multiplexer */
+#define CV_LUT_2X_WMUX1 8.0 /* DSP2X: a weight pair's multiplexer (PACK 1) */
+#define CV_LUT_2X_WMUX2 36.0 /* DSP2X, PACK 2: packing two weight pairs, their multiplexer */
+#define CV_LUT_2X_FIX 17.0  /* DSP2X, PACK 2: the high field's sign carry, per DSP */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
                            * accumulator and parameters (70 bits); measured in
@@ -216,17 +220,26 @@ static int64_t win_cycles(const WinShape *sh)
 static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX",
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
-                                      "SPAN",  NULL};
+                                      "SPAN",  "DSP2X", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
-       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN };
+       CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_DSP2X };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE };
 
+/* Adder-tree inputs of one output lane: PE_IC products, or with DSP2X the
+ * PE_IC/2 pair sums of the clk2x DSPs (kiln_mac2x). */
+static int64_t conv_leaves(const int64_t *hw)
+{
+    return hw[CV_DSP2X] ? hw[CV_PE_IC] / 2 : hw[CV_PE_IC];
+}
+
+/* DSP2X: the pair sums reach the clk domain 3 cycles after the op (1 for
+ * the plain registered products). */
 static int64_t conv_latency(const int64_t *hw)
 {
-    return 4 + hls_min64(hw[CV_PIPE], hls_clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE] +
-           (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
+    return 3 + (hw[CV_DSP2X] ? 3 : 1) + hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw))) +
+           hw[CV_RQ_PIPE] + (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
 int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
@@ -293,6 +306,20 @@ static int64_t tree_reg_bits(int64_t l, int64_t tl)
     return n;
 }
 
+/* DSP2X: LUTs beside the clk2x DSPs: the lane multiplexers (activation
+ * bytes shared by the DSPs of one input pair and pixel, packed weights by
+ * the pixels of one output pair), the packing of two weights in the clk
+ * domain and, PACK=2, the sign carry into the high field of each sum. */
+static double conv_lut_2x(const int64_t *hw, int64_t dsps)
+{
+    int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
+    double amux = (double)(pp * pic / 2) * CV_LUT_2X_AMUX;
+    double wmux = (double)(poc / hw[CV_PACK] * pic / 2) *
+                  (hw[CV_PACK] == 2 ? CV_LUT_2X_WMUX2 : CV_LUT_2X_WMUX1);
+    double fix = hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2X_FIX : 0.0;
+    return amux + wmux + fix;
+}
+
 static HlsRes conv_resources(const int64_t *hw)
 {
     HlsRes r;
@@ -303,9 +330,11 @@ static HlsRes conv_resources(const int64_t *hw)
         rows << (hls_max64(1, hls_clog2(hw[CV_WMAX])) + hls_max64(1, hls_clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
-    int64_t l = hls_clog2(pic), tl = hls_min64(hw[CV_PIPE], l);
+    int64_t leaves = conv_leaves(hw), l = hls_clog2(leaves), tl = hls_min64(hw[CV_PIPE], l);
+    int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
+    int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
     double pmem_lut = 0.0, wbram = 0.0;
-    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)rql;
+    r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = 0.0;
     if (hw[CV_WURAM] == 1)
@@ -335,7 +364,7 @@ static HlsRes conv_resources(const int64_t *hw)
      * + 4)) (kiln_conv.v g_reo); block RAM from 128 words of a wide lane.
      * Up to 64 words its LUTRAM is in the fitted LUT terms. */
     if (pp > 1) {
-        int64_t latb = 4 + tl + hw[CV_RQ_PIPE];
+        int64_t latb = 3 + (hw[CV_DSP2X] ? 3 : 1) + tl + hw[CV_RQ_PIPE];
         int64_t db = (int64_t)1 << hls_clog2(2 * hls_cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
         if (db > 64) {
             HlsMem ob = hls_mem(db, 8 * poc), tail = hls_mem(db, pp);
@@ -347,8 +376,9 @@ static HlsRes conv_resources(const int64_t *hw)
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
-            (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
-            (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
+            (double)lanes * (double)(leaves - 1) * CV_LUT_ADD +
+            (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
+            (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
@@ -356,7 +386,7 @@ static HlsRes conv_resources(const int64_t *hw)
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
-    r.ff = CV_FF_BASE + (double)macs * 16.0 +
+    r.ff = CV_FF_BASE + (double)(hw[CV_DSP2X] ? dsps * 2 * 36 : macs * 16) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +

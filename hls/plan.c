@@ -57,6 +57,31 @@ static const char *engine_name(HlsStageKind k)
     return "?";
 }
 
+int hls_clk2x_fits(const HlsBoard *b, double mhz, char *why, size_t n)
+{
+    if (b->dsp_max_mhz <= 0.0) {
+        snprintf(why, n, "clk2x: %s gives no DSP48E2 FMAX (clocks dsp-max-mhz)", b->name);
+        return 0;
+    }
+    if (2.0 * mhz > b->dsp_max_mhz) {
+        snprintf(why, n, "clk2x: 2 x %.1f MHz exceeds the DSP48E2 FMAX of %s, %.0f MHz", mhz,
+                 b->part, b->dsp_max_mhz);
+        return 0;
+    }
+    snprintf(why, n, "clk2x: DSPs at %.1f MHz, within the DSP48E2 FMAX of %s, %.0f MHz",
+             2.0 * mhz, b->part, b->dsp_max_mhz);
+    return 1;
+}
+
+void hls_plan_set_clk2x(HlsPlan *p, int on)
+{
+    int i;
+    p->clk2x = on;
+    p->dsp_mhz = on ? 2.0 * p->mhz : p->mhz;
+    for (i = 0; i < p->nstage; i++)
+        p->stages[i].clk2x = on && hls_is_conv(&p->stages[i]);
+}
+
 HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
 {
     HlsPlan *p = calloc(1, sizeof *p);
@@ -66,6 +91,7 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError
     p->model = g->name ? g->name : "model";
     p->board = *b;
     p->mhz = mhz > 0 ? mhz : b->default_mhz;
+    p->dsp_mhz = p->mhz;
     if (p->mhz < 1.0) {
         gir_error_at(e, gir_loc_none(), "plan: clock %g MHz below 1 MHz", p->mhz);
         free(p);
@@ -213,6 +239,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     if (!p)
         return NULL;
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
+    if (o->clk2x) {
+        char why[200];
+        hls_plan_set_clk2x(p, hls_clk2x_fits(b, p->mhz, why, sizeof why));
+    }
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
         hls_plan_free(p);
         return NULL;

@@ -101,6 +101,8 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
         hls_param_put(&hw, "SPAN", s->span);
+        s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
+        hls_param_put(&hw, "DSP2X", s->dsp2x);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -499,7 +501,9 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
     hls_plan_timing(p); /* t_done per stage and the latency */
     p->fps = clock / (double)p->interval;
     p->latency_ms = (double)p->latency / clock * 1e3;
-    p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps / (p->total.dsp * 2.0 * clock) : 0.0;
+    p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps /
+                                        (p->total.dsp * 2.0 * clock * (p->clk2x ? 2.0 : 1.0))
+                                  : 0.0;
     return 0;
 }
 

@@ -39,6 +39,7 @@ static void compile_usage(FILE *f)
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
+            "                    [--clk2x]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -49,6 +50,8 @@ static void compile_usage(FILE *f)
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
+            "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
+            "            where the board's DSP48E2 FMAX allows it; plan.json keeps the choice\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -421,6 +424,8 @@ int kiln_cmd_compile(int argc, char **argv)
                                        argv[i], HLS_PP_MAX);
             }
             opts.pp_max = (int)v;
+        } else if (!strcmp(a, "--clk2x")) {
+            opts.clk2x = 1;
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
@@ -461,6 +466,10 @@ int kiln_cmd_compile(int argc, char **argv)
     if (plan_path && opts.npins) {
         free(pins);
         return kiln_user_error("compile: --pin and --plan exclude each other (pin in plan.json)");
+    }
+    if (plan_path && opts.clk2x) {
+        free(pins);
+        return kiln_user_error("compile: --clk2x and --plan exclude each other (clk2x in plan.json)");
     }
     if (plan_path && opts.pp_max) {
         free(pins);
