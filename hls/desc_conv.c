@@ -208,6 +208,14 @@ static int64_t win_cycles(const WinShape *sh)
 #define CV_LUT_2X_WMUX1 8.0 /* DSP2X: a weight pair's multiplexer (PACK 1) */
 #define CV_LUT_2X_WMUX2 36.0 /* DSP2X, PACK 2: packing two weight pairs, their multiplexer */
 #define CV_LUT_2X_FIX 17.0  /* DSP2X, PACK 2: the high field's sign carry, per DSP */
+#define CV_LUT_2X_ACC 54.0  /* DSP2X, per DSP: yosys 0.23 packs neither the registers nor
+                             * the accumulator into a DSP48E2 (it does for DSP48E1), so
+                             * the P register's 36-bit add and its load/add select are
+                             * LUT/CARRY; fitted on PE 8x8 PACK 2 PIPE 3: 5461 LUT
+                             * against 4539 without DSP2X (Vivado's DSP48E2 takes them) */
+#define CV_FF_2X 160.0      /* DSP2X, per DSP: operand, product, sum and hold registers
+                             * (unpacked, as above) and the sum's clk-domain copy; the
+                             * same point: 5067 FF against 4093 */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
                            * accumulator and parameters (70 bits); measured in
@@ -317,7 +325,7 @@ static double conv_lut_2x(const int64_t *hw, int64_t dsps)
     double wmux = (double)(poc / hw[CV_PACK] * pic / 2) *
                   (hw[CV_PACK] == 2 ? CV_LUT_2X_WMUX2 : CV_LUT_2X_WMUX1);
     double fix = hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2X_FIX : 0.0;
-    return amux + wmux + fix;
+    return amux + wmux + fix + (double)dsps * CV_LUT_2X_ACC;
 }
 
 static HlsRes conv_resources(const int64_t *hw)
@@ -386,7 +394,7 @@ static HlsRes conv_resources(const int64_t *hw)
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
-    r.ff = CV_FF_BASE + (double)(hw[CV_DSP2X] ? dsps * 2 * 36 : macs * 16) +
+    r.ff = CV_FF_BASE + (hw[CV_DSP2X] ? (double)dsps * CV_FF_2X : (double)macs * 16.0) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +

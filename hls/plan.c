@@ -225,24 +225,19 @@ static int set_pins(HlsPlan *p, const HlsPlanOptions *o, GirError *e)
     return 0;
 }
 
-HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                        GirError *e)
+/* One search with the clk2x domain on (clk2x 1) or off. */
+static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                           int clk2x, GirError *e)
 {
-    HlsPlanOptions dflt = {0};
     HlsPlan *p;
     HlsStage *save;
     char (*grow)[HLS_GROW_LEN];
     char over[160];
-    if (!o)
-        o = &dflt;
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
-    if (o->clk2x) {
-        char why[200];
-        hls_plan_set_clk2x(p, hls_clk2x_fits(b, p->mhz, why, sizeof why));
-    }
+    hls_plan_set_clk2x(p, clk2x);
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
         hls_plan_free(p);
         return NULL;
@@ -269,6 +264,43 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     finish_reasons(p, grow);
     free(save);
     free(grow);
+    return p;
+}
+
+HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                        GirError *e)
+{
+    HlsPlanOptions dflt = {0};
+    HlsPlan *p, *q;
+    char why[200];
+    int fits;
+    if (!o)
+        o = &dflt;
+    fits = o->clk2x != HLS_CLK2X_OFF &&
+           hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
+    if (!fits || o->clk2x == HLS_CLK2X_ON) {
+        p = plan_build(g, b, o, fits, e);
+        if (p && o->clk2x != HLS_CLK2X_OFF)
+            snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
+        return p;
+    }
+    /* auto: both searches, the faster plan (then the shorter latency) */
+    p = plan_build(g, b, o, 1, e);
+    if (!p)
+        return NULL;
+    q = plan_build(g, b, o, 0, e);
+    if (!q)
+        return p;
+    if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
+        snprintf(q->clk2x_why, sizeof q->clk2x_why,
+                 "clk2x: not taken, %.1f frames/s without it against %.1f with it", q->fps,
+                 p->fps);
+        hls_plan_free(p);
+        return q;
+    }
+    snprintf(p->clk2x_why, sizeof p->clk2x_why,
+             "clk2x: taken, %.1f frames/s with it against %.1f without it", p->fps, q->fps);
+    hls_plan_free(q);
     return p;
 }
 

@@ -131,14 +131,21 @@ typedef struct {
     int pp;         /* pixel parallelism */
 } HlsPin;
 
+/* HlsPlanOptions.clk2x. */
+enum {
+    HLS_CLK2X_OFF,  /* every DSP on the fabric clock (the default) */
+    HLS_CLK2X_ON,   /* a clk2x domain for the conv MAC arrays where the FMAX allows it */
+    HLS_CLK2X_AUTO  /* both searches; the plan with more frames/s */
+};
+
 /* Planner options; zeroed = defaults. */
 typedef struct {
     double mhz;         /* target clock; 0: the board's default */
     const HlsPin *pins; /* hand-set parallelism */
     int npins;          /* count of pins */
     int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
-    int clk2x;          /* 1: conv MAC arrays at twice the clock where the board's DSP48E2
-                         * FMAX allows it (hls_clk2x_fits) */
+    int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
+                         * DSP48E2 FMAX allows it (hls_clk2x_fits) */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -148,6 +155,7 @@ typedef struct {
     double mhz;          /* target clock */
     int clk2x;           /* 1: conv MAC arrays on a clk2x domain at 2 x mhz (kiln_conv DSP2X) */
     double dsp_mhz;      /* the MAC arrays' DSP clock: mhz, or 2 x mhz with clk2x */
+    char clk2x_why[200]; /* the clk2x choice and its reason ("" when not asked) */
     HlsStage *stages;    /* FPGA stages, topological */
     int nstage;          /* count */
     HlsCpuNode *cpu;     /* nodes on the CPU */

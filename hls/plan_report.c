@@ -37,6 +37,8 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
     fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x DSP clock)) |\n",
             100.0 * p->dsp_eff);
+    if (p->clk2x_why[0])
+        fprintf(f, "| DSP clock choice | %s |\n", p->clk2x_why);
     if (p->clk2x)
         fprintf(f, "| DSP clock | %.0f MHz: the conv MAC arrays on clk2x (DSP48E2 FMAX %.0f MHz: "
                    "%s) |\n", p->dsp_mhz, b->dsp_max_mhz, b->dsp_max_source);

@@ -39,7 +39,7 @@ static void compile_usage(FILE *f)
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
-            "                    [--clk2x]\n"
+            "                    [--clk2x on|auto|off]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -51,7 +51,8 @@ static void compile_usage(FILE *f)
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
-            "            where the board's DSP48E2 FMAX allows it; plan.json keeps the choice\n"
+            "            where the board's DSP48E2 FMAX allows it: on, auto (plan both, keep\n"
+            "            the faster), off (default); plan.json keeps the choice\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -424,8 +425,18 @@ int kiln_cmd_compile(int argc, char **argv)
                                        argv[i], HLS_PP_MAX);
             }
             opts.pp_max = (int)v;
-        } else if (!strcmp(a, "--clk2x")) {
-            opts.clk2x = 1;
+        } else if (!strcmp(a, "--clk2x") && more) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "on"))
+                opts.clk2x = HLS_CLK2X_ON;
+            else if (!strcmp(v, "auto"))
+                opts.clk2x = HLS_CLK2X_AUTO;
+            else if (!strcmp(v, "off"))
+                opts.clk2x = HLS_CLK2X_OFF;
+            else {
+                free(pins);
+                return kiln_user_error("compile: --clk2x '%s': expected on, auto or off", v);
+            }
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
