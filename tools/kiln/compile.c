@@ -500,6 +500,7 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_report(&err);
     }
+    opts.mhz = mhz; /* the search's clock (a replay takes mhz below) */
     rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
