@@ -213,9 +213,13 @@ static int64_t win_cycles(const WinShape *sh)
                              * the P register's 36-bit add and its load/add select are
                              * LUT/CARRY; fitted on PE 8x8 PACK 2 PIPE 3: 5461 LUT
                              * against 4539 without DSP2X (Vivado's DSP48E2 takes them) */
-#define CV_FF_2X 160.0      /* DSP2X, per DSP: operand, product, sum and hold registers
-                             * (unpacked, as above) and the sum's clk-domain copy; the
-                             * same point: 5067 FF against 4093 */
+#define CV_FF_2X2 160.0     /* DSP2X, PACK 2, per DSP: operand, product, sum and hold
+                             * registers (unpacked, as above) and the sum's clk-domain
+                             * copy; the same point: 5067 FF against 4093 */
+#define CV_FF_2X1 74.0      /* DSP2X, PACK 1, per DSP: the same, narrower (one int8
+                             * weight, 17-bit sums; yosys merges the sign copies):
+                             * PE 8x8 PP 2 PIPE 1: 7301 FF against 4588 (LUT 11602
+                             * against 9742, predicted 12364) */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_RQSER 69.0 /* RQS > 1, per result lane: capture/shift of its
                            * accumulator and parameters (70 bits); measured in
@@ -394,7 +398,9 @@ static HlsRes conv_resources(const int64_t *hw)
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
-    r.ff = CV_FF_BASE + (hw[CV_DSP2X] ? (double)dsps * CV_FF_2X : (double)macs * 16.0) +
+    r.ff = CV_FF_BASE +
+           (hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
+                         : (double)macs * 16.0) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
