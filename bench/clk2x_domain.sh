@@ -2,7 +2,8 @@
 # What yosys puts in kiln_conv's clk2x domain (DSP2X=1): synth_xilinx
 # -family xcup of one engine, then per clock the registers and DSP48E2 it
 # clocks and the logic feeding them (bench/synth/fastdom.py), beside the
-# engine without DSP2X: cells, LUT, FF and DSP48E2 of both.
+# engine without DSP2X: cells, LUT, FF and DSP48E2 of both; and how yosys
+# maps a chain of registered post-adders (DSP cascades) for xc7 and xcup.
 #   bench/clk2x_domain.sh [PE_IC PE_OC PACK]   (default 8 8 2; a few minutes)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -22,3 +23,10 @@ for x in 1 0; do
 done
 /usr/bin/python3 "$HERE/synth/fastdom.py" "$OUT/n1.json" clk2x
 /usr/bin/python3 "$HERE/synth/fastdom.py" "$OUT/n1.json" clk
+# Accumulation in DSP cascades: four MACs through registered post-adders,
+# as yosys maps them for DSP48E1 (xc7) and DSP48E2 (xcup)
+for fam in xc7 xcup; do
+  yosys -q -p "read_verilog $HERE/synth/cascade_probe.v; synth_xilinx -family $fam -noiopad -noclkbuf -top cascade_probe;
+    tee -q -o $OUT/casc_$fam stat" > /dev/null
+  echo "cascade_probe on $fam: $(awk '/^ +(DSP48E[12]|FD[RSCP]E|LUT[1-6]|CARRY[48]) /{printf "%s %s, ", $1, $2}' "$OUT/casc_$fam")"
+done
