@@ -15,7 +15,8 @@ for x in 1 0; do
   yosys -q -l "$OUT/log$x" -p "read_verilog -defer $R/kiln_conv.v $R/kiln_conv_window.v $R/kiln_mac2.v $R/kiln_requant.v;
     chparam -set PE_IC $PIC -set PE_OC $POC -set KMAX 3 -set WMAX 64 -set CIMAX 64 -set COMAX 64 -set PIPE 3 -set RQ_PIPE 4 -set PACK $PACK -set DSP2X $x kiln_conv;
     synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top kiln_conv;
-    tee -q -o $OUT/stat$x stat; write_json $OUT/n$x.json" > /dev/null
+    tee -q -o $OUT/stat$x stat; write_json $OUT/n$x.json" > /dev/null 2> "$OUT/err$x" ||
+    { cat "$OUT/err$x" >&2; exit 1; }
   lut=$(awk '/LUT[1-6] /{s+=$2} END{print s}' "$OUT/stat$x")
   ff=$(awk '/FD[RSCP]E /{s+=$2} END{print s}' "$OUT/stat$x")
   dsp=$(awk '/DSP48E2 /{print $2}' "$OUT/stat$x")
