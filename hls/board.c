@@ -174,6 +174,10 @@ static int board_from_doc(xmlDoc *doc, XmlDiag *d, HlsBoard *b, GirError *e)
                             b->default_mhz, b->max_mhz);
     if (b->default_mhz < 1)
         return gir_error_at(e, loc, "clocks: default-mhz %g below 1 MHz", b->default_mhz);
+    b->dsp_max_mhz = attr_num(n, "dsp-max-mhz");
+    attr_str(n, "dsp-max-source", b->dsp_max_source, sizeof b->dsp_max_source);
+    if (b->dsp_max_mhz > 2000)
+        return gir_error_at(e, loc, "clocks: dsp-max-mhz %g above 2000", b->dsp_max_mhz);
     n = child(root, "ddr");
     attr_str(n, "type", b->ddr_type, sizeof b->ddr_type);
     if (attr_range(n, "bytes", 1 << 20, (int64_t)1 << 48, &b->ddr_bytes, loc, e) < 0)

@@ -34,6 +34,9 @@ typedef struct {
     int64_t ff;            /* CLB flip-flops */
     double default_mhz;    /* PL clock the compiler plans for by default */
     double max_mhz;        /* fastest PL clock a plan may ask for */
+    double dsp_max_mhz;    /* DSP48E2 FMAX of the speed grade (data sheet); 0: not given,
+                            * no clk2x MAC arrays */
+    char dsp_max_source[200]; /* where that figure comes from */
     char ddr_type[16];     /* ddr4, lpddr4 */
     int64_t ddr_bytes;     /* PS DDR size */
     double ddr_gbps;       /* bandwidth the PL can draw from DDR, GB/s */

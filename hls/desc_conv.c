@@ -297,6 +297,22 @@ static int64_t win_cycles_band(const WinShape *sh)
                            * row and column corrections of its read address
                            * (conv4 of the ZCU104 design, 4 x 16 PP 3, in
                            * context: 7022 LUT with SPAN, 6979 without) */
+#define CV_LUT_2X_AMUX 8.0  /* DSP2X: an activation pair's byte multiplexer */
+#define CV_LUT_2X_WMUX1 8.0 /* DSP2X: a weight pair's multiplexer (PACK 1) */
+#define CV_LUT_2X_WMUX2 36.0 /* DSP2X, PACK 2: packing two weight pairs, their multiplexer */
+#define CV_LUT_2X_FIX 17.0  /* DSP2X, PACK 2: the high field's sign carry, per DSP */
+#define CV_LUT_2X_ACC 54.0  /* DSP2X, per DSP: yosys 0.23 packs neither the registers nor
+                             * the accumulator into a DSP48E2 (it does for DSP48E1), so
+                             * the P register's 36-bit add and its load/add select are
+                             * LUT/CARRY; fitted on PE 8x8 PACK 2 PIPE 3: 5461 LUT
+                             * against 4539 without DSP2X (Vivado's DSP48E2 takes them) */
+#define CV_FF_2X2 160.0     /* DSP2X, PACK 2, per DSP: operand, product, sum and hold
+                             * registers (unpacked, as above) and the sum's clk-domain
+                             * copy; the same point: 5067 FF against 4093 */
+#define CV_FF_2X1 74.0      /* DSP2X, PACK 1, per DSP: the same, narrower (one int8
+                             * weight, 17-bit sums; yosys merges the sign copies):
+                             * PE 8x8 PP 2 PIPE 1: 7301 FF against 4588 (LUT 11602
+                             * against 9742, predicted 12364) */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_BAND 250.0 /* bands: the band buffer's write and read counters
                            * and the window's band rows (estimated, not
@@ -315,10 +331,10 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      NULL};
+                                      "DSP2X", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", "band", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
@@ -330,10 +346,19 @@ static int64_t conv_rows(const int64_t *hw)
     return hls_pow2ceil(hls_max64(hw[CV_KMAX] + 1, hw[CV_LBROWS]));
 }
 
+/* Adder-tree inputs of one output lane: PE_IC products, or with DSP2X the
+ * PE_IC/2 pair sums of the clk2x DSPs (kiln_mac2x). */
+static int64_t conv_leaves(const int64_t *hw)
+{
+    return hw[CV_DSP2X] ? hw[CV_PE_IC] / 2 : hw[CV_PE_IC];
+}
+
+/* DSP2X: the pair sums reach the clk domain 3 cycles after the op (1 for
+ * the plain registered products). */
 static int64_t conv_latency(const int64_t *hw)
 {
-    return 4 + hls_min64(hw[CV_PIPE], hls_clog2(hw[CV_PE_IC])) + hw[CV_RQ_PIPE] +
-           (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
+    return 3 + (hw[CV_DSP2X] ? 3 : 1) + hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw))) +
+           hw[CV_RQ_PIPE] + (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
 int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
@@ -401,6 +426,20 @@ static int64_t tree_reg_bits(int64_t l, int64_t tl)
     return n;
 }
 
+/* DSP2X: LUTs beside the clk2x DSPs: the lane multiplexers (activation
+ * bytes shared by the DSPs of one input pair and pixel, packed weights by
+ * the pixels of one output pair), the packing of two weights in the clk
+ * domain and, PACK=2, the sign carry into the high field of each sum. */
+static double conv_lut_2x(const int64_t *hw, int64_t dsps)
+{
+    int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
+    double amux = (double)(pp * pic / 2) * CV_LUT_2X_AMUX;
+    double wmux = (double)(poc / hw[CV_PACK] * pic / 2) *
+                  (hw[CV_PACK] == 2 ? CV_LUT_2X_WMUX2 : CV_LUT_2X_WMUX1);
+    double fix = hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2X_FIX : 0.0;
+    return amux + wmux + fix + (double)dsps * CV_LUT_2X_ACC;
+}
+
 static HlsRes conv_resources(const int64_t *hw)
 {
     HlsRes r;
@@ -411,9 +450,11 @@ static HlsRes conv_resources(const int64_t *hw)
         rows << (hls_max64(1, hls_clog2(hw[CV_WMAX])) + hls_max64(1, hls_clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
-    int64_t l = hls_clog2(pic), tl = hls_min64(hw[CV_PIPE], l);
+    int64_t leaves = conv_leaves(hw), l = hls_clog2(leaves), tl = hls_min64(hw[CV_PIPE], l);
+    int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
+    int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
     double pmem_lut = 0.0, wbram = 0.0;
-    r.dsp = (double)(macs / hw[CV_PACK]) + 2.0 * (double)rql;
+    r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = 0.0;
     if (hw[CV_WURAM] == 1)
@@ -451,7 +492,7 @@ static HlsRes conv_resources(const int64_t *hw)
         r.bram36 += (double)pp * bb.bram36;
         pmem_lut += (double)pp * bb.lut + CV_LUT_BAND;
     } else if (pp > 1) {
-        int64_t latb = 4 + tl + hw[CV_RQ_PIPE];
+        int64_t latb = 3 + (hw[CV_DSP2X] ? 3 : 1) + tl + hw[CV_RQ_PIPE];
         int64_t db = (int64_t)1 << hls_clog2(2 * hls_cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
         if (db > 64) {
             HlsMem ob = hls_mem(db, 8 * poc), tail = hls_mem(db, pp);
@@ -463,8 +504,9 @@ static HlsRes conv_resources(const int64_t *hw)
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
-            (double)lanes * (double)(pic - 1) * CV_LUT_ADD +
-            (hw[CV_PACK] == 2 ? (double)macs * CV_LUT_PACK : 0.0) +
+            (double)lanes * (double)(leaves - 1) * CV_LUT_ADD +
+            (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
+            (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
@@ -472,7 +514,9 @@ static HlsRes conv_resources(const int64_t *hw)
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
-    r.ff = CV_FF_BASE + (double)macs * 16.0 +
+    r.ff = CV_FF_BASE +
+           (hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
+                         : (double)macs * 16.0) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +

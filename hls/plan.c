@@ -58,6 +58,31 @@ static const char *engine_name(HlsStageKind k)
     return "?";
 }
 
+int hls_clk2x_fits(const HlsBoard *b, double mhz, char *why, size_t n)
+{
+    if (b->dsp_max_mhz <= 0.0) {
+        snprintf(why, n, "clk2x: %s gives no DSP48E2 FMAX (clocks dsp-max-mhz)", b->name);
+        return 0;
+    }
+    if (2.0 * mhz > b->dsp_max_mhz) {
+        snprintf(why, n, "clk2x: 2 x %.1f MHz exceeds the DSP48E2 FMAX of %s, %.0f MHz", mhz,
+                 b->part, b->dsp_max_mhz);
+        return 0;
+    }
+    snprintf(why, n, "clk2x: DSPs at %.1f MHz, within the DSP48E2 FMAX of %s, %.0f MHz",
+             2.0 * mhz, b->part, b->dsp_max_mhz);
+    return 1;
+}
+
+void hls_plan_set_clk2x(HlsPlan *p, int on)
+{
+    int i;
+    p->clk2x = on;
+    p->dsp_mhz = on ? 2.0 * p->mhz : p->mhz;
+    for (i = 0; i < p->nstage; i++)
+        p->stages[i].clk2x = on && hls_is_conv(&p->stages[i]);
+}
+
 HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
 {
     HlsPlan *p = calloc(1, sizeof *p);
@@ -67,6 +92,7 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError
     p->model = g->name ? g->name : "model";
     p->board = *b;
     p->mhz = mhz > 0 ? mhz : b->default_mhz;
+    p->dsp_mhz = p->mhz;
     if (p->mhz < 1.0) {
         gir_error_at(e, gir_loc_none(), "plan: clock %g MHz below 1 MHz", p->mhz);
         free(p);
@@ -247,20 +273,19 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     return met ? 0 : -1;
 }
 
-HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                        GirError *e)
+/* One search with the clk2x domain on (clk2x 1) or off. */
+static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                           int clk2x, GirError *e)
 {
-    HlsPlanOptions dflt = {0};
     HlsPlan *p;
     HlsStage *save;
     char (*grow)[HLS_GROW_LEN];
     char over[160];
-    if (!o)
-        o = &dflt;
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
+    hls_plan_set_clk2x(p, clk2x);
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
         hls_plan_free(p);
         return NULL;
@@ -293,6 +318,41 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     finish_reasons(p, grow);
     free(save);
     free(grow);
+    return p;
+}
+
+HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                        GirError *e)
+{
+    HlsPlanOptions dflt = {0};
+    HlsPlan *p, *q;
+    char why[200];
+    int fits;
+    if (!o)
+        o = &dflt;
+    fits = o->clk2x != HLS_CLK2X_OFF &&
+           hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
+    if (!fits || o->clk2x == HLS_CLK2X_ON) {
+        p = plan_build(g, b, o, fits, e);
+        if (p && o->clk2x != HLS_CLK2X_OFF)
+            snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
+        return p;
+    }
+    /* auto: both searches, the faster plan (then the shorter latency) */
+    p = plan_build(g, b, o, 1, e);
+    q = plan_build(g, b, o, 0, e);
+    if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
+        return p ? p : q;
+    if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
+        snprintf(q->clk2x_why, sizeof q->clk2x_why,
+                 "clk2x: not taken, %.1f frames/s without it against %.1f with it", q->fps,
+                 p->fps);
+        hls_plan_free(p);
+        return q;
+    }
+    snprintf(p->clk2x_why, sizeof p->clk2x_why,
+             "clk2x: taken, %.1f frames/s with it against %.1f without it", p->fps, q->fps);
+    hls_plan_free(q);
     return p;
 }
 

@@ -72,6 +72,9 @@ typedef struct {
     int pe_oc, pe_ic, pp, pack; /* conv array: output x input lanes, pixels, DSP packing */
     int rqs;                    /* results per requant lane (kiln_conv RQS) */
     int span;                   /* pixel groups run across row ends (kiln_conv SPAN) */
+    int clk2x;                  /* conv: the plan has a clk2x domain for MAC arrays */
+    int dsp2x;                  /* conv: its multipliers on clk2x (kiln_conv DSP2X: the
+                                 * plan's clk2x and an even PE_IC) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
     int qlo, qhi;       /* conv, dwconv: the fused activation's int8 output clamp (act_min,
@@ -132,6 +135,13 @@ typedef struct {
     int pp;         /* pixel parallelism */
 } HlsPin;
 
+/* HlsPlanOptions.clk2x. */
+enum {
+    HLS_CLK2X_OFF,  /* every DSP on the fabric clock (the default) */
+    HLS_CLK2X_ON,   /* a clk2x domain for the conv MAC arrays where the FMAX allows it */
+    HLS_CLK2X_AUTO  /* both searches; the plan with more frames/s */
+};
+
 /* Planner options; zeroed = defaults. */
 typedef struct {
     double mhz;         /* target clock; 0: the board's default */
@@ -140,6 +150,8 @@ typedef struct {
     int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
     double max_latency_ms; /* latency bound (--max-latency-ms); 0: none.  The plan with the
                             * shortest interval whose latency is within it */
+    int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
+                         * DSP48E2 FMAX allows it (hls_clk2x_fits) */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -147,6 +159,9 @@ typedef struct {
     const char *model;   /* graph name */
     HlsBoard board;      /* the board planned for */
     double mhz;          /* target clock */
+    int clk2x;           /* 1: conv MAC arrays on a clk2x domain at 2 x mhz (kiln_conv DSP2X) */
+    double dsp_mhz;      /* the MAC arrays' DSP clock: mhz, or 2 x mhz with clk2x */
+    char clk2x_why[200]; /* the clk2x choice and its reason ("" when not asked) */
     HlsStage *stages;    /* FPGA stages, topological */
     int nstage;          /* count */
     HlsCpuNode *cpu;     /* nodes on the CPU */
@@ -169,7 +184,7 @@ typedef struct {
     int64_t weight_bytes_ddr;    /* weights streamed per frame */
     double fps;          /* clock / II */
     double latency_ms;   /* latency at the clock */
-    double dsp_eff;      /* macs * fps / (DSP used * 2 * clock) */
+    double dsp_eff;      /* macs * fps / (DSP used * 2 * DSP clock) */
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
@@ -194,6 +209,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
 HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e);
 void hls_plan_free(HlsPlan *p);
+
+/* Can board b run DSP48E2 at twice a PL clock of mhz (its data-sheet FMAX
+ * for the speed grade, dsp-max-mhz)?  1 or 0; why gets one line either way. */
+int hls_clk2x_fits(const HlsBoard *b, double mhz, char *why, size_t n);
+/* Set plan p's clk2x domain on (1) or off (0) for every conv stage. */
+void hls_plan_set_clk2x(HlsPlan *p, int on);
 
 /* Weight-tile size (output groups) the RTL takes nearest to want for a conv
  * of ocg output groups of pe_oc lanes: a divisor of ocg with pe_oc x tile

@@ -110,6 +110,8 @@ static void stage_params(HlsStage *s)
             s->band = 0;
         hls_param_put(&hw, "BANDMAX", s->band);
         hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
+        s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
+        hls_param_put(&hw, "DSP2X", s->dsp2x);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -528,7 +530,9 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
     hls_plan_timing(p); /* t_done per stage and the latency */
     p->fps = clock / (double)p->interval;
     p->latency_ms = (double)p->latency / clock * 1e3;
-    p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps / (p->total.dsp * 2.0 * clock) : 0.0;
+    p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps /
+                                        (p->total.dsp * 2.0 * clock * (p->clk2x ? 2.0 : 1.0))
+                                  : 0.0;
     return 0;
 }
 

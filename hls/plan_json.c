@@ -34,6 +34,8 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddStringToObject(root, "model", p->model);
     cJSON_AddStringToObject(root, "board", p->board.name);
     cJSON_AddNumberToObject(root, "clock_mhz", p->mhz);
+    if (p->clk2x)
+        cJSON_AddBoolToObject(root, "clk2x", 1);
     cJSON_AddStringToObject(root, "note", "figures are predictions of the cycle and resource models");
     st = cJSON_AddArrayToObject(root, "stages");
     for (i = 0; i < p->nstage; i++) {
@@ -48,6 +50,8 @@ char *hls_plan_json(const HlsPlan *p)
             cJSON_AddNumberToObject(o, "pp", s->pp);
             cJSON_AddBoolToObject(o, "span", s->span);
             cJSON_AddNumberToObject(o, "pack", s->pack);
+            if (s->dsp2x)
+                cJSON_AddBoolToObject(o, "dsp2x", 1);
             cJSON_AddNumberToObject(o, "pipe", s->pipe);
         } else {
             cJSON_AddNumberToObject(o, "lanes", s->lanes);
@@ -260,6 +264,21 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
     p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, e);
     if (!p)
         goto fail;
+    {
+        const cJSON *c2 = cJSON_GetObjectItemCaseSensitive(root, "clk2x");
+        char why[200];
+        if (c2 && !cJSON_IsBool(c2)) {
+            gir_error_at(e, gir_loc_none(), "%s: $.clk2x: expected true or false", path);
+            goto fail;
+        }
+        if (cJSON_IsTrue(c2)) {
+            if (!hls_clk2x_fits(b, p->mhz, why, sizeof why)) {
+                gir_error_at(e, gir_loc_none(), "%s: $.clk2x: %s", path, why);
+                goto fail;
+            }
+            hls_plan_set_clk2x(p, 1);
+        }
+    }
     n = cJSON_GetArraySize(st);
     if (n != p->nstage) {
         gir_error_at(e, gir_loc_none(), "%s: $.stages: %d stages, the model has %d FPGA layers",

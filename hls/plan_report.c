@@ -15,7 +15,8 @@ static double pct(double used, double avail)
 static void par_str(const HlsStage *s, char *buf, size_t n)
 {
     if (s->kind == HLS_ST_CONV)
-        snprintf(buf, n, "%dx%dx%d%s", s->pe_oc, s->pe_ic, s->pp, s->pack == 2 ? " p2" : "");
+        snprintf(buf, n, "%dx%dx%d%s%s", s->pe_oc, s->pe_ic, s->pp, s->pack == 2 ? " p2" : "",
+                 s->dsp2x ? " 2x" : "");
     else
         snprintf(buf, n, "%d lanes", s->lanes);
 }
@@ -36,8 +37,13 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
         fprintf(f, "| latency bound | %g ms (--max-latency-ms) |\n", p->max_latency_ms);
     fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
             (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
-    fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x clock)) |\n",
+    fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x DSP clock)) |\n",
             100.0 * p->dsp_eff);
+    if (p->clk2x_why[0])
+        fprintf(f, "| DSP clock choice | %s |\n", p->clk2x_why);
+    if (p->clk2x)
+        fprintf(f, "| DSP clock | %.0f MHz: the conv MAC arrays on clk2x (DSP48E2 FMAX %.0f MHz: "
+                   "%s) |\n", p->dsp_mhz, b->dsp_max_mhz, b->dsp_max_source);
     fprintf(f, "| MACs per frame (FPGA) | %.3f G |\n", (double)p->macs / 1e9);
     fprintf(f, "| DDR traffic per frame | %.2f MB, %lld cycles at %.3g GB/s: %s |\n",
             (double)p->ddr_bytes / 1e6, (long long)p->ddr_cycles, b->ddr_gbps,

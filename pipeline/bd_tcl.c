@@ -160,11 +160,28 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
     fprintf(f, "# the interrupt (STATUS.done & IER) to the PS\n"
                "connect_bd_net [get_bd_pins %s/irq] [get_bd_pins zynq_ultra_ps_e_0/pl_ps_irq0]\n\n",
             RTL_PKG_CELL);
-    fprintf(f, "# one clock (pl_clk0) and its reset for everything\n"
-               "connect_bd_net [get_bd_pins zynq_ultra_ps_e_0/pl_clk0] [get_bd_pins %s/clk] "
+    if (G->p->clk2x) {
+        /* the DPU's way: both clocks from one MMCM, matched routing keeps
+         * their edges aligned; the reset waits for the lock */
+        fprintf(f, "# clk and clk2x (the conv MAC arrays' DSP clock, twice clk) from one MMCM:\n"
+                   "# synchronous and edge-aligned; everything else on clk\n"
+                   "create_bd_cell -type ip -vlnv xilinx.com:ip:clk_wiz clk_wiz_0\n"
+                   "set_property -dict [list CONFIG.PRIM_IN_FREQ {%.3f} CONFIG.CLKOUT2_USED {true} "
+                   "CONFIG.CLKOUT1_REQUESTED_OUT_FREQ {%.3f} CONFIG.CLKOUT2_REQUESTED_OUT_FREQ {%.3f} "
+                   "CONFIG.CLKOUT1_MATCHED_ROUTING {true} CONFIG.CLKOUT2_MATCHED_ROUTING {true} "
+                   "CONFIG.USE_RESET {false}] [get_bd_cells clk_wiz_0]\n"
+                   "connect_bd_net [get_bd_pins zynq_ultra_ps_e_0/pl_clk0] "
+                   "[get_bd_pins clk_wiz_0/clk_in1]\n"
+                   "connect_bd_net [get_bd_pins clk_wiz_0/clk_out2] [get_bd_pins %s/clk2x]\n"
+                   "connect_bd_net [get_bd_pins clk_wiz_0/locked] [get_bd_pins rst_pl0/dcm_locked]\n",
+                G->p->mhz, G->p->mhz, 2.0 * G->p->mhz, RTL_PKG_CELL);
+    }
+    fprintf(f, "# one clock (%s) and its reset for everything\n"
+               "connect_bd_net [get_bd_pins %s] [get_bd_pins %s/clk] "
                "[get_bd_pins rst_pl0/slowest_sync_clk] [get_bd_pins sc_ctl/aclk] "
                "[get_bd_pins zynq_ultra_ps_e_0/maxihpm0_fpd_aclk]",
-            RTL_PKG_CELL);
+            G->p->clk2x ? "clk_wiz_0/clk_out1, pl_clk0 through the MMCM" : "pl_clk0",
+            G->p->clk2x ? "clk_wiz_0/clk_out1" : "zynq_ultra_ps_e_0/pl_clk0", RTL_PKG_CELL);
     for (s = 0; s < nsc; s++) {
         hp_port(b->ports[hp[s]].name, aclk, sizeof aclk);
         fprintf(f, " [get_bd_pins sc_mem%d/aclk] [get_bd_pins zynq_ultra_ps_e_0/%s]", s, aclk);

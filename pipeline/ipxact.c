@@ -149,6 +149,8 @@ static void bus_interfaces(const Gen *G, xmlNode *comp, const Ns *ns, const RtlP
     params = signal_bus(bis, ns, "clk", "clock", "CLK", "clk", 0);
     param(params, ns, "clk", "ASSOCIATED_BUSIF", busif);
     param(params, ns, "clk", "ASSOCIATED_RESET", RTL_PKG_RESETN);
+    if (G->p->clk2x) /* the MAC arrays' clock: no bus of its own, edge-aligned with clk */
+        signal_bus(bis, ns, "clk2x", "clock", "CLK", "clk2x", 0);
     params = signal_bus(bis, ns, RTL_PKG_RESETN, "reset", "RST", RTL_PKG_RESETN, 0);
     param(params, ns, RTL_PKG_RESETN, "POLARITY", "ACTIVE_LOW");
     params = signal_bus(bis, ns, "irq", "interrupt", "INTERRUPT", "irq", 1);

@@ -22,6 +22,12 @@ void rtl_emit_xdc(Gen *G, FILE *f)
             "# fan-out need not reach every register in one cycle.\n"
             "set_false_path -through [get_pins -hierarchical -filter {NAME =~ *%s/%s}]\n",
             G->p->mhz, RTL_PKG_CELL, RTL_PKG_RESETN);
+    if (G->p->clk2x)
+        fprintf(f, "# clk2x (%.0f MHz, the conv MAC arrays' DSPs) and clk come from one MMCM\n"
+                   "# (clk_wiz_0 in build.tcl): Vivado derives both and times the paths\n"
+                   "# between them as synchronous, half a clk cycle each way.  The DSP48E2\n"
+                   "# FMAX of the part (%.0f MHz, %s) bounds clk2x.\n",
+                2.0 * G->p->mhz, G->p->board.dsp_max_mhz, G->p->board.dsp_max_source);
 }
 
 /* The u-dma-buf size: the weight image and the frame buffers

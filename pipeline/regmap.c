@@ -35,6 +35,8 @@ void rtl_emit_ports_h(Gen *G, FILE *f)
         fprintf(f, "\n");
     }
     fprintf(f, "#define KILN_TOP_IRQ 1 /* kiln_top has the irq output (STATUS.done & IER) */\n");
+    if (G->p->clk2x)
+        fprintf(f, "#define KILN_TOP_CLK2X 1 /* kiln_top has clk2x: twice clk, edge-aligned */\n");
     fprintf(f, "\n#endif\n");
 }
 

@@ -69,7 +69,7 @@ static int sig_width(const AxiSig *a, const HlsChan *c)
 RtlPort *rtl_top_ports(const Gen *G, int *n)
 {
     /* clk, rst, the slave, irq, and per master at most the write signals */
-    size_t max = 3 + sizeof axil_sigs / sizeof axil_sigs[0] +
+    size_t max = 4 + sizeof axil_sigs / sizeof axil_sigs[0] +
                  sizeof axi_wr_sigs / sizeof axi_wr_sigs[0] * (size_t)G->c.nch;
     RtlPort *v = malloc(max * sizeof *v);
     const AxiSig *a;
@@ -77,6 +77,8 @@ RtlPort *rtl_top_ports(const Gen *G, int *n)
     if (!v)
         gir_die("out of memory");
     v[k++] = (RtlPort){"clk", 0, 1, NULL, NULL};
+    if (G->p->clk2x)
+        v[k++] = (RtlPort){"clk2x", 0, 1, NULL, NULL};
     v[k++] = (RtlPort){"rst", 0, 1, NULL, NULL};
     for (a = axil_sigs; a->sig; a++, k++) {
         v[k] = (RtlPort){"", a->out, a->width, "s_axil", a->sig};
@@ -162,6 +164,7 @@ static void emit_head(const Gen *G, FILE *f)
             "// %.0f MHz); every FPGA segment of the plan (%d).  Plan hash 0x%016" PRIx64 ".\n"
             "//\n"
             "// Ports:      clk, rst (sync, active high)\n"
+            "%s"
             "//             s_axil_*        AXI4-Lite control (kiln_regfile map, regmap.h)\n"
             "//             irq             interrupt: STATUS.done & IER (level, high)\n"
             "//             m_axi_in<n>_*   AXI4 read master: input map n from DDR\n"
@@ -172,7 +175,10 @@ static void emit_head(const Gen *G, FILE *f)
             "// the same way; weight sets: resident ones once when CTRL.bit1 is set,\n"
             "// per-frame ones every frame.  STATUS.done when every output channel of\n"
             "// the segment has written all frames.  Engine cfg_* are localparams.\n",
-            model, p->board.name, p->mhz, p->nsegment, G->hash);
+            model, p->board.name, p->mhz, p->nsegment, G->hash,
+            p->clk2x ? "//             clk2x           the conv MAC arrays' DSP clock: twice clk,\n"
+                       "//                             synchronous and edge-aligned (one MMCM)\n"
+                     : "");
 }
 
 /* The port list of rtl_top_ports: clk, rst and the AXI4-Lite slave in one
@@ -383,6 +389,8 @@ static void emit_engine(const Gen *G, const Top *T, int i)
         fprintf(b, "        .%s(%" PRId64 ")%s\n", s->desc->hw_params[j], s->hw[j],
                 s->desc->hw_params[j + 1] ? "," : "");
     fprintf(b, "    ) u_s%d (\n        .clk(clk),\n        .rst(rst),\n", i);
+    if (s->kind == HLS_ST_CONV) /* kiln_conv: the MAC array's clock (DSP2X) */
+        fprintf(b, "        .clk2x(%s),\n", s->dsp2x ? "clk2x" : "1'b0");
     for (j = 0; j < ncfg; j++) {
         rtl_upper(cfg[j].port, up, sizeof up);
         fprintf(b, "        .%s(S%d_%s),\n", cfg[j].port, i, up);

@@ -2,6 +2,9 @@
 //
 // Ports
 //   clk, rst                         clock, active-high synchronous reset
+//   clk2x                            DSP2X = 1: the MAC array's clock, twice clk,
+//                                    synchronous and edge-aligned (one MMCM);
+//                                    unused with DSP2X = 0
 //   cfg_h, cfg_w                     input map height, width (1..WMAX)
 //   cfg_icg  = ceil(CIN / PE_IC)     input channel groups (1..ceil(CIMAX/PE_IC))
 //   cfg_ocg  = ceil(COUT / PE_OC)    output channel groups (1..ceil(COMAX/PE_OC))
@@ -65,9 +68,17 @@
 //                  kiln_conv_window.v): ceil(Hout*Wout/PP) groups per tile
 //                  instead of Hout*ceil(Wout/PP), where K + S <= R and
 //                  Wout >= PP
+//   DSP2X          1: the multipliers run on clk2x (kiln_mac2x), each DSP48E2
+//                  summing two input lanes' products a fabric cycle: half
+//                  the DSPs, PE_IC/2 tree leaves a lane, 2 more cycles of
+//                  latency (PE_IC even).  Only the DSPs, their registers and
+//                  lane multiplexers are in the clk2x domain; simulation
+//                  checks that clk2x alternates mid/aligned edges and is
+//                  high at every clk edge (stops with a message otherwise)
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
-//   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1)
+//   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1);
+//   DSP2X = 1: LAT = 6 + min(PIPE, ceil(log2 PE_IC) - 1) + RQ_PIPE (+ RQS)
 // Cycles per frame (no back-pressure, first input beat to last output beat
 // inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
 //   n_in = W*ICG cycles per input row, n_out = ceil(Wout/PP)*TG*K*K*ICG per
@@ -79,7 +90,7 @@
 //   the last input beat.  PP = 2: the two pixels' results leave in raster
 //   order through a reorder buffer; exact while K*K*ICG >= PP.
 //   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
-// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK + 2*PP*PE_OC/RQS (requant);
+// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(1+DSP2X) + 2*PP*PE_OC/RQS (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
@@ -104,9 +115,13 @@ module kiln_conv #(
     parameter integer BANDMAX = 0,
     parameter integer LBROWS  = 0,
     parameter integer QLO     = -128,
-    parameter integer QHI     = 127
+    parameter integer QHI     = 127,
+    parameter integer DSP2X   = 0
 ) (
     input  wire                 clk,
+    /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
+    input  wire                 clk2x,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                 rst,
     input  wire [15:0]          cfg_h,
     input  wire [15:0]          cfg_w,
@@ -146,16 +161,19 @@ module kiln_conv #(
     localparam integer WAB    = ($clog2(WDEPTH) < 1) ? 1 : $clog2(WDEPTH);
     localparam integer TGM    = (TOGMAX > 0 && TOGMAX < OCGMAX) ? TOGMAX : OCGMAX;
     localparam integer OGB    = ($clog2(TGM) < 1) ? 1 : $clog2(TGM); // group within a tile
-    localparam integer L      = $clog2(PE_IC);         // adder tree levels
+    localparam integer LV     = (DSP2X != 0) ? PE_IC / 2 : PE_IC; // tree inputs a lane
+    localparam integer LW     = (DSP2X != 0) ? 17 : 16; // their width (products, pair sums)
+    localparam integer PD     = (DSP2X != 0) ? 3 : 1;   // op to registered products, cycles
+    localparam integer L      = $clog2(LV);            // adder tree levels
     localparam integer NP     = 1 << L;                // leaves
     localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
-    localparam integer TW     = 17 + L;                // tree width
+    localparam integer TW     = LW + 1 + L;            // tree width
     localparam integer NL     = PP * PE_OC;            // results per op group
     localparam integer RL     = NL / RQS;              // requant lanes
     // LATB sizes the output buffer: with RQS > 1 results complete at most
     // once every RQS cycles, so the RQS cycles of serial requant add at most
     // one result in flight
-    localparam integer LATB   = 4 + TL + RQ_PIPE;
+    localparam integer LATB   = 3 + PD + TL + RQ_PIPE;
     localparam integer LAT    = LATB + (RQS > 1 ? RQS : 0);
     localparam integer PBB    = (WBANKS == 2) ? 1 : 0;
     // ram_style of the weight memories (an attribute, which lint does not count as a use)
@@ -361,7 +379,7 @@ module kiln_conv #(
     end
 
     // ================= weight memories, products =================
-    wire signed [15:0] prod [0:PP*PE_OC*PE_IC-1];  // registered products (stage P)
+    wire signed [LW-1:0] prod [0:PP*PE_OC*LV-1];  // registered products (stage P)
     wire [8*PE_IC-1:0] wrd  [0:PE_OC-1];           // weight words (stage D)
 
     genvar o, i, n, x;
@@ -391,6 +409,76 @@ module kiln_conv #(
             end
         end
 
+        if (DSP2X != 0) begin : g_2x
+            // clk2x: mid is 1 at the clk2x edges between two clk edges (tg
+            // toggles at clk edges; tg2 is its value one clk2x edge ago)
+            reg tg, tg2;
+            always @(posedge clk)
+                tg <= rst ? 1'b0 : !tg;
+            always @(posedge clk2x)
+                tg2 <= tg;
+            wire mid = tg ^ tg2;
+`ifndef SYNTHESIS
+            // clock check: clk2x edges alternate mid / aligned, and clk2x is
+            // high at every clk edge (edge-aligned at twice the rate)
+            reg mid_q;
+            reg [1:0] ck_arm;
+            always @(posedge clk2x) begin
+                mid_q <= mid;
+                ck_arm <= rst ? 2'd0 : (ck_arm == 2'd3 ? ck_arm : ck_arm + 2'd1);
+                if (ck_arm == 2'd3 && mid == mid_q) begin
+                    $display("kiln_conv: clk2x is not twice clk with aligned edges (%m)");
+                    $stop;
+                end
+            end
+            always @(posedge clk)
+                if (!rst && clk2x !== 1'b1) begin
+                    $display("kiln_conv: clk2x is not high at a clk edge (%m)");
+                    $stop;
+                end
+`endif
+            // an op's valid 1 and 2 cycles on: the sums reach h 2.5 cycles
+            // after the op and the clk domain takes them at the next edge
+            reg dv1, dv2;
+            always @(posedge clk) begin
+                dv1 <= d_valid && !rst;
+                dv2 <= dv1 && !rst;
+            end
+            for (o = 0; o < PE_OC; o = o + PACK) begin : g_o
+                for (i = 0; i < PE_IC; i = i + 2) begin : g_i
+                    // packed weights of lanes i, i+1 (clk domain): (w[o+1] << 18) + w[o]
+                    wire signed [26:0] wp [0:1];
+                    if (PACK == 2) begin : g_wp2
+                        assign wp[0] = {wrd[o+1][8*i+7], wrd[o+1][8*i +: 8], 18'd0} +
+                                       {{19{wrd[o][8*i+7]}}, wrd[o][8*i +: 8]};
+                        assign wp[1] = {wrd[o+1][8*i+15], wrd[o+1][8*i+8 +: 8], 18'd0} +
+                                       {{19{wrd[o][8*i+15]}}, wrd[o][8*i+8 +: 8]};
+                    end else begin : g_wp1
+                        assign wp[0] = {{19{wrd[o][8*i+7]}}, wrd[o][8*i +: 8]};
+                        assign wp[1] = {{19{wrd[o][8*i+15]}}, wrd[o][8*i+8 +: 8]};
+                    end
+                    for (x = 0; x < PP; x = x + 1) begin : g_x
+                        wire signed [35:0] h;
+                        kiln_mac2x u_mac (
+                            .clk2x(clk2x), .mid(mid), .v(d_valid),
+                            .a0(d_data[8*(x*PE_IC + i) +: 8]), .a1(d_data[8*(x*PE_IC + i + 1) +: 8]),
+                            .wp0(wp[0]), .wp1(wp[1]), .h(h));
+                        // back in the clk domain; the low field of a packed sum is
+                        // signed, so the high one takes its sign as a carry
+                        /* verilator lint_off UNUSEDSIGNAL */ // pc[35], and PACK = 1: pc[35:17]
+                        reg signed [35:0] pc;
+                        /* verilator lint_on UNUSEDSIGNAL */
+                        always @(posedge clk)
+                            if (dv2)
+                                pc <= h;
+                        assign prod[(x*PE_OC + o)*LV + i/2] = pc[16:0];
+                        if (PACK == 2) begin : g_hi
+                            assign prod[(x*PE_OC + o + 1)*LV + i/2] = pc[34:18] + {16'd0, pc[17]};
+                        end
+                    end
+                end
+            end
+        end else begin : g_1x
         for (x = 0; x < PP; x = x + 1) begin : g_px
             if (PACK == 2) begin : g_pk
                 for (o = 0; o < PE_OC; o = o + 2) begin : g_pair
@@ -415,6 +503,7 @@ module kiln_conv #(
                     end
                 end
             end
+        end
         end
     endgenerate
 
@@ -448,8 +537,22 @@ module kiln_conv #(
     endgenerate
     wire [MW-1:0] d_meta = {d_valid && !rst, d_first, d_last, d_pa, d_pl, d_tail};
     reg  [MW-1:0] p_meta;
-    always @(posedge clk)
-        p_meta <= rst ? {MW{1'b0}} : d_meta;
+    generate
+        if (PD == 1) begin : g_pm1
+            always @(posedge clk)
+                p_meta <= rst ? {MW{1'b0}} : d_meta;
+        end else begin : g_pmn
+            // the clk2x products come PD cycles after the op
+            reg [MW-1:0] pm [0:PD-2];
+            integer k;
+            always @(posedge clk) begin
+                pm[0] <= rst ? {MW{1'b0}} : d_meta;
+                for (k = 1; k < PD - 1; k = k + 1)
+                    pm[k] <= rst ? {MW{1'b0}} : pm[k-1];
+                p_meta <= rst ? {MW{1'b0}} : pm[PD-2];
+            end
+        end
+    endgenerate
 
     // sv[k]: stage k holds an op (0: the products, k: k tree registers on),
     // the clock enable of the registers that load from stage k: products and
@@ -528,9 +631,9 @@ module kiln_conv #(
                 // root 1; node n is adder L - flog2(n) of the chain, registered per treg()
                 wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
                 for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
-                    if (n - NP < PE_IC) begin : g_p
-                        wire signed [15:0] pr = prod[(x*PE_OC + o)*PE_IC + n - NP];
-                        assign nd[n] = {{(TW-16){pr[15]}}, pr};
+                    if (n - NP < LV) begin : g_p
+                        wire signed [LW-1:0] pr = prod[(x*PE_OC + o)*LV + n - NP];
+                        assign nd[n] = {{(TW-LW){pr[LW-1]}}, pr};
                     end else begin : g_z
                         assign nd[n] = {TW{1'b0}};
                     end

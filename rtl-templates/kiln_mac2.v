@@ -48,3 +48,54 @@ module kiln_mac2 #(
         end
     endgenerate
 endmodule
+
+// kiln_mac2x: one DSP48E2 at twice the fabric clock, summing the products of
+// two input lanes each fabric cycle (the clk2x domain holds this module's
+// registers, its lane multiplexers and the multiply-accumulate, nothing
+// else).  clk and clk2x are synchronous and edge-aligned: every clk edge is
+// a clk2x edge, and mid is 1 at the clk2x edges between two clk edges.
+//
+// An op's operands (a0, a1, wp0, wp1, v) come from the clk domain and stay
+// a whole fabric cycle.  Lane 0 enters the input registers at the op's mid
+// edge, lane 1 at the following clk edge; the multiplier register (MREG)
+// takes their products one clk2x cycle later, the P register loads lane 0's
+// product at a mid edge and adds lane 1's at the next clk edge, and h holds
+// the sum from the following mid edge for a whole fabric cycle:
+//   h = wp0 * a0 + wp1 * a1, stable at the clk edge 3 cycles after the op's.
+// wp0, wp1: packed weights (kiln_mac2 PACK=2: (w1 << 18) + w2, formed in the
+// clk domain), or a sign-extended int8 weight.  The registers load only
+// after an op (v), so a Verilator model skips the multiplications of idle
+// cells.  Resources: 1 DSP48E2 (AREG, BREG, MREG, PREG) + 36 FF (h).
+/* verilator lint_off DECLFILENAME */ // kiln_mac2 and kiln_mac2x share the file
+module kiln_mac2x (
+/* verilator lint_on DECLFILENAME */
+    input  wire               clk2x,
+    input  wire               mid,
+    input  wire               v,
+    input  wire signed [7:0]  a0,
+    input  wire signed [7:0]  a1,
+    input  wire signed [26:0] wp0,
+    input  wire signed [26:0] wp1,
+    output reg  signed [35:0] h
+);
+    reg signed [7:0]  ar;
+    reg signed [26:0] wr;
+    reg signed [35:0] m;
+    reg signed [35:0] p;
+    reg v0, v1, v2;   // an op's operands in ar/wr, its products in m, its sum in p
+    always @(posedge clk2x) begin
+        v0 <= v;
+        v1 <= v0;
+        v2 <= v1;
+        if (v) begin
+            ar <= mid ? a0 : a1;
+            wr <= mid ? wp0 : wp1;
+        end
+        if (v0)
+            m <= wr * ar;
+        if (v1)
+            p <= mid ? m : p + m;
+        if (mid && v2)
+            h <= p;
+    end
+endmodule

@@ -273,11 +273,13 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     add_line(r, "latency: measured %.0f cycles (%.3f ms), predicted %.0f (%+.1f%%)\n", latency,
              latency / clock * 1e3, s->plan_latency, pct(latency, s->plan_latency));
     if (interval > 0 && s->plan_macs > 0 && s->plan_dsp > 0) {
-        /* MACs per frame x frames/s / (DSPs used x 2 MACs per DSP x clock) */
-        double eff = s->plan_macs * (clock / interval) / (s->plan_dsp * 2.0 * clock);
+        /* MACs per frame x frames/s / (DSPs used x 2 MACs per DSP x DSP clock) */
+        double dclk = s->clk2x ? 2.0 * clock : clock;
+        double eff = s->plan_macs * (clock / interval) / (s->plan_dsp * 2.0 * dclk);
         cJSON_AddNumberToObject(root, "dsp_efficiency", eff);
         add_line(r, "DSP efficiency: %.1f%% (%.4g MACs x %.1f frames/s / (%.0f DSP x 2 x %.0f "
-                 "MHz))\n", 100.0 * eff, s->plan_macs, clock / interval, s->plan_dsp, s->mhz);
+                 "MHz%s))\n", 100.0 * eff, s->plan_macs, clock / interval, s->plan_dsp,
+                 dclk / 1e6, s->clk2x ? ", the DSP clock" : "");
     }
     add_line(r, "simulation: %ld cycles in %.2f s (%.0f cycles/s), wall %.1f s; %s\n", simc, wall,
              wall > 0 ? (double)simc / wall : 0, sim_now() - s->t0,

@@ -82,6 +82,7 @@ struct Sim {
     double plan_latency;   /* plan figures.latency_cycles */
     double plan_macs;      /* plan figures.macs (0: not given) */
     double plan_dsp;       /* plan figures.used.dsp (0: not given) */
+    int clk2x;             /* plan clk2x: the DSPs at twice the clock (efficiency at the DSP clock) */
     double t0;             /* when opened: the wall time counts from here */
     const char *exe;       /* the harness executable, once built */
     /* the run in progress */

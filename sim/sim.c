@@ -78,6 +78,7 @@ static int read_plan(Sim *s, const char *ppath, GirError *e)
     if (sim_json_num(fig, "macs", &s->plan_macs) ||
         sim_json_num(cJSON_GetObjectItemCaseSensitive(fig, "used"), "dsp", &s->plan_dsp))
         s->plan_macs = s->plan_dsp = 0;
+    s->clk2x = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->plan, "clk2x"));
     if (!sim_need_array(ppath, s->plan, "stages", e))
         return SIM_BAD_INPUT;
     return SIM_OK;

@@ -27,6 +27,9 @@ extern "C" void *hs_top_new(void)
 {
     Vkiln_top *t = new Vkiln_top;
     t->clk = 0;
+#ifdef KILN_TOP_CLK2X
+    t->clk2x = 0;
+#endif
     t->rst = 1;
     t->eval();
     return t;
@@ -70,7 +73,18 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
     KILN_RD_CHANNELS(HS_RD_IN)
     i = 0;
     KILN_WR_CHANNELS(HS_WR_IN)
+#ifdef KILN_TOP_CLK2X
+    /* clk2x: twice clk, its rising edges on both of clk's edges (synchronous,
+     * edge-aligned; kiln_conv stops the run if they are not) */
+    t->clk2x = 0;
+    t->eval();
+    t->clk2x = 1;
     t->clk = 0;
+    t->eval();
+    t->clk2x = 0;
+#else
+    t->clk = 0;
+#endif
     t->eval();
     p->lite.awready = t->s_axil_awready;
     p->lite.wready = t->s_axil_wready;
@@ -110,6 +124,9 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
     i = 0;
     KILN_WR_CHANNELS(HS_WR_OUT)
     (void)i;
+#ifdef KILN_TOP_CLK2X
+    t->clk2x = 1;
+#endif
     t->clk = 1;
     t->eval();
 }

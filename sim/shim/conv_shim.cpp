@@ -10,6 +10,11 @@ typedef Vkiln_conv Vengine;
 #endif
 #include "verilated.h"
 #include "tb_util.h"
+#include <cstdlib>
+#include <cstring>
+#ifndef KILN_TB_DSP2X
+#define KILN_TB_DSP2X 0
+#endif
 
 extern "C" {
 #include "conv_shim.h"
@@ -18,12 +23,15 @@ extern "C" {
 struct CvSim {
     VerilatedContext ctx;
     Vengine *m;
+    int clk2x_same; /* KILN_TB_CLK2X=same: clk2x is clk (the clock check must stop) */
 };
 
 extern "C" CvSim *cv_new(void)
 {
     CvSim *s = new CvSim;
     s->m = new Vengine(&s->ctx);
+    const char *ck = getenv("KILN_TB_CLK2X");
+    s->clk2x_same = ck && strcmp(ck, "same") == 0;
     s->m->clk = 0;
     s->m->rst = 1;
     s->m->eval();
@@ -71,10 +79,35 @@ extern "C" void cv_get(CvSim *s, CvOut *out)
     kiln_port_get(s->m->m_tdata, out->m_tdata, KILN_TB_PE_OC);
 }
 
+/* One clk cycle.  DSP2X: clk2x at twice the rate, both rising together
+ * (synchronous, edge-aligned), clk2x's second rising edge with clk's fall. */
 extern "C" void cv_tick(CvSim *s)
 {
+#if KILN_TB_DSP2X && !KILN_TB_DW
+    if (s->clk2x_same) {
+        s->m->clk2x = 1;
+        s->m->clk = 1;
+        s->m->eval();
+        s->m->clk2x = 0;
+        s->m->clk = 0;
+        s->m->eval();
+        return;
+    }
+    s->m->clk2x = 1;
+    s->m->clk = 1;
+    s->m->eval();
+    s->m->clk2x = 0;
+    s->m->eval();
+    s->m->clk2x = 1;
+    s->m->clk = 0;
+    s->m->eval();
+    s->m->clk2x = 0;
+    s->m->eval();
+#else
+    (void)s->clk2x_same;
     s->m->clk = 1;
     s->m->eval();
     s->m->clk = 0;
     s->m->eval();
+#endif
 }

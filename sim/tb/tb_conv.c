@@ -56,6 +56,9 @@
 #define KILN_TB_RQS 1 /* results per requant lane */
 #endif
 #define RQS KILN_TB_RQS
+#ifndef KILN_TB_DSP2X
+#define KILN_TB_DSP2X 0 /* 1: the multipliers on clk2x (DSP2X) */
+#endif
 #ifndef KILN_TB_SPAN
 #define KILN_TB_SPAN 0 /* 1: pixel groups across row ends (SPAN) */
 #endif
@@ -327,7 +330,8 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #define ENGINE "kiln_conv"
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
-                           KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0};
+                           KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0,
+                           -128, 127, KILN_TB_DSP2X};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */

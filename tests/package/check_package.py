@@ -121,7 +121,11 @@ def main():
     nmasters = len([c for c in regmap["channels"]])
     if len(axi) != nmasters + 1:
         fail("%d AXI interfaces, want %d masters + s_axil" % (len(axi), nmasters))
-    clocks = [b for b in buses.values() if b[0] == "clock"]
+    plan = json.load(open(os.path.join(out, "plan.json")))
+    clocks = [b for n, b in buses.items() if b[0] == "clock" and n != "clk2x"]
+    fast = buses.get("clk2x")
+    if bool(fast) != bool(plan.get("clk2x")):
+        fail("a clk2x clock interface %s, plan.json's clk2x %s" % (bool(fast), bool(plan.get("clk2x"))))
     resets = {n: b for n, b in buses.items() if b[0] == "reset"}
     if len(clocks) != 1 or len(resets) != 1:
         fail("want one clock and one reset interface")
@@ -156,7 +160,15 @@ def main():
             fail("build.tcl connects pin %s/%s, no port of the component" % (CELL, p))
     if clock_port not in pins or "aresetn" not in pins:
         fail("build.tcl does not connect the clock and the reset")
-    mhz = json.load(open(os.path.join(out, "plan.json")))["clock_mhz"]
+    mhz = plan["clock_mhz"]
+    # clk2x: the IP's second clock from one MMCM at twice the clock
+    if fast:
+        if fast[0] != "clock" or fast[2] != ["clk2x"] or "clk2x" not in pins:
+            fail("clk2x is no clock interface of port clk2x that build.tcl connects")
+        if not any(c[0] == "set_property" and re.search(
+                r"CONFIG.CLKOUT1_REQUESTED_OUT_FREQ %.3f .*CONFIG.CLKOUT2_REQUESTED_OUT_FREQ %.3f( |$)"
+                % (mhz, 2 * mhz), " ".join(c)) for c in calls):
+            fail("build.tcl's MMCM does not give %g and %g MHz" % (mhz, 2 * mhz))
     if not any(c[0] == "set_property" and "CONFIG.PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ" in " ".join(c)
                and re.search(r"PL0_REF_CTRL__FREQMHZ %g( |$)" % mhz, " ".join(c)) for c in calls):
         fail("build.tcl does not set PL0 to %g MHz" % mhz)

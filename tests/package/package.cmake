@@ -14,6 +14,10 @@ set(PK_Y3S ${CMAKE_BINARY_DIR}/models/yolov3-tiny-small.onnx)
 
 add_test(NAME package_zcu104 COMMAND ${PK_TEST} ${PK_RESDW} zcu104
   xilinx.com:zcu104:part0:1.1 ${PKT}/zcu104 ${KILN_PKG_VERILATOR})
+# the same with the DSPs at twice the clock: a second clock interface, one
+# MMCM giving clk and clk2x in build.tcl, the IP top lint-clean with both
+add_test(NAME package_zcu104_clk2x COMMAND ${CMAKE_COMMAND} -E env "KILN_PACKAGE_OPTS=--clk2x on"
+  ${PK_TEST} ${PK_RESDW} zcu104 xilinx.com:zcu104:part0:1.1 ${PKT}/zcu104_clk2x ${KILN_PKG_VERILATOR})
 add_test(NAME package_zcu102 COMMAND ${PK_TEST} ${PK_Y3S} zcu102
   xilinx.com:zcu102:part0:3.3 ${PKT}/zcu102)
 add_test(NAME package_ultra96v2 COMMAND ${PK_TEST} ${PK_Y3S} ultra96v2

@@ -6,12 +6,13 @@
 # board's shell.json, and the IP top lint-clean with the RTL when verilator
 # is given.
 #   package_test.sh KILN PYTHON MODEL.onnx BOARD BOARD_PART WORKDIR [VERILATOR]
+# (KILN_PACKAGE_OPTS: more kiln compile options, e.g. "--clk2x on")
 set -euo pipefail
 kiln=$1 py=$2 model=$3 board=$4 part=$5 work=$6 verilator=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$kiln" quantize "$model" --calib-random 2 -o m.gir >/dev/null
-"$kiln" compile m.gir --board "$board" -o out >/dev/null
+"$kiln" compile m.gir --board "$board" ${KILN_PACKAGE_OPTS:-} -o out >/dev/null
 test -f out/rtl/kiln_top.v || { echo "no rtl/kiln_top.v"; exit 1; }
 xmllint --noout out/vivado/component.xml
 dtc -@ -q -I dts -O dtb -o kiln.dtbo out/vivado/kiln.dtso

@@ -40,7 +40,7 @@ static void compile_usage(FILE *f)
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
-            "                    [--max-latency-ms X]\n"
+            "                    [--max-latency-ms X] [--clk2x on|auto|off]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -55,6 +55,9 @@ static void compile_usage(FILE *f)
             "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --max-latency-ms  latency bound: the fastest plan within it; exit 2 naming\n"
             "            the shortest latency reached when none is (a --plan is checked)\n"
+            "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
+            "            where the board's DSP48E2 FMAX allows it: on, auto (plan both, keep\n"
+            "            the faster), off (default); plan.json keeps the choice\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -446,6 +449,18 @@ int kiln_cmd_compile(int argc, char **argv)
                 return kiln_user_error("compile: --max-latency-ms '%s': expected milliseconds "
                                        "in (0, 1e6]", argv[i]);
             }
+        } else if (!strcmp(a, "--clk2x") && more) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "on"))
+                opts.clk2x = HLS_CLK2X_ON;
+            else if (!strcmp(v, "auto"))
+                opts.clk2x = HLS_CLK2X_AUTO;
+            else if (!strcmp(v, "off"))
+                opts.clk2x = HLS_CLK2X_OFF;
+            else {
+                free(pins);
+                return kiln_user_error("compile: --clk2x '%s': expected on, auto or off", v);
+            }
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
@@ -487,6 +502,10 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_user_error("compile: --pin and --plan exclude each other (pin in plan.json)");
     }
+    if (plan_path && opts.clk2x) {
+        free(pins);
+        return kiln_user_error("compile: --clk2x and --plan exclude each other (clk2x in plan.json)");
+    }
     if (plan_path && opts.pp_max) {
         free(pins);
         return kiln_user_error("compile: --pp-max and --plan exclude each other (a replay does not search)");
@@ -511,6 +530,7 @@ int kiln_cmd_compile(int argc, char **argv)
         klv_records_free(recs);
         return kiln_report(&err);
     }
+    opts.mhz = mhz; /* the search's clock (a replay takes mhz below) */
     rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
