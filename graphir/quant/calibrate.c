@@ -212,28 +212,10 @@ static void record(ValStats *s, const float *x, int64_t n)
     }
 }
 
-/* Raise mx[k] to the largest finite |x| of channel k (axis 1) of t. */
-static void record_channels(double *mx, int n, const GirTensor *t)
-{
-    const float *x = t->data;
-    int64_t inner = 1, b, k, j;
-    int d;
-    if (t->type.rank < 2 || t->type.dims[1] != n)
-        return;
-    for (d = 2; d < t->type.rank; d++)
-        inner *= t->type.dims[d];
-    for (b = 0; b < t->type.dims[0]; b++)
-        for (k = 0; k < n; k++)
-            for (j = 0; j < inner; j++) {
-                double a = fabs((double)x[(b * n + k) * inner + j]);
-                if (isfinite(a) && a > mx[k])
-                    mx[k] = a;
-            }
-}
-
-/* Add each channel's finite values (axis 1) of t to sum; *cnt += the
- * elements of one channel. */
-static void record_sums(double *sum, int n, double *cnt, const GirTensor *t)
+/* Per channel k (axis 1) of t, over its finite values: raise mx[k] to the
+ * largest |x| (mx NULL: not kept), add x to sum[k] and the elements of one
+ * channel to *cnt (sum NULL: not kept). */
+static void record_channels(double *mx, double *sum, double *cnt, int n, const GirTensor *t)
 {
     const float *x = t->data;
     int64_t inner = 1, b, k, j;
@@ -246,13 +228,18 @@ static void record_sums(double *sum, int n, double *cnt, const GirTensor *t)
         for (k = 0; k < n; k++) {
             double acc = 0;
             for (j = 0; j < inner; j++) {
-                double a = (double)x[(b * n + k) * inner + j];
-                if (isfinite(a))
-                    acc += a;
+                double v = (double)x[(b * n + k) * inner + j], a = fabs(v);
+                if (!isfinite(v))
+                    continue;
+                acc += v;
+                if (mx && a > mx[k])
+                    mx[k] = a;
             }
-            sum[k] += acc;
+            if (sum)
+                sum[k] += acc;
         }
-    *cnt += (double)(t->type.dims[0] * inner);
+    if (sum)
+        *cnt += (double)(t->type.dims[0] * inner);
 }
 
 int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
@@ -268,12 +255,12 @@ int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
     }
     for (i = 0; i < c->nwatch; i++)
         if (outs[i].type.dtype == GIR_DT_F32) {
-            record(&c->st[c->watch[i]], outs[i].data, gir_type_numel(&outs[i].type));
-            if (c->chmax[c->watch[i]])
-                record_channels(c->chmax[c->watch[i]], c->nch[c->watch[i]], &outs[i]);
-            if (c->chsum[c->watch[i]])
-                record_sums(c->chsum[c->watch[i]], c->nsum[c->watch[i]], &c->chcnt[c->watch[i]],
-                            &outs[i]);
+            int v = c->watch[i];
+            record(&c->st[v], outs[i].data, gir_type_numel(&outs[i].type));
+            if (c->chmax[v])
+                record_channels(c->chmax[v], NULL, NULL, c->nch[v], &outs[i]);
+            if (c->chsum[v])
+                record_channels(NULL, c->chsum[v], &c->chcnt[v], c->nsum[v], &outs[i]);
         }
     gir_arena_free(a);
     c->runs++;
