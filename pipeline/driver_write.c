@@ -309,6 +309,50 @@ static int cpu_output(const GirGraph *g, const DrvPlan *dp, int v)
     return -1;
 }
 
+/* exchanged(): v into order unless seen. */
+static void exchanged_add(char *seen, int *order, int *m, int v)
+{
+    if (!seen[v]) {
+        seen[v] = 1;
+        order[(*m)++] = v;
+    }
+}
+
+/* The values the steps exchange, each once, in the order the schedule first
+ * names them (the buffers' numbers and order: the same for the same graph
+ * text whatever the value ids); *n gets the count.  Caller frees. */
+static int *exchanged(const GirGraph *g, const DrvPlan *dp, int *n)
+{
+    char *seen = calloc((size_t)g->nval + 1, 1);
+    int *order = malloc(sizeof *order * ((size_t)g->nval + 1));
+    int i, k, m = 0;
+    if (!seen || !order)
+        gir_die("out of memory");
+    for (i = 0; i < dp->nsteps; i++) {
+        const Step *s = &dp->steps[i];
+        if (s->val >= 0)
+            exchanged_add(seen, order, &m, s->val);
+        for (k = 0; k < s->nreads; k++)
+            exchanged_add(seen, order, &m, s->reads[k]);
+        for (k = 0; k < s->nwrites; k++)
+            exchanged_add(seen, order, &m, s->writes[k]);
+    }
+    free(seen);
+    *n = m;
+    return order;
+}
+
+/* The number of value v's buffer in model.c (its place in exchanged()). */
+static int buf_no(const GirGraph *g, const DrvPlan *dp, int v)
+{
+    int n, i, *order = exchanged(g, dp, &n), r = -1;
+    for (i = 0; i < n && r < 0; i++)
+        if (order[i] == v)
+            r = i;
+    free(order);
+    return r;
+}
+
 /* Where model.c holds value v: inputs[k], outputs[k] or its buffer. */
 static void val_expr(FILE *f, const GirGraph *g, const DrvPlan *dp, int v)
 {
@@ -321,36 +365,26 @@ static void val_expr(FILE *f, const GirGraph *g, const DrvPlan *dp, int v)
     if (k >= 0)
         fprintf(f, "outputs[%d]", k);
     else
-        fprintf(f, "kd_v%d", v);
+        fprintf(f, "kd_v%d", buf_no(g, dp, v));
 }
 
-/* The buffers of the values the steps exchange, by value id. */
+/* The buffers of the values the steps exchange, in schedule order. */
 static void emit_buffers(FILE *f, const GirGraph *g, const DrvPlan *dp)
 {
-    char *need = calloc((size_t)g->nval + 1, 1), ty[256];
-    int i, k;
-    if (!need)
-        gir_die("out of memory");
-    for (i = 0; i < dp->nsteps; i++) {
-        const Step *s = &dp->steps[i];
-        if (s->val >= 0)
-            need[s->val] = 1;
-        for (k = 0; k < s->nreads; k++)
-            need[s->reads[k]] = 1;
-        for (k = 0; k < s->nwrites; k++)
-            need[s->writes[k]] = 1;
-    }
-    for (i = 0; i < g->ninput; i++)
-        need[g->inputs[i]] = 0;
-    for (i = 0; i < g->nval; i++) {
-        const GirValue *v = &g->vals[i];
-        if (!need[i] || cpu_output(g, dp, i) >= 0)
+    char ty[256];
+    int n, i, k, *order = exchanged(g, dp, &n);
+    for (k = 0; k < n; k++) {
+        const GirValue *v = &g->vals[order[k]];
+        int input = 0;
+        for (i = 0; i < g->ninput; i++)
+            input |= g->inputs[i] == order[k];
+        if (input || cpu_output(g, dp, order[k]) >= 0)
             continue;
         fprintf(f, "/* '%s' %s */\nstatic %s kd_v%d[%lld];\n", v->name,
-                gir_type_str(&v->type, ty, sizeof ty), c_type(v->type.dtype), i,
+                gir_type_str(&v->type, ty, sizeof ty), c_type(v->type.dtype), k,
                 (long long)gir_type_numel(&v->type));
     }
-    free(need);
+    free(order);
 }
 
 /* kd_put_value / kd_get_value of value v at segment s. */
