@@ -83,7 +83,8 @@ echo "== kiln fp32 boxes (fp32 interpreter's head, the driver's decoder) against
 "$out/bx/kiln-infer" --decode "$out/fp32-head.npy" -i "$photo" -o "$out/fp32" > /dev/null
 /usr/bin/python3 "$top/tests/face/box_iou.py" "$out/fp32/detections.json" "$out/ref/boxes.json" --min-iou 0.9
 echo "== the int8 FPGA boxes on face-api's input against kiln's fp32 boxes on it (quantization alone)"
-/usr/bin/python3 "$top/tests/face/box_iou.py" "$out/run-npy-a64/detections.json" "$out/fp32/detections.json" \
+"$out/bx/kiln-infer" --decode "$out/run-npy-a64/out0.npy" -i "$photo" -o "$out/int8-npy" > /dev/null
+/usr/bin/python3 "$top/tests/face/box_iou.py" "$out/int8-npy/detections.json" "$out/fp32/detections.json" \
     --min-iou 0.5 || echo "(int8 and fp32 boxes differ beyond IoU 0.5, see above)"
 echo "== the int8 FPGA boxes on the photo (kiln's own resize) against kiln's fp32 boxes"
 /usr/bin/python3 "$top/tests/face/box_iou.py" "$out/run/detections.json" "$out/fp32/detections.json" \
