@@ -139,8 +139,8 @@ static const char *parse_line(const char *line, KlvRecord *rec)
     }
     for (k = 0; k < 6; k++) {
         it = cJSON_GetObjectItemCaseSensitive(sc, sched_names[k]);
-        if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
-            it->valueint < 1 || it->valueint > 64) {
+        if (!cJSON_IsNumber(it) || !(it->valuedouble >= 1 && it->valuedouble <= 64) ||
+            it->valuedouble != (double)(int)it->valuedouble) {
             static char msg[6][64];
             snprintf(msg[k], sizeof msg[k], "schedule \"%s\" must be a whole number from 1 to 64",
                      sched_names[k]);

@@ -15,11 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_JPEG
-#define STBI_ONLY_PNG
-#define STBI_NO_STDIO
-#define STBI_MAX_DIMENSIONS (1 << 14) /* 16384 pixels a side: 800 MB of RGB at most */
+#include "stb_image_opts.h"
 #include <stb/stb_image.h>
 
 #include "image.h"
