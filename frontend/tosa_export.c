@@ -545,6 +545,18 @@ static int grouped_conv(Wr *w, int64_t group, const int64_t *pad, const int64_t 
     return 0;
 }
 
+/* ONNX pads [top, left, bottom, right] (np == 4) as TOSA's [top, bottom,
+ * left, right]; pad stays as it is otherwise. */
+static void tosa_pads(const int64_t *p, int np, int64_t pad[4])
+{
+    if (np != 4)
+        return;
+    pad[0] = p[0];
+    pad[1] = p[2];
+    pad[2] = p[1];
+    pad[3] = p[3];
+}
+
 static int wr_conv(Wr *w)
 {
     const GirValue *x = in_val(w, 0), *wv = in_val(w, 1);
@@ -564,12 +576,7 @@ static int wr_conv(Wr *w)
     if (group != 1 && !depthwise && i8)
         return wr_fail(w, "an int8 grouped convolution (group %lld) is not written",
                        (long long)group);
-    if (np == 4) {
-        pad[0] = p[0];
-        pad[1] = p[2];
-        pad[2] = p[1];
-        pad[3] = p[3];
-    }
+    tosa_pads(p, np, pad);
     if (ns == 2)
         memcpy(stride, s, sizeof stride);
     if (nd == 2)
@@ -694,12 +701,7 @@ static int wr_pool(Wr *w)
             return wr_fail(w, "kernel_shape must have 2 entries");
         kernel[0] = k[0];
         kernel[1] = k[1];
-        if (np == 4) {
-            pad[0] = p[0];
-            pad[1] = p[2];
-            pad[2] = p[1];
-            pad[3] = p[3];
-        }
+        tosa_pads(p, np, pad);
         if (ns == 2)
             memcpy(stride, s, sizeof stride);
     }
