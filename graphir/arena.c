@@ -9,7 +9,8 @@
 
 #include "graphir.h"
 
-#define CHUNK_SIZE (1u << 20) /* default block size */
+#define CHUNK_SIZE (1u << 20) /* largest shared block */
+#define FIRST_CHUNK (16u << 10) /* first block: most arenas stay small */
 
 typedef struct Block Block;
 struct Block {
@@ -79,7 +80,14 @@ void *gir_arena_alloc(GirArena *a, size_t size)
         return p;
     }
     if (!a->head || a->head->size - a->head->used < size) {
-        b = block_new(CHUNK_SIZE);
+        /* Each shared block twice the last, up to CHUNK_SIZE: a small
+         * graph costs kilobytes, not a megabyte. */
+        size_t chunk = a->head ? a->head->size * 2 : FIRST_CHUNK;
+        if (chunk > CHUNK_SIZE)
+            chunk = CHUNK_SIZE;
+        while (chunk < size)
+            chunk *= 2;
+        b = block_new(chunk);
         b->next = a->head;
         a->head = b;
     }
