@@ -250,6 +250,22 @@ static int fpga_takes(const GirGraph *g, const GirNode *n, HlsStage *s, char *wh
     case GIR_OP_DEQUANTIZELINEAR:
         snprintf(why, wn, "fp32/int8 conversion at the FPGA boundary runs on the host");
         return 0;
+    case GIR_OP_TRANSPOSE: {
+        int cnt = 0;
+        const int64_t *p = gir_attr_ints(n, "perm", &cnt);
+        if (cnt == 4 && p[0] == 0 && p[1] == 3 && p[2] == 1 && p[3] == 2) {
+            snprintf(why, wn, "NHWC to NCHW, the host's: the driver quantizes an NHWC graph input "
+                              "as it lies (the stream's order) when only the FPGA reads it");
+            return 0;
+        }
+        if (cnt == 4 && p[0] == 0 && p[1] == 2 && p[2] == 3 && p[3] == 1) {
+            snprintf(why, wn, "NCHW to NHWC, the host's: the driver dequantizes an FPGA map into "
+                              "an NHWC graph output as its bytes lie (the stream's order)");
+            return 0;
+        }
+        snprintf(why, wn, "no FPGA engine for Transpose");
+        return 0;
+    }
     default:
         snprintf(why, wn, "no FPGA engine for %s", gir_op_name(n->op));
         return 0;

@@ -112,12 +112,55 @@ static int per_channel(const GirGraph *g, const GirNode *n, Step *s)
     return 1;
 }
 
-/* QuantizeLinear of an fp32 graph input with one scale: a STEP_QUANT. */
+/* 1 when node n is a rank-4 Transpose with permutation perm. */
+static int is_transpose(const GirNode *n, const int64_t *perm)
+{
+    int cnt = 0, k;
+    const int64_t *p = n->op == GIR_OP_TRANSPOSE ? gir_attr_ints(n, "perm", &cnt) : NULL;
+    if (!p || cnt != 4 || n->nin != 1 || n->nout != 1)
+        return 0;
+    for (k = 0; k < 4; k++)
+        if (p[k] != perm[k])
+            return 0;
+    return 1;
+}
+
+static const int64_t nhwc_to_nchw[4] = {0, 3, 1, 2}, nchw_to_nhwc[4] = {0, 2, 3, 1};
+
+/* 1 when every reader of value v is an FPGA node: the stream's HWC bytes
+ * can stay in v's buffer. */
+static int fpga_only(const GirGraph *g, const DrvPlan *d, int v)
+{
+    int i, k;
+    for (i = 0; i < g->nnode; i++)
+        for (k = 0; k < g->nodes[i].nin; k++)
+            if (g->nodes[i].in[k] == v && !d->fpga[i])
+                return 0;
+    return graph_output(g, v) < 0;
+}
+
+/* QuantizeLinear of an fp32 graph input with one scale: a STEP_QUANT.  With
+ * the input NHWC and a Transpose to NCHW before the quantize (a TensorFlow
+ * export), the step starts at the Transpose (node i) and quantizes the
+ * input as it lies, which is the stream's HWC order, when only FPGA nodes
+ * read the int8 map: no pass of its own for the Transpose, none for the
+ * transfer to the accelerator. */
 static int take_quant(const GirGraph *g, DrvPlan *d, int i)
 {
     const GirNode *n = &g->nodes[i];
     Step t, *s;
-    int in = graph_input(g, n->in[0]);
+    int in, q = i, only = -1, hwc = 0;
+    if (is_transpose(n, nhwc_to_nchw) && graph_input(g, n->in[0]) >= 0 &&
+        consumers(g, n->out[0], &only) == 1 && graph_output(g, n->out[0]) < 0 &&
+        g->nodes[only].op == GIR_OP_QUANTIZELINEAR && g->nodes[only].in[0] == n->out[0] &&
+        fpga_only(g, d, g->nodes[only].out[0])) {
+        q = only;
+        hwc = 1;
+    } else if (n->op != GIR_OP_QUANTIZELINEAR) {
+        return 0;
+    }
+    n = &g->nodes[q];
+    in = graph_input(g, hwc ? g->nodes[i].in[0] : n->in[0]);
     if (in < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->out[0]].type.dtype != GIR_DT_I8 || !per_tensor(g, n, &t.scale, &t.zp))
         return 0;
@@ -126,6 +169,8 @@ static int take_quant(const GirGraph *g, DrvPlan *d, int i)
     s->val = n->out[0];
     s->scale = t.scale;
     s->zp = t.zp;
+    s->hwc = hwc;
+    d->unit[q] = (int)(s - d->steps);
     return 1;
 }
 
@@ -136,10 +181,32 @@ static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
     const GirNode *n = &g->nodes[i];
     int out = graph_output(g, n->out[0]), only = -1, nc = consumers(g, n->out[0], &only);
     Step t, *s;
+    int pr = g->vals[n->in[0]].producer, tr = -1;
     memset(&t, 0, sizeof t);
-    if (g->vals[n->in[0]].producer < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_I8 ||
+    if (pr < 0 || g->vals[n->in[0]].type.dtype != GIR_DT_I8 ||
         g->vals[n->out[0]].type.dtype != GIR_DT_F32)
         return 0;
+    /* An FPGA map to NHWC fp32 (DequantizeLinear, then a Transpose into a
+     * graph output): dequantized as the stream's HWC bytes lie. */
+    if (out < 0 && nc == 1 && is_transpose(&g->nodes[only], nchw_to_nhwc) && d->fpga[pr] &&
+        consumers(g, n->in[0], &tr) == 1 && graph_output(g, n->in[0]) < 0 &&
+        (out = graph_output(g, g->nodes[only].out[0])) >= 0 &&
+        consumers(g, g->nodes[only].out[0], &tr) == 0) {
+        tr = only;
+        if (!per_channel(g, n, &t) && !per_tensor(g, n, &t.scale, &t.zp))
+            return 0;
+        s = add_step(d, STEP_DEQUANT, i);
+        s->val = n->in[0];
+        s->out = out;
+        s->scale = t.scale;
+        s->zp = t.zp;
+        s->chscale = t.chscale;
+        s->nch = t.nch;
+        s->inner = 1;
+        s->hwc = 1;
+        d->unit[tr] = (int)(s - d->steps);
+        return 1;
+    }
     if (out < 0 && (nc != 1 || g->nodes[only].op != GIR_OP_YOLO ||
                     (out = graph_output(g, g->nodes[only].out[0])) < 0))
         return 0;
@@ -155,6 +222,55 @@ static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
     s->chscale = t.chscale;
     s->nch = t.nch;
     s->inner = t.inner;
+    return 1;
+}
+
+/* An FPGA map transposed to NHWC as int8 and dequantized into a graph
+ * output (Transpose at node i, then DequantizeLinear; the quantizer moves
+ * layout ops before the dequantize): one STEP_DEQUANT reading the stream's
+ * HWC bytes as they lie, scales per tensor or per channel on axis 3. */
+static int take_nhwc_out(const GirGraph *g, DrvPlan *d, int i)
+{
+    const GirNode *t = &g->nodes[i], *n;
+    int only = -1, other = -1, pr = g->vals[t->in[0]].producer, out, k, nch;
+    const GirValue *sc, *z;
+    Step *s;
+    if (!is_transpose(t, nchw_to_nhwc) || pr < 0 || !d->fpga[pr] ||
+        consumers(g, t->out[0], &only) != 1 || graph_output(g, t->out[0]) >= 0 ||
+        g->nodes[only].op != GIR_OP_DEQUANTIZELINEAR ||
+        consumers(g, t->in[0], &other) != 1 || graph_output(g, t->in[0]) >= 0)
+        return 0;
+    n = &g->nodes[only];
+    out = graph_output(g, n->out[0]);
+    if (out < 0 || consumers(g, n->out[0], &other) != 0 ||
+        g->vals[t->in[0]].type.dtype != GIR_DT_I8 || g->vals[n->out[0]].type.dtype != GIR_DT_F32)
+        return 0;
+    s = add_step(d, STEP_DEQUANT, i);
+    if (!per_tensor(g, n, &s->scale, &s->zp)) {
+        sc = &g->vals[n->in[1]];
+        z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
+        nch = (int)g->vals[n->in[0]].type.dims[3];
+        k = (int)gir_attr_int(n, "axis", 1);
+        if ((k != 3 && k != -1) || sc->kind != GIR_VAL_CONST || sc->type.dtype != GIR_DT_F32 ||
+            sc->type.rank != 1 || sc->type.dims[0] != nch || nch < 2 ||
+            (z && (z->kind != GIR_VAL_CONST || z->type.dtype != GIR_DT_I8 ||
+                   gir_type_numel(&z->type) != nch))) {
+            d->nsteps--;
+            return 0;
+        }
+        for (k = 0; z && k < nch; k++)
+            if (((const int8_t *)z->data)[k] != 0) {
+                d->nsteps--;
+                return 0;
+            }
+        s->chscale = sc->data;
+        s->nch = nch;
+        s->inner = 1;
+    }
+    s->val = t->in[0];
+    s->out = out;
+    s->hwc = 1;
+    d->unit[only] = (int)(s - d->steps);
     return 1;
 }
 
@@ -224,7 +340,11 @@ static void make_steps(const GirGraph *g, DrvPlan *d)
             cpu_open = -1;
             continue;
         }
-        if ((n->op == GIR_OP_QUANTIZELINEAR && take_quant(g, d, i)) ||
+        if (d->unit[i] >= 0) /* folded into an earlier step (take_quant, take_dequant) */
+            continue;
+        if (((n->op == GIR_OP_QUANTIZELINEAR || n->op == GIR_OP_TRANSPOSE) &&
+             take_quant(g, d, i)) ||
+            (n->op == GIR_OP_TRANSPOSE && take_nhwc_out(g, d, i)) ||
             (n->op == GIR_OP_DEQUANTIZELINEAR && take_dequant(g, d, i)) ||
             (n->op == GIR_OP_YOLO && take_yolo(g, d, i))) {
             d->unit[i] = before;
@@ -406,8 +526,14 @@ int drv_plan(const HlsPlan *p, const GirGraph *g, DrvPlan *d, GirError *e)
     d->steps = xcalloc((size_t)g->nnode, sizeof *d->steps);
     for (i = 0; i < g->nnode; i++)
         d->unit[i] = d->seg[i] = -1;
-    for (i = 0; i < g->nnode && !rc; i++) /* an int8 graph: a graph input quantized */
-        rc = g->nodes[i].op == GIR_OP_QUANTIZELINEAR && graph_input(g, g->nodes[i].in[0]) >= 0;
+    for (i = 0; i < g->nnode && !rc; i++) { /* an int8 graph: a graph input quantized */
+        const GirNode *n = &g->nodes[i];
+        int pr = n->op == GIR_OP_QUANTIZELINEAR ? g->vals[n->in[0]].producer : -1;
+        rc = n->op == GIR_OP_QUANTIZELINEAR &&
+             (graph_input(g, n->in[0]) >= 0 ||
+              (pr >= 0 && is_transpose(&g->nodes[pr], nhwc_to_nchw) &&
+               graph_input(g, g->nodes[pr].in[0]) >= 0));
+    }
     if (!rc)
         return gir_error_at(e, gir_loc_none(), "driver: %s has no int8 input (QuantizeLinear of "
                             "a graph input): quantize it first (kiln quantize)", g->name), 1;

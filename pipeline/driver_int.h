@@ -32,7 +32,10 @@ typedef struct {
     int zp;        /* zero point */
     const float *chscale; /* STEP_DEQUANT per channel: nch scales (the graph's), else NULL */
     int nch;       /* entries of chscale */
-    long long inner; /* elements of one channel in a row (NCHW: H*W) */
+    long long inner; /* elements of one channel in a row (NCHW: H*W; HWC: 1) */
+    int hwc;       /* STEP_QUANT, STEP_DEQUANT: the graph's side is NHWC and the
+                    * int8 buffer holds the stream's HWC order (a Transpose of the
+                    * graph folded into the step) */
     int *reads;    /* STEP_SEG, STEP_CPU: values read from other steps (graph order) */
     int nreads;    /* count */
     int *writes;   /* STEP_SEG, STEP_CPU: values other steps or the outputs read */

@@ -387,6 +387,17 @@ static void emit_buffers(FILE *f, const GirGraph *g, const DrvPlan *dp)
     free(order);
 }
 
+/* 1 when value v's buffer holds the stream's HWC order: made by a STEP_QUANT
+ * of an NHWC input, or read by a STEP_DEQUANT into an NHWC output. */
+static int hwc_buffer(const DrvPlan *dp, int v)
+{
+    int i;
+    for (i = 0; i < dp->nsteps; i++)
+        if (dp->steps[i].hwc && dp->steps[i].val == v)
+            return 1;
+    return 0;
+}
+
 /* kd_put_value / kd_get_value of value v at segment s. */
 static void emit_transfer(FILE *f, const GirGraph *g, const DrvPlan *dp, int v, int put)
 {
@@ -396,7 +407,7 @@ static void emit_transfer(FILE *f, const GirGraph *g, const DrvPlan *dp, int v, 
     fprintf(f, ", ");
     val_expr(f, g, dp, v);
     fprintf(f, ", %lld, %d, err) < 0)\n        return -1;\n", (long long)gir_type_numel(&x->type),
-            x->layout != GIR_LAYOUT_NHWC);
+            x->layout != GIR_LAYOUT_NHWC && !hwc_buffer(dp, v));
 }
 
 static void emit_list(FILE *f, const GirGraph *g, const DrvPlan *dp, const int *v, int n)
@@ -433,9 +444,12 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
     int i, stages = 0;
     switch (s->kind) {
     case STEP_QUANT:
-        fprintf(f, "    /* %s '%s': graph input %d to int8 (scale %.9g, zero point %d) */\n"
+        fprintf(f, "    /* %s '%s': graph input %d to int8 (scale %.9g, zero point %d)%s */\n"
                    "    kd_quantize(inputs[%d], %lld, ", gir_op_name(n->op), n->name, s->in,
-                (double)s->scale, s->zp, s->in, num);
+                (double)s->scale, s->zp,
+                s->hwc ? "; the input is NHWC, the stream's order: its Transpose folded here"
+                       : "",
+                s->in, num);
         c_float(f, s->scale);
         fprintf(f, ", %d, ", s->zp);
         val_expr(f, g, dp, s->val);
@@ -457,16 +471,17 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
         break;
     case STEP_DEQUANT:
         if (s->chscale) {
-            fprintf(f, "    /* %s '%s': to fp32 graph output %d (a scale per channel) */\n"
-                       "    kd_dequantize_ch(", gir_op_name(n->op), n->name, s->out);
+            fprintf(f, "    /* %s '%s': to fp32 graph output %d (a scale per channel)%s */\n"
+                       "    kd_dequantize_ch(", gir_op_name(n->op), n->name, s->out,
+                    s->hwc ? "; NHWC as the stream's bytes lie: the Transpose folded here" : "");
             val_expr(f, g, dp, s->val);
             fprintf(f, ", %lld, kd_scales_out%d, %d, %lld, outputs[%d]);\n", num, s->out, s->nch,
                     s->inner, s->out);
             break;
         }
-        fprintf(f, "    /* %s '%s': to fp32 graph output %d (scale %.9g, zero point %d) */\n"
+        fprintf(f, "    /* %s '%s': to fp32 graph output %d (scale %.9g, zero point %d)%s */\n"
                    "    kd_dequantize(", gir_op_name(n->op), n->name, s->out, (double)s->scale,
-                s->zp);
+                s->zp, s->hwc ? "; NHWC as the stream's bytes lie: the Transpose folded here" : "");
         val_expr(f, g, dp, s->val);
         fprintf(f, ", %lld, ", num);
         c_float(f, s->scale);

@@ -20,12 +20,16 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           Conv1x1 24, depthwise Conv3x3 stride 2, Conv1x1 32, each + ReLU6
           (Clip 0..6, BN gamma x3 so that the upper bound binds), and a
           Conv1x1 8 head (output, 1x8x16x16).  The fused Clip on the engines.
+  tfnhwc  1x32x32x3 (NHWC, as TensorFlow exports it): Transpose to NCHW,
+          Conv3x3 16 + Relu, MaxPool, Conv3x3 16 + LeakyRelu, Conv1x1 8 head,
+          Transpose back to NHWC (output 1x16x16x8).  The layout a tf2onnx
+          model has around its network.
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|mbrelu6|big --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|big --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -63,6 +67,11 @@ MODELS = {
         ("conv", 32, 1, 1, 1, 1, "relu6"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
+    "tfnhwc": (32, [
+        ("conv", 16, 3, 1, 1, 1, "relu"), ("maxpool",),
+        ("conv", 16, 3, 1, 1, 1, "leaky"),
+        ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
     "big": (16, [
         ("conv", 64, 3, 1, 1, 1, "leaky"), ("maxpool",),
         ("conv", 256, 3, 1, 1, 1, "leaky"),
@@ -71,6 +80,8 @@ MODELS = {
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
 }
+# Models whose input and outputs are NHWC, with Transposes around the network.
+NHWC = {"tfnhwc"}
 
 
 def scene(rng, channels, size):
@@ -118,6 +129,10 @@ def build(kind, seed, x):
     rng = np.random.RandomState(seed)
     inits, nodes, outputs, saved = [], [], [], {}
     cur, cur_a = "input", x.astype(np.float64)
+    if kind in NHWC:
+        nodes.append(helper.make_node("Transpose", ["input"], ["input_nchw"], name="to_nchw",
+                                      perm=[0, 3, 1, 2]))
+        cur = "input_nchw"
 
     def const(name, arr):
         inits.append(numpy_helper.from_array(np.asarray(arr), name))
@@ -199,9 +214,16 @@ def build(kind, seed, x):
                          const(name + "_hi", np.float32(6.0))], [cur], name=cur))
             y = np.clip(y, 0.0, 6.0)
         cur_a = y
+    in_shape = list(x.shape)
+    if kind in NHWC:
+        in_shape = [in_shape[0], in_shape[2], in_shape[3], in_shape[1]]
+        for k, (name, shape) in enumerate(outputs):
+            nodes.append(helper.make_node("Transpose", [name], [name + "_nhwc"],
+                                          name=name + "_to_nhwc", perm=[0, 2, 3, 1]))
+            outputs[k] = (name + "_nhwc", (shape[0], shape[2], shape[3], shape[1]))
     graph = helper.make_graph(
         nodes, kind,
-        [helper.make_tensor_value_info("input", TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, in_shape)],
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(s)) for n, s in outputs],
         inits)
     model = helper.make_model(graph, producer_name="kiln gen_small.py",
@@ -220,6 +242,8 @@ def main():
     size = MODELS[a.model][0]
     x = scene(np.random.RandomState(a.seed + 1000), 3, size)
     model, outputs = build(a.model, a.seed, x)
+    if a.model in NHWC:
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
     save_checked("gen_small.py", model, outputs, a.out, x, a.input_out)
 
 
