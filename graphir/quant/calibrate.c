@@ -29,6 +29,8 @@
  * Needs: a graph that gir_run accepts.  The statistics point into it.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,20 +177,31 @@ int gir_calib_runs(const GirCalib *c) { return c->runs; }
  * would scale every bin to nothing. */
 static void record(ValStats *s, const float *x, int64_t n)
 {
-    double mx = 0, scale;
+    double mx, scale;
     int64_t i, finite = 0;
+    uint32_t top = 0;
+    /* The largest finite |x| from the bit patterns: a float without its
+     * sign bit orders as its magnitude does, and is finite below the
+     * exponent of all ones.  Exact, branch-free, so the compiler vectorizes
+     * it. */
     for (i = 0; i < n; i++) {
-        double a = fabs((double)x[i]);
-        if (!isfinite(a))
-            continue;
-        finite++;
-        if (a > mx)
-            mx = a;
+        uint32_t b;
+        memcpy(&b, &x[i], sizeof b);
+        b &= 0x7fffffffu;
+        b = b < 0x7f800000u ? b : 0;
+        top = b > top ? b : top;
+    }
+    {
+        float f;
+        memcpy(&f, &top, sizeof f);
+        mx = (double)f;
     }
     if (mx > s->absmax)
         s->absmax = mx;
-    s->total += (uint64_t)finite;
     if (mx == 0) {
+        for (i = 0; i < n; i++)
+            finite += isfinite(x[i]) != 0;
+        s->total += (uint64_t)finite;
         s->hist[0] += (uint64_t)finite;
         return;
     }
@@ -207,9 +220,11 @@ static void record(ValStats *s, const float *x, int64_t n)
         int64_t b;
         if (!isfinite(a))
             continue;
+        finite++;
         b = (int64_t)(a * scale);
         s->hist[b >= HBINS ? HBINS - 1 : b]++;
     }
+    s->total += (uint64_t)finite;
 }
 
 /* Per channel k (axis 1) of t, over its finite values: raise mx[k] to the
@@ -242,26 +257,78 @@ static void record_channels(double *mx, double *sum, double *cnt, int n, const G
         *cnt += (double)(t->type.dims[0] * inner);
 }
 
+/* One thread's share of a run's statistics: the watched values i with
+ * part[i] == which. */
+typedef struct {
+    GirCalib *c;
+    const GirTensor *outs;
+    const unsigned char *part;
+    int which;
+} RecordJob;
+
+static void *record_part(void *arg)
+{
+    RecordJob *j = arg;
+    GirCalib *c = j->c;
+    int i;
+    for (i = 0; i < c->nwatch; i++)
+        if (j->part[i] == j->which && j->outs[i].type.dtype == GIR_DT_F32) {
+            int v = c->watch[i];
+            const GirTensor *t = &j->outs[i];
+            record(&c->st[v], t->data, gir_type_numel(&t->type));
+            if (c->chmax[v])
+                record_channels(c->chmax[v], NULL, NULL, c->nch[v], t);
+            if (c->chsum[v])
+                record_channels(NULL, c->chsum[v], &c->chcnt[v], c->nsum[v], t);
+        }
+    return NULL;
+}
+
+/* The statistics of one run's values, split over two threads by element
+ * count (each value's statistics belong to one thread, so the result is
+ * the same as one thread's); one thread when a second cannot start. */
+static void record_all(GirCalib *c, const GirTensor *outs)
+{
+    unsigned char *part = calloc((size_t)c->nwatch + 1, 1);
+    RecordJob jobs[2];
+    pthread_t th;
+    int64_t load[2] = {0, 0};
+    int i, k;
+    if (!part)
+        gir_die("out of memory");
+    for (i = 0; i < c->nwatch; i++) {
+        k = load[1] < load[0];
+        part[i] = (unsigned char)k;
+        load[k] += gir_type_numel(&outs[i].type);
+    }
+    for (k = 0; k < 2; k++) {
+        jobs[k].c = c;
+        jobs[k].outs = outs;
+        jobs[k].part = part;
+        jobs[k].which = k;
+    }
+    if (pthread_create(&th, NULL, record_part, &jobs[1]) == 0) {
+        record_part(&jobs[0]);
+        pthread_join(th, NULL);
+    } else {
+        record_part(&jobs[0]);
+        record_part(&jobs[1]);
+    }
+    free(part);
+}
+
 int gir_calib_add(GirCalib *c, const GirTensor *inputs, GirError *e)
 {
     GirArena *a = gir_arena_new();
     GirTensor *outs = gir_arena_alloc(a, sizeof *outs * (size_t)(c->nwatch + 1));
-    int i, rc;
+    int rc;
     rc = c->run ? c->run(c->run_ctx, &c->view, inputs, outs, a, e)
                 : gir_run(&c->view, inputs, outs, a, e);
     if (rc < 0) {
         gir_arena_free(a);
         return -1;
     }
-    for (i = 0; i < c->nwatch; i++)
-        if (outs[i].type.dtype == GIR_DT_F32) {
-            int v = c->watch[i];
-            record(&c->st[v], outs[i].data, gir_type_numel(&outs[i].type));
-            if (c->chmax[v])
-                record_channels(c->chmax[v], NULL, NULL, c->nch[v], &outs[i]);
-            if (c->chsum[v])
-                record_channels(NULL, c->chsum[v], &c->chcnt[v], c->nsum[v], &outs[i]);
-        }
+    record_all(c, outs);
     gir_arena_free(a);
     c->runs++;
     return 0;
