@@ -261,7 +261,8 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
 int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                    KlvPlan *plan, GirError *e)
 {
-    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move};
+    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move,
+                                          klv_emit_gemm_i8};
     size_t k;
     for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
         int rc;
