@@ -27,9 +27,19 @@ typedef struct {
     LLVMTypeRef kty;     /* the kernel function type */
     int fma;             /* KlvOptions.fma */
     int vl;              /* f32 lanes of the target's vector registers (16, 8 or 4) */
+    int vnni;            /* x86 VNNI forms of vpdpbusd the target has: KLV_VNNI_512
+                            (zmm, AVX512-VNNI) | KLV_VNNI_256 (ymm: AVX512-VNNI with
+                            AVX512VL, or AVX-VNNI); 0: none (the int8 Conv then
+                            multiplies in int16/int32) */
     const KlvSchedule *sched; /* schedule of the node being lowered (tunable
                                  kernels read it), NULL: the defaults */
 } KlvIr;
+
+/* Bits of KlvIr.vnni. */
+enum {
+    KLV_VNNI_512 = 1, /* llvm.x86.avx512.vpdpbusd.512 */
+    KLV_VNNI_256 = 2, /* llvm.x86.avx512.vpdpbusd.256 (VEX-encoded with AVX-VNNI) */
+};
 
 /* Kinds of an extra pointer of a plan. */
 enum {
@@ -63,6 +73,13 @@ typedef struct {
 /* jit.c: f32 lanes of the widest vector the host CPU has (16 with
  * AVX-512, else 8). */
 int klv_host_vector_width(void);
+/* jit.c: KlvIr.vnni for the host CPU (from LLVM's host feature string). */
+int klv_host_vnni(void);
+/* aot.c: KlvIr.vnni for an x86-64 CPU name and feature string (LLVM's
+ * "+f,-g" form, applied after the CPU's own features) whose widest vectors
+ * have lanes f32 lanes; host_features: the CPU is the host, whose features
+ * these are (the CPU name then implies nothing). */
+int klv_x86_vnni(const char *cpu, const char *features, int host_features, int lanes);
 
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */

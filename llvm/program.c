@@ -326,6 +326,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), g->name ? g->name : "kiln");
     ir.fma = opts && opts->fma;
     ir.vl = klv_host_vector_width();
+    ir.vnni = klv_host_vnni();
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
