@@ -126,10 +126,11 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
     int has_b = n->nin > 2 && n->in[2] >= 0;
     int64_t Mp = o->nocb * o->VL, oc, ic, k, at;
     size_t wsz = o->q ? sizeof(int16_t) : sizeof(float);
-    void *wp = calloc((size_t)(Mp * o->C * o->ksz), wsz), *bp = calloc((size_t)Mp, 4);
-    void *xpad = NULL;
+    void *wp, *bp, *xpad = NULL;
     if (o->vnni)
         return pack_vnni(g, n, o, plan);
+    wp = calloc((size_t)(Mp * o->C * o->ksz), wsz);
+    bp = calloc((size_t)Mp, 4);
     if (o->padded)
         xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
     if (!wp || !bp || (o->padded && !xpad)) {
