@@ -60,3 +60,18 @@ for o in "${objs[@]}"; do
     done
     echo "$o: 8 outputs byte for byte --target int8"
 done
+# And for aarch64 (NEON, no VNNI), run under qemu-aarch64 where installed.
+if ! command -v aarch64-linux-gnu-gcc > /dev/null || ! command -v qemu-aarch64 > /dev/null; then
+    echo "aarch64 part skipped: aarch64-linux-gnu-gcc or qemu-aarch64 not installed"
+    exit 0
+fi
+$KILN lower $g --triple aarch64-linux-gnu --cpu cortex-a53 --symbol a53 -o $TMP/a53.o > /dev/null 2>&1
+aot_link aarch64-linux-gnu-gcc $TMP/a53
+out=()
+for k in 0 1 2 3 4 5 6 7; do out+=(-o $TMP/a53_$k.raw); done
+qemu-aarch64 -L /usr/aarch64-linux-gnu $TMP/a53 $HERE/cases/int8-ops-x.npy $HERE/cases/int8-ops-z.npy "${out[@]}"
+for k in 0 1 2 3 4 5 6 7; do
+    as_npy $TMP/a53_$k.raw $TMP/int8_$k.npy $TMP/a53_$k.npy
+    cmp $TMP/a53_$k.npy $TMP/int8_$k.npy
+done
+echo "a53 (aarch64, qemu): 8 outputs byte for byte --target int8"
