@@ -5,7 +5,7 @@
 # block, padding, stride, dilation; Gemm with transA, transB, each bias
 # broadcast and none, the clamp; MatMul with a constant and a computed B):
 # kiln run --target cpu compiles every node and gives every output byte
-# for byte --target int8.
+# for byte --target int8, and so does --target gpu-host.
 g=$HERE/cases/int8-ops.gir
 ins="-i $HERE/cases/int8-ops-x.npy -i $HERE/cases/int8-ops-z.npy"
 c=() r=()
@@ -20,6 +20,14 @@ for k in 0 1 2 3 4 5 6 7; do
     cmp $TMP/cpu$k.npy $TMP/int8_$k.npy
 done
 echo "8 outputs: --target cpu byte for byte --target int8"
+# the same kernels as PTX with their launch plan, run on this CPU
+h=()
+for k in 0 1 2 3 4 5 6 7; do h+=(-o $TMP/host$k.npy); done
+$KILN run $g $ins --target gpu-host "${h[@]}" > /dev/null
+for k in 0 1 2 3 4 5 6 7; do
+    cmp $TMP/host$k.npy $TMP/int8_$k.npy
+done
+echo "8 outputs: --target gpu-host byte for byte --target int8"
 # The same graph as x86-64 objects (kiln lower), run here: the int8 Conv
 # takes vpdpbusd where the target has VNNI (AVX512-VNNI: zmm; AVX-VNNI: the
 # VEX-encoded ymm form) and the int16 multiplies where it has not; every
