@@ -185,6 +185,59 @@ static int machine_lanes(LLVMTargetMachineRef tm, const char *triple)
     return lanes;
 }
 
+/* x86-64 CPUs of LLVM 16 by the features X86.td gives them that decide
+ * VNNI: AVX512-VNNI, AVX512VL, AVX-VNNI.  A CPU not listed gets them only
+ * from the feature string. */
+static const struct {
+    const char *cpu;           /* LLVM's name */
+    int avx512vnni, vl, avxvnni; /* 1: has the feature */
+} x86_cpus[] = {
+    {"cascadelake", 1, 1, 0}, {"cooperlake", 1, 1, 0}, {"icelake-client", 1, 1, 0},
+    {"icelake-server", 1, 1, 0}, {"tigerlake", 1, 1, 0}, {"rocketlake", 1, 1, 0},
+    {"sapphirerapids", 1, 1, 1}, {"znver4", 1, 1, 0}, {"alderlake", 0, 0, 1},
+    {"raptorlake", 0, 0, 1}, {"meteorlake", 0, 0, 1}, {"skylake-avx512", 0, 1, 0},
+    {"x86-64-v4", 0, 1, 0},
+};
+
+int klv_x86_vnni(const char *cpu, const char *features, int host_features, int lanes)
+{
+    int v512 = 0, vl = 0, avxv = 0, r = 0;
+    const char *f = features ? features : "";
+    size_t i;
+    for (i = 0; !host_features && cpu && i < sizeof x86_cpus / sizeof x86_cpus[0]; i++)
+        if (strcmp(cpu, x86_cpus[i].cpu) == 0) {
+            v512 = x86_cpus[i].avx512vnni;
+            vl = x86_cpus[i].vl;
+            avxv = x86_cpus[i].avxvnni;
+        }
+    /* "+name" / "-name", comma separated, in order; taking away a feature
+     * these need takes them away (as LLVM does), adding them adds what
+     * they need (and the vector width says whether that stuck) */
+    while (*f) {
+        const char *end = strchr(f, ',');
+        size_t len = end ? (size_t)(end - f) : strlen(f);
+        int on = f[0] == '+';
+#define IS(name) (len == strlen(name) + 1 && strncmp(f + 1, name, len - 1) == 0)
+        if (IS("avx512vnni"))
+            v512 = on;
+        else if (IS("avx512vl"))
+            vl = on;
+        else if (IS("avxvnni"))
+            avxv = on;
+        else if (!on && IS("avx512f"))
+            v512 = vl = 0;
+        else if (!on && (IS("avx2") || IS("avx")))
+            v512 = vl = avxv = 0;
+#undef IS
+        f += len + (end != NULL);
+    }
+    if (v512 && lanes == 16)
+        r |= KLV_VNNI_512;
+    if ((v512 && vl && lanes == 16) || (avxv && lanes >= 8))
+        r |= KLV_VNNI_256;
+    return r;
+}
+
 /* The target machine of t (PIC, O3); its normalized triple into *triple
  * (LLVMDisposeMessage it).  NULL + error naming the bad triple or CPU. */
 static LLVMTargetMachineRef target_machine(const KlvTarget *t, char **triple, GirError *e)
@@ -504,6 +557,16 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
     ctx = LLVMContextCreate();
     klv_ir_init(&a.ir, ctx, g->name ? g->name : "kiln");
     a.ir.vl = machine_lanes(tm, triple);
+    if (has_arch(triple, "x86_64")) {
+        const char *cpu = t->cpu && t->cpu[0] ? t->cpu : "generic";
+        if (strcmp(cpu, "host") == 0) {
+            char *hf = LLVMGetHostCPUFeatures();
+            a.ir.vnni = klv_x86_vnni(cpu, t->features && t->features[0] ? t->features : hf, 1,
+                                     a.ir.vl);
+            LLVMDisposeMessage(hf);
+        } else
+            a.ir.vnni = klv_x86_vnni(cpu, t->features, 0, a.ir.vl);
+    }
     rc = a.val ? build_module(&a, symbol, e) : gir_error_at(e, gir_loc_none(), "out of memory");
     if (rc == 0)
         rc = emit(a.ir.mod, tm, triple, obj_path, e);

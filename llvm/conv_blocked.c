@@ -13,6 +13,12 @@
  * tap); int8 sums are exact.
  * Padding: when the node pads, a first kernel (NAME_pre) copies the input
  * into a zero-bordered buffer, so the main loop has no bounds checks.
+ * int8 with VNNI (KlvIr.vnni: AVX512-VNNI for 16 lanes, AVX-VNNI or
+ * AVX512-VNNI with VL for 8): weights packed as bytes [oc block][ic / 4][ky]
+ * [kx][VL][ic % 4], NAME_pre always runs and writes the input as x + 128
+ * in groups of 4 channels per pixel, and each tap group is one vpdpbusd
+ * (u8 x s8, 4 products summed into each i32 lane, no saturation) per
+ * pixel; the bias absorbs the -128 * sum(w) the offset added (pack_vnni).
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -69,9 +75,50 @@ typedef struct {
     int64_t N, C, H, W, M, KH, KW, OH, OW, ksz;
     int64_t s[2], d[2], p[4];         /* strides, dilations, pads */
     int64_t nocb, Hp, Wp, nbx;        /* oc blocks, padded input, pixel blocks */
-    int padded;                       /* 1: the _pre kernel runs */
+    int padded;                       /* 1: the input is padded */
+    int vnni;                         /* 1: int8 through vpdpbusd (KlvIr.vnni) */
+    int64_t C4;                       /* input channels rounded up to 4 (vnni), else C */
+    int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
     int lo, hi;                       /* int8 act_min / act_max */
 } Geo;
+
+/* The VNNI form of pack: weights as int8 [oc block][ic / 4][ky][kx][VL][ic % 4]
+ * (input channels padded to C4 with zero weights), so one 32-bit lane of
+ * a weight vector holds 4 input channels of one output channel, as
+ * vpdpbusd multiplies them; the input goes in as x + 128 (unsigned), so
+ * each bias is lowered by 128 times the sum of its channel's weights.
+ * Sums are modulo 2^32 on both sides of that identity, so the result is
+ * the interpreter's int32 sum wherever that one does not overflow. */
+static int pack_vnni(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan)
+{
+    int has_b = n->nin > 2 && n->in[2] >= 0;
+    int64_t Mp = o->nocb * o->VL, G4 = o->C4 / 4, oc, ic, k;
+    const int8_t *w = g->vals[n->in[1]].data;
+    int8_t *wp = calloc((size_t)(Mp * o->C4 * o->ksz), 1);
+    int32_t *bp = calloc((size_t)Mp, 4);
+    uint8_t *xpad = calloc((size_t)(o->N * o->C4 * o->Hp * o->Wp), 1);
+    if (!wp || !bp || !xpad) {
+        free(wp);
+        free(bp);
+        free(xpad);
+        return 0;
+    }
+    for (oc = 0; oc < o->M; oc++) {
+        int64_t sum = 0;
+        for (ic = 0; ic < o->C; ic++)
+            for (k = 0; k < o->ksz; k++) {
+                int8_t v = w[(oc * o->C + ic) * o->ksz + k];
+                sum += v;
+                wp[(((oc / o->VL * G4 + ic / 4) * o->ksz + k) * o->VL + oc % o->VL) * 4 + ic % 4] = v;
+            }
+        sum = (has_b ? ((const int32_t *)g->vals[n->in[2]].data)[oc] : 0) - 128 * sum;
+        bp[oc] = (int32_t)(uint32_t)(uint64_t)sum;
+    }
+    klv_plan_extra(plan, wp, Mp * o->C4 * o->ksz, KLV_TABLE, 1);
+    klv_plan_extra(plan, bp, Mp * 4, KLV_TABLE, 1);
+    klv_plan_extra(plan, xpad, o->N * o->C4 * o->Hp * o->Wp, KLV_SCRATCH, 1);
+    return 1;
+}
 
 /* Packed weights and bias into plan's extra tables; 0 when out of memory. */
 static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan)
@@ -79,8 +126,11 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
     int has_b = n->nin > 2 && n->in[2] >= 0;
     int64_t Mp = o->nocb * o->VL, oc, ic, k, at;
     size_t wsz = o->q ? sizeof(int16_t) : sizeof(float);
-    void *wp = calloc((size_t)(Mp * o->C * o->ksz), wsz), *bp = calloc((size_t)Mp, 4);
-    void *xpad = NULL;
+    void *wp, *bp, *xpad = NULL;
+    if (o->vnni)
+        return pack_vnni(g, n, o, plan);
+    wp = calloc((size_t)(Mp * o->C * o->ksz), wsz);
+    bp = calloc((size_t)Mp, 4);
     if (o->padded)
         xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
     if (!wp || !bp || (o->padded && !xpad)) {
@@ -155,6 +205,60 @@ static void emit_pad(KlvIr *ir, const Geo *o, const char *name, int arg_x, int a
     plan->pre_work = o->Hp * o->Wp;
 }
 
+/* NAME_pre of the VNNI form: the input, padded as emit_pad's, into
+ * [n][C4 / 4][Hp][Wp][4] bytes of x + 128 (x ^ 0x80), the 4 channels of a
+ * pixel in one 32-bit word; padding and the channels past C are 0 + 128. */
+static void emit_pad_vnni(KlvIr *ir, const Geo *o, const char *name, int arg_pad, KlvPlan *plan)
+{
+    LLVMBuilderRef b = ir->b;
+    int64_t G4 = o->C4 / 4;
+    KlvLoop lq, liy, lix;
+    LLVMValueRef x, xs, pq, nb, cg;
+    char pre[64];
+    int k;
+    snprintf(pre, sizeof pre, "%s_pre", name);
+    klv_kernel_begin(ir, pre);
+    x = klv_arg(ir, 0);
+    xs = klv_arg(ir, arg_pad);
+    lq = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    nb = LLVMBuildSDiv(b, lq.iv, klv_i64(ir, G4), "");
+    cg = LLVMBuildSRem(b, lq.iv, klv_i64(ir, G4), "");
+    pq = klv_gep(ir, ir->i8, xs, klv_mul(ir, lq.iv, klv_i64(ir, o->Hp * o->Wp * 4)));
+    liy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Hp));
+    lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Wp));
+    {
+        LLVMValueRef sy = klv_add(ir, liy.iv, klv_i64(ir, -o->p[0]));
+        LLVMValueRef sx = klv_add(ir, lix.iv, klv_i64(ir, -o->p[1]));
+        LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, sy, klv_i64(ir, o->H), ""),
+                                       LLVMBuildICmp(b, LLVMIntULT, sx, klv_i64(ir, o->W), ""), "");
+        LLVMValueRef pix = LLVMBuildSelect(
+            b, in, klv_add(ir, klv_mul(ir, sy, klv_i64(ir, o->W)), sx), klv_i64(ir, 0), "");
+        LLVMValueRef at = klv_mul(ir, klv_add(ir, klv_mul(ir, liy.iv, klv_i64(ir, o->Wp)), lix.iv),
+                                  klv_i64(ir, 4));
+        for (k = 0; k < 4; k++) {
+            /* channel c = cg * 4 + k; the address stays inside x even when
+             * c is past C (channel 0 is read, and not used) */
+            LLVMValueRef c = klv_affine(ir, cg, 4, k);
+            LLVMValueRef cin = LLVMBuildICmp(b, LLVMIntSLT, c, klv_i64(ir, o->C), "");
+            LLVMValueRef cc = LLVMBuildSelect(b, cin, c, klv_i64(ir, 0), "");
+            LLVMValueRef src = klv_add(
+                ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->C)), cc), klv_i64(ir, o->H * o->W)),
+                pix);
+            LLVMValueRef v = LLVMBuildSelect(b, LLVMBuildAnd(b, in, cin, ""), klv_load(ir, ir->i8, x, src),
+                                             LLVMConstInt(ir->i8, 0, 0), "");
+            v = LLVMBuildXor(b, v, LLVMConstInt(ir->i8, 0x80, 0), "");
+            klv_store(ir, ir->i8, pq, klv_add(ir, at, klv_i64(ir, k)), v);
+        }
+    }
+    klv_loop_end(ir, &lix);
+    klv_loop_end(ir, &liy);
+    klv_loop_end(ir, &lq);
+    klv_kernel_end(ir);
+    plan->pre = 1;
+    plan->pre_range = o->N * G4;
+    plan->pre_work = o->Hp * o->Wp * 4;
+}
+
 /* Fill o from node n with lanes vl and owb pixels per step (0: the
  * default for the row); 0 when the node does not fit this kernel. */
 static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, int owb, Geo *o)
@@ -184,6 +288,8 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, int owb,
     o->owb = owb > 0 ? owb : conv_pixels(o->OW, o->VL);
     o->nbx = (o->OW + o->owb - 1) / o->owb;
     o->padded = o->p[0] || o->p[1] || o->p[2] || o->p[3];
+    o->C4 = o->C;
+    o->pre = o->padded;
     o->Hp = o->padded ? (o->OH - 1) * o->s[0] + (o->KH - 1) * o->d[0] + 1 : o->H;
     o->Wp = o->padded ? (o->OW - 1) * o->s[1] + (o->KW - 1) * o->d[1] + 1 : o->W;
     if (o->Hp < o->p[0] + o->H)
@@ -231,17 +337,66 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
            out->threads <= 2;
 }
 
+/* The VNNI form's taps of one step: for each group of 4 input channels
+ * (unrolled by the schedule's unroll where it divides the groups), ky and
+ * kx, one weight vector (VL lanes of 4 bytes) and, per pixel j, the
+ * pixel's 4 channel bytes broadcast to every lane: acc[j] = vpdpbusd(acc[j],
+ * x4, w4). */
+static void vnni_taps(KlvIr *ir, const Geo *o, LLVMValueRef dp, LLVMTypeRef dpty,
+                      LLVMValueRef accp, LLVMValueRef xbase, LLVMValueRef wbase, LLVMValueRef oy,
+                      LLVMValueRef ox0)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)o->VL);
+    LLVMTypeRef bvt = LLVMVectorType(ir->i8, (unsigned)(o->VL * 4));
+    int64_t G4 = o->C4 / 4, kx;
+    int unr = G4 % o->r.unroll == 0 ? o->r.unroll : 1, u, j;
+    KlvLoop lg = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, G4 / unr)), lky;
+    for (u = 0; u < unr; u++) {
+        LLVMValueRef cg = klv_affine(ir, lg.iv, unr, u);
+        LLVMValueRef xpl = klv_gep(ir, ir->i8, xbase, klv_mul(ir, cg, klv_i64(ir, o->Hp * o->Wp * 4)));
+        LLVMValueRef wcg = klv_gep(ir, ir->i8, wbase, klv_mul(ir, cg, klv_i64(ir, o->ksz * o->VL * 4)));
+        lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
+        {
+            LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o->s[0])),
+                                      klv_mul(ir, lky.iv, klv_i64(ir, o->d[0])));
+            LLVMValueRef xrow = klv_gep(
+                ir, ir->i8, xpl,
+                klv_mul(ir, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o->Wp)), klv_mul(ir, ox0, klv_i64(ir, o->s[1]))),
+                        klv_i64(ir, 4)));
+            LLVMValueRef wky = klv_gep(ir, ir->i8, wcg, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL * 4)));
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef wv = load_vec(ir, bvt, ir->i8, 1, wky, klv_i64(ir, kx * o->VL * 4));
+                wv = LLVMBuildBitCast(b, wv, vt, "");
+                for (j = 0; j < o->owb; j++) {
+                    LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
+                    LLVMValueRef xp = klv_gep(ir, ir->i8, xrow, klv_i64(ir, (j * o->s[1] + kx * o->d[1]) * 4));
+                    LLVMValueRef xv = LLVMBuildLoad2(b, ir->i32, xp, ""), a[3];
+                    LLVMSetAlignment(xv, 4);
+                    a[0] = LLVMBuildLoad2(b, vt, ap, "");
+                    a[1] = klv_splat(ir, xv, o->VL);
+                    a[2] = wv;
+                    LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a, 3, ""), ap);
+                }
+            }
+        }
+        klv_loop_end(ir, &lky);
+    }
+    klv_loop_end(ir, &lg);
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
     Geo o;
     KlvSchedule r;
-    int j, arg_pad, arg_rq = 0, u;
+    int j, arg_pad, arg_rq = 0, u, chain_arg;
     int64_t kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, wvt, xet, yet;
     LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
-    LLVMTypeRef fmaty = NULL;
+    LLVMTypeRef fmaty = NULL, dpty = NULL;
+    LLVMValueRef dp = NULL;
     KlvLoop lp, lbx, lic, lky;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
@@ -251,14 +406,20 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     if (!geometry(g, n, q, r.vl, r.owb, &o))
         return 0;
     o.r = r;
+    o.vnni = q && ((o.VL == 16 && (ir->vnni & KLV_VNNI_512)) ||
+                   (o.VL == 8 && (ir->vnni & KLV_VNNI_256)));
+    if (o.vnni) {
+        o.C4 = (o.C + 3) / 4 * 4;
+        o.pre = 1;
+    }
     if (!pack(g, n, &o, plan))
         return 0;
-    arg_pad = o.padded ? n->nin + 3 : -1;
+    arg_pad = o.pre ? n->nin + 3 : -1;
     if (q) {
         /* the requantize arrays (checked by the int8 emitter) follow */
         static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
         int cnt;
-        arg_rq = n->nin + 3 + o.padded;
+        arg_rq = n->nin + 3 + o.pre;
         for (j = 0; j < 3; j++) {
             void *a = (void *)gir_attr_ints(n, rq[j], &cnt);
             klv_plan_extra(plan, a, (int64_t)cnt * 8, KLV_TABLE, 0);
@@ -270,8 +431,17 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     wvt = LLVMVectorType(wet, (unsigned)o.VL);
     xet = q ? ir->i8 : ir->f32;
     yet = xet;
-    if (o.padded)
+    if (o.vnni)
+        emit_pad_vnni(ir, &o, name, arg_pad, plan);
+    else if (o.padded)
         emit_pad(ir, &o, name, 0, arg_pad, plan);
+    if (o.vnni) {
+        /* acc + the 4 (x + 128) * w products of each 32-bit lane */
+        const char *fname = o.VL == 16 ? "llvm.x86.avx512.vpdpbusd.512" : "llvm.x86.avx512.vpdpbusd.256";
+        unsigned id = LLVMLookupIntrinsicID(fname, strlen(fname));
+        dp = LLVMGetIntrinsicDeclaration(ir->mod, id, NULL, 0);
+        dpty = LLVMIntrinsicGetType(ir->ctx, id, NULL, 0);
+    }
     if (!q && ir->fma) {
         /* llvm.fmuladd on the accumulator vectors */
         static const char fname[] = "llvm.fmuladd";
@@ -282,6 +452,8 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         fmaty = LLVMFunctionType(vt, ft, 3, 0);
     }
 
+    /* fp32: the fused elementwise chain's operands follow the extras */
+    chain_arg = !q && ir->nchain ? n->nin + 1 + plan->nextra : 0;
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
@@ -289,7 +461,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
     bpk = klv_arg(ir, ARG_B(n));
-    xs = o.padded ? klv_arg(ir, arg_pad) : x;
+    xs = o.pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
         oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
@@ -303,8 +475,13 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.OH), "");
     }
     bvec = load_vec(ir, vt, lt, 4, bpk, klv_mul(ir, ocb, klv_i64(ir, o.VL)));
-    wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
-    xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
+    if (o.vnni) { /* bytes: C4 / 4 words per pixel and weight lane */
+        wbase = klv_gep(ir, ir->i8, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C4 * o.ksz * o.VL)));
+        xbase = klv_gep(ir, ir->i8, xs, klv_mul(ir, nb, klv_i64(ir, o.C4 * o.Hp * o.Wp)));
+    } else {
+        wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
+        xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
+    }
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
@@ -313,51 +490,55 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                               klv_i64(ir, o.OW - o.owb), ox0, "");
         for (j = 0; j < o.owb; j++)
             LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
-        /* input channels ic = iv * unroll + u, in order */
-        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / o.r.unroll));
-        for (u = 0; u < o.r.unroll; u++) {
-            LLVMValueRef ic = klv_affine(ir, lic.iv, o.r.unroll, u);
-            LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, ic, klv_i64(ir, o.Hp * o.Wp)));
-            LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, ic, klv_i64(ir, o.ksz * o.VL)));
-            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
-            {
-                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
-                                          klv_mul(ir, lky.iv, klv_i64(ir, o.d[0])));
-                LLVMValueRef xrow = klv_gep(ir, xet, xpl,
-                                            klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o.Wp)),
-                                                    klv_mul(ir, ox0, klv_i64(ir, o.s[1]))));
-                LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o.KW * o.VL)));
-                for (kx = 0; kx < o.KW; kx++) {
-                    LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o.VL));
-                    if (q)
-                        wv = LLVMBuildSExt(b, wv, vt, "");
-                    for (j = 0; j < o.owb; j++) {
-                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
-                        LLVMValueRef xv = klv_load(ir, xet, xrow, klv_i64(ir, j * o.s[1] + kx * o.d[1]));
-                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), prod;
-                        if (q) {
-                            xv = LLVMBuildSExt(b, xv, ir->i32, "");
-                            prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                            LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
-                        } else {
-                            if (fma) {
-                                LLVMValueRef fa[3];
-                                fa[0] = wv;
-                                fa[1] = klv_splat(ir, xv, o.VL);
-                                fa[2] = av;
-                                prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
+        if (o.vnni) {
+            vnni_taps(ir, &o, dp, dpty, accp, xbase, wbase, oy, ox0);
+        } else {
+            /* input channels ic = iv * unroll + u, in order */
+            lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / o.r.unroll));
+            for (u = 0; u < o.r.unroll; u++) {
+                LLVMValueRef ic = klv_affine(ir, lic.iv, o.r.unroll, u);
+                LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, ic, klv_i64(ir, o.Hp * o.Wp)));
+                LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, ic, klv_i64(ir, o.ksz * o.VL)));
+                lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
+                {
+                    LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
+                                              klv_mul(ir, lky.iv, klv_i64(ir, o.d[0])));
+                    LLVMValueRef xrow = klv_gep(ir, xet, xpl,
+                                                klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o.Wp)),
+                                                        klv_mul(ir, ox0, klv_i64(ir, o.s[1]))));
+                    LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o.KW * o.VL)));
+                    for (kx = 0; kx < o.KW; kx++) {
+                        LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o.VL));
+                        if (q)
+                            wv = LLVMBuildSExt(b, wv, vt, "");
+                        for (j = 0; j < o.owb; j++) {
+                            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
+                            LLVMValueRef xv = klv_load(ir, xet, xrow, klv_i64(ir, j * o.s[1] + kx * o.d[1]));
+                            LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), prod;
+                            if (q) {
+                                xv = LLVMBuildSExt(b, xv, ir->i32, "");
+                                prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
+                                LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
                             } else {
-                                prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                                prod = LLVMBuildFAdd(b, av, prod, "");
+                                if (fma) {
+                                    LLVMValueRef fa[3];
+                                    fa[0] = wv;
+                                    fa[1] = klv_splat(ir, xv, o.VL);
+                                    fa[2] = av;
+                                    prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
+                                } else {
+                                    prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
+                                    prod = LLVMBuildFAdd(b, av, prod, "");
+                                }
+                                LLVMBuildStore(b, prod, ap);
                             }
-                            LLVMBuildStore(b, prod, ap);
                         }
                     }
                 }
+                klv_loop_end(ir, &lky);
             }
-            klv_loop_end(ir, &lky);
+            klv_loop_end(ir, &lic);
         }
-        klv_loop_end(ir, &lic);
         /* out, written per lane unrolled: fastest where the output is large
          * against the work per pixel (few input taps, C * KH * KW small) */
         if (o.r.out == 1) {
@@ -387,6 +568,9 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                     LLVMValueRef av = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "");
                     LLVMValueRef v = LLVMBuildExtractElement(b, av, LLVMConstInt(ir->i32, (unsigned)l, 0), "");
                     v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
+                    if (chain_arg)
+                        v = klv_chain_apply(ir, g, n->out[0], chain_arg, v,
+                                            klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                     klv_store(ir, yet, yrow, klv_i64(ir, j), v);
                 }
                 if (st) {
@@ -425,6 +609,9 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             for (j = 0; j < o.owb; j++) {
                 LLVMValueRef v = klv_load(ir, lt, outp, klv_add(ir, ll.iv, klv_i64(ir, j * o.VL)));
                 v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
+                if (chain_arg)
+                    v = klv_chain_apply(ir, g, n->out[0], chain_arg, v,
+                                        klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                 klv_store(ir, yet, yrow, klv_i64(ir, j), v);
             }
             klv_loop_end(ir, &ll);
@@ -437,5 +624,6 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     plan->work = o.OW * o.C * o.ksz * o.VL;
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
+    plan->chained = chain_arg ? ir->nchain : 0;
     return 1;
 }

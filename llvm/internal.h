@@ -27,9 +27,22 @@ typedef struct {
     LLVMTypeRef kty;     /* the kernel function type */
     int fma;             /* KlvOptions.fma */
     int vl;              /* f32 lanes of the target's vector registers (16, 8 or 4) */
+    int vnni;            /* x86 VNNI forms of vpdpbusd the target has: KLV_VNNI_512
+                            (zmm, AVX512-VNNI) | KLV_VNNI_256 (ymm: AVX512-VNNI with
+                            AVX512VL, or AVX-VNNI); 0: none (the int8 Conv then
+                            multiplies in int16/int32) */
     const KlvSchedule *sched; /* schedule of the node being lowered (tunable
                                  kernels read it), NULL: the defaults */
+    const int *chain;    /* elementwise nodes to fuse into the fp32 Conv being
+                            lowered (chain.c), in order; NULL: none */
+    int nchain;          /* their count */
 } KlvIr;
+
+/* Bits of KlvIr.vnni. */
+enum {
+    KLV_VNNI_512 = 1, /* llvm.x86.avx512.vpdpbusd.512 */
+    KLV_VNNI_256 = 2, /* llvm.x86.avx512.vpdpbusd.256 (VEX-encoded with AVX-VNNI) */
+};
 
 /* Kinds of an extra pointer of a plan. */
 enum {
@@ -51,6 +64,9 @@ typedef struct {
     int64_t pre_range, pre_work;   /* its range and work per step */
     int threads;                   /* 1: run on one thread; 0: the program's threads */
     int tunable;                   /* 1: the kernel took ir->sched (a KlvSchedule) */
+    int chained;                   /* nodes of ir->chain the kernel computes (0 or
+                                      ir->nchain); it then writes the last one's
+                                      output through its own output argument */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -63,6 +79,13 @@ typedef struct {
 /* jit.c: f32 lanes of the widest vector the host CPU has (16 with
  * AVX-512, else 8). */
 int klv_host_vector_width(void);
+/* jit.c: KlvIr.vnni for the host CPU (from LLVM's host feature string). */
+int klv_host_vnni(void);
+/* aot.c: KlvIr.vnni for an x86-64 CPU name and feature string (LLVM's
+ * "+f,-g" form, applied after the CPU's own features) whose widest vectors
+ * have lanes f32 lanes; host_features: the CPU is the host, whose features
+ * these are (the CPU name then implies nothing). */
+int klv_x86_vnni(const char *cpu, const char *features, int host_features, int lanes);
 
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */
@@ -94,6 +117,14 @@ LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
 /* Call a float intrinsic or libm function of one f32 argument. */
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* ir.c: the constant bounds of a Clip node (inputs 1 and 2, absent: -inf,
+ * +inf) into lo, hi; 0 when one is not a one-element f32 constant. */
+int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi);
+/* ir.c: the fp32 elementwise ops on one value, as the interpreter computes
+ * them: Relu, LeakyRelu, Sigmoid, Tanh, Clip (bounds lo, hi) of v;
+ * Add, Sub, Mul, Div (op) of u and v. */
+LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVMValueRef v);
+LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v);
 /* The fp32 fused activation of node n (act attribute) applied to v. */
 LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
 /* kiln_requant of graphir/requant.h on an i32 accumulator with i64
@@ -110,12 +141,26 @@ typedef int KlvEmitFn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
 KlvEmitFn klv_emit_f32;  /* kernels_f32.c: Conv, elementwise, pools */
 KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
 KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
+KlvEmitFn klv_emit_gemm_i8; /* gemm_i8.c: int8 Gemm and MatMul */
 
 /* conv_blocked.c: the register-blocked 2-D Conv of group 1, fp32 (q = 0)
  * or the int8 form (q = 1, requantize attributes already checked); 1 when
  * emitted, 0 when the node does not fit it. */
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q);
+
+/* chain.c: the elementwise nodes that can be fused into node `node` (an
+ * fp32 Conv) of g, in order, into chain (at most max); their count.  Each
+ * link is the only reader of the value before it, which is no graph
+ * output; its other operand (binary ops) has that value's type or one
+ * element and is a constant, an input or made by a node before `node`. */
+int klv_chain_find(const GirGraph *g, int node, int *chain, int max);
+/* The longest chain klv_compile fuses. */
+#define KLV_CHAIN_MAX 8
+/* chain.c: the ops of ir->chain applied to v, element idx of value val
+ * (the Conv's output); the other operand of link k is args[arg0 + k]. */
+LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, LLVMValueRef v,
+                             LLVMValueRef idx);
 
 /* conv_blocked.c: s resolved for node n (defaults filled in) when the
  * blocked Conv takes n with host lanes vl; 0 when it does not or s does

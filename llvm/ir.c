@@ -187,3 +187,62 @@ LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMVal
     r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, vlo, ""), vlo, r, "");
     return LLVMBuildTrunc(b, r, ir->i8, "");
 }
+
+int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)
+{
+    int k;
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    for (k = 1; k < n->nin; k++) {
+        const GirValue *bv;
+        if (n->in[k] < 0)
+            continue;
+        bv = &g->vals[n->in[k]];
+        if (bv->kind != GIR_VAL_CONST || bv->type.dtype != GIR_DT_F32 || gir_type_numel(&bv->type) != 1)
+            return 0;
+        if (k == 1)
+            *lo = *(const float *)bv->data;
+        else
+            *hi = *(const float *)bv->data;
+    }
+    return 1;
+}
+
+LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef r;
+    switch (n->op) {
+    case GIR_OP_RELU:
+        return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
+                               klv_f32c(ir, 0), v, "");
+    case GIR_OP_LEAKYRELU:
+        return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
+                               LLVMBuildFMul(b, klv_f32c(ir, gir_attr_float(n, "alpha", 0.01f)), v, ""),
+                               v, "");
+    case GIR_OP_SIGMOID:
+        return LLVMBuildFDiv(
+            b, klv_f32c(ir, 1.0),
+            LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""),
+            "");
+    case GIR_OP_TANH:
+        return klv_call_f32(ir, "tanhf", v);
+    case GIR_OP_CLIP: {
+        LLVMValueRef vl = klv_f32c(ir, lo), vh = klv_f32c(ir, hi);
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, vh, ""), vh, v, "");
+        return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, vl, ""), vl, r, "");
+    }
+    default:
+        return v;
+    }
+}
+
+LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v)
+{
+    switch (op) {
+    case GIR_OP_ADD: return LLVMBuildFAdd(ir->b, u, v, "");
+    case GIR_OP_SUB: return LLVMBuildFSub(ir->b, u, v, "");
+    case GIR_OP_MUL: return LLVMBuildFMul(ir->b, u, v, "");
+    default: return LLVMBuildFDiv(ir->b, u, v, "");
+    }
+}

@@ -160,6 +160,22 @@ int klv_host_vector_width(void)
     return host_width;
 }
 
+static int host_vnni;
+
+static void find_host_vnni(void)
+{
+    char *feat = LLVMGetHostCPUFeatures();
+    host_vnni = klv_x86_vnni("", feat, 1, klv_host_vector_width());
+    LLVMDisposeMessage(feat);
+}
+
+int klv_host_vnni(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_host_vnni);
+    return host_vnni;
+}
+
 int klv_jit_lookup(KlvJit *j, const char *name, void **fn, GirError *e)
 {
     LLVMOrcExecutorAddress addr = 0;

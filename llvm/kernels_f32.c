@@ -154,59 +154,16 @@ static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
                       KlvPlan *plan)
 {
     int64_t total = numel(g, n->out[0]);
-    float lo = -INFINITY, hi = INFINITY;
+    float lo, hi;
     KlvLoop lc, li;
-    LLVMBuilderRef b = ir->b;
     LLVMValueRef x, y, v, r;
-    if (n->op == GIR_OP_CLIP) {
-        int k;
-        for (k = 1; k < n->nin; k++) {
-            const GirValue *bv;
-            if (n->in[k] < 0)
-                continue;
-            bv = &g->vals[n->in[k]];
-            if (bv->kind != GIR_VAL_CONST || bv->type.dtype != GIR_DT_F32 ||
-                gir_type_numel(&bv->type) != 1)
-                return 0;
-            if (k == 1)
-                lo = *(const float *)bv->data;
-            else
-                hi = *(const float *)bv->data;
-        }
-    }
+    if (!klv_clip_bounds(g, n, &lo, &hi))
+        return 0;
     flat_begin(ir, name, total, &lc, &li);
     x = klv_arg(ir, 0);
     y = klv_arg(ir, n->nin);
     v = klv_load(ir, ir->f32, x, li.iv);
-    switch (n->op) {
-    case GIR_OP_RELU:
-        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
-                            klv_f32c(ir, 0), v, "");
-        break;
-    case GIR_OP_LEAKYRELU:
-        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, klv_f32c(ir, 0), ""),
-                            LLVMBuildFMul(b, klv_f32c(ir, gir_attr_float(n, "alpha", 0.01f)), v, ""),
-                            v, "");
-        break;
-    case GIR_OP_SIGMOID:
-        r = LLVMBuildFDiv(
-            b, klv_f32c(ir, 1.0),
-            LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""),
-            "");
-        break;
-    case GIR_OP_TANH:
-        r = klv_call_f32(ir, "tanhf", v);
-        break;
-    case GIR_OP_CLIP: {
-        LLVMValueRef vl = klv_f32c(ir, lo), vh = klv_f32c(ir, hi);
-        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, vh, ""), vh, v, "");
-        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, vl, ""), vl, r, "");
-        break;
-    }
-    default:
-        r = v;
-        break;
-    }
+    r = klv_unary_f32(ir, n, lo, hi, v);
     klv_store(ir, ir->f32, y, li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
     return 1;
@@ -219,7 +176,6 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
 {
     int64_t total = numel(g, n->out[0]), na = numel(g, n->in[0]), nb = numel(g, n->in[1]);
     KlvLoop lc, li;
-    LLVMBuilderRef b = ir->b;
     LLVMValueRef u, v, r;
     if ((na != total && na != 1) || (nb != total && nb != 1) ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
@@ -227,12 +183,7 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     flat_begin(ir, name, total, &lc, &li);
     u = klv_load(ir, ir->f32, klv_arg(ir, 0), na == 1 ? klv_i64(ir, 0) : li.iv);
     v = klv_load(ir, ir->f32, klv_arg(ir, 1), nb == 1 ? klv_i64(ir, 0) : li.iv);
-    switch (n->op) {
-    case GIR_OP_ADD: r = LLVMBuildFAdd(b, u, v, ""); break;
-    case GIR_OP_SUB: r = LLVMBuildFSub(b, u, v, ""); break;
-    case GIR_OP_MUL: r = LLVMBuildFMul(b, u, v, ""); break;
-    default: r = LLVMBuildFDiv(b, u, v, ""); break;
-    }
+    r = klv_binary_f32(ir, n->op, u, v);
     klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
     return 1;

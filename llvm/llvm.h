@@ -53,6 +53,8 @@ typedef struct {
     int lowered;     /* nodes that run as compiled kernels */
     int fallback;    /* nodes that run in the interpreter */
     int tuned;       /* kernels with a schedule from KlvOptions.records */
+    int fused;       /* elementwise nodes computed inside their producer Conv's
+                        kernel (counted in lowered too) */
     double ir_ms;    /* building the LLVM IR */
     double opt_ms;   /* LLVM's O3 pipeline */
     double jit_ms;   /* machine code generation and linking */

@@ -24,6 +24,7 @@ typedef struct {
     KlvPlan plan;       /* the kernel's range, work and tables */
     void **args;        /* the kernel's pointer array: ins, outs, extra */
     GirGraph *sub;      /* interpreter nodes: the node alone as a graph */
+    int fused;          /* 1: computed by an earlier node's kernel (chain.c) */
 } KlvStep;
 
 struct KlvProgram {
@@ -261,7 +262,8 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
 int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                    KlvPlan *plan, GirError *e)
 {
-    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move};
+    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move,
+                                          klv_emit_gemm_i8};
     size_t k;
     for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
         int rc;
@@ -325,16 +327,29 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), g->name ? g->name : "kiln");
     ir.fma = opts && opts->fma;
     ir.vl = klv_host_vector_width();
+    ir.vnni = klv_host_vnni();
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
         char name[32];
         KlvSchedule sbuf;
         int rc;
+        int chain[KLV_CHAIN_MAX];
         s->node = i;
+        if (s->fused) {
+            p->stats.lowered++;
+            p->stats.fused++;
+            continue;
+        }
         snprintf(name, sizeof name, "kiln_node_%d", i);
         ir.sched = opts ? klv_pick_schedule(g, n, opts->schedule, opts->records, NULL, &sbuf) : NULL;
+        if (n->op == GIR_OP_CONV && n->nout == 1) {
+            ir.nchain = klv_chain_find(g, i, chain, KLV_CHAIN_MAX);
+            ir.chain = chain;
+        }
         rc = klv_lower_node(&ir, g, n, name, &s->plan, e);
+        ir.chain = NULL;
+        ir.nchain = 0;
         if (rc > 0 && ir.sched && !opts->schedule && s->plan.tunable)
             p->stats.tuned++;
         ir.sched = NULL;
@@ -346,13 +361,25 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             continue;
         }
         nkern++;
-        s->args = calloc((size_t)(n->nin + n->nout + s->plan.nextra) + 1, sizeof *s->args);
+        s->args = calloc((size_t)(n->nin + n->nout + s->plan.nextra + s->plan.chained) + 1,
+                         sizeof *s->args);
         for (k = 0; s->args && k < n->nin; k++)
             s->args[k] = n->in[k] >= 0 ? p->buf[n->in[k]] : NULL;
         for (k = 0; s->args && k < n->nout; k++)
             s->args[n->nin + k] = p->buf[n->out[k]];
         for (k = 0; s->args && k < s->plan.nextra; k++)
             s->args[n->nin + n->nout + k] = s->plan.extra[k];
+        /* a fused chain: the kernel writes the last link's output, reads
+         * each binary link's other operand; the links run no kernel */
+        for (k = 0; s->args && k < s->plan.chained; k++) {
+            const GirNode *r = &g->nodes[chain[k]];
+            int prev = k ? g->nodes[chain[k - 1]].out[0] : n->out[0];
+            if (r->nin == 2 && r->op != GIR_OP_CLIP)
+                s->args[n->nin + n->nout + s->plan.nextra + k] = p->buf[r->in[r->in[0] == prev ? 1 : 0]];
+            p->steps[chain[k]].fused = 1;
+            if (k == s->plan.chained - 1)
+                s->args[n->nin] = p->buf[r->out[0]];
+        }
         if (!s->args) {
             gir_error_at(e, n->loc, "out of memory");
             break;
@@ -382,7 +409,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     for (i = 0; i < g->nnode; i++) {
         char name[32];
         void *fn;
-        if (p->steps[i].sub)
+        if (p->steps[i].sub || p->steps[i].fused)
             continue;
         snprintf(name, sizeof name, "kiln_node_%d", i);
         if (klv_jit_lookup(&p->jit, name, &fn, e) < 0) {
@@ -460,7 +487,7 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
             if (s->pre)
                 parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work, 0);
             parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work, s->plan.threads);
-        } else {
+        } else if (!s->fused) {
             if (!scratch)
                 scratch = gir_arena_new();
             rc = run_fallback(p, s, scratch, e);

@@ -145,6 +145,7 @@ int klv_workloads(const GirGraph *g, KlvWorkload **out, int *nout, GirError *e)
     }
     klv_ir_init(&ir, ctx, "workloads");
     ir.vl = klv_host_vector_width();
+    ir.vnni = klv_host_vnni();
     for (i = 0; i < g->nnode && rc == 0; i++) {
         const GirNode *n = &g->nodes[i];
         KlvPlan plan;

@@ -169,6 +169,9 @@ int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *
                 "kiln: cpu (%s): %d of %d nodes compiled, %d in the interpreter; "
                 "IR %.0f ms, O3 %.0f ms, codegen %.0f ms\n",
                 st.cpu, st.lowered, st.nodes, st.fallback, st.ir_ms, st.opt_ms, st.jit_ms);
+    if (!quiet && st.fused)
+        fprintf(stderr, "kiln: cpu: %d elementwise nodes fused into the Conv before them\n",
+                st.fused);
     return KILN_OK;
 }
 

@@ -1,0 +1,177 @@
+/*
+ * int8 Gemm and MatMul of the int8 form (docs/quant.md): an i8 activation
+ * A times i8 weights B, an optional i32 bias C (Gemm), per output column
+ * requant.h's requantize (klv_requant) and the act_min / act_max clamp.
+ * The same arithmetic as gemm_i8 and matmul_i8 of graphir/interp_int8.c:
+ * integer sums are exact in any order, so the result is the interpreter's
+ * bit for bit.
+ * One kernel step is one output element (row i, column j): a dot product
+ * over K with both operands contiguous (a constant B is packed transposed,
+ * [N][K], at compile time), which LLVM's loop vectorizer turns into vector
+ * multiply-adds.  A classifier head (M = 1, N classes) so splits over its
+ * columns across threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The operands of one node: where each element of A, B and C is. */
+typedef struct {
+    int64_t M, N, K;      /* rows, columns, reduction length */
+    int64_t as_i, as_k;   /* A element (i, k) at i * as_i + k * as_k */
+    int64_t bs_j, bs_k;   /* B element (k, j) at j * bs_j + k * bs_k (of the packed table
+                             when B is constant) */
+    int64_t cs_i, cs_j;   /* C element for (i, j) at i * cs_i + j * cs_j */
+    int has_c;            /* 1: Gemm with a bias */
+    int packed;           /* 1: B is constant, packed as [N][K] into a table */
+} GemmGeo;
+
+/* Gemm: A [M, K] (transA: [K, M]), B [K, N] (transB: [N, K]), C i32
+ * broadcast to [M, N] as the interpreter does; alpha = beta = 1 only (the
+ * quantizer folds them).  0 when the node has another form. */
+static int gemm_geo(const GirGraph *g, const GirNode *n, GemmGeo *o)
+{
+    const GirType *at = &g->vals[n->in[0]].type, *bt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int ta = gir_attr_int(n, "transA", 0) != 0, tb = gir_attr_int(n, "transB", 0) != 0;
+    if (at->rank != 2 || bt->rank != 2 || yt->rank != 2 ||
+        gir_attr_float(n, "alpha", 1.0f) != 1.0f || gir_attr_float(n, "beta", 1.0f) != 1.0f)
+        return 0;
+    o->M = yt->dims[0];
+    o->N = yt->dims[1];
+    o->K = at->dims[ta ? 0 : 1];
+    if (at->dims[ta ? 1 : 0] != o->M || bt->dims[tb ? 1 : 0] != o->K || bt->dims[tb ? 0 : 1] != o->N)
+        return 0;
+    o->as_i = ta ? 1 : o->K;
+    o->as_k = ta ? o->M : 1;
+    o->bs_j = tb ? o->K : 1;
+    o->bs_k = tb ? 1 : o->N;
+    o->has_c = n->nin > 2 && n->in[2] >= 0;
+    if (o->has_c) {
+        const GirType *ct = &g->vals[n->in[2]].type;
+        if (ct->dtype != GIR_DT_I32 || ct->rank > 2)
+            return 0;
+        if (ct->rank == 2) {
+            if ((ct->dims[0] != 1 && ct->dims[0] != o->M) || (ct->dims[1] != 1 && ct->dims[1] != o->N))
+                return 0;
+            o->cs_i = ct->dims[0] == 1 ? 0 : ct->dims[1];
+            o->cs_j = ct->dims[1] == 1 ? 0 : 1;
+        } else if (ct->rank == 1) {
+            if (ct->dims[0] != 1 && ct->dims[0] != o->N)
+                return 0;
+            o->cs_j = ct->dims[0] == 1 ? 0 : 1;
+        }
+    }
+    return 1;
+}
+
+/* MatMul: A [..., M, K] (every leading row a row of the product) times a
+ * 2-D B [K, N]. */
+static int matmul_geo(const GirGraph *g, const GirNode *n, GemmGeo *o)
+{
+    const GirType *at = &g->vals[n->in[0]].type, *bt = &g->vals[n->in[1]].type;
+    int64_t numel = gir_type_numel(at);
+    if (bt->rank != 2 || at->rank < 1 || n->nin != 2)
+        return 0;
+    o->K = bt->dims[0];
+    o->N = bt->dims[1];
+    if (at->dims[at->rank - 1] != o->K || o->K < 1)
+        return 0;
+    o->M = numel / o->K;
+    if (gir_type_numel(&g->vals[n->out[0]].type) != o->M * o->N)
+        return 0;
+    o->as_i = o->K;
+    o->as_k = 1;
+    o->bs_j = 1;
+    o->bs_k = o->N;
+    return 1;
+}
+
+int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan, GirError *e)
+{
+    static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
+    const GirValue *bv;
+    GemmGeo o;
+    int k, cnt, lo, hi, arg_b, arg_rq;
+    const int64_t *a;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef xa, xb, y, accp, iv_i, iv_j, arow, bcol, acc, mp, mn, sh;
+    KlvLoop lp, lk;
+    (void)e;
+    if ((n->op != GIR_OP_GEMM && n->op != GIR_OP_MATMUL) || n->nout != 1 || n->nin < 2 ||
+        gir_node_is_nhwc(n) || g->vals[n->in[0]].type.dtype != GIR_DT_I8 ||
+        g->vals[n->in[1]].type.dtype != GIR_DT_I8 || g->vals[n->out[0]].type.dtype != GIR_DT_I8 ||
+        !gir_type_is_static(&g->vals[n->in[0]].type) || !gir_type_is_static(&g->vals[n->in[1]].type))
+        return 0;
+    memset(&o, 0, sizeof o);
+    if (!(n->op == GIR_OP_GEMM ? gemm_geo(g, n, &o) : matmul_geo(g, n, &o)))
+        return 0;
+    for (k = 0; k < 3; k++)
+        if (!(a = gir_attr_ints(n, rq[k], &cnt)) || cnt != o.N)
+            return 0;
+    lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
+    hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;
+
+    /* extras: [packed B], m_pos, m_neg, shift */
+    bv = &g->vals[n->in[1]];
+    o.packed = bv->kind == GIR_VAL_CONST;
+    arg_b = 1;
+    if (o.packed) {
+        int8_t *bt = malloc((size_t)(o.N * o.K) + 1);
+        const int8_t *src = bv->data;
+        int64_t j, kk;
+        if (!bt)
+            return 0;
+        for (j = 0; j < o.N; j++)
+            for (kk = 0; kk < o.K; kk++)
+                bt[j * o.K + kk] = src[j * o.bs_j + kk * o.bs_k];
+        arg_b = n->nin + 1;
+        klv_plan_extra(plan, bt, o.N * o.K, KLV_TABLE, 1);
+        o.bs_j = o.K;
+        o.bs_k = 1;
+    }
+    arg_rq = n->nin + 1 + o.packed;
+    for (k = 0; k < 3; k++) {
+        a = gir_attr_ints(n, rq[k], &cnt);
+        klv_plan_extra(plan, (void *)a, (int64_t)cnt * 8, KLV_TABLE, 0);
+    }
+
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, ir->i32, "acc");
+    xa = klv_arg(ir, 0);
+    xb = klv_arg(ir, arg_b);
+    y = klv_arg(ir, n->nin);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    iv_i = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.N), "");
+    iv_j = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.N), "");
+    acc = LLVMConstInt(ir->i32, 0, 0);
+    if (o.has_c)
+        acc = klv_load(ir, ir->i32, klv_arg(ir, 2),
+                       klv_add(ir, klv_mul(ir, iv_i, klv_i64(ir, o.cs_i)),
+                               klv_mul(ir, iv_j, klv_i64(ir, o.cs_j))));
+    LLVMBuildStore(b, acc, accp);
+    arow = klv_gep(ir, ir->i8, xa, klv_mul(ir, iv_i, klv_i64(ir, o.as_i)));
+    bcol = klv_gep(ir, ir->i8, xb, klv_mul(ir, iv_j, klv_i64(ir, o.bs_j)));
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.K));
+    {
+        LLVMValueRef av = LLVMBuildSExt(b, klv_load(ir, ir->i8, arow, klv_affine(ir, lk.iv, o.as_k, 0)),
+                                        ir->i32, "");
+        LLVMValueRef bw = LLVMBuildSExt(b, klv_load(ir, ir->i8, bcol, klv_affine(ir, lk.iv, o.bs_k, 0)),
+                                        ir->i32, "");
+        LLVMValueRef s = LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, accp, ""), LLVMBuildMul(b, av, bw, ""), "");
+        LLVMBuildStore(b, s, accp);
+    }
+    klv_loop_end(ir, &lk);
+    mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), iv_j);
+    mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), iv_j);
+    sh = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 2), iv_j);
+    klv_store(ir, ir->i8, y, lp.iv,
+              klv_requant(ir, LLVMBuildLoad2(b, ir->i32, accp, ""), mp, mn, sh, lo, hi));
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = o.M * o.N;
+    plan->work = o.K + 1;
+    return 1;
+}
