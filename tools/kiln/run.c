@@ -90,15 +90,39 @@ static int read_inputs(GirGraph *g, const char *const *ins, GirArena *a, GirTens
 }
 
 /* min, max, mean and L2 norm of a float tensor, for the summary line. */
+/* Element i of t as a double: 1, or 0 for a dtype the summary leaves out
+ * (f16: its figures would need a conversion nobody reads here). */
+static int elem(const GirTensor *t, int64_t i, double *v)
+{
+    switch (t->type.dtype) {
+    case GIR_DT_F32: *v = ((const float *)t->data)[i]; return 1;
+    case GIR_DT_F64: *v = ((const double *)t->data)[i]; return 1;
+    case GIR_DT_I8: *v = ((const int8_t *)t->data)[i]; return 1;
+    case GIR_DT_U8:
+    case GIR_DT_BOOL: *v = ((const uint8_t *)t->data)[i]; return 1;
+    case GIR_DT_I16: *v = ((const int16_t *)t->data)[i]; return 1;
+    case GIR_DT_U16: *v = ((const uint16_t *)t->data)[i]; return 1;
+    case GIR_DT_I32: *v = ((const int32_t *)t->data)[i]; return 1;
+    case GIR_DT_U32: *v = ((const uint32_t *)t->data)[i]; return 1;
+    case GIR_DT_I64: *v = (double)((const int64_t *)t->data)[i]; return 1;
+    case GIR_DT_U64: *v = (double)((const uint64_t *)t->data)[i]; return 1;
+    default: return 0;
+    }
+}
+
+/* Min, max, mean and L2 norm of t's elements (0 each for an empty tensor
+ * or one of a dtype elem() leaves out). */
 static void summarize(const GirTensor *t, double *mn, double *mx, double *mean, double *l2)
 {
     int64_t n = gir_type_numel(&t->type), i;
-    const float *p = t->data;
-    double s = 0, q = 0;
+    double s = 0, q = 0, v;
+    *mn = *mx = *mean = *l2 = 0;
+    if (n == 0 || !elem(t, 0, &v))
+        return;
     *mn = INFINITY;
     *mx = -INFINITY;
     for (i = 0; i < n; i++) {
-        double v = p[i];
+        elem(t, i, &v);
         s += v;
         q += v * v;
         if (v < *mn)
@@ -106,7 +130,7 @@ static void summarize(const GirTensor *t, double *mn, double *mx, double *mean, 
         if (v > *mx)
             *mx = v;
     }
-    *mean = n ? s / (double)n : 0;
+    *mean = s / (double)n;
     *l2 = sqrt(q);
 }
 
@@ -379,8 +403,7 @@ int kiln_cmd_run(int argc, char **argv)
         char ty[128];
         double mn = 0, mx = 0, mean = 0, l2 = 0;
         gir_type_str(&out_t[i].type, ty, sizeof ty);
-        if (out_t[i].type.dtype == GIR_DT_F32)
-            summarize(&out_t[i], &mn, &mx, &mean, &l2);
+        summarize(&out_t[i], &mn, &mx, &mean, &l2);
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", g->vals[g->outputs[i]].name);
