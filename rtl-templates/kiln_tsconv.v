@@ -57,13 +57,22 @@
 //   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
 //   CNT_W           beat counter bits of the channels (kiln_chan_reps)
 //
-// Cycles (start to done, no back-pressure, a memory answering every AR/AW at
-// once with LAT cycles of latency): per layer
-//   Tdesc (kiln_axi_rd cycles for 128 bytes) + 3
-//   + the layer's run: max over the three channels of their finish, where
-//     the conv consumes its weight stream (kiln_conv cycles with the DMA
-//     pace), see hls/desc_tsconv.c (hls_tsconv_cycles) for the formula the
-//     bench checks.
+// Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
+// a burst's beats back to back LAT cycles after its AR and answers B LAT
+// cycles after a burst's last W beat; PE_IC <= DATA_W/8, so each stream
+// takes a beat a cycle): a run is the sum of its layers', and a layer from
+// its fetch's start (layer 0: from the start cycle, one more) to the next
+// fetch's start (the last: the cycle done is seen) takes, exactly,
+//   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 7 + Blast + LAT
+//   Tdesc  kiln_axi_rd's cycles for the 128-byte descriptor
+//   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
+//   W0     weight beats of the first tile (the input waits for them)
+//   Tconv  kiln_conv's cycles of the layer (first input beat to last output
+//          beat; later tiles load as its model says, WBANKS = 1)
+//   Blast  beats of the output's last AXI burst (BURST_MAX, 4 KiB and, for
+//          tiles, row ends cut the bursts; the burst's AW waits for all of
+//          its beats)
+// hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor register (~700 FF) and the output clamp
 //   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's.
