@@ -552,7 +552,7 @@ int kiln_cmd_compile(int argc, char **argv)
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
     if (rc == KILN_OK && p->fold.n > 0 && !plan_only)
-        rc = kiln_user_error("compile: --fold %s folds %d layers onto kiln_tsconv, which the "
+        rc = kiln_user_error("compile: --fold %s folds %d layer(s) onto kiln_tsconv, which the "
                              "generated top does not instantiate yet: add --plan-only",
                              opts.fold, p->fold.n);
     ms = now_ms() - t0;
