@@ -206,7 +206,7 @@ static HlsRes ts_resources(const int64_t *hw)
     /* the descriptor shift register (its 1024 bits pass every beat down),
      * the sequencer, the layer's clamp: fitted on one yosys point
      * (synth_xilinx -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX =
-     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9599 LUT with
+     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9571 LUT with
      * LUTRAM, 5735 FF, 80 DSP48E2, 15 RAMB36E2) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
