@@ -8,10 +8,17 @@
 //   cfg_desc_base             byte address of descriptor 0 (a multiple of 128)
 //   cfg_layers                layers to run (descriptors 0 .. cfg_layers-1;
 //                             0: done at once)
+//   cfg_frames                frames to run (0 counts as 1): the table runs
+//                             once a frame, descriptor 0 again after the last
+//   avail                     frames whose input the producer has written
+//                             (another channel's `finished`): frame f's first
+//                             descriptor fetch waits until avail > f; all
+//                             ones: no gate
+//   finished                  frames whose last layer is done since start
 //   start                     one-cycle pulse, taken while !busy; samples cfg_*
 //   busy                      from the cycle after start until done
-//   done                      set when the last layer's last B response
-//                             arrived, cleared by start
+//   done                      set when the last frame's last layer's last B
+//                             response arrived, cleared by start
 //   error                     sticky (cleared by start): an RRESP/BRESP !=
 //                             OKAY on any master, or a descriptor whose
 //                             transfer counts exceed the channels' CNT_W
@@ -60,7 +67,8 @@
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
 // cycles after a burst's last W beat; PE_IC <= DATA_W/8, so each stream
-// takes a beat a cycle): a run is the sum of its layers', and a layer from
+// takes a beat a cycle; avail never holds a frame back): a run is the sum
+// over its frames of their layers', and a layer from
 // its fetch's start (layer 0: from the start cycle, one more) to the next
 // fetch's start (the last: the cycle done is seen) takes, exactly,
 //   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 7 + Blast + LAT
@@ -99,6 +107,9 @@ module kiln_tsconv #(
     input  wire                 rst,
     input  wire [ADDR_W-1:0]    cfg_desc_base,
     input  wire [15:0]          cfg_layers,
+    input  wire [31:0]          cfg_frames,
+    input  wire [31:0]          avail,
+    output wire [31:0]          finished,
     input  wire                 start,
     output wire                 busy,
     output wire                 done,
@@ -154,6 +165,9 @@ module kiln_tsconv #(
     reg  [ADDR_W-1:0] daddr;      // the current descriptor's address
     reg  [15:0]       nlayers;    // cfg_layers sampled at start
     reg  [15:0]       li;         // layer index
+    reg  [ADDR_W-1:0] dbase;      // cfg_desc_base sampled at start
+    reg  [31:0]       nframes;    // frames to run
+    reg  [31:0]       fi;         // frame index (frames finished)
     reg  [DBITS-1:0]  desc;       // descriptor, filled beat by beat
     reg  [7:0]        dcount;     // descriptor beats in
     reg               done_r, err_r;
@@ -188,6 +202,8 @@ module kiln_tsconv #(
 
     // ---- descriptor read (master 0 while fetching) ----
     wire              d_sel = (state == S_FGO) || (state == S_FETCH);
+    // a frame's first fetch waits for its input
+    wire              fgo = (state == S_FGO) && (li != 16'd0 || avail > fi);
     wire              dr_arvalid, dr_rready, dr_tvalid, dr_err;
     wire [ADDR_W-1:0] dr_araddr;
     wire [7:0]        dr_arlen;
@@ -200,7 +216,7 @@ module kiln_tsconv #(
     kiln_axi_rd #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                   .MAX_OUT(MAX_OUT), .CNT_W(12)) u_drd (
         .clk(clk), .rst(rst), .cfg_base(daddr), .cfg_bytes(32'd128),
-        .start(state == S_FGO), .busy(dr_busy), .done(dr_done), .error(dr_err),
+        .start(fgo), .busy(dr_busy), .done(dr_done), .error(dr_err),
         .m_axi_arvalid(dr_arvalid), .m_axi_arready(d_sel & m0_axi_arready),
         .m_axi_araddr(dr_araddr), .m_axi_arlen(dr_arlen), .m_axi_arsize(dr_arsize),
         .m_axi_arburst(dr_arburst),
@@ -309,6 +325,9 @@ module kiln_tsconv #(
             state  <= S_IDLE;
             daddr  <= {ADDR_W{1'b0}};
             nlayers <= 16'd0;
+            dbase  <= {ADDR_W{1'b0}};
+            nframes <= 32'd0;
+            fi     <= 32'd0;
             li     <= 16'd0;
             desc   <= {DBITS{1'b0}};
             dcount <= 8'd0;
@@ -333,13 +352,16 @@ module kiln_tsconv #(
             case (state)
             S_IDLE: if (start) begin
                 daddr   <= cfg_desc_base;
+                dbase   <= cfg_desc_base;
                 nlayers <= cfg_layers;
+                nframes <= (cfg_frames == 32'd0) ? 32'd1 : cfg_frames;
+                fi      <= 32'd0;
                 li      <= 16'd0;
                 done_r  <= cfg_layers == 16'd0;
                 err_r   <= 1'b0;
                 state   <= (cfg_layers == 16'd0) ? S_IDLE : S_FGO;
             end
-            S_FGO: begin
+            S_FGO: if (fgo) begin
                 dcount <= 8'd0;
                 state  <= S_FETCH;
             end
@@ -373,8 +395,15 @@ module kiln_tsconv #(
                 if (x_started && !go_x && (w_fin || w_done) && (x_fin || x_done) &&
                     (y_fin || y_done)) begin
                     if (last_layer) begin
-                        done_r <= 1'b1;
-                        state  <= S_IDLE;
+                        fi <= fi + 32'd1;
+                        li <= 16'd0;
+                        daddr <= dbase;
+                        if (fi + 32'd1 == nframes) begin
+                            done_r <= 1'b1;
+                            state  <= S_IDLE;
+                        end else begin
+                            state  <= S_FGO;
+                        end
                     end else begin
                         li    <= li + 16'd1;
                         daddr <= daddr + {{(ADDR_W-8){1'b0}}, 8'd128};
@@ -391,6 +420,7 @@ module kiln_tsconv #(
     assign done  = done_r;
     assign error = err_r;
     assign layer = li;
+    assign finished = fi;
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused = w_busy | x_busy | y_busy | (|desc[DBITS-1:704]) | (|desc[127:112]) |

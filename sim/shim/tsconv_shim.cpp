@@ -35,6 +35,8 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     m->rst = p->rst;
     m->cfg_desc_base = p->desc_base;
     m->cfg_layers = (uint16_t)p->layers;
+    m->cfg_frames = p->frames;
+    m->avail = p->avail;
     m->start = p->start;
     m->m0_axi_arready = p->arready[0];
     m->m0_axi_rvalid = p->rvalid[0];
@@ -55,6 +57,7 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     p->done = m->done;
     p->error = m->error;
     p->layer = m->layer;
+    p->finished = m->finished;
     p->arvalid[0] = m->m0_axi_arvalid;
     p->araddr[0] = m->m0_axi_araddr;
     p->arlen[0] = m->m0_axi_arlen;

@@ -5,13 +5,18 @@
  *
  * A fixed sequence of layers of different shapes (3x3 s1, 1x1, 3x3 s2, a
  * layer in two weight tiles, LeakyReLU, ReLU with a clip, identity) with
- * random tensors from a seeded RNG runs
+ * random tensors from a seeded RNG and random bus-aligned addresses runs
+ * for NF frames (the output buffers cleared between frames, so the second
+ * frame's bytes are its own)
  *   - once against a memory that takes every AR/AW at once and answers
- *     after a fixed latency, W/R/B never stalled: every output byte of
- *     every layer bit for bit, and the cycles from start to done equal to
- *     hls_tsconv_cycles() (the descriptor's formula), per layer too;
- *   - once per seed with random AR/AW/W ready, random R/B valid gaps and a
- *     random latency per burst: every output byte.
+ *     after a fixed latency, W/R/B never stalled, avail never holding a
+ *     frame back: every output byte of every layer bit for bit, and the
+ *     cycles of every layer of every frame (start to done in all) equal to
+ *     the kiln_tsconv descriptor's cycles();
+ *   - once per seed with random AR/AW/W ready, random R/B valid gaps, a
+ *     random latency per burst and the second frame's avail raised at a
+ *     random cycle (its first descriptor fetch must wait for it): every
+ *     output byte.
  * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, and the
  * engine's DATA_W = 128, BURST_MAX = 16, MAX_OUT = 4.
@@ -29,6 +34,7 @@
 #define MEMSZ (1 << 20)     /* bytes of the DDR model */
 #define NL 5                /* layers */
 #define FIXLAT 24           /* memory latency of the exact-cycles run */
+#define NF 2                /* frames a run */
 
 /* One layer: shape, tensors, reference output and DDR placement. */
 typedef struct Layer {
@@ -218,13 +224,16 @@ static void q_pop(Queue *q)
     q->n--;
 }
 
-/* Run the engine over the layers; bp: random back-pressure and latency.
- * Returns cycles start..done (start cycle 0, done seen at the returned
- * cycle), -1 on a timeout; layer_end[i]: cycle layer i+1 began (done for the
- * last). */
-static long run(TsSim *sim, TbCheck *c, uint8_t *mem, int bp, uint64_t seed, long *layer_end,
-                uint64_t desc_base)
+/* Run the engine over the layers for NF frames; bp: random back-pressure
+ * and latency.  Returns cycles start..done (start cycle 0, done seen at the
+ * returned cycle), -1 on a timeout; layer_end[f*NL+i]: the cycle frame f's
+ * layer i ended (the next began; done for the last). */
+static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, uint64_t seed,
+                long *layer_end, uint64_t desc_base)
 {
+    long t_avail = 0;    /* cycle the second frame's input is declared in */
+    int nev = 0;         /* layer ends seen */
+    uint32_t fin = 0;    /* frames finished as last seen */
     TsPins p;
     TbRng r;
     Queue rq[2], aw, bq;
@@ -246,9 +255,13 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, int bp, uint64_t seed, lon
     p.rst = 0;
     p.desc_base = desc_base;
     p.layers = NL;
+    p.frames = NF;
+    if (bp)
+        t_avail = (long)tb_rand_range(&r, 0, 20000);
     for (t = 0; t < limit; t++) {
         int m;
         p.start = t == 0;
+        p.avail = bp ? (t >= t_avail ? NF : 1) : 0xffffffffu;
         for (m = 0; m < 2; m++) {
             Burst *f = q_front(&rq[m]);
             p.arready[m] = !bp || tb_chance(&r, 60);
@@ -262,15 +275,29 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, int bp, uint64_t seed, lon
         p.bvalid = q_front(&bq) && q_front(&bq)->ready <= t && (!bp || tb_chance(&r, 70));
         ts_eval(sim, &p);
         if (t > 0 && p.done) {
-            layer_end[NL - 1] = t;
+            if (nev < NF * NL)
+                layer_end[nev++] = t;
+            if (nev != NF * NL)
+                tb_check_fail(c, "done after %d layer ends, want %d", nev, NF * NL);
             if (p.error)
                 tb_check_fail(c, "error set at done");
+            if (p.finished != NF)
+                tb_check_fail(c, "finished %u at done, want %d", p.finished, NF);
             return t;
         }
-        if (p.layer != cur && p.layer < NL) {
-            layer_end[cur] = t;
+        if ((p.layer != cur || p.finished != fin) && nev < NF * NL) {
+            layer_end[nev++] = t;
+            if (p.finished != fin) {
+                /* a frame ended: clear the outputs, the next frame writes them again */
+                for (int i = 0; i < NL; i++)
+                    memset(&mem[L[i].ya], 0, (size_t)L[i].ybytes);
+            }
             cur = p.layer;
+            fin = p.finished;
         }
+        if (bp && p.arvalid[0] && p.araddr[0] == desc_base && p.finished >= 1 && t < t_avail)
+            tb_check_fail(c, "frame 2's descriptor read at cycle %ld before avail at %ld", t,
+                          t_avail);
         for (m = 0; m < 2; m++) {
             if (p.arvalid[m] && p.arready[m]) {
                 Burst b = {p.araddr[m], p.arlen[m] + 1,
@@ -341,7 +368,7 @@ int main(int argc, char **argv)
     uint8_t *mem, *init;
     Layer L[NL];
     int8_t *x0;
-    long layer_end[NL];
+    long layer_end[NF * NL];
     if (tb_args_parse(&a, argc, argv, 2) != 0)
         return 2;
     if (!d) {
@@ -422,7 +449,7 @@ int main(int argc, char **argv)
         for (int bp = 0; bp < 2; bp++) {
             memcpy(mem, init, MEMSZ);
             memset(layer_end, 0, sizeof layer_end);
-            cyc = run(sim, &c, mem, bp, a.seed * 7 + (uint64_t)cs, layer_end, 0x1000);
+            cyc = run(sim, &c, mem, L, bp, a.seed * 7 + (uint64_t)cs, layer_end, 0x1000);
             for (int i = 0; i < NL; i++) {
                 const Layer *l = &L[i];
                 long n = (long)l->hout * l->wout * l->ocg * PE;
@@ -432,22 +459,25 @@ int main(int argc, char **argv)
             }
             if (!bp && cyc >= 0) {
                 long sum = 0;
-                for (int i = 0; i < NL; i++) {
-                    long got = layer_end[i] - (i ? layer_end[i - 1] : 0);
-                    long want = (long)d->cycles(hw, &rt[16 * i]);
+                for (int j = 0; j < NF * NL; j++) {
+                    int i = j % NL;
+                    long got = layer_end[j] - (j ? layer_end[j - 1] : 0), want;
+                    rt[16 * i + 9] = j == 0; /* the run's start cycle */
+                    want = (long)d->cycles(hw, &rt[16 * i]);
                     sum += want;
                     if (!a.quiet)
-                        printf("  layer %d: %dx%dx%d -> %d k%d s%d tiles %d: %ld cycles, "
-                               "model %ld\n", i, L[i].h, L[i].w, L[i].cin, L[i].cout, L[i].k,
-                               L[i].s, L[i].nt, got, want);
-                    tb_check_int(&c, "layer cycles", i, got, want);
+                        printf("  frame %d layer %d: %dx%dx%d -> %d k%d s%d tiles %d: %ld "
+                               "cycles, model %ld\n", j / NL, i, L[i].h, L[i].w, L[i].cin,
+                               L[i].cout, L[i].k, L[i].s, L[i].nt, got, want);
+                    tb_check_int(&c, "layer cycles", j, got, want);
                 }
                 if (!a.quiet)
                     printf("  run: %ld cycles, model %ld\n", cyc, sum);
                 tb_check_int(&c, "run cycles", 0, cyc, sum);
             }
         }
-        snprintf(desc, sizeof desc, "seed %llu: %d layers", (unsigned long long)(a.seed + (uint64_t)cs), NL);
+        snprintf(desc, sizeof desc, "seed %llu: %d layers x %d frames",
+                 (unsigned long long)(a.seed + (uint64_t)cs), NL, NF);
         tb_case_end(&c, desc);
         for (int i = 0; i < NL; i++) {
             free(L[i].wt);

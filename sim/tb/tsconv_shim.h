@@ -14,6 +14,8 @@ typedef struct TsPins {
     int rst;                    /* synchronous reset */
     uint64_t desc_base;         /* cfg_desc_base */
     int layers;                 /* cfg_layers */
+    uint32_t frames;            /* cfg_frames */
+    uint32_t avail;             /* frames whose input is in DDR */
     int start;                  /* start pulse */
     int arready[2];             /* read masters 0 (descriptors, weights), 1 (input map) */
     int rvalid[2];              /* R valid */
@@ -23,6 +25,7 @@ typedef struct TsPins {
     int bvalid;                 /* B valid (BRESP OKAY) */
     int busy, done, error;      /* sampled status */
     int layer;                  /* sampled layer index */
+    uint32_t finished;          /* sampled frames finished */
     int arvalid[2];             /* sampled AR valid */
     uint64_t araddr[2];         /* sampled AR address */
     int arlen[2];               /* sampled AR length - 1 */
