@@ -26,13 +26,12 @@
  * TS_GOX   the first tile's last weight beat -> the input channel's start
  *          (the beat counter, then the registered go_x)
  * TS_WR    the conv's last output beat -> the layer's end, beside the
- *          memory's latency and the last burst's W beats (kiln_width,
- *          kiln_axi_wr's AW two cycles after the burst's last beat entered,
- *          then its W beats, B, done, the sequencer's check) */
+ *          write's last B (ts_write_end: kiln_width, then the B; done, the
+ *          sequencer's check) */
 #define TS_CFG 2
 #define TS_RD 4
 #define TS_GOX 2
-#define TS_WR 7
+#define TS_WR 5
 
 #define TS_FF_SEQ 1544.0  /* descriptor register, sequencer, counters */
 #define TS_LUT_SEQ 1166.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
@@ -52,28 +51,45 @@ static const char *const ts_rt[] = {"h",   "w",   "cin",   "cout",  "k", "stride
 enum { TR_H, TR_W, TR_CIN, TR_COUT, TR_K, TR_STRIDE, TR_PAD, TR_TOG, TR_LAT, TR_FIRST,
        TR_YBASE };
 
-/* Beats of the last AXI write burst of a sub-run of `beats` bus beats from
- * byte address addr, in rows of row_beats beats row_stride bytes apart (0:
- * contiguous): bursts stop at BURST_MAX, 4 KiB and row ends
- * (kiln_axi_wr). */
-static int64_t ts_last_burst(int64_t addr, int64_t beats, int64_t bus, int64_t bmax,
-                             int64_t row_beats, int64_t row_stride)
+/* The output's write after the conv's last beat: kiln_axi_wr's recurrence
+ * (its header) over the bursts of the last sub-run, `beats` bus beats from
+ * byte address addr in rows of row_beats beats row_stride bytes apart (0:
+ * contiguous; bursts stop at BURST_MAX, 4 KiB and row ends), the bus beats
+ * entering its FIFO every r cycles up to the last at cycle 0 (the conv's
+ * results come every K*K*ICG cycles at the end of a pass, packed
+ * DATA_W/8/PE_OC to a bus beat).  Returns the cycle of the last B. */
+static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bmax, int64_t mo,
+                            int64_t row_beats, int64_t row_stride, int64_t r, int64_t lat)
 {
-    int64_t rowleft = row_beats > 0 ? row_beats : beats, rowbase = addr, len = 0;
-    while (beats > 0) {
-        int64_t to4k = (4096 - (addr & 4095)) / bus;
-        len = hls_min64(hls_min64(beats, bmax), hls_min64(to4k, rowleft));
-        beats -= len;
+    int64_t ring[64] = {0}; /* b of the last MAX_OUT bursts */
+    int64_t rowleft = row_beats > 0 ? row_beats : beats, rowbase = addr, n = beats;
+    int64_t p = 0, c = 0, w = 0, b = 0, j = 0;
+    if (mo > 64)
+        mo = 64;
+    while (n > 0) {
+        int64_t to4k = (4096 - (addr & 4095)) / bus, len, a, f;
+        len = hls_min64(hls_min64(n, bmax), hls_min64(to4k, rowleft));
+        p += len;
+        a = -(beats - p) * r; /* its last beat in */
+        c = j == 0 ? a + 1 : hls_max64(c + 1, a + 1);
+        if (j >= mo)
+            c = hls_max64(c, ring[j % mo] + 1);
+        f = (j > 0 && c < w) ? w + 1 : c + 2;
+        w = f + len - 1;
+        b = (j > 0 && b + 1 > w + lat) ? b + 1 : w + lat;
+        ring[j % mo] = b;
+        n -= len;
         if (len == rowleft) {
             rowbase += row_stride;
             addr = rowbase;
-            rowleft = row_beats > 0 ? row_beats : beats;
+            rowleft = row_beats > 0 ? row_beats : n;
         } else {
             addr += len * bus;
             rowleft -= len;
         }
+        j++;
     }
-    return len;
+    return b;
 }
 
 /* kiln_conv's hw vector for the engine inside (WBANKS 1, no PP/bands). */
@@ -124,7 +140,7 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     int64_t cv[64], crt[16], hwrd[5], rtrd[3];
     const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
     int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
-    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, lastb;
+    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, r;
     int i;
     if (!d || !rd)
         return -1;
@@ -165,17 +181,19 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     wout = (rt[TR_W] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     nt = hls_cdiv(ocg, tog);
+    r = hls_max64(1, kki * bus / hw[TS_PE_OC]);
     if (nt == 1)
-        lastb = ts_last_burst(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
-                              hw[TS_BURST_MAX], 0, 0);
+        wend = ts_write_end(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, lat);
     else
-        lastb = ts_last_burst(rt[TR_YBASE] + (nt - 1) * tog * hw[TS_PE_OC],
-                              hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
-                              hw[TS_BURST_MAX], tog * hw[TS_PE_OC] / bus, ocg * hw[TS_PE_OC]);
+        wend = ts_write_end(rt[TR_YBASE] + (nt - 1) * tog * hw[TS_PE_OC],
+                            hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
+                            ocg * hw[TS_PE_OC], r, lat);
     /* fetch, cfg, the first tile's weights, the input's start, the conv's
      * frame (first input beat to last output beat), the last write */
     return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +
-           (TS_RD + lat + fl) + tconv + TS_WR + lastb + lat;
+           (TS_RD + lat + fl) + tconv + TS_WR + wend;
 }
 
 /* kiln_conv + two kiln_rd_chan (kiln_axi_rd + kiln_width) + kiln_wr_chan +

@@ -71,15 +71,18 @@
 // over its frames of their layers', and a layer from
 // its fetch's start (layer 0: from the start cycle, one more) to the next
 // fetch's start (the last: the cycle done is seen) takes, exactly,
-//   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 7 + Blast + LAT
+//   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 5 + Bend
 //   Tdesc  kiln_axi_rd's cycles for the 128-byte descriptor
 //   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
 //   W0     weight beats of the first tile (the input waits for them)
 //   Tconv  kiln_conv's cycles of the layer (first input beat to last output
 //          beat; later tiles load as its model says, WBANKS = 1)
-//   Blast  beats of the output's last AXI burst (BURST_MAX, 4 KiB and, for
-//          tiles, row ends cut the bursts; the burst's AW waits for all of
-//          its beats)
+//   Bend   the last B response after the conv's last beat: kiln_axi_wr's
+//          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
+//          for tiles, row ends cut them; a burst's AW waits for all of its
+//          beats), the bus beats entering every max(1, K*K*ICG*(DATA_W/8)/
+//          PE_OC) cycles up to the last (the conv's results at the end of
+//          a pass)
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor register (~700 FF) and the output clamp
