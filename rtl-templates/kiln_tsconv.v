@@ -181,12 +181,15 @@ module kiln_tsconv #(
     reg  [31:0]       wcount;     // weight beats the conv took in this layer
     reg               w_fin, x_fin, y_fin; // a channel done in this layer
 
-    function [31:0] dw;
-        input integer i;
-        begin
-            dw = desc[32*i +: 32];
+    // the descriptor's words (wires, not a function of `desc`: a function
+    // call in a continuous assignment is sensitive to its arguments only)
+    wire [31:0] dw [0:21];
+    genvar gi;
+    generate
+        for (gi = 0; gi < 22; gi = gi + 1) begin : g_dw
+            assign dw[gi] = desc[32*gi +: 32];
         end
-    endfunction
+    endgenerate
 
     // descriptor fields
     wire [15:0] d_h     = desc[15:0];
@@ -199,9 +202,9 @@ module kiln_tsconv #(
     wire [3:0]  d_pad   = desc[91:88];
     wire signed [7:0] d_qlo = desc[103:96];
     wire signed [7:0] d_qhi = desc[111:104];
-    wire [63:0] d_xbase = {dw(5), dw(4)};
-    wire [63:0] d_wbase = {dw(7), dw(6)};
-    wire [63:0] d_ybase = {dw(9), dw(8)};
+    wire [63:0] d_xbase = {dw[5], dw[4]};
+    wire [63:0] d_wbase = {dw[7], dw[6]};
+    wire [63:0] d_ybase = {dw[9], dw[8]};
 
     // ---- descriptor read (master 0 while fetching) ----
     wire              d_sel = (state == S_FGO) || (state == S_FETCH);
@@ -240,8 +243,8 @@ module kiln_tsconv #(
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_wch (
-        .clk(clk), .rst(rst), .cfg_base(d_wbase[ADDR_W-1:0]), .cfg_bytes(dw(13)),
-        .cfg_stride(32'd0), .cfg_beats(dw(14)), .cfg_reps(32'd1), .cfg_subs(32'd1),
+        .clk(clk), .rst(rst), .cfg_base(d_wbase[ADDR_W-1:0]), .cfg_bytes(dw[13]),
+        .cfg_stride(32'd0), .cfg_beats(dw[14]), .cfg_reps(32'd1), .cfg_subs(32'd1),
         .cfg_sub_stride(32'd0), .start(go), .busy(w_busy), .done(w_done), .error(w_err),
         .avail(32'hffffffff), .finished(w_finished),
         .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & m0_axi_arready),
@@ -264,8 +267,8 @@ module kiln_tsconv #(
     wire [8*PE_IC-1:0] xs_tdata;
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_xch (
-        .clk(clk), .rst(rst), .cfg_base(d_xbase[ADDR_W-1:0]), .cfg_bytes(dw(10)),
-        .cfg_stride(32'd0), .cfg_beats(dw(11)), .cfg_reps(32'd1), .cfg_subs(dw(12)),
+        .clk(clk), .rst(rst), .cfg_base(d_xbase[ADDR_W-1:0]), .cfg_bytes(dw[10]),
+        .cfg_stride(32'd0), .cfg_beats(dw[11]), .cfg_reps(32'd1), .cfg_subs(dw[12]),
         .cfg_sub_stride(32'd0), .start(go_x), .busy(x_busy), .done(x_done), .error(x_err),
         .avail(32'hffffffff), .finished(x_finished),
         .m_axi_arvalid(m1_axi_arvalid), .m_axi_arready(m1_axi_arready),
@@ -307,9 +310,9 @@ module kiln_tsconv #(
     wire y_busy, y_done, y_err;
     kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_OC), .CNT_W(CNT_W)) u_ych (
-        .clk(clk), .rst(rst), .cfg_base(d_ybase[ADDR_W-1:0]), .cfg_bytes(dw(15)),
-        .cfg_stride(32'd0), .cfg_beats(dw(16)), .cfg_reps(32'd1), .cfg_subs(dw(17)),
-        .cfg_sub_stride(dw(18)), .cfg_row_beats(dw(19)), .cfg_row_stride(dw(20)),
+        .clk(clk), .rst(rst), .cfg_base(d_ybase[ADDR_W-1:0]), .cfg_bytes(dw[15]),
+        .cfg_stride(32'd0), .cfg_beats(dw[16]), .cfg_reps(32'd1), .cfg_subs(dw[17]),
+        .cfg_sub_stride(dw[18]), .cfg_row_beats(dw[19]), .cfg_row_stride(dw[20]),
         .start(go), .busy(y_busy), .done(y_done), .error(y_err),
         .avail(32'hffffffff), .finished(y_finished),
         .s_tvalid(cv_tvalid), .s_tready(cv_tready), .s_tdata(clamped),
@@ -388,7 +391,7 @@ module kiln_tsconv #(
             end
             S_GO: state <= S_RUN;  // the channels took the start pulse
             S_RUN: begin
-                if (!x_started && wcount >= dw(21)) begin
+                if (!x_started && wcount >= dw[21]) begin
                     go_x      <= 1'b1;
                     x_started <= 1'b1;
                 end

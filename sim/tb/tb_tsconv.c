@@ -17,6 +17,9 @@
  *     random latency per burst and the second frame's avail raised at a
  *     random cycle (its first descriptor fetch must wait for it): every
  *     output byte.
+ * --vec FILE (first case): FILE gets the memory size, the expected cycles of
+ * the exact run, then the memory before the run and after it as 32-bit
+ * little-endian hex words, for the iverilog bench (tb_tsconv_iv.v).
  * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, and the
  * engine's DATA_W = 128, BURST_MAX = 16, MAX_OUT = 4.
@@ -180,6 +183,25 @@ static void desc_write(const Layer *l, uint8_t *mem)
     d[21] = (uint32_t)l->w0beats;
     for (int i = 0; i < 32; i++)
         tb_put_u32(&mem[l->da + 4 * (uint64_t)i], d[i]);
+}
+
+/* The iverilog bench's vector file: words of the memory up to `top`
+ * before and after the exact run, and its cycles. */
+static void write_vec(const char *path, const uint8_t *before, const uint8_t *after, long top,
+                      long cycles)
+{
+    FILE *f = fopen(path, "w");
+    long i;
+    if (!f) {
+        perror(path);
+        return;
+    }
+    fprintf(f, "%08lx\n%08lx\n", top / 4, cycles);
+    for (i = 0; i < top; i += 4)
+        fprintf(f, "%08x\n", tb_get_u32(&before[i]));
+    for (i = 0; i < top; i += 4)
+        fprintf(f, "%08x\n", tb_get_u32(&after[i]));
+    fclose(f);
 }
 
 /* hls descriptor vectors of the engine and of layer l. */
@@ -457,6 +479,8 @@ int main(int argc, char **argv)
                     tb_check_int(&c, i == 0 ? "y0" : i == 1 ? "y1" : i == 2 ? "y2" : "y3+", j,
                                  (int8_t)mem[l->ya + (uint64_t)j], l->ref[j]);
             }
+            if (!bp && a.vec && cs == 0)
+                write_vec(a.vec, init, mem, (long)(addr + 4095) / 4096 * 4096, cyc);
             if (!bp && cyc >= 0) {
                 long sum = 0;
                 for (int j = 0; j < NF * NL; j++) {
