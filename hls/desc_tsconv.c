@@ -33,8 +33,8 @@
 #define TS_GOX 2
 #define TS_WR 5
 
-#define TS_FF_SEQ 1544.0  /* descriptor register, sequencer, counters */
-#define TS_LUT_SEQ 1166.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+#define TS_FF_SEQ 1648.0  /* descriptor register, sequencer, counters */
+#define TS_LUT_SEQ 1461.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
@@ -224,8 +224,8 @@ static HlsRes ts_resources(const int64_t *hw)
     /* the descriptor shift register (its 1024 bits pass every beat down),
      * the sequencer, the layer's clamp: fitted on one yosys point
      * (synth_xilinx -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX =
-     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9571 LUT with
-     * LUTRAM, 5735 FF, 80 DSP48E2, 15 RAMB36E2) */
+     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9766 LUT with
+     * LUTRAM, 5839 FF, 80 DSP48E2, 15 RAMB36E2) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
     return r;
