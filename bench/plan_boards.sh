@@ -8,7 +8,9 @@
 #   board whose plan cannot meet the bound shows the compile's message), or
 #   --clk2x: DSPs at twice the clock where the board's DSP48E2 FMAX allows
 #   it, "2x" beside the MHz; the DSP efficiency is then counted at the DSP
-#   clock)
+#   clock), or --fold auto --plan-only: the convs of the smallest map on a
+#   time-shared engine (kiln_tsconv) where that is faster; the folded
+#   layers are listed under the table)
 set -eu
 BUILD=${1:-build}
 shift $(($# < 1 ? $# : 1))
@@ -42,6 +44,15 @@ for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
           f"{u['dsp']:5.0f}/{g['dsp']:<5.0f} {u['bram36']:6.1f}/{g['bram36']:<6.0f} {u['uram']:4.0f}/{g['uram']:<4.0f} "
           f"{u['lut']:7.0f}/{g['lut']:<7.0f} {ms:>5} ms  {f['limit']}")
 print("\n(used/budget; budget = 90% of DSP, BRAM, URAM and 75% of LUT)")
+for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
+    try:
+        fo = json.load(open(f"{out}/{b}/plan.json")).get("fold")
+    except FileNotFoundError:
+        continue
+    if fo:
+        names = ", ".join(l["node"] for l in fo.get("layers", []))
+        print(f"{b:10} fold: {fo['why']}" + (f" ({names}; {fo['cycles']} cycles a frame"
+              f"{', sets the interval' if fo['sets_interval'] else ''})" if names else ""))
 # Vitis AI DPU figures on the same boards (fps, ms) and the targets
 # (fps above, latency below; Ultra96-V2: fps alone)
 dpu = {"zcu104": (329.2, 8.14), "zcu102": (393.0, 8.45), "kv260": (166.0, 7.92)}

@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static const HlsEngineDesc *const *const families[] = {hls_conv_descs, hls_stream_descs};
+static const HlsEngineDesc *const *const families[] = {hls_conv_descs, hls_stream_descs,
+                                                        hls_tsconv_descs};
 
 int hls_engine_count(void)
 {

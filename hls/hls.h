@@ -57,5 +57,7 @@ int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki);
 extern const HlsEngineDesc *const hls_conv_descs[];
 /* The stream-family descriptors (hls/desc_stream.c), NULL-terminated. */
 extern const HlsEngineDesc *const hls_stream_descs[];
+/* The time-shared conv engine (hls/desc_tsconv.c), NULL-terminated. */
+extern const HlsEngineDesc *const hls_tsconv_descs[];
 
 #endif

@@ -137,6 +137,7 @@ void hls_plan_free(HlsPlan *p)
     free(p->cpu);
     free(p->fifos);
     free(p->memo);
+    hls_fold_free(&p->fold);
     free(p);
 }
 
@@ -275,7 +276,7 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
 
 /* One search with the clk2x domain on (clk2x 1) or off. */
 static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                           int clk2x, GirError *e)
+                           int clk2x, int fold_pe, GirError *e)
 {
     HlsPlan *p;
     HlsStage *save;
@@ -284,6 +285,10 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
+    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, e) < 0) {
+        hls_plan_free(p);
+        return NULL;
+    }
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
     hls_plan_set_clk2x(p, clk2x);
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
@@ -321,26 +326,25 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     return p;
 }
 
-HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                        GirError *e)
+/* One plan with the shared engine of fold_pe x fold_pe lanes (0: none),
+ * the clk2x choice as o asks. */
+static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                               int fold_pe, GirError *e)
 {
-    HlsPlanOptions dflt = {0};
     HlsPlan *p, *q;
     char why[200];
     int fits;
-    if (!o)
-        o = &dflt;
     fits = o->clk2x != HLS_CLK2X_OFF &&
            hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
     if (!fits || o->clk2x == HLS_CLK2X_ON) {
-        p = plan_build(g, b, o, fits, e);
+        p = plan_build(g, b, o, fits, fold_pe, e);
         if (p && o->clk2x != HLS_CLK2X_OFF)
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
         return p;
     }
     /* auto: both searches, the faster plan (then the shorter latency) */
-    p = plan_build(g, b, o, 1, e);
-    q = plan_build(g, b, o, 0, e);
+    p = plan_build(g, b, o, 1, fold_pe, e);
+    q = plan_build(g, b, o, 0, fold_pe, e);
     if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
         return p ? p : q;
     if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
@@ -354,6 +358,76 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
              "clk2x: taken, %.1f frames/s with it against %.1f without it", p->fps, q->fps);
     hls_plan_free(q);
     return p;
+}
+
+/* Is plan a better than b: more frames/s, then a shorter latency? */
+static int plan_better(const HlsPlan *a, const HlsPlan *b)
+{
+    return !b || a->fps > b->fps * (1.0 + 1e-9) ||
+           (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
+}
+
+HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                        GirError *e)
+{
+    static const int sizes[] = {16, 32, 64}; /* the shared engine's PE x PE arrays tried */
+    HlsPlanOptions dflt = {0};
+    HlsPlan *best = NULL, *none = NULL;
+    GirError e2;
+    size_t i;
+    int is_auto;
+    if (!o)
+        o = &dflt;
+    if (!o->fold || !strcmp(o->fold, "none"))
+        return plan_build_clk(g, b, o, 0, e);
+    is_auto = !strcmp(o->fold, "auto");
+    if (is_auto) {
+        none = plan_build_clk(g, b, o, 0, e);
+        if (!none)
+            return NULL;
+    }
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        HlsPlan *q;
+        memset(&e2, 0, sizeof e2);
+        q = plan_build_clk(g, b, o, sizes[i], &e2);
+        if (!q) {
+            if (!is_auto && !best && i + 1 == sizeof sizes / sizeof sizes[0])
+                *e = e2; /* no size fits: the last one's reason */
+            continue;
+        }
+        if (q->fold.n == 0) { /* auto found nothing to fold */
+            hls_plan_free(q);
+            break;
+        }
+        snprintf(q->fold.why, sizeof q->fold.why, "%s: %d conv layers on a %dx%d array, %.1f "
+                 "frames/s", is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe,
+                 q->fold.pe, q->fps);
+        if (plan_better(q, best)) {
+            hls_plan_free(best);
+            best = q;
+        } else {
+            hls_plan_free(q);
+        }
+    }
+    if (is_auto) {
+        if (best && plan_better(best, none)) {
+            size_t n = strlen(best->fold.why);
+            snprintf(best->fold.why + n, sizeof best->fold.why - n,
+                     " against %.1f without a shared engine", none->fps);
+            hls_plan_free(none);
+            return best;
+        }
+        if (best)
+            snprintf(none->fold.why, sizeof none->fold.why,
+                     "--fold auto: not taken, %.1f frames/s without a shared engine against "
+                     "%.1f with it", none->fps, best->fps);
+        else
+            snprintf(none->fold.why, sizeof none->fold.why,
+                     "--fold auto: no run of two or more convs of one smallest map to fold");
+        hls_plan_free(best);
+        return none;
+    }
+    return best;
 }
 
 int hls_plan_reeval(HlsPlan *p, GirError *e)

@@ -142,6 +142,32 @@ enum {
     HLS_CLK2X_AUTO  /* both searches; the plan with more frames/s */
 };
 
+/* One conv layer folded onto the time-shared engine (kiln_tsconv). */
+typedef struct {
+    const char *node;   /* graph node name */
+    int64_t h, w, cin, cout, k, stride, pad; /* shape */
+    int64_t oh, ow;     /* output map */
+    int qlo, qhi;       /* activation clamp (a descriptor field) */
+    int64_t tog;        /* output groups per weight tile (WDEPTH bounds it) */
+    int64_t macs;       /* multiply-accumulates per frame */
+    int64_t cycles;     /* its share of the engine's frame (descriptor; DDR bandwidth) */
+    int64_t ddr_bytes;  /* descriptor, weights once, input once per tile, output */
+} HlsFoldLayer;
+
+/* The time-shared conv engine of a plan (--fold; docs/plan.md). */
+typedef struct {
+    int n;               /* folded layers, in graph order (0: no shared engine) */
+    HlsFoldLayer *layers; /* them */
+    int pe;              /* PE_IC = PE_OC of its array */
+    int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
+    int64_t cycles;      /* a frame's folded layers, one after the other */
+    int64_t ddr_bytes;   /* its DDR traffic per frame */
+    int64_t macs;        /* its MACs per frame */
+    HlsRes res;          /* its resources (descriptor) */
+    int bound;           /* 1: it sets the interval */
+    char why[240];       /* how the layers and the size were chosen */
+} HlsFold;
+
 /* Planner options; zeroed = defaults. */
 typedef struct {
     double mhz;         /* target clock; 0: the board's default */
@@ -152,6 +178,9 @@ typedef struct {
                             * shortest interval whose latency is within it */
     int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
                          * DSP48E2 FMAX allows it (hls_clk2x_fits) */
+    const char *fold;   /* --fold: NULL or "none": no shared engine; "auto": the planner
+                         * folds the convs of the smallest map when that is faster;
+                         * "A,B,...": these conv layers run on one kiln_tsconv */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -193,6 +222,7 @@ typedef struct {
                           * every shortening pays (hls/plan_latency.c) */
     double max_latency_ms; /* the user's latency bound (0: none), in plan.json and report.md */
     struct HlsCycMemo *memo; /* cycles() by engine and parameters (the search asks again and again) */
+    HlsFold fold;        /* the time-shared conv engine (fold.n == 0: none) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
 } HlsPlan;

@@ -518,6 +518,7 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
         }
         if (eval_stages(p, e) < 0)
             return -1;
+        hls_fold_eval(p); /* the shared engine's resources and traffic */
         set_interval(p);
         first_outputs(p);
         fifo_bram = hls_place_fifos(p);
@@ -528,6 +529,7 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
     }
     mark_ddr_edges(p);
     hls_plan_timing(p); /* t_done per stage and the latency */
+    hls_fold_finish(p);
     p->fps = clock / (double)p->interval;
     p->latency_ms = (double)p->latency / clock * 1e3;
     p->dsp_eff = p->total.dsp > 0 ? (double)p->macs * p->fps /

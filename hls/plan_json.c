@@ -102,6 +102,32 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddStringToObject(o, "why", p->cpu[i].why);
         cJSON_AddItemToArray(cpu, o);
     }
+    if (p->fold.n > 0 || p->fold.why[0]) {
+        cJSON *fo = cJSON_AddObjectToObject(root, "fold"), *fl;
+        cJSON_AddStringToObject(fo, "engine", "kiln_tsconv");
+        cJSON_AddStringToObject(fo, "why", p->fold.why);
+        if (p->fold.n > 0) {
+            const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+            cJSON *hw = cJSON_AddObjectToObject(fo, "hw");
+            for (i = 0; d && d->hw_params[i]; i++)
+                cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
+            cJSON_AddNumberToObject(fo, "cycles", (double)p->fold.cycles);
+            cJSON_AddBoolToObject(fo, "sets_interval", p->fold.bound);
+            cJSON_AddNumberToObject(fo, "ddr_bytes_per_frame", (double)p->fold.ddr_bytes);
+            cJSON_AddNumberToObject(fo, "macs", (double)p->fold.macs);
+            cJSON_AddItemToObject(fo, "resources", res_json(&p->fold.res));
+            fl = cJSON_AddArrayToObject(fo, "layers");
+            for (i = 0; i < p->fold.n; i++) {
+                const HlsFoldLayer *l = &p->fold.layers[i];
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "node", l->node);
+                cJSON_AddNumberToObject(o, "tog", (double)l->tog);
+                cJSON_AddNumberToObject(o, "cycles", (double)l->cycles);
+                cJSON_AddNumberToObject(o, "ddr_bytes", (double)l->ddr_bytes);
+                cJSON_AddItemToArray(fl, o);
+            }
+        }
+    }
     fig = cJSON_AddObjectToObject(root, "figures");
     cJSON_AddNumberToObject(fig, "interval_cycles", (double)p->interval);
     cJSON_AddNumberToObject(fig, "fps", round(p->fps * 100.0) / 100.0);

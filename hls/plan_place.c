@@ -81,7 +81,7 @@ static double ddr_cost(const HlsStage *s)
  * DDR in tiles. */
 void hls_place_weights(HlsPlan *p, double reserve)
 {
-    double bram = reserve, uram = 0.0;
+    double bram = reserve + p->fold.res.bram36, uram = p->fold.res.uram; /* the shared engine's first */
     WCand *c = malloc(sizeof *c * (size_t)p->nstage);
     int i, nc = 0;
     if (!c)

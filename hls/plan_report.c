@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hls/plan_int.h"
+#include "hls/res_util.h"
 
 static double pct(double used, double avail)
 {
@@ -51,7 +52,10 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     fprintf(f, "| weights on chip / from DDR | %.2f MB / %.2f MB per frame |\n",
             (double)p->weight_bytes_onchip / 1e6, (double)p->weight_bytes_ddr / 1e6);
     fprintf(f, "| FPGA segments | %d |\n", p->nsegment);
-    fprintf(f, "| what limits the design | %s |\n", p->limit);
+    fprintf(f, "| what limits the design | %s%s |\n", p->limit,
+            p->fold.bound ? "; **the time-shared engine sets the interval**" : "");
+    if (p->fold.why[0])
+        fprintf(f, "| time-shared engine | %s |\n", p->fold.why);
     if (compile_ms >= 0)
         fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
     fprintf(f, "\nFormulas: II = max(max over stages of occupancy, DDR bytes / bandwidth x clock), "
@@ -111,6 +115,26 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     for (i = 0; i < p->nfifo; i++)
         fprintf(f, "- FIFO %s -> %s depth %lld: %s\n", p->stages[p->fifos[i].from].node,
                 p->stages[p->fifos[i].to].node, (long long)p->fifos[i].depth, p->fifos[i].why);
+    if (p->fold.n > 0) {
+        fprintf(f, "\n## Time-shared conv engine (kiln_tsconv)\n\n");
+        fprintf(f, "One %dx%d array (PACK 2) runs these layers one after the other each frame, "
+                   "from a descriptor table in DDR: weights read once a layer (once a tile), "
+                   "maps in DDR.  %lld cycles a frame%s; %.2f MB of DDR traffic; DSP %.0f, "
+                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.\n\n",
+                p->fold.pe, p->fold.pe, (long long)p->fold.cycles,
+                p->fold.bound ? " (it sets the interval)" : "",
+                (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,
+                p->fold.res.uram, p->fold.res.lut);
+        fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
+        for (i = 0; i < p->fold.n; i++) {
+            const HlsFoldLayer *l = &p->fold.layers[i];
+            fprintf(f, "| %s | %lldx%lldx%lld -> %lld, k%lld s%lld | %lld | %lld | %lld |\n",
+                    l->node, (long long)l->h, (long long)l->w, (long long)l->cin,
+                    (long long)l->cout, (long long)l->k, (long long)l->stride,
+                    (long long)hls_cdiv(hls_cdiv(l->cout, p->fold.pe), l->tog),
+                    (long long)l->cycles, (long long)l->ddr_bytes);
+        }
+    }
     fprintf(f, "\n## CPU nodes\n\n");
     if (p->ncpu == 0)
         fprintf(f, "None: every node runs on the FPGA.\n");

@@ -41,6 +41,7 @@ static void compile_usage(FILE *f)
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
             "                    [--max-latency-ms X] [--clk2x on|auto|off]\n"
+            "                    [--fold auto|none|LAYER,...]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -58,6 +59,11 @@ static void compile_usage(FILE *f)
             "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
             "            where the board's DSP48E2 FMAX allows it: on, auto (plan both, keep\n"
             "            the faster), off (default); plan.json keeps the choice\n"
+            "  --fold    time-shared conv engine (kiln_tsconv) for weight-heavy layers:\n"
+            "            LAYER,... run one after the other on it, auto folds the convs of\n"
+            "            the smallest map where that is faster, none (default); the\n"
+            "            generated top does not instantiate it yet: with layers folded,\n"
+            "            --plan-only is required\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -461,6 +467,13 @@ int kiln_cmd_compile(int argc, char **argv)
                 free(pins);
                 return kiln_user_error("compile: --clk2x '%s': expected on, auto or off", v);
             }
+        } else if (!strcmp(a, "--fold") && more) {
+            opts.fold = argv[++i];
+            if (!*opts.fold || *opts.fold == ',') {
+                free(pins);
+                return kiln_user_error("compile: --fold '%s': expected auto, none or LAYER,...",
+                                       opts.fold);
+            }
         } else if (!strcmp(a, "--pin") && more) {
             if (opts.npins == MAX_PINS) {
                 free(pins);
@@ -506,6 +519,10 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_user_error("compile: --clk2x and --plan exclude each other (clk2x in plan.json)");
     }
+    if (plan_path && opts.fold) {
+        free(pins);
+        return kiln_user_error("compile: --fold and --plan exclude each other (a replay does not search)");
+    }
     if (plan_path && opts.pp_max) {
         free(pins);
         return kiln_user_error("compile: --pp-max and --plan exclude each other (a replay does not search)");
@@ -534,6 +551,10 @@ int kiln_cmd_compile(int argc, char **argv)
     rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
+    if (rc == KILN_OK && p->fold.n > 0 && !plan_only)
+        rc = kiln_user_error("compile: --fold %s folds %d layer(s) onto kiln_tsconv, which the "
+                             "generated top does not instantiate yet: add --plan-only",
+                             opts.fold, p->fold.n);
     ms = now_ms() - t0;
     if (rc == KILN_OK)
         rc = write_outputs(p, g, outdir, ms, plan_only, &svg, &dopt, &drv);

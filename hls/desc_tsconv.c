@@ -1,0 +1,244 @@
+/*
+ * Descriptor of kiln_tsconv, the time-shared conv engine: one kiln_conv run
+ * layer after layer from a descriptor table in DDR, its weights streamed
+ * once per layer (per weight tile), its maps in DDR.
+ *
+ * cycles() is one layer's share of a run: for layer 0 from the start cycle,
+ * for the others from the cycle its descriptor fetch starts, to the cycle
+ * the next layer's fetch starts (for the last layer: the cycle done is
+ * seen).  A run takes the sum over its layers.  It composes the descriptors
+ * of the parts (kiln_axi_rd for the descriptor, kiln_conv for the compute)
+ * with the sequencer's fixed steps; the memory answers after `lat` cycles
+ * (kiln_axi_rd/_wr's model).  The Verilator bench (sim/tb/tb_tsconv.c)
+ * checks it per layer.
+ */
+#include "hls/hls.h"
+#include "hls/res_util.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* Fixed steps of the sequencer and its channels, cycles (kiln_tsconv.v):
+ * TS_CFG   last descriptor beat -> the channels' start pulse taken (S_CFG, S_GO)
+ * TS_RD    a kiln_rd_chan start -> its first stream beat, beside the memory's
+ *          latency and the data FIFO's (kiln_chan_reps go, kiln_axi_rd's AR
+ *          two cycles on, kiln_width)
+ * TS_GOX   the first tile's last weight beat -> the input channel's start
+ *          (the beat counter, then the registered go_x)
+ * TS_WR    the conv's last output beat -> the layer's end, beside the
+ *          write's last B (ts_write_end: kiln_width, then the B; done, the
+ *          sequencer's check) */
+#define TS_CFG 2
+#define TS_RD 4
+#define TS_GOX 2
+#define TS_WR 5
+
+#define TS_FF_SEQ 1648.0  /* descriptor register, sequencer, counters */
+#define TS_LUT_SEQ 1461.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+
+static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
+                                    "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
+                                    "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
+                                    "MAX_OUT", "CNT_W", NULL};
+enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
+       TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
+       TS_MAX_OUT, TS_CNT_W };
+/* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
+ * latency; first: 1 for the run's first layer (its start cycle); ybase:
+ * the output map's byte address (its 4 KiB offset splits bursts) */
+static const char *const ts_rt[] = {"h",   "w",   "cin",   "cout",  "k", "stride",
+                                    "pad", "tog", "lat", "first", "ybase", NULL};
+enum { TR_H, TR_W, TR_CIN, TR_COUT, TR_K, TR_STRIDE, TR_PAD, TR_TOG, TR_LAT, TR_FIRST,
+       TR_YBASE };
+
+/* The output's write after the conv's last beat: kiln_axi_wr's recurrence
+ * (its header) over the bursts of the last sub-run, `beats` bus beats from
+ * byte address addr in rows of row_beats beats row_stride bytes apart (0:
+ * contiguous; bursts stop at BURST_MAX, 4 KiB and row ends), the bus beats
+ * entering its FIFO every r cycles up to the last at cycle 0 (the conv's
+ * results come every K*K*ICG cycles at the end of a pass, packed
+ * DATA_W/8/PE_OC to a bus beat).  Returns the cycle of the last B. */
+static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bmax, int64_t mo,
+                            int64_t row_beats, int64_t row_stride, int64_t r, int64_t lat)
+{
+    int64_t ring[64] = {0}; /* b of the last MAX_OUT bursts */
+    int64_t rowleft = row_beats > 0 ? row_beats : beats, rowbase = addr, n = beats;
+    int64_t p = 0, c = 0, w = 0, b = 0, j = 0;
+    if (mo > 64)
+        mo = 64;
+    while (n > 0) {
+        int64_t to4k = (4096 - (addr & 4095)) / bus, len, a, f;
+        len = hls_min64(hls_min64(n, bmax), hls_min64(to4k, rowleft));
+        p += len;
+        a = -(beats - p) * r; /* its last beat in */
+        c = j == 0 ? a + 1 : hls_max64(c + 1, a + 1);
+        if (j >= mo)
+            c = hls_max64(c, ring[j % mo] + 1);
+        f = (j > 0 && c < w) ? w + 1 : c + 2;
+        w = f + len - 1;
+        b = (j > 0 && b + 1 > w + lat) ? b + 1 : w + lat;
+        ring[j % mo] = b;
+        n -= len;
+        if (len == rowleft) {
+            rowbase += row_stride;
+            addr = rowbase;
+            rowleft = row_beats > 0 ? row_beats : n;
+        } else {
+            addr += len * bus;
+            rowleft -= len;
+        }
+        j++;
+    }
+    return b;
+}
+
+/* kiln_conv's hw vector for the engine inside (WBANKS 1, no PP/bands). */
+static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
+{
+    const HlsEngineDesc *d = hls_engine_find("kiln_conv");
+    static const struct {
+        const char *name;
+        int idx;
+    } map[] = {{"PE_IC", TS_PE_IC}, {"PE_OC", TS_PE_OC},     {"KMAX", TS_KMAX},
+               {"WMAX", TS_WMAX},   {"CIMAX", TS_CIMAX},     {"COMAX", TS_COMAX},
+               {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
+               {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM}};
+    int i;
+    size_t j;
+    if (!d)
+        return NULL;
+    for (i = 0; d->hw_params[i]; i++) {
+        const char *n = d->hw_params[i];
+        cv[i] = 0;
+        if (!strcmp(n, "PP") || !strcmp(n, "WBANKS") ||
+            !strcmp(n, "RQS"))
+            cv[i] = 1;
+        else if (!strcmp(n, "QLO"))
+            cv[i] = -128;
+        else if (!strcmp(n, "QHI"))
+            cv[i] = 127;
+        for (j = 0; j < sizeof map / sizeof map[0]; j++)
+            if (!strcmp(n, map[j].name))
+                cv[i] = hw[map[j].idx];
+    }
+    if (cv[hls_param_index(d->hw_params, "WDEPTH")] <= 0)
+        cv[hls_param_index(d->hw_params, "WDEPTH")] =
+            hls_cdiv(hw[TS_CIMAX], hw[TS_PE_IC]) * hls_cdiv(hw[TS_COMAX], hw[TS_PE_OC]) *
+            hw[TS_KMAX] * hw[TS_KMAX];
+    return d;
+}
+
+static int64_t ts_latency(const int64_t *hw)
+{
+    int64_t cv[64];
+    const HlsEngineDesc *d = ts_conv(hw, cv);
+    return d ? d->latency(cv) : -1;
+}
+
+static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
+{
+    int64_t cv[64], crt[16], hwrd[5], rtrd[3];
+    const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
+    int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
+    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, r;
+    int i;
+    if (!d || !rd)
+        return -1;
+    icg = hls_cdiv(rt[TR_CIN], hw[TS_PE_IC]);
+    ocg = hls_cdiv(rt[TR_COUT], hw[TS_PE_OC]);
+    tog = rt[TR_TOG] <= 0 ? ocg : hls_min64(rt[TR_TOG], ocg);
+    kki = rt[TR_K] * rt[TR_K] * icg;
+    w0 = tog * hls_conv_group_wbeats(hw[TS_PE_OC], kki);
+    pace = hls_cdiv(hw[TS_PE_IC], bus); /* bus beats per stream beat */
+    /* the descriptor: 128 bytes through kiln_axi_rd */
+    hwrd[0] = hw[TS_DATA_W];
+    hwrd[1] = hw[TS_ADDR_W];
+    hwrd[2] = hw[TS_BURST_MAX];
+    hwrd[3] = hw[TS_MAX_OUT];
+    hwrd[4] = 12;
+    rtrd[0] = 0;
+    rtrd[1] = 128;
+    rtrd[2] = lat;
+    tdesc = rd->cycles(hwrd, rtrd);
+    fl = rd->latency(hwrd);
+    for (i = 0; d->rt_params[i]; i++)
+        crt[i] = 0;
+    crt[hls_param_index(d->rt_params, "h")] = rt[TR_H];
+    crt[hls_param_index(d->rt_params, "w")] = rt[TR_W];
+    crt[hls_param_index(d->rt_params, "cin")] = rt[TR_CIN];
+    crt[hls_param_index(d->rt_params, "cout")] = rt[TR_COUT];
+    crt[hls_param_index(d->rt_params, "k")] = rt[TR_K];
+    crt[hls_param_index(d->rt_params, "stride")] = rt[TR_STRIDE];
+    crt[hls_param_index(d->rt_params, "pad")] = rt[TR_PAD];
+    crt[hls_param_index(d->rt_params, "tog")] = tog;
+    crt[hls_param_index(d->rt_params, "ipace")] = pace;
+    crt[hls_param_index(d->rt_params, "wpace")] = pace;
+    tconv = d->cycles(cv, crt);
+    if (tconv < 0)
+        return -1;
+    /* the output's last burst: one sub-run, or (tiles) the last tile's
+     * pass at its channel offset, tog*PE_OC bytes a pixel in rows */
+    hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
+    wout = (rt[TR_W] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
+    nt = hls_cdiv(ocg, tog);
+    r = hls_max64(1, kki * bus / hw[TS_PE_OC]);
+    if (nt == 1)
+        wend = ts_write_end(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, lat);
+    else
+        wend = ts_write_end(rt[TR_YBASE] + (nt - 1) * tog * hw[TS_PE_OC],
+                            hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
+                            ocg * hw[TS_PE_OC], r, lat);
+    /* fetch, cfg, the first tile's weights, the input's start, the conv's
+     * frame (first input beat to last output beat), the last write */
+    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +
+           (TS_RD + lat + fl) + tconv + TS_WR + wend;
+}
+
+/* kiln_conv + two kiln_rd_chan (kiln_axi_rd + kiln_width) + kiln_wr_chan +
+ * the descriptor's kiln_axi_rd + the descriptor register and sequencer + the
+ * output clamp. */
+static HlsRes ts_resources(const int64_t *hw)
+{
+    int64_t cv[64], ax[5];
+    const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd"),
+                        *wr = hls_engine_find("kiln_axi_wr");
+    HlsRes r = {0, 0, 0, 0, 0}, p;
+    int i;
+    if (!d || !rd || !wr)
+        return r;
+    r = d->resources(cv);
+    ax[0] = hw[TS_DATA_W];
+    ax[1] = hw[TS_ADDR_W];
+    ax[2] = hw[TS_BURST_MAX];
+    ax[3] = hw[TS_MAX_OUT];
+    ax[4] = hw[TS_CNT_W];
+    for (i = 0; i < 4; i++) {
+        ax[4] = i == 3 ? 12 : hw[TS_CNT_W];
+        p = i == 2 ? wr->resources(ax) : rd->resources(ax);
+        r.lut += p.lut + (i == 3 ? 0.0 : 200.0); /* kiln_chan_reps + kiln_width */
+        r.ff += p.ff + (i == 3 ? 0.0 : 96.0 + 4.0 * (double)hw[TS_CNT_W]);
+        r.bram36 += p.bram36;
+    }
+    /* the descriptor shift register (its 1024 bits pass every beat down),
+     * the sequencer, the layer's clamp: fitted on one yosys point
+     * (synth_xilinx -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX =
+     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9766 LUT with
+     * LUTRAM, 5839 FF, 80 DSP48E2, 15 RAMB36E2) */
+    r.ff += TS_FF_SEQ;
+    r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
+    return r;
+}
+
+static const HlsEngineDesc tsconv_desc = {
+    "kiln_tsconv",
+    "time-shared KxK conv: one kiln_conv runs a table of layers, weights and maps via DDR",
+    ts_hw,
+    ts_rt,
+    ts_latency,
+    ts_cycles,
+    ts_resources,
+};
+
+const HlsEngineDesc *const hls_tsconv_descs[] = {&tsconv_desc, NULL};

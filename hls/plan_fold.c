@@ -1,0 +1,310 @@
+/*
+ * Folding (--fold): conv layers leave the streaming dataflow and run one
+ * after the other on one time-shared conv engine (kiln_tsconv), configured
+ * per layer from a descriptor table, its weights read from DDR once per
+ * layer (per weight tile) and its maps in DDR.
+ *
+ * hls_fold_apply takes the chosen conv stages out of p->stages (their
+ * consumers then read from DDR, their producers write to DDR, segments are
+ * recomputed) and sizes the engine for a PE x PE array; hls_fold_eval adds
+ * its resources, MACs and DDR traffic to the plan's totals after each
+ * evaluation, hls_fold_finish its cycles to the interval (the engine works
+ * on one frame while the dataflow works on the next) and to the latency
+ * (the folded layers run between the segments of a frame).
+ *
+ * Each folded layer takes the descriptor's exact cycles (hls/desc_tsconv.c,
+ * checked by sim/tb/tb_tsconv.c against a memory of fixed latency
+ * FOLD_MEM_LAT) or the time its DDR bytes take at the board's bandwidth,
+ * the longer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/plan_int.h"
+#include "hls/res_util.h"
+
+#define FOLD_MEM_LAT 64 /* DDR read/write latency in PL cycles the model assumes */
+#define FOLD_WDEPTH_MIN 512 /* weight words a lane at least (one block RAM deep) */
+
+/* Is stage s a conv the shared engine takes (K <= 7, stride 1|2)? */
+static int foldable(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV && s->k <= 7 && (s->stride == 1 || s->stride == 2) &&
+           s->pad < s->k;
+}
+
+/* Parse the --fold list or pick "auto"'s layers: mark[i] = 1 for stage i.
+ * auto: the convs of the smallest output map, when there are two or more
+ * (YOLO's 13x13 tail).  Returns the count, or -1 + e for a bad name. */
+static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *e)
+{
+    int i, n = 0;
+    if (!strcmp(spec, "auto")) {
+        int64_t least = -1;
+        for (i = 0; i < p->nstage; i++)
+            if (foldable(&p->stages[i]) &&
+                (least < 0 || p->stages[i].oh * p->stages[i].ow < least))
+                least = p->stages[i].oh * p->stages[i].ow;
+        for (i = 0; i < p->nstage; i++)
+            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow == least)
+                mark[i] = 1, n++;
+        if (n < 2) {
+            memset(mark, 0, sizeof *mark * (size_t)p->nstage);
+            n = 0;
+        }
+        return n;
+    }
+    {
+        const char *a = spec;
+        while (*a) {
+            const char *c = strchr(a, ',');
+            size_t len = c ? (size_t)(c - a) : strlen(a);
+            int found = -1;
+            for (i = 0; i < p->nstage; i++)
+                if (strlen(p->stages[i].node) == len && !strncmp(p->stages[i].node, a, len))
+                    found = i;
+            if (found < 0)
+                return gir_error_at(e, gir_loc_none(),
+                                    "--fold %s: no layer '%.*s' in the FPGA part of '%s'", spec,
+                                    (int)len, a, p->model);
+            if (!foldable(&p->stages[found]))
+                return gir_error_at(e, gir_loc_none(),
+                                    "--fold %s: layer '%.*s' is a %s, not a conv the shared "
+                                    "engine takes (K <= 7, stride 1 or 2)",
+                                    spec, (int)len, a, p->stages[found].desc->name);
+            if (!mark[found])
+                n++;
+            mark[found] = 1;
+            a += len;
+            if (*a == ',')
+                a++;
+        }
+    }
+    return n;
+}
+
+/* kiln_tsconv's hw vector for the fold's layers on a pe x pe array. */
+static int fold_size(HlsPlan *p, int pe, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
+    double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
+    int i;
+    if (!d)
+        return gir_error_at(e, gir_loc_none(), "plan: engine kiln_tsconv is not built");
+    for (i = 0; i < f->n; i++) {
+        const HlsFoldLayer *l = &f->layers[i];
+        int64_t icg = hls_cdiv(l->cin, pe);
+        kmax = hls_max64(kmax, l->k);
+        wmax = hls_max64(wmax, l->w);
+        icgmax = hls_max64(icgmax, icg);
+        ocgmax = hls_max64(ocgmax, hls_cdiv(l->cout, pe));
+        kkimax = hls_max64(kkimax, l->k * l->k * icg);
+    }
+    wdepth = hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax));
+    for (i = 0; i < f->n; i++) {
+        HlsFoldLayer *l = &f->layers[i];
+        int64_t kki = l->k * l->k * hls_cdiv(l->cin, pe), ocg = hls_cdiv(l->cout, pe);
+        l->tog = hls_tile_fit(ocg, pe, hls_max64(1, wdepth / kki));
+        togmax = hls_max64(togmax, l->tog);
+    }
+    f->pe = pe;
+    for (i = 0; d->hw_params[i]; i++) {
+        const char *n = d->hw_params[i];
+        int64_t v = 0;
+        if (!strcmp(n, "PE_IC") || !strcmp(n, "PE_OC"))
+            v = pe;
+        else if (!strcmp(n, "KMAX"))
+            v = kmax;
+        else if (!strcmp(n, "WMAX"))
+            v = wmax;
+        else if (!strcmp(n, "CIMAX"))
+            v = icgmax * pe;
+        else if (!strcmp(n, "COMAX"))
+            v = ocgmax * pe;
+        else if (!strcmp(n, "WDEPTH"))
+            v = wdepth;
+        else if (!strcmp(n, "PIPE"))
+            v = p->mhz >= 250.0 ? hls_clog2(pe) : (hls_clog2(pe) + 1) / 2;
+        else if (!strcmp(n, "RQ_PIPE"))
+            v = p->mhz >= 250.0 ? 4 : 3;
+        else if (!strcmp(n, "PACK"))
+            v = 2;
+        else if (!strcmp(n, "TOGMAX"))
+            v = togmax;
+        else if (!strcmp(n, "WURAM"))
+            v = p->board.uram > 0;
+        else if (!strcmp(n, "DATA_W"))
+            v = 128;
+        else if (!strcmp(n, "ADDR_W"))
+            v = 40;
+        else if (!strcmp(n, "BURST_MAX"))
+            v = 64;
+        else if (!strcmp(n, "MAX_OUT"))
+            v = 4;
+        else if (!strcmp(n, "CNT_W"))
+            v = 24;
+        f->hw[i] = v;
+    }
+    f->res = d->resources(f->hw);
+    f->cycles = 0;
+    f->ddr_bytes = 0;
+    f->macs = 0;
+    for (i = 0; i < f->n; i++) {
+        HlsFoldLayer *l = &f->layers[i];
+        int64_t icg = hls_cdiv(l->cin, pe), ocg = hls_cdiv(l->cout, pe);
+        int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
+        int64_t nt = hls_cdiv(ocg, l->tog);
+        rt[hls_param_index(d->rt_params, "h")] = l->h;
+        rt[hls_param_index(d->rt_params, "w")] = l->w;
+        rt[hls_param_index(d->rt_params, "cin")] = l->cin;
+        rt[hls_param_index(d->rt_params, "cout")] = l->cout;
+        rt[hls_param_index(d->rt_params, "k")] = l->k;
+        rt[hls_param_index(d->rt_params, "stride")] = l->stride;
+        rt[hls_param_index(d->rt_params, "pad")] = l->pad;
+        rt[hls_param_index(d->rt_params, "tog")] = l->tog;
+        rt[hls_param_index(d->rt_params, "lat")] = FOLD_MEM_LAT;
+        rt[hls_param_index(d->rt_params, "first")] = i == 0;
+        c = d->cycles(f->hw, rt);
+        if (c < 0)
+            return gir_error_at(e, gir_loc_none(),
+                                "plan: layer '%s': kiln_tsconv rejects the layer's shape", l->node);
+        l->ddr_bytes = 128 + ocg * hls_conv_group_wbeats(pe, l->k * l->k * icg) * pe +
+                       nt * l->h * l->w * icg * pe + l->oh * l->ow * ocg * pe;
+        ddr = (int64_t)((double)l->ddr_bytes / bpc + 0.999999);
+        l->cycles = hls_max64(c, ddr);
+        f->cycles += l->cycles;
+        f->ddr_bytes += l->ddr_bytes;
+        f->macs += l->macs;
+    }
+    return 0;
+}
+
+/* Segments: connected components of the stage-to-stage streams. */
+static void fold_segments(HlsPlan *p)
+{
+    int *seg = malloc(sizeof *seg * (size_t)p->nstage), i, j, changed = 1;
+    if (!seg)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++)
+        seg[i] = i;
+    while (changed) {
+        changed = 0;
+        for (i = 0; i < p->nstage; i++)
+            for (j = 0; j < p->stages[i].nin; j++) {
+                int u = p->stages[i].in[j];
+                if (u >= 0 && seg[u] != seg[i]) {
+                    int m = seg[u] < seg[i] ? seg[u] : seg[i];
+                    seg[u] = seg[i] = m;
+                    changed = 1;
+                }
+            }
+    }
+    p->nsegment = 0;
+    for (i = 0; i < p->nstage; i++) {
+        int k;
+        if (seg[i] == i) {
+            for (k = 0; k < p->nstage; k++)
+                if (seg[k] == i)
+                    p->stages[k].segment = p->nsegment;
+            p->nsegment++;
+        }
+    }
+    free(seg);
+}
+
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e)
+{
+    int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
+    int *map = calloc((size_t)p->nstage + 1, sizeof *map);
+    int n, i, j, k = 0;
+    if (!mark || !map)
+        gir_die("out of memory");
+    n = fold_select(p, spec, mark, e);
+    if (n <= 0 || n >= p->nstage) {
+        free(mark);
+        free(map);
+        if (n >= p->nstage)
+            return gir_error_at(e, gir_loc_none(),
+                                "--fold %s: every FPGA layer of '%s' would fold; keep one in the "
+                                "dataflow",
+                                spec, p->model);
+        return n;
+    }
+    p->fold.layers = calloc((size_t)n, sizeof *p->fold.layers);
+    if (!p->fold.layers)
+        gir_die("out of memory");
+    p->fold.n = n;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        if (mark[i]) {
+            HlsFoldLayer *l = &p->fold.layers[k++];
+            l->node = s->node;
+            l->h = s->h;
+            l->w = s->w;
+            l->cin = s->cin;
+            l->cout = s->cout;
+            l->k = s->k;
+            l->stride = s->stride;
+            l->pad = s->pad;
+            l->oh = s->oh;
+            l->ow = s->ow;
+            l->qlo = s->qlo;
+            l->qhi = s->qhi;
+            l->macs = s->macs;
+            map[i] = -1;
+            /* its producers write to DDR */
+            for (j = 0; j < s->nin; j++)
+                if (s->in[j] >= 0)
+                    p->stages[s->in[j]].out_ddr = 1;
+        }
+    }
+    for (i = 0, k = 0; i < p->nstage; i++)
+        if (!mark[i])
+            map[i] = k++;
+    for (i = 0, k = 0; i < p->nstage; i++) {
+        HlsStage s = p->stages[i];
+        if (mark[i])
+            continue;
+        for (j = 0; j < s.nin; j++)
+            if (s.in[j] >= 0)
+                s.in[j] = map[s.in[j]]; /* -1: a folded layer's output, from DDR */
+        p->stages[k++] = s;
+    }
+    /* the consumers of a folded layer read its output from DDR; the stages
+     * whose outputs only a folded layer takes already write to DDR */
+    p->nstage = k;
+    fold_segments(p);
+    free(mark);
+    free(map);
+    if (fold_size(p, pe, e) < 0)
+        return -1;
+    return n;
+}
+
+void hls_fold_eval(HlsPlan *p)
+{
+    if (p->fold.n == 0)
+        return;
+    hls_res_add(&p->total, &p->fold.res);
+    p->ddr_bytes += p->fold.ddr_bytes;
+    p->macs += p->fold.macs;
+}
+
+void hls_fold_finish(HlsPlan *p)
+{
+    if (p->fold.n == 0)
+        return;
+    p->fold.bound = p->fold.cycles > p->interval;
+    if (p->fold.bound)
+        p->interval = p->fold.cycles;
+    p->latency += p->fold.cycles;
+}
+
+void hls_fold_free(HlsFold *f)
+{
+    free(f->layers);
+    memset(f, 0, sizeof *f);
+}

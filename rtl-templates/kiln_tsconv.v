@@ -1,0 +1,436 @@
+// kiln_tsconv: a time-shared conv engine.  One kiln_conv runs a sequence of
+// layers, each configured at run time from a descriptor table in DDR; the
+// layer's weights stream from DDR once per layer (per weight tile) and serve
+// its whole feature map; input and output maps live in DDR.
+//
+// Ports
+//   clk, rst                  clock, active-high synchronous reset
+//   cfg_desc_base             byte address of descriptor 0 (a multiple of 128)
+//   cfg_layers                layers to run (descriptors 0 .. cfg_layers-1;
+//                             0: done at once)
+//   cfg_frames                frames to run (0 counts as 1): the table runs
+//                             once a frame, descriptor 0 again after the last
+//   avail                     frames whose input the producer has written
+//                             (another channel's `finished`): frame f's first
+//                             descriptor fetch waits until avail > f; all
+//                             ones: no gate
+//   finished                  frames whose last layer is done since start
+//   start                     one-cycle pulse, taken while !busy; samples cfg_*
+//   busy                      from the cycle after start until done
+//   done                      set when the last frame's last layer's last B
+//                             response arrived, cleared by start
+//   error                     sticky (cleared by start): an RRESP/BRESP !=
+//                             OKAY on any master, or a descriptor whose
+//                             transfer counts exceed the channels' CNT_W
+//   layer                     index of the layer running (status)
+//   m0_axi_ar*, m0_axi_r*     read master 0: descriptors, then the layer's
+//                             weight stream (never both at once)
+//   m1_axi_ar*, m1_axi_r*     read master 1: the layer's input map
+//   m2_axi_aw*, w*, b*        write master: the layer's output map
+//
+// Descriptor (128 bytes, 32 little-endian words; unused words 0):
+//   w0   [15:0] H, [31:16] W                    input map
+//   w1   [15:0] ICG, [31:16] OCG                cfg_icg, cfg_ocg of kiln_conv
+//   w2   [15:0] TOG, [19:16] K, [21:20] stride, [27:24] pad
+//   w3   [7:0] QLO, [15:8] QHI (int8)           the layer's activation clamp
+//   w4,5   input base (64 bit)   w6,7 weight base   w8,9 output base
+//   w10  input bytes per pass (a multiple of DATA_W/8 and of PE_IC)
+//   w11  input beats per pass (H*W*ICG; PE_IC lanes)
+//   w12  passes NT = ceil(OCG/TOG) (the input is read NT times)
+//   w13  weight bytes (a multiple of DATA_W/8 and of PE_IC), w14 weight
+//        beats (kiln_conv's weight stream, all tiles)
+//   w21  weight beats of the first tile (the input map starts once the
+//        conv took them, so the first pass never waits for its weights)
+//   w15  output bytes per sub-run, w16 output beats per sub-run (PE_OC
+//        lanes), w17 sub-runs, w18 bytes between sub-runs, w19 row beats,
+//        w20 row stride (kiln_wr_chan: NT = 1 is one sub-run, contiguous;
+//        tile-major passes go to their channel offset in rows)
+// The driver (or the compiler's image) fills these; the channels' byte
+// counts let the map buffers be padded to the bus width.  The activation
+// clamp of kiln_conv stays [-128, 127]: the layer's [QLO, QHI] clamps the
+// output lanes here, which equals kiln_requant's clamp(clamp(r, -128, 127),
+// QLO, QHI).
+//
+// Schedule (layers strictly in sequence): fetch the descriptor (kiln_axi_rd
+// on master 0, 128 bytes), latch it and reset kiln_conv for one cycle
+// (its cfg_* then stable), start the weight, input and output channels in
+// the same cycle, wait until all three are done (the output's last B), next
+// layer.  The weights are loaded before the layer's first pass (WBANKS = 1:
+// the load is not hidden).
+//
+// Parameters
+//   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
+//   TOGMAX, WURAM   kiln_conv's (the largest layer bounds them)
+//   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
+//   CNT_W           beat counter bits of the channels (kiln_chan_reps)
+//
+// Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
+// a burst's beats back to back LAT cycles after its AR and answers B LAT
+// cycles after a burst's last W beat; PE_IC <= DATA_W/8, so each stream
+// takes a beat a cycle; avail never holds a frame back): a run is the sum
+// over its frames of their layers', and a layer from
+// its fetch's start (layer 0: from the start cycle, one more) to the next
+// fetch's start (the last: the cycle done is seen) takes, exactly,
+//   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 5 + Bend
+//   Tdesc  kiln_axi_rd's cycles for the 128-byte descriptor
+//   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
+//   W0     weight beats of the first tile (the input waits for them)
+//   Tconv  kiln_conv's cycles of the layer (first input beat to last output
+//          beat; later tiles load as its model says, WBANKS = 1)
+//   Bend   the last B response after the conv's last beat: kiln_axi_wr's
+//          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
+//          for tiles, row ends cut them; a burst's AW waits for all of its
+//          beats), the bus beats entering every max(1, K*K*ICG*(DATA_W/8)/
+//          PE_OC) cycles up to the last (the conv's results at the end of
+//          a pass)
+// hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
+// Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
+//   a 1024-bit descriptor register (~700 FF) and the output clamp
+//   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's.
+module kiln_tsconv #(
+    parameter integer PE_IC     = 8,
+    parameter integer PE_OC     = 8,
+    parameter integer KMAX      = 3,
+    parameter integer WMAX      = 32,
+    parameter integer CIMAX     = 64,
+    parameter integer COMAX     = 64,
+    parameter integer WDEPTH    = ((CIMAX + PE_IC - 1) / PE_IC) * ((COMAX + PE_OC - 1) / PE_OC) * KMAX * KMAX,
+    parameter integer PIPE      = 1,
+    parameter integer RQ_PIPE   = 2,
+    parameter integer PACK      = 1,
+    parameter integer TOGMAX    = 0,
+    parameter integer WURAM     = 0,
+    parameter integer DATA_W    = 128,
+    parameter integer ADDR_W    = 40,
+    parameter integer BURST_MAX = 64,
+    parameter integer MAX_OUT   = 4,
+    parameter integer CNT_W     = 24
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+    input  wire [ADDR_W-1:0]    cfg_desc_base,
+    input  wire [15:0]          cfg_layers,
+    input  wire [31:0]          cfg_frames,
+    input  wire [31:0]          avail,
+    output wire [31:0]          finished,
+    input  wire                 start,
+    output wire                 busy,
+    output wire                 done,
+    output wire                 error,
+    output wire [15:0]          layer,
+    // master 0: descriptors + weights (read)
+    output wire                 m0_axi_arvalid,
+    input  wire                 m0_axi_arready,
+    output wire [ADDR_W-1:0]    m0_axi_araddr,
+    output wire [7:0]           m0_axi_arlen,
+    output wire [2:0]           m0_axi_arsize,
+    output wire [1:0]           m0_axi_arburst,
+    input  wire                 m0_axi_rvalid,
+    output wire                 m0_axi_rready,
+    input  wire [DATA_W-1:0]    m0_axi_rdata,
+    input  wire [1:0]           m0_axi_rresp,
+    input  wire                 m0_axi_rlast,
+    // master 1: input map (read)
+    output wire                 m1_axi_arvalid,
+    input  wire                 m1_axi_arready,
+    output wire [ADDR_W-1:0]    m1_axi_araddr,
+    output wire [7:0]           m1_axi_arlen,
+    output wire [2:0]           m1_axi_arsize,
+    output wire [1:0]           m1_axi_arburst,
+    input  wire                 m1_axi_rvalid,
+    output wire                 m1_axi_rready,
+    input  wire [DATA_W-1:0]    m1_axi_rdata,
+    input  wire [1:0]           m1_axi_rresp,
+    input  wire                 m1_axi_rlast,
+    // master 2: output map (write)
+    output wire                 m2_axi_awvalid,
+    input  wire                 m2_axi_awready,
+    output wire [ADDR_W-1:0]    m2_axi_awaddr,
+    output wire [7:0]           m2_axi_awlen,
+    output wire [2:0]           m2_axi_awsize,
+    output wire [1:0]           m2_axi_awburst,
+    output wire                 m2_axi_wvalid,
+    input  wire                 m2_axi_wready,
+    output wire [DATA_W-1:0]    m2_axi_wdata,
+    output wire [DATA_W/8-1:0]  m2_axi_wstrb,
+    output wire                 m2_axi_wlast,
+    input  wire                 m2_axi_bvalid,
+    output wire                 m2_axi_bready,
+    input  wire [1:0]           m2_axi_bresp
+);
+    localparam integer DBITS  = 1024;           // descriptor bits
+    localparam integer DBEATS = DBITS / DATA_W; // its bus beats
+    localparam integer DLAST  = DBEATS - 1;
+
+    localparam [2:0] S_IDLE = 3'd0, S_FGO = 3'd1, S_FETCH = 3'd2, S_CFG = 3'd3,
+                     S_GO = 3'd4, S_RUN = 3'd5;
+    reg  [2:0]        state;
+    reg  [ADDR_W-1:0] daddr;      // the current descriptor's address
+    reg  [15:0]       nlayers;    // cfg_layers sampled at start
+    reg  [15:0]       li;         // layer index
+    reg  [ADDR_W-1:0] dbase;      // cfg_desc_base sampled at start
+    reg  [31:0]       nframes;    // frames to run
+    reg  [31:0]       fi;         // frame index (frames finished)
+    reg  [DBITS-1:0]  desc;       // descriptor, filled beat by beat
+    reg  [7:0]        dcount;     // descriptor beats in
+    reg               done_r, err_r;
+    reg               crst;       // kiln_conv's per-layer reset
+    reg               go;         // weight and output channel start pulse
+    reg               go_x;       // input channel start pulse
+    reg               x_started;  // go_x given in this layer
+    reg  [31:0]       wcount;     // weight beats the conv took in this layer
+    reg               w_fin, x_fin, y_fin; // a channel done in this layer
+
+    // the descriptor's words (wires, not a function of `desc`: a function
+    // call in a continuous assignment is sensitive to its arguments only)
+    wire [31:0] dw [0:21];
+    genvar gi;
+    generate
+        for (gi = 0; gi < 22; gi = gi + 1) begin : g_dw
+            assign dw[gi] = desc[32*gi +: 32];
+        end
+    endgenerate
+
+    // descriptor fields
+    wire [15:0] d_h     = desc[15:0];
+    wire [15:0] d_w     = desc[31:16];
+    wire [15:0] d_icg   = desc[47:32];
+    wire [15:0] d_ocg   = desc[63:48];
+    wire [15:0] d_tog   = desc[79:64];
+    wire [3:0]  d_k     = desc[83:80];
+    wire [1:0]  d_str   = desc[85:84];
+    wire [3:0]  d_pad   = desc[91:88];
+    wire signed [7:0] d_qlo = desc[103:96];
+    wire signed [7:0] d_qhi = desc[111:104];
+    wire [63:0] d_xbase = {dw[5], dw[4]};
+    wire [63:0] d_wbase = {dw[7], dw[6]};
+    wire [63:0] d_ybase = {dw[9], dw[8]};
+
+    // ---- descriptor read (master 0 while fetching) ----
+    wire              d_sel = (state == S_FGO) || (state == S_FETCH);
+    // a frame's first fetch waits for its input
+    wire              fgo = (state == S_FGO) && (li != 16'd0 || avail > fi);
+    wire              dr_arvalid, dr_rready, dr_tvalid, dr_err;
+    wire [ADDR_W-1:0] dr_araddr;
+    wire [7:0]        dr_arlen;
+    wire [2:0]        dr_arsize;
+    wire [1:0]        dr_arburst;
+    wire [DATA_W-1:0] dr_tdata;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              dr_busy, dr_done;
+    /* verilator lint_on UNUSEDSIGNAL */
+    kiln_axi_rd #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
+                  .MAX_OUT(MAX_OUT), .CNT_W(12)) u_drd (
+        .clk(clk), .rst(rst), .cfg_base(daddr), .cfg_bytes(32'd128),
+        .start(fgo), .busy(dr_busy), .done(dr_done), .error(dr_err),
+        .m_axi_arvalid(dr_arvalid), .m_axi_arready(d_sel & m0_axi_arready),
+        .m_axi_araddr(dr_araddr), .m_axi_arlen(dr_arlen), .m_axi_arsize(dr_arsize),
+        .m_axi_arburst(dr_arburst),
+        .m_axi_rvalid(d_sel & m0_axi_rvalid), .m_axi_rready(dr_rready),
+        .m_axi_rdata(m0_axi_rdata), .m_axi_rresp(m0_axi_rresp), .m_axi_rlast(m0_axi_rlast),
+        .m_tvalid(dr_tvalid), .m_tready(1'b1), .m_tdata(dr_tdata));
+
+    // ---- weight channel (master 0 while a layer runs) ----
+    wire              w_arvalid, w_rready, w_busy, w_done, w_err;
+    wire [ADDR_W-1:0] w_araddr;
+    wire [7:0]        w_arlen;
+    wire [2:0]        w_arsize;
+    wire [1:0]        w_arburst;
+    wire              ws_tvalid, ws_tready;
+    wire [8*PE_IC-1:0] ws_tdata;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0]       w_finished, x_finished, y_finished;
+    /* verilator lint_on UNUSEDSIGNAL */
+    kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
+                   .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_wch (
+        .clk(clk), .rst(rst), .cfg_base(d_wbase[ADDR_W-1:0]), .cfg_bytes(dw[13]),
+        .cfg_stride(32'd0), .cfg_beats(dw[14]), .cfg_reps(32'd1), .cfg_subs(32'd1),
+        .cfg_sub_stride(32'd0), .start(go), .busy(w_busy), .done(w_done), .error(w_err),
+        .avail(32'hffffffff), .finished(w_finished),
+        .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & m0_axi_arready),
+        .m_axi_araddr(w_araddr), .m_axi_arlen(w_arlen), .m_axi_arsize(w_arsize),
+        .m_axi_arburst(w_arburst),
+        .m_axi_rvalid(!d_sel & m0_axi_rvalid), .m_axi_rready(w_rready),
+        .m_axi_rdata(m0_axi_rdata), .m_axi_rresp(m0_axi_rresp), .m_axi_rlast(m0_axi_rlast),
+        .m_tvalid(ws_tvalid), .m_tready(ws_tready), .m_tdata(ws_tdata));
+
+    assign m0_axi_arvalid = d_sel ? dr_arvalid : w_arvalid;
+    assign m0_axi_araddr  = d_sel ? dr_araddr  : w_araddr;
+    assign m0_axi_arlen   = d_sel ? dr_arlen   : w_arlen;
+    assign m0_axi_arsize  = d_sel ? dr_arsize  : w_arsize;
+    assign m0_axi_arburst = d_sel ? dr_arburst : w_arburst;
+    assign m0_axi_rready  = d_sel ? dr_rready  : w_rready;
+
+    // ---- input map channel (master 1): NT passes over the same map ----
+    wire              x_busy, x_done, x_err;
+    wire              xs_tvalid, xs_tready;
+    wire [8*PE_IC-1:0] xs_tdata;
+    kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
+                   .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_xch (
+        .clk(clk), .rst(rst), .cfg_base(d_xbase[ADDR_W-1:0]), .cfg_bytes(dw[10]),
+        .cfg_stride(32'd0), .cfg_beats(dw[11]), .cfg_reps(32'd1), .cfg_subs(dw[12]),
+        .cfg_sub_stride(32'd0), .start(go_x), .busy(x_busy), .done(x_done), .error(x_err),
+        .avail(32'hffffffff), .finished(x_finished),
+        .m_axi_arvalid(m1_axi_arvalid), .m_axi_arready(m1_axi_arready),
+        .m_axi_araddr(m1_axi_araddr), .m_axi_arlen(m1_axi_arlen),
+        .m_axi_arsize(m1_axi_arsize), .m_axi_arburst(m1_axi_arburst),
+        .m_axi_rvalid(m1_axi_rvalid), .m_axi_rready(m1_axi_rready),
+        .m_axi_rdata(m1_axi_rdata), .m_axi_rresp(m1_axi_rresp), .m_axi_rlast(m1_axi_rlast),
+        .m_tvalid(xs_tvalid), .m_tready(xs_tready), .m_tdata(xs_tdata));
+
+    // ---- the conv engine ----
+    wire              cv_tvalid, cv_tready;
+    wire [8*PE_OC-1:0] cv_tdata;
+    kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
+                .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(1), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM)) u_conv (
+        .clk(clk), .clk2x(clk), .rst(rst | crst),
+        .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
+        .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),
+        .cfg_band(16'd0),
+        .s_tvalid(xs_tvalid), .s_tready(xs_tready), .s_tdata(xs_tdata),
+        .w_tvalid(ws_tvalid), .w_tready(ws_tready), .w_tdata(ws_tdata),
+        .m_tvalid(cv_tvalid), .m_tready(cv_tready), .m_tdata(cv_tdata));
+
+    // the layer's activation clamp, lane by lane
+    reg [8*PE_OC-1:0] clamped;
+    integer ci;
+    always @* begin
+        for (ci = 0; ci < PE_OC; ci = ci + 1) begin
+            if ($signed(cv_tdata[8*ci +: 8]) < d_qlo)
+                clamped[8*ci +: 8] = d_qlo;
+            else if ($signed(cv_tdata[8*ci +: 8]) > d_qhi)
+                clamped[8*ci +: 8] = d_qhi;
+            else
+                clamped[8*ci +: 8] = cv_tdata[8*ci +: 8];
+        end
+    end
+
+    // ---- output map channel (master 2) ----
+    wire y_busy, y_done, y_err;
+    kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
+                   .MAX_OUT(MAX_OUT), .LANES(PE_OC), .CNT_W(CNT_W)) u_ych (
+        .clk(clk), .rst(rst), .cfg_base(d_ybase[ADDR_W-1:0]), .cfg_bytes(dw[15]),
+        .cfg_stride(32'd0), .cfg_beats(dw[16]), .cfg_reps(32'd1), .cfg_subs(dw[17]),
+        .cfg_sub_stride(dw[18]), .cfg_row_beats(dw[19]), .cfg_row_stride(dw[20]),
+        .start(go), .busy(y_busy), .done(y_done), .error(y_err),
+        .avail(32'hffffffff), .finished(y_finished),
+        .s_tvalid(cv_tvalid), .s_tready(cv_tready), .s_tdata(clamped),
+        .m_axi_awvalid(m2_axi_awvalid), .m_axi_awready(m2_axi_awready),
+        .m_axi_awaddr(m2_axi_awaddr), .m_axi_awlen(m2_axi_awlen),
+        .m_axi_awsize(m2_axi_awsize), .m_axi_awburst(m2_axi_awburst),
+        .m_axi_wvalid(m2_axi_wvalid), .m_axi_wready(m2_axi_wready),
+        .m_axi_wdata(m2_axi_wdata), .m_axi_wstrb(m2_axi_wstrb), .m_axi_wlast(m2_axi_wlast),
+        .m_axi_bvalid(m2_axi_bvalid), .m_axi_bready(m2_axi_bready),
+        .m_axi_bresp(m2_axi_bresp));
+
+    // ---- sequencer ----
+    wire last_layer = (li + 16'd1 == nlayers);
+    always @(posedge clk) begin
+        if (rst) begin
+            state  <= S_IDLE;
+            daddr  <= {ADDR_W{1'b0}};
+            nlayers <= 16'd0;
+            dbase  <= {ADDR_W{1'b0}};
+            nframes <= 32'd0;
+            fi     <= 32'd0;
+            li     <= 16'd0;
+            desc   <= {DBITS{1'b0}};
+            dcount <= 8'd0;
+            done_r <= 1'b0;
+            err_r  <= 1'b0;
+            crst   <= 1'b0;
+            go     <= 1'b0;
+            go_x   <= 1'b0;
+            x_started <= 1'b0;
+            wcount <= 32'd0;
+            w_fin  <= 1'b0;
+            x_fin  <= 1'b0;
+            y_fin  <= 1'b0;
+        end else begin
+            crst <= 1'b0;
+            go   <= 1'b0;
+            go_x <= 1'b0;
+            if (ws_tvalid && ws_tready)
+                wcount <= wcount + 32'd1;
+            if ((dr_err && state == S_FETCH) || w_err || x_err || y_err)
+                err_r <= 1'b1;
+            case (state)
+            S_IDLE: if (start) begin
+                daddr   <= cfg_desc_base;
+                dbase   <= cfg_desc_base;
+                nlayers <= cfg_layers;
+                nframes <= (cfg_frames == 32'd0) ? 32'd1 : cfg_frames;
+                fi      <= 32'd0;
+                li      <= 16'd0;
+                done_r  <= cfg_layers == 16'd0;
+                err_r   <= 1'b0;
+                state   <= (cfg_layers == 16'd0) ? S_IDLE : S_FGO;
+            end
+            S_FGO: if (fgo) begin
+                dcount <= 8'd0;
+                state  <= S_FETCH;
+            end
+            S_FETCH: if (dr_tvalid) begin
+                desc   <= {dr_tdata, desc[DBITS-1:DATA_W]};
+                dcount <= dcount + 8'd1;
+                if ({24'd0, dcount} == DLAST[31:0]) begin
+                    crst  <= 1'b1;
+                    state <= S_CFG;
+                end
+            end
+            S_CFG: begin
+                // the descriptor is in; kiln_conv is in reset this cycle
+                w_fin <= 1'b0;
+                x_fin <= 1'b0;
+                y_fin <= 1'b0;
+                go    <= 1'b1;
+                wcount <= 32'd0;
+                x_started <= 1'b0;
+                state <= S_GO;
+            end
+            S_GO: state <= S_RUN;  // the channels took the start pulse
+            S_RUN: begin
+                if (!x_started && wcount >= dw[21]) begin
+                    go_x      <= 1'b1;
+                    x_started <= 1'b1;
+                end
+                if (w_done) w_fin <= 1'b1;
+                if (x_done && x_started && !go_x) x_fin <= 1'b1;
+                if (y_done) y_fin <= 1'b1;
+                if (x_started && !go_x && (w_fin || w_done) && (x_fin || x_done) &&
+                    (y_fin || y_done)) begin
+                    if (last_layer) begin
+                        fi <= fi + 32'd1;
+                        li <= 16'd0;
+                        daddr <= dbase;
+                        if (fi + 32'd1 == nframes) begin
+                            done_r <= 1'b1;
+                            state  <= S_IDLE;
+                        end else begin
+                            state  <= S_FGO;
+                        end
+                    end else begin
+                        li    <= li + 16'd1;
+                        daddr <= daddr + {{(ADDR_W-8){1'b0}}, 8'd128};
+                        state <= S_FGO;
+                    end
+                end
+            end
+            default: state <= S_IDLE;
+            endcase
+        end
+    end
+
+    assign busy  = (state != S_IDLE);
+    assign done  = done_r;
+    assign error = err_r;
+    assign layer = li;
+    assign finished = fi;
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused = w_busy | x_busy | y_busy | (|desc[DBITS-1:704]) | (|desc[127:112]) |
+                  (|desc[95:92]) | (|desc[87:86]) | (|d_xbase[63:ADDR_W]) |
+                  (|d_wbase[63:ADDR_W]) | (|d_ybase[63:ADDR_W]);
+    /* verilator lint_on UNUSEDSIGNAL */
+endmodule

@@ -1,0 +1,520 @@
+/*
+ * tb_tsconv: kiln_tsconv (one kiln_conv time-shared by a sequence of layers,
+ * descriptors, weights and maps in DDR) against a plain C convolution +
+ * graphir/requant.h, chained layer to layer.
+ *
+ * A fixed sequence of layers of different shapes (3x3 s1, 1x1, 3x3 s2, a
+ * layer in two weight tiles, LeakyReLU, ReLU with a clip, identity) with
+ * random tensors from a seeded RNG and random bus-aligned addresses runs
+ * for NF frames (the output buffers cleared between frames, so the second
+ * frame's bytes are its own)
+ *   - once against a memory that takes every AR/AW at once and answers
+ *     after a fixed latency, W/R/B never stalled, avail never holding a
+ *     frame back: every output byte of every layer bit for bit, and the
+ *     cycles of every layer of every frame (start to done in all) equal to
+ *     the kiln_tsconv descriptor's cycles();
+ *   - once per seed with random AR/AW/W ready, random R/B valid gaps, a
+ *     random latency per burst and the second frame's avail raised at a
+ *     random cycle (its first descriptor fetch must wait for it): every
+ *     output byte.
+ * --vec FILE (first case): FILE gets the memory size, the expected cycles of
+ * the exact run, then the memory before the run and after it as 32-bit
+ * little-endian hex words, for the iverilog bench (tb_tsconv_iv.v).
+ * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
+ * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, and the
+ * engine's DATA_W = 128, BURST_MAX = 16, MAX_OUT = 4.
+ */
+#include "tsconv_shim.h"
+#include "graphir/requant.h"
+#include "hls/hls.h"
+#include "tb_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PE KILN_TB_PE
+#define MEMSZ (1 << 20)     /* bytes of the DDR model */
+#define NL 5                /* layers */
+#define FIXLAT 24           /* memory latency of the exact-cycles run */
+#define NF 2                /* frames a run */
+
+/* One layer: shape, tensors, reference output and DDR placement. */
+typedef struct Layer {
+    int h, w, cin, cout, k, s, p;  /* shape */
+    int tog;                       /* output groups per weight tile (0: all) */
+    int act;                       /* 0 identity, 1 ReLU, 2 LeakyReLU */
+    int qlo, qhi;                  /* activation clamp */
+    int hout, wout, icg, ocg, nt;  /* derived */
+    int8_t *wt;                    /* [cout][cin][k][k] */
+    int32_t *bias, *mpos, *mneg;   /* [cout] */
+    int *shift;                    /* [cout] */
+    int8_t *ref;                   /* [hout][wout][ocg*PE]: expected output, padded lanes 0 */
+    uint64_t xa, wa, ya, da;       /* DDR addresses: input, weights, output, descriptor */
+    long xbytes, wbytes, ybytes;   /* DDR bytes (padded to the bus) */
+    long wbeats, w0beats;          /* weight stream beats, of the first tile */
+} Layer;
+
+/* The shape columns of a Layer. */
+typedef struct Shape {
+    int h, w, cin, cout, k, s, p, tog, act, qlo, qhi; /* as in Layer */
+} Shape;
+
+static const Shape shapes[NL] = {
+    /* h   w  cin cout k s p tog act qlo qhi */
+    {12, 12, 8, 16, 3, 1, 1, 0, 2, -128, 127},
+    {12, 12, 16, 24, 1, 1, 0, 0, 1, 0, 90},
+    {12, 12, 24, 16, 3, 2, 1, 0, 2, -128, 127},
+    {6, 6, 16, 32, 3, 1, 1, 2, 2, -100, 100},
+    {6, 6, 32, 8, 1, 1, 0, 0, 0, -128, 127},
+};
+
+static long pad16(long n) { return (n + 15) / 16 * 16; }
+
+/* Random tensors, the weight stream in DDR, the reference output of layer
+ * l given its input x ([h][w][icg*PE], padded lanes 0). */
+static void layer_make(Layer *l, TbRng *r, uint8_t *mem, const int8_t *x)
+{
+    int c, o, g, ky, kx, i, y, xx;
+    long b;
+    l->hout = (l->h + 2 * l->p - l->k) / l->s + 1;
+    l->wout = (l->w + 2 * l->p - l->k) / l->s + 1;
+    l->icg = (l->cin + PE - 1) / PE;
+    l->ocg = (l->cout + PE - 1) / PE;
+    if (l->tog <= 0 || l->tog > l->ocg)
+        l->tog = l->ocg;
+    l->nt = (l->ocg + l->tog - 1) / l->tog;
+    l->wt = malloc((size_t)l->cout * l->cin * l->k * l->k);
+    l->bias = malloc(sizeof(int32_t) * (size_t)l->cout);
+    l->mpos = malloc(sizeof(int32_t) * (size_t)l->cout);
+    l->mneg = malloc(sizeof(int32_t) * (size_t)l->cout);
+    l->shift = malloc(sizeof(int) * (size_t)l->cout);
+    for (i = 0; i < l->cout * l->cin * l->k * l->k; i++)
+        l->wt[i] = tb_rand_i8(r);
+    for (c = 0; c < l->cout; c++) {
+        l->bias[c] = (int32_t)tb_rand_range(r, -50000, 50000);
+        l->mpos[c] = (int32_t)tb_rand_range(r, 1, KILN_RQ_M_MAX);
+        l->mneg[c] = l->act == 1 ? 0 : l->act == 2 ? l->mpos[c] / 10 : l->mpos[c];
+        l->shift[c] = (int)tb_rand_range(r, 14, 22);
+    }
+    /* weight stream: per output group, PE parameter triples then K*K*ICG*PE beats */
+    l->wbeats = hls_conv_group_wbeats(PE, (int64_t)l->k * l->k * l->icg) * l->ocg;
+    l->w0beats = hls_conv_group_wbeats(PE, (int64_t)l->k * l->k * l->icg) * l->tog;
+    l->wbytes = pad16(l->wbeats * PE);
+    b = 0;
+    for (g = 0; g < l->ocg; g++) {
+        for (o = 0; o < PE; o++, b += 3) {
+            c = g * PE + o;
+            if (c >= l->cout)
+                continue;
+            tb_put_u32(&mem[l->wa + (uint64_t)b * PE], (uint32_t)l->bias[c]);
+            tb_put_u32(&mem[l->wa + (uint64_t)(b + 1) * PE],
+                       ((uint32_t)l->mpos[c] & 0xffffu) | (uint32_t)l->mneg[c] << 16);
+            mem[l->wa + (uint64_t)(b + 2) * PE] = (uint8_t)l->shift[c];
+        }
+        for (ky = 0; ky < l->k; ky++)
+            for (kx = 0; kx < l->k; kx++)
+                for (int ig = 0; ig < l->icg; ig++)
+                    for (o = 0; o < PE; o++, b++)
+                        for (i = 0; i < PE; i++) {
+                            int co = g * PE + o, ci = ig * PE + i;
+                            if (co < l->cout && ci < l->cin)
+                                mem[l->wa + (uint64_t)b * PE + (uint64_t)i] = (uint8_t)
+                                    l->wt[((co * l->cin + ci) * l->k + ky) * l->k + kx];
+                        }
+    }
+    /* reference */
+    l->ref = calloc((size_t)l->hout * l->wout * l->ocg * PE, 1);
+    for (y = 0; y < l->hout; y++)
+        for (xx = 0; xx < l->wout; xx++)
+            for (o = 0; o < l->cout; o++) {
+                uint32_t acc = (uint32_t)l->bias[o];
+                int8_t q;
+                for (ky = 0; ky < l->k; ky++)
+                    for (kx = 0; kx < l->k; kx++) {
+                        int iy = y * l->s - l->p + ky, ix = xx * l->s - l->p + kx;
+                        if (iy < 0 || iy >= l->h || ix < 0 || ix >= l->w)
+                            continue;
+                        for (c = 0; c < l->cin; c++)
+                            acc += (uint32_t)((int32_t)x[(iy * l->w + ix) * l->icg * PE + c] *
+                                              l->wt[((o * l->cin + c) * l->k + ky) * l->k + kx]);
+                    }
+                q = kiln_requant((int32_t)acc, l->mpos[o], l->mneg[o], l->shift[o]);
+                if (q < l->qlo)
+                    q = (int8_t)l->qlo;
+                if (q > l->qhi)
+                    q = (int8_t)l->qhi;
+                l->ref[(y * l->wout + xx) * l->ocg * PE + o] = q;
+            }
+}
+
+/* The 128-byte descriptor of layer l (kiln_tsconv.v's header). */
+static void desc_write(const Layer *l, uint8_t *mem)
+{
+    uint32_t d[32];
+    long tile_bytes = (long)l->hout * l->wout * l->tog * PE;
+    memset(d, 0, sizeof d);
+    d[0] = (uint32_t)l->h | (uint32_t)l->w << 16;
+    d[1] = (uint32_t)l->icg | (uint32_t)l->ocg << 16;
+    d[2] = (uint32_t)l->tog | (uint32_t)l->k << 16 | (uint32_t)l->s << 20 | (uint32_t)l->p << 24;
+    d[3] = (uint32_t)(uint8_t)l->qlo | (uint32_t)(uint8_t)l->qhi << 8;
+    d[4] = (uint32_t)l->xa;
+    d[6] = (uint32_t)l->wa;
+    d[8] = (uint32_t)l->ya;
+    d[10] = (uint32_t)l->xbytes;
+    d[11] = (uint32_t)((long)l->h * l->w * l->icg);
+    d[12] = (uint32_t)l->nt;
+    d[13] = (uint32_t)l->wbytes;
+    d[14] = (uint32_t)l->wbeats;
+    if (l->nt == 1) {
+        d[15] = (uint32_t)l->ybytes;
+        d[16] = (uint32_t)((long)l->hout * l->wout * l->ocg);
+        d[17] = 1;
+    } else {
+        /* tile-major passes: each pass's tog*PE bytes a pixel at its channel
+         * offset (needs tog*PE a multiple of the bus and ocg = nt*tog) */
+        d[15] = (uint32_t)tile_bytes;
+        d[16] = (uint32_t)((long)l->hout * l->wout * l->tog);
+        d[17] = (uint32_t)l->nt;
+        d[18] = (uint32_t)(l->tog * PE);
+        d[19] = (uint32_t)(l->tog * PE / TS_BUS);
+        d[20] = (uint32_t)(l->ocg * PE);
+    }
+    d[21] = (uint32_t)l->w0beats;
+    for (int i = 0; i < 32; i++)
+        tb_put_u32(&mem[l->da + 4 * (uint64_t)i], d[i]);
+}
+
+/* The iverilog bench's vector file: words of the memory up to `top`
+ * before and after the exact run, and its cycles. */
+static void write_vec(const char *path, const uint8_t *before, const uint8_t *after, long top,
+                      long cycles)
+{
+    FILE *f = fopen(path, "w");
+    long i;
+    if (!f) {
+        perror(path);
+        return;
+    }
+    fprintf(f, "%08lx\n%08lx\n", top / 4, cycles);
+    for (i = 0; i < top; i += 4)
+        fprintf(f, "%08x\n", tb_get_u32(&before[i]));
+    for (i = 0; i < top; i += 4)
+        fprintf(f, "%08x\n", tb_get_u32(&after[i]));
+    fclose(f);
+}
+
+/* hls descriptor vectors of the engine and of layer l. */
+static void hw_vec(int64_t *hw)
+{
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    static const struct { const char *n; int64_t v; } kv[] = {
+        {"PE_IC", PE}, {"PE_OC", PE}, {"KMAX", KILN_TB_KMAX}, {"WMAX", KILN_TB_WMAX},
+        {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
+        {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
+    };
+    for (int i = 0; d->hw_params[i]; i++) {
+        hw[i] = 0;
+        for (size_t j = 0; j < sizeof kv / sizeof kv[0]; j++)
+            if (!strcmp(d->hw_params[i], kv[j].n))
+                hw[i] = kv[j].v;
+    }
+}
+
+/* One read or write burst in flight in the memory model. */
+typedef struct Burst {
+    uint64_t addr; /* next beat's address */
+    int left;      /* beats left */
+    long ready;    /* cycle from which its data (R) or response (B) may go */
+} Burst;
+
+#define QN 64
+typedef struct Queue {
+    Burst b[QN];
+    int head, n;
+} Queue;
+
+static void q_push(Queue *q, Burst b)
+{
+    if (q->n < QN)
+        q->b[(q->head + q->n++) % QN] = b;
+}
+static Burst *q_front(Queue *q) { return q->n ? &q->b[q->head] : NULL; }
+static void q_pop(Queue *q)
+{
+    q->head = (q->head + 1) % QN;
+    q->n--;
+}
+
+/* Run the engine over the layers for NF frames; bp: random back-pressure
+ * and latency.  Returns cycles start..done (start cycle 0, done seen at the
+ * returned cycle), -1 on a timeout; layer_end[f*NL+i]: the cycle frame f's
+ * layer i ended (the next began; done for the last). */
+static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, uint64_t seed,
+                long *layer_end, uint64_t desc_base)
+{
+    long t_avail = 0;    /* cycle the second frame's input is declared in */
+    int nev = 0;         /* layer ends seen */
+    uint32_t fin = 0;    /* frames finished as last seen */
+    TsPins p;
+    TbRng r;
+    Queue rq[2], aw, bq;
+    uint8_t wbuf[4096][TS_BUS]; /* W beats ahead of their AW */
+    uint32_t wstrb[4096];
+    int wlast[4096], wn = 0, wh = 0;
+    long t, limit = 3000000;
+    int cur = 0;
+    memset(&p, 0, sizeof p);
+    memset(rq, 0, sizeof rq);
+    memset(&aw, 0, sizeof aw);
+    memset(&bq, 0, sizeof bq);
+    tb_rng_seed(&r, seed);
+    p.rst = 1;
+    ts_eval(sim, &p);
+    ts_tick(sim);
+    ts_eval(sim, &p);
+    ts_tick(sim);
+    p.rst = 0;
+    p.desc_base = desc_base;
+    p.layers = NL;
+    p.frames = NF;
+    if (bp)
+        t_avail = (long)tb_rand_range(&r, 0, 20000);
+    for (t = 0; t < limit; t++) {
+        int m;
+        p.start = t == 0;
+        p.avail = bp ? (t >= t_avail ? NF : 1) : 0xffffffffu;
+        for (m = 0; m < 2; m++) {
+            Burst *f = q_front(&rq[m]);
+            p.arready[m] = !bp || tb_chance(&r, 60);
+            p.rvalid[m] = f && f->ready <= t && (!bp || tb_chance(&r, 70));
+            p.rlast[m] = f && f->left == 1;
+            if (p.rvalid[m])
+                memcpy(p.rdata[m], &mem[f->addr], TS_BUS);
+        }
+        p.awready = !bp || tb_chance(&r, 60);
+        p.wready = !bp || tb_chance(&r, 70);
+        p.bvalid = q_front(&bq) && q_front(&bq)->ready <= t && (!bp || tb_chance(&r, 70));
+        ts_eval(sim, &p);
+        if (t > 0 && p.done) {
+            if (nev < NF * NL)
+                layer_end[nev++] = t;
+            if (nev != NF * NL)
+                tb_check_fail(c, "done after %d layer ends, want %d", nev, NF * NL);
+            if (p.error)
+                tb_check_fail(c, "error set at done");
+            if (p.finished != NF)
+                tb_check_fail(c, "finished %u at done, want %d", p.finished, NF);
+            return t;
+        }
+        if ((p.layer != cur || p.finished != fin) && nev < NF * NL) {
+            layer_end[nev++] = t;
+            if (p.finished != fin) {
+                /* a frame ended: clear the outputs, the next frame writes them again */
+                for (int i = 0; i < NL; i++)
+                    memset(&mem[L[i].ya], 0, (size_t)L[i].ybytes);
+            }
+            cur = p.layer;
+            fin = p.finished;
+        }
+        if (bp && p.arvalid[0] && p.araddr[0] == desc_base && p.finished >= 1 && t < t_avail)
+            tb_check_fail(c, "frame 2's descriptor read at cycle %ld before avail at %ld", t,
+                          t_avail);
+        for (m = 0; m < 2; m++) {
+            if (p.arvalid[m] && p.arready[m]) {
+                Burst b = {p.araddr[m], p.arlen[m] + 1,
+                           t + (bp ? (long)tb_rand_range(&r, 5, 60) : FIXLAT)};
+                if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
+                    tb_check_fail(c, "read master %d: burst at %#llx outside memory", m,
+                                  (unsigned long long)b.addr);
+                    return -1;
+                }
+                q_push(&rq[m], b);
+            }
+            if (p.rvalid[m] && p.rready[m]) {
+                Burst *f = q_front(&rq[m]);
+                f->addr += TS_BUS;
+                if (--f->left == 0)
+                    q_pop(&rq[m]);
+            }
+        }
+        if (p.awvalid && p.awready) {
+            Burst b = {p.awaddr, p.awlen + 1, 0};
+            if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
+                tb_check_fail(c, "write burst at %#llx outside memory",
+                              (unsigned long long)b.addr);
+                return -1;
+            }
+            q_push(&aw, b);
+        }
+        if (p.wvalid && p.wready && wn < 4096) {
+            int i = (wh + wn) % 4096;
+            memcpy(wbuf[i], p.wdata, TS_BUS);
+            wstrb[i] = p.wstrb;
+            wlast[i] = p.wlast;
+            wn++;
+        }
+        if (p.bvalid && p.bready)
+            q_pop(&bq);
+        /* apply buffered W beats to the bursts whose AW arrived */
+        while (wn > 0 && q_front(&aw)) {
+            Burst *f = q_front(&aw);
+            for (int j = 0; j < TS_BUS; j++)
+                if (wstrb[wh] >> j & 1)
+                    mem[f->addr + (uint64_t)j] = wbuf[wh][j];
+            f->addr += TS_BUS;
+            f->left--;
+            if ((f->left == 0) != (wlast[wh] != 0))
+                tb_check_fail(c, "WLAST at the wrong beat (cycle %ld)", t);
+            wh = (wh + 1) % 4096;
+            wn--;
+            if (f->left == 0) {
+                Burst b = {0, 0, t + (bp ? (long)tb_rand_range(&r, 3, 40) : FIXLAT)};
+                q_pop(&aw);
+                q_push(&bq, b);
+            }
+        }
+        ts_tick(sim);
+    }
+    tb_check_fail(c, "timeout after %ld cycles (layer %d)", t, cur);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    TbArgs a;
+    TbCheck c;
+    TsSim *sim;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int64_t hw[64], rt[64 * NL];
+    uint8_t *mem, *init;
+    Layer L[NL];
+    int8_t *x0;
+    long layer_end[NF * NL];
+    if (tb_args_parse(&a, argc, argv, 2) != 0)
+        return 2;
+    if (!d) {
+        fprintf(stderr, "tb_tsconv: no kiln_tsconv descriptor\n");
+        return 1;
+    }
+    tb_check_init(&c, a.quiet);
+    hw_vec(hw);
+    sim = ts_new();
+    mem = calloc(MEMSZ, 1);
+    init = malloc(MEMSZ);
+    for (int cs = 0; cs < a.cases; cs++) {
+        TbRng r;
+        uint64_t addr = 0x1000 + 0x80 * NL;
+        const int8_t *x;
+        char desc[128];
+        long cyc;
+        int nrt = 0;
+        tb_rng_seed(&r, a.seed + (uint64_t)cs);
+        memset(mem, 0, MEMSZ);
+        /* maps and weights at random bus-aligned gaps (random 4 KiB offsets) */
+        memset(L, 0, sizeof L);
+        for (int i = 0; i < NL; i++) {
+            const Shape *sh = &shapes[i];
+            L[i].h = sh->h;
+            L[i].w = sh->w;
+            L[i].cin = sh->cin;
+            L[i].cout = sh->cout;
+            L[i].k = sh->k;
+            L[i].s = sh->s;
+            L[i].p = sh->p;
+            L[i].tog = sh->tog;
+            L[i].act = sh->act;
+            L[i].qlo = sh->qlo;
+            L[i].qhi = sh->qhi;
+        }
+        for (int i = 0; i < NL; i++) {
+            Layer *l = &L[i];
+            int icg = (l->cin + PE - 1) / PE, ocg = (l->cout + PE - 1) / PE;
+            int hout = (l->h + 2 * l->p - l->k) / l->s + 1;
+            int wout = (l->w + 2 * l->p - l->k) / l->s + 1;
+            l->da = 0x1000 + 0x80 * (uint64_t)i;
+            l->xbytes = pad16((long)l->h * l->w * icg * PE);
+            l->ybytes = pad16((long)hout * wout * ocg * PE);
+            l->xa = i ? L[i - 1].ya : addr;
+            if (!i)
+                addr += (uint64_t)l->xbytes + 16 * (uint64_t)tb_rand_range(&r, 0, 200);
+            l->wa = addr;
+            addr += (uint64_t)pad16((long)hls_conv_group_wbeats(PE, (int64_t)l->k * l->k * icg) *
+                                    ocg * PE) + 16 * (uint64_t)tb_rand_range(&r, 0, 200);
+            l->ya = addr;
+            addr += (uint64_t)l->ybytes + 16 * (uint64_t)tb_rand_range(&r, 0, 200);
+        }
+        x0 = calloc((size_t)L[0].xbytes, 1);
+        for (int y = 0; y < L[0].h * L[0].w; y++)
+            for (int ch = 0; ch < L[0].cin; ch++)
+                x0[y * ((L[0].cin + PE - 1) / PE) * PE + ch] = tb_rand_i8(&r);
+        memcpy(&mem[L[0].xa], x0, (size_t)L[0].xbytes);
+        x = x0;
+        for (int i = 0; i < NL; i++) {
+            layer_make(&L[i], &r, mem, x);
+            desc_write(&L[i], mem);
+            x = L[i].ref;
+            rt[nrt + 0] = L[i].h;
+            rt[nrt + 1] = L[i].w;
+            rt[nrt + 2] = L[i].cin;
+            rt[nrt + 3] = L[i].cout;
+            rt[nrt + 4] = L[i].k;
+            rt[nrt + 5] = L[i].s;
+            rt[nrt + 6] = L[i].p;
+            rt[nrt + 7] = L[i].tog;
+            rt[nrt + 8] = FIXLAT;
+            rt[nrt + 9] = i == 0;
+            rt[nrt + 10] = (int64_t)L[i].ya;
+            nrt += 16;
+        }
+        memcpy(init, mem, MEMSZ);
+        for (int bp = 0; bp < 2; bp++) {
+            memcpy(mem, init, MEMSZ);
+            memset(layer_end, 0, sizeof layer_end);
+            cyc = run(sim, &c, mem, L, bp, a.seed * 7 + (uint64_t)cs, layer_end, 0x1000);
+            for (int i = 0; i < NL; i++) {
+                const Layer *l = &L[i];
+                long n = (long)l->hout * l->wout * l->ocg * PE;
+                for (long j = 0; j < n; j++)
+                    tb_check_int(&c, i == 0 ? "y0" : i == 1 ? "y1" : i == 2 ? "y2" : "y3+", j,
+                                 (int8_t)mem[l->ya + (uint64_t)j], l->ref[j]);
+            }
+            if (!bp && a.vec && cs == 0)
+                write_vec(a.vec, init, mem, (long)(addr + 4095) / 4096 * 4096, cyc);
+            if (!bp && cyc >= 0) {
+                long sum = 0;
+                for (int j = 0; j < NF * NL; j++) {
+                    int i = j % NL;
+                    long got = layer_end[j] - (j ? layer_end[j - 1] : 0), want;
+                    rt[16 * i + 9] = j == 0; /* the run's start cycle */
+                    want = (long)d->cycles(hw, &rt[16 * i]);
+                    sum += want;
+                    if (!a.quiet)
+                        printf("  frame %d layer %d: %dx%dx%d -> %d k%d s%d tiles %d: %ld "
+                               "cycles, model %ld\n", j / NL, i, L[i].h, L[i].w, L[i].cin,
+                               L[i].cout, L[i].k, L[i].s, L[i].nt, got, want);
+                    tb_check_int(&c, "layer cycles", j, got, want);
+                }
+                if (!a.quiet)
+                    printf("  run: %ld cycles, model %ld\n", cyc, sum);
+                tb_check_int(&c, "run cycles", 0, cyc, sum);
+            }
+        }
+        snprintf(desc, sizeof desc, "seed %llu: %d layers x %d frames",
+                 (unsigned long long)(a.seed + (uint64_t)cs), NL, NF);
+        tb_case_end(&c, desc);
+        for (int i = 0; i < NL; i++) {
+            free(L[i].wt);
+            free(L[i].bias);
+            free(L[i].mpos);
+            free(L[i].mneg);
+            free(L[i].shift);
+            free(L[i].ref);
+        }
+        free(x0);
+    }
+    ts_free(sim);
+    free(mem);
+    free(init);
+    return tb_check_finish(&c, "tb_tsconv");
+}
