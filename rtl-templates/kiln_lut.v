@@ -16,9 +16,11 @@
 //             stage 1, so s_tready never depends on s_tvalid.
 // Latency:    2 cycles.
 // Cycles per frame of N beats: N + 2.
-// Resources:  LUT ~ 40*LANES + 8 (per output bit four LUT6 and the F7/F8
-//             muxes; fewer when the table is simple), FF ~ 9*LANES + 12,
-//             no DSP, no BRAM (hls/desc_stream.c).
+// Resources:  LUT ~ 30*LANES + ceil(8*LANES/14) + 13 (per output bit up to
+//             four LUT6 and the F7/F8 muxes; fewer when the table is
+//             simple), FF ~ 8*LANES + 12, no DSP, no BRAM; every byte of a
+//             beat goes through the table, padding lanes too
+//             (hls/desc_stream.c).
 module kiln_lut #(
     parameter integer LANES = 4,
     parameter [2047:0] TABLE = 2048'd0

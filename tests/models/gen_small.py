@@ -20,10 +20,10 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           Conv1x1 24, depthwise Conv3x3 stride 2, Conv1x1 32, each + ReLU6
           (Clip 0..6, BN gamma x3 so that the upper bound binds), and a
           Conv1x1 8 head (output, 1x8x16x16).  The fused Clip on the engines.
-  hswish  1x3x32x32: PP-OCR-style blocks: Conv3x3 16 stride 2, depthwise
+  hswish  1x3x64x64: PP-OCR-style blocks: Conv3x3 16 stride 2, depthwise
           Conv3x3, Conv1x1 24, each followed by a scalar affine y * a + b and
           HardSwish spelled out as paddle2onnx writes it (Add 3, Clip 0..6,
-          Mul, Div 6), and a Conv1x1 8 head (output, 1x8x16x16).  The
+          Mul, Div 6), and a Conv1x1 8 head (output, 1x8x32x32).  The
           quantizer's LutI8 tables and the FPGA's kiln_lut engine.
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
@@ -68,7 +68,7 @@ MODELS = {
         ("conv", 32, 1, 1, 1, 1, "relu6"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
-    "hswish": (32, [
+    "hswish": (64, [
         ("conv", 16, 3, 2, 1, 1, "hswish"),
         ("conv", 16, 3, 1, 0, 1, "hswish"),
         ("conv", 24, 1, 1, 1, 1, "hswish"),
