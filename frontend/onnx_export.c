@@ -14,7 +14,8 @@
  * differences left are float against integer arithmetic and round half to
  * even against round half up.  The fused activation follows from m_neg:
  * none (m_neg = m_pos), Relu (m_neg = 0) or PRelu with slope m_neg / m_pos
- * per channel; act_min / act_max become a Clip.
+ * per channel; act_min / act_max become a Clip.  A LutI8 becomes its table
+ * gathered at x + 128, in integers.
  *
  * Needs: shapes inferred, values in NCHW (an NHWC value is refused), every
  * int8 value with its scale.  Kiln's own ops without an ONNX form
@@ -606,6 +607,36 @@ static int int8_scaled(Exp *x, const GirNode *n, double window)
     return quantize_to(x, n, out, n->out[0]);
 }
 
+/* LutI8: the table as an int8 initializer gathered at x + 128 (Cast to
+ * int32, Add 128, Gather), integer only, so onnxruntime gives kiln's bytes. */
+static int int8_lut(Exp *x, const GirNode *n)
+{
+    int cnt, k;
+    const int64_t *lut = gir_attr_ints(n, "lut", &cnt);
+    const GirValue *yv = &x->g->vals[n->out[0]];
+    int8_t tab[GIR_LUT_SIZE];
+    int64_t dim = GIR_LUT_SIZE;
+    int32_t off = 128;
+    const char *ins[2], *c, *idx, *y = yv->name;
+    Onnx__NodeProto *np;
+    if (!lut || cnt != GIR_LUT_SIZE)
+        return exp_fail(x, n, "LutI8 needs a lut of %d entries", GIR_LUT_SIZE);
+    for (k = 0; k < GIR_LUT_SIZE; k++)
+        tab[k] = (int8_t)lut[k];
+    ins[0] = use_raw(x, n->in[0]);
+    c = made_name(x, y, "i32_");
+    np = new_node(x, "Cast", made_name(x, n->name, "cast"), ins, 1, &c, 1);
+    attr_int(x, np, "to", gir_dtype_to_onnx(GIR_DT_I32));
+    ins[0] = c;
+    ins[1] = add_init(x, y, GIR_DT_I32, 0, NULL, &off);
+    idx = made_name(x, y, "idx");
+    new_node(x, "Add", made_name(x, n->name, "add"), ins, 2, &idx, 1);
+    ins[0] = add_init(x, y, GIR_DT_I8, 1, &dim, tab);
+    ins[1] = idx;
+    new_node(x, "Gather", n->name, ins, 2, &y, 1);
+    return 0;
+}
+
 /* Any other op: int8 inputs dequantized at their own scale, the op as it
  * is (in float where it had int8 values), int8 outputs quantized. */
 static int generic(Exp *x, const GirNode *n)
@@ -672,6 +703,8 @@ static int export_node(Exp *x, const GirNode *n)
         break;
     case GIR_OP_REQUANTIZE:
         return int8_scaled(x, n, 1.0);
+    case GIR_OP_LUTI8:
+        return int8_lut(x, n);
     case GIR_OP_AVGPOOL:
     case GIR_OP_GLOBALAVGPOOL:
         if (int8_out) {

@@ -385,6 +385,7 @@ int gir_pass_cse(GirGraph *g, GirError *e);
 int gir_pass_fold_bn(GirGraph *g, GirError *e);
 int gir_pass_fold_pad(GirGraph *g, GirError *e);
 int gir_pass_fuse_act(GirGraph *g, GirError *e);
+int gir_pass_fuse_hswish(GirGraph *g, GirError *e);
 int gir_pass_remove_noops(GirGraph *g, GirError *e);
 int gir_pass_nhwc(GirGraph *g, GirError *e);
 int gir_pass_fold_qdq(GirGraph *g, GirError *e);
@@ -440,6 +441,10 @@ int gir_calib_channel_thresholds(const GirCalib *c, int v, GirCalibMethod m, dou
  * into means (dims[1] entries): its count, or 0 when v is not the data input
  * of a Conv or Gemm whose statistics were kept. */
 int gir_calib_channel_means(const GirCalib *c, int v, double *means);
+
+/* Entries of a LutI8 node's table (attribute lut: entry x + 128 is the
+ * output for int8 input x). */
+#define GIR_LUT_SIZE 256
 
 /* What gir_quantize did to one node of the fp32 graph. */
 typedef struct {

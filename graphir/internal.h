@@ -137,6 +137,8 @@ int gir_int8_node(const GirNode *n, const GirTensor *const *ins);
 GirEvalFn gir_eval_quantizelinear;
 GirEvalFn gir_eval_dequantizelinear;
 GirEvalFn gir_eval_requantize;
+/* Kernel of LutI8: y = lut[x + 128]. */
+GirEvalFn gir_eval_luti8;
 /* Kernel of an int8-form node: integer arithmetic and requant.h only. */
 GirEvalFn gir_eval_int8;
 

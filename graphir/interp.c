@@ -2959,6 +2959,7 @@ static int eval_SCELOSS(const GirNode *n, const GirTensor *const *ins, GirTensor
 #define eval_QUANTIZELINEAR gir_eval_quantizelinear
 #define eval_DEQUANTIZELINEAR gir_eval_dequantizelinear
 #define eval_REQUANTIZE gir_eval_requantize
+#define eval_LUTI8 gir_eval_luti8
 
 #define EVAL_ROW(e, name, lo, hi, summary) [GIR_OP_##e] = eval_##e,
 static EvalFn *const eval_fns[GIR_OP_COUNT] = {GIR_OPS(EVAL_ROW)};

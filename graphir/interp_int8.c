@@ -137,6 +137,25 @@ int gir_eval_requantize(const GirNode *n, const GirTensor *const *ins, GirTensor
     return 0;
 }
 
+/* ---- LutI8 ------------------------------------------------------------------- */
+
+int gir_eval_luti8(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                   GirError *e)
+{
+    const int8_t *x = ins[0]->data;
+    int8_t *y = outs[0]->data;
+    int cnt, k;
+    const int64_t *lut = gir_attr_ints(n, "lut", &cnt);
+    int8_t t[GIR_LUT_SIZE];
+    int64_t i, num = numel(ins[0]);
+    (void)e;
+    for (k = 0; k < GIR_LUT_SIZE; k++)
+        t[k] = (int8_t)lut[k];
+    for (i = 0; i < num; i++)
+        y[i] = t[x[i] + 128];
+    return 0;
+}
+
 /* ---- kernels ------------------------------------------------------------------------ */
 
 /*

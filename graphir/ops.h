@@ -56,6 +56,7 @@
     X(QUANTIZELINEAR, "QuantizeLinear", 2, 3, "x / scale + zero point, rounded, saturated") \
     X(DEQUANTIZELINEAR, "DequantizeLinear", 2, 3, "(x - zero point) * scale to f32")     \
     X(REQUANTIZE, "Requantize", 1, 1, "i8 -> i8 by rq_m, rq_shift (requant.h)")     \
+    X(LUTI8, "LutI8", 1, 1, "i8 -> i8 by a 256-entry table: y = lut[x + 128]")       \
     X(ABS, "Abs", 1, 1, "|x|")                                                       \
     X(NEG, "Neg", 1, 1, "-x")                                                        \
     X(EXP, "Exp", 1, 1, "e^x")                                                       \

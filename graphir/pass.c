@@ -27,6 +27,8 @@ static const GirPassInfo pass_table[] = {
      "evaluate nodes whose inputs are all constant; Constant nodes become constants"},
     {"fold_bn", gir_pass_fold_bn, "fold BatchNormalization into the Conv that feeds it"},
     {"fold_pad", gir_pass_fold_pad, "fold a zero constant Pad into the Conv that reads it"},
+    {"fuse_hswish", gir_pass_fuse_hswish,
+     "spelled-out HardSwish x*clip(x+3,0,6)/6 and HardSigmoid clip(x+3,0,6)/6 to one node"},
     {"fuse_act", gir_pass_fuse_act,
      "fuse Relu, LeakyRelu, Clip into the Conv/Gemm that feeds it (act attributes)"},
     {"cse", gir_pass_cse, "merge identical constants and nodes with the same op, inputs, attributes"},
@@ -43,7 +45,7 @@ static const struct {
     const char *name;   /* as in --passes=name */
     const char *passes; /* comma-separated pass names */
 } pipelines[] = {
-    {"O1", "remove_noops,fold_constants,fold_bn,fold_pad,fuse_act,cse,dce"},
+    {"O1", "remove_noops,fold_constants,fold_bn,fold_pad,fuse_hswish,fuse_act,cse,dce"},
     {"default", "O1"},
     {"O0", ""},
     {"hw", "O1,nhwc,remove_noops,cse,dce"},

@@ -1337,6 +1337,21 @@ static int shape_REQUANTIZE(const GirNode *n, const GirTensor *const *ins, GirTy
     return 0;
 }
 
+/* LutI8: any function of one int8 value, as the table of its 256 results
+ * (attribute lut, entry x + 128), each in [-128, 127]. */
+static int shape_LUTI8(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
+{
+    const int64_t *lut;
+    if (n->nout != 1)
+        return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
+    if (ins[0]->type.dtype != GIR_DT_I8)
+        return gir_node_fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
+    if (gir_rq_attr(n, "lut", GIR_LUT_SIZE, -128, 127, 0, &lut, e))
+        return -1;
+    outs[0] = ins[0]->type;
+    return 0;
+}
+
 /* ---- ONNX's quantized ops: QLinearConv, ConvInteger, MatMulInteger,
  * QLinearMatMul (u8 or i8 with zero points; kernels in qonnx.c) ---------------- */
 

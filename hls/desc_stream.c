@@ -1,6 +1,6 @@
 /*
  * Descriptors of the stream-family engines (rtl-templates/kiln_maxpool.v,
- * kiln_upsample.v, kiln_concat.v, kiln_add.v, kiln_fifo.v, kiln_skid.v,
+ * kiln_upsample.v, kiln_concat.v, kiln_add.v, kiln_lut.v, kiln_fifo.v, kiln_skid.v,
  * kiln_width.v, kiln_regfile.v, kiln_axi_rd.v, kiln_axi_wr.v).  cycles() is
  * exact for a frame run in isolation with the source always valid and the
  * sink always ready (checked by the Verilator benches in sim/); resources()
@@ -294,6 +294,36 @@ static const HlsEngineDesc add_desc = {
     lanes_hw, add_rt, two_latency, add_cycles, add_resources,
 };
 
+/* ---------------- kiln_lut ---------------- */
+
+static const char *const lut_rt[] = {"n", NULL};
+
+static int64_t lut_cycles(const int64_t *hw, const int64_t *rt)
+{
+    (void)hw;
+    return rt[0] + 2;
+}
+
+static HlsRes lut_resources(const int64_t *hw)
+{
+    double lanes = (double)hw[0];
+    HlsRes r = {0, 0, 0, 0, 0};
+    /* per lane a 256 x 8 ROM in LUTs (per bit up to four LUT6 and the
+     * F7/F8 muxes; yosys 0.23 synth_xilinx -family xcup on LANES 8 with
+     * the hswish model's first table: 240 LUT, 5 RAM32M16, 74 FF, 128
+     * MUXF7, 64 MUXF8), its output register; the 4-entry LUTRAM output
+     * FIFO and the credit count */
+    r.lut = 30.0 * lanes + (double)hls_cdiv(8 * hw[0], 14) + 13.0;
+    r.ff = 8.0 * lanes + 12.0;
+    return r;
+}
+
+static const HlsEngineDesc lut_desc = {
+    "kiln_lut",
+    "any function of one int8 value as a 256-entry table per lane (LutI8)",
+    lanes_hw, lut_rt, two_latency, lut_cycles, lut_resources,
+};
+
 /* ---------------- kiln_width ---------------- */
 
 static const char *const width_hw[] = {"LI", "LO", NULL};
@@ -549,6 +579,7 @@ const HlsEngineDesc *const hls_stream_descs[] = {
     &upsample_desc,
     &concat_desc,
     &add_desc,
+    &lut_desc,
     &width_desc,
     &regfile_desc,
     &fifo_desc,

@@ -243,6 +243,16 @@ static int fpga_takes(const GirGraph *g, const GirNode *n, HlsStage *s, char *wh
         s->ow = s->w;
         s->kind = HLS_ST_REQUANT;
         return 1;
+    case GIR_OP_LUTI8:
+        if (!map_dims(g, n->in[0], &s->cin, &s->h, &s->w)) {
+            snprintf(why, wn, "not a 2-D map of one frame with known shape");
+            return 0;
+        }
+        s->cout = s->cin;
+        s->oh = s->h;
+        s->ow = s->w;
+        s->kind = HLS_ST_LUT;
+        return 1;
     case GIR_OP_YOLO:
         snprintf(why, wn, "YOLO decode (fp32 logistic on x, y, objectness, classes) has no FPGA engine");
         return 0;

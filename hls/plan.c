@@ -54,6 +54,8 @@ static const char *engine_name(HlsStageKind k)
         return "kiln_add";
     case HLS_ST_REQUANT:
         return "kiln_requant";
+    case HLS_ST_LUT:
+        return "kiln_lut";
     }
     return "?";
 }

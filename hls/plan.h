@@ -39,6 +39,7 @@ typedef enum {
     HLS_ST_CONCAT,   /* kiln_concat */
     HLS_ST_ADD,      /* kiln_add */
     HLS_ST_REQUANT,  /* kiln_requant (a standalone Requantize) */
+    HLS_ST_LUT,      /* kiln_lut (a LutI8 table) */
 } HlsStageKind;
 
 /* Where a conv layer's weights live. */

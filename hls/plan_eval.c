@@ -189,6 +189,11 @@ static void stage_params(HlsStage *s)
         hls_param_put(&rt, "shift", 0);
         s->npass = 1;
         break;
+    case HLS_ST_LUT:
+        hls_param_put(&hw, "LANES", s->lanes);
+        hls_param_put(&rt, "n", s->h * s->w * hls_cdiv(s->cin, s->lanes));
+        s->npass = 1;
+        break;
     case HLS_ST_REQUANT:
         hls_param_put(&hw, "LANES", s->lanes);
         hls_param_put(&hw, "PIPE", s->rq_pipe);
@@ -261,6 +266,11 @@ static int64_t ddr_cycles(const HlsPlan *p)
 int hls_stage_eval(HlsPlan *p, HlsStage *s)
 {
     MemoEntry *m;
+    if (s->kind == HLS_ST_LUT && s->in[0] >= 0 && s->in[0] < p->nstage &&
+        p->stages[s->in[0]].segment == s->segment)
+        /* a table takes its producer's beats as they come: no width
+         * converter, and never slower than the producer's bursts */
+        s->lanes = (int)hls_out_lanes(&p->stages[s->in[0]]);
     stage_params(s);
     m = memo_find(p, s->desc, s->hw, s->rt);
     if (!m->has_cycles) {

@@ -100,7 +100,7 @@ int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n
         hls_set_pipeline(s, mhz);
         return 1;
     }
-    if (k == 3 && s->lanes < lane_cap(s)) {
+    if (k == 3 && s->lanes < lane_cap(s) && s->kind != HLS_ST_LUT) {
         s->lanes *= 2;
         snprintf(desc, n, "LANES %d", s->lanes);
         return 1;
@@ -125,7 +125,7 @@ int hls_step_down(HlsStage *s, int k, double mhz)
         hls_set_pipeline(s, mhz);
         return 1;
     }
-    if (k == 3 && s->lanes > 2) {
+    if (k == 3 && s->lanes > 2 && s->kind != HLS_ST_LUT) {
         s->lanes /= 2;
         return 1;
     }

@@ -1,11 +1,13 @@
 /*
  * int8 kernels of the int8 form (docs/quant.md): 2-D Conv with an int32
  * accumulator row, each accumulator through the requantize step of
- * graphir/requant.h (klv_requant) and the fused clamp; Requantize;
+ * graphir/requant.h (klv_requant) and the fused clamp; Requantize; LutI8
+ * (a byte gather);
  * per-tensor QuantizeLinear and DequantizeLinear.  Bit
  * for bit the int8 interpreter's arithmetic: integer sums are exact in any
  * order.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -173,6 +175,34 @@ static int emit_requantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
+/* LutI8: y = lut[x + 128], a byte gather from the node's 256-byte table
+ * (an extra pointer the program frees). */
+static int emit_lut(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    int cnt, k;
+    const int64_t *lut = gir_attr_ints(n, "lut", &cnt);
+    int64_t total = gir_type_numel(&g->vals[n->out[0]].type);
+    int8_t *tab;
+    KlvLoop l;
+    LLVMValueRef v;
+    if (!lut || cnt != GIR_LUT_SIZE || !(tab = malloc(GIR_LUT_SIZE)))
+        return 0;
+    for (k = 0; k < GIR_LUT_SIZE; k++)
+        tab[k] = (int8_t)lut[k];
+    klv_plan_extra(plan, tab, GIR_LUT_SIZE, KLV_TABLE, 1);
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    v = LLVMBuildSExt(ir->b, klv_load(ir, ir->i8, klv_arg(ir, 0), l.iv), ir->i64, "");
+    v = LLVMBuildAdd(ir->b, v, klv_i64(ir, 128), "");
+    klv_store(ir, ir->i8, klv_arg(ir, 1), l.iv, klv_load(ir, ir->i8, klv_arg(ir, 2), v));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = total;
+    plan->work = 1;
+    return 1;
+}
+
 /* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
  * constant, one element each, zero point i8 or u8 (or absent).  0 when the
  * node has another form (per-axis scales fall back to the interpreter). */
@@ -328,5 +358,7 @@ int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name
         return emit_conv(ir, g, n, name, plan);
     if (n->op == GIR_OP_REQUANTIZE && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
         return emit_requantize(ir, g, n, name, plan);
+    if (n->op == GIR_OP_LUTI8 && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
+        return emit_lut(ir, g, n, name, plan);
     return 0;
 }

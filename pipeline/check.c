@@ -36,6 +36,12 @@ static int check_values(const GirGraph *g, const HlsStage *s, GirLoc loc, GirErr
                                     names[j], v[0]);
         }
     }
+    if (s->kind == HLS_ST_LUT && g && s->node_id >= 0 && s->node_id < g->nnode) {
+        int cnt = 0;
+        if (!gir_attr_ints(&g->nodes[s->node_id], "lut", &cnt) || cnt != GIR_LUT_SIZE)
+            return gir_error_at(e, loc, "rtl: %s: LutI8 table has %d entries, not %d", s->node,
+                                cnt, GIR_LUT_SIZE);
+    }
     n = rtl_stage_cfg(g, s, cfg);
     for (j = 0; j < n; j++)
         if (cfg[j].value < 0 || cfg[j].value >= ((int64_t)1 << cfg[j].bits))

@@ -387,7 +387,14 @@ static void emit_engine(const Gen *G, const Top *T, int i)
     fprintf(b, "    %s #(\n", rtl_stage_module(s));
     for (j = 0; s->desc->hw_params[j]; j++)
         fprintf(b, "        .%s(%" PRId64 ")%s\n", s->desc->hw_params[j], s->hw[j],
-                s->desc->hw_params[j + 1] ? "," : "");
+                s->desc->hw_params[j + 1] || s->kind == HLS_ST_LUT ? "," : "");
+    if (s->kind == HLS_ST_LUT) { /* the node's table, entry 255 first */
+        const int64_t *lut = rtl_node_ints(G->g, s, "lut");
+        fprintf(b, "        .TABLE(2048'h");
+        for (k = GIR_LUT_SIZE - 1; k >= 0; k--)
+            fprintf(b, "%02x", lut ? (unsigned)(lut[k] & 0xFF) : 0u);
+        fprintf(b, ")\n");
+    }
     fprintf(b, "    ) u_s%d (\n        .clk(clk),\n        .rst(rst),\n", i);
     if (s->kind == HLS_ST_CONV) /* kiln_conv: the MAC array's clock (DSP2X) */
         fprintf(b, "        .clk2x(%s),\n", s->dsp2x ? "clk2x" : "1'b0");
@@ -556,6 +563,8 @@ static unsigned stage_templates(HlsStageKind k)
         return 1u << T_ADD | 1u << T_FIFO;
     case HLS_ST_REQUANT:
         return 1u << T_RQ_STAGE | 1u << T_REQUANT | 1u << T_FIFO;
+    case HLS_ST_LUT:
+        return 1u << T_LUT | 1u << T_FIFO;
     }
     return 0;
 }

@@ -1,5 +1,5 @@
 # Verilator benches of the stream-family engines (max pooling, upsample,
-# concat, add, fifo, skid, width, AXI masters, register file).  Included at
+# concat, add, lut, fifo, skid, width, AXI masters, register file).  Included at
 # the end of sim/CMakeLists.txt; kiln_engine_tb and kiln_rtl_lint come from
 # there.
 # One Verilator build per engine; shapes are swept at run time.
@@ -32,6 +32,23 @@ kiln_engine_tb(NAME add TOP kiln_add
   VERILOG kiln_add.v kiln_fifo.v VFLAGS -GLANES=8
   SOURCES tb/tb_add.c ${KILN_STREAM_TB} shim/add_shim.cpp)
 kiln_rtl_lint(NAME add TOP kiln_add VERILOG kiln_add.v kiln_fifo.v)
+
+# kiln_lut with the bench's table (tb_lut.c: entry k = (167 k + 91) mod 256),
+# written as the TABLE parameter, entry 255 first.
+set(_lut_table "")
+foreach(k RANGE 255)
+  math(EXPR _v "(${k} * 167 + 91) % 256" OUTPUT_FORMAT HEXADECIMAL)
+  string(SUBSTRING "${_v}" 2 -1 _h)
+  string(LENGTH "${_h}" _n)
+  if(_n EQUAL 1)
+    set(_h "0${_h}")
+  endif()
+  set(_lut_table "${_h}${_lut_table}")
+endforeach()
+kiln_engine_tb(NAME lut TOP kiln_lut
+  VERILOG kiln_lut.v kiln_fifo.v VFLAGS -GLANES=8 "-GTABLE=2048'h${_lut_table}"
+  SOURCES tb/tb_lut.c ${KILN_STREAM_TB} shim/lut_shim.cpp)
+kiln_rtl_lint(NAME lut TOP kiln_lut VERILOG kiln_lut.v kiln_fifo.v)
 
 kiln_engine_tb(NAME fifo TOP kiln_fifo
   VERILOG kiln_fifo.v VFLAGS -GWIDTH=64 -GDEPTH=8 -GBRAM_MIN=128

@@ -377,6 +377,102 @@ static int has_int8_form(GirOp op)
     }
 }
 
+/* ---- unary chains as LutI8 tables ------------------------------------------- */
+
+/* The one-element f32 constant of value v, or NULL. */
+static const float *scalar_const(const GirGraph *g, int v)
+{
+    const GirValue *c = v >= 0 ? &g->vals[v] : NULL;
+    if (!c || c->kind != GIR_VAL_CONST || c->type.dtype != GIR_DT_F32 || !c->data ||
+        gir_type_numel(&c->type) != 1)
+        return NULL;
+    return c->data;
+}
+
+/* 1 when node n is a function of one f32 activation that a LutI8 table can
+ * stand for: the elementwise activations below, Clip with constant bounds,
+ * and Add, Sub, Mul, Div with a one-element constant.  *x gets the
+ * activation operand. */
+static int lut_step(const GirGraph *g, const GirNode *n, int *x)
+{
+    if (n->nout != 1 || n->nin < 1 || n->in[0] < 0)
+        return 0;
+    switch (n->op) {
+    case GIR_OP_HARDSWISH: case GIR_OP_HARDSIGMOID: case GIR_OP_SIGMOID: case GIR_OP_TANH:
+    case GIR_OP_RELU: case GIR_OP_LEAKYRELU: case GIR_OP_ELU: case GIR_OP_SOFTPLUS:
+    case GIR_OP_NEG: case GIR_OP_ABS:
+        if (n->nin != 1)
+            return 0;
+        *x = n->in[0];
+        return 1;
+    case GIR_OP_CLIP:
+        if ((n->nin > 1 && n->in[1] >= 0 && !scalar_const(g, n->in[1])) ||
+            (n->nin > 2 && n->in[2] >= 0 && !scalar_const(g, n->in[2])))
+            return 0;
+        *x = n->in[0];
+        return 1;
+    case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL: case GIR_OP_DIV:
+        if (n->nin != 2 || n->in[1] < 0)
+            return 0;
+        if (scalar_const(g, n->in[1]) && !scalar_const(g, n->in[0])) {
+            *x = n->in[0];
+            return 1;
+        }
+        if (scalar_const(g, n->in[0]) && !scalar_const(g, n->in[1])) {
+            *x = n->in[1];
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* Node n (lut_step holds) applied to v, in double; the fp32 interpreter's
+ * formulas (graphir/interp.c). */
+static double lut_apply(const GirGraph *g, const GirNode *n, double v)
+{
+    const float *c;
+    switch (n->op) {
+    case GIR_OP_HARDSWISH: return v * fmax(0.0, fmin(1.0, v / 6.0 + 0.5));
+    case GIR_OP_HARDSIGMOID:
+        return fmax(0.0, fmin(1.0, gir_attr_float(n, "alpha", 0.2f) * v +
+                                       gir_attr_float(n, "beta", 0.5f)));
+    case GIR_OP_SIGMOID: return 1.0 / (1.0 + exp(-v));
+    case GIR_OP_TANH: return tanh(v);
+    case GIR_OP_RELU: return v > 0 ? v : 0;
+    case GIR_OP_LEAKYRELU: return v < 0 ? gir_attr_float(n, "alpha", 0.01f) * v : v;
+    case GIR_OP_ELU: return v < 0 ? gir_attr_float(n, "alpha", 1.0f) * expm1(v) : v;
+    case GIR_OP_SOFTPLUS: return v > 30 ? v : log1p(exp(v));
+    case GIR_OP_NEG: return -v;
+    case GIR_OP_ABS: return fabs(v);
+    case GIR_OP_CLIP:
+        if (n->nin > 1 && n->in[1] >= 0)
+            v = fmax(v, scalar_const(g, n->in[1])[0]);
+        if (n->nin > 2 && n->in[2] >= 0)
+            v = fmin(v, scalar_const(g, n->in[2])[0]);
+        return v;
+    default: break;
+    }
+    if ((c = scalar_const(g, n->in[1])) != NULL) {
+        switch (n->op) {
+        case GIR_OP_ADD: return v + c[0];
+        case GIR_OP_SUB: return v - c[0];
+        case GIR_OP_MUL: return v * c[0];
+        case GIR_OP_DIV: return v / c[0];
+        default: break;
+        }
+    }
+    c = scalar_const(g, n->in[0]);
+    switch (n->op) {
+    case GIR_OP_ADD: return c[0] + v;
+    case GIR_OP_SUB: return c[0] - v;
+    case GIR_OP_MUL: return c[0] * v;
+    case GIR_OP_DIV: return c[0] / v;
+    default: gir_unreachable();
+    }
+}
+
 /* The node reading value v when it has one reader (no graph output), else -1. */
 static int sole_reader(const GirGraph *g, int v)
 {
@@ -398,7 +494,7 @@ int gir_quant_leaves_int8(const GirGraph *g, int v)
 {
     const GirValue *val = &g->vals[v];
     const GirNode *p;
-    int i, j;
+    int i, j, k;
     if (val->kind != GIR_VAL_NODE || val->type.dtype != GIR_DT_F32 || val->type.rank != 4 ||
         !gir_type_is_static(&val->type) || val->producer < 0)
         return 0;
@@ -418,7 +514,8 @@ int gir_quant_leaves_int8(const GirGraph *g, int v)
     }
     for (i = 0; i < g->nnode; i++)
         for (j = 0; j < g->nodes[i].nin; j++)
-            if (g->nodes[i].in[j] == v && has_int8_form(g->nodes[i].op))
+            if (g->nodes[i].in[j] == v &&
+                (has_int8_form(g->nodes[i].op) || lut_step(g, &g->nodes[i], &k)))
                 return 0;
     return 1;
 }
@@ -775,6 +872,60 @@ static int try_avg(Q *s, int i, const char **why)
     return 1;
 }
 
+/*
+ * A chain of lut_step nodes on an int8 activation: node i and every node
+ * after it that is the only reader of the chain's value so far, as one
+ * LutI8 whose table maps each int8 input q (on the input's scale s_in) to
+ * the chain's fp32 result on q * s_in, quantized to the last value's
+ * calibrated scale (rounded half to even and saturated, as QuantizeLinear).
+ * The nodes absorbed are marked so; only the last value gets an int8 form.
+ */
+static int try_lut(Q *s, int i, const char **why)
+{
+    const GirNode *n = &s->g->nodes[i];
+    int x, chain[64], nchain = 0, xi, y, nd, last, k, j;
+    int64_t lut[GIR_LUT_SIZE];
+    float sx, sy;
+    if (!lut_step(s->g, n, &x) || !is_act_input(s, x) || s->iv[x] < 0) {
+        *why = "input not int8 (no int8 producer)";
+        return 0;
+    }
+    xi = get_q(s, x, 0);
+    if (s->q->vals[xi].chscale) {
+        *why = "input has a scale per channel";
+        return 0;
+    }
+    chain[nchain++] = i;
+    last = n->out[0];
+    while (nchain < 64) {
+        int r = only_reader(s, last, chain[nchain - 1]), rx;
+        if (r < 0 || !lut_step(s->g, &s->g->nodes[r], &rx) || rx != last ||
+            s->g->vals[s->g->nodes[r].out[0]].type.dtype != GIR_DT_F32)
+            break;
+        chain[nchain++] = r;
+        last = s->g->nodes[r].out[0];
+    }
+    sx = s->q->vals[xi].scale;
+    sy = act_scale(s, last);
+    for (k = 0; k < GIR_LUT_SIZE; k++) {
+        double v = (double)(k - 128) * sx, q;
+        for (j = 0; j < nchain; j++)
+            v = lut_apply(s->g, &s->g->nodes[chain[j]], v);
+        q = isnan(v) ? 0.0 : rint(v / sy);
+        lut[k] = (int64_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+    }
+    for (j = 1; j < nchain; j++) {
+        s->absorbed[chain[j]] = 1;
+        s->notes[chain[j]].int8 = 1;
+        s->notes[chain[j]].why = "in its producer's LutI8 table";
+    }
+    y = int8_out(s, last, sy);
+    nd = gir_add_node(s->q, GIR_OP_LUTI8, fresh_node(s, n->name), &xi, 1, &y, 1,
+                      copy_loc(s, n->loc));
+    gir_set_attr_ints(s->q, nd, "lut", lut, GIR_LUT_SIZE);
+    return 1;
+}
+
 /* Put each Concat input on the Concat's threshold at its source: the value
  * itself and, through scale-keeping MaxPool / Resize nodes whose input has no
  * other reader, the conv or input behind it.  The rescale then happens in
@@ -891,7 +1042,7 @@ GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const floa
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         const char *why = "no int8 form for this op";
-        int done = 0;
+        int done = 0, x;
         s.notes[i].node = gir_arena_strdup(s.q->arena, n->name);
         s.notes[i].op = n->op;
         if (s.absorbed[i])
@@ -920,12 +1071,16 @@ GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const floa
             break;
         case GIR_OP_ADD:
             done = try_add(&s, i, &why);
+            if (!done && lut_step(g, n, &x))
+                done = try_lut(&s, i, &why);
             break;
         case GIR_OP_AVGPOOL:
         case GIR_OP_GLOBALAVGPOOL:
             done = try_avg(&s, i, &why);
             break;
         default:
+            if (lut_step(g, n, &x))
+                done = try_lut(&s, i, &why);
             break;
         }
         if (done) {

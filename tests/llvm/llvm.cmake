@@ -28,6 +28,11 @@ add_test(NAME llvm_int8_yolov3-tiny-small
   COMMAND ${LLVMT}/check_int8.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/yolov3-tiny-small.onnx
     ${LLVM_MODELS}/yolov3-tiny-small-input.npy ${LLVM_WORK}/int8-yolov3-tiny-small)
 
+# LutI8 (the hswish model's HardSwish tables) as a byte gather.
+add_test(NAME llvm_int8_hswish
+  COMMAND ${LLVMT}/check_int8.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/hswish.onnx
+    ${LLVM_MODELS}/hswish-input.npy ${LLVM_WORK}/int8-hswish)
+
 add_test(NAME llvm_bench_output
   COMMAND ${LLVMT}/check_bench.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/yolov3-tiny-small.onnx
     ${SYSTEM_PYTHON3} ${KILN_DEPS}/node_modules/onnxruntime-node ${LLVM_WORK}/bench)

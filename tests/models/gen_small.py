@@ -24,12 +24,17 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           Conv3x3 16 + Relu, MaxPool, Conv3x3 16 + LeakyRelu, Conv1x1 8 head,
           Transpose back to NHWC (output 1x16x16x8).  The layout a tf2onnx
           model has around its network.
+  hswish  1x3x64x64: PP-OCR-style blocks: Conv3x3 16 stride 2, depthwise
+          Conv3x3, Conv1x1 24, each followed by a scalar affine y * a + b and
+          HardSwish spelled out as paddle2onnx writes it (Add 3, Clip 0..6,
+          Mul, Div 6), and a Conv1x1 8 head (output, 1x8x32x32).  The
+          quantizer's LutI8 tables and the FPGA's kiln_lut engine.
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|big --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -70,6 +75,12 @@ MODELS = {
     "tfnhwc": (32, [
         ("conv", 16, 3, 1, 1, 1, "relu"), ("maxpool",),
         ("conv", 16, 3, 1, 1, 1, "leaky"),
+        ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
+    "hswish": (64, [
+        ("conv", 16, 3, 2, 1, 1, "hswish"),
+        ("conv", 16, 3, 1, 0, 1, "hswish"),
+        ("conv", 24, 1, 1, 1, 1, "hswish"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
     "big": (16, [
@@ -213,6 +224,23 @@ def build(kind, seed, x):
                 "Clip", [bname, const(name + "_lo", np.float32(0.0)),
                          const(name + "_hi", np.float32(6.0))], [cur], name=cur))
             y = np.clip(y, 0.0, 6.0)
+        elif act == "hswish":
+            ka, kb = np.float32(rng.uniform(0.9, 1.3)), np.float32(rng.uniform(-0.2, 0.2))
+            aff, x3, r6, m6, cur = (name + s for s in ("_aff", "_x3", "_r6", "_m6", "_hswish"))
+            nodes.append(helper.make_node("Mul", [const(name + "_ka", np.array([ka])), bname],
+                                          [aff + "m"], name=aff + "m"))
+            nodes.append(helper.make_node("Add", [aff + "m", const(name + "_kb", np.array([kb]))],
+                                          [aff], name=aff))
+            nodes.append(helper.make_node("Add", [aff, const(name + "_3", np.float32(3.0))],
+                                          [x3], name=x3))
+            nodes.append(helper.make_node(
+                "Clip", [x3, const(name + "_lo", np.float32(0.0)),
+                         const(name + "_hi", np.float32(6.0))], [r6], name=r6))
+            nodes.append(helper.make_node("Mul", [aff, r6], [m6], name=m6))
+            nodes.append(helper.make_node("Div", [m6, const(name + "_6", np.float32(6.0))],
+                                          [cur], name=cur))
+            y = y * ka + kb
+            y = y * np.clip(y + 3.0, 0.0, 6.0) / 6.0
         cur_a = y
     in_shape = list(x.shape)
     if kind in NHWC:

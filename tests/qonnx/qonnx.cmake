@@ -31,6 +31,10 @@ add_test(NAME qonnx_qdq_int8_mix_vs_onnxruntime
 add_test(NAME qonnx_qdq_yolov3_tiny_small_vs_onnxruntime
   COMMAND ${QONNX}/qdq_vs_ort.sh $<TARGET_FILE:kiln> ${CMAKE_BINARY_DIR}/models/yolov3-tiny-small.onnx
     ${CMAKE_BINARY_DIR}/models/yolov3-tiny-small-input.npy ${QONNX_ORT} ${QONNX_WORK}/yolo-small 99.9)
+# LutI8 tables (the hswish model) written as Cast, Add 128, Gather.
+add_test(NAME qonnx_qdq_hswish_vs_onnxruntime
+  COMMAND ${QONNX}/qdq_vs_ort.sh $<TARGET_FILE:kiln> ${CMAKE_BINARY_DIR}/models/hswish.onnx
+    ${CMAKE_BINARY_DIR}/models/hswish-input.npy ${QONNX_ORT} ${QONNX_WORK}/hswish 99.9)
 
 # Usage errors of kiln export.
 add_test(NAME qonnx_export_no_output_bad COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/expect.sh 2

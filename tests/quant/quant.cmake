@@ -63,3 +63,10 @@ add_test(NAME quant_channel_heads
 # per channel shrinks, and only biases change.
 add_test(NAME quant_bias_correct
   COMMAND ${QUANT}/bias_correct.sh ${QKILN} ${QMODELS} ${QWORK}/bias)
+# Unary chains (scalar affine + paddle2onnx's HardSwish) as LutI8 tables:
+# all nodes int8, tables equal to numpy's, text round trip, cosine >= 0.95.
+add_test(NAME quant_lut_hswish
+  COMMAND ${QUANT}/lut.sh ${QKILN} ${QMODELS}/hswish.onnx ${QMODELS}/hswish-input.npy ${QWORK}/lut)
+add_test(NAME quant_lut_table_bad
+  COMMAND ${QEXPECT} 2 "kiln: node 'y': LutI8: attribute lut has 3 entries; expected 256"
+    -- ${QKILN} ir ${QUANT}/lut_table_bad.gir)
