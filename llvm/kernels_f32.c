@@ -1,7 +1,7 @@
 /*
  * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
  * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
- * scalar) binary arithmetic, GlobalAveragePool.  Shapes,
+ * scalar) binary arithmetic, GlobalAveragePool, Softmax.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */
@@ -11,6 +11,15 @@
 #include "internal.h"
 
 static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
+
+/* The product of dims[lo .. hi). */
+static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
+{
+    int64_t p = 1;
+    for (; lo < hi; lo++)
+        p *= dims[lo];
+    return p;
+}
 
 /*
  * Conv, 2-D, any group/stride/dilation/padding.  The outer loop runs over
@@ -169,20 +178,73 @@ static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     return 1;
 }
 
-/* Add, Sub, Mul, Div where each operand has the output's shape or one
- * element. */
+/* Where operand v of a binary node reads for output element idx: idx / inner
+ * % cnt, when v broadcasts to the output y along all axes but one run of
+ * axes [lo, hi) where it has y's dims (right-aligned, as numpy does): a
+ * same-shape operand (inner 1, cnt all), a scalar (cnt 1), a bias over the
+ * last axes, a per-channel [C, 1, 1].  0 when v broadcasts otherwise. */
+static int bcast_index(const GirType *v, const GirType *y, int64_t *inner, int64_t *cnt)
+{
+    int lo = -1, hi = -1, d;
+    if (v->rank > y->rank)
+        return 0;
+    for (d = 0; d < y->rank; d++) {
+        int dv = d - (y->rank - v->rank);
+        int64_t ext = dv >= 0 ? v->dims[dv] : 1;
+        if (ext == 1 && y->dims[d] != 1)
+            continue;
+        if (ext != y->dims[d])
+            return 0;
+        if (y->dims[d] == 1)
+            continue;
+        if (lo < 0)
+            lo = d;
+        else if (hi != d)
+            return 0; /* a second run */
+        hi = d + 1;
+    }
+    *inner = lo < 0 ? 1 : dims_prod(y->dims, hi, y->rank);
+    *cnt = lo < 0 ? 1 : dims_prod(y->dims, lo, hi);
+    return 1;
+}
+
+/* The element of operand k (ins[k], broadcast by inner, cnt) for idx. */
+static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int64_t total,
+                               LLVMValueRef idx)
+{
+    LLVMValueRef at = idx;
+    if (cnt == 1)
+        at = klv_i64(ir, 0);
+    else if (cnt != total) {
+        if (inner != 1)
+            at = LLVMBuildUDiv(ir->b, at, klv_i64(ir, inner), "");
+        at = LLVMBuildURem(ir->b, at, klv_i64(ir, cnt), "");
+    }
+    return klv_load(ir, ir->f32, klv_arg(ir, k), at);
+}
+
+/* Add, Sub, Mul, Div where each operand has the output's shape, one
+ * element, or broadcasts along all axes but one run (bcast_index). */
 static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
-    int64_t total = numel(g, n->out[0]), na = numel(g, n->in[0]), nb = numel(g, n->in[1]);
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t total = numel(g, n->out[0]), ia, ca, ib, cb;
     KlvLoop lc, li;
     LLVMValueRef u, v, r;
-    if ((na != total && na != 1) || (nb != total && nb != 1) ||
-        g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
+        return 0;
+    if (numel(g, n->in[0]) == total || numel(g, n->in[0]) == 1)
+        ia = 1, ca = numel(g, n->in[0]);
+    else if (!bcast_index(&g->vals[n->in[0]].type, yt, &ia, &ca))
+        return 0;
+    if (numel(g, n->in[1]) == total || numel(g, n->in[1]) == 1)
+        ib = 1, cb = numel(g, n->in[1]);
+    else if (!bcast_index(&g->vals[n->in[1]].type, yt, &ib, &cb))
         return 0;
     flat_begin(ir, name, total, &lc, &li);
-    u = klv_load(ir, ir->f32, klv_arg(ir, 0), na == 1 ? klv_i64(ir, 0) : li.iv);
-    v = klv_load(ir, ir->f32, klv_arg(ir, 1), nb == 1 ? klv_i64(ir, 0) : li.iv);
+    u = bcast_load(ir, 0, ia, ca, total, li.iv);
+    v = bcast_load(ir, 1, ib, cb, total, li.iv);
     r = klv_binary_f32(ir, n->op, u, v);
     klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
@@ -228,6 +290,75 @@ static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     return 1;
 }
 
+/* Softmax along one axis (coerce2d: over all axes from axis on, the pre-13
+ * form).  The outer loop runs over the rows (outer x inner); per row, as
+ * the interpreter computes it: the maximum, expf(x - max) stored and summed
+ * in double in order, then each stored value divided by the sum in double
+ * and rounded to f32. */
+static int emit_softmax(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, mxp, sump, base, xp, yp, stride, at, v, mx, sum;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    if (coerce) {
+        len = dims_prod(t->dims, ax, t->rank);
+        inner = 1;
+    } else {
+        len = t->dims[ax];
+        inner = dims_prod(t->dims, ax + 1, t->rank);
+    }
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    mxp = LLVMBuildAlloca(b, ir->f32, "max");
+    sump = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    stride = klv_i64(ir, inner);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    /* row r = o * inner + in starts at o * len * inner + in */
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, stride, ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, stride, ""));
+    xp = klv_gep(ir, ir->f32, x, base);
+    yp = klv_gep(ir, ir->f32, y, base);
+    LLVMBuildStore(b, klv_f32c(ir, -INFINITY), mxp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride));
+    mx = LLVMBuildLoad2(b, ir->f32, mxp, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, mx, ""), v, mx, ""), mxp);
+    klv_loop_end(ir, &li);
+    mx = LLVMBuildLoad2(b, ir->f32, mxp, "");
+    LLVMBuildStore(b, LLVMConstReal(d, 0), sump);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    v = klv_call_f32(ir, "expf", LLVMBuildFSub(b, klv_load(ir, ir->f32, xp, at), mx, ""));
+    klv_store(ir, ir->f32, yp, at, v);
+    LLVMBuildStore(
+        b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sump, ""), LLVMBuildFPExt(b, v, d, ""), ""), sump);
+    klv_loop_end(ir, &li);
+    sum = LLVMBuildLoad2(b, d, sump, "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    v = LLVMBuildFDiv(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, yp, at), d, ""), sum, "");
+    klv_store(ir, ir->f32, yp, at, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * 24;
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -256,6 +387,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_binary(ir, g, n, name, plan);
     case GIR_OP_GLOBALAVGPOOL:
         return emit_gap(ir, g, n, name, plan);
+    case GIR_OP_SOFTMAX:
+        return emit_softmax(ir, g, n, name, plan);
     default:
         return 0;
     }

@@ -1,10 +1,10 @@
 /*
  * Kernels that move data without arithmetic, for any element type: 2-D
  * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
- * (Resize nearest, Transpose, Slice) reads y[i] = x[table[i]] with a table
- * found now by running the node once in the interpreter on an input whose
- * elements are their own indices, so the index arithmetic is the
- * interpreter's by construction.
+ * (Resize nearest, Transpose, Slice, Pad) reads y[i] = x[table[i]] with a
+ * table found now by running the node once in the interpreter on an input
+ * whose elements are their own indices, so the index arithmetic is the
+ * interpreter's by construction (a Pad's fill: entry -1).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -145,8 +145,10 @@ static int emit_copy(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 }
 
 /* The gather table of a one-input data movement node: run it on the
- * indices of its input as f32 (exact below 2^24).  NULL when the node does
- * not take that input or the sizes do not allow it. */
+ * indices of its input as f32 (exact below 2^24).  A Pad runs on the
+ * indices plus one with a fill of 0, so an output element that is the fill
+ * gets entry -1.  NULL when the node does not take that input or the sizes
+ * do not allow it. */
 static int32_t *probe_table(const GirGraph *g, const GirNode *n)
 {
     const GirType *xt = &g->vals[n->in[0]].type;
@@ -155,36 +157,45 @@ static int32_t *probe_table(const GirGraph *g, const GirNode *n)
     GirArena *a;
     GirError e;
     int32_t *tab = NULL;
-    float *px;
+    int pad = n->op == GIR_OP_PAD;
+    float *px, zero = 0;
     if (nx <= 0 || nx >= (1 << 24) || ny <= 0 || n->nin > 8 || n->nout != 1)
         return NULL;
     for (i = 1; i < n->nin; i++)
         if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GIR_VAL_CONST)
             return NULL;
+    if (pad && n->nin > 2 && n->in[2] >= 0 && gir_type_numel(&g->vals[n->in[2]].type) != 1)
+        return NULL;
     a = gir_arena_new();
     memset(ins, 0, sizeof ins);
     ins[0].type = *xt;
     ins[0].type.dtype = GIR_DT_F32;
     px = gir_arena_alloc(a, sizeof *px * (size_t)nx);
     for (i = 0; i < nx; i++)
-        px[i] = (float)i;
+        px[i] = (float)(i + pad);
     ins[0].data = px;
     for (i = 1; i < n->nin; i++)
         if (n->in[i] >= 0) {
             ins[i].type = g->vals[n->in[i]].type;
             ins[i].data = g->vals[n->in[i]].data;
         }
+    if (pad && n->nin > 2 && n->in[2] >= 0) {
+        /* the constant_value, as an f32 0 */
+        ins[2].type.dtype = GIR_DT_F32;
+        ins[2].data = &zero;
+    }
     if (klv_interp_node(g, n, ins, &out, a, &e) == 0 && out.type.dtype == GIR_DT_F32 &&
         gir_type_numel(&out.type) == ny) {
         const float *py = out.data;
         tab = malloc(sizeof *tab * (size_t)ny);
         for (i = 0; tab && i < ny; i++) {
-            if (!(py[i] >= 0 && py[i] < (float)nx && py[i] == floorf(py[i]))) {
+            float v = py[i] - (float)pad;
+            if (!(v >= -pad && v < (float)nx && v == floorf(v))) {
                 free(tab);
                 tab = NULL;
                 break;
             }
-            tab[i] = (int32_t)py[i];
+            tab[i] = (int32_t)v;
         }
     }
     gir_arena_free(a);
@@ -200,10 +211,22 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     LLVMTypeRef et = elem_type(ir, yt->dtype);
     int64_t total = gir_type_numel(yt);
     int32_t *tab;
-    LLVMValueRef start, end, t;
+    LLVMValueRef start, end, t, fill = NULL;
     KlvLoop lc, li;
     if (!et || g->vals[n->in[0]].type.dtype != yt->dtype || !(tab = probe_table(g, n)))
         return 0;
+    if (n->op == GIR_OP_PAD) {
+        const void *cv = n->nin > 2 && n->in[2] >= 0 ? g->vals[n->in[2]].data : NULL;
+        if (yt->dtype == GIR_DT_F32) {
+            float f = 0;
+            if (cv)
+                memcpy(&f, cv, sizeof f);
+            fill = klv_f32c(ir, f);
+        } else {
+            int8_t c = cv ? *(const int8_t *)cv : 0;
+            fill = LLVMConstInt(ir->i8, (unsigned long long)(int64_t)c, 1);
+        }
+    }
     klv_plan_extra(plan, tab, total * 4, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
     t = klv_arg(ir, n->nin + 1);
@@ -215,7 +238,17 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     li = klv_loop_begin(ir, start, end);
     {
         LLVMValueRef at = LLVMBuildSExt(ir->b, klv_load(ir, ir->i32, t, li.iv), ir->i64, "");
-        klv_store(ir, et, klv_arg(ir, n->nin), li.iv, klv_load(ir, et, klv_arg(ir, 0), at));
+        LLVMValueRef v;
+        if (fill) {
+            /* entry -1: the Pad's fill */
+            LLVMValueRef out = LLVMBuildICmp(ir->b, LLVMIntSLT, at, klv_i64(ir, 0), "");
+            LLVMValueRef safe = LLVMBuildSelect(ir->b, out, klv_i64(ir, 0), at, "");
+            v = klv_load(ir, et, klv_arg(ir, 0), safe);
+            v = LLVMBuildSelect(ir->b, out, fill, v, "");
+        } else {
+            v = klv_load(ir, et, klv_arg(ir, 0), at);
+        }
+        klv_store(ir, et, klv_arg(ir, n->nin), li.iv, v);
     }
     klv_loop_end(ir, &li);
     klv_loop_end(ir, &lc);
@@ -248,6 +281,7 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_gather(ir, g, n, name, plan);
     case GIR_OP_TRANSPOSE:
     case GIR_OP_SLICE:
+    case GIR_OP_PAD:
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;
