@@ -66,8 +66,9 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # over an inner axis and in the pre-13 (coerce2d) form, Pad in each mode
 # (constant with a fill, reflect, edge), arithmetic broadcasting along one
 # run of axes, fp32 Gemm (transB, alpha, beta, a fused activation) and
-# MatMul (a 2-D B, and batched), and one node left to the interpreter
-# (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
+# MatMul (a 2-D B, and batched), the unary ops computed in double, Pow,
+# ReduceMean and ReduceSum (last axis, two inner axes, all), and one node
+# left to the interpreter (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
 lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
 lines.append(const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)))
 lines.append(const("pads2", np.array([0, 0, 1, 1, 0, 0, 2, 1], np.int64)))
@@ -78,6 +79,9 @@ lines.append(const("rb", rng.standard_normal((4, 1)).astype(np.float32)))
 lines.append(const("gw", rng.standard_normal((7, 20)).astype(np.float32)))
 lines.append(const("gc", rng.standard_normal(7).astype(np.float32)))
 lines.append(const("mw", rng.standard_normal((5, 6)).astype(np.float32)))
+lines.append(const("two", np.array(2.0, np.float32).reshape(())))
+lines.append(const("ax3", np.array([3], np.int64)))
+lines.append(const("ax12", np.array([1, 2], np.int64)))
 lines += [
     '%sa = Softmax(%x) {axis=1} : f32[2,3,4,5]',
     '%sc = Softmax(%x) {axis=2, coerce2d=1} : f32[2,3,4,5]',
@@ -93,8 +97,25 @@ lines += [
     '%xt = Transpose(%x) {perm=[0,1,3,2]} : f32[2,3,5,4]',
     '%bb = MatMul(%sa, %xt) : f32[2,3,4,4]',
     '%h = Hardmax(%gm) {axis=1} : f32[6,7]',
+    '%u1 = HardSigmoid(%x) {alpha=0.3, beta=0.4} : f32[2,3,4,5]',
+    '%u2 = HardSwish(%u1) : f32[2,3,4,5]',
+    '%u3 = Abs(%x) : f32[2,3,4,5]',
+    '%u4 = Sqrt(%u3) : f32[2,3,4,5]',
+    '%u5 = Log(%u4) : f32[2,3,4,5]',
+    '%u6 = Exp(%u5) : f32[2,3,4,5]',
+    '%u7 = Reciprocal(%u6) : f32[2,3,4,5]',
+    '%u8 = Neg(%u7) : f32[2,3,4,5]',
+    '%u9 = Erf(%u8) : f32[2,3,4,5]',
+    '%ua = Floor(%bs) : f32[2,3,4,5]',
+    '%ub = Ceil(%bs) : f32[2,3,4,5]',
+    '%pw = Pow(%x, %two) : f32[2,3,4,5]',
+    '%pl = Pow(%u3, %lb) : f32[2,3,4,5]',
+    '%rm = ReduceMean(%x, %ax3) {keepdims=1} : f32[2,3,4,1]',
+    '%rs = ReduceSum(%x, %ax12) {keepdims=0} : f32[2,5]',
+    '%ra = ReduceMean(%u2) {keepdims=0} : f32[]',
 ]
-lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb"]]
+lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
+                                   "ub", "pw", "pl", "rm", "rs", "ra"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
