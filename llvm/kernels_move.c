@@ -82,6 +82,77 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+/* AveragePool, 2-D, f32, as pool() of interp.c computes it: the taps
+ * inside the input summed in double in window order, divided by their
+ * count (count_include_pad: the taps inside input and pads), rounded to
+ * f32.  Outer loop over (batch, channel) planes; window taps unrolled.
+ * (Arithmetic, but the window walk is MaxPool's.) */
+static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt), *a;
+    int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r;
+    KlvLoop lp, loy, lox;
+    if (xt->dtype != GIR_DT_F32 || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 ||
+        k[0] * k[1] > 64 || strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+        return 0;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
+        memcpy(p, a, sizeof p);
+    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    sum = LLVMConstReal(dt, 0);
+    nin = klv_i64(ir, 0);
+    npad = klv_i64(ir, 0);
+    for (ky = 0; ky < k[0]; ky++) {
+        LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+        LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+        /* inside input or pads: -pads_begin <= iy < H + pads_end */
+        LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
+                                         LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
+        for (kx = 0; kx < k[1]; kx++) {
+            LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+            LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+            LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
+                                             LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
+            LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix), v;
+            at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+            v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
+            /* sum never is -0, so adding +0 for a tap outside changes nothing */
+            sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
+            nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
+            npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+        }
+    }
+    div = incl ? npad : nin;
+    r = LLVMBuildFDiv(b, sum, LLVMBuildSIToFP(b, div, dt, ""), "");
+    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, div, klv_i64(ir, 0), ""), LLVMConstReal(dt, 0), r, "");
+    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+              LLVMBuildFPTrunc(b, r, ir->f32, ""));
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = xt->dims[0] * xt->dims[1];
+    plan->work = OH * OW * k[0] * k[1] * 2;
+    return 1;
+}
+
 /* Concat of inputs of one element type: per outer index, each input's
  * block copied to its place. */
 static int emit_concat(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -267,6 +338,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     switch (n->op) {
     case GIR_OP_MAXPOOL:
         return emit_maxpool(ir, g, n, name, plan);
+    case GIR_OP_AVGPOOL:
+        return emit_avgpool(ir, g, n, name, plan);
     case GIR_OP_CONCAT:
         return emit_concat(ir, g, n, name, plan);
     case GIR_OP_RESHAPE:

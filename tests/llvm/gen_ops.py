@@ -67,7 +67,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # (constant with a fill, reflect, edge), arithmetic broadcasting along one
 # run of axes, fp32 Gemm (transB, alpha, beta, a fused activation) and
 # MatMul (a 2-D B, and batched), the unary ops computed in double, Pow,
-# ReduceMean and ReduceSum (last axis, two inner axes, all), and one node
+# ReduceMean and ReduceSum (last axis, two inner axes, all), AveragePool
+# (count_include_pad, ceil_mode), and one node
 # left to the interpreter (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
 lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
 lines.append(const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)))
@@ -113,9 +114,11 @@ lines += [
     '%rm = ReduceMean(%x, %ax3) {keepdims=1} : f32[2,3,4,1]',
     '%rs = ReduceSum(%x, %ax12) {keepdims=0} : f32[2,5]',
     '%ra = ReduceMean(%u2) {keepdims=0} : f32[]',
+    '%ap = AveragePool(%x) {kernel_shape=[3,2], strides=[2,2], pads=[1,0,1,1], count_include_pad=1} : f32[2,3,2,3]',
+    '%aq = AveragePool(%bs) {kernel_shape=[2,2], strides=[2,2], ceil_mode=1} : f32[2,3,2,3]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
-                                   "ub", "pw", "pl", "rm", "rs", "ra"]]
+                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
