@@ -3,7 +3,7 @@
  * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
  * broadcast) binary arithmetic, the unary ops the interpreter computes in
  * double, GlobalAveragePool, ReduceMean/Sum over one run of axes,
- * Softmax.  Shapes,
+ * Softmax, BatchNormalization.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */
@@ -527,6 +527,47 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* BatchNormalization (inference): per (batch, channel) plane inv =
+ * 1 / sqrtf(var + eps), then y = (x - mean) * inv * scale + bias, all in
+ * f32 in the interpreter's order. */
+static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t C, plane, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef c, sc, bi, mean, inv, xp, yp, v;
+    KlvLoop lp, li;
+    if (n->nin != 5 || n->nout != 1 || t->rank < 2)
+        return 0;
+    for (k = 1; k < 5; k++)
+        if (g->vals[n->in[k]].type.dtype != GIR_DT_F32)
+            return 0;
+    C = t->dims[1];
+    plane = dims_prod(t->dims, 2, t->rank);
+    klv_kernel_begin(ir, name);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    c = LLVMBuildSRem(b, lp.iv, klv_i64(ir, C), "");
+    sc = klv_load(ir, ir->f32, klv_arg(ir, 1), c);
+    bi = klv_load(ir, ir->f32, klv_arg(ir, 2), c);
+    mean = klv_load(ir, ir->f32, klv_arg(ir, 3), c);
+    v = LLVMBuildFAdd(b, klv_load(ir, ir->f32, klv_arg(ir, 4), c),
+                      klv_f32c(ir, gir_attr_float(n, "epsilon", 1e-5f)), "");
+    inv = LLVMBuildFDiv(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "sqrtf", v), "");
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    yp = klv_gep(ir, ir->f32, klv_arg(ir, 5), klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    v = LLVMBuildFSub(b, klv_load(ir, ir->f32, xp, li.iv), mean, "");
+    v = LLVMBuildFMul(b, LLVMBuildFMul(b, v, inv, ""), sc, "");
+    klv_store(ir, ir->f32, yp, li.iv, LLVMBuildFAdd(b, v, bi, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = t->dims[0] * C;
+    plan->work = plane * 4;
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -573,6 +614,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_REDUCEMEAN:
     case GIR_OP_REDUCESUM:
         return emit_reduce(ir, g, n, name, plan);
+    case GIR_OP_BATCHNORM:
+        return emit_batchnorm(ir, g, n, name, plan);
     default:
         return 0;
     }

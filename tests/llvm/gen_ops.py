@@ -68,7 +68,7 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # run of axes, fp32 Gemm (transB, alpha, beta, a fused activation) and
 # MatMul (a 2-D B, and batched), the unary ops computed in double, Pow,
 # ReduceMean and ReduceSum (last axis, two inner axes, all), AveragePool
-# (count_include_pad, ceil_mode), and one node
+# (count_include_pad, ceil_mode), BatchNormalization, and one node
 # left to the interpreter (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
 lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
 lines.append(const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)))
@@ -83,6 +83,11 @@ lines.append(const("mw", rng.standard_normal((5, 6)).astype(np.float32)))
 lines.append(const("two", np.array(2.0, np.float32).reshape(())))
 lines.append(const("ax3", np.array([3], np.int64)))
 lines.append(const("ax12", np.array([1, 2], np.int64)))
+bn = [rng.standard_normal(3).astype(np.float32) for _ in range(3)]
+lines.append(const("bs3", bn[0]))
+lines.append(const("bb3", bn[1]))
+lines.append(const("bm3", bn[2]))
+lines.append(const("bv3", rng.uniform(0.5, 2.0, 3).astype(np.float32)))
 lines += [
     '%sa = Softmax(%x) {axis=1} : f32[2,3,4,5]',
     '%sc = Softmax(%x) {axis=2, coerce2d=1} : f32[2,3,4,5]',
@@ -116,9 +121,10 @@ lines += [
     '%ra = ReduceMean(%u2) {keepdims=0} : f32[]',
     '%ap = AveragePool(%x) {kernel_shape=[3,2], strides=[2,2], pads=[1,0,1,1], count_include_pad=1} : f32[2,3,2,3]',
     '%aq = AveragePool(%bs) {kernel_shape=[2,2], strides=[2,2], ceil_mode=1} : f32[2,3,2,3]',
+    '%bn = BatchNormalization(%x, %bs3, %bb3, %bm3, %bv3) {epsilon=0.001} : f32[2,3,4,5]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
-                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq"]]
+                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
