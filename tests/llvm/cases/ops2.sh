@@ -8,10 +8,11 @@
 # every output is within 1e-5 relative L2 of the fp32 interpreter; Pad of
 # int8 data (cases/ops2-i8.gir) is compiled and byte for byte the
 # interpreter's.
-$KILN run $HERE/cases/ops2.gir -i $HERE/cases/ops2-input.npy --target cpu > /dev/null 2> $TMP/run.err
+# (check_fp32.sh's --target cpu run prints the count line)
+$HERE/check_fp32.sh $KILN $HERE/cases/ops2.gir $HERE/cases/ops2-input.npy $TMP/fp32 2> $TMP/run.err \
+    || { cat $TMP/run.err; exit 1; }
 cat $TMP/run.err
 grep -q ': 32 of 33 nodes compiled, 1 in the interpreter;' $TMP/run.err
-$HERE/check_fp32.sh $KILN $HERE/cases/ops2.gir $HERE/cases/ops2-input.npy $TMP/fp32
 g=$HERE/cases/ops2-i8.gir
 c=() r=()
 for k in 0 1 2; do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
