@@ -616,6 +616,9 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_reduce(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_GEMM:
+    case GIR_OP_MATMUL:
+        return klv_emit_gemm_f32(ir, g, n, name, plan, e);
     default:
         return 0;
     }
