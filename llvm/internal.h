@@ -142,6 +142,7 @@ KlvEmitFn klv_emit_f32;  /* kernels_f32.c: Conv, elementwise, pools */
 KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
 KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 KlvEmitFn klv_emit_gemm_i8; /* gemm_i8.c: int8 Gemm and MatMul */
+KlvEmitFn klv_emit_gemm_f32; /* gemm_f32.c: fp32 Gemm and MatMul (through klv_emit_f32) */
 
 /* conv_blocked.c: the register-blocked 2-D Conv of group 1, fp32 (q = 0)
  * or the int8 form (q = 1, requantize attributes already checked); 1 when

@@ -1,7 +1,9 @@
 /*
  * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
  * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
- * scalar) binary arithmetic, GlobalAveragePool.  Shapes,
+ * broadcast) binary arithmetic, the unary ops the interpreter computes in
+ * double, GlobalAveragePool, ReduceMean/Sum over one run of axes,
+ * Softmax, BatchNormalization.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */
@@ -11,6 +13,15 @@
 #include "internal.h"
 
 static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
+
+/* The product of dims[lo .. hi). */
+static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
+{
+    int64_t p = 1;
+    for (; lo < hi; lo++)
+        p *= dims[lo];
+    return p;
+}
 
 /*
  * Conv, 2-D, any group/stride/dilation/padding.  The outer loop runs over
@@ -169,21 +180,88 @@ static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     return 1;
 }
 
-/* Add, Sub, Mul, Div where each operand has the output's shape or one
- * element. */
+/* Where operand v of a binary node reads for output element idx: idx / inner
+ * % cnt, when v broadcasts to the output y along all axes but one run of
+ * axes [lo, hi) where it has y's dims (right-aligned, as numpy does): a
+ * same-shape operand (inner 1, cnt all), a scalar (cnt 1), a bias over the
+ * last axes, a per-channel [C, 1, 1].  0 when v broadcasts otherwise. */
+static int bcast_index(const GirType *v, const GirType *y, int64_t *inner, int64_t *cnt)
+{
+    int lo = -1, hi = -1, d;
+    if (v->rank > y->rank)
+        return 0;
+    for (d = 0; d < y->rank; d++) {
+        int dv = d - (y->rank - v->rank);
+        int64_t ext = dv >= 0 ? v->dims[dv] : 1;
+        if (ext == 1 && y->dims[d] != 1)
+            continue;
+        if (ext != y->dims[d])
+            return 0;
+        if (y->dims[d] == 1)
+            continue;
+        if (lo < 0)
+            lo = d;
+        else if (hi != d)
+            return 0; /* a second run */
+        hi = d + 1;
+    }
+    *inner = lo < 0 ? 1 : dims_prod(y->dims, hi, y->rank);
+    *cnt = lo < 0 ? 1 : dims_prod(y->dims, lo, hi);
+    return 1;
+}
+
+/* The element of operand k (ins[k], broadcast by inner, cnt) for idx. */
+static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int64_t total,
+                               LLVMValueRef idx)
+{
+    LLVMValueRef at = idx;
+    if (cnt == 1)
+        at = klv_i64(ir, 0);
+    else if (cnt != total) {
+        if (inner != 1)
+            at = LLVMBuildUDiv(ir->b, at, klv_i64(ir, inner), "");
+        at = LLVMBuildURem(ir->b, at, klv_i64(ir, cnt), "");
+    }
+    return klv_load(ir, ir->f32, klv_arg(ir, k), at);
+}
+
+/* Add, Sub, Mul, Div, Pow (in double) where each operand has the output's
+ * shape, one element, or broadcasts along all axes but one run
+ * (bcast_index). */
 static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
-    int64_t total = numel(g, n->out[0]), na = numel(g, n->in[0]), nb = numel(g, n->in[1]);
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t total = numel(g, n->out[0]), ia, ca, ib, cb;
     KlvLoop lc, li;
     LLVMValueRef u, v, r;
-    if ((na != total && na != 1) || (nb != total && nb != 1) ||
-        g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
+    if (g->vals[n->in[0]].type.dtype != GIR_DT_F32 || g->vals[n->in[1]].type.dtype != GIR_DT_F32)
+        return 0;
+    if (numel(g, n->in[0]) == total || numel(g, n->in[0]) == 1)
+        ia = 1, ca = numel(g, n->in[0]);
+    else if (!bcast_index(&g->vals[n->in[0]].type, yt, &ia, &ca))
+        return 0;
+    if (numel(g, n->in[1]) == total || numel(g, n->in[1]) == 1)
+        ib = 1, cb = numel(g, n->in[1]);
+    else if (!bcast_index(&g->vals[n->in[1]].type, yt, &ib, &cb))
         return 0;
     flat_begin(ir, name, total, &lc, &li);
-    u = klv_load(ir, ir->f32, klv_arg(ir, 0), na == 1 ? klv_i64(ir, 0) : li.iv);
-    v = klv_load(ir, ir->f32, klv_arg(ir, 1), nb == 1 ? klv_i64(ir, 0) : li.iv);
-    r = klv_binary_f32(ir, n->op, u, v);
+    u = bcast_load(ir, 0, ia, ca, total, li.iv);
+    v = bcast_load(ir, 1, ib, cb, total, li.iv);
+    if (n->op == GIR_OP_POW) {
+        /* pow in double, as binop of interp.c */
+        LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+        LLVMTypeRef fty = LLVMFunctionType(d, (LLVMTypeRef[]){d, d}, 2, 0);
+        LLVMValueRef f = LLVMGetNamedFunction(ir->mod, "pow");
+        LLVMValueRef xy[2];
+        if (!f)
+            f = LLVMAddFunction(ir->mod, "pow", fty);
+        xy[0] = LLVMBuildFPExt(ir->b, u, d, "");
+        xy[1] = LLVMBuildFPExt(ir->b, v, d, "");
+        r = LLVMBuildFPTrunc(ir->b, LLVMBuildCall2(ir->b, fty, f, xy, 2, ""), ir->f32, "");
+    } else {
+        r = klv_binary_f32(ir, n->op, u, v);
+    }
     klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
     return 1;
@@ -228,6 +306,268 @@ static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     return 1;
 }
 
+/* Softmax along one axis (coerce2d: over all axes from axis on, the pre-13
+ * form).  The outer loop runs over the rows (outer x inner); per row, as
+ * the interpreter computes it: the maximum, expf(x - max) stored and summed
+ * in double in order, then each stored value divided by the sum in double
+ * and rounded to f32. */
+static int emit_softmax(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, mxp, sump, base, xp, yp, stride, at, v, mx, sum;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    if (coerce) {
+        len = dims_prod(t->dims, ax, t->rank);
+        inner = 1;
+    } else {
+        len = t->dims[ax];
+        inner = dims_prod(t->dims, ax + 1, t->rank);
+    }
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    mxp = LLVMBuildAlloca(b, ir->f32, "max");
+    sump = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    stride = klv_i64(ir, inner);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    /* row r = o * inner + in starts at o * len * inner + in */
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, stride, ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, stride, ""));
+    xp = klv_gep(ir, ir->f32, x, base);
+    yp = klv_gep(ir, ir->f32, y, base);
+    LLVMBuildStore(b, klv_f32c(ir, -INFINITY), mxp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride));
+    mx = LLVMBuildLoad2(b, ir->f32, mxp, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, mx, ""), v, mx, ""), mxp);
+    klv_loop_end(ir, &li);
+    mx = LLVMBuildLoad2(b, ir->f32, mxp, "");
+    LLVMBuildStore(b, LLVMConstReal(d, 0), sump);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    v = klv_call_f32(ir, "expf", LLVMBuildFSub(b, klv_load(ir, ir->f32, xp, at), mx, ""));
+    klv_store(ir, ir->f32, yp, at, v);
+    LLVMBuildStore(
+        b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sump, ""), LLVMBuildFPExt(b, v, d, ""), ""), sump);
+    klv_loop_end(ir, &li);
+    sum = LLVMBuildLoad2(b, d, sump, "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    v = LLVMBuildFDiv(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, yp, at), d, ""), sum, "");
+    klv_store(ir, ir->f32, yp, at, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * 24;
+    return 1;
+}
+
+/* Call libm function fname of one double argument. */
+static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMTypeRef fty = LLVMFunctionType(d, &d, 1, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname);
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
+}
+
+/* min(1, max(0, a)) in the interpreter's form: a < 0 ? 0 : a > 1 ? 1 : a. */
+static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef one = LLVMConstReal(d, 1), r;
+    r = LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOGT, a, one, ""), one, a, "");
+    return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOLT, a, LLVMConstReal(d, 0), ""),
+                           LLVMConstReal(d, 0), r, "");
+}
+
+/* The unary ops the interpreter computes in double (unary_f of interp.c):
+ * x widened, the op, rounded back to f32; NULL when op is none of them. */
+static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x = LLVMBuildFPExt(b, v, d, ""), r, a;
+    switch (n->op) {
+    case GIR_OP_ABS: r = call_f64(ir, "fabs", x); break;
+    case GIR_OP_NEG: r = LLVMBuildFNeg(b, x, ""); break;
+    case GIR_OP_EXP: r = call_f64(ir, "exp", x); break;
+    case GIR_OP_LOG: r = call_f64(ir, "log", x); break;
+    case GIR_OP_SQRT: r = call_f64(ir, "sqrt", x); break;
+    case GIR_OP_RECIPROCAL: r = LLVMBuildFDiv(b, LLVMConstReal(d, 1), x, ""); break;
+    case GIR_OP_FLOOR: r = call_f64(ir, "floor", x); break;
+    case GIR_OP_CEIL: r = call_f64(ir, "ceil", x); break;
+    case GIR_OP_ERF: r = call_f64(ir, "erf", x); break;
+    case GIR_OP_HARDSIGMOID:
+        a = LLVMBuildFMul(b, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 0.2f)), x, "");
+        a = LLVMBuildFAdd(b, a, LLVMConstReal(d, (double)gir_attr_float(n, "beta", 0.5f)), "");
+        r = clamp01_f64(ir, a);
+        break;
+    case GIR_OP_HARDSWISH:
+        a = LLVMBuildFAdd(b, LLVMBuildFDiv(b, x, LLVMConstReal(d, 6), ""), LLVMConstReal(d, 0.5), "");
+        r = LLVMBuildFMul(b, x, clamp01_f64(ir, a), "");
+        break;
+    default: return NULL;
+    }
+    return LLVMBuildFPTrunc(b, r, ir->f32, "");
+}
+
+/* Abs, Neg, Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Erf, HardSigmoid,
+ * HardSwish: flat, in double as the interpreter computes them. */
+static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    int64_t total = numel(g, n->out[0]);
+    KlvLoop lc, li;
+    LLVMValueRef v;
+    if (n->nin != 1)
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    v = unary_f64(ir, n, klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv));
+    klv_store(ir, ir->f32, klv_arg(ir, 1), li.iv, v);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* ReduceMean, ReduceSum over one run of axes [lo, hi) (every input
+ * element of an output in increasing order, as the interpreter visits
+ * them): the sum in double, the mean divided by the count, rounded to f32.
+ * The outer loop runs over the outputs. */
+static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0;
+    int64_t av[GIR_MAX_RANK], len, inner, outs, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef accp, base, xp, sum;
+    KlvLoop lp, li;
+    memset(mask, 0, sizeof mask);
+    if (t->rank < 1 || t->rank > GIR_MAX_RANK)
+        return 0;
+    if (n->nin > 1 && n->in[1] >= 0) {
+        const GirValue *ax = &g->vals[n->in[1]];
+        if (ax->kind != GIR_VAL_CONST || (ax->type.dtype != GIR_DT_I64 && ax->type.dtype != GIR_DT_I32))
+            return 0;
+        na = (int)gir_type_numel(&ax->type);
+        if (na > GIR_MAX_RANK)
+            return 0;
+        for (k = 0; k < na; k++)
+            av[k] = ax->type.dtype == GIR_DT_I32 ? ((const int32_t *)ax->data)[k]
+                                                : ((const int64_t *)ax->data)[k];
+    }
+    if (na == 0) {
+        if (gir_attr_int(n, "noop_with_empty_axes", 0))
+            return 0;
+        for (d = 0; d < t->rank; d++)
+            mask[d] = 1;
+    }
+    for (k = 0; k < na; k++) {
+        int64_t a = av[k] < 0 ? av[k] + t->rank : av[k];
+        if (a < 0 || a >= t->rank)
+            return 0;
+        mask[a] = 1;
+    }
+    for (d = 0; d < t->rank; d++) {
+        if (!mask[d] || t->dims[d] == 1)
+            continue;
+        if (lo < 0)
+            lo = d;
+        else if (hi != d)
+            return 0; /* reduced axes not one run */
+        hi = d + 1;
+    }
+    if (lo < 0)
+        lo = hi = 0;
+    len = dims_prod(t->dims, lo, hi);
+    inner = dims_prod(t->dims, hi, t->rank);
+    outs = gir_type_numel(&g->vals[n->out[0]].type);
+    if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "sum");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    /* output r = o * inner + in reads from o * len * inner + in */
+    base = klv_add(ir,
+                   klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    LLVMBuildStore(b,
+                   LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""),
+                                 LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, ""),
+                                 ""),
+                   accp);
+    klv_loop_end(ir, &li);
+    sum = LLVMBuildLoad2(b, dt, accp, "");
+    if (n->op == GIR_OP_REDUCEMEAN)
+        sum = LLVMBuildFDiv(b, sum, LLVMConstReal(dt, (double)len), "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), lp.iv, LLVMBuildFPTrunc(b, sum, ir->f32, ""));
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = outs;
+    plan->work = len * 2;
+    return 1;
+}
+
+/* BatchNormalization (inference): per (batch, channel) plane inv =
+ * 1 / sqrtf(var + eps), then y = (x - mean) * inv * scale + bias, all in
+ * f32 in the interpreter's order. */
+static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t C, plane, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef c, sc, bi, mean, inv, xp, yp, v;
+    KlvLoop lp, li;
+    if (n->nin != 5 || n->nout != 1 || t->rank < 2)
+        return 0;
+    for (k = 1; k < 5; k++)
+        if (g->vals[n->in[k]].type.dtype != GIR_DT_F32)
+            return 0;
+    C = t->dims[1];
+    plane = dims_prod(t->dims, 2, t->rank);
+    klv_kernel_begin(ir, name);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    c = LLVMBuildSRem(b, lp.iv, klv_i64(ir, C), "");
+    sc = klv_load(ir, ir->f32, klv_arg(ir, 1), c);
+    bi = klv_load(ir, ir->f32, klv_arg(ir, 2), c);
+    mean = klv_load(ir, ir->f32, klv_arg(ir, 3), c);
+    v = LLVMBuildFAdd(b, klv_load(ir, ir->f32, klv_arg(ir, 4), c),
+                      klv_f32c(ir, gir_attr_float(n, "epsilon", 1e-5f)), "");
+    inv = LLVMBuildFDiv(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "sqrtf", v), "");
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    yp = klv_gep(ir, ir->f32, klv_arg(ir, 5), klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    v = LLVMBuildFSub(b, klv_load(ir, ir->f32, xp, li.iv), mean, "");
+    v = LLVMBuildFMul(b, LLVMBuildFMul(b, v, inv, ""), sc, "");
+    klv_store(ir, ir->f32, yp, li.iv, LLVMBuildFAdd(b, v, bi, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = t->dims[0] * C;
+    plan->work = plane * 4;
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -253,9 +593,32 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_SUB:
     case GIR_OP_MUL:
     case GIR_OP_DIV:
+    case GIR_OP_POW:
         return emit_binary(ir, g, n, name, plan);
     case GIR_OP_GLOBALAVGPOOL:
         return emit_gap(ir, g, n, name, plan);
+    case GIR_OP_SOFTMAX:
+        return emit_softmax(ir, g, n, name, plan);
+    case GIR_OP_ABS:
+    case GIR_OP_NEG:
+    case GIR_OP_EXP:
+    case GIR_OP_LOG:
+    case GIR_OP_SQRT:
+    case GIR_OP_RECIPROCAL:
+    case GIR_OP_FLOOR:
+    case GIR_OP_CEIL:
+    case GIR_OP_ERF:
+    case GIR_OP_HARDSIGMOID:
+    case GIR_OP_HARDSWISH:
+        return emit_unary_f64(ir, g, n, name, plan);
+    case GIR_OP_REDUCEMEAN:
+    case GIR_OP_REDUCESUM:
+        return emit_reduce(ir, g, n, name, plan);
+    case GIR_OP_BATCHNORM:
+        return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_GEMM:
+    case GIR_OP_MATMUL:
+        return klv_emit_gemm_f32(ir, g, n, name, plan, e);
     default:
         return 0;
     }

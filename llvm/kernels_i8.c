@@ -2,7 +2,7 @@
  * int8 kernels of the int8 form (docs/quant.md): 2-D Conv with an int32
  * accumulator row, each accumulator through the requantize step of
  * graphir/requant.h (klv_requant) and the fused clamp; Requantize; LutI8
- * (a byte gather);
+ * (a byte gather); GlobalAveragePool;
  * per-tensor QuantizeLinear and DequantizeLinear.  Bit
  * for bit the int8 interpreter's arithmetic: integer sums are exact in any
  * order.
@@ -203,6 +203,46 @@ static int emit_lut(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     return 1;
 }
 
+/* int8 GlobalAveragePool (globalavgpool_i8 of interp_int8.c): per plane
+ * the int32 sum of its elements, then kiln_requant by rq_m, rq_shift.
+ * Planes above 2^24 elements (the interpreter refuses them) fall back. */
+static int emit_gap_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int cnt;
+    const int64_t *m = gir_attr_ints(n, "rq_m", &cnt), *sh;
+    int64_t planes, plane;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef xp, accp, mv;
+    KlvLoop lp, li;
+    if (!m || cnt < 1 || !(sh = gir_attr_ints(n, "rq_shift", &cnt)) || cnt < 1 || t->rank < 3)
+        return 0;
+    planes = t->dims[0] * t->dims[1];
+    plane = planes ? gir_type_numel(t) / planes : 0;
+    if (plane > ((int64_t)1 << 24))
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, ir->i32, "sum");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, lp.iv, klv_i64(ir, plane)));
+    LLVMBuildStore(b, LLVMConstInt(ir->i32, 0, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    LLVMBuildStore(b,
+                   LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, accp, ""),
+                                LLVMBuildSExt(b, klv_load(ir, ir->i8, xp, li.iv), ir->i32, ""), ""),
+                   accp);
+    klv_loop_end(ir, &li);
+    mv = klv_i64(ir, m[0]);
+    klv_store(ir, ir->i8, klv_arg(ir, 1), lp.iv,
+              klv_requant(ir, LLVMBuildLoad2(b, ir->i32, accp, ""), mv, mv, klv_i64(ir, sh[0]), -128, 127));
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = planes;
+    plan->work = plane;
+    return 1;
+}
+
 /* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
  * constant, one element each, zero point i8 or u8 (or absent).  0 when the
  * node has another form (per-axis scales fall back to the interpreter). */
@@ -360,5 +400,7 @@ int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name
         return emit_requantize(ir, g, n, name, plan);
     if (n->op == GIR_OP_LUTI8 && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
         return emit_lut(ir, g, n, name, plan);
+    if (n->op == GIR_OP_GLOBALAVGPOOL && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
+        return emit_gap_i8(ir, g, n, name, plan);
     return 0;
 }

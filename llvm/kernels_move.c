@@ -1,10 +1,10 @@
 /*
  * Kernels that move data without arithmetic, for any element type: 2-D
  * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
- * (Resize nearest, Transpose, Slice) reads y[i] = x[table[i]] with a table
- * found now by running the node once in the interpreter on an input whose
- * elements are their own indices, so the index arithmetic is the
- * interpreter's by construction.
+ * (Resize nearest, Transpose, Slice, Pad) reads y[i] = x[table[i]] with a
+ * table found now by running the node once in the interpreter on an input
+ * whose elements are their own indices, so the index arithmetic is the
+ * interpreter's by construction (a Pad's fill: entry -1).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +82,77 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+/* AveragePool, 2-D, f32, as pool() of interp.c computes it: the taps
+ * inside the input summed in double in window order, divided by their
+ * count (count_include_pad: the taps inside input and pads), rounded to
+ * f32.  Outer loop over (batch, channel) planes; window taps unrolled.
+ * (Arithmetic, but the window walk is MaxPool's.) */
+static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt), *a;
+    int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r;
+    KlvLoop lp, loy, lox;
+    if (xt->dtype != GIR_DT_F32 || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 ||
+        k[0] * k[1] > 64 || strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+        return 0;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
+        memcpy(p, a, sizeof p);
+    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    sum = LLVMConstReal(dt, 0);
+    nin = klv_i64(ir, 0);
+    npad = klv_i64(ir, 0);
+    for (ky = 0; ky < k[0]; ky++) {
+        LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+        LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+        /* inside input or pads: -pads_begin <= iy < H + pads_end */
+        LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
+                                         LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
+        for (kx = 0; kx < k[1]; kx++) {
+            LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+            LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+            LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
+                                             LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
+            LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix), v;
+            at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+            v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
+            /* sum never is -0, so adding +0 for a tap outside changes nothing */
+            sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
+            nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
+            npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+        }
+    }
+    div = incl ? npad : nin;
+    r = LLVMBuildFDiv(b, sum, LLVMBuildSIToFP(b, div, dt, ""), "");
+    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, div, klv_i64(ir, 0), ""), LLVMConstReal(dt, 0), r, "");
+    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+              LLVMBuildFPTrunc(b, r, ir->f32, ""));
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = xt->dims[0] * xt->dims[1];
+    plan->work = OH * OW * k[0] * k[1] * 2;
+    return 1;
+}
+
 /* Concat of inputs of one element type: per outer index, each input's
  * block copied to its place. */
 static int emit_concat(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -145,8 +216,10 @@ static int emit_copy(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 }
 
 /* The gather table of a one-input data movement node: run it on the
- * indices of its input as f32 (exact below 2^24).  NULL when the node does
- * not take that input or the sizes do not allow it. */
+ * indices of its input as f32 (exact below 2^24).  A Pad runs on the
+ * indices plus one with a fill of 0, so an output element that is the fill
+ * gets entry -1.  NULL when the node does not take that input or the sizes
+ * do not allow it. */
 static int32_t *probe_table(const GirGraph *g, const GirNode *n)
 {
     const GirType *xt = &g->vals[n->in[0]].type;
@@ -155,36 +228,45 @@ static int32_t *probe_table(const GirGraph *g, const GirNode *n)
     GirArena *a;
     GirError e;
     int32_t *tab = NULL;
-    float *px;
+    int pad = n->op == GIR_OP_PAD;
+    float *px, zero = 0;
     if (nx <= 0 || nx >= (1 << 24) || ny <= 0 || n->nin > 8 || n->nout != 1)
         return NULL;
     for (i = 1; i < n->nin; i++)
         if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GIR_VAL_CONST)
             return NULL;
+    if (pad && n->nin > 2 && n->in[2] >= 0 && gir_type_numel(&g->vals[n->in[2]].type) != 1)
+        return NULL;
     a = gir_arena_new();
     memset(ins, 0, sizeof ins);
     ins[0].type = *xt;
     ins[0].type.dtype = GIR_DT_F32;
     px = gir_arena_alloc(a, sizeof *px * (size_t)nx);
     for (i = 0; i < nx; i++)
-        px[i] = (float)i;
+        px[i] = (float)(i + pad);
     ins[0].data = px;
     for (i = 1; i < n->nin; i++)
         if (n->in[i] >= 0) {
             ins[i].type = g->vals[n->in[i]].type;
             ins[i].data = g->vals[n->in[i]].data;
         }
+    if (pad && n->nin > 2 && n->in[2] >= 0) {
+        /* the constant_value, as an f32 0 */
+        ins[2].type.dtype = GIR_DT_F32;
+        ins[2].data = &zero;
+    }
     if (klv_interp_node(g, n, ins, &out, a, &e) == 0 && out.type.dtype == GIR_DT_F32 &&
         gir_type_numel(&out.type) == ny) {
         const float *py = out.data;
         tab = malloc(sizeof *tab * (size_t)ny);
         for (i = 0; tab && i < ny; i++) {
-            if (!(py[i] >= 0 && py[i] < (float)nx && py[i] == floorf(py[i]))) {
+            float v = py[i] - (float)pad;
+            if (!(v >= -pad && v < (float)nx && v == floorf(v))) {
                 free(tab);
                 tab = NULL;
                 break;
             }
-            tab[i] = (int32_t)py[i];
+            tab[i] = (int32_t)v;
         }
     }
     gir_arena_free(a);
@@ -200,10 +282,22 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     LLVMTypeRef et = elem_type(ir, yt->dtype);
     int64_t total = gir_type_numel(yt);
     int32_t *tab;
-    LLVMValueRef start, end, t;
+    LLVMValueRef start, end, t, fill = NULL;
     KlvLoop lc, li;
     if (!et || g->vals[n->in[0]].type.dtype != yt->dtype || !(tab = probe_table(g, n)))
         return 0;
+    if (n->op == GIR_OP_PAD) {
+        const void *cv = n->nin > 2 && n->in[2] >= 0 ? g->vals[n->in[2]].data : NULL;
+        if (yt->dtype == GIR_DT_F32) {
+            float f = 0;
+            if (cv)
+                memcpy(&f, cv, sizeof f);
+            fill = klv_f32c(ir, f);
+        } else {
+            int8_t c = cv ? *(const int8_t *)cv : 0;
+            fill = LLVMConstInt(ir->i8, (unsigned long long)(int64_t)c, 1);
+        }
+    }
     klv_plan_extra(plan, tab, total * 4, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
     t = klv_arg(ir, n->nin + 1);
@@ -215,7 +309,17 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     li = klv_loop_begin(ir, start, end);
     {
         LLVMValueRef at = LLVMBuildSExt(ir->b, klv_load(ir, ir->i32, t, li.iv), ir->i64, "");
-        klv_store(ir, et, klv_arg(ir, n->nin), li.iv, klv_load(ir, et, klv_arg(ir, 0), at));
+        LLVMValueRef v;
+        if (fill) {
+            /* entry -1: the Pad's fill */
+            LLVMValueRef out = LLVMBuildICmp(ir->b, LLVMIntSLT, at, klv_i64(ir, 0), "");
+            LLVMValueRef safe = LLVMBuildSelect(ir->b, out, klv_i64(ir, 0), at, "");
+            v = klv_load(ir, et, klv_arg(ir, 0), safe);
+            v = LLVMBuildSelect(ir->b, out, fill, v, "");
+        } else {
+            v = klv_load(ir, et, klv_arg(ir, 0), at);
+        }
+        klv_store(ir, et, klv_arg(ir, n->nin), li.iv, v);
     }
     klv_loop_end(ir, &li);
     klv_loop_end(ir, &lc);
@@ -234,6 +338,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     switch (n->op) {
     case GIR_OP_MAXPOOL:
         return emit_maxpool(ir, g, n, name, plan);
+    case GIR_OP_AVGPOOL:
+        return emit_avgpool(ir, g, n, name, plan);
     case GIR_OP_CONCAT:
         return emit_concat(ir, g, n, name, plan);
     case GIR_OP_RESHAPE:
@@ -248,6 +354,7 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_gather(ir, g, n, name, plan);
     case GIR_OP_TRANSPOSE:
     case GIR_OP_SLICE:
+    case GIR_OP_PAD:
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;

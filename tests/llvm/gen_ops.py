@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes cases/ops.gir: a small graph in the text IR that runs every op the
-CPU back end lowers (and one it leaves to the interpreter), with seeded
-weights, and cases/ops-input.npy.  Run once; the outputs are checked in."""
+"""Writes cases/ops.gir: a small graph in the text IR that runs the ops the
+CPU back end first lowered, with seeded weights, and cases/ops-input.npy;
+then cases/ops2.gir, ops2-input.npy, ops2-i8.gir, ops2-i8-input.npy (the
+ops lowered since, below).  Run once with /usr/bin/python3; the outputs are
+checked in."""
 import base64
 import os
 import struct
@@ -13,7 +15,7 @@ here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
 
 
 def const(name, arr):
-    dt = {np.float32: "f32", np.int64: "i64"}[arr.dtype.type]
+    dt = {np.float32: "f32", np.int64: "i64", np.int8: "i8"}[arr.dtype.type]
     dims = ",".join(str(d) for d in arr.shape)
     data = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
     return f'const %{name} : {dt}[{dims}] = base64"{data}"'
@@ -59,3 +61,85 @@ os.makedirs(here, exist_ok=True)
 with open(os.path.join(here, "ops.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).astype(np.float32))
+
+# cases/ops2.gir: the ops lowered since, in their corner cases: Softmax
+# over an inner axis and in the pre-13 (coerce2d) form, Pad in each mode
+# (constant with a fill, reflect, edge), arithmetic broadcasting along one
+# run of axes, fp32 Gemm (transB, alpha, beta, a fused activation) and
+# MatMul (a 2-D B, and batched), the unary ops computed in double, Pow,
+# ReduceMean and ReduceSum (last axis, two inner axes, all), AveragePool
+# (count_include_pad, ceil_mode), BatchNormalization, and one node
+# left to the interpreter (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
+lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
+lines.append(const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)))
+lines.append(const("pads2", np.array([0, 0, 1, 1, 0, 0, 2, 1], np.int64)))
+lines.append(const("fill", np.array(0.5, np.float32).reshape(())))
+lines.append(const("cb", rng.standard_normal((3, 1, 1)).astype(np.float32)))
+lines.append(const("lb", rng.standard_normal(5).astype(np.float32)))
+lines.append(const("rb", rng.standard_normal((4, 1)).astype(np.float32)))
+lines.append(const("gw", rng.standard_normal((7, 20)).astype(np.float32)))
+lines.append(const("gc", rng.standard_normal(7).astype(np.float32)))
+lines.append(const("mw", rng.standard_normal((5, 6)).astype(np.float32)))
+lines.append(const("two", np.array(2.0, np.float32).reshape(())))
+lines.append(const("ax3", np.array([3], np.int64)))
+lines.append(const("ax12", np.array([1, 2], np.int64)))
+bn = [rng.standard_normal(3).astype(np.float32) for _ in range(3)]
+lines.append(const("bs3", bn[0]))
+lines.append(const("bb3", bn[1]))
+lines.append(const("bm3", bn[2]))
+lines.append(const("bv3", rng.uniform(0.5, 2.0, 3).astype(np.float32)))
+lines += [
+    '%sa = Softmax(%x) {axis=1} : f32[2,3,4,5]',
+    '%sc = Softmax(%x) {axis=2, coerce2d=1} : f32[2,3,4,5]',
+    '%pc = Pad(%x, %pads, %fill) {mode="constant"} : f32[2,3,6,8]',
+    '%pr = Pad(%x, %pads2) {mode="reflect"} : f32[2,3,7,7]',
+    '%pe = Pad(%x, %pads2) {mode="edge"} : f32[2,3,7,7]',
+    '%ba = Add(%x, %cb) : f32[2,3,4,5]',
+    '%bm = Mul(%ba, %lb) : f32[2,3,4,5]',
+    '%bs = Sub(%rb, %bm) : f32[2,3,4,5]',
+    '%fl = Flatten(%bs) {axis=2} : f32[6,20]',
+    '%gm = Gemm(%fl, %gw, %gc) {transB=1, alpha=0.5, beta=2.0, act="leakyrelu", act_alpha=0.1} : f32[6,7]',
+    '%mm = MatMul(%x, %mw) : f32[2,3,4,6]',
+    '%xt = Transpose(%x) {perm=[0,1,3,2]} : f32[2,3,5,4]',
+    '%bb = MatMul(%sa, %xt) : f32[2,3,4,4]',
+    '%h = Hardmax(%gm) {axis=1} : f32[6,7]',
+    '%u1 = HardSigmoid(%x) {alpha=0.3, beta=0.4} : f32[2,3,4,5]',
+    '%u2 = HardSwish(%u1) : f32[2,3,4,5]',
+    '%u3 = Abs(%x) : f32[2,3,4,5]',
+    '%u4 = Sqrt(%u3) : f32[2,3,4,5]',
+    '%u5 = Log(%u4) : f32[2,3,4,5]',
+    '%u6 = Exp(%u5) : f32[2,3,4,5]',
+    '%u7 = Reciprocal(%u6) : f32[2,3,4,5]',
+    '%u8 = Neg(%u7) : f32[2,3,4,5]',
+    '%u9 = Erf(%u8) : f32[2,3,4,5]',
+    '%ua = Floor(%bs) : f32[2,3,4,5]',
+    '%ub = Ceil(%bs) : f32[2,3,4,5]',
+    '%pw = Pow(%x, %two) : f32[2,3,4,5]',
+    '%pl = Pow(%u3, %lb) : f32[2,3,4,5]',
+    '%rm = ReduceMean(%x, %ax3) {keepdims=1} : f32[2,3,4,1]',
+    '%rs = ReduceSum(%x, %ax12) {keepdims=0} : f32[2,5]',
+    '%ra = ReduceMean(%u2) {keepdims=0} : f32[]',
+    '%ap = AveragePool(%x) {kernel_shape=[3,2], strides=[2,2], pads=[1,0,1,1], count_include_pad=1} : f32[2,3,2,3]',
+    '%aq = AveragePool(%bs) {kernel_shape=[2,2], strides=[2,2], ceil_mode=1} : f32[2,3,2,3]',
+    '%bn = BatchNormalization(%x, %bs3, %bb3, %bm3, %bv3) {epsilon=0.001} : f32[2,3,4,5]',
+]
+lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
+                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn"]]
+with open(os.path.join(here, "ops2.gir"), "w") as f:
+    f.write("\n".join(lines) + "\n")
+np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
+
+lines = ['graph "ops2-i8" opset 17', "input %x : i8[1,2,3,4]"]
+lines.append(const("pads", np.array([0, 1, 2, 0, 0, 0, 1, 3], np.int64)))
+lines.append(const("fill", np.array([-7], np.int8).reshape(())))
+lines += [
+    '%pc = Pad(%x, %pads, %fill) {mode="constant"} : i8[1,3,6,7]',
+    '%pz = Pad(%x, %pads) {mode="constant"} : i8[1,3,6,7]',
+    '%pr = Pad(%x, %pads) {mode="reflect"} : i8[1,3,6,7]',
+    "output %pc",
+    "output %pz",
+    "output %pr",
+]
+with open(os.path.join(here, "ops2-i8.gir"), "w") as f:
+    f.write("\n".join(lines) + "\n")
+np.save(os.path.join(here, "ops2-i8-input.npy"), rng.integers(-128, 128, (1, 2, 3, 4)).astype(np.int8))

@@ -17,8 +17,8 @@ foreach(m big resdw)
     COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
       ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fma-${m} --fma)
 endforeach()
-# Every lowered op at once (cases/ops.gir from gen_ops.py), and Softmax
-# through the interpreter fallback.
+# Every lowered op at once (cases/ops.gir from gen_ops.py; more in
+# cases/ops2.sh).
 add_test(NAME llvm_fp32_ops
   COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVMT}/cases/ops.gir
     ${LLVMT}/cases/ops-input.npy ${LLVM_WORK}/fp32-ops)

@@ -1,41 +1,32 @@
-# RUN: KILN
-# A CPU layer the LLVM back end has no lowering for (a Darknet [softmax]
-# between the two convs: Softmax) cannot go into the driver's objects:
-# kiln compile exits 2 with one line naming the partition and the node,
-# and leaves no output folder.
+# RUN: KILN PYTHON
+# A CPU layer the LLVM back end has no lowering for (an ONNX Hardmax
+# between two convs) cannot go into the driver's objects: kiln compile
+# exits 2 with one line naming the partition and the node, and leaves no
+# output folder.
 . $HERE/lib.sh
-cat > $TMP/sm.cfg <<'CFG'
-[net]
-width=16
-height=16
-channels=3
-
-[convolutional]
-batch_normalize=1
-filters=8
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[softmax]
-
-[convolutional]
-size=1
-stride=1
-pad=1
-filters=18
-activation=linear
-
-[yolo]
-mask=0,1,2
-anchors=10,14,23,27,37,58
-classes=1
-num=3
-CFG
+cat > $TMP/mk.py <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+rng = np.random.default_rng(5)
+w1 = numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype(np.float32), "w1")
+w2 = numpy_helper.from_array(rng.standard_normal((8, 8, 1, 1)).astype(np.float32), "w2")
+nodes = [
+    helper.make_node("Conv", ["x", "w1"], ["c1"], "conv1", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+    helper.make_node("Hardmax", ["c1"], ["h"], "hardmax1", axis=1),
+    helper.make_node("Conv", ["h", "w2"], ["y"], "conv2", kernel_shape=[1, 1]),
+]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 16, 16])
+g = helper.make_graph(nodes, "hm", [x], [y], [w1, w2])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), sys.argv[1])
+PY
+$PYTHON $TMP/mk.py $TMP/hm.onnx
 rc=0
-$KILN compile $TMP/sm.cfg --calib-random 1 --board zcu104 -o $TMP/a > $TMP/out 2> $TMP/err || rc=$?
+$KILN compile $TMP/hm.onnx --calib-random 1 --board zcu104 -o $TMP/a > $TMP/out 2> $TMP/err || rc=$?
 cat $TMP/err
 [ $rc = 2 ]
-grep -q "driver: CPU partition 0 (from node '.*'): .*node 'softmax#1': Softmax has no lowering in the CPU back end" $TMP/err
+[ "$(wc -l < $TMP/err)" = 1 ]
+grep -q "driver: CPU partition 0 (from node '.*'): .*node 'hardmax1': Hardmax has no lowering in the CPU back end" $TMP/err
 test ! -e $TMP/a

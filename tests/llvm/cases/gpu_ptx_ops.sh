@@ -1,6 +1,6 @@
 # RUN: KILN PYTHON
 # Every op the LLVM back end lowers, but Sigmoid, Tanh (libm: they need
-# libdevice, below) and Softmax (no lowering): cases/ops.gir without them,
+# libdevice, below) and Softmax (expf too): cases/ops.gir without them,
 # as PTX with its plan (ptx_check), and the plan run on this CPU (--target
 # gpu-host) against the interpreter.  KILN_LIBDEVICE= keeps libdevice out.
 . $HERE/gpu_lib.sh
