@@ -305,8 +305,13 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     }
     i = hls_fold_apply(p, spec, (int)pe, e);
     free(spec);
-    if (i < 0)
-        return -1;
+    if (i < 0) { /* its message names --fold: say where the names came from */
+        GirError why;
+        if (!e)
+            return -1;
+        why = *e;
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %s", path, why.msg);
+    }
     if (i != n)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %d entries name %d layers", path,
                             n, i);

@@ -42,7 +42,11 @@ assert "replayed from" in f["fold"]["why"], f["fold"]["why"]
 assert strip(a) == strip(f)
 a["fold"]["layers"][1]["tog"] += 1
 json.dump(a, open(sys.argv[3], "w"))
+a["fold"]["layers"][1]["node"] = "conv99"
+json.dump(a, open(sys.argv[3] + ".node", "w"))
 PY
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/bad.json.node --plan-only -o $TMP/i 2> $TMP/err; then exit 1; fi
+grep -q "bad.json.node: \$.fold.layers: --fold conv12,conv99,conv14: no layer 'conv99'" $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/bad.json --plan-only -o $TMP/g 2> $TMP/err; then exit 1; fi
 grep -q "bad.json: \$.fold.layers\[1\].tog: .*output groups a tile of 'conv13'" $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json -o $TMP/h 2> $TMP/err; then exit 1; fi
