@@ -231,6 +231,78 @@ static HlsRes ts_resources(const int64_t *hw)
     return r;
 }
 
+/* Round n up to a multiple of m (m > 0). */
+static int64_t ts_pad(int64_t n, int64_t m) { return hls_cdiv(n, m) * m; }
+
+int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32], HlsTsBytes *b)
+{
+    int64_t icg, ocg, tog, nt, hout, wout, kki, xbytes, ybytes, wbeats, wbytes, v[12];
+    int i;
+    if (pe <= 0 || bus <= 0 || (pe % bus && bus % pe) || l->k < 1 || l->k > 15 ||
+        (l->stride != 1 && l->stride != 2) || l->pad < 0 || l->pad >= l->k || l->h < 1 ||
+        l->w < 1 || l->cin < 1 || l->cout < 1 || l->h + 2 * l->pad < l->k ||
+        l->w + 2 * l->pad < l->k || l->qlo < -128 || l->qhi > 127 || l->qlo > l->qhi)
+        return -1;
+    icg = hls_cdiv(l->cin, pe);
+    ocg = hls_cdiv(l->cout, pe);
+    tog = l->tog <= 0 || l->tog > ocg ? ocg : l->tog;
+    nt = hls_cdiv(ocg, tog);
+    hout = (l->h + 2 * l->pad - l->k) / l->stride + 1;
+    wout = (l->w + 2 * l->pad - l->k) / l->stride + 1;
+    kki = l->k * l->k * icg;
+    xbytes = ts_pad(l->h * l->w * icg * pe, bus);
+    ybytes = ts_pad(hout * wout * ocg * pe, bus);
+    wbeats = hls_conv_group_wbeats(pe, kki) * ocg;
+    wbytes = ts_pad(wbeats * pe, bus);
+    /* tile-major passes go to their channel offset: whole bus beats a pixel */
+    if (nt > 1 && (ocg != nt * tog || (tog * pe) % bus))
+        return -1;
+    /* the 16-bit fields and the 32-bit counts */
+    v[0] = l->h, v[1] = l->w, v[2] = icg, v[3] = ocg, v[4] = tog;
+    for (i = 0; i < 5; i++)
+        if (v[i] > 0xffff)
+            return -1;
+    v[0] = xbytes, v[1] = l->h * l->w * icg, v[2] = wbytes, v[3] = wbeats, v[4] = ybytes;
+    v[5] = hout * wout * ocg;
+    for (i = 0; i < 6; i++)
+        if (v[i] > 0xffffffffll)
+            return -1;
+    memset(d, 0, 32 * sizeof d[0]);
+    d[0] = (uint32_t)l->h | (uint32_t)l->w << 16;
+    d[1] = (uint32_t)icg | (uint32_t)ocg << 16;
+    d[2] = (uint32_t)tog | (uint32_t)l->k << 16 | (uint32_t)l->stride << 20 |
+           (uint32_t)l->pad << 24;
+    d[3] = (uint32_t)(uint8_t)l->qlo | (uint32_t)(uint8_t)l->qhi << 8;
+    d[4] = (uint32_t)l->xa, d[5] = (uint32_t)(l->xa >> 32);
+    d[6] = (uint32_t)l->wa, d[7] = (uint32_t)(l->wa >> 32);
+    d[8] = (uint32_t)l->ya, d[9] = (uint32_t)(l->ya >> 32);
+    d[10] = (uint32_t)xbytes;
+    d[11] = (uint32_t)(l->h * l->w * icg);
+    d[12] = (uint32_t)nt;
+    d[13] = (uint32_t)wbytes;
+    d[14] = (uint32_t)wbeats;
+    if (nt == 1) {
+        d[15] = (uint32_t)ybytes;
+        d[16] = (uint32_t)(hout * wout * ocg);
+        d[17] = 1;
+    } else {
+        /* each pass's tog*PE bytes a pixel at its channel offset, in rows */
+        d[15] = (uint32_t)(hout * wout * tog * pe);
+        d[16] = (uint32_t)(hout * wout * tog);
+        d[17] = (uint32_t)nt;
+        d[18] = (uint32_t)(tog * pe);
+        d[19] = (uint32_t)(tog * pe / bus);
+        d[20] = (uint32_t)(ocg * pe);
+    }
+    d[21] = (uint32_t)(hls_conv_group_wbeats(pe, kki) * tog);
+    if (b) {
+        b->xbytes = xbytes;
+        b->wbytes = wbytes;
+        b->ybytes = ybytes;
+    }
+    return 0;
+}
+
 static const HlsEngineDesc tsconv_desc = {
     "kiln_tsconv",
     "time-shared KxK conv: one kiln_conv runs a table of layers, weights and maps via DDR",

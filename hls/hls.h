@@ -53,6 +53,31 @@ int hls_param_index_from(const char *const *names, const char *name, int from);
  * three parameter beats and kki = K x K x ICG weight beats each. */
 int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki);
 
+/* One layer of kiln_tsconv's descriptor table (kiln_tsconv.v's header). */
+typedef struct {
+    int64_t h, w, cin, cout, k, stride, pad; /* input map and conv shape */
+    int64_t tog;      /* output groups per weight tile (0 or more than OCG: one tile) */
+    int qlo, qhi;     /* the layer's activation clamp, int8 */
+    uint64_t xa;      /* DDR byte address of the input map ([h][w][ICG*PE] int8) */
+    uint64_t wa;      /* of the weight stream (kiln_conv order, hls_conv_group_wbeats) */
+    uint64_t ya;      /* of the output map ([hout][wout][OCG*PE]) */
+} HlsTsLayer;
+
+/* The sizes a layer of HlsTsLayer takes in DDR, bytes padded to the bus. */
+typedef struct {
+    int64_t xbytes; /* input map */
+    int64_t wbytes; /* weight stream, all tiles */
+    int64_t ybytes; /* output map */
+} HlsTsBytes;
+
+/* The 32 words of l's 128-byte descriptor for an engine of PE_IC = PE_OC =
+ * pe lanes and a bus of `bus` bytes (its DATA_W/8), and its DDR sizes into
+ * *b (may be NULL).  The one packing of the descriptor: the compiler's image
+ * and the benches use it.  Returns 0, or -1 when l does not fit a
+ * descriptor (a field past its bits, tiles whose channel slice is not whole
+ * bus beats or that do not divide OCG, pe not a divisor of bus). */
+int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32], HlsTsBytes *b);
+
 /* The conv-family descriptors (hls/desc_conv.c), NULL-terminated. */
 extern const HlsEngineDesc *const hls_conv_descs[];
 /* The stream-family descriptors (hls/desc_stream.c), NULL-terminated. */

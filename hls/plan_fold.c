@@ -154,9 +154,12 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
     f->macs = 0;
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
-        int64_t icg = hls_cdiv(l->cin, pe), ocg = hls_cdiv(l->cout, pe);
+        int64_t ocg = hls_cdiv(l->cout, pe);
         int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
         int64_t nt = hls_cdiv(ocg, l->tog);
+        HlsTsLayer t;
+        HlsTsBytes b;
+        uint32_t desc[32];
         rt[hls_param_index(d->rt_params, "h")] = l->h;
         rt[hls_param_index(d->rt_params, "w")] = l->w;
         rt[hls_param_index(d->rt_params, "cin")] = l->cin;
@@ -168,11 +171,15 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         rt[hls_param_index(d->rt_params, "lat")] = FOLD_MEM_LAT;
         rt[hls_param_index(d->rt_params, "first")] = i == 0;
         c = d->cycles(f->hw, rt);
-        if (c < 0)
+        /* the descriptor the driver will write must hold the layer; its
+         * sizes are the DDR traffic (the input once a tile) */
+        t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
+                         l->qlo, l->qhi, 0, 0, 0};
+        if (c < 0 || hls_tsconv_desc(&t, pe, f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8,
+                                     desc, &b) < 0)
             return gir_error_at(e, gir_loc_none(),
                                 "plan: layer '%s': kiln_tsconv rejects the layer's shape", l->node);
-        l->ddr_bytes = 128 + ocg * hls_conv_group_wbeats(pe, l->k * l->k * icg) * pe +
-                       nt * l->h * l->w * icg * pe + l->oh * l->ow * ocg * pe;
+        l->ddr_bytes = 128 + b.wbytes + nt * b.xbytes + b.ybytes;
         ddr = (int64_t)((double)l->ddr_bytes / bpc + 0.999999);
         l->cycles = hls_max64(c, ddr);
         f->cycles += l->cycles;

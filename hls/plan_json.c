@@ -254,6 +254,90 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
     return 0;
 }
 
+/* The `fold` object o (may be NULL) of the plan at path: its layers leave
+ * p's stages onto the shared engine of the recorded size (hls_fold_apply,
+ * as the search did); each layer's recorded tog must be the one that size
+ * gives.  No fold, or one without layers (not taken): p unchanged.  0 or
+ * -1 + e. */
+static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e)
+{
+    const cJSON *ls, *hw;
+    char *spec;
+    size_t len = 1;
+    int64_t pe, oc, tog;
+    int i, n;
+    if (!o)
+        return 0;
+    if (!cJSON_IsObject(o))
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold: expected an object", path);
+    ls = cJSON_GetObjectItemCaseSensitive(o, "layers");
+    if (!ls)
+        return 0;
+    if (!cJSON_IsArray(ls))
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: expected an array", path);
+    n = cJSON_GetArraySize(ls);
+    if (n == 0)
+        return 0;
+    hw = cJSON_GetObjectItemCaseSensitive(o, "hw");
+    if (!cJSON_IsObject(hw))
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw: expected an object", path);
+    if (get_int(hw, path, "$.fold.hw", "PE_IC", 16, 64, 1, &pe, e) ||
+        get_int(hw, path, "$.fold.hw", "PE_OC", 16, 64, 1, &oc, e))
+        return -1;
+    if (oc != pe)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw: PE_OC %lld is not PE_IC %lld (the "
+                            "shared engine's array is square)", path, (long long)oc, (long long)pe);
+    for (i = 0; i < n; i++) {
+        const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
+        if (!cJSON_IsString(nd) || !nd->valuestring[0] || strchr(nd->valuestring, ','))
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers[%d].node: expected a layer "
+                                "name", path, i);
+        len += strlen(nd->valuestring) + 1;
+    }
+    spec = malloc(len);
+    if (!spec)
+        gir_die("out of memory");
+    spec[0] = 0;
+    for (i = 0; i < n; i++) {
+        if (i)
+            strcat(spec, ",");
+        strcat(spec, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node")->valuestring);
+    }
+    i = hls_fold_apply(p, spec, (int)pe, e);
+    free(spec);
+    if (i < 0) { /* its message names --fold: say where the names came from */
+        GirError why;
+        if (!e)
+            return -1;
+        why = *e;
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %s", path, why.msg);
+    }
+    if (i != n)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %d entries name %d layers", path,
+                            n, i);
+    /* the tiles follow from the size: a differing one is a hand edit kiln
+     * cannot honour */
+    for (i = 0; i < n; i++) {
+        const cJSON *l = cJSON_GetArrayItem(ls, i);
+        const char *node = cJSON_GetObjectItemCaseSensitive(l, "node")->valuestring;
+        char base[48];
+        int j;
+        snprintf(base, sizeof base, "$.fold.layers[%d]", i);
+        if (get_int(l, path, base, "tog", 1, 1 << 20, 0, &tog, e))
+            return -1;
+        for (j = 0; j < p->fold.n && strcmp(p->fold.layers[j].node, node); j++)
+            ;
+        if (j < p->fold.n && p->fold.layers[j].tog != tog)
+            return gir_error_at(e, gir_loc_none(), "%s: %s.tog: %lld, the %lldx%lld engine takes "
+                                "%lld output groups a tile of '%s'", path, base, (long long)tog,
+                                (long long)pe, (long long)pe, (long long)p->fold.layers[j].tog,
+                                node);
+    }
+    snprintf(p->fold.why, sizeof p->fold.why, "replayed from %s: %d conv layers on a %lldx%lld "
+             "array", path, n, (long long)pe, (long long)pe);
+    return 0;
+}
+
 HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e)
 {
@@ -305,6 +389,8 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
             hls_plan_set_clk2x(p, 1);
         }
     }
+    if (replay_fold(p, cJSON_GetObjectItemCaseSensitive(root, "fold"), path, e) < 0)
+        goto fail;
     n = cJSON_GetArraySize(st);
     if (n != p->nstage) {
         gir_error_at(e, gir_loc_none(), "%s: $.stages: %d stages, the model has %d FPGA layers",

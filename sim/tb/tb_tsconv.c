@@ -148,39 +148,19 @@ static void layer_make(Layer *l, TbRng *r, uint8_t *mem, const int8_t *x)
             }
 }
 
-/* The 128-byte descriptor of layer l (kiln_tsconv.v's header). */
+/* The 128-byte descriptor of layer l: the compiler's packing
+ * (hls_tsconv_desc), its sizes checked against the bench's own layout. */
 static void desc_write(const Layer *l, uint8_t *mem)
 {
     uint32_t d[32];
-    long tile_bytes = (long)l->hout * l->wout * l->tog * PE;
-    memset(d, 0, sizeof d);
-    d[0] = (uint32_t)l->h | (uint32_t)l->w << 16;
-    d[1] = (uint32_t)l->icg | (uint32_t)l->ocg << 16;
-    d[2] = (uint32_t)l->tog | (uint32_t)l->k << 16 | (uint32_t)l->s << 20 | (uint32_t)l->p << 24;
-    d[3] = (uint32_t)(uint8_t)l->qlo | (uint32_t)(uint8_t)l->qhi << 8;
-    d[4] = (uint32_t)l->xa;
-    d[6] = (uint32_t)l->wa;
-    d[8] = (uint32_t)l->ya;
-    d[10] = (uint32_t)l->xbytes;
-    d[11] = (uint32_t)((long)l->h * l->w * l->icg);
-    d[12] = (uint32_t)l->nt;
-    d[13] = (uint32_t)l->wbytes;
-    d[14] = (uint32_t)l->wbeats;
-    if (l->nt == 1) {
-        d[15] = (uint32_t)l->ybytes;
-        d[16] = (uint32_t)((long)l->hout * l->wout * l->ocg);
-        d[17] = 1;
-    } else {
-        /* tile-major passes: each pass's tog*PE bytes a pixel at its channel
-         * offset (needs tog*PE a multiple of the bus and ocg = nt*tog) */
-        d[15] = (uint32_t)tile_bytes;
-        d[16] = (uint32_t)((long)l->hout * l->wout * l->tog);
-        d[17] = (uint32_t)l->nt;
-        d[18] = (uint32_t)(l->tog * PE);
-        d[19] = (uint32_t)(l->tog * PE / TS_BUS);
-        d[20] = (uint32_t)(l->ocg * PE);
+    HlsTsLayer t = {l->h, l->w, l->cin, l->cout, l->k, l->s, l->p, l->tog, l->qlo, l->qhi,
+                    l->xa, l->wa, l->ya};
+    HlsTsBytes b;
+    if (hls_tsconv_desc(&t, PE, TS_BUS, d, &b) != 0 || b.xbytes != l->xbytes ||
+        b.wbytes != l->wbytes || b.ybytes != l->ybytes) {
+        fprintf(stderr, "tb_tsconv: hls_tsconv_desc refused a layer or sized it differently\n");
+        exit(1);
     }
-    d[21] = (uint32_t)l->w0beats;
     for (int i = 0; i < 32; i++)
         tb_put_u32(&mem[l->da + 4 * (uint64_t)i], d[i]);
 }

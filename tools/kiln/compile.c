@@ -552,9 +552,10 @@ int kiln_cmd_compile(int argc, char **argv)
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
     if (rc == KILN_OK && p->fold.n > 0 && !plan_only)
-        rc = kiln_user_error("compile: --fold %s folds %d layer(s) onto kiln_tsconv, which the "
+        rc = kiln_user_error("compile: %s %s folds %d layer(s) onto kiln_tsconv, which the "
                              "generated top does not instantiate yet: add --plan-only",
-                             opts.fold, p->fold.n);
+                             opts.fold ? "--fold" : "--plan", opts.fold ? opts.fold : plan_path,
+                             p->fold.n);
     ms = now_ms() - t0;
     if (rc == KILN_OK)
         rc = write_outputs(p, g, outdir, ms, plan_only, &svg, &dopt, &drv);

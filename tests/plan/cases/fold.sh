@@ -4,7 +4,8 @@
 # cycles; the engine's cycles are the sum of its layers'); auto folds the
 # full model's 13x13 tail on Ultra96-V2, faster than without; a layer that
 # is not a conv, an unknown layer and a folded plan without --plan-only are
-# errors naming the cause.
+# errors naming the cause.  A folded plan.json replays to the same plan
+# (only the `why` texts differ); a hand-edited tile is an error.
 M=$MODELS/yolov3-tiny-small.onnx
 $KILN compile $M --calib-random 1 --board kv260 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
@@ -27,3 +28,26 @@ grep -qx "kiln: --fold conv99: no layer 'conv99' in the FPGA part of 'yolov3_tin
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12 -o $TMP/e 2> $TMP/err; then exit 1; fi
 grep -q "add --plan-only" $TMP/err
 test ! -e $TMP/e/plan.json
+$KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json --plan-only -o $TMP/f > /dev/null
+/usr/bin/python3 - $TMP/a/plan.json $TMP/f/plan.json $TMP/bad.json <<'PY'
+import json, sys
+a, f = (json.load(open(x)) for x in sys.argv[1:3])
+def strip(p):
+    for s in p["stages"]:
+        s.pop("why")
+    p["figures"].pop("limit", None)
+    p["fold"].pop("why")
+    return p
+assert "replayed from" in f["fold"]["why"], f["fold"]["why"]
+assert strip(a) == strip(f)
+a["fold"]["layers"][1]["tog"] += 1
+json.dump(a, open(sys.argv[3], "w"))
+a["fold"]["layers"][1]["node"] = "conv99"
+json.dump(a, open(sys.argv[3] + ".node", "w"))
+PY
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/bad.json.node --plan-only -o $TMP/i 2> $TMP/err; then exit 1; fi
+grep -q "bad.json.node: \$.fold.layers: --fold conv12,conv99,conv14: no layer 'conv99'" $TMP/err
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/bad.json --plan-only -o $TMP/g 2> $TMP/err; then exit 1; fi
+grep -q "bad.json: \$.fold.layers\[1\].tog: .*output groups a tile of 'conv13'" $TMP/err
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json -o $TMP/h 2> $TMP/err; then exit 1; fi
+grep -q "compile: --plan .*plan.json folds 3 layer(s) onto kiln_tsconv.*add --plan-only" $TMP/err
