@@ -117,9 +117,12 @@ static void seg_channels(const HlsPlan *p, int seg, HlsChans *c)
     }
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
-        int leaves = hls_leaves_segment(p, i);
+        int leaves;
         HlsChan *ch;
-        if (s->segment != seg || (!leaves && !has_ddr_consumer(p, i)))
+        if (s->segment != seg)
+            continue;
+        leaves = hls_leaves_segment(p, i);
+        if (!leaves && !has_ddr_consumer(p, i))
             continue;
         c->outch[i] = c->nch;
         ch = add(c, HLS_CH_OUT, i);

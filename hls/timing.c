@@ -410,22 +410,46 @@ static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
     return w;
 }
 
-static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth);
+static int64_t row_take(const HlsPlan *p, const int *cons, int di, int64_t iy,
+                        const int64_t *comp, int depth);
 
-/* The latest cycle the on-chip consumers of stage xi (skip FIFOs aside)
- * take the last beat of its output row r (row_take); INT64_MIN when none
- * holds it back. */
-static int64_t consumers_take(const HlsPlan *p, int xi, int64_t r, const int64_t *comp,
-                              int depth)
+/* The on-chip consumers of every stage, skip FIFOs aside, as one array:
+ * stage i's are entries cons[i] .. cons[i + 1] - 1 from cons[nstage + 1]
+ * on (a consumer with two inputs from i appears twice, as the scan over
+ * its inputs would visit it).  Built once per hls_plan_timing: the walks
+ * down the chain ask for them at every row.  Caller frees. */
+static int *consumer_lists(const HlsPlan *p)
+{
+    int n = p->nstage, i, j, k, m = 0, *cons;
+    for (j = 0; j < n; j++)
+        m += p->stages[j].nin;
+    cons = calloc((size_t)(n + 2 + m), sizeof *cons);
+    if (!cons)
+        gir_die("out of memory");
+    m = n + 1;
+    for (i = 0; i < n; i++) {
+        cons[i] = m;
+        for (j = 0; j < n; j++) {
+            const HlsStage *d = &p->stages[j];
+            for (k = 0; k < d->nin; k++)
+                if (d->in[k] == i && on_chip_in(p, d, k) && !skip_edge(p, i, j))
+                    cons[m++] = j;
+        }
+    }
+    cons[n] = m;
+    return cons;
+}
+
+/* The latest cycle the on-chip consumers of stage xi (skip FIFOs aside,
+ * consumer_lists) take the last beat of its output row r (row_take);
+ * INT64_MIN when none holds it back. */
+static int64_t consumers_take(const HlsPlan *p, const int *cons, int xi, int64_t r,
+                              const int64_t *comp, int depth)
 {
     int64_t t = INT64_MIN;
-    int j, k;
-    for (j = 0; j < p->nstage; j++) {
-        const HlsStage *d = &p->stages[j];
-        for (k = 0; k < d->nin; k++)
-            if (d->in[k] == xi && on_chip_in(p, d, k) && !skip_edge(p, xi, j))
-                t = hls_max64(t, row_take(p, j, r, comp, depth + 1));
-    }
+    int e;
+    for (e = cons[xi]; e < cons[xi + 1]; e++)
+        t = hls_max64(t, row_take(p, cons, cons[e], r, comp, depth + 1));
     return t;
 }
 
@@ -435,8 +459,8 @@ static int64_t consumers_take(const HlsPlan *p, int xi, int64_t r, const int64_t
  * issue on the buffer's credit).  Below the first stage the own pace runs
  * from the stage's start (comp), not from its input's end: a stage waiting
  * for its input holds nothing back. */
-static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t *end,
-                             const int64_t *comp, int depth)
+static int64_t row_issue_end(const HlsPlan *p, const int *cons, int ci, int64_t oy,
+                             const int64_t *end, const int64_t *comp, int depth)
 {
     const HlsStage *c = &p->stages[ci];
     int64_t t = end[ci] - ops_after_row(c, oy) - c->lat;
@@ -444,7 +468,7 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
     int64_t ob = oy - (int64_t)held, a, rest;
     if (ob < 0 || depth > 32)
         return t;
-    a = consumers_take(p, ci, ob, comp, depth);
+    a = consumers_take(p, cons, ci, ob, comp, depth);
     if (a == INT64_MIN)
         return t;
     /* what of row oy the output buffer cannot hold is issued after the
@@ -459,7 +483,8 @@ static int64_t row_issue_end(const HlsPlan *p, int ci, int64_t oy, const int64_t
  * a stream stage once its consumers take the output row the input row
  * makes (maxpool: the row completing a window; upsample: the row's first
  * copy; joins: the same row), less its latency. */
-static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *comp, int depth)
+static int64_t row_take(const HlsPlan *p, const int *cons, int di, int64_t iy,
+                        const int64_t *comp, int depth)
 {
     const HlsStage *d = &p->stages[di];
     int64_t oy, t;
@@ -469,7 +494,7 @@ static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *com
     case HLS_ST_CONV:
     case HLS_ST_DWCONV:
         oy = release_row(d, iy);
-        return oy < 0 ? INT64_MIN : row_issue_end(p, di, oy, comp, comp, depth);
+        return oy < 0 ? INT64_MIN : row_issue_end(p, cons, di, oy, comp, comp, depth);
     case HLS_ST_MAXPOOL:
         oy = iy + d->pad - (d->k - 1);
         if (oy < 0)
@@ -483,7 +508,7 @@ static int64_t row_take(const HlsPlan *p, int di, int64_t iy, const int64_t *com
         oy = iy;
         break;
     }
-    t = consumers_take(p, di, hls_min64(oy, d->oh - 1), comp, depth);
+    t = consumers_take(p, cons, di, hls_min64(oy, d->oh - 1), comp, depth);
     return t > INT64_MIN ? t - EDGE_LAT - d->lat : t;
 }
 
@@ -623,7 +648,7 @@ static int forward_pass(HlsPlan *p, int round, Times *tm)
 
 /* Backward: a producer's last beat waits for its consumer to take it
  * (back-pressure).  1 when a t_done grew. */
-static int back_pressure(HlsPlan *p, const Times *tm)
+static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
 {
     int i, k, changed = 0;
     for (i = p->nstage - 1; i >= 0; i--) {
@@ -642,7 +667,7 @@ static int back_pressure(HlsPlan *p, const Times *tm)
                 int64_t oy = release_row(c, c->h - 1);
                 if (oy < 0)
                     continue; /* its whole input fits in its line buffer */
-                take = row_issue_end(p, i, oy, tm->fwdt, tm->comp, 0) - EDGE_LAT;
+                take = row_issue_end(p, cons, i, oy, tm->fwdt, tm->comp, 0) - EDGE_LAT;
             } else {
                 /* a stream engine holds its producer back by the tail
                  * the forward pass gave it (an upsample at its join's
@@ -714,6 +739,7 @@ void hls_plan_timing(HlsPlan *p)
 {
     size_t n = (size_t)p->nstage + 1;
     int64_t *buf = calloc(8 * n, sizeof *buf);
+    int *cons = consumer_lists(p);
     Times tm;
     int i, round;
     if (!buf)
@@ -725,12 +751,13 @@ void hls_plan_timing(HlsPlan *p)
     /* forward and backward until nothing moves (times only grow) */
     for (round = 0; round < 4 * p->nstage + 4; round++) {
         int changed = forward_pass(p, round, &tm);
-        if (back_pressure(p, &tm))
+        if (back_pressure(p, &tm, cons))
             changed = 1;
         if (!changed)
             break;
     }
     set_occupancy(p, &tm);
     p->latency = segments_latency(p);
+    free(cons);
     free(buf);
 }
