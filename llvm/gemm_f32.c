@@ -11,21 +11,9 @@
 
 #include "internal.h"
 
-/* The operands of one node: where each element of A, B and C is. */
-typedef struct {
-    int64_t batches;      /* MatMul: matrices of the product; Gemm: 1 */
-    int64_t M, N, K;      /* rows, columns, reduction length */
-    int64_t sa, sb;       /* batch b's A and B at b * sa, b * sb */
-    int64_t as_i, as_k;   /* A element (i, k) at i * as_i + k * as_k */
-    int64_t bs_j, bs_k;   /* B element (k, j) at j * bs_j + k * bs_k */
-    int64_t cs_i, cs_j;   /* C element for (i, j) at i * cs_i + j * cs_j */
-    int has_c;            /* 1: Gemm with C */
-} GemmF32;
+typedef KlvGemmGeo GemmF32;
 
-/* Gemm: A [M, K] (transA: [K, M]), B [K, N] (transB: [N, K]), C f32 of
- * rank 0 to 2 broadcast to [M, N] as the interpreter does.  0 when the node
- * has another form. */
-static int gemm_geo(const GirGraph *g, const GirNode *n, GemmF32 *o)
+int klv_gemm_geo(const GirGraph *g, const GirNode *n, GirDType cdt, KlvGemmGeo *o)
 {
     const GirType *at = &g->vals[n->in[0]].type, *bt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
@@ -45,7 +33,7 @@ static int gemm_geo(const GirGraph *g, const GirNode *n, GemmF32 *o)
     o->has_c = n->nin > 2 && n->in[2] >= 0;
     if (o->has_c) {
         const GirType *ct = &g->vals[n->in[2]].type;
-        if (ct->dtype != GIR_DT_F32 || ct->rank > 2)
+        if (ct->dtype != cdt || ct->rank > 2)
             return 0;
         if (ct->rank == 2) {
             if ((ct->dims[0] != 1 && ct->dims[0] != o->M) || (ct->dims[1] != 1 && ct->dims[1] != o->N))
@@ -112,7 +100,7 @@ int klv_emit_gemm_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
         !gir_type_is_static(&g->vals[n->in[0]].type) || !gir_type_is_static(&g->vals[n->in[1]].type))
         return 0;
     memset(&o, 0, sizeof o);
-    if (!(gemm ? gemm_geo(g, n, &o) : matmul_geo(g, n, &o)) || o.M < 1 || o.N < 1)
+    if (!(gemm ? klv_gemm_geo(g, n, GIR_DT_F32, &o) : matmul_geo(g, n, &o)) || o.M < 1 || o.N < 1)
         return 0;
 
     klv_kernel_begin(ir, name);

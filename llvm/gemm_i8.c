@@ -16,54 +16,14 @@
 
 #include "internal.h"
 
-/* The operands of one node: where each element of A, B and C is. */
-typedef struct {
-    int64_t M, N, K;      /* rows, columns, reduction length */
-    int64_t as_i, as_k;   /* A element (i, k) at i * as_i + k * as_k */
-    int64_t bs_j, bs_k;   /* B element (k, j) at j * bs_j + k * bs_k (of the packed table
-                             when B is constant) */
-    int64_t cs_i, cs_j;   /* C element for (i, j) at i * cs_i + j * cs_j */
-    int has_c;            /* 1: Gemm with a bias */
-    int packed;           /* 1: B is constant, packed as [N][K] into a table */
-} GemmGeo;
+typedef KlvGemmGeo GemmGeo;
 
-/* Gemm: A [M, K] (transA: [K, M]), B [K, N] (transB: [N, K]), C i32
- * broadcast to [M, N] as the interpreter does; alpha = beta = 1 only (the
- * quantizer folds them).  0 when the node has another form. */
+/* Gemm with an i32 bias; alpha = beta = 1 only (the quantizer folds
+ * them). */
 static int gemm_geo(const GirGraph *g, const GirNode *n, GemmGeo *o)
 {
-    const GirType *at = &g->vals[n->in[0]].type, *bt = &g->vals[n->in[1]].type;
-    const GirType *yt = &g->vals[n->out[0]].type;
-    int ta = gir_attr_int(n, "transA", 0) != 0, tb = gir_attr_int(n, "transB", 0) != 0;
-    if (at->rank != 2 || bt->rank != 2 || yt->rank != 2 ||
-        gir_attr_float(n, "alpha", 1.0f) != 1.0f || gir_attr_float(n, "beta", 1.0f) != 1.0f)
-        return 0;
-    o->M = yt->dims[0];
-    o->N = yt->dims[1];
-    o->K = at->dims[ta ? 0 : 1];
-    if (at->dims[ta ? 1 : 0] != o->M || bt->dims[tb ? 1 : 0] != o->K || bt->dims[tb ? 0 : 1] != o->N)
-        return 0;
-    o->as_i = ta ? 1 : o->K;
-    o->as_k = ta ? o->M : 1;
-    o->bs_j = tb ? o->K : 1;
-    o->bs_k = tb ? 1 : o->N;
-    o->has_c = n->nin > 2 && n->in[2] >= 0;
-    if (o->has_c) {
-        const GirType *ct = &g->vals[n->in[2]].type;
-        if (ct->dtype != GIR_DT_I32 || ct->rank > 2)
-            return 0;
-        if (ct->rank == 2) {
-            if ((ct->dims[0] != 1 && ct->dims[0] != o->M) || (ct->dims[1] != 1 && ct->dims[1] != o->N))
-                return 0;
-            o->cs_i = ct->dims[0] == 1 ? 0 : ct->dims[1];
-            o->cs_j = ct->dims[1] == 1 ? 0 : 1;
-        } else if (ct->rank == 1) {
-            if (ct->dims[0] != 1 && ct->dims[0] != o->N)
-                return 0;
-            o->cs_j = ct->dims[0] == 1 ? 0 : 1;
-        }
-    }
-    return 1;
+    return gir_attr_float(n, "alpha", 1.0f) == 1.0f && gir_attr_float(n, "beta", 1.0f) == 1.0f &&
+           klv_gemm_geo(g, n, GIR_DT_I32, o);
 }
 
 /* MatMul: A [..., M, K] (every leading row a row of the product) times a

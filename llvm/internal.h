@@ -144,6 +144,26 @@ KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 KlvEmitFn klv_emit_gemm_i8; /* gemm_i8.c: int8 Gemm and MatMul */
 KlvEmitFn klv_emit_gemm_f32; /* gemm_f32.c: fp32 Gemm and MatMul (through klv_emit_f32) */
 
+/* The operands of a Gemm or MatMul node: where each element of A, B and C
+ * is (gemm_f32.c, gemm_i8.c). */
+typedef struct {
+    int64_t batches;      /* MatMul: matrices of the product; Gemm: 1 */
+    int64_t M, N, K;      /* rows, columns, reduction length */
+    int64_t sa, sb;       /* batch b's A and B at b * sa, b * sb */
+    int64_t as_i, as_k;   /* A element (i, k) at i * as_i + k * as_k */
+    int64_t bs_j, bs_k;   /* B element (k, j) at j * bs_j + k * bs_k (of the packed table
+                             when B is constant and packed) */
+    int64_t cs_i, cs_j;   /* C element for (i, j) at i * cs_i + j * cs_j */
+    int has_c;            /* 1: Gemm with C */
+    int packed;           /* int8: B is constant, packed as [N][K] into a table */
+} KlvGemmGeo;
+
+/* gemm_f32.c: a Gemm's A [M, K] (transA: [K, M]), B [K, N] (transB:
+ * [N, K]) and C of dtype cdt and rank 0 to 2 broadcast to [M, N] as the
+ * interpreters do, into o (zeroed by the caller); 0 when the node has
+ * another form. */
+int klv_gemm_geo(const GirGraph *g, const GirNode *n, GirDType cdt, KlvGemmGeo *o);
+
 /* conv_blocked.c: the register-blocked 2-D Conv of group 1, fp32 (q = 0)
  * or the int8 form (q = 1, requantize attributes already checked); 1 when
  * emitted, 0 when the node does not fit it. */
