@@ -21,6 +21,20 @@ static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
     }
 }
 
+/* A 2-D pool's strides, dilations and pads (defaults 1, 1, 0 where absent
+ * or of another length). */
+static void pool_window(const GirNode *n, int64_t s[2], int64_t d[2], int64_t p[4])
+{
+    int cnt;
+    const int64_t *a;
+    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
+        s[0] = a[0], s[1] = a[1];
+    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
+        d[0] = a[0], d[1] = a[1];
+    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
+        memcpy(p, a, sizeof *p * 4);
+}
+
 /* MaxPool, 2-D, f32 or i8, without the Indices output.  Outer loop over
  * (batch, channel) planes; window taps unrolled; taps in the padding are
  * skipped by selecting the running maximum. */
@@ -30,7 +44,7 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     LLVMTypeRef et = elem_type(ir, xt->dtype);
     int cnt, isf = xt->dtype == GIR_DT_F32;
-    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt), *a;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
     int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef x, y, xp, yp;
@@ -38,12 +52,7 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     if (!et || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 || k[0] * k[1] > 64 ||
         strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
         return 0;
-    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
-        s[0] = a[0], s[1] = a[1];
-    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
-        d[0] = a[0], d[1] = a[1];
-    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
-        memcpy(p, a, sizeof p);
+    pool_window(n, s, d, p);
     H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
@@ -92,7 +101,7 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
 {
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
-    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt), *a;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
     int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
@@ -101,12 +110,7 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     if (xt->dtype != GIR_DT_F32 || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 ||
         k[0] * k[1] > 64 || strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
         return 0;
-    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
-        s[0] = a[0], s[1] = a[1];
-    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
-        d[0] = a[0], d[1] = a[1];
-    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
-        memcpy(p, a, sizeof p);
+    pool_window(n, s, d, p);
     H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
