@@ -174,6 +174,22 @@ static int take_quant(const GirGraph *g, DrvPlan *d, int i)
     return 1;
 }
 
+/* A STEP_DEQUANT at node i from int8 value val into graph output out, its
+ * scales, zero point and channel layout as per_tensor/per_channel read
+ * them into q. */
+static Step *add_dequant(DrvPlan *d, int i, int val, int out, const Step *q)
+{
+    Step *s = add_step(d, STEP_DEQUANT, i);
+    s->val = val;
+    s->out = out;
+    s->scale = q->scale;
+    s->zp = q->zp;
+    s->chscale = q->chscale;
+    s->nch = q->nch;
+    s->inner = q->inner;
+    return s;
+}
+
 /* DequantizeLinear of an int8 value made by a step into a graph output, or
  * into the only input of a YoloHead giving one: a STEP_DEQUANT. */
 static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
@@ -195,14 +211,8 @@ static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
         tr = only;
         if (!per_channel(g, n, &t) && !per_tensor(g, n, &t.scale, &t.zp))
             return 0;
-        s = add_step(d, STEP_DEQUANT, i);
-        s->val = n->in[0];
-        s->out = out;
-        s->scale = t.scale;
-        s->zp = t.zp;
-        s->chscale = t.chscale;
-        s->nch = t.nch;
-        s->inner = 1;
+        t.inner = 1;
+        s = add_dequant(d, i, n->in[0], out, &t);
         s->hwc = 1;
         d->unit[tr] = (int)(s - d->steps);
         return 1;
@@ -214,14 +224,7 @@ static int take_dequant(const GirGraph *g, DrvPlan *d, int i)
         return 0;
     if (!per_channel(g, n, &t) && !per_tensor(g, n, &t.scale, &t.zp))
         return 0;
-    s = add_step(d, STEP_DEQUANT, i);
-    s->val = n->in[0];
-    s->out = out;
-    s->scale = t.scale;
-    s->zp = t.zp;
-    s->chscale = t.chscale;
-    s->nch = t.nch;
-    s->inner = t.inner;
+    add_dequant(d, i, n->in[0], out, &t);
     return 1;
 }
 
