@@ -127,6 +127,9 @@ LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVM
 LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v);
 /* The fp32 fused activation of node n (act attribute) applied to v. */
 LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
+/* kiln_rq_round_sat of graphir/requant.h on an i64 product with an i64
+ * shift, then the clamp to [lo, hi]; an i8. */
+LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int lo, int hi);
 /* kiln_requant of graphir/requant.h on an i32 accumulator with i64
  * multipliers and shift, then the clamp to [lo, hi]; an i8. */
 LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,

@@ -166,14 +166,9 @@ LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v)
     }
 }
 
-LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
-                         LLVMValueRef shift, int lo, int hi)
+LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int lo, int hi)
 {
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef a64 = LLVMBuildSExt(b, acc, ir->i64, "");
-    LLVMValueRef nonneg = LLVMBuildICmp(b, LLVMIntSGE, acc, LLVMConstInt(ir->i32, 0, 0), "");
-    LLVMValueRef m = LLVMBuildSelect(b, nonneg, mpos, mneg, "");
-    LLVMValueRef prod = LLVMBuildMul(b, a64, m, "");
     /* shift 0 keeps prod; else (prod + 2^(shift-1)) >> shift.  The
      * rounding term is masked to a legal shift amount on both arms. */
     LLVMValueRef sm1 = LLVMBuildAnd(b, LLVMBuildSub(b, shift, klv_i64(ir, 1), ""),
@@ -186,6 +181,16 @@ LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMVal
     r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, r, vhi, ""), vhi, r, "");
     r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, vlo, ""), vlo, r, "");
     return LLVMBuildTrunc(b, r, ir->i8, "");
+}
+
+LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
+                         LLVMValueRef shift, int lo, int hi)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef a64 = LLVMBuildSExt(b, acc, ir->i64, "");
+    LLVMValueRef nonneg = LLVMBuildICmp(b, LLVMIntSGE, acc, LLVMConstInt(ir->i32, 0, 0), "");
+    LLVMValueRef m = LLVMBuildSelect(b, nonneg, mpos, mneg, "");
+    return klv_round_sat(ir, LLVMBuildMul(b, a64, m, ""), shift, lo, hi);
 }
 
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)

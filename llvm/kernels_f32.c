@@ -8,6 +8,7 @@
  * and vectorize the inner loops for the host CPU.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -132,6 +133,331 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_kernel_end(ir);
     plan->range = N * M;
     plan->work = OH * OW * Cg * KH * KW;
+    return 1;
+}
+
+/* The taps of one axis of a ConvTranspose (geometry g, axis d): per
+ * output coordinate o, cnt[o] pairs (input index, kernel index) in
+ * ascending input index, at tab[(o * T + t) * 2]; T, the most of any
+ * output, returned.  Input i reaches o through kernel index k when
+ * o = i * s + k * dil - pb. */
+static int64_t convt_taps(const GirWindow *g, int d, int32_t *cnt, int32_t *tab, int64_t T)
+{
+    int64_t o, i, most = 0;
+    for (o = 0; o < g->out[d]; o++) {
+        int64_t c = 0;
+        for (i = 0; i < g->in[d]; i++) {
+            int64_t k = o + g->pb[d] - i * g->s[d];
+            if (k < 0 || k % g->d[d] != 0 || k / g->d[d] >= g->k[d])
+                continue;
+            if (tab && c < T) {
+                tab[(o * T + c) * 2] = (int32_t)i;
+                tab[(o * T + c) * 2 + 1] = (int32_t)(k / g->d[d]);
+            }
+            c++;
+        }
+        if (cnt)
+            cnt[o] = (int32_t)c;
+        most = c > most ? c : most;
+    }
+    return most;
+}
+
+/*
+ * ConvTranspose, 2-D, any group, stride, dilation and padding (the
+ * geometry of gir_convt_window).  The interpreter scatters: each input
+ * element adds x * w into the outputs it reaches, channel by channel, in
+ * row-major input order.  Here each output gathers the same products in
+ * the same order (bias, then per input channel of its group the input
+ * pixels that reach it by ascending row and column), with per-axis tap
+ * tables made now, so the sums are the interpreter's, rounding for
+ * rounding.  Outer loop over (batch, output channel) planes.
+ */
+static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                              KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int has_b = n->nin > 2 && n->in[2] >= 0, d;
+    int64_t G = gir_attr_int(n, "group", 1), N, C, H, W, M, Mg, Cg, OH, OW, KH, KW, T[2];
+    int32_t *cnt[2], *tab[2];
+    GirWindow gw;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, ny, nx, ty, tx;
+    KlvLoop lp, loy, lox, lic, lty, ltx;
+    if (xt->rank != 4 || wt->rank != 4 || yt->rank != 4 || n->nout != 1 || G < 1 ||
+        gir_attr_string(n, "act", NULL) || (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) ||
+        wt->dtype != GIR_DT_F32)
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    M = yt->dims[1], OH = yt->dims[2], OW = yt->dims[3], KH = wt->dims[2], KW = wt->dims[3];
+    if (C % G != 0 || M % G != 0 || wt->dims[0] != C || wt->dims[1] * G != M)
+        return 0;
+    Cg = C / G, Mg = M / G;
+    gir_convt_window(n, xt, wt->dims + 2, &gw);
+    if (gw.out[0] != OH || gw.out[1] != OW || H >= INT32_MAX || W >= INT32_MAX)
+        return 0;
+    for (d = 0; d < 2; d++) {
+        T[d] = convt_taps(&gw, d, NULL, NULL, 0);
+        if (T[d] == 0)
+            T[d] = 1; /* no output reached: the tables still need a row */
+        cnt[d] = malloc(sizeof(int32_t) * (size_t)gw.out[d]);
+        tab[d] = calloc((size_t)(gw.out[d] * T[d] * 2), sizeof(int32_t));
+        if (!cnt[d] || !tab[d]) {
+            free(cnt[d]);
+            free(tab[d]);
+            if (d == 1) {
+                free(cnt[0]);
+                free(tab[0]);
+            }
+            return 0;
+        }
+        convt_taps(&gw, d, cnt[d], tab[d], T[d]);
+    }
+    for (d = 0; d < 2; d++) {
+        klv_plan_extra(plan, cnt[d], gw.out[d] * 4, KLV_TABLE, 1);
+        klv_plan_extra(plan, tab[d], gw.out[d] * T[d] * 8, KLV_TABLE, 1);
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, ir->f32, "acc");
+    x = klv_arg(ir, 0);
+    w = klv_arg(ir, 1);
+    y = klv_arg(ir, n->nin);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    plane = lp.iv;
+    nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
+    oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
+    grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
+    ml = LLVMBuildSRem(b, oc, klv_i64(ir, Mg), "");
+    bias = has_b ? klv_load(ir, ir->f32, klv_arg(ir, 2), oc) : klv_f32c(ir, 0.0);
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    ny = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1), loy.iv), ir->i64, "");
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    nx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 3), lox.iv), ir->i64, "");
+    LLVMBuildStore(b, bias, accp);
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
+    {
+        /* input channel c = grp * Cg + ic of batch nb; its weights
+         * w[c][ml][..] */
+        LLVMValueRef c = klv_add(ir, klv_mul(ir, grp, klv_i64(ir, Cg)), lic.iv);
+        LLVMValueRef xp = klv_gep(ir, ir->f32, x,
+                                  klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), c),
+                                          klv_i64(ir, H * W)));
+        LLVMValueRef wp = klv_gep(ir, ir->f32, w,
+                                  klv_mul(ir, klv_add(ir, klv_mul(ir, c, klv_i64(ir, Mg)), ml),
+                                          klv_i64(ir, KH * KW)));
+        lty = klv_loop_begin(ir, klv_i64(ir, 0), ny);
+        ty = klv_affine(ir, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, T[0])), lty.iv), 2, 0);
+        {
+            LLVMValueRef iy = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2), ty), ir->i64, "");
+            LLVMValueRef ky = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2),
+                                                        klv_add(ir, ty, klv_i64(ir, 1))), ir->i64, "");
+            ltx = klv_loop_begin(ir, klv_i64(ir, 0), nx);
+            tx = klv_affine(ir, klv_add(ir, klv_mul(ir, lox.iv, klv_i64(ir, T[1])), ltx.iv), 2, 0);
+            {
+                LLVMValueRef ix = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4), tx), ir->i64, "");
+                LLVMValueRef kx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4),
+                                                            klv_add(ir, tx, klv_i64(ir, 1))), ir->i64, "");
+                LLVMValueRef xv = klv_load(ir, ir->f32, xp, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix));
+                LLVMValueRef wv = klv_load(ir, ir->f32, wp, klv_add(ir, klv_mul(ir, ky, klv_i64(ir, KW)), kx));
+                LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
+                                                LLVMBuildFMul(b, xv, wv, ""), ""), accp);
+            }
+            klv_loop_end(ir, &ltx);
+        }
+        klv_loop_end(ir, &lty);
+    }
+    klv_loop_end(ir, &lic);
+    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+              LLVMBuildLoad2(b, ir->f32, accp, ""));
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = N * M;
+    plan->work = OH * OW * Cg * T[0] * T[1] * 2;
+    return 1;
+}
+
+/* The tensor of constant input k of n (type and data) into t; 0 when it is
+ * absent (t zeroed), 1 when constant, -1 when it is computed. */
+static int const_input(const GirGraph *g, const GirNode *n, int k, GirTensor *t)
+{
+    memset(t, 0, sizeof *t);
+    if (k >= n->nin || n->in[k] < 0)
+        return 0;
+    if (g->vals[n->in[k]].kind != GIR_VAL_CONST || !g->vals[n->in[k]].data)
+        return -1;
+    t->type = g->vals[n->in[k]].type;
+    t->data = g->vals[n->in[k]].data;
+    return 1;
+}
+
+#define RESIZE_COMBOS_MAX 64 /* taps per output element the lowering unrolls */
+
+/*
+ * Resize, linear or cubic, f32, any rank (nearest is a gather:
+ * kernels_move.c).  The per-axis maps are the interpreter's
+ * (gir_resize_axis), made now: for each moving axis, per output
+ * coordinate, ntap input offsets (index times the axis's stride) and
+ * weights in double.  An output element is, as in the interpreter, the sum
+ * in double over the product of the moving axes' taps (the first moving
+ * axis's tap varying fastest) of weight * x, a weight of 0 skipped, then
+ * rounded to f32; with tf_crop_and_resize an element outside the crop box
+ * on any axis is extrapolation_value.  The taps of the axes before the
+ * last are read once per output row; outer loop over the rows.
+ */
+static int emit_resize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int r = yt->rank, d, k, nact = 0, act[GIR_MAX_RANK], ntap = 1, crop, ok = 1;
+    int64_t xs[GIR_MAX_RANK], start[GIR_MAX_RANK], ntab = 0, combos = 1, rows, L, c, t;
+    GirTensor roi, sc, sz;
+    GirResizeAxis map[GIR_MAX_RANK];
+    GirArena *a;
+    int64_t *offs;
+    double *wts;
+    char *outside;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, to, tw, tout, rem, base, idx[GIR_MAX_RANK];
+    LLVMValueRef rw[GIR_MAX_RANK][4], ro[GIR_MAX_RANK][4], rout = NULL;
+    KlvLoop lr, lj;
+    if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") == 0 || r < 1 ||
+        xt->rank != r || n->nout != 1 || const_input(g, n, 1, &roi) < 0 ||
+        const_input(g, n, 2, &sc) < 0 || const_input(g, n, 3, &sz) < 0)
+        return 0;
+    if (sc.data && gir_type_numel(&sc.type) > 0 &&
+        (sc.type.dtype != GIR_DT_F32 || gir_type_numel(&sc.type) != r))
+        return 0;
+    crop = strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"),
+                  "tf_crop_and_resize") == 0;
+    if (crop && (!roi.data || gir_type_numel(&roi.type) != 2 * r))
+        return 0;
+    for (t = 1, d = r - 1; d >= 0; d--) {
+        xs[d] = t;
+        t *= xt->dims[d];
+    }
+    if (gir_type_numel(yt) <= 0 || t <= 0)
+        return 0;
+    a = gir_arena_new();
+    for (d = 0; d < r; d++) {
+        gir_resize_axis(n, xt, yt, roi.data ? &roi : NULL, sc.data ? &sc : NULL, d, a, &map[d]);
+        ntap = map[d].ntap;
+        if (map[d].moving) {
+            start[nact] = ntab;
+            ntab += yt->dims[d] * ntap;
+            act[nact++] = d;
+            combos *= ntap;
+            if (combos > RESIZE_COMBOS_MAX)
+                ok = 0;
+        }
+    }
+    if (!ok || nact == 0) {
+        gir_arena_free(a);
+        return 0;
+    }
+    offs = malloc(sizeof *offs * (size_t)ntab);
+    wts = malloc(sizeof *wts * (size_t)ntab);
+    outside = malloc((size_t)(ntab / ntap));
+    if (!offs || !wts || !outside) {
+        free(offs);
+        free(wts);
+        free(outside);
+        gir_arena_free(a);
+        return 0;
+    }
+    for (k = 0; k < nact; k++) {
+        const GirResizeAxis *m = &map[act[k]];
+        for (t = 0; t < yt->dims[act[k]] * ntap; t++) {
+            offs[start[k] + t] = m->idx[t] * xs[act[k]];
+            wts[start[k] + t] = m->w[t];
+        }
+        for (t = 0; t < yt->dims[act[k]]; t++)
+            outside[start[k] / ntap + t] = m->outside[t];
+    }
+    gir_arena_free(a);
+    klv_plan_extra(plan, offs, ntab * 8, KLV_TABLE, 1);
+    klv_plan_extra(plan, wts, ntab * 8, KLV_TABLE, 1);
+    klv_plan_extra(plan, outside, ntab / ntap, KLV_TABLE, 1);
+    L = yt->dims[r - 1];
+    rows = gir_type_numel(yt) / L;
+
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, n->nin);
+    to = klv_arg(ir, n->nin + 1);
+    tw = klv_arg(ir, n->nin + 2);
+    tout = klv_arg(ir, n->nin + 3);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    rem = lr.iv;
+    for (d = r - 2; d >= 0; d--) {
+        idx[d] = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
+        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
+    }
+    base = klv_i64(ir, 0);
+    for (d = 0; d < r - 1; d++)
+        if (!map[d].moving)
+            base = klv_add(ir, base, klv_mul(ir, idx[d], klv_i64(ir, xs[d])));
+    /* the taps of the moving axes before the last, once per row */
+    for (k = 0; k < nact; k++) {
+        if (act[k] == r - 1)
+            continue;
+        for (t = 0; t < ntap; t++) {
+            LLVMValueRef at = klv_affine(ir, klv_mul(ir, idx[act[k]], klv_i64(ir, ntap)), 1,
+                                         start[k] + t);
+            rw[k][t] = klv_load(ir, dt, tw, at);
+            ro[k][t] = klv_load(ir, ir->i64, to, at);
+        }
+        if (crop) {
+            LLVMValueRef o = klv_load(ir, ir->i8, tout, klv_affine(ir, idx[act[k]], 1, start[k] / ntap));
+            rout = rout ? LLVMBuildOr(b, rout, o, "") : o;
+        }
+    }
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
+    {
+        LLVMValueRef acc = LLVMConstReal(dt, 0), ebase = base, eout = rout, v;
+        if (map[r - 1].moving) {
+            k = nact - 1; /* the last axis is the last moving one */
+            for (t = 0; t < ntap; t++) {
+                LLVMValueRef at = klv_affine(ir, klv_mul(ir, lj.iv, klv_i64(ir, ntap)), 1, start[k] + t);
+                rw[k][t] = klv_load(ir, dt, tw, at);
+                ro[k][t] = klv_load(ir, ir->i64, to, at);
+            }
+            if (crop) {
+                LLVMValueRef o = klv_load(ir, ir->i8, tout, klv_affine(ir, lj.iv, 1, start[k] / ntap));
+                eout = eout ? LLVMBuildOr(b, eout, o, "") : o;
+            }
+        } else {
+            ebase = klv_add(ir, ebase, lj.iv);
+        }
+        for (c = 0; c < combos; c++) {
+            LLVMValueRef wgt = LLVMConstReal(dt, 1), off = ebase, xv, sum;
+            int64_t rest = c;
+            for (k = 0; k < nact; k++) {
+                wgt = LLVMBuildFMul(b, wgt, rw[k][rest % ntap], "");
+                off = klv_add(ir, off, ro[k][rest % ntap]);
+                rest /= ntap;
+            }
+            xv = LLVMBuildFPExt(b, klv_load(ir, ir->f32, x, off), dt, "");
+            sum = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, wgt, xv, ""), "");
+            acc = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNE, wgt, LLVMConstReal(dt, 0), ""),
+                                  sum, acc, "");
+        }
+        v = LLVMBuildFPTrunc(b, acc, ir->f32, "");
+        if (crop && eout)
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, eout, LLVMConstInt(ir->i8, 0, 0), ""),
+                                klv_f32c(ir, (double)(float)gir_attr_float(n, "extrapolation_value", 0.0f)),
+                                v, "");
+        klv_store(ir, ir->f32, y, klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), v);
+    }
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = L * combos * 4;
     return 1;
 }
 
@@ -375,6 +701,91 @@ static int emit_softmax(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x);
+
+/* LogSoftmax and Hardmax along one axis (coerce2d: the pre-13 form), as
+ * softmax_like of interp.c computes them in double: per row the first
+ * maximum and its position, the sum of exp(x - max) in order, then
+ * (x - max) - log(sum) rounded to f32, or 1 at the maximum's position and
+ * 0 elsewhere.  Outer loop over the rows (outer x inner). */
+static int emit_softmax_like(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0, hard = n->op == GIR_OP_HARDMAX;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, mxp, atp, sump, base, xp, yp, stride, at, v, mx, pos, take, lsum;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1 || n->nout != 1)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    if (coerce) {
+        len = dims_prod(t->dims, ax, t->rank);
+        inner = 1;
+    } else {
+        len = t->dims[ax];
+        inner = dims_prod(t->dims, ax + 1, t->rank);
+    }
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    mxp = LLVMBuildAlloca(b, d, "max");
+    atp = LLVMBuildAlloca(b, ir->i64, "at");
+    sump = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    stride = klv_i64(ir, inner);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, stride, ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, stride, ""));
+    xp = klv_gep(ir, ir->f32, x, base);
+    yp = klv_gep(ir, ir->f32, y, base);
+    LLVMBuildStore(b, LLVMConstReal(d, -INFINITY), mxp);
+    LLVMBuildStore(b, klv_i64(ir, 0), atp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride)), d, "");
+    mx = LLVMBuildLoad2(b, d, mxp, "");
+    pos = LLVMBuildLoad2(b, ir->i64, atp, "");
+    take = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOGT, v, mx, ""),
+                       LLVMBuildICmp(b, LLVMIntEQ, li.iv, klv_i64(ir, 0), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, mx, ""), mxp);
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, li.iv, pos, ""), atp);
+    klv_loop_end(ir, &li);
+    mx = LLVMBuildLoad2(b, d, mxp, "");
+    pos = LLVMBuildLoad2(b, ir->i64, atp, "");
+    lsum = NULL;
+    if (!hard) {
+        LLVMBuildStore(b, LLVMConstReal(d, 0), sump);
+        li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+        v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride)), d, "");
+        v = call_f64(ir, "exp", LLVMBuildFSub(b, v, mx, ""));
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sump, ""), v, ""), sump);
+        klv_loop_end(ir, &li);
+        lsum = call_f64(ir, "log", LLVMBuildLoad2(b, d, sump, ""));
+    }
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    if (hard) {
+        v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, li.iv, pos, ""), klv_f32c(ir, 1),
+                            klv_f32c(ir, 0), "");
+    } else {
+        v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), d, "");
+        v = LLVMBuildFSub(b, LLVMBuildFSub(b, v, mx, ""), lsum, "");
+        v = LLVMBuildFPTrunc(b, v, ir->f32, "");
+    }
+    klv_store(ir, ir->f32, yp, at, v);
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * (hard ? 4 : 40);
+    return 1;
+}
+
 /* Call libm function fname of one double argument. */
 static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
 {
@@ -599,6 +1010,9 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_gap(ir, g, n, name, plan);
     case GIR_OP_SOFTMAX:
         return emit_softmax(ir, g, n, name, plan);
+    case GIR_OP_LOGSOFTMAX:
+    case GIR_OP_HARDMAX:
+        return emit_softmax_like(ir, g, n, name, plan);
     case GIR_OP_ABS:
     case GIR_OP_NEG:
     case GIR_OP_EXP:
@@ -616,6 +1030,10 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_reduce(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_CONVTRANSPOSE:
+        return emit_convtranspose(ir, g, n, name, plan);
+    case GIR_OP_RESIZE:
+        return emit_resize(ir, g, n, name, plan);
     case GIR_OP_GEMM:
     case GIR_OP_MATMUL:
         return klv_emit_gemm_f32(ir, g, n, name, plan, e);

@@ -1,7 +1,9 @@
 /*
  * Kernels that move data without arithmetic, for any element type: 2-D
  * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
- * (Resize nearest, Transpose, Slice, Pad) reads y[i] = x[table[i]] with a
+ * (Resize nearest, Transpose, Slice, Pad, and with constant indices,
+ * shapes or repeats Gather, GatherElements, GatherND, Expand, Tile,
+ * DepthToSpace, SpaceToDepth, ReverseSequence) reads y[i] = x[table[i]] with a
  * table found now by running the node once in the interpreter on an input
  * whose elements are their own indices, so the index arithmetic is the
  * interpreter's by construction (a Pad's fill: entry -1).
@@ -359,6 +361,14 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_TRANSPOSE:
     case GIR_OP_SLICE:
     case GIR_OP_PAD:
+    case GIR_OP_GATHER:
+    case GIR_OP_GATHERELEMENTS:
+    case GIR_OP_GATHERND:
+    case GIR_OP_EXPAND:
+    case GIR_OP_TILE:
+    case GIR_OP_DEPTHTOSPACE:
+    case GIR_OP_SPACETODEPTH:
+    case GIR_OP_REVERSESEQUENCE:
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;

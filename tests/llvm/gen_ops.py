@@ -68,8 +68,12 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # run of axes, fp32 Gemm (transB, alpha, beta, a fused activation) and
 # MatMul (a 2-D B, and batched), the unary ops computed in double, Pow,
 # ReduceMean and ReduceSum (last axis, two inner axes, all), AveragePool
-# (count_include_pad, ceil_mode), BatchNormalization, and one node
-# left to the interpreter (Hardmax).  And cases/ops2-i8.gir: Pad of int8 data.
+# (count_include_pad, ceil_mode), BatchNormalization, ConvTranspose (PP-OCR
+# det's k2 s2, and grouped with pads, dilation and output_padding), Resize
+# linear (half_pixel, align_corners) and cubic, LogSoftmax, Hardmax, Gather
+# of constant indices, and one node left to the interpreter (Softplus).
+# And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
+# broadcast) and int8 AveragePool.
 lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
 lines.append(const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)))
 lines.append(const("pads2", np.array([0, 0, 1, 1, 0, 0, 2, 1], np.int64)))
@@ -88,7 +92,21 @@ lines.append(const("bs3", bn[0]))
 lines.append(const("bb3", bn[1]))
 lines.append(const("bm3", bn[2]))
 lines.append(const("bv3", rng.uniform(0.5, 2.0, 3).astype(np.float32)))
+lines.append(const("tw1", rng.standard_normal((3, 4, 2, 2)).astype(np.float32)))
+lines.append(const("tb1", rng.standard_normal(4).astype(np.float32)))
+lines.append(const("tw2", rng.standard_normal((3, 2, 3, 3)).astype(np.float32)))
+lines.append(const("rsc", np.array([1, 1, 2, 1.5], np.float32)))
+lines.append(const("rsd", np.array([1, 1, 0.5, 0.6], np.float32)))
+lines.append(const("gix", np.array([[2, 0], [-1, 2]], np.int64)))
 lines += [
+    '%ct = ConvTranspose(%x, %tw1, %tb1) {kernel_shape=[2,2], strides=[2,2]} : f32[2,4,8,10]',
+    '%cg = ConvTranspose(%x, %tw2) {group=3, kernel_shape=[3,3], strides=[2,1], pads=[1,0,0,1], dilations=[1,2], output_padding=[1,0]} : f32[2,6,9,8]',
+    '%rl = Resize(%x, _, %rsc) {mode="linear"} : f32[2,3,8,7]',
+    '%ra2 = Resize(%x, _, %rsc) {mode="linear", coordinate_transformation_mode="align_corners"} : f32[2,3,8,7]',
+    '%rc = Resize(%x, _, %rsd) {mode="cubic"} : f32[2,3,2,3]',
+    '%ls = LogSoftmax(%x) {axis=2} : f32[2,3,4,5]',
+    '%hm = Hardmax(%x) {axis=-1} : f32[2,3,4,5]',
+    '%ga = Gather(%x, %gix) {axis=3} : f32[2,3,4,2,2]',
     '%sa = Softmax(%x) {axis=1} : f32[2,3,4,5]',
     '%sc = Softmax(%x) {axis=2, coerce2d=1} : f32[2,3,4,5]',
     '%pc = Pad(%x, %pads, %fill) {mode="constant"} : f32[2,3,6,8]',
@@ -102,7 +120,7 @@ lines += [
     '%mm = MatMul(%x, %mw) : f32[2,3,4,6]',
     '%xt = Transpose(%x) {perm=[0,1,3,2]} : f32[2,3,5,4]',
     '%bb = MatMul(%sa, %xt) : f32[2,3,4,4]',
-    '%h = Hardmax(%gm) {axis=1} : f32[6,7]',
+    '%h = Softplus(%gm) : f32[6,7]',
     '%u1 = HardSigmoid(%x) {alpha=0.3, beta=0.4} : f32[2,3,4,5]',
     '%u2 = HardSwish(%u1) : f32[2,3,4,5]',
     '%u3 = Abs(%x) : f32[2,3,4,5]',
@@ -124,7 +142,8 @@ lines += [
     '%bn = BatchNormalization(%x, %bs3, %bb3, %bm3, %bv3) {epsilon=0.001} : f32[2,3,4,5]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
-                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn"]]
+                                   "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
+                                   "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
@@ -132,13 +151,20 @@ np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).
 lines = ['graph "ops2-i8" opset 17', "input %x : i8[1,2,3,4]"]
 lines.append(const("pads", np.array([0, 1, 2, 0, 0, 0, 1, 3], np.int64)))
 lines.append(const("fill", np.array([-7], np.int8).reshape(())))
+lines.append(const("b8", rng.integers(-128, 128, (2, 1, 4)).astype(np.int8)))
 lines += [
+    '%ad = Add(%x, %x) {rq_m_a=[23000], rq_m_b=[-9000], rq_shift=[14]} : i8[1,2,3,4]',
+    '%ab = Add(%x, %b8) {rq_m_a=[300], rq_m_b=[700], rq_shift=[9]} : i8[1,2,3,4]',
+    '%av = AveragePool(%x) {kernel_shape=[2,3], strides=[1,2], pads=[1,1,0,1], rq_m=[5461], rq_shift=[15]} : i8[1,2,3,2]',
     '%pc = Pad(%x, %pads, %fill) {mode="constant"} : i8[1,3,6,7]',
     '%pz = Pad(%x, %pads) {mode="constant"} : i8[1,3,6,7]',
     '%pr = Pad(%x, %pads) {mode="reflect"} : i8[1,3,6,7]',
     "output %pc",
     "output %pz",
     "output %pr",
+    "output %ad",
+    "output %ab",
+    "output %av",
 ]
 with open(os.path.join(here, "ops2-i8.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
