@@ -809,21 +809,112 @@ static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 
 /* The unary ops the interpreter computes in double (unary_f of interp.c):
  * x widened, the op, rounded back to f32; NULL when op is none of them. */
+/* Call libm function fname of two double arguments. */
+static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
+}
+
+/* c ? t : f on doubles, c an fcmp of pred between u and v. */
+static LLVMValueRef sel_f64(KlvIr *ir, LLVMRealPredicate pred, LLVMValueRef u, LLVMValueRef v,
+                            LLVMValueRef t, LLVMValueRef f)
+{
+    return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, pred, u, v, ""), t, f, "");
+}
+
+/* The libm function of one double argument that op is, or NULL. */
+static const char *libm_name(GirOp op)
+{
+    switch (op) {
+    case GIR_OP_ABS: return "fabs";
+    case GIR_OP_EXP: return "exp";
+    case GIR_OP_LOG: return "log";
+    case GIR_OP_SQRT: return "sqrt";
+    case GIR_OP_FLOOR: return "floor";
+    case GIR_OP_CEIL: return "ceil";
+    case GIR_OP_ERF: return "erf";
+    case GIR_OP_SIN: return "sin";
+    case GIR_OP_COS: return "cos";
+    case GIR_OP_TAN: return "tan";
+    case GIR_OP_ASIN: return "asin";
+    case GIR_OP_ACOS: return "acos";
+    case GIR_OP_ATAN: return "atan";
+    case GIR_OP_SINH: return "sinh";
+    case GIR_OP_COSH: return "cosh";
+    case GIR_OP_ASINH: return "asinh";
+    case GIR_OP_ACOSH: return "acosh";
+    case GIR_OP_ATANH: return "atanh";
+    default: return NULL;
+    }
+}
+
 static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef x = LLVMBuildFPExt(b, v, d, ""), r, a;
+    LLVMValueRef x = LLVMBuildFPExt(b, v, d, ""), r, a, g, em1;
+    LLVMValueRef zero = LLVMConstReal(d, 0), one = LLVMConstReal(d, 1);
+    const char *fn = libm_name(n->op);
+    if (fn)
+        return LLVMBuildFPTrunc(b, call_f64(ir, fn, x), ir->f32, "");
     switch (n->op) {
-    case GIR_OP_ABS: r = call_f64(ir, "fabs", x); break;
     case GIR_OP_NEG: r = LLVMBuildFNeg(b, x, ""); break;
-    case GIR_OP_EXP: r = call_f64(ir, "exp", x); break;
-    case GIR_OP_LOG: r = call_f64(ir, "log", x); break;
-    case GIR_OP_SQRT: r = call_f64(ir, "sqrt", x); break;
-    case GIR_OP_RECIPROCAL: r = LLVMBuildFDiv(b, LLVMConstReal(d, 1), x, ""); break;
-    case GIR_OP_FLOOR: r = call_f64(ir, "floor", x); break;
-    case GIR_OP_CEIL: r = call_f64(ir, "ceil", x); break;
-    case GIR_OP_ERF: r = call_f64(ir, "erf", x); break;
+    case GIR_OP_RECIPROCAL: r = LLVMBuildFDiv(b, one, x, ""); break;
+    case GIR_OP_ROUND:
+        /* round_even of interp.c: floor, then up when the rest is over a
+         * half, or a half and the floor odd */
+        r = call_f64(ir, "floor", x);
+        a = LLVMBuildFSub(b, x, r, "");
+        g = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOGT, a, LLVMConstReal(d, 0.5), ""),
+                        LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, LLVMConstReal(d, 0.5), ""),
+                                     LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildFRem(b, r, LLVMConstReal(d, 2), ""),
+                                                   zero, ""), ""), "");
+        r = LLVMBuildSelect(b, g, LLVMBuildFAdd(b, r, one, ""), r, "");
+        break;
+    case GIR_OP_SIGN:
+        r = sel_f64(ir, LLVMRealOEQ, x, zero, zero, x);
+        r = sel_f64(ir, LLVMRealOLT, x, zero, LLVMConstReal(d, -1), r);
+        r = sel_f64(ir, LLVMRealOGT, x, zero, one, r);
+        break;
+    case GIR_OP_SOFTPLUS:
+        r = sel_f64(ir, LLVMRealOGT, x, zero,
+                    LLVMBuildFAdd(b, x, call_f64(ir, "log1p", call_f64(ir, "exp", LLVMBuildFNeg(b, x, ""))), ""),
+                    call_f64(ir, "log1p", call_f64(ir, "exp", x)));
+        break;
+    case GIR_OP_SOFTSIGN:
+        r = LLVMBuildFDiv(b, x, LLVMBuildFAdd(b, one, call_f64(ir, "fabs", x), ""), "");
+        break;
+    case GIR_OP_ELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", x), one, "");
+        r = sel_f64(ir, LLVMRealOLT, x, zero, LLVMBuildFMul(b, a, em1, ""), x);
+        break;
+    case GIR_OP_SELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.67326319217681884765625f));
+        g = LLVMConstReal(d, (double)gir_attr_float(n, "gamma", 1.05070102214813232421875f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", x), one, "");
+        r = LLVMBuildFMul(b, g, sel_f64(ir, LLVMRealOLE, x, zero, LLVMBuildFMul(b, a, em1, ""), x), "");
+        break;
+    case GIR_OP_CELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", LLVMBuildFDiv(b, x, a, "")), one, "");
+        r = LLVMBuildFAdd(b, sel_f64(ir, LLVMRealOGT, x, zero, x, zero),
+                          call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
+        break;
+    case GIR_OP_THRESHOLDEDRELU:
+        r = sel_f64(ir, LLVMRealOGT, x, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f)), x, zero);
+        break;
+    case GIR_OP_SHRINK:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "lambd", 0.5f));
+        g = LLVMConstReal(d, (double)gir_attr_float(n, "bias", 0.0f));
+        r = sel_f64(ir, LLVMRealOGT, x, a, LLVMBuildFSub(b, x, g, ""), zero);
+        r = sel_f64(ir, LLVMRealOLT, x, LLVMBuildFNeg(b, a, ""), LLVMBuildFAdd(b, x, g, ""), r);
+        break;
     case GIR_OP_HARDSIGMOID:
         a = LLVMBuildFMul(b, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 0.2f)), x, "");
         a = LLVMBuildFAdd(b, a, LLVMConstReal(d, (double)gir_attr_float(n, "beta", 0.5f)), "");
@@ -838,8 +929,11 @@ static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
     return LLVMBuildFPTrunc(b, r, ir->f32, "");
 }
 
-/* Abs, Neg, Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Erf, HardSigmoid,
- * HardSwish: flat, in double as the interpreter computes them. */
+/* The float unary ops of unary_f in interp.c (Abs, Neg, Exp, Log, Sqrt,
+ * Reciprocal, Floor, Ceil, Round, Sign, Erf, the trigonometric and
+ * hyperbolic functions, Softplus, Softsign, Elu, Selu, Celu, HardSigmoid,
+ * HardSwish, ThresholdedRelu, Shrink): flat, in double as the interpreter
+ * computes them, with libm's double functions, rounded to f32. */
 static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan)
 {
@@ -1024,6 +1118,26 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_ERF:
     case GIR_OP_HARDSIGMOID:
     case GIR_OP_HARDSWISH:
+    case GIR_OP_ROUND:
+    case GIR_OP_SIGN:
+    case GIR_OP_SIN:
+    case GIR_OP_COS:
+    case GIR_OP_TAN:
+    case GIR_OP_ASIN:
+    case GIR_OP_ACOS:
+    case GIR_OP_ATAN:
+    case GIR_OP_SINH:
+    case GIR_OP_COSH:
+    case GIR_OP_ASINH:
+    case GIR_OP_ACOSH:
+    case GIR_OP_ATANH:
+    case GIR_OP_SOFTPLUS:
+    case GIR_OP_SOFTSIGN:
+    case GIR_OP_ELU:
+    case GIR_OP_SELU:
+    case GIR_OP_CELU:
+    case GIR_OP_THRESHOLDEDRELU:
+    case GIR_OP_SHRINK:
         return emit_unary_f64(ir, g, n, name, plan);
     case GIR_OP_REDUCEMEAN:
     case GIR_OP_REDUCESUM:

@@ -71,7 +71,10 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # (count_include_pad, ceil_mode), BatchNormalization, ConvTranspose (PP-OCR
 # det's k2 s2, and grouped with pads, dilation and output_padding), Resize
 # linear (half_pixel, align_corners) and cubic, LogSoftmax, Hardmax, Gather
-# of constant indices, and one node left to the interpreter (Softplus).
+# of constant indices, the unary ops of unary_f (Round on halves, Sign, the
+# trigonometric and hyperbolic functions and their inverses, Softplus,
+# Softsign, Elu, Selu, Celu, ThresholdedRelu, Shrink), and one node left to
+# the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
 # broadcast) and int8 AveragePool.
 lines = ['graph "ops2" opset 17', "input %x : f32[2,3,4,5]"]
@@ -120,7 +123,7 @@ lines += [
     '%mm = MatMul(%x, %mw) : f32[2,3,4,6]',
     '%xt = Transpose(%x) {perm=[0,1,3,2]} : f32[2,3,5,4]',
     '%bb = MatMul(%sa, %xt) : f32[2,3,4,4]',
-    '%h = Softplus(%gm) : f32[6,7]',
+    '%h = LRN(%x) {size=3} : f32[2,3,4,5]',
     '%u1 = HardSigmoid(%x) {alpha=0.3, beta=0.4} : f32[2,3,4,5]',
     '%u2 = HardSwish(%u1) : f32[2,3,4,5]',
     '%u3 = Abs(%x) : f32[2,3,4,5]',
@@ -140,10 +143,34 @@ lines += [
     '%ap = AveragePool(%x) {kernel_shape=[3,2], strides=[2,2], pads=[1,0,1,1], count_include_pad=1} : f32[2,3,2,3]',
     '%aq = AveragePool(%bs) {kernel_shape=[2,2], strides=[2,2], ceil_mode=1} : f32[2,3,2,3]',
     '%bn = BatchNormalization(%x, %bs3, %bb3, %bm3, %bv3) {epsilon=0.001} : f32[2,3,4,5]',
+    '%hx = Div(%ub, %two) : f32[2,3,4,5]',
+    '%v1 = Round(%hx) : f32[2,3,4,5]',
+    '%v2 = Sign(%ua) : f32[2,3,4,5]',
+    '%v3 = Sin(%x) : f32[2,3,4,5]',
+    '%v4 = Cos(%v3) : f32[2,3,4,5]',
+    '%v5 = Tan(%v4) : f32[2,3,4,5]',
+    '%v6 = Tanh(%x) : f32[2,3,4,5]',
+    '%v7 = Asin(%v6) : f32[2,3,4,5]',
+    '%v8 = Acos(%v6) : f32[2,3,4,5]',
+    '%v9 = Atan(%v8) : f32[2,3,4,5]',
+    '%va = Atanh(%v6) : f32[2,3,4,5]',
+    '%vb = Sinh(%va) : f32[2,3,4,5]',
+    '%vc = Cosh(%vb) : f32[2,3,4,5]',
+    '%vd = Acosh(%vc) : f32[2,3,4,5]',
+    '%ve = Asinh(%vd) : f32[2,3,4,5]',
+    '%vf = Softplus(%x) : f32[2,3,4,5]',
+    '%vg = Softsign(%vf) : f32[2,3,4,5]',
+    '%vh = Elu(%x) {alpha=0.7} : f32[2,3,4,5]',
+    '%vi = Selu(%x) : f32[2,3,4,5]',
+    '%vj = Celu(%x) {alpha=1.3} : f32[2,3,4,5]',
+    '%vk = ThresholdedRelu(%x) {alpha=0.2} : f32[2,3,4,5]',
+    '%vl = Shrink(%x) {lambd=0.4, bias=0.1} : f32[2,3,4,5]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
-                                   "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga"]]
+                                   "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga",
+                                   "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
+                                   "vj", "vk", "vl"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
