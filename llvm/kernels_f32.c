@@ -949,10 +949,12 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
-/* ReduceMean, ReduceSum over one run of axes [lo, hi) (every input
- * element of an output in increasing order, as the interpreter visits
- * them): the sum in double, the mean divided by the count, rounded to f32.
- * The outer loop runs over the outputs. */
+/* The float reductions of reduce() in interp.c (Mean, Sum, Max, Min, Prod,
+ * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi)
+ * (every input element of an output in increasing order, as the
+ * interpreter visits them): accumulated in double (Max and Min take a
+ * NaN), then the mean divided by the count, L2's sqrt, the logs, rounded
+ * to f32.  The outer loop runs over the outputs. */
 static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
@@ -1013,17 +1015,40 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                    klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
                    LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
     xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
-    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
-    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
-    LLVMBuildStore(b,
-                   LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""),
-                                 LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, ""),
-                                 ""),
+    LLVMBuildStore(b, LLVMConstReal(dt, n->op == GIR_OP_REDUCEMAX    ? -INFINITY
+                                        : n->op == GIR_OP_REDUCEMIN  ? INFINITY
+                                        : n->op == GIR_OP_REDUCEPROD ? 1
+                                                                     : 0),
                    accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    {
+        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, "");
+        LLVMValueRef acc = LLVMBuildLoad2(b, dt, accp, ""), take;
+        switch (n->op) {
+        case GIR_OP_REDUCEMAX:
+        case GIR_OP_REDUCEMIN:
+            /* v > acc (v < acc) or v NaN: v */
+            take = LLVMBuildOr(b, LLVMBuildFCmp(b, n->op == GIR_OP_REDUCEMAX ? LLVMRealOGT : LLVMRealOLT, v, acc, ""),
+                               LLVMBuildFCmp(b, LLVMRealUNO, v, v, ""), "");
+            acc = LLVMBuildSelect(b, take, v, acc, "");
+            break;
+        case GIR_OP_REDUCEPROD: acc = LLVMBuildFMul(b, acc, v, ""); break;
+        case GIR_OP_REDUCEL1: acc = LLVMBuildFAdd(b, acc, call_f64(ir, "fabs", v), ""); break;
+        case GIR_OP_REDUCEL2:
+        case GIR_OP_REDUCESUMSQUARE: acc = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, v, v, ""), ""); break;
+        case GIR_OP_REDUCELOGSUMEXP: acc = LLVMBuildFAdd(b, acc, call_f64(ir, "exp", v), ""); break;
+        default: acc = LLVMBuildFAdd(b, acc, v, ""); break;
+        }
+        LLVMBuildStore(b, acc, accp);
+    }
     klv_loop_end(ir, &li);
     sum = LLVMBuildLoad2(b, dt, accp, "");
     if (n->op == GIR_OP_REDUCEMEAN)
         sum = LLVMBuildFDiv(b, sum, LLVMConstReal(dt, (double)len), "");
+    else if (n->op == GIR_OP_REDUCEL2)
+        sum = call_f64(ir, "sqrt", sum);
+    else if (n->op == GIR_OP_REDUCELOGSUM || n->op == GIR_OP_REDUCELOGSUMEXP)
+        sum = call_f64(ir, "log", sum);
     klv_store(ir, ir->f32, klv_arg(ir, n->nin), lp.iv, LLVMBuildFPTrunc(b, sum, ir->f32, ""));
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
@@ -1141,6 +1166,14 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_unary_f64(ir, g, n, name, plan);
     case GIR_OP_REDUCEMEAN:
     case GIR_OP_REDUCESUM:
+    case GIR_OP_REDUCEMAX:
+    case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCEPROD:
+    case GIR_OP_REDUCEL1:
+    case GIR_OP_REDUCEL2:
+    case GIR_OP_REDUCESUMSQUARE:
+    case GIR_OP_REDUCELOGSUM:
+    case GIR_OP_REDUCELOGSUMEXP:
         return emit_reduce(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);

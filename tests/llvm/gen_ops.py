@@ -73,7 +73,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # linear (half_pixel, align_corners) and cubic, LogSoftmax, Hardmax, Gather
 # of constant indices, the unary ops of unary_f (Round on halves, Sign, the
 # trigonometric and hyperbolic functions and their inverses, Softplus,
-# Softsign, Elu, Selu, Celu, ThresholdedRelu, Shrink), and one node left to
+# Softsign, Elu, Selu, Celu, ThresholdedRelu, Shrink), the other float
+# reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), and one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
 # broadcast) and int8 AveragePool.
@@ -165,12 +166,21 @@ lines += [
     '%vj = Celu(%x) {alpha=1.3} : f32[2,3,4,5]',
     '%vk = ThresholdedRelu(%x) {alpha=0.2} : f32[2,3,4,5]',
     '%vl = Shrink(%x) {lambd=0.4, bias=0.1} : f32[2,3,4,5]',
+    '%w1 = ReduceMax(%x, %ax12) {keepdims=1} : f32[2,1,1,5]',
+    '%w2 = ReduceMin(%x, %ax3) {keepdims=0} : f32[2,3,4]',
+    '%w3 = ReduceProd(%x, %ax3) {keepdims=0} : f32[2,3,4]',
+    '%w4 = ReduceL1(%x) {keepdims=0} : f32[]',
+    '%w5 = ReduceL2(%x, %ax12) {keepdims=0} : f32[2,5]',
+    '%w6 = ReduceSumSquare(%x, %ax3) {keepdims=1} : f32[2,3,4,1]',
+    '%w7 = ReduceLogSum(%u3, %ax3) {keepdims=0} : f32[2,3,4]',
+    '%w8 = ReduceLogSumExp(%x, %ax12) {keepdims=0} : f32[2,5]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
                                    "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga",
                                    "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
-                                   "vj", "vk", "vl"]]
+                                   "vj", "vk", "vl", "w1", "w2", "w3", "w4", "w5", "w6",
+                                   "w7", "w8"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
