@@ -193,6 +193,31 @@ LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMVal
     return klv_round_sat(ir, LLVMBuildMul(b, a64, m, ""), shift, lo, hi);
 }
 
+int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w)
+{
+    GirWindow g;
+    int o;
+    if ((x->rank != 3 && x->rank != 4) || y->rank != x->rank)
+        return 0;
+    gir_window(n, x, y, k, &g);
+    o = x->rank == 4 ? 1 : 0; /* the x axis's index in g */
+    w->H = o ? g.in[0] : 1;
+    w->OH = o ? g.out[0] : 1;
+    w->KH = o ? g.k[0] : 1;
+    w->s[0] = o ? g.s[0] : 1;
+    w->d[0] = o ? g.d[0] : 1;
+    w->p[0] = o ? g.pb[0] : 0;
+    w->p[2] = o ? g.pe[0] : 0;
+    w->W = g.in[o];
+    w->OW = g.out[o];
+    w->KW = g.k[o];
+    w->s[1] = g.s[o];
+    w->d[1] = g.d[o];
+    w->p[1] = g.pb[o];
+    w->p[3] = g.pe[o];
+    return 1;
+}
+
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)
 {
     int k;

@@ -25,7 +25,9 @@ static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
 }
 
 /*
- * Conv, 2-D, any group/stride/dilation/padding.  The outer loop runs over
+ * Conv, 1-D or 2-D (1-D as height 1), any group, stride, dilation,
+ * padding (auto_pad SAME as gir_window splits it), weights constant or
+ * not.  The outer loop runs over
  * (batch, output channel) planes.  Per output row: the row starts at the
  * bias, each (input channel, kernel row) inside the input adds, for each
  * kernel column (unrolled here), weight * input row between bounds worked
@@ -37,24 +39,19 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
-    int has_b = n->nin > 2 && n->in[2] >= 0, cnt;
-    int64_t N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
-    int64_t M = wt->dims[0], Cg = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3];
-    int64_t OH = yt->dims[2], OW = yt->dims[3], G = gir_attr_int(n, "group", 1), Mg = M / G;
-    int64_t s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, kx;
-    const int64_t *a;
-    const char *autopad = gir_attr_string(n, "auto_pad", "NOTSET");
+    int has_b = n->nin > 2 && n->in[2] >= 0;
+    int64_t N = xt->dims[0], C = xt->dims[1], H, W, M = wt->dims[0], Cg = wt->dims[1], KH, KW;
+    int64_t OH, OW, G = gir_attr_int(n, "group", 1), Mg, *s, *d, *p, kx;
+    KlvWin2 win;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp;
     KlvLoop lp, loy, lox, lic, lky, lk;
-    if (strcmp(autopad, "NOTSET") != 0 && strcmp(autopad, "VALID") != 0)
-        return 0; /* SAME padding: the interpreter's split is not repeated here */
-    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
-        s[0] = a[0], s[1] = a[1];
-    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
-        d[0] = a[0], d[1] = a[1];
-    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4 && strcmp(autopad, "VALID") != 0)
-        memcpy(p, a, sizeof p);
+    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win2(n, xt, yt, wt->dims + 2, &win) ||
+        (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) || wt->dtype != GIR_DT_F32)
+        return 0;
+    Mg = M / G;
+    H = win.H, W = win.W, KH = win.KH, KW = win.KW, OH = win.OH, OW = win.OW;
+    s = win.s, d = win.d, p = win.p;
 
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
@@ -1107,9 +1104,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return 0;
     switch (n->op) {
     case GIR_OP_CONV:
-        if (g->vals[n->in[0]].type.rank != 4 || g->vals[n->in[1]].kind != GIR_VAL_CONST)
-            return 0;
-        if (klv_emit_conv_blocked(ir, g, n, name, plan, 0))
+        if (g->vals[n->in[0]].type.rank == 4 && g->vals[n->in[1]].kind == GIR_VAL_CONST &&
+            klv_emit_conv_blocked(ir, g, n, name, plan, 0))
             return 1;
         memset(plan, 0, sizeof *plan);
         return emit_conv(ir, g, n, name, plan);

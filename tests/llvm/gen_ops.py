@@ -74,7 +74,9 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # of constant indices, the unary ops of unary_f (Round on halves, Sign, the
 # trigonometric and hyperbolic functions and their inverses, Softplus,
 # Softsign, Elu, Selu, Celu, ThresholdedRelu, Shrink), the other float
-# reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), and one node left to
+# reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), Conv,
+# MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
+# weights, and one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
 # broadcast) and int8 AveragePool.
@@ -102,6 +104,12 @@ lines.append(const("tw2", rng.standard_normal((3, 2, 3, 3)).astype(np.float32)))
 lines.append(const("rsc", np.array([1, 1, 2, 1.5], np.float32)))
 lines.append(const("rsd", np.array([1, 1, 0.5, 0.6], np.float32)))
 lines.append(const("gix", np.array([[2, 0], [-1, 2]], np.int64)))
+lines.append(const("s1", np.array([2, 3, 20], np.int64)))
+lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
+lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
+lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
+lines.append(const("st0", np.array([0, 0, 0, 0], np.int64)))
+lines.append(const("en3", np.array([2, 3, 3, 3], np.int64)))
 lines += [
     '%ct = ConvTranspose(%x, %tw1, %tb1) {kernel_shape=[2,2], strides=[2,2]} : f32[2,4,8,10]',
     '%cg = ConvTranspose(%x, %tw2) {group=3, kernel_shape=[3,3], strides=[2,1], pads=[1,0,0,1], dilations=[1,2], output_padding=[1,0]} : f32[2,6,9,8]',
@@ -174,13 +182,21 @@ lines += [
     '%w6 = ReduceSumSquare(%x, %ax3) {keepdims=1} : f32[2,3,4,1]',
     '%w7 = ReduceLogSum(%u3, %ax3) {keepdims=0} : f32[2,3,4]',
     '%w8 = ReduceLogSumExp(%x, %ax12) {keepdims=0} : f32[2,5]',
+    '%x1 = Reshape(%x, %s1) : f32[2,3,20]',
+    '%c1 = Conv(%x1, %w1d, %b1d) {kernel_shape=[3], pads=[1,2], strides=[2], dilations=[2]} : f32[2,4,10]',
+    '%cs = Conv(%x, %wsm) {kernel_shape=[3,3], auto_pad="SAME_UPPER", strides=[2,2]} : f32[2,4,2,3]',
+    '%ws = Slice(%x, %st0, %en3) : f32[2,3,3,3]',
+    '%cv = Conv(%x, %ws) {kernel_shape=[3,3], pads=[1,1,1,1]} : f32[2,2,4,5]',
+    '%m1 = MaxPool(%x1) {kernel_shape=[3], strides=[2], pads=[1,1]} : f32[2,3,10]',
+    '%ms = MaxPool(%x) {kernel_shape=[3,2], auto_pad="SAME_LOWER", strides=[2,2]} : f32[2,3,2,3]',
+    '%a1 = AveragePool(%x1) {kernel_shape=[4], strides=[3], pads=[2,1], count_include_pad=1} : f32[2,3,7]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
                                    "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga",
                                    "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
                                    "vj", "vk", "vl", "w1", "w2", "w3", "w4", "w5", "w6",
-                                   "w7", "w8"]]
+                                   "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
