@@ -548,6 +548,123 @@ static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int
     return klv_load(ir, ir->f32, klv_arg(ir, k), at);
 }
 
+static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
+
+/* One output element of an elementwise op of several f32 operands v[0..nv),
+ * as the interpreter computes it: Add, Sub, Mul, Div in f32 (binary());
+ * Pow, Mod (fmod) and PRelu (u < 0 ? v * u : u) in double (binop); Max,
+ * Min (a NaN taken), Sum, Mean accumulated in double in operand order
+ * (variadic()); rounded to f32. */
+static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int nv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef u, w, r, acc;
+    int k;
+    switch (n->op) {
+    case GIR_OP_ADD:
+    case GIR_OP_SUB:
+    case GIR_OP_MUL:
+    case GIR_OP_DIV:
+        return klv_binary_f32(ir, n->op, v[0], v[1]);
+    case GIR_OP_POW:
+    case GIR_OP_MOD:
+    case GIR_OP_PRELU:
+        u = LLVMBuildFPExt(b, v[0], d, "");
+        w = LLVMBuildFPExt(b, v[1], d, "");
+        if (n->op == GIR_OP_PRELU)
+            r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, u, LLVMConstReal(d, 0), ""),
+                                LLVMBuildFMul(b, w, u, ""), u, "");
+        else
+            r = call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
+        return LLVMBuildFPTrunc(b, r, ir->f32, "");
+    default:
+        acc = LLVMBuildFPExt(b, v[0], d, "");
+        for (k = 1; k < nv; k++) {
+            w = LLVMBuildFPExt(b, v[k], d, "");
+            if (n->op == GIR_OP_MAX || n->op == GIR_OP_MIN) {
+                LLVMValueRef take = LLVMBuildOr(
+                    b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""),
+                    LLVMBuildFCmp(b, n->op == GIR_OP_MAX ? LLVMRealOGT : LLVMRealOLT, w, acc, ""), "");
+                acc = LLVMBuildSelect(b, take, w, acc, "");
+            } else {
+                acc = LLVMBuildFAdd(b, acc, w, "");
+            }
+        }
+        if (n->op == GIR_OP_MEAN)
+            acc = LLVMBuildFDiv(b, acc, LLVMConstReal(d, (double)nv), "");
+        return LLVMBuildFPTrunc(b, acc, ir->f32, "");
+    }
+}
+
+#define NARY_MAX 8 /* operands of a lowered elementwise op */
+
+/* Elementwise ops of f32 operands with numpy broadcasting (Add, Sub, Mul,
+ * Div, Pow where emit_binary's forms do not fit; Max, Min, Sum, Mean,
+ * PRelu, Mod).  Outer loop over the rows of the result (all axes but the
+ * last), each operand's row offset from its broadcast strides; the last
+ * axis inner. */
+static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows, s;
+    int r = yt->rank, k, d, nv = n->nin;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX];
+    KlvLoop lr, lj;
+    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 ||
+        ((n->op == GIR_OP_POW || n->op == GIR_OP_MOD || n->op == GIR_OP_PRELU ||
+          n->op == GIR_OP_ADD || n->op == GIR_OP_SUB || n->op == GIR_OP_MUL ||
+          n->op == GIR_OP_DIV) && nv != 2))
+        return 0;
+    for (k = 0; k < nv; k++) {
+        const GirType *t;
+        if (n->in[k] < 0)
+            return 0;
+        t = &g->vals[n->in[k]].type;
+        if (t->dtype != GIR_DT_F32 || t->rank > r)
+            return 0;
+        /* element strides along the result's axes; 0 where it broadcasts */
+        for (d = 0; d < r; d++)
+            st[k][d] = 0;
+        for (s = 1, d = t->rank - 1; d >= 0; d--) {
+            int yd = d + r - t->rank;
+            if (t->dims[d] != 1 && t->dims[d] != yt->dims[yd])
+                return 0;
+            st[k][yd] = t->dims[d] == 1 ? 0 : s;
+            s *= t->dims[d];
+        }
+    }
+    L = yt->dims[r - 1];
+    if (L <= 0 || gir_type_numel(yt) <= 0)
+        return 0;
+    rows = gir_type_numel(yt) / L;
+    klv_kernel_begin(ir, name);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    rem = lr.iv;
+    for (k = 0; k < nv; k++)
+        off[k] = klv_i64(ir, 0);
+    for (d = r - 2; d >= 0; d--) {
+        LLVMValueRef i = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
+        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
+        for (k = 0; k < nv; k++)
+            if (st[k][d])
+                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
+    }
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
+    for (k = 0; k < nv; k++)
+        v[k] = klv_load(ir, ir->f32, klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
+    klv_store(ir, ir->f32, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv),
+              nary_value(ir, n, v, nv));
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = L * (nv + 1);
+    return 1;
+}
+
 /* Add, Sub, Mul, Div, Pow (in double) where each operand has the output's
  * shape, one element, or broadcasts along all axes but one run
  * (bcast_index). */
@@ -571,19 +688,9 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     flat_begin(ir, name, total, &lc, &li);
     u = bcast_load(ir, 0, ia, ca, total, li.iv);
     v = bcast_load(ir, 1, ib, cb, total, li.iv);
-    if (n->op == GIR_OP_POW) {
-        /* pow in double, as binop of interp.c */
-        LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-        LLVMTypeRef fty = LLVMFunctionType(d, (LLVMTypeRef[]){d, d}, 2, 0);
-        LLVMValueRef f = LLVMGetNamedFunction(ir->mod, "pow");
-        LLVMValueRef xy[2];
-        if (!f)
-            f = LLVMAddFunction(ir->mod, "pow", fty);
-        xy[0] = LLVMBuildFPExt(ir->b, u, d, "");
-        xy[1] = LLVMBuildFPExt(ir->b, v, d, "");
-        r = LLVMBuildFPTrunc(ir->b, LLVMBuildCall2(ir->b, fty, f, xy, 2, ""), ir->f32, "");
-    } else {
-        r = klv_binary_f32(ir, n->op, u, v);
+    {
+        LLVMValueRef uv[2] = {u, v};
+        r = nary_value(ir, n, uv, 2);
     }
     klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
@@ -1120,7 +1227,17 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_MUL:
     case GIR_OP_DIV:
     case GIR_OP_POW:
-        return emit_binary(ir, g, n, name, plan);
+        if (emit_binary(ir, g, n, name, plan))
+            return 1;
+        memset(plan, 0, sizeof *plan);
+        return emit_bcast(ir, g, n, name, plan);
+    case GIR_OP_MAX:
+    case GIR_OP_MIN:
+    case GIR_OP_SUM:
+    case GIR_OP_MEAN:
+    case GIR_OP_PRELU:
+    case GIR_OP_MOD:
+        return emit_bcast(ir, g, n, name, plan);
     case GIR_OP_GLOBALAVGPOOL:
         return emit_gap(ir, g, n, name, plan);
     case GIR_OP_SOFTMAX:

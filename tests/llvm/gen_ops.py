@@ -76,7 +76,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # Softsign, Elu, Selu, Celu, ThresholdedRelu, Shrink), the other float
 # reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), Conv,
 # MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
-# weights, and one node left to
+# weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
+# two runs of axes, and one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
 # broadcast) and int8 AveragePool.
@@ -105,6 +106,7 @@ lines.append(const("rsc", np.array([1, 1, 2, 1.5], np.float32)))
 lines.append(const("rsd", np.array([1, 1, 0.5, 0.6], np.float32)))
 lines.append(const("gix", np.array([[2, 0], [-1, 2]], np.int64)))
 lines.append(const("s1", np.array([2, 3, 20], np.int64)))
+lines.append(const("r2", rng.standard_normal((2, 1, 4, 1)).astype(np.float32)))
 lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
 lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
 lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
@@ -190,13 +192,22 @@ lines += [
     '%m1 = MaxPool(%x1) {kernel_shape=[3], strides=[2], pads=[1,1]} : f32[2,3,10]',
     '%ms = MaxPool(%x) {kernel_shape=[3,2], auto_pad="SAME_LOWER", strides=[2,2]} : f32[2,3,2,3]',
     '%a1 = AveragePool(%x1) {kernel_shape=[4], strides=[3], pads=[2,1], count_include_pad=1} : f32[2,3,7]',
+    '%mx = Max(%x, %cb, %lb) : f32[2,3,4,5]',
+    '%mn = Min(%x, %rb) : f32[2,3,4,5]',
+    '%sm = Sum(%x, %cb) : f32[2,3,4,5]',
+    '%me = Mean(%x, %lb, %rb) : f32[2,3,4,5]',
+    '%pu = PRelu(%x, %cb) : f32[2,3,4,5]',
+    '%md = Mod(%x, %lb) {fmod=1} : f32[2,3,4,5]',
+    '%b2 = Add(%x, %r2) : f32[2,3,4,5]',
+    '%p2 = Pow(%u3, %r2) : f32[2,3,4,5]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
                                    "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga",
                                    "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
                                    "vj", "vk", "vl", "w1", "w2", "w3", "w4", "w5", "w6",
-                                   "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1"]]
+                                   "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1", "mx", "mn",
+                                   "sm", "me", "pu", "md", "b2", "p2"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
