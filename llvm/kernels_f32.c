@@ -890,6 +890,55 @@ static int emit_softmax_like(KlvIr *ir, const GirGraph *g, const GirNode *n, con
     return 1;
 }
 
+/* ArgMax, ArgMin of f32 along one axis (argext of interp.c): per row the
+ * position of the first extreme (select_last_index: the last), the
+ * comparisons of the interpreter (a NaN never taken after the first
+ * element), into i64.  Outer loop over the rows (outer x inner). */
+static int emit_argext(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int ismax = n->op == GIR_OP_ARGMAX, last = gir_attr_int(n, "select_last_index", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef bvp, bestp, base, xp, v, bv, take;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nout != 1 ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_I64)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    len = t->dims[ax];
+    inner = dims_prod(t->dims, ax + 1, t->rank);
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    bvp = LLVMBuildAlloca(b, ir->f32, "best_v");
+    bestp = LLVMBuildAlloca(b, ir->i64, "best");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, klv_i64(ir, inner), ""));
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
+    LLVMBuildStore(b, klv_load(ir, ir->f32, xp, klv_i64(ir, 0)), bvp);
+    LLVMBuildStore(b, klv_i64(ir, 0), bestp);
+    li = klv_loop_begin(ir, klv_i64(ir, 1), klv_i64(ir, len));
+    v = klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner)));
+    bv = LLVMBuildLoad2(b, ir->f32, bvp, "");
+    take = LLVMBuildFCmp(b, ismax ? LLVMRealOGT : LLVMRealOLT, v, bv, "");
+    if (last)
+        take = LLVMBuildOr(b, take, LLVMBuildFCmp(b, LLVMRealOEQ, v, bv, ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, bv, ""), bvp);
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, li.iv, LLVMBuildLoad2(b, ir->i64, bestp, ""), ""), bestp);
+    klv_loop_end(ir, &li);
+    klv_store(ir, ir->i64, klv_arg(ir, 1), lr.iv, LLVMBuildLoad2(b, ir->i64, bestp, ""));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * 2;
+    return 1;
+}
+
 /* Call libm function fname of one double argument. */
 static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
 {
@@ -1206,6 +1255,9 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
                  KlvPlan *plan, GirError *e)
 {
     (void)e;
+    if ((n->op == GIR_OP_ARGMAX || n->op == GIR_OP_ARGMIN) && n->nout == 1 && n->nin == 1 &&
+        g->vals[n->in[0]].type.dtype == GIR_DT_F32 && !gir_node_is_nhwc(n))
+        return emit_argext(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;

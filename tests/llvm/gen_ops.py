@@ -77,7 +77,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), Conv,
 # MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
 # weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
-# two runs of axes, and one node left to
+# two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last), and
+# one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
 # broadcast) and int8 AveragePool.
@@ -200,6 +201,8 @@ lines += [
     '%md = Mod(%x, %lb) {fmod=1} : f32[2,3,4,5]',
     '%b2 = Add(%x, %r2) : f32[2,3,4,5]',
     '%p2 = Pow(%u3, %r2) : f32[2,3,4,5]',
+    '%am = ArgMax(%ua) {axis=2, keepdims=1} : i64[2,3,1,5]',
+    '%an = ArgMin(%ua) {axis=-1, keepdims=0, select_last_index=1} : i64[2,3,4]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
@@ -207,7 +210,7 @@ lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb"
                                    "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
                                    "vj", "vk", "vl", "w1", "w2", "w3", "w4", "w5", "w6",
                                    "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1", "mx", "mn",
-                                   "sm", "me", "pu", "md", "b2", "p2"]]
+                                   "sm", "me", "pu", "md", "b2", "p2", "am", "an"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
