@@ -939,6 +939,96 @@ static int emit_argext(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* Whether operand type v broadcasts over the trailing axes of y as a
+ * repeat of its numel elements (v's dims, leading 1s dropped, equal to y's
+ * last ones): element i of y takes v's i % numel. */
+static int trailing_repeat(const GirType *v, const GirType *y, int ylo)
+{
+    int lo = 0, d;
+    while (lo < v->rank && v->dims[lo] == 1)
+        lo++;
+    if (v->rank - lo > y->rank - ylo)
+        return 0;
+    for (d = lo; d < v->rank; d++)
+        if (v->dims[d] != y->dims[y->rank - (v->rank - d)])
+            return 0;
+    return 1;
+}
+
+/* LayerNormalization (eval_LAYERNORM of interp.c) over the axes from axis
+ * on, with Scale and B each broadcast over the trailing normalized axes
+ * (trailing_repeat): per
+ * row, in double, the mean, the mean of squared differences, inv =
+ * 1 / sqrt(var + epsilon), then ((x - mean) * inv) * scale + b rounded to
+ * f32; the optional Mean and InvStdDev outputs rounded to f32.  Outer
+ * loop over the rows. */
+static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, len, nsc, nb = 0;
+    int has_b = n->nin > 2 && n->in[2] >= 0, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef accp, xp, yp, mean, var, inv, v, sc, bi;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin < 2 || n->nout > 3)
+        return 0;
+    for (k = 1; k < n->nout; k++)
+        if (n->out[k] < 0 || g->vals[n->out[k]].type.dtype != GIR_DT_F32)
+            return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    len = dims_prod(t->dims, ax, t->rank);
+    nsc = numel(g, n->in[1]);
+    if (has_b)
+        nb = numel(g, n->in[2]);
+    if (outer <= 0 || len <= 0 || nsc <= 0 || g->vals[n->in[1]].type.dtype != GIR_DT_F32 ||
+        !trailing_repeat(&g->vals[n->in[1]].type, t, (int)ax) ||
+        (has_b && (nb <= 0 || g->vals[n->in[2]].type.dtype != GIR_DT_F32 ||
+                   !trailing_repeat(&g->vals[n->in[2]].type, t, (int)ax))))
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, lr.iv, klv_i64(ir, len)));
+    yp = klv_gep(ir, ir->f32, klv_arg(ir, n->nin), klv_mul(ir, lr.iv, klv_i64(ir, len)));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), v, ""), accp);
+    klv_loop_end(ir, &li);
+    mean = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMConstReal(dt, (double)len), "");
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFSub(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, ""), mean, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildFMul(b, v, v, ""), ""), accp);
+    klv_loop_end(ir, &li);
+    var = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMConstReal(dt, (double)len), "");
+    inv = LLVMBuildFDiv(b, LLVMConstReal(dt, 1),
+                        call_f64(ir, "sqrt", LLVMBuildFAdd(b, var, LLVMConstReal(dt, (double)gir_attr_float(n, "epsilon", 1e-5f)), "")), "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFSub(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, ""), mean, "");
+    sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1),
+                                    nsc == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nsc), "")), dt, "");
+    bi = has_b ? LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2),
+                                            nb == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nb), "")), dt, "")
+               : LLVMConstReal(dt, 0);
+    v = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, v, inv, ""), sc, ""), bi, "");
+    klv_store(ir, ir->f32, yp, li.iv, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    if (n->nout > 1)
+        klv_store(ir, ir->f32, klv_arg(ir, n->nin + 1), lr.iv, LLVMBuildFPTrunc(b, mean, ir->f32, ""));
+    if (n->nout > 2)
+        klv_store(ir, ir->f32, klv_arg(ir, n->nin + 2), lr.iv, LLVMBuildFPTrunc(b, inv, ir->f32, ""));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer;
+    plan->work = len * 8;
+    return 1;
+}
+
 /* Call libm function fname of one double argument. */
 static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
 {
@@ -1340,6 +1430,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_REDUCELOGSUM:
     case GIR_OP_REDUCELOGSUMEXP:
         return emit_reduce(ir, g, n, name, plan);
+    case GIR_OP_LAYERNORM:
+        return emit_layernorm(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
     case GIR_OP_CONVTRANSPOSE:

@@ -77,7 +77,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # reductions (Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp), Conv,
 # MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
 # weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
-# two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last), and
+# two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last),
+# LayerNormalization with its mean and inverse deviation, and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -108,6 +109,7 @@ lines.append(const("rsd", np.array([1, 1, 0.5, 0.6], np.float32)))
 lines.append(const("gix", np.array([[2, 0], [-1, 2]], np.int64)))
 lines.append(const("s1", np.array([2, 3, 20], np.int64)))
 lines.append(const("r2", rng.standard_normal((2, 1, 4, 1)).astype(np.float32)))
+lines.append(const("lns", rng.standard_normal((4, 5)).astype(np.float32)))
 lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
 lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
 lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
@@ -201,16 +203,18 @@ lines += [
     '%md = Mod(%x, %lb) {fmod=1} : f32[2,3,4,5]',
     '%b2 = Add(%x, %r2) : f32[2,3,4,5]',
     '%p2 = Pow(%u3, %r2) : f32[2,3,4,5]',
+    '%vv = Concat(%v1, %v2, %v5, %v7, %v9, %ve, %vg, %vh, %vi, %vj, %vk, %vl) {axis=1} : f32[2,36,4,5]',
+    '%mm2 = Concat(%mx, %mn, %sm, %me, %pu, %md, %b2, %p2) {axis=1} : f32[2,24,4,5]',
     '%am = ArgMax(%ua) {axis=2, keepdims=1} : i64[2,3,1,5]',
     '%an = ArgMin(%ua) {axis=-1, keepdims=0, select_last_index=1} : i64[2,3,4]',
+    '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 lines += [f"output %{v}" for v in ["sa", "sc", "pc", "pr", "pe", "h", "mm", "bb", "u9", "ua",
                                    "ub", "pw", "pl", "rm", "rs", "ra", "ap", "aq", "bn",
                                    "ct", "cg", "rl", "ra2", "rc", "ls", "hm", "ga",
-                                   "v1", "v2", "v5", "v7", "v9", "ve", "vg", "vh", "vi",
-                                   "vj", "vk", "vl", "w1", "w2", "w3", "w4", "w5", "w6",
-                                   "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1", "mx", "mn",
-                                   "sm", "me", "pu", "md", "b2", "p2", "am", "an"]]
+                                   "vv", "w1", "w2", "w3", "w4", "w5", "w6",
+                                   "w7", "w8", "c1", "cs", "cv", "m1", "ms", "a1", "mm2", "am", "an", "ln", "lm",
+                                   "li"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
