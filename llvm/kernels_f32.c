@@ -698,12 +698,14 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
 }
 
 /* GlobalAveragePool: per (batch, channel) plane the sum in double, then
- * divided and rounded to f32 (the interpreter's arithmetic). */
+ * divided and rounded to f32; GlobalMaxPool: the maximum in double (a NaN
+ * never taken; an empty plane -inf) (the interpreter's arithmetic). */
 static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                     KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
     int64_t planes, plane;
+    int mx = n->op == GIR_OP_GLOBALMAXPOOL;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef x, y, xp, acc, sum;
@@ -718,16 +720,23 @@ static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, plane)));
-    LLVMBuildStore(b, LLVMConstReal(d, 0), acc);
+    LLVMBuildStore(b, LLVMConstReal(d, mx ? -INFINITY : 0), acc);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
-    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, acc, ""),
-                                    LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, ""), ""),
-                   acc);
+    {
+        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, "");
+        LLVMValueRef a = LLVMBuildLoad2(b, d, acc, "");
+        LLVMBuildStore(b, mx ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, a, ""), v, a, "")
+                             : LLVMBuildFAdd(b, a, v, ""),
+                       acc);
+    }
     klv_loop_end(ir, &li);
     sum = LLVMBuildLoad2(b, d, acc, "");
-    sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
-                                   ir->f32, "")
-                : klv_f32c(ir, 0);
+    if (mx)
+        sum = LLVMBuildFPTrunc(b, sum, ir->f32, "");
+    else
+        sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
+                                       ir->f32, "")
+                    : klv_f32c(ir, 0);
     klv_store(ir, ir->f32, y, lp.iv, sum);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
@@ -1381,6 +1390,7 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_MOD:
         return emit_bcast(ir, g, n, name, plan);
     case GIR_OP_GLOBALAVGPOOL:
+    case GIR_OP_GLOBALMAXPOOL:
         return emit_gap(ir, g, n, name, plan);
     case GIR_OP_SOFTMAX:
         return emit_softmax(ir, g, n, name, plan);

@@ -78,7 +78,7 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
 # weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
 # two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last),
-# LayerNormalization with its mean and inverse deviation, and
+# LayerNormalization with its mean and inverse deviation, GlobalMaxPool, and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -207,6 +207,7 @@ lines += [
     '%mm2 = Concat(%mx, %mn, %sm, %me, %pu, %md, %b2, %p2) {axis=1} : f32[2,24,4,5]',
     '%am = ArgMax(%ua) {axis=2, keepdims=1} : i64[2,3,1,5]',
     '%an = ArgMin(%ua) {axis=-1, keepdims=0, select_last_index=1} : i64[2,3,4]',
+    '%gx = GlobalMaxPool(%x) : f32[2,3,1,1]',
     '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 # Outputs of one shape are concatenated (a block copy, exact) so the test
@@ -217,7 +218,7 @@ lines += [
     '%o25 = Concat(%rs, %w5, %w8) {axis=1} : f32[2,15]',
     '%o2387 = Concat(%rl, %ra2) {axis=1} : f32[2,6,8,7]',
     '%o2377 = Concat(%pr, %pe) {axis=1} : f32[2,6,7,7]',
-    '%o2311 = Concat(%lm, %li) {axis=1} : f32[2,6,1,1]',
+    '%o2311 = Concat(%lm, %li, %gx) {axis=1} : f32[2,9,1,1]',
 ]
 lines += [f"output %{v}" for v in ["o45", "o234", "o25", "o2387", "o2377", "o2311", "pc", "h",
                                    "mm", "bb", "rm", "ra", "ap", "aq", "ct", "cg", "rc", "ga",
