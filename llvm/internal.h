@@ -131,6 +131,9 @@ typedef struct {
  * (rank - 2 of them), from gir_window (so auto_pad SAME is the
  * interpreter's split); 0 unless x and y have rank 3 or 4. */
 int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w);
+/* ir.c: the element strides of v (numpy-broadcast to y) along y's axes
+ * into st (0 where v broadcasts); 0 when v does not broadcast to y. */
+int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st);
 /* ir.c: the constant bounds of a Clip node (inputs 1 and 2, absent: -inf,
  * +inf) into lo, hi; 0 when one is not a one-element f32 constant. */
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi);

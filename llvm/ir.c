@@ -218,6 +218,24 @@ int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t
     return 1;
 }
 
+int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st)
+{
+    int64_t s = 1;
+    int d;
+    if (v->rank > y->rank)
+        return 0;
+    for (d = 0; d < y->rank; d++)
+        st[d] = 0;
+    for (d = v->rank - 1; d >= 0; d--) {
+        int yd = d + y->rank - v->rank;
+        if (v->dims[d] != 1 && v->dims[d] != y->dims[yd])
+            return 0;
+        st[yd] = v->dims[d] == 1 ? 0 : s;
+        s *= v->dims[d];
+    }
+    return 1;
+}
+
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)
 {
     int k;

@@ -599,42 +599,109 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
 
 #define NARY_MAX 8 /* operands of a lowered elementwise op */
 
-/* Elementwise ops of f32 operands with numpy broadcasting (Add, Sub, Mul,
- * Div, Pow where emit_binary's forms do not fit; Max, Min, Sum, Mean,
- * PRelu, Mod).  Outer loop over the rows of the result (all axes but the
- * last), each operand's row offset from its broadcast strides; the last
- * axis inner. */
+/* The LLVM type of one element of dtype t in emit_bcast (bool as a byte);
+ * NULL for others. */
+static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
+{
+    switch (gir_dtype_size(t)) {
+    case 1: return ir->i8;
+    case 2: return LLVMInt16TypeInContext(ir->ctx);
+    case 4: return t == GIR_DT_F32 ? ir->f32 : ir->i32;
+    case 8: return t == GIR_DT_F64 ? NULL : ir->i64;
+    default: return NULL;
+    }
+}
+
+/* What emit_bcast computes for node n: 1 the f32 ops of nary_value; 2
+ * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
+ * (a bool condition, then two operands of the output's type); 0 none. */
+static int bcast_kind(const GirGraph *g, const GirNode *n)
+{
+    GirDType y = g->vals[n->out[0]].type.dtype, x = g->vals[n->in[0]].type.dtype;
+    switch (n->op) {
+    case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL: case GIR_OP_DIV: case GIR_OP_POW:
+    case GIR_OP_MOD: case GIR_OP_PRELU:
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM: case GIR_OP_MEAN:
+        return y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_EQUAL: case GIR_OP_GREATER: case GIR_OP_LESS: case GIR_OP_GREATEROREQUAL:
+    case GIR_OP_LESSOREQUAL:
+        return n->nin == 2 && x == GIR_DT_F32 && y == GIR_DT_BOOL ? 2 : 0;
+    case GIR_OP_AND: case GIR_OP_OR: case GIR_OP_XOR:
+        return n->nin == 2 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
+    case GIR_OP_NOT:
+        return n->nin == 1 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
+    case GIR_OP_WHERE:
+        return n->nin == 3 && x == GIR_DT_BOOL ? 4 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* One output element of emit_bcast's kinds 2 to 4 (bcast_kind) from the
+ * operands' elements v[]: as the interpreter, comparisons in double, the
+ * logic ops on (x != 0), Where a select; bools are bytes 0 or 1. */
+static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValueRef *v, int nv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef zero = LLVMConstInt(ir->i8, 0, 0), c, u, w;
+    LLVMRealPredicate pr;
+    if (kind == 1)
+        return nary_value(ir, n, v, nv);
+    if (kind == 4)
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, v[0], zero, ""), v[1], v[2], "");
+    if (kind == 2) {
+        switch (n->op) {
+        case GIR_OP_EQUAL: pr = LLVMRealOEQ; break;
+        case GIR_OP_GREATER: pr = LLVMRealOGT; break;
+        case GIR_OP_LESS: pr = LLVMRealOLT; break;
+        case GIR_OP_GREATEROREQUAL: pr = LLVMRealOGE; break;
+        default: pr = LLVMRealOLE; break;
+        }
+        c = LLVMBuildFCmp(b, pr, v[0], v[1], "");
+    } else {
+        u = LLVMBuildICmp(b, LLVMIntNE, v[0], zero, "");
+        if (n->op == GIR_OP_NOT) {
+            c = LLVMBuildNot(b, u, "");
+        } else {
+            w = LLVMBuildICmp(b, LLVMIntNE, v[1], zero, "");
+            c = n->op == GIR_OP_AND ? LLVMBuildAnd(b, u, w, "")
+                : n->op == GIR_OP_OR ? LLVMBuildOr(b, u, w, "")
+                                     : LLVMBuildXor(b, u, w, "");
+        }
+    }
+    return LLVMBuildZExt(b, c, ir->i8, "");
+}
+
+/* Elementwise ops with numpy broadcasting (bcast_kind): the f32 ones
+ * where emit_binary's forms do not fit (Add, Sub, Mul, Div, Pow) and Max,
+ * Min, Sum, Mean, PRelu, Mod; comparisons of f32; And, Or, Xor, Not;
+ * Where of any element type.  Outer loop over the rows of the result (all
+ * axes but the last), each operand's row offset from its broadcast
+ * strides (klv_bcast_strides); the last axis inner. */
 static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                       KlvPlan *plan)
 {
     const GirType *yt = &g->vals[n->out[0]].type;
-    int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows, s;
-    int r = yt->rank, k, d, nv = n->nin;
+    int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
+    int r = yt->rank, k, d, nv = n->nin, kind;
     LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et[NARY_MAX], yet;
     LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX];
     KlvLoop lr, lj;
-    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 ||
-        ((n->op == GIR_OP_POW || n->op == GIR_OP_MOD || n->op == GIR_OP_PRELU ||
-          n->op == GIR_OP_ADD || n->op == GIR_OP_SUB || n->op == GIR_OP_MUL ||
-          n->op == GIR_OP_DIV) && nv != 2))
+    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
+        !(yet = bcast_elem(ir, yt->dtype)))
         return 0;
     for (k = 0; k < nv; k++) {
         const GirType *t;
         if (n->in[k] < 0)
             return 0;
         t = &g->vals[n->in[k]].type;
-        if (t->dtype != GIR_DT_F32 || t->rank > r)
+        /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type */
+        if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+            (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
+            !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
-        /* element strides along the result's axes; 0 where it broadcasts */
-        for (d = 0; d < r; d++)
-            st[k][d] = 0;
-        for (s = 1, d = t->rank - 1; d >= 0; d--) {
-            int yd = d + r - t->rank;
-            if (t->dims[d] != 1 && t->dims[d] != yt->dims[yd])
-                return 0;
-            st[k][yd] = t->dims[d] == 1 ? 0 : s;
-            s *= t->dims[d];
-        }
     }
     L = yt->dims[r - 1];
     if (L <= 0 || gir_type_numel(yt) <= 0)
@@ -654,9 +721,9 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     }
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < nv; k++)
-        v[k] = klv_load(ir, ir->f32, klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
-    klv_store(ir, ir->f32, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv),
-              nary_value(ir, n, v, nv));
+        v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
+    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv),
+              bcast_value(ir, n, kind, v, nv));
     klv_loop_end(ir, &lj);
     klv_loop_end(ir, &lr);
     klv_kernel_end(ir);
@@ -1357,6 +1424,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     if ((n->op == GIR_OP_ARGMAX || n->op == GIR_OP_ARGMIN) && n->nout == 1 && n->nin == 1 &&
         g->vals[n->in[0]].type.dtype == GIR_DT_F32 && !gir_node_is_nhwc(n))
         return emit_argext(ir, g, n, name, plan);
+    if (n->nout == 1 && n->nin >= 1 && !gir_node_is_nhwc(n) && bcast_kind(g, n) >= 2)
+        return emit_bcast(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;

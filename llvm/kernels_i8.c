@@ -265,7 +265,7 @@ static int emit_add_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                        KlvPlan *plan)
 {
     const GirType *yt = &g->vals[n->out[0]].type, *ot[2];
-    int64_t ma, mb, sh, st[2][GIR_MAX_RANK], L, rows, s;
+    int64_t ma, mb, sh, st[2][GIR_MAX_RANK], L, rows;
     int r = yt->rank, k, d;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef rem, off[2], v[2], acc;
@@ -275,15 +275,8 @@ static int emit_add_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         return 0;
     for (k = 0; k < 2; k++) {
         ot[k] = &g->vals[n->in[k]].type;
-        if (ot[k]->dtype != GIR_DT_I8 || ot[k]->rank > r)
+        if (ot[k]->dtype != GIR_DT_I8 || !klv_bcast_strides(ot[k], yt, st[k]))
             return 0;
-        /* element strides along the result's axes; 0 where it broadcasts */
-        for (d = 0; d < r; d++)
-            st[k][d] = 0;
-        for (s = 1, d = ot[k]->rank - 1; d >= 0; d--) {
-            st[k][d + r - ot[k]->rank] = ot[k]->dims[d] == 1 ? 0 : s;
-            s *= ot[k]->dims[d];
-        }
     }
     L = yt->dims[r - 1];
     if (L <= 0 || gir_type_numel(yt) <= 0)

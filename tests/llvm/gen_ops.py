@@ -78,7 +78,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # MaxPool and AveragePool in 1-D and with auto_pad SAME, Conv of computed
 # weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
 # two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last),
-# LayerNormalization with its mean and inverse deviation, GlobalMaxPool, and
+# LayerNormalization with its mean and inverse deviation, GlobalMaxPool,
+# comparisons, And, Or, Xor, Not and Where (of f32 and of bool), and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -208,12 +209,22 @@ lines += [
     '%am = ArgMax(%ua) {axis=2, keepdims=1} : i64[2,3,1,5]',
     '%an = ArgMin(%ua) {axis=-1, keepdims=0, select_last_index=1} : i64[2,3,4]',
     '%gx = GlobalMaxPool(%x) : f32[2,3,1,1]',
+    '%q1 = Greater(%x, %cb) : bool[2,3,4,5]',
+    '%q2 = LessOrEqual(%x, %lb) : bool[2,3,4,5]',
+    '%q3 = Equal(%ua, %v2) : bool[2,3,4,5]',
+    '%q4 = And(%q1, %q2) : bool[2,3,4,5]',
+    '%q5 = Xor(%q4, %q3) : bool[2,3,4,5]',
+    '%q6 = Not(%q5) : bool[2,3,4,5]',
+    '%q7 = Or(%q6, %q1) : bool[2,3,4,5]',
+    '%wh = Where(%q7, %x, %r2) : f32[2,3,4,5]',
+    '%wq = Where(%q2, %q3, %q1) : bool[2,3,4,5]',
     '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 # Outputs of one shape are concatenated (a block copy, exact) so the test
 # compares few files.
 lines += [
-    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2) {axis=1} : f32[2,93,4,5]',
+    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh) {axis=1} : f32[2,96,4,5]',
+    '%ob = Concat(%q1, %q2, %q3, %q4, %q5, %q6, %q7, %wq) {axis=1} : bool[2,24,4,5]',
     '%o234 = Concat(%w2, %w3, %w7) {axis=2} : f32[2,3,12]',
     '%o25 = Concat(%rs, %w5, %w8) {axis=1} : f32[2,15]',
     '%o2387 = Concat(%rl, %ra2) {axis=1} : f32[2,6,8,7]',
@@ -223,7 +234,7 @@ lines += [
 lines += [f"output %{v}" for v in ["o45", "o234", "o25", "o2387", "o2377", "o2311", "pc", "h",
                                    "mm", "bb", "rm", "ra", "ap", "aq", "ct", "cg", "rc", "ga",
                                    "w1", "w4", "w6", "c1", "cs", "cv", "m1", "ms", "a1", "am",
-                                   "an"]]
+                                   "an", "ob"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
