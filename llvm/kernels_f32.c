@@ -483,6 +483,75 @@ static void flat_end(KlvIr *ir, KlvLoop *lc, KlvLoop *li, int64_t total, KlvPlan
     plan->work = CHUNK;
 }
 
+/* How cast() of interp.c reads an element of dtype t: 's' a signed
+ * integer, 'u' an unsigned one or a bool, 'f' a float (f32, f64); 0 for
+ * the types not lowered (f16, bf16, strings, ...).  *et its LLVM type. */
+static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
+{
+    switch (t) {
+    case GIR_DT_F32: *et = ir->f32; return 'f';
+    case GIR_DT_F64: *et = LLVMDoubleTypeInContext(ir->ctx); return 'f';
+    case GIR_DT_I8: *et = ir->i8; return 's';
+    case GIR_DT_I16: *et = LLVMInt16TypeInContext(ir->ctx); return 's';
+    case GIR_DT_I32: *et = ir->i32; return 's';
+    case GIR_DT_I64: *et = ir->i64; return 's';
+    case GIR_DT_U64: *et = ir->i64; return 's'; /* ld_i: the bits as int64 */
+    case GIR_DT_U8: *et = ir->i8; return 'u';
+    case GIR_DT_BOOL: *et = ir->i8; return 'u';
+    case GIR_DT_U16: *et = LLVMInt16TypeInContext(ir->ctx); return 'u';
+    case GIR_DT_U32: *et = ir->i32; return 'u';
+    default: return 0;
+    }
+}
+
+/* Cast and CastLike (cast() of interp.c), flat: integers widened to
+ * int64 (ld_i), floats to double (ld_f); to bool x != 0; to an integer
+ * from an integer the low bits, from a float d2i's (NaN 0, saturated at
+ * +-9.2e18, else truncated) low bits; to a float from an integer
+ * (double)int64, rounded to the float type. */
+static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    GirDType from = g->vals[n->in[0]].type.dtype, to = g->vals[n->out[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef xt, yt, dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, r, iv = NULL, fv = NULL;
+    char cf, ct;
+    KlvLoop lc, li;
+    if (n->nout != 1 || total <= 0 || !(cf = cast_class(ir, from, &xt)) || !(ct = cast_class(ir, to, &yt)))
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    x = klv_load(ir, xt, klv_arg(ir, 0), li.iv);
+    if (cf == 'f')
+        fv = xt == dt ? x : LLVMBuildFPExt(b, x, dt, "");
+    else
+        iv = cf == 's' ? LLVMBuildSExt(b, x, ir->i64, "") : LLVMBuildZExt(b, x, ir->i64, "");
+    if (to == GIR_DT_BOOL) {
+        r = fv ? LLVMBuildFCmp(b, LLVMRealUNE, fv, LLVMConstReal(dt, 0), "")
+               : LLVMBuildICmp(b, LLVMIntNE, iv, klv_i64(ir, 0), "");
+        r = LLVMBuildZExt(b, r, ir->i8, "");
+    } else if (ct != 'f') {
+        if (fv) {
+            /* d2i */
+            LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
+            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
+                                klv_i64(ir, INT64_MIN), t, "");
+            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
+                                klv_i64(ir, INT64_MAX), t, "");
+            iv = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
+        }
+        r = yt == ir->i64 ? iv : LLVMBuildTrunc(b, iv, yt, "");
+    } else {
+        if (!fv)
+            fv = LLVMBuildSIToFP(b, iv, dt, "");
+        r = yt == dt ? fv : LLVMBuildFPTrunc(b, fv, yt, "");
+    }
+    klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
 /* Relu, LeakyRelu, Sigmoid, Tanh, Clip with constant bounds. */
 static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                       KlvPlan *plan)
@@ -1426,6 +1495,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_argext(ir, g, n, name, plan);
     if (n->nout == 1 && n->nin >= 1 && !gir_node_is_nhwc(n) && bcast_kind(g, n) >= 2)
         return emit_bcast(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_CAST || n->op == GIR_OP_CASTLIKE) && n->nin >= 1 && !gir_node_is_nhwc(n))
+        return emit_cast(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;

@@ -79,7 +79,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # weights, Max, Min, Sum, Mean, PRelu, Mod and arithmetic broadcasting along
 # two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last),
 # LayerNormalization with its mean and inverse deviation, GlobalMaxPool,
-# comparisons, And, Or, Xor, Not and Where (of f32 and of bool), and
+# comparisons, And, Or, Xor, Not and Where (of f32 and of bool), Cast
+# between f32, i8, u8, i32, i64 and bool (wrapping and truncating), and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -111,6 +112,7 @@ lines.append(const("gix", np.array([[2, 0], [-1, 2]], np.int64)))
 lines.append(const("s1", np.array([2, 3, 20], np.int64)))
 lines.append(const("r2", rng.standard_normal((2, 1, 4, 1)).astype(np.float32)))
 lines.append(const("lns", rng.standard_normal((4, 5)).astype(np.float32)))
+lines.append(const("k100", np.array(100.0, np.float32).reshape(())))
 lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
 lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
 lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
@@ -218,12 +220,22 @@ lines += [
     '%q7 = Or(%q6, %q1) : bool[2,3,4,5]',
     '%wh = Where(%q7, %x, %r2) : f32[2,3,4,5]',
     '%wq = Where(%q2, %q3, %q1) : bool[2,3,4,5]',
+    '%sx = Mul(%x, %k100) : f32[2,3,4,5]',
+    '%k1 = Cast(%sx) {to=3} : i8[2,3,4,5]',
+    '%k2 = Cast(%k1) {to=1} : f32[2,3,4,5]',
+    '%k3 = Cast(%sx) {to=7} : i64[2,3,4,5]',
+    '%k4 = Cast(%k3) {to=2} : u8[2,3,4,5]',
+    '%k5 = Cast(%k4) {to=1} : f32[2,3,4,5]',
+    '%k6 = Cast(%q1) {to=1} : f32[2,3,4,5]',
+    '%k7 = Cast(%ua) {to=9} : bool[2,3,4,5]',
+    '%k8 = Cast(%k7) {to=6} : i32[2,3,4,5]',
+    '%k9 = Cast(%k8) {to=1} : f32[2,3,4,5]',
     '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 # Outputs of one shape are concatenated (a block copy, exact) so the test
 # compares few files.
 lines += [
-    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh) {axis=1} : f32[2,96,4,5]',
+    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh, %k2, %k5, %k6, %k9) {axis=1} : f32[2,108,4,5]',
     '%ob = Concat(%q1, %q2, %q3, %q4, %q5, %q6, %q7, %wq) {axis=1} : bool[2,24,4,5]',
     '%o234 = Concat(%w2, %w3, %w7) {axis=2} : f32[2,3,12]',
     '%o25 = Concat(%rs, %w5, %w8) {axis=1} : f32[2,15]',
@@ -234,7 +246,7 @@ lines += [
 lines += [f"output %{v}" for v in ["o45", "o234", "o25", "o2387", "o2377", "o2311", "pc", "h",
                                    "mm", "bb", "rm", "ra", "ap", "aq", "ct", "cg", "rc", "ga",
                                    "w1", "w4", "w6", "c1", "cs", "cv", "m1", "ms", "a1", "am",
-                                   "an", "ob"]]
+                                   "an", "ob", "k3"]]
 with open(os.path.join(here, "ops2.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "ops2-input.npy"), rng.standard_normal((2, 3, 4, 5)).astype(np.float32))
