@@ -552,6 +552,79 @@ static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     return 1;
 }
 
+/* Clip of f32 with bounds that are not constants (one-element f32
+ * inputs, absent: -inf, +inf), as eval_CLIP: v < lo ? lo : v, then
+ * v > hi ? hi : v (hi wins when lo > hi, NaN passes). */
+static int emit_clip_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef lo, hi, v;
+    KlvLoop lc, li;
+    int k;
+    for (k = 1; k < n->nin; k++)
+        if (n->in[k] >= 0 && (g->vals[n->in[k]].type.dtype != GIR_DT_F32 || numel(g, n->in[k]) != 1))
+            return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    lo = n->nin > 1 && n->in[1] >= 0 ? klv_load(ir, ir->f32, klv_arg(ir, 1), klv_i64(ir, 0))
+                                     : klv_f32c(ir, -INFINITY);
+    hi = n->nin > 2 && n->in[2] >= 0 ? klv_load(ir, ir->f32, klv_arg(ir, 2), klv_i64(ir, 0))
+                                     : klv_f32c(ir, INFINITY);
+    v = klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv);
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, lo, ""), lo, v, "");
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, hi, ""), hi, v, "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), li.iv, v);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* Trilu of any element type of 1, 2, 4 or 8 bytes (eval_TRILU): element
+ * (r, c) of each matrix kept where c - r >= k (upper) or <= k (lower),
+ * else 0; k from the optional input (int64), else 0.  Outer loop over the
+ * matrix rows. */
+static int emit_trilu(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int upper = gir_attr_int(n, "upper", 1) != 0, hask = n->nin > 1 && n->in[1] >= 0;
+    int64_t R, C, rows;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et;
+    LLVMValueRef k, r, dlt, keep, v;
+    KlvLoop lr, lc;
+    switch (gir_dtype_size(t->dtype)) {
+    case 1: et = ir->i8; break;
+    case 2: et = LLVMInt16TypeInContext(ir->ctx); break;
+    case 4: et = ir->i32; break;
+    case 8: et = ir->i64; break;
+    default: return 0;
+    }
+    if (t->rank < 2 || n->nout != 1 || (hask && (g->vals[n->in[1]].type.dtype != GIR_DT_I64 ||
+                                                 numel(g, n->in[1]) < 1)))
+        return 0;
+    R = t->dims[t->rank - 2], C = t->dims[t->rank - 1];
+    if (R <= 0 || C <= 0 || gir_type_numel(t) <= 0)
+        return 0;
+    rows = gir_type_numel(t) / C;
+    klv_kernel_begin(ir, name);
+    k = hask ? klv_load(ir, ir->i64, klv_arg(ir, 1), klv_i64(ir, 0)) : klv_i64(ir, 0);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    r = LLVMBuildSRem(b, lr.iv, klv_i64(ir, R), "");
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+    dlt = LLVMBuildSub(b, lc.iv, r, "");
+    keep = LLVMBuildICmp(b, upper ? LLVMIntSGE : LLVMIntSLE, dlt, k, "");
+    v = klv_load(ir, et, klv_arg(ir, 0), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, C)), lc.iv));
+    klv_store(ir, et, klv_arg(ir, n->nin), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, C)), lc.iv),
+              LLVMBuildSelect(b, keep, v, LLVMConstNull(et), ""));
+    klv_loop_end(ir, &lc);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = C;
+    return 1;
+}
+
 /* Relu, LeakyRelu, Sigmoid, Tanh, Clip with constant bounds. */
 static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                       KlvPlan *plan)
@@ -1106,17 +1179,26 @@ static int trailing_repeat(const GirType *v, const GirType *y, int ylo)
  * row, in double, the mean, the mean of squared differences, inv =
  * 1 / sqrt(var + epsilon), then ((x - mean) * inv) * scale + b rounded to
  * f32; the optional Mean and InvStdDev outputs rounded to f32.  Outer
- * loop over the rows. */
+ * loop over the rows.  InstanceNormalization (eval_INSTANCENORM) is the
+ * same over each (batch, channel) plane with the channel's Scale and B. */
 static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
     int64_t ax = gir_attr_int(n, "axis", -1), outer, len, nsc, nb = 0;
-    int has_b = n->nin > 2 && n->in[2] >= 0, k;
+    int has_b = n->nin > 2 && n->in[2] >= 0, k, inst = n->op == GIR_OP_INSTANCENORM;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef accp, xp, yp, mean, var, inv, v, sc, bi;
     KlvLoop lr, li;
+    if (inst) {
+        /* per (batch, channel) plane; Scale and B per channel */
+        ax = 2;
+        if (t->rank < 3 || n->nin != 3 || n->nout != 1 || numel(g, n->in[1]) != t->dims[1] ||
+            numel(g, n->in[2]) != t->dims[1] || g->vals[n->in[1]].type.dtype != GIR_DT_F32 ||
+            g->vals[n->in[2]].type.dtype != GIR_DT_F32)
+            return 0;
+    }
     if (ax < 0)
         ax += t->rank;
     if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin < 2 || n->nout > 3)
@@ -1130,9 +1212,9 @@ static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     if (has_b)
         nb = numel(g, n->in[2]);
     if (outer <= 0 || len <= 0 || nsc <= 0 || g->vals[n->in[1]].type.dtype != GIR_DT_F32 ||
-        !trailing_repeat(&g->vals[n->in[1]].type, t, (int)ax) ||
+        (!inst && !trailing_repeat(&g->vals[n->in[1]].type, t, (int)ax)) ||
         (has_b && (nb <= 0 || g->vals[n->in[2]].type.dtype != GIR_DT_F32 ||
-                   !trailing_repeat(&g->vals[n->in[2]].type, t, (int)ax))))
+                   (!inst && !trailing_repeat(&g->vals[n->in[2]].type, t, (int)ax)))))
         return 0;
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, dt, "acc");
@@ -1155,11 +1237,18 @@ static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                         call_f64(ir, "sqrt", LLVMBuildFAdd(b, var, LLVMConstReal(dt, (double)gir_attr_float(n, "epsilon", 1e-5f)), "")), "");
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
     v = LLVMBuildFSub(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, ""), mean, "");
-    sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1),
-                                    nsc == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nsc), "")), dt, "");
-    bi = has_b ? LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2),
-                                            nb == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nb), "")), dt, "")
-               : LLVMConstReal(dt, 0);
+    if (inst) {
+        /* channel (row % C)'s */
+        LLVMValueRef c = LLVMBuildURem(b, lr.iv, klv_i64(ir, nsc), "");
+        sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), c), dt, "");
+        bi = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2), c), dt, "");
+    } else {
+        sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1),
+                                        nsc == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nsc), "")), dt, "");
+        bi = has_b ? LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2),
+                                                nb == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nb), "")), dt, "")
+                   : LLVMConstReal(dt, 0);
+    }
     v = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, v, inv, ""), sc, ""), bi, "");
     klv_store(ir, ir->f32, yp, li.iv, LLVMBuildFPTrunc(b, v, ir->f32, ""));
     klv_loop_end(ir, &li);
@@ -1497,6 +1586,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_bcast(ir, g, n, name, plan);
     if ((n->op == GIR_OP_CAST || n->op == GIR_OP_CASTLIKE) && n->nin >= 1 && !gir_node_is_nhwc(n))
         return emit_cast(ir, g, n, name, plan);
+    if (n->op == GIR_OP_TRILU && !gir_node_is_nhwc(n))
+        return emit_trilu(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;
@@ -1512,7 +1603,10 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_SIGMOID:
     case GIR_OP_TANH:
     case GIR_OP_CLIP:
-        return emit_unary(ir, g, n, name, plan);
+        if (emit_unary(ir, g, n, name, plan))
+            return 1;
+        memset(plan, 0, sizeof *plan);
+        return n->op == GIR_OP_CLIP ? emit_clip_dyn(ir, g, n, name, plan) : 0;
     case GIR_OP_ADD:
     case GIR_OP_SUB:
     case GIR_OP_MUL:
@@ -1581,6 +1675,7 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_REDUCELOGSUMEXP:
         return emit_reduce(ir, g, n, name, plan);
     case GIR_OP_LAYERNORM:
+    case GIR_OP_INSTANCENORM:
         return emit_layernorm(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);

@@ -80,7 +80,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # two runs of axes, ArgMax and ArgMin (ties of a Floor: first and last),
 # LayerNormalization with its mean and inverse deviation, GlobalMaxPool,
 # comparisons, And, Or, Xor, Not and Where (of f32 and of bool), Cast
-# between f32, i8, u8, i32, i64 and bool (wrapping and truncating), and
+# between f32, i8, u8, i32, i64 and bool (wrapping and truncating),
+# InstanceNormalization, Clip of computed bounds, Trilu, and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -113,6 +114,7 @@ lines.append(const("s1", np.array([2, 3, 20], np.int64)))
 lines.append(const("r2", rng.standard_normal((2, 1, 4, 1)).astype(np.float32)))
 lines.append(const("lns", rng.standard_normal((4, 5)).astype(np.float32)))
 lines.append(const("k100", np.array(100.0, np.float32).reshape(())))
+lines.append(const("tk", np.array(-1, np.int64).reshape(())))
 lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
 lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
 lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
@@ -230,12 +232,20 @@ lines += [
     '%k7 = Cast(%ua) {to=9} : bool[2,3,4,5]',
     '%k8 = Cast(%k7) {to=6} : i32[2,3,4,5]',
     '%k9 = Cast(%k8) {to=1} : f32[2,3,4,5]',
+    '%in1 = InstanceNormalization(%x, %bs3, %bb3) {epsilon=0.01} : f32[2,3,4,5]',
+    '%mlo = ReduceMean(%x) {keepdims=0} : f32[]',
+    '%mhi = ReduceMean(%u3) {keepdims=0} : f32[]',
+    '%cl = Clip(%x, %mlo, %mhi) : f32[2,3,4,5]',
+    '%cm = Clip(%x, _, %mlo) : f32[2,3,4,5]',
+    '%tu = Trilu(%x, %tk) {upper=1} : f32[2,3,4,5]',
+    '%tl = Trilu(%k1) {upper=0} : i8[2,3,4,5]',
+    '%tf = Cast(%tl) {to=1} : f32[2,3,4,5]',
     '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 # Outputs of one shape are concatenated (a block copy, exact) so the test
 # compares few files.
 lines += [
-    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh, %k2, %k5, %k6, %k9) {axis=1} : f32[2,108,4,5]',
+    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh, %k2, %k5, %k6, %k9, %in1, %cl, %cm, %tu, %tf) {axis=1} : f32[2,123,4,5]',
     '%ob = Concat(%q1, %q2, %q3, %q4, %q5, %q6, %q7, %wq) {axis=1} : bool[2,24,4,5]',
     '%o234 = Concat(%w2, %w3, %w7) {axis=2} : f32[2,3,12]',
     '%o25 = Concat(%rs, %w5, %w8) {axis=1} : f32[2,15]',
