@@ -756,18 +756,35 @@ static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
 
 /* What emit_bcast computes for node n: 1 the f32 ops of nary_value; 2
  * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
- * (a bool condition, then two operands of the output's type); 0 none. */
+ * (a bool condition, then two operands of the output's type); 5 Add,
+ * Sub, Mul, Max, Min, Sum of integers (not the int8 form's Add); 6
+ * comparisons of integers; 0 none. */
+static int is_intdt(GirDType t)
+{
+    return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_I16 || t == GIR_DT_U16 ||
+           t == GIR_DT_I32 || t == GIR_DT_U32 || t == GIR_DT_I64 || t == GIR_DT_U64;
+}
+
 static int bcast_kind(const GirGraph *g, const GirNode *n)
 {
     GirDType y = g->vals[n->out[0]].type.dtype, x = g->vals[n->in[0]].type.dtype;
     switch (n->op) {
-    case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL: case GIR_OP_DIV: case GIR_OP_POW:
-    case GIR_OP_MOD: case GIR_OP_PRELU:
+    case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL:
+        if (n->nin == 2 && is_intdt(y) && x == y && !gir_attr(n, "rq_shift"))
+            return 5;
         return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
-    case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM: case GIR_OP_MEAN:
+    case GIR_OP_DIV: case GIR_OP_POW: case GIR_OP_MOD: case GIR_OP_PRELU:
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM:
+        if (is_intdt(y) && x == y)
+            return 5;
+        return y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_MEAN:
         return y == GIR_DT_F32 ? 1 : 0;
     case GIR_OP_EQUAL: case GIR_OP_GREATER: case GIR_OP_LESS: case GIR_OP_GREATEROREQUAL:
     case GIR_OP_LESSOREQUAL:
+        if (n->nin == 2 && is_intdt(x) && y == GIR_DT_BOOL)
+            return 6;
         return n->nin == 2 && x == GIR_DT_F32 && y == GIR_DT_BOOL ? 2 : 0;
     case GIR_OP_AND: case GIR_OP_OR: case GIR_OP_XOR:
         return n->nin == 2 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
@@ -790,6 +807,36 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
     LLVMRealPredicate pr;
     if (kind == 1)
         return nary_value(ir, n, v, nv);
+    if (kind == 5) {
+        /* in int64, wrapping (the interpreter's uint64 arithmetic) */
+        LLVMValueRef acc = v[0];
+        int k;
+        for (k = 1; k < nv; k++) {
+            switch (n->op) {
+            case GIR_OP_SUB: acc = LLVMBuildSub(b, acc, v[k], ""); break;
+            case GIR_OP_MUL: acc = LLVMBuildMul(b, acc, v[k], ""); break;
+            case GIR_OP_MAX:
+                acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v[k], acc, ""), v[k], acc, "");
+                break;
+            case GIR_OP_MIN:
+                acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v[k], acc, ""), v[k], acc, "");
+                break;
+            default: acc = LLVMBuildAdd(b, acc, v[k], ""); break;
+            }
+        }
+        return acc;
+    }
+    if (kind == 6) {
+        LLVMIntPredicate ip;
+        switch (n->op) {
+        case GIR_OP_EQUAL: ip = LLVMIntEQ; break;
+        case GIR_OP_GREATER: ip = LLVMIntSGT; break;
+        case GIR_OP_LESS: ip = LLVMIntSLT; break;
+        case GIR_OP_GREATEROREQUAL: ip = LLVMIntSGE; break;
+        default: ip = LLVMIntSLE; break;
+        }
+        return LLVMBuildZExt(b, LLVMBuildICmp(b, ip, v[0], v[1], ""), ir->i8, "");
+    }
     if (kind == 4)
         return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, v[0], zero, ""), v[1], v[2], "");
     if (kind == 2) {
@@ -826,10 +873,10 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
 {
     const GirType *yt = &g->vals[n->out[0]].type;
     int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
-    int r = yt->rank, k, d, nv = n->nin, kind;
+    int r = yt->rank, k, d, nv = n->nin, kind, sgn[NARY_MAX];
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef et[NARY_MAX], yet;
-    LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX];
+    LLVMTypeRef et[NARY_MAX], yet, lt;
+    LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX], res;
     KlvLoop lr, lj;
     if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
         !(yet = bcast_elem(ir, yt->dtype)))
@@ -839,11 +886,15 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
         if (n->in[k] < 0)
             return 0;
         t = &g->vals[n->in[k]].type;
-        /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type */
+        /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type;
+         * 5: y's type; 6: one integer type */
         if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
             (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
+            (kind == 5 && t->dtype != yt->dtype) ||
+            (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
             !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
+        sgn[k] = cast_class(ir, t->dtype, &lt) == 's';
     }
     L = yt->dims[r - 1];
     if (L <= 0 || gir_type_numel(yt) <= 0)
@@ -862,10 +913,15 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
                 off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
     }
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
-    for (k = 0; k < nv; k++)
+    for (k = 0; k < nv; k++) {
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
-    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv),
-              bcast_value(ir, n, kind, v, nv));
+        if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
+            v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
+    }
+    res = bcast_value(ir, n, kind, v, nv);
+    if (kind == 5 && yet != ir->i64)
+        res = LLVMBuildTrunc(b, res, yet, "");
+    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
     klv_loop_end(ir, &lj);
     klv_loop_end(ir, &lr);
     klv_kernel_end(ir);

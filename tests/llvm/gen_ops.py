@@ -81,7 +81,8 @@ np.save(os.path.join(here, "ops-input.npy"), rng.standard_normal((1, 4, 8, 8)).a
 # LayerNormalization with its mean and inverse deviation, GlobalMaxPool,
 # comparisons, And, Or, Xor, Not and Where (of f32 and of bool), Cast
 # between f32, i8, u8, i32, i64 and bool (wrapping and truncating),
-# InstanceNormalization, Clip of computed bounds, Trilu, and
+# InstanceNormalization, Clip of computed bounds, Trilu, integer Add, Mul,
+# Max (wrapping in i8) and comparisons, and
 # one node left to
 # the interpreter (LRN).
 # And cases/ops2-i8.gir: Pad of int8 data, int8 Add (same shape and
@@ -115,6 +116,8 @@ lines.append(const("r2", rng.standard_normal((2, 1, 4, 1)).astype(np.float32)))
 lines.append(const("lns", rng.standard_normal((4, 5)).astype(np.float32)))
 lines.append(const("k100", np.array(100.0, np.float32).reshape(())))
 lines.append(const("tk", np.array(-1, np.int64).reshape(())))
+lines.append(const("ci", np.array([-30, 0, 45], np.int64).reshape((1, 3, 1, 1))))
+lines.append(const("c8", np.array([-100, -5, 0, 7, 90], np.int8)))
 lines.append(const("w1d", rng.standard_normal((4, 3, 3)).astype(np.float32)))
 lines.append(const("b1d", rng.standard_normal(4).astype(np.float32)))
 lines.append(const("wsm", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))
@@ -240,13 +243,21 @@ lines += [
     '%tu = Trilu(%x, %tk) {upper=1} : f32[2,3,4,5]',
     '%tl = Trilu(%k1) {upper=0} : i8[2,3,4,5]',
     '%tf = Cast(%tl) {to=1} : f32[2,3,4,5]',
+    '%ia = Add(%k3, %ci) : i64[2,3,4,5]',
+    '%im = Mul(%k1, %k1) : i8[2,3,4,5]',
+    '%ix = Max(%k1, %c8) : i8[2,3,4,5]',
+    '%ic = Greater(%k3, %ci) : bool[2,3,4,5]',
+    '%ie = Equal(%k1, %c8) : bool[2,3,4,5]',
+    '%fa = Cast(%ia) {to=1} : f32[2,3,4,5]',
+    '%fm = Cast(%im) {to=1} : f32[2,3,4,5]',
+    '%fx = Cast(%ix) {to=1} : f32[2,3,4,5]',
     '%ln, %lm, %li = LayerNormalization(%x, %lns, %lb) {axis=2, epsilon=0.01} : f32[2,3,4,5], f32[2,3,1,1], f32[2,3,1,1]',
 ]
 # Outputs of one shape are concatenated (a block copy, exact) so the test
 # compares few files.
 lines += [
-    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh, %k2, %k5, %k6, %k9, %in1, %cl, %cm, %tu, %tf) {axis=1} : f32[2,123,4,5]',
-    '%ob = Concat(%q1, %q2, %q3, %q4, %q5, %q6, %q7, %wq) {axis=1} : bool[2,24,4,5]',
+    '%o45 = Concat(%sa, %sc, %u9, %ua, %ub, %pw, %pl, %bn, %ls, %hm, %ln, %vv, %mm2, %wh, %k2, %k5, %k6, %k9, %in1, %cl, %cm, %tu, %tf, %fa, %fm, %fx) {axis=1} : f32[2,132,4,5]',
+    '%ob = Concat(%q1, %q2, %q3, %q4, %q5, %q6, %q7, %wq, %ic, %ie) {axis=1} : bool[2,30,4,5]',
     '%o234 = Concat(%w2, %w3, %w7) {axis=2} : f32[2,3,12]',
     '%o25 = Concat(%rs, %w5, %w8) {axis=1} : f32[2,15]',
     '%o2387 = Concat(%rl, %ra2) {axis=1} : f32[2,6,8,7]',
