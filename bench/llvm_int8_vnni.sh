@@ -6,16 +6,18 @@
 # export of the same quantized model; same input, 2 threads.  The three
 # run in turn ROUNDS times (the machine's load drifts); prints each run's
 # figures, then per target the min and the mean over the rounds, the speed
-# ratios, and the load average before and after.
-#   bench/llvm_int8_vnni.sh [KILN] [MODELS_DIR] [ITERS] [ROUNDS] [BEFORE_KILN]
+# ratios, and the load average before and after.  MODEL and INPUT (an fp32
+# model and its input .npy) take the place of YOLOv3-tiny 416, e.g. a
+# Gemm-heavy one for the int8 Gemm's VNNI.
+#   bench/llvm_int8_vnni.sh [KILN] [MODELS_DIR] [ITERS] [ROUNDS] [BEFORE_KILN] [MODEL INPUT]
 set -euo pipefail
 kiln=${1:-build/tools/kiln/kiln}
 models=${2:-build/models}
 iters=${3:-10}    # timed runs per target per round
 rounds=${4:-3}
 before=${5:-}
-model=$models/yolov3-tiny.onnx
-input=$models/yolov3-tiny-input.npy
+model=${6:-$models/yolov3-tiny.onnx}
+input=${7:-$models/yolov3-tiny-input.npy}
 out=${TMPDIR:-/tmp}/kiln-int8-vnni
 mkdir -p "$out"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -286,6 +286,52 @@ int gir_infer_shapes(GirGraph *g, GirError *e);
 int gir_shape_node(const GirGraph *g, const GirNode *n, const GirTensor *const *ins,
                    GirType *outs, GirError *e);
 
+/* ---- op geometry the interpreter and the back ends share (oputil.c, interp.c) ---- */
+
+/* Sliding-window geometry of Conv and the pools, per spatial axis. */
+typedef struct {
+    int nsp;                  /* spatial axes */
+    int64_t in[GIR_MAX_RANK]; /* input extent */
+    int64_t out[GIR_MAX_RANK]; /* output extent */
+    int64_t k[GIR_MAX_RANK];  /* kernel extent */
+    int64_t s[GIR_MAX_RANK];  /* stride */
+    int64_t d[GIR_MAX_RANK];  /* dilation */
+    int64_t pb[GIR_MAX_RANK]; /* padding before */
+    int64_t pe[GIR_MAX_RANK]; /* padding after */
+} GirWindow;
+
+/* Fill g from n's attributes and the shapes its shape rule already checked
+ * (x input, y output, k kernel extents); auto_pad SAME splits its padding
+ * with the odd element at the end (UPPER) or at the start (LOWER). */
+void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
+                GirWindow *g);
+
+/* The geometry of ConvTranspose over input x with kernel extents k: per
+ * spatial axis in, k, s, d, the padding taken off the full output before
+ * (pb) and after (pe), and the output extent out, from output_shape,
+ * auto_pad SAME (out = in * stride) or pads; the total padding of
+ * output_shape and SAME goes to the end with SAME_UPPER (the odd element at
+ * the start otherwise).  Attributes not yet checked by the shape rule may be
+ * anything: the caller checks g before use. */
+void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirWindow *g);
+
+/* One axis of a Resize, as the interpreter maps it: per output coordinate
+ * ntap input indices (clamped to the axis) and their weights. */
+typedef struct {
+    int ntap;      /* taps per output coordinate: 1 nearest, 2 linear, 4 cubic */
+    int moving;    /* 0: every output takes its own index whole (the axis is still) */
+    int64_t *idx;  /* [out][ntap] input indices */
+    double *w;     /* [out][ntap] weights */
+    char *outside; /* [out] 1: beyond the crop box (tf_crop_and_resize) */
+} GirResizeAxis;
+
+/* The map of axis d of Resize node n from input type xt to output type yt,
+ * with its roi and scales inputs (NULL, or scales empty, when absent); the
+ * arrays from arena.  The interpreter's Resize is the sum over the product
+ * of the moving axes' taps of weight * input, in double. */
+void gir_resize_axis(const GirNode *n, const GirType *xt, const GirType *yt, const GirTensor *roi,
+                     const GirTensor *scales, int d, GirArena *arena, GirResizeAxis *m);
+
 /* ---- files (graphir/file.c) ----------------------------------------------- */
 
 /* The whole file at path, NUL-terminated (malloc'd; *len = its size when len

@@ -40,32 +40,7 @@ int64_t gir_dims_prod(const int64_t *d, int lo, int hi);
 /* Advance a row-major index over dims[0..r); returns 0 after the last. */
 int gir_next_index(int64_t *idx, const int64_t *dims, int r);
 
-/* Sliding-window geometry of Conv and the pools, per spatial axis. */
-typedef struct {
-    int nsp;                  /* spatial axes */
-    int64_t in[GIR_MAX_RANK]; /* input extent */
-    int64_t out[GIR_MAX_RANK]; /* output extent */
-    int64_t k[GIR_MAX_RANK];  /* kernel extent */
-    int64_t s[GIR_MAX_RANK];  /* stride */
-    int64_t d[GIR_MAX_RANK];  /* dilation */
-    int64_t pb[GIR_MAX_RANK]; /* padding before */
-    int64_t pe[GIR_MAX_RANK]; /* padding after */
-} GirWindow;
-
-/* Fill g from n's attributes and the shapes its shape rule already checked
- * (x input, y output, k kernel extents); auto_pad SAME splits its padding
- * with the odd element at the end (UPPER) or at the start (LOWER). */
-void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
-                GirWindow *g);
-
-/* The geometry of ConvTranspose over input x with kernel extents k: per
- * spatial axis in, k, s, d, the padding taken off the full output before
- * (pb) and after (pe), and the output extent out, from output_shape,
- * auto_pad SAME (out = in * stride) or pads; the total padding of
- * output_shape and SAME goes to the end with SAME_UPPER (the odd element at
- * the start otherwise).  Attributes not yet checked by the shape rule may be
- * anything: the caller checks g before use. */
-void gir_convt_window(const GirNode *n, const GirType *x, const int64_t *k, GirWindow *g);
+/* GirWindow, gir_window, gir_convt_window: graphir.h (llvm/ reads them too). */
 
 /* NonMaxSuppression over boxes [B, N, 4] and scores [B, C, N] (f32): per
  * batch and class, the boxes scoring above sthr, best first (ties: lower

@@ -702,15 +702,10 @@ static int eval_SLICE(const GirNode *n, const GirTensor *const *ins, GirTensor *
  * Resize.  Per axis, each output coordinate maps to an input coordinate (in
  * double, as the ONNX reference computes it) and from there to 1 (nearest),
  * 2 (linear) or 4 (cubic) taps: input indices, clamped to the axis as the
- * reference's edge padding does, and weights.  An output element is the sum
- * over the product of the taps of the axes that actually move.
+ * reference's edge padding does, and weights (gir_resize_axis, which llvm/
+ * reads too).  An output element is the sum over the product of the taps of
+ * the axes that actually move.
  */
-typedef struct {
-    int ntap;        /* taps per output coordinate */
-    int64_t *idx;    /* [out][ntap] input indices */
-    double *w;       /* [out][ntap] weights */
-    char *outside;   /* [out] tf_crop_and_resize: beyond the input */
-} AxisMap;
 
 /* The cubic convolution kernel of the ONNX reference (Keys, parameter A)
  * for a point at fraction t between taps 1 and 2. */
@@ -723,102 +718,110 @@ static void cubic_coeffs(double t, double A, double *c)
     c[3] = ((A * (u + 1) - 5 * A) * (u + 1) + 8 * A) * (u + 1) - 4 * A;
 }
 
-static int eval_RESIZE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
-                       GirError *e)
+void gir_resize_axis(const GirNode *n, const GirType *xt, const GirType *yt, const GirTensor *roi,
+                     const GirTensor *sc, int d, GirArena *arena, GirResizeAxis *m)
 {
-    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
-    const GirTensor *roi = arg(n, ins, 1), *sc = arg(n, ins, 2);
     const char *mode = gir_attr_string(n, "mode", "nearest");
     const char *ctm = gir_attr_string(n, "coordinate_transformation_mode", "half_pixel");
     const char *nm = gir_attr_string(n, "nearest_mode", "round_prefer_floor");
     double A = gir_attr_float(n, "cubic_coeff_a", -0.75f);
-    double extrap = gir_attr_float(n, "extrapolation_value", 0.0f);
     int excl = gir_attr_int(n, "exclude_outside", 0) != 0;
     int crop = strcmp(ctm, "tf_crop_and_resize") == 0;
     int ntap = strcmp(mode, "cubic") == 0 ? 4 : strcmp(mode, "linear") == 0 ? 2 : 1;
-    int r = xt->rank, d, k, act[GIR_MAX_RANK], nact = 0;
-    int64_t xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, cnt = numel(outs[0]), i, o, combos;
-    AxisMap map[GIR_MAX_RANK];
+    int r = xt->rank, k;
+    int64_t in = xt->dims[d], out = yt->dims[d], o;
+    double scale, len, r0, r1;
+    if (sc && gir_type_numel(&sc->type) == 0)
+        sc = NULL;
+    scale = sc ? ((const float *)sc->data)[d] : (double)out / (double)in;
+    len = scale * (double)in; /* the reference's output length */
+    r0 = crop ? ld_f(roi, d) : 0;
+    r1 = crop ? ld_f(roi, r + d) : 1;
+    m->ntap = ntap;
+    m->moving = 0;
+    m->idx = gir_arena_alloc(arena, sizeof(int64_t) * (size_t)(out * ntap));
+    m->w = gir_arena_alloc(arena, sizeof(double) * (size_t)(out * ntap));
+    m->outside = gir_arena_alloc(arena, (size_t)out + 1);
+    for (o = 0; o < out; o++) {
+        int64_t *ti = m->idx + o * ntap;
+        double *tw = m->w + o * ntap, c, f, frac;
+        int64_t lo;
+        if (strcmp(ctm, "align_corners") == 0)
+            c = len == 1 ? 0 : (double)o * (double)(in - 1) / (len - 1);
+        else if (strcmp(ctm, "asymmetric") == 0)
+            c = (double)o / scale;
+        else if (strcmp(ctm, "pytorch_half_pixel") == 0)
+            c = len == 1 ? -0.5 : ((double)o + 0.5) / scale - 0.5;
+        else if (strncmp(ctm, "tf_half_pixel_for_nn", 20) == 0)
+            c = ((double)o + 0.5) / scale;
+        else if (crop)
+            c = (len == 1 ? (r1 - r0) * (double)(in - 1) / 2
+                          : (double)o * (r1 - r0) * (double)(in - 1) / (len - 1)) +
+                r0 * (double)(in - 1);
+        else
+            c = ((double)o + 0.5) / scale - 0.5;
+        m->outside[o] = crop && (c < 0 || c > (double)(in - 1));
+        f = floor(c);
+        frac = c - f;
+        lo = (int64_t)f;
+        if (ntap == 1) {
+            int64_t pick = lo;
+            if (frac != 0) {
+                if (strcmp(nm, "ceil") == 0)
+                    pick = lo + 1;
+                else if (strcmp(nm, "round_prefer_ceil") == 0)
+                    pick = frac >= 0.5 ? lo + 1 : lo;
+                else if (strcmp(nm, "round_prefer_floor") == 0)
+                    pick = frac > 0.5 ? lo + 1 : lo;
+            }
+            ti[0] = pick;
+            tw[0] = 1;
+        } else if (ntap == 2) {
+            ti[0] = lo;
+            ti[1] = lo + 1;
+            tw[0] = 1 - frac;
+            tw[1] = frac;
+        } else {
+            double sum = 0;
+            cubic_coeffs(frac, A, tw);
+            for (k = 0; k < 4; k++) {
+                ti[k] = lo - 1 + k;
+                if (excl && (ti[k] < 0 || ti[k] >= in))
+                    tw[k] = 0;
+                sum += tw[k];
+            }
+            if (excl && sum != 0)
+                for (k = 0; k < 4; k++)
+                    tw[k] /= sum;
+        }
+        for (k = 0; k < ntap; k++) {
+            ti[k] = ti[k] < 0 ? 0 : (ti[k] >= in ? in - 1 : ti[k]);
+            /* An axis is still if every output takes its own index
+             * whole; it then costs nothing in the tap product. */
+            if (tw[k] != 0 && (tw[k] != 1 || ti[k] != o))
+                m->moving = 1;
+        }
+        m->moving |= m->outside[o];
+    }
+}
+
+static int eval_RESIZE(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
+                       GirError *e)
+{
+    const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
+    double extrap = gir_attr_float(n, "extrapolation_value", 0.0f);
+    int r = xt->rank, d, k, act[GIR_MAX_RANK], nact = 0, ntap = 1;
+    int64_t xs[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, cnt = numel(outs[0]), i, combos;
+    GirResizeAxis map[GIR_MAX_RANK];
     const float *x = ins[0]->data;
     float *y = outs[0]->data;
     GirArena *tmp = gir_arena_new();
     (void)e;
-    if (sc && numel(sc) == 0)
-        sc = NULL;
     strides_of(xt, xs);
     for (d = 0; d < r; d++) {
-        int64_t in = xt->dims[d], out = yt->dims[d];
-        double scale = sc ? ((const float *)sc->data)[d] : (double)out / (double)in;
-        double len = scale * (double)in; /* the reference's output length */
-        double r0 = crop ? ld_f(roi, d) : 0, r1 = crop ? ld_f(roi, r + d) : 1;
-        int moving = 0;
-        map[d].ntap = ntap;
-        map[d].idx = gir_arena_alloc(tmp, sizeof(int64_t) * (size_t)(out * ntap));
-        map[d].w = gir_arena_alloc(tmp, sizeof(double) * (size_t)(out * ntap));
-        map[d].outside = gir_arena_alloc(tmp, (size_t)out + 1);
-        for (o = 0; o < out; o++) {
-            int64_t *ti = map[d].idx + o * ntap;
-            double *tw = map[d].w + o * ntap, c, f, frac;
-            int64_t lo;
-            if (strcmp(ctm, "align_corners") == 0)
-                c = len == 1 ? 0 : (double)o * (double)(in - 1) / (len - 1);
-            else if (strcmp(ctm, "asymmetric") == 0)
-                c = (double)o / scale;
-            else if (strcmp(ctm, "pytorch_half_pixel") == 0)
-                c = len == 1 ? -0.5 : ((double)o + 0.5) / scale - 0.5;
-            else if (strncmp(ctm, "tf_half_pixel_for_nn", 20) == 0)
-                c = ((double)o + 0.5) / scale;
-            else if (crop)
-                c = (len == 1 ? (r1 - r0) * (double)(in - 1) / 2
-                              : (double)o * (r1 - r0) * (double)(in - 1) / (len - 1)) +
-                    r0 * (double)(in - 1);
-            else
-                c = ((double)o + 0.5) / scale - 0.5;
-            if (crop && (c < 0 || c > (double)(in - 1)))
-                map[d].outside[o] = 1;
-            f = floor(c);
-            frac = c - f;
-            lo = (int64_t)f;
-            if (ntap == 1) {
-                int64_t pick = lo;
-                if (frac != 0) {
-                    if (strcmp(nm, "ceil") == 0)
-                        pick = lo + 1;
-                    else if (strcmp(nm, "round_prefer_ceil") == 0)
-                        pick = frac >= 0.5 ? lo + 1 : lo;
-                    else if (strcmp(nm, "round_prefer_floor") == 0)
-                        pick = frac > 0.5 ? lo + 1 : lo;
-                }
-                ti[0] = pick;
-                tw[0] = 1;
-            } else if (ntap == 2) {
-                ti[0] = lo;
-                ti[1] = lo + 1;
-                tw[0] = 1 - frac;
-                tw[1] = frac;
-            } else {
-                double sum = 0;
-                cubic_coeffs(frac, A, tw);
-                for (k = 0; k < 4; k++) {
-                    ti[k] = lo - 1 + k;
-                    if (excl && (ti[k] < 0 || ti[k] >= in))
-                        tw[k] = 0;
-                    sum += tw[k];
-                }
-                if (excl && sum != 0)
-                    for (k = 0; k < 4; k++)
-                        tw[k] /= sum;
-            }
-            for (k = 0; k < ntap; k++) {
-                ti[k] = ti[k] < 0 ? 0 : (ti[k] >= in ? in - 1 : ti[k]);
-                /* An axis is still if every output takes its own index
-                 * whole; it then costs nothing in the tap product. */
-                if (tw[k] != 0 && (tw[k] != 1 || ti[k] != o))
-                    moving = 1;
-            }
-            moving |= map[d].outside[o];
-        }
-        if (moving)
+        gir_resize_axis(n, xt, yt, arg(n, ins, 1), arg(n, ins, 2), d, tmp, &map[d]);
+        ntap = map[d].ntap;
+        if (map[d].moving)
             act[nact++] = d;
     }
     for (combos = 1, k = 0; k < nact; k++)

@@ -117,6 +117,23 @@ LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
 /* Call a float intrinsic or libm function of one f32 argument. */
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* A 1-D or 2-D sliding window (Conv, the pools) as a 2-D one: a 1-D window
+ * is one of height 1. */
+typedef struct {
+    int64_t H, W;     /* input extent */
+    int64_t OH, OW;   /* output extent */
+    int64_t KH, KW;   /* kernel extent */
+    int64_t s[2];     /* strides (y, x) */
+    int64_t d[2];     /* dilations (y, x) */
+    int64_t p[4];     /* pads: top, left, bottom, right */
+} KlvWin2;
+/* ir.c: the window of node n over input x, output y, kernel extents k
+ * (rank - 2 of them), from gir_window (so auto_pad SAME is the
+ * interpreter's split); 0 unless x and y have rank 3 or 4. */
+int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w);
+/* ir.c: the element strides of v (numpy-broadcast to y) along y's axes
+ * into st (0 where v broadcasts); 0 when v does not broadcast to y. */
+int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st);
 /* ir.c: the constant bounds of a Clip node (inputs 1 and 2, absent: -inf,
  * +inf) into lo, hi; 0 when one is not a one-element f32 constant. */
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi);
@@ -127,6 +144,9 @@ LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVM
 LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v);
 /* The fp32 fused activation of node n (act attribute) applied to v. */
 LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
+/* kiln_rq_round_sat of graphir/requant.h on an i64 product with an i64
+ * shift, then the clamp to [lo, hi]; an i8. */
+LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int lo, int hi);
 /* kiln_requant of graphir/requant.h on an i32 accumulator with i64
  * multipliers and shift, then the clamp to [lo, hi]; an i8. */
 LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,

@@ -166,14 +166,9 @@ LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v)
     }
 }
 
-LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
-                         LLVMValueRef shift, int lo, int hi)
+LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int lo, int hi)
 {
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef a64 = LLVMBuildSExt(b, acc, ir->i64, "");
-    LLVMValueRef nonneg = LLVMBuildICmp(b, LLVMIntSGE, acc, LLVMConstInt(ir->i32, 0, 0), "");
-    LLVMValueRef m = LLVMBuildSelect(b, nonneg, mpos, mneg, "");
-    LLVMValueRef prod = LLVMBuildMul(b, a64, m, "");
     /* shift 0 keeps prod; else (prod + 2^(shift-1)) >> shift.  The
      * rounding term is masked to a legal shift amount on both arms. */
     LLVMValueRef sm1 = LLVMBuildAnd(b, LLVMBuildSub(b, shift, klv_i64(ir, 1), ""),
@@ -186,6 +181,59 @@ LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMVal
     r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, r, vhi, ""), vhi, r, "");
     r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, vlo, ""), vlo, r, "");
     return LLVMBuildTrunc(b, r, ir->i8, "");
+}
+
+LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
+                         LLVMValueRef shift, int lo, int hi)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef a64 = LLVMBuildSExt(b, acc, ir->i64, "");
+    LLVMValueRef nonneg = LLVMBuildICmp(b, LLVMIntSGE, acc, LLVMConstInt(ir->i32, 0, 0), "");
+    LLVMValueRef m = LLVMBuildSelect(b, nonneg, mpos, mneg, "");
+    return klv_round_sat(ir, LLVMBuildMul(b, a64, m, ""), shift, lo, hi);
+}
+
+int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w)
+{
+    GirWindow g;
+    int o;
+    if ((x->rank != 3 && x->rank != 4) || y->rank != x->rank)
+        return 0;
+    gir_window(n, x, y, k, &g);
+    o = x->rank == 4 ? 1 : 0; /* the x axis's index in g */
+    w->H = o ? g.in[0] : 1;
+    w->OH = o ? g.out[0] : 1;
+    w->KH = o ? g.k[0] : 1;
+    w->s[0] = o ? g.s[0] : 1;
+    w->d[0] = o ? g.d[0] : 1;
+    w->p[0] = o ? g.pb[0] : 0;
+    w->p[2] = o ? g.pe[0] : 0;
+    w->W = g.in[o];
+    w->OW = g.out[o];
+    w->KW = g.k[o];
+    w->s[1] = g.s[o];
+    w->d[1] = g.d[o];
+    w->p[1] = g.pb[o];
+    w->p[3] = g.pe[o];
+    return 1;
+}
+
+int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st)
+{
+    int64_t s = 1;
+    int d;
+    if (v->rank > y->rank)
+        return 0;
+    for (d = 0; d < y->rank; d++)
+        st[d] = 0;
+    for (d = v->rank - 1; d >= 0; d--) {
+        int yd = d + y->rank - v->rank;
+        if (v->dims[d] != 1 && v->dims[d] != y->dims[yd])
+            return 0;
+        st[yd] = v->dims[d] == 1 ? 0 : s;
+        s *= v->dims[d];
+    }
+    return 1;
 }
 
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)

@@ -8,6 +8,7 @@
  * and vectorize the inner loops for the host CPU.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -24,7 +25,9 @@ static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
 }
 
 /*
- * Conv, 2-D, any group/stride/dilation/padding.  The outer loop runs over
+ * Conv, 1-D or 2-D (1-D as height 1), any group, stride, dilation,
+ * padding (auto_pad SAME as gir_window splits it), weights constant or
+ * not.  The outer loop runs over
  * (batch, output channel) planes.  Per output row: the row starts at the
  * bias, each (input channel, kernel row) inside the input adds, for each
  * kernel column (unrolled here), weight * input row between bounds worked
@@ -36,24 +39,19 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
-    int has_b = n->nin > 2 && n->in[2] >= 0, cnt;
-    int64_t N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
-    int64_t M = wt->dims[0], Cg = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3];
-    int64_t OH = yt->dims[2], OW = yt->dims[3], G = gir_attr_int(n, "group", 1), Mg = M / G;
-    int64_t s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, kx;
-    const int64_t *a;
-    const char *autopad = gir_attr_string(n, "auto_pad", "NOTSET");
+    int has_b = n->nin > 2 && n->in[2] >= 0;
+    int64_t N = xt->dims[0], C = xt->dims[1], H, W, M = wt->dims[0], Cg = wt->dims[1], KH, KW;
+    int64_t OH, OW, G = gir_attr_int(n, "group", 1), Mg, *s, *d, *p, kx;
+    KlvWin2 win;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp;
     KlvLoop lp, loy, lox, lic, lky, lk;
-    if (strcmp(autopad, "NOTSET") != 0 && strcmp(autopad, "VALID") != 0)
-        return 0; /* SAME padding: the interpreter's split is not repeated here */
-    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
-        s[0] = a[0], s[1] = a[1];
-    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
-        d[0] = a[0], d[1] = a[1];
-    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4 && strcmp(autopad, "VALID") != 0)
-        memcpy(p, a, sizeof p);
+    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win2(n, xt, yt, wt->dims + 2, &win) ||
+        (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) || wt->dtype != GIR_DT_F32)
+        return 0;
+    Mg = M / G;
+    H = win.H, W = win.W, KH = win.KH, KW = win.KW, OH = win.OH, OW = win.OW;
+    s = win.s, d = win.d, p = win.p;
 
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
@@ -135,6 +133,331 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     return 1;
 }
 
+/* The taps of one axis of a ConvTranspose (geometry g, axis d): per
+ * output coordinate o, cnt[o] pairs (input index, kernel index) in
+ * ascending input index, at tab[(o * T + t) * 2]; T, the most of any
+ * output, returned.  Input i reaches o through kernel index k when
+ * o = i * s + k * dil - pb. */
+static int64_t convt_taps(const GirWindow *g, int d, int32_t *cnt, int32_t *tab, int64_t T)
+{
+    int64_t o, i, most = 0;
+    for (o = 0; o < g->out[d]; o++) {
+        int64_t c = 0;
+        for (i = 0; i < g->in[d]; i++) {
+            int64_t k = o + g->pb[d] - i * g->s[d];
+            if (k < 0 || k % g->d[d] != 0 || k / g->d[d] >= g->k[d])
+                continue;
+            if (tab && c < T) {
+                tab[(o * T + c) * 2] = (int32_t)i;
+                tab[(o * T + c) * 2 + 1] = (int32_t)(k / g->d[d]);
+            }
+            c++;
+        }
+        if (cnt)
+            cnt[o] = (int32_t)c;
+        most = c > most ? c : most;
+    }
+    return most;
+}
+
+/*
+ * ConvTranspose, 2-D, any group, stride, dilation and padding (the
+ * geometry of gir_convt_window).  The interpreter scatters: each input
+ * element adds x * w into the outputs it reaches, channel by channel, in
+ * row-major input order.  Here each output gathers the same products in
+ * the same order (bias, then per input channel of its group the input
+ * pixels that reach it by ascending row and column), with per-axis tap
+ * tables made now, so the sums are the interpreter's, rounding for
+ * rounding.  Outer loop over (batch, output channel) planes.
+ */
+static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                              KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int has_b = n->nin > 2 && n->in[2] >= 0, d;
+    int64_t G = gir_attr_int(n, "group", 1), N, C, H, W, M, Mg, Cg, OH, OW, KH, KW, T[2];
+    int32_t *cnt[2], *tab[2];
+    GirWindow gw;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, ny, nx, ty, tx;
+    KlvLoop lp, loy, lox, lic, lty, ltx;
+    if (xt->rank != 4 || wt->rank != 4 || yt->rank != 4 || n->nout != 1 || G < 1 ||
+        gir_attr_string(n, "act", NULL) || (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) ||
+        wt->dtype != GIR_DT_F32)
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
+    M = yt->dims[1], OH = yt->dims[2], OW = yt->dims[3], KH = wt->dims[2], KW = wt->dims[3];
+    if (C % G != 0 || M % G != 0 || wt->dims[0] != C || wt->dims[1] * G != M)
+        return 0;
+    Cg = C / G, Mg = M / G;
+    gir_convt_window(n, xt, wt->dims + 2, &gw);
+    if (gw.out[0] != OH || gw.out[1] != OW || H >= INT32_MAX || W >= INT32_MAX)
+        return 0;
+    for (d = 0; d < 2; d++) {
+        T[d] = convt_taps(&gw, d, NULL, NULL, 0);
+        if (T[d] == 0)
+            T[d] = 1; /* no output reached: the tables still need a row */
+        cnt[d] = malloc(sizeof(int32_t) * (size_t)gw.out[d]);
+        tab[d] = calloc((size_t)(gw.out[d] * T[d] * 2), sizeof(int32_t));
+        if (!cnt[d] || !tab[d]) {
+            free(cnt[d]);
+            free(tab[d]);
+            if (d == 1) {
+                free(cnt[0]);
+                free(tab[0]);
+            }
+            return 0;
+        }
+        convt_taps(&gw, d, cnt[d], tab[d], T[d]);
+    }
+    for (d = 0; d < 2; d++) {
+        klv_plan_extra(plan, cnt[d], gw.out[d] * 4, KLV_TABLE, 1);
+        klv_plan_extra(plan, tab[d], gw.out[d] * T[d] * 8, KLV_TABLE, 1);
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, ir->f32, "acc");
+    x = klv_arg(ir, 0);
+    w = klv_arg(ir, 1);
+    y = klv_arg(ir, n->nin);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    plane = lp.iv;
+    nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
+    oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
+    grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
+    ml = LLVMBuildSRem(b, oc, klv_i64(ir, Mg), "");
+    bias = has_b ? klv_load(ir, ir->f32, klv_arg(ir, 2), oc) : klv_f32c(ir, 0.0);
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    ny = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1), loy.iv), ir->i64, "");
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    nx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 3), lox.iv), ir->i64, "");
+    LLVMBuildStore(b, bias, accp);
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
+    {
+        /* input channel c = grp * Cg + ic of batch nb; its weights
+         * w[c][ml][..] */
+        LLVMValueRef c = klv_add(ir, klv_mul(ir, grp, klv_i64(ir, Cg)), lic.iv);
+        LLVMValueRef xp = klv_gep(ir, ir->f32, x,
+                                  klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), c),
+                                          klv_i64(ir, H * W)));
+        LLVMValueRef wp = klv_gep(ir, ir->f32, w,
+                                  klv_mul(ir, klv_add(ir, klv_mul(ir, c, klv_i64(ir, Mg)), ml),
+                                          klv_i64(ir, KH * KW)));
+        lty = klv_loop_begin(ir, klv_i64(ir, 0), ny);
+        ty = klv_affine(ir, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, T[0])), lty.iv), 2, 0);
+        {
+            LLVMValueRef iy = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2), ty), ir->i64, "");
+            LLVMValueRef ky = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2),
+                                                        klv_add(ir, ty, klv_i64(ir, 1))), ir->i64, "");
+            ltx = klv_loop_begin(ir, klv_i64(ir, 0), nx);
+            tx = klv_affine(ir, klv_add(ir, klv_mul(ir, lox.iv, klv_i64(ir, T[1])), ltx.iv), 2, 0);
+            {
+                LLVMValueRef ix = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4), tx), ir->i64, "");
+                LLVMValueRef kx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4),
+                                                            klv_add(ir, tx, klv_i64(ir, 1))), ir->i64, "");
+                LLVMValueRef xv = klv_load(ir, ir->f32, xp, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix));
+                LLVMValueRef wv = klv_load(ir, ir->f32, wp, klv_add(ir, klv_mul(ir, ky, klv_i64(ir, KW)), kx));
+                LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
+                                                LLVMBuildFMul(b, xv, wv, ""), ""), accp);
+            }
+            klv_loop_end(ir, &ltx);
+        }
+        klv_loop_end(ir, &lty);
+    }
+    klv_loop_end(ir, &lic);
+    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+              LLVMBuildLoad2(b, ir->f32, accp, ""));
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = N * M;
+    plan->work = OH * OW * Cg * T[0] * T[1] * 2;
+    return 1;
+}
+
+/* The tensor of constant input k of n (type and data) into t; 0 when it is
+ * absent (t zeroed), 1 when constant, -1 when it is computed. */
+static int const_input(const GirGraph *g, const GirNode *n, int k, GirTensor *t)
+{
+    memset(t, 0, sizeof *t);
+    if (k >= n->nin || n->in[k] < 0)
+        return 0;
+    if (g->vals[n->in[k]].kind != GIR_VAL_CONST || !g->vals[n->in[k]].data)
+        return -1;
+    t->type = g->vals[n->in[k]].type;
+    t->data = g->vals[n->in[k]].data;
+    return 1;
+}
+
+#define RESIZE_COMBOS_MAX 64 /* taps per output element the lowering unrolls */
+
+/*
+ * Resize, linear or cubic, f32, any rank (nearest is a gather:
+ * kernels_move.c).  The per-axis maps are the interpreter's
+ * (gir_resize_axis), made now: for each moving axis, per output
+ * coordinate, ntap input offsets (index times the axis's stride) and
+ * weights in double.  An output element is, as in the interpreter, the sum
+ * in double over the product of the moving axes' taps (the first moving
+ * axis's tap varying fastest) of weight * x, a weight of 0 skipped, then
+ * rounded to f32; with tf_crop_and_resize an element outside the crop box
+ * on any axis is extrapolation_value.  The taps of the axes before the
+ * last are read once per output row; outer loop over the rows.
+ */
+static int emit_resize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int r = yt->rank, d, k, nact = 0, act[GIR_MAX_RANK], ntap = 1, crop, ok = 1;
+    int64_t xs[GIR_MAX_RANK], start[GIR_MAX_RANK], ntab = 0, combos = 1, rows, L, c, t;
+    GirTensor roi, sc, sz;
+    GirResizeAxis map[GIR_MAX_RANK];
+    GirArena *a;
+    int64_t *offs;
+    double *wts;
+    char *outside;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, to, tw, tout, rem, base, idx[GIR_MAX_RANK];
+    LLVMValueRef rw[GIR_MAX_RANK][4], ro[GIR_MAX_RANK][4], rout = NULL;
+    KlvLoop lr, lj;
+    if (strcmp(gir_attr_string(n, "mode", "nearest"), "nearest") == 0 || r < 1 ||
+        xt->rank != r || n->nout != 1 || const_input(g, n, 1, &roi) < 0 ||
+        const_input(g, n, 2, &sc) < 0 || const_input(g, n, 3, &sz) < 0)
+        return 0;
+    if (sc.data && gir_type_numel(&sc.type) > 0 &&
+        (sc.type.dtype != GIR_DT_F32 || gir_type_numel(&sc.type) != r))
+        return 0;
+    crop = strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"),
+                  "tf_crop_and_resize") == 0;
+    if (crop && (!roi.data || gir_type_numel(&roi.type) != 2 * r))
+        return 0;
+    for (t = 1, d = r - 1; d >= 0; d--) {
+        xs[d] = t;
+        t *= xt->dims[d];
+    }
+    if (gir_type_numel(yt) <= 0 || t <= 0)
+        return 0;
+    a = gir_arena_new();
+    for (d = 0; d < r; d++) {
+        gir_resize_axis(n, xt, yt, roi.data ? &roi : NULL, sc.data ? &sc : NULL, d, a, &map[d]);
+        ntap = map[d].ntap;
+        if (map[d].moving) {
+            start[nact] = ntab;
+            ntab += yt->dims[d] * ntap;
+            act[nact++] = d;
+            combos *= ntap;
+            if (combos > RESIZE_COMBOS_MAX)
+                ok = 0;
+        }
+    }
+    if (!ok || nact == 0) {
+        gir_arena_free(a);
+        return 0;
+    }
+    offs = malloc(sizeof *offs * (size_t)ntab);
+    wts = malloc(sizeof *wts * (size_t)ntab);
+    outside = malloc((size_t)(ntab / ntap));
+    if (!offs || !wts || !outside) {
+        free(offs);
+        free(wts);
+        free(outside);
+        gir_arena_free(a);
+        return 0;
+    }
+    for (k = 0; k < nact; k++) {
+        const GirResizeAxis *m = &map[act[k]];
+        for (t = 0; t < yt->dims[act[k]] * ntap; t++) {
+            offs[start[k] + t] = m->idx[t] * xs[act[k]];
+            wts[start[k] + t] = m->w[t];
+        }
+        for (t = 0; t < yt->dims[act[k]]; t++)
+            outside[start[k] / ntap + t] = m->outside[t];
+    }
+    gir_arena_free(a);
+    klv_plan_extra(plan, offs, ntab * 8, KLV_TABLE, 1);
+    klv_plan_extra(plan, wts, ntab * 8, KLV_TABLE, 1);
+    klv_plan_extra(plan, outside, ntab / ntap, KLV_TABLE, 1);
+    L = yt->dims[r - 1];
+    rows = gir_type_numel(yt) / L;
+
+    klv_kernel_begin(ir, name);
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, n->nin);
+    to = klv_arg(ir, n->nin + 1);
+    tw = klv_arg(ir, n->nin + 2);
+    tout = klv_arg(ir, n->nin + 3);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    rem = lr.iv;
+    for (d = r - 2; d >= 0; d--) {
+        idx[d] = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
+        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
+    }
+    base = klv_i64(ir, 0);
+    for (d = 0; d < r - 1; d++)
+        if (!map[d].moving)
+            base = klv_add(ir, base, klv_mul(ir, idx[d], klv_i64(ir, xs[d])));
+    /* the taps of the moving axes before the last, once per row */
+    for (k = 0; k < nact; k++) {
+        if (act[k] == r - 1)
+            continue;
+        for (t = 0; t < ntap; t++) {
+            LLVMValueRef at = klv_affine(ir, klv_mul(ir, idx[act[k]], klv_i64(ir, ntap)), 1,
+                                         start[k] + t);
+            rw[k][t] = klv_load(ir, dt, tw, at);
+            ro[k][t] = klv_load(ir, ir->i64, to, at);
+        }
+        if (crop) {
+            LLVMValueRef o = klv_load(ir, ir->i8, tout, klv_affine(ir, idx[act[k]], 1, start[k] / ntap));
+            rout = rout ? LLVMBuildOr(b, rout, o, "") : o;
+        }
+    }
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
+    {
+        LLVMValueRef acc = LLVMConstReal(dt, 0), ebase = base, eout = rout, v;
+        if (map[r - 1].moving) {
+            k = nact - 1; /* the last axis is the last moving one */
+            for (t = 0; t < ntap; t++) {
+                LLVMValueRef at = klv_affine(ir, klv_mul(ir, lj.iv, klv_i64(ir, ntap)), 1, start[k] + t);
+                rw[k][t] = klv_load(ir, dt, tw, at);
+                ro[k][t] = klv_load(ir, ir->i64, to, at);
+            }
+            if (crop) {
+                LLVMValueRef o = klv_load(ir, ir->i8, tout, klv_affine(ir, lj.iv, 1, start[k] / ntap));
+                eout = eout ? LLVMBuildOr(b, eout, o, "") : o;
+            }
+        } else {
+            ebase = klv_add(ir, ebase, lj.iv);
+        }
+        for (c = 0; c < combos; c++) {
+            LLVMValueRef wgt = LLVMConstReal(dt, 1), off = ebase, xv, sum;
+            int64_t rest = c;
+            for (k = 0; k < nact; k++) {
+                wgt = LLVMBuildFMul(b, wgt, rw[k][rest % ntap], "");
+                off = klv_add(ir, off, ro[k][rest % ntap]);
+                rest /= ntap;
+            }
+            xv = LLVMBuildFPExt(b, klv_load(ir, ir->f32, x, off), dt, "");
+            sum = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, wgt, xv, ""), "");
+            acc = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNE, wgt, LLVMConstReal(dt, 0), ""),
+                                  sum, acc, "");
+        }
+        v = LLVMBuildFPTrunc(b, acc, ir->f32, "");
+        if (crop && eout)
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, eout, LLVMConstInt(ir->i8, 0, 0), ""),
+                                klv_f32c(ir, (double)(float)gir_attr_float(n, "extrapolation_value", 0.0f)),
+                                v, "");
+        klv_store(ir, ir->f32, y, klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), v);
+    }
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = L * combos * 4;
+    return 1;
+}
+
 /* Elements per outer step of the flat elementwise kernels. */
 #define CHUNK 4096
 
@@ -158,6 +481,148 @@ static void flat_end(KlvIr *ir, KlvLoop *lc, KlvLoop *li, int64_t total, KlvPlan
     klv_kernel_end(ir);
     plan->range = (total + CHUNK - 1) / CHUNK;
     plan->work = CHUNK;
+}
+
+/* How cast() of interp.c reads an element of dtype t: 's' a signed
+ * integer, 'u' an unsigned one or a bool, 'f' a float (f32, f64); 0 for
+ * the types not lowered (f16, bf16, strings, ...).  *et its LLVM type. */
+static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
+{
+    switch (t) {
+    case GIR_DT_F32: *et = ir->f32; return 'f';
+    case GIR_DT_F64: *et = LLVMDoubleTypeInContext(ir->ctx); return 'f';
+    case GIR_DT_I8: *et = ir->i8; return 's';
+    case GIR_DT_I16: *et = LLVMInt16TypeInContext(ir->ctx); return 's';
+    case GIR_DT_I32: *et = ir->i32; return 's';
+    case GIR_DT_I64: *et = ir->i64; return 's';
+    case GIR_DT_U64: *et = ir->i64; return 's'; /* ld_i: the bits as int64 */
+    case GIR_DT_U8: *et = ir->i8; return 'u';
+    case GIR_DT_BOOL: *et = ir->i8; return 'u';
+    case GIR_DT_U16: *et = LLVMInt16TypeInContext(ir->ctx); return 'u';
+    case GIR_DT_U32: *et = ir->i32; return 'u';
+    default: return 0;
+    }
+}
+
+/* Cast and CastLike (cast() of interp.c), flat: integers widened to
+ * int64 (ld_i), floats to double (ld_f); to bool x != 0; to an integer
+ * from an integer the low bits, from a float d2i's (NaN 0, saturated at
+ * +-9.2e18, else truncated) low bits; to a float from an integer
+ * (double)int64, rounded to the float type. */
+static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    GirDType from = g->vals[n->in[0]].type.dtype, to = g->vals[n->out[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef xt, yt, dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, r, iv = NULL, fv = NULL;
+    char cf, ct;
+    KlvLoop lc, li;
+    if (n->nout != 1 || total <= 0 || !(cf = cast_class(ir, from, &xt)) || !(ct = cast_class(ir, to, &yt)))
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    x = klv_load(ir, xt, klv_arg(ir, 0), li.iv);
+    if (cf == 'f')
+        fv = xt == dt ? x : LLVMBuildFPExt(b, x, dt, "");
+    else
+        iv = cf == 's' ? LLVMBuildSExt(b, x, ir->i64, "") : LLVMBuildZExt(b, x, ir->i64, "");
+    if (to == GIR_DT_BOOL) {
+        r = fv ? LLVMBuildFCmp(b, LLVMRealUNE, fv, LLVMConstReal(dt, 0), "")
+               : LLVMBuildICmp(b, LLVMIntNE, iv, klv_i64(ir, 0), "");
+        r = LLVMBuildZExt(b, r, ir->i8, "");
+    } else if (ct != 'f') {
+        if (fv) {
+            /* d2i */
+            LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
+            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
+                                klv_i64(ir, INT64_MIN), t, "");
+            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
+                                klv_i64(ir, INT64_MAX), t, "");
+            iv = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
+        }
+        r = yt == ir->i64 ? iv : LLVMBuildTrunc(b, iv, yt, "");
+    } else {
+        if (!fv)
+            fv = LLVMBuildSIToFP(b, iv, dt, "");
+        r = yt == dt ? fv : LLVMBuildFPTrunc(b, fv, yt, "");
+    }
+    klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* Clip of f32 with bounds that are not constants (one-element f32
+ * inputs, absent: -inf, +inf), as eval_CLIP: v < lo ? lo : v, then
+ * v > hi ? hi : v (hi wins when lo > hi, NaN passes). */
+static int emit_clip_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef lo, hi, v;
+    KlvLoop lc, li;
+    int k;
+    for (k = 1; k < n->nin; k++)
+        if (n->in[k] >= 0 && (g->vals[n->in[k]].type.dtype != GIR_DT_F32 || numel(g, n->in[k]) != 1))
+            return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    lo = n->nin > 1 && n->in[1] >= 0 ? klv_load(ir, ir->f32, klv_arg(ir, 1), klv_i64(ir, 0))
+                                     : klv_f32c(ir, -INFINITY);
+    hi = n->nin > 2 && n->in[2] >= 0 ? klv_load(ir, ir->f32, klv_arg(ir, 2), klv_i64(ir, 0))
+                                     : klv_f32c(ir, INFINITY);
+    v = klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv);
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, lo, ""), lo, v, "");
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, hi, ""), hi, v, "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), li.iv, v);
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* Trilu of any element type of 1, 2, 4 or 8 bytes (eval_TRILU): element
+ * (r, c) of each matrix kept where c - r >= k (upper) or <= k (lower),
+ * else 0; k from the optional input (int64), else 0.  Outer loop over the
+ * matrix rows. */
+static int emit_trilu(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int upper = gir_attr_int(n, "upper", 1) != 0, hask = n->nin > 1 && n->in[1] >= 0;
+    int64_t R, C, rows;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et;
+    LLVMValueRef k, r, dlt, keep, v;
+    KlvLoop lr, lc;
+    switch (gir_dtype_size(t->dtype)) {
+    case 1: et = ir->i8; break;
+    case 2: et = LLVMInt16TypeInContext(ir->ctx); break;
+    case 4: et = ir->i32; break;
+    case 8: et = ir->i64; break;
+    default: return 0;
+    }
+    if (t->rank < 2 || n->nout != 1 || (hask && (g->vals[n->in[1]].type.dtype != GIR_DT_I64 ||
+                                                 numel(g, n->in[1]) < 1)))
+        return 0;
+    R = t->dims[t->rank - 2], C = t->dims[t->rank - 1];
+    if (R <= 0 || C <= 0 || gir_type_numel(t) <= 0)
+        return 0;
+    rows = gir_type_numel(t) / C;
+    klv_kernel_begin(ir, name);
+    k = hask ? klv_load(ir, ir->i64, klv_arg(ir, 1), klv_i64(ir, 0)) : klv_i64(ir, 0);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    r = LLVMBuildSRem(b, lr.iv, klv_i64(ir, R), "");
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+    dlt = LLVMBuildSub(b, lc.iv, r, "");
+    keep = LLVMBuildICmp(b, upper ? LLVMIntSGE : LLVMIntSLE, dlt, k, "");
+    v = klv_load(ir, et, klv_arg(ir, 0), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, C)), lc.iv));
+    klv_store(ir, et, klv_arg(ir, n->nin), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, C)), lc.iv),
+              LLVMBuildSelect(b, keep, v, LLVMConstNull(et), ""));
+    klv_loop_end(ir, &lc);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = C;
+    return 1;
 }
 
 /* Relu, LeakyRelu, Sigmoid, Tanh, Clip with constant bounds. */
@@ -225,6 +690,246 @@ static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int
     return klv_load(ir, ir->f32, klv_arg(ir, k), at);
 }
 
+static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
+
+/* One output element of an elementwise op of several f32 operands v[0..nv),
+ * as the interpreter computes it: Add, Sub, Mul, Div in f32 (binary());
+ * Pow, Mod (fmod) and PRelu (u < 0 ? v * u : u) in double (binop); Max,
+ * Min (a NaN taken), Sum, Mean accumulated in double in operand order
+ * (variadic()); rounded to f32. */
+static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int nv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef u, w, r, acc;
+    int k;
+    switch (n->op) {
+    case GIR_OP_ADD:
+    case GIR_OP_SUB:
+    case GIR_OP_MUL:
+    case GIR_OP_DIV:
+        return klv_binary_f32(ir, n->op, v[0], v[1]);
+    case GIR_OP_POW:
+    case GIR_OP_MOD:
+    case GIR_OP_PRELU:
+        u = LLVMBuildFPExt(b, v[0], d, "");
+        w = LLVMBuildFPExt(b, v[1], d, "");
+        if (n->op == GIR_OP_PRELU)
+            r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, u, LLVMConstReal(d, 0), ""),
+                                LLVMBuildFMul(b, w, u, ""), u, "");
+        else
+            r = call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
+        return LLVMBuildFPTrunc(b, r, ir->f32, "");
+    default:
+        acc = LLVMBuildFPExt(b, v[0], d, "");
+        for (k = 1; k < nv; k++) {
+            w = LLVMBuildFPExt(b, v[k], d, "");
+            if (n->op == GIR_OP_MAX || n->op == GIR_OP_MIN) {
+                LLVMValueRef take = LLVMBuildOr(
+                    b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""),
+                    LLVMBuildFCmp(b, n->op == GIR_OP_MAX ? LLVMRealOGT : LLVMRealOLT, w, acc, ""), "");
+                acc = LLVMBuildSelect(b, take, w, acc, "");
+            } else {
+                acc = LLVMBuildFAdd(b, acc, w, "");
+            }
+        }
+        if (n->op == GIR_OP_MEAN)
+            acc = LLVMBuildFDiv(b, acc, LLVMConstReal(d, (double)nv), "");
+        return LLVMBuildFPTrunc(b, acc, ir->f32, "");
+    }
+}
+
+#define NARY_MAX 8 /* operands of a lowered elementwise op */
+
+/* The LLVM type of one element of dtype t in emit_bcast (bool as a byte);
+ * NULL for others. */
+static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
+{
+    switch (gir_dtype_size(t)) {
+    case 1: return ir->i8;
+    case 2: return LLVMInt16TypeInContext(ir->ctx);
+    case 4: return t == GIR_DT_F32 ? ir->f32 : ir->i32;
+    case 8: return t == GIR_DT_F64 ? NULL : ir->i64;
+    default: return NULL;
+    }
+}
+
+/* What emit_bcast computes for node n: 1 the f32 ops of nary_value; 2
+ * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
+ * (a bool condition, then two operands of the output's type); 5 Add,
+ * Sub, Mul, Max, Min, Sum of integers (not the int8 form's Add); 6
+ * comparisons of integers; 0 none. */
+static int is_intdt(GirDType t)
+{
+    return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_I16 || t == GIR_DT_U16 ||
+           t == GIR_DT_I32 || t == GIR_DT_U32 || t == GIR_DT_I64 || t == GIR_DT_U64;
+}
+
+static int bcast_kind(const GirGraph *g, const GirNode *n)
+{
+    GirDType y = g->vals[n->out[0]].type.dtype, x = g->vals[n->in[0]].type.dtype;
+    switch (n->op) {
+    case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL:
+        if (n->nin == 2 && is_intdt(y) && x == y && !gir_attr(n, "rq_shift"))
+            return 5;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_DIV: case GIR_OP_POW: case GIR_OP_MOD: case GIR_OP_PRELU:
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM:
+        if (is_intdt(y) && x == y)
+            return 5;
+        return y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_MEAN:
+        return y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_EQUAL: case GIR_OP_GREATER: case GIR_OP_LESS: case GIR_OP_GREATEROREQUAL:
+    case GIR_OP_LESSOREQUAL:
+        if (n->nin == 2 && is_intdt(x) && y == GIR_DT_BOOL)
+            return 6;
+        return n->nin == 2 && x == GIR_DT_F32 && y == GIR_DT_BOOL ? 2 : 0;
+    case GIR_OP_AND: case GIR_OP_OR: case GIR_OP_XOR:
+        return n->nin == 2 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
+    case GIR_OP_NOT:
+        return n->nin == 1 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
+    case GIR_OP_WHERE:
+        return n->nin == 3 && x == GIR_DT_BOOL ? 4 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* One output element of emit_bcast's kinds 2 to 4 (bcast_kind) from the
+ * operands' elements v[]: as the interpreter, comparisons in double, the
+ * logic ops on (x != 0), Where a select; bools are bytes 0 or 1. */
+static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValueRef *v, int nv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef zero = LLVMConstInt(ir->i8, 0, 0), c, u, w;
+    LLVMRealPredicate pr;
+    if (kind == 1)
+        return nary_value(ir, n, v, nv);
+    if (kind == 5) {
+        /* in int64, wrapping (the interpreter's uint64 arithmetic) */
+        LLVMValueRef acc = v[0];
+        int k;
+        for (k = 1; k < nv; k++) {
+            switch (n->op) {
+            case GIR_OP_SUB: acc = LLVMBuildSub(b, acc, v[k], ""); break;
+            case GIR_OP_MUL: acc = LLVMBuildMul(b, acc, v[k], ""); break;
+            case GIR_OP_MAX:
+                acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v[k], acc, ""), v[k], acc, "");
+                break;
+            case GIR_OP_MIN:
+                acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v[k], acc, ""), v[k], acc, "");
+                break;
+            default: acc = LLVMBuildAdd(b, acc, v[k], ""); break;
+            }
+        }
+        return acc;
+    }
+    if (kind == 6) {
+        LLVMIntPredicate ip;
+        switch (n->op) {
+        case GIR_OP_EQUAL: ip = LLVMIntEQ; break;
+        case GIR_OP_GREATER: ip = LLVMIntSGT; break;
+        case GIR_OP_LESS: ip = LLVMIntSLT; break;
+        case GIR_OP_GREATEROREQUAL: ip = LLVMIntSGE; break;
+        default: ip = LLVMIntSLE; break;
+        }
+        return LLVMBuildZExt(b, LLVMBuildICmp(b, ip, v[0], v[1], ""), ir->i8, "");
+    }
+    if (kind == 4)
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, v[0], zero, ""), v[1], v[2], "");
+    if (kind == 2) {
+        switch (n->op) {
+        case GIR_OP_EQUAL: pr = LLVMRealOEQ; break;
+        case GIR_OP_GREATER: pr = LLVMRealOGT; break;
+        case GIR_OP_LESS: pr = LLVMRealOLT; break;
+        case GIR_OP_GREATEROREQUAL: pr = LLVMRealOGE; break;
+        default: pr = LLVMRealOLE; break;
+        }
+        c = LLVMBuildFCmp(b, pr, v[0], v[1], "");
+    } else {
+        u = LLVMBuildICmp(b, LLVMIntNE, v[0], zero, "");
+        if (n->op == GIR_OP_NOT) {
+            c = LLVMBuildNot(b, u, "");
+        } else {
+            w = LLVMBuildICmp(b, LLVMIntNE, v[1], zero, "");
+            c = n->op == GIR_OP_AND ? LLVMBuildAnd(b, u, w, "")
+                : n->op == GIR_OP_OR ? LLVMBuildOr(b, u, w, "")
+                                     : LLVMBuildXor(b, u, w, "");
+        }
+    }
+    return LLVMBuildZExt(b, c, ir->i8, "");
+}
+
+/* Elementwise ops with numpy broadcasting (bcast_kind): the f32 ones
+ * where emit_binary's forms do not fit (Add, Sub, Mul, Div, Pow) and Max,
+ * Min, Sum, Mean, PRelu, Mod; comparisons of f32; And, Or, Xor, Not;
+ * Where of any element type.  Outer loop over the rows of the result (all
+ * axes but the last), each operand's row offset from its broadcast
+ * strides (klv_bcast_strides); the last axis inner. */
+static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
+    int r = yt->rank, k, d, nv = n->nin, kind, sgn[NARY_MAX];
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et[NARY_MAX], yet, lt;
+    LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX], res;
+    KlvLoop lr, lj;
+    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
+        !(yet = bcast_elem(ir, yt->dtype)))
+        return 0;
+    for (k = 0; k < nv; k++) {
+        const GirType *t;
+        if (n->in[k] < 0)
+            return 0;
+        t = &g->vals[n->in[k]].type;
+        /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type;
+         * 5: y's type; 6: one integer type */
+        if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+            (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
+            (kind == 5 && t->dtype != yt->dtype) ||
+            (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
+            !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
+            return 0;
+        sgn[k] = cast_class(ir, t->dtype, &lt) == 's';
+    }
+    L = yt->dims[r - 1];
+    if (L <= 0 || gir_type_numel(yt) <= 0)
+        return 0;
+    rows = gir_type_numel(yt) / L;
+    klv_kernel_begin(ir, name);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    rem = lr.iv;
+    for (k = 0; k < nv; k++)
+        off[k] = klv_i64(ir, 0);
+    for (d = r - 2; d >= 0; d--) {
+        LLVMValueRef i = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
+        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
+        for (k = 0; k < nv; k++)
+            if (st[k][d])
+                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
+    }
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
+    for (k = 0; k < nv; k++) {
+        v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
+        if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
+            v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
+    }
+    res = bcast_value(ir, n, kind, v, nv);
+    if (kind == 5 && yet != ir->i64)
+        res = LLVMBuildTrunc(b, res, yet, "");
+    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = L * (nv + 1);
+    return 1;
+}
+
 /* Add, Sub, Mul, Div, Pow (in double) where each operand has the output's
  * shape, one element, or broadcasts along all axes but one run
  * (bcast_index). */
@@ -248,19 +953,9 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     flat_begin(ir, name, total, &lc, &li);
     u = bcast_load(ir, 0, ia, ca, total, li.iv);
     v = bcast_load(ir, 1, ib, cb, total, li.iv);
-    if (n->op == GIR_OP_POW) {
-        /* pow in double, as binop of interp.c */
-        LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-        LLVMTypeRef fty = LLVMFunctionType(d, (LLVMTypeRef[]){d, d}, 2, 0);
-        LLVMValueRef f = LLVMGetNamedFunction(ir->mod, "pow");
-        LLVMValueRef xy[2];
-        if (!f)
-            f = LLVMAddFunction(ir->mod, "pow", fty);
-        xy[0] = LLVMBuildFPExt(ir->b, u, d, "");
-        xy[1] = LLVMBuildFPExt(ir->b, v, d, "");
-        r = LLVMBuildFPTrunc(ir->b, LLVMBuildCall2(ir->b, fty, f, xy, 2, ""), ir->f32, "");
-    } else {
-        r = klv_binary_f32(ir, n->op, u, v);
+    {
+        LLVMValueRef uv[2] = {u, v};
+        r = nary_value(ir, n, uv, 2);
     }
     klv_store(ir, ir->f32, klv_arg(ir, 2), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
@@ -268,12 +963,14 @@ static int emit_binary(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
 }
 
 /* GlobalAveragePool: per (batch, channel) plane the sum in double, then
- * divided and rounded to f32 (the interpreter's arithmetic). */
+ * divided and rounded to f32; GlobalMaxPool: the maximum in double (a NaN
+ * never taken; an empty plane -inf) (the interpreter's arithmetic). */
 static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                     KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
     int64_t planes, plane;
+    int mx = n->op == GIR_OP_GLOBALMAXPOOL;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef x, y, xp, acc, sum;
@@ -288,16 +985,23 @@ static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, plane)));
-    LLVMBuildStore(b, LLVMConstReal(d, 0), acc);
+    LLVMBuildStore(b, LLVMConstReal(d, mx ? -INFINITY : 0), acc);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
-    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, acc, ""),
-                                    LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, ""), ""),
-                   acc);
+    {
+        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), d, "");
+        LLVMValueRef a = LLVMBuildLoad2(b, d, acc, "");
+        LLVMBuildStore(b, mx ? LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, a, ""), v, a, "")
+                             : LLVMBuildFAdd(b, a, v, ""),
+                       acc);
+    }
     klv_loop_end(ir, &li);
     sum = LLVMBuildLoad2(b, d, acc, "");
-    sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
-                                   ir->f32, "")
-                : klv_f32c(ir, 0);
+    if (mx)
+        sum = LLVMBuildFPTrunc(b, sum, ir->f32, "");
+    else
+        sum = plane ? LLVMBuildFPTrunc(b, LLVMBuildFDiv(b, sum, LLVMConstReal(d, (double)plane), ""),
+                                       ir->f32, "")
+                    : klv_f32c(ir, 0);
     klv_store(ir, ir->f32, y, lp.iv, sum);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
@@ -375,6 +1079,246 @@ static int emit_softmax(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x);
+
+/* LogSoftmax and Hardmax along one axis (coerce2d: the pre-13 form), as
+ * softmax_like of interp.c computes them in double: per row the first
+ * maximum and its position, the sum of exp(x - max) in order, then
+ * (x - max) - log(sum) rounded to f32, or 1 at the maximum's position and
+ * 0 elsewhere.  Outer loop over the rows (outer x inner). */
+static int emit_softmax_like(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0, hard = n->op == GIR_OP_HARDMAX;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef x, y, mxp, atp, sump, base, xp, yp, stride, at, v, mx, pos, take, lsum;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1 || n->nout != 1)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    if (coerce) {
+        len = dims_prod(t->dims, ax, t->rank);
+        inner = 1;
+    } else {
+        len = t->dims[ax];
+        inner = dims_prod(t->dims, ax + 1, t->rank);
+    }
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    mxp = LLVMBuildAlloca(b, d, "max");
+    atp = LLVMBuildAlloca(b, ir->i64, "at");
+    sump = LLVMBuildAlloca(b, d, "sum");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, 1);
+    stride = klv_i64(ir, inner);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, stride, ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, stride, ""));
+    xp = klv_gep(ir, ir->f32, x, base);
+    yp = klv_gep(ir, ir->f32, y, base);
+    LLVMBuildStore(b, LLVMConstReal(d, -INFINITY), mxp);
+    LLVMBuildStore(b, klv_i64(ir, 0), atp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride)), d, "");
+    mx = LLVMBuildLoad2(b, d, mxp, "");
+    pos = LLVMBuildLoad2(b, ir->i64, atp, "");
+    take = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOGT, v, mx, ""),
+                       LLVMBuildICmp(b, LLVMIntEQ, li.iv, klv_i64(ir, 0), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, mx, ""), mxp);
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, li.iv, pos, ""), atp);
+    klv_loop_end(ir, &li);
+    mx = LLVMBuildLoad2(b, d, mxp, "");
+    pos = LLVMBuildLoad2(b, ir->i64, atp, "");
+    lsum = NULL;
+    if (!hard) {
+        LLVMBuildStore(b, LLVMConstReal(d, 0), sump);
+        li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+        v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, stride)), d, "");
+        v = call_f64(ir, "exp", LLVMBuildFSub(b, v, mx, ""));
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sump, ""), v, ""), sump);
+        klv_loop_end(ir, &li);
+        lsum = call_f64(ir, "log", LLVMBuildLoad2(b, d, sump, ""));
+    }
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = klv_mul(ir, li.iv, stride);
+    if (hard) {
+        v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, li.iv, pos, ""), klv_f32c(ir, 1),
+                            klv_f32c(ir, 0), "");
+    } else {
+        v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), d, "");
+        v = LLVMBuildFSub(b, LLVMBuildFSub(b, v, mx, ""), lsum, "");
+        v = LLVMBuildFPTrunc(b, v, ir->f32, "");
+    }
+    klv_store(ir, ir->f32, yp, at, v);
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * (hard ? 4 : 40);
+    return 1;
+}
+
+/* ArgMax, ArgMin of f32 along one axis (argext of interp.c): per row the
+ * position of the first extreme (select_last_index: the last), the
+ * comparisons of the interpreter (a NaN never taken after the first
+ * element), into i64.  Outer loop over the rows (outer x inner). */
+static int emit_argext(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int ismax = n->op == GIR_OP_ARGMAX, last = gir_attr_int(n, "select_last_index", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, len, inner;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef bvp, bestp, base, xp, v, bv, take;
+    KlvLoop lr, li;
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nout != 1 ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_I64)
+        return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    len = t->dims[ax];
+    inner = dims_prod(t->dims, ax + 1, t->rank);
+    if (outer <= 0 || len <= 0 || inner <= 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    bvp = LLVMBuildAlloca(b, ir->f32, "best_v");
+    bestp = LLVMBuildAlloca(b, ir->i64, "best");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, lr.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                   LLVMBuildSRem(b, lr.iv, klv_i64(ir, inner), ""));
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
+    LLVMBuildStore(b, klv_load(ir, ir->f32, xp, klv_i64(ir, 0)), bvp);
+    LLVMBuildStore(b, klv_i64(ir, 0), bestp);
+    li = klv_loop_begin(ir, klv_i64(ir, 1), klv_i64(ir, len));
+    v = klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner)));
+    bv = LLVMBuildLoad2(b, ir->f32, bvp, "");
+    take = LLVMBuildFCmp(b, ismax ? LLVMRealOGT : LLVMRealOLT, v, bv, "");
+    if (last)
+        take = LLVMBuildOr(b, take, LLVMBuildFCmp(b, LLVMRealOEQ, v, bv, ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, bv, ""), bvp);
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, li.iv, LLVMBuildLoad2(b, ir->i64, bestp, ""), ""), bestp);
+    klv_loop_end(ir, &li);
+    klv_store(ir, ir->i64, klv_arg(ir, 1), lr.iv, LLVMBuildLoad2(b, ir->i64, bestp, ""));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = len * 2;
+    return 1;
+}
+
+/* Whether operand type v broadcasts over the trailing axes of y as a
+ * repeat of its numel elements (v's dims, leading 1s dropped, equal to y's
+ * last ones): element i of y takes v's i % numel. */
+static int trailing_repeat(const GirType *v, const GirType *y, int ylo)
+{
+    int lo = 0, d;
+    while (lo < v->rank && v->dims[lo] == 1)
+        lo++;
+    if (v->rank - lo > y->rank - ylo)
+        return 0;
+    for (d = lo; d < v->rank; d++)
+        if (v->dims[d] != y->dims[y->rank - (v->rank - d)])
+            return 0;
+    return 1;
+}
+
+/* LayerNormalization (eval_LAYERNORM of interp.c) over the axes from axis
+ * on, with Scale and B each broadcast over the trailing normalized axes
+ * (trailing_repeat): per
+ * row, in double, the mean, the mean of squared differences, inv =
+ * 1 / sqrt(var + epsilon), then ((x - mean) * inv) * scale + b rounded to
+ * f32; the optional Mean and InvStdDev outputs rounded to f32.  Outer
+ * loop over the rows.  InstanceNormalization (eval_INSTANCENORM) is the
+ * same over each (batch, channel) plane with the channel's Scale and B. */
+static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, len, nsc, nb = 0;
+    int has_b = n->nin > 2 && n->in[2] >= 0, k, inst = n->op == GIR_OP_INSTANCENORM;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef accp, xp, yp, mean, var, inv, v, sc, bi;
+    KlvLoop lr, li;
+    if (inst) {
+        /* per (batch, channel) plane; Scale and B per channel */
+        ax = 2;
+        if (t->rank < 3 || n->nin != 3 || n->nout != 1 || numel(g, n->in[1]) != t->dims[1] ||
+            numel(g, n->in[2]) != t->dims[1] || g->vals[n->in[1]].type.dtype != GIR_DT_F32 ||
+            g->vals[n->in[2]].type.dtype != GIR_DT_F32)
+            return 0;
+    }
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin < 2 || n->nout > 3)
+        return 0;
+    for (k = 1; k < n->nout; k++)
+        if (n->out[k] < 0 || g->vals[n->out[k]].type.dtype != GIR_DT_F32)
+            return 0;
+    outer = dims_prod(t->dims, 0, ax);
+    len = dims_prod(t->dims, ax, t->rank);
+    nsc = numel(g, n->in[1]);
+    if (has_b)
+        nb = numel(g, n->in[2]);
+    if (outer <= 0 || len <= 0 || nsc <= 0 || g->vals[n->in[1]].type.dtype != GIR_DT_F32 ||
+        (!inst && !trailing_repeat(&g->vals[n->in[1]].type, t, (int)ax)) ||
+        (has_b && (nb <= 0 || g->vals[n->in[2]].type.dtype != GIR_DT_F32 ||
+                   (!inst && !trailing_repeat(&g->vals[n->in[2]].type, t, (int)ax)))))
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, lr.iv, klv_i64(ir, len)));
+    yp = klv_gep(ir, ir->f32, klv_arg(ir, n->nin), klv_mul(ir, lr.iv, klv_i64(ir, len)));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), v, ""), accp);
+    klv_loop_end(ir, &li);
+    mean = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMConstReal(dt, (double)len), "");
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFSub(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, ""), mean, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildFMul(b, v, v, ""), ""), accp);
+    klv_loop_end(ir, &li);
+    var = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMConstReal(dt, (double)len), "");
+    inv = LLVMBuildFDiv(b, LLVMConstReal(dt, 1),
+                        call_f64(ir, "sqrt", LLVMBuildFAdd(b, var, LLVMConstReal(dt, (double)gir_attr_float(n, "epsilon", 1e-5f)), "")), "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = LLVMBuildFSub(b, LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, li.iv), dt, ""), mean, "");
+    if (inst) {
+        /* channel (row % C)'s */
+        LLVMValueRef c = LLVMBuildURem(b, lr.iv, klv_i64(ir, nsc), "");
+        sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), c), dt, "");
+        bi = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2), c), dt, "");
+    } else {
+        sc = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1),
+                                        nsc == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nsc), "")), dt, "");
+        bi = has_b ? LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 2),
+                                                nb == len ? li.iv : LLVMBuildURem(b, li.iv, klv_i64(ir, nb), "")), dt, "")
+                   : LLVMConstReal(dt, 0);
+    }
+    v = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, v, inv, ""), sc, ""), bi, "");
+    klv_store(ir, ir->f32, yp, li.iv, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    if (n->nout > 1)
+        klv_store(ir, ir->f32, klv_arg(ir, n->nin + 1), lr.iv, LLVMBuildFPTrunc(b, mean, ir->f32, ""));
+    if (n->nout > 2)
+        klv_store(ir, ir->f32, klv_arg(ir, n->nin + 2), lr.iv, LLVMBuildFPTrunc(b, inv, ir->f32, ""));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer;
+    plan->work = len * 8;
+    return 1;
+}
+
 /* Call libm function fname of one double argument. */
 static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
 {
@@ -398,21 +1342,112 @@ static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 
 /* The unary ops the interpreter computes in double (unary_f of interp.c):
  * x widened, the op, rounded back to f32; NULL when op is none of them. */
+/* Call libm function fname of two double arguments. */
+static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
+}
+
+/* c ? t : f on doubles, c an fcmp of pred between u and v. */
+static LLVMValueRef sel_f64(KlvIr *ir, LLVMRealPredicate pred, LLVMValueRef u, LLVMValueRef v,
+                            LLVMValueRef t, LLVMValueRef f)
+{
+    return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, pred, u, v, ""), t, f, "");
+}
+
+/* The libm function of one double argument that op is, or NULL. */
+static const char *libm_name(GirOp op)
+{
+    switch (op) {
+    case GIR_OP_ABS: return "fabs";
+    case GIR_OP_EXP: return "exp";
+    case GIR_OP_LOG: return "log";
+    case GIR_OP_SQRT: return "sqrt";
+    case GIR_OP_FLOOR: return "floor";
+    case GIR_OP_CEIL: return "ceil";
+    case GIR_OP_ERF: return "erf";
+    case GIR_OP_SIN: return "sin";
+    case GIR_OP_COS: return "cos";
+    case GIR_OP_TAN: return "tan";
+    case GIR_OP_ASIN: return "asin";
+    case GIR_OP_ACOS: return "acos";
+    case GIR_OP_ATAN: return "atan";
+    case GIR_OP_SINH: return "sinh";
+    case GIR_OP_COSH: return "cosh";
+    case GIR_OP_ASINH: return "asinh";
+    case GIR_OP_ACOSH: return "acosh";
+    case GIR_OP_ATANH: return "atanh";
+    default: return NULL;
+    }
+}
+
 static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef x = LLVMBuildFPExt(b, v, d, ""), r, a;
+    LLVMValueRef x = LLVMBuildFPExt(b, v, d, ""), r, a, g, em1;
+    LLVMValueRef zero = LLVMConstReal(d, 0), one = LLVMConstReal(d, 1);
+    const char *fn = libm_name(n->op);
+    if (fn)
+        return LLVMBuildFPTrunc(b, call_f64(ir, fn, x), ir->f32, "");
     switch (n->op) {
-    case GIR_OP_ABS: r = call_f64(ir, "fabs", x); break;
     case GIR_OP_NEG: r = LLVMBuildFNeg(b, x, ""); break;
-    case GIR_OP_EXP: r = call_f64(ir, "exp", x); break;
-    case GIR_OP_LOG: r = call_f64(ir, "log", x); break;
-    case GIR_OP_SQRT: r = call_f64(ir, "sqrt", x); break;
-    case GIR_OP_RECIPROCAL: r = LLVMBuildFDiv(b, LLVMConstReal(d, 1), x, ""); break;
-    case GIR_OP_FLOOR: r = call_f64(ir, "floor", x); break;
-    case GIR_OP_CEIL: r = call_f64(ir, "ceil", x); break;
-    case GIR_OP_ERF: r = call_f64(ir, "erf", x); break;
+    case GIR_OP_RECIPROCAL: r = LLVMBuildFDiv(b, one, x, ""); break;
+    case GIR_OP_ROUND:
+        /* round_even of interp.c: floor, then up when the rest is over a
+         * half, or a half and the floor odd */
+        r = call_f64(ir, "floor", x);
+        a = LLVMBuildFSub(b, x, r, "");
+        g = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOGT, a, LLVMConstReal(d, 0.5), ""),
+                        LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, LLVMConstReal(d, 0.5), ""),
+                                     LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildFRem(b, r, LLVMConstReal(d, 2), ""),
+                                                   zero, ""), ""), "");
+        r = LLVMBuildSelect(b, g, LLVMBuildFAdd(b, r, one, ""), r, "");
+        break;
+    case GIR_OP_SIGN:
+        r = sel_f64(ir, LLVMRealOEQ, x, zero, zero, x);
+        r = sel_f64(ir, LLVMRealOLT, x, zero, LLVMConstReal(d, -1), r);
+        r = sel_f64(ir, LLVMRealOGT, x, zero, one, r);
+        break;
+    case GIR_OP_SOFTPLUS:
+        r = sel_f64(ir, LLVMRealOGT, x, zero,
+                    LLVMBuildFAdd(b, x, call_f64(ir, "log1p", call_f64(ir, "exp", LLVMBuildFNeg(b, x, ""))), ""),
+                    call_f64(ir, "log1p", call_f64(ir, "exp", x)));
+        break;
+    case GIR_OP_SOFTSIGN:
+        r = LLVMBuildFDiv(b, x, LLVMBuildFAdd(b, one, call_f64(ir, "fabs", x), ""), "");
+        break;
+    case GIR_OP_ELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", x), one, "");
+        r = sel_f64(ir, LLVMRealOLT, x, zero, LLVMBuildFMul(b, a, em1, ""), x);
+        break;
+    case GIR_OP_SELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.67326319217681884765625f));
+        g = LLVMConstReal(d, (double)gir_attr_float(n, "gamma", 1.05070102214813232421875f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", x), one, "");
+        r = LLVMBuildFMul(b, g, sel_f64(ir, LLVMRealOLE, x, zero, LLVMBuildFMul(b, a, em1, ""), x), "");
+        break;
+    case GIR_OP_CELU:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
+        em1 = LLVMBuildFSub(b, call_f64(ir, "exp", LLVMBuildFDiv(b, x, a, "")), one, "");
+        r = LLVMBuildFAdd(b, sel_f64(ir, LLVMRealOGT, x, zero, x, zero),
+                          call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
+        break;
+    case GIR_OP_THRESHOLDEDRELU:
+        r = sel_f64(ir, LLVMRealOGT, x, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f)), x, zero);
+        break;
+    case GIR_OP_SHRINK:
+        a = LLVMConstReal(d, (double)gir_attr_float(n, "lambd", 0.5f));
+        g = LLVMConstReal(d, (double)gir_attr_float(n, "bias", 0.0f));
+        r = sel_f64(ir, LLVMRealOGT, x, a, LLVMBuildFSub(b, x, g, ""), zero);
+        r = sel_f64(ir, LLVMRealOLT, x, LLVMBuildFNeg(b, a, ""), LLVMBuildFAdd(b, x, g, ""), r);
+        break;
     case GIR_OP_HARDSIGMOID:
         a = LLVMBuildFMul(b, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 0.2f)), x, "");
         a = LLVMBuildFAdd(b, a, LLVMConstReal(d, (double)gir_attr_float(n, "beta", 0.5f)), "");
@@ -427,8 +1462,11 @@ static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
     return LLVMBuildFPTrunc(b, r, ir->f32, "");
 }
 
-/* Abs, Neg, Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Erf, HardSigmoid,
- * HardSwish: flat, in double as the interpreter computes them. */
+/* The float unary ops of unary_f in interp.c (Abs, Neg, Exp, Log, Sqrt,
+ * Reciprocal, Floor, Ceil, Round, Sign, Erf, the trigonometric and
+ * hyperbolic functions, Softplus, Softsign, Elu, Selu, Celu, HardSigmoid,
+ * HardSwish, ThresholdedRelu, Shrink): flat, in double as the interpreter
+ * computes them, with libm's double functions, rounded to f32. */
 static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan)
 {
@@ -444,10 +1482,12 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
-/* ReduceMean, ReduceSum over one run of axes [lo, hi) (every input
- * element of an output in increasing order, as the interpreter visits
- * them): the sum in double, the mean divided by the count, rounded to f32.
- * The outer loop runs over the outputs. */
+/* The float reductions of reduce() in interp.c (Mean, Sum, Max, Min, Prod,
+ * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi)
+ * (every input element of an output in increasing order, as the
+ * interpreter visits them): accumulated in double (Max and Min take a
+ * NaN), then the mean divided by the count, L2's sqrt, the logs, rounded
+ * to f32.  The outer loop runs over the outputs. */
 static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
@@ -508,17 +1548,40 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                    klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
                    LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
     xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
-    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
-    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
-    LLVMBuildStore(b,
-                   LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""),
-                                 LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, ""),
-                                 ""),
+    LLVMBuildStore(b, LLVMConstReal(dt, n->op == GIR_OP_REDUCEMAX    ? -INFINITY
+                                        : n->op == GIR_OP_REDUCEMIN  ? INFINITY
+                                        : n->op == GIR_OP_REDUCEPROD ? 1
+                                                                     : 0),
                    accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    {
+        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, "");
+        LLVMValueRef acc = LLVMBuildLoad2(b, dt, accp, ""), take;
+        switch (n->op) {
+        case GIR_OP_REDUCEMAX:
+        case GIR_OP_REDUCEMIN:
+            /* v > acc (v < acc) or v NaN: v */
+            take = LLVMBuildOr(b, LLVMBuildFCmp(b, n->op == GIR_OP_REDUCEMAX ? LLVMRealOGT : LLVMRealOLT, v, acc, ""),
+                               LLVMBuildFCmp(b, LLVMRealUNO, v, v, ""), "");
+            acc = LLVMBuildSelect(b, take, v, acc, "");
+            break;
+        case GIR_OP_REDUCEPROD: acc = LLVMBuildFMul(b, acc, v, ""); break;
+        case GIR_OP_REDUCEL1: acc = LLVMBuildFAdd(b, acc, call_f64(ir, "fabs", v), ""); break;
+        case GIR_OP_REDUCEL2:
+        case GIR_OP_REDUCESUMSQUARE: acc = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, v, v, ""), ""); break;
+        case GIR_OP_REDUCELOGSUMEXP: acc = LLVMBuildFAdd(b, acc, call_f64(ir, "exp", v), ""); break;
+        default: acc = LLVMBuildFAdd(b, acc, v, ""); break;
+        }
+        LLVMBuildStore(b, acc, accp);
+    }
     klv_loop_end(ir, &li);
     sum = LLVMBuildLoad2(b, dt, accp, "");
     if (n->op == GIR_OP_REDUCEMEAN)
         sum = LLVMBuildFDiv(b, sum, LLVMConstReal(dt, (double)len), "");
+    else if (n->op == GIR_OP_REDUCEL2)
+        sum = call_f64(ir, "sqrt", sum);
+    else if (n->op == GIR_OP_REDUCELOGSUM || n->op == GIR_OP_REDUCELOGSUMEXP)
+        sum = call_f64(ir, "log", sum);
     klv_store(ir, ir->f32, klv_arg(ir, n->nin), lp.iv, LLVMBuildFPTrunc(b, sum, ir->f32, ""));
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
@@ -572,14 +1635,22 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
                  KlvPlan *plan, GirError *e)
 {
     (void)e;
+    if ((n->op == GIR_OP_ARGMAX || n->op == GIR_OP_ARGMIN) && n->nout == 1 && n->nin == 1 &&
+        g->vals[n->in[0]].type.dtype == GIR_DT_F32 && !gir_node_is_nhwc(n))
+        return emit_argext(ir, g, n, name, plan);
+    if (n->nout == 1 && n->nin >= 1 && !gir_node_is_nhwc(n) && bcast_kind(g, n) >= 2)
+        return emit_bcast(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_CAST || n->op == GIR_OP_CASTLIKE) && n->nin >= 1 && !gir_node_is_nhwc(n))
+        return emit_cast(ir, g, n, name, plan);
+    if (n->op == GIR_OP_TRILU && !gir_node_is_nhwc(n))
+        return emit_trilu(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;
     switch (n->op) {
     case GIR_OP_CONV:
-        if (g->vals[n->in[0]].type.rank != 4 || g->vals[n->in[1]].kind != GIR_VAL_CONST)
-            return 0;
-        if (klv_emit_conv_blocked(ir, g, n, name, plan, 0))
+        if (g->vals[n->in[0]].type.rank == 4 && g->vals[n->in[1]].kind == GIR_VAL_CONST &&
+            klv_emit_conv_blocked(ir, g, n, name, plan, 0))
             return 1;
         memset(plan, 0, sizeof *plan);
         return emit_conv(ir, g, n, name, plan);
@@ -588,17 +1659,34 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_SIGMOID:
     case GIR_OP_TANH:
     case GIR_OP_CLIP:
-        return emit_unary(ir, g, n, name, plan);
+        if (emit_unary(ir, g, n, name, plan))
+            return 1;
+        memset(plan, 0, sizeof *plan);
+        return n->op == GIR_OP_CLIP ? emit_clip_dyn(ir, g, n, name, plan) : 0;
     case GIR_OP_ADD:
     case GIR_OP_SUB:
     case GIR_OP_MUL:
     case GIR_OP_DIV:
     case GIR_OP_POW:
-        return emit_binary(ir, g, n, name, plan);
+        if (emit_binary(ir, g, n, name, plan))
+            return 1;
+        memset(plan, 0, sizeof *plan);
+        return emit_bcast(ir, g, n, name, plan);
+    case GIR_OP_MAX:
+    case GIR_OP_MIN:
+    case GIR_OP_SUM:
+    case GIR_OP_MEAN:
+    case GIR_OP_PRELU:
+    case GIR_OP_MOD:
+        return emit_bcast(ir, g, n, name, plan);
     case GIR_OP_GLOBALAVGPOOL:
+    case GIR_OP_GLOBALMAXPOOL:
         return emit_gap(ir, g, n, name, plan);
     case GIR_OP_SOFTMAX:
         return emit_softmax(ir, g, n, name, plan);
+    case GIR_OP_LOGSOFTMAX:
+    case GIR_OP_HARDMAX:
+        return emit_softmax_like(ir, g, n, name, plan);
     case GIR_OP_ABS:
     case GIR_OP_NEG:
     case GIR_OP_EXP:
@@ -610,12 +1698,47 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     case GIR_OP_ERF:
     case GIR_OP_HARDSIGMOID:
     case GIR_OP_HARDSWISH:
+    case GIR_OP_ROUND:
+    case GIR_OP_SIGN:
+    case GIR_OP_SIN:
+    case GIR_OP_COS:
+    case GIR_OP_TAN:
+    case GIR_OP_ASIN:
+    case GIR_OP_ACOS:
+    case GIR_OP_ATAN:
+    case GIR_OP_SINH:
+    case GIR_OP_COSH:
+    case GIR_OP_ASINH:
+    case GIR_OP_ACOSH:
+    case GIR_OP_ATANH:
+    case GIR_OP_SOFTPLUS:
+    case GIR_OP_SOFTSIGN:
+    case GIR_OP_ELU:
+    case GIR_OP_SELU:
+    case GIR_OP_CELU:
+    case GIR_OP_THRESHOLDEDRELU:
+    case GIR_OP_SHRINK:
         return emit_unary_f64(ir, g, n, name, plan);
     case GIR_OP_REDUCEMEAN:
     case GIR_OP_REDUCESUM:
+    case GIR_OP_REDUCEMAX:
+    case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCEPROD:
+    case GIR_OP_REDUCEL1:
+    case GIR_OP_REDUCEL2:
+    case GIR_OP_REDUCESUMSQUARE:
+    case GIR_OP_REDUCELOGSUM:
+    case GIR_OP_REDUCELOGSUMEXP:
         return emit_reduce(ir, g, n, name, plan);
+    case GIR_OP_LAYERNORM:
+    case GIR_OP_INSTANCENORM:
+        return emit_layernorm(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_CONVTRANSPOSE:
+        return emit_convtranspose(ir, g, n, name, plan);
+    case GIR_OP_RESIZE:
+        return emit_resize(ir, g, n, name, plan);
     case GIR_OP_GEMM:
     case GIR_OP_MATMUL:
         return klv_emit_gemm_f32(ir, g, n, name, plan, e);

@@ -2,7 +2,8 @@
  * int8 kernels of the int8 form (docs/quant.md): 2-D Conv with an int32
  * accumulator row, each accumulator through the requantize step of
  * graphir/requant.h (klv_requant) and the fused clamp; Requantize; LutI8
- * (a byte gather); GlobalAveragePool;
+ * (a byte gather); GlobalAveragePool; Add (kiln_add_requant, numpy
+ * broadcasting); AveragePool, 2-D;
  * per-tensor QuantizeLinear and DequantizeLinear.  Bit
  * for bit the int8 interpreter's arithmetic: integer sums are exact in any
  * order.
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graphir/requant.h"
 #include "internal.h"
 
 /* The per-channel requantize attributes, appended to the plan as extra
@@ -243,6 +245,122 @@ static int emit_gap_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* One scalar int attribute of n (the first of its list) into v; 0 when
+ * absent. */
+static int attr1(const GirNode *n, const char *name, int64_t *v)
+{
+    int cnt;
+    const int64_t *a = gir_attr_ints(n, name, &cnt);
+    if (!a || cnt < 1)
+        return 0;
+    *v = a[0];
+    return 1;
+}
+
+/* int8 Add of the int8 form (add_i8 of interp_int8.c): numpy broadcasting,
+ * kiln_add_requant(a, b, rq_m_a, rq_m_b, rq_shift) per element.  Outer
+ * loop over the rows of the result (all axes but the last), each operand's
+ * row offset from its broadcast strides; the last axis inner. */
+static int emit_add_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type, *ot[2];
+    int64_t ma, mb, sh, st[2][GIR_MAX_RANK], L, rows;
+    int r = yt->rank, k, d;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef rem, off[2], v[2], acc;
+    KlvLoop lr, lj;
+    if (n->nin != 2 || r < 1 || !attr1(n, "rq_m_a", &ma) || !attr1(n, "rq_m_b", &mb) ||
+        !attr1(n, "rq_shift", &sh) || sh < 0 || sh > KILN_RQ_MAX_SHIFT)
+        return 0;
+    for (k = 0; k < 2; k++) {
+        ot[k] = &g->vals[n->in[k]].type;
+        if (ot[k]->dtype != GIR_DT_I8 || !klv_bcast_strides(ot[k], yt, st[k]))
+            return 0;
+    }
+    L = yt->dims[r - 1];
+    if (L <= 0 || gir_type_numel(yt) <= 0)
+        return 0;
+    rows = gir_type_numel(yt) / L;
+    klv_kernel_begin(ir, name);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    rem = lr.iv;
+    off[0] = off[1] = klv_i64(ir, 0);
+    for (d = r - 2; d >= 0; d--) {
+        LLVMValueRef i = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
+        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
+        for (k = 0; k < 2; k++)
+            if (st[k][d])
+                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
+    }
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
+    for (k = 0; k < 2; k++) {
+        LLVMValueRef at = st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k];
+        v[k] = LLVMBuildSExt(b, klv_load(ir, ir->i8, klv_arg(ir, k), at), ir->i64, "");
+    }
+    acc = klv_add(ir, klv_mul(ir, v[0], klv_i64(ir, ma)), klv_mul(ir, v[1], klv_i64(ir, mb)));
+    klv_store(ir, ir->i8, klv_arg(ir, 2), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv),
+              klv_round_sat(ir, acc, klv_i64(ir, sh), -128, 127));
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = L * 3;
+    return 1;
+}
+
+/* int8 AveragePool, 2-D (avgpool_i8 of interp_int8.c): per output the
+ * int32 sum of the window's taps inside the input (gir_window's geometry,
+ * the padding adding 0), then kiln_requant by rq_m, rq_shift, which carry
+ * the divisor.  Outer loop over (batch, channel) planes; taps unrolled. */
+static int emit_avgpool_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int cnt;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
+    int64_t m, sh, H, W, OH, OW, ky, kx;
+    GirWindow gw;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef xp, yp, sum, mv;
+    KlvLoop lp, loy, lox;
+    if (xt->rank != 4 || yt->rank != 4 || !k || cnt != 2 || k[0] * k[1] > 64 ||
+        !attr1(n, "rq_m", &m) || !attr1(n, "rq_shift", &sh) || sh < 0 ||
+        sh > KILN_RQ_MAX_SHIFT)
+        return 0;
+    gir_window(n, xt, yt, k, &gw);
+    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    klv_kernel_begin(ir, name);
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    yp = klv_gep(ir, ir->i8, klv_arg(ir, 1), klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
+    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
+    sum = LLVMConstInt(ir->i32, 0, 0);
+    for (ky = 0; ky < k[0]; ky++) {
+        LLVMValueRef iy = klv_affine(ir, loy.iv, gw.s[0], ky * gw.d[0] - gw.pb[0]);
+        LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
+        for (kx = 0; kx < k[1]; kx++) {
+            LLVMValueRef ix = klv_affine(ir, lox.iv, gw.s[1], kx * gw.d[1] - gw.pb[1]);
+            LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+            LLVMValueRef at = LLVMBuildSelect(b, in, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix),
+                                              klv_i64(ir, 0), "");
+            LLVMValueRef v = LLVMBuildSExt(b, klv_load(ir, ir->i8, xp, at), ir->i32, "");
+            sum = LLVMBuildAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstInt(ir->i32, 0, 0), ""), "");
+        }
+    }
+    mv = klv_i64(ir, m);
+    klv_store(ir, ir->i8, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+              klv_requant(ir, sum, mv, mv, klv_i64(ir, sh), -128, 127));
+    klv_loop_end(ir, &lox);
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = xt->dims[0] * xt->dims[1];
+    plan->work = OH * OW * k[0] * k[1];
+    return 1;
+}
+
 /* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
  * constant, one element each, zero point i8 or u8 (or absent).  0 when the
  * node has another form (per-axis scales fall back to the interpreter). */
@@ -402,5 +520,9 @@ int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name
         return emit_lut(ir, g, n, name, plan);
     if (n->op == GIR_OP_GLOBALAVGPOOL && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
         return emit_gap_i8(ir, g, n, name, plan);
+    if (n->op == GIR_OP_ADD && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
+        return emit_add_i8(ir, g, n, name, plan);
+    if (n->op == GIR_OP_AVGPOOL && g->vals[n->out[0]].type.dtype == GIR_DT_I8)
+        return emit_avgpool_i8(ir, g, n, name, plan);
     return 0;
 }

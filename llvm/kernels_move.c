@@ -1,7 +1,9 @@
 /*
  * Kernels that move data without arithmetic, for any element type: 2-D
  * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
- * (Resize nearest, Transpose, Slice, Pad) reads y[i] = x[table[i]] with a
+ * (Resize nearest, Transpose, Slice, Pad, and with constant indices,
+ * shapes or repeats Gather, GatherElements, GatherND, Expand, Tile,
+ * DepthToSpace, SpaceToDepth, ReverseSequence) reads y[i] = x[table[i]] with a
  * table found now by running the node once in the interpreter on an input
  * whose elements are their own indices, so the index arithmetic is the
  * interpreter's by construction (a Pad's fill: entry -1).
@@ -17,25 +19,13 @@ static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
     switch (t) {
     case GIR_DT_F32: return ir->f32;
     case GIR_DT_I8: return ir->i8;
+    case GIR_DT_U8: return ir->i8;
     default: return NULL;
     }
 }
 
-/* A 2-D pool's strides, dilations and pads (defaults 1, 1, 0 where absent
- * or of another length). */
-static void pool_window(const GirNode *n, int64_t s[2], int64_t d[2], int64_t p[4])
-{
-    int cnt;
-    const int64_t *a;
-    if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
-        s[0] = a[0], s[1] = a[1];
-    if ((a = gir_attr_ints(n, "dilations", &cnt)) && cnt == 2)
-        d[0] = a[0], d[1] = a[1];
-    if ((a = gir_attr_ints(n, "pads", &cnt)) && cnt == 4)
-        memcpy(p, a, sizeof *p * 4);
-}
-
-/* MaxPool, 2-D, f32 or i8, without the Indices output.  Outer loop over
+/* MaxPool, 1-D or 2-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
+ * without the Indices output.  Outer loop over
  * (batch, channel) planes; window taps unrolled; taps in the padding are
  * skipped by selecting the running maximum. */
 static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -43,17 +33,18 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
 {
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     LLVMTypeRef et = elem_type(ir, xt->dtype);
-    int cnt, isf = xt->dtype == GIR_DT_F32;
-    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
+    int cnt, isf = xt->dtype == GIR_DT_F32, isu = xt->dtype == GIR_DT_U8;
+    const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
+    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    KlvWin2 win;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef x, y, xp, yp;
     KlvLoop lp, loy, lox;
-    if (!et || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 || k[0] * k[1] > 64 ||
-        strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+    if (!et || n->nout != 1 || !kk || cnt != xt->rank - 2 || !klv_win2(n, xt, yt, kk, &win) ||
+        win.KH * win.KW > 64)
         return 0;
-    pool_window(n, s, d, p);
-    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
+    k[0] = win.KH, k[1] = win.KW;
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
@@ -63,7 +54,8 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
     {
-        LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY) : LLVMConstInt(ir->i8, (unsigned long long)-128, 1);
+        LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY)
+                                : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1);
         for (ky = 0; ky < k[0]; ky++) {
             LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
             LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
@@ -76,7 +68,7 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
                 at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
                 v = klv_load(ir, et, xp, at);
                 gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
-                         : LLVMBuildICmp(b, LLVMIntSGT, v, best, "");
+                         : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
                 best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
             }
         }
@@ -91,7 +83,7 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
-/* AveragePool, 2-D, f32, as pool() of interp.c computes it: the taps
+/* AveragePool, 1-D or 2-D (gir_window's geometry), f32, as pool() of interp.c computes it: the taps
  * inside the input summed in double in window order, divided by their
  * count (count_include_pad: the taps inside input and pads), rounded to
  * f32.  Outer loop over (batch, channel) planes; window taps unrolled.
@@ -101,17 +93,18 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
 {
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
-    const int64_t *k = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, s[2] = {1, 1}, d[2] = {1, 1}, p[4] = {0, 0, 0, 0}, ky, kx;
+    const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
+    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    KlvWin2 win;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r;
     KlvLoop lp, loy, lox;
-    if (xt->dtype != GIR_DT_F32 || n->nout != 1 || xt->rank != 4 || !k || cnt != 2 ||
-        k[0] * k[1] > 64 || strcmp(gir_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+    if (xt->dtype != GIR_DT_F32 || n->nout != 1 || !kk || cnt != xt->rank - 2 ||
+        !klv_win2(n, xt, yt, kk, &win) || win.KH * win.KW > 64)
         return 0;
-    pool_window(n, s, d, p);
-    H = xt->dims[2], W = xt->dims[3], OH = yt->dims[2], OW = yt->dims[3];
+    H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
+    k[0] = win.KH, k[1] = win.KW;
     klv_kernel_begin(ir, name);
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
@@ -359,6 +352,14 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_TRANSPOSE:
     case GIR_OP_SLICE:
     case GIR_OP_PAD:
+    case GIR_OP_GATHER:
+    case GIR_OP_GATHERELEMENTS:
+    case GIR_OP_GATHERND:
+    case GIR_OP_EXPAND:
+    case GIR_OP_TILE:
+    case GIR_OP_DEPTHTOSPACE:
+    case GIR_OP_SPACETODEPTH:
+    case GIR_OP_REVERSESEQUENCE:
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;

@@ -85,6 +85,8 @@ typedef struct {
     long nodes, lowered; /* --target cpu: nodes of the passing tests, and compiled ones */
     int dynamic;        /* --target cpu: passing tests run in the interpreter (shapes that
                            depend on input data) */
+    long interp[GIR_OP_COUNT]; /* --target cpu: nodes of the compiled passing tests left to
+                                  the interpreter, per op */
 } Conf;
 
 #define MAX_CATEGORIES 16 /* more than unsupported_kinds has distinct ones */
@@ -353,8 +355,13 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     }
     free_list(sets, nsets);
     if (c->cpu && o == T_PASS) {
-        if (prog)
+        if (prog) {
+            int k;
             klv_stats(prog, &st);
+            for (k = 0; k < g->nnode; k++)
+                if (!klv_node_lowered(prog, k) && (int)g->nodes[k].op < GIR_OP_COUNT)
+                    c->interp[g->nodes[k].op]++;
+        }
         c->nodes += prog ? st.nodes : g->nnode;
         c->lowered += prog ? st.lowered : 0;
         c->dynamic += !prog;
@@ -364,9 +371,28 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     return o;
 }
 
+/* The ops of the interpreted nodes of the compiled tests, most first (ties
+ * in op order), on one line. */
+static void print_interp_ops(const long *interp)
+{
+    int used[GIR_OP_COUNT] = {0}, k, best, any = 0;
+    printf("conformance: cpu back end, interpreted nodes of compiled tests by op:");
+    for (;;) {
+        for (best = -1, k = 0; k < GIR_OP_COUNT; k++)
+            if (!used[k] && interp[k] > 0 && (best < 0 || interp[k] > interp[best]))
+                best = k;
+        if (best < 0)
+            break;
+        used[best] = 1;
+        printf("%s %s %ld", any ? "," : "", gir_op_name((GirOp)best), interp[best]);
+        any = 1;
+    }
+    printf("%s\n", any ? "" : " none");
+}
+
 int kiln_cmd_conformance(int argc, char **argv)
 {
-    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0};
+    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}};
     const char *dirs[256];
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
     long min_pass = -1;
@@ -510,10 +536,12 @@ int kiln_cmd_conformance(int argc, char **argv)
                counts[T_PASS], counts[T_FAIL], counts[T_UNSUPPORTED], counts[T_EXCLUDED]);
         for (i = 0; i < ncat; i++)
             printf("conformance: unsupported, %s: %d\n", cats[i].name, cats[i].count);
-        if (c.cpu)
+        if (c.cpu) {
             printf("conformance: cpu back end: %ld of %ld nodes of the passing tests compiled, "
                    "%ld in the interpreter (%d tests whole: shapes that depend on input data)\n",
                    c.lowered, c.nodes, c.nodes - c.lowered, c.dynamic);
+            print_interp_ops(c.interp);
+        }
         if (min_pass >= 0 && counts[T_PASS] < min_pass)
             printf("conformance: %d pass is below the required %ld\n", counts[T_PASS], min_pass);
     }

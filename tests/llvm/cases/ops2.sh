@@ -3,32 +3,38 @@
 # Softmax over an inner axis and in the pre-13 form, Pad in each mode,
 # broadcasting Add / Mul / Sub, fp32 Gemm and MatMul (2-D and batched B),
 # the unary ops computed in double, Pow, ReduceMean and ReduceSum,
-# AveragePool, BatchNormalization:
-# --target cpu compiles all but the Hardmax (left to the interpreter) and
-# every output is within 1e-5 relative L2 of the fp32 interpreter; Pad of
-# int8 data (cases/ops2-i8.gir) is compiled and byte for byte the
-# interpreter's.
+# AveragePool, BatchNormalization, ConvTranspose, Resize linear and cubic,
+# LogSoftmax, Hardmax, Gather of constant indices, the unary ops of unary_f,
+# the other float reductions, 1-D and auto_pad SAME Conv and pools, Conv of
+# computed weights, Max, Min, Sum, Mean, PRelu, Mod, broadcasting along two
+# runs of axes, ArgMax, ArgMin, LayerNormalization, GlobalMaxPool,
+# comparisons, And, Or, Xor, Not, Where, Cast, InstanceNormalization, Clip of
+# computed bounds, Trilu, integer arithmetic and comparisons:
+# --target cpu compiles all but the LRN (left to the interpreter) and
+# every output is within 1e-5 relative L2 of the fp32 interpreter; Pad,
+# Add and AveragePool of int8 data (cases/ops2-i8.gir) are compiled and
+# byte for byte the interpreter's.
 # (check_fp32.sh's --target cpu run prints the count line)
 $HERE/check_fp32.sh $KILN $HERE/cases/ops2.gir $HERE/cases/ops2-input.npy $TMP/fp32 2> $TMP/run.err \
     || { cat $TMP/run.err; exit 1; }
 cat $TMP/run.err
-grep -q ': 32 of 33 nodes compiled, 1 in the interpreter;' $TMP/run.err
+grep -q ': 132 of 133 nodes compiled, 1 in the interpreter;' $TMP/run.err
 g=$HERE/cases/ops2-i8.gir
 c=() r=()
-for k in 0 1 2; do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
+for k in 0 1 2 3 4 5; do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
 $KILN run $g -i $HERE/cases/ops2-i8-input.npy --target cpu "${c[@]}" > /dev/null 2> $TMP/i8.err
 cat $TMP/i8.err
-grep -q ': 3 of 3 nodes compiled, 0 in the interpreter;' $TMP/i8.err
+grep -q ': 6 of 6 nodes compiled, 0 in the interpreter;' $TMP/i8.err
 $KILN run $g -i $HERE/cases/ops2-i8-input.npy "${r[@]}" > /dev/null
-for k in 0 1 2; do
+for k in 0 1 2 3 4 5; do
     cmp $TMP/cpu$k.npy $TMP/ref$k.npy
 done
-echo "3 int8 Pad outputs: --target cpu byte for byte the interpreter"
-# The same fp32 graph without the Hardmax as an x86-64 object (kiln lower),
+echo "6 int8 outputs (Pad, Add, AveragePool): --target cpu byte for byte the interpreter"
+# The same fp32 graph without the LRN as an x86-64 object (kiln lower),
 # linked with libm and run here: every output within 1e-5 relative L2 of
 # the interpreter.
 . $HERE/aot_lib.sh
-sed -e '/= Hardmax(/d' -e '/^output %h$/d' $HERE/cases/ops2.gir > $TMP/ops2nh.gir
+sed -e '/= LRN(/d' -e '/^output %h$/d' $HERE/cases/ops2.gir > $TMP/ops2nh.gir
 $KILN lower $TMP/ops2nh.gir --triple x86_64-linux-gnu -o $TMP/ops2nh.o > /dev/null
 aot_link cc $TMP/ops2nh
 n=$(aot_outputs $TMP/ops2nh)
