@@ -366,7 +366,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         for (k = 0; s->args && k < n->nin; k++)
             s->args[k] = n->in[k] >= 0 ? p->buf[n->in[k]] : NULL;
         for (k = 0; s->args && k < n->nout; k++)
-            s->args[n->nin + k] = p->buf[n->out[k]];
+            s->args[n->nin + k] = n->out[k] >= 0 ? p->buf[n->out[k]] : NULL;
         for (k = 0; s->args && k < s->plan.nextra; k++)
             s->args[n->nin + n->nout + k] = s->plan.extra[k];
         /* a fused chain: the kernel writes the last link's output, reads
@@ -450,7 +450,10 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirArena *a, GirError *
     if (gir_run(s->sub, feeds, outs, a, e) < 0)
         return -1;
     for (k = 0; k < n->nout; k++) {
-        int64_t want = gir_type_bytes(&g->vals[n->out[k]].type);
+        int64_t want;
+        if (n->out[k] < 0) /* an optional output the graph leaves out */
+            continue;
+        want = gir_type_bytes(&g->vals[n->out[k]].type);
         if (gir_type_bytes(&outs[k].type) != want)
             return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
                                 n->name, k);
