@@ -163,7 +163,10 @@ int64_t hls_fold_woffset(const HlsPlan *p, int i)
 static void ts_channels(const HlsPlan *p, HlsChans *c)
 {
     static const HlsChanKind kind[3] = {HLS_CH_W, HLS_CH_IN, HLS_CH_OUT};
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
     int k;
+    if (!d)
+        gir_die("hls: engine kiln_tsconv is not built (a plan folds layers onto it)");
     c->ts = c->nch;
     for (k = 0; k < 3; k++) {
         HlsChan *ch = &c->ch[c->nch++];
@@ -175,9 +178,10 @@ static void ts_channels(const HlsPlan *p, HlsChans *c)
         snprintf(ch->name, sizeof ch->name, "ts%d", k);
         ch->seg = p->nsegment;
         ch->lanes = p->fold.pe;
-        ch->data_w = 128;
-        ch->burst = 64;
-        ch->cnt_w = 24;
+        /* the engine's own AXI parameters */
+        ch->data_w = (int)p->fold.hw[hls_param_index(d->hw_params, "DATA_W")];
+        ch->burst = (int)p->fold.hw[hls_param_index(d->hw_params, "BURST_MAX")];
+        ch->cnt_w = (int)p->fold.hw[hls_param_index(d->hw_params, "CNT_W")];
     }
     c->ch[c->ts].offset = c->wbytes;
     c->ch[c->ts].bytes = hls_fold_woffset(p, p->fold.n);
