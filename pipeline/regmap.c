@@ -70,6 +70,9 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             "#define KILN_ERR_SEGMENT %d\n\n",
             model, p->board.name, G->hash, HLS_HW_RF_ADDR_W, p->nsegment, p->nstage, G->c.nch, G->c.nin,
             G->c.nout, HLS_HW_ERR_SEGMENT);
+    if (G->c.ts >= 0)
+        fprintf(f, "#define KILN_TSCONV_SEGMENT %d /* SEGMENT that runs the shared conv engine "
+                   "(regmap.json tsconv) */\n\n", G->c.ch[G->c.ts].seg);
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
         rtl_upper(c->name, up, sizeof up);
