@@ -135,6 +135,63 @@ static void seg_channels(const HlsPlan *p, int seg, HlsChans *c)
     }
 }
 
+int64_t hls_fold_woffset(const HlsPlan *p, int i)
+{
+    const HlsFold *f = &p->fold;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int64_t off = round_up(128 * (int64_t)f->n, HLS_HW_W_ALIGN), bus;
+    int k;
+    if (!d)
+        return -1;
+    bus = f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8;
+    for (k = 0; k < i && k < f->n; k++) {
+        const HlsFoldLayer *l = &f->layers[k];
+        HlsTsLayer t = {l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
+                        l->qlo, l->qhi, 0, 0, 0};
+        uint32_t w[32];
+        HlsTsBytes b;
+        if (hls_tsconv_desc(&t, f->pe, bus, w, &b) < 0)
+            return -1;
+        off += round_up(b.wbytes, HLS_HW_W_ALIGN);
+    }
+    return off;
+}
+
+/* The shared engine's three masters at the end of c's list (segment
+ * nsegment: a start with SEGMENT = nsegment runs the engine), its table
+ * and weights at the end of weights.bin. */
+static void ts_channels(const HlsPlan *p, HlsChans *c)
+{
+    static const HlsChanKind kind[3] = {HLS_CH_W, HLS_CH_IN, HLS_CH_OUT};
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int k;
+    if (!d)
+        gir_die("hls: engine kiln_tsconv is not built (a plan folds layers onto it)");
+    c->ts = c->nch;
+    for (k = 0; k < 3; k++) {
+        HlsChan *ch = &c->ch[c->nch++];
+        ch->kind = kind[k];
+        ch->stage = -1;
+        ch->subs = 1;
+        ch->src = ch->prod = -1;
+        ch->ts = 1;
+        snprintf(ch->name, sizeof ch->name, "ts%d", k);
+        ch->seg = p->nsegment;
+        ch->lanes = p->fold.pe;
+        /* the engine's own AXI parameters */
+        ch->data_w = (int)p->fold.hw[hls_param_index(d->hw_params, "DATA_W")];
+        ch->burst = (int)p->fold.hw[hls_param_index(d->hw_params, "BURST_MAX")];
+        ch->cnt_w = (int)p->fold.hw[hls_param_index(d->hw_params, "CNT_W")];
+    }
+    c->ch[c->ts].offset = c->wbytes;
+    c->ch[c->ts].bytes = hls_fold_woffset(p, p->fold.n);
+    c->wbytes += round_up(c->ch[c->ts].bytes, HLS_HW_W_ALIGN);
+    c->ch[c->ts].cfg = c->ncfg;
+    c->ch[c->ts + 1].cfg = c->ch[c->ts + 2].cfg = c->ncfg;
+    c->ncfg += 2;
+    c->nsel++;
+}
+
 /* Sizes of map channel ch: the frame, and the run of a sub-run. */
 static void size_map(const HlsPlan *p, HlsChan *ch)
 {
@@ -176,7 +233,7 @@ static int chan_burst(const HlsChan *ch)
 void hls_plan_channels(const HlsPlan *p, HlsChans *c)
 {
     int i, seg, n = p->nstage;
-    c->ch = calloc((size_t)(4 * n + 1), sizeof *c->ch);
+    c->ch = calloc((size_t)(4 * n + 4), sizeof *c->ch);
     c->outch = malloc(sizeof *c->outch * (size_t)(n + 1));
     c->inch = malloc(sizeof *c->inch * 2 * (size_t)(n + 1));
     c->wch = malloc(sizeof *c->wch * (size_t)(n + 1));
@@ -185,6 +242,8 @@ void hls_plan_channels(const HlsPlan *p, HlsChans *c)
     c->nch = c->nin = c->nout = 0;
     c->ncfg = HLS_HW_CFG_FIXED;
     c->wbytes = 0;
+    c->ts = -1;
+    c->nsel = p->nsegment;
     for (i = 0; i < n; i++)
         c->outch[i] = c->wch[i] = c->inch[2 * i] = c->inch[2 * i + 1] = -1;
     for (seg = 0; seg < p->nsegment; seg++)
@@ -213,6 +272,8 @@ void hls_plan_channels(const HlsPlan *p, HlsChans *c)
     for (i = 0; i < c->nch; i++)
         if (c->ch[i].src >= 0)
             c->ch[i].cfg = c->ch[c->ch[i].src].cfg;
+    if (p->fold.n > 0)
+        ts_channels(p, c);
 }
 
 void hls_chans_free(HlsChans *c)

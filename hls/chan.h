@@ -52,6 +52,9 @@ typedef struct {
     int resident;       /* w: loaded once (CTRL.bit1), else read every frame */
     int64_t offset;     /* w: byte offset in weights.bin */
     int cfg;            /* CFG index of <name>_BASE_LO (HI follows); a src reader: the writer's */
+    int ts;             /* 1: a master of the time-shared engine (kiln_tsconv; stage -1):
+                         * ts0 descriptors + weights (w, its BASE registers: the table's
+                         * address), ts1 input maps (in), ts2 output maps (out) */
 } HlsChan;
 
 /* The channel list of a plan and its indexes. */
@@ -63,6 +66,8 @@ typedef struct {
     int *wch;       /* per stage: its weight channel, or -1 */
     int nin, nout;  /* in<n> and out<n> counts */
     int ncfg;       /* CFG registers: SEGMENT, FRAMES, the channels' bases */
+    int ts;         /* index of ts0, the shared engine's first master (ts1, ts2 follow); -1 */
+    int nsel;       /* values of SEGMENT a start takes: the segments, then the shared engine */
     int64_t wbytes; /* weights.bin size: every weight set at its aligned offset */
 } HlsChans;
 
@@ -71,6 +76,11 @@ typedef struct {
  * flags, not the rest of the evaluation, so the planner can cost a design
  * before it places the weights. */
 void hls_plan_channels(const HlsPlan *p, HlsChans *c);
+/* Byte offset of folded layer i's weight stream from the start of the
+ * shared engine's part of weights.bin (its descriptor table, 128 bytes a
+ * layer, then each layer's stream, every part HLS_HW_W_ALIGN aligned);
+ * i = p->fold.n: the part's size.  -1 when a layer does not pack. */
+int64_t hls_fold_woffset(const HlsPlan *p, int i);
 void hls_chans_free(HlsChans *c);
 
 /* Is input k of stage i an edge through DDR inside its segment (a weight-

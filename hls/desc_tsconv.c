@@ -45,11 +45,12 @@ enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_P
        TS_MAX_OUT, TS_CNT_W };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
- * the output map's byte address (its 4 KiB offset splits bursts) */
+ * the output map's byte address (its 4 KiB offset splits bursts); blat:
+ * the write response's latency after a burst's last W beat (0: lat) */
 static const char *const ts_rt[] = {"h",   "w",   "cin",   "cout",  "k", "stride",
-                                    "pad", "tog", "lat", "first", "ybase", NULL};
+                                    "pad", "tog", "lat", "first", "ybase", "blat", NULL};
 enum { TR_H, TR_W, TR_CIN, TR_COUT, TR_K, TR_STRIDE, TR_PAD, TR_TOG, TR_LAT, TR_FIRST,
-       TR_YBASE };
+       TR_YBASE, TR_BLAT };
 
 /* The output's write after the conv's last beat: kiln_axi_wr's recurrence
  * (its header) over the bursts of the last sub-run, `beats` bus beats from
@@ -140,6 +141,7 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     int64_t cv[64], crt[16], hwrd[5], rtrd[3];
     const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
     int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
+    int64_t blat = rt[TR_BLAT] > 0 ? rt[TR_BLAT] : lat;
     int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, r;
     int i;
     if (!d || !rd)
@@ -184,12 +186,12 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     r = hls_max64(1, kki * bus / hw[TS_PE_OC]);
     if (nt == 1)
         wend = ts_write_end(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
-                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, lat);
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, blat);
     else
         wend = ts_write_end(rt[TR_YBASE] + (nt - 1) * tog * hw[TS_PE_OC],
                             hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
-                            ocg * hw[TS_PE_OC], r, lat);
+                            ocg * hw[TS_PE_OC], r, blat);
     /* fetch, cfg, the first tile's weights, the input's start, the conv's
      * frame (first input beat to last output beat), the last write */
     return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +

@@ -45,5 +45,9 @@
 /* The DDR read latency the timing model assumes and kiln simulate's DDR
  * model gives by default (cycles from an accepted AR to the first R beat). */
 #define HLS_HW_DDR_LAT 40
+/* The write response's latency the shared engine's model (hls/plan_fold.c)
+ * assumes: kiln simulate's memory answers B the cycle after a burst's last
+ * W beat.  Each folded layer waits for its last B once. */
+#define HLS_HW_DDR_BLAT 1
 
 #endif

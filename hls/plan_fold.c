@@ -13,18 +13,19 @@
  * (the folded layers run between the segments of a frame).
  *
  * Each folded layer takes the descriptor's exact cycles (hls/desc_tsconv.c,
- * checked by sim/tb/tb_tsconv.c against a memory of fixed latency
- * FOLD_MEM_LAT) or the time its DDR bytes take at the board's bandwidth,
- * the longer.
+ * checked by sim/tb/tb_tsconv.c against a memory of fixed latency, here
+ * HLS_HW_DDR_LAT: the one the dataflow's timing model assumes and kiln
+ * simulate's memory gives) or the time its DDR bytes take at the board's
+ * bandwidth, the longer.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
-#define FOLD_MEM_LAT 64 /* DDR read/write latency in PL cycles the model assumes */
 #define FOLD_WDEPTH_MIN 512 /* weight words a lane at least (one block RAM deep) */
 
 /* Is stage s a conv the shared engine takes (K <= 7, stride 1|2)? */
@@ -168,7 +169,8 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         rt[hls_param_index(d->rt_params, "stride")] = l->stride;
         rt[hls_param_index(d->rt_params, "pad")] = l->pad;
         rt[hls_param_index(d->rt_params, "tog")] = l->tog;
-        rt[hls_param_index(d->rt_params, "lat")] = FOLD_MEM_LAT;
+        rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
+        rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
         rt[hls_param_index(d->rt_params, "first")] = i == 0;
         c = d->cycles(f->hw, rt);
         /* the descriptor the driver will write must hold the layer; its

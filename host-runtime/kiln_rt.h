@@ -93,7 +93,9 @@ void krt_hwc_from_image(const KrtTensor *t, const uint8_t *image, int8_t *hwc);
 int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
             KrtError *e);
 
-/* The number of FPGA segments (regmap.json's segments). */
+/* The number of FPGA segments (regmap.json's segments, then the shared conv
+ * engine of "tsconv" as one more: its input and output maps are inputs and
+ * outputs of that segment, its descriptor table relocated when loaded). */
 int krt_num_segments(const KrtModel *m);
 /* Run segment sg (0 .. krt_num_segments - 1) alone, as krt_run does it:
  * writes the images of that segment's inputs, runs it, reads its outputs

@@ -79,6 +79,8 @@ typedef struct Chan {
     uint32_t base_lo;  /* register of the low address word */
     uint32_t base_hi;  /* register of the high address word */
     int error_bit;     /* its bit in ERROR, -1 when not given */
+    int tsmap;         /* 1: a map of the shared engine's region (no base registers: the
+                        * engine's descriptors hold its address) */
     size_t buf;        /* offset of its bytes in the DMA buffer */
 } Chan;
 
@@ -93,6 +95,10 @@ struct KrtModel {
     uint32_t reg_segment, reg_frames; /* CFG SEGMENT and FRAMES offsets */
     uint64_t base;      /* bus address of the DMA buffer */
     int warm;           /* 1: the resident weights were loaded (one segment) */
+    int ts_layers;      /* the shared engine's descriptors (regmap.json tsconv; 0: none) */
+    uint64_t ts_table;  /* their offset in weights.bin */
+    uint64_t ts_maps;   /* its map region's size */
+    size_t ts_buf;      /* the region's offset in the DMA buffer */
     uint32_t cycles;    /* CYCLES after the last segment */
     int by_irq;         /* 1: the last done was seen by the interrupt */
 };
@@ -215,6 +221,82 @@ static int find_chan(const KrtModel *m, const char *name)
     return -1;
 }
 
+/* Channels the shared engine adds (regmap.json "tsconv"): its table and
+ * its input and output maps. */
+static int ts_count(const KrtModel *m)
+{
+    const KJ *t = krt_json_get(m->doc, "tsconv"), *l = t ? krt_json_get(t, "maps") : NULL;
+    int n = 0;
+    if (!t)
+        return 0;
+    for (l = l && l->type == KJ_ARR ? l->kid : NULL; l; l = l->next)
+        n++;
+    return n + 1;
+}
+
+/* The shared engine (regmap.json "tsconv"), one segment more: its table as
+ * a weight channel whose base registers are TS0_BASE (the table's address),
+ * its input and output maps as the segment's inputs and outputs, placed in
+ * the map region (place) at their offsets. */
+static int read_ts(KrtModel *m, const char *path, KrtError *e)
+{
+    const KJ *t = krt_json_get(m->doc, "tsconv"), *l;
+    double seg, v, lo, hi;
+    Chan *c;
+    if (!t)
+        return KRT_OK;
+    if (num(t, "segment", &seg) < 0 || seg != m->nseg || num(t, "layers", &v) < 0 || v < 1 ||
+        num(t, "table_offset", &lo) < 0 || lo < 0 || num(t, "maps_bytes", &hi) < 0 || hi < 1)
+        return krt_err(e, KRT_EINVAL, "%s: tsconv: expected segment %d, layers, table_offset and "
+                       "maps_bytes", path, m->nseg);
+    m->ts_layers = (int)v;
+    m->ts_table = (uint64_t)lo;
+    m->ts_maps = (uint64_t)hi;
+    c = &m->ch[m->nch++];
+    memset(c, 0, sizeof *c);
+    c->t.name = "ts0";
+    c->t.segment = m->nseg;
+    c->rd = c->weight = 1;
+    c->source = -1;
+    c->error_bit = -1;
+    c->offset = m->ts_table;
+    c->bytes = 128 * (uint64_t)m->ts_layers;
+    if (num(t, "base_lo", &lo) < 0 || num(t, "base_hi", &hi) < 0 || num(t, "lanes", &v) < 0)
+        return krt_err(e, KRT_EINVAL, "%s: tsconv: expected base_lo, base_hi and lanes", path);
+    c->base_lo = (uint32_t)lo;
+    c->base_hi = (uint32_t)hi;
+    l = krt_json_get(t, "maps");
+    for (l = l && l->type == KJ_ARR ? l->kid : NULL; l; l = l->next) {
+        const char *role = text(l, "role");
+        double off, h, w, ch, fb;
+        c = &m->ch[m->nch];
+        memset(c, 0, sizeof *c);
+        if (!role || !(c->t.value = text(l, "value")) || num(l, "offset", &off) < 0 || off < 0 ||
+            num(l, "h", &h) < 0 || num(l, "w", &w) < 0 || num(l, "c", &ch) < 0 ||
+            num(l, "frame_bytes", &fb) < 0 || fb <= 0 || off + fb > (double)m->ts_maps)
+            return krt_err(e, KRT_EINVAL, "%s: tsconv.maps: expected value, role, offset, h, w, "
+                           "c and frame_bytes inside maps_bytes", path);
+        if (!strcmp(role, "scratch"))
+            continue; /* only the engine reads it back */
+        c->t.name = "tsmap";
+        c->t.segment = m->nseg;
+        c->t.h = (int)h, c->t.w = (int)w, c->t.c = (int)ch, c->t.lanes = (int)v;
+        c->t.frame_bytes = (size_t)fb;
+        c->rd = !strcmp(role, "input");
+        c->source = -1;
+        c->error_bit = -1;
+        c->tsmap = 1;
+        c->offset = (uint64_t)off;
+        if (c->rd)
+            m->in[m->nin++] = m->nch;
+        else
+            m->out[m->nout++] = m->nch;
+        m->nch++;
+    }
+    m->nseg++;
+    return KRT_OK;
+}
+
 /* Channels and registers of the parsed document into m. */
 static int read_map(KrtModel *m, const char *path, KrtError *e)
 {
@@ -241,6 +323,7 @@ static int read_map(KrtModel *m, const char *path, KrtError *e)
         n++;
     for (k = segs->kid; k; k = k->next)
         m->nseg++;
+    n += ts_count(m);
     m->ch = krt_alloc(sizeof *m->ch * (size_t)(n + 1));
     m->in = krt_alloc(sizeof *m->in * (size_t)(n + 1));
     m->out = krt_alloc(sizeof *m->out * (size_t)(n + 1));
@@ -250,6 +333,7 @@ static int read_map(KrtModel *m, const char *path, KrtError *e)
     for (k = chs->kid, i = 0; k; k = k->next, i++) {
         Chan *c = &m->ch[i];
         const char *dir = text(k, "dir");
+        m->nch = i + 1;
         double seg, lo, hi, v;
         c->t.name = text(k, "name");
         c->source = -1;
@@ -288,7 +372,6 @@ static int read_map(KrtModel *m, const char *path, KrtError *e)
         if (num(k, "lanes", &v) == 0)
             c->t.lanes = (int)v;
     }
-    m->nch = n;
     for (k = chs->kid, i = 0; k; k = k->next, i++) { /* readers of a writer's buffer */
         const char *src = text(k, "source");
         if (src && (m->ch[i].source = find_chan(m, src)) < 0)
@@ -312,7 +395,7 @@ static int read_map(KrtModel *m, const char *path, KrtError *e)
             }
         }
     }
-    return KRT_OK;
+    return read_ts(m, path, e);
 }
 
 /* Compare the accelerator's HASH registers with the model's plan_hash. */
@@ -360,6 +443,33 @@ static int check_weights(const KrtModel *m, const char *wpath, size_t wlen, KrtE
     return KRT_OK;
 }
 
+/* Add v to the little-endian 64-bit word at b. */
+static void add64(uint8_t *b, uint64_t v)
+{
+    uint64_t x = 0;
+    int k;
+    for (k = 0; k < 8; k++)
+        x |= (uint64_t)b[k] << (8 * k);
+    x += v;
+    for (k = 0; k < 8; k++)
+        b[k] = (uint8_t)(x >> (8 * k));
+}
+
+/* The shared engine's descriptors in weights.bin's image w hold map
+ * offsets into the region (words 4-5, 8-9) and weight offsets into
+ * weights.bin (words 6-7): add the bus addresses (check_weights kept the
+ * table inside w). */
+static void ts_relocate(const KrtModel *m, uint8_t *w)
+{
+    int i;
+    for (i = 0; i < m->ts_layers; i++) {
+        uint8_t *d = w + m->ts_table + 128 * (uint64_t)i;
+        add64(d + 16, m->base + m->ts_buf);
+        add64(d + 24, m->base);
+        add64(d + 32, m->base + m->ts_buf);
+    }
+}
+
 /* Place the buffers, allocate DMA memory and write weights.bin into it. */
 static int place(KrtModel *m, const char *wpath, KrtError *e)
 {
@@ -375,10 +485,14 @@ static int place(KrtModel *m, const char *wpath, KrtError *e)
         return rc;
     }
     next = up4k(wlen);
+    m->ts_buf = next;
+    next += up4k((size_t)m->ts_maps);
     for (i = 0; i < m->nch; i++) {
         Chan *c = &m->ch[i];
         if (c->weight) {
             c->buf = (size_t)c->offset;
+        } else if (c->tsmap) {
+            c->buf = m->ts_buf + (size_t)c->offset;
         } else if (c->source < 0) {
             c->buf = next;
             next += up4k(c->t.frame_bytes);
@@ -388,6 +502,8 @@ static int place(KrtModel *m, const char *wpath, KrtError *e)
         if (m->ch[i].source >= 0)
             m->ch[i].buf = m->ch[m->ch[i].source].buf;
     rc = m->d->tr.ops->dma_alloc(m->d->tr.t, next ? next : 4096, &m->base, e);
+    if (!rc && m->ts_layers)
+        ts_relocate(m, (uint8_t *)w);
     if (!rc && wlen)
         rc = m->d->tr.ops->mem_write(m->d->tr.t, 0, w, wlen, e);
     krt_free(w);
@@ -503,7 +619,7 @@ static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
     for (i = 0; i < m->nch; i++) {
         const Chan *c = &m->ch[i];
         uint64_t a = m->base + c->buf;
-        if (c->t.segment != sg || c->source >= 0)
+        if (c->t.segment != sg || c->source >= 0 || c->tsmap)
             continue;
         if ((rc = wr(d, c->base_lo, (uint32_t)a, e)) || (rc = wr(d, c->base_hi, (uint32_t)(a >> 32), e)))
             return rc;

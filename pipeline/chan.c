@@ -22,7 +22,7 @@ static int value_uses(const GirGraph *g, int v)
 /* The graph value stage s produces: its node's output, followed through the
  * BatchNormalization / ReLU / LeakyReLU nodes a conv stage absorbs (as
  * hls/partition.c absorbs them). */
-static const char *stage_out_value(const GirGraph *g, const HlsStage *s)
+const char *rtl_stage_out_value(const GirGraph *g, const HlsStage *s)
 {
     int v, i;
     if (!g || s->node_id < 0 || s->node_id >= g->nnode || g->nodes[s->node_id].nout < 1)
@@ -41,7 +41,7 @@ static const char *stage_out_value(const GirGraph *g, const HlsStage *s)
     return g->vals[v].name;
 }
 
-static const char *stage_in_value(const GirGraph *g, const HlsStage *s, int k)
+const char *rtl_stage_in_value(const GirGraph *g, const HlsStage *s, int k)
 {
     if (!g || s->node_id < 0 || s->node_id >= g->nnode || g->nodes[s->node_id].nin <= k ||
         g->nodes[s->node_id].in[k] < 0)
@@ -61,11 +61,14 @@ void rtl_gen_init(Gen *G, const HlsPlan *p, const GirGraph *g)
         gir_die("out of memory");
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
-        const HlsStage *s = &p->stages[c->stage];
+        const HlsStage *s;
+        if (c->ts)
+            continue; /* the shared engine's maps: regmap.json "tsconv" */
+        s = &p->stages[c->stage];
         if (c->kind == HLS_CH_IN)
-            G->value[i] = stage_in_value(g, s, c->port);
+            G->value[i] = rtl_stage_in_value(g, s, c->port);
         else if (c->kind == HLS_CH_OUT)
-            G->value[i] = stage_out_value(g, s);
+            G->value[i] = rtl_stage_out_value(g, s);
     }
 }
 

@@ -290,8 +290,9 @@ static int take_yolo(const GirGraph *g, DrvPlan *d, int i)
     return 1;
 }
 
-/* The FPGA nodes: the stages', and the BatchNormalization / Relu /
- * LeakyRelu after a conv stage that its requant unit applies (as
+/* The FPGA nodes: the stages', the folded layers' (the shared engine's
+ * segment, numbered after the dataflow's), and the BatchNormalization /
+ * Relu / LeakyRelu after a conv that its requant unit applies (as
  * hls/partition.c absorbs them). */
 static void mark_fpga(const HlsPlan *p, const GirGraph *g, DrvPlan *d)
 {
@@ -307,6 +308,12 @@ static void mark_fpga(const HlsPlan *p, const GirGraph *g, DrvPlan *d)
         d->seg[id] = p->stages[i].segment;
         convlike[id] = p->stages[i].kind == HLS_ST_CONV || p->stages[i].kind == HLS_ST_DWCONV;
     }
+    for (i = 0; i < p->fold.n; i++) /* the shared engine: one segment after the others */
+        for (k = 0; k < g->nnode; k++)
+            if (g->nodes[k].name && !strcmp(g->nodes[k].name, p->fold.layers[i].node)) {
+                d->fpga[k] = convlike[k] = 1;
+                d->seg[k] = p->nsegment;
+            }
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         int v = n->nin > 0 ? n->in[0] : -1, src = v >= 0 ? g->vals[v].producer : -1, ok;

@@ -458,7 +458,12 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
     case STEP_SEG:
         for (i = 0; i < p->nstage; i++)
             stages += p->stages[i].segment == s->seg;
-        fprintf(f, "    /* FPGA segment %d: %d layers, through libkiln-rt */\n", s->seg, stages);
+        if (s->seg == p->nsegment) /* the shared engine */
+            fprintf(f, "    /* FPGA segment %d: the shared conv engine, %d layers one after the "
+                       "other, through libkiln-rt */\n", s->seg, p->fold.n);
+        else
+            fprintf(f, "    /* FPGA segment %d: %d layers, through libkiln-rt */\n", s->seg,
+                    stages);
         for (i = 0; i < s->nreads; i++)
             emit_transfer(f, g, dp, s->reads[i], 1);
         fprintf(f, "    if (kd_run_segment(r, %d, timeout_ms, err) < 0)\n        return -1;\n",

@@ -18,7 +18,7 @@
  * write.c). */
 enum { T_ADD, T_AXI_RD, T_AXI_WR, T_CHAN_REPS, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV,
        T_FIFO, T_LUT, T_MAC2, T_MAXPOOL, T_RD_CHAN, T_REGFILE, T_REQUANT, T_RQ_STAGE, T_UPSAMPLE,
-       T_WIDTH, T_WR_CHAN, T_COUNT };
+       T_WIDTH, T_WR_CHAN, T_TSCONV, T_COUNT };
 
 /* Everything the emitters need about the design. */
 typedef struct {
@@ -82,6 +82,42 @@ void rtl_safe_name(const char *in, char *out, size_t size);
 /* The localparam spelling of a cfg port name (upper case). */
 void rtl_upper(const char *in, char *out, size_t size);
 
+/* chan.c: the graph value stage s reads at input k, and the one it
+ * writes (followed through the BatchNormalization / ReLU / LeakyReLU nodes
+ * a conv absorbs). */
+const char *rtl_stage_in_value(const GirGraph *g, const HlsStage *s, int k);
+const char *rtl_stage_out_value(const GirGraph *g, const HlsStage *s);
+
+/* tsconv.c: the shared engine (kiln_tsconv) of a plan that folds layers.
+ * Its maps live in one DDR buffer the host places (the map region): one
+ * map per value, each HLS_HW_W_ALIGN aligned, [h][w][ceil(c/PE)*PE] int8. */
+typedef struct {
+    const char *value; /* graph value */
+    int64_t h, w, c;   /* map shape */
+    int64_t offset;    /* byte offset in the map region */
+    int64_t bytes;     /* bytes (whole bus beats) */
+    int role;          /* 0 input (the host writes it), 1 output (read outside the engine),
+                        * 2 scratch (only folded layers read it) */
+} RtlTsMap;
+typedef struct {
+    RtlTsMap *map;  /* the maps */
+    int nmap;       /* count */
+    int *x, *y;     /* per folded layer: its input and output map */
+    int *node;      /* per folded layer: its graph node */
+    int64_t bytes;  /* the region's size */
+} RtlTsMaps;
+/* The maps of G's shared engine (G->c.ts >= 0, G->g set).  0, or -1 + e. */
+int rtl_ts_maps(const Gen *G, RtlTsMaps *m, GirError *e);
+void rtl_ts_maps_free(RtlTsMaps *m);
+/* The engine's part of weights.bin at img + ts0's offset: the descriptor
+ * table (map addresses relative to the map region, weight addresses
+ * relative to weights.bin) and each layer's weight stream.  0, or -1 + e. */
+int rtl_ts_image(const Gen *G, uint8_t *img, GirError *e);
+/* regmap.json's "tsconv" object (after a comma). */
+void rtl_ts_json(const Gen *G, FILE *f);
+/* kiln_top's kiln_tsconv instance, its nets into d, its unused nets into u. */
+void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b);
+
 /* weights.c: the weight image.  Is the planned graph int8 (every weight
  * stage's node quantized)?  1 yes, 0 no, -1 + e when a quantized node does
  * not fit its engine's stream. */
@@ -89,6 +125,9 @@ int rtl_graph_quantized(const HlsPlan *p, const GirGraph *g, GirError *e);
 /* weights.bin (G->c.wbytes bytes, malloc'd into *img): every weight
  * channel's stream at its offset.  0, or -1 + e. */
 int rtl_weight_image(const Gen *G, uint8_t **img, GirError *e);
+/* weights.c: stage s's weight stream in kiln_conv order (s->pe_ic lanes) at
+ * out; 0, or -1 + e (not an int8 conv). */
+int rtl_conv_stream(const GirGraph *g, const HlsStage *s, uint8_t *out, GirError *e);
 
 /* top.c: kiln_top.v (sets G->need) and kiln_fork.v. */
 void rtl_emit_top(Gen *G, FILE *f);

@@ -70,6 +70,9 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             "#define KILN_ERR_SEGMENT %d\n\n",
             model, p->board.name, G->hash, HLS_HW_RF_ADDR_W, p->nsegment, p->nstage, G->c.nch, G->c.nin,
             G->c.nout, HLS_HW_ERR_SEGMENT);
+    if (G->c.ts >= 0)
+        fprintf(f, "#define KILN_TSCONV_SEGMENT %d /* SEGMENT that runs the shared conv engine "
+                   "(regmap.json tsconv) */\n\n", G->c.ch[G->c.ts].seg);
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
         rtl_upper(c->name, up, sizeof up);
@@ -77,6 +80,8 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
         if (c->src >= 0)
             fprintf(f, "/*   reads %s's buffer (its base registers) once each frame is written */\n",
                     G->c.ch[c->src].name);
+        else if (c->ts && i != G->c.ts)
+            fprintf(f, "/*   the shared engine's master: addresses from its descriptors */\n");
         else
             fprintf(f, "#define KILN_REG_%s_BASE_LO 0x%03Xu\n#define KILN_REG_%s_BASE_HI 0x%03Xu\n",
                     up, 0x40 + 4 * c->cfg, up, 0x40 + 4 * (c->cfg + 1));
@@ -105,8 +110,8 @@ RtlReg *rtl_registers(const Gen *G, int *n)
         gir_die("out of memory");
     memcpy(v, fixed_regs, sizeof fixed_regs);
     for (k = nfix, i = 0; i < G->c.nch; i++) {
-        if (G->c.ch[i].src >= 0)
-            continue; /* reads its writer's buffer: the writer's registers */
+        if (G->c.ch[i].src >= 0 || (G->c.ch[i].ts && i != G->c.ts))
+            continue; /* reads its writer's buffer: the writer's registers; ts1, ts2: ts0's */
         rtl_upper(G->c.ch[i].name, up, sizeof up);
         v[k] = (RtlReg){"", 0x40 + 4 * G->c.ch[i].cfg, "rw"};
         snprintf(v[k].name, sizeof v[k].name, "%s_BASE_LO", up);
@@ -178,6 +183,8 @@ static void json_channels(const Gen *G, FILE *f)
     fprintf(f, "\n  ],\n  \"channels\": [");
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
+        if (c->ts)
+            continue; /* the shared engine's masters: "tsconv" */
         rtl_safe_name(G->p->stages[c->stage].node, name, sizeof name);
         fprintf(f,
                 "%s\n    {\"name\": \"%s\", \"dir\": \"%s\", \"data_w\": %d, \"segment\": %d, "
@@ -219,7 +226,7 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
     fprintf(f, "\n  ],\n  \"weights\": [");
     for (i = 0, first = 1; G->quant && i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
-        if (c->kind != HLS_CH_W)
+        if (c->kind != HLS_CH_W || c->ts)
             continue;
         fprintf(f,
                 "%s\n    {\"channel\": \"%s\", \"stage\": %d, \"offset\": %" PRId64
@@ -235,5 +242,8 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
         fprintf(f, "%s\n    {\"stage\": %d, \"layer\": \"%s\", \"segment\": %d, \"offset\": \"0x%X\"}",
                 i ? "," : "", i, name, p->stages[i].segment, 0x200 + 8 * i);
     }
-    fprintf(f, "\n  ]\n}\n");
+    fprintf(f, "\n  ]");
+    if (G->c.ts >= 0 && G->quant)
+        rtl_ts_json(G, f);
+    fprintf(f, "\n}\n");
 }

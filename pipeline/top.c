@@ -220,14 +220,14 @@ static void emit_segments(const Gen *G, const Top *T)
             32 * G->c.ncfg - 1);
     fprintf(T->b, "    // run control: SEGMENT (CFG0) selects the segment a start runs\n"
                   "    assign rf_frames = rf_cfg[63:32];\n");
-    for (seg = 0; seg < p->nsegment; seg++) {
+    for (seg = 0; seg < G->c.nsel; seg++) {
         fprintf(T->d, "    wire                  seg%d_go;\n", seg);
         fprintf(T->b, "    assign seg%d_go = rf_start && rf_cfg[31:0] == 32'd%d;\n", seg, seg);
     }
     fprintf(T->b, "    // done when every output channel of the segment is done (one cycle after\n"
                   "    // the start, when the channels' done flags have been cleared)\n"
                   "    assign seg_done = ");
-    for (seg = 0; seg < p->nsegment; seg++) {
+    for (seg = 0; seg < G->c.nsel; seg++) {
         int first = 1;
         fprintf(T->b, "run_seg == 32'd%d ? (", seg);
         for (i = 0; i < G->c.nch; i++)
@@ -253,7 +253,7 @@ static void emit_run(const Gen *G, const Top *T)
                   "            cyc <= now + 32'd1;\n        end\n"
                   "        if (rf_start)\n            run_seg <= rf_cfg[31:0];\n    end\n");
     fprintf(T->b, "    assign rf_err[%d] = rf_start && rf_cfg[31:0] >= 32'd%d;\n",
-            HLS_HW_ERR_SEGMENT, G->p->nsegment);
+            HLS_HW_ERR_SEGMENT, G->c.nsel);
     for (k = 0; k <= HLS_HW_ERR_CH_MAX; k++) {
         int first = 1;
         fprintf(T->b, "    assign rf_err[%d] = ", k);
@@ -340,6 +340,11 @@ static void emit_channels(Gen *G, const Top *T)
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
         char pre[64];
+        if (c->ts) { /* the shared engine's masters: one instance */
+            if (i == G->c.ts)
+                rtl_ts_top(G, T->d, T->u, T->b);
+            continue;
+        }
         snprintf(pre, sizeof pre, "c_%s", c->name);
         decl_stream(T->d, pre, c->lanes);
         fprintf(c->kind == HLS_CH_OUT ? T->d : T->u, "    wire                  ch_%s_done;\n",
@@ -350,7 +355,7 @@ static void emit_channels(Gen *G, const Top *T)
     }
     G->need |= 1u << T_RD_CHAN | 1u << T_CHAN_REPS | 1u << T_AXI_RD | 1u << T_WIDTH | 1u << T_FIFO;
     for (i = 0; i < G->c.nch; i++)
-        if (G->c.ch[i].kind == HLS_CH_OUT)
+        if (G->c.ch[i].kind == HLS_CH_OUT && !G->c.ch[i].ts)
             G->need |= 1u << T_WR_CHAN | 1u << T_AXI_WR;
 }
 

@@ -160,6 +160,18 @@ int rtl_graph_quantized(const HlsPlan *p, const GirGraph *g, GirError *e)
     return any && all;
 }
 
+int rtl_conv_stream(const GirGraph *g, const HlsStage *s, uint8_t *out, GirError *e)
+{
+    ConvQ q;
+    int r = conv_q(g, s, &q, e);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        return gir_error_at(e, rtl_stage_loc(g, s), "rtl: %s: not an int8 conv", s->node);
+    conv_image(s, &q, out);
+    return 0;
+}
+
 int rtl_weight_image(const Gen *G, uint8_t **img, GirError *e)
 {
     uint8_t *b = calloc((size_t)G->c.wbytes + 1, 1);
@@ -168,10 +180,18 @@ int rtl_weight_image(const Gen *G, uint8_t **img, GirError *e)
         gir_die("out of memory");
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
-        const HlsStage *s = &G->p->stages[c->stage];
+        const HlsStage *s;
         ConvQ q;
         if (c->kind != HLS_CH_W)
             continue;
+        if (c->ts) { /* the shared engine's table and weights */
+            if (rtl_ts_image(G, b, e) < 0) {
+                free(b);
+                return -1;
+            }
+            continue;
+        }
+        s = &G->p->stages[c->stage];
         if (conv_q(G->g, s, &q, e) != 1) {
             free(b);
             return -1;

@@ -22,7 +22,7 @@ static const char *const tpl_files[T_COUNT] = {
     "kiln_concat.v",    "kiln_conv.v",     "kiln_conv_window.v", "kiln_dwconv.v",
     "kiln_fifo.v",      "kiln_lut.v",      "kiln_mac2.v",     "kiln_maxpool.v", "kiln_rd_chan.v",
     "kiln_regfile.v",   "kiln_requant.v",  "kiln_rq_stage.v", "kiln_upsample.v",
-    "kiln_width.v",     "kiln_wr_chan.v"};
+    "kiln_width.v",     "kiln_wr_chan.v",  "kiln_tsconv.v"};
 /* Files rtl_write generates. */
 static const char *const gen_files[] = {"kiln_top.v", "kiln_fork.v", "kiln_ports.h",
                                         "regmap.h",   "regmap.json", "weights.bin"};
@@ -156,6 +156,19 @@ int rtl_write(const HlsPlan *p, const GirGraph *g, const char *dir, GirError *e)
     memset(&G, 0, sizeof G);
     rtl_gen_init(&G, p, g);
     G.quant = rtl_graph_quantized(p, g, e);
+    if (G.c.ts >= 0) { /* the shared engine's maps are found through the graph */
+        RtlTsMaps m;
+        int bad = !g || !G.quant || rtl_ts_maps(&G, &m, e) < 0;
+        if (g && G.quant)
+            rtl_ts_maps_free(&m);
+        if (bad) {
+            if (!e || !e->msg[0] || !g || !G.quant)
+                gir_error_at(e, gir_loc_none(), "rtl: the folded layers of '%s' need an int8 "
+                             "graph (kiln_tsconv's descriptors and weights)", p->model);
+            rtl_gen_free(&G);
+            return -1;
+        }
+    }
     if (check_ddr_size(&G, e) < 0) {
         rtl_gen_free(&G);
         return -1;

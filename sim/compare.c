@@ -215,14 +215,23 @@ static void segment_rows(const Sim *s, SimResult *r, cJSON *sgj)
         else
             cJSON_AddNullToObject(o, "interval_cycles");
         cJSON_AddNumberToObject(o, "mismatches", (double)g->mismatches);
+        if (sg >= s->map->nseg) /* the shared engine: its frame against the plan's */
+            cJSON_AddNumberToObject(o, "predicted_cycles", s->map->ts.cycles);
         cJSON_AddItemToArray(sgj, o);
         if (g->interval >= 0)
             snprintf(ivs, sizeof ivs, "%.1f cycles", g->interval);
         else
             snprintf(ivs, sizeof ivs, "not measured");
-        add_line(r, "segment %d: cold %ld cycles, latency %ld cycles, %d frames %ld cycles, "
-                 "interval %s; %s\n", sg, g->cold_cycles, g->lat_cycles, s->o->frames,
-                 g->warm_cycles, ivs, g->mismatches ? "MISMATCH" : "bit-exact");
+        if (sg >= s->map->nseg)
+            add_line(r, "segment %d (the shared engine, %d layers, a start a frame): first frame "
+                     "%ld cycles, last %ld, predicted %.0f (%+.1f%%); %s\n", sg,
+                     s->map->ts.layers, g->cold_cycles, g->lat_cycles, s->map->ts.cycles,
+                     pct((double)g->lat_cycles, s->map->ts.cycles),
+                     g->mismatches ? "MISMATCH" : "bit-exact");
+        else
+            add_line(r, "segment %d: cold %ld cycles, latency %ld cycles, %d frames %ld cycles, "
+                     "interval %s; %s\n", sg, g->cold_cycles, g->lat_cycles, s->o->frames,
+                     g->warm_cycles, ivs, g->mismatches ? "MISMATCH" : "bit-exact");
     }
 }
 

@@ -52,6 +52,29 @@ typedef struct SimPerf {
     uint32_t offset;   /* register offset of its first-frame word */
 } SimPerf;
 
+/* One map of the shared engine's region (regmap.json tsconv.maps). */
+typedef struct SimTsMap {
+    const char *value;   /* graph value */
+    int role;            /* 0 input (the host writes it), 1 output, 2 scratch */
+    int64_t offset;      /* byte offset in the map region */
+    int h, w, c;         /* shape */
+    int64_t frame_bytes; /* bytes */
+} SimTsMap;
+
+/* The time-shared conv engine (regmap.json "tsconv"; absent: seg < 0). */
+typedef struct SimTs {
+    int seg;              /* the SEGMENT value that starts it, or -1: no engine */
+    int layers;           /* descriptors */
+    int lanes;            /* its maps' lanes (PE) */
+    int64_t table_offset; /* the table's offset in weights.bin */
+    int64_t maps_bytes;   /* the map region's size */
+    uint32_t base_lo;     /* register offset of TS0_BASE_LO (the table's address) */
+    uint32_t base_hi;     /* of TS0_BASE_HI */
+    double cycles;        /* the plan's cycles of a frame (fold.cycles) */
+    SimTsMap *maps;       /* the maps */
+    int nmap;             /* count */
+} SimTs;
+
 struct SimMap {
     cJSON *doc;           /* the parsed document (owns the strings below) */
     SimChan *chan;        /* channels */
@@ -61,6 +84,7 @@ struct SimMap {
     int nseg;             /* FPGA segments */
     uint32_t reg_segment; /* offset of CFG SEGMENT */
     uint32_t reg_frames;  /* offset of CFG FRAMES */
+    SimTs ts;             /* the shared engine */
 };
 
 /* Every frame's reference values. */
@@ -163,6 +187,13 @@ int sim_job_segment(Sim *s, int sg, SimSegment *r, long *perf_first, long *perf_
 /* The value of key in a harness result text (with the wall seconds after it
  * in *wall when not NULL); -1 when absent. */
 long sim_job_get(const char *res, const char *key, double *wall);
+
+/* ---- tsjob.c ---- */
+/* regmap.json's optional "tsconv" into m->ts. */
+int sim_ts_parse(const char *file, SimMap *m, GirError *e);
+/* Run the shared engine alone, frame after frame, from the interpreter's
+ * values: outputs compared, cycles into r. */
+int sim_job_tsconv(Sim *s, SimSegment *r, GirError *e);
 
 /* ---- compare.c ---- */
 /* The beats each channel of segment sg moved in one start (tag: cold, lat,

@@ -313,7 +313,8 @@ int sim_map_from_json(cJSON *doc, const char *path, int nstages, SimMap **out, G
         rc = sim_error(e, SIM_BAD_INPUT, "%s: segments: no FPGA segment", path);
         goto fail;
     }
-    if ((rc = parse_chans(path, m, e)) || (rc = parse_perf(path, m, nstages, e)))
+    if ((rc = parse_chans(path, m, e)) || (rc = parse_perf(path, m, nstages, e)) ||
+        (rc = sim_ts_parse(path, m, e)))
         goto fail;
     *out = m;
     return SIM_OK;
@@ -346,5 +347,6 @@ void sim_map_free(SimMap *m)
     cJSON_Delete(m->doc);
     free(m->chan);
     free(m->perf);
+    free(m->ts.maps);
     free(m);
 }

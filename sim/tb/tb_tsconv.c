@@ -445,6 +445,7 @@ int main(int argc, char **argv)
             rt[nrt + 8] = FIXLAT;
             rt[nrt + 9] = i == 0;
             rt[nrt + 10] = (int64_t)L[i].ya;
+            rt[nrt + 11] = 0; /* B FIXLAT after the last W, as the read data */
             nrt += 16;
         }
         memcpy(init, mem, MEMSZ);

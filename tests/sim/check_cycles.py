@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check_cycles.py RESULT.json TOL: the measured cycles of a kiln simulate run
 agree with the planner's prediction within TOL (a fraction, e.g. 0.02):
-every stage's t_done (last output beat of the first warm frame), the interval
-and the latency.  Prints one line per figure outside the bound; exit 1 then,
+every stage's t_done (last output beat of the first warm frame), the interval,
+the latency and the shared engine's frame (a segment with predicted_cycles).  Prints one line per figure outside the bound; exit 1 then,
 2 on a malformed file."""
 import json
 import sys
@@ -20,6 +20,8 @@ def main():
                  s["measured_t_done"]) for s in r["stages"]]
         figs.append(("interval", r["predicted_interval_cycles"], r["interval_cycles"]))
         figs.append(("latency", r["predicted_latency_cycles"], r["latency_cycles"]))
+        figs += [("segment %d (the shared engine) frame" % g["index"], g["predicted_cycles"],
+                  g["latency_cycles"]) for g in r["segments"] if "predicted_cycles" in g]
     except (OSError, ValueError, KeyError, TypeError) as e:
         print("check_cycles.py: %s: %s" % (sys.argv[1], e), file=sys.stderr)
         return 2

@@ -61,9 +61,7 @@ static void compile_usage(FILE *f)
             "            the faster), off (default); plan.json keeps the choice\n"
             "  --fold    time-shared conv engine (kiln_tsconv) for weight-heavy layers:\n"
             "            LAYER,... run one after the other on it, auto folds the convs of\n"
-            "            the smallest map where that is faster, none (default); the\n"
-            "            generated top does not instantiate it yet: with layers folded,\n"
-            "            --plan-only is required\n"
+            "            the smallest map where that is faster, none (default)\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -551,11 +549,6 @@ int kiln_cmd_compile(int argc, char **argv)
     rc = quantize(&g, &fp32, model, &qo, &b, &opts, plan_path, mhz, &how);
     if (rc == KILN_OK)
         rc = make_plan(g, &b, &opts, plan_path, mhz, &p);
-    if (rc == KILN_OK && p->fold.n > 0 && !plan_only)
-        rc = kiln_user_error("compile: %s %s folds %d layer(s) onto kiln_tsconv, which the "
-                             "generated top does not instantiate yet: add --plan-only",
-                             opts.fold ? "--fold" : "--plan", opts.fold ? opts.fold : plan_path,
-                             p->fold.n);
     ms = now_ms() - t0;
     if (rc == KILN_OK)
         rc = write_outputs(p, g, outdir, ms, plan_only, &svg, &dopt, &drv);

@@ -1,0 +1,249 @@
+/*
+ * tsconv.c: the time-shared conv engine of a plan that folds layers
+ * (hls/plan_fold.c): its kiln_tsconv instance in kiln_top, its descriptor
+ * table and weight streams in weights.bin, its maps and regmap.json's
+ * "tsconv" object (docs/rtl-pipeline.md).
+ *
+ * A start with SEGMENT = the plan's segment count runs the engine: FRAMES
+ * times the table, layer after layer.  Its three masters are the channels
+ * ts0 (descriptors, then each layer's weights), ts1 (input maps), ts2
+ * (output maps); TS0_BASE_LO/HI hold the table's DDR address.  The table
+ * in weights.bin holds map addresses as offsets into the map region (words
+ * 4-5 input, 8-9 output) and weight addresses as offsets into weights.bin
+ * (words 6-7): the host adds the two bases once it has placed them.
+ */
+#include "pipeline/internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hls/hw.h"
+#include "hls/res_util.h"
+
+static int64_t round_up(int64_t a, int64_t b)
+{
+    return hls_cdiv(a, b) * b;
+}
+
+/* The graph node named name, or -1. */
+static int node_named(const GirGraph *g, const char *name)
+{
+    int i;
+    for (i = 0; g && i < g->nnode; i++)
+        if (g->nodes[i].name && !strcmp(g->nodes[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Folded layer i as the conv stage the weight and value helpers take. */
+static HlsStage fold_stage(const HlsPlan *p, int i, int node)
+{
+    const HlsFoldLayer *l = &p->fold.layers[i];
+    HlsStage s;
+    memset(&s, 0, sizeof s);
+    s.node = l->node;
+    s.node_id = node;
+    s.kind = HLS_ST_CONV;
+    s.h = l->h, s.w = l->w, s.cin = l->cin, s.cout = l->cout;
+    s.k = l->k, s.stride = l->stride, s.pad = l->pad, s.oh = l->oh, s.ow = l->ow;
+    s.qlo = l->qlo, s.qhi = l->qhi;
+    s.pe_ic = s.pe_oc = p->fold.pe;
+    return s;
+}
+
+/* The map of value v (shape h x w x c) in m, added with role when new. */
+static int map_of(RtlTsMaps *m, const char *v, int64_t h, int64_t w, int64_t c, int role,
+                  int64_t pe)
+{
+    int k;
+    for (k = 0; k < m->nmap; k++)
+        if (!strcmp(m->map[k].value, v))
+            return k;
+    m->map[k].value = v;
+    m->map[k].h = h, m->map[k].w = w, m->map[k].c = c;
+    m->map[k].role = role;
+    m->map[k].bytes = round_up(h * w * hls_cdiv(c, pe) * pe, HLS_HW_FRAME_ALIGN);
+    m->map[k].offset = m->bytes;
+    m->bytes += round_up(m->map[k].bytes, HLS_HW_W_ALIGN);
+    m->nmap++;
+    return k;
+}
+
+int rtl_ts_maps(const Gen *G, RtlTsMaps *m, GirError *e)
+{
+    const HlsPlan *p = G->p;
+    const GirGraph *g = G->g;
+    int n = p->fold.n, i, j, k;
+    memset(m, 0, sizeof *m);
+    m->map = calloc((size_t)(2 * n + 1), sizeof *m->map);
+    m->x = calloc((size_t)n + 1, sizeof *m->x);
+    m->y = calloc((size_t)n + 1, sizeof *m->y);
+    m->node = calloc((size_t)n + 1, sizeof *m->node);
+    if (!m->map || !m->x || !m->y || !m->node)
+        gir_die("out of memory");
+    for (i = 0; i < n; i++) {
+        const HlsFoldLayer *l = &p->fold.layers[i];
+        HlsStage s;
+        const char *xv, *yv;
+        int uses = 0, v;
+        m->node[i] = node_named(g, l->node);
+        if (m->node[i] < 0)
+            return gir_error_at(e, gir_loc_none(), "rtl: folded layer '%s' is not a node of the "
+                                "graph", l->node);
+        s = fold_stage(p, i, m->node[i]);
+        xv = rtl_stage_in_value(g, &s, 0);
+        yv = rtl_stage_out_value(g, &s);
+        m->x[i] = map_of(m, xv, l->h, l->w, l->cin, 0, p->fold.pe);
+        if (m->map[m->x[i]].h != l->h || m->map[m->x[i]].w != l->w || m->map[m->x[i]].c != l->cin)
+            return gir_error_at(e, gir_loc_none(), "rtl: folded layer '%s': its input '%s' is "
+                                "not a %" PRId64 "x%" PRId64 "x%" PRId64 " map", l->node, xv,
+                                l->h, l->w, l->cin);
+        /* an output read outside the engine (a stage, a CPU node, a graph
+         * output) is one the host takes; else scratch */
+        v = gir_find_value(g, yv);
+        for (j = 0; v >= 0 && j < g->nnode; j++)
+            for (k = 0; k < g->nodes[j].nin; k++)
+                if (g->nodes[j].in[k] == v) {
+                    int folded = 0, q;
+                    for (q = 0; q < n; q++)
+                        folded |= node_named(g, p->fold.layers[q].node) == j;
+                    uses += !folded;
+                }
+        for (j = 0; v >= 0 && j < g->noutput; j++)
+            uses += g->outputs[j] == v;
+        m->y[i] = map_of(m, yv, l->oh, l->ow, l->cout, uses ? 1 : 2, p->fold.pe);
+    }
+    return 0;
+}
+
+void rtl_ts_maps_free(RtlTsMaps *m)
+{
+    free(m->map);
+    free(m->x);
+    free(m->y);
+    free(m->node);
+    memset(m, 0, sizeof *m);
+}
+
+int rtl_ts_image(const Gen *G, uint8_t *img, GirError *e)
+{
+    const HlsPlan *p = G->p;
+    const HlsChan *t = &G->c.ch[G->c.ts];
+    RtlTsMaps m;
+    int i;
+    if (rtl_ts_maps(G, &m, e) < 0) {
+        rtl_ts_maps_free(&m);
+        return -1;
+    }
+    for (i = 0; i < p->fold.n; i++) {
+        const HlsFoldLayer *l = &p->fold.layers[i];
+        HlsStage s = fold_stage(p, i, m.node[i]);
+        int64_t woff = t->offset + hls_fold_woffset(p, i);
+        HlsTsLayer d = {l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
+                        l->qlo, l->qhi, (uint64_t)m.map[m.x[i]].offset, (uint64_t)woff,
+                        (uint64_t)m.map[m.y[i]].offset};
+        uint32_t w[32];
+        int k;
+        if (hls_tsconv_desc(&d, p->fold.pe, t->data_w / 8, w, NULL) < 0 ||
+            rtl_conv_stream(G->g, &s, img + woff, e) < 0) {
+            rtl_ts_maps_free(&m);
+            if (e && !e->msg[0])
+                gir_error_at(e, gir_loc_none(), "rtl: folded layer '%s' does not pack into a "
+                             "kiln_tsconv descriptor", l->node);
+            return -1;
+        }
+        for (k = 0; k < 32; k++) {
+            uint8_t *b = img + t->offset + 128 * i + 4 * k;
+            b[0] = (uint8_t)w[k], b[1] = (uint8_t)(w[k] >> 8);
+            b[2] = (uint8_t)(w[k] >> 16), b[3] = (uint8_t)(w[k] >> 24);
+        }
+    }
+    rtl_ts_maps_free(&m);
+    return 0;
+}
+
+void rtl_ts_json(const Gen *G, FILE *f)
+{
+    const HlsPlan *p = G->p;
+    const HlsChan *t = &G->c.ch[G->c.ts];
+    static const char *const role[] = {"input", "output", "scratch"};
+    char name[160];
+    RtlTsMaps m;
+    GirError e;
+    int i;
+    memset(&e, 0, sizeof e);
+    if (rtl_ts_maps(G, &m, &e) < 0) /* rtl_write's check said so already */
+        gir_die("rtl: %s", e.msg);
+    fprintf(f,
+            ",\n  \"tsconv\": {\"segment\": %d, \"layers\": %d, \"lanes\": %d, \"data_w\": %d, "
+            "\"table_offset\": %" PRId64 ", \"bytes\": %" PRId64 ", \"maps_bytes\": %" PRId64
+            ", \"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\", \"cycles\": %" PRId64 ",\n"
+            "    \"relocate\": \"descriptor words 4-5 (input) and 8-9 (output) + the map region's "
+            "address, words 6-7 (weights) + weights.bin's address\",\n    \"descriptors\": [",
+            t->seg, p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
+            0x40 + 4 * t->cfg, 0x40 + 4 * (t->cfg + 1), p->fold.cycles);
+    for (i = 0; i < p->fold.n; i++) {
+        rtl_safe_name(p->fold.layers[i].node, name, sizeof name);
+        fprintf(f, "%s\n      {\"layer\": \"%s\", \"input\": %d, \"output\": %d, "
+                   "\"weights_offset\": %" PRId64 ", \"cycles\": %" PRId64 "}",
+                i ? "," : "", name, m.x[i], m.y[i], t->offset + hls_fold_woffset(p, i),
+                p->fold.layers[i].cycles);
+    }
+    fprintf(f, "\n    ],\n    \"maps\": [");
+    for (i = 0; i < m.nmap; i++) {
+        rtl_safe_name(m.map[i].value, name, sizeof name);
+        fprintf(f, "%s\n      {\"value\": \"%s\", \"role\": \"%s\", \"offset\": %" PRId64
+                   ", \"h\": %" PRId64 ", \"w\": %" PRId64 ", \"c\": %" PRId64
+                   ", \"frame_bytes\": %" PRId64 "}",
+                i ? "," : "", name, role[m.map[i].role], m.map[i].offset, m.map[i].h, m.map[i].w,
+                m.map[i].c, m.map[i].bytes);
+    }
+    fprintf(f, "\n    ]}");
+    rtl_ts_maps_free(&m);
+}
+
+void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
+{
+    const HlsPlan *p = G->p;
+    const HlsEngineDesc *desc = hls_engine_find("kiln_tsconv");
+    const HlsChan *t = &G->c.ch[G->c.ts];
+    static const char *const rd[] = {"arvalid", "arready", "araddr", "arlen", "arsize", "arburst",
+                                     "rvalid", "rready", "rdata", "rresp", "rlast", NULL};
+    static const char *const wr[] = {"awvalid", "awready", "awaddr", "awlen", "awsize",
+                                     "awburst", "wvalid", "wready", "wdata", "wstrb", "wlast",
+                                     "bvalid", "bready", "bresp", NULL};
+    int lo = 32 * t->cfg, hi = 32 * (t->cfg + 1), j, m;
+    if (!desc)
+        gir_die("rtl: engine kiln_tsconv is not built");
+    fprintf(d, "    wire                  ch_ts0_err;\n    wire                  ch_ts1_err;\n"
+               "    wire                  ch_ts2_err;\n    wire                  ch_ts2_done;\n");
+    fprintf(u, "    wire                  ts_busy;\n    wire [31:0]           ts_finished;\n"
+               "    wire [15:0]           ts_layer;\n");
+    fprintf(b, "    // the time-shared conv engine: %d folded layers, a start with SEGMENT = %d\n"
+               "    // runs its table (TS0_BASE) FRAMES times\n"
+               "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n"
+               "    kiln_tsconv #(\n",
+            p->fold.n, t->seg);
+    for (j = 0; desc->hw_params[j]; j++)
+        fprintf(b, "        .%s(%" PRId64 ")%s\n", desc->hw_params[j], p->fold.hw[j],
+                desc->hw_params[j + 1] ? "," : "");
+    fprintf(b,
+            "    ) u_tsconv (\n        .clk(clk),\n        .rst(rst),\n"
+            "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]}),\n"
+            "        .cfg_layers(16'd%d),\n        .cfg_frames(rf_frames),\n"
+            "        .avail(32'hFFFFFFFF),\n        .finished(ts_finished),\n"
+            "        .start(seg%d_go),\n        .busy(ts_busy),\n        .done(ch_ts2_done),\n"
+            "        .error(ch_ts0_err),\n        .layer(ts_layer),\n",
+            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo, p->fold.n, t->seg);
+    for (m = 0; m < 3; m++) {
+        const char *const *s = m == 2 ? wr : rd;
+        for (j = 0; s[j]; j++)
+            fprintf(b, "        .m%d_axi_%s(m_axi_ts%d_%s)%s\n", m, s[j], m, s[j],
+                    m == 2 && !s[j + 1] ? "" : ",");
+    }
+    fprintf(b, "    );\n\n");
+    G->need |= 1u << T_TSCONV | 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 |
+               1u << T_REQUANT | 1u << T_RD_CHAN | 1u << T_WR_CHAN | 1u << T_AXI_RD |
+               1u << T_AXI_WR | 1u << T_CHAN_REPS | 1u << T_WIDTH | 1u << T_FIFO;
+}
