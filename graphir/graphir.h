@@ -532,6 +532,16 @@ GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const floa
  * form, so a per-channel scale on it changes nothing else. */
 int gir_quant_leaves_int8(const GirGraph *g, int v);
 
+/* The nodes the quantizer makes one LutI8 table of when value v of g is
+ * int8: v's sole reader and each sole reader after it, as long as each is a
+ * function of the one value before it alone (an elementwise activation,
+ * Clip with constant bounds, arithmetic with a one-element constant), in
+ * order into chain[0..max-1]; returns their count (0: none). */
+int gir_quant_lut_chain(const GirGraph *g, int v, int *chain, int max);
+/* The chain's fp32 result on x, in double (the table's entries before
+ * rounding). */
+double gir_quant_lut_eval(const GirGraph *g, const int *chain, int n, double x);
+
 /* Accuracy of one value: int8 graph against fp32 (graphir/quant/accuracy.c). */
 typedef struct {
     const char *name; /* value name, shared by both graphs */

@@ -26,8 +26,17 @@
  * quantizer moves the mean of the error its int8 weights make into the
  * bias (gir_quantize_bc).
  *
+ * Around the nodes the quantizer makes one LutI8 table of (a chain of
+ * functions of one value, gir_quant_lut_chain), two thresholds follow from
+ * the function as well: the chain's result, where only convs read it, is
+ * held to its least-MSE threshold; the chain's input is clipped to where
+ * the table's output still changes, from each value's signed range (kept
+ * beside the histogram).  On PP-OCRv4's detector the two together moved the
+ * int8 output's cosine from 0.891 to 0.936 (docs/ocr.md).
+ *
  * Needs: a graph that gir_run accepts.  The statistics point into it.
  */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -42,6 +51,7 @@
 /* One value's statistics. */
 typedef struct {
     double absmax;  /* largest |x| seen */
+    double lo, hi;  /* smallest and largest finite x seen (lo > hi until one) */
     double range;   /* upper edge of the histogram; 0 until a nonzero x */
     uint64_t *hist; /* HBINS counts of |x| in [i, i+1) * range / HBINS */
     uint64_t total; /* elements seen */
@@ -125,6 +135,8 @@ GirCalib *gir_calib_new(const GirGraph *g)
         c->st[i].hist = calloc(HBINS, sizeof *c->st[i].hist);
         if (!c->st[i].hist)
             gir_die("out of memory");
+        c->st[i].lo = INFINITY;
+        c->st[i].hi = -INFINITY;
         c->watch[c->nwatch++] = i;
         if (gir_quant_leaves_int8(g, i))
             want_channels(c, i);
@@ -180,6 +192,15 @@ static void record(ValStats *s, const float *x, int64_t n)
     double mx, scale;
     int64_t i, finite = 0;
     uint32_t top = 0;
+    float lo = (float)s->lo, hi = (float)s->hi;
+    /* The signed range; an infinity fails the bound check, a NaN both. */
+    for (i = 0; i < n; i++) {
+        float v = x[i];
+        lo = v < lo && v >= -FLT_MAX ? v : lo;
+        hi = v > hi && v <= FLT_MAX ? v : hi;
+    }
+    s->lo = lo;
+    s->hi = hi;
     /* The largest finite |x| from the bit patterns: a float without its
      * sign bit orders as its magnitude does, and is finite below the
      * exponent of all ones.  Exact, branch-free, so the compiler vectorizes
@@ -417,16 +438,146 @@ static float stat_threshold(const ValStats *s, GirCalibMethod m, double percenti
     return (float)t;
 }
 
+/*
+ * The threshold with least mean squared int8 error over the histogram
+ * (bin centres): rounding noise t^2 / (12 * 127^2) for each value below t,
+ * (|x| - t)^2 for each value above it.  One pass from the top with running
+ * sums of the counts, x and x^2 above the cut.
+ */
+static double mse_threshold(const ValStats *s)
+{
+    double w = s->range / HBINS, n = 0, sx = 0, sxx = 0, best = INFINITY, bt = s->absmax;
+    int i;
+    for (i = HBINS; i >= 1; i--) {
+        double t = i * w, e;
+        if (i < HBINS) {
+            double c = (double)s->hist[i], x = (i + 0.5) * w;
+            n += c;
+            sx += c * x;
+            sxx += c * x * x;
+        }
+        e = ((double)s->total - n) * t * t / (12.0 * 127 * 127) + sxx - 2 * t * sx + t * t * n;
+        if (e < best) {
+            best = e;
+            bt = t;
+        }
+    }
+    return bt < s->absmax ? bt : s->absmax;
+}
+
+/* 1 when value v of g is read by Conv nodes only (not a graph output). */
+static int read_by_convs_only(const GirGraph *g, int v)
+{
+    int i, j, any = 0;
+    for (i = 0; i < g->noutput; i++)
+        if (g->outputs[i] == v)
+            return 0;
+    for (i = 0; i < g->nnode; i++)
+        for (j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v) {
+                if (g->nodes[i].op != GIR_OP_CONV)
+                    return 0;
+                any = 1;
+            }
+    return any;
+}
+
+/* The int8 code of the chain's result on x, on output scale sy, as the
+ * quantizer rounds a table entry. */
+static double lut_code(const GirGraph *g, const int *chain, int n, double x, double sy)
+{
+    double q = rint(gir_quant_lut_eval(g, chain, n, x) / sy);
+    return isnan(q) ? 0 : q < -128 ? -128 : q > 127 ? 127 : q;
+}
+
+/* Between x_in, where the chain's code is q, and x_out, where it is not:
+ * the point nearest x_out still at q, to 1e-6 of the distance (bisection). */
+static double flat_edge(const GirGraph *g, const int *chain, int n, double sy, double q,
+                        double x_in, double x_out)
+{
+    int k;
+    for (k = 0; k < 20; k++) {
+        double mid = 0.5 * (x_in + x_out);
+        if (lut_code(g, chain, n, mid, sy) == q)
+            x_in = mid;
+        else
+            x_out = mid;
+    }
+    return x_in;
+}
+
+/*
+ * The threshold of value v read by a LutI8 chain (chain[0..n-1]) whose
+ * result has threshold tout: where the table's output code stays the one at
+ * the lower end of v's range [lo, hi] (clipped to [-t, t]) up to some x_a,
+ * and the one at the upper end from some x_b on, the input codes there are
+ * wasted; v's threshold shrinks to max(|x_a|, |x_b|) (never grows), and a
+ * value beyond it saturates onto an input code the table maps to that same
+ * output.  HardSigmoid is flat outside [-2.5, 2.5] (Paddle's slope 0.2): a
+ * conv ranging to +-52 before one left 15 of the table's 256 entries on the
+ * slope (PP-OCRv4 det); HardSwish is flat below -3.
+ */
+#define LUT_SAMPLES 4096
+static float lut_input_threshold(const GirGraph *g, const ValStats *s, float t, const int *chain,
+                                 int n, float tout)
+{
+    double lo = s->lo > -t ? s->lo : -t, hi = s->hi < t ? s->hi : t, sy = tout / 127.0;
+    double step, qlo, qhi, xa, xb;
+    int k;
+    if (!(lo < hi) || !(tout > 0))
+        return t;
+    step = (hi - lo) / LUT_SAMPLES;
+    qlo = lut_code(g, chain, n, lo, sy);
+    qhi = lut_code(g, chain, n, hi, sy);
+    for (k = 1; k <= LUT_SAMPLES && lut_code(g, chain, n, lo + k * step, sy) == qlo; k++)
+        ;
+    if (k > LUT_SAMPLES)
+        return t; /* one code over the whole range */
+    xa = flat_edge(g, chain, n, sy, qlo, lo + (k - 1) * step, lo + k * step);
+    for (k = 1; k < LUT_SAMPLES && lut_code(g, chain, n, hi - k * step, sy) == qhi; k++)
+        ;
+    xb = flat_edge(g, chain, n, sy, qhi, hi - (k - 1) * step, hi - k * step);
+    xa = fabs(xa) > fabs(xb) ? fabs(xa) : fabs(xb);
+    return xa < t ? (float)xa : t;
+}
+
 void gir_calib_thresholds(const GirCalib *c, GirCalibMethod m, double percentile,
                           float *thresholds)
 {
-    int i;
-    for (i = 0; i < c->g->nval; i++) {
+    const GirGraph *g = c->g;
+    int i, chain[64], n;
+    for (i = 0; i < g->nval; i++) {
         const ValStats *s = &c->st[i];
         thresholds[i] = 0;
         if (!s->hist || s->total == 0)
             continue;
         thresholds[i] = stat_threshold(s, m, percentile);
+    }
+    /* A LutI8 chain's result read by convs only: at most the least-MSE
+     * threshold, whatever the method.  The table saturates for free, and
+     * these values (HardSwish outputs) are long-tailed: a conv sums many of
+     * them, so rounding every one finer costs less than clipping the few
+     * largest.  Not before a pool or a graph output, whose means the
+     * clipping would shift (docs/quant.md has the figures). */
+    for (i = 0; i < g->nval; i++) {
+        int o;
+        if (!c->st[i].hist || (n = gir_quant_lut_chain(g, i, chain, 64)) == 0)
+            continue;
+        o = g->nodes[chain[n - 1]].out[0];
+        if (c->st[o].hist && c->st[o].total > 0 && read_by_convs_only(g, o)) {
+            float t = (float)mse_threshold(&c->st[o]);
+            if (t > 0 && t < thresholds[o])
+                thresholds[o] = t;
+        }
+    }
+    /* Then each chain's input: the codes where its table is flat go. */
+    for (i = 0; i < g->nval; i++) {
+        const ValStats *s = &c->st[i];
+        if (!s->hist || s->total == 0 || thresholds[i] <= 0 ||
+            (n = gir_quant_lut_chain(g, i, chain, 64)) == 0)
+            continue;
+        thresholds[i] = lut_input_threshold(g, s, thresholds[i], chain, n,
+                                            thresholds[g->nodes[chain[n - 1]].out[0]]);
     }
 }
 

@@ -490,6 +490,25 @@ static int sole_reader(const GirGraph *g, int v)
     return r;
 }
 
+int gir_quant_lut_chain(const GirGraph *g, int v, int *chain, int max)
+{
+    int n = 0, last = v, r, x;
+    while (n < max && (r = sole_reader(g, last)) >= 0 && lut_step(g, &g->nodes[r], &x) &&
+           x == last && g->vals[g->nodes[r].out[0]].type.dtype == GIR_DT_F32) {
+        chain[n++] = r;
+        last = g->nodes[r].out[0];
+    }
+    return n;
+}
+
+double gir_quant_lut_eval(const GirGraph *g, const int *chain, int n, double x)
+{
+    int j;
+    for (j = 0; j < n; j++)
+        x = lut_apply(g, &g->nodes[chain[j]], x);
+    return x;
+}
+
 int gir_quant_leaves_int8(const GirGraph *g, int v)
 {
     const GirValue *val = &g->vals[v];

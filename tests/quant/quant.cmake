@@ -70,3 +70,8 @@ add_test(NAME quant_lut_hswish
 add_test(NAME quant_lut_table_bad
   COMMAND ${QEXPECT} 2 "kiln: node 'y': LutI8: attribute lut has 3 entries; expected 256"
     -- ${QKILN} ir ${QUANT}/lut_table_bad.gir)
+# The thresholds around LutI8 tables: a table's input clipped to where its
+# function changes, a HardSwish result read by a conv at its least-MSE
+# threshold (calibration, docs/quant.md step 3).
+add_test(NAME quant_lut_range
+  COMMAND ${QUANT}/lut_range.sh ${QKILN} ${QUANT}/lut_range.gir ${QWORK}/lut_range)
