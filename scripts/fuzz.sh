@@ -69,20 +69,42 @@ done
 sed '1s/"ok":true.*/"ok":false,"error":"crashed: signal 11"}/' "$seeds/records/tune.jsonl" \
   > "$seeds/records/failed.jsonl"
 
-status=0
-for f in onnx npy cfg text board plan regmap image tosa records; do
-  bin=$build/tests/fuzz_$f
-  [ -x "$bin" ] || { echo "fuzz: no fuzz_$f target"; status=1; continue; }
-  corpus=$build/fuzz-corpus/$f
+# two targets at a time (the machine's two cores), each its own summary
+# file, printed in order once all have ended
+fuzz_one() {
+  local f=$1 bin=$build/tests/fuzz_$1 corpus=$build/fuzz-corpus/$1 log=$build/fuzz_$1.log runs
+  local res=$build/fuzz_$1.result
+  if [ ! -x "$bin" ]; then
+    echo "fuzz: no fuzz_$f target" > "$res"
+    return 1
+  fi
   mkdir -p "$corpus"
-  log=$build/fuzz_$f.log
   if "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
        -print_final_stats=1 -artifact_prefix="$build/fuzz_$f-" "$corpus" "$seeds/$f" >"$log" 2>&1; then
     runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-    echo "fuzz_$f: ${runs:-?} executions in ${secs} s, no findings"
+    echo "fuzz_$f: ${runs:-?} executions in ${secs} s, no findings" > "$res"
   else
-    echo "fuzz_$f: FAILED (see $log)"
-    grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5
+    { echo "fuzz_$f: FAILED (see $log)"; grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5; } > "$res"
+    return 1
+  fi
+}
+
+targets="onnx npy cfg text board plan regmap image tosa records"
+status=0
+for f in $targets; do
+  rm -f "$build/fuzz_$f.result"
+  fuzz_one "$f" &
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do
+    wait -n || true
+  done
+done
+wait || true
+for f in $targets; do
+  if [ -f "$build/fuzz_$f.result" ]; then
+    cat "$build/fuzz_$f.result"
+    grep -q "no findings" "$build/fuzz_$f.result" || status=1
+  else
+    echo "fuzz_$f: no result"
     status=1
   fi
 done
