@@ -134,6 +134,10 @@ int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t
 /* ir.c: the element strides of v (numpy-broadcast to y) along y's axes
  * into st (0 where v broadcasts); 0 when v does not broadcast to y. */
 int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st);
+/* ir.c: each of nv operands' element offset at the start of row `row` of
+ * y (all axes but the last), from its broadcast strides st[k]. */
+void klv_bcast_row(KlvIr *ir, LLVMValueRef row, const GirType *y, int64_t (*st)[GIR_MAX_RANK],
+                   int nv, LLVMValueRef *off);
 /* ir.c: the constant bounds of a Clip node (inputs 1 and 2, absent: -inf,
  * +inf) into lo, hi; 0 when one is not a one-element f32 constant. */
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi);

@@ -236,6 +236,22 @@ int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st)
     return 1;
 }
 
+void klv_bcast_row(KlvIr *ir, LLVMValueRef row, const GirType *y, int64_t (*st)[GIR_MAX_RANK],
+                   int nv, LLVMValueRef *off)
+{
+    LLVMValueRef rem = row;
+    int d, k;
+    for (k = 0; k < nv; k++)
+        off[k] = klv_i64(ir, 0);
+    for (d = y->rank - 2; d >= 0; d--) {
+        LLVMValueRef i = LLVMBuildSRem(ir->b, rem, klv_i64(ir, y->dims[d]), "");
+        rem = LLVMBuildSDiv(ir->b, rem, klv_i64(ir, y->dims[d]), "");
+        for (k = 0; k < nv; k++)
+            if (st[k][d])
+                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
+    }
+}
+
 int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)
 {
     int k;

@@ -873,10 +873,10 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
 {
     const GirType *yt = &g->vals[n->out[0]].type;
     int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
-    int r = yt->rank, k, d, nv = n->nin, kind, sgn[NARY_MAX];
+    int r = yt->rank, k, nv = n->nin, kind, sgn[NARY_MAX];
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef et[NARY_MAX], yet, lt;
-    LLVMValueRef rem, off[NARY_MAX], v[NARY_MAX], res;
+    LLVMValueRef off[NARY_MAX], v[NARY_MAX], res;
     KlvLoop lr, lj;
     if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
         !(yet = bcast_elem(ir, yt->dtype)))
@@ -902,16 +902,7 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     rows = gir_type_numel(yt) / L;
     klv_kernel_begin(ir, name);
     lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    rem = lr.iv;
-    for (k = 0; k < nv; k++)
-        off[k] = klv_i64(ir, 0);
-    for (d = r - 2; d >= 0; d--) {
-        LLVMValueRef i = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
-        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
-        for (k = 0; k < nv; k++)
-            if (st[k][d])
-                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
-    }
+    klv_bcast_row(ir, lr.iv, yt, st, nv, off);
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < nv; k++) {
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
@@ -1010,6 +1001,24 @@ static int emit_gap(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     return 1;
 }
 
+/* The rows of a Softmax-like node n on type t: its axis (coerce2d, the
+ * pre-13 form: all axes from axis on as one) splits t into outer x len x
+ * inner; 0 when the axis is out of range or a count is not positive. */
+static int softmax_rows(const GirNode *n, const GirType *t, int64_t *outer, int64_t *len,
+                        int64_t *inner)
+{
+    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
+    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1);
+    if (ax < 0)
+        ax += t->rank;
+    if (t->rank < 1 || ax < 0 || ax >= t->rank)
+        return 0;
+    *outer = dims_prod(t->dims, 0, ax);
+    *len = coerce ? dims_prod(t->dims, ax, t->rank) : t->dims[ax];
+    *inner = coerce ? 1 : dims_prod(t->dims, ax + 1, t->rank);
+    return *outer > 0 && *len > 0 && *inner > 0;
+}
+
 /* Softmax along one axis (coerce2d: over all axes from axis on, the pre-13
  * form).  The outer loop runs over the rows (outer x inner); per row, as
  * the interpreter computes it: the maximum, expf(x - max) stored and summed
@@ -1019,25 +1028,12 @@ static int emit_softmax(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
                         KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
-    int coerce = gir_attr_int(n, "coerce2d", 0) != 0;
-    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    int64_t outer, len, inner;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef x, y, mxp, sump, base, xp, yp, stride, at, v, mx, sum;
     KlvLoop lr, li;
-    if (ax < 0)
-        ax += t->rank;
-    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1)
-        return 0;
-    outer = dims_prod(t->dims, 0, ax);
-    if (coerce) {
-        len = dims_prod(t->dims, ax, t->rank);
-        inner = 1;
-    } else {
-        len = t->dims[ax];
-        inner = dims_prod(t->dims, ax + 1, t->rank);
-    }
-    if (outer <= 0 || len <= 0 || inner <= 0)
+    if (n->nin != 1 || !softmax_rows(n, t, &outer, &len, &inner))
         return 0;
     klv_kernel_begin(ir, name);
     mxp = LLVMBuildAlloca(b, ir->f32, "max");
@@ -1090,25 +1086,13 @@ static int emit_softmax_like(KlvIr *ir, const GirGraph *g, const GirNode *n, con
                              KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
-    int coerce = gir_attr_int(n, "coerce2d", 0) != 0, hard = n->op == GIR_OP_HARDMAX;
-    int64_t ax = gir_attr_int(n, "axis", coerce ? 1 : -1), outer, len, inner;
+    int hard = n->op == GIR_OP_HARDMAX;
+    int64_t outer, len, inner;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef x, y, mxp, atp, sump, base, xp, yp, stride, at, v, mx, pos, take, lsum;
     KlvLoop lr, li;
-    if (ax < 0)
-        ax += t->rank;
-    if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nin != 1 || n->nout != 1)
-        return 0;
-    outer = dims_prod(t->dims, 0, ax);
-    if (coerce) {
-        len = dims_prod(t->dims, ax, t->rank);
-        inner = 1;
-    } else {
-        len = t->dims[ax];
-        inner = dims_prod(t->dims, ax + 1, t->rank);
-    }
-    if (outer <= 0 || len <= 0 || inner <= 0)
+    if (n->nin != 1 || n->nout != 1 || !softmax_rows(n, t, &outer, &len, &inner))
         return 0;
     klv_kernel_begin(ir, name);
     mxp = LLVMBuildAlloca(b, d, "max");

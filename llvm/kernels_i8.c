@@ -266,9 +266,9 @@ static int emit_add_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
 {
     const GirType *yt = &g->vals[n->out[0]].type, *ot[2];
     int64_t ma, mb, sh, st[2][GIR_MAX_RANK], L, rows;
-    int r = yt->rank, k, d;
+    int r = yt->rank, k;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef rem, off[2], v[2], acc;
+    LLVMValueRef off[2], v[2], acc;
     KlvLoop lr, lj;
     if (n->nin != 2 || r < 1 || !attr1(n, "rq_m_a", &ma) || !attr1(n, "rq_m_b", &mb) ||
         !attr1(n, "rq_shift", &sh) || sh < 0 || sh > KILN_RQ_MAX_SHIFT)
@@ -284,15 +284,7 @@ static int emit_add_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     rows = gir_type_numel(yt) / L;
     klv_kernel_begin(ir, name);
     lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    rem = lr.iv;
-    off[0] = off[1] = klv_i64(ir, 0);
-    for (d = r - 2; d >= 0; d--) {
-        LLVMValueRef i = LLVMBuildSRem(b, rem, klv_i64(ir, yt->dims[d]), "");
-        rem = LLVMBuildSDiv(b, rem, klv_i64(ir, yt->dims[d]), "");
-        for (k = 0; k < 2; k++)
-            if (st[k][d])
-                off[k] = klv_add(ir, off[k], klv_mul(ir, i, klv_i64(ir, st[k][d])));
-    }
+    klv_bcast_row(ir, lr.iv, yt, st, 2, off);
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < 2; k++) {
         LLVMValueRef at = st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k];

@@ -135,6 +135,9 @@ int sim_json_num(const cJSON *o, const char *key, double *v);
  * file: where.key. */
 int sim_need_num(const char *file, const char *where, const cJSON *o, const char *key, double lo,
                  double hi, double *v, GirError *e);
+/* A non-empty string member, else SIM_BAD_INPUT naming file: where.key. */
+int sim_need_str(const char *file, const char *where, const cJSON *o, const char *key,
+                 const char **v, GirError *e);
 /* An array member, or NULL after an error naming file: key. */
 const cJSON *sim_need_array(const char *file, const cJSON *o, const char *key, GirError *e);
 /* The JSON object of the file at path, or NULL after an error naming the

@@ -40,8 +40,8 @@ int sim_need_num(const char *file, const char *where, const cJSON *o, const char
     return SIM_OK;
 }
 
-static int need_str(const char *file, const char *where, const cJSON *o, const char *key,
-                    const char **v, GirError *e)
+int sim_need_str(const char *file, const char *where, const cJSON *o, const char *key,
+                 const char **v, GirError *e)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsString(j) || !j->valuestring[0])
@@ -136,7 +136,7 @@ static int parse_tensor(const char *file, const char *where, const cJSON *o, Sim
     int64_t raw;
     double v;
     int rc, k;
-    if ((rc = need_str(file, where, o, "value", &c->value, e)))
+    if ((rc = sim_need_str(file, where, o, "value", &c->value, e)))
         return rc;
     for (k = 0; k < 4; k++) {
         if ((rc = sim_need_num(file, where, o, keys[k], 1, hi[k], &v, e)))
@@ -153,7 +153,7 @@ static int parse_tensor(const char *file, const char *where, const cJSON *o, Sim
         c->subs = (int)v;
     }
     if (cJSON_GetObjectItemCaseSensitive(o, "source")) {
-        if ((rc = need_str(file, where, o, "source", &c->source_name, e)))
+        if ((rc = sim_need_str(file, where, o, "source", &c->source_name, e)))
             return rc;
         if (!c->rd)
             return sim_error(e, SIM_BAD_INPUT, "%s: %s.source: only a read channel has a source",
@@ -177,8 +177,8 @@ static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c, Gir
     snprintf(where, sizeof where, "channels[%d]", idx);
     if (!cJSON_IsObject(o))
         return sim_error(e, SIM_BAD_INPUT, "%s: %s: expected an object", file, where);
-    if ((rc = need_str(file, where, o, "name", &c->name, e)) ||
-        (rc = need_str(file, where, o, "dir", &dir, e)))
+    if ((rc = sim_need_str(file, where, o, "name", &c->name, e)) ||
+        (rc = sim_need_str(file, where, o, "dir", &dir, e)))
         return rc;
     if (strcmp(dir, "rd") && strcmp(dir, "wr"))
         return sim_error(e, SIM_BAD_INPUT, "%s: %s.dir: '%s' is neither \"rd\" nor \"wr\"", file,
@@ -283,7 +283,7 @@ static int parse_perf(const char *file, SimMap *m, int nstages, GirError *e)
         if ((rc = sim_need_num(file, where, o, "stage", 0, nstages - 1, &v, e)))
             return rc;
         m->perf[i].stage = (int)v;
-        if ((rc = need_str(file, where, o, "layer", &m->perf[i].layer, e)) ||
+        if ((rc = sim_need_str(file, where, o, "layer", &m->perf[i].layer, e)) ||
             (rc = sim_need_num(file, where, o, "offset", 0x200, 0xff8, &v, e)))
             return rc;
         m->perf[i].offset = (uint32_t)v;

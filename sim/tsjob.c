@@ -19,17 +19,6 @@
 
 #include "sim/internal.h"
 
-static int ts_str(const char *file, const char *where, const cJSON *o, const char *key,
-                  const char **v, GirError *e)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsString(j) || !j->valuestring[0])
-        return sim_error(e, SIM_BAD_INPUT, "%s: %s.%s: expected a non-empty string", file, where,
-                         key);
-    *v = j->valuestring;
-    return SIM_OK;
-}
-
 int sim_ts_parse(const char *file, SimMap *m, GirError *e)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->doc, "tsconv"), *a, *o;
@@ -74,8 +63,8 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e)
         const char *role = "";
         char where[64];
         snprintf(where, sizeof where, "tsconv.maps[%d]", i);
-        if ((rc = ts_str(file, where, o, "value", &p->value, e)) ||
-            (rc = ts_str(file, where, o, "role", &role, e)))
+        if ((rc = sim_need_str(file, where, o, "value", &p->value, e)) ||
+            (rc = sim_need_str(file, where, o, "role", &role, e)))
             return rc;
         p->role = !strcmp(role, "input") ? 0 : !strcmp(role, "output") ? 1
                   : !strcmp(role, "scratch") ? 2 : -1;
