@@ -670,6 +670,20 @@ static int materialize(Rd *r, Ent *x)
 
 typedef int (*OpFn)(Rd *r);
 
+/* Bits of a scalar element type; 0 for any other type. */
+static int elem_bits(MlirType t)
+{
+    if (mlirTypeIsAInteger(t))
+        return (int)mlirIntegerTypeGetWidth(t);
+    if (mlirTypeIsAF64(t))
+        return 64;
+    if (mlirTypeIsAF32(t))
+        return 32;
+    if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
+        return 16;
+    return 0;
+}
+
 static int rd_const(Rd *r)
 {
     MlirAttribute a = attr(r, "value");
@@ -685,6 +699,10 @@ static int rd_const(Rd *r)
                        "sparse constants are not read)");
     n = gir_type_numel(&t);
     es = gir_dtype_size(t.dtype);
+    if (mlirElementsAttrGetNumElements(a) != n ||
+        elem_bits(mlirShapedTypeGetElementType(mlirAttributeGetType(a))) !=
+            (t.dtype == GIR_DT_BOOL ? 1 : (int)es * 8))
+        return rd_fail(r, "the value's type is not the result's type");
     buf = calloc((size_t)(n > 0 ? n : 1), es);
     if (!buf)
         gir_die("out of memory");
@@ -692,8 +710,12 @@ static int rd_const(Rd *r)
         for (i = 0; i < n; i++)
             ((uint8_t *)buf)[i] = mlirDenseElementsAttrGetBoolValue(
                 a, mlirDenseElementsAttrIsSplat(a) ? 0 : (intptr_t)i);
-    } else {
+    } else if (n > 0) {
         const char *raw = mlirDenseElementsAttrGetRawData(a);
+        if (!raw) {
+            free(buf);
+            return rd_fail(r, "the value holds no data");
+        }
         if (mlirDenseElementsAttrIsSplat(a)) {
             for (i = 0; i < n; i++)
                 memcpy((char *)buf + (size_t)i * es, raw, es);
