@@ -2,6 +2,8 @@
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for
 # SECONDS (default 60), seeded with the test models.  Fails on any crash,
 # leak or sanitizer report.  Usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR]
+# The mutation seed is KILN_FUZZ_SEED (default 1), so a run on a fresh build
+# explores the same inputs again; KILN_FUZZ_SEED=0 lets libFuzzer pick one.
 set -euo pipefail
 secs=${1:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +15,7 @@ cmake --build "$build" -j2 --target fuzzers models kiln >/dev/null
 # a UBSan report ends the run like an ASan one (the default only prints it)
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 
+rseed=${KILN_FUZZ_SEED:-1}
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
 mkdir -p "$seeds"/{onnx,npy,cfg,text,board,plan,regmap,image,tosa,records}
@@ -79,12 +82,17 @@ fuzz_one() {
     return 1
   fi
   mkdir -p "$corpus"
+  rm -f "$build/fuzz_$f-"*
   if "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
-       -print_final_stats=1 -artifact_prefix="$build/fuzz_$f-" "$corpus" "$seeds/$f" >"$log" 2>&1; then
+       -print_final_stats=1 -seed="$rseed" -artifact_prefix="$build/fuzz_$f-" "$corpus" "$seeds/$f" >"$log" 2>&1; then
     runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-    echo "fuzz_$f: ${runs:-?} executions in ${secs} s, no findings" > "$res"
+    echo "fuzz_$f: ${runs:-?} executions in ${secs} s (seed $rseed), no findings" > "$res"
   else
-    { echo "fuzz_$f: FAILED (see $log)"; grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5; } > "$res"
+    { echo "fuzz_$f: FAILED with seed $rseed (see $log; the input is $build/fuzz_$f-*)"; grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5
+      # the input itself, so a finding on a machine that is gone can be replayed
+      for a in "$build/fuzz_$f-"*; do
+        [ -f "$a" ] && [ "$(stat -c %s "$a")" -le 65536 ] && { echo "$(basename "$a") as base64:"; base64 -w 100 "$a"; }
+      done; } > "$res"
     return 1
   fi
 }
