@@ -165,7 +165,9 @@ typedef struct {
     int64_t ddr_bytes;   /* its DDR traffic per frame */
     int64_t macs;        /* its MACs per frame */
     HlsRes res;          /* its resources (descriptor) */
-    int bound;           /* 1: it sets the interval */
+    int64_t dataflow;    /* the dataflow's segments one after the other: the sum of
+                            each segment's interval (its slowest stage or its DDR) */
+    int bound;           /* 1: its frame is longer than the dataflow's part */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 

@@ -8,9 +8,10 @@
  * consumers then read from DDR, their producers write to DDR, segments are
  * recomputed) and sizes the engine for a PE x PE array; hls_fold_eval adds
  * its resources, MACs and DDR traffic to the plan's totals after each
- * evaluation, hls_fold_finish its cycles to the interval (the engine works
- * on one frame while the dataflow works on the next) and to the latency
- * (the folded layers run between the segments of a frame).
+ * evaluation, hls_fold_finish its cycles to the interval (the dataflow's
+ * segments and the engine run one after the other: one start at a time)
+ * and to the latency (the folded layers run between the segments of a
+ * frame).
  *
  * Each folded layer takes the descriptor's exact cycles (hls/desc_tsconv.c,
  * checked by sim/tb/tb_tsconv.c against a memory of fixed latency, here
@@ -18,6 +19,7 @@
  * simulate's memory gives) or the time its DDR bytes take at the board's
  * bandwidth, the longer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,13 +304,36 @@ void hls_fold_eval(HlsPlan *p)
     p->macs += p->fold.macs;
 }
 
+/* The register file takes one start at a time (kiln_regfile ignores a start
+ * while busy) and SEGMENT selects what it runs: a dataflow segment FRAMES
+ * frames back to back, or the engine's table.  So nothing of a folded plan
+ * overlaps: a frame costs each segment's interval (its slowest stage's
+ * occupancy, or its own DDR bytes at the board's bandwidth) plus the
+ * engine's frame, and the whole plan's DDR cycles bound the sum. */
 void hls_fold_finish(HlsPlan *p)
 {
+    double bpc;
+    int64_t *occ, *bytes, sum = 0;
+    int i;
     if (p->fold.n == 0)
         return;
-    p->fold.bound = p->fold.cycles > p->interval;
-    if (p->fold.bound)
-        p->interval = p->fold.cycles;
+    bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
+    occ = calloc((size_t)p->nsegment + 1, sizeof *occ);
+    bytes = calloc((size_t)p->nsegment + 1, sizeof *bytes);
+    if (!occ || !bytes)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        occ[s->segment] = hls_max64(occ[s->segment], s->occupancy);
+        bytes[s->segment] += s->ddr_bytes;
+    }
+    for (i = 0; i < p->nsegment; i++)
+        sum += hls_max64(occ[i], (int64_t)ceil((double)bytes[i] / bpc));
+    free(occ);
+    free(bytes);
+    p->fold.dataflow = sum;
+    p->fold.bound = p->fold.cycles > sum;
+    p->interval = hls_max64(sum + p->fold.cycles, p->ddr_cycles);
     p->latency += p->fold.cycles;
 }
 

@@ -163,7 +163,8 @@ int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t 
 int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
-/* Its cycles into the interval (the longer) and the latency. */
+/* Its cycles into the interval (after the dataflow's segments') and the
+ * latency. */
 void hls_fold_finish(HlsPlan *p);
 void hls_fold_free(HlsFold *f);
 

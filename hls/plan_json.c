@@ -112,6 +112,7 @@ char *hls_plan_json(const HlsPlan *p)
             for (i = 0; d && d->hw_params[i]; i++)
                 cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
             cJSON_AddNumberToObject(fo, "cycles", (double)p->fold.cycles);
+            cJSON_AddNumberToObject(fo, "dataflow_cycles", (double)p->fold.dataflow);
             cJSON_AddBoolToObject(fo, "sets_interval", p->fold.bound);
             cJSON_AddNumberToObject(fo, "ddr_bytes_per_frame", (double)p->fold.ddr_bytes);
             cJSON_AddNumberToObject(fo, "macs", (double)p->fold.macs);

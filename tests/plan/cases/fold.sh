@@ -18,6 +18,8 @@ assert names == ["conv12", "conv13", "conv14"], names
 assert f["cycles"] == sum(l["cycles"] for l in f["layers"]), f
 assert not any(s["node"] in names for s in p["stages"])
 assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16
+# one start at a time: the dataflow's segments, then the engine
+assert p["figures"]["interval_cycles"] >= f["dataflow_cycles"] + f["cycles"], (p["figures"], f)
 PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
