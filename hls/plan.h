@@ -160,6 +160,7 @@ typedef struct {
     int n;               /* folded layers, in graph order (0: no shared engine) */
     HlsFoldLayer *layers; /* them */
     int pe;              /* PE_IC = PE_OC of its array */
+    int pp;              /* output pixels an op shares a weight word with (PP) */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
     int64_t cycles;      /* a frame's folded layers, one after the other */
     int64_t ddr_bytes;   /* its DDR traffic per frame */

@@ -87,8 +87,10 @@ static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *
     return n;
 }
 
-/* kiln_tsconv's hw vector for the fold's layers on a pe x pe array. */
-static int fold_size(HlsPlan *p, int pe, GirError *e)
+/* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
+ * pixels an op.  kiln_conv's exact model needs K*K*ICG >= PP of every
+ * layer: -1 + e when a layer has less. */
+static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
@@ -105,6 +107,10 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         icgmax = hls_max64(icgmax, icg);
         ocgmax = hls_max64(ocgmax, hls_cdiv(l->cout, pe));
         kkimax = hls_max64(kkimax, l->k * l->k * icg);
+        if (l->k * l->k * icg < pp)
+            return gir_error_at(e, gir_loc_none(), "plan: layer '%s': K*K*ICG = %lld on %dx%d "
+                                "lanes is below the engine's %d pixels an op", l->node,
+                                (long long)(l->k * l->k * icg), pe, pe, pp);
     }
     wdepth = hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax));
     for (i = 0; i < f->n; i++) {
@@ -114,6 +120,7 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         togmax = hls_max64(togmax, l->tog);
     }
     f->pe = pe;
+    f->pp = pp;
     for (i = 0; d->hw_params[i]; i++) {
         const char *n = d->hw_params[i];
         int64_t v = 0;
@@ -149,6 +156,8 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
             v = 4;
         else if (!strcmp(n, "CNT_W"))
             v = 24;
+        else if (!strcmp(n, "PP"))
+            v = pp;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);
@@ -226,7 +235,7 @@ static void fold_segments(HlsPlan *p)
     free(seg);
 }
 
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e)
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
@@ -290,7 +299,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e)
     fold_segments(p);
     free(mark);
     free(map);
-    if (fold_size(p, pe, e) < 0)
+    if (fold_size(p, pe, pp, e) < 0)
         return -1;
     return n;
 }
