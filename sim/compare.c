@@ -241,7 +241,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
 {
     long simc = 0, run = 0;
     double wall = 0, interval = 0, latency = 0, sum = 0, clock = s->mhz * 1e6;
-    int sg, folded = s->map->ts.seg >= 0;
+    int sg, folded = s->map->ts.seg >= 0, unmeasured = 0;
     r->mismatches = 0;
     for (sg = 0; sg < r->nseg; sg++) {
         r->mismatches += r->segs[sg].mismatches;
@@ -250,6 +250,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         if (r->segs[sg].interval > interval)
             interval = r->segs[sg].interval;
         sum += r->segs[sg].interval;
+        unmeasured |= r->segs[sg].interval < 0;
         run += r->segs[sg].warm_cycles;
         latency += (double)r->segs[sg].lat_cycles;
     }
@@ -257,7 +258,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
      * hls/plan_fold.c): a frame costs every segment's interval and the
      * engine's frame */
     if (folded)
-        interval = sum;
+        interval = unmeasured ? -1 : sum;
     if (s->o->frames == 1)
         interval = -1;
     cJSON_AddBoolToObject(root, "bit_exact", r->mismatches == 0);
