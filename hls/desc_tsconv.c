@@ -39,10 +39,10 @@
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
-                                    "MAX_OUT", "CNT_W", NULL};
+                                    "MAX_OUT", "CNT_W", "PP", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W };
+       TS_MAX_OUT, TS_CNT_W, TS_PP };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -93,7 +93,8 @@ static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bm
     return b;
 }
 
-/* kiln_conv's hw vector for the engine inside (WBANKS 1, no PP/bands). */
+/* kiln_conv's hw vector for the engine inside (WBANKS 1, the engine's PP
+ * (0 counts as 1), no bands). */
 static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
 {
     const HlsEngineDesc *d = hls_engine_find("kiln_conv");
@@ -103,7 +104,8 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
     } map[] = {{"PE_IC", TS_PE_IC}, {"PE_OC", TS_PE_OC},     {"KMAX", TS_KMAX},
                {"WMAX", TS_WMAX},   {"CIMAX", TS_CIMAX},     {"COMAX", TS_COMAX},
                {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
-               {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM}};
+               {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
+               {"PP", TS_PP}};
     int i;
     size_t j;
     if (!d)
@@ -122,6 +124,8 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
             if (!strcmp(n, map[j].name))
                 cv[i] = hw[map[j].idx];
     }
+    if (cv[hls_param_index(d->hw_params, "PP")] <= 0) /* 0: PP 1 */
+        cv[hls_param_index(d->hw_params, "PP")] = 1;
     if (cv[hls_param_index(d->hw_params, "WDEPTH")] <= 0)
         cv[hls_param_index(d->hw_params, "WDEPTH")] =
             hls_cdiv(hw[TS_CIMAX], hw[TS_PE_IC]) * hls_cdiv(hw[TS_COMAX], hw[TS_PE_OC]) *
@@ -183,7 +187,7 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     wout = (rt[TR_W] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     nt = hls_cdiv(ocg, tog);
-    r = hls_max64(1, kki * bus / hw[TS_PE_OC]);
+    r = hls_max64(1, kki * bus / (hw[TS_PE_OC] * hls_max64(1, hw[TS_PP])));
     if (nt == 1)
         wend = ts_write_end(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, blat);

@@ -278,7 +278,7 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
 
 /* One search with the clk2x domain on (clk2x 1) or off. */
 static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                           int clk2x, int fold_pe, GirError *e)
+                           int clk2x, int fold_pe, int fold_pp, GirError *e)
 {
     HlsPlan *p;
     HlsStage *save;
@@ -287,7 +287,7 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
-    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, e) < 0) {
+    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, e) < 0) {
         hls_plan_free(p);
         return NULL;
     }
@@ -328,10 +328,10 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     return p;
 }
 
-/* One plan with the shared engine of fold_pe x fold_pe lanes (0: none),
- * the clk2x choice as o asks. */
+/* One plan with the shared engine of fold_pe x fold_pe lanes (0: none) and
+ * fold_pp pixels an op, the clk2x choice as o asks. */
 static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                               int fold_pe, GirError *e)
+                               int fold_pe, int fold_pp, GirError *e)
 {
     HlsPlan *p, *q;
     char why[200];
@@ -339,14 +339,14 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
     fits = o->clk2x != HLS_CLK2X_OFF &&
            hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
     if (!fits || o->clk2x == HLS_CLK2X_ON) {
-        p = plan_build(g, b, o, fits, fold_pe, e);
+        p = plan_build(g, b, o, fits, fold_pe, fold_pp, e);
         if (p && o->clk2x != HLS_CLK2X_OFF)
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
         return p;
     }
     /* auto: both searches, the faster plan (then the shorter latency) */
-    p = plan_build(g, b, o, 1, fold_pe, e);
-    q = plan_build(g, b, o, 0, fold_pe, e);
+    p = plan_build(g, b, o, 1, fold_pe, fold_pp, e);
+    q = plan_build(g, b, o, 0, fold_pe, fold_pp, e);
     if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
         return p ? p : q;
     if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
@@ -372,7 +372,10 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
-    static const int sizes[] = {16, 32, 64}; /* the shared engine's PE x PE arrays tried */
+    /* the shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
+     * pixel more an op reuses the weight word, so the weight memory, whose
+     * read width binds block RAM and URAM, stays that of PE x PE) */
+    static const int sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {32, 1}, {32, 2}, {64, 1}};
     HlsPlanOptions dflt = {0};
     HlsPlan *best = NULL, *none = NULL;
     GirError e2;
@@ -381,17 +384,19 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     if (!o)
         o = &dflt;
     if (!o->fold || !strcmp(o->fold, "none"))
-        return plan_build_clk(g, b, o, 0, e);
+        return plan_build_clk(g, b, o, 0, 1, e);
     is_auto = !strcmp(o->fold, "auto");
     if (is_auto) {
-        none = plan_build_clk(g, b, o, 0, e);
+        none = plan_build_clk(g, b, o, 0, 1, e);
         if (!none)
             return NULL;
     }
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         HlsPlan *q;
         memset(&e2, 0, sizeof e2);
-        q = plan_build_clk(g, b, o, sizes[i], &e2);
+        if (o->pp_max > 0 && sizes[i][1] > o->pp_max) /* --pp-max bounds it too */
+            continue;
+        q = plan_build_clk(g, b, o, sizes[i][0], sizes[i][1], &e2);
         if (!q) {
             if (!is_auto && !best && i + 1 == sizeof sizes / sizeof sizes[0])
                 *e = e2; /* no size fits: the last one's reason */
@@ -401,9 +406,9 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             hls_plan_free(q);
             break;
         }
-        snprintf(q->fold.why, sizeof q->fold.why, "%s: %d conv layers on a %dx%d array, %.1f "
-                 "frames/s", is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe,
-                 q->fold.pe, q->fps);
+        snprintf(q->fold.why, sizeof q->fold.why, "%s: %d conv layers on a %dx%d array, PP %d, "
+                 "%.1f frames/s", is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe,
+                 q->fold.pe, q->fold.pp, q->fps);
         if (plan_better(q, best)) {
             hls_plan_free(best);
             best = q;

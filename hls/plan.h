@@ -160,12 +160,15 @@ typedef struct {
     int n;               /* folded layers, in graph order (0: no shared engine) */
     HlsFoldLayer *layers; /* them */
     int pe;              /* PE_IC = PE_OC of its array */
+    int pp;              /* output pixels an op shares a weight word with (PP) */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
     int64_t cycles;      /* a frame's folded layers, one after the other */
     int64_t ddr_bytes;   /* its DDR traffic per frame */
     int64_t macs;        /* its MACs per frame */
     HlsRes res;          /* its resources (descriptor) */
-    int bound;           /* 1: it sets the interval */
+    int64_t dataflow;    /* the dataflow's segments one after the other: the sum of
+                            each segment's interval (its slowest stage or its DDR) */
+    int bound;           /* 1: its frame is longer than the dataflow's part */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 

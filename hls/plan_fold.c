@@ -8,9 +8,10 @@
  * consumers then read from DDR, their producers write to DDR, segments are
  * recomputed) and sizes the engine for a PE x PE array; hls_fold_eval adds
  * its resources, MACs and DDR traffic to the plan's totals after each
- * evaluation, hls_fold_finish its cycles to the interval (the engine works
- * on one frame while the dataflow works on the next) and to the latency
- * (the folded layers run between the segments of a frame).
+ * evaluation, hls_fold_finish its cycles to the interval (the dataflow's
+ * segments and the engine run one after the other: one start at a time)
+ * and to the latency (the folded layers run between the segments of a
+ * frame).
  *
  * Each folded layer takes the descriptor's exact cycles (hls/desc_tsconv.c,
  * checked by sim/tb/tb_tsconv.c against a memory of fixed latency, here
@@ -18,6 +19,7 @@
  * simulate's memory gives) or the time its DDR bytes take at the board's
  * bandwidth, the longer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +87,10 @@ static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *
     return n;
 }
 
-/* kiln_tsconv's hw vector for the fold's layers on a pe x pe array. */
-static int fold_size(HlsPlan *p, int pe, GirError *e)
+/* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
+ * pixels an op.  kiln_conv's exact model needs K*K*ICG >= PP of every
+ * layer: -1 + e when a layer has less. */
+static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
@@ -103,6 +107,10 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         icgmax = hls_max64(icgmax, icg);
         ocgmax = hls_max64(ocgmax, hls_cdiv(l->cout, pe));
         kkimax = hls_max64(kkimax, l->k * l->k * icg);
+        if (l->k * l->k * icg < pp)
+            return gir_error_at(e, gir_loc_none(), "plan: layer '%s': K*K*ICG = %lld on %dx%d "
+                                "lanes is below the engine's %d pixels an op", l->node,
+                                (long long)(l->k * l->k * icg), pe, pe, pp);
     }
     wdepth = hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax));
     for (i = 0; i < f->n; i++) {
@@ -112,6 +120,7 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
         togmax = hls_max64(togmax, l->tog);
     }
     f->pe = pe;
+    f->pp = pp;
     for (i = 0; d->hw_params[i]; i++) {
         const char *n = d->hw_params[i];
         int64_t v = 0;
@@ -147,6 +156,8 @@ static int fold_size(HlsPlan *p, int pe, GirError *e)
             v = 4;
         else if (!strcmp(n, "CNT_W"))
             v = 24;
+        else if (!strcmp(n, "PP"))
+            v = pp;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);
@@ -224,7 +235,7 @@ static void fold_segments(HlsPlan *p)
     free(seg);
 }
 
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e)
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
@@ -288,7 +299,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e)
     fold_segments(p);
     free(mark);
     free(map);
-    if (fold_size(p, pe, e) < 0)
+    if (fold_size(p, pe, pp, e) < 0)
         return -1;
     return n;
 }
@@ -302,13 +313,36 @@ void hls_fold_eval(HlsPlan *p)
     p->macs += p->fold.macs;
 }
 
+/* The register file takes one start at a time (kiln_regfile ignores a start
+ * while busy) and SEGMENT selects what it runs: a dataflow segment FRAMES
+ * frames back to back, or the engine's table.  So nothing of a folded plan
+ * overlaps: a frame costs each segment's interval (its slowest stage's
+ * occupancy, or its own DDR bytes at the board's bandwidth) plus the
+ * engine's frame, and the whole plan's DDR cycles bound the sum. */
 void hls_fold_finish(HlsPlan *p)
 {
+    double bpc;
+    int64_t *occ, *bytes, sum = 0;
+    int i;
     if (p->fold.n == 0)
         return;
-    p->fold.bound = p->fold.cycles > p->interval;
-    if (p->fold.bound)
-        p->interval = p->fold.cycles;
+    bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
+    occ = calloc((size_t)p->nsegment + 1, sizeof *occ);
+    bytes = calloc((size_t)p->nsegment + 1, sizeof *bytes);
+    if (!occ || !bytes)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        occ[s->segment] = hls_max64(occ[s->segment], s->occupancy);
+        bytes[s->segment] += s->ddr_bytes;
+    }
+    for (i = 0; i < p->nsegment; i++)
+        sum += hls_max64(occ[i], (int64_t)ceil((double)bytes[i] / bpc));
+    free(occ);
+    free(bytes);
+    p->fold.dataflow = sum;
+    p->fold.bound = p->fold.cycles > sum;
+    p->interval = hls_max64(sum + p->fold.cycles, p->ddr_cycles);
     p->latency += p->fold.cycles;
 }
 

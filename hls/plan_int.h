@@ -159,11 +159,13 @@ int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t 
 
 /* --fold (hls/plan_fold.c): take the conv layers spec names ("auto": the
  * convs of the smallest map, two or more) out of the dataflow onto one
- * kiln_tsconv of a pe x pe array; the count folded (0: none), -1 + e. */
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, GirError *e);
+ * kiln_tsconv of a pe x pe array of pp pixels an op; the count folded (0:
+ * none), -1 + e. */
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
-/* Its cycles into the interval (the longer) and the latency. */
+/* Its cycles into the interval (after the dataflow's segments') and the
+ * latency. */
 void hls_fold_finish(HlsPlan *p);
 void hls_fold_free(HlsFold *f);
 

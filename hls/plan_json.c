@@ -112,6 +112,7 @@ char *hls_plan_json(const HlsPlan *p)
             for (i = 0; d && d->hw_params[i]; i++)
                 cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
             cJSON_AddNumberToObject(fo, "cycles", (double)p->fold.cycles);
+            cJSON_AddNumberToObject(fo, "dataflow_cycles", (double)p->fold.dataflow);
             cJSON_AddBoolToObject(fo, "sets_interval", p->fold.bound);
             cJSON_AddNumberToObject(fo, "ddr_bytes_per_frame", (double)p->fold.ddr_bytes);
             cJSON_AddNumberToObject(fo, "macs", (double)p->fold.macs);
@@ -264,7 +265,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog;
+    int64_t pe, oc, tog, ppv;
     int i, n;
     if (!o)
         return 0;
@@ -287,6 +288,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (oc != pe)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw: PE_OC %lld is not PE_IC %lld (the "
                             "shared engine's array is square)", path, (long long)oc, (long long)pe);
+    ppv = 1;
+    if (cJSON_GetObjectItemCaseSensitive(hw, "PP") &&
+        get_int(hw, path, "$.fold.hw", "PP", 1, HLS_PP_MAX, 1, &ppv, e))
+        return -1;
     for (i = 0; i < n; i++) {
         const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
         if (!cJSON_IsString(nd) || !nd->valuestring[0] || strchr(nd->valuestring, ','))
@@ -303,7 +308,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
             strcat(spec, ",");
         strcat(spec, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node")->valuestring);
     }
-    i = hls_fold_apply(p, spec, (int)pe, e);
+    i = hls_fold_apply(p, spec, (int)pe, (int)ppv, e);
     free(spec);
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;

@@ -53,7 +53,7 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             (double)p->weight_bytes_onchip / 1e6, (double)p->weight_bytes_ddr / 1e6);
     fprintf(f, "| FPGA segments | %d |\n", p->nsegment);
     fprintf(f, "| what limits the design | %s%s |\n", p->limit,
-            p->fold.bound ? "; **the time-shared engine sets the interval**" : "");
+            p->fold.bound ? "; **the time-shared engine's frame is most of the interval**" : "");
     if (p->fold.why[0])
         fprintf(f, "| time-shared engine | %s |\n", p->fold.why);
     if (compile_ms >= 0)
@@ -117,14 +117,15 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 p->stages[p->fifos[i].to].node, (long long)p->fifos[i].depth, p->fifos[i].why);
     if (p->fold.n > 0) {
         fprintf(f, "\n## Time-shared conv engine (kiln_tsconv)\n\n");
-        fprintf(f, "One %dx%d array (PACK 2) runs these layers one after the other each frame, "
-                   "from a descriptor table in DDR: weights read once a layer (once a tile), "
+        fprintf(f, "One %dx%d array (PACK 2, PP %d) runs these layers one after the other "
+                   "each frame, from a descriptor table in DDR: weights read once a layer (once a tile), "
                    "maps in DDR.  %lld cycles a frame%s; %.2f MB of DDR traffic; DSP %.0f, "
-                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.\n\n",
-                p->fold.pe, p->fold.pe, (long long)p->fold.cycles,
-                p->fold.bound ? " (it sets the interval)" : "",
+                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.  One start runs at a time, so the "
+                   "interval is the dataflow segments' %lld cycles plus the engine's frame.\n\n",
+                p->fold.pe, p->fold.pe, p->fold.pp, (long long)p->fold.cycles,
+                p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,
-                p->fold.res.uram, p->fold.res.lut);
+                p->fold.res.uram, p->fold.res.lut, (long long)p->fold.dataflow);
         fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
         for (i = 0; i < p->fold.n; i++) {
             const HlsFoldLayer *l = &p->fold.layers[i];

@@ -63,6 +63,10 @@
 //   TOGMAX, WURAM   kiln_conv's (the largest layer bounds them)
 //   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
 //   CNT_W           beat counter bits of the channels (kiln_chan_reps)
+//   PP              kiln_conv's pixel parallelism: PP adjacent output pixels
+//                   an op share the weight word (PP*PE_OC*PE_IC MACs a
+//                   cycle from the weight memory of PE_OC x PE_IC); every
+//                   layer needs K*K*ICG >= PP for the exact cycles below
 //
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
@@ -81,8 +85,8 @@
 //          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
 //          for tiles, row ends cut them; a burst's AW waits for all of its
 //          beats), the bus beats entering every max(1, K*K*ICG*(DATA_W/8)/
-//          PE_OC) cycles up to the last (the conv's results at the end of
-//          a pass)
+//          (PE_OC*PP)) cycles up to the last (the conv's results at the
+//          end of a pass)
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor register (~700 FF) and the output clamp
@@ -104,7 +108,8 @@ module kiln_tsconv #(
     parameter integer ADDR_W    = 40,
     parameter integer BURST_MAX = 64,
     parameter integer MAX_OUT   = 4,
-    parameter integer CNT_W     = 24
+    parameter integer CNT_W     = 24,
+    parameter integer PP        = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -283,7 +288,7 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(1), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM)) u_conv (
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .PP(PP)) u_conv (
         .clk(clk), .clk2x(clk), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
         .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),

@@ -239,9 +239,9 @@ static void segment_rows(const Sim *s, SimResult *r, cJSON *sgj)
  * segments': interval, latency, DSP efficiency, the simulation itself. */
 static void totals(const Sim *s, SimResult *r, cJSON *root)
 {
-    long simc = 0;
-    double wall = 0, interval = 0, latency = 0, clock = s->mhz * 1e6;
-    int sg;
+    long simc = 0, run = 0;
+    double wall = 0, interval = 0, latency = 0, sum = 0, clock = s->mhz * 1e6;
+    int sg, folded = s->map->ts.seg >= 0, unmeasured = 0;
     r->mismatches = 0;
     for (sg = 0; sg < r->nseg; sg++) {
         r->mismatches += r->segs[sg].mismatches;
@@ -249,8 +249,16 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         wall += r->segs[sg].wall_s;
         if (r->segs[sg].interval > interval)
             interval = r->segs[sg].interval;
+        sum += r->segs[sg].interval;
+        unmeasured |= r->segs[sg].interval < 0;
+        run += r->segs[sg].warm_cycles;
         latency += (double)r->segs[sg].lat_cycles;
     }
+    /* with the shared engine one start runs at a time (the plan's model,
+     * hls/plan_fold.c): a frame costs every segment's interval and the
+     * engine's frame */
+    if (folded)
+        interval = unmeasured ? -1 : sum;
     if (s->o->frames == 1)
         interval = -1;
     cJSON_AddBoolToObject(root, "bit_exact", r->mismatches == 0);
@@ -279,6 +287,11 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     else
         add_line(r, "interval: not measured (one frame; --frames 2 or more runs frames back to "
                  "back), predicted %.0f cycles\n", s->plan_interval);
+    if (folded)
+        add_line(r, "one start at a time: the %d segments' runs took %ld cycles for %d frames "
+                 "(%.1f a frame with each segment's fill); in steady state a frame is the sum "
+                 "of their intervals%s\n", r->nseg, run, s->o->frames,
+                 (double)run / s->o->frames, interval > 0 ? ", the interval above" : "");
     add_line(r, "latency: measured %.0f cycles (%.3f ms), predicted %.0f (%+.1f%%)\n", latency,
              latency / clock * 1e3, s->plan_latency, pct(latency, s->plan_latency));
     if (interval > 0 && s->plan_macs > 0 && s->plan_dsp > 0) {

@@ -21,8 +21,10 @@
  * the exact run, then the memory before the run and after it as 32-bit
  * little-endian hex words, for the iverilog bench (tb_tsconv_iv.v).
  * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
- * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, and the
- * engine's DATA_W = 128, BURST_MAX = 16, MAX_OUT = 4.
+ * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PP
+ * (pixel parallelism, 1 when not defined; every layer's K*K*ICG >= it, as
+ * kiln_conv's exact model needs), and the engine's DATA_W = 128,
+ * BURST_MAX = 16, MAX_OUT = 4.
  */
 #include "tsconv_shim.h"
 #include "graphir/requant.h"
@@ -34,6 +36,9 @@
 #include <string.h>
 
 #define PE KILN_TB_PE
+#ifndef KILN_TB_PP
+#define KILN_TB_PP 1
+#endif
 #define MEMSZ (1 << 20)     /* bytes of the DDR model */
 #define NL 5                /* layers */
 #define FIXLAT 24           /* memory latency of the exact-cycles run */
@@ -192,6 +197,7 @@ static void hw_vec(int64_t *hw)
         {"PE_IC", PE}, {"PE_OC", PE}, {"KMAX", KILN_TB_KMAX}, {"WMAX", KILN_TB_WMAX},
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
+        {"PP", KILN_TB_PP},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

@@ -5,7 +5,8 @@
 # full model's 13x13 tail on Ultra96-V2, faster than without; a layer that
 # is not a conv and an unknown layer are errors naming the cause; without
 # --plan-only the folded plan's rtl/ holds kiln_tsconv and regmap.json its
-# table (tests/sim/cases/yolov3_tiny_small_fold.sh simulates one).  A folded plan.json replays to the same plan
+# table (tests/sim/cases/yolov3_tiny_small_fold.sh simulates one).  A
+# folded plan.json replays to the same plan (hw.PP included)
 # (only the `why` texts differ); a hand-edited tile is an error.
 M=$MODELS/yolov3-tiny-small.onnx
 $KILN compile $M --calib-random 1 --board kv260 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
@@ -17,11 +18,13 @@ names = [l["node"] for l in f["layers"]]
 assert names == ["conv12", "conv13", "conv14"], names
 assert f["cycles"] == sum(l["cycles"] for l in f["layers"]), f
 assert not any(s["node"] in names for s in p["stages"])
-assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16
+assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16 and f["hw"]["PP"] in (1, 2, 4), f["hw"]
+# one start at a time: the dataflow's segments, then the engine
+assert p["figures"]["interval_cycles"] >= f["dataflow_cycles"] + f["cycles"], (p["figures"], f)
 PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
-grep -Eq 'time-shared engine \| --fold auto: 6 conv layers on a [0-9]+x[0-9]+ array, [0-9.]+ frames/s against 10.0 without' $TMP/b/report.md
+grep -Eq 'time-shared engine \| --fold auto: 6 conv layers on a [0-9]+x[0-9]+ array, PP [0-9], [0-9.]+ frames/s against 10.0 without' $TMP/b/report.md
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi

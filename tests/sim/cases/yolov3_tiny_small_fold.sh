@@ -8,8 +8,10 @@
 # dataflow and the shared engine (SEGMENT = 1, its maps and relocated table
 # placed by kiln simulate) bit-exact against the int8 interpreter, every
 # stage's t_done, the interval, the latency and the engine's frame within 2%
-# of the plan.  Then the generated driver (x86-64) runs 2 frames against
-# kiln simulate --serve of the same build: segment 0, then the engine as
+# of the plan.  One start runs at a time, so the plan's interval is the
+# dataflow segment's plus the engine's frame, and the measured one the sum
+# of the segment's and the engine's.  Then the generated driver (x86-64)
+# runs 2 frames against kiln simulate --serve of the same build: segment 0, then the engine as
 # segment 1 (libkiln-rt relocates its table), both outputs byte-identical
 # to kiln run --target int8.
 . $SRC/tests/runtime/lib.sh
@@ -24,6 +26,8 @@ t = r["tsconv"]
 assert [l["node"] for l in p["fold"]["layers"]] == ["conv14", "conv15"], p["fold"]
 assert t["layers"] == 2 and t["segment"] == len(r["segments"]), t
 assert t["cycles"] == p["fold"]["cycles"], (t["cycles"], p["fold"]["cycles"])
+f = p["fold"]
+assert p["figures"]["interval_cycles"] == f["dataflow_cycles"] + f["cycles"], (p["figures"], f)
 # conv14 reads the dataflow's map, writes conv15's input (scratch); conv15
 # writes a graph output
 assert [m["role"] for m in t["maps"]] == ["input", "scratch", "output"], t["maps"]
@@ -32,6 +36,7 @@ PY
 $KILN simulate $TMP/a --frames 2 | tee $TMP/out
 grep -q 'every output byte matches the int8 interpreter' $TMP/out
 grep -Eq '^segment 1 \(the shared engine, 2 layers, a start a frame\): .*; bit-exact' $TMP/out
+grep -q '^one start at a time: the 2 segments' $TMP/out
 $PYTHON $HERE/check_cycles.py $TMP/a/sim/result.json 0.02
 grep -q 'kd_run_segment(r, 1, ' $TMP/a/driver/model.c
 grep -q 'FPGA segment 1: the shared conv engine, 2 layers' $TMP/a/driver/model.c
