@@ -36,6 +36,9 @@ typedef struct {
     const int *chain;    /* elementwise nodes to fuse into the fp32 Conv being
                             lowered (chain.c), in order; NULL: none */
     int nchain;          /* their count */
+    int guard_ok;        /* 1: kernels may take a guard (KlvPlan.guard): the JIT
+                            program has the interpreter to hand a refused input
+                            to; objects and PTX have none, so 0 */
 } KlvIr;
 
 /* Bits of KlvIr.vnni. */
@@ -67,6 +70,13 @@ typedef struct {
     int chained;                   /* nodes of ir->chain the kernel computes (0 or
                                       ir->nchain); it then writes the last one's
                                       output through its own output argument */
+    int guard;                     /* 0: none; else 1 + the extra holding an int32
+                                      flag the kernel sets on an input the
+                                      interpreter refuses (an index out of range,
+                                      an integer division by zero): the program
+                                      clears it before the kernel and, when set
+                                      after, runs the node in the interpreter,
+                                      which reports the error */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -90,6 +100,14 @@ int klv_x86_vnni(const char *cpu, const char *features, int host_features, int l
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */
 void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);
+
+/* ir.c: the product of dims[lo .. hi). */
+int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi);
+/* ir.c: give plan a guard flag (KlvPlan.guard) for node n; the kernel
+ * argument index of the flag. */
+int klv_plan_guard(KlvPlan *plan, const GirNode *n);
+/* ir.c: set the guard flag (kernel argument arg) when bad (an i1) holds. */
+void klv_guard(KlvIr *ir, int arg, LLVMValueRef bad);
 
 /* ir.c */
 void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name);

@@ -4,6 +4,7 @@
  * requantize step of graphir/requant.h.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -35,6 +36,39 @@ void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owne
     plan->extra_kind[plan->nextra++] = (unsigned char)kind;
     if (owned)
         plan->owned[plan->nowned++] = data;
+}
+
+int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
+{
+    int64_t p = 1;
+    for (; lo < hi; lo++)
+        p *= dims[lo];
+    return p;
+}
+
+int klv_plan_guard(KlvPlan *plan, const GirNode *n)
+{
+    int32_t *flag = calloc(1, sizeof *flag);
+    if (!flag)
+        return -1;
+    klv_plan_extra(plan, flag, sizeof *flag, KLV_SCRATCH, 1);
+    plan->guard = plan->nextra;
+    return n->nin + n->nout + plan->nextra - 1;
+}
+
+void klv_guard(KlvIr *ir, int arg, LLVMValueRef bad)
+{
+    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "guard");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "guard.ok");
+    LLVMValueRef st;
+    LLVMBuildCondBr(ir->b, bad, set, ok);
+    LLVMPositionBuilderAtEnd(ir->b, set);
+    /* the threads of one kernel may all set it: an atomic store */
+    st = LLVMBuildStore(ir->b, LLVMConstInt(ir->i32, 1, 0), klv_arg(ir, arg));
+    LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(st, 4);
+    LLVMBuildBr(ir->b, ok);
+    LLVMPositionBuilderAtEnd(ir->b, ok);
 }
 
 void klv_kernel_begin(KlvIr *ir, const char *name)

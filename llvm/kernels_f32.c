@@ -15,15 +15,6 @@
 
 static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
 
-/* The product of dims[lo .. hi). */
-static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
-{
-    int64_t p = 1;
-    for (; lo < hi; lo++)
-        p *= dims[lo];
-    return p;
-}
-
 /*
  * Conv, 1-D or 2-D (1-D as height 1), any group, stride, dilation,
  * padding (auto_pad SAME as gir_window splits it), weights constant or
@@ -504,6 +495,20 @@ static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
     }
 }
 
+/* d2i of interp.c on a double: NaN 0, saturated at +-9.2e18, else
+ * truncated; an i64. */
+static LLVMValueRef d2i_value(KlvIr *ir, LLVMValueRef fv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
+    t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
+                        klv_i64(ir, INT64_MIN), t, "");
+    t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
+                        klv_i64(ir, INT64_MAX), t, "");
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
+}
+
 /* Cast and CastLike (cast() of interp.c), flat: integers widened to
  * int64 (ld_i), floats to double (ld_f); to bool x != 0; to an integer
  * from an integer the low bits, from a float d2i's (NaN 0, saturated at
@@ -532,15 +537,8 @@ static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                : LLVMBuildICmp(b, LLVMIntNE, iv, klv_i64(ir, 0), "");
         r = LLVMBuildZExt(b, r, ir->i8, "");
     } else if (ct != 'f') {
-        if (fv) {
-            /* d2i */
-            LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
-            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
-                                klv_i64(ir, INT64_MIN), t, "");
-            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
-                                klv_i64(ir, INT64_MAX), t, "");
-            iv = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
-        }
+        if (fv)
+            iv = d2i_value(ir, fv);
         r = yt == ir->i64 ? iv : LLVMBuildTrunc(b, iv, yt, "");
     } else {
         if (!fv)
@@ -670,8 +668,8 @@ static int bcast_index(const GirType *v, const GirType *y, int64_t *inner, int64
             return 0; /* a second run */
         hi = d + 1;
     }
-    *inner = lo < 0 ? 1 : dims_prod(y->dims, hi, y->rank);
-    *cnt = lo < 0 ? 1 : dims_prod(y->dims, lo, hi);
+    *inner = lo < 0 ? 1 : klv_dims_prod(y->dims, hi, y->rank);
+    *cnt = lo < 0 ? 1 : klv_dims_prod(y->dims, lo, hi);
     return 1;
 }
 
@@ -758,7 +756,9 @@ static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
  * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
  * (a bool condition, then two operands of the output's type); 5 Add,
  * Sub, Mul, Max, Min, Sum of integers (not the int8 form's Add); 6
- * comparisons of integers; 0 none. */
+ * comparisons of integers; 7 Div and Mod of integers (guarded: a zero
+ * divisor is the interpreter's error); 8 Pow of an f32 or integer base by
+ * an f32 or integer exponent, in double; 0 none. */
 static int is_intdt(GirDType t)
 {
     return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_I16 || t == GIR_DT_U16 ||
@@ -773,7 +773,15 @@ static int bcast_kind(const GirGraph *g, const GirNode *n)
         if (n->nin == 2 && is_intdt(y) && x == y && !gir_attr(n, "rq_shift"))
             return 5;
         return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
-    case GIR_OP_DIV: case GIR_OP_POW: case GIR_OP_MOD: case GIR_OP_PRELU:
+    case GIR_OP_DIV: case GIR_OP_MOD:
+        if (n->nin == 2 && is_intdt(y) && x == y && g->vals[n->in[1]].type.dtype == y)
+            return 7;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+    case GIR_OP_POW:
+        if (n->nin == 2 && y == GIR_DT_F32 && g->vals[n->in[1]].type.dtype == GIR_DT_F32)
+            return 1;
+        return n->nin == 2 && (y == GIR_DT_F32 || is_intdt(y)) && x == y ? 8 : 0;
+    case GIR_OP_PRELU:
         return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
     case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM:
         if (is_intdt(y) && x == y)
@@ -862,6 +870,37 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
     return LLVMBuildZExt(b, c, ir->i8, "");
 }
 
+/* Div or Mod (n) of int64 u by v, as binary() and binop() of interp.c:
+ * Div truncates, by -1 it negates (wrapping); Mod takes the divisor's sign
+ * unless fmod = 1, by -1 it is 0.  A zero v gives 0 (the caller guards). */
+static LLVMValueRef int_divmod(KlvIr *ir, const GirNode *n, LLVMValueRef u, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef zero = klv_i64(ir, 0), m1 = LLVMBuildICmp(b, LLVMIntEQ, v, klv_i64(ir, -1), "");
+    LLVMValueRef odd = LLVMBuildOr(b, m1, LLVMBuildICmp(b, LLVMIntEQ, v, zero, ""), "");
+    LLVMValueRef sv = LLVMBuildSelect(b, odd, klv_i64(ir, 1), v, ""), r, fix;
+    if (n->op == GIR_OP_DIV)
+        return LLVMBuildSelect(b, m1, LLVMBuildSub(b, zero, u, ""), LLVMBuildSDiv(b, u, sv, ""), "");
+    r = LLVMBuildSelect(b, odd, zero, LLVMBuildSRem(b, u, sv, ""), "");
+    if (gir_attr_int(n, "fmod", 0) != 0)
+        return r;
+    fix = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, r, zero, ""),
+                       LLVMBuildICmp(b, LLVMIntNE, LLVMBuildICmp(b, LLVMIntSLT, r, zero, ""),
+                                     LLVMBuildICmp(b, LLVMIntSLT, v, zero, ""), ""), "");
+    return LLVMBuildSelect(b, fix, LLVMBuildAdd(b, r, v, ""), r, "");
+}
+
+/* Element v of dtype t as ld_f of interp.c reads it: a double. */
+static LLVMValueRef as_double(KlvIr *ir, GirDType t, LLVMValueRef v)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), et;
+    if (t == GIR_DT_F32)
+        return LLVMBuildFPExt(ir->b, v, d, "");
+    if (t == GIR_DT_U64 || cast_class(ir, t, &et) == 'u')
+        return LLVMBuildUIToFP(ir->b, v, d, "");
+    return LLVMBuildSIToFP(ir->b, v, d, "");
+}
+
 /* Elementwise ops with numpy broadcasting (bcast_kind): the f32 ones
  * where emit_binary's forms do not fit (Add, Sub, Mul, Div, Pow) and Max,
  * Min, Sum, Mean, PRelu, Mod; comparisons of f32; And, Or, Xor, Not;
@@ -878,6 +917,7 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     LLVMTypeRef et[NARY_MAX], yet, lt;
     LLVMValueRef off[NARY_MAX], v[NARY_MAX], res;
     KlvLoop lr, lj;
+    int guard = -1;
     if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
         !(yet = bcast_elem(ir, yt->dtype)))
         return 0;
@@ -887,10 +927,11 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
             return 0;
         t = &g->vals[n->in[k]].type;
         /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type;
-         * 5: y's type; 6: one integer type */
+         * 5, 7: y's type; 6: one integer type; 8: f32 or integers */
         if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
             (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
-            (kind == 5 && t->dtype != yt->dtype) ||
+            ((kind == 5 || kind == 7) && t->dtype != yt->dtype) ||
+            (kind == 8 && t->dtype != GIR_DT_F32 && !is_intdt(t->dtype)) ||
             (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
             !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
@@ -900,17 +941,29 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     if (L <= 0 || gir_type_numel(yt) <= 0)
         return 0;
     rows = gir_type_numel(yt) / L;
+    if (kind == 7 && (!ir->guard_ok || (guard = klv_plan_guard(plan, n)) < 0))
+        return 0;
     klv_kernel_begin(ir, name);
     lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     klv_bcast_row(ir, lr.iv, yt, st, nv, off);
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < nv; k++) {
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
-        if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
+        if (kind == 8) /* ld_f */
+            v[k] = as_double(ir, g->vals[n->in[k]].type.dtype, v[k]);
+        else if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
             v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
     }
-    res = bcast_value(ir, n, kind, v, nv);
-    if (kind == 5 && yet != ir->i64)
+    if (kind == 7) {
+        klv_guard(ir, guard, LLVMBuildICmp(b, LLVMIntEQ, v[1], klv_i64(ir, 0), ""));
+        res = int_divmod(ir, n, v[0], v[1]);
+    } else if (kind == 8) {
+        res = call2_f64(ir, "pow", v[0], v[1]);
+        res = yt->dtype == GIR_DT_F32 ? LLVMBuildFPTrunc(b, res, ir->f32, "") : d2i_value(ir, res);
+    } else {
+        res = bcast_value(ir, n, kind, v, nv);
+    }
+    if ((kind == 5 || kind == 7 || (kind == 8 && yt->dtype != GIR_DT_F32)) && yet != ir->i64)
         res = LLVMBuildTrunc(b, res, yet, "");
     klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
     klv_loop_end(ir, &lj);
@@ -1013,9 +1066,9 @@ static int softmax_rows(const GirNode *n, const GirType *t, int64_t *outer, int6
         ax += t->rank;
     if (t->rank < 1 || ax < 0 || ax >= t->rank)
         return 0;
-    *outer = dims_prod(t->dims, 0, ax);
-    *len = coerce ? dims_prod(t->dims, ax, t->rank) : t->dims[ax];
-    *inner = coerce ? 1 : dims_prod(t->dims, ax + 1, t->rank);
+    *outer = klv_dims_prod(t->dims, 0, ax);
+    *len = coerce ? klv_dims_prod(t->dims, ax, t->rank) : t->dims[ax];
+    *inner = coerce ? 1 : klv_dims_prod(t->dims, ax + 1, t->rank);
     return *outer > 0 && *len > 0 && *inner > 0;
 }
 
@@ -1166,9 +1219,9 @@ static int emit_argext(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nout != 1 ||
         g->vals[n->out[0]].type.dtype != GIR_DT_I64)
         return 0;
-    outer = dims_prod(t->dims, 0, ax);
+    outer = klv_dims_prod(t->dims, 0, ax);
     len = t->dims[ax];
-    inner = dims_prod(t->dims, ax + 1, t->rank);
+    inner = klv_dims_prod(t->dims, ax + 1, t->rank);
     if (outer <= 0 || len <= 0 || inner <= 0)
         return 0;
     klv_kernel_begin(ir, name);
@@ -1246,8 +1299,8 @@ static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     for (k = 1; k < n->nout; k++)
         if (n->out[k] < 0 || g->vals[n->out[k]].type.dtype != GIR_DT_F32)
             return 0;
-    outer = dims_prod(t->dims, 0, ax);
-    len = dims_prod(t->dims, ax, t->rank);
+    outer = klv_dims_prod(t->dims, 0, ax);
+    len = klv_dims_prod(t->dims, ax, t->rank);
     nsc = numel(g, n->in[1]);
     if (has_b)
         nb = numel(g, n->in[2]);
@@ -1519,8 +1572,8 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     }
     if (lo < 0)
         lo = hi = 0;
-    len = dims_prod(t->dims, lo, hi);
-    inner = dims_prod(t->dims, hi, t->rank);
+    len = klv_dims_prod(t->dims, lo, hi);
+    inner = klv_dims_prod(t->dims, hi, t->rank);
     outs = gir_type_numel(&g->vals[n->out[0]].type);
     if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
         return 0;
@@ -1591,7 +1644,7 @@ static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         if (g->vals[n->in[k]].type.dtype != GIR_DT_F32)
             return 0;
     C = t->dims[1];
-    plane = dims_prod(t->dims, 2, t->rank);
+    plane = klv_dims_prod(t->dims, 2, t->rank);
     klv_kernel_begin(ir, name);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     c = LLVMBuildSRem(b, lp.iv, klv_i64(ir, C), "");

@@ -326,6 +326,153 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* Shape and Size: their output depends on shapes alone, which are
+ * constants of the program (eval_SHAPE, eval_SIZE): the kernel copies the
+ * answer from a table. */
+static int emit_shape(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int64_t cnt = gir_type_numel(yt), lo = gir_attr_int(n, "start", 0), i, *tab;
+    if (yt->dtype != GIR_DT_I64 || cnt < 1 || cnt > GIR_MAX_RANK)
+        return 0;
+    if (lo < 0)
+        lo += xt->rank;
+    if (lo < 0)
+        lo = 0;
+    if (n->op == GIR_OP_SHAPE ? lo + cnt > xt->rank : cnt != 1)
+        return 0;
+    if (!(tab = malloc(sizeof *tab * (size_t)cnt)))
+        return 0;
+    for (i = 0; i < cnt; i++)
+        tab[i] = n->op == GIR_OP_SHAPE ? xt->dims[lo + i] : gir_type_numel(xt);
+    klv_plan_extra(plan, tab, cnt * 8, KLV_TABLE, 1);
+    klv_kernel_begin(ir, name);
+    LLVMBuildMemCpy(ir->b, klv_arg(ir, n->nin), 1, klv_arg(ir, n->nin + 1), 1, klv_i64(ir, cnt * 8));
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = cnt;
+    plan->threads = 1;
+    return 1;
+}
+
+/* Index entry at of the indices (argument 1, dtype i32 or i64) as
+ * index_at of interp.c takes it for an axis of dim: negative ones counted
+ * from the end; out of range sets the guard (argument guard) and reads 0. */
+static LLVMValueRef index_value(KlvIr *ir, GirDType it, LLVMValueRef at, int64_t dim, int guard)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef v = klv_load(ir, it == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 1), at), bad;
+    if (it != GIR_DT_I64)
+        v = LLVMBuildSExt(b, v, ir->i64, "");
+    bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, v, klv_i64(ir, -dim), ""),
+                      LLVMBuildICmp(b, LLVMIntSGE, v, klv_i64(ir, dim), ""), "");
+    klv_guard(ir, guard, bad);
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, klv_i64(ir, 0), ""),
+                        klv_add(ir, v, klv_i64(ir, dim)), v, "");
+    return LLVMBuildSelect(b, bad, klv_i64(ir, 0), v, "");
+}
+
+/* Gather, GatherElements and GatherND whose indices are computed (not
+ * constant), as eval_GATHER, eval_GATHERELEMENTS and eval_GATHERND read
+ * them; guarded (KlvPlan.guard): an index out of range hands the node to
+ * the interpreter, which reports it.  Gather and GatherND copy one block
+ * of the data per index (or index tuple), GatherElements one element. */
+static int emit_gather_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t es = (int64_t)gir_dtype_size(xt->dtype), ax = gir_attr_int(n, "axis", 0);
+    int64_t rows, len = 0, inner = 1, xs[GIR_MAX_RANK], d;
+    int guard;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef src, dst;
+    KlvLoop lr;
+    if (n->nin != 2 || es == 0 || yt->dtype != xt->dtype || xt->rank < 1 ||
+        (it->dtype != GIR_DT_I64 && it->dtype != GIR_DT_I32) || gir_type_numel(yt) <= 0 ||
+        !ir->guard_ok)
+        return 0;
+    if (ax < 0)
+        ax += xt->rank;
+    if (ax < 0 || ax >= xt->rank)
+        return 0;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = inner;
+        inner *= xt->dims[d];
+    }
+    if (n->op == GIR_OP_GATHER) {
+        /* row r: outer index r / ni, index entry r % ni; a block of inner */
+        int64_t ni = gir_type_numel(it);
+        len = xt->dims[ax];
+        inner = xs[ax];
+        rows = klv_dims_prod(xt->dims, 0, ax) * ni;
+        if (ni <= 0 || (guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        src = index_value(ir, it->dtype, LLVMBuildURem(b, lr.iv, klv_i64(ir, ni), ""), len, guard);
+        src = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lr.iv, klv_i64(ir, ni), ""), klv_i64(ir, len)), src);
+        src = klv_mul(ir, src, klv_i64(ir, inner));
+    } else if (n->op == GIR_OP_GATHERND) {
+        /* row r: batch r / per, index tuple r; a block of slice */
+        int64_t bd = gir_attr_int(n, "batch_dims", 0), q = it->dims[it->rank - 1], per, xb;
+        LLVMValueRef off = klv_i64(ir, 0), tup;
+        if (it->dtype != GIR_DT_I64 || bd < 0 || it->rank < 1 || bd + q > xt->rank || q < 1 ||
+            bd >= it->rank)
+            return 0;
+        per = klv_dims_prod(it->dims, bd, it->rank - 1);
+        rows = klv_dims_prod(xt->dims, 0, bd) * per;
+        inner = klv_dims_prod(xt->dims, bd + q, xt->rank);
+        xb = klv_dims_prod(xt->dims, bd, xt->rank);
+        if (per <= 0 || (guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        tup = klv_mul(ir, lr.iv, klv_i64(ir, q));
+        for (d = 0; d < q; d++) {
+            int64_t dim = xt->dims[bd + d];
+            off = klv_add(ir, klv_mul(ir, off, klv_i64(ir, dim)),
+                          index_value(ir, it->dtype, klv_add(ir, tup, klv_i64(ir, d)), dim, guard));
+        }
+        src = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lr.iv, klv_i64(ir, per), ""), klv_i64(ir, xb)),
+                      klv_mul(ir, off, klv_i64(ir, inner)));
+    } else {
+        /* GatherElements: row r is element r of the indices; its coordinates
+         * but on the axis give the data's */
+        LLVMValueRef rest;
+        int64_t is = 1;
+        if (it->rank != xt->rank)
+            return 0;
+        for (d = 0; d < xt->rank; d++)
+            if (d != ax && it->dims[d] > xt->dims[d])
+                return 0; /* the interpreter's error, every run */
+        rows = gir_type_numel(it);
+        inner = 1;
+        if ((guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        src = klv_mul(ir, index_value(ir, it->dtype, lr.iv, xt->dims[ax], guard), klv_i64(ir, xs[ax]));
+        rest = lr.iv;
+        for (d = it->rank - 1; d >= 0; d--) {
+            LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, rest, klv_i64(ir, is), ""),
+                                           klv_i64(ir, it->dims[d]), "");
+            if (d != ax)
+                src = klv_add(ir, src, klv_mul(ir, c, klv_i64(ir, xs[d])));
+            is *= it->dims[d];
+        }
+    }
+    src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, src, klv_i64(ir, es)));
+    dst = klv_gep(ir, ir->i8, klv_arg(ir, 2), klv_mul(ir, lr.iv, klv_i64(ir, inner * es)));
+    LLVMBuildMemCpy(b, dst, 1, src, 1, klv_i64(ir, inner * es));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = inner + 8;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -355,6 +502,12 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_GATHER:
     case GIR_OP_GATHERELEMENTS:
     case GIR_OP_GATHERND:
+        if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
+            return emit_gather_dyn(ir, g, n, name, plan);
+        return emit_gather(ir, g, n, name, plan);
+    case GIR_OP_SHAPE:
+    case GIR_OP_SIZE:
+        return emit_shape(ir, g, n, name, plan);
     case GIR_OP_EXPAND:
     case GIR_OP_TILE:
     case GIR_OP_DEPTHTOSPACE:
