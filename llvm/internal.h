@@ -101,6 +101,19 @@ int klv_x86_vnni(const char *cpu, const char *features, int host_features, int l
  * plan's extra pointers; owned: malloc'd, the program frees it. */
 void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);
 
+/* ir.c: the LLVM type of one element of dtype t (bool a byte, f16 half);
+ * NULL for types without one. */
+LLVMTypeRef klv_elem_type(KlvIr *ir, GirDType t);
+/* ir.c: 1 for f32, f64 and f16. */
+int klv_is_float_dt(GirDType t);
+/* ir.c: element idx of base, of dtype t, as ld_f of interp.c reads it: a
+ * double. */
+LLVMValueRef klv_load_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx);
+/* ir.c: element v (of klv_elem_type(t)) as ld_f reads it: a double. */
+LLVMValueRef klv_to_f64(KlvIr *ir, GirDType t, LLVMValueRef v);
+/* ir.c: store double v as st_f of interp.c does into dtype t (f16 through
+ * f32 as gir_f32_to_f16). */
+void klv_store_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v);
 /* ir.c: the product of dims[lo .. hi). */
 int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi);
 /* ir.c: give plan a guard flag (KlvPlan.guard) for node n; the kernel

@@ -38,6 +38,77 @@ void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owne
         plan->owned[plan->nowned++] = data;
 }
 
+/* Whether dtype t is read as unsigned by ld_f (bool included). */
+static int unsigned_dt(GirDType t)
+{
+    return t == GIR_DT_U8 || t == GIR_DT_U16 || t == GIR_DT_U32 || t == GIR_DT_U64 ||
+           t == GIR_DT_BOOL;
+}
+
+LLVMTypeRef klv_elem_type(KlvIr *ir, GirDType t)
+{
+    switch (t) {
+    case GIR_DT_F32: return ir->f32;
+    case GIR_DT_F64: return LLVMDoubleTypeInContext(ir->ctx);
+    case GIR_DT_F16: return LLVMHalfTypeInContext(ir->ctx);
+    case GIR_DT_UNDEF: return NULL;
+    default:
+        switch (gir_dtype_size(t)) {
+        case 1: return ir->i8;
+        case 2: return LLVMInt16TypeInContext(ir->ctx);
+        case 4: return ir->i32;
+        case 8: return ir->i64;
+        default: return NULL;
+        }
+    }
+}
+
+int klv_is_float_dt(GirDType t)
+{
+    return t == GIR_DT_F32 || t == GIR_DT_F64 || t == GIR_DT_F16;
+}
+
+LLVMValueRef klv_load_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx)
+{
+    return klv_to_f64(ir, t, klv_load(ir, klv_elem_type(ir, t), base, idx));
+}
+
+LLVMValueRef klv_to_f64(KlvIr *ir, GirDType t, LLVMValueRef v)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    if (t == GIR_DT_F64)
+        return v;
+    if (klv_is_float_dt(t))
+        return LLVMBuildFPExt(ir->b, v, d, "");
+    return unsigned_dt(t) ? LLVMBuildUIToFP(ir->b, v, d, "") : LLVMBuildSIToFP(ir->b, v, d, "");
+}
+
+void klv_store_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    if (t == GIR_DT_F16) {
+        /* (float)v, then gir_f32_to_f16: round to nearest even, a NaN as
+         * the sign and 0x7e00 */
+        LLVMTypeRef i16 = LLVMInt16TypeInContext(ir->ctx);
+        LLVMValueRef f = LLVMBuildFPTrunc(b, v, ir->f32, "");
+        LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildFPTrunc(b, f, et, ""), i16, "");
+        LLVMValueRef sign = LLVMBuildTrunc(b, LLVMBuildLShr(b, LLVMBuildBitCast(b, f, ir->i32, ""),
+                                                            LLVMConstInt(ir->i32, 16, 0), ""), i16, "");
+        LLVMValueRef nan = LLVMBuildOr(b, LLVMBuildAnd(b, sign, LLVMConstInt(i16, 0x8000, 0), ""),
+                                       LLVMConstInt(i16, 0x7e00, 0), "");
+        h = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, f, f, ""), nan, h, "");
+        klv_store(ir, i16, base, idx, h);
+    } else if (t == GIR_DT_F64) {
+        klv_store(ir, et, base, idx, v);
+    } else if (t == GIR_DT_F32) {
+        klv_store(ir, et, base, idx, LLVMBuildFPTrunc(b, v, et, ""));
+    } else {
+        LLVMValueRef i = unsigned_dt(t) ? LLVMBuildFPToUI(b, v, ir->i64, "") : LLVMBuildFPToSI(b, v, ir->i64, "");
+        klv_store(ir, et, base, idx, et == ir->i64 ? i : LLVMBuildTrunc(b, i, et, ""));
+    }
+}
+
 int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
 {
     int64_t p = 1;

@@ -476,12 +476,13 @@ static void flat_end(KlvIr *ir, KlvLoop *lc, KlvLoop *li, int64_t total, KlvPlan
 
 /* How cast() of interp.c reads an element of dtype t: 's' a signed
  * integer, 'u' an unsigned one or a bool, 'f' a float (f32, f64); 0 for
- * the types not lowered (f16, bf16, strings, ...).  *et its LLVM type. */
+ * the types not lowered (bf16, strings, ...).  *et its LLVM type. */
 static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
 {
     switch (t) {
     case GIR_DT_F32: *et = ir->f32; return 'f';
     case GIR_DT_F64: *et = LLVMDoubleTypeInContext(ir->ctx); return 'f';
+    case GIR_DT_F16: *et = LLVMHalfTypeInContext(ir->ctx); return 'f';
     case GIR_DT_I8: *et = ir->i8; return 's';
     case GIR_DT_I16: *et = LLVMInt16TypeInContext(ir->ctx); return 's';
     case GIR_DT_I32: *et = ir->i32; return 's';
@@ -545,7 +546,10 @@ static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             fv = LLVMBuildSIToFP(b, iv, dt, "");
         r = yt == dt ? fv : LLVMBuildFPTrunc(b, fv, yt, "");
     }
-    klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
+    if (to == GIR_DT_F16) /* through f32, as st_f */
+        klv_store_f64(ir, to, klv_arg(ir, n->nin), li.iv, fv);
+    else
+        klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
     return 1;
 }
@@ -694,13 +698,17 @@ static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVM
  * as the interpreter computes it: Add, Sub, Mul, Div in f32 (binary());
  * Pow, Mod (fmod) and PRelu (u < 0 ? v * u : u) in double (binop); Max,
  * Min (a NaN taken), Sum, Mean accumulated in double in operand order
- * (variadic()); rounded to f32. */
+ * (variadic()); rounded to f32.  Operands in double (f64 and f16 data,
+ * which the interpreter computes in double throughout): all in double, the
+ * result a double. */
 static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int nv)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef u, w, r, acc;
-    int k;
+    int k, dbl = LLVMTypeOf(v[0]) == d; /* operands in double: the result too */
+#define WIDE(x) (dbl ? (x) : LLVMBuildFPExt(b, (x), d, ""))
+#define NARROW(x) (dbl ? (x) : LLVMBuildFPTrunc(b, (x), ir->f32, ""))
     switch (n->op) {
     case GIR_OP_ADD:
     case GIR_OP_SUB:
@@ -710,18 +718,18 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
     case GIR_OP_POW:
     case GIR_OP_MOD:
     case GIR_OP_PRELU:
-        u = LLVMBuildFPExt(b, v[0], d, "");
-        w = LLVMBuildFPExt(b, v[1], d, "");
+        u = WIDE(v[0]);
+        w = WIDE(v[1]);
         if (n->op == GIR_OP_PRELU)
             r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, u, LLVMConstReal(d, 0), ""),
                                 LLVMBuildFMul(b, w, u, ""), u, "");
         else
             r = call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
-        return LLVMBuildFPTrunc(b, r, ir->f32, "");
+        return NARROW(r);
     default:
-        acc = LLVMBuildFPExt(b, v[0], d, "");
+        acc = WIDE(v[0]);
         for (k = 1; k < nv; k++) {
-            w = LLVMBuildFPExt(b, v[k], d, "");
+            w = WIDE(v[k]);
             if (n->op == GIR_OP_MAX || n->op == GIR_OP_MIN) {
                 LLVMValueRef take = LLVMBuildOr(
                     b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""),
@@ -733,36 +741,32 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
         }
         if (n->op == GIR_OP_MEAN)
             acc = LLVMBuildFDiv(b, acc, LLVMConstReal(d, (double)nv), "");
-        return LLVMBuildFPTrunc(b, acc, ir->f32, "");
+        return NARROW(acc);
     }
+#undef WIDE
+#undef NARROW
 }
 
 #define NARY_MAX 8 /* operands of a lowered elementwise op */
 
-/* The LLVM type of one element of dtype t in emit_bcast (bool as a byte);
- * NULL for others. */
-static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
-{
-    switch (gir_dtype_size(t)) {
-    case 1: return ir->i8;
-    case 2: return LLVMInt16TypeInContext(ir->ctx);
-    case 4: return t == GIR_DT_F32 ? ir->f32 : ir->i32;
-    case 8: return t == GIR_DT_F64 ? NULL : ir->i64;
-    default: return NULL;
-    }
-}
-
 /* What emit_bcast computes for node n: 1 the f32 ops of nary_value; 2
  * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
  * (a bool condition, then two operands of the output's type); 5 Add,
- * Sub, Mul, Max, Min, Sum of integers (not the int8 form's Add); 6
+ * Sub, Mul, Max, Min, Sum, BitShift of integers (not the int8 form's Add); 6
  * comparisons of integers; 7 Div and Mod of integers (guarded: a zero
  * divisor is the interpreter's error); 8 Pow of an f32 or integer base by
- * an f32 or integer exponent, in double; 0 none. */
+ * an f32 or integer exponent, in double; 9 kind 1's ops on f64 or f16, in
+ * double; 0 none. */
 static int is_intdt(GirDType t)
 {
     return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_I16 || t == GIR_DT_U16 ||
            t == GIR_DT_I32 || t == GIR_DT_U32 || t == GIR_DT_I64 || t == GIR_DT_U64;
+}
+
+/* f64 and f16: the float types the interpreter computes in double. */
+static int wide_dt(GirDType t)
+{
+    return t == GIR_DT_F64 || t == GIR_DT_F16;
 }
 
 static int bcast_kind(const GirGraph *g, const GirNode *n)
@@ -772,28 +776,30 @@ static int bcast_kind(const GirGraph *g, const GirNode *n)
     case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL:
         if (n->nin == 2 && is_intdt(y) && x == y && !gir_attr(n, "rq_shift"))
             return 5;
-        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_DIV: case GIR_OP_MOD:
         if (n->nin == 2 && is_intdt(y) && x == y && g->vals[n->in[1]].type.dtype == y)
             return 7;
-        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_POW:
         if (n->nin == 2 && y == GIR_DT_F32 && g->vals[n->in[1]].type.dtype == GIR_DT_F32)
             return 1;
         return n->nin == 2 && (y == GIR_DT_F32 || is_intdt(y)) && x == y ? 8 : 0;
     case GIR_OP_PRELU:
-        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM:
         if (is_intdt(y) && x == y)
             return 5;
-        return y == GIR_DT_F32 ? 1 : 0;
+        return y == GIR_DT_F32 ? 1 : wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_MEAN:
-        return y == GIR_DT_F32 ? 1 : 0;
+        return y == GIR_DT_F32 ? 1 : wide_dt(y) && x == y ? 9 : 0;
+    case GIR_OP_BITSHIFT:
+        return n->nin == 2 && is_intdt(y) && x == y && g->vals[n->in[1]].type.dtype == y ? 5 : 0;
     case GIR_OP_EQUAL: case GIR_OP_GREATER: case GIR_OP_LESS: case GIR_OP_GREATEROREQUAL:
     case GIR_OP_LESSOREQUAL:
         if (n->nin == 2 && is_intdt(x) && y == GIR_DT_BOOL)
             return 6;
-        return n->nin == 2 && x == GIR_DT_F32 && y == GIR_DT_BOOL ? 2 : 0;
+        return n->nin == 2 && klv_is_float_dt(x) && y == GIR_DT_BOOL ? 2 : 0;
     case GIR_OP_AND: case GIR_OP_OR: case GIR_OP_XOR:
         return n->nin == 2 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
     case GIR_OP_NOT:
@@ -813,7 +819,7 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
     LLVMBuilderRef b = ir->b;
     LLVMValueRef zero = LLVMConstInt(ir->i8, 0, 0), c, u, w;
     LLVMRealPredicate pr;
-    if (kind == 1)
+    if (kind == 1 || kind == 9)
         return nary_value(ir, n, v, nv);
     if (kind == 5) {
         /* in int64, wrapping (the interpreter's uint64 arithmetic) */
@@ -822,6 +828,15 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
         for (k = 1; k < nv; k++) {
             switch (n->op) {
             case GIR_OP_SUB: acc = LLVMBuildSub(b, acc, v[k], ""); break;
+            case GIR_OP_BITSHIFT: {
+                /* on the int64 bits as uint64; a shift of 64 or more: 0 */
+                LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, v[k], klv_i64(ir, 64), "");
+                LLVMValueRef sh = LLVMBuildSelect(b, big, klv_i64(ir, 0), v[k], "");
+                acc = strcmp(gir_attr_string(n, "direction", ""), "LEFT") == 0 ? LLVMBuildShl(b, acc, sh, "")
+                                                                                : LLVMBuildLShr(b, acc, sh, "");
+                acc = LLVMBuildSelect(b, big, klv_i64(ir, 0), acc, "");
+                break;
+            }
             case GIR_OP_MUL: acc = LLVMBuildMul(b, acc, v[k], ""); break;
             case GIR_OP_MAX:
                 acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v[k], acc, ""), v[k], acc, "");
@@ -890,17 +905,6 @@ static LLVMValueRef int_divmod(KlvIr *ir, const GirNode *n, LLVMValueRef u, LLVM
     return LLVMBuildSelect(b, fix, LLVMBuildAdd(b, r, v, ""), r, "");
 }
 
-/* Element v of dtype t as ld_f of interp.c reads it: a double. */
-static LLVMValueRef as_double(KlvIr *ir, GirDType t, LLVMValueRef v)
-{
-    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), et;
-    if (t == GIR_DT_F32)
-        return LLVMBuildFPExt(ir->b, v, d, "");
-    if (t == GIR_DT_U64 || cast_class(ir, t, &et) == 'u')
-        return LLVMBuildUIToFP(ir->b, v, d, "");
-    return LLVMBuildSIToFP(ir->b, v, d, "");
-}
-
 /* Elementwise ops with numpy broadcasting (bcast_kind): the f32 ones
  * where emit_binary's forms do not fit (Add, Sub, Mul, Div, Pow) and Max,
  * Min, Sum, Mean, PRelu, Mod; comparisons of f32; And, Or, Xor, Not;
@@ -919,7 +923,7 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     KlvLoop lr, lj;
     int guard = -1;
     if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
-        !(yet = bcast_elem(ir, yt->dtype)))
+        !(yet = klv_elem_type(ir, yt->dtype)))
         return 0;
     for (k = 0; k < nv; k++) {
         const GirType *t;
@@ -927,13 +931,16 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
             return 0;
         t = &g->vals[n->in[k]].type;
         /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type;
-         * 5, 7: y's type; 6: one integer type; 8: f32 or integers */
-        if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+         * 5, 7, 9: y's type; 6: one integer type, 2: one float type; 8:
+         * f32 or integers */
+        if ((kind == 1 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+            (kind == 2 && t->dtype != g->vals[n->in[0]].type.dtype) ||
+            (kind == 9 && t->dtype != yt->dtype) ||
             (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
             ((kind == 5 || kind == 7) && t->dtype != yt->dtype) ||
             (kind == 8 && t->dtype != GIR_DT_F32 && !is_intdt(t->dtype)) ||
             (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
-            !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
+            !(et[k] = klv_elem_type(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
         sgn[k] = cast_class(ir, t->dtype, &lt) == 's';
     }
@@ -949,8 +956,8 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < nv; k++) {
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
-        if (kind == 8) /* ld_f */
-            v[k] = as_double(ir, g->vals[n->in[k]].type.dtype, v[k]);
+        if (kind == 8 || kind == 9) /* ld_f */
+            v[k] = klv_to_f64(ir, g->vals[n->in[k]].type.dtype, v[k]);
         else if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
             v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
     }
@@ -965,7 +972,10 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     }
     if ((kind == 5 || kind == 7 || (kind == 8 && yt->dtype != GIR_DT_F32)) && yet != ir->i64)
         res = LLVMBuildTrunc(b, res, yet, "");
-    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
+    if (kind == 9) /* st_f */
+        klv_store_f64(ir, yt->dtype, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
+    else
+        klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
     klv_loop_end(ir, &lj);
     klv_loop_end(ir, &lr);
     klv_kernel_end(ir);
@@ -1523,12 +1533,14 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
  * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi)
  * (every input element of an output in increasing order, as the
  * interpreter visits them): accumulated in double (Max and Min take a
- * NaN), then the mean divided by the count, L2's sqrt, the logs, rounded
- * to f32.  The outer loop runs over the outputs. */
+ * NaN), then the mean divided by the count, L2's sqrt, the logs, stored
+ * as st_f stores (f32, f64, f16), of integers d2i's low bits.  The outer
+ * loop runs over the outputs. */
 static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
+    GirDType ydt = g->vals[n->out[0]].type.dtype;
     int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0;
     int64_t av[GIR_MAX_RANK], len, inner, outs, k;
     LLVMBuilderRef b = ir->b;
@@ -1536,7 +1548,8 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     LLVMValueRef accp, base, xp, sum;
     KlvLoop lp, li;
     memset(mask, 0, sizeof mask);
-    if (t->rank < 1 || t->rank > GIR_MAX_RANK)
+    if (t->rank < 1 || t->rank > GIR_MAX_RANK || ydt != t->dtype ||
+        (!klv_is_float_dt(t->dtype) && !is_intdt(t->dtype)))
         return 0;
     if (n->nin > 1 && n->in[1] >= 0) {
         const GirValue *ax = &g->vals[n->in[1]];
@@ -1584,7 +1597,7 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     base = klv_add(ir,
                    klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
                    LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
-    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
+    xp = klv_gep(ir, klv_elem_type(ir, t->dtype), klv_arg(ir, 0), base);
     LLVMBuildStore(b, LLVMConstReal(dt, n->op == GIR_OP_REDUCEMAX    ? -INFINITY
                                         : n->op == GIR_OP_REDUCEMIN  ? INFINITY
                                         : n->op == GIR_OP_REDUCEPROD ? 1
@@ -1592,7 +1605,7 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                    accp);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
     {
-        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, "");
+        LLVMValueRef v = klv_load_f64(ir, t->dtype, xp, klv_mul(ir, li.iv, klv_i64(ir, inner)));
         LLVMValueRef acc = LLVMBuildLoad2(b, dt, accp, ""), take;
         switch (n->op) {
         case GIR_OP_REDUCEMAX:
@@ -1619,7 +1632,13 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         sum = call_f64(ir, "sqrt", sum);
     else if (n->op == GIR_OP_REDUCELOGSUM || n->op == GIR_OP_REDUCELOGSUMEXP)
         sum = call_f64(ir, "log", sum);
-    klv_store(ir, ir->f32, klv_arg(ir, n->nin), lp.iv, LLVMBuildFPTrunc(b, sum, ir->f32, ""));
+    if (klv_is_float_dt(ydt)) { /* st_f, else st_i of d2i */
+        klv_store_f64(ir, ydt, klv_arg(ir, n->nin), lp.iv, sum);
+    } else {
+        LLVMTypeRef yet = klv_elem_type(ir, ydt);
+        sum = d2i_value(ir, sum);
+        klv_store(ir, yet, klv_arg(ir, n->nin), lp.iv, yet == ir->i64 ? sum : LLVMBuildTrunc(b, sum, yet, ""));
+    }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
     plan->range = outs;
@@ -1668,6 +1687,152 @@ static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
+static int is_reduce(GirOp op)
+{
+    switch (op) {
+    case GIR_OP_REDUCEMEAN: case GIR_OP_REDUCESUM: case GIR_OP_REDUCEMAX: case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCEPROD: case GIR_OP_REDUCEL1: case GIR_OP_REDUCEL2: case GIR_OP_REDUCESUMSQUARE:
+    case GIR_OP_REDUCELOGSUM: case GIR_OP_REDUCELOGSUMEXP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* IsNaN, IsInf (detect_negative, detect_positive) of f32, f64 or f16 into
+ * bool, flat, on the value in double (eval_ISNAN, eval_ISINF). */
+static int emit_isnan(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    GirDType xt = g->vals[n->in[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    int neg = gir_attr_int(n, "detect_negative", 1) != 0, pos = gir_attr_int(n, "detect_positive", 1) != 0;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef v, r;
+    KlvLoop lc, li;
+    if (!klv_is_float_dt(xt) || g->vals[n->out[0]].type.dtype != GIR_DT_BOOL || total <= 0)
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    v = klv_load_f64(ir, xt, klv_arg(ir, 0), li.iv);
+    if (n->op == GIR_OP_ISNAN) {
+        r = LLVMBuildFCmp(b, LLVMRealUNO, v, v, "");
+    } else {
+        LLVMValueRef ip = LLVMBuildFCmp(b, LLVMRealOEQ, v, LLVMConstReal(d, INFINITY), "");
+        LLVMValueRef in = LLVMBuildFCmp(b, LLVMRealOEQ, v, LLVMConstReal(d, -INFINITY), "");
+        r = LLVMConstInt(ir->i1, 0, 0);
+        if (pos)
+            r = LLVMBuildOr(b, r, ip, "");
+        if (neg)
+            r = LLVMBuildOr(b, r, in, "");
+    }
+    klv_store(ir, ir->i8, klv_arg(ir, 1), li.iv, LLVMBuildZExt(b, r, ir->i8, ""));
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* The CumSum lines [lo, hi) of axis ax of t (line r = o * inner + in
+ * starts at o * len * inner + in), accumulating in accp (double or i64). */
+static void cumsum_lines(KlvIr *ir, const GirNode *n, const GirType *t, int64_t ax, LLVMValueRef lo,
+                         LLVMValueRef hi, LLVMValueRef accp)
+{
+    int excl = gir_attr_int(n, "exclusive", 0) != 0, rev = gir_attr_int(n, "reverse", 0) != 0;
+    int flt = klv_is_float_dt(t->dtype);
+    int64_t len = t->dims[ax], inner = klv_dims_prod(t->dims, ax + 1, t->rank);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t->dtype), st = flt ? LLVMDoubleTypeInContext(ir->ctx) : ir->i64;
+    LLVMValueRef base, at, v, acc, nacc;
+    KlvLoop lp, li;
+    lp = klv_loop_begin(ir, lo, hi);
+    base = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                   LLVMBuildURem(b, lp.iv, klv_i64(ir, inner), ""));
+    LLVMBuildStore(b, flt ? LLVMConstReal(st, 0) : klv_i64(ir, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = rev ? LLVMBuildSub(b, klv_i64(ir, len - 1), li.iv, "") : li.iv;
+    at = klv_add(ir, base, klv_mul(ir, at, klv_i64(ir, inner)));
+    acc = LLVMBuildLoad2(b, st, accp, "");
+    if (flt) {
+        v = klv_load_f64(ir, t->dtype, klv_arg(ir, 0), at);
+        nacc = LLVMBuildFAdd(b, acc, v, "");
+        klv_store_f64(ir, t->dtype, klv_arg(ir, 2), at, excl ? acc : nacc);
+    } else {
+        LLVMTypeRef lt;
+        v = klv_load(ir, et, klv_arg(ir, 0), at);
+        if (et != ir->i64)
+            v = cast_class(ir, t->dtype, &lt) == 's' ? LLVMBuildSExt(b, v, ir->i64, "")
+                                                     : LLVMBuildZExt(b, v, ir->i64, "");
+        nacc = LLVMBuildAdd(b, acc, v, "");
+        v = excl ? acc : nacc;
+        klv_store(ir, et, klv_arg(ir, 2), at, et == ir->i64 ? v : LLVMBuildTrunc(b, v, et, ""));
+    }
+    LLVMBuildStore(b, nacc, accp);
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lp);
+}
+
+/* CumSum (exclusive, reverse), as eval_CUMSUM: per line of the axis,
+ * floats summed in double and each partial sum stored as st_f stores,
+ * integers in wrapping int64 and stored by their low bits.  A constant
+ * axis: the outer loop runs over the lines.  An axis given at run time
+ * (one element): one step, a switch over the axes, each case all of its
+ * lines; an axis out of range sets the guard (the interpreter's case). */
+static int emit_cumsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    const GirValue *av = &g->vals[n->in[1]];
+    int flt = klv_is_float_dt(t->dtype), guard = -1, k;
+    int64_t ax = 0, total = gir_type_numel(t);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef accp;
+    if (gir_type_numel(&av->type) != 1 || !klv_elem_type(ir, t->dtype) || t->rank < 1 ||
+        (av->type.dtype != GIR_DT_I32 && av->type.dtype != GIR_DT_I64) ||
+        (!flt && !is_intdt(t->dtype)) || g->vals[n->out[0]].type.dtype != t->dtype || total <= 0)
+        return 0;
+    if (av->kind == GIR_VAL_CONST) {
+        ax = av->type.dtype == GIR_DT_I32 ? ((const int32_t *)av->data)[0] : ((const int64_t *)av->data)[0];
+        if (ax < 0)
+            ax += t->rank;
+        if (ax < 0 || ax >= t->rank)
+            return 0;
+    } else if (!ir->guard_ok || (guard = klv_plan_guard(plan, n)) < 0) {
+        return 0;
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, flt ? LLVMDoubleTypeInContext(ir->ctx) : ir->i64, "sum");
+    if (guard < 0) {
+        cumsum_lines(ir, n, t, ax, klv_lo(ir), klv_hi(ir), accp);
+        plan->range = total / t->dims[ax];
+        plan->work = t->dims[ax] * 2;
+    } else {
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "done");
+        LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "bad");
+        LLVMValueRef a = klv_load(ir, av->type.dtype == GIR_DT_I32 ? ir->i32 : ir->i64, klv_arg(ir, 1),
+                                  klv_i64(ir, 0)), sw;
+        if (av->type.dtype == GIR_DT_I32)
+            a = LLVMBuildSExt(b, a, ir->i64, "");
+        a = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, klv_i64(ir, 0), ""),
+                            klv_add(ir, a, klv_i64(ir, t->rank)), a, "");
+        sw = LLVMBuildSwitch(b, a, bad, (unsigned)t->rank);
+        for (k = 0; k < t->rank; k++) {
+            LLVMBasicBlockRef c = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "axis");
+            LLVMAddCase(sw, klv_i64(ir, k), c);
+            LLVMPositionBuilderAtEnd(b, c);
+            cumsum_lines(ir, n, t, k, klv_i64(ir, 0), klv_i64(ir, total / t->dims[k]), accp);
+            LLVMBuildBr(b, done);
+        }
+        LLVMPositionBuilderAtEnd(b, bad);
+        klv_guard(ir, guard, LLVMConstInt(ir->i1, 1, 0));
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        plan->range = 1;
+        plan->work = total * 2;
+        plan->threads = 1;
+    }
+    klv_kernel_end(ir);
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -1681,6 +1846,13 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_cast(ir, g, n, name, plan);
     if (n->op == GIR_OP_TRILU && !gir_node_is_nhwc(n))
         return emit_trilu(ir, g, n, name, plan);
+    if (is_reduce(n->op) && n->nout == 1 && n->nin >= 1 && !gir_node_is_nhwc(n) &&
+        g->vals[n->in[0]].type.dtype != GIR_DT_F32)
+        return emit_reduce(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_ISNAN || n->op == GIR_OP_ISINF) && n->nin == 1 && !gir_node_is_nhwc(n))
+        return emit_isnan(ir, g, n, name, plan);
+    if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
+        return emit_cumsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;
