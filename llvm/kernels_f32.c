@@ -496,6 +496,15 @@ static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
     }
 }
 
+/* Element v of integer dtype t widened to int64 as ld_i widens it. */
+static LLVMValueRef widen_int(KlvIr *ir, GirDType t, LLVMValueRef v)
+{
+    LLVMTypeRef lt;
+    if (LLVMTypeOf(v) == ir->i64)
+        return v;
+    return cast_class(ir, t, &lt) == 's' ? LLVMBuildSExt(ir->b, v, ir->i64, "") : LLVMBuildZExt(ir->b, v, ir->i64, "");
+}
+
 /* d2i of interp.c on a double: NaN 0, saturated at +-9.2e18, else
  * truncated; an i64. */
 static LLVMValueRef d2i_value(KlvIr *ir, LLVMValueRef fv)
@@ -916,15 +925,22 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
 {
     const GirType *yt = &g->vals[n->out[0]].type;
     int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
-    int r = yt->rank, k, nv = n->nin, kind, sgn[NARY_MAX];
+    int r = yt->rank, k, nv = n->nin, kind;
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef et[NARY_MAX], yet, lt;
+    LLVMTypeRef et[NARY_MAX], yet;
     LLVMValueRef off[NARY_MAX], v[NARY_MAX], res;
     KlvLoop lr, lj;
     int guard = -1;
-    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
+    GirType y1;
+    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 0 || !(kind = bcast_kind(g, n)) ||
         !(yet = klv_elem_type(ir, yt->dtype)))
         return 0;
+    if (r == 0) { /* a scalar result: one row of one */
+        y1 = *yt;
+        y1.rank = r = 1;
+        y1.dims[0] = 1;
+        yt = &y1;
+    }
     for (k = 0; k < nv; k++) {
         const GirType *t;
         if (n->in[k] < 0)
@@ -942,7 +958,6 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
             (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
             !(et[k] = klv_elem_type(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
-        sgn[k] = cast_class(ir, t->dtype, &lt) == 's';
     }
     L = yt->dims[r - 1];
     if (L <= 0 || gir_type_numel(yt) <= 0)
@@ -958,8 +973,8 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
         if (kind == 8 || kind == 9) /* ld_f */
             v[k] = klv_to_f64(ir, g->vals[n->in[k]].type.dtype, v[k]);
-        else if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
-            v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
+        else if (kind >= 5) /* integers widened as ld_i */
+            v[k] = widen_int(ir, g->vals[n->in[k]].type.dtype, v[k]);
     }
     if (kind == 7) {
         klv_guard(ir, guard, LLVMBuildICmp(b, LLVMIntEQ, v[1], klv_i64(ir, 0), ""));
@@ -1687,6 +1702,37 @@ static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
+/* Clip of integers (eval_CLIP): bounds from inputs 1 and 2 (one element
+ * each; absent: the int64 extremes), all widened to int64 as ld_i, v < lo
+ * ? lo : v, then v > hi ? hi : v, the low bits stored; flat. */
+static int emit_clip_int(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    GirDType t = g->vals[n->in[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    LLVMValueRef v, bd[2];
+    KlvLoop lc, li;
+    int k;
+    if (n->nin > 3 || g->vals[n->out[0]].type.dtype != t || total <= 0)
+        return 0;
+    for (k = 1; k < n->nin; k++)
+        if (n->in[k] >= 0 && (g->vals[n->in[k]].type.dtype != t || numel(g, n->in[k]) != 1))
+            return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    for (k = 0; k < 2; k++)
+        bd[k] = n->nin > k + 1 && n->in[k + 1] >= 0
+                    ? widen_int(ir, t, klv_load(ir, et, klv_arg(ir, k + 1), klv_i64(ir, 0)))
+                    : klv_i64(ir, k ? INT64_MAX : INT64_MIN);
+    v = widen_int(ir, t, klv_load(ir, et, klv_arg(ir, 0), li.iv));
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, bd[0], ""), bd[0], v, "");
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, bd[1], ""), bd[1], v, "");
+    klv_store(ir, et, klv_arg(ir, n->nin), li.iv, et == ir->i64 ? v : LLVMBuildTrunc(b, v, et, ""));
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
 static int is_reduce(GirOp op)
 {
     switch (op) {
@@ -1756,11 +1802,7 @@ static void cumsum_lines(KlvIr *ir, const GirNode *n, const GirType *t, int64_t 
         nacc = LLVMBuildFAdd(b, acc, v, "");
         klv_store_f64(ir, t->dtype, klv_arg(ir, 2), at, excl ? acc : nacc);
     } else {
-        LLVMTypeRef lt;
-        v = klv_load(ir, et, klv_arg(ir, 0), at);
-        if (et != ir->i64)
-            v = cast_class(ir, t->dtype, &lt) == 's' ? LLVMBuildSExt(b, v, ir->i64, "")
-                                                     : LLVMBuildZExt(b, v, ir->i64, "");
+        v = widen_int(ir, t->dtype, klv_load(ir, et, klv_arg(ir, 0), at));
         nacc = LLVMBuildAdd(b, acc, v, "");
         v = excl ? acc : nacc;
         klv_store(ir, et, klv_arg(ir, 2), at, et == ir->i64 ? v : LLVMBuildTrunc(b, v, et, ""));
@@ -1851,6 +1893,9 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_reduce(ir, g, n, name, plan);
     if ((n->op == GIR_OP_ISNAN || n->op == GIR_OP_ISINF) && n->nin == 1 && !gir_node_is_nhwc(n))
         return emit_isnan(ir, g, n, name, plan);
+    if (n->op == GIR_OP_CLIP && n->nout == 1 && n->nin >= 1 && is_intdt(g->vals[n->in[0]].type.dtype) &&
+        !gir_node_is_nhwc(n))
+        return emit_clip_int(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||

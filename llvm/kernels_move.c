@@ -326,32 +326,94 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
-/* Shape and Size: their output depends on shapes alone, which are
- * constants of the program (eval_SHAPE, eval_SIZE): the kernel copies the
- * answer from a table. */
-static int emit_shape(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                      KlvPlan *plan)
+/* Shape, Size and EyeLike: their output depends on shapes and attributes
+ * alone, which are constants of the program, never on the input's data.
+ * The node runs once now in the interpreter on zeros (its own arithmetic,
+ * by construction) and the kernel copies the answer from a table. */
+static int emit_const_result(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
 {
-    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
-    int64_t cnt = gir_type_numel(yt), lo = gir_attr_int(n, "start", 0), i, *tab;
-    if (yt->dtype != GIR_DT_I64 || cnt < 1 || cnt > GIR_MAX_RANK)
+    const GirType *xt = &g->vals[n->in[0]].type;
+    int64_t xb = gir_type_bytes(xt), yb = gir_type_bytes(&g->vals[n->out[0]].type);
+    GirTensor in, out;
+    GirArena *a;
+    GirError e;
+    void *tab = NULL;
+    if (n->nin != 1 || xb < 0 || xb > ((int64_t)1 << 26) || yb <= 0 || yb > ((int64_t)1 << 24))
         return 0;
-    if (lo < 0)
-        lo += xt->rank;
-    if (lo < 0)
-        lo = 0;
-    if (n->op == GIR_OP_SHAPE ? lo + cnt > xt->rank : cnt != 1)
+    a = gir_arena_new();
+    in.type = *xt;
+    in.data = gir_arena_alloc(a, (size_t)xb + 1); /* zeroed */
+    if (klv_interp_node(g, n, &in, &out, a, &e) == 0 && gir_type_bytes(&out.type) == yb &&
+        (tab = malloc((size_t)yb)))
+        memcpy(tab, out.data, (size_t)yb);
+    gir_arena_free(a);
+    if (!tab)
         return 0;
-    if (!(tab = malloc(sizeof *tab * (size_t)cnt)))
-        return 0;
-    for (i = 0; i < cnt; i++)
-        tab[i] = n->op == GIR_OP_SHAPE ? xt->dims[lo + i] : gir_type_numel(xt);
-    klv_plan_extra(plan, tab, cnt * 8, KLV_TABLE, 1);
+    klv_plan_extra(plan, tab, yb, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
-    LLVMBuildMemCpy(ir->b, klv_arg(ir, n->nin), 1, klv_arg(ir, n->nin + 1), 1, klv_i64(ir, cnt * 8));
+    LLVMBuildMemCpy(ir->b, klv_arg(ir, n->nin), 1, klv_arg(ir, n->nin + 1), 1, klv_i64(ir, yb));
     klv_kernel_end(ir);
     plan->range = 1;
-    plan->work = cnt;
+    plan->work = yb / 4 + 1;
+    plan->threads = 1;
+    return 1;
+}
+
+/* Split (eval_SPLIT): per outer index, each output's block copied from
+ * its place in the input. */
+static int emit_split(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type;
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, xrow, off = 0, es = (int64_t)gir_dtype_size(xt->dtype);
+    int k;
+    KlvLoop lo;
+    if (ax < 0)
+        ax += xt->rank;
+    if (ax < 0 || ax >= xt->rank || es == 0 || n->nout > 16 || gir_type_numel(xt) <= 0)
+        return 0;
+    outer = klv_dims_prod(xt->dims, 0, ax);
+    xrow = gir_type_numel(xt) / outer * es;
+    for (k = 0; k < n->nout; k++) {
+        if (n->out[k] < 0 || g->vals[n->out[k]].type.rank != xt->rank)
+            return 0;
+        off += gir_type_numel(&g->vals[n->out[k]].type) / outer * es;
+    }
+    if (off != xrow)
+        return 0;
+    off = 0;
+    klv_kernel_begin(ir, name);
+    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    for (k = 0; k < n->nout; k++) {
+        int64_t chunk = gir_type_numel(&g->vals[n->out[k]].type) / outer * es;
+        LLVMValueRef src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_affine(ir, lo.iv, xrow, off));
+        LLVMValueRef dst = klv_gep(ir, ir->i8, klv_arg(ir, n->nin + k), klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
+        if (chunk > 0)
+            LLVMBuildMemCpy(ir->b, dst, 1, src, 1, klv_i64(ir, chunk));
+        off += chunk;
+    }
+    klv_loop_end(ir, &lo);
+    klv_kernel_end(ir);
+    plan->range = outer;
+    plan->work = xrow / 4;
+    return 1;
+}
+
+/* A node whose outputs all have no elements: nothing to compute. */
+static int emit_empty(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    int k;
+    if (n->nout < 1)
+        return 0;
+    for (k = 0; k < n->nout; k++)
+        if (n->out[k] >= 0 && (g->vals[n->out[k]].type.rank < 0 ||
+                               gir_type_numel(&g->vals[n->out[k]].type) != 0))
+            return 0;
+    klv_kernel_begin(ir, name);
+    klv_kernel_end(ir);
+    plan->range = 0;
     plan->threads = 1;
     return 1;
 }
@@ -477,7 +539,13 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
                   KlvPlan *plan, GirError *e)
 {
     (void)e;
-    if (n->nout != 1 || gir_node_is_nhwc(n))
+    if (gir_node_is_nhwc(n))
+        return 0;
+    if (emit_empty(ir, g, n, name, plan))
+        return 1;
+    if (n->op == GIR_OP_SPLIT && n->nout >= 1)
+        return emit_split(ir, g, n, name, plan);
+    if (n->nout != 1)
         return 0;
     switch (n->op) {
     case GIR_OP_MAXPOOL:
@@ -507,7 +575,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_gather(ir, g, n, name, plan);
     case GIR_OP_SHAPE:
     case GIR_OP_SIZE:
-        return emit_shape(ir, g, n, name, plan);
+    case GIR_OP_EYELIKE:
+        return emit_const_result(ir, g, n, name, plan);
     case GIR_OP_EXPAND:
     case GIR_OP_TILE:
     case GIR_OP_DEPTHTOSPACE:
