@@ -148,6 +148,8 @@ LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
 /* Call a float intrinsic or libm function of one f32 argument. */
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* Call a libm function of two double arguments (pow, fmod, fmax, ...). */
+LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
 /* A 1-D or 2-D sliding window (Conv, the pools) as a 2-D one: a 1-D window
  * is one of height 1. */
 typedef struct {

@@ -243,6 +243,16 @@ LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x)
     return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
 }
 
+LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
+}
+
 /* x < 0 ? y : x, the form the interpreter uses for Relu and LeakyRelu. */
 static LLVMValueRef neg_select(KlvIr *ir, LLVMValueRef x, LLVMValueRef y)
 {

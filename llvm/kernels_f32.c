@@ -701,8 +701,6 @@ static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int
     return klv_load(ir, ir->f32, klv_arg(ir, k), at);
 }
 
-static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
-
 /* One output element of an elementwise op of several f32 operands v[0..nv),
  * as the interpreter computes it: Add, Sub, Mul, Div in f32 (binary());
  * Pow, Mod (fmod) and PRelu (u < 0 ? v * u : u) in double (binop); Max,
@@ -733,7 +731,7 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
             r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, u, LLVMConstReal(d, 0), ""),
                                 LLVMBuildFMul(b, w, u, ""), u, "");
         else
-            r = call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
+            r = klv_call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
         return NARROW(r);
     default:
         acc = WIDE(v[0]);
@@ -980,7 +978,7 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
         klv_guard(ir, guard, LLVMBuildICmp(b, LLVMIntEQ, v[1], klv_i64(ir, 0), ""));
         res = int_divmod(ir, n, v[0], v[1]);
     } else if (kind == 8) {
-        res = call2_f64(ir, "pow", v[0], v[1]);
+        res = klv_call2_f64(ir, "pow", v[0], v[1]);
         res = yt->dtype == GIR_DT_F32 ? LLVMBuildFPTrunc(b, res, ir->f32, "") : d2i_value(ir, res);
     } else {
         res = bcast_value(ir, n, kind, v, nv);
@@ -1405,16 +1403,6 @@ static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 /* The unary ops the interpreter computes in double (unary_f of interp.c):
  * x widened, the op, rounded back to f32; NULL when op is none of them. */
 /* Call libm function fname of two double arguments. */
-static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
-    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
-    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
-    if (!f)
-        f = LLVMAddFunction(ir->mod, fname, fty);
-    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
-}
-
 /* c ? t : f on doubles, c an fcmp of pred between u and v. */
 static LLVMValueRef sel_f64(KlvIr *ir, LLVMRealPredicate pred, LLVMValueRef u, LLVMValueRef v,
                             LLVMValueRef t, LLVMValueRef f)
@@ -1499,7 +1487,7 @@ static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
         a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
         em1 = LLVMBuildFSub(b, call_f64(ir, "exp", LLVMBuildFDiv(b, x, a, "")), one, "");
         r = LLVMBuildFAdd(b, sel_f64(ir, LLVMRealOGT, x, zero, x, zero),
-                          call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
+                          klv_call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
         break;
     case GIR_OP_THRESHOLDEDRELU:
         r = sel_f64(ir, LLVMRealOGT, x, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f)), x, zero);

@@ -435,6 +435,56 @@ static LLVMValueRef index_value(KlvIr *ir, GirDType it, LLVMValueRef at, int64_t
     return LLVMBuildSelect(b, bad, klv_i64(ir, 0), v, "");
 }
 
+/* The element of data x (strides xs) that element i of the indices it
+ * names along axis ax, its other coordinates those of i (GatherElements,
+ * ScatterElements); guarded. */
+static LLVMValueRef elements_offset(KlvIr *ir, const GirType *xt, const int64_t *xs,
+                                    const GirType *it, int64_t ax, LLVMValueRef i, int guard)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef src = klv_mul(ir, index_value(ir, it->dtype, i, xt->dims[ax], guard), klv_i64(ir, xs[ax]));
+    int64_t is = 1;
+    int d;
+    for (d = it->rank - 1; d >= 0; d--) {
+        LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, is), ""),
+                                       klv_i64(ir, it->dims[d]), "");
+        if (d != ax)
+            src = klv_add(ir, src, klv_mul(ir, c, klv_i64(ir, xs[d])));
+        is *= it->dims[d];
+    }
+    return src;
+}
+
+/* The slice of data x (axes from bd) that index tuple `row` (q entries of
+ * the i64 indices) names: its number in slices of x's axes bd + q on
+ * (GatherND, ScatterND); guarded. */
+static LLVMValueRef nd_offset(KlvIr *ir, const GirType *xt, int64_t bd, int64_t q, LLVMValueRef row,
+                              int guard)
+{
+    LLVMValueRef off = klv_i64(ir, 0), tup = klv_mul(ir, row, klv_i64(ir, q));
+    int64_t d;
+    for (d = 0; d < q; d++) {
+        int64_t dim = xt->dims[bd + d];
+        off = klv_add(ir, klv_mul(ir, off, klv_i64(ir, dim)),
+                      index_value(ir, GIR_DT_I64, klv_add(ir, tup, klv_i64(ir, d)), dim, guard));
+    }
+    return off;
+}
+
+/* GatherElements and ScatterElements: indices and data of one rank, the
+ * indices within the data on every axis but ax (else the interpreter's
+ * error, every run). */
+static int elements_fit(const GirType *xt, const GirType *it, int64_t ax)
+{
+    int d;
+    if (it->rank != xt->rank)
+        return 0;
+    for (d = 0; d < xt->rank; d++)
+        if (d != ax && it->dims[d] > xt->dims[d])
+            return 0;
+    return 1;
+}
+
 /* Gather, GatherElements and GatherND whose indices are computed (not
  * constant), as eval_GATHER, eval_GATHERELEMENTS and eval_GATHERND read
  * them; guarded (KlvPlan.guard): an index out of range hands the node to
@@ -479,7 +529,7 @@ static int emit_gather_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     } else if (n->op == GIR_OP_GATHERND) {
         /* row r: batch r / per, index tuple r; a block of slice */
         int64_t bd = gir_attr_int(n, "batch_dims", 0), q = it->dims[it->rank - 1], per, xb;
-        LLVMValueRef off = klv_i64(ir, 0), tup;
+        LLVMValueRef off;
         if (it->dtype != GIR_DT_I64 || bd < 0 || it->rank < 1 || bd + q > xt->rank || q < 1 ||
             bd >= it->rank)
             return 0;
@@ -491,39 +541,21 @@ static int emit_gather_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const
             return 0;
         klv_kernel_begin(ir, name);
         lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-        tup = klv_mul(ir, lr.iv, klv_i64(ir, q));
-        for (d = 0; d < q; d++) {
-            int64_t dim = xt->dims[bd + d];
-            off = klv_add(ir, klv_mul(ir, off, klv_i64(ir, dim)),
-                          index_value(ir, it->dtype, klv_add(ir, tup, klv_i64(ir, d)), dim, guard));
-        }
+        off = nd_offset(ir, xt, bd, q, lr.iv, guard);
         src = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lr.iv, klv_i64(ir, per), ""), klv_i64(ir, xb)),
                       klv_mul(ir, off, klv_i64(ir, inner)));
     } else {
         /* GatherElements: row r is element r of the indices; its coordinates
          * but on the axis give the data's */
-        LLVMValueRef rest;
-        int64_t is = 1;
-        if (it->rank != xt->rank)
+        if (!elements_fit(xt, it, ax))
             return 0;
-        for (d = 0; d < xt->rank; d++)
-            if (d != ax && it->dims[d] > xt->dims[d])
-                return 0; /* the interpreter's error, every run */
         rows = gir_type_numel(it);
         inner = 1;
         if ((guard = klv_plan_guard(plan, n)) < 0)
             return 0;
         klv_kernel_begin(ir, name);
         lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-        src = klv_mul(ir, index_value(ir, it->dtype, lr.iv, xt->dims[ax], guard), klv_i64(ir, xs[ax]));
-        rest = lr.iv;
-        for (d = it->rank - 1; d >= 0; d--) {
-            LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, rest, klv_i64(ir, is), ""),
-                                           klv_i64(ir, it->dims[d]), "");
-            if (d != ax)
-                src = klv_add(ir, src, klv_mul(ir, c, klv_i64(ir, xs[d])));
-            is *= it->dims[d];
-        }
+        src = elements_offset(ir, xt, xs, it, ax, lr.iv, guard);
     }
     src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, src, klv_i64(ir, es)));
     dst = klv_gep(ir, ir->i8, klv_arg(ir, 2), klv_mul(ir, lr.iv, klv_i64(ir, inner * es)));
@@ -532,6 +564,104 @@ static int emit_gather_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     klv_kernel_end(ir);
     plan->range = rows;
     plan->work = inner + 8;
+    return 1;
+}
+
+/* Update element ui put at element at of the output (argument y) by the
+ * node's reduction, as scatter_put of interp.c: none copies the element;
+ * integers add, multiply, max, min in wrapping int64; floats in double
+ * (libm's fmax, fmin), stored as st_f stores. */
+static void scatter_put(KlvIr *ir, const GirNode *n, GirDType t, int y, int u, LLVMValueRef at,
+                        LLVMValueRef ui)
+{
+    const char *red = gir_attr_string(n, "reduction", "none");
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    LLVMValueRef a, v, r;
+    if (strcmp(red, "none") == 0) {
+        klv_store(ir, et, klv_arg(ir, y), at, klv_load(ir, et, klv_arg(ir, u), ui));
+    } else if (!klv_is_float_dt(t)) {
+        LLVMTypeRef lt = klv_elem_type(ir, GIR_DT_I64);
+        int sg = t != GIR_DT_U8 && t != GIR_DT_U16 && t != GIR_DT_U32 && t != GIR_DT_BOOL;
+        a = klv_load(ir, et, klv_arg(ir, y), at);
+        v = klv_load(ir, et, klv_arg(ir, u), ui);
+        if (et != lt) {
+            a = sg ? LLVMBuildSExt(b, a, lt, "") : LLVMBuildZExt(b, a, lt, "");
+            v = sg ? LLVMBuildSExt(b, v, lt, "") : LLVMBuildZExt(b, v, lt, "");
+        }
+        r = red[0] == 'a' ? LLVMBuildAdd(b, a, v, "")
+            : red[1] == 'u' ? LLVMBuildMul(b, a, v, "")
+            : LLVMBuildSelect(b, LLVMBuildICmp(b, red[1] == 'a' ? LLVMIntSGT : LLVMIntSLT, a, v, ""), a, v, "");
+        klv_store(ir, et, klv_arg(ir, y), at, et == lt ? r : LLVMBuildTrunc(b, r, et, ""));
+    } else {
+        a = klv_load_f64(ir, t, klv_arg(ir, y), at);
+        v = klv_load_f64(ir, t, klv_arg(ir, u), ui);
+        r = red[0] == 'a' ? LLVMBuildFAdd(b, a, v, "")
+            : red[1] == 'u' ? LLVMBuildFMul(b, a, v, "")
+            : klv_call2_f64(ir, red[1] == 'a' ? "fmax" : "fmin", a, v);
+        klv_store_f64(ir, t, klv_arg(ir, y), at, r);
+    }
+}
+
+/* ScatterElements and ScatterND of computed indices (eval_SCATTERELEMENTS,
+ * eval_SCATTERND): the data copied, then the updates put in order (a
+ * later one at the same place wins, or is reduced after the earlier), on
+ * one thread; guarded: an index out of range hands the node to the
+ * interpreter. */
+static int emit_scatter(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *ut = &g->vals[n->in[2]].type;
+    const char *red = gir_attr_string(n, "reduction", "none");
+    int64_t ax = gir_attr_int(n, "axis", 0), xs[GIR_MAX_RANK], s = 1, q = 0, m, slice, d;
+    int guard, nd = n->op == GIR_OP_SCATTERND;
+    LLVMValueRef at;
+    KlvLoop lj, ls;
+    if (n->nin != 3 || n->in[2] < 0 || !ir->guard_ok || !klv_elem_type(ir, xt->dtype) ||
+        ut->dtype != xt->dtype || g->vals[n->out[0]].type.dtype != xt->dtype || xt->rank < 1 ||
+        it->rank < 1 || (it->dtype != GIR_DT_I64 && (nd || it->dtype != GIR_DT_I32)) ||
+        (strcmp(red, "none") != 0 && strcmp(red, "add") != 0 && strcmp(red, "mul") != 0 &&
+         strcmp(red, "max") != 0 && strcmp(red, "min") != 0) ||
+        (strcmp(red, "none") != 0 && xt->dtype == GIR_DT_BOOL))
+        return 0;
+    if (ax < 0)
+        ax += xt->rank;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = s;
+        s *= xt->dims[d];
+    }
+    if (nd) {
+        q = it->dims[it->rank - 1];
+        m = klv_dims_prod(it->dims, 0, it->rank - 1);
+        if (q < 1 || q > xt->rank)
+            return 0;
+        slice = klv_dims_prod(xt->dims, q, xt->rank);
+        if (gir_type_numel(ut) != m * slice)
+            return 0;
+    } else {
+        if (ax < 0 || ax >= xt->rank || !elements_fit(xt, it, ax) || gir_type_numel(ut) != gir_type_numel(it))
+            return 0;
+        m = gir_type_numel(it);
+        slice = 1;
+    }
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    LLVMBuildMemCpy(ir->b, klv_arg(ir, 3), 1, klv_arg(ir, 0), 1,
+                    klv_i64(ir, gir_type_bytes(xt)));
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, m));
+    at = nd ? klv_mul(ir, nd_offset(ir, xt, 0, q, lj.iv, guard), klv_i64(ir, slice))
+            : elements_offset(ir, xt, xs, it, ax, lj.iv, guard);
+    ls = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, slice));
+    scatter_put(ir, n, xt->dtype, 3, 2, klv_add(ir, at, ls.iv),
+                klv_add(ir, klv_mul(ir, lj.iv, klv_i64(ir, slice)), ls.iv));
+    klv_loop_end(ir, &ls);
+    klv_loop_end(ir, &lj);
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = m * slice + s / 4;
+    plan->threads = 1;
     return 1;
 }
 
@@ -573,6 +703,9 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
             return emit_gather_dyn(ir, g, n, name, plan);
         return emit_gather(ir, g, n, name, plan);
+    case GIR_OP_SCATTERELEMENTS:
+    case GIR_OP_SCATTERND:
+        return emit_scatter(ir, g, n, name, plan);
     case GIR_OP_SHAPE:
     case GIR_OP_SIZE:
     case GIR_OP_EYELIKE:

@@ -1,6 +1,7 @@
 # RUN: KILN
 # Kernels with a guard (cases/guard.gir): Gather, GatherElements and
-# GatherND of computed indices and integer Div and Mod are compiled and
+# GatherND, ScatterElements (add, max) and ScatterND of computed indices
+# and integer Div and Mod are compiled and
 # give the interpreter's bytes; an index out of range or a zero divisor
 # sets the kernel's flag, the node then runs in the interpreter, and
 # --target cpu fails with the interpreter's own error.
@@ -8,15 +9,15 @@ g=$HERE/cases/guard.gir
 ins() { echo -i $HERE/cases/guard-x.npy -i $HERE/cases/guard-$1.npy -i $HERE/cases/guard-a.npy \
     -i $HERE/cases/guard-$2.npy; }
 c=() r=()
-for k in 0 1 2 3 4 5 6 7; do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
+for k in $(seq 0 10); do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
 $KILN run $g $(ins i b) --target cpu "${c[@]}" > /dev/null 2> $TMP/run.err
 cat $TMP/run.err
-grep -q ': 6 of 6 nodes compiled, 0 in the interpreter;' $TMP/run.err
+grep -q ': 9 of 9 nodes compiled, 0 in the interpreter;' $TMP/run.err
 $KILN run $g $(ins i b) "${r[@]}" > /dev/null
-for k in 0 1 2 3 4 5 6 7; do
+for k in $(seq 0 10); do
     cmp $TMP/cpu$k.npy $TMP/ref$k.npy
 done
-echo "8 outputs: --target cpu byte for byte the interpreter"
+echo "11 outputs: --target cpu byte for byte the interpreter"
 for bad in "i-bad b" "i b-zero"; do
     if $KILN run $g $(ins $bad) --target cpu > /dev/null 2> $TMP/cpu.err; then exit 1; fi
     if $KILN run $g $(ins $bad) > /dev/null 2> $TMP/ref.err; then exit 1; fi
