@@ -1721,6 +1721,123 @@ static int emit_clip_int(KlvIr *ir, const GirGraph *g, const GirNode *n, const c
     return 1;
 }
 
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (nll and
+ * eval_SCELOSS of interp.c), scores [N, C, d...] of f32, f64 or f16, on
+ * one thread in the interpreter's order.  SoftmaxCrossEntropyLoss first
+ * writes the log-probabilities (per (n, d) the maximum, exp(x - max)
+ * summed in double, x - max - log(sum)) into its second output or a
+ * scratch buffer, stored in the scores' type and read back as the
+ * interpreter does.  Then per (n, d) the target's loss -lp * weight (0
+ * for ignore_index), each stored for reduction none, summed in double with
+ * the weights for sum and mean.  Guarded: a target outside [0, C) is the
+ * interpreter's error. */
+static int emit_loss(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *tt = &g->vals[n->in[1]].type;
+    GirDType dt = xt->dtype;
+    const char *red = gir_attr_string(n, "reduction", "mean");
+    const GirAttr *ig = gir_attr(n, "ignore_index");
+    int sce = n->op == GIR_OP_SCELOSS, hw = n->nin > 2 && n->in[2] >= 0, none = strcmp(red, "none") == 0;
+    int guard, lpa;
+    int64_t N, C, D;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef sum, wsum, mx, es, v, t, at, bad, l, wt, skip, pos;
+    KlvLoop lb, ld, lc;
+    if (!klv_is_float_dt(dt) || xt->rank < 2 || (tt->dtype != GIR_DT_I64 && tt->dtype != GIR_DT_I32) ||
+        g->vals[n->out[0]].type.dtype != dt || n->nout > (sce ? 2 : 1) ||
+        (!none && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0) || !ir->guard_ok ||
+        gir_type_numel(xt) <= 0 || (hw && g->vals[n->in[2]].type.dtype != dt))
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], D = klv_dims_prod(xt->dims, 2, xt->rank);
+    if (gir_type_numel(tt) != N * D || (hw && gir_type_numel(&g->vals[n->in[2]].type) != C))
+        return 0;
+    if (!sce) {
+        lpa = 0;
+    } else if (n->nout > 1 && n->out[1] >= 0) {
+        lpa = n->nin + 1;
+    } else {
+        void *scr = calloc(1, (size_t)gir_type_bytes(xt));
+        if (!scr)
+            return 0;
+        klv_plan_extra(plan, scr, gir_type_bytes(xt), KLV_SCRATCH, 1);
+        lpa = n->nin + n->nout + plan->nextra - 1;
+    }
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    sum = LLVMBuildAlloca(b, d, "sum");
+    wsum = LLVMBuildAlloca(b, d, "wsum");
+    mx = LLVMBuildAlloca(b, d, "max");
+    es = LLVMBuildAlloca(b, d, "esum");
+    LLVMBuildStore(b, LLVMConstReal(d, 0), sum);
+    LLVMBuildStore(b, LLVMConstReal(d, 0), wsum);
+    if (sce) {
+        lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+        ld = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, D));
+        /* element (b, c, d) at (b * C + c) * D + d */
+        pos = klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C * D)), ld.iv);
+        LLVMBuildStore(b, LLVMConstReal(d, -INFINITY), mx);
+        LLVMBuildStore(b, LLVMConstReal(d, 0), es);
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D))));
+        l = LLVMBuildLoad2(b, d, mx, "");
+        LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, l, ""), v, l, ""), mx);
+        klv_loop_end(ir, &lc);
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D))));
+        v = call_f64(ir, "exp", LLVMBuildFSub(b, v, LLVMBuildLoad2(b, d, mx, ""), ""));
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, es, ""), v, ""), es);
+        klv_loop_end(ir, &lc);
+        l = call_f64(ir, "log", LLVMBuildLoad2(b, d, es, ""));
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        at = klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D)));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), at);
+        v = LLVMBuildFSub(b, LLVMBuildFSub(b, v, LLVMBuildLoad2(b, d, mx, ""), ""), l, "");
+        klv_store_f64(ir, dt, klv_arg(ir, lpa), at, v);
+        klv_loop_end(ir, &lc);
+        klv_loop_end(ir, &ld);
+        klv_loop_end(ir, &lb);
+    }
+    lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    ld = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, D));
+    at = klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, D)), ld.iv);
+    t = widen_int(ir, tt->dtype, klv_load(ir, klv_elem_type(ir, tt->dtype), klv_arg(ir, 1), at));
+    skip = ig ? LLVMBuildICmp(b, LLVMIntEQ, t, klv_i64(ir, ig->i), "") : LLVMConstInt(ir->i1, 0, 0);
+    bad = LLVMBuildAnd(b, LLVMBuildNot(b, skip, ""),
+                       LLVMBuildICmp(b, LLVMIntUGE, t, klv_i64(ir, C), ""), "");
+    klv_guard(ir, guard, bad);
+    t = LLVMBuildSelect(b, LLVMBuildOr(b, skip, bad, ""), klv_i64(ir, 0), t, "");
+    wt = hw ? klv_load_f64(ir, dt, klv_arg(ir, 2), t) : LLVMConstReal(d, 1);
+    v = klv_load_f64(ir, dt, klv_arg(ir, lpa),
+                     klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C)), t), klv_i64(ir, D)),
+                             ld.iv));
+    l = LLVMBuildFMul(b, LLVMBuildFNeg(b, v, ""), wt, "");
+    l = LLVMBuildSelect(b, skip, LLVMConstReal(d, 0), l, "");
+    wt = LLVMBuildSelect(b, skip, LLVMConstReal(d, 0), wt, "");
+    if (none)
+        klv_store_f64(ir, dt, klv_arg(ir, n->nin), at, l);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sum, ""), l, ""), sum);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, wsum, ""), wt, ""), wsum);
+    klv_loop_end(ir, &ld);
+    klv_loop_end(ir, &lb);
+    if (!none) {
+        v = LLVMBuildLoad2(b, d, sum, "");
+        if (red[0] == 'm') {
+            LLVMValueRef w = LLVMBuildLoad2(b, d, wsum, "");
+            v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNE, w, LLVMConstReal(d, 0), ""),
+                                LLVMBuildFDiv(b, v, w, ""), LLVMConstReal(d, 0), "");
+        }
+        klv_store_f64(ir, dt, klv_arg(ir, n->nin), klv_i64(ir, 0), v);
+    }
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = N * C * D * 4;
+    plan->threads = 1;
+    return 1;
+}
+
 static int is_reduce(GirOp op)
 {
     switch (op) {
@@ -1884,6 +2001,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
     if (n->op == GIR_OP_CLIP && n->nout == 1 && n->nin >= 1 && is_intdt(g->vals[n->in[0]].type.dtype) &&
         !gir_node_is_nhwc(n))
         return emit_clip_int(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_NLLLOSS || n->op == GIR_OP_SCELOSS) && n->nin >= 2 && !gir_node_is_nhwc(n))
+        return emit_loss(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
