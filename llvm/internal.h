@@ -164,6 +164,15 @@ typedef struct {
  * (rank - 2 of them), from gir_window (so auto_pad SAME is the
  * interpreter's split); 0 unless x and y have rank 3 or 4. */
 int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w);
+/* The depth axis of a 3-D window (the pools): extent, output, kernel,
+ * stride, dilation, pads before and after; all 1 (pads 0) for fewer axes. */
+typedef struct {
+    int64_t D, OD, KD, s, d, pb, pe;
+} KlvDepth;
+/* ir.c: klv_win2, and also for x and y of rank 5 (a 3-D window: its last
+ * two axes into w, the first into dp). */
+int klv_win3(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w,
+             KlvDepth *dp);
 /* ir.c: the element strides of v (numpy-broadcast to y) along y's axes
  * into st (0 where v broadcasts); 0 when v does not broadcast to y. */
 int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st);

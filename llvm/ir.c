@@ -333,6 +333,26 @@ int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t
     return 1;
 }
 
+int klv_win3(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w,
+             KlvDepth *dp)
+{
+    GirWindow g;
+    dp->D = dp->OD = dp->KD = dp->s = dp->d = 1;
+    dp->pb = dp->pe = 0;
+    if (x->rank != 5)
+        return klv_win2(n, x, y, k, w);
+    if (y->rank != 5)
+        return 0;
+    gir_window(n, x, y, k, &g);
+    dp->D = g.in[0], dp->OD = g.out[0], dp->KD = g.k[0], dp->s = g.s[0], dp->d = g.d[0];
+    dp->pb = g.pb[0], dp->pe = g.pe[0];
+    w->H = g.in[1], w->OH = g.out[1], w->KH = g.k[1], w->s[0] = g.s[1], w->d[0] = g.d[1];
+    w->p[0] = g.pb[1], w->p[2] = g.pe[1];
+    w->W = g.in[2], w->OW = g.out[2], w->KW = g.k[2], w->s[1] = g.s[2], w->d[1] = g.d[2];
+    w->p[1] = g.pb[2], w->p[3] = g.pe[2];
+    return 1;
+}
+
 int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st)
 {
     int64_t s = 1;

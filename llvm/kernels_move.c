@@ -24,10 +24,11 @@ static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
     }
 }
 
-/* MaxPool, 1-D or 2-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
+/* MaxPool, 1-D, 2-D or 3-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
  * without the Indices output.  Outer loop over
- * (batch, channel) planes; window taps unrolled; taps in the padding are
- * skipped by selecting the running maximum. */
+ * (batch, channel, output depth) planes; window taps unrolled (depth,
+ * row, column); taps in the padding are skipped by selecting the running
+ * maximum. */
 static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                         KlvPlan *plan)
 {
@@ -35,13 +36,14 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     LLVMTypeRef et = elem_type(ir, xt->dtype);
     int cnt, isf = xt->dtype == GIR_DT_F32, isu = xt->dtype == GIR_DT_U8;
     const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx, kd;
     KlvWin2 win;
+    KlvDepth dp;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, y, xp, yp;
+    LLVMValueRef x, y, xp, yp, od;
     KlvLoop lp, loy, lox;
-    if (!et || n->nout != 1 || !kk || cnt != xt->rank - 2 || !klv_win2(n, xt, yt, kk, &win) ||
-        win.KH * win.KW > 64)
+    if (!et || n->nout != 1 || !kk || cnt != xt->rank - 2 || !klv_win3(n, xt, yt, kk, &win, &dp) ||
+        dp.KD * win.KH * win.KW > 64)
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
     k[0] = win.KH, k[1] = win.KW;
@@ -49,27 +51,34 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    xp = klv_gep(ir, et, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    /* plane iv: (batch, channel) iv / OD, output depth iv % OD */
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
+    xp = klv_gep(ir, et, x, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W)));
     yp = klv_gep(ir, et, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
     {
         LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY)
                                 : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1);
-        for (ky = 0; ky < k[0]; ky++) {
-            LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
-            LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
-            for (kx = 0; kx < k[1]; kx++) {
-                LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
-                LLVMValueRef in = LLVMBuildAnd(
-                    b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
-                LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix);
-                LLVMValueRef v, gt;
-                at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
-                v = klv_load(ir, et, xp, at);
-                gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
-                         : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
-                best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
+        for (kd = 0; kd < dp.KD; kd++) {
+            LLVMValueRef iz = klv_affine(ir, od, dp.s, kd * dp.d - dp.pb);
+            LLVMValueRef inz = LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), "");
+            for (ky = 0; ky < k[0]; ky++) {
+                LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+                LLVMValueRef iny = LLVMBuildAnd(b, inz, LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
+                for (kx = 0; kx < k[1]; kx++) {
+                    LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+                    LLVMValueRef in = LLVMBuildAnd(
+                        b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+                    LLVMValueRef at = klv_add(ir, klv_affine(ir, iz, H, 0), iy);
+                    LLVMValueRef v, gt;
+                    at = klv_add(ir, klv_mul(ir, at, klv_i64(ir, W)), ix);
+                    at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+                    v = klv_load(ir, et, xp, at);
+                    gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
+                             : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
+                    best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
+                }
             }
         }
         klv_store(ir, et, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv), best);
@@ -78,15 +87,16 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = xt->dims[0] * xt->dims[1];
-    plan->work = OH * OW * k[0] * k[1];
+    plan->range = xt->dims[0] * xt->dims[1] * dp.OD;
+    plan->work = OH * OW * dp.KD * k[0] * k[1];
     return 1;
 }
 
-/* AveragePool, 1-D or 2-D (gir_window's geometry), f32, as pool() of interp.c computes it: the taps
+/* AveragePool, 1-D, 2-D or 3-D (gir_window's geometry), f32, as pool() of interp.c computes it: the taps
  * inside the input summed in double in window order, divided by their
  * count (count_include_pad: the taps inside input and pads), rounded to
- * f32.  Outer loop over (batch, channel) planes; window taps unrolled.
+ * f32.  Outer loop over (batch, channel, output depth) planes; window
+ * taps unrolled.
  * (Arithmetic, but the window walk is MaxPool's.) */
 static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                         KlvPlan *plan)
@@ -94,14 +104,15 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
     const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx, kd;
     KlvWin2 win;
+    KlvDepth dp;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r;
+    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r, od;
     KlvLoop lp, loy, lox;
     if (xt->dtype != GIR_DT_F32 || n->nout != 1 || !kk || cnt != xt->rank - 2 ||
-        !klv_win2(n, xt, yt, kk, &win) || win.KH * win.KW > 64)
+        !klv_win3(n, xt, yt, kk, &win, &dp) || dp.KD * win.KH * win.KW > 64)
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
     k[0] = win.KH, k[1] = win.KW;
@@ -109,31 +120,40 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    /* plane iv: (batch, channel) iv / OD, output depth iv % OD */
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W)));
     yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
     sum = LLVMConstReal(dt, 0);
     nin = klv_i64(ir, 0);
     npad = klv_i64(ir, 0);
-    for (ky = 0; ky < k[0]; ky++) {
-        LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
-        LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
-        /* inside input or pads: -pads_begin <= iy < H + pads_end */
-        LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
-                                         LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
-        for (kx = 0; kx < k[1]; kx++) {
-            LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
-            LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
-            LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
-                                             LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
-            LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix), v;
-            at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
-            v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
-            /* sum never is -0, so adding +0 for a tap outside changes nothing */
-            sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
-            nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
-            npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+    for (kd = 0; kd < dp.KD; kd++) {
+        LLVMValueRef iz = klv_affine(ir, od, dp.s, kd * dp.d - dp.pb);
+        LLVMValueRef inz = LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), "");
+        LLVMValueRef padz = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iz, klv_i64(ir, -dp.pb), ""),
+                                         LLVMBuildICmp(b, LLVMIntSLT, iz, klv_i64(ir, dp.D + dp.pe), ""), "");
+        for (ky = 0; ky < k[0]; ky++) {
+            LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+            LLVMValueRef iny = LLVMBuildAnd(b, inz, LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
+            /* inside input or pads: -pads_begin <= iy < H + pads_end */
+            LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
+                                             LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
+            pady = LLVMBuildAnd(b, padz, pady, "");
+            for (kx = 0; kx < k[1]; kx++) {
+                LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+                LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+                LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
+                                                 LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
+                LLVMValueRef at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_affine(ir, iz, H, 0), iy), klv_i64(ir, W)), ix), v;
+                at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+                v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
+                /* sum never is -0, so adding +0 for a tap outside changes nothing */
+                sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
+                nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
+                npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+            }
         }
     }
     div = incl ? npad : nin;
@@ -145,8 +165,8 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = xt->dims[0] * xt->dims[1];
-    plan->work = OH * OW * k[0] * k[1] * 2;
+    plan->range = xt->dims[0] * xt->dims[1] * dp.OD;
+    plan->work = OH * OW * dp.KD * k[0] * k[1] * 2;
     return 1;
 }
 

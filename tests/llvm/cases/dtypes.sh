@@ -3,23 +3,24 @@
 # from f16 (NaN, infinities, 65519 and 65520, ties, subnormals), f64 Add
 # and Max, CumSum of f64 and u16 along an axis given at run time,
 # BitShift, IsNaN, IsInf, ReduceLogSumExp of f64, ReduceSum of f16,
-# Split, Clip of u16, Max of two scalars: all
+# Split, Clip of u16, Max of two scalars, 3-D MaxPool and AveragePool
+# (pads, strides, dilations, count_include_pad): all
 # compiled and byte for byte the interpreter; an axis out of range sets
 # the CumSum kernel's guard and --target cpu fails with the interpreter's
 # error.
 g=$HERE/cases/dtypes.gir
 ins() { echo -i $HERE/cases/dtypes-x.npy -i $HERE/cases/dtypes-d.npy -i $HERE/cases/dtypes-u.npy \
-    -i $HERE/cases/dtypes-$1.npy; }
+    -i $HERE/cases/dtypes-$1.npy -i $HERE/cases/dtypes-v.npy; }
 c=() r=()
-for k in $(seq 0 15); do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
+for k in $(seq 0 18); do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
 $KILN run $g $(ins ax) --target cpu "${c[@]}" > /dev/null 2> $TMP/run.err
 cat $TMP/run.err
-grep -q ': 18 of 18 nodes compiled, 0 in the interpreter;' $TMP/run.err
+grep -q ': 21 of 21 nodes compiled, 0 in the interpreter;' $TMP/run.err
 $KILN run $g $(ins ax) "${r[@]}" > /dev/null
-for k in $(seq 0 15); do
+for k in $(seq 0 18); do
     cmp $TMP/cpu$k.npy $TMP/ref$k.npy
 done
-echo "16 outputs: --target cpu byte for byte the interpreter"
+echo "19 outputs: --target cpu byte for byte the interpreter"
 if $KILN run $g $(ins ax-bad) --target cpu > /dev/null 2> $TMP/cpu.err; then exit 1; fi
 if $KILN run $g $(ins ax-bad) > /dev/null 2> $TMP/ref.err; then exit 1; fi
 grep -v '^kiln: cpu' $TMP/cpu.err > $TMP/cpu1.err
