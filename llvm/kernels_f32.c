@@ -16,13 +16,14 @@
 static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
 
 /*
- * Conv, 1-D or 2-D (1-D as height 1), any group, stride, dilation,
+ * Conv, 1-D, 2-D or 3-D (1-D as height 1), any group, stride, dilation,
  * padding (auto_pad SAME as gir_window splits it), weights constant or
  * not.  The outer loop runs over
- * (batch, output channel) planes.  Per output row: the row starts at the
+ * (batch, output channel, output depth) planes.  Per output row: the row starts at the
  * bias, each (input channel, kernel row) inside the input adds, for each
  * kernel column (unrolled here), weight * input row between bounds worked
- * out now, so the innermost loop has no branch and runs along memory; then
+ * out now (a 3-D kernel: per depth tap inside the input), so the
+ * innermost loop has no branch and runs along memory; then
  * the fused activation.  The same summation order as the interpreter.
  */
 static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -34,10 +35,11 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     int64_t N = xt->dims[0], C = xt->dims[1], H, W, M = wt->dims[0], Cg = wt->dims[1], KH, KW;
     int64_t OH, OW, G = gir_attr_int(n, "group", 1), Mg, *s, *d, *p, kx;
     KlvWin2 win;
+    KlvDepth dp;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp;
-    KlvLoop lp, loy, lox, lic, lky, lk;
-    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win2(n, xt, yt, wt->dims + 2, &win) ||
+    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp, od;
+    KlvLoop lp, loy, lox, lic, lky, lk, lkd;
+    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win3(n, xt, yt, wt->dims + 2, &win, &dp) ||
         (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) || wt->dtype != GIR_DT_F32)
         return 0;
     Mg = M / G;
@@ -50,12 +52,14 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     bias_p = has_b ? klv_arg(ir, 2) : NULL;
     y = klv_arg(ir, has_b ? 3 : 2);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    plane = lp.iv;
+    /* step iv: plane (batch, output channel) iv / OD, output depth iv % OD */
+    plane = LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), "");
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
     nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
     oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
     grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
     bias = has_b ? klv_load(ir, ir->f32, bias_p, oc) : klv_f32c(ir, 0.0);
-    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     {
         LLVMValueRef yr = klv_gep(ir, ir->f32, yp, klv_mul(ir, loy.iv, klv_i64(ir, OW)));
@@ -68,11 +72,21 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
         {
             LLVMValueRef xp = klv_gep(ir, ir->f32, x,
-                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, H * W)));
+                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, dp.D * H * W)));
             LLVMValueRef wp = klv_gep(
                 ir, ir->f32, w,
                 klv_mul(ir, klv_add(ir, klv_mul(ir, oc, klv_i64(ir, Cg)), lic.iv),
-                        klv_i64(ir, KH * KW)));
+                        klv_i64(ir, dp.KD * KH * KW)));
+            /* a 3-D kernel's depth taps outside, those in the padding skipped */
+            LLVMValueRef iz;
+            LLVMBasicBlockRef zin = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zin");
+            LLVMBasicBlockRef zskip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zskip");
+            lkd = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, dp.KD));
+            iz = klv_add(ir, klv_affine(ir, od, dp.s, -dp.pb), klv_affine(ir, lkd.iv, dp.d, 0));
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), ""), zin, zskip);
+            LLVMPositionBuilderAtEnd(b, zin);
+            xp = klv_gep(ir, ir->f32, xp, klv_mul(ir, iz, klv_i64(ir, H * W)));
+            wp = klv_gep(ir, ir->f32, wp, klv_mul(ir, lkd.iv, klv_i64(ir, KH * KW)));
             lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, KH));
             {
                 LLVMValueRef iy = klv_add(ir, klv_affine(ir, loy.iv, s[0], -p[0]),
@@ -107,6 +121,9 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                 LLVMPositionBuilderAtEnd(b, skip);
             }
             klv_loop_end(ir, &lky);
+            LLVMBuildBr(b, zskip);
+            LLVMPositionBuilderAtEnd(b, zskip);
+            klv_loop_end(ir, &lkd);
         }
         klv_loop_end(ir, &lic);
         if (gir_attr_string(n, "act", NULL)) {
@@ -119,8 +136,8 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = N * M;
-    plan->work = OH * OW * Cg * KH * KW;
+    plan->range = N * M * dp.OD;
+    plan->work = OH * OW * Cg * dp.KD * KH * KW;
     return 1;
 }
 
