@@ -170,42 +170,6 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
-/* Concat of inputs of one element type: per outer index, each input's
- * block copied to its place. */
-static int emit_concat(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                       KlvPlan *plan)
-{
-    const GirType *yt = &g->vals[n->out[0]].type;
-    int64_t axis = gir_attr_int(n, "axis", 0), outer = 1, ytot, off = 0, es;
-    int i, j;
-    KlvLoop lo;
-    LLVMValueRef y;
-    if (axis < 0)
-        axis += yt->rank;
-    es = (int64_t)gir_dtype_size(yt->dtype);
-    if (es == 0)
-        return 0;
-    for (i = 0; i < axis; i++)
-        outer *= yt->dims[i];
-    ytot = outer ? gir_type_numel(yt) / outer * es : 0;
-    klv_kernel_begin(ir, name);
-    y = klv_arg(ir, n->nin);
-    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    for (j = 0; j < n->nin; j++) {
-        int64_t chunk = outer ? gir_type_numel(&g->vals[n->in[j]].type) / outer * es : 0;
-        LLVMValueRef dst = klv_gep(ir, ir->i8, y, klv_affine(ir, lo.iv, ytot, off));
-        LLVMValueRef src = klv_gep(ir, ir->i8, klv_arg(ir, j), klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
-        if (chunk > 0)
-            LLVMBuildMemCpy(ir->b, dst, 1, src, 1, klv_i64(ir, chunk));
-        off += chunk;
-    }
-    klv_loop_end(ir, &lo);
-    klv_kernel_end(ir);
-    plan->range = outer;
-    plan->work = ytot / 4;
-    return 1;
-}
-
 #define COPY_CHUNK 65536 /* bytes per outer step of a copy */
 
 /* Reshape, Flatten, Squeeze, Unsqueeze, Identity: the bytes of input 0. */
@@ -380,43 +344,48 @@ static int emit_const_result(KlvIr *ir, const GirGraph *g, const GirNode *n, con
     return 1;
 }
 
-/* Split (eval_SPLIT): per outer index, each output's block copied from
- * its place in the input. */
-static int emit_split(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                      KlvPlan *plan)
+/* Concat (inputs of one element type) and Split (eval_SPLIT): per outer
+ * index of the axis, each part's block (an input of Concat, an output of
+ * Split) copied to or from its place in the whole (Concat's output,
+ * Split's input). */
+static int emit_concat_split(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
 {
-    const GirType *xt = &g->vals[n->in[0]].type;
-    int64_t ax = gir_attr_int(n, "axis", 0), outer, xrow, off = 0, es = (int64_t)gir_dtype_size(xt->dtype);
-    int k;
+    int split = n->op == GIR_OP_SPLIT, np = split ? n->nout : n->nin, k;
+    int whole = split ? n->in[0] : n->out[0];
+    const GirType *wt = &g->vals[whole].type;
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, row, off = 0, es = (int64_t)gir_dtype_size(wt->dtype);
     KlvLoop lo;
     if (ax < 0)
-        ax += xt->rank;
-    if (ax < 0 || ax >= xt->rank || es == 0 || n->nout > 16 || gir_type_numel(xt) <= 0)
+        ax += wt->rank;
+    if (ax < 0 || ax >= wt->rank || es == 0 || np > 64)
         return 0;
-    outer = klv_dims_prod(xt->dims, 0, ax);
-    xrow = gir_type_numel(xt) / outer * es;
-    for (k = 0; k < n->nout; k++) {
-        if (n->out[k] < 0 || g->vals[n->out[k]].type.rank != xt->rank)
+    outer = klv_dims_prod(wt->dims, 0, ax);
+    row = outer ? gir_type_numel(wt) / outer * es : 0;
+    for (k = 0; k < np; k++) {
+        int v = split ? n->out[k] : n->in[k];
+        if (v < 0 || g->vals[v].type.rank != wt->rank)
             return 0;
-        off += gir_type_numel(&g->vals[n->out[k]].type) / outer * es;
+        off += outer ? gir_type_numel(&g->vals[v].type) / outer * es : 0;
     }
-    if (off != xrow)
+    if (off != row)
         return 0;
     off = 0;
     klv_kernel_begin(ir, name);
     lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    for (k = 0; k < n->nout; k++) {
-        int64_t chunk = gir_type_numel(&g->vals[n->out[k]].type) / outer * es;
-        LLVMValueRef src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_affine(ir, lo.iv, xrow, off));
-        LLVMValueRef dst = klv_gep(ir, ir->i8, klv_arg(ir, n->nin + k), klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
+    for (k = 0; k < np; k++) {
+        int64_t chunk = outer ? gir_type_numel(&g->vals[split ? n->out[k] : n->in[k]].type) / outer * es : 0;
+        LLVMValueRef at = klv_gep(ir, ir->i8, klv_arg(ir, split ? 0 : n->nin), klv_affine(ir, lo.iv, row, off));
+        LLVMValueRef part = klv_gep(ir, ir->i8, klv_arg(ir, split ? n->nin + k : k),
+                                    klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
         if (chunk > 0)
-            LLVMBuildMemCpy(ir->b, dst, 1, src, 1, klv_i64(ir, chunk));
+            LLVMBuildMemCpy(ir->b, split ? part : at, 1, split ? at : part, 1, klv_i64(ir, chunk));
         off += chunk;
     }
     klv_loop_end(ir, &lo);
     klv_kernel_end(ir);
     plan->range = outer;
-    plan->work = xrow / 4;
+    plan->work = row / 4;
     return 1;
 }
 
@@ -694,7 +663,7 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     if (emit_empty(ir, g, n, name, plan))
         return 1;
     if (n->op == GIR_OP_SPLIT && n->nout >= 1)
-        return emit_split(ir, g, n, name, plan);
+        return emit_concat_split(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
     switch (n->op) {
@@ -703,7 +672,7 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_AVGPOOL:
         return emit_avgpool(ir, g, n, name, plan);
     case GIR_OP_CONCAT:
-        return emit_concat(ir, g, n, name, plan);
+        return emit_concat_split(ir, g, n, name, plan);
     case GIR_OP_RESHAPE:
     case GIR_OP_FLATTEN:
     case GIR_OP_SQUEEZE:
