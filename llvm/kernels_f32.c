@@ -1550,7 +1550,9 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 }
 
 /* The float reductions of reduce() in interp.c (Mean, Sum, Max, Min, Prod,
- * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi)
+ * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi), or
+ * any axes through two offset tables (per output its first element, per
+ * reduced element its offset)
  * (every input element of an output in increasing order, as the
  * interpreter visits them): accumulated in double (Max and Min take a
  * NaN), then the mean divided by the count, L2's sqrt, the logs, stored
@@ -1561,8 +1563,8 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
 {
     const GirType *t = &g->vals[n->in[0]].type;
     GirDType ydt = g->vals[n->out[0]].type.dtype;
-    int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0;
-    int64_t av[GIR_MAX_RANK], len, inner, outs, k;
+    int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0, runs = 1;
+    int64_t av[GIR_MAX_RANK], len, inner, outs, k, *otab = NULL, *rtab = NULL;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef accp, base, xp, sum;
@@ -1600,23 +1602,61 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         if (lo < 0)
             lo = d;
         else if (hi != d)
-            return 0; /* reduced axes not one run */
+            runs = 2; /* reduced axes not one run: offset tables */
         hi = d + 1;
     }
     if (lo < 0)
         lo = hi = 0;
-    len = klv_dims_prod(t->dims, lo, hi);
-    inner = klv_dims_prod(t->dims, hi, t->rank);
     outs = gir_type_numel(&g->vals[n->out[0]].type);
-    if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
-        return 0;
+    if (runs > 1) {
+        /* per output its first element, per reduced element its offset
+         * from there, in increasing input order (the interpreter's) */
+        int64_t st[GIR_MAX_RANK], sz = 1, i, c;
+        for (d = t->rank - 1; d >= 0; d--) {
+            st[d] = sz;
+            sz *= t->dims[d];
+        }
+        len = 1;
+        for (d = 0; d < t->rank; d++)
+            len *= mask[d] ? t->dims[d] : 1;
+        if (len < 1 || outs < 1 || outs * len != sz || outs + len > ((int64_t)1 << 22) ||
+            !(otab = malloc(sizeof *otab * (size_t)outs)) || !(rtab = malloc(sizeof *rtab * (size_t)len))) {
+            free(otab);
+            return 0;
+        }
+        for (i = 0; i < outs + len; i++) {
+            int64_t r = i < outs ? i : i - outs, off = 0;
+            for (d = t->rank - 1; d >= 0; d--) {
+                if (mask[d] != (i >= outs))
+                    continue;
+                c = r % t->dims[d];
+                r /= t->dims[d];
+                off += c * st[d];
+            }
+            if (i < outs)
+                otab[i] = off;
+            else
+                rtab[i - outs] = off;
+        }
+        klv_plan_extra(plan, otab, outs * 8, KLV_TABLE, 1);
+        klv_plan_extra(plan, rtab, len * 8, KLV_TABLE, 1);
+        inner = 1;
+    } else {
+        len = klv_dims_prod(t->dims, lo, hi);
+        inner = klv_dims_prod(t->dims, hi, t->rank);
+        if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
+            return 0;
+    }
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, dt, "sum");
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     /* output r = o * inner + in reads from o * len * inner + in */
-    base = klv_add(ir,
-                   klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
-                   LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
+    if (runs > 1)
+        base = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), lp.iv);
+    else
+        base = klv_add(ir,
+                       klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                       LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
     xp = klv_gep(ir, klv_elem_type(ir, t->dtype), klv_arg(ir, 0), base);
     LLVMBuildStore(b, LLVMConstReal(dt, n->op == GIR_OP_REDUCEMAX    ? -INFINITY
                                         : n->op == GIR_OP_REDUCEMIN  ? INFINITY
@@ -1625,7 +1665,9 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                    accp);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
     {
-        LLVMValueRef v = klv_load_f64(ir, t->dtype, xp, klv_mul(ir, li.iv, klv_i64(ir, inner)));
+        LLVMValueRef v = klv_load_f64(ir, t->dtype, xp,
+                                      runs > 1 ? klv_load(ir, ir->i64, klv_arg(ir, n->nin + 2), li.iv)
+                                               : klv_mul(ir, li.iv, klv_i64(ir, inner)));
         LLVMValueRef acc = LLVMBuildLoad2(b, dt, accp, ""), take;
         switch (n->op) {
         case GIR_OP_REDUCEMAX:
