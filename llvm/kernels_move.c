@@ -24,30 +24,71 @@ static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
     }
 }
 
+/* The state of one MaxPool output while its taps are walked. */
+typedef struct {
+    LLVMValueRef best, at, found; /* allocas: the maximum, its index, any tap inside yet */
+} PoolMax;
+
+/* One MaxPool tap at input coordinates (iz, iy, ix) of the plane at xp,
+ * as pool() of interp.c takes it: a tap inside the input is taken when it
+ * is the first inside or greater than the maximum so far; its index
+ * (iz * H + iy) * W + ix, or with storage_order 1 iz + iy * D + ix * D * H. */
+static void maxpool_tap(KlvIr *ir, LLVMTypeRef et, int isf, int isu, int colmajor, const KlvDepth *dp,
+                        int64_t H, int64_t W, LLVMValueRef xp, LLVMValueRef iz, LLVMValueRef iy,
+                        LLVMValueRef ix, const PoolMax *m)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp->D), ""),
+                                   LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
+    LLVMValueRef at, v, gt, best, found, take;
+    in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+    at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_affine(ir, iz, H, 0), iy), klv_i64(ir, W)), ix);
+    at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+    v = klv_load(ir, et, xp, at);
+    best = LLVMBuildLoad2(b, et, m->best, "");
+    found = LLVMBuildLoad2(b, ir->i1, m->found, "");
+    gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
+             : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
+    take = LLVMBuildAnd(b, in, LLVMBuildOr(b, gt, LLVMBuildNot(b, found, ""), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, best, ""), m->best);
+    LLVMBuildStore(b, LLVMBuildOr(b, found, in, ""), m->found);
+    if (m->at) {
+        if (colmajor)
+            at = klv_add(ir, klv_add(ir, iz, klv_mul(ir, iy, klv_i64(ir, dp->D))),
+                         klv_mul(ir, ix, klv_i64(ir, dp->D * H)));
+        LLVMBuildStore(b, LLVMBuildSelect(b, take, at, LLVMBuildLoad2(b, ir->i64, m->at, ""), ""), m->at);
+    }
+}
+
 /* MaxPool, 1-D, 2-D or 3-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
- * without the Indices output.  Outer loop over
- * (batch, channel, output depth) planes; window taps unrolled (depth,
- * row, column); taps in the padding are skipped by selecting the running
- * maximum. */
+ * with or without the Indices output (storage_order 0 or 1), as pool() of
+ * interp.c.  Outer loop over (batch, channel, output depth) planes; the
+ * taps of a window unrolled (depth, row, column) up to 64 of them, in
+ * loops beyond; taps in the padding are skipped. */
 static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                         KlvPlan *plan)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     LLVMTypeRef et = elem_type(ir, xt->dtype);
     int cnt, isf = xt->dtype == GIR_DT_F32, isu = xt->dtype == GIR_DT_U8;
+    int ind = n->nout > 1 && n->out[1] >= 0, colmajor = gir_attr_int(n, "storage_order", 0) == 1;
     const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx, kd;
+    int64_t H, W, OH, OW, *s, *d, *p, ky, kx, kd, taps;
     KlvWin2 win;
     KlvDepth dp;
+    PoolMax m;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, y, xp, yp, od;
-    KlvLoop lp, loy, lox;
-    if (!et || n->nout != 1 || !kk || cnt != xt->rank - 2 || !klv_win3(n, xt, yt, kk, &win, &dp) ||
-        dp.KD * win.KH * win.KW > 64)
+    LLVMValueRef x, y, xp, yp, od, oz, oy, ox, at;
+    KlvLoop lp, loy, lox, lz, ly, lx;
+    if (!et || n->nout > 2 || !kk || cnt != xt->rank - 2 || !klv_win3(n, xt, yt, kk, &win, &dp) ||
+        (ind && g->vals[n->out[1]].type.dtype != GIR_DT_I64))
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
-    k[0] = win.KH, k[1] = win.KW;
+    taps = dp.KD * win.KH * win.KW;
     klv_kernel_begin(ir, name);
+    m.best = LLVMBuildAlloca(b, et, "best");
+    m.found = LLVMBuildAlloca(b, ir->i1, "found");
+    m.at = ind ? LLVMBuildAlloca(b, ir->i64, "at") : NULL;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
@@ -57,38 +98,47 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     yp = klv_gep(ir, et, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
-    {
-        LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY)
-                                : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1);
-        for (kd = 0; kd < dp.KD; kd++) {
-            LLVMValueRef iz = klv_affine(ir, od, dp.s, kd * dp.d - dp.pb);
-            LLVMValueRef inz = LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), "");
-            for (ky = 0; ky < k[0]; ky++) {
-                LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
-                LLVMValueRef iny = LLVMBuildAnd(b, inz, LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
-                for (kx = 0; kx < k[1]; kx++) {
-                    LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
-                    LLVMValueRef in = LLVMBuildAnd(
-                        b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
-                    LLVMValueRef at = klv_add(ir, klv_affine(ir, iz, H, 0), iy);
-                    LLVMValueRef v, gt;
-                    at = klv_add(ir, klv_mul(ir, at, klv_i64(ir, W)), ix);
-                    at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
-                    v = klv_load(ir, et, xp, at);
-                    gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
-                             : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
-                    best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
-                }
-            }
-        }
-        klv_store(ir, et, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv), best);
+    LLVMBuildStore(b, isf ? klv_f32c(ir, -INFINITY) : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1),
+                   m.best);
+    LLVMBuildStore(b, LLVMConstInt(ir->i1, 0, 0), m.found);
+    if (ind)
+        LLVMBuildStore(b, klv_i64(ir, -1), m.at);
+    oz = klv_affine(ir, od, dp.s, -dp.pb);
+    oy = klv_affine(ir, loy.iv, s[0], -p[0]);
+    ox = klv_affine(ir, lox.iv, s[1], -p[1]);
+    if (taps <= 64) {
+        for (kd = 0; kd < dp.KD; kd++)
+            for (ky = 0; ky < win.KH; ky++)
+                for (kx = 0; kx < win.KW; kx++)
+                    maxpool_tap(ir, et, isf, isu, colmajor, &dp, H, W, xp, klv_add(ir, oz, klv_i64(ir, kd * dp.d)),
+                                klv_add(ir, oy, klv_i64(ir, ky * d[0])), klv_add(ir, ox, klv_i64(ir, kx * d[1])), &m);
+    } else {
+        lz = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, dp.KD));
+        ly = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, win.KH));
+        lx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, win.KW));
+        maxpool_tap(ir, et, isf, isu, colmajor, &dp, H, W, xp, klv_add(ir, oz, klv_mul(ir, lz.iv, klv_i64(ir, dp.d))),
+                    klv_add(ir, oy, klv_mul(ir, ly.iv, klv_i64(ir, d[0]))),
+                    klv_add(ir, ox, klv_mul(ir, lx.iv, klv_i64(ir, d[1]))), &m);
+        klv_loop_end(ir, &lx);
+        klv_loop_end(ir, &ly);
+        klv_loop_end(ir, &lz);
+    }
+    at = klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv);
+    klv_store(ir, et, yp, at, LLVMBuildLoad2(b, et, m.best, ""));
+    if (ind) {
+        /* -1 where no tap was inside, else the plane's first element
+         * (batch, channel) * D * H * W plus the index */
+        LLVMValueRef a = LLVMBuildLoad2(b, ir->i64, m.at, "");
+        LLVMValueRef base = klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W));
+        a = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, klv_i64(ir, 0), ""), a, klv_add(ir, base, a), "");
+        klv_store(ir, ir->i64, klv_gep(ir, ir->i64, klv_arg(ir, 2), klv_mul(ir, lp.iv, klv_i64(ir, OH * OW))), at, a);
     }
     klv_loop_end(ir, &lox);
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
     plan->range = xt->dims[0] * xt->dims[1] * dp.OD;
-    plan->work = OH * OW * dp.KD * k[0] * k[1];
+    plan->work = OH * OW * taps;
     return 1;
 }
 
@@ -664,11 +714,11 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return 1;
     if (n->op == GIR_OP_SPLIT && n->nout >= 1)
         return emit_concat_split(ir, g, n, name, plan);
+    if (n->op == GIR_OP_MAXPOOL)
+        return emit_maxpool(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
     switch (n->op) {
-    case GIR_OP_MAXPOOL:
-        return emit_maxpool(ir, g, n, name, plan);
     case GIR_OP_AVGPOOL:
         return emit_avgpool(ir, g, n, name, plan);
     case GIR_OP_CONCAT:
