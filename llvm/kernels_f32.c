@@ -1,9 +1,10 @@
 /*
- * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
- * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
- * broadcast) binary arithmetic, the unary ops the interpreter computes in
- * double, GlobalAveragePool, ReduceMean/Sum over one run of axes,
- * Softmax, BatchNormalization.  Shapes,
+ * fp32 kernels (and the other float and integer types where the
+ * interpreter computes them alike): 1-D to 3-D Conv with bias and its
+ * fused activation (the row form; 2-D group 1 goes to conv_blocked.c),
+ * unary elementwise ops, broadcast arithmetic, comparisons and logic, the
+ * unary ops the interpreter computes in double, the reductions, Softmax
+ * and its kin, BatchNormalization, Cast, CumSum, the two losses.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */

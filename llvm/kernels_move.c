@@ -1,6 +1,9 @@
 /*
- * Kernels that move data without arithmetic, for any element type: 2-D
- * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
+ * Kernels that move data without arithmetic, for any element type: 1-D
+ * to 3-D MaxPool (and AveragePool's window walk), Concat and Split, the
+ * copies of Reshape-like ops, tables of shape-only results (Shape, Size,
+ * EyeLike), gathers and scatters of computed indices (guarded: an index
+ * out of range hands the node to the interpreter), and gathers.  A gather
  * (Resize nearest, Transpose, Slice, Pad, and with constant indices,
  * shapes or repeats Gather, GatherElements, GatherND, Expand, Tile,
  * DepthToSpace, SpaceToDepth, ReverseSequence) reads y[i] = x[table[i]] with a
