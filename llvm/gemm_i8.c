@@ -10,14 +10,17 @@
  * [N][K], at compile time), which LLVM's loop vectorizer turns into vector
  * multiply-adds.  A classifier head (M = 1, N classes) so splits over its
  * columns across threads.
- * With VNNI (KlvIr.vnni) and a constant B, the dot product takes whole
+ * With VNNI (KlvIr.vnni) the dot product takes whole
  * vectors of K (64 bytes with AVX512-VNNI, 32 with the ymm form) through
  * vpdpbusd, as the int8 Conv does: A's bytes as a + 128 (unsigned, the
  * byte a ^ 0x80), B's as they are (signed), four products summed into
  * each i32 lane; the lanes are added, and a per-column constant
  * -128 * (the sum of B's column over those vectors) taken off again; the
  * last K % width products are summed as before.  All sums are modulo 2^32,
- * so the result is the interpreter's bit for bit.
+ * so the result is the interpreter's bit for bit.  A computed B, or an A
+ * not contiguous along K (transA), is packed at run time by a _pre kernel
+ * into scratch buffers of the same layouts (B's correction made there
+ * too), so the VNNI loop is the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +65,8 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
     const GirValue *bv;
     GemmGeo o;
-    int k, cnt, lo, hi, arg_b, arg_rq, vb;
-    int64_t kv;
+    int k, cnt, lo, hi, arg_b, arg_rq, vb, pack_a, pack_b;
+    int64_t kv, ob_j, ob_k, oa_i, oa_k;
     const int64_t *a;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef xa, xb, y, accp, iv_i, iv_j, arow, bcol, acc, mp, mn, sh;
@@ -83,11 +86,26 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     lo = (a = gir_attr_ints(n, "act_min", &cnt)) && cnt == 1 ? (int)a[0] : -128;
     hi = (a = gir_attr_ints(n, "act_max", &cnt)) && cnt == 1 ? (int)a[0] : 127;
 
-    /* extras: [packed B], m_pos, m_neg, shift */
+    /* VNNI: vb bytes of K per vpdpbusd */
+    vb = (ir->vnni & KLV_VNNI_512) ? 64 : (ir->vnni & KLV_VNNI_256) ? 32 : 0;
+    if (o.K < vb)
+        vb = 0;
+    /* extras: [packed B], m_pos, m_neg, shift, [VNNI correction], [packed A] */
     bv = &g->vals[n->in[1]];
-    o.packed = bv->kind == GIR_VAL_CONST;
+    pack_b = vb && bv->kind != GIR_VAL_CONST;
+    pack_a = vb && o.as_k != 1;
+    ob_j = o.bs_j, ob_k = o.bs_k, oa_i = o.as_i, oa_k = o.as_k;
+    o.packed = bv->kind == GIR_VAL_CONST || pack_b;
     arg_b = 1;
-    if (o.packed) {
+    if (pack_b) {
+        void *bt = calloc(1, (size_t)(o.N * o.K) + 1);
+        if (!bt)
+            return 0;
+        arg_b = n->nin + 1;
+        klv_plan_extra(plan, bt, o.N * o.K, KLV_SCRATCH, 1);
+        o.bs_j = o.K;
+        o.bs_k = 1;
+    } else if (o.packed) {
         int8_t *bt = malloc((size_t)(o.N * o.K) + 1);
         const int8_t *src = bv->data;
         int64_t j, kk;
@@ -106,12 +124,14 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         a = gir_attr_ints(n, rq[k], &cnt);
         klv_plan_extra(plan, (void *)a, (int64_t)cnt * 8, KLV_TABLE, 0);
     }
-    /* VNNI: vb bytes of K per vpdpbusd, the first kv of K in whole vectors */
-    vb = (ir->vnni & KLV_VNNI_512) ? 64 : (ir->vnni & KLV_VNNI_256) ? 32 : 0;
-    if (!o.packed || o.as_k != 1 || o.K < vb)
-        vb = 0;
+    /* the first kv of K in whole vectors */
     kv = vb ? o.K / vb * vb : 0;
-    if (vb) {
+    if (pack_b) {
+        int32_t *corr = calloc(1, sizeof *corr * (size_t)o.N + 1);
+        if (!corr)
+            return 0;
+        klv_plan_extra(plan, corr, o.N * 4, KLV_SCRATCH, 1);
+    } else if (vb) {
         int32_t *corr = malloc(sizeof *corr * (size_t)o.N + 1);
         const int8_t *bt = plan->extra[0];
         int64_t j, kk;
@@ -126,9 +146,68 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         klv_plan_extra(plan, corr, o.N * 4, KLV_TABLE, 1);
     }
 
+    if (pack_a) {
+        void *at = calloc(1, (size_t)(o.M * o.K) + 1);
+        if (!at)
+            return 0;
+        klv_plan_extra(plan, at, o.M * o.K, KLV_SCRATCH, 1);
+        o.as_i = o.K;
+        o.as_k = 1;
+    }
+    if (pack_b || pack_a) {
+        /* the _pre kernel: step r < nb packs B's column r as [N][K] and
+         * makes its correction; the others pack A's row r - nb as [M][K] */
+        char pre[48];
+        int64_t nb = pack_b ? o.N : 0;
+        LLVMValueRef ri, src, dst, v, sum;
+        LLVMBasicBlockRef tb, ta, done;
+        KlvLoop lr, lq;
+        snprintf(pre, sizeof pre, "%s_pre", name);
+        klv_kernel_begin(ir, pre);
+        tb = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "packb");
+        ta = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "packa");
+        done = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "packed");
+        sum = LLVMBuildAlloca(b, ir->i32, "bsum");
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, lr.iv, klv_i64(ir, nb), ""), tb, ta);
+        LLVMPositionBuilderAtEnd(b, tb);
+        if (pack_b) {
+            LLVMBuildStore(b, LLVMConstInt(ir->i32, 0, 0), sum);
+            src = klv_gep(ir, ir->i8, klv_arg(ir, 1), klv_mul(ir, lr.iv, klv_i64(ir, ob_j)));
+            dst = klv_gep(ir, ir->i8, klv_arg(ir, n->nin + 1), klv_mul(ir, lr.iv, klv_i64(ir, o.K)));
+            lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.K));
+            v = klv_load(ir, ir->i8, src, klv_mul(ir, lq.iv, klv_i64(ir, ob_k)));
+            klv_store(ir, ir->i8, dst, lq.iv, v);
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lq.iv, klv_i64(ir, kv), ""),
+                                LLVMBuildSExt(b, v, ir->i32, ""), LLVMConstInt(ir->i32, 0, 0), "");
+            LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), v, ""), sum);
+            klv_loop_end(ir, &lq);
+            /* -128 * sum, modulo 2^32 */
+            klv_store(ir, ir->i32, klv_arg(ir, arg_rq + 3), lr.iv,
+                      LLVMBuildMul(b, LLVMBuildLoad2(b, ir->i32, sum, ""), LLVMConstInt(ir->i32, (unsigned long long)-128, 1), ""));
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, ta);
+        if (pack_a) {
+            ri = LLVMBuildSub(b, lr.iv, klv_i64(ir, nb), "");
+            src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, ri, klv_i64(ir, oa_i)));
+            dst = klv_gep(ir, ir->i8, klv_arg(ir, arg_rq + 4), klv_mul(ir, ri, klv_i64(ir, o.K)));
+            lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.K));
+            klv_store(ir, ir->i8, dst, lq.iv, klv_load(ir, ir->i8, src, klv_mul(ir, lq.iv, klv_i64(ir, oa_k))));
+            klv_loop_end(ir, &lq);
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        klv_loop_end(ir, &lr);
+        klv_kernel_end(ir);
+        plan->pre = 1;
+        plan->pre_range = nb + (pack_a ? o.M : 0);
+        plan->pre_work = o.K;
+    }
+
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, ir->i32, "acc");
-    xa = klv_arg(ir, 0);
+    xa = klv_arg(ir, pack_a ? arg_rq + 4 : 0);
     xb = klv_arg(ir, arg_b);
     y = klv_arg(ir, n->nin);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));

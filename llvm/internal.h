@@ -36,6 +36,9 @@ typedef struct {
     const int *chain;    /* elementwise nodes to fuse into the fp32 Conv being
                             lowered (chain.c), in order; NULL: none */
     int nchain;          /* their count */
+    int guard_ok;        /* 1: kernels may take a guard (KlvPlan.guard): the JIT
+                            program has the interpreter to hand a refused input
+                            to; objects and PTX have none, so 0 */
 } KlvIr;
 
 /* Bits of KlvIr.vnni. */
@@ -67,6 +70,13 @@ typedef struct {
     int chained;                   /* nodes of ir->chain the kernel computes (0 or
                                       ir->nchain); it then writes the last one's
                                       output through its own output argument */
+    int guard;                     /* 0: none; else 1 + the extra holding an int32
+                                      flag the kernel sets on an input the
+                                      interpreter refuses (an index out of range,
+                                      an integer division by zero): the program
+                                      clears it before the kernel and, when set
+                                      after, runs the node in the interpreter,
+                                      which reports the error */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -90,6 +100,27 @@ int klv_x86_vnni(const char *cpu, const char *features, int host_features, int l
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */
 void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);
+
+/* ir.c: the LLVM type of one element of dtype t (bool a byte, f16 half);
+ * NULL for types without one. */
+LLVMTypeRef klv_elem_type(KlvIr *ir, GirDType t);
+/* ir.c: 1 for f32, f64 and f16. */
+int klv_is_float_dt(GirDType t);
+/* ir.c: element idx of base, of dtype t, as ld_f of interp.c reads it: a
+ * double. */
+LLVMValueRef klv_load_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx);
+/* ir.c: element v (of klv_elem_type(t)) as ld_f reads it: a double. */
+LLVMValueRef klv_to_f64(KlvIr *ir, GirDType t, LLVMValueRef v);
+/* ir.c: store double v as st_f of interp.c does into dtype t (f16 through
+ * f32 as gir_f32_to_f16). */
+void klv_store_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v);
+/* ir.c: the product of dims[lo .. hi). */
+int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi);
+/* ir.c: give plan a guard flag (KlvPlan.guard) for node n; the kernel
+ * argument index of the flag. */
+int klv_plan_guard(KlvPlan *plan, const GirNode *n);
+/* ir.c: set the guard flag (kernel argument arg) when bad (an i1) holds. */
+void klv_guard(KlvIr *ir, int arg, LLVMValueRef bad);
 
 /* ir.c */
 void klv_ir_init(KlvIr *ir, LLVMContextRef ctx, const char *name);
@@ -117,6 +148,8 @@ LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
 /* Call a float intrinsic or libm function of one f32 argument. */
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* Call a libm function of two double arguments (pow, fmod, fmax, ...). */
+LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
 /* A 1-D or 2-D sliding window (Conv, the pools) as a 2-D one: a 1-D window
  * is one of height 1. */
 typedef struct {
@@ -131,6 +164,15 @@ typedef struct {
  * (rank - 2 of them), from gir_window (so auto_pad SAME is the
  * interpreter's split); 0 unless x and y have rank 3 or 4. */
 int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w);
+/* The depth axis of a 3-D window (the pools): extent, output, kernel,
+ * stride, dilation, pads before and after; all 1 (pads 0) for fewer axes. */
+typedef struct {
+    int64_t D, OD, KD, s, d, pb, pe;
+} KlvDepth;
+/* ir.c: klv_win2, and also for x and y of rank 5 (a 3-D window: its last
+ * two axes into w, the first into dp). */
+int klv_win3(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w,
+             KlvDepth *dp);
 /* ir.c: the element strides of v (numpy-broadcast to y) along y's axes
  * into st (0 where v broadcasts); 0 when v does not broadcast to y. */
 int klv_bcast_strides(const GirType *v, const GirType *y, int64_t *st);

@@ -4,6 +4,7 @@
  * requantize step of graphir/requant.h.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -35,6 +36,110 @@ void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owne
     plan->extra_kind[plan->nextra++] = (unsigned char)kind;
     if (owned)
         plan->owned[plan->nowned++] = data;
+}
+
+/* Whether dtype t is read as unsigned by ld_f (bool included). */
+static int unsigned_dt(GirDType t)
+{
+    return t == GIR_DT_U8 || t == GIR_DT_U16 || t == GIR_DT_U32 || t == GIR_DT_U64 ||
+           t == GIR_DT_BOOL;
+}
+
+LLVMTypeRef klv_elem_type(KlvIr *ir, GirDType t)
+{
+    switch (t) {
+    case GIR_DT_F32: return ir->f32;
+    case GIR_DT_F64: return LLVMDoubleTypeInContext(ir->ctx);
+    case GIR_DT_F16: return LLVMHalfTypeInContext(ir->ctx);
+    case GIR_DT_UNDEF: return NULL;
+    default:
+        switch (gir_dtype_size(t)) {
+        case 1: return ir->i8;
+        case 2: return LLVMInt16TypeInContext(ir->ctx);
+        case 4: return ir->i32;
+        case 8: return ir->i64;
+        default: return NULL;
+        }
+    }
+}
+
+int klv_is_float_dt(GirDType t)
+{
+    return t == GIR_DT_F32 || t == GIR_DT_F64 || t == GIR_DT_F16;
+}
+
+LLVMValueRef klv_load_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx)
+{
+    return klv_to_f64(ir, t, klv_load(ir, klv_elem_type(ir, t), base, idx));
+}
+
+LLVMValueRef klv_to_f64(KlvIr *ir, GirDType t, LLVMValueRef v)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    if (t == GIR_DT_F64)
+        return v;
+    if (klv_is_float_dt(t))
+        return LLVMBuildFPExt(ir->b, v, d, "");
+    return unsigned_dt(t) ? LLVMBuildUIToFP(ir->b, v, d, "") : LLVMBuildSIToFP(ir->b, v, d, "");
+}
+
+void klv_store_f64(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    if (t == GIR_DT_F16) {
+        /* (float)v, then gir_f32_to_f16: round to nearest even, a NaN as
+         * the sign and 0x7e00 */
+        LLVMTypeRef i16 = LLVMInt16TypeInContext(ir->ctx);
+        LLVMValueRef f = LLVMBuildFPTrunc(b, v, ir->f32, "");
+        LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildFPTrunc(b, f, et, ""), i16, "");
+        LLVMValueRef sign = LLVMBuildTrunc(b, LLVMBuildLShr(b, LLVMBuildBitCast(b, f, ir->i32, ""),
+                                                            LLVMConstInt(ir->i32, 16, 0), ""), i16, "");
+        LLVMValueRef nan = LLVMBuildOr(b, LLVMBuildAnd(b, sign, LLVMConstInt(i16, 0x8000, 0), ""),
+                                       LLVMConstInt(i16, 0x7e00, 0), "");
+        h = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, f, f, ""), nan, h, "");
+        klv_store(ir, i16, base, idx, h);
+    } else if (t == GIR_DT_F64) {
+        klv_store(ir, et, base, idx, v);
+    } else if (t == GIR_DT_F32) {
+        klv_store(ir, et, base, idx, LLVMBuildFPTrunc(b, v, et, ""));
+    } else {
+        LLVMValueRef i = unsigned_dt(t) ? LLVMBuildFPToUI(b, v, ir->i64, "") : LLVMBuildFPToSI(b, v, ir->i64, "");
+        klv_store(ir, et, base, idx, et == ir->i64 ? i : LLVMBuildTrunc(b, i, et, ""));
+    }
+}
+
+int64_t klv_dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
+{
+    int64_t p = 1;
+    for (; lo < hi; lo++)
+        p *= dims[lo];
+    return p;
+}
+
+int klv_plan_guard(KlvPlan *plan, const GirNode *n)
+{
+    int32_t *flag = calloc(1, sizeof *flag);
+    if (!flag)
+        return -1;
+    klv_plan_extra(plan, flag, sizeof *flag, KLV_SCRATCH, 1);
+    plan->guard = plan->nextra;
+    return n->nin + n->nout + plan->nextra - 1;
+}
+
+void klv_guard(KlvIr *ir, int arg, LLVMValueRef bad)
+{
+    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "guard");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "guard.ok");
+    LLVMValueRef st;
+    LLVMBuildCondBr(ir->b, bad, set, ok);
+    LLVMPositionBuilderAtEnd(ir->b, set);
+    /* the threads of one kernel may all set it: an atomic store */
+    st = LLVMBuildStore(ir->b, LLVMConstInt(ir->i32, 1, 0), klv_arg(ir, arg));
+    LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(st, 4);
+    LLVMBuildBr(ir->b, ok);
+    LLVMPositionBuilderAtEnd(ir->b, ok);
 }
 
 void klv_kernel_begin(KlvIr *ir, const char *name)
@@ -138,6 +243,16 @@ LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x)
     return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
 }
 
+LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
+    if (!f)
+        f = LLVMAddFunction(ir->mod, fname, fty);
+    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
+}
+
 /* x < 0 ? y : x, the form the interpreter uses for Relu and LeakyRelu. */
 static LLVMValueRef neg_select(KlvIr *ir, LLVMValueRef x, LLVMValueRef y)
 {
@@ -215,6 +330,26 @@ int klv_win2(const GirNode *n, const GirType *x, const GirType *y, const int64_t
     w->d[1] = g.d[o];
     w->p[1] = g.pb[o];
     w->p[3] = g.pe[o];
+    return 1;
+}
+
+int klv_win3(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k, KlvWin2 *w,
+             KlvDepth *dp)
+{
+    GirWindow g;
+    dp->D = dp->OD = dp->KD = dp->s = dp->d = 1;
+    dp->pb = dp->pe = 0;
+    if (x->rank != 5)
+        return klv_win2(n, x, y, k, w);
+    if (y->rank != 5)
+        return 0;
+    gir_window(n, x, y, k, &g);
+    dp->D = g.in[0], dp->OD = g.out[0], dp->KD = g.k[0], dp->s = g.s[0], dp->d = g.d[0];
+    dp->pb = g.pb[0], dp->pe = g.pe[0];
+    w->H = g.in[1], w->OH = g.out[1], w->KH = g.k[1], w->s[0] = g.s[1], w->d[0] = g.d[1];
+    w->p[0] = g.pb[1], w->p[2] = g.pe[1];
+    w->W = g.in[2], w->OW = g.out[2], w->KW = g.k[2], w->s[1] = g.s[2], w->d[1] = g.d[2];
+    w->p[1] = g.pb[2], w->p[3] = g.pe[2];
     return 1;
 }
 

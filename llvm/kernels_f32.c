@@ -1,9 +1,10 @@
 /*
- * fp32 kernels: 2-D Conv with bias and its fused activation (the row form;
- * group 1 goes to conv_blocked.c), unary elementwise ops, same-shape (or
- * broadcast) binary arithmetic, the unary ops the interpreter computes in
- * double, GlobalAveragePool, ReduceMean/Sum over one run of axes,
- * Softmax, BatchNormalization.  Shapes,
+ * fp32 kernels (and the other float and integer types where the
+ * interpreter computes them alike): 1-D to 3-D Conv with bias and its
+ * fused activation (the row form; 2-D group 1 goes to conv_blocked.c),
+ * unary elementwise ops, broadcast arithmetic, comparisons and logic, the
+ * unary ops the interpreter computes in double, the reductions, Softmax
+ * and its kin, BatchNormalization, Cast, CumSum, the two losses.  Shapes,
  * strides and pads are constants of the emitted code, so LLVM can unroll
  * and vectorize the inner loops for the host CPU.
  */
@@ -15,23 +16,15 @@
 
 static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[v].type); }
 
-/* The product of dims[lo .. hi). */
-static int64_t dims_prod(const int64_t *dims, int64_t lo, int64_t hi)
-{
-    int64_t p = 1;
-    for (; lo < hi; lo++)
-        p *= dims[lo];
-    return p;
-}
-
 /*
- * Conv, 1-D or 2-D (1-D as height 1), any group, stride, dilation,
+ * Conv, 1-D, 2-D or 3-D (1-D as height 1), any group, stride, dilation,
  * padding (auto_pad SAME as gir_window splits it), weights constant or
  * not.  The outer loop runs over
- * (batch, output channel) planes.  Per output row: the row starts at the
+ * (batch, output channel, output depth) planes.  Per output row: the row starts at the
  * bias, each (input channel, kernel row) inside the input adds, for each
  * kernel column (unrolled here), weight * input row between bounds worked
- * out now, so the innermost loop has no branch and runs along memory; then
+ * out now (a 3-D kernel: per depth tap inside the input), so the
+ * innermost loop has no branch and runs along memory; then
  * the fused activation.  The same summation order as the interpreter.
  */
 static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -43,10 +36,11 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     int64_t N = xt->dims[0], C = xt->dims[1], H, W, M = wt->dims[0], Cg = wt->dims[1], KH, KW;
     int64_t OH, OW, G = gir_attr_int(n, "group", 1), Mg, *s, *d, *p, kx;
     KlvWin2 win;
+    KlvDepth dp;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp;
-    KlvLoop lp, loy, lox, lic, lky, lk;
-    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win2(n, xt, yt, wt->dims + 2, &win) ||
+    LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp, od;
+    KlvLoop lp, loy, lox, lic, lky, lk, lkd;
+    if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win3(n, xt, yt, wt->dims + 2, &win, &dp) ||
         (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) || wt->dtype != GIR_DT_F32)
         return 0;
     Mg = M / G;
@@ -59,12 +53,14 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     bias_p = has_b ? klv_arg(ir, 2) : NULL;
     y = klv_arg(ir, has_b ? 3 : 2);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    plane = lp.iv;
+    /* step iv: plane (batch, output channel) iv / OD, output depth iv % OD */
+    plane = LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), "");
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
     nb = LLVMBuildSDiv(b, plane, klv_i64(ir, M), "");
     oc = LLVMBuildSRem(b, plane, klv_i64(ir, M), "");
     grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
     bias = has_b ? klv_load(ir, ir->f32, bias_p, oc) : klv_f32c(ir, 0.0);
-    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     {
         LLVMValueRef yr = klv_gep(ir, ir->f32, yp, klv_mul(ir, loy.iv, klv_i64(ir, OW)));
@@ -77,11 +73,21 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
         {
             LLVMValueRef xp = klv_gep(ir, ir->f32, x,
-                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, H * W)));
+                                      klv_mul(ir, klv_add(ir, cbase, lic.iv), klv_i64(ir, dp.D * H * W)));
             LLVMValueRef wp = klv_gep(
                 ir, ir->f32, w,
                 klv_mul(ir, klv_add(ir, klv_mul(ir, oc, klv_i64(ir, Cg)), lic.iv),
-                        klv_i64(ir, KH * KW)));
+                        klv_i64(ir, dp.KD * KH * KW)));
+            /* a 3-D kernel's depth taps outside, those in the padding skipped */
+            LLVMValueRef iz;
+            LLVMBasicBlockRef zin = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zin");
+            LLVMBasicBlockRef zskip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zskip");
+            lkd = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, dp.KD));
+            iz = klv_add(ir, klv_affine(ir, od, dp.s, -dp.pb), klv_affine(ir, lkd.iv, dp.d, 0));
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), ""), zin, zskip);
+            LLVMPositionBuilderAtEnd(b, zin);
+            xp = klv_gep(ir, ir->f32, xp, klv_mul(ir, iz, klv_i64(ir, H * W)));
+            wp = klv_gep(ir, ir->f32, wp, klv_mul(ir, lkd.iv, klv_i64(ir, KH * KW)));
             lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, KH));
             {
                 LLVMValueRef iy = klv_add(ir, klv_affine(ir, loy.iv, s[0], -p[0]),
@@ -116,6 +122,9 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                 LLVMPositionBuilderAtEnd(b, skip);
             }
             klv_loop_end(ir, &lky);
+            LLVMBuildBr(b, zskip);
+            LLVMPositionBuilderAtEnd(b, zskip);
+            klv_loop_end(ir, &lkd);
         }
         klv_loop_end(ir, &lic);
         if (gir_attr_string(n, "act", NULL)) {
@@ -128,8 +137,8 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = N * M;
-    plan->work = OH * OW * Cg * KH * KW;
+    plan->range = N * M * dp.OD;
+    plan->work = OH * OW * Cg * dp.KD * KH * KW;
     return 1;
 }
 
@@ -485,12 +494,13 @@ static void flat_end(KlvIr *ir, KlvLoop *lc, KlvLoop *li, int64_t total, KlvPlan
 
 /* How cast() of interp.c reads an element of dtype t: 's' a signed
  * integer, 'u' an unsigned one or a bool, 'f' a float (f32, f64); 0 for
- * the types not lowered (f16, bf16, strings, ...).  *et its LLVM type. */
+ * the types not lowered (bf16, strings, ...).  *et its LLVM type. */
 static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
 {
     switch (t) {
     case GIR_DT_F32: *et = ir->f32; return 'f';
     case GIR_DT_F64: *et = LLVMDoubleTypeInContext(ir->ctx); return 'f';
+    case GIR_DT_F16: *et = LLVMHalfTypeInContext(ir->ctx); return 'f';
     case GIR_DT_I8: *et = ir->i8; return 's';
     case GIR_DT_I16: *et = LLVMInt16TypeInContext(ir->ctx); return 's';
     case GIR_DT_I32: *et = ir->i32; return 's';
@@ -502,6 +512,29 @@ static char cast_class(KlvIr *ir, GirDType t, LLVMTypeRef *et)
     case GIR_DT_U32: *et = ir->i32; return 'u';
     default: return 0;
     }
+}
+
+/* Element v of integer dtype t widened to int64 as ld_i widens it. */
+static LLVMValueRef widen_int(KlvIr *ir, GirDType t, LLVMValueRef v)
+{
+    LLVMTypeRef lt;
+    if (LLVMTypeOf(v) == ir->i64)
+        return v;
+    return cast_class(ir, t, &lt) == 's' ? LLVMBuildSExt(ir->b, v, ir->i64, "") : LLVMBuildZExt(ir->b, v, ir->i64, "");
+}
+
+/* d2i of interp.c on a double: NaN 0, saturated at +-9.2e18, else
+ * truncated; an i64. */
+static LLVMValueRef d2i_value(KlvIr *ir, LLVMValueRef fv)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
+    t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
+                        klv_i64(ir, INT64_MIN), t, "");
+    t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
+                        klv_i64(ir, INT64_MAX), t, "");
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
 }
 
 /* Cast and CastLike (cast() of interp.c), flat: integers widened to
@@ -532,22 +565,18 @@ static int emit_cast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                : LLVMBuildICmp(b, LLVMIntNE, iv, klv_i64(ir, 0), "");
         r = LLVMBuildZExt(b, r, ir->i8, "");
     } else if (ct != 'f') {
-        if (fv) {
-            /* d2i */
-            LLVMValueRef t = LLVMBuildFPToSI(b, fv, ir->i64, "");
-            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, fv, LLVMConstReal(dt, -9.2e18), ""),
-                                klv_i64(ir, INT64_MIN), t, "");
-            t = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, fv, LLVMConstReal(dt, 9.2e18), ""),
-                                klv_i64(ir, INT64_MAX), t, "");
-            iv = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, fv, fv, ""), klv_i64(ir, 0), t, "");
-        }
+        if (fv)
+            iv = d2i_value(ir, fv);
         r = yt == ir->i64 ? iv : LLVMBuildTrunc(b, iv, yt, "");
     } else {
         if (!fv)
             fv = LLVMBuildSIToFP(b, iv, dt, "");
         r = yt == dt ? fv : LLVMBuildFPTrunc(b, fv, yt, "");
     }
-    klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
+    if (to == GIR_DT_F16) /* through f32, as st_f */
+        klv_store_f64(ir, to, klv_arg(ir, n->nin), li.iv, fv);
+    else
+        klv_store(ir, yt, klv_arg(ir, n->nin), li.iv, r);
     flat_end(ir, &lc, &li, total, plan);
     return 1;
 }
@@ -670,8 +699,8 @@ static int bcast_index(const GirType *v, const GirType *y, int64_t *inner, int64
             return 0; /* a second run */
         hi = d + 1;
     }
-    *inner = lo < 0 ? 1 : dims_prod(y->dims, hi, y->rank);
-    *cnt = lo < 0 ? 1 : dims_prod(y->dims, lo, hi);
+    *inner = lo < 0 ? 1 : klv_dims_prod(y->dims, hi, y->rank);
+    *cnt = lo < 0 ? 1 : klv_dims_prod(y->dims, lo, hi);
     return 1;
 }
 
@@ -690,19 +719,21 @@ static LLVMValueRef bcast_load(KlvIr *ir, int k, int64_t inner, int64_t cnt, int
     return klv_load(ir, ir->f32, klv_arg(ir, k), at);
 }
 
-static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
-
 /* One output element of an elementwise op of several f32 operands v[0..nv),
  * as the interpreter computes it: Add, Sub, Mul, Div in f32 (binary());
  * Pow, Mod (fmod) and PRelu (u < 0 ? v * u : u) in double (binop); Max,
  * Min (a NaN taken), Sum, Mean accumulated in double in operand order
- * (variadic()); rounded to f32. */
+ * (variadic()); rounded to f32.  Operands in double (f64 and f16 data,
+ * which the interpreter computes in double throughout): all in double, the
+ * result a double. */
 static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int nv)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef u, w, r, acc;
-    int k;
+    int k, dbl = LLVMTypeOf(v[0]) == d; /* operands in double: the result too */
+#define WIDE(x) (dbl ? (x) : LLVMBuildFPExt(b, (x), d, ""))
+#define NARROW(x) (dbl ? (x) : LLVMBuildFPTrunc(b, (x), ir->f32, ""))
     switch (n->op) {
     case GIR_OP_ADD:
     case GIR_OP_SUB:
@@ -712,18 +743,18 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
     case GIR_OP_POW:
     case GIR_OP_MOD:
     case GIR_OP_PRELU:
-        u = LLVMBuildFPExt(b, v[0], d, "");
-        w = LLVMBuildFPExt(b, v[1], d, "");
+        u = WIDE(v[0]);
+        w = WIDE(v[1]);
         if (n->op == GIR_OP_PRELU)
             r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, u, LLVMConstReal(d, 0), ""),
                                 LLVMBuildFMul(b, w, u, ""), u, "");
         else
-            r = call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
-        return LLVMBuildFPTrunc(b, r, ir->f32, "");
+            r = klv_call2_f64(ir, n->op == GIR_OP_POW ? "pow" : "fmod", u, w);
+        return NARROW(r);
     default:
-        acc = LLVMBuildFPExt(b, v[0], d, "");
+        acc = WIDE(v[0]);
         for (k = 1; k < nv; k++) {
-            w = LLVMBuildFPExt(b, v[k], d, "");
+            w = WIDE(v[k]);
             if (n->op == GIR_OP_MAX || n->op == GIR_OP_MIN) {
                 LLVMValueRef take = LLVMBuildOr(
                     b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""),
@@ -735,34 +766,32 @@ static LLVMValueRef nary_value(KlvIr *ir, const GirNode *n, LLVMValueRef *v, int
         }
         if (n->op == GIR_OP_MEAN)
             acc = LLVMBuildFDiv(b, acc, LLVMConstReal(d, (double)nv), "");
-        return LLVMBuildFPTrunc(b, acc, ir->f32, "");
+        return NARROW(acc);
     }
+#undef WIDE
+#undef NARROW
 }
 
 #define NARY_MAX 8 /* operands of a lowered elementwise op */
 
-/* The LLVM type of one element of dtype t in emit_bcast (bool as a byte);
- * NULL for others. */
-static LLVMTypeRef bcast_elem(KlvIr *ir, GirDType t)
-{
-    switch (gir_dtype_size(t)) {
-    case 1: return ir->i8;
-    case 2: return LLVMInt16TypeInContext(ir->ctx);
-    case 4: return t == GIR_DT_F32 ? ir->f32 : ir->i32;
-    case 8: return t == GIR_DT_F64 ? NULL : ir->i64;
-    default: return NULL;
-    }
-}
-
 /* What emit_bcast computes for node n: 1 the f32 ops of nary_value; 2
  * comparisons of f32 into bool; 3 And, Or, Xor, Not of bool; 4 Where
  * (a bool condition, then two operands of the output's type); 5 Add,
- * Sub, Mul, Max, Min, Sum of integers (not the int8 form's Add); 6
- * comparisons of integers; 0 none. */
+ * Sub, Mul, Max, Min, Sum, BitShift of integers (not the int8 form's Add); 6
+ * comparisons of integers; 7 Div and Mod of integers (guarded: a zero
+ * divisor is the interpreter's error); 8 Pow of an f32 or integer base by
+ * an f32 or integer exponent, in double; 9 kind 1's ops on f64 or f16, in
+ * double; 0 none. */
 static int is_intdt(GirDType t)
 {
     return t == GIR_DT_I8 || t == GIR_DT_U8 || t == GIR_DT_I16 || t == GIR_DT_U16 ||
            t == GIR_DT_I32 || t == GIR_DT_U32 || t == GIR_DT_I64 || t == GIR_DT_U64;
+}
+
+/* f64 and f16: the float types the interpreter computes in double. */
+static int wide_dt(GirDType t)
+{
+    return t == GIR_DT_F64 || t == GIR_DT_F16;
 }
 
 static int bcast_kind(const GirGraph *g, const GirNode *n)
@@ -772,20 +801,30 @@ static int bcast_kind(const GirGraph *g, const GirNode *n)
     case GIR_OP_ADD: case GIR_OP_SUB: case GIR_OP_MUL:
         if (n->nin == 2 && is_intdt(y) && x == y && !gir_attr(n, "rq_shift"))
             return 5;
-        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
-    case GIR_OP_DIV: case GIR_OP_POW: case GIR_OP_MOD: case GIR_OP_PRELU:
-        return n->nin == 2 && y == GIR_DT_F32 ? 1 : 0;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
+    case GIR_OP_DIV: case GIR_OP_MOD:
+        if (n->nin == 2 && is_intdt(y) && x == y && g->vals[n->in[1]].type.dtype == y)
+            return 7;
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
+    case GIR_OP_POW:
+        if (n->nin == 2 && y == GIR_DT_F32 && g->vals[n->in[1]].type.dtype == GIR_DT_F32)
+            return 1;
+        return n->nin == 2 && (y == GIR_DT_F32 || is_intdt(y)) && x == y ? 8 : 0;
+    case GIR_OP_PRELU:
+        return n->nin == 2 && y == GIR_DT_F32 ? 1 : n->nin == 2 && wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_MAX: case GIR_OP_MIN: case GIR_OP_SUM:
         if (is_intdt(y) && x == y)
             return 5;
-        return y == GIR_DT_F32 ? 1 : 0;
+        return y == GIR_DT_F32 ? 1 : wide_dt(y) && x == y ? 9 : 0;
     case GIR_OP_MEAN:
-        return y == GIR_DT_F32 ? 1 : 0;
+        return y == GIR_DT_F32 ? 1 : wide_dt(y) && x == y ? 9 : 0;
+    case GIR_OP_BITSHIFT:
+        return n->nin == 2 && is_intdt(y) && x == y && g->vals[n->in[1]].type.dtype == y ? 5 : 0;
     case GIR_OP_EQUAL: case GIR_OP_GREATER: case GIR_OP_LESS: case GIR_OP_GREATEROREQUAL:
     case GIR_OP_LESSOREQUAL:
         if (n->nin == 2 && is_intdt(x) && y == GIR_DT_BOOL)
             return 6;
-        return n->nin == 2 && x == GIR_DT_F32 && y == GIR_DT_BOOL ? 2 : 0;
+        return n->nin == 2 && klv_is_float_dt(x) && y == GIR_DT_BOOL ? 2 : 0;
     case GIR_OP_AND: case GIR_OP_OR: case GIR_OP_XOR:
         return n->nin == 2 && x == GIR_DT_BOOL && y == GIR_DT_BOOL ? 3 : 0;
     case GIR_OP_NOT:
@@ -805,7 +844,7 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
     LLVMBuilderRef b = ir->b;
     LLVMValueRef zero = LLVMConstInt(ir->i8, 0, 0), c, u, w;
     LLVMRealPredicate pr;
-    if (kind == 1)
+    if (kind == 1 || kind == 9)
         return nary_value(ir, n, v, nv);
     if (kind == 5) {
         /* in int64, wrapping (the interpreter's uint64 arithmetic) */
@@ -814,6 +853,15 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
         for (k = 1; k < nv; k++) {
             switch (n->op) {
             case GIR_OP_SUB: acc = LLVMBuildSub(b, acc, v[k], ""); break;
+            case GIR_OP_BITSHIFT: {
+                /* on the int64 bits as uint64; a shift of 64 or more: 0 */
+                LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, v[k], klv_i64(ir, 64), "");
+                LLVMValueRef sh = LLVMBuildSelect(b, big, klv_i64(ir, 0), v[k], "");
+                acc = strcmp(gir_attr_string(n, "direction", ""), "LEFT") == 0 ? LLVMBuildShl(b, acc, sh, "")
+                                                                                : LLVMBuildLShr(b, acc, sh, "");
+                acc = LLVMBuildSelect(b, big, klv_i64(ir, 0), acc, "");
+                break;
+            }
             case GIR_OP_MUL: acc = LLVMBuildMul(b, acc, v[k], ""); break;
             case GIR_OP_MAX:
                 acc = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v[k], acc, ""), v[k], acc, "");
@@ -862,6 +910,26 @@ static LLVMValueRef bcast_value(KlvIr *ir, const GirNode *n, int kind, LLVMValue
     return LLVMBuildZExt(b, c, ir->i8, "");
 }
 
+/* Div or Mod (n) of int64 u by v, as binary() and binop() of interp.c:
+ * Div truncates, by -1 it negates (wrapping); Mod takes the divisor's sign
+ * unless fmod = 1, by -1 it is 0.  A zero v gives 0 (the caller guards). */
+static LLVMValueRef int_divmod(KlvIr *ir, const GirNode *n, LLVMValueRef u, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef zero = klv_i64(ir, 0), m1 = LLVMBuildICmp(b, LLVMIntEQ, v, klv_i64(ir, -1), "");
+    LLVMValueRef odd = LLVMBuildOr(b, m1, LLVMBuildICmp(b, LLVMIntEQ, v, zero, ""), "");
+    LLVMValueRef sv = LLVMBuildSelect(b, odd, klv_i64(ir, 1), v, ""), r, fix;
+    if (n->op == GIR_OP_DIV)
+        return LLVMBuildSelect(b, m1, LLVMBuildSub(b, zero, u, ""), LLVMBuildSDiv(b, u, sv, ""), "");
+    r = LLVMBuildSelect(b, odd, zero, LLVMBuildSRem(b, u, sv, ""), "");
+    if (gir_attr_int(n, "fmod", 0) != 0)
+        return r;
+    fix = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, r, zero, ""),
+                       LLVMBuildICmp(b, LLVMIntNE, LLVMBuildICmp(b, LLVMIntSLT, r, zero, ""),
+                                     LLVMBuildICmp(b, LLVMIntSLT, v, zero, ""), ""), "");
+    return LLVMBuildSelect(b, fix, LLVMBuildAdd(b, r, v, ""), r, "");
+}
+
 /* Elementwise ops with numpy broadcasting (bcast_kind): the f32 ones
  * where emit_binary's forms do not fit (Add, Sub, Mul, Div, Pow) and Max,
  * Min, Sum, Mean, PRelu, Mod; comparisons of f32; And, Or, Xor, Not;
@@ -873,46 +941,72 @@ static int emit_bcast(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
 {
     const GirType *yt = &g->vals[n->out[0]].type;
     int64_t st[NARY_MAX][GIR_MAX_RANK], L, rows;
-    int r = yt->rank, k, nv = n->nin, kind, sgn[NARY_MAX];
+    int r = yt->rank, k, nv = n->nin, kind;
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef et[NARY_MAX], yet, lt;
+    LLVMTypeRef et[NARY_MAX], yet;
     LLVMValueRef off[NARY_MAX], v[NARY_MAX], res;
     KlvLoop lr, lj;
-    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 1 || !(kind = bcast_kind(g, n)) ||
-        !(yet = bcast_elem(ir, yt->dtype)))
+    int guard = -1;
+    GirType y1;
+    if (nv < 1 || nv > NARY_MAX || n->nout != 1 || r < 0 || !(kind = bcast_kind(g, n)) ||
+        !(yet = klv_elem_type(ir, yt->dtype)))
         return 0;
+    if (r == 0) { /* a scalar result: one row of one */
+        y1 = *yt;
+        y1.rank = r = 1;
+        y1.dims[0] = 1;
+        yt = &y1;
+    }
     for (k = 0; k < nv; k++) {
         const GirType *t;
         if (n->in[k] < 0)
             return 0;
         t = &g->vals[n->in[k]].type;
         /* kind 1: f32 operands; 2: f32; 3: bool; 4: bool, then y's type;
-         * 5: y's type; 6: one integer type */
-        if ((kind <= 2 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+         * 5, 7, 9: y's type; 6: one integer type, 2: one float type; 8:
+         * f32 or integers */
+        if ((kind == 1 && t->dtype != GIR_DT_F32) || (kind == 3 && t->dtype != GIR_DT_BOOL) ||
+            (kind == 2 && t->dtype != g->vals[n->in[0]].type.dtype) ||
+            (kind == 9 && t->dtype != yt->dtype) ||
             (kind == 4 && t->dtype != (k == 0 ? GIR_DT_BOOL : yt->dtype)) ||
-            (kind == 5 && t->dtype != yt->dtype) ||
+            ((kind == 5 || kind == 7) && t->dtype != yt->dtype) ||
+            (kind == 8 && t->dtype != GIR_DT_F32 && !is_intdt(t->dtype)) ||
             (kind == 6 && t->dtype != g->vals[n->in[0]].type.dtype) ||
-            !(et[k] = bcast_elem(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
+            !(et[k] = klv_elem_type(ir, t->dtype)) || !klv_bcast_strides(t, yt, st[k]))
             return 0;
-        sgn[k] = cast_class(ir, t->dtype, &lt) == 's';
     }
     L = yt->dims[r - 1];
     if (L <= 0 || gir_type_numel(yt) <= 0)
         return 0;
     rows = gir_type_numel(yt) / L;
+    if (kind == 7 && (!ir->guard_ok || (guard = klv_plan_guard(plan, n)) < 0))
+        return 0;
     klv_kernel_begin(ir, name);
     lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     klv_bcast_row(ir, lr.iv, yt, st, nv, off);
     lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
     for (k = 0; k < nv; k++) {
         v[k] = klv_load(ir, et[k], klv_arg(ir, k), st[k][r - 1] ? klv_add(ir, off[k], lj.iv) : off[k]);
-        if (kind >= 5 && et[k] != ir->i64) /* integers widened as ld_i */
-            v[k] = sgn[k] ? LLVMBuildSExt(b, v[k], ir->i64, "") : LLVMBuildZExt(b, v[k], ir->i64, "");
+        if (kind == 8 || kind == 9) /* ld_f */
+            v[k] = klv_to_f64(ir, g->vals[n->in[k]].type.dtype, v[k]);
+        else if (kind >= 5) /* integers widened as ld_i */
+            v[k] = widen_int(ir, g->vals[n->in[k]].type.dtype, v[k]);
     }
-    res = bcast_value(ir, n, kind, v, nv);
-    if (kind == 5 && yet != ir->i64)
+    if (kind == 7) {
+        klv_guard(ir, guard, LLVMBuildICmp(b, LLVMIntEQ, v[1], klv_i64(ir, 0), ""));
+        res = int_divmod(ir, n, v[0], v[1]);
+    } else if (kind == 8) {
+        res = klv_call2_f64(ir, "pow", v[0], v[1]);
+        res = yt->dtype == GIR_DT_F32 ? LLVMBuildFPTrunc(b, res, ir->f32, "") : d2i_value(ir, res);
+    } else {
+        res = bcast_value(ir, n, kind, v, nv);
+    }
+    if ((kind == 5 || kind == 7 || (kind == 8 && yt->dtype != GIR_DT_F32)) && yet != ir->i64)
         res = LLVMBuildTrunc(b, res, yet, "");
-    klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
+    if (kind == 9) /* st_f */
+        klv_store_f64(ir, yt->dtype, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
+    else
+        klv_store(ir, yet, klv_arg(ir, nv), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, L)), lj.iv), res);
     klv_loop_end(ir, &lj);
     klv_loop_end(ir, &lr);
     klv_kernel_end(ir);
@@ -1013,9 +1107,9 @@ static int softmax_rows(const GirNode *n, const GirType *t, int64_t *outer, int6
         ax += t->rank;
     if (t->rank < 1 || ax < 0 || ax >= t->rank)
         return 0;
-    *outer = dims_prod(t->dims, 0, ax);
-    *len = coerce ? dims_prod(t->dims, ax, t->rank) : t->dims[ax];
-    *inner = coerce ? 1 : dims_prod(t->dims, ax + 1, t->rank);
+    *outer = klv_dims_prod(t->dims, 0, ax);
+    *len = coerce ? klv_dims_prod(t->dims, ax, t->rank) : t->dims[ax];
+    *inner = coerce ? 1 : klv_dims_prod(t->dims, ax + 1, t->rank);
     return *outer > 0 && *len > 0 && *inner > 0;
 }
 
@@ -1166,9 +1260,9 @@ static int emit_argext(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     if (t->rank < 1 || ax < 0 || ax >= t->rank || n->nout != 1 ||
         g->vals[n->out[0]].type.dtype != GIR_DT_I64)
         return 0;
-    outer = dims_prod(t->dims, 0, ax);
+    outer = klv_dims_prod(t->dims, 0, ax);
     len = t->dims[ax];
-    inner = dims_prod(t->dims, ax + 1, t->rank);
+    inner = klv_dims_prod(t->dims, ax + 1, t->rank);
     if (outer <= 0 || len <= 0 || inner <= 0)
         return 0;
     klv_kernel_begin(ir, name);
@@ -1246,8 +1340,8 @@ static int emit_layernorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     for (k = 1; k < n->nout; k++)
         if (n->out[k] < 0 || g->vals[n->out[k]].type.dtype != GIR_DT_F32)
             return 0;
-    outer = dims_prod(t->dims, 0, ax);
-    len = dims_prod(t->dims, ax, t->rank);
+    outer = klv_dims_prod(t->dims, 0, ax);
+    len = klv_dims_prod(t->dims, ax, t->rank);
     nsc = numel(g, n->in[1]);
     if (has_b)
         nb = numel(g, n->in[2]);
@@ -1327,16 +1421,6 @@ static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 /* The unary ops the interpreter computes in double (unary_f of interp.c):
  * x widened, the op, rounded back to f32; NULL when op is none of them. */
 /* Call libm function fname of two double arguments. */
-static LLVMValueRef call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), p[2] = {d, d};
-    LLVMTypeRef fty = LLVMFunctionType(d, p, 2, 0);
-    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), a[2] = {x, y};
-    if (!f)
-        f = LLVMAddFunction(ir->mod, fname, fty);
-    return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
-}
-
 /* c ? t : f on doubles, c an fcmp of pred between u and v. */
 static LLVMValueRef sel_f64(KlvIr *ir, LLVMRealPredicate pred, LLVMValueRef u, LLVMValueRef v,
                             LLVMValueRef t, LLVMValueRef f)
@@ -1421,7 +1505,7 @@ static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
         a = LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f));
         em1 = LLVMBuildFSub(b, call_f64(ir, "exp", LLVMBuildFDiv(b, x, a, "")), one, "");
         r = LLVMBuildFAdd(b, sel_f64(ir, LLVMRealOGT, x, zero, x, zero),
-                          call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
+                          klv_call2_f64(ir, "fmin", zero, LLVMBuildFMul(b, a, em1, "")), "");
         break;
     case GIR_OP_THRESHOLDEDRELU:
         r = sel_f64(ir, LLVMRealOGT, x, LLVMConstReal(d, (double)gir_attr_float(n, "alpha", 1.0f)), x, zero);
@@ -1467,23 +1551,28 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 }
 
 /* The float reductions of reduce() in interp.c (Mean, Sum, Max, Min, Prod,
- * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi)
+ * L1, L2, SumSquare, LogSum, LogSumExp) over one run of axes [lo, hi), or
+ * any axes through two offset tables (per output its first element, per
+ * reduced element its offset)
  * (every input element of an output in increasing order, as the
  * interpreter visits them): accumulated in double (Max and Min take a
- * NaN), then the mean divided by the count, L2's sqrt, the logs, rounded
- * to f32.  The outer loop runs over the outputs. */
+ * NaN), then the mean divided by the count, L2's sqrt, the logs, stored
+ * as st_f stores (f32, f64, f16), of integers d2i's low bits.  The outer
+ * loop runs over the outputs. */
 static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                        KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
-    int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0;
-    int64_t av[GIR_MAX_RANK], len, inner, outs, k;
+    GirDType ydt = g->vals[n->out[0]].type.dtype;
+    int mask[GIR_MAX_RANK], d, lo = -1, hi = -1, na = 0, runs = 1;
+    int64_t av[GIR_MAX_RANK], len, inner, outs, k, *otab = NULL, *rtab = NULL;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
     LLVMValueRef accp, base, xp, sum;
     KlvLoop lp, li;
     memset(mask, 0, sizeof mask);
-    if (t->rank < 1 || t->rank > GIR_MAX_RANK)
+    if (t->rank < 1 || t->rank > GIR_MAX_RANK || ydt != t->dtype ||
+        (!klv_is_float_dt(t->dtype) && !is_intdt(t->dtype)))
         return 0;
     if (n->nin > 1 && n->in[1] >= 0) {
         const GirValue *ax = &g->vals[n->in[1]];
@@ -1514,24 +1603,62 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         if (lo < 0)
             lo = d;
         else if (hi != d)
-            return 0; /* reduced axes not one run */
+            runs = 2; /* reduced axes not one run: offset tables */
         hi = d + 1;
     }
     if (lo < 0)
         lo = hi = 0;
-    len = dims_prod(t->dims, lo, hi);
-    inner = dims_prod(t->dims, hi, t->rank);
     outs = gir_type_numel(&g->vals[n->out[0]].type);
-    if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
-        return 0;
+    if (runs > 1) {
+        /* per output its first element, per reduced element its offset
+         * from there, in increasing input order (the interpreter's) */
+        int64_t st[GIR_MAX_RANK], sz = 1, i, c;
+        for (d = t->rank - 1; d >= 0; d--) {
+            st[d] = sz;
+            sz *= t->dims[d];
+        }
+        len = 1;
+        for (d = 0; d < t->rank; d++)
+            len *= mask[d] ? t->dims[d] : 1;
+        if (len < 1 || outs < 1 || outs * len != sz || outs + len > ((int64_t)1 << 22) ||
+            !(otab = malloc(sizeof *otab * (size_t)outs)) || !(rtab = malloc(sizeof *rtab * (size_t)len))) {
+            free(otab);
+            return 0;
+        }
+        for (i = 0; i < outs + len; i++) {
+            int64_t r = i < outs ? i : i - outs, off = 0;
+            for (d = t->rank - 1; d >= 0; d--) {
+                if (mask[d] != (i >= outs))
+                    continue;
+                c = r % t->dims[d];
+                r /= t->dims[d];
+                off += c * st[d];
+            }
+            if (i < outs)
+                otab[i] = off;
+            else
+                rtab[i - outs] = off;
+        }
+        klv_plan_extra(plan, otab, outs * 8, KLV_TABLE, 1);
+        klv_plan_extra(plan, rtab, len * 8, KLV_TABLE, 1);
+        inner = 1;
+    } else {
+        len = klv_dims_prod(t->dims, lo, hi);
+        inner = klv_dims_prod(t->dims, hi, t->rank);
+        if (len < 1 || inner < 1 || outs != gir_type_numel(t) / len)
+            return 0;
+    }
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, dt, "sum");
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     /* output r = o * inner + in reads from o * len * inner + in */
-    base = klv_add(ir,
-                   klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
-                   LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
-    xp = klv_gep(ir, ir->f32, klv_arg(ir, 0), base);
+    if (runs > 1)
+        base = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), lp.iv);
+    else
+        base = klv_add(ir,
+                       klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                       LLVMBuildSRem(b, lp.iv, klv_i64(ir, inner), ""));
+    xp = klv_gep(ir, klv_elem_type(ir, t->dtype), klv_arg(ir, 0), base);
     LLVMBuildStore(b, LLVMConstReal(dt, n->op == GIR_OP_REDUCEMAX    ? -INFINITY
                                         : n->op == GIR_OP_REDUCEMIN  ? INFINITY
                                         : n->op == GIR_OP_REDUCEPROD ? 1
@@ -1539,7 +1666,9 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
                    accp);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
     {
-        LLVMValueRef v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, klv_mul(ir, li.iv, klv_i64(ir, inner))), dt, "");
+        LLVMValueRef v = klv_load_f64(ir, t->dtype, xp,
+                                      runs > 1 ? klv_load(ir, ir->i64, klv_arg(ir, n->nin + 2), li.iv)
+                                               : klv_mul(ir, li.iv, klv_i64(ir, inner)));
         LLVMValueRef acc = LLVMBuildLoad2(b, dt, accp, ""), take;
         switch (n->op) {
         case GIR_OP_REDUCEMAX:
@@ -1566,7 +1695,13 @@ static int emit_reduce(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         sum = call_f64(ir, "sqrt", sum);
     else if (n->op == GIR_OP_REDUCELOGSUM || n->op == GIR_OP_REDUCELOGSUMEXP)
         sum = call_f64(ir, "log", sum);
-    klv_store(ir, ir->f32, klv_arg(ir, n->nin), lp.iv, LLVMBuildFPTrunc(b, sum, ir->f32, ""));
+    if (klv_is_float_dt(ydt)) { /* st_f, else st_i of d2i */
+        klv_store_f64(ir, ydt, klv_arg(ir, n->nin), lp.iv, sum);
+    } else {
+        LLVMTypeRef yet = klv_elem_type(ir, ydt);
+        sum = d2i_value(ir, sum);
+        klv_store(ir, yet, klv_arg(ir, n->nin), lp.iv, yet == ir->i64 ? sum : LLVMBuildTrunc(b, sum, yet, ""));
+    }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
     plan->range = outs;
@@ -1591,7 +1726,7 @@ static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         if (g->vals[n->in[k]].type.dtype != GIR_DT_F32)
             return 0;
     C = t->dims[1];
-    plane = dims_prod(t->dims, 2, t->rank);
+    plane = klv_dims_prod(t->dims, 2, t->rank);
     klv_kernel_begin(ir, name);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     c = LLVMBuildSRem(b, lp.iv, klv_i64(ir, C), "");
@@ -1615,6 +1750,296 @@ static int emit_batchnorm(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
+/* Clip of integers (eval_CLIP): bounds from inputs 1 and 2 (one element
+ * each; absent: the int64 extremes), all widened to int64 as ld_i, v < lo
+ * ? lo : v, then v > hi ? hi : v, the low bits stored; flat. */
+static int emit_clip_int(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    GirDType t = g->vals[n->in[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    LLVMValueRef v, bd[2];
+    KlvLoop lc, li;
+    int k;
+    if (n->nin > 3 || g->vals[n->out[0]].type.dtype != t || total <= 0)
+        return 0;
+    for (k = 1; k < n->nin; k++)
+        if (n->in[k] >= 0 && (g->vals[n->in[k]].type.dtype != t || numel(g, n->in[k]) != 1))
+            return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    for (k = 0; k < 2; k++)
+        bd[k] = n->nin > k + 1 && n->in[k + 1] >= 0
+                    ? widen_int(ir, t, klv_load(ir, et, klv_arg(ir, k + 1), klv_i64(ir, 0)))
+                    : klv_i64(ir, k ? INT64_MAX : INT64_MIN);
+    v = widen_int(ir, t, klv_load(ir, et, klv_arg(ir, 0), li.iv));
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, bd[0], ""), bd[0], v, "");
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, bd[1], ""), bd[1], v, "");
+    klv_store(ir, et, klv_arg(ir, n->nin), li.iv, et == ir->i64 ? v : LLVMBuildTrunc(b, v, et, ""));
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (nll and
+ * eval_SCELOSS of interp.c), scores [N, C, d...] of f32, f64 or f16, on
+ * one thread in the interpreter's order.  SoftmaxCrossEntropyLoss first
+ * writes the log-probabilities (per (n, d) the maximum, exp(x - max)
+ * summed in double, x - max - log(sum)) into its second output or a
+ * scratch buffer, stored in the scores' type and read back as the
+ * interpreter does.  Then per (n, d) the target's loss -lp * weight (0
+ * for ignore_index), each stored for reduction none, summed in double with
+ * the weights for sum and mean.  Guarded: a target outside [0, C) is the
+ * interpreter's error. */
+static int emit_loss(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *tt = &g->vals[n->in[1]].type;
+    GirDType dt = xt->dtype;
+    const char *red = gir_attr_string(n, "reduction", "mean");
+    const GirAttr *ig = gir_attr(n, "ignore_index");
+    int sce = n->op == GIR_OP_SCELOSS, hw = n->nin > 2 && n->in[2] >= 0, none = strcmp(red, "none") == 0;
+    int guard, lpa;
+    int64_t N, C, D;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef sum, wsum, mx, es, v, t, at, bad, l, wt, skip, pos;
+    KlvLoop lb, ld, lc;
+    if (!klv_is_float_dt(dt) || xt->rank < 2 || (tt->dtype != GIR_DT_I64 && tt->dtype != GIR_DT_I32) ||
+        g->vals[n->out[0]].type.dtype != dt || n->nout > (sce ? 2 : 1) ||
+        (!none && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0) || !ir->guard_ok ||
+        gir_type_numel(xt) <= 0 || (hw && g->vals[n->in[2]].type.dtype != dt))
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], D = klv_dims_prod(xt->dims, 2, xt->rank);
+    if (gir_type_numel(tt) != N * D || (hw && gir_type_numel(&g->vals[n->in[2]].type) != C))
+        return 0;
+    if (!sce) {
+        lpa = 0;
+    } else if (n->nout > 1 && n->out[1] >= 0) {
+        lpa = n->nin + 1;
+    } else {
+        void *scr = calloc(1, (size_t)gir_type_bytes(xt));
+        if (!scr)
+            return 0;
+        klv_plan_extra(plan, scr, gir_type_bytes(xt), KLV_SCRATCH, 1);
+        lpa = n->nin + n->nout + plan->nextra - 1;
+    }
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    sum = LLVMBuildAlloca(b, d, "sum");
+    wsum = LLVMBuildAlloca(b, d, "wsum");
+    mx = LLVMBuildAlloca(b, d, "max");
+    es = LLVMBuildAlloca(b, d, "esum");
+    LLVMBuildStore(b, LLVMConstReal(d, 0), sum);
+    LLVMBuildStore(b, LLVMConstReal(d, 0), wsum);
+    if (sce) {
+        lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+        ld = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, D));
+        /* element (b, c, d) at (b * C + c) * D + d */
+        pos = klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C * D)), ld.iv);
+        LLVMBuildStore(b, LLVMConstReal(d, -INFINITY), mx);
+        LLVMBuildStore(b, LLVMConstReal(d, 0), es);
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D))));
+        l = LLVMBuildLoad2(b, d, mx, "");
+        LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, l, ""), v, l, ""), mx);
+        klv_loop_end(ir, &lc);
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D))));
+        v = call_f64(ir, "exp", LLVMBuildFSub(b, v, LLVMBuildLoad2(b, d, mx, ""), ""));
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, es, ""), v, ""), es);
+        klv_loop_end(ir, &lc);
+        l = call_f64(ir, "log", LLVMBuildLoad2(b, d, es, ""));
+        lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+        at = klv_add(ir, pos, klv_mul(ir, lc.iv, klv_i64(ir, D)));
+        v = klv_load_f64(ir, dt, klv_arg(ir, 0), at);
+        v = LLVMBuildFSub(b, LLVMBuildFSub(b, v, LLVMBuildLoad2(b, d, mx, ""), ""), l, "");
+        klv_store_f64(ir, dt, klv_arg(ir, lpa), at, v);
+        klv_loop_end(ir, &lc);
+        klv_loop_end(ir, &ld);
+        klv_loop_end(ir, &lb);
+    }
+    lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    ld = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, D));
+    at = klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, D)), ld.iv);
+    t = widen_int(ir, tt->dtype, klv_load(ir, klv_elem_type(ir, tt->dtype), klv_arg(ir, 1), at));
+    skip = ig ? LLVMBuildICmp(b, LLVMIntEQ, t, klv_i64(ir, ig->i), "") : LLVMConstInt(ir->i1, 0, 0);
+    bad = LLVMBuildAnd(b, LLVMBuildNot(b, skip, ""),
+                       LLVMBuildICmp(b, LLVMIntUGE, t, klv_i64(ir, C), ""), "");
+    klv_guard(ir, guard, bad);
+    t = LLVMBuildSelect(b, LLVMBuildOr(b, skip, bad, ""), klv_i64(ir, 0), t, "");
+    wt = hw ? klv_load_f64(ir, dt, klv_arg(ir, 2), t) : LLVMConstReal(d, 1);
+    v = klv_load_f64(ir, dt, klv_arg(ir, lpa),
+                     klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C)), t), klv_i64(ir, D)),
+                             ld.iv));
+    l = LLVMBuildFMul(b, LLVMBuildFNeg(b, v, ""), wt, "");
+    l = LLVMBuildSelect(b, skip, LLVMConstReal(d, 0), l, "");
+    wt = LLVMBuildSelect(b, skip, LLVMConstReal(d, 0), wt, "");
+    if (none)
+        klv_store_f64(ir, dt, klv_arg(ir, n->nin), at, l);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, sum, ""), l, ""), sum);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, d, wsum, ""), wt, ""), wsum);
+    klv_loop_end(ir, &ld);
+    klv_loop_end(ir, &lb);
+    if (!none) {
+        v = LLVMBuildLoad2(b, d, sum, "");
+        if (red[0] == 'm') {
+            LLVMValueRef w = LLVMBuildLoad2(b, d, wsum, "");
+            v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNE, w, LLVMConstReal(d, 0), ""),
+                                LLVMBuildFDiv(b, v, w, ""), LLVMConstReal(d, 0), "");
+        }
+        klv_store_f64(ir, dt, klv_arg(ir, n->nin), klv_i64(ir, 0), v);
+    }
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = N * C * D * 4;
+    plan->threads = 1;
+    return 1;
+}
+
+static int is_reduce(GirOp op)
+{
+    switch (op) {
+    case GIR_OP_REDUCEMEAN: case GIR_OP_REDUCESUM: case GIR_OP_REDUCEMAX: case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCEPROD: case GIR_OP_REDUCEL1: case GIR_OP_REDUCEL2: case GIR_OP_REDUCESUMSQUARE:
+    case GIR_OP_REDUCELOGSUM: case GIR_OP_REDUCELOGSUMEXP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* IsNaN, IsInf (detect_negative, detect_positive) of f32, f64 or f16 into
+ * bool, flat, on the value in double (eval_ISNAN, eval_ISINF). */
+static int emit_isnan(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    GirDType xt = g->vals[n->in[0]].type.dtype;
+    int64_t total = numel(g, n->out[0]);
+    int neg = gir_attr_int(n, "detect_negative", 1) != 0, pos = gir_attr_int(n, "detect_positive", 1) != 0;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef v, r;
+    KlvLoop lc, li;
+    if (!klv_is_float_dt(xt) || g->vals[n->out[0]].type.dtype != GIR_DT_BOOL || total <= 0)
+        return 0;
+    flat_begin(ir, name, total, &lc, &li);
+    v = klv_load_f64(ir, xt, klv_arg(ir, 0), li.iv);
+    if (n->op == GIR_OP_ISNAN) {
+        r = LLVMBuildFCmp(b, LLVMRealUNO, v, v, "");
+    } else {
+        LLVMValueRef ip = LLVMBuildFCmp(b, LLVMRealOEQ, v, LLVMConstReal(d, INFINITY), "");
+        LLVMValueRef in = LLVMBuildFCmp(b, LLVMRealOEQ, v, LLVMConstReal(d, -INFINITY), "");
+        r = LLVMConstInt(ir->i1, 0, 0);
+        if (pos)
+            r = LLVMBuildOr(b, r, ip, "");
+        if (neg)
+            r = LLVMBuildOr(b, r, in, "");
+    }
+    klv_store(ir, ir->i8, klv_arg(ir, 1), li.iv, LLVMBuildZExt(b, r, ir->i8, ""));
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
+/* The CumSum lines [lo, hi) of axis ax of t (line r = o * inner + in
+ * starts at o * len * inner + in), accumulating in accp (double or i64). */
+static void cumsum_lines(KlvIr *ir, const GirNode *n, const GirType *t, int64_t ax, LLVMValueRef lo,
+                         LLVMValueRef hi, LLVMValueRef accp)
+{
+    int excl = gir_attr_int(n, "exclusive", 0) != 0, rev = gir_attr_int(n, "reverse", 0) != 0;
+    int flt = klv_is_float_dt(t->dtype);
+    int64_t len = t->dims[ax], inner = klv_dims_prod(t->dims, ax + 1, t->rank);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t->dtype), st = flt ? LLVMDoubleTypeInContext(ir->ctx) : ir->i64;
+    LLVMValueRef base, at, v, acc, nacc;
+    KlvLoop lp, li;
+    lp = klv_loop_begin(ir, lo, hi);
+    base = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, inner), ""), klv_i64(ir, len * inner)),
+                   LLVMBuildURem(b, lp.iv, klv_i64(ir, inner), ""));
+    LLVMBuildStore(b, flt ? LLVMConstReal(st, 0) : klv_i64(ir, 0), accp);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    at = rev ? LLVMBuildSub(b, klv_i64(ir, len - 1), li.iv, "") : li.iv;
+    at = klv_add(ir, base, klv_mul(ir, at, klv_i64(ir, inner)));
+    acc = LLVMBuildLoad2(b, st, accp, "");
+    if (flt) {
+        v = klv_load_f64(ir, t->dtype, klv_arg(ir, 0), at);
+        nacc = LLVMBuildFAdd(b, acc, v, "");
+        klv_store_f64(ir, t->dtype, klv_arg(ir, 2), at, excl ? acc : nacc);
+    } else {
+        v = widen_int(ir, t->dtype, klv_load(ir, et, klv_arg(ir, 0), at));
+        nacc = LLVMBuildAdd(b, acc, v, "");
+        v = excl ? acc : nacc;
+        klv_store(ir, et, klv_arg(ir, 2), at, et == ir->i64 ? v : LLVMBuildTrunc(b, v, et, ""));
+    }
+    LLVMBuildStore(b, nacc, accp);
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lp);
+}
+
+/* CumSum (exclusive, reverse), as eval_CUMSUM: per line of the axis,
+ * floats summed in double and each partial sum stored as st_f stores,
+ * integers in wrapping int64 and stored by their low bits.  A constant
+ * axis: the outer loop runs over the lines.  An axis given at run time
+ * (one element): one step, a switch over the axes, each case all of its
+ * lines; an axis out of range sets the guard (the interpreter's case). */
+static int emit_cumsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    const GirValue *av = &g->vals[n->in[1]];
+    int flt = klv_is_float_dt(t->dtype), guard = -1, k;
+    int64_t ax = 0, total = gir_type_numel(t);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef accp;
+    if (gir_type_numel(&av->type) != 1 || !klv_elem_type(ir, t->dtype) || t->rank < 1 ||
+        (av->type.dtype != GIR_DT_I32 && av->type.dtype != GIR_DT_I64) ||
+        (!flt && !is_intdt(t->dtype)) || g->vals[n->out[0]].type.dtype != t->dtype || total <= 0)
+        return 0;
+    if (av->kind == GIR_VAL_CONST) {
+        ax = av->type.dtype == GIR_DT_I32 ? ((const int32_t *)av->data)[0] : ((const int64_t *)av->data)[0];
+        if (ax < 0)
+            ax += t->rank;
+        if (ax < 0 || ax >= t->rank)
+            return 0;
+    } else if (!ir->guard_ok || (guard = klv_plan_guard(plan, n)) < 0) {
+        return 0;
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, flt ? LLVMDoubleTypeInContext(ir->ctx) : ir->i64, "sum");
+    if (guard < 0) {
+        cumsum_lines(ir, n, t, ax, klv_lo(ir), klv_hi(ir), accp);
+        plan->range = total / t->dims[ax];
+        plan->work = t->dims[ax] * 2;
+    } else {
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "done");
+        LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "bad");
+        LLVMValueRef a = klv_load(ir, av->type.dtype == GIR_DT_I32 ? ir->i32 : ir->i64, klv_arg(ir, 1),
+                                  klv_i64(ir, 0)), sw;
+        if (av->type.dtype == GIR_DT_I32)
+            a = LLVMBuildSExt(b, a, ir->i64, "");
+        a = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, klv_i64(ir, 0), ""),
+                            klv_add(ir, a, klv_i64(ir, t->rank)), a, "");
+        sw = LLVMBuildSwitch(b, a, bad, (unsigned)t->rank);
+        for (k = 0; k < t->rank; k++) {
+            LLVMBasicBlockRef c = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "axis");
+            LLVMAddCase(sw, klv_i64(ir, k), c);
+            LLVMPositionBuilderAtEnd(b, c);
+            cumsum_lines(ir, n, t, k, klv_i64(ir, 0), klv_i64(ir, total / t->dims[k]), accp);
+            LLVMBuildBr(b, done);
+        }
+        LLVMPositionBuilderAtEnd(b, bad);
+        klv_guard(ir, guard, LLVMConstInt(ir->i1, 1, 0));
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        plan->range = 1;
+        plan->work = total * 2;
+        plan->threads = 1;
+    }
+    klv_kernel_end(ir);
+    return 1;
+}
+
 int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                  KlvPlan *plan, GirError *e)
 {
@@ -1628,6 +2053,18 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_cast(ir, g, n, name, plan);
     if (n->op == GIR_OP_TRILU && !gir_node_is_nhwc(n))
         return emit_trilu(ir, g, n, name, plan);
+    if (is_reduce(n->op) && n->nout == 1 && n->nin >= 1 && !gir_node_is_nhwc(n) &&
+        g->vals[n->in[0]].type.dtype != GIR_DT_F32)
+        return emit_reduce(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_ISNAN || n->op == GIR_OP_ISINF) && n->nin == 1 && !gir_node_is_nhwc(n))
+        return emit_isnan(ir, g, n, name, plan);
+    if (n->op == GIR_OP_CLIP && n->nout == 1 && n->nin >= 1 && is_intdt(g->vals[n->in[0]].type.dtype) &&
+        !gir_node_is_nhwc(n))
+        return emit_clip_int(ir, g, n, name, plan);
+    if ((n->op == GIR_OP_NLLLOSS || n->op == GIR_OP_SCELOSS) && n->nin >= 2 && !gir_node_is_nhwc(n))
+        return emit_loss(ir, g, n, name, plan);
+    if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
+        return emit_cumsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;

@@ -353,31 +353,6 @@ static int emit_avgpool_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
-/* The per-tensor scale and zero point of a Quantize/DequantizeLinear node:
- * constant, one element each, zero point i8 or u8 (or absent).  0 when the
- * node has another form (per-axis scales fall back to the interpreter). */
-static int qparams(const GirGraph *g, const GirNode *n, float *scale, int64_t *zp, int *is_u8)
-{
-    const GirValue *s = &g->vals[n->in[1]], *z;
-    *zp = 0;
-    *is_u8 = 0;
-    if (s->kind != GIR_VAL_CONST || s->type.dtype != GIR_DT_F32 || gir_type_numel(&s->type) != 1)
-        return 0;
-    *scale = *(const float *)s->data;
-    if (n->nin > 2 && n->in[2] >= 0) {
-        z = &g->vals[n->in[2]];
-        if (z->kind != GIR_VAL_CONST || gir_type_numel(&z->type) != 1)
-            return 0;
-        if (z->type.dtype == GIR_DT_I8)
-            *zp = *(const int8_t *)z->data;
-        else if (z->type.dtype == GIR_DT_U8)
-            *zp = *(const uint8_t *)z->data, *is_u8 = 1;
-        else
-            return 0;
-    }
-    return 1;
-}
-
 /* Call llvm.rint.f64 (round half to even, the default rounding mode, as
  * rint() in the interpreter). */
 static LLVMValueRef rint64(KlvIr *ir, LLVMValueRef v)
@@ -389,101 +364,80 @@ static LLVMValueRef rint64(KlvIr *ir, LLVMValueRef v)
     return LLVMBuildCall2(ir->b, LLVMFunctionType(d, &d, 1, 0), f, &v, 1, "");
 }
 
-/* QuantizeLinear f32 -> i8/u8, per tensor: saturate(rint(x / scale) + zp),
- * the division in f32, NaN taken as 0 (interp_int8.c). */
-static int emit_quantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                         KlvPlan *plan)
+/* An integer element v of dtype t (i8, u8, i32) as zp_at of
+ * interp_int8.c reads it, as f32 (int32 values convert exactly as their
+ * int64 would). */
+static LLVMValueRef qint_f32(KlvIr *ir, GirDType t, LLVMValueRef v)
 {
-    float sc;
-    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
-    int u8;
+    return t == GIR_DT_U8 ? LLVMBuildUIToFP(ir->b, v, ir->f32, "") : LLVMBuildSIToFP(ir->b, v, ir->f32, "");
+}
+
+/* QuantizeLinear and DequantizeLinear (interp_int8.c), per tensor or per
+ * axis (scale of one entry, or of the axis' extent with the zero point
+ * alike), scale and zero point constant or computed: they are read from
+ * their buffers, entry c = (i / inner) % len of element i.  Quantize: f32
+ * (or i32 as f32) x / scale in f32, rint in double (half to even), NaN as
+ * 0, plus the zero point, saturated to i8 / u8.  Dequantize (i8, u8,
+ * i32): ((float)x - (float)zp) * scale in f32. */
+static int emit_qdq(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *st;
+    GirDType yd = g->vals[n->out[0]].type.dtype, zd = GIR_DT_UNDEF;
+    int q = n->op == GIR_OP_QUANTIZELINEAR, u8 = yd == GIR_DT_U8, hz = n->nin > 2 && n->in[2] >= 0;
+    int64_t len, inner = 1, axis = gir_attr_int(n, "axis", 1);
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef x, y, v, r, lo, hi;
+    LLVMValueRef c, v, r, zp, lo, hi;
     KlvLoop l;
-    if (g->vals[n->in[0]].type.dtype != GIR_DT_F32 || !qparams(g, n, &sc, &zp, &u8) ||
-        g->vals[n->out[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8))
+    if (n->nin < 2 || n->in[1] < 0)
+        return 0;
+    st = &g->vals[n->in[1]].type;
+    len = gir_type_numel(st);
+    if (st->dtype != GIR_DT_F32 || len < 1 || gir_type_numel(xt) <= 0)
+        return 0;
+    if (hz) {
+        zd = g->vals[n->in[2]].type.dtype;
+        if (gir_type_numel(&g->vals[n->in[2]].type) != len ||
+            (zd != GIR_DT_I8 && zd != GIR_DT_U8 && (q || zd != GIR_DT_I32)))
+            return 0;
+    }
+    if (len > 1) {
+        if (axis < 0)
+            axis += xt->rank;
+        if (axis < 0 || axis >= xt->rank || xt->dims[axis] != len)
+            return 0;
+        inner = klv_dims_prod(xt->dims, axis + 1, xt->rank);
+    }
+    if (q ? (xt->dtype != GIR_DT_F32 && xt->dtype != GIR_DT_I32) || (yd != GIR_DT_I8 && !u8) ||
+                (hz && zd != yd)
+          : (xt->dtype != GIR_DT_I8 && xt->dtype != GIR_DT_U8 && xt->dtype != GIR_DT_I32) ||
+                yd != GIR_DT_F32 || (hz && zd != xt->dtype))
         return 0;
     klv_kernel_begin(ir, name);
-    x = klv_arg(ir, 0);
-    y = klv_arg(ir, n->nin);
     l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    v = LLVMBuildFDiv(b, klv_load(ir, ir->f32, x, l.iv), klv_f32c(ir, sc), "");
-    r = rint64(ir, LLVMBuildFPExt(b, v, d, ""));
-    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
-    r = LLVMBuildFAdd(b, r, LLVMConstReal(d, (double)zp), "");
-    lo = LLVMConstReal(d, u8 ? 0 : -128);
-    hi = LLVMConstReal(d, u8 ? 255 : 127);
-    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, r, lo, ""), lo, r, "");
-    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, r, hi, ""), hi, r, "");
-    r = u8 ? LLVMBuildFPToUI(b, r, ir->i8, "") : LLVMBuildFPToSI(b, r, ir->i8, "");
-    klv_store(ir, ir->i8, y, l.iv, r);
-    klv_loop_end(ir, &l);
-    klv_kernel_end(ir);
-    plan->range = total;
-    plan->work = 1;
-    return 1;
-}
-
-/* DequantizeLinear i8/u8 -> f32, per tensor: ((float)x - (float)zp) * scale. */
-static int emit_dequantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                           KlvPlan *plan)
-{
-    float sc;
-    int64_t zp, total = gir_type_numel(&g->vals[n->out[0]].type);
-    int u8;
-    LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, v;
-    KlvLoop l;
-    if (!qparams(g, n, &sc, &zp, &u8) ||
-        g->vals[n->in[0]].type.dtype != (u8 ? GIR_DT_U8 : GIR_DT_I8) ||
-        g->vals[n->out[0]].type.dtype != GIR_DT_F32)
-        return 0;
-    klv_kernel_begin(ir, name);
-    x = klv_arg(ir, 0);
-    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    v = klv_load(ir, ir->i8, x, l.iv);
-    v = u8 ? LLVMBuildUIToFP(b, v, ir->f32, "") : LLVMBuildSIToFP(b, v, ir->f32, "");
-    v = LLVMBuildFMul(b, LLVMBuildFSub(b, v, klv_f32c(ir, (double)(float)zp), ""), klv_f32c(ir, sc), "");
-    klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
-    klv_loop_end(ir, &l);
-    klv_kernel_end(ir);
-    plan->range = total;
-    plan->work = 1;
-    return 1;
-}
-
-/* DequantizeLinear i8 -> f32 per axis (a head conv's per-channel scales):
- * constant f32 scale [C] and optional i8 zero point [C] along axis, element
- * i of channel c = (i / inner) % C: ((float)x - (float)zp[c]) * scale[c]. */
-static int emit_dequantize_axis(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                                KlvPlan *plan)
-{
-    const GirType *xt = &g->vals[n->in[0]].type, *st = &g->vals[n->in[1]].type;
-    const GirValue *z = n->nin > 2 && n->in[2] >= 0 ? &g->vals[n->in[2]] : NULL;
-    int64_t axis = gir_attr_int(n, "axis", 1), inner = 1;
-    int d;
-    LLVMBuilderRef b = ir->b;
-    LLVMValueRef c, v;
-    KlvLoop l;
-    if (axis < 0)
-        axis += xt->rank;
-    if (xt->dtype != GIR_DT_I8 || !gir_type_is_static(xt) || axis < 0 || axis >= xt->rank ||
-        g->vals[n->in[1]].kind != GIR_VAL_CONST || st->dtype != GIR_DT_F32 || st->rank != 1 ||
-        st->dims[0] != xt->dims[axis] || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
-        (z && (z->kind != GIR_VAL_CONST || z->type.dtype != GIR_DT_I8 ||
-               gir_type_numel(&z->type) != st->dims[0])))
-        return 0;
-    for (d = (int)axis + 1; d < xt->rank; d++)
-        inner *= xt->dims[d];
-    klv_kernel_begin(ir, name);
-    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    c = LLVMBuildSRem(b, LLVMBuildSDiv(b, l.iv, klv_i64(ir, inner), ""), klv_i64(ir, st->dims[0]), "");
-    v = LLVMBuildSIToFP(b, klv_load(ir, ir->i8, klv_arg(ir, 0), l.iv), ir->f32, "");
-    if (z)
-        v = LLVMBuildFSub(b, v, LLVMBuildSIToFP(b, klv_load(ir, ir->i8, klv_arg(ir, 2), c), ir->f32, ""), "");
-    v = LLVMBuildFMul(b, v, klv_load(ir, ir->f32, klv_arg(ir, 1), c), "");
-    klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
+    c = len > 1 ? LLVMBuildURem(b, LLVMBuildUDiv(b, l.iv, klv_i64(ir, inner), ""), klv_i64(ir, len), "")
+                : klv_i64(ir, 0);
+    zp = hz ? qint_f32(ir, zd, klv_load(ir, klv_elem_type(ir, zd), klv_arg(ir, 2), c)) : klv_f32c(ir, 0);
+    v = klv_load(ir, klv_elem_type(ir, xt->dtype), klv_arg(ir, 0), l.iv);
+    if (q) {
+        if (xt->dtype == GIR_DT_I32)
+            v = LLVMBuildSIToFP(b, v, ir->f32, "");
+        v = LLVMBuildFDiv(b, v, klv_load(ir, ir->f32, klv_arg(ir, 1), c), "");
+        r = rint64(ir, LLVMBuildFPExt(b, v, d, ""));
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
+        r = LLVMBuildFAdd(b, r, LLVMBuildFPExt(b, zp, d, ""), "");
+        lo = LLVMConstReal(d, u8 ? 0 : -128);
+        hi = LLVMConstReal(d, u8 ? 255 : 127);
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, r, lo, ""), lo, r, "");
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, r, hi, ""), hi, r, "");
+        r = u8 ? LLVMBuildFPToUI(b, r, ir->i8, "") : LLVMBuildFPToSI(b, r, ir->i8, "");
+        klv_store(ir, ir->i8, klv_arg(ir, n->nin), l.iv, r);
+    } else {
+        v = LLVMBuildFMul(b, LLVMBuildFSub(b, qint_f32(ir, xt->dtype, v), zp, ""),
+                          klv_load(ir, ir->f32, klv_arg(ir, 1), c), "");
+        klv_store(ir, ir->f32, klv_arg(ir, n->nin), l.iv, v);
+    }
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);
     plan->range = gir_type_numel(xt);
@@ -497,10 +451,8 @@ int klv_emit_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name
     (void)e;
     if (n->nout != 1 || gir_node_is_nhwc(n))
         return 0;
-    if (n->op == GIR_OP_QUANTIZELINEAR)
-        return emit_quantize(ir, g, n, name, plan);
-    if (n->op == GIR_OP_DEQUANTIZELINEAR)
-        return emit_dequantize(ir, g, n, name, plan) || emit_dequantize_axis(ir, g, n, name, plan);
+    if (n->op == GIR_OP_QUANTIZELINEAR || n->op == GIR_OP_DEQUANTIZELINEAR)
+        return emit_qdq(ir, g, n, name, plan);
     if (g->vals[n->in[0]].type.dtype != GIR_DT_I8)
         return 0;
     if (n->op == GIR_OP_CONV && g->vals[n->in[0]].type.rank == 4 &&

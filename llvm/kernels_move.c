@@ -1,6 +1,9 @@
 /*
- * Kernels that move data without arithmetic, for any element type: 2-D
- * MaxPool, Concat, the copies of Reshape-like ops, and gathers.  A gather
+ * Kernels that move data without arithmetic, for any element type: 1-D
+ * to 3-D MaxPool (and AveragePool's window walk), Concat and Split, the
+ * copies of Reshape-like ops, tables of shape-only results (Shape, Size,
+ * EyeLike), gathers and scatters of computed indices (guarded: an index
+ * out of range hands the node to the interpreter), and gathers.  A gather
  * (Resize nearest, Transpose, Slice, Pad, and with constant indices,
  * shapes or repeats Gather, GatherElements, GatherND, Expand, Tile,
  * DepthToSpace, SpaceToDepth, ReverseSequence) reads y[i] = x[table[i]] with a
@@ -24,69 +27,129 @@ static LLVMTypeRef elem_type(KlvIr *ir, GirDType t)
     }
 }
 
-/* MaxPool, 1-D or 2-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
- * without the Indices output.  Outer loop over
- * (batch, channel) planes; window taps unrolled; taps in the padding are
- * skipped by selecting the running maximum. */
+/* The state of one MaxPool output while its taps are walked. */
+typedef struct {
+    LLVMValueRef best, at, found; /* allocas: the maximum, its index, any tap inside yet */
+} PoolMax;
+
+/* One MaxPool tap at input coordinates (iz, iy, ix) of the plane at xp,
+ * as pool() of interp.c takes it: a tap inside the input is taken when it
+ * is the first inside or greater than the maximum so far; its index
+ * (iz * H + iy) * W + ix, or with storage_order 1 iz + iy * D + ix * D * H. */
+static void maxpool_tap(KlvIr *ir, LLVMTypeRef et, int isf, int isu, int colmajor, const KlvDepth *dp,
+                        int64_t H, int64_t W, LLVMValueRef xp, LLVMValueRef iz, LLVMValueRef iy,
+                        LLVMValueRef ix, const PoolMax *m)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp->D), ""),
+                                   LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
+    LLVMValueRef at, v, gt, best, found, take;
+    in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+    at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_affine(ir, iz, H, 0), iy), klv_i64(ir, W)), ix);
+    at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+    v = klv_load(ir, et, xp, at);
+    best = LLVMBuildLoad2(b, et, m->best, "");
+    found = LLVMBuildLoad2(b, ir->i1, m->found, "");
+    gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
+             : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
+    take = LLVMBuildAnd(b, in, LLVMBuildOr(b, gt, LLVMBuildNot(b, found, ""), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, best, ""), m->best);
+    LLVMBuildStore(b, LLVMBuildOr(b, found, in, ""), m->found);
+    if (m->at) {
+        if (colmajor)
+            at = klv_add(ir, klv_add(ir, iz, klv_mul(ir, iy, klv_i64(ir, dp->D))),
+                         klv_mul(ir, ix, klv_i64(ir, dp->D * H)));
+        LLVMBuildStore(b, LLVMBuildSelect(b, take, at, LLVMBuildLoad2(b, ir->i64, m->at, ""), ""), m->at);
+    }
+}
+
+/* MaxPool, 1-D, 2-D or 3-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
+ * with or without the Indices output (storage_order 0 or 1), as pool() of
+ * interp.c.  Outer loop over (batch, channel, output depth) planes; the
+ * taps of a window unrolled (depth, row, column) up to 64 of them, in
+ * loops beyond; taps in the padding are skipped. */
 static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                         KlvPlan *plan)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     LLVMTypeRef et = elem_type(ir, xt->dtype);
     int cnt, isf = xt->dtype == GIR_DT_F32, isu = xt->dtype == GIR_DT_U8;
+    int ind = n->nout > 1 && n->out[1] >= 0, colmajor = gir_attr_int(n, "storage_order", 0) == 1;
     const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    int64_t H, W, OH, OW, *s, *d, *p, ky, kx, kd, taps;
     KlvWin2 win;
+    KlvDepth dp;
+    PoolMax m;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, y, xp, yp;
-    KlvLoop lp, loy, lox;
-    if (!et || n->nout != 1 || !kk || cnt != xt->rank - 2 || !klv_win2(n, xt, yt, kk, &win) ||
-        win.KH * win.KW > 64)
+    LLVMValueRef x, y, xp, yp, od, oz, oy, ox, at;
+    KlvLoop lp, loy, lox, lz, ly, lx;
+    if (!et || n->nout > 2 || !kk || cnt != xt->rank - 2 || !klv_win3(n, xt, yt, kk, &win, &dp) ||
+        (ind && g->vals[n->out[1]].type.dtype != GIR_DT_I64))
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
-    k[0] = win.KH, k[1] = win.KW;
+    taps = dp.KD * win.KH * win.KW;
     klv_kernel_begin(ir, name);
+    m.best = LLVMBuildAlloca(b, et, "best");
+    m.found = LLVMBuildAlloca(b, ir->i1, "found");
+    m.at = ind ? LLVMBuildAlloca(b, ir->i64, "at") : NULL;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    xp = klv_gep(ir, et, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    /* plane iv: (batch, channel) iv / OD, output depth iv % OD */
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
+    xp = klv_gep(ir, et, x, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W)));
     yp = klv_gep(ir, et, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
-    {
-        LLVMValueRef best = isf ? klv_f32c(ir, -INFINITY)
-                                : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1);
-        for (ky = 0; ky < k[0]; ky++) {
-            LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
-            LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
-            for (kx = 0; kx < k[1]; kx++) {
-                LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
-                LLVMValueRef in = LLVMBuildAnd(
-                    b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
-                LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix);
-                LLVMValueRef v, gt;
-                at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
-                v = klv_load(ir, et, xp, at);
-                gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
-                         : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
-                best = LLVMBuildSelect(b, LLVMBuildAnd(b, in, gt, ""), v, best, "");
-            }
-        }
-        klv_store(ir, et, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv), best);
+    LLVMBuildStore(b, isf ? klv_f32c(ir, -INFINITY) : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1),
+                   m.best);
+    LLVMBuildStore(b, LLVMConstInt(ir->i1, 0, 0), m.found);
+    if (ind)
+        LLVMBuildStore(b, klv_i64(ir, -1), m.at);
+    oz = klv_affine(ir, od, dp.s, -dp.pb);
+    oy = klv_affine(ir, loy.iv, s[0], -p[0]);
+    ox = klv_affine(ir, lox.iv, s[1], -p[1]);
+    if (taps <= 64) {
+        for (kd = 0; kd < dp.KD; kd++)
+            for (ky = 0; ky < win.KH; ky++)
+                for (kx = 0; kx < win.KW; kx++)
+                    maxpool_tap(ir, et, isf, isu, colmajor, &dp, H, W, xp, klv_add(ir, oz, klv_i64(ir, kd * dp.d)),
+                                klv_add(ir, oy, klv_i64(ir, ky * d[0])), klv_add(ir, ox, klv_i64(ir, kx * d[1])), &m);
+    } else {
+        lz = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, dp.KD));
+        ly = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, win.KH));
+        lx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, win.KW));
+        maxpool_tap(ir, et, isf, isu, colmajor, &dp, H, W, xp, klv_add(ir, oz, klv_mul(ir, lz.iv, klv_i64(ir, dp.d))),
+                    klv_add(ir, oy, klv_mul(ir, ly.iv, klv_i64(ir, d[0]))),
+                    klv_add(ir, ox, klv_mul(ir, lx.iv, klv_i64(ir, d[1]))), &m);
+        klv_loop_end(ir, &lx);
+        klv_loop_end(ir, &ly);
+        klv_loop_end(ir, &lz);
+    }
+    at = klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv);
+    klv_store(ir, et, yp, at, LLVMBuildLoad2(b, et, m.best, ""));
+    if (ind) {
+        /* -1 where no tap was inside, else the plane's first element
+         * (batch, channel) * D * H * W plus the index */
+        LLVMValueRef a = LLVMBuildLoad2(b, ir->i64, m.at, "");
+        LLVMValueRef base = klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W));
+        a = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, klv_i64(ir, 0), ""), a, klv_add(ir, base, a), "");
+        klv_store(ir, ir->i64, klv_gep(ir, ir->i64, klv_arg(ir, 2), klv_mul(ir, lp.iv, klv_i64(ir, OH * OW))), at, a);
     }
     klv_loop_end(ir, &lox);
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = xt->dims[0] * xt->dims[1];
-    plan->work = OH * OW * k[0] * k[1];
+    plan->range = xt->dims[0] * xt->dims[1] * dp.OD;
+    plan->work = OH * OW * taps;
     return 1;
 }
 
-/* AveragePool, 1-D or 2-D (gir_window's geometry), f32, as pool() of interp.c computes it: the taps
+/* AveragePool, 1-D, 2-D or 3-D (gir_window's geometry), f32, as pool() of interp.c computes it: the taps
  * inside the input summed in double in window order, divided by their
  * count (count_include_pad: the taps inside input and pads), rounded to
- * f32.  Outer loop over (batch, channel) planes; window taps unrolled.
+ * f32.  Outer loop over (batch, channel, output depth) planes; window
+ * taps unrolled.
  * (Arithmetic, but the window walk is MaxPool's.) */
 static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                         KlvPlan *plan)
@@ -94,14 +157,15 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
     int cnt, incl = gir_attr_int(n, "count_include_pad", 0) != 0;
     const int64_t *kk = gir_attr_ints(n, "kernel_shape", &cnt);
-    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx;
+    int64_t H, W, OH, OW, *s, *d, *p, k[2], ky, kx, kd;
     KlvWin2 win;
+    KlvDepth dp;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r;
+    LLVMValueRef x, y, xp, yp, sum, nin, npad, div, r, od;
     KlvLoop lp, loy, lox;
     if (xt->dtype != GIR_DT_F32 || n->nout != 1 || !kk || cnt != xt->rank - 2 ||
-        !klv_win2(n, xt, yt, kk, &win) || win.KH * win.KW > 64)
+        !klv_win3(n, xt, yt, kk, &win, &dp) || dp.KD * win.KH * win.KW > 64)
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
     k[0] = win.KH, k[1] = win.KW;
@@ -109,31 +173,40 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     x = klv_arg(ir, 0);
     y = klv_arg(ir, 1);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, lp.iv, klv_i64(ir, H * W)));
+    /* plane iv: (batch, channel) iv / OD, output depth iv % OD */
+    od = LLVMBuildURem(b, lp.iv, klv_i64(ir, dp.OD), "");
+    xp = klv_gep(ir, ir->f32, x, klv_mul(ir, LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), ""), klv_i64(ir, dp.D * H * W)));
     yp = klv_gep(ir, ir->f32, y, klv_mul(ir, lp.iv, klv_i64(ir, OH * OW)));
     loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
     lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
     sum = LLVMConstReal(dt, 0);
     nin = klv_i64(ir, 0);
     npad = klv_i64(ir, 0);
-    for (ky = 0; ky < k[0]; ky++) {
-        LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
-        LLVMValueRef iny = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), "");
-        /* inside input or pads: -pads_begin <= iy < H + pads_end */
-        LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
-                                         LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
-        for (kx = 0; kx < k[1]; kx++) {
-            LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
-            LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
-            LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
-                                             LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
-            LLVMValueRef at = klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix), v;
-            at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
-            v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
-            /* sum never is -0, so adding +0 for a tap outside changes nothing */
-            sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
-            nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
-            npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+    for (kd = 0; kd < dp.KD; kd++) {
+        LLVMValueRef iz = klv_affine(ir, od, dp.s, kd * dp.d - dp.pb);
+        LLVMValueRef inz = LLVMBuildICmp(b, LLVMIntULT, iz, klv_i64(ir, dp.D), "");
+        LLVMValueRef padz = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iz, klv_i64(ir, -dp.pb), ""),
+                                         LLVMBuildICmp(b, LLVMIntSLT, iz, klv_i64(ir, dp.D + dp.pe), ""), "");
+        for (ky = 0; ky < k[0]; ky++) {
+            LLVMValueRef iy = klv_affine(ir, loy.iv, s[0], ky * d[0] - p[0]);
+            LLVMValueRef iny = LLVMBuildAnd(b, inz, LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, H), ""), "");
+            /* inside input or pads: -pads_begin <= iy < H + pads_end */
+            LLVMValueRef pady = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, iy, klv_i64(ir, -p[0]), ""),
+                                             LLVMBuildICmp(b, LLVMIntSLT, iy, klv_i64(ir, H + p[2]), ""), "");
+            pady = LLVMBuildAnd(b, padz, pady, "");
+            for (kx = 0; kx < k[1]; kx++) {
+                LLVMValueRef ix = klv_affine(ir, lox.iv, s[1], kx * d[1] - p[1]);
+                LLVMValueRef in = LLVMBuildAnd(b, iny, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, W), ""), "");
+                LLVMValueRef padx = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, ix, klv_i64(ir, -p[1]), ""),
+                                                 LLVMBuildICmp(b, LLVMIntSLT, ix, klv_i64(ir, W + p[3]), ""), "");
+                LLVMValueRef at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_affine(ir, iz, H, 0), iy), klv_i64(ir, W)), ix), v;
+                at = LLVMBuildSelect(b, in, at, klv_i64(ir, 0), "");
+                v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, xp, at), dt, "");
+                /* sum never is -0, so adding +0 for a tap outside changes nothing */
+                sum = LLVMBuildFAdd(b, sum, LLVMBuildSelect(b, in, v, LLVMConstReal(dt, 0), ""), "");
+                nin = klv_add(ir, nin, LLVMBuildZExt(b, in, ir->i64, ""));
+                npad = klv_add(ir, npad, LLVMBuildZExt(b, LLVMBuildAnd(b, pady, padx, ""), ir->i64, ""));
+            }
         }
     }
     div = incl ? npad : nin;
@@ -145,44 +218,8 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = xt->dims[0] * xt->dims[1];
-    plan->work = OH * OW * k[0] * k[1] * 2;
-    return 1;
-}
-
-/* Concat of inputs of one element type: per outer index, each input's
- * block copied to its place. */
-static int emit_concat(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                       KlvPlan *plan)
-{
-    const GirType *yt = &g->vals[n->out[0]].type;
-    int64_t axis = gir_attr_int(n, "axis", 0), outer = 1, ytot, off = 0, es;
-    int i, j;
-    KlvLoop lo;
-    LLVMValueRef y;
-    if (axis < 0)
-        axis += yt->rank;
-    es = (int64_t)gir_dtype_size(yt->dtype);
-    if (es == 0)
-        return 0;
-    for (i = 0; i < axis; i++)
-        outer *= yt->dims[i];
-    ytot = outer ? gir_type_numel(yt) / outer * es : 0;
-    klv_kernel_begin(ir, name);
-    y = klv_arg(ir, n->nin);
-    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    for (j = 0; j < n->nin; j++) {
-        int64_t chunk = outer ? gir_type_numel(&g->vals[n->in[j]].type) / outer * es : 0;
-        LLVMValueRef dst = klv_gep(ir, ir->i8, y, klv_affine(ir, lo.iv, ytot, off));
-        LLVMValueRef src = klv_gep(ir, ir->i8, klv_arg(ir, j), klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
-        if (chunk > 0)
-            LLVMBuildMemCpy(ir->b, dst, 1, src, 1, klv_i64(ir, chunk));
-        off += chunk;
-    }
-    klv_loop_end(ir, &lo);
-    klv_kernel_end(ir);
-    plan->range = outer;
-    plan->work = ytot / 4;
+    plan->range = xt->dims[0] * xt->dims[1] * dp.OD;
+    plan->work = OH * OW * dp.KD * k[0] * k[1] * 2;
     return 1;
 }
 
@@ -326,19 +363,369 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* Shape, Size and EyeLike: their output depends on shapes and attributes
+ * alone, which are constants of the program, never on the input's data.
+ * The node runs once now in the interpreter on zeros (its own arithmetic,
+ * by construction) and the kernel copies the answer from a table. */
+static int emit_const_result(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type;
+    int64_t xb = gir_type_bytes(xt), yb = gir_type_bytes(&g->vals[n->out[0]].type);
+    GirTensor in, out;
+    GirArena *a;
+    GirError e;
+    void *tab = NULL;
+    if (n->nin != 1 || xb < 0 || xb > ((int64_t)1 << 26) || yb <= 0 || yb > ((int64_t)1 << 24))
+        return 0;
+    a = gir_arena_new();
+    in.type = *xt;
+    in.data = gir_arena_alloc(a, (size_t)xb + 1); /* zeroed */
+    if (klv_interp_node(g, n, &in, &out, a, &e) == 0 && gir_type_bytes(&out.type) == yb &&
+        (tab = malloc((size_t)yb)))
+        memcpy(tab, out.data, (size_t)yb);
+    gir_arena_free(a);
+    if (!tab)
+        return 0;
+    klv_plan_extra(plan, tab, yb, KLV_TABLE, 1);
+    klv_kernel_begin(ir, name);
+    LLVMBuildMemCpy(ir->b, klv_arg(ir, n->nin), 1, klv_arg(ir, n->nin + 1), 1, klv_i64(ir, yb));
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = yb / 4 + 1;
+    plan->threads = 1;
+    return 1;
+}
+
+/* Concat (inputs of one element type) and Split (eval_SPLIT): per outer
+ * index of the axis, each part's block (an input of Concat, an output of
+ * Split) copied to or from its place in the whole (Concat's output,
+ * Split's input). */
+static int emit_concat_split(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan)
+{
+    int split = n->op == GIR_OP_SPLIT, np = split ? n->nout : n->nin, k;
+    int whole = split ? n->in[0] : n->out[0];
+    const GirType *wt = &g->vals[whole].type;
+    int64_t ax = gir_attr_int(n, "axis", 0), outer, row, off = 0, es = (int64_t)gir_dtype_size(wt->dtype);
+    KlvLoop lo;
+    if (ax < 0)
+        ax += wt->rank;
+    if (ax < 0 || ax >= wt->rank || es == 0 || np > 64)
+        return 0;
+    outer = klv_dims_prod(wt->dims, 0, ax);
+    row = outer ? gir_type_numel(wt) / outer * es : 0;
+    for (k = 0; k < np; k++) {
+        int v = split ? n->out[k] : n->in[k];
+        if (v < 0 || g->vals[v].type.rank != wt->rank)
+            return 0;
+        off += outer ? gir_type_numel(&g->vals[v].type) / outer * es : 0;
+    }
+    if (off != row)
+        return 0;
+    off = 0;
+    klv_kernel_begin(ir, name);
+    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    for (k = 0; k < np; k++) {
+        int64_t chunk = outer ? gir_type_numel(&g->vals[split ? n->out[k] : n->in[k]].type) / outer * es : 0;
+        LLVMValueRef at = klv_gep(ir, ir->i8, klv_arg(ir, split ? 0 : n->nin), klv_affine(ir, lo.iv, row, off));
+        LLVMValueRef part = klv_gep(ir, ir->i8, klv_arg(ir, split ? n->nin + k : k),
+                                    klv_mul(ir, lo.iv, klv_i64(ir, chunk)));
+        if (chunk > 0)
+            LLVMBuildMemCpy(ir->b, split ? part : at, 1, split ? at : part, 1, klv_i64(ir, chunk));
+        off += chunk;
+    }
+    klv_loop_end(ir, &lo);
+    klv_kernel_end(ir);
+    plan->range = outer;
+    plan->work = row / 4;
+    return 1;
+}
+
+/* A node whose outputs all have no elements: nothing to compute. */
+static int emit_empty(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    int k;
+    if (n->nout < 1)
+        return 0;
+    for (k = 0; k < n->nout; k++)
+        if (n->out[k] >= 0 && (g->vals[n->out[k]].type.rank < 0 ||
+                               gir_type_numel(&g->vals[n->out[k]].type) != 0))
+            return 0;
+    klv_kernel_begin(ir, name);
+    klv_kernel_end(ir);
+    plan->range = 0;
+    plan->threads = 1;
+    return 1;
+}
+
+/* Index entry at of the indices (argument 1, dtype i32 or i64) as
+ * index_at of interp.c takes it for an axis of dim: negative ones counted
+ * from the end; out of range sets the guard (argument guard) and reads 0. */
+static LLVMValueRef index_value(KlvIr *ir, GirDType it, LLVMValueRef at, int64_t dim, int guard)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef v = klv_load(ir, it == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 1), at), bad;
+    if (it != GIR_DT_I64)
+        v = LLVMBuildSExt(b, v, ir->i64, "");
+    bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, v, klv_i64(ir, -dim), ""),
+                      LLVMBuildICmp(b, LLVMIntSGE, v, klv_i64(ir, dim), ""), "");
+    klv_guard(ir, guard, bad);
+    v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, klv_i64(ir, 0), ""),
+                        klv_add(ir, v, klv_i64(ir, dim)), v, "");
+    return LLVMBuildSelect(b, bad, klv_i64(ir, 0), v, "");
+}
+
+/* The element of data x (strides xs) that element i of the indices it
+ * names along axis ax, its other coordinates those of i (GatherElements,
+ * ScatterElements); guarded. */
+static LLVMValueRef elements_offset(KlvIr *ir, const GirType *xt, const int64_t *xs,
+                                    const GirType *it, int64_t ax, LLVMValueRef i, int guard)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef src = klv_mul(ir, index_value(ir, it->dtype, i, xt->dims[ax], guard), klv_i64(ir, xs[ax]));
+    int64_t is = 1;
+    int d;
+    for (d = it->rank - 1; d >= 0; d--) {
+        LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, is), ""),
+                                       klv_i64(ir, it->dims[d]), "");
+        if (d != ax)
+            src = klv_add(ir, src, klv_mul(ir, c, klv_i64(ir, xs[d])));
+        is *= it->dims[d];
+    }
+    return src;
+}
+
+/* The slice of data x (axes from bd) that index tuple `row` (q entries of
+ * the i64 indices) names: its number in slices of x's axes bd + q on
+ * (GatherND, ScatterND); guarded. */
+static LLVMValueRef nd_offset(KlvIr *ir, const GirType *xt, int64_t bd, int64_t q, LLVMValueRef row,
+                              int guard)
+{
+    LLVMValueRef off = klv_i64(ir, 0), tup = klv_mul(ir, row, klv_i64(ir, q));
+    int64_t d;
+    for (d = 0; d < q; d++) {
+        int64_t dim = xt->dims[bd + d];
+        off = klv_add(ir, klv_mul(ir, off, klv_i64(ir, dim)),
+                      index_value(ir, GIR_DT_I64, klv_add(ir, tup, klv_i64(ir, d)), dim, guard));
+    }
+    return off;
+}
+
+/* GatherElements and ScatterElements: indices and data of one rank, the
+ * indices within the data on every axis but ax (else the interpreter's
+ * error, every run). */
+static int elements_fit(const GirType *xt, const GirType *it, int64_t ax)
+{
+    int d;
+    if (it->rank != xt->rank)
+        return 0;
+    for (d = 0; d < xt->rank; d++)
+        if (d != ax && it->dims[d] > xt->dims[d])
+            return 0;
+    return 1;
+}
+
+/* Gather, GatherElements and GatherND whose indices are computed (not
+ * constant), as eval_GATHER, eval_GATHERELEMENTS and eval_GATHERND read
+ * them; guarded (KlvPlan.guard): an index out of range hands the node to
+ * the interpreter, which reports it.  Gather and GatherND copy one block
+ * of the data per index (or index tuple), GatherElements one element. */
+static int emit_gather_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int64_t es = (int64_t)gir_dtype_size(xt->dtype), ax = gir_attr_int(n, "axis", 0);
+    int64_t rows, len = 0, inner = 1, xs[GIR_MAX_RANK], d;
+    int guard;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef src, dst;
+    KlvLoop lr;
+    if (n->nin != 2 || es == 0 || yt->dtype != xt->dtype || xt->rank < 1 ||
+        (it->dtype != GIR_DT_I64 && it->dtype != GIR_DT_I32) || gir_type_numel(yt) <= 0 ||
+        !ir->guard_ok)
+        return 0;
+    if (ax < 0)
+        ax += xt->rank;
+    if (ax < 0 || ax >= xt->rank)
+        return 0;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = inner;
+        inner *= xt->dims[d];
+    }
+    if (n->op == GIR_OP_GATHER) {
+        /* row r: outer index r / ni, index entry r % ni; a block of inner */
+        int64_t ni = gir_type_numel(it);
+        len = xt->dims[ax];
+        inner = xs[ax];
+        rows = klv_dims_prod(xt->dims, 0, ax) * ni;
+        if (ni <= 0 || (guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        src = index_value(ir, it->dtype, LLVMBuildURem(b, lr.iv, klv_i64(ir, ni), ""), len, guard);
+        src = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lr.iv, klv_i64(ir, ni), ""), klv_i64(ir, len)), src);
+        src = klv_mul(ir, src, klv_i64(ir, inner));
+    } else if (n->op == GIR_OP_GATHERND) {
+        /* row r: batch r / per, index tuple r; a block of slice */
+        int64_t bd = gir_attr_int(n, "batch_dims", 0), q = it->dims[it->rank - 1], per, xb;
+        LLVMValueRef off;
+        if (it->dtype != GIR_DT_I64 || bd < 0 || it->rank < 1 || bd + q > xt->rank || q < 1 ||
+            bd >= it->rank)
+            return 0;
+        per = klv_dims_prod(it->dims, bd, it->rank - 1);
+        rows = klv_dims_prod(xt->dims, 0, bd) * per;
+        inner = klv_dims_prod(xt->dims, bd + q, xt->rank);
+        xb = klv_dims_prod(xt->dims, bd, xt->rank);
+        if (per <= 0 || (guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        off = nd_offset(ir, xt, bd, q, lr.iv, guard);
+        src = klv_add(ir, klv_mul(ir, LLVMBuildUDiv(b, lr.iv, klv_i64(ir, per), ""), klv_i64(ir, xb)),
+                      klv_mul(ir, off, klv_i64(ir, inner)));
+    } else {
+        /* GatherElements: row r is element r of the indices; its coordinates
+         * but on the axis give the data's */
+        if (!elements_fit(xt, it, ax))
+            return 0;
+        rows = gir_type_numel(it);
+        inner = 1;
+        if ((guard = klv_plan_guard(plan, n)) < 0)
+            return 0;
+        klv_kernel_begin(ir, name);
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        src = elements_offset(ir, xt, xs, it, ax, lr.iv, guard);
+    }
+    src = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, src, klv_i64(ir, es)));
+    dst = klv_gep(ir, ir->i8, klv_arg(ir, 2), klv_mul(ir, lr.iv, klv_i64(ir, inner * es)));
+    LLVMBuildMemCpy(b, dst, 1, src, 1, klv_i64(ir, inner * es));
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = rows;
+    plan->work = inner + 8;
+    return 1;
+}
+
+/* Update element ui put at element at of the output (argument y) by the
+ * node's reduction, as scatter_put of interp.c: none copies the element;
+ * integers add, multiply, max, min in wrapping int64; floats in double
+ * (libm's fmax, fmin), stored as st_f stores. */
+static void scatter_put(KlvIr *ir, const GirNode *n, GirDType t, int y, int u, LLVMValueRef at,
+                        LLVMValueRef ui)
+{
+    const char *red = gir_attr_string(n, "reduction", "none");
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et = klv_elem_type(ir, t);
+    LLVMValueRef a, v, r;
+    if (strcmp(red, "none") == 0) {
+        klv_store(ir, et, klv_arg(ir, y), at, klv_load(ir, et, klv_arg(ir, u), ui));
+    } else if (!klv_is_float_dt(t)) {
+        LLVMTypeRef lt = klv_elem_type(ir, GIR_DT_I64);
+        int sg = t != GIR_DT_U8 && t != GIR_DT_U16 && t != GIR_DT_U32 && t != GIR_DT_BOOL;
+        a = klv_load(ir, et, klv_arg(ir, y), at);
+        v = klv_load(ir, et, klv_arg(ir, u), ui);
+        if (et != lt) {
+            a = sg ? LLVMBuildSExt(b, a, lt, "") : LLVMBuildZExt(b, a, lt, "");
+            v = sg ? LLVMBuildSExt(b, v, lt, "") : LLVMBuildZExt(b, v, lt, "");
+        }
+        r = red[0] == 'a' ? LLVMBuildAdd(b, a, v, "")
+            : red[1] == 'u' ? LLVMBuildMul(b, a, v, "")
+            : LLVMBuildSelect(b, LLVMBuildICmp(b, red[1] == 'a' ? LLVMIntSGT : LLVMIntSLT, a, v, ""), a, v, "");
+        klv_store(ir, et, klv_arg(ir, y), at, et == lt ? r : LLVMBuildTrunc(b, r, et, ""));
+    } else {
+        a = klv_load_f64(ir, t, klv_arg(ir, y), at);
+        v = klv_load_f64(ir, t, klv_arg(ir, u), ui);
+        r = red[0] == 'a' ? LLVMBuildFAdd(b, a, v, "")
+            : red[1] == 'u' ? LLVMBuildFMul(b, a, v, "")
+            : klv_call2_f64(ir, red[1] == 'a' ? "fmax" : "fmin", a, v);
+        klv_store_f64(ir, t, klv_arg(ir, y), at, r);
+    }
+}
+
+/* ScatterElements and ScatterND of computed indices (eval_SCATTERELEMENTS,
+ * eval_SCATTERND): the data copied, then the updates put in order (a
+ * later one at the same place wins, or is reduced after the earlier), on
+ * one thread; guarded: an index out of range hands the node to the
+ * interpreter. */
+static int emit_scatter(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *ut = &g->vals[n->in[2]].type;
+    const char *red = gir_attr_string(n, "reduction", "none");
+    int64_t ax = gir_attr_int(n, "axis", 0), xs[GIR_MAX_RANK], s = 1, q = 0, m, slice, d;
+    int guard, nd = n->op == GIR_OP_SCATTERND;
+    LLVMValueRef at;
+    KlvLoop lj, ls;
+    if (n->nin != 3 || n->in[2] < 0 || !ir->guard_ok || !klv_elem_type(ir, xt->dtype) ||
+        ut->dtype != xt->dtype || g->vals[n->out[0]].type.dtype != xt->dtype || xt->rank < 1 ||
+        it->rank < 1 || (it->dtype != GIR_DT_I64 && (nd || it->dtype != GIR_DT_I32)) ||
+        (strcmp(red, "none") != 0 && strcmp(red, "add") != 0 && strcmp(red, "mul") != 0 &&
+         strcmp(red, "max") != 0 && strcmp(red, "min") != 0) ||
+        (strcmp(red, "none") != 0 && xt->dtype == GIR_DT_BOOL))
+        return 0;
+    if (ax < 0)
+        ax += xt->rank;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = s;
+        s *= xt->dims[d];
+    }
+    if (nd) {
+        q = it->dims[it->rank - 1];
+        m = klv_dims_prod(it->dims, 0, it->rank - 1);
+        if (q < 1 || q > xt->rank)
+            return 0;
+        slice = klv_dims_prod(xt->dims, q, xt->rank);
+        if (gir_type_numel(ut) != m * slice)
+            return 0;
+    } else {
+        if (ax < 0 || ax >= xt->rank || !elements_fit(xt, it, ax) || gir_type_numel(ut) != gir_type_numel(it))
+            return 0;
+        m = gir_type_numel(it);
+        slice = 1;
+    }
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    LLVMBuildMemCpy(ir->b, klv_arg(ir, 3), 1, klv_arg(ir, 0), 1,
+                    klv_i64(ir, gir_type_bytes(xt)));
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, m));
+    at = nd ? klv_mul(ir, nd_offset(ir, xt, 0, q, lj.iv, guard), klv_i64(ir, slice))
+            : elements_offset(ir, xt, xs, it, ax, lj.iv, guard);
+    ls = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, slice));
+    scatter_put(ir, n, xt->dtype, 3, 2, klv_add(ir, at, ls.iv),
+                klv_add(ir, klv_mul(ir, lj.iv, klv_i64(ir, slice)), ls.iv));
+    klv_loop_end(ir, &ls);
+    klv_loop_end(ir, &lj);
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = m * slice + s / 4;
+    plan->threads = 1;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
     (void)e;
-    if (n->nout != 1 || gir_node_is_nhwc(n))
+    if (gir_node_is_nhwc(n))
+        return 0;
+    if (emit_empty(ir, g, n, name, plan))
+        return 1;
+    if (n->op == GIR_OP_SPLIT && n->nout >= 1)
+        return emit_concat_split(ir, g, n, name, plan);
+    if (n->op == GIR_OP_MAXPOOL)
+        return emit_maxpool(ir, g, n, name, plan);
+    if (n->nout != 1)
         return 0;
     switch (n->op) {
-    case GIR_OP_MAXPOOL:
-        return emit_maxpool(ir, g, n, name, plan);
     case GIR_OP_AVGPOOL:
         return emit_avgpool(ir, g, n, name, plan);
     case GIR_OP_CONCAT:
-        return emit_concat(ir, g, n, name, plan);
+        return emit_concat_split(ir, g, n, name, plan);
     case GIR_OP_RESHAPE:
     case GIR_OP_FLATTEN:
     case GIR_OP_SQUEEZE:
@@ -355,6 +742,16 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_GATHER:
     case GIR_OP_GATHERELEMENTS:
     case GIR_OP_GATHERND:
+        if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
+            return emit_gather_dyn(ir, g, n, name, plan);
+        return emit_gather(ir, g, n, name, plan);
+    case GIR_OP_SCATTERELEMENTS:
+    case GIR_OP_SCATTERND:
+        return emit_scatter(ir, g, n, name, plan);
+    case GIR_OP_SHAPE:
+    case GIR_OP_SIZE:
+    case GIR_OP_EYELIKE:
+        return emit_const_result(ir, g, n, name, plan);
     case GIR_OP_EXPAND:
     case GIR_OP_TILE:
     case GIR_OP_DEPTHTOSPACE:

@@ -24,6 +24,8 @@ typedef struct {
     KlvPlan plan;       /* the kernel's range, work and tables */
     void **args;        /* the kernel's pointer array: ins, outs, extra */
     GirGraph *sub;      /* interpreter nodes: the node alone as a graph */
+    GirGraph *check;    /* a guarded kernel (plan.guard): the node alone as a graph,
+                           run when the kernel sets its flag */
     int fused;          /* 1: computed by an earlier node's kernel (chain.c) */
 } KlvStep;
 
@@ -328,6 +330,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     ir.fma = opts && opts->fma;
     ir.vl = klv_host_vector_width();
     ir.vnni = klv_host_vnni();
+    ir.guard_ok = 1;
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
@@ -361,6 +364,10 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             continue;
         }
         nkern++;
+        if (s->plan.guard && !(s->check = klv_node_graph(g, n, NULL))) {
+            gir_error_at(e, n->loc, "out of memory");
+            break;
+        }
         s->args = calloc((size_t)(n->nin + n->nout + s->plan.nextra + s->plan.chained) + 1,
                          sizeof *s->args);
         for (k = 0; s->args && k < n->nin; k++)
@@ -432,8 +439,9 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     return p;
 }
 
-/* Run step s in the interpreter; its outputs copied into the buffers. */
-static int run_fallback(KlvProgram *p, const KlvStep *s, GirArena *a, GirError *e)
+/* Run step s in the interpreter (as graph sub); its outputs copied into
+ * the buffers. */
+static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena *a, GirError *e)
 {
     const GirGraph *g = p->g;
     const GirNode *n = &g->nodes[s->node];
@@ -446,8 +454,8 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirArena *a, GirError *
             ins[k].data = p->buf[n->in[k]];
         }
     }
-    feed(s->sub, g, n, ins, feeds);
-    if (gir_run(s->sub, feeds, outs, a, e) < 0)
+    feed(sub, g, n, ins, feeds);
+    if (gir_run(sub, feeds, outs, a, e) < 0)
         return -1;
     for (k = 0; k < n->nout; k++) {
         int64_t want;
@@ -486,14 +494,18 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     }
     for (i = 0; i < g->nnode && rc == 0; i++) {
         KlvStep *s = &p->steps[i];
+        int32_t *flag = s->plan.guard ? s->plan.extra[s->plan.guard - 1] : NULL;
         if (s->fn) {
+            if (flag)
+                *flag = 0;
             if (s->pre)
                 parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work, 0);
             parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work, s->plan.threads);
-        } else if (!s->fused) {
+        }
+        if ((!s->fn && !s->fused) || (flag && *flag)) {
             if (!scratch)
                 scratch = gir_arena_new();
-            rc = run_fallback(p, s, scratch, e);
+            rc = run_fallback(p, s, s->fn ? s->check : s->sub, scratch, e);
         }
     }
     gir_arena_free(scratch);
@@ -527,6 +539,7 @@ void klv_free(KlvProgram *p)
     for (i = 0; p->steps && i < p->g->nnode; i++) {
         free(p->steps[i].args);
         gir_graph_free(p->steps[i].sub);
+        gir_graph_free(p->steps[i].check);
         for (k = 0; k < p->steps[i].plan.nowned; k++)
             free(p->steps[i].plan.owned[k]);
     }
