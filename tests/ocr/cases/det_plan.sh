@@ -37,6 +37,10 @@ $PYTHON $SRC/tests/pipeline/check_regmap.py $TMP/c102/rtl $TMP/c102/plan.json \
 grep -q '^#define KILN_REG_PERF(i) (0x600u + 8u \* (i))' $TMP/c102/rtl/regmap.h
 grep -q '^#define KILN_N_CHANNELS  123$' $TMP/c102/rtl/regmap.h
 grep -q 'sc_hp3/M00_AXI' $TMP/c102/vivado/build.tcl
+# the package's structural checks (tests/package/package_test.sh's)
+KILN_TCL_LOG=$TMP/tcl.log tclsh $SRC/tests/package/vivado_stubs.tcl $TMP/c102/vivado/build.tcl \
+    $TMP/c102/vivado/kiln.xdc > /dev/null
+$PYTHON $SRC/tests/package/check_package.py $TMP/c102 xilinx.com:zcu102:part0:3.3 $TMP/tcl.log
 test "$(grep -cE '"engine":[[:space:]]*"kiln_lut"' $TMP/c102/plan.json)" = 38
 test -f $TMP/c102/plan.json
 # the CPU nodes, by op and reason
