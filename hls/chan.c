@@ -230,6 +230,19 @@ static int chan_burst(const HlsChan *ch)
     return HLS_HW_BURST_MAP;
 }
 
+/* The register map's size from the CFG block and the stages (hls/hw.h):
+ * PERF at HLS_HW_RF_PERF while the CFG block ends there, else at the first
+ * multiple of it past the block; the address bits to its last word. */
+static void rf_layout(HlsChans *c, int nstage)
+{
+    int64_t end = HLS_HW_RF_CFG + 4 * (int64_t)c->ncfg, last;
+    c->rf_perf = (int)(HLS_HW_RF_PERF * hls_max64(1, hls_cdiv(end, HLS_HW_RF_PERF)));
+    last = c->rf_perf + 8 * (int64_t)nstage;
+    c->rf_addr_w = HLS_HW_RF_ADDR_W;
+    while (((int64_t)1 << c->rf_addr_w) < last)
+        c->rf_addr_w++;
+}
+
 void hls_plan_channels(const HlsPlan *p, HlsChans *c)
 {
     int i, seg, n = p->nstage;
@@ -274,6 +287,7 @@ void hls_plan_channels(const HlsPlan *p, HlsChans *c)
             c->ch[i].cfg = c->ch[c->ch[i].src].cfg;
     if (p->fold.n > 0)
         ts_channels(p, c);
+    rf_layout(c, p->nstage);
 }
 
 void hls_chans_free(HlsChans *c)

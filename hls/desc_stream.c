@@ -361,7 +361,8 @@ static const HlsEngineDesc width_desc = {
 
 /* ---------------- kiln_regfile ---------------- */
 
-static const char *const regfile_hw[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", NULL};
+static const char *const regfile_hw[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", "PERF_BASE",
+                                         NULL};
 static const char *const regfile_rt[] = {"reads", NULL};
 
 /* cycles: back-to-back AXI-Lite reads with rready high, 2 cycles each. */

@@ -9,13 +9,22 @@
 
 /* Buses. */
 #define HLS_HW_ADDR_W 40    /* DDR address bits of every AXI4 master */
-#define HLS_HW_RF_ADDR_W 12 /* AXI-Lite address bits of kiln_regfile */
 
-/* Register file: the CFG block at 0x40 starts with SEGMENT and FRAMES, then
- * each channel's base address and the per-stage run-time parameters, up to
- * the PERF words at 0x200. */
+/* Register file (kiln_regfile; docs/rtl-pipeline.md, "Register map"): the
+ * fixed registers below HLS_HW_RF_CFG, the CFG block there (SEGMENT and
+ * FRAMES, then each channel's base address pair), then the PERF words (a
+ * pair per stage).  The map grows with the design (hls_plan_channels sets
+ * HlsChans.rf_perf and rf_addr_w): a CFG block of HLS_HW_MAX_CFG registers
+ * or fewer keeps the PERF words at HLS_HW_RF_PERF and 12 address bits, the
+ * one map every design had before; a larger one moves them to the first
+ * multiple of HLS_HW_RF_PERF past its last register, and the address
+ * widens to hold the last PERF word, up to HLS_HW_RF_ADDR_W_MAX bits. */
+#define HLS_HW_RF_ADDR_W 12     /* AXI-Lite address bits of the least map */
+#define HLS_HW_RF_ADDR_W_MAX 16 /* the most: a 64 KiB register window */
+#define HLS_HW_RF_CFG 0x40      /* byte offset of CFG register 0 (SEGMENT) */
+#define HLS_HW_RF_PERF 0x200    /* PERF word 0 of the least map; PERF moves in these steps */
 #define HLS_HW_CFG_FIXED 2   /* CFG registers before the channel bases: SEGMENT, FRAMES */
-#define HLS_HW_MAX_CFG 112   /* CFG registers between 0x40 and the PERF words at 0x200 */
+#define HLS_HW_MAX_CFG 112   /* CFG registers of the least map (0x40 up to 0x200) */
 #define HLS_HW_ERR_SEGMENT 31 /* ERROR bit: a start named a SEGMENT the design does not have */
 #define HLS_HW_ERR_CH_MAX 30  /* ERROR bit of channel c: min(c, HLS_HW_ERR_CH_MAX) */
 

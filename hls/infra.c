@@ -146,10 +146,10 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         r->lut += PERF_LUT;
     }
     {
-        static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF"};
-        int64_t v[4];
-        v[0] = c.ncfg, v[1] = 0, v[2] = HLS_HW_RF_ADDR_W, v[3] = p->nstage;
-        add_engine(r, "kiln_regfile", n, v, 4);
+        static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", "PERF_BASE"};
+        int64_t v[5];
+        v[0] = c.ncfg, v[1] = 0, v[2] = c.rf_addr_w, v[3] = p->nstage, v[4] = c.rf_perf;
+        add_engine(r, "kiln_regfile", n, v, 5);
     }
     r->ff += RUN_FF;
     r->lut += RUN_LUT;

@@ -6,7 +6,11 @@
  * dilated conv, asymmetric padding, a broadcasting Add, ...).  Unfused
  * BatchNormalization / Relu / LeakyRelu right after a conv join that conv's
  * stage (the requant unit applies them).  Connected FPGA stages form a
- * segment; whatever enters or leaves a segment goes through DDR.
+ * segment; whatever enters or leaves a segment goes through DDR.  A stage
+ * that reads, through CPU nodes, what another stage computed is at a later
+ * level than it, and a segment holds stages of one level: the CPU nodes run
+ * between segments, never inside one (a squeeze-and-excite block whose pool
+ * and channel Mul stay on the CPU inside a residual block splits it there).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +304,11 @@ static int absorbed(const GirGraph *g, const GirNode *n, const int *stage_of, co
     return 1;
 }
 
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
 static int find_root(int *parent, int i)
 {
     while (parent[i] != i)
@@ -311,8 +320,12 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
 {
     int *stage_of = calloc((size_t)g->nval + 1, sizeof *stage_of);
     int *uses = calloc((size_t)g->nval + 1, sizeof *uses);
+    /* need[v]: the least level of a stage that reads value v: a stage's
+     * output its own level, a CPU node's one past every stage it reads */
+    int *need = calloc((size_t)g->nval + 1, sizeof *need);
+    int *level = calloc((size_t)g->nnode + 1, sizeof *level);
     int *parent, *segid, i, j;
-    if (!stage_of || !uses)
+    if (!stage_of || !uses || !need || !level)
         gir_die("out of memory");
     gir_use_counts(g, uses);
     for (i = 0; i < g->nval; i++)
@@ -326,17 +339,25 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         HlsStage *s = &p->stages[p->nstage];
         char why[200];
         if (absorbed(g, n, stage_of, p, uses)) {
-            for (j = 0; j < n->nout; j++)
+            for (j = 0; j < n->nout; j++) {
                 stage_of[n->out[j]] = stage_of[n->in[0]];
+                need[n->out[j]] = need[n->in[0]];
+            }
             continue;
         }
         memset(s, 0, sizeof *s);
         why[0] = 0;
         if (!fpga_takes(g, n, s, why, sizeof why)) {
             HlsCpuNode *c = &p->cpu[p->ncpu++];
+            int lv = 0;
             c->node = n->name;
             c->op = gir_op_name(n->op);
             snprintf(c->why, sizeof c->why, "%s", why);
+            for (j = 0; j < n->nin; j++)
+                if (n->in[j] >= 0)
+                    lv = imax(lv, need[n->in[j]] + (stage_of[n->in[j]] >= 0));
+            for (j = 0; j < n->nout; j++)
+                need[n->out[j]] = lv;
             continue;
         }
         s->node = n->name;
@@ -345,8 +366,13 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         s->nin = (s->kind == HLS_ST_CONCAT || s->kind == HLS_ST_ADD) ? 2 : 1;
         for (j = 0; j < s->nin; j++)
             s->in[j] = stage_of[n->in[j]];
-        for (j = 0; j < n->nout; j++)
+        for (j = 0; j < n->nin; j++)
+            if (n->in[j] >= 0)
+                level[p->nstage] = imax(level[p->nstage], need[n->in[j]]);
+        for (j = 0; j < n->nout; j++) {
             stage_of[n->out[j]] = p->nstage;
+            need[n->out[j]] = level[p->nstage];
+        }
         p->nstage++;
     }
     for (i = 0; i < g->nnode; i++) {
@@ -364,10 +390,13 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
             p->stages[stage_of[g->outputs[i]]].out_ddr = 1;
     free(stage_of);
     free(uses);
-    if (p->nstage == 0)
+    free(need);
+    if (p->nstage == 0) {
+        free(level);
         return gir_error_at(e, gir_loc_none(), "plan: model '%s' has no layer the FPGA engines take",
                             g->name ? g->name : "?");
-    /* segments: connected components of stage-to-stage streams */
+    }
+    /* segments: connected components of stage-to-stage streams of one level */
     parent = malloc(sizeof *parent * (size_t)p->nstage);
     segid = malloc(sizeof *segid * (size_t)p->nstage);
     if (!parent || !segid)
@@ -376,7 +405,7 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         parent[i] = i, segid[i] = -1;
     for (i = 0; i < p->nstage; i++)
         for (j = 0; j < p->stages[i].nin; j++)
-            if (p->stages[i].in[j] >= 0)
+            if (p->stages[i].in[j] >= 0 && level[p->stages[i].in[j]] == level[i])
                 parent[find_root(parent, i)] = find_root(parent, p->stages[i].in[j]);
     for (i = 0; i < p->nstage; i++) {
         int r = find_root(parent, i);
@@ -386,5 +415,6 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
     }
     free(parent);
     free(segid);
+    free(level);
     return 0;
 }

@@ -398,6 +398,19 @@ static int read_map(KrtModel *m, const char *path, KrtError *e)
     return read_ts(m, path, e);
 }
 
+/* The register window the model's map needs: 2^axil_addr_bits bytes (12
+ * to 16 bits, hls/hw.h; 12 where a map written before the map grew leaves
+ * it out), mapped before the first register past 4 KiB is used. */
+static int reg_window(KrtModel *m, const char *path, KrtError *e)
+{
+    double bits = 12;
+    if (krt_json_get(m->doc, "axil_addr_bits") &&
+        (num(m->doc, "axil_addr_bits", &bits) < 0 || bits < 12 || bits > 16 || bits != (int)bits))
+        return krt_err(e, KRT_EINVAL, "%s: axil_addr_bits: expected a whole number from 12 to 16",
+                       path);
+    return m->d->tr.ops->reg_window(m->d->tr.t, (uint32_t)1 << (int)bits, e);
+}
+
 /* Compare the accelerator's HASH registers with the model's plan_hash. */
 static int check_hash(KrtModel *m, const char *path, KrtError *e)
 {
@@ -550,6 +563,8 @@ int krt_load(KrtDev *d, const char *dir, KrtModel **out, KrtError *e)
                   : krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
     if (!rc)
         rc = read_map(m, path, e);
+    if (!rc)
+        rc = reg_window(m, path, e);
     if (!rc)
         rc = check_hash(m, path, e);
     if (!rc)

@@ -6,7 +6,8 @@
  * block design with zynq_ultra_ps_e (board preset, PL clock 0 at the
  * planned frequency), the IP (component.xml), proc_sys_reset, the AXI4
  * masters through SmartConnects (at most 16 each) into the board's HP ports
- * (one per SmartConnect, in the board file's order), the AXI-Lite slave
+ * (one per SmartConnect, in the board file's order; with more SmartConnects
+ * than HP ports, a second level sc_hp<r> per HP port joins them), the AXI-Lite slave
  * behind M_AXI_HPM0_FPD through a SmartConnect at RTL_PKG_AXIL_BASE,
  * address assignment, validation, wrapper, synthesis, implementation to
  * write_bitstream, then kiln.bit and kiln.bit.bin (bootgen, for
@@ -117,24 +118,39 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
     const HlsBoard *b = &G->p->board;
     int hp[HLS_MAX_AXI_PORTS], nhp = hp_ports(b, hp);
     int nsc = (G->c.nch + SC_MAX_SI - 1) / SC_MAX_SI, i, s;
+    int nroot = nsc > nhp ? nhp : 0; /* second-level SmartConnects, one per HP port */
+    int nport = nsc > nhp ? nhp : nsc; /* HP ports used */
     char aclk[32];
     if (!b->part[0] || !tcl_word(b->part) || !tcl_word(b->board_part))
         return gir_error_at(e, gir_loc_file(b->path, -1),
                             "package: part '%s' or board-part '%s' is not a Vivado part name",
                             b->part, b->board_part);
-    if (nsc > nhp)
+    if (nhp == 0)
         return gir_error_at(e, gir_loc_none(),
                             "package: the design's %d AXI4 masters need %d HP port(s) (%d per "
                             "SmartConnect); %s has %d",
                             G->c.nch, nsc, SC_MAX_SI, b->name, nhp);
+    if (nsc > SC_MAX_SI * nhp) /* two levels of SmartConnects */
+        return gir_error_at(e, gir_loc_none(),
+                            "package: the design's %d AXI4 masters need %d HP port(s) (%d per "
+                            "port through two levels of SmartConnects); %s has %d",
+                            G->c.nch, (nsc + SC_MAX_SI - 1) / SC_MAX_SI, SC_MAX_SI * SC_MAX_SI,
+                            b->name, nhp);
     emit_head(G, f);
-    emit_ps(G, f, hp, nsc);
+    emit_ps(G, f, hp, nport);
     fprintf(f, "# the accelerator (component.xml) and the reset of the PL clock domain\n"
                "create_bd_cell -type ip -vlnv %s:%s:%s:%s %s\n"
                "create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset rst_pl0\n\n",
             RTL_PKG_VENDOR, RTL_PKG_LIBRARY, RTL_PKG_NAME, RTL_PKG_VERSION, RTL_PKG_CELL);
     fprintf(f, "# the AXI4 masters into DDR through the HP ports (not coherent: the host\n"
                "# syncs its caches)\n");
+    for (s = 0; s < nroot; s++) /* before the SmartConnects that go into them */
+        fprintf(f, "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_hp%d\n"
+                   "set_property -dict [list CONFIG.NUM_SI {%d} CONFIG.NUM_MI {1}] "
+                   "[get_bd_cells sc_hp%d]\n"
+                   "connect_bd_intf_net [get_bd_intf_pins sc_hp%d/M00_AXI] "
+                   "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
+                s, (nsc - s + nroot - 1) / nroot, s, s, b->ports[hp[s]].name);
     for (s = 0; s < nsc; s++) {
         int first = s * SC_MAX_SI, last = first + SC_MAX_SI < G->c.nch ? first + SC_MAX_SI : G->c.nch;
         fprintf(f, "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_mem%d\n"
@@ -145,10 +161,16 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
             fprintf(f, "connect_bd_intf_net [get_bd_intf_pins %s/m_axi_%s] "
                        "[get_bd_intf_pins sc_mem%d/S%02d_AXI]\n",
                     RTL_PKG_CELL, G->c.ch[i].name, s, i - first);
-        fprintf(f, "connect_bd_intf_net [get_bd_intf_pins sc_mem%d/M00_AXI] "
-                   "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
-                s, b->ports[hp[s]].name);
+        if (nroot) /* into sc_hp<s % nhp>, slave s / nhp */
+            fprintf(f, "connect_bd_intf_net [get_bd_intf_pins sc_mem%d/M00_AXI] "
+                       "[get_bd_intf_pins sc_hp%d/S%02d_AXI]\n",
+                    s, s % nroot, s / nroot);
+        else
+            fprintf(f, "connect_bd_intf_net [get_bd_intf_pins sc_mem%d/M00_AXI] "
+                       "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
+                    s, b->ports[hp[s]].name);
     }
+
     fprintf(f, "\n# the registers behind M_AXI_HPM0_FPD\n"
                "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_ctl\n"
                "set_property -dict [list CONFIG.NUM_SI {1} CONFIG.NUM_MI {1}] [get_bd_cells sc_ctl]\n"
@@ -183,8 +205,15 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
             G->p->clk2x ? "clk_wiz_0/clk_out1, pl_clk0 through the MMCM" : "pl_clk0",
             G->p->clk2x ? "clk_wiz_0/clk_out1" : "zynq_ultra_ps_e_0/pl_clk0", RTL_PKG_CELL);
     for (s = 0; s < nsc; s++) {
+        fprintf(f, " [get_bd_pins sc_mem%d/aclk]", s);
+        if (!nroot) {
+            hp_port(b->ports[hp[s]].name, aclk, sizeof aclk);
+            fprintf(f, " [get_bd_pins zynq_ultra_ps_e_0/%s]", aclk);
+        }
+    }
+    for (s = 0; s < nroot; s++) {
         hp_port(b->ports[hp[s]].name, aclk, sizeof aclk);
-        fprintf(f, " [get_bd_pins sc_mem%d/aclk] [get_bd_pins zynq_ultra_ps_e_0/%s]", s, aclk);
+        fprintf(f, " [get_bd_pins sc_hp%d/aclk] [get_bd_pins zynq_ultra_ps_e_0/%s]", s, aclk);
     }
     fprintf(f, "\nconnect_bd_net [get_bd_pins zynq_ultra_ps_e_0/pl_resetn0] "
                "[get_bd_pins rst_pl0/ext_reset_in]\n"
@@ -193,6 +222,8 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
             RTL_PKG_CELL, RTL_PKG_RESETN);
     for (s = 0; s < nsc; s++)
         fprintf(f, " [get_bd_pins sc_mem%d/aresetn]", s);
+    for (s = 0; s < nroot; s++)
+        fprintf(f, " [get_bd_pins sc_hp%d/aresetn]", s);
     fprintf(f, "\n\n# addresses: the registers where kiln.dtso's uio node says; the masters\n"
                "# see all of DDR\n"
                "assign_bd_address -offset 0x%08X -range 0x%X -target_address_space "
@@ -201,7 +232,7 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                "assign_bd_address\n"
                "validate_bd_design\n"
                "save_bd_design\n\n",
-            RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_SPAN, RTL_PKG_CELL);
+            RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_SPAN(G), RTL_PKG_CELL);
     fprintf(f, "# synthesis, implementation, bitstream\n"
                "add_files -norecurse [make_wrapper -files [get_files kiln_bd.bd] -top]\n"
                "set_property top kiln_bd_wrapper [current_fileset]\n"

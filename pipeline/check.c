@@ -129,7 +129,7 @@ static int check_stage(const HlsPlan *p, const GirGraph *g, int i, GirError *e)
 int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
 {
     HlsChans c;
-    int i, n, seg;
+    int i, n, seg, addr_w, ncfg;
     if (p->nstage == 0)
         return gir_error_at(e, gir_loc_none(), "rtl: the plan has no FPGA stage");
     for (i = 0; i < p->nstage; i++)
@@ -137,14 +137,14 @@ int rtl_check(const HlsPlan *p, const GirGraph *g, GirError *e)
             return -1;
     hls_plan_channels(p, &c);
     n = (c.ncfg - HLS_HW_CFG_FIXED) / 2; /* channels with base registers */
+    addr_w = c.rf_addr_w;
+    ncfg = c.ncfg;
     hls_chans_free(&c);
-    if (HLS_HW_CFG_FIXED + 2 * n > HLS_HW_MAX_CFG)
+    if (addr_w > HLS_HW_RF_ADDR_W_MAX) /* the map grows with the design (hls/hw.h) up to this */
         return gir_error_at(e, gir_loc_none(),
-                            "rtl: %d DMA channels; the register map holds %d", n,
-                            (HLS_HW_MAX_CFG - HLS_HW_CFG_FIXED) / 2);
-    if (0x200 + 8 * p->nstage > (1 << HLS_HW_RF_ADDR_W))
-        return gir_error_at(e, gir_loc_none(), "rtl: %d stages; the register map holds %d",
-                            p->nstage, ((1 << HLS_HW_RF_ADDR_W) - 0x200) / 8);
+                            "rtl: %d DMA channels (%d CFG registers) and %d stages need a "
+                            "register map of %d address bits; at most %d",
+                            n, ncfg, p->nstage, addr_w, HLS_HW_RF_ADDR_W_MAX);
     for (seg = 0; seg < p->nsegment; seg++) {
         int nout = 0, nst = 0;
         for (i = 0; i < p->nstage; i++)

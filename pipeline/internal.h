@@ -169,9 +169,9 @@ void rtl_package_remove(const char *dir);
  * T_COUNT + 2). */
 int rtl_package_rtl_files(const Gen *G, const char **files);
 /* The AXI-Lite registers' base the block design assigns (and kiln.dtso
- * gives the uio node) and their span. */
+ * gives the uio node) and their span (the register map's, hls/hw.h). */
 #define RTL_PKG_AXIL_BASE 0xA0000000u
-#define RTL_PKG_AXIL_SPAN (1u << HLS_HW_RF_ADDR_W)
+#define RTL_PKG_AXIL_SPAN(G) (1u << (G)->c.rf_addr_w)
 /* The IP's VLNV and the name of its cell in the block design. */
 #define RTL_PKG_VENDOR "kiln"
 #define RTL_PKG_LIBRARY "hls"

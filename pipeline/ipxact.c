@@ -192,7 +192,7 @@ static void reg(xmlNode *blk, const Ns *ns, const char *name, int offset, const 
 }
 
 /* The AXI-Lite memory map: regmap.json's registers, then each stage's
- * PERF pair (0x200 + 8 i: first and last output beat's cycle). */
+ * PERF pair (rf_perf + 8 i: first and last output beat's cycle). */
 static void memory_map(const Gen *G, xmlNode *comp, const Ns *ns)
 {
     xmlNode *mm = el(el(comp, ns, "memoryMaps", NULL), ns, "memoryMap", NULL), *blk;
@@ -203,7 +203,7 @@ static void memory_map(const Gen *G, xmlNode *comp, const Ns *ns)
     blk = el(mm, ns, "addressBlock", NULL);
     el(blk, ns, "name", "reg0");
     el(blk, ns, "baseAddress", "0");
-    el_num(blk, ns, "range", RTL_PKG_AXIL_SPAN);
+    el_num(blk, ns, "range", RTL_PKG_AXIL_SPAN(G));
     el_num(blk, ns, "width", 32);
     el(blk, ns, "usage", "register");
     r = rtl_registers(G, &n);
@@ -212,9 +212,9 @@ static void memory_map(const Gen *G, xmlNode *comp, const Ns *ns)
     free(r);
     for (i = 0; i < G->p->nstage; i++) {
         snprintf(name, sizeof name, "PERF%d_FIRST", i);
-        reg(blk, ns, name, 0x200 + 8 * i, "read-only");
+        reg(blk, ns, name, G->c.rf_perf + 8 * i, "read-only");
         snprintf(name, sizeof name, "PERF%d_LAST", i);
-        reg(blk, ns, name, 0x200 + 8 * i + 4, "read-only");
+        reg(blk, ns, name, G->c.rf_perf + 8 * i + 4, "read-only");
     }
 }
 

@@ -62,7 +62,7 @@ void rtl_emit_dtso(Gen *G, FILE *f)
             "                interrupt-parent = <&gic>;\n"
             "                interrupts = <0 89 4>;\n"
             "                status = \"okay\";\n            };\n        };\n    };\n\n",
-            RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_SPAN);
+            RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_SPAN(G));
     fprintf(f,
             "    fragment@2 {\n        target-path = \"/\";\n        __overlay__ {\n"
             "            kiln_dma {\n                compatible = \"ikwzm,u-dma-buf\";\n"

@@ -61,14 +61,15 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             "#define KILN_REG_IER     0x1Cu /* R/W: bit0 interrupt enable (irq = done & IER) */\n"
             "#define KILN_REG_SEGMENT 0x40u /* R/W: FPGA segment a start runs */\n"
             "#define KILN_REG_FRAMES  0x44u /* R/W: frames per start */\n"
-            "#define KILN_REG_PERF(i) (0x200u + 8u * (i)) /* R: stage i: +0 first, +4 last "
+            "#define KILN_REG_PERF(i) (0x%03Xu + 8u * (i)) /* R: stage i: +0 first, +4 last "
             "frame's last output beat cycle */\n\n"
             "#define KILN_PLAN_HASH   0x%016" PRIx64 "ull\n"
             "#define KILN_AXIL_ADDR_BITS %d\n"
             "#define KILN_N_SEGMENTS  %d\n#define KILN_N_STAGES    %d\n"
             "#define KILN_N_CHANNELS  %d\n#define KILN_N_INPUTS    %d\n#define KILN_N_OUTPUTS   %d\n"
             "#define KILN_ERR_SEGMENT %d\n\n",
-            model, p->board.name, G->hash, HLS_HW_RF_ADDR_W, p->nsegment, p->nstage, G->c.nch, G->c.nin,
+            model, p->board.name, G->c.rf_perf, G->hash, G->c.rf_addr_w, p->nsegment, p->nstage,
+            G->c.nch, G->c.nin,
             G->c.nout, HLS_HW_ERR_SEGMENT);
     if (G->c.ts >= 0)
         fprintf(f, "#define KILN_TSCONV_SEGMENT %d /* SEGMENT that runs the shared conv engine "
@@ -84,7 +85,7 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             fprintf(f, "/*   the shared engine's master: addresses from its descriptors */\n");
         else
             fprintf(f, "#define KILN_REG_%s_BASE_LO 0x%03Xu\n#define KILN_REG_%s_BASE_HI 0x%03Xu\n",
-                    up, 0x40 + 4 * c->cfg, up, 0x40 + 4 * (c->cfg + 1));
+                    up, HLS_HW_RF_CFG + 4 * c->cfg, up, HLS_HW_RF_CFG + 4 * (c->cfg + 1));
         fprintf(f, "#define KILN_%s_DATA_W %d\n#define KILN_%s_LANES %" PRId64 "\n", up, c->data_w,
                 up, c->lanes);
         fprintf(f, "#define KILN_%s_BYTES %" PRId64 "\n#define KILN_%s_ERR_BIT %d\n", up,
@@ -113,10 +114,10 @@ RtlReg *rtl_registers(const Gen *G, int *n)
         if (G->c.ch[i].src >= 0 || (G->c.ch[i].ts && i != G->c.ts))
             continue; /* reads its writer's buffer: the writer's registers; ts1, ts2: ts0's */
         rtl_upper(G->c.ch[i].name, up, sizeof up);
-        v[k] = (RtlReg){"", 0x40 + 4 * G->c.ch[i].cfg, "rw"};
+        v[k] = (RtlReg){"", HLS_HW_RF_CFG + 4 * G->c.ch[i].cfg, "rw"};
         snprintf(v[k].name, sizeof v[k].name, "%s_BASE_LO", up);
         k++;
-        v[k] = (RtlReg){"", 0x40 + 4 * (G->c.ch[i].cfg + 1), "rw"};
+        v[k] = (RtlReg){"", HLS_HW_RF_CFG + 4 * (G->c.ch[i].cfg + 1), "rw"};
         snprintf(v[k].name, sizeof v[k].name, "%s_BASE_HI", up);
         k++;
     }
@@ -135,7 +136,7 @@ static void json_registers(const Gen *G, FILE *f)
             "{\n  \"kiln_regmap\": 2,\n  \"model\": \"%s\",\n  \"board\": \"%s\",\n"
             "  \"plan_hash\": \"0x%016" PRIx64 "\",\n  \"axil_addr_bits\": %d,\n"
             "  \"registers\": [",
-            model, G->p->board.name, G->hash, HLS_HW_RF_ADDR_W);
+            model, G->p->board.name, G->hash, G->c.rf_addr_w);
     for (i = 0; i < n; i++)
         fprintf(f, "%s\n    {\"name\": \"%s\", \"offset\": %d, \"access\": \"%s\"}",
                 i ? "," : "", r[i].name, r[i].offset, r[i].access);
@@ -210,8 +211,8 @@ static void json_channels(const Gen *G, FILE *f)
             if (c->scratch)
                 fprintf(f, "\"scratch\": true, ");
         }
-        fprintf(f, "\"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\"}", 0x40 + 4 * c->cfg,
-                0x40 + 4 * (c->cfg + 1));
+        fprintf(f, "\"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\"}", HLS_HW_RF_CFG + 4 * c->cfg,
+                HLS_HW_RF_CFG + 4 * (c->cfg + 1));
     }
 }
 
@@ -240,7 +241,7 @@ void rtl_emit_regmap_json(Gen *G, FILE *f)
     for (i = 0; i < p->nstage; i++) {
         rtl_safe_name(p->stages[i].node, name, sizeof name);
         fprintf(f, "%s\n    {\"stage\": %d, \"layer\": \"%s\", \"segment\": %d, \"offset\": \"0x%X\"}",
-                i ? "," : "", i, name, p->stages[i].segment, 0x200 + 8 * i);
+                i ? "," : "", i, name, p->stages[i].segment, G->c.rf_perf + 8 * i);
     }
     fprintf(f, "\n  ]");
     if (G->c.ts >= 0 && G->quant)

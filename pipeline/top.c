@@ -48,11 +48,12 @@ static const AxiSig axi_wr_sigs[] = {
     {"awsize", 1, 3},  {"awburst", 1, 2}, {"wvalid", 1, 1},             {"wready", 0, 1},
     {"wdata", 1, -1},  {"wstrb", 1, -2},  {"wlast", 1, 1},              {"bvalid", 0, 1},
     {"bready", 1, 1},  {"bresp", 0, 2},   {NULL, 0, 0}};
-/* The AXI4-Lite slave's signals (s_axil_<sig>), driven (out) by the top or not. */
+/* The AXI4-Lite slave's signals (s_axil_<sig>), driven (out) by the top or
+ * not; width -1: the register map's address bits (HlsChans.rf_addr_w). */
 static const AxiSig axil_sigs[] = {
-    {"awaddr", 0, HLS_HW_RF_ADDR_W}, {"awvalid", 0, 1}, {"awready", 1, 1}, {"wdata", 0, 32},
+    {"awaddr", 0, -1}, {"awvalid", 0, 1}, {"awready", 1, 1}, {"wdata", 0, 32},
     {"wstrb", 0, 4},   {"wvalid", 0, 1},  {"wready", 1, 1},  {"bresp", 1, 2},
-    {"bvalid", 1, 1},  {"bready", 0, 1},  {"araddr", 0, HLS_HW_RF_ADDR_W}, {"arvalid", 0, 1},
+    {"bvalid", 1, 1},  {"bready", 0, 1},  {"araddr", 0, -1}, {"arvalid", 0, 1},
     {"arready", 1, 1}, {"rdata", 1, 32},  {"rresp", 1, 2},   {"rvalid", 1, 1},
     {"rready", 0, 1},  {NULL, 0, 0}};
 
@@ -81,7 +82,7 @@ RtlPort *rtl_top_ports(const Gen *G, int *n)
         v[k++] = (RtlPort){"clk2x", 0, 1, NULL, NULL};
     v[k++] = (RtlPort){"rst", 0, 1, NULL, NULL};
     for (a = axil_sigs; a->sig; a++, k++) {
-        v[k] = (RtlPort){"", a->out, a->width, "s_axil", a->sig};
+        v[k] = (RtlPort){"", a->out, a->width < 0 ? G->c.rf_addr_w : a->width, "s_axil", a->sig};
         snprintf(v[k].name, sizeof v[k].name, "s_axil_%s", a->sig);
     }
     v[k++] = (RtlPort){"irq", 1, 1, NULL, NULL};
@@ -581,9 +582,11 @@ static void emit_regfile(const Gen *G, const Top *T)
     const AxiSig *a;
     fprintf(T->b,
             "    kiln_regfile #(\n        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64 "),\n"
-            "        .ADDR_W(%d),\n        .N_PERF(%d)\n    ) u_regfile (\n"
-            "        .clk(clk),\n        .rst(rst),\n",
-            G->c.ncfg, G->hash, HLS_HW_RF_ADDR_W, G->p->nstage);
+            "        .ADDR_W(%d),\n        .N_PERF(%d)",
+            G->c.ncfg, G->hash, G->c.rf_addr_w, G->p->nstage);
+    if (G->c.rf_perf != HLS_HW_RF_PERF) /* the least map: the template's default */
+        fprintf(T->b, ",\n        .PERF_BASE('h%X)", G->c.rf_perf);
+    fprintf(T->b, "\n    ) u_regfile (\n        .clk(clk),\n        .rst(rst),\n");
     for (a = axil_sigs; a->sig; a++)
         fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", a->sig, a->sig);
     fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n        .done_in(rf_done),\n"

@@ -182,7 +182,7 @@ void rtl_ts_json(const Gen *G, FILE *f)
             "    \"relocate\": \"descriptor words 4-5 (input) and 8-9 (output) + the map region's "
             "address, words 6-7 (weights) + weights.bin's address\",\n    \"descriptors\": [",
             t->seg, p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
-            0x40 + 4 * t->cfg, 0x40 + 4 * (t->cfg + 1), p->fold.cycles);
+            HLS_HW_RF_CFG + 4 * t->cfg, HLS_HW_RF_CFG + 4 * (t->cfg + 1), p->fold.cycles);
     for (i = 0; i < p->fold.n; i++) {
         rtl_safe_name(p->fold.layers[i].node, name, sizeof name);
         fprintf(f, "%s\n      {\"layer\": \"%s\", \"input\": %d, \"output\": %d, "

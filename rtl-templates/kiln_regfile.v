@@ -11,8 +11,10 @@
 //   0x18 NCFG      R: N_CFG
 //   0x1C IER       R/W: bit0 = interrupt enable (0 after reset)
 //   0x40 + 4*i     CFG[i], i < N_CFG: read/write (byte strobes honoured)
-//   0x200 + 4*j    PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
+//   PERF_BASE + 4*j PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
 //   other          reads 0, writes ignored (OKAY response)
+//   (hls/hw.h: PERF_BASE is 0x200 while the CFG block ends there, else the
+//   first multiple of 0x200 past it; ADDR_W holds the last PERF word)
 // Ports:      clk, rst (sync, active high); s_axil_* AXI4-Lite slave (32-bit
 //             data, ADDR_W-bit address); start (one-cycle pulse), busy;
 //             done_in (pulse: the frame finished); err_in (error bits, ORed
@@ -20,8 +22,10 @@
 //             load (CTRL bit1 of the last start, held); perf (2*N_PERF
 //             read-only words from the design); irq (level, active high:
 //             STATUS.done & IER.bit0, so a start clears it).
-// Parameters: N_CFG (1..112), PLAN_HASH (64 bits), ADDR_W (>= 12),
-//             N_PERF (>= 1).  Addresses compare on the low 12 bits.
+// Parameters: N_CFG (1 .. (PERF_BASE - 0x40) / 4), PLAN_HASH (64 bits),
+//             ADDR_W (12..16, PERF_BASE + 8*N_PERF <= 2^ADDR_W), N_PERF
+//             (>= 1), PERF_BASE (a multiple of 0x200).  Addresses compare
+//             on all ADDR_W bits.
 // Latency:    a read answers one cycle after its address handshake; a write
 //             answers one cycle after both address and data were taken.
 // Cycles:     back-to-back reads with rready high take 2 cycles each.
@@ -32,7 +36,8 @@ module kiln_regfile #(
     parameter N_CFG     = 8,
     parameter PLAN_HASH = 64'h0,
     parameter ADDR_W    = 12,
-    parameter N_PERF    = 1
+    parameter N_PERF    = 1,
+    parameter PERF_BASE = 'h200
 ) (
     input  wire                clk,
     input  wire                rst,
@@ -64,8 +69,22 @@ module kiln_regfile #(
 );
     localparam NW = N_CFG > 1 ? $clog2(N_CFG) : 1;
     localparam integer NPW = 2 * N_PERF;
-    localparam [11:0] NCFG12  = N_CFG[11:0];  // CFG registers
-    localparam [11:0] NPERF12 = NPW[11:0];    // PERF words
+    localparam [31:0] NCFG32 = N_CFG;
+    localparam [31:0] NPW32 = NPW;
+    localparam [31:0] PB32 = PERF_BASE;
+    // the addresses and counts compared, ADDR_W bits wide
+    localparam [ADDR_W-1:0] NCFGA  = NCFG32[ADDR_W-1:0];  // CFG registers
+    localparam [ADDR_W-1:0] NPERFA = NPW32[ADDR_W-1:0];   // PERF words
+    localparam [ADDR_W-1:0] A_CFG  = 'h40;                // CFG[0]
+    localparam [ADDR_W-1:0] A_PERF = PB32[ADDR_W-1:0];    // PERF word 0
+    localparam [ADDR_W-1:0] A_CTRL = 'h00;
+    localparam [ADDR_W-1:0] A_STATUS = 'h04;
+    localparam [ADDR_W-1:0] A_ERROR = 'h08;
+    localparam [ADDR_W-1:0] A_CYCLES = 'h0C;
+    localparam [ADDR_W-1:0] A_HASH_LO = 'h10;
+    localparam [ADDR_W-1:0] A_HASH_HI = 'h14;
+    localparam [ADDR_W-1:0] A_NCFG = 'h18;
+    localparam [ADDR_W-1:0] A_IER = 'h1C;
     reg        done;
     reg        ier;
     reg [31:0] error;
@@ -82,13 +101,12 @@ module kiln_regfile #(
     assign s_axil_bresp   = 2'b00;
     wire do_w = aw_v && w_v && !b_v;
     wire [ADDR_W-1:0] wa = aw_a;
-    wire [11:0] wa12 = wa[11:0];
-    wire [11:0] wi = (wa12 - 12'h040) >> 2;
-    wire is_cfg_w = wa12 >= 12'h040 && wa12 < 12'h200 && wi < NCFG12;
+    wire [ADDR_W-1:0] wi = (wa - A_CFG) >> 2;
+    wire is_cfg_w = wa >= A_CFG && wa < A_PERF && wi < NCFGA;
 
     wire [31:0] wmask = {{8{w_s[3]}}, {8{w_s[2]}}, {8{w_s[1]}}, {8{w_s[0]}}};
 
-    wire start_w = do_w && wa12 == 12'h000 && w_s[0] && w_d[0] && !busy;
+    wire start_w = do_w && wa == A_CTRL && w_s[0] && w_d[0] && !busy;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -125,9 +143,9 @@ module kiln_regfile #(
                     done <= 1'b1;
                 end
             end
-            if (do_w && wa12 == 12'h01C && w_s[0])
+            if (do_w && wa == A_IER && w_s[0])
                 ier <= w_d[0];
-            error <= (do_w && wa12 == 12'h008 ? error & ~(w_d & wmask) : error) | err_in;
+            error <= (do_w && wa == A_ERROR ? error & ~(w_d & wmask) : error) | err_in;
         end
     end
 
@@ -160,11 +178,10 @@ module kiln_regfile #(
     assign s_axil_rdata   = r_d;
     assign s_axil_rresp   = 2'b00;
     wire [ADDR_W-1:0] ra = s_axil_araddr;
-    wire [11:0] ra12 = ra[11:0];
-    wire [11:0] ri = (ra12 - 12'h040) >> 2;
-    wire [11:0] pi = (ra12 - 12'h200) >> 2;
-    wire is_cfg_r  = ra12 >= 12'h040 && ra12 < 12'h200 && ri < NCFG12;
-    wire is_perf_r = ra12 >= 12'h200 && pi < NPERF12;
+    wire [ADDR_W-1:0] ri = (ra - A_CFG) >> 2;
+    wire [ADDR_W-1:0] pi = (ra - A_PERF) >> 2;
+    wire is_cfg_r  = ra >= A_CFG && ra < A_PERF && ri < NCFGA;
+    wire is_perf_r = ra >= A_PERF && pi < NPERFA;
     // read muxes: word arrays padded to a power of two, indexed by the low
     // address bits (the is_*_r range checks cover the padding)
     localparam PW = $clog2(2 * N_PERF);
@@ -192,14 +209,14 @@ module kiln_regfile #(
     wire [31:0] pmux = pword[pi[PB-1:0]];
     reg [31:0] rmux;
     always @(*) begin
-        case (ra12)
-        12'h004: rmux = {30'd0, done, busy};
-        12'h008: rmux = error;
-        12'h00C: rmux = cycles;
-        12'h010: rmux = PLAN_HASH[31:0];
-        12'h014: rmux = PLAN_HASH[63:32];
-        12'h018: rmux = N_CFG;
-        12'h01C: rmux = {31'd0, ier};
+        case (ra)
+        A_STATUS:  rmux = {30'd0, done, busy};
+        A_ERROR:   rmux = error;
+        A_CYCLES:  rmux = cycles;
+        A_HASH_LO: rmux = PLAN_HASH[31:0];
+        A_HASH_HI: rmux = PLAN_HASH[63:32];
+        A_NCFG:    rmux = NCFG32;
+        A_IER:     rmux = {31'd0, ier};
         default: rmux = is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
         endcase
     end

@@ -84,6 +84,7 @@ struct SimMap {
     int nseg;             /* FPGA segments */
     uint32_t reg_segment; /* offset of CFG SEGMENT */
     uint32_t reg_frames;  /* offset of CFG FRAMES */
+    uint32_t reg_last;    /* the last register offset of the map (axil_addr_bits) */
     SimTs ts;             /* the shared engine */
 };
 

@@ -168,7 +168,8 @@ static int parse_tensor(const char *file, const char *where, const cJSON *o, Sim
 }
 
 /* Channel idx of "channels". */
-static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c, GirError *e)
+static int parse_chan(const char *file, const cJSON *o, int idx, uint32_t last, SimChan *c,
+                      GirError *e)
 {
     char where[64];
     const char *dir = NULL;
@@ -193,10 +194,10 @@ static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c, Gir
     if ((rc = sim_need_num(file, where, o, "segment", 0, 1e6, &v, e)))
         return rc;
     c->segment = (int)v;
-    if ((rc = sim_need_num(file, where, o, "base_lo", 0x40, 0xffc, &v, e)))
+    if ((rc = sim_need_num(file, where, o, "base_lo", 0x40, last, &v, e)))
         return rc;
     c->base_lo = (uint32_t)v;
-    if ((rc = sim_need_num(file, where, o, "base_hi", 0x40, 0xffc, &v, e)))
+    if ((rc = sim_need_num(file, where, o, "base_hi", 0x40, last, &v, e)))
         return rc;
     c->base_hi = (uint32_t)v;
     c->weight = c->name[0] == 'w';
@@ -204,8 +205,8 @@ static int parse_chan(const char *file, const cJSON *o, int idx, SimChan *c, Gir
 }
 
 /* A register's offset by name from "registers". */
-static int find_reg(const char *file, const cJSON *regs, const char *name, uint32_t *off,
-                    GirError *e)
+static int find_reg(const char *file, const cJSON *regs, const char *name, uint32_t last,
+                    uint32_t *off, GirError *e)
 {
     const cJSON *r;
     int i = 0;
@@ -215,7 +216,7 @@ static int find_reg(const char *file, const cJSON *regs, const char *name, uint3
         char where[64];
         if (cJSON_IsString(n) && !strcmp(n->valuestring, name)) {
             snprintf(where, sizeof where, "registers[%d]", i);
-            if (sim_need_num(file, where, r, "offset", 0, 0xffc, &v, e))
+            if (sim_need_num(file, where, r, "offset", 0, last, &v, e))
                 return SIM_BAD_INPUT;
             *off = (uint32_t)v;
             return SIM_OK;
@@ -239,7 +240,7 @@ static int parse_chans(const char *file, SimMap *m, GirError *e)
     cJSON_ArrayForEach(o, a) {
         if (i == SIM_MAX_CHANS)
             return sim_error(e, SIM_BAD_INPUT, "%s: channels: more than %d", file, SIM_MAX_CHANS);
-        if ((rc = parse_chan(file, o, i, &m->chan[i], e)))
+        if ((rc = parse_chan(file, o, i, m->reg_last, &m->chan[i], e)))
             return rc;
         if (m->chan[i].segment >= m->nseg)
             return sim_error(e, SIM_BAD_INPUT, "%s: channels[%d].segment: %d, but there are %d "
@@ -284,7 +285,7 @@ static int parse_perf(const char *file, SimMap *m, int nstages, GirError *e)
             return rc;
         m->perf[i].stage = (int)v;
         if ((rc = sim_need_str(file, where, o, "layer", &m->perf[i].layer, e)) ||
-            (rc = sim_need_num(file, where, o, "offset", 0x200, 0xff8, &v, e)))
+            (rc = sim_need_num(file, where, o, "offset", 0x48, m->reg_last - 4, &v, e)))
             return rc;
         m->perf[i].offset = (uint32_t)v;
         i++;
@@ -296,14 +297,23 @@ int sim_map_from_json(cJSON *doc, const char *path, int nstages, SimMap **out, G
 {
     SimMap *m = calloc(1, sizeof *m);
     const cJSON *a;
+    double bits;
     int rc;
     if (!m)
         gir_die("out of memory");
     m->doc = doc;
     *out = NULL;
+    /* the map's size: 12 to 16 address bits (hls/hw.h) */
+    if (sim_json_num(doc, "axil_addr_bits", &bits) < 0 || bits < 12 || bits > 16 ||
+        bits != floor(bits)) {
+        rc = sim_error(e, SIM_BAD_INPUT, "%s: axil_addr_bits: expected a whole number from 12 "
+                       "to 16", path);
+        goto fail;
+    }
+    m->reg_last = ((uint32_t)1 << (int)bits) - 4;
     if (!(a = sim_need_array(path, doc, "registers", e)) ||
-        find_reg(path, a, "SEGMENT", &m->reg_segment, e) ||
-        find_reg(path, a, "FRAMES", &m->reg_frames, e) ||
+        find_reg(path, a, "SEGMENT", m->reg_last, &m->reg_segment, e) ||
+        find_reg(path, a, "FRAMES", m->reg_last, &m->reg_frames, e) ||
         !(a = sim_need_array(path, doc, "segments", e))) {
         rc = SIM_BAD_INPUT;
         goto fail;

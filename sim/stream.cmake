@@ -75,6 +75,15 @@ kiln_engine_tb(NAME regfile TOP kiln_regfile
   VERILOG kiln_regfile.v VFLAGS -GN_CFG=8 -GN_PERF=3 "-GPLAN_HASH=64'hA5A5F00D12345678"
   SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
 kiln_rtl_lint(NAME regfile TOP kiln_regfile VERILOG kiln_regfile.v)
+# a map grown past the least one (hls/hw.h): 200 CFG registers move PERF to
+# 0x400, 400 stages need 13 address bits
+kiln_engine_tb(NAME regfile_wide TOP kiln_regfile
+  VERILOG kiln_regfile.v VFLAGS -GN_CFG=200 -GN_PERF=400 -GPERF_BASE=1024 -GADDR_W=13
+  "-GPLAN_HASH=64'hA5A5F00D12345678"
+  DEFINES RF_N_CFG=200 RF_N_PERF=400 RF_PERF_BASE=0x400u RF_ADDR_W=13
+  SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
+kiln_rtl_lint(NAME regfile_wide TOP kiln_regfile VERILOG kiln_regfile.v
+  VFLAGS -GN_CFG=200 -GN_PERF=400 -GPERF_BASE=1024 -GADDR_W=13)
 
 # AXI4 burst masters against C models of DDR (sim/tb/tb_axi_rd.c, tb_axi_wr.c):
 # 128-bit bus, 64-beat bursts, 4 in flight (BRAM FIFO); 64-bit bus, 256-beat

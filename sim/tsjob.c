@@ -44,10 +44,10 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e)
     if ((rc = sim_need_num(file, "tsconv", t, "maps_bytes", 1, 1e12, &v, e)))
         return rc;
     m->ts.maps_bytes = (int64_t)v;
-    if ((rc = sim_need_num(file, "tsconv", t, "base_lo", 0x40, 0xffc, &v, e)))
+    if ((rc = sim_need_num(file, "tsconv", t, "base_lo", 0x40, m->reg_last, &v, e)))
         return rc;
     m->ts.base_lo = (uint32_t)v;
-    if ((rc = sim_need_num(file, "tsconv", t, "base_hi", 0x40, 0xffc, &v, e)))
+    if ((rc = sim_need_num(file, "tsconv", t, "base_hi", 0x40, m->reg_last, &v, e)))
         return rc;
     m->ts.base_hi = (uint32_t)v;
     if ((rc = sim_need_num(file, "tsconv", t, "cycles", 0, 1e15, &v, e)))

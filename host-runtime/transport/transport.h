@@ -21,6 +21,9 @@ typedef struct KrtOps {
     const char *name;                                         /* "sim" or "uio" */
     int (*reg_read)(KrtTransport *t, uint32_t off, uint32_t *v, KrtError *e);  /* register read */
     int (*reg_write)(KrtTransport *t, uint32_t off, uint32_t v, KrtError *e);  /* register write */
+    /* the register window at least bytes long (the model's map: regmap.json
+     * axil_addr_bits), before any register past the first 4 KiB is used */
+    int (*reg_window)(KrtTransport *t, uint32_t bytes, KrtError *e);
     int (*dma_alloc)(KrtTransport *t, size_t size, uint64_t *base, KrtError *e); /* the buffer */
     int (*mem_write)(KrtTransport *t, size_t off, const void *p, size_t n, KrtError *e); /* to it */
     int (*mem_read)(KrtTransport *t, size_t off, void *p, size_t n, KrtError *e);  /* from it */

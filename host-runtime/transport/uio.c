@@ -22,12 +22,13 @@
 
 #include "transport/transport.h"
 
-#define REG_SPAN 4096 /* bytes of the register window mapped (12 address bits) */
+#define REG_SPAN 4096 /* bytes of the register window mapped at open (12 address bits) */
 #define REG_STATUS 0x04
 
 struct KrtTransport {
     int fd;                 /* /dev/uioN */
     volatile uint32_t *reg; /* its map 0 */
+    size_t span;            /* bytes of it mapped */
     char uio[128];          /* its path */
     char dma[128];          /* /dev/udmabufM */
     char sys[192];          /* /sys/class/u-dma-buf/udmabufM */
@@ -85,7 +86,7 @@ static int sync_range(KrtTransport *t, const char *which, size_t off, size_t n, 
 
 static int uio_reg_read(KrtTransport *t, uint32_t off, uint32_t *v, KrtError *e)
 {
-    if (off >= REG_SPAN || off % 4)
+    if (off >= t->span || off % 4)
         return krt_err(e, KRT_EINVAL, "%s: register 0x%" PRIx32 " outside the map", t->uio, off);
     *v = t->reg[off / 4];
     return KRT_OK;
@@ -93,9 +94,28 @@ static int uio_reg_read(KrtTransport *t, uint32_t off, uint32_t *v, KrtError *e)
 
 static int uio_reg_write(KrtTransport *t, uint32_t off, uint32_t v, KrtError *e)
 {
-    if (off >= REG_SPAN || off % 4)
+    if (off >= t->span || off % 4)
         return krt_err(e, KRT_EINVAL, "%s: register 0x%" PRIx32 " outside the map", t->uio, off);
     t->reg[off / 4] = v;
+    return KRT_OK;
+}
+
+/* A register map larger than the window mapped at open (a design with more
+ * channels or stages, hls/hw.h): map 0 again, that long.  The UIO device's
+ * map 0 (the overlay's reg size) must be at least as large. */
+static int uio_reg_window(KrtTransport *t, uint32_t bytes, KrtError *e)
+{
+    void *m;
+    if (bytes <= t->span)
+        return KRT_OK;
+    m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
+    if (m == MAP_FAILED)
+        return krt_err(e, KRT_EIO, "%s: cannot map %" PRIu32 " bytes of registers (the model's "
+                       "register map; the overlay's reg size must be as large): %s", t->uio,
+                       bytes, strerror(errno));
+    munmap((void *)t->reg, t->span);
+    t->reg = m;
+    t->span = bytes;
     return KRT_OK;
 }
 
@@ -175,14 +195,15 @@ static void uio_close(KrtTransport *t)
     if (t->dfd >= 0)
         close(t->dfd);
     if (t->reg)
-        munmap((void *)t->reg, REG_SPAN);
+        munmap((void *)t->reg, t->span);
     if (t->fd >= 0)
         close(t->fd);
     krt_free(t);
 }
 
-static const KrtOps uio_ops = {"uio",         uio_reg_read, uio_reg_write, uio_dma_alloc,
-                               uio_mem_write, uio_mem_read, uio_wait_done, uio_close};
+static const KrtOps uio_ops = {"uio",          uio_reg_read, uio_reg_write, uio_reg_window,
+                               uio_dma_alloc,  uio_mem_write, uio_mem_read, uio_wait_done,
+                               uio_close};
 
 int krt_uio_open(const char *arg, KrtTransportRef *out, KrtError *e)
 {
@@ -213,6 +234,7 @@ int krt_uio_open(const char *arg, KrtTransportRef *out, KrtError *e)
         return krt_err(e, KRT_EIO, "%s: cannot map the registers: %s", arg, strerror(err));
     }
     t->reg = m;
+    t->span = REG_SPAN;
     if (write(t->fd, &one, sizeof one) != (ssize_t)sizeof one) { /* arm the interrupt */
         int err = errno;
         uio_close(t);

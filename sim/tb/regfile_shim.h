@@ -1,11 +1,23 @@
-/* C view of sim/shim/regfile_shim.cpp (kiln_regfile, N_CFG = 8, N_PERF = 3). */
+/* C view of sim/shim/regfile_shim.cpp (kiln_regfile; the parameters its
+ * Verilator build was given: N_CFG = 8, N_PERF = 3 and the least map by
+ * default, sim/stream.cmake defines others). */
 #ifndef KILN_REGFILE_SHIM_H
 #define KILN_REGFILE_SHIM_H
 
 #include <stdint.h>
 
-#define RF_N_CFG 8
-#define RF_N_PERF 3
+#ifndef RF_N_CFG
+#define RF_N_CFG 8          /* N_CFG */
+#endif
+#ifndef RF_N_PERF
+#define RF_N_PERF 3         /* N_PERF */
+#endif
+#ifndef RF_PERF_BASE
+#define RF_PERF_BASE 0x200u /* PERF_BASE */
+#endif
+#ifndef RF_ADDR_W
+#define RF_ADDR_W 12        /* ADDR_W */
+#endif
 
 /* One cycle of pins: inputs first, then outputs sampled before the edge. */
 typedef struct RfPins {

@@ -4,7 +4,9 @@
  * start/busy/done, the cycle counter counting exactly while busy, sticky
  * error bits with write-one-to-clear, the read-only plan hash, CTRL bit1 held
  * on load from each start, the interrupt (done & IER at 0x1C), the read-only
- * PERF words at 0x200 and 12-bit addresses (an address that differs above bit 7 is another register).
+ * PERF words at RF_PERF_BASE and RF_ADDR_W-bit addresses (an address that
+ * differs above bit 7 is another register, one that differs in bit 12 of a
+ * wider map too).
  *   tb_regfile [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -138,17 +140,30 @@ int main(int argc, char **argv)
             tb_check_int(&chk, "cfg_read", i, bus_read(&b, 0x40 + 4 * (uint32_t)i), shadow[i]);
             tb_check_int(&chk, "cfg_port", i, b.p.cfg[i], shadow[i]);
         }
-        tb_check_int(&chk, "unmapped", 0, bus_read(&b, 0x80), 0);
-        tb_check_int(&chk, "unmapped_hi", 0, bus_read(&b, 0x140), 0);
-        tb_check_int(&chk, "alias", 0, bus_read(&b, 0x110), 0);
+        tb_check_int(&chk, "unmapped", 0, bus_read(&b, 0x20), 0);
+        if (0x40 + 4 * RF_N_CFG < RF_PERF_BASE)
+            tb_check_int(&chk, "cfg_end", 0, bus_read(&b, 0x40 + 4 * RF_N_CFG), 0);
+        if (0x40 + 4 * (RF_N_CFG + 64) < RF_PERF_BASE) {
+            tb_check_int(&chk, "unmapped_hi", 0, bus_read(&b, 0x140), 0);
+            tb_check_int(&chk, "alias", 0, bus_read(&b, 0x110), 0);
+        }
+        if (RF_ADDR_W > 12) { /* bit 12 set: not SEGMENT, and a write there leaves it */
+            tb_check_int(&chk, "alias12", 0, bus_read(&b, 0x1040), 0);
+            bus_write(&b, 0x1040, ~shadow[0], 0xF);
+            tb_check_int(&chk, "alias12_w", 0, bus_read(&b, 0x40), shadow[0]);
+        }
         /* PERF words: read-only, straight from the perf input */
         for (i = 0; i < 2 * RF_N_PERF; i++)
             b.p.perf[i] = (uint32_t)tb_rand64(&b.r);
         for (i = 0; i < 2 * RF_N_PERF; i++) {
-            bus_write(&b, 0x200 + 4 * (uint32_t)i, 0, 0xF);
-            tb_check_int(&chk, "perf", i, bus_read(&b, 0x200 + 4 * (uint32_t)i), b.p.perf[i]);
+            bus_write(&b, RF_PERF_BASE + 4 * (uint32_t)i, 0, 0xF);
+            tb_check_int(&chk, "perf", i, bus_read(&b, RF_PERF_BASE + 4 * (uint32_t)i),
+                         b.p.perf[i]);
         }
-        tb_check_int(&chk, "perf_end", 0, bus_read(&b, 0x200 + 8 * RF_N_PERF), 0);
+        if (RF_PERF_BASE + 8 * RF_N_PERF < 1u << RF_ADDR_W)
+            tb_check_int(&chk, "perf_end", 0, bus_read(&b, RF_PERF_BASE + 8 * RF_N_PERF), 0);
+        if (RF_PERF_BASE > 0x200) /* 0x200 is a CFG register here, not PERF */
+            tb_check_int(&chk, "perf_moved", 0, bus_read(&b, 0x200), shadow[(0x200 - 0x40) / 4]);
         /* start, busy, cycle counter, done */
         tb_check_int(&chk, "status0", 0, bus_read(&b, 0x04), 0);
         k = ci % 2 ? 3 : 1; /* odd cases also ask for the resident weight load */

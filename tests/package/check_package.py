@@ -187,18 +187,35 @@ def main():
         if not m or m.group(1) not in model_ports:
             fail("kiln.xdc names pin %s, no port of the component" % " ".join(c))
     # the masters' SmartConnects: at most 16 slaves each, as many as set, each
-    # into its own HP port, enabled in the PS
+    # into its own HP port, enabled in the PS; with more of them than HP
+    # ports, each into a second-level sc_hp<r> that goes into its own HP port
     ps_cfg = " ".join(" ".join(c) for c in calls if c[0] == "set_property" and "CONFIG.PSU__FPGA_PL0_ENABLE" in " ".join(c))
     hp_used = []
-    for sc in sorted({c[1].split("/")[0] for c in calls if c[0] == "get_bd_intf_pins" and c[1].startswith("sc_mem")}):
+    scs = {c[1].split("/")[0] for c in calls if c[0] == "get_bd_intf_pins" and re.match(r"sc_(mem|hp)\d", c[1])}
+    roots = sorted(sc for sc in scs if sc.startswith("sc_hp"))
+    for sc in sorted(scs):
         nsi = [c for c in calls if c[0] == "set_property" and c[-1] == sc]
         m = re.search(r"CONFIG.NUM_SI (\d+)", " ".join(nsi[0])) if nsi else None
-        conn = {c[1] for c in calls if c[0] == "get_bd_intf_pins" and re.match(sc + r"/S\d\d_AXI$", c[1])}
+        conn = {c[2 if c[0] == "connect_bd_intf_net" else 1] for c in calls
+                if c[0] == "connect_bd_intf_net" and re.match(sc + r"/S\d\d_AXI$", c[2])}
         if not m or int(m.group(1)) != len(conn) or len(conn) > 16:
             fail("%s: NUM_SI %s, %d slaves connected (at most 16)" % (sc, m and m.group(1), len(conn)))
         for i, c in enumerate(calls):
             if c[0] == "connect_bd_intf_net" and c[1] == sc + "/M00_AXI":
-                hp_used.append(c[2].split("/")[1])
+                to = c[2].split("/")
+                if to[0] == "zynq_ultra_ps_e_0":
+                    if sc.startswith("sc_mem") and roots:
+                        fail("%s goes into %s beside second-level SmartConnects" % (sc, to[1]))
+                    hp_used.append(to[1])
+                elif not (sc.startswith("sc_mem") and to[0] in roots):
+                    fail("%s goes into %s" % (sc, c[2]))
+    # every SmartConnect made before a net names it
+    made = set()
+    for c in calls:
+        if c[0] == "create_bd_cell":
+            made.add(c[-1])
+        elif c[0] == "get_bd_intf_pins" and c[1].split("/")[0] in scs and c[1].split("/")[0] not in made:
+            fail("build.tcl names %s before it makes it" % c[1])
     for hp in hp_used:
         k = re.match(r"S_AXI_HP(\d)_FPD$", hp)
         if not k or "CONFIG.PSU__USE__S_AXI_GP%d 1" % (2 + int(k.group(1))) not in ps_cfg:

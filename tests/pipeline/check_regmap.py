@@ -117,8 +117,24 @@ def main():
     rm = json.load(open(os.path.join(rtl, "regmap.json")))
     top = open(os.path.join(rtl, "kiln_top.v")).read()
     ports = open(os.path.join(rtl, "kiln_ports.h")).read()
-    if rm.get("kiln_regmap") != 2 or rm.get("axil_addr_bits") != 12:
-        fail("kiln_regmap 2 with 12 address bits expected")
+    bits = rm.get("axil_addr_bits")
+    if rm.get("kiln_regmap") != 2 or bits not in range(12, 17):
+        fail("kiln_regmap 2 with 12 to 16 address bits expected")
+    # the map grows with the design (hls/hw.h): CFG from 0x40, PERF at 0x200
+    # while the CFG block ends there, else at the first multiple of 0x200
+    # past it; the address bits hold the last PERF word and no fewer than 12
+    perf0 = min(int(p["offset"], 16) for p in rm["perf"])
+    ncfg_end = max(r["offset"] for r in rm["registers"]) + 4
+    if perf0 != max(0x200, (ncfg_end + 0x1ff) // 0x200 * 0x200):
+        fail("PERF at 0x%x for a CFG block ending at 0x%x" % (perf0, ncfg_end))
+    last = perf0 + 8 * len(rm["perf"])
+    if (1 << bits) < last or (bits > 12 and (1 << (bits - 1)) >= last):
+        fail("%d address bits for a map ending at 0x%x" % (bits, last))
+    inst = re.search(r"kiln_regfile #\((.*?)\) u_regfile", top, re.S)
+    aw = re.search(r"\.ADDR_W\((\d+)\)", inst.group(1)) if inst else None
+    pb = re.search(r"\.PERF_BASE\('h([0-9A-F]+)\)", inst.group(1)) if inst else None
+    if not aw or int(aw.group(1)) != bits or (int(pb.group(1), 16) if pb else 0x200) != perf0:
+        fail("kiln_regfile's ADDR_W and PERF_BASE are not %d and 0x%x" % (bits, perf0))
     regs = {r["name"]: r["offset"] for r in rm["registers"]}
     for name, off in (("CTRL", 0), ("STATUS", 4), ("ERROR", 8), ("CYCLES", 12),
                       ("SEGMENT", 0x40), ("FRAMES", 0x44)):
@@ -165,7 +181,7 @@ def main():
             if n.upper() + "_BASE_LO" in regs:
                 fail("%s: a reader of %s with registers of its own" % (n, c["source"]))
         elif regs.get(n.upper() + "_BASE_LO") != lo or regs.get(n.upper() + "_BASE_HI") != hi \
-                or hi != lo + 4 or lo < 0x48 or hi >= 0x200:
+                or hi != lo + 4 or lo < 0x48 or hi >= perf0:
             fail("%s: base registers 0x%x/0x%x" % (n, lo, hi))
         sigs = ("arvalid", "araddr", "rdata", "rlast") if c["dir"] == "rd" else \
                ("awvalid", "awaddr", "wdata", "wstrb", "bresp")
@@ -191,7 +207,7 @@ def main():
     if sorted(perf) != list(range(len(stages))):
         fail("perf words for stages %s" % sorted(perf))
     for i, off in perf.items():
-        if off != 0x200 + 8 * i:
+        if off != perf0 + 8 * i:
             fail("perf of stage %d at 0x%x" % (i, off))
     n_w = sum(1 for c in chans.values() if c["name"].startswith("w"))
     if len(sys.argv) == 3:

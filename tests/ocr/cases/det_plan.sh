@@ -1,15 +1,19 @@
-# RUN: KILN
+# RUN: KILN PYTHON
 # TIMEOUT: 150
 # What the FPGA takes of the PP-OCRv4 detector (docs/ocr.md).  On zcu104 at
 # 1,3,160,160 kiln compile --plan-only refuses it, one line naming the
-# resource (BRAM: 283 of 280 usable; at 64x64 it is LUT): every conv is an
-# engine of its own and the smallest design does not fit.  On zcu102 at
-# 1,3,64,64 it plans: 117 FPGA layers (48 kiln_conv, 14 kiln_dwconv, 38
-# kiln_lut: each conv's affine * a + b with its HardSwish, and the
-# squeeze-and-excite HardSigmoids, 11 kiln_add, 6 kiln_upsample) in 13
-# segments, the rest on the CPU, listed here by op and reason: the
-# squeeze-and-excite GlobalAveragePool and channel Mul, the head's
-# ConvTranspose and Sigmoid, and the int8 conversions between segments.
+# resource (BRAM): every conv is an engine of its own and the smallest
+# design does not fit.  On zcu102 at 1,3,64,64 it compiles end to end
+# (rtl/, vivado/, driver/): 117 FPGA layers (48 kiln_conv, 14 kiln_dwconv,
+# 38 kiln_lut: each conv's affine * a + b with its HardSwish, and the
+# squeeze-and-excite HardSigmoids, 11 kiln_add, 6 kiln_upsample) in 22
+# segments (the CPU nodes run between segments, never inside one), 123 DMA
+# channels: the register map grows past the least one (PERF at 0x600,
+# check_regmap.py) and a second level of SmartConnects takes the masters to
+# the four HP ports.  The rest runs on the CPU, listed here by op and
+# reason: the squeeze-and-excite GlobalAveragePool and channel Mul, the
+# head's ConvTranspose and Sigmoid, and the int8 conversions between
+# segments.
 . $HERE/lib.sh
 ocr_need
 set +e
@@ -22,8 +26,21 @@ grep -q 'does not fit zcu104: the smallest design (weights from DDR where on-chi
 test ! -e $TMP/c104/plan.json
 
 $KILN quantize $DET --input-shape 1,3,64,64 --calib-random 1 -o $TMP/q.gir > /dev/null
-$KILN compile $TMP/q.gir --board zcu102 --plan-only -o $TMP/c102 | tee $TMP/c102.out
-grep -q '; 117 FPGA layers, 60 CPU nodes, 13 segment(s)$' $TMP/c102.out
+$KILN compile $TMP/q.gir --board zcu102 -o $TMP/c102 2> $TMP/c102.err | tee $TMP/c102.out
+cat $TMP/c102.err
+grep -q '; 117 FPGA layers, 60 CPU nodes, 22 segment(s)$' $TMP/c102.out
+if grep -q 'not written' $TMP/c102.err; then exit 1; fi
+test -f $TMP/c102/vivado/build.tcl
+test -f $TMP/c102/driver/model.c
+$PYTHON $SRC/tests/pipeline/check_regmap.py $TMP/c102/rtl $TMP/c102/plan.json \
+    $TMP/c102/model.gir
+grep -q '^#define KILN_REG_PERF(i) (0x600u + 8u \* (i))' $TMP/c102/rtl/regmap.h
+grep -q '^#define KILN_N_CHANNELS  123$' $TMP/c102/rtl/regmap.h
+grep -q 'sc_hp3/M00_AXI' $TMP/c102/vivado/build.tcl
+# the package's structural checks (tests/package/package_test.sh's)
+KILN_TCL_LOG=$TMP/tcl.log tclsh $SRC/tests/package/vivado_stubs.tcl $TMP/c102/vivado/build.tcl \
+    $TMP/c102/vivado/kiln.xdc > /dev/null
+$PYTHON $SRC/tests/package/check_package.py $TMP/c102 xilinx.com:zcu102:part0:3.3 $TMP/tcl.log
 test "$(grep -cE '"engine":[[:space:]]*"kiln_lut"' $TMP/c102/plan.json)" = 38
 test -f $TMP/c102/plan.json
 # the CPU nodes, by op and reason
