@@ -39,10 +39,10 @@
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
-                                    "MAX_OUT", "CNT_W", "PP", NULL};
+                                    "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W, TS_PP };
+       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -234,6 +234,10 @@ static HlsRes ts_resources(const int64_t *hw)
      * LUTRAM, 5839 FF, 80 DSP48E2, 15 RAMB36E2) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
+    if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */
+        r.ff += (double)hw[TS_ADDR_W];
+        r.lut += 3.0 * (double)hw[TS_ADDR_W];
+    }
     return r;
 }
 

@@ -205,7 +205,10 @@ typedef struct {
     HlsRes total;        /* all engines + FIFOs + infra */
     HlsRes infra;        /* DMA channels, forks, lane converters, register file (hls/infra.c) */
     HlsRes budget;       /* headroom budgets: 90% DSP/BRAM/URAM/FF, 75% LUT */
-    int64_t interval;    /* II: cycles per frame of the pipeline */
+    int64_t interval;    /* II: cycles per frame of the pipeline (with several segments or
+                          * the shared engine: their intervals one after the other) */
+    int64_t seg_cycles;  /* the segments' intervals summed (hls_segment_interval), 0 with
+                          * one segment and no shared engine */
     int64_t compute_ii;  /* slowest stage's occupancy */
     int slowest;         /* its index */
     int64_t ddr_bytes;   /* DDR traffic per frame (inputs, outputs, weights, spills) */

@@ -539,6 +539,19 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
     }
     mark_ddr_edges(p);
     hls_plan_timing(p); /* t_done per stage and the latency */
+    /* kiln_regfile takes one start at a time and SEGMENT selects what it
+     * runs (a segment FRAMES frames back to back, or the shared engine's
+     * table), so with several segments nothing overlaps: a frame costs
+     * every segment's interval (and the engine's frame, hls_fold_finish);
+     * the whole plan's DDR cycles bound the sum */
+    p->seg_cycles = 0;
+    if (p->nsegment > 1 || p->fold.n > 0) {
+        int k;
+        for (k = 0; k < p->nsegment; k++)
+            p->seg_cycles += hls_segment_interval(p, k);
+        p->ddr_bound = p->ddr_cycles > p->seg_cycles + p->fold.cycles;
+        p->interval = hls_max64(p->seg_cycles, p->ddr_cycles);
+    }
     hls_fold_finish(p);
     p->fps = clock / (double)p->interval;
     p->latency_ms = (double)p->latency / clock * 1e3;

@@ -19,7 +19,6 @@
  * simulate's memory gives) or the time its DDR bytes take at the board's
  * bandwidth, the longer.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,33 +315,16 @@ void hls_fold_eval(HlsPlan *p)
 /* The register file takes one start at a time (kiln_regfile ignores a start
  * while busy) and SEGMENT selects what it runs: a dataflow segment FRAMES
  * frames back to back, or the engine's table.  So nothing of a folded plan
- * overlaps: a frame costs each segment's interval (its slowest stage's
- * occupancy, or its own DDR bytes at the board's bandwidth) plus the
- * engine's frame, and the whole plan's DDR cycles bound the sum. */
+ * overlaps: a frame costs the segments' intervals (p->seg_cycles, summed
+ * by hls_plan_eval) plus the engine's frame, and the whole plan's DDR
+ * cycles bound the sum. */
 void hls_fold_finish(HlsPlan *p)
 {
-    double bpc;
-    int64_t *occ, *bytes, sum = 0;
-    int i;
     if (p->fold.n == 0)
         return;
-    bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
-    occ = calloc((size_t)p->nsegment + 1, sizeof *occ);
-    bytes = calloc((size_t)p->nsegment + 1, sizeof *bytes);
-    if (!occ || !bytes)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++) {
-        const HlsStage *s = &p->stages[i];
-        occ[s->segment] = hls_max64(occ[s->segment], s->occupancy);
-        bytes[s->segment] += s->ddr_bytes;
-    }
-    for (i = 0; i < p->nsegment; i++)
-        sum += hls_max64(occ[i], (int64_t)ceil((double)bytes[i] / bpc));
-    free(occ);
-    free(bytes);
-    p->fold.dataflow = sum;
-    p->fold.bound = p->fold.cycles > sum;
-    p->interval = hls_max64(sum + p->fold.cycles, p->ddr_cycles);
+    p->fold.dataflow = p->seg_cycles;
+    p->fold.bound = p->fold.cycles > p->seg_cycles;
+    p->interval = hls_max64(p->seg_cycles + p->fold.cycles, p->ddr_cycles);
     p->latency += p->fold.cycles;
 }
 

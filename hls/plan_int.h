@@ -145,6 +145,10 @@ int hls_meet_latency(HlsPlan *p, const HlsStage *from, char (*from_grow)[HLS_GRO
 /* Per stage t_done of a warm one-frame run and p->latency (hls/timing.c);
  * needs the stages evaluated, the FIFOs sized and in_ddr set. */
 void hls_plan_timing(HlsPlan *p);
+/* Segment seg's interval when it runs alone, FRAMES frames back to back:
+ * its slowest stage's occupancy or its own DDR bytes at the board's
+ * bandwidth, the longer (hls/timing.c; after hls_plan_timing). */
+int64_t hls_segment_interval(const HlsPlan *p, int seg);
 
 /* Resources of everything pipeline/ puts around the engines and
  * skip FIFOs (DMA channels, forks, lane converters, requantize wrappers,

@@ -141,6 +141,14 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddNumberToObject(fig, "ddr_bytes_per_frame", (double)p->ddr_bytes);
     cJSON_AddBoolToObject(fig, "ddr_bound", p->ddr_bound);
     cJSON_AddNumberToObject(fig, "segments", p->nsegment);
+    if (p->nsegment > 1) { /* one start at a time: interval_cycles is their sum */
+        cJSON *si = cJSON_AddArrayToObject(fig, "segment_interval_cycles");
+        int k;
+        if (!si)
+            gir_die("out of memory");
+        for (k = 0; k < p->nsegment; k++)
+            cJSON_AddItemToArray(si, cJSON_CreateNumber((double)hls_segment_interval(p, k)));
+    }
     cJSON_AddStringToObject(fig, "slowest", p->stages[p->slowest].node);
     cJSON_AddStringToObject(fig, "limit", p->limit);
     cJSON_AddItemToObject(fig, "used", res_json(&p->total));

@@ -36,8 +36,21 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             (long long)p->latency);
     if (p->max_latency_ms > 0)
         fprintf(f, "| latency bound | %g ms (--max-latency-ms) |\n", p->max_latency_ms);
-    fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
-            (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
+    if (p->nsegment > 1 || p->fold.n > 0) { /* one start at a time: the intervals summed */
+        int k;
+        fprintf(f, "| interval II | %lld cycles: one start at a time, the segments' ",
+                (long long)p->interval);
+        for (k = 0; k < p->nsegment; k++)
+            fprintf(f, "%s%lld", k ? " + " : "", (long long)hls_segment_interval(p, k));
+        if (p->fold.n > 0)
+            fprintf(f, " + the shared engine's %lld", (long long)p->fold.cycles);
+        fprintf(f, "%s; slowest stage %s, %lld cycles |\n",
+                p->interval > p->seg_cycles + p->fold.cycles ? " (less than the plan's DDR cycles)" : "",
+                p->stages[p->slowest].node, (long long)p->compute_ii);
+    } else {
+        fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
+                (long long)p->interval, p->stages[p->slowest].node, (long long)p->compute_ii);
+    }
     fprintf(f, "| DSP efficiency | %.1f %% (MACs x fps / (DSP used x 2 MACs x DSP clock)) |\n",
             100.0 * p->dsp_eff);
     if (p->clk2x_why[0])

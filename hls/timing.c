@@ -719,6 +719,19 @@ static void set_occupancy(HlsPlan *p, Times *tm)
     p->interval = p->ddr_bound ? p->ddr_cycles : p->compute_ii;
 }
 
+int64_t hls_segment_interval(const HlsPlan *p, int seg)
+{
+    double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
+    int64_t occ = 0, bytes = 0;
+    int i;
+    for (i = 0; i < p->nstage; i++)
+        if (p->stages[i].segment == seg) {
+            occ = hls_max64(occ, p->stages[i].occupancy);
+            bytes += p->stages[i].ddr_bytes;
+        }
+    return hls_max64(occ, (int64_t)ceil((double)bytes / bpc));
+}
+
 /* latency: the segments one after the other, each until its last output
  * is in DDR */
 static int64_t segments_latency(const HlsPlan *p)

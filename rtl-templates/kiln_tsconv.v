@@ -67,6 +67,13 @@
 //                   an op share the weight word (PP*PE_OC*PE_IC MACs a
 //                   cycle from the weight memory of PE_OC x PE_IC); every
 //                   layer needs K*K*ICG >= PP for the exact cycles below
+//   MAP_STRIDE      bytes from one frame's maps to the next (0: every
+//                   frame at the table's addresses): frame f reads and
+//                   writes its maps at the descriptor's x and y bases + f *
+//                   MAP_STRIDE, as a DMA channel's cfg_stride places the
+//                   repetitions of a batch; the weights and the table stay.
+//                   A multiple of 4 KiB gives every frame the first
+//                   frame's write bursts, so its cycles
 //
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
@@ -109,7 +116,8 @@ module kiln_tsconv #(
     parameter integer BURST_MAX = 64,
     parameter integer MAX_OUT   = 4,
     parameter integer CNT_W     = 24,
-    parameter integer PP        = 1
+    parameter integer PP        = 1,
+    parameter integer MAP_STRIDE = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -176,6 +184,7 @@ module kiln_tsconv #(
     reg  [ADDR_W-1:0] dbase;      // cfg_desc_base sampled at start
     reg  [31:0]       nframes;    // frames to run
     reg  [31:0]       fi;         // frame index (frames finished)
+    wire [ADDR_W-1:0] x_base, y_base; // this frame's map addresses
     reg  [DBITS-1:0]  desc;       // descriptor, filled beat by beat
     reg  [7:0]        dcount;     // descriptor beats in
     reg               done_r, err_r;
@@ -272,7 +281,7 @@ module kiln_tsconv #(
     wire [8*PE_IC-1:0] xs_tdata;
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_xch (
-        .clk(clk), .rst(rst), .cfg_base(d_xbase[ADDR_W-1:0]), .cfg_bytes(dw[10]),
+        .clk(clk), .rst(rst), .cfg_base(x_base), .cfg_bytes(dw[10]),
         .cfg_stride(32'd0), .cfg_beats(dw[11]), .cfg_reps(32'd1), .cfg_subs(dw[12]),
         .cfg_sub_stride(32'd0), .start(go_x), .busy(x_busy), .done(x_done), .error(x_err),
         .avail(32'hffffffff), .finished(x_finished),
@@ -315,7 +324,7 @@ module kiln_tsconv #(
     wire y_busy, y_done, y_err;
     kiln_wr_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_OC), .CNT_W(CNT_W)) u_ych (
-        .clk(clk), .rst(rst), .cfg_base(d_ybase[ADDR_W-1:0]), .cfg_bytes(dw[15]),
+        .clk(clk), .rst(rst), .cfg_base(y_base), .cfg_bytes(dw[15]),
         .cfg_stride(32'd0), .cfg_beats(dw[16]), .cfg_reps(32'd1), .cfg_subs(dw[17]),
         .cfg_sub_stride(dw[18]), .cfg_row_beats(dw[19]), .cfg_row_stride(dw[20]),
         .start(go), .busy(y_busy), .done(y_done), .error(y_err),
@@ -328,6 +337,29 @@ module kiln_tsconv #(
         .m_axi_wdata(m2_axi_wdata), .m_axi_wstrb(m2_axi_wstrb), .m_axi_wlast(m2_axi_wlast),
         .m_axi_bvalid(m2_axi_bvalid), .m_axi_bready(m2_axi_bready),
         .m_axi_bresp(m2_axi_bresp));
+
+    // a layer's channels are all done (S_RUN): the next layer, or frame
+    wire layer_end = x_started && !go_x && (w_fin || w_done) && (x_fin || x_done) &&
+                     (y_fin || y_done);
+
+    // ---- the frame's map offset (MAP_STRIDE) ----
+    generate
+        if (MAP_STRIDE != 0) begin : g_moff
+            localparam [ADDR_W+31:0] MSX = {{ADDR_W{1'b0}}, MAP_STRIDE[31:0]};
+            localparam [ADDR_W-1:0] MSTRIDE = MSX[ADDR_W-1:0];
+            reg [ADDR_W-1:0] moff; // fi * MAP_STRIDE
+            always @(posedge clk)
+                if (rst || (state == S_IDLE && start))
+                    moff <= {ADDR_W{1'b0}};
+                else if (state == S_RUN && layer_end && li + 16'd1 == nlayers)
+                    moff <= moff + MSTRIDE;
+            assign x_base = d_xbase[ADDR_W-1:0] + moff;
+            assign y_base = d_ybase[ADDR_W-1:0] + moff;
+        end else begin : g_nomoff
+            assign x_base = d_xbase[ADDR_W-1:0];
+            assign y_base = d_ybase[ADDR_W-1:0];
+        end
+    endgenerate
 
     // ---- sequencer ----
     wire last_layer = (li + 16'd1 == nlayers);
@@ -403,8 +435,7 @@ module kiln_tsconv #(
                 if (w_done) w_fin <= 1'b1;
                 if (x_done && x_started && !go_x) x_fin <= 1'b1;
                 if (y_done) y_fin <= 1'b1;
-                if (x_started && !go_x && (w_fin || w_done) && (x_fin || x_done) &&
-                    (y_fin || y_done)) begin
+                if (layer_end) begin
                     if (last_layer) begin
                         fi <= fi + 32'd1;
                         li <= 16'd0;

@@ -241,7 +241,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
 {
     long simc = 0, run = 0;
     double wall = 0, interval = 0, latency = 0, sum = 0, clock = s->mhz * 1e6;
-    int sg, folded = s->map->ts.seg >= 0, unmeasured = 0;
+    int sg, several = r->nseg > 1, unmeasured = 0;
     r->mismatches = 0;
     for (sg = 0; sg < r->nseg; sg++) {
         r->mismatches += r->segs[sg].mismatches;
@@ -254,10 +254,10 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         run += r->segs[sg].warm_cycles;
         latency += (double)r->segs[sg].lat_cycles;
     }
-    /* with the shared engine one start runs at a time (the plan's model,
-     * hls/plan_fold.c): a frame costs every segment's interval and the
-     * engine's frame */
-    if (folded)
+    /* one start runs at a time (the plan's model, hls/plan_eval.c): with
+     * several segments (the shared engine's among them) a frame costs every
+     * segment's interval */
+    if (several)
         interval = unmeasured ? -1 : sum;
     if (s->o->frames == 1)
         interval = -1;
@@ -287,7 +287,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     else
         add_line(r, "interval: not measured (one frame; --frames 2 or more runs frames back to "
                  "back), predicted %.0f cycles\n", s->plan_interval);
-    if (folded)
+    if (several)
         add_line(r, "one start at a time: the %d segments' runs took %ld cycles for %d frames "
                  "(%.1f a frame with each segment's fill); in steady state a frame is the sum "
                  "of their intervals%s\n", r->nseg, run, s->o->frames,

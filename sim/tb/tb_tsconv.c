@@ -23,8 +23,11 @@
  * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PP
  * (pixel parallelism, 1 when not defined; every layer's K*K*ICG >= it, as
- * kiln_conv's exact model needs), and the engine's DATA_W = 128,
- * BURST_MAX = 16, MAX_OUT = 4.
+ * kiln_conv's exact model needs), KILN_TB_MAP_STRIDE (the engine's
+ * MAP_STRIDE, 0 when not defined: with it, frame 1's maps, its input
+ * written before the run, are MAP_STRIDE bytes after frame 0's, both
+ * frames' outputs are checked and none is cleared), and the engine's
+ * DATA_W = 128, BURST_MAX = 16, MAX_OUT = 4.
  */
 #include "tsconv_shim.h"
 #include "graphir/requant.h"
@@ -39,6 +42,10 @@
 #ifndef KILN_TB_PP
 #define KILN_TB_PP 1
 #endif
+#ifndef KILN_TB_MAP_STRIDE
+#define KILN_TB_MAP_STRIDE 0
+#endif
+#define MS ((uint64_t)KILN_TB_MAP_STRIDE)
 #define MEMSZ (1 << 20)     /* bytes of the DDR model */
 #define NL 5                /* layers */
 #define FIXLAT 24           /* memory latency of the exact-cycles run */
@@ -197,7 +204,7 @@ static void hw_vec(int64_t *hw)
         {"PE_IC", PE}, {"PE_OC", PE}, {"KMAX", KILN_TB_KMAX}, {"WMAX", KILN_TB_WMAX},
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
-        {"PP", KILN_TB_PP},
+        {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;
@@ -295,7 +302,7 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
         }
         if ((p.layer != cur || p.finished != fin) && nev < NF * NL) {
             layer_end[nev++] = t;
-            if (p.finished != fin) {
+            if (p.finished != fin && MS == 0) {
                 /* a frame ended: clear the outputs, the next frame writes them again */
                 for (int i = 0; i < NL; i++)
                     memset(&mem[L[i].ya], 0, (size_t)L[i].ybytes);
@@ -435,6 +442,14 @@ int main(int argc, char **argv)
             for (int ch = 0; ch < L[0].cin; ch++)
                 x0[y * ((L[0].cin + PE - 1) / PE) * PE + ch] = tb_rand_i8(&r);
         memcpy(&mem[L[0].xa], x0, (size_t)L[0].xbytes);
+        if (MS > 0) { /* frame 1's input MAP_STRIDE bytes on, above all of frame 0's */
+            if (addr > MS || 2 * MS > MEMSZ) {
+                tb_check_fail(&c, "MAP_STRIDE %llu: frame 0 takes %llu bytes of %d",
+                              (unsigned long long)MS, (unsigned long long)addr, MEMSZ);
+                return tb_check_finish(&c, "tb_tsconv");
+            }
+            memcpy(&mem[L[0].xa + MS], x0, (size_t)L[0].xbytes);
+        }
         x = x0;
         for (int i = 0; i < NL; i++) {
             layer_make(&L[i], &r, mem, x);
@@ -465,6 +480,9 @@ int main(int argc, char **argv)
                 for (long j = 0; j < n; j++)
                     tb_check_int(&c, i == 0 ? "y0" : i == 1 ? "y1" : i == 2 ? "y2" : "y3+", j,
                                  (int8_t)mem[l->ya + (uint64_t)j], l->ref[j]);
+                for (long j = 0; MS > 0 && j < n; j++) /* frame 1's, MAP_STRIDE on */
+                    tb_check_int(&c, i == 0 ? "frame 1 y0" : "frame 1 y1+", j,
+                                 (int8_t)mem[l->ya + MS + (uint64_t)j], l->ref[j]);
             }
             if (!bp && a.vec && cs == 0)
                 write_vec(a.vec, init, mem, (long)(addr + 4095) / 4096 * 4096, cyc);

@@ -23,6 +23,7 @@ assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16 and f["hw"]["PP"] in (1, 2, 4)
 assert p["figures"]["interval_cycles"] >= f["dataflow_cycles"] + f["cycles"], (p["figures"], f)
 PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
+grep -Eq "^\| interval II \| [0-9]+ cycles: one start at a time, the segments' [0-9]+( \+ [0-9]+)* \+ the shared engine's [0-9]+;" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: 6 conv layers on a [0-9]+x[0-9]+ array, PP [0-9], [0-9.]+ frames/s against 10.0 without' $TMP/b/report.md
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
