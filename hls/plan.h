@@ -286,6 +286,11 @@ int64_t hls_ddr_pace(int64_t lanes);
  * PE_IC and PE_OC, the others' LANES. */
 int64_t hls_in_lanes(const HlsStage *s);
 int64_t hls_out_lanes(const HlsStage *s);
+/* The fewest input lanes of a conv (PE_IC) or depthwise conv (LANES): the
+ * weight stream of kiln_conv and kiln_dwconv is as wide as the input and
+ * carries each channel's bias and multipliers as 32-bit parameter beats,
+ * one to a beat, so 8 x lanes >= 32 (rtl-templates/kiln_dwconv.v). */
+#define HLS_WLANES_MIN 4
 
 /* Does stage i's output leave its segment (graph output, CPU node or a
  * stage of another segment), so a DMA channel writes it to DDR? */
