@@ -416,13 +416,11 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          path, i, s->pe_ic, (long long)s->cin);
             goto fail;
         }
-        if ((s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) &&
-            hls_in_lanes(s) < HLS_WLANES_MIN) {
+        if (s->kind == HLS_ST_CONV && s->pe_ic < HLS_WLANES_MIN) {
             gir_error_at(e, gir_loc_none(),
-                         "%s: $.stages[%d].%s: %lld lanes; %s takes %d or more (its 32-bit "
-                         "parameter beats)",
-                         path, i, s->kind == HLS_ST_CONV ? "pe_ic" : "lanes",
-                         (long long)hls_in_lanes(s), s->desc->name, HLS_WLANES_MIN);
+                         "%s: $.stages[%d].pe_ic: %d lanes; kiln_conv takes %d or more (its "
+                         "32-bit parameter beats)",
+                         path, i, s->pe_ic, HLS_WLANES_MIN);
             goto fail;
         }
     }

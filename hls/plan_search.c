@@ -58,7 +58,7 @@ void hls_stage_init(HlsStage *s, double mhz)
         s->pe_oc = s->cout >= 2 ? 2 : 1;
         s->pp = 1;
     } else {
-        s->lanes = s->kind == HLS_ST_DWCONV ? HLS_WLANES_MIN : 2;
+        s->lanes = 2;
     }
     s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
     hls_set_pipeline(s, mhz);
@@ -123,8 +123,7 @@ int hls_step_down(HlsStage *s, int k, double mhz)
         hls_set_pipeline(s, mhz);
         return 1;
     }
-    if (k == 3 && s->lanes > (s->kind == HLS_ST_DWCONV ? HLS_WLANES_MIN : 2) &&
-        s->kind != HLS_ST_LUT) {
+    if (k == 3 && s->lanes > 2 && s->kind != HLS_ST_LUT) {
         s->lanes /= 2;
         return 1;
     }
@@ -360,8 +359,7 @@ HlsFoldCand *hls_fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
                     c[k++].res = s.res;
                 }
     } else {
-        int ln0 = s.kind == HLS_ST_DWCONV ? HLS_WLANES_MIN : 2;
-        for (ln = ln0; (ln == ln0 || ln <= lane_cap(&s)) && k < cap; ln *= 2) {
+        for (ln = 2; (ln == 2 || ln <= lane_cap(&s)) && k < cap; ln *= 2) {
             s.lanes = ln;
             if (hls_stage_eval(p, &s) < 0)
                 continue;
