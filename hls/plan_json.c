@@ -193,7 +193,7 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
         if (get_int(o, path, base, "pe_oc", 1, 4096, 1, &v, e))
             return -1;
         s->pe_oc = (int)v;
-        if (get_int(o, path, base, "pe_ic", 4, 4096, 1, &v, e))
+        if (get_int(o, path, base, "pe_ic", HLS_WLANES_MIN, 4096, 1, &v, e))
             return -1;
         s->pe_ic = (int)v;
         if (get_int(o, path, base, "pp", 1, HLS_PP_MAX, 0, &v, e))
@@ -414,13 +414,6 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
         if (s->kind == HLS_ST_CONV && s->pe_ic > 4 * s->cin + 4) {
             gir_error_at(e, gir_loc_none(), "%s: $.stages[%d].pe_ic: %d lanes for %lld channels",
                          path, i, s->pe_ic, (long long)s->cin);
-            goto fail;
-        }
-        if (s->kind == HLS_ST_CONV && s->pe_ic < HLS_WLANES_MIN) {
-            gir_error_at(e, gir_loc_none(),
-                         "%s: $.stages[%d].pe_ic: %d lanes; kiln_conv takes %d or more (its "
-                         "32-bit parameter beats)",
-                         path, i, s->pe_ic, HLS_WLANES_MIN);
             goto fail;
         }
     }
