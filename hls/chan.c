@@ -60,11 +60,17 @@ static int has_ddr_consumer(const HlsPlan *p, int i)
     return 0;
 }
 
+int64_t hls_dw_word_beats(int64_t lanes)
+{
+    return lanes >= 4 ? 1 : hls_cdiv(4, lanes);
+}
+
 int64_t hls_weight_beats(const HlsStage *s)
 {
     int64_t ocg, icg;
     if (s->kind == HLS_ST_DWCONV)
-        return hls_cdiv(s->cin, s->lanes) * (3 * s->lanes + s->k * s->k);
+        return hls_cdiv(s->cin, s->lanes) *
+               (3 * hls_dw_word_beats(s->lanes) * s->lanes + s->k * s->k);
     ocg = hls_cdiv(s->cout, s->pe_oc), icg = hls_cdiv(s->cin, s->pe_ic);
     return ocg * hls_conv_group_wbeats(s->pe_oc, s->k * s->k * icg);
 }

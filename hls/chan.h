@@ -95,5 +95,9 @@ int hls_edge_ddr(const HlsPlan *p, int i, int k);
 /* Weight-stream beats of conv or dwconv stage s (kiln_conv or kiln_dwconv
  * order, the whole layer). */
 int64_t hls_weight_beats(const HlsStage *s);
+/* Beats of one 32-bit parameter word (bias, multipliers, shift) in
+ * kiln_dwconv's weight stream of `lanes` bytes a beat: 1 from 4 lanes up,
+ * 4 / lanes below (rtl-templates/kiln_dwconv.v). */
+int64_t hls_dw_word_beats(int64_t lanes);
 
 #endif

@@ -289,6 +289,11 @@ int64_t hls_ddr_pace(int64_t lanes);
  * PE_IC and PE_OC, the others' LANES. */
 int64_t hls_in_lanes(const HlsStage *s);
 int64_t hls_out_lanes(const HlsStage *s);
+/* The fewest input lanes (PE_IC) of a conv: kiln_conv's weight stream is
+ * as wide as its input and carries each output channel's bias and
+ * multipliers as 32-bit parameter beats, one to a beat, so 8 x PE_IC >= 32.
+ * (kiln_dwconv takes a word in 4 / LANES beats below 4 lanes.) */
+#define HLS_WLANES_MIN 4
 
 /* Does stage i's output leave its segment (graph output, CPU node or a
  * stage of another segment), so a DMA channel writes it to DDR? */

@@ -201,7 +201,7 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
         if (get_int(o, path, base, "pe_oc", 1, 4096, 1, &v, e))
             return -1;
         s->pe_oc = (int)v;
-        if (get_int(o, path, base, "pe_ic", 4, 4096, 1, &v, e))
+        if (get_int(o, path, base, "pe_ic", HLS_WLANES_MIN, 4096, 1, &v, e))
             return -1;
         s->pe_ic = (int)v;
         if (get_int(o, path, base, "pp", 1, HLS_PP_MAX, 0, &v, e))

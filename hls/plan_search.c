@@ -54,13 +54,11 @@ static int64_t lane_cap(const HlsStage *s)
 void hls_stage_init(HlsStage *s, double mhz)
 {
     if (hls_is_conv(s)) {
-        s->pe_ic = 4; /* 8*PE_IC >= 32: parameter beats */
+        s->pe_ic = HLS_WLANES_MIN;
         s->pe_oc = s->cout >= 2 ? 2 : 1;
         s->pp = 1;
     } else {
-        s->lanes = (int)(lane_cap(s) < 2 ? lane_cap(s) : 2);
-        if (s->lanes < 2)
-            s->lanes = 2;
+        s->lanes = 2;
     }
     s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
     hls_set_pipeline(s, mhz);
@@ -113,7 +111,7 @@ int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n
 int hls_step_down(HlsStage *s, int k, double mhz)
 {
     if (hls_is_conv(s)) {
-        if (k == 0 && s->pe_ic > 4)
+        if (k == 0 && s->pe_ic > HLS_WLANES_MIN)
             s->pe_ic /= 2;
         else if (k == 1 && s->pe_oc > (s->cout >= 2 ? 2 : 1))
             s->pe_oc /= 2;
@@ -341,7 +339,7 @@ HlsFoldCand *hls_fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
         gir_die("out of memory");
     if (hls_is_conv(&s)) {
         int oc0 = s.cout >= 2 ? 2 : 1;
-        for (ic = 4; ic == 4 || ic <= hls_pow2ceil(s.cin); ic *= 2)
+        for (ic = HLS_WLANES_MIN; ic == HLS_WLANES_MIN || ic <= hls_pow2ceil(s.cin); ic *= 2)
             for (oc = oc0; oc == oc0 || oc <= hls_pow2ceil(s.cout); oc *= 2)
                 for (pp = 1; pp <= pp_max && k < cap; pp = pp_next(pp)) {
                     int64_t kki = s.k * s.k * hls_cdiv(s.cin, ic);

@@ -107,6 +107,11 @@ static int check_stage(const HlsPlan *p, const GirGraph *g, int i, GirError *e)
     }
     if (!is_pow2(li) || !is_pow2(lo))
         return gir_error_at(e, loc, "rtl: %s: lane counts must be powers of two", s->node);
+    if (s->kind == HLS_ST_CONV && li < HLS_WLANES_MIN)
+        return gir_error_at(e, loc,
+                            "rtl: %s: %" PRId64 " input lanes: the weight stream's 32-bit "
+                            "parameter beats need %d or more",
+                            s->node, li, HLS_WLANES_MIN);
     if (check_values(g, s, loc, e) < 0)
         return -1;
     if (s->oh * s->ow * hls_cdiv(s->cout, lo) * lo >= big ||

@@ -7,6 +7,7 @@
  */
 #include "pipeline/internal.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -82,10 +83,12 @@ static void put32(uint8_t *b, uint32_t v)
     b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
 }
 
-/* The three parameter beats of output channel c at b (L lanes each):
- * bias int32, m_pos | m_neg << 16, shift. */
+/* The three parameter words of output channel c at b, each L bytes (L >= 4:
+ * a beat of kiln_conv, one or more of kiln_dwconv): bias int32,
+ * m_pos | m_neg << 16, shift. */
 static void param_beats(uint8_t *b, int64_t L, const ConvQ *q, int64_t c)
 {
+    assert(L >= 4);
     put32(b, q->bias ? (uint32_t)q->bias[c] : 0u);
     put32(b + L, (uint32_t)(q->m_pos[c] & 0xFFFF) | (uint32_t)(q->m_neg[c] & 0xFFFF) << 16);
     b[2 * L] = (uint8_t)(q->shift[c] & 0x3F);
@@ -128,13 +131,14 @@ static void conv_image(const HlsStage *s, const ConvQ *q, uint8_t *out)
 static void dw_image(const HlsStage *s, const ConvQ *q, uint8_t *out)
 {
     int64_t L = s->lanes, ncg = hls_cdiv(s->cin, L), K = s->k;
+    int64_t wb = hls_dw_word_beats(L) * L; /* bytes of a parameter word */
     int64_t cg, o, ky, kx, i;
     uint8_t *b = out;
     for (cg = 0; cg < ncg; cg++) {
-        for (o = 0; o < L; o++, b += 3 * L) {
+        for (o = 0; o < L; o++, b += 3 * wb) {
             int64_t c = cg * L + o;
             if (c < s->cout)
-                param_beats(b, L, q, c);
+                param_beats(b, wb, q, c);
         }
         for (ky = 0; ky < K; ky++)
             for (kx = 0; kx < K; kx++, b += L)

@@ -12,11 +12,13 @@
 //   m_tvalid/m_tready/m_tdata[8*LANES]  output map, same layout as the input
 //   cfg_* are held stable while a frame (and its weight set) is processed.
 //
-// Weight stream order (8*LANES >= 32), for cg < cfg_cg:
-//   parameters: for lane o < LANES (channel cg*LANES+o), three beats:
+// Weight stream order, for cg < cfg_cg:
+//   parameters: for lane o < LANES (channel cg*LANES+o), three words:
 //     [31:0] bias;  [15:0] m_pos, [31:16] m_neg;  [5:0] shift
+//     each word PB = max(1, 4/LANES) beats, little-endian (LANES 2: a word
+//     in two beats, bytes 0..1 first)
 //   weights: for ky < K, kx < K: one beat, lane i = w[cg*LANES+i][ky][kx]
-// Beats = cfg_cg * (3*LANES + K*K).
+// Beats = cfg_cg * (3*PB*LANES + K*K).
 //
 // Parameters: LANES (MACs, one per channel lane), KMAX, WMAX, CMAX,
 //   RQ_PIPE (requant stages 0..4), QLO/QHI (output clamp, kiln_requant.v).
@@ -66,6 +68,12 @@ module kiln_dwconv #(
     localparam integer LANE_LAST_I = LANES - 1;
     localparam [15:0]  LANE_LAST = LANE_LAST_I[15:0];
     localparam [15:0]  FD16 = FD[15:0];
+    // beats per 32-bit parameter word, and the bits they assemble
+    localparam integer PB  = (8 * LANES >= 32) ? 1 : 32 / (8 * LANES);
+    localparam integer PWB = 8 * LANES * PB;
+    localparam integer PBB = (PB > 1) ? $clog2(PB) : 1;
+    localparam integer PB_LAST_I = PB - 1;
+    localparam [PBB-1:0] PB_LAST = PB_LAST_I[PBB-1:0];
 
     // ================= weight / parameter loader =================
     reg         wl_done, wl_reload, wl_ph;
@@ -74,12 +82,32 @@ module kiln_dwconv #(
     reg [3:0]   wl_ky, wl_kx;
     reg [WAB-1:0] wl_addr;
     reg [31:0]  wl_bias, wl_m;
+    /* verilator lint_off UNUSEDSIGNAL */ // wl_pb read at PB > 1; wl_word's top bits unread
+    reg [PBB-1:0] wl_pb;          // beat within a parameter word
+    wire [PWB-1:0] wl_word;       // the word with this beat as its last
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire wl_word_end;
 
     assign w_tready = !wl_done;
     wire wl_fire = w_tvalid && w_tready;
     wire wl_lane_last = wl_lane == LANE_LAST;
     wire wl_tap_last  = (wl_kx == cfg_k - 4'd1) && (wl_ky == cfg_k - 4'd1);
-    wire wl_p_we = wl_fire && !wl_ph && (wl_pw == 2'd2);
+    wire wl_p_we = wl_fire && !wl_ph && wl_word_end && (wl_pw == 2'd2);
+
+    generate
+        if (PB == 1) begin : g_pw1
+            assign wl_word = w_tdata;
+            assign wl_word_end = 1'b1;
+        end else begin : g_pwn
+            // earlier beats of the word, the first at the bottom
+            reg [PWB-8*LANES-1:0] wl_prev;
+            always @(posedge clk)
+                if (wl_fire && !wl_ph)
+                    wl_prev <= wl_word[PWB-1:8*LANES];
+            assign wl_word = {w_tdata, wl_prev};
+            assign wl_word_end = wl_pb == PB_LAST;
+        end
+    endgenerate
     wire wl_w_we = wl_fire && wl_ph;
 
     reg [15:0] inflight;
@@ -89,6 +117,7 @@ module kiln_dwconv #(
         if (rst) begin
             wl_done <= 1'b0; wl_reload <= 1'b0; wl_ph <= 1'b0; wl_pw <= 2'd0;
             wl_lane <= 16'd0; wl_cg <= 16'd0; wl_ky <= 4'd0; wl_kx <= 4'd0;
+            wl_pb <= {PBB{1'b0}};
             wl_addr <= {WAB{1'b0}};
         end else begin
             if (frame_done && cfg_wreload)
@@ -98,9 +127,12 @@ module kiln_dwconv #(
                 wl_done   <= 1'b0;
             end
             if (wl_fire) begin
-                if (!wl_ph) begin
-                    if (wl_pw == 2'd0) wl_bias <= w_tdata[31:0];
-                    if (wl_pw == 2'd1) wl_m <= w_tdata[31:0];
+                if (!wl_ph && !wl_word_end) begin
+                    wl_pb <= wl_pb + 1'b1;
+                end else if (!wl_ph) begin
+                    wl_pb <= {PBB{1'b0}};
+                    if (wl_pw == 2'd0) wl_bias <= wl_word[31:0];
+                    if (wl_pw == 2'd1) wl_m <= wl_word[31:0];
                     wl_pw <= (wl_pw == 2'd2) ? 2'd0 : wl_pw + 2'd1;
                     if (wl_pw == 2'd2) begin
                         wl_lane <= wl_lane_last ? 16'd0 : wl_lane + 16'd1;
@@ -214,7 +246,7 @@ module kiln_dwconv #(
                     bias[wl_cg[CGB-1:0]] <= wl_bias;
                     mpos[wl_cg[CGB-1:0]] <= wl_m[15:0];
                     mneg[wl_cg[CGB-1:0]] <= wl_m[31:16];
-                    shft[wl_cg[CGB-1:0]] <= w_tdata[5:0];
+                    shft[wl_cg[CGB-1:0]] <= wl_word[5:0];
                 end
 
             reg signed [31:0] acc;

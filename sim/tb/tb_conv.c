@@ -154,20 +154,22 @@ static void layer_make(Layer *l, TbRng *r)
                         l->sbeats[b * PE_IC + i] = (uint8_t)l->x[(y * l->w + x) * l->cin + c];
                 }
     /* weight stream */
-    l->n_w = DW ? (long)l->ocg * (3 * PE_OC + l->k * l->k)
+    /* kiln_dwconv below 4 lanes: a 32-bit parameter word in 4 / LANES beats */
+    const int wb = DW && PE_IC < 4 ? 4 / PE_IC : 1;
+    l->n_w = DW ? (long)l->ocg * (3 * wb * PE_OC + l->k * l->k)
                 : (long)l->ocg * PE_OC * (3 + l->k * l->k * l->icg);
     l->n_w0 = DW ? l->n_w : (long)l->tog * PE_OC * (3 + l->k * l->k * l->icg);
     l->wbeats = calloc((size_t)l->n_w, PE_IC);
     b = 0;
     for (g = 0; g < l->ocg; g++) {
-        for (o = 0; o < PE_OC; o++, b += 3) {
+        for (o = 0; o < PE_OC; o++, b += 3 * wb) {
             c = g * PE_OC + o;
             if (c >= l->cout)
                 continue;
             tb_put_u32(&l->wbeats[b * PE_IC], (uint32_t)l->bias[c]);
-            tb_put_u32(&l->wbeats[(b + 1) * PE_IC],
+            tb_put_u32(&l->wbeats[(b + wb) * PE_IC],
                        ((uint32_t)l->mpos[c] & 0xffffu) | (uint32_t)l->mneg[c] << 16);
-            l->wbeats[(b + 2) * PE_IC] = (uint8_t)l->shift[c];
+            l->wbeats[(b + 2 * wb) * PE_IC] = (uint8_t)l->shift[c];
         }
         if (DW) {
             for (ky = 0; ky < l->k; ky++)

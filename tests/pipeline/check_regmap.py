@@ -48,7 +48,8 @@ def read_gir(path):
 
 
 def param_beats(c, n, L, bias, attrs):
-    """The three parameter beats of output channel c (zero past n channels)."""
+    """The three parameter words of output channel c, L bytes each (zero
+    past n channels)."""
     beat = bytearray(3 * L)
     if c < n:
         mp, mn, sh = attrs["rq_m_pos"], attrs["rq_m_neg"], attrs["rq_shift"]
@@ -90,8 +91,10 @@ def conv_stream(st, ins, attrs, consts, cin, cout):
 
 def dw_stream(st, ins, attrs, consts):
     """kiln_dwconv weight stream bytes: per channel group, three parameter
-    beats per lane, then one beat per kernel tap."""
+    words per lane (a word 4 / L beats below 4 lanes), then one beat per
+    kernel tap."""
     L = st["lanes"]
+    wb = max(L, 4)
     dt, wd, w = consts[ins[1]]
     if dt != "i8" or wd[1] != 1:
         fail("%s: depthwise weights %s%s" % (st["node"], dt, wd))
@@ -102,7 +105,7 @@ def dw_stream(st, ins, attrs, consts):
     out = bytearray()
     for cg in range(cdiv(C, L)):
         for o in range(L):
-            out += param_beats(cg * L + o, C, L, bias, attrs)
+            out += param_beats(cg * L + o, C, wb, bias, attrs)
         for ky in range(K):
             for kx in range(K):
                 out += bytes(w[(c * K + ky) * K + kx] if c < C else 0
