@@ -1408,6 +1408,148 @@ static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
     return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
 }
 
+/* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
+ * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
+ * inside [0, C) summed in double in channel order, then
+ * x / pow(bias + alpha / size * sum, beta), rounded to f32. */
+static int emit_lrn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t size = gir_attr_int(n, "size", 0), C, plane, h1;
+    double alpha = gir_attr_float(n, "alpha", 1e-4f), beta = gir_attr_float(n, "beta", 0.75f);
+    double bias = gir_attr_float(n, "bias", 1.0f);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef accp, c, nb, jlo, jhi, v, x, s;
+    KlvLoop lr, li, lj;
+    if (size < 1 || size > 1 << 20 || t->rank < 3 || n->nin != 1 || n->nout != 1)
+        return 0;
+    C = t->dims[1];
+    plane = klv_dims_prod(t->dims, 2, t->rank);
+    h1 = (size - 1) / 2;
+    if (C < 1 || plane < 1)
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "sq");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    c = LLVMBuildSRem(b, lr.iv, klv_i64(ir, C), "");
+    nb = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, C), "");
+    jlo = LLVMBuildSub(b, c, klv_i64(ir, h1), "");
+    jlo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, jlo, klv_i64(ir, 0), ""), klv_i64(ir, 0), jlo, "");
+    jhi = LLVMBuildAdd(b, c, klv_i64(ir, size - 1 - h1 + 1), "");
+    jhi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, jhi, klv_i64(ir, C), ""), klv_i64(ir, C), jhi, "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    lj = klv_loop_begin(ir, jlo, jhi);
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0),
+                                   klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), lj.iv),
+                                                       klv_i64(ir, plane)), li.iv)), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildFMul(b, v, v, ""), ""), accp);
+    klv_loop_end(ir, &lj);
+    x = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0),
+                                   klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, plane)), li.iv)), dt, "");
+    s = LLVMBuildFAdd(b, LLVMConstReal(dt, bias),
+                      LLVMBuildFMul(b, LLVMConstReal(dt, alpha / (double)size), LLVMBuildLoad2(b, dt, accp, ""), ""), "");
+    v = LLVMBuildFDiv(b, x, klv_call2_f64(ir, "pow", s, LLVMConstReal(dt, beta)), "");
+    klv_store(ir, ir->f32, klv_arg(ir, 1), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, plane)), li.iv),
+              LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = t->dims[0] * C;
+    plan->work = plane * (size + 20);
+    return 1;
+}
+
+/* MeanVarianceNormalization (eval_MVN of interp.c): the elements of each
+ * group (equal coordinates off the axes, default 0, 2, 3) listed at compile
+ * time in flat order; per group the sum and the sum of squares in double in
+ * that order, mean = sum / count, var = sumsq / count - mean^2, then
+ * (x - mean) / (sqrt(max(var, 0)) + 1e-9), rounded to f32. */
+static int emit_mvn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int cnt, d, mask[GIR_MAX_RANK] = {0};
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t gst[GIR_MAX_RANK], st, idx[GIR_MAX_RANK] = {0}, i, ne = gir_type_numel(t), ng, per;
+    int64_t *ord, *fill;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef sump, sqp, base, at, v, mean, var, sd;
+    KlvLoop lr, lt;
+    if (n->nin != 1 || n->nout != 1 || ne < 1 || t->rank < 1)
+        return 0;
+    if (axes) {
+        for (d = 0; d < cnt; d++) {
+            int64_t a = axes[d] < 0 ? axes[d] + t->rank : axes[d];
+            if (a < 0 || a >= t->rank)
+                return 0;
+            mask[a] = 1;
+        }
+    } else {
+        if (t->rank < 4)
+            return 0;
+        mask[0] = mask[2] = mask[3] = 1;
+    }
+    for (d = t->rank - 1, st = 1; d >= 0; d--) {
+        gst[d] = mask[d] ? 0 : st;
+        st *= mask[d] ? 1 : t->dims[d];
+    }
+    ng = st;
+    per = ng ? ne / ng : 0;
+    if (ng < 1 || per < 1 || ne >= (int64_t)1 << 31)
+        return 0;
+    ord = malloc(sizeof *ord * (size_t)ne);
+    fill = calloc((size_t)ng, sizeof *fill);
+    if (!ord || !fill) {
+        free(ord);
+        free(fill);
+        return 0;
+    }
+    for (i = 0; i < ne; i++) {
+        int64_t o = 0;
+        for (d = 0; d < t->rank; d++)
+            o += idx[d] * gst[d];
+        ord[o * per + fill[o]++] = i;
+        for (d = t->rank - 1; d >= 0 && ++idx[d] == t->dims[d]; d--)
+            idx[d] = 0;
+    }
+    free(fill);
+    klv_plan_extra(plan, ord, (int64_t)sizeof *ord * ne, KLV_TABLE, 1);
+    klv_kernel_begin(ir, name);
+    sump = LLVMBuildAlloca(b, dt, "sum");
+    sqp = LLVMBuildAlloca(b, dt, "sq");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_mul(ir, lr.iv, klv_i64(ir, per));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), sump);
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), sqp);
+    lt = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, per));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 2), klv_add(ir, base, lt.iv));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0), at), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, sump, ""), v, ""), sump);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, sqp, ""), LLVMBuildFMul(b, v, v, ""), ""), sqp);
+    klv_loop_end(ir, &lt);
+    mean = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, sump, ""), LLVMConstReal(dt, (double)per), "");
+    var = LLVMBuildFSub(b, LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, sqp, ""), LLVMConstReal(dt, (double)per), ""),
+                        LLVMBuildFMul(b, mean, mean, ""), "");
+    var = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, var, LLVMConstReal(dt, 0), ""), var,
+                          LLVMConstReal(dt, 0), "");
+    sd = LLVMBuildFAdd(b, call_f64(ir, "sqrt", var), LLVMConstReal(dt, 1e-9), "");
+    lt = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, per));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 2), klv_add(ir, base, lt.iv));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0), at), dt, "");
+    v = LLVMBuildFDiv(b, LLVMBuildFSub(b, v, mean, ""), sd, "");
+    klv_store(ir, ir->f32, klv_arg(ir, 1), at, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &lt);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = ng;
+    plan->work = per * 8;
+    return 1;
+}
+
 /* min(1, max(0, a)) in the interpreter's form: a < 0 ? 0 : a > 1 ? 1 : a. */
 static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 {
@@ -2156,6 +2298,10 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_layernorm(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_LRN:
+        return emit_lrn(ir, g, n, name, plan);
+    case GIR_OP_MVN:
+        return emit_mvn(ir, g, n, name, plan);
     case GIR_OP_CONVTRANSPOSE:
         return emit_convtranspose(ir, g, n, name, plan);
     case GIR_OP_RESIZE:
