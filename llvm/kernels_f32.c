@@ -170,60 +170,77 @@ static int64_t convt_taps(const GirWindow *g, int d, int32_t *cnt, int32_t *tab,
 }
 
 /*
- * ConvTranspose, 2-D, any group, stride, dilation and padding (the
- * geometry of gir_convt_window).  The interpreter scatters: each input
- * element adds x * w into the outputs it reaches, channel by channel, in
- * row-major input order.  Here each output gathers the same products in
- * the same order (bias, then per input channel of its group the input
- * pixels that reach it by ascending row and column), with per-axis tap
- * tables made now, so the sums are the interpreter's, rounding for
- * rounding.  Outer loop over (batch, output channel) planes.
+ * ConvTranspose, 1-D, 2-D or 3-D, any group, stride, dilation and padding
+ * (the geometry of gir_convt_window).  The interpreter scatters: each
+ * input element adds x * w into the outputs it reaches, channel by
+ * channel, in row-major input order.  Here each output gathers the same
+ * products in the same order (bias, then per input channel of its group
+ * the input pixels that reach it by ascending depth, row and column), with
+ * per-axis tap tables made now, so the sums are the interpreter's,
+ * rounding for rounding.  A 1-D or 2-D one is a 3-D one whose missing
+ * axes have extent 1 (one tap, index 0).  Outer loop over (batch, output
+ * channel) planes.
  */
 static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                               KlvPlan *plan)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
-    int has_b = n->nin > 2 && n->in[2] >= 0, d;
-    int64_t G = gir_attr_int(n, "group", 1), N, C, H, W, M, Mg, Cg, OH, OW, KH, KW, T[2];
-    int32_t *cnt[2], *tab[2];
-    GirWindow gw;
+    int has_b = n->nin > 2 && n->in[2] >= 0, d, r = xt->rank, lead;
+    int64_t G = gir_attr_int(n, "group", 1), N, C, M, Mg, Cg, T[3], in[3], out[3], k[3];
+    int64_t in_plane, out_plane, ksz;
+    int32_t *cnt[3] = {NULL, NULL, NULL}, *tab[3] = {NULL, NULL, NULL};
+    GirWindow gw, g3;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, ny, nx, ty, tx;
-    KlvLoop lp, loy, lox, lic, lty, ltx;
-    if (xt->rank != 4 || wt->rank != 4 || yt->rank != 4 || n->nout != 1 || G < 1 ||
+    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, nt[3], tt, ii[3], kk[3], xoff, woff;
+    KlvLoop lp, lo[3], lic, lt[3];
+    if (r < 3 || r > 5 || wt->rank != r || yt->rank != r || n->nout != 1 || G < 1 ||
         gir_attr_string(n, "act", NULL) || (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) ||
         wt->dtype != GIR_DT_F32)
         return 0;
-    N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
-    M = yt->dims[1], OH = yt->dims[2], OW = yt->dims[3], KH = wt->dims[2], KW = wt->dims[3];
+    N = xt->dims[0], C = xt->dims[1], M = yt->dims[1];
     if (C % G != 0 || M % G != 0 || wt->dims[0] != C || wt->dims[1] * G != M)
         return 0;
     Cg = C / G, Mg = M / G;
     gir_convt_window(n, xt, wt->dims + 2, &gw);
-    if (gw.out[0] != OH || gw.out[1] != OW || H >= INT32_MAX || W >= INT32_MAX)
-        return 0;
-    for (d = 0; d < 2; d++) {
-        T[d] = convt_taps(&gw, d, NULL, NULL, 0);
+    /* the spatial axes as three, the missing leading ones of extent 1 */
+    lead = 5 - r;
+    memset(&g3, 0, sizeof g3);
+    g3.nsp = 3;
+    for (d = 0; d < 3; d++) {
+        int a = d - lead;
+        g3.in[d] = a < 0 ? 1 : gw.in[a];
+        g3.out[d] = a < 0 ? 1 : gw.out[a];
+        g3.k[d] = a < 0 ? 1 : gw.k[a];
+        g3.s[d] = a < 0 ? 1 : gw.s[a];
+        g3.d[d] = a < 0 ? 1 : gw.d[a];
+        g3.pb[d] = a < 0 ? 0 : gw.pb[a];
+        if (a >= 0 && (gw.out[a] != yt->dims[a + 2] || gw.in[a] >= INT32_MAX))
+            return 0;
+        in[d] = g3.in[d], out[d] = g3.out[d], k[d] = g3.k[d];
+    }
+    for (d = 0; d < 3; d++) {
+        T[d] = convt_taps(&g3, d, NULL, NULL, 0);
         if (T[d] == 0)
             T[d] = 1; /* no output reached: the tables still need a row */
-        cnt[d] = malloc(sizeof(int32_t) * (size_t)gw.out[d]);
-        tab[d] = calloc((size_t)(gw.out[d] * T[d] * 2), sizeof(int32_t));
+        cnt[d] = malloc(sizeof(int32_t) * (size_t)out[d]);
+        tab[d] = calloc((size_t)(out[d] * T[d] * 2), sizeof(int32_t));
         if (!cnt[d] || !tab[d]) {
-            free(cnt[d]);
-            free(tab[d]);
-            if (d == 1) {
-                free(cnt[0]);
-                free(tab[0]);
+            for (d = 0; d < 3; d++) {
+                free(cnt[d]);
+                free(tab[d]);
             }
             return 0;
         }
-        convt_taps(&gw, d, cnt[d], tab[d], T[d]);
+        convt_taps(&g3, d, cnt[d], tab[d], T[d]);
     }
-    for (d = 0; d < 2; d++) {
-        klv_plan_extra(plan, cnt[d], gw.out[d] * 4, KLV_TABLE, 1);
-        klv_plan_extra(plan, tab[d], gw.out[d] * T[d] * 8, KLV_TABLE, 1);
+    for (d = 0; d < 3; d++) {
+        klv_plan_extra(plan, cnt[d], out[d] * 4, KLV_TABLE, 1);
+        klv_plan_extra(plan, tab[d], out[d] * T[d] * 8, KLV_TABLE, 1);
     }
+    in_plane = in[0] * in[1] * in[2];
+    out_plane = out[0] * out[1] * out[2];
+    ksz = k[0] * k[1] * k[2];
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, ir->f32, "acc");
     x = klv_arg(ir, 0);
@@ -236,11 +253,11 @@ static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, co
     grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
     ml = LLVMBuildSRem(b, oc, klv_i64(ir, Mg), "");
     bias = has_b ? klv_load(ir, ir->f32, klv_arg(ir, 2), oc) : klv_f32c(ir, 0.0);
-    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
-    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
-    ny = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1), loy.iv), ir->i64, "");
-    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
-    nx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 3), lox.iv), ir->i64, "");
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, out_plane)));
+    for (d = 0; d < 3; d++) {
+        lo[d] = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, out[d]));
+        nt[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1 + 2 * d), lo[d].iv), ir->i64, "");
+    }
     LLVMBuildStore(b, bias, accp);
     lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
     {
@@ -249,40 +266,40 @@ static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, co
         LLVMValueRef c = klv_add(ir, klv_mul(ir, grp, klv_i64(ir, Cg)), lic.iv);
         LLVMValueRef xp = klv_gep(ir, ir->f32, x,
                                   klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), c),
-                                          klv_i64(ir, H * W)));
+                                          klv_i64(ir, in_plane)));
         LLVMValueRef wp = klv_gep(ir, ir->f32, w,
                                   klv_mul(ir, klv_add(ir, klv_mul(ir, c, klv_i64(ir, Mg)), ml),
-                                          klv_i64(ir, KH * KW)));
-        lty = klv_loop_begin(ir, klv_i64(ir, 0), ny);
-        ty = klv_affine(ir, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, T[0])), lty.iv), 2, 0);
-        {
-            LLVMValueRef iy = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2), ty), ir->i64, "");
-            LLVMValueRef ky = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2),
-                                                        klv_add(ir, ty, klv_i64(ir, 1))), ir->i64, "");
-            ltx = klv_loop_begin(ir, klv_i64(ir, 0), nx);
-            tx = klv_affine(ir, klv_add(ir, klv_mul(ir, lox.iv, klv_i64(ir, T[1])), ltx.iv), 2, 0);
-            {
-                LLVMValueRef ix = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4), tx), ir->i64, "");
-                LLVMValueRef kx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4),
-                                                            klv_add(ir, tx, klv_i64(ir, 1))), ir->i64, "");
-                LLVMValueRef xv = klv_load(ir, ir->f32, xp, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix));
-                LLVMValueRef wv = klv_load(ir, ir->f32, wp, klv_add(ir, klv_mul(ir, ky, klv_i64(ir, KW)), kx));
-                LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
-                                                LLVMBuildFMul(b, xv, wv, ""), ""), accp);
-            }
-            klv_loop_end(ir, &ltx);
+                                          klv_i64(ir, ksz)));
+        LLVMValueRef xv, wv;
+        for (d = 0; d < 3; d++) {
+            LLVMValueRef tp = klv_arg(ir, n->nin + 2 + 2 * d);
+            lt[d] = klv_loop_begin(ir, klv_i64(ir, 0), nt[d]);
+            tt = klv_affine(ir, klv_add(ir, klv_mul(ir, lo[d].iv, klv_i64(ir, T[d])), lt[d].iv), 2, 0);
+            ii[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, tp, tt), ir->i64, "");
+            kk[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, tp, klv_add(ir, tt, klv_i64(ir, 1))), ir->i64, "");
         }
-        klv_loop_end(ir, &lty);
+        xoff = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, ii[0], klv_i64(ir, in[1])), ii[1]),
+                                   klv_i64(ir, in[2])), ii[2]);
+        woff = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, kk[0], klv_i64(ir, k[1])), kk[1]),
+                                   klv_i64(ir, k[2])), kk[2]);
+        xv = klv_load(ir, ir->f32, xp, xoff);
+        wv = klv_load(ir, ir->f32, wp, woff);
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
+                                        LLVMBuildFMul(b, xv, wv, ""), ""), accp);
+        for (d = 2; d >= 0; d--)
+            klv_loop_end(ir, &lt[d]);
     }
     klv_loop_end(ir, &lic);
-    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+    klv_store(ir, ir->f32, yp,
+              klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lo[0].iv, klv_i64(ir, out[1])), lo[1].iv),
+                                  klv_i64(ir, out[2])), lo[2].iv),
               LLVMBuildLoad2(b, ir->f32, accp, ""));
-    klv_loop_end(ir, &lox);
-    klv_loop_end(ir, &loy);
+    for (d = 2; d >= 0; d--)
+        klv_loop_end(ir, &lo[d]);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
     plan->range = N * M;
-    plan->work = OH * OW * Cg * T[0] * T[1] * 2;
+    plan->work = out_plane * Cg * T[0] * T[1] * T[2] * 2;
     return 1;
 }
 
