@@ -707,6 +707,60 @@ static int emit_scatter(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+/* ReverseSequence of computed lengths (eval_REVERSESEQUENCE): per element
+ * i, len = lengths[its batch coordinate] and t its time coordinate; t <
+ * len reads element i + (len - 1 - 2t) * stride(time axis), else i.
+ * Guarded: a length outside [0, time extent] hands the node to the
+ * interpreter, which reports it. */
+static int emit_revseq_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *lt = &g->vals[n->in[1]].type;
+    int64_t es = (int64_t)gir_dtype_size(xt->dtype), ba = gir_attr_int(n, "batch_axis", 1);
+    int64_t ta = gir_attr_int(n, "time_axis", 0), xs[GIR_MAX_RANK], inner = 1, cnt, T;
+    int d, guard;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et;
+    LLVMValueRef i, bc, t, len, bad, src;
+    KlvLoop l;
+    if (n->nin != 2 || es < 1 || es > 8 || xt->rank < 2 || !ir->guard_ok ||
+        (lt->dtype != GIR_DT_I64 && lt->dtype != GIR_DT_I32) ||
+        g->vals[n->out[0]].type.dtype != xt->dtype || ba < 0 || ba >= xt->rank || ta < 0 ||
+        ta >= xt->rank || ba == ta || gir_type_numel(lt) < xt->dims[ba])
+        return 0;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = inner;
+        inner *= xt->dims[d];
+    }
+    cnt = inner;
+    T = xt->dims[ta];
+    et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    i = l.iv;
+    bc = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, xs[ba]), ""), klv_i64(ir, xt->dims[ba]), "");
+    t = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, xs[ta]), ""), klv_i64(ir, T), "");
+    len = klv_load(ir, lt->dtype == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 1), bc);
+    if (lt->dtype != GIR_DT_I64)
+        len = LLVMBuildSExt(b, len, ir->i64, "");
+    bad = LLVMBuildICmp(b, LLVMIntUGT, len, klv_i64(ir, T), "");
+    klv_guard(ir, guard, bad);
+    src = klv_add(ir, i, klv_mul(ir, LLVMBuildSub(b, LLVMBuildSub(b, len, klv_i64(ir, 1), ""),
+                                                  klv_mul(ir, t, klv_i64(ir, 2)), ""),
+                                 klv_i64(ir, xs[ta])));
+    src = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildNot(b, bad, ""),
+                                          LLVMBuildICmp(b, LLVMIntSLT, t, len, ""), ""),
+                          src, i, "");
+    klv_store(ir, et, klv_arg(ir, 2), i, klv_load(ir, et, klv_arg(ir, 0), src));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = cnt;
+    plan->work = 2;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -756,7 +810,10 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_TILE:
     case GIR_OP_DEPTHTOSPACE:
     case GIR_OP_SPACETODEPTH:
+        return emit_gather(ir, g, n, name, plan);
     case GIR_OP_REVERSESEQUENCE:
+        if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
+            return emit_revseq_dyn(ir, g, n, name, plan);
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;
