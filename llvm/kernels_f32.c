@@ -1425,6 +1425,230 @@ static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
     return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
 }
 
+/* ---- GridSample ---- */
+
+/* The module's function double kiln_gs_reflect(double x, double lo,
+ * double hi): gs_reflect of interp.c, x folded into [lo, hi] by
+ * reflection at both ends (both folds computed, the right one selected). */
+static LLVMValueRef gs_reflect_fn(KlvIr *ir)
+{
+    static const char fname[] = "kiln_gs_reflect";
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), pt[3] = {d, d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, pt, 3, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), x, lo, hi, range, two, fold[2], keep = ir->fn;
+    LLVMBuilderRef b = ir->b;
+    int k;
+    if (f)
+        return f;
+    f = LLVMAddFunction(ir->mod, fname, fty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    ir->fn = f;
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ir->ctx, f, "entry"));
+    x = LLVMGetParam(f, 0), lo = LLVMGetParam(f, 1), hi = LLVMGetParam(f, 2);
+    range = LLVMBuildFSub(b, hi, lo, "");
+    two = LLVMConstReal(d, 2);
+    for (k = 0; k < 2; k++) {
+        /* k = 0: below lo, 1: above hi */
+        LLVMValueRef dd = k ? LLVMBuildFSub(b, x, hi, "") : LLVMBuildFSub(b, lo, x, "");
+        LLVMValueRef q = call_f64(ir, "floor", LLVMBuildFDiv(b, dd, range, ""));
+        LLVMValueRef r = LLVMBuildFSub(b, dd, LLVMBuildFMul(b, q, range, ""), "");
+        LLVMValueRef even = LLVMBuildFCmp(b, LLVMRealOEQ, klv_call2_f64(ir, "fmod", q, two),
+                                          LLVMConstReal(d, 0), "");
+        LLVMValueRef a = LLVMBuildFAdd(b, lo, r, ""), c = LLVMBuildFSub(b, hi, r, "");
+        fold[k] = k ? LLVMBuildSelect(b, even, c, a, "") : LLVMBuildSelect(b, even, a, c, "");
+    }
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), fold[1], x, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, LLVMGetParam(f, 0), lo, ""), fold[0], x, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, range, LLVMConstReal(d, 0), ""), lo, x, "");
+    LLVMBuildRet(b, x);
+    ir->fn = keep;
+    return f;
+}
+
+/* Call kiln_gs_reflect. */
+static LLVMValueRef gs_reflect(KlvIr *ir, LLVMValueRef x, double lo, double hi)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), pt[3] = {d, d, d};
+    LLVMValueRef a[3] = {x, LLVMConstReal(d, lo), LLVMConstReal(d, hi)};
+    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, pt, 3, 0), gs_reflect_fn(ir), a, 3, "");
+}
+
+/* The sampling of one GridSample node. */
+typedef struct {
+    int64_t H, W; /* the input plane */
+    int pad;      /* 0 zeros, 1 border, 2 reflection */
+    int align;    /* align_corners */
+} KlvGs;
+
+/* gs_pixel of interp.c: pixel (r, c) (i64) of the plane at pl with the
+ * padding rule for taps outside, as a double. */
+static LLVMValueRef gs_pixel(KlvIr *ir, const KlvGs *s, LLVMValueRef pl, LLVMValueRef r, LLVMValueRef c)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef in, at, v;
+    if (s->pad == 1) {
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, klv_i64(ir, 0), ""), klv_i64(ir, 0), r, "");
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGE, r, klv_i64(ir, s->H), ""), klv_i64(ir, s->H - 1), r, "");
+        c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, c, klv_i64(ir, 0), ""), klv_i64(ir, 0), c, "");
+        c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGE, c, klv_i64(ir, s->W), ""), klv_i64(ir, s->W - 1), c, "");
+    } else if (s->pad == 2) {
+        double lo = s->align ? 0 : -0.5;
+        r = LLVMBuildFPToSI(b, gs_reflect(ir, LLVMBuildSIToFP(b, r, d, ""), lo, (double)s->H - 1 - lo), ir->i64, "");
+        c = LLVMBuildFPToSI(b, gs_reflect(ir, LLVMBuildSIToFP(b, c, d, ""), lo, (double)s->W - 1 - lo), ir->i64, "");
+    }
+    in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, r, klv_i64(ir, s->H), ""),
+                      LLVMBuildICmp(b, LLVMIntULT, c, klv_i64(ir, s->W), ""), "");
+    at = LLVMBuildSelect(b, in, klv_add(ir, klv_mul(ir, r, klv_i64(ir, s->W)), c), klv_i64(ir, 0), "");
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, pl, at), d, "");
+    return LLVMBuildSelect(b, in, v, LLVMConstReal(d, 0), "");
+}
+
+/* gs_cubic of interp.c: the 4 weights (A = -0.75) around fraction t. */
+static void gs_cubic(KlvIr *ir, LLVMValueRef t, LLVMValueRef *w)
+{
+    const double A = -0.75;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef one = LLVMConstReal(d, 1), x;
+    int k;
+    x = LLVMBuildFAdd(b, t, one, "");
+    w[0] = LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFSub(b,
+                         LLVMBuildFMul(b, LLVMConstReal(d, A), x, ""), LLVMConstReal(d, 5 * A), ""), x, ""),
+                         LLVMConstReal(d, 8 * A), ""), x, ""), LLVMConstReal(d, 4 * A), "");
+    for (k = 1; k < 3; k++) {
+        x = k == 1 ? t : LLVMBuildFSub(b, one, t, "");
+        w[k] = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, LLVMBuildFSub(b,
+                             LLVMBuildFMul(b, LLVMConstReal(d, A + 2), x, ""), LLVMConstReal(d, A + 3), ""),
+                             x, ""), x, ""), one, "");
+    }
+    w[3] = LLVMBuildFSub(b, LLVMBuildFSub(b, LLVMBuildFSub(b, one, w[0], ""), w[1], ""), w[2], "");
+}
+
+/* A grid coordinate g (double) of an axis of extent n as eval_GRIDSAMPLE
+ * maps it: unnormalized, padded (border clamps, reflection folds), then
+ * bounded to [-8, n + 8]. */
+static LLVMValueRef gs_coord(KlvIr *ir, const KlvGs *s, LLVMValueRef g, int64_t n)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef one = LLVMConstReal(d, 1), two = LLVMConstReal(d, 2), x, lo, hi;
+    if (s->align)
+        x = LLVMBuildFMul(b, LLVMBuildFDiv(b, LLVMBuildFAdd(b, g, one, ""), two, ""), LLVMConstReal(d, (double)(n - 1)), "");
+    else
+        x = LLVMBuildFDiv(b, LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, g, one, ""), LLVMConstReal(d, (double)n), ""),
+                                           one, ""), two, "");
+    if (s->pad == 1) {
+        lo = LLVMConstReal(d, 0), hi = LLVMConstReal(d, (double)(n - 1));
+        x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, x, lo, ""), lo,
+                            LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), hi, x, ""), "");
+    } else if (s->pad == 2) {
+        double l = s->align ? 0 : -0.5;
+        x = gs_reflect(ir, x, l, (double)n - 1 - l);
+    }
+    lo = LLVMConstReal(d, -8.0), hi = LLVMConstReal(d, (double)n + 8);
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, x, lo, ""),
+                           LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), hi, x, ""), lo, "");
+}
+
+/*
+ * GridSample, 2-D, f32 (eval_GRIDSAMPLE of interp.c): per output row
+ * (batch, i), per column j the grid point mapped once, then per channel
+ * the nearest (rint), bilinear or bicubic taps with the padding rule, in
+ * double in the interpreter's order, rounded to f32.  The mode is told
+ * apart by the interpreter's own test of its letters.
+ */
+static int emit_gridsample(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *gt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    const char *pad = gir_attr_string(n, "padding_mode", "zeros");
+    int64_t N, C, Ho, Wo;
+    int kind, u, t;
+    KlvGs s;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef bt, i, gi, x, y, pl, v, x0, y0, fx, fy, one, wx[4], wy[4], fl;
+    KlvLoop lr, lj, lc;
+    if (n->nin != 2 || n->nout != 1 || xt->rank != 4 || gt->rank != 4 || yt->rank != 4 ||
+        gt->dtype != GIR_DT_F32 || gt->dims[3] != 2 || gt->dims[0] != xt->dims[0] ||
+        yt->dims[0] != xt->dims[0] || yt->dims[1] != xt->dims[1] || yt->dims[2] != gt->dims[1] ||
+        yt->dims[3] != gt->dims[2] || xt->dims[2] < 1 || xt->dims[3] < 1 || strlen(mode) < 3)
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], Ho = yt->dims[2], Wo = yt->dims[3];
+    s.H = xt->dims[2];
+    s.W = xt->dims[3];
+    s.pad = pad[0] == 'z' ? 0 : pad[0] == 'b' ? 1 : 2;
+    s.align = gir_attr_int(n, "align_corners", 0) != 0;
+    kind = mode[0] == 'n' ? 0 : mode[1] == 'i' && mode[2] == 'l' ? 1 : 2;
+    if (s.pad == 2)
+        gs_reflect_fn(ir);
+    klv_kernel_begin(ir, name);
+    one = LLVMConstReal(d, 1);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    bt = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, Ho), "");
+    i = lr.iv;
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Wo));
+    gi = klv_mul(ir, klv_add(ir, klv_mul(ir, i, klv_i64(ir, Wo)), lj.iv), klv_i64(ir, 2));
+    x = gs_coord(ir, &s, LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), gi), d, ""), s.W);
+    y = gs_coord(ir, &s, LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), klv_add(ir, gi, klv_i64(ir, 1))), d, ""), s.H);
+    x0 = y0 = fx = fy = NULL;
+    if (kind == 0) {
+        x0 = LLVMBuildFPToSI(b, klv_rint_f64(ir, x), ir->i64, "");
+        y0 = LLVMBuildFPToSI(b, klv_rint_f64(ir, y), ir->i64, "");
+    } else {
+        x0 = LLVMBuildFPToSI(b, call_f64(ir, "floor", x), ir->i64, "");
+        y0 = LLVMBuildFPToSI(b, call_f64(ir, "floor", y), ir->i64, "");
+        if (kind == 1) {
+            fx = LLVMBuildFSub(b, x, LLVMBuildSIToFP(b, x0, d, ""), "");
+            fy = LLVMBuildFSub(b, y, LLVMBuildSIToFP(b, y0, d, ""), "");
+        } else {
+            fl = call_f64(ir, "floor", x);
+            gs_cubic(ir, LLVMBuildFSub(b, x, fl, ""), wx);
+            fl = call_f64(ir, "floor", y);
+            gs_cubic(ir, LLVMBuildFSub(b, y, fl, ""), wy);
+            x0 = LLVMBuildSub(b, x0, klv_i64(ir, 1), "");
+            y0 = LLVMBuildSub(b, y0, klv_i64(ir, 1), "");
+        }
+    }
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+    {
+        LLVMValueRef p = klv_add(ir, klv_mul(ir, bt, klv_i64(ir, C)), lc.iv);
+        pl = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, p, klv_i64(ir, s.H * s.W)));
+        if (kind == 0) {
+            v = gs_pixel(ir, &s, pl, y0, x0);
+        } else if (kind == 1) {
+            LLVMValueRef x1 = klv_add(ir, x0, klv_i64(ir, 1)), y1 = klv_add(ir, y0, klv_i64(ir, 1));
+            LLVMValueRef gx = LLVMBuildFSub(b, one, fx, ""), gy = LLVMBuildFSub(b, one, fy, "");
+            LLVMValueRef top = LLVMBuildFAdd(b, LLVMBuildFMul(b, gx, gs_pixel(ir, &s, pl, y0, x0), ""),
+                                             LLVMBuildFMul(b, fx, gs_pixel(ir, &s, pl, y0, x1), ""), "");
+            LLVMValueRef bot = LLVMBuildFAdd(b, LLVMBuildFMul(b, gx, gs_pixel(ir, &s, pl, y1, x0), ""),
+                                             LLVMBuildFMul(b, fx, gs_pixel(ir, &s, pl, y1, x1), ""), "");
+            v = LLVMBuildFAdd(b, LLVMBuildFMul(b, gy, top, ""), LLVMBuildFMul(b, fy, bot, ""), "");
+        } else {
+            v = LLVMConstReal(d, 0);
+            for (u = 0; u < 4; u++)
+                for (t = 0; t < 4; t++)
+                    v = LLVMBuildFAdd(b, v, LLVMBuildFMul(b, LLVMBuildFMul(b, wy[u], wx[t], ""),
+                                                          gs_pixel(ir, &s, pl, klv_add(ir, y0, klv_i64(ir, u)),
+                                                                   klv_add(ir, x0, klv_i64(ir, t))), ""), "");
+        }
+        klv_store(ir, ir->f32, klv_arg(ir, 2),
+                  klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, p, klv_i64(ir, Ho)),
+                                                  LLVMBuildSRem(b, i, klv_i64(ir, Ho), "")), klv_i64(ir, Wo)), lj.iv),
+                  LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    }
+    klv_loop_end(ir, &lc);
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = N * Ho;
+    plan->work = Wo * C * (kind == 2 ? 64 : 16);
+    return 1;
+}
+
 /* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
  * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
  * inside [0, C) summed in double in channel order, then
@@ -2317,6 +2541,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_batchnorm(ir, g, n, name, plan);
     case GIR_OP_LRN:
         return emit_lrn(ir, g, n, name, plan);
+    case GIR_OP_GRIDSAMPLE:
+        return emit_gridsample(ir, g, n, name, plan);
     case GIR_OP_MVN:
         return emit_mvn(ir, g, n, name, plan);
     case GIR_OP_CONVTRANSPOSE:

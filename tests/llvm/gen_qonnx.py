@@ -12,7 +12,10 @@ points, bias) and MatMulInteger (a per-column zero point); QuantizeLinear
 feeds i8 data into ConvInteger without zero points and QLinearMatMul
 (computed y_scale, per-column scales and zero points).  Also
 MeanVarianceNormalization (default and other axes), LRN of an even size,
-ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths."""
+ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths,
+GridSample (nearest with reflection and align_corners, bilinear with
+zeros, bicubic with border and with reflection; grid points up to 1.4
+outside [-1, 1])."""
 import base64
 import os
 
@@ -63,6 +66,7 @@ L.append(const("sr", np.array([5, 2, 24], np.int64)))
 L.append(const("tw1", rng.standard_normal((4, 2, 3)).astype(np.float32)))
 L.append(const("tb1", rng.standard_normal(2).astype(np.float32)))
 L.append(const("tw3", rng.standard_normal((4, 1, 2, 2, 2)).astype(np.float32)))
+L.append(const("grid", (rng.random((2, 3, 4, 2)) * 2.8 - 1.4).astype(np.float32)))
 L += [
     "%dq, %dqs, %dqz = DynamicQuantizeLinear(%x) : u8[2,4,5,6], f32[], u8[]",
     "%qi = QuantizeLinear(%x, %s8, %z8) : i8[2,4,5,6]",
@@ -80,8 +84,12 @@ L += [
     "%ct3 = ConvTranspose(%x5, %tw3) {group=2, kernel_shape=[2,2,2], strides=[1,2,1]} : f32[2,2,6,4,4]",
     "%xr = Reshape(%x, %sr) : f32[5,2,24]",
     "%rs = ReverseSequence(%xr, %l) {batch_axis=1, time_axis=0} : f32[5,2,24]",
+    '%gs1 = GridSample(%x, %grid) {mode="nearest", padding_mode="reflection", align_corners=1} : f32[2,4,3,4]',
+    "%gs2 = GridSample(%x, %grid) : f32[2,4,3,4]",
+    '%gs3 = GridSample(%x, %grid) {mode="bicubic", padding_mode="border"} : f32[2,4,3,4]',
+    '%gs4 = GridSample(%x, %grid) {mode="bicubic", padding_mode="reflection"} : f32[2,4,3,4]',
 ]
-for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs"]:
+for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4"]:
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
