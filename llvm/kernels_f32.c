@@ -1649,6 +1649,107 @@ static int emit_gridsample(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
+/*
+ * Einsum of float inputs and output (eval_EINSUM of interp.c, the equation
+ * parsed by gir_einsum_parse).  The interpreter walks every combination of
+ * the labels in label order and adds each product into its result
+ * element, so each result element is the sum, in double from 0, over the
+ * combinations of the labels not in the result in label order (the last
+ * fastest) of the product of the inputs' elements in input order (in
+ * double from 1).  One step per result element; the label values are
+ * worked out from the element's and the combination's numbers by
+ * constant divisions.
+ */
+static int emit_einsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const char *eq = gir_attr_string(n, "equation", "");
+    int ranks[GIR_EINSUM_MAX_IN], inout[GIR_EINSUM_LABELS] = {0}, sum[GIR_EINSUM_LABELS], nsum = 0;
+    int i, j, k;
+    int64_t size[GIR_EINSUM_LABELS], st[GIR_EINSUM_MAX_IN][GIR_MAX_RANK], ost[GIR_MAX_RANK];
+    int64_t total = 1, ncomb = 1, ny = gir_type_numel(yt), cs;
+    GirEinsum es;
+    char why[256];
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef val[GIR_EINSUM_LABELS], accp, prod;
+    KlvLoop lo, lc;
+    if (n->nin < 1 || n->nin > GIR_EINSUM_MAX_IN || n->nout != 1 || !klv_is_float_dt(yt->dtype) ||
+        ny < 1)
+        return 0;
+    for (i = 0; i < n->nin; i++) {
+        if (n->in[i] < 0 || !klv_is_float_dt(g->vals[n->in[i]].type.dtype))
+            return 0;
+        ranks[i] = g->vals[n->in[i]].type.rank;
+    }
+    if (gir_einsum_parse(eq, n->nin, ranks, &es, why, sizeof why) || es.out_rank != yt->rank)
+        return 0;
+    for (i = 0; i < GIR_EINSUM_LABELS; i++)
+        size[i] = -1;
+    for (i = 0; i < n->nin; i++)
+        for (j = 0; j < ranks[i]; j++)
+            if (size[es.in_lab[i][j]] < 0 || size[es.in_lab[i][j]] == 1)
+                size[es.in_lab[i][j]] = g->vals[n->in[i]].type.dims[j];
+    for (j = 0; j < es.out_rank; j++) {
+        if (size[es.out_lab[j]] != yt->dims[j] || inout[es.out_lab[j]])
+            return 0;
+        inout[es.out_lab[j]] = 1;
+    }
+    for (i = 0; i < GIR_EINSUM_LABELS; i++) {
+        if (size[i] < 0)
+            continue;
+        if (size[i] > 0 && total > ((int64_t)1 << 34) / size[i])
+            return 0;
+        total *= size[i];
+        if (!inout[i]) {
+            sum[nsum++] = i;
+            ncomb *= size[i];
+        }
+    }
+    for (i = 0; i < n->nin; i++) {
+        int64_t s1 = 1;
+        const GirType *t = &g->vals[n->in[i]].type;
+        for (j = ranks[i] - 1; j >= 0; j--) {
+            st[i][j] = t->dims[j] == 1 ? 0 : s1;
+            s1 *= t->dims[j];
+        }
+    }
+    for (j = es.out_rank - 1, cs = 1; j >= 0; j--) {
+        ost[j] = cs;
+        cs *= yt->dims[j];
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    for (j = 0; j < es.out_rank; j++)
+        val[es.out_lab[j]] = LLVMBuildURem(b, LLVMBuildUDiv(b, lo.iv, klv_i64(ir, ost[j]), ""),
+                                           klv_i64(ir, yt->dims[j]), "");
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ncomb));
+    for (k = nsum - 1, cs = 1; k >= 0; k--) {
+        val[sum[k]] = LLVMBuildURem(b, LLVMBuildUDiv(b, lc.iv, klv_i64(ir, cs), ""),
+                                    klv_i64(ir, size[sum[k]]), "");
+        cs *= size[sum[k]];
+    }
+    prod = LLVMConstReal(dt, 1);
+    for (i = 0; i < n->nin; i++) {
+        LLVMValueRef off = klv_i64(ir, 0);
+        for (j = 0; j < ranks[i]; j++)
+            if (st[i][j])
+                off = klv_add(ir, off, klv_mul(ir, val[es.in_lab[i][j]], klv_i64(ir, st[i][j])));
+        prod = LLVMBuildFMul(b, prod, klv_load_f64(ir, g->vals[n->in[i]].type.dtype, klv_arg(ir, i), off), "");
+    }
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), prod, ""), accp);
+    klv_loop_end(ir, &lc);
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), lo.iv, LLVMBuildLoad2(b, dt, accp, ""));
+    klv_loop_end(ir, &lo);
+    klv_kernel_end(ir);
+    plan->range = ny;
+    plan->work = ncomb * (n->nin + 1) * 2;
+    return 1;
+}
+
 /* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
  * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
  * inside [0, C) summed in double in channel order, then
@@ -2448,6 +2549,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_loss(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
+    if (n->op == GIR_OP_EINSUM && n->nout == 1 && !gir_node_is_nhwc(n))
+        return emit_einsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;

@@ -15,7 +15,8 @@ MeanVarianceNormalization (default and other axes), LRN of an even size,
 ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths,
 GridSample (nearest with reflection and align_corners, bilinear with
 zeros, bicubic with border and with reflection; grid points up to 1.4
-outside [-1, 1])."""
+outside [-1, 1]), Einsum (a batched product, a sum over two axes, an
+ellipsis diagonal)."""
 import base64
 import os
 
@@ -63,6 +64,7 @@ L.append(const("yz8", np.array(-5, np.int8).reshape(())))
 L.append(const("s3", np.array([2, 4, 30], np.int64)))
 L.append(const("s5", np.array([2, 4, 5, 2, 3], np.int64)))
 L.append(const("sr", np.array([5, 2, 24], np.int64)))
+L.append(const("sq", np.array([15, 4, 4], np.int64)))
 L.append(const("tw1", rng.standard_normal((4, 2, 3)).astype(np.float32)))
 L.append(const("tb1", rng.standard_normal(2).astype(np.float32)))
 L.append(const("tw3", rng.standard_normal((4, 1, 2, 2, 2)).astype(np.float32)))
@@ -88,8 +90,12 @@ L += [
     "%gs2 = GridSample(%x, %grid) : f32[2,4,3,4]",
     '%gs3 = GridSample(%x, %grid) {mode="bicubic", padding_mode="border"} : f32[2,4,3,4]',
     '%gs4 = GridSample(%x, %grid) {mode="bicubic", padding_mode="reflection"} : f32[2,4,3,4]',
+    '%e1 = Einsum(%x, %x) {equation="bcij,bckj->bcik"} : f32[2,4,5,5]',
+    '%e2 = Einsum(%x) {equation="bcij->cj"} : f32[4,6]',
+    "%xq = Reshape(%x, %sq) : f32[15,4,4]",
+    '%e3 = Einsum(%xq) {equation="...ii->...i"} : f32[15,4]',
 ]
-for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4"]:
+for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3"]:
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
