@@ -761,6 +761,71 @@ static int emit_revseq_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
+/* MaxUnpool (eval_MAXUNPOOL): one step on one thread, the output zeroed
+ * (as the interpreter's is), then per input element i in order the index
+ * at = I[i], a flat position in the shape the attributes give (the MaxPool
+ * input), placed at the same coordinates of the output and set to x[i] (a
+ * later one at the same place wins).  Guarded: an index outside that shape
+ * or a coordinate outside output_shape goes to the interpreter. */
+static int emit_maxunpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int cnt, ck, cs, cp, d, r = xt->rank, guard;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &ck);
+    const int64_t *st = gir_attr_ints(n, "strides", &cs);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cp);
+    int64_t dflt[GIR_MAX_RANK], ys[GIR_MAX_RANK], ne = gir_type_numel(xt), nd, q, yn = gir_type_numel(yt);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef at, bad, off;
+    KlvLoop l;
+    (void)cnt;
+    if (n->nin < 2 || n->nout != 1 || !ir->guard_ok || !klv_is_float_dt(xt->dtype) ||
+        yt->dtype != xt->dtype || it->dtype != GIR_DT_I64 || gir_type_numel(it) != ne || r < 3 ||
+        yt->rank != r || !k || ck != r - 2 || (st && cs != r - 2) || (pa && cp != 2 * (r - 2)) || ne < 1)
+        return 0;
+    dflt[0] = xt->dims[0];
+    dflt[1] = xt->dims[1];
+    for (d = 2; d < r; d++)
+        dflt[d] = (xt->dims[d] - 1) * (st ? st[d - 2] : 1) + k[d - 2] -
+                  (pa ? pa[d - 2] + pa[r - 2 + d - 2] : 0);
+    for (d = r - 1, q = 1; d >= 0; d--) {
+        if (dflt[d] < 1)
+            return 0;
+        ys[d] = q;
+        q *= yt->dims[d];
+    }
+    nd = klv_dims_prod(dflt, 0, r);
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, yn));
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), l.iv, LLVMConstReal(LLVMDoubleTypeInContext(ir->ctx), 0));
+    klv_loop_end(ir, &l);
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ne));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 1), l.iv);
+    bad = LLVMBuildICmp(b, LLVMIntUGE, at, klv_i64(ir, nd), "");
+    off = klv_i64(ir, 0);
+    for (d = r - 1, q = 1; d >= 0; d--) {
+        LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, at, klv_i64(ir, q), ""), klv_i64(ir, dflt[d]), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, c, klv_i64(ir, yt->dims[d]), ""), "");
+        off = klv_add(ir, off, klv_mul(ir, c, klv_i64(ir, ys[d])));
+        q *= dflt[d];
+    }
+    klv_guard(ir, guard, bad);
+    off = LLVMBuildSelect(b, bad, klv_i64(ir, 0), off, "");
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), off,
+                  LLVMBuildSelect(b, bad, LLVMConstReal(LLVMDoubleTypeInContext(ir->ctx), 0),
+                                  klv_load_f64(ir, xt->dtype, klv_arg(ir, 0), l.iv), ""));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->threads = 1;
+    plan->work = yn + ne * 4;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -773,6 +838,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_concat_split(ir, g, n, name, plan);
     if (n->op == GIR_OP_MAXPOOL)
         return emit_maxpool(ir, g, n, name, plan);
+    if (n->op == GIR_OP_MAXUNPOOL)
+        return emit_maxunpool(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
     switch (n->op) {

@@ -16,7 +16,7 @@ ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths,
 GridSample (nearest with reflection and align_corners, bilinear with
 zeros, bicubic with border and with reflection; grid points up to 1.4
 outside [-1, 1]), Einsum (a batched product, a sum over two axes, an
-ellipsis diagonal)."""
+ellipsis diagonal), MaxUnpool of MaxPool's indices."""
 import base64
 import os
 
@@ -65,6 +65,7 @@ L.append(const("s3", np.array([2, 4, 30], np.int64)))
 L.append(const("s5", np.array([2, 4, 5, 2, 3], np.int64)))
 L.append(const("sr", np.array([5, 2, 24], np.int64)))
 L.append(const("sq", np.array([15, 4, 4], np.int64)))
+L.append(const("su", np.array([2, 5, 4, 6], np.int64)))
 L.append(const("tw1", rng.standard_normal((4, 2, 3)).astype(np.float32)))
 L.append(const("tb1", rng.standard_normal(2).astype(np.float32)))
 L.append(const("tw3", rng.standard_normal((4, 1, 2, 2, 2)).astype(np.float32)))
@@ -94,8 +95,11 @@ L += [
     '%e2 = Einsum(%x) {equation="bcij->cj"} : f32[4,6]',
     "%xq = Reshape(%x, %sq) : f32[15,4,4]",
     '%e3 = Einsum(%xq) {equation="...ii->...i"} : f32[15,4]',
+    "%xu = Reshape(%x, %su) : f32[2,5,4,6]",
+    "%mp, %mpi = MaxPool(%xu) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,2,3], i64[2,5,2,3]",
+    "%mu = MaxUnpool(%mp, %mpi) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,4,6]",
 ]
-for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3"]:
+for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3", "mu"]:
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
