@@ -1750,6 +1750,116 @@ static int emit_einsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* Branch to a new block when cond holds, else to join; positioned in the
+ * new block. */
+static LLVMBasicBlockRef if_begin(KlvIr *ir, LLVMValueRef cond, const char *what)
+{
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, what);
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "join");
+    LLVMBuildCondBr(ir->b, cond, then, join);
+    LLVMPositionBuilderAtEnd(ir->b, then);
+    return join;
+}
+
+/* Close an if_begin: fall into join. */
+static void if_end(KlvIr *ir, LLVMBasicBlockRef join)
+{
+    LLVMBuildBr(ir->b, join);
+    LLVMPositionBuilderAtEnd(ir->b, join);
+}
+
+/*
+ * Det (eval_DET of interp.c): per matrix, Gaussian elimination with
+ * partial pivoting in double on a copy on the stack, the interpreter's
+ * steps in its order (the first largest |pivot|, a zero pivot ends with 0,
+ * a row swap negates, no step once the product is 0), rounded as st_f
+ * stores.  Matrices up to 64 x 64.
+ */
+static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int64_t M, mats;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef w, detp, pp, base, c, p, v, piv, f, det, cm;
+    LLVMBasicBlockRef j1, j2;
+    KlvLoop lm, lk, lc, lr, lk2;
+    if (n->nin != 1 || n->nout != 1 || xt->rank < 2 || !klv_is_float_dt(xt->dtype) ||
+        !klv_is_float_dt(yt->dtype))
+        return 0;
+    M = xt->dims[xt->rank - 1];
+    mats = gir_type_numel(yt);
+    if (M < 1 || M > 64 || xt->dims[xt->rank - 2] != M || mats < 1 || mats * M * M != gir_type_numel(xt))
+        return 0;
+    klv_kernel_begin(ir, name);
+    w = LLVMBuildArrayAlloca(b, dt, klv_i64(ir, M * M), "w");
+    detp = LLVMBuildAlloca(b, dt, "det");
+    pp = LLVMBuildAlloca(b, ir->i64, "p");
+    lm = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_mul(ir, lm.iv, klv_i64(ir, M * M));
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M * M));
+    klv_store(ir, dt, w, lk.iv, klv_load_f64(ir, xt->dtype, klv_arg(ir, 0), klv_add(ir, base, lk.iv)));
+    klv_loop_end(ir, &lk);
+    LLVMBuildStore(b, LLVMConstReal(dt, 1), detp);
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
+    c = lc.iv;
+    cm = klv_mul(ir, c, klv_i64(ir, M));
+    j1 = if_begin(ir, LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildLoad2(b, dt, detp, ""), LLVMConstReal(dt, 0), ""), "step");
+    /* the pivot row: the first of largest |w[r][c]| */
+    LLVMBuildStore(b, c, pp);
+    lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
+    p = LLVMBuildLoad2(b, ir->i64, pp, "");
+    v = call_f64(ir, "fabs", klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, M)), c)));
+    piv = call_f64(ir, "fabs", klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), c)));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, piv, ""), lr.iv, p, ""), pp);
+    klv_loop_end(ir, &lr);
+    p = LLVMBuildLoad2(b, ir->i64, pp, "");
+    piv = klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), c));
+    {
+        /* a zero pivot: the determinant is 0 (and no further step runs) */
+        LLVMBasicBlockRef zero = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zero");
+        LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "go");
+        LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOEQ, piv, LLVMConstReal(dt, 0), ""), zero, go);
+        LLVMPositionBuilderAtEnd(b, zero);
+        LLVMBuildStore(b, LLVMConstReal(dt, 0), detp);
+        LLVMBuildBr(b, j1);
+        LLVMPositionBuilderAtEnd(b, go);
+    }
+    j2 = if_begin(ir, LLVMBuildICmp(b, LLVMIntNE, p, c, ""), "swap");
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
+    {
+        LLVMValueRef a1 = klv_add(ir, cm, lk.iv), a2 = klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), lk.iv);
+        LLVMValueRef t1 = klv_load(ir, dt, w, a1), t2 = klv_load(ir, dt, w, a2);
+        klv_store(ir, dt, w, a1, t2);
+        klv_store(ir, dt, w, a2, t1);
+    }
+    klv_loop_end(ir, &lk);
+    LLVMBuildStore(b, LLVMBuildFNeg(b, LLVMBuildLoad2(b, dt, detp, ""), ""), detp);
+    if_end(ir, j2);
+    det = LLVMBuildFMul(b, LLVMBuildLoad2(b, dt, detp, ""), klv_load(ir, dt, w, klv_add(ir, cm, c)), "");
+    LLVMBuildStore(b, det, detp);
+    lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
+    {
+        LLVMValueRef rm = klv_mul(ir, lr.iv, klv_i64(ir, M));
+        f = LLVMBuildFDiv(b, klv_load(ir, dt, w, klv_add(ir, rm, c)), klv_load(ir, dt, w, klv_add(ir, cm, c)), "");
+        lk2 = klv_loop_begin(ir, c, klv_i64(ir, M));
+        klv_store(ir, dt, w, klv_add(ir, rm, lk2.iv),
+                  LLVMBuildFSub(b, klv_load(ir, dt, w, klv_add(ir, rm, lk2.iv)),
+                                LLVMBuildFMul(b, f, klv_load(ir, dt, w, klv_add(ir, cm, lk2.iv)), ""), ""));
+        klv_loop_end(ir, &lk2);
+    }
+    klv_loop_end(ir, &lr);
+    if_end(ir, j1);
+    klv_loop_end(ir, &lc);
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, 1), lm.iv, LLVMBuildLoad2(b, dt, detp, ""));
+    klv_loop_end(ir, &lm);
+    klv_kernel_end(ir);
+    plan->range = mats;
+    plan->work = M * M * M;
+    return 1;
+}
+
 /* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
  * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
  * inside [0, C) summed in double in channel order, then
@@ -2549,6 +2659,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_loss(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
+    if (n->op == GIR_OP_DET && !gir_node_is_nhwc(n))
+        return emit_det(ir, g, n, name, plan);
     if (n->op == GIR_OP_EINSUM && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_einsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||

@@ -16,7 +16,7 @@ ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths,
 GridSample (nearest with reflection and align_corners, bilinear with
 zeros, bicubic with border and with reflection; grid points up to 1.4
 outside [-1, 1]), Einsum (a batched product, a sum over two axes, an
-ellipsis diagonal), MaxUnpool of MaxPool's indices."""
+ellipsis diagonal), MaxUnpool of MaxPool's indices, Det."""
 import base64
 import os
 
@@ -98,8 +98,9 @@ L += [
     "%xu = Reshape(%x, %su) : f32[2,5,4,6]",
     "%mp, %mpi = MaxPool(%xu) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,2,3], i64[2,5,2,3]",
     "%mu = MaxUnpool(%mp, %mpi) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,4,6]",
+    "%dt = Det(%xq) : f32[15]",
 ]
-for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3", "mu"]:
+for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3", "mu", "dt"]:
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
