@@ -1860,6 +1860,159 @@ static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     return 1;
 }
 
+/*
+ * RoiAlign (eval_ROIALIGN of interp.c, the ONNX reference's sampling): one
+ * step per output row (region, channel, bin row).  The region's box,
+ * bins and sampling grid (sampling_ratio, else ceil of the bin size) are
+ * worked out in double as the interpreter does; per bin the samples in
+ * order, each bilinear from its four corners (clamped at the edge, a
+ * sample farther out reads nothing), summed and averaged, or in max mode
+ * the largest weighted corner.  Guarded: a batch index out of range or a
+ * grid past 4096 goes to the interpreter.
+ */
+static int emit_roialign(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *rt, *bt, *yt = &g->vals[n->out[0]].type;
+    int64_t C, H, W, R, oh, ow, sr = gir_attr_int(n, "sampling_ratio", 0);
+    double scale = gir_attr_float(n, "spatial_scale", 1.0f);
+    int half = strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"), "half_pixel") == 0;
+    int is_max = strcmp(gir_attr_string(n, "mode", "avg"), "max") == 0, guard, q, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef row, ph, t, c, r, bi, bad, box[4], rw, rh, bw, bh, gh, gw, p, pl, accp, bestp, cnt;
+    LLVMValueRef one, zero, y, x, yl, xl, yh, xh, ly, lx, wq[4], vq[4], v, best, in;
+    LLVMBasicBlockRef jin, out, join;
+    KlvLoop lr, lw, ly_, lx_;
+    if (n->nin != 3 || n->nout != 1 || !ir->guard_ok || xt->rank != 4 || yt->rank != 4 ||
+        !klv_is_float_dt(xt->dtype) || !klv_is_float_dt(yt->dtype))
+        return 0;
+    rt = &g->vals[n->in[1]].type;
+    bt = &g->vals[n->in[2]].type;
+    C = xt->dims[1], H = xt->dims[2], W = xt->dims[3], R = yt->dims[0], oh = yt->dims[2], ow = yt->dims[3];
+    if (!klv_is_float_dt(rt->dtype) || gir_type_numel(rt) < R * 4 ||
+        (bt->dtype != GIR_DT_I64 && bt->dtype != GIR_DT_I32) || gir_type_numel(bt) < R ||
+        yt->dims[1] != C || R < 1 || oh < 1 || ow < 1 || H < 1 || W < 1)
+        return 0;
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    one = LLVMConstReal(dt, 1);
+    zero = LLVMConstReal(dt, 0);
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    bestp = LLVMBuildAlloca(b, dt, "best");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    row = lr.iv;
+    ph = LLVMBuildSRem(b, row, klv_i64(ir, oh), "");
+    t = LLVMBuildSDiv(b, row, klv_i64(ir, oh), "");
+    c = LLVMBuildSRem(b, t, klv_i64(ir, C), "");
+    r = LLVMBuildSDiv(b, t, klv_i64(ir, C), "");
+    bi = klv_load(ir, bt->dtype == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 2), r);
+    if (bt->dtype != GIR_DT_I64)
+        bi = LLVMBuildSExt(b, bi, ir->i64, "");
+    bad = LLVMBuildICmp(b, LLVMIntUGE, bi, klv_i64(ir, xt->dims[0]), "");
+    for (k = 0; k < 4; k++)
+        box[k] = LLVMBuildFSub(b, LLVMBuildFMul(b, klv_load_f64(ir, rt->dtype, klv_arg(ir, 1),
+                                                                klv_affine(ir, r, 4, k)),
+                                                LLVMConstReal(dt, scale), ""),
+                               LLVMConstReal(dt, half ? 0.5 : 0.0), "");
+    rw = LLVMBuildFSub(b, box[2], box[0], "");
+    rh = LLVMBuildFSub(b, box[3], box[1], "");
+    if (!half) {
+        rw = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, rw, one, ""), rw, one, "");
+        rh = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, rh, one, ""), rh, one, "");
+    }
+    bh = LLVMBuildFDiv(b, rh, LLVMConstReal(dt, (double)oh), "");
+    bw = LLVMBuildFDiv(b, rw, LLVMConstReal(dt, (double)ow), "");
+    if (sr > 0) {
+        gh = gw = klv_i64(ir, sr);
+    } else {
+        gh = d2i_value(ir, call_f64(ir, "ceil", LLVMBuildFDiv(b, rh, LLVMConstReal(dt, (double)oh), "")));
+        gw = d2i_value(ir, call_f64(ir, "ceil", LLVMBuildFDiv(b, rw, LLVMConstReal(dt, (double)ow), "")));
+    }
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, gh, klv_i64(ir, 4096), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, gw, klv_i64(ir, 4096), ""), "");
+    klv_guard(ir, guard, bad);
+    bi = LLVMBuildSelect(b, bad, klv_i64(ir, 0), bi, "");
+    gh = LLVMBuildSelect(b, bad, klv_i64(ir, 0), gh, "");
+    gw = LLVMBuildSelect(b, bad, klv_i64(ir, 0), gw, "");
+    cnt = LLVMBuildMul(b, gh, gw, "");
+    cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, cnt, klv_i64(ir, 0), ""), cnt, klv_i64(ir, 1), "");
+    p = klv_add(ir, klv_mul(ir, bi, klv_i64(ir, C)), c);
+    pl = klv_mul(ir, p, klv_i64(ir, H * W));
+    lw = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ow));
+    LLVMBuildStore(b, zero, accp);
+    LLVMBuildStore(b, LLVMConstReal(dt, -HUGE_VAL), bestp);
+    ly_ = klv_loop_begin(ir, klv_i64(ir, 0), gh);
+    lx_ = klv_loop_begin(ir, klv_i64(ir, 0), gw);
+    y = LLVMBuildFAdd(b, LLVMBuildFAdd(b, box[1], LLVMBuildFMul(b, LLVMBuildSIToFP(b, ph, dt, ""), bh, ""), ""),
+                      LLVMBuildFDiv(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, ly_.iv, dt, ""),
+                                                                      LLVMConstReal(dt, 0.5), ""), bh, ""),
+                                    LLVMBuildSIToFP(b, gh, dt, ""), ""), "");
+    x = LLVMBuildFAdd(b, LLVMBuildFAdd(b, box[0], LLVMBuildFMul(b, LLVMBuildSIToFP(b, lw.iv, dt, ""), bw, ""), ""),
+                      LLVMBuildFDiv(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, lx_.iv, dt, ""),
+                                                                      LLVMConstReal(dt, 0.5), ""), bw, ""),
+                                    LLVMBuildSIToFP(b, gw, dt, ""), ""), "");
+    in = LLVMBuildAnd(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, y, LLVMConstReal(dt, -1), ""),
+                                      LLVMBuildFCmp(b, LLVMRealOLE, y, LLVMConstReal(dt, (double)H), ""), ""),
+                      LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, x, LLVMConstReal(dt, -1), ""),
+                                   LLVMBuildFCmp(b, LLVMRealOLE, x, LLVMConstReal(dt, (double)W), ""), ""), "");
+    jin = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "inside");
+    out = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "outside");
+    join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "sampled");
+    LLVMBuildCondBr(b, in, jin, out);
+    LLVMPositionBuilderAtEnd(b, out);
+    best = LLVMBuildLoad2(b, dt, bestp, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, best, zero, ""), best, zero, ""), bestp);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, jin);
+    y = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, y, zero, ""), zero, y, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, x, zero, ""), zero, x, "");
+    yl = LLVMBuildFPToSI(b, y, ir->i64, "");
+    xl = LLVMBuildFPToSI(b, x, ir->i64, "");
+    {
+        LLVMValueRef ey = LLVMBuildICmp(b, LLVMIntSGE, yl, klv_i64(ir, H - 1), "");
+        LLVMValueRef ex = LLVMBuildICmp(b, LLVMIntSGE, xl, klv_i64(ir, W - 1), "");
+        yl = LLVMBuildSelect(b, ey, klv_i64(ir, H - 1), yl, "");
+        yh = LLVMBuildSelect(b, ey, klv_i64(ir, H - 1), klv_add(ir, yl, klv_i64(ir, 1)), "");
+        y = LLVMBuildSelect(b, ey, LLVMConstReal(dt, (double)(H - 1)), y, "");
+        xl = LLVMBuildSelect(b, ex, klv_i64(ir, W - 1), xl, "");
+        xh = LLVMBuildSelect(b, ex, klv_i64(ir, W - 1), klv_add(ir, xl, klv_i64(ir, 1)), "");
+        x = LLVMBuildSelect(b, ex, LLVMConstReal(dt, (double)(W - 1)), x, "");
+    }
+    ly = LLVMBuildFSub(b, y, LLVMBuildSIToFP(b, yl, dt, ""), "");
+    lx = LLVMBuildFSub(b, x, LLVMBuildSIToFP(b, xl, dt, ""), "");
+    wq[0] = LLVMBuildFMul(b, LLVMBuildFSub(b, one, ly, ""), LLVMBuildFSub(b, one, lx, ""), "");
+    wq[1] = LLVMBuildFMul(b, LLVMBuildFSub(b, one, ly, ""), lx, "");
+    wq[2] = LLVMBuildFMul(b, ly, LLVMBuildFSub(b, one, lx, ""), "");
+    wq[3] = LLVMBuildFMul(b, ly, lx, "");
+    for (q = 0; q < 4; q++) {
+        LLVMValueRef yy = q < 2 ? yl : yh, xx = q % 2 ? xh : xl;
+        vq[q] = klv_load_f64(ir, xt->dtype, klv_arg(ir, 0),
+                             klv_add(ir, pl, klv_add(ir, klv_mul(ir, yy, klv_i64(ir, W)), xx)));
+    }
+    for (q = 0; q < 4; q++) {
+        v = LLVMBuildFMul(b, wq[q], vq[q], "");
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), v, ""), accp);
+        best = LLVMBuildLoad2(b, dt, bestp, "");
+        LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, best, ""), v, best, ""), bestp);
+    }
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+    klv_loop_end(ir, &lx_);
+    klv_loop_end(ir, &ly_);
+    v = is_max ? LLVMBuildLoad2(b, dt, bestp, "")
+               : LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildSIToFP(b, cnt, dt, ""), "");
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, 3),
+                  klv_add(ir, klv_mul(ir, row, klv_i64(ir, ow)), lw.iv), v);
+    klv_loop_end(ir, &lw);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = R * C * oh;
+    plan->work = ow * 64;
+    return 1;
+}
+
 /* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
  * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
  * inside [0, C) summed in double in channel order, then
@@ -2659,6 +2812,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_loss(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
+    if (n->op == GIR_OP_ROIALIGN && !gir_node_is_nhwc(n))
+        return emit_roialign(ir, g, n, name, plan);
     if (n->op == GIR_OP_DET && !gir_node_is_nhwc(n))
         return emit_det(ir, g, n, name, plan);
     if (n->op == GIR_OP_EINSUM && n->nout == 1 && !gir_node_is_nhwc(n))

@@ -16,7 +16,9 @@ ConvTranspose 1-D and 3-D (group 2), ReverseSequence of computed lengths,
 GridSample (nearest with reflection and align_corners, bilinear with
 zeros, bicubic with border and with reflection; grid points up to 1.4
 outside [-1, 1]), Einsum (a batched product, a sum over two axes, an
-ellipsis diagonal), MaxUnpool of MaxPool's indices, Det."""
+ellipsis diagonal), MaxUnpool of MaxPool's indices, Det, RoiAlign (avg with half_pixel and
+its own grid, max with output_half_pixel and sampling_ratio 2; a box
+past the map)."""
 import base64
 import os
 
@@ -66,6 +68,8 @@ L.append(const("s5", np.array([2, 4, 5, 2, 3], np.int64)))
 L.append(const("sr", np.array([5, 2, 24], np.int64)))
 L.append(const("sq", np.array([15, 4, 4], np.int64)))
 L.append(const("su", np.array([2, 5, 4, 6], np.int64)))
+L.append(const("rois", np.array([[1, 1, 7, 9], [-2, -1, 14, 11], [3.5, 0.5, 6, 4.25]], np.float32)))
+L.append(const("rb", np.array([0, 1, 1], np.int64)))
 L.append(const("tw1", rng.standard_normal((4, 2, 3)).astype(np.float32)))
 L.append(const("tb1", rng.standard_normal(2).astype(np.float32)))
 L.append(const("tw3", rng.standard_normal((4, 1, 2, 2, 2)).astype(np.float32)))
@@ -99,8 +103,10 @@ L += [
     "%mp, %mpi = MaxPool(%xu) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,2,3], i64[2,5,2,3]",
     "%mu = MaxUnpool(%mp, %mpi) {kernel_shape=[2,2], strides=[2,2]} : f32[2,5,4,6]",
     "%dt = Det(%xq) : f32[15]",
+    "%ra1 = RoiAlign(%x, %rois, %rb) {output_height=3, output_width=2, spatial_scale=0.5} : f32[3,4,3,2]",
+    '%ra2 = RoiAlign(%x, %rois, %rb) {mode="max", sampling_ratio=2, coordinate_transformation_mode="output_half_pixel", output_height=2, output_width=2} : f32[3,4,2,2]',
 ]
-for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3", "mu", "dt"]:
+for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", "ct1", "ct3", "rs", "gs1", "gs2", "gs3", "gs4", "e1", "e2", "e3", "mu", "dt", "ra1", "ra2"]:
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")

@@ -5,22 +5,23 @@
 # points), QLinearConv (per-channel scales and zero points, bias),
 # MatMulInteger, QLinearMatMul (computed y_scale), MeanVarianceNormalization,
 # LRN, ConvTranspose 1-D and 3-D, ReverseSequence of computed lengths,
-# GridSample in three modes and three paddings, Einsum, MaxUnpool, Det:
+# GridSample in three modes and three paddings, Einsum, MaxUnpool, Det,
+# RoiAlign:
 # --target cpu compiles every node and every output is byte for byte the
 # interpreter's; a sequence length out of range and a y_scale of 0 set the
 # kernels' guards and --target cpu fails with the interpreter's own error.
 g=$HERE/cases/qonnx.gir
 ins() { echo -i $HERE/cases/qonnx-x.npy -i $HERE/cases/qonnx-$1.npy -i $HERE/cases/qonnx-$2.npy; }
 c=() r=()
-for k in $(seq 0 22); do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
+for k in $(seq 0 24); do c+=(-o $TMP/cpu$k.npy) r+=(-o $TMP/ref$k.npy); done
 $KILN run $g $(ins l ys) --target cpu "${c[@]}" > /dev/null 2> $TMP/run.err
 cat $TMP/run.err
-grep -q ': 28 of 28 nodes compiled, 0 in the interpreter;' $TMP/run.err
+grep -q ': 30 of 30 nodes compiled, 0 in the interpreter;' $TMP/run.err
 $KILN run $g $(ins l ys) "${r[@]}" > /dev/null
-for k in $(seq 0 22); do
+for k in $(seq 0 24); do
     cmp $TMP/cpu$k.npy $TMP/ref$k.npy
 done
-echo "23 outputs: --target cpu byte for byte the interpreter"
+echo "25 outputs: --target cpu byte for byte the interpreter"
 for bad in "l-bad ys" "l ys-bad"; do
     if $KILN run $g $(ins $bad) --target cpu > /dev/null 2> $TMP/cpu.err; then exit 1; fi
     if $KILN run $g $(ins $bad) > /dev/null 2> $TMP/ref.err; then exit 1; fi
