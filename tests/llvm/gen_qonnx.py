@@ -3,7 +3,8 @@
 with them, in their corner cases, and its inputs cases/qonnx-x.npy,
 qonnx-l.npy, qonnx-ys.npy (and qonnx-l-bad.npy, a sequence length out of
 range, qonnx-ys-bad.npy, a y_scale of 0).  Run once with /usr/bin/python3;
-the outputs are checked in.
+the outputs are checked in, with cases/qonnx-guard.gir (the guarded
+nodes alone, for the refused inputs).
 
 DynamicQuantizeLinear of x feeds u8 data and its zero point into
 ConvInteger (groups, stride, dilation, uneven pads, a per-channel u8
@@ -110,6 +111,14 @@ for o in ["dq", "dqs", "dqz", "ci", "ci2", "qc", "mi", "qm", "mv", "mv2", "lr", 
     L.append(f"output %{o}")
 with open(os.path.join(here, "qonnx.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
+# cases/qonnx-guard.gir: the two guarded nodes alone (their inputs as in
+# qonnx.gir), so the refused inputs compile a small graph
+G = [l for l in L[:5]] + [l for l in L if l.startswith(("const %s8 ", "const %z8 ", "const %bi", "const %yz8 ", "const %sr "))]
+G[0] = 'graph "qonnx_guard" opset 17'
+G[1] = "# The guarded nodes of qonnx.gir alone; inputs cases/qonnx-{x,l,ys}.npy and the -bad ones (cases/qonnx.sh)."
+G += [l for l in L if l.startswith(("%qi ", "%qm ", "%xr ", "%rs "))] + ["output %qm", "output %rs"]
+with open(os.path.join(here, "qonnx-guard.gir"), "w") as f:
+    f.write("\n".join(G) + "\n")
 np.save(os.path.join(here, "qonnx-x.npy"), (rng.standard_normal((2, 4, 5, 6)) * 2).astype(np.float32))
 np.save(os.path.join(here, "qonnx-l.npy"), np.array([3, 5], np.int64))
 np.save(os.path.join(here, "qonnx-l-bad.npy"), np.array([3, 6], np.int64))
