@@ -306,6 +306,24 @@ typedef struct {
 void gir_window(const GirNode *n, const GirType *x, const GirType *y, const int64_t *k,
                 GirWindow *g);
 
+/* An Einsum equation parsed for inputs of the given ranks.  Labels are
+ * numbered: letters 0..51, the axes an ellipsis stands for 52.. (aligned to
+ * the right, as numpy broadcasts them). */
+#define GIR_EINSUM_MAX_IN 8
+#define GIR_EINSUM_LABELS (52 + GIR_MAX_RANK)
+typedef struct {
+    int nin;                                        /* inputs */
+    int in_rank[GIR_EINSUM_MAX_IN];                 /* each input's rank */
+    int in_lab[GIR_EINSUM_MAX_IN][GIR_MAX_RANK];    /* each input axis's label */
+    int out_rank;                                   /* the result's rank */
+    int out_lab[GIR_MAX_RANK];                      /* each result axis's label */
+} GirEinsum;
+
+/* Parse eq ("ij,jk->ik", "...ii->...i", "ij" for the implicit form) for
+ * nin inputs of ranks[]; 0, or -1 with the reason in why. */
+int gir_einsum_parse(const char *eq, int nin, const int *ranks, GirEinsum *es, char *why,
+                     size_t whysize);
+
 /* The geometry of ConvTranspose over input x with kernel extents k: per
  * spatial axis in, k, s, d, the padding taken off the full output before
  * (pb) and after (pe), and the output extent out, from output_shape,

@@ -51,24 +51,6 @@ int gir_next_index(int64_t *idx, const int64_t *dims, int r);
 int64_t gir_nms(const float *boxes, const float *scores, int64_t B, int64_t C, int64_t N,
                 int64_t max_out, float iou, float sthr, int center, int64_t *out);
 
-/* An Einsum equation parsed for inputs of the given ranks.  Labels are
- * numbered: letters 0..51, the axes an ellipsis stands for 52.. (aligned to
- * the right, as numpy broadcasts them). */
-#define GIR_EINSUM_MAX_IN 8
-#define GIR_EINSUM_LABELS (52 + GIR_MAX_RANK)
-typedef struct {
-    int nin;                                        /* inputs */
-    int in_rank[GIR_EINSUM_MAX_IN];                 /* each input's rank */
-    int in_lab[GIR_EINSUM_MAX_IN][GIR_MAX_RANK];    /* each input axis's label */
-    int out_rank;                                   /* the result's rank */
-    int out_lab[GIR_MAX_RANK];                      /* each result axis's label */
-} GirEinsum;
-
-/* Parse eq ("ij,jk->ik", "...ii->...i", "ij" for the implicit form) for
- * nin inputs of ranks[]; 0, or -1 with the reason in why. */
-int gir_einsum_parse(const char *eq, int nin, const int *ranks, GirEinsum *es, char *why,
-                     size_t whysize);
-
 /* An ints attribute of exactly count entries (count < 0: any), each in
  * [lo, hi].  Absent: *out = NULL, and an error unless optional. */
 int gir_rq_attr(const GirNode *n, const char *name, int64_t count, int64_t lo, int64_t hi,

@@ -148,6 +148,9 @@ LLVMValueRef klv_mul(KlvIr *ir, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef klv_affine(KlvIr *ir, LLVMValueRef a, int64_t k, int64_t c);
 /* Call a float intrinsic or libm function of one f32 argument. */
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x);
+/* llvm.rint.f64 of a double: round half to even (the default rounding
+ * mode), as rint() in the interpreters. */
+LLVMValueRef klv_rint_f64(KlvIr *ir, LLVMValueRef v);
 /* Call a libm function of two double arguments (pow, fmod, fmax, ...). */
 LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMValueRef y);
 /* A 1-D or 2-D sliding window (Conv, the pools) as a 2-D one: a 1-D window
@@ -209,6 +212,8 @@ KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
 KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 KlvEmitFn klv_emit_gemm_i8; /* gemm_i8.c: int8 Gemm and MatMul */
 KlvEmitFn klv_emit_gemm_f32; /* gemm_f32.c: fp32 Gemm and MatMul (through klv_emit_f32) */
+KlvEmitFn klv_emit_qonnx; /* kernels_qonnx.c: ConvInteger, QLinearConv, MatMulInteger,
+                             QLinearMatMul, DynamicQuantizeLinear */
 
 /* The operands of a Gemm or MatMul node: where each element of A, B and C
  * is (gemm_f32.c, gemm_i8.c). */

@@ -234,6 +234,15 @@ void klv_loop_end(KlvIr *ir, KlvLoop *l)
     LLVMPositionBuilderAtEnd(ir->b, l->exit);
 }
 
+LLVMValueRef klv_rint_f64(KlvIr *ir, LLVMValueRef v)
+{
+    static const char fname[] = "llvm.rint";
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
+                                                 &d, 1);
+    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, &d, 1, 0), f, &v, 1, "");
+}
+
 LLVMValueRef klv_call_f32(KlvIr *ir, const char *fname, LLVMValueRef x)
 {
     LLVMTypeRef fty = LLVMFunctionType(ir->f32, &ir->f32, 1, 0);

@@ -170,60 +170,77 @@ static int64_t convt_taps(const GirWindow *g, int d, int32_t *cnt, int32_t *tab,
 }
 
 /*
- * ConvTranspose, 2-D, any group, stride, dilation and padding (the
- * geometry of gir_convt_window).  The interpreter scatters: each input
- * element adds x * w into the outputs it reaches, channel by channel, in
- * row-major input order.  Here each output gathers the same products in
- * the same order (bias, then per input channel of its group the input
- * pixels that reach it by ascending row and column), with per-axis tap
- * tables made now, so the sums are the interpreter's, rounding for
- * rounding.  Outer loop over (batch, output channel) planes.
+ * ConvTranspose, 1-D, 2-D or 3-D, any group, stride, dilation and padding
+ * (the geometry of gir_convt_window).  The interpreter scatters: each
+ * input element adds x * w into the outputs it reaches, channel by
+ * channel, in row-major input order.  Here each output gathers the same
+ * products in the same order (bias, then per input channel of its group
+ * the input pixels that reach it by ascending depth, row and column), with
+ * per-axis tap tables made now, so the sums are the interpreter's,
+ * rounding for rounding.  A 1-D or 2-D one is a 3-D one whose missing
+ * axes have extent 1 (one tap, index 0).  Outer loop over (batch, output
+ * channel) planes.
  */
 static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                               KlvPlan *plan)
 {
     const GirType *xt = &g->vals[n->in[0]].type, *wt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
-    int has_b = n->nin > 2 && n->in[2] >= 0, d;
-    int64_t G = gir_attr_int(n, "group", 1), N, C, H, W, M, Mg, Cg, OH, OW, KH, KW, T[2];
-    int32_t *cnt[2], *tab[2];
-    GirWindow gw;
+    int has_b = n->nin > 2 && n->in[2] >= 0, d, r = xt->rank, lead;
+    int64_t G = gir_attr_int(n, "group", 1), N, C, M, Mg, Cg, T[3], in[3], out[3], k[3];
+    int64_t in_plane, out_plane, ksz;
+    int32_t *cnt[3] = {NULL, NULL, NULL}, *tab[3] = {NULL, NULL, NULL};
+    GirWindow gw, g3;
     LLVMBuilderRef b = ir->b;
-    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, ny, nx, ty, tx;
-    KlvLoop lp, loy, lox, lic, lty, ltx;
-    if (xt->rank != 4 || wt->rank != 4 || yt->rank != 4 || n->nout != 1 || G < 1 ||
+    LLVMValueRef x, w, y, bias, plane, nb, oc, grp, ml, yp, accp, nt[3], tt, ii[3], kk[3], xoff, woff;
+    KlvLoop lp, lo[3], lic, lt[3];
+    if (r < 3 || r > 5 || wt->rank != r || yt->rank != r || n->nout != 1 || G < 1 ||
         gir_attr_string(n, "act", NULL) || (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) ||
         wt->dtype != GIR_DT_F32)
         return 0;
-    N = xt->dims[0], C = xt->dims[1], H = xt->dims[2], W = xt->dims[3];
-    M = yt->dims[1], OH = yt->dims[2], OW = yt->dims[3], KH = wt->dims[2], KW = wt->dims[3];
+    N = xt->dims[0], C = xt->dims[1], M = yt->dims[1];
     if (C % G != 0 || M % G != 0 || wt->dims[0] != C || wt->dims[1] * G != M)
         return 0;
     Cg = C / G, Mg = M / G;
     gir_convt_window(n, xt, wt->dims + 2, &gw);
-    if (gw.out[0] != OH || gw.out[1] != OW || H >= INT32_MAX || W >= INT32_MAX)
-        return 0;
-    for (d = 0; d < 2; d++) {
-        T[d] = convt_taps(&gw, d, NULL, NULL, 0);
+    /* the spatial axes as three, the missing leading ones of extent 1 */
+    lead = 5 - r;
+    memset(&g3, 0, sizeof g3);
+    g3.nsp = 3;
+    for (d = 0; d < 3; d++) {
+        int a = d - lead;
+        g3.in[d] = a < 0 ? 1 : gw.in[a];
+        g3.out[d] = a < 0 ? 1 : gw.out[a];
+        g3.k[d] = a < 0 ? 1 : gw.k[a];
+        g3.s[d] = a < 0 ? 1 : gw.s[a];
+        g3.d[d] = a < 0 ? 1 : gw.d[a];
+        g3.pb[d] = a < 0 ? 0 : gw.pb[a];
+        if (a >= 0 && (gw.out[a] != yt->dims[a + 2] || gw.in[a] >= INT32_MAX))
+            return 0;
+        in[d] = g3.in[d], out[d] = g3.out[d], k[d] = g3.k[d];
+    }
+    for (d = 0; d < 3; d++) {
+        T[d] = convt_taps(&g3, d, NULL, NULL, 0);
         if (T[d] == 0)
             T[d] = 1; /* no output reached: the tables still need a row */
-        cnt[d] = malloc(sizeof(int32_t) * (size_t)gw.out[d]);
-        tab[d] = calloc((size_t)(gw.out[d] * T[d] * 2), sizeof(int32_t));
+        cnt[d] = malloc(sizeof(int32_t) * (size_t)out[d]);
+        tab[d] = calloc((size_t)(out[d] * T[d] * 2), sizeof(int32_t));
         if (!cnt[d] || !tab[d]) {
-            free(cnt[d]);
-            free(tab[d]);
-            if (d == 1) {
-                free(cnt[0]);
-                free(tab[0]);
+            for (d = 0; d < 3; d++) {
+                free(cnt[d]);
+                free(tab[d]);
             }
             return 0;
         }
-        convt_taps(&gw, d, cnt[d], tab[d], T[d]);
+        convt_taps(&g3, d, cnt[d], tab[d], T[d]);
     }
-    for (d = 0; d < 2; d++) {
-        klv_plan_extra(plan, cnt[d], gw.out[d] * 4, KLV_TABLE, 1);
-        klv_plan_extra(plan, tab[d], gw.out[d] * T[d] * 8, KLV_TABLE, 1);
+    for (d = 0; d < 3; d++) {
+        klv_plan_extra(plan, cnt[d], out[d] * 4, KLV_TABLE, 1);
+        klv_plan_extra(plan, tab[d], out[d] * T[d] * 8, KLV_TABLE, 1);
     }
+    in_plane = in[0] * in[1] * in[2];
+    out_plane = out[0] * out[1] * out[2];
+    ksz = k[0] * k[1] * k[2];
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, ir->f32, "acc");
     x = klv_arg(ir, 0);
@@ -236,11 +253,11 @@ static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, co
     grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
     ml = LLVMBuildSRem(b, oc, klv_i64(ir, Mg), "");
     bias = has_b ? klv_load(ir, ir->f32, klv_arg(ir, 2), oc) : klv_f32c(ir, 0.0);
-    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, OH * OW)));
-    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OH));
-    ny = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1), loy.iv), ir->i64, "");
-    lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
-    nx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 3), lox.iv), ir->i64, "");
+    yp = klv_gep(ir, ir->f32, y, klv_mul(ir, plane, klv_i64(ir, out_plane)));
+    for (d = 0; d < 3; d++) {
+        lo[d] = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, out[d]));
+        nt[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 1 + 2 * d), lo[d].iv), ir->i64, "");
+    }
     LLVMBuildStore(b, bias, accp);
     lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
     {
@@ -249,40 +266,40 @@ static int emit_convtranspose(KlvIr *ir, const GirGraph *g, const GirNode *n, co
         LLVMValueRef c = klv_add(ir, klv_mul(ir, grp, klv_i64(ir, Cg)), lic.iv);
         LLVMValueRef xp = klv_gep(ir, ir->f32, x,
                                   klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), c),
-                                          klv_i64(ir, H * W)));
+                                          klv_i64(ir, in_plane)));
         LLVMValueRef wp = klv_gep(ir, ir->f32, w,
                                   klv_mul(ir, klv_add(ir, klv_mul(ir, c, klv_i64(ir, Mg)), ml),
-                                          klv_i64(ir, KH * KW)));
-        lty = klv_loop_begin(ir, klv_i64(ir, 0), ny);
-        ty = klv_affine(ir, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, T[0])), lty.iv), 2, 0);
-        {
-            LLVMValueRef iy = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2), ty), ir->i64, "");
-            LLVMValueRef ky = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 2),
-                                                        klv_add(ir, ty, klv_i64(ir, 1))), ir->i64, "");
-            ltx = klv_loop_begin(ir, klv_i64(ir, 0), nx);
-            tx = klv_affine(ir, klv_add(ir, klv_mul(ir, lox.iv, klv_i64(ir, T[1])), ltx.iv), 2, 0);
-            {
-                LLVMValueRef ix = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4), tx), ir->i64, "");
-                LLVMValueRef kx = LLVMBuildSExt(b, klv_load(ir, ir->i32, klv_arg(ir, n->nin + 4),
-                                                            klv_add(ir, tx, klv_i64(ir, 1))), ir->i64, "");
-                LLVMValueRef xv = klv_load(ir, ir->f32, xp, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, W)), ix));
-                LLVMValueRef wv = klv_load(ir, ir->f32, wp, klv_add(ir, klv_mul(ir, ky, klv_i64(ir, KW)), kx));
-                LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
-                                                LLVMBuildFMul(b, xv, wv, ""), ""), accp);
-            }
-            klv_loop_end(ir, &ltx);
+                                          klv_i64(ir, ksz)));
+        LLVMValueRef xv, wv;
+        for (d = 0; d < 3; d++) {
+            LLVMValueRef tp = klv_arg(ir, n->nin + 2 + 2 * d);
+            lt[d] = klv_loop_begin(ir, klv_i64(ir, 0), nt[d]);
+            tt = klv_affine(ir, klv_add(ir, klv_mul(ir, lo[d].iv, klv_i64(ir, T[d])), lt[d].iv), 2, 0);
+            ii[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, tp, tt), ir->i64, "");
+            kk[d] = LLVMBuildSExt(b, klv_load(ir, ir->i32, tp, klv_add(ir, tt, klv_i64(ir, 1))), ir->i64, "");
         }
-        klv_loop_end(ir, &lty);
+        xoff = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, ii[0], klv_i64(ir, in[1])), ii[1]),
+                                   klv_i64(ir, in[2])), ii[2]);
+        woff = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, kk[0], klv_i64(ir, k[1])), kk[1]),
+                                   klv_i64(ir, k[2])), kk[2]);
+        xv = klv_load(ir, ir->f32, xp, xoff);
+        wv = klv_load(ir, ir->f32, wp, woff);
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, ir->f32, accp, ""),
+                                        LLVMBuildFMul(b, xv, wv, ""), ""), accp);
+        for (d = 2; d >= 0; d--)
+            klv_loop_end(ir, &lt[d]);
     }
     klv_loop_end(ir, &lic);
-    klv_store(ir, ir->f32, yp, klv_add(ir, klv_mul(ir, loy.iv, klv_i64(ir, OW)), lox.iv),
+    klv_store(ir, ir->f32, yp,
+              klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lo[0].iv, klv_i64(ir, out[1])), lo[1].iv),
+                                  klv_i64(ir, out[2])), lo[2].iv),
               LLVMBuildLoad2(b, ir->f32, accp, ""));
-    klv_loop_end(ir, &lox);
-    klv_loop_end(ir, &loy);
+    for (d = 2; d >= 0; d--)
+        klv_loop_end(ir, &lo[d]);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
     plan->range = N * M;
-    plan->work = OH * OW * Cg * T[0] * T[1] * 2;
+    plan->work = out_plane * Cg * T[0] * T[1] * T[2] * 2;
     return 1;
 }
 
@@ -1408,6 +1425,736 @@ static LLVMValueRef call_f64(KlvIr *ir, const char *fname, LLVMValueRef x)
     return LLVMBuildCall2(ir->b, fty, f, &x, 1, "");
 }
 
+/* ---- GridSample ---- */
+
+/* The module's function double kiln_gs_reflect(double x, double lo,
+ * double hi): gs_reflect of interp.c, x folded into [lo, hi] by
+ * reflection at both ends (both folds computed, the right one selected). */
+static LLVMValueRef gs_reflect_fn(KlvIr *ir)
+{
+    static const char fname[] = "kiln_gs_reflect";
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), pt[3] = {d, d, d};
+    LLVMTypeRef fty = LLVMFunctionType(d, pt, 3, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(ir->mod, fname), x, lo, hi, range, two, fold[2], keep = ir->fn;
+    LLVMBuilderRef b = ir->b;
+    int k;
+    if (f)
+        return f;
+    f = LLVMAddFunction(ir->mod, fname, fty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    ir->fn = f;
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ir->ctx, f, "entry"));
+    x = LLVMGetParam(f, 0), lo = LLVMGetParam(f, 1), hi = LLVMGetParam(f, 2);
+    range = LLVMBuildFSub(b, hi, lo, "");
+    two = LLVMConstReal(d, 2);
+    for (k = 0; k < 2; k++) {
+        /* k = 0: below lo, 1: above hi */
+        LLVMValueRef dd = k ? LLVMBuildFSub(b, x, hi, "") : LLVMBuildFSub(b, lo, x, "");
+        LLVMValueRef q = call_f64(ir, "floor", LLVMBuildFDiv(b, dd, range, ""));
+        LLVMValueRef r = LLVMBuildFSub(b, dd, LLVMBuildFMul(b, q, range, ""), "");
+        LLVMValueRef even = LLVMBuildFCmp(b, LLVMRealOEQ, klv_call2_f64(ir, "fmod", q, two),
+                                          LLVMConstReal(d, 0), "");
+        LLVMValueRef a = LLVMBuildFAdd(b, lo, r, ""), c = LLVMBuildFSub(b, hi, r, "");
+        fold[k] = k ? LLVMBuildSelect(b, even, c, a, "") : LLVMBuildSelect(b, even, a, c, "");
+    }
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), fold[1], x, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, LLVMGetParam(f, 0), lo, ""), fold[0], x, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, range, LLVMConstReal(d, 0), ""), lo, x, "");
+    LLVMBuildRet(b, x);
+    ir->fn = keep;
+    return f;
+}
+
+/* Call kiln_gs_reflect. */
+static LLVMValueRef gs_reflect(KlvIr *ir, LLVMValueRef x, double lo, double hi)
+{
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), pt[3] = {d, d, d};
+    LLVMValueRef a[3] = {x, LLVMConstReal(d, lo), LLVMConstReal(d, hi)};
+    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, pt, 3, 0), gs_reflect_fn(ir), a, 3, "");
+}
+
+/* The sampling of one GridSample node. */
+typedef struct {
+    int64_t H, W; /* the input plane */
+    int pad;      /* 0 zeros, 1 border, 2 reflection */
+    int align;    /* align_corners */
+} KlvGs;
+
+/* gs_pixel of interp.c: pixel (r, c) (i64) of the plane at pl with the
+ * padding rule for taps outside, as a double. */
+static LLVMValueRef gs_pixel(KlvIr *ir, const KlvGs *s, LLVMValueRef pl, LLVMValueRef r, LLVMValueRef c)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef in, at, v;
+    if (s->pad == 1) {
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, klv_i64(ir, 0), ""), klv_i64(ir, 0), r, "");
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGE, r, klv_i64(ir, s->H), ""), klv_i64(ir, s->H - 1), r, "");
+        c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, c, klv_i64(ir, 0), ""), klv_i64(ir, 0), c, "");
+        c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGE, c, klv_i64(ir, s->W), ""), klv_i64(ir, s->W - 1), c, "");
+    } else if (s->pad == 2) {
+        double lo = s->align ? 0 : -0.5;
+        r = LLVMBuildFPToSI(b, gs_reflect(ir, LLVMBuildSIToFP(b, r, d, ""), lo, (double)s->H - 1 - lo), ir->i64, "");
+        c = LLVMBuildFPToSI(b, gs_reflect(ir, LLVMBuildSIToFP(b, c, d, ""), lo, (double)s->W - 1 - lo), ir->i64, "");
+    }
+    in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, r, klv_i64(ir, s->H), ""),
+                      LLVMBuildICmp(b, LLVMIntULT, c, klv_i64(ir, s->W), ""), "");
+    at = LLVMBuildSelect(b, in, klv_add(ir, klv_mul(ir, r, klv_i64(ir, s->W)), c), klv_i64(ir, 0), "");
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, pl, at), d, "");
+    return LLVMBuildSelect(b, in, v, LLVMConstReal(d, 0), "");
+}
+
+/* gs_cubic of interp.c: the 4 weights (A = -0.75) around fraction t. */
+static void gs_cubic(KlvIr *ir, LLVMValueRef t, LLVMValueRef *w)
+{
+    const double A = -0.75;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef one = LLVMConstReal(d, 1), x;
+    int k;
+    x = LLVMBuildFAdd(b, t, one, "");
+    w[0] = LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFSub(b,
+                         LLVMBuildFMul(b, LLVMConstReal(d, A), x, ""), LLVMConstReal(d, 5 * A), ""), x, ""),
+                         LLVMConstReal(d, 8 * A), ""), x, ""), LLVMConstReal(d, 4 * A), "");
+    for (k = 1; k < 3; k++) {
+        x = k == 1 ? t : LLVMBuildFSub(b, one, t, "");
+        w[k] = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, LLVMBuildFSub(b,
+                             LLVMBuildFMul(b, LLVMConstReal(d, A + 2), x, ""), LLVMConstReal(d, A + 3), ""),
+                             x, ""), x, ""), one, "");
+    }
+    w[3] = LLVMBuildFSub(b, LLVMBuildFSub(b, LLVMBuildFSub(b, one, w[0], ""), w[1], ""), w[2], "");
+}
+
+/* A grid coordinate g (double) of an axis of extent n as eval_GRIDSAMPLE
+ * maps it: unnormalized, padded (border clamps, reflection folds), then
+ * bounded to [-8, n + 8]. */
+static LLVMValueRef gs_coord(KlvIr *ir, const KlvGs *s, LLVMValueRef g, int64_t n)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef one = LLVMConstReal(d, 1), two = LLVMConstReal(d, 2), x, lo, hi;
+    if (s->align)
+        x = LLVMBuildFMul(b, LLVMBuildFDiv(b, LLVMBuildFAdd(b, g, one, ""), two, ""), LLVMConstReal(d, (double)(n - 1)), "");
+    else
+        x = LLVMBuildFDiv(b, LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, g, one, ""), LLVMConstReal(d, (double)n), ""),
+                                           one, ""), two, "");
+    if (s->pad == 1) {
+        lo = LLVMConstReal(d, 0), hi = LLVMConstReal(d, (double)(n - 1));
+        x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, x, lo, ""), lo,
+                            LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), hi, x, ""), "");
+    } else if (s->pad == 2) {
+        double l = s->align ? 0 : -0.5;
+        x = gs_reflect(ir, x, l, (double)n - 1 - l);
+    }
+    lo = LLVMConstReal(d, -8.0), hi = LLVMConstReal(d, (double)n + 8);
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, x, lo, ""),
+                           LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), hi, x, ""), lo, "");
+}
+
+/*
+ * GridSample, 2-D, f32 (eval_GRIDSAMPLE of interp.c): per output row
+ * (batch, i), per column j the grid point mapped once, then per channel
+ * the nearest (rint), bilinear or bicubic taps with the padding rule, in
+ * double in the interpreter's order, rounded to f32.  The mode is told
+ * apart by the interpreter's own test of its letters.
+ */
+static int emit_gridsample(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *gt = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    const char *pad = gir_attr_string(n, "padding_mode", "zeros");
+    int64_t N, C, Ho, Wo;
+    int kind, u, t;
+    KlvGs s;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef bt, i, gi, x, y, pl, v, x0, y0, fx, fy, one, wx[4], wy[4], fl;
+    KlvLoop lr, lj, lc;
+    if (n->nin != 2 || n->nout != 1 || xt->rank != 4 || gt->rank != 4 || yt->rank != 4 ||
+        gt->dtype != GIR_DT_F32 || gt->dims[3] != 2 || gt->dims[0] != xt->dims[0] ||
+        yt->dims[0] != xt->dims[0] || yt->dims[1] != xt->dims[1] || yt->dims[2] != gt->dims[1] ||
+        yt->dims[3] != gt->dims[2] || xt->dims[2] < 1 || xt->dims[3] < 1 || strlen(mode) < 3)
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], Ho = yt->dims[2], Wo = yt->dims[3];
+    s.H = xt->dims[2];
+    s.W = xt->dims[3];
+    s.pad = pad[0] == 'z' ? 0 : pad[0] == 'b' ? 1 : 2;
+    s.align = gir_attr_int(n, "align_corners", 0) != 0;
+    kind = mode[0] == 'n' ? 0 : mode[1] == 'i' && mode[2] == 'l' ? 1 : 2;
+    if (s.pad == 2)
+        gs_reflect_fn(ir);
+    klv_kernel_begin(ir, name);
+    one = LLVMConstReal(d, 1);
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    bt = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, Ho), "");
+    i = lr.iv;
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Wo));
+    gi = klv_mul(ir, klv_add(ir, klv_mul(ir, i, klv_i64(ir, Wo)), lj.iv), klv_i64(ir, 2));
+    x = gs_coord(ir, &s, LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), gi), d, ""), s.W);
+    y = gs_coord(ir, &s, LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 1), klv_add(ir, gi, klv_i64(ir, 1))), d, ""), s.H);
+    x0 = y0 = fx = fy = NULL;
+    if (kind == 0) {
+        x0 = LLVMBuildFPToSI(b, klv_rint_f64(ir, x), ir->i64, "");
+        y0 = LLVMBuildFPToSI(b, klv_rint_f64(ir, y), ir->i64, "");
+    } else {
+        x0 = LLVMBuildFPToSI(b, call_f64(ir, "floor", x), ir->i64, "");
+        y0 = LLVMBuildFPToSI(b, call_f64(ir, "floor", y), ir->i64, "");
+        if (kind == 1) {
+            fx = LLVMBuildFSub(b, x, LLVMBuildSIToFP(b, x0, d, ""), "");
+            fy = LLVMBuildFSub(b, y, LLVMBuildSIToFP(b, y0, d, ""), "");
+        } else {
+            fl = call_f64(ir, "floor", x);
+            gs_cubic(ir, LLVMBuildFSub(b, x, fl, ""), wx);
+            fl = call_f64(ir, "floor", y);
+            gs_cubic(ir, LLVMBuildFSub(b, y, fl, ""), wy);
+            x0 = LLVMBuildSub(b, x0, klv_i64(ir, 1), "");
+            y0 = LLVMBuildSub(b, y0, klv_i64(ir, 1), "");
+        }
+    }
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+    {
+        LLVMValueRef p = klv_add(ir, klv_mul(ir, bt, klv_i64(ir, C)), lc.iv);
+        pl = klv_gep(ir, ir->f32, klv_arg(ir, 0), klv_mul(ir, p, klv_i64(ir, s.H * s.W)));
+        if (kind == 0) {
+            v = gs_pixel(ir, &s, pl, y0, x0);
+        } else if (kind == 1) {
+            LLVMValueRef x1 = klv_add(ir, x0, klv_i64(ir, 1)), y1 = klv_add(ir, y0, klv_i64(ir, 1));
+            LLVMValueRef gx = LLVMBuildFSub(b, one, fx, ""), gy = LLVMBuildFSub(b, one, fy, "");
+            LLVMValueRef top = LLVMBuildFAdd(b, LLVMBuildFMul(b, gx, gs_pixel(ir, &s, pl, y0, x0), ""),
+                                             LLVMBuildFMul(b, fx, gs_pixel(ir, &s, pl, y0, x1), ""), "");
+            LLVMValueRef bot = LLVMBuildFAdd(b, LLVMBuildFMul(b, gx, gs_pixel(ir, &s, pl, y1, x0), ""),
+                                             LLVMBuildFMul(b, fx, gs_pixel(ir, &s, pl, y1, x1), ""), "");
+            v = LLVMBuildFAdd(b, LLVMBuildFMul(b, gy, top, ""), LLVMBuildFMul(b, fy, bot, ""), "");
+        } else {
+            v = LLVMConstReal(d, 0);
+            for (u = 0; u < 4; u++)
+                for (t = 0; t < 4; t++)
+                    v = LLVMBuildFAdd(b, v, LLVMBuildFMul(b, LLVMBuildFMul(b, wy[u], wx[t], ""),
+                                                          gs_pixel(ir, &s, pl, klv_add(ir, y0, klv_i64(ir, u)),
+                                                                   klv_add(ir, x0, klv_i64(ir, t))), ""), "");
+        }
+        klv_store(ir, ir->f32, klv_arg(ir, 2),
+                  klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, p, klv_i64(ir, Ho)),
+                                                  LLVMBuildSRem(b, i, klv_i64(ir, Ho), "")), klv_i64(ir, Wo)), lj.iv),
+                  LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    }
+    klv_loop_end(ir, &lc);
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = N * Ho;
+    plan->work = Wo * C * (kind == 2 ? 64 : 16);
+    return 1;
+}
+
+/*
+ * Einsum of float inputs and output (eval_EINSUM of interp.c, the equation
+ * parsed by gir_einsum_parse).  The interpreter walks every combination of
+ * the labels in label order and adds each product into its result
+ * element, so each result element is the sum, in double from 0, over the
+ * combinations of the labels not in the result in label order (the last
+ * fastest) of the product of the inputs' elements in input order (in
+ * double from 1).  One step per result element; the label values are
+ * worked out from the element's and the combination's numbers by
+ * constant divisions.
+ */
+static int emit_einsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const char *eq = gir_attr_string(n, "equation", "");
+    int ranks[GIR_EINSUM_MAX_IN], inout[GIR_EINSUM_LABELS] = {0}, sum[GIR_EINSUM_LABELS], nsum = 0;
+    int i, j, k;
+    int64_t size[GIR_EINSUM_LABELS], st[GIR_EINSUM_MAX_IN][GIR_MAX_RANK], ost[GIR_MAX_RANK];
+    int64_t total = 1, ncomb = 1, ny = gir_type_numel(yt), cs;
+    GirEinsum es;
+    char why[256];
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef val[GIR_EINSUM_LABELS], accp, prod;
+    KlvLoop lo, lc;
+    if (n->nin < 1 || n->nin > GIR_EINSUM_MAX_IN || n->nout != 1 || !klv_is_float_dt(yt->dtype) ||
+        ny < 1)
+        return 0;
+    for (i = 0; i < n->nin; i++) {
+        if (n->in[i] < 0 || !klv_is_float_dt(g->vals[n->in[i]].type.dtype))
+            return 0;
+        ranks[i] = g->vals[n->in[i]].type.rank;
+    }
+    if (gir_einsum_parse(eq, n->nin, ranks, &es, why, sizeof why) || es.out_rank != yt->rank)
+        return 0;
+    for (i = 0; i < GIR_EINSUM_LABELS; i++)
+        size[i] = -1;
+    for (i = 0; i < n->nin; i++)
+        for (j = 0; j < ranks[i]; j++)
+            if (size[es.in_lab[i][j]] < 0 || size[es.in_lab[i][j]] == 1)
+                size[es.in_lab[i][j]] = g->vals[n->in[i]].type.dims[j];
+    for (j = 0; j < es.out_rank; j++) {
+        if (size[es.out_lab[j]] != yt->dims[j] || inout[es.out_lab[j]])
+            return 0;
+        inout[es.out_lab[j]] = 1;
+    }
+    for (i = 0; i < GIR_EINSUM_LABELS; i++) {
+        if (size[i] < 0)
+            continue;
+        if (size[i] > 0 && total > ((int64_t)1 << 34) / size[i])
+            return 0;
+        total *= size[i];
+        if (!inout[i]) {
+            sum[nsum++] = i;
+            ncomb *= size[i];
+        }
+    }
+    for (i = 0; i < n->nin; i++) {
+        int64_t s1 = 1;
+        const GirType *t = &g->vals[n->in[i]].type;
+        for (j = ranks[i] - 1; j >= 0; j--) {
+            st[i][j] = t->dims[j] == 1 ? 0 : s1;
+            s1 *= t->dims[j];
+        }
+    }
+    for (j = es.out_rank - 1, cs = 1; j >= 0; j--) {
+        ost[j] = cs;
+        cs *= yt->dims[j];
+    }
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    lo = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    for (j = 0; j < es.out_rank; j++)
+        val[es.out_lab[j]] = LLVMBuildURem(b, LLVMBuildUDiv(b, lo.iv, klv_i64(ir, ost[j]), ""),
+                                           klv_i64(ir, yt->dims[j]), "");
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ncomb));
+    for (k = nsum - 1, cs = 1; k >= 0; k--) {
+        val[sum[k]] = LLVMBuildURem(b, LLVMBuildUDiv(b, lc.iv, klv_i64(ir, cs), ""),
+                                    klv_i64(ir, size[sum[k]]), "");
+        cs *= size[sum[k]];
+    }
+    prod = LLVMConstReal(dt, 1);
+    for (i = 0; i < n->nin; i++) {
+        LLVMValueRef off = klv_i64(ir, 0);
+        for (j = 0; j < ranks[i]; j++)
+            if (st[i][j])
+                off = klv_add(ir, off, klv_mul(ir, val[es.in_lab[i][j]], klv_i64(ir, st[i][j])));
+        prod = LLVMBuildFMul(b, prod, klv_load_f64(ir, g->vals[n->in[i]].type.dtype, klv_arg(ir, i), off), "");
+    }
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), prod, ""), accp);
+    klv_loop_end(ir, &lc);
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), lo.iv, LLVMBuildLoad2(b, dt, accp, ""));
+    klv_loop_end(ir, &lo);
+    klv_kernel_end(ir);
+    plan->range = ny;
+    plan->work = ncomb * (n->nin + 1) * 2;
+    return 1;
+}
+
+/* Branch to a new block when cond holds, else to join; positioned in the
+ * new block. */
+static LLVMBasicBlockRef if_begin(KlvIr *ir, LLVMValueRef cond, const char *what)
+{
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, what);
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "join");
+    LLVMBuildCondBr(ir->b, cond, then, join);
+    LLVMPositionBuilderAtEnd(ir->b, then);
+    return join;
+}
+
+/* Close an if_begin: fall into join. */
+static void if_end(KlvIr *ir, LLVMBasicBlockRef join)
+{
+    LLVMBuildBr(ir->b, join);
+    LLVMPositionBuilderAtEnd(ir->b, join);
+}
+
+/*
+ * Det (eval_DET of interp.c): per matrix, Gaussian elimination with
+ * partial pivoting in double on a copy on the stack, the interpreter's
+ * steps in its order (the first largest |pivot|, a zero pivot ends with 0,
+ * a row swap negates, no step once the product is 0), rounded as st_f
+ * stores.  Matrices up to 64 x 64.
+ */
+static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int64_t M, mats;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef w, detp, pp, base, c, p, v, piv, f, det, cm;
+    LLVMBasicBlockRef j1, j2;
+    KlvLoop lm, lk, lc, lr, lk2;
+    if (n->nin != 1 || n->nout != 1 || xt->rank < 2 || !klv_is_float_dt(xt->dtype) ||
+        !klv_is_float_dt(yt->dtype))
+        return 0;
+    M = xt->dims[xt->rank - 1];
+    mats = gir_type_numel(yt);
+    if (M < 1 || M > 64 || xt->dims[xt->rank - 2] != M || mats < 1 || mats * M * M != gir_type_numel(xt))
+        return 0;
+    klv_kernel_begin(ir, name);
+    w = LLVMBuildArrayAlloca(b, dt, klv_i64(ir, M * M), "w");
+    detp = LLVMBuildAlloca(b, dt, "det");
+    pp = LLVMBuildAlloca(b, ir->i64, "p");
+    lm = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_mul(ir, lm.iv, klv_i64(ir, M * M));
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M * M));
+    klv_store(ir, dt, w, lk.iv, klv_load_f64(ir, xt->dtype, klv_arg(ir, 0), klv_add(ir, base, lk.iv)));
+    klv_loop_end(ir, &lk);
+    LLVMBuildStore(b, LLVMConstReal(dt, 1), detp);
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
+    c = lc.iv;
+    cm = klv_mul(ir, c, klv_i64(ir, M));
+    j1 = if_begin(ir, LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildLoad2(b, dt, detp, ""), LLVMConstReal(dt, 0), ""), "step");
+    /* the pivot row: the first of largest |w[r][c]| */
+    LLVMBuildStore(b, c, pp);
+    lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
+    p = LLVMBuildLoad2(b, ir->i64, pp, "");
+    v = call_f64(ir, "fabs", klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, M)), c)));
+    piv = call_f64(ir, "fabs", klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), c)));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, piv, ""), lr.iv, p, ""), pp);
+    klv_loop_end(ir, &lr);
+    p = LLVMBuildLoad2(b, ir->i64, pp, "");
+    piv = klv_load(ir, dt, w, klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), c));
+    {
+        /* a zero pivot: the determinant is 0 (and no further step runs) */
+        LLVMBasicBlockRef zero = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "zero");
+        LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "go");
+        LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOEQ, piv, LLVMConstReal(dt, 0), ""), zero, go);
+        LLVMPositionBuilderAtEnd(b, zero);
+        LLVMBuildStore(b, LLVMConstReal(dt, 0), detp);
+        LLVMBuildBr(b, j1);
+        LLVMPositionBuilderAtEnd(b, go);
+    }
+    j2 = if_begin(ir, LLVMBuildICmp(b, LLVMIntNE, p, c, ""), "swap");
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
+    {
+        LLVMValueRef a1 = klv_add(ir, cm, lk.iv), a2 = klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), lk.iv);
+        LLVMValueRef t1 = klv_load(ir, dt, w, a1), t2 = klv_load(ir, dt, w, a2);
+        klv_store(ir, dt, w, a1, t2);
+        klv_store(ir, dt, w, a2, t1);
+    }
+    klv_loop_end(ir, &lk);
+    LLVMBuildStore(b, LLVMBuildFNeg(b, LLVMBuildLoad2(b, dt, detp, ""), ""), detp);
+    if_end(ir, j2);
+    det = LLVMBuildFMul(b, LLVMBuildLoad2(b, dt, detp, ""), klv_load(ir, dt, w, klv_add(ir, cm, c)), "");
+    LLVMBuildStore(b, det, detp);
+    lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
+    {
+        LLVMValueRef rm = klv_mul(ir, lr.iv, klv_i64(ir, M));
+        f = LLVMBuildFDiv(b, klv_load(ir, dt, w, klv_add(ir, rm, c)), klv_load(ir, dt, w, klv_add(ir, cm, c)), "");
+        lk2 = klv_loop_begin(ir, c, klv_i64(ir, M));
+        klv_store(ir, dt, w, klv_add(ir, rm, lk2.iv),
+                  LLVMBuildFSub(b, klv_load(ir, dt, w, klv_add(ir, rm, lk2.iv)),
+                                LLVMBuildFMul(b, f, klv_load(ir, dt, w, klv_add(ir, cm, lk2.iv)), ""), ""));
+        klv_loop_end(ir, &lk2);
+    }
+    klv_loop_end(ir, &lr);
+    if_end(ir, j1);
+    klv_loop_end(ir, &lc);
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, 1), lm.iv, LLVMBuildLoad2(b, dt, detp, ""));
+    klv_loop_end(ir, &lm);
+    klv_kernel_end(ir);
+    plan->range = mats;
+    plan->work = M * M * M;
+    return 1;
+}
+
+/*
+ * RoiAlign (eval_ROIALIGN of interp.c, the ONNX reference's sampling): one
+ * step per output row (region, channel, bin row).  The region's box,
+ * bins and sampling grid (sampling_ratio, else ceil of the bin size) are
+ * worked out in double as the interpreter does; per bin the samples in
+ * order, each bilinear from its four corners (clamped at the edge, a
+ * sample farther out reads nothing), summed and averaged, or in max mode
+ * the largest weighted corner.  Guarded: a batch index out of range or a
+ * grid past 4096 goes to the interpreter.
+ */
+static int emit_roialign(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *rt, *bt, *yt = &g->vals[n->out[0]].type;
+    int64_t C, H, W, R, oh, ow, sr = gir_attr_int(n, "sampling_ratio", 0);
+    double scale = gir_attr_float(n, "spatial_scale", 1.0f);
+    int half = strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"), "half_pixel") == 0;
+    int is_max = strcmp(gir_attr_string(n, "mode", "avg"), "max") == 0, guard, q, k;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef row, ph, t, c, r, bi, bad, box[4], rw, rh, bw, bh, gh, gw, p, pl, accp, bestp, cnt;
+    LLVMValueRef one, zero, y, x, yl, xl, yh, xh, ly, lx, wq[4], vq[4], v, best, in;
+    LLVMBasicBlockRef jin, out, join;
+    KlvLoop lr, lw, ly_, lx_;
+    if (n->nin != 3 || n->nout != 1 || !ir->guard_ok || xt->rank != 4 || yt->rank != 4 ||
+        !klv_is_float_dt(xt->dtype) || !klv_is_float_dt(yt->dtype))
+        return 0;
+    rt = &g->vals[n->in[1]].type;
+    bt = &g->vals[n->in[2]].type;
+    C = xt->dims[1], H = xt->dims[2], W = xt->dims[3], R = yt->dims[0], oh = yt->dims[2], ow = yt->dims[3];
+    if (!klv_is_float_dt(rt->dtype) || gir_type_numel(rt) < R * 4 ||
+        (bt->dtype != GIR_DT_I64 && bt->dtype != GIR_DT_I32) || gir_type_numel(bt) < R ||
+        yt->dims[1] != C || R < 1 || oh < 1 || ow < 1 || H < 1 || W < 1)
+        return 0;
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    one = LLVMConstReal(dt, 1);
+    zero = LLVMConstReal(dt, 0);
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "acc");
+    bestp = LLVMBuildAlloca(b, dt, "best");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    row = lr.iv;
+    ph = LLVMBuildSRem(b, row, klv_i64(ir, oh), "");
+    t = LLVMBuildSDiv(b, row, klv_i64(ir, oh), "");
+    c = LLVMBuildSRem(b, t, klv_i64(ir, C), "");
+    r = LLVMBuildSDiv(b, t, klv_i64(ir, C), "");
+    bi = klv_load(ir, bt->dtype == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 2), r);
+    if (bt->dtype != GIR_DT_I64)
+        bi = LLVMBuildSExt(b, bi, ir->i64, "");
+    bad = LLVMBuildICmp(b, LLVMIntUGE, bi, klv_i64(ir, xt->dims[0]), "");
+    for (k = 0; k < 4; k++)
+        box[k] = LLVMBuildFSub(b, LLVMBuildFMul(b, klv_load_f64(ir, rt->dtype, klv_arg(ir, 1),
+                                                                klv_affine(ir, r, 4, k)),
+                                                LLVMConstReal(dt, scale), ""),
+                               LLVMConstReal(dt, half ? 0.5 : 0.0), "");
+    rw = LLVMBuildFSub(b, box[2], box[0], "");
+    rh = LLVMBuildFSub(b, box[3], box[1], "");
+    if (!half) {
+        rw = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, rw, one, ""), rw, one, "");
+        rh = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, rh, one, ""), rh, one, "");
+    }
+    bh = LLVMBuildFDiv(b, rh, LLVMConstReal(dt, (double)oh), "");
+    bw = LLVMBuildFDiv(b, rw, LLVMConstReal(dt, (double)ow), "");
+    if (sr > 0) {
+        gh = gw = klv_i64(ir, sr);
+    } else {
+        gh = d2i_value(ir, call_f64(ir, "ceil", LLVMBuildFDiv(b, rh, LLVMConstReal(dt, (double)oh), "")));
+        gw = d2i_value(ir, call_f64(ir, "ceil", LLVMBuildFDiv(b, rw, LLVMConstReal(dt, (double)ow), "")));
+    }
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, gh, klv_i64(ir, 4096), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, gw, klv_i64(ir, 4096), ""), "");
+    klv_guard(ir, guard, bad);
+    bi = LLVMBuildSelect(b, bad, klv_i64(ir, 0), bi, "");
+    gh = LLVMBuildSelect(b, bad, klv_i64(ir, 0), gh, "");
+    gw = LLVMBuildSelect(b, bad, klv_i64(ir, 0), gw, "");
+    cnt = LLVMBuildMul(b, gh, gw, "");
+    cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, cnt, klv_i64(ir, 0), ""), cnt, klv_i64(ir, 1), "");
+    p = klv_add(ir, klv_mul(ir, bi, klv_i64(ir, C)), c);
+    pl = klv_mul(ir, p, klv_i64(ir, H * W));
+    lw = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ow));
+    LLVMBuildStore(b, zero, accp);
+    LLVMBuildStore(b, LLVMConstReal(dt, -HUGE_VAL), bestp);
+    ly_ = klv_loop_begin(ir, klv_i64(ir, 0), gh);
+    lx_ = klv_loop_begin(ir, klv_i64(ir, 0), gw);
+    y = LLVMBuildFAdd(b, LLVMBuildFAdd(b, box[1], LLVMBuildFMul(b, LLVMBuildSIToFP(b, ph, dt, ""), bh, ""), ""),
+                      LLVMBuildFDiv(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, ly_.iv, dt, ""),
+                                                                      LLVMConstReal(dt, 0.5), ""), bh, ""),
+                                    LLVMBuildSIToFP(b, gh, dt, ""), ""), "");
+    x = LLVMBuildFAdd(b, LLVMBuildFAdd(b, box[0], LLVMBuildFMul(b, LLVMBuildSIToFP(b, lw.iv, dt, ""), bw, ""), ""),
+                      LLVMBuildFDiv(b, LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildSIToFP(b, lx_.iv, dt, ""),
+                                                                      LLVMConstReal(dt, 0.5), ""), bw, ""),
+                                    LLVMBuildSIToFP(b, gw, dt, ""), ""), "");
+    in = LLVMBuildAnd(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, y, LLVMConstReal(dt, -1), ""),
+                                      LLVMBuildFCmp(b, LLVMRealOLE, y, LLVMConstReal(dt, (double)H), ""), ""),
+                      LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGE, x, LLVMConstReal(dt, -1), ""),
+                                   LLVMBuildFCmp(b, LLVMRealOLE, x, LLVMConstReal(dt, (double)W), ""), ""), "");
+    jin = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "inside");
+    out = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "outside");
+    join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "sampled");
+    LLVMBuildCondBr(b, in, jin, out);
+    LLVMPositionBuilderAtEnd(b, out);
+    best = LLVMBuildLoad2(b, dt, bestp, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, best, zero, ""), best, zero, ""), bestp);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, jin);
+    y = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, y, zero, ""), zero, y, "");
+    x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, x, zero, ""), zero, x, "");
+    yl = LLVMBuildFPToSI(b, y, ir->i64, "");
+    xl = LLVMBuildFPToSI(b, x, ir->i64, "");
+    {
+        LLVMValueRef ey = LLVMBuildICmp(b, LLVMIntSGE, yl, klv_i64(ir, H - 1), "");
+        LLVMValueRef ex = LLVMBuildICmp(b, LLVMIntSGE, xl, klv_i64(ir, W - 1), "");
+        yl = LLVMBuildSelect(b, ey, klv_i64(ir, H - 1), yl, "");
+        yh = LLVMBuildSelect(b, ey, klv_i64(ir, H - 1), klv_add(ir, yl, klv_i64(ir, 1)), "");
+        y = LLVMBuildSelect(b, ey, LLVMConstReal(dt, (double)(H - 1)), y, "");
+        xl = LLVMBuildSelect(b, ex, klv_i64(ir, W - 1), xl, "");
+        xh = LLVMBuildSelect(b, ex, klv_i64(ir, W - 1), klv_add(ir, xl, klv_i64(ir, 1)), "");
+        x = LLVMBuildSelect(b, ex, LLVMConstReal(dt, (double)(W - 1)), x, "");
+    }
+    ly = LLVMBuildFSub(b, y, LLVMBuildSIToFP(b, yl, dt, ""), "");
+    lx = LLVMBuildFSub(b, x, LLVMBuildSIToFP(b, xl, dt, ""), "");
+    wq[0] = LLVMBuildFMul(b, LLVMBuildFSub(b, one, ly, ""), LLVMBuildFSub(b, one, lx, ""), "");
+    wq[1] = LLVMBuildFMul(b, LLVMBuildFSub(b, one, ly, ""), lx, "");
+    wq[2] = LLVMBuildFMul(b, ly, LLVMBuildFSub(b, one, lx, ""), "");
+    wq[3] = LLVMBuildFMul(b, ly, lx, "");
+    for (q = 0; q < 4; q++) {
+        LLVMValueRef yy = q < 2 ? yl : yh, xx = q % 2 ? xh : xl;
+        vq[q] = klv_load_f64(ir, xt->dtype, klv_arg(ir, 0),
+                             klv_add(ir, pl, klv_add(ir, klv_mul(ir, yy, klv_i64(ir, W)), xx)));
+    }
+    for (q = 0; q < 4; q++) {
+        v = LLVMBuildFMul(b, wq[q], vq[q], "");
+        LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), v, ""), accp);
+        best = LLVMBuildLoad2(b, dt, bestp, "");
+        LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, best, ""), v, best, ""), bestp);
+    }
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+    klv_loop_end(ir, &lx_);
+    klv_loop_end(ir, &ly_);
+    v = is_max ? LLVMBuildLoad2(b, dt, bestp, "")
+               : LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildSIToFP(b, cnt, dt, ""), "");
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, 3),
+                  klv_add(ir, klv_mul(ir, row, klv_i64(ir, ow)), lw.iv), v);
+    klv_loop_end(ir, &lw);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = R * C * oh;
+    plan->work = ow * 64;
+    return 1;
+}
+
+/* LRN (eval_LRN of interp.c): per (batch, channel) plane, per element
+ * the squares of the channels [c - (size-1)/2, c + size-1 - (size-1)/2]
+ * inside [0, C) summed in double in channel order, then
+ * x / pow(bias + alpha / size * sum, beta), rounded to f32. */
+static int emit_lrn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t size = gir_attr_int(n, "size", 0), C, plane, h1;
+    double alpha = gir_attr_float(n, "alpha", 1e-4f), beta = gir_attr_float(n, "beta", 0.75f);
+    double bias = gir_attr_float(n, "bias", 1.0f);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef accp, c, nb, jlo, jhi, v, x, s;
+    KlvLoop lr, li, lj;
+    if (size < 1 || size > 1 << 20 || t->rank < 3 || n->nin != 1 || n->nout != 1)
+        return 0;
+    C = t->dims[1];
+    plane = klv_dims_prod(t->dims, 2, t->rank);
+    h1 = (size - 1) / 2;
+    if (C < 1 || plane < 1)
+        return 0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, dt, "sq");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    c = LLVMBuildSRem(b, lr.iv, klv_i64(ir, C), "");
+    nb = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, C), "");
+    jlo = LLVMBuildSub(b, c, klv_i64(ir, h1), "");
+    jlo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, jlo, klv_i64(ir, 0), ""), klv_i64(ir, 0), jlo, "");
+    jhi = LLVMBuildAdd(b, c, klv_i64(ir, size - 1 - h1 + 1), "");
+    jhi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, jhi, klv_i64(ir, C), ""), klv_i64(ir, C), jhi, "");
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, plane));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), accp);
+    lj = klv_loop_begin(ir, jlo, jhi);
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0),
+                                   klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)), lj.iv),
+                                                       klv_i64(ir, plane)), li.iv)), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, accp, ""), LLVMBuildFMul(b, v, v, ""), ""), accp);
+    klv_loop_end(ir, &lj);
+    x = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0),
+                                   klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, plane)), li.iv)), dt, "");
+    s = LLVMBuildFAdd(b, LLVMConstReal(dt, bias),
+                      LLVMBuildFMul(b, LLVMConstReal(dt, alpha / (double)size), LLVMBuildLoad2(b, dt, accp, ""), ""), "");
+    v = LLVMBuildFDiv(b, x, klv_call2_f64(ir, "pow", s, LLVMConstReal(dt, beta)), "");
+    klv_store(ir, ir->f32, klv_arg(ir, 1), klv_add(ir, klv_mul(ir, lr.iv, klv_i64(ir, plane)), li.iv),
+              LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &li);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = t->dims[0] * C;
+    plan->work = plane * (size + 20);
+    return 1;
+}
+
+/* MeanVarianceNormalization (eval_MVN of interp.c): the elements of each
+ * group (equal coordinates off the axes, default 0, 2, 3) listed at compile
+ * time in flat order; per group the sum and the sum of squares in double in
+ * that order, mean = sum / count, var = sumsq / count - mean^2, then
+ * (x - mean) / (sqrt(max(var, 0)) + 1e-9), rounded to f32. */
+static int emit_mvn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int cnt, d, mask[GIR_MAX_RANK] = {0};
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t gst[GIR_MAX_RANK], st, idx[GIR_MAX_RANK] = {0}, i, ne = gir_type_numel(t), ng, per;
+    int64_t *ord, *fill;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef sump, sqp, base, at, v, mean, var, sd;
+    KlvLoop lr, lt;
+    if (n->nin != 1 || n->nout != 1 || ne < 1 || t->rank < 1)
+        return 0;
+    if (axes) {
+        for (d = 0; d < cnt; d++) {
+            int64_t a = axes[d] < 0 ? axes[d] + t->rank : axes[d];
+            if (a < 0 || a >= t->rank)
+                return 0;
+            mask[a] = 1;
+        }
+    } else {
+        if (t->rank < 4)
+            return 0;
+        mask[0] = mask[2] = mask[3] = 1;
+    }
+    for (d = t->rank - 1, st = 1; d >= 0; d--) {
+        gst[d] = mask[d] ? 0 : st;
+        st *= mask[d] ? 1 : t->dims[d];
+    }
+    ng = st;
+    per = ng ? ne / ng : 0;
+    if (ng < 1 || per < 1 || ne >= (int64_t)1 << 31)
+        return 0;
+    ord = malloc(sizeof *ord * (size_t)ne);
+    fill = calloc((size_t)ng, sizeof *fill);
+    if (!ord || !fill) {
+        free(ord);
+        free(fill);
+        return 0;
+    }
+    for (i = 0; i < ne; i++) {
+        int64_t o = 0;
+        for (d = 0; d < t->rank; d++)
+            o += idx[d] * gst[d];
+        ord[o * per + fill[o]++] = i;
+        for (d = t->rank - 1; d >= 0 && ++idx[d] == t->dims[d]; d--)
+            idx[d] = 0;
+    }
+    free(fill);
+    klv_plan_extra(plan, ord, (int64_t)sizeof *ord * ne, KLV_TABLE, 1);
+    klv_kernel_begin(ir, name);
+    sump = LLVMBuildAlloca(b, dt, "sum");
+    sqp = LLVMBuildAlloca(b, dt, "sq");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    base = klv_mul(ir, lr.iv, klv_i64(ir, per));
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), sump);
+    LLVMBuildStore(b, LLVMConstReal(dt, 0), sqp);
+    lt = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, per));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 2), klv_add(ir, base, lt.iv));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0), at), dt, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, sump, ""), v, ""), sump);
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, dt, sqp, ""), LLVMBuildFMul(b, v, v, ""), ""), sqp);
+    klv_loop_end(ir, &lt);
+    mean = LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, sump, ""), LLVMConstReal(dt, (double)per), "");
+    var = LLVMBuildFSub(b, LLVMBuildFDiv(b, LLVMBuildLoad2(b, dt, sqp, ""), LLVMConstReal(dt, (double)per), ""),
+                        LLVMBuildFMul(b, mean, mean, ""), "");
+    var = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, var, LLVMConstReal(dt, 0), ""), var,
+                          LLVMConstReal(dt, 0), "");
+    sd = LLVMBuildFAdd(b, call_f64(ir, "sqrt", var), LLVMConstReal(dt, 1e-9), "");
+    lt = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, per));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 2), klv_add(ir, base, lt.iv));
+    v = LLVMBuildFPExt(b, klv_load(ir, ir->f32, klv_arg(ir, 0), at), dt, "");
+    v = LLVMBuildFDiv(b, LLVMBuildFSub(b, v, mean, ""), sd, "");
+    klv_store(ir, ir->f32, klv_arg(ir, 1), at, LLVMBuildFPTrunc(b, v, ir->f32, ""));
+    klv_loop_end(ir, &lt);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = ng;
+    plan->work = per * 8;
+    return 1;
+}
+
 /* min(1, max(0, a)) in the interpreter's form: a < 0 ? 0 : a > 1 ? 1 : a. */
 static LLVMValueRef clamp01_f64(KlvIr *ir, LLVMValueRef a)
 {
@@ -2065,6 +2812,12 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_loss(ir, g, n, name, plan);
     if (n->op == GIR_OP_CUMSUM && n->nin == 2 && n->nout == 1 && !gir_node_is_nhwc(n))
         return emit_cumsum(ir, g, n, name, plan);
+    if (n->op == GIR_OP_ROIALIGN && !gir_node_is_nhwc(n))
+        return emit_roialign(ir, g, n, name, plan);
+    if (n->op == GIR_OP_DET && !gir_node_is_nhwc(n))
+        return emit_det(ir, g, n, name, plan);
+    if (n->op == GIR_OP_EINSUM && n->nout == 1 && !gir_node_is_nhwc(n))
+        return emit_einsum(ir, g, n, name, plan);
     if (n->nout < 1 || g->vals[n->out[0]].type.dtype != GIR_DT_F32 ||
         g->vals[n->in[0]].type.dtype != GIR_DT_F32 || gir_node_is_nhwc(n))
         return 0;
@@ -2156,6 +2909,12 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
         return emit_layernorm(ir, g, n, name, plan);
     case GIR_OP_BATCHNORM:
         return emit_batchnorm(ir, g, n, name, plan);
+    case GIR_OP_LRN:
+        return emit_lrn(ir, g, n, name, plan);
+    case GIR_OP_GRIDSAMPLE:
+        return emit_gridsample(ir, g, n, name, plan);
+    case GIR_OP_MVN:
+        return emit_mvn(ir, g, n, name, plan);
     case GIR_OP_CONVTRANSPOSE:
         return emit_convtranspose(ir, g, n, name, plan);
     case GIR_OP_RESIZE:

@@ -353,17 +353,6 @@ static int emit_avgpool_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     return 1;
 }
 
-/* Call llvm.rint.f64 (round half to even, the default rounding mode, as
- * rint() in the interpreter). */
-static LLVMValueRef rint64(KlvIr *ir, LLVMValueRef v)
-{
-    static const char fname[] = "llvm.rint";
-    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(fname, sizeof fname - 1),
-                                                 &d, 1);
-    return LLVMBuildCall2(ir->b, LLVMFunctionType(d, &d, 1, 0), f, &v, 1, "");
-}
-
 /* An integer element v of dtype t (i8, u8, i32) as zp_at of
  * interp_int8.c reads it, as f32 (int32 values convert exactly as their
  * int64 would). */
@@ -424,7 +413,7 @@ static int emit_qdq(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
         if (xt->dtype == GIR_DT_I32)
             v = LLVMBuildSIToFP(b, v, ir->f32, "");
         v = LLVMBuildFDiv(b, v, klv_load(ir, ir->f32, klv_arg(ir, 1), c), "");
-        r = rint64(ir, LLVMBuildFPExt(b, v, d, ""));
+        r = klv_rint_f64(ir, LLVMBuildFPExt(b, v, d, ""));
         r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
         r = LLVMBuildFAdd(b, r, LLVMBuildFPExt(b, zp, d, ""), "");
         lo = LLVMConstReal(d, u8 ? 0 : -128);

@@ -707,6 +707,125 @@ static int emit_scatter(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     return 1;
 }
 
+/* ReverseSequence of computed lengths (eval_REVERSESEQUENCE): per element
+ * i, len = lengths[its batch coordinate] and t its time coordinate; t <
+ * len reads element i + (len - 1 - 2t) * stride(time axis), else i.
+ * Guarded: a length outside [0, time extent] hands the node to the
+ * interpreter, which reports it. */
+static int emit_revseq_dyn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                           KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *lt = &g->vals[n->in[1]].type;
+    int64_t es = (int64_t)gir_dtype_size(xt->dtype), ba = gir_attr_int(n, "batch_axis", 1);
+    int64_t ta = gir_attr_int(n, "time_axis", 0), xs[GIR_MAX_RANK], inner = 1, cnt, T;
+    int d, guard;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef et;
+    LLVMValueRef i, bc, t, len, bad, src;
+    KlvLoop l;
+    if (n->nin != 2 || es < 1 || es > 8 || xt->rank < 2 || !ir->guard_ok ||
+        (lt->dtype != GIR_DT_I64 && lt->dtype != GIR_DT_I32) ||
+        g->vals[n->out[0]].type.dtype != xt->dtype || ba < 0 || ba >= xt->rank || ta < 0 ||
+        ta >= xt->rank || ba == ta || gir_type_numel(lt) < xt->dims[ba])
+        return 0;
+    for (d = xt->rank - 1; d >= 0; d--) {
+        xs[d] = inner;
+        inner *= xt->dims[d];
+    }
+    cnt = inner;
+    T = xt->dims[ta];
+    et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    i = l.iv;
+    bc = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, xs[ba]), ""), klv_i64(ir, xt->dims[ba]), "");
+    t = LLVMBuildURem(b, LLVMBuildUDiv(b, i, klv_i64(ir, xs[ta]), ""), klv_i64(ir, T), "");
+    len = klv_load(ir, lt->dtype == GIR_DT_I64 ? ir->i64 : ir->i32, klv_arg(ir, 1), bc);
+    if (lt->dtype != GIR_DT_I64)
+        len = LLVMBuildSExt(b, len, ir->i64, "");
+    bad = LLVMBuildICmp(b, LLVMIntUGT, len, klv_i64(ir, T), "");
+    klv_guard(ir, guard, bad);
+    src = klv_add(ir, i, klv_mul(ir, LLVMBuildSub(b, LLVMBuildSub(b, len, klv_i64(ir, 1), ""),
+                                                  klv_mul(ir, t, klv_i64(ir, 2)), ""),
+                                 klv_i64(ir, xs[ta])));
+    src = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildNot(b, bad, ""),
+                                          LLVMBuildICmp(b, LLVMIntSLT, t, len, ""), ""),
+                          src, i, "");
+    klv_store(ir, et, klv_arg(ir, 2), i, klv_load(ir, et, klv_arg(ir, 0), src));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = cnt;
+    plan->work = 2;
+    return 1;
+}
+
+/* MaxUnpool (eval_MAXUNPOOL): one step on one thread, the output zeroed
+ * (as the interpreter's is), then per input element i in order the index
+ * at = I[i], a flat position in the shape the attributes give (the MaxPool
+ * input), placed at the same coordinates of the output and set to x[i] (a
+ * later one at the same place wins).  Guarded: an index outside that shape
+ * or a coordinate outside output_shape goes to the interpreter. */
+static int emit_maxunpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *it = &g->vals[n->in[1]].type;
+    const GirType *yt = &g->vals[n->out[0]].type;
+    int cnt, ck, cs, cp, d, r = xt->rank, guard;
+    const int64_t *k = gir_attr_ints(n, "kernel_shape", &ck);
+    const int64_t *st = gir_attr_ints(n, "strides", &cs);
+    const int64_t *pa = gir_attr_ints(n, "pads", &cp);
+    int64_t dflt[GIR_MAX_RANK], ys[GIR_MAX_RANK], ne = gir_type_numel(xt), nd, q, yn = gir_type_numel(yt);
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef at, bad, off;
+    KlvLoop l;
+    (void)cnt;
+    if (n->nin < 2 || n->nout != 1 || !ir->guard_ok || !klv_is_float_dt(xt->dtype) ||
+        yt->dtype != xt->dtype || it->dtype != GIR_DT_I64 || gir_type_numel(it) != ne || r < 3 ||
+        yt->rank != r || !k || ck != r - 2 || (st && cs != r - 2) || (pa && cp != 2 * (r - 2)) || ne < 1)
+        return 0;
+    dflt[0] = xt->dims[0];
+    dflt[1] = xt->dims[1];
+    for (d = 2; d < r; d++)
+        dflt[d] = (xt->dims[d] - 1) * (st ? st[d - 2] : 1) + k[d - 2] -
+                  (pa ? pa[d - 2] + pa[r - 2 + d - 2] : 0);
+    for (d = r - 1, q = 1; d >= 0; d--) {
+        if (dflt[d] < 1)
+            return 0;
+        ys[d] = q;
+        q *= yt->dims[d];
+    }
+    nd = klv_dims_prod(dflt, 0, r);
+    if ((guard = klv_plan_guard(plan, n)) < 0)
+        return 0;
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, yn));
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), l.iv, LLVMConstReal(LLVMDoubleTypeInContext(ir->ctx), 0));
+    klv_loop_end(ir, &l);
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, ne));
+    at = klv_load(ir, ir->i64, klv_arg(ir, 1), l.iv);
+    bad = LLVMBuildICmp(b, LLVMIntUGE, at, klv_i64(ir, nd), "");
+    off = klv_i64(ir, 0);
+    for (d = r - 1, q = 1; d >= 0; d--) {
+        LLVMValueRef c = LLVMBuildURem(b, LLVMBuildUDiv(b, at, klv_i64(ir, q), ""), klv_i64(ir, dflt[d]), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, c, klv_i64(ir, yt->dims[d]), ""), "");
+        off = klv_add(ir, off, klv_mul(ir, c, klv_i64(ir, ys[d])));
+        q *= dflt[d];
+    }
+    klv_guard(ir, guard, bad);
+    off = LLVMBuildSelect(b, bad, klv_i64(ir, 0), off, "");
+    klv_store_f64(ir, yt->dtype, klv_arg(ir, n->nin), off,
+                  LLVMBuildSelect(b, bad, LLVMConstReal(LLVMDoubleTypeInContext(ir->ctx), 0),
+                                  klv_load_f64(ir, xt->dtype, klv_arg(ir, 0), l.iv), ""));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->threads = 1;
+    plan->work = yn + ne * 4;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -719,6 +838,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_concat_split(ir, g, n, name, plan);
     if (n->op == GIR_OP_MAXPOOL)
         return emit_maxpool(ir, g, n, name, plan);
+    if (n->op == GIR_OP_MAXUNPOOL)
+        return emit_maxunpool(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
     switch (n->op) {
@@ -756,7 +877,10 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_TILE:
     case GIR_OP_DEPTHTOSPACE:
     case GIR_OP_SPACETODEPTH:
+        return emit_gather(ir, g, n, name, plan);
     case GIR_OP_REVERSESEQUENCE:
+        if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
+            return emit_revseq_dyn(ir, g, n, name, plan);
         return emit_gather(ir, g, n, name, plan);
     default:
         return 0;

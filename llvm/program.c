@@ -265,7 +265,7 @@ int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *n
                    KlvPlan *plan, GirError *e)
 {
     static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move,
-                                          klv_emit_gemm_i8};
+                                          klv_emit_gemm_i8, klv_emit_qonnx};
     size_t k;
     for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
         int rc;

@@ -13,13 +13,19 @@ add_test(NAME conformance_onnx_backend
     ${KILN_ONNX_TESTDATA}/pytorch-operator ${KILN_ONNX_TESTDATA}/simple
     --exclude ${PROJECT_SOURCE_DIR}/tests/conformance/excluded.txt
     --min-pass ${KILN_CONFORMANCE_MIN_PASS})
-# The same tests through the CPU back end (llvm/): the same count passes.
+# The same tests through the CPU back end (llvm/): the same count passes,
+# and at least KILN_CONFORMANCE_MIN_COMPILED of their nodes are compiled
+# (raise it as ops are lowered).
+set(KILN_CONFORMANCE_MIN_COMPILED 1108)
 add_test(NAME conformance_onnx_backend_cpu
   COMMAND ${KILN} conformance
     ${KILN_ONNX_TESTDATA}/node ${KILN_ONNX_TESTDATA}/pytorch-converted
     ${KILN_ONNX_TESTDATA}/pytorch-operator ${KILN_ONNX_TESTDATA}/simple
     --exclude ${PROJECT_SOURCE_DIR}/tests/conformance/excluded.txt --target cpu
-    --min-pass ${KILN_CONFORMANCE_MIN_PASS})
+    --min-pass ${KILN_CONFORMANCE_MIN_PASS} --min-compiled ${KILN_CONFORMANCE_MIN_COMPILED})
+add_test(NAME conformance_min_compiled_ref_bad COMMAND ${CLI}/expect.sh 2
+  "kiln: conformance: --min-compiled needs --target cpu"
+  -- ${KILN} conformance ${KILN_ONNX_TESTDATA}/simple --min-compiled 1)
 
 # The interpreter against onnxruntime on the bundled YOLOv3-tiny.
 add_test(NAME yolo_vs_onnxruntime

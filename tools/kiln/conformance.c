@@ -11,7 +11,8 @@
  *                by category: training-only, randomness, control flow,
  *                sequence or optional types, strings, ...),
  *   excluded     listed in the --exclude file with a reason.
- * Exit 1 when any test fails or the pass count is below --min-pass.
+ * Exit 1 when any test fails or the pass count is below --min-pass (with
+ * --target cpu: or the compiled nodes are fewer than --min-compiled).
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <dirent.h>
@@ -117,13 +118,15 @@ static void count_category(Category *c, int max, int *n, const char *name)
 static void conf_usage(FILE *f)
 {
     fprintf(f, "usage: kiln conformance DIR... [--exclude FILE] [--min-pass N] [--rtol R] [--atol A]\n"
-               "                        [--target ref|cpu] [-v] [--json]\n"
+               "                        [--target ref|cpu] [--min-compiled N] [-v] [--json]\n"
                "  DIR           an ONNX backend test folder, or a folder of them\n"
                "  --exclude F   skip the tests named in F (lines 'test_name reason'; # comments)\n"
                "  --min-pass N  fail when fewer than N tests pass\n"
                "  --rtol, --atol  float tolerances (default 1e-3, 1e-7: the ONNX backend defaults)\n"
                "  --target cpu  run through the CPU back end (LLVM -O1, one thread) instead of the\n"
-               "                interpreter; counts the nodes compiled\n");
+               "                interpreter; counts the nodes compiled\n"
+               "  --min-compiled N  with --target cpu: fail when fewer than N nodes of the\n"
+               "                passing tests are compiled\n");
 }
 
 static int is_dir(const char *p)
@@ -395,7 +398,7 @@ int kiln_cmd_conformance(int argc, char **argv)
     Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}};
     const char *dirs[256];
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
-    long min_pass = -1;
+    long min_pass = -1, min_compiled = -1;
     static char *tests[MAX_TESTS];
     Category cats[MAX_CATEGORIES];
     int ncat = 0, ncats = MAX_CATEGORIES;
@@ -408,7 +411,7 @@ int kiln_cmd_conformance(int argc, char **argv)
             conf_usage(stdout);
             return KILN_OK;
         } else if (strcmp(a, "--exclude") == 0 || strcmp(a, "--min-pass") == 0 ||
-                   strcmp(a, "--rtol") == 0 || strcmp(a, "--atol") == 0) {
+                   strcmp(a, "--min-compiled") == 0 || strcmp(a, "--rtol") == 0 || strcmp(a, "--atol") == 0) {
             char *end;
             if (i + 1 >= argc)
                 return kiln_user_error("conformance: %s needs a value", a);
@@ -422,6 +425,10 @@ int kiln_cmd_conformance(int argc, char **argv)
                 min_pass = strtol(argv[i], &end, 10);
                 if (*end || min_pass < 0)
                     return kiln_user_error("conformance: --min-pass '%s' is not a count", argv[i]);
+            } else if (strcmp(a, "--min-compiled") == 0) {
+                min_compiled = strtol(argv[i], &end, 10);
+                if (*end || min_compiled < 0)
+                    return kiln_user_error("conformance: --min-compiled '%s' is not a count", argv[i]);
             } else {
                 double v = strtod(argv[i], &end);
                 if (*end || !(v >= 0))
@@ -452,6 +459,8 @@ int kiln_cmd_conformance(int argc, char **argv)
         conf_usage(stderr);
         return kiln_user_error("conformance: no test folder given");
     }
+    if (min_compiled >= 0 && !c.cpu)
+        return kiln_user_error("conformance: --min-compiled needs --target cpu");
 
     /* Collect test folders: DIR itself when it holds model.onnx, else its
      * subfolders that do. */
@@ -511,6 +520,8 @@ int kiln_cmd_conformance(int argc, char **argv)
         rc = KILN_FAILED;
     if (min_pass >= 0 && counts[T_PASS] < min_pass)
         rc = KILN_FAILED;
+    if (c.cpu && min_compiled >= 0 && c.lowered < min_compiled)
+        rc = KILN_FAILED;
     if (json) {
         char *s;
         cJSON_AddNumberToObject(root, "pass", counts[T_PASS]);
@@ -544,6 +555,9 @@ int kiln_cmd_conformance(int argc, char **argv)
         }
         if (min_pass >= 0 && counts[T_PASS] < min_pass)
             printf("conformance: %d pass is below the required %ld\n", counts[T_PASS], min_pass);
+        if (c.cpu && min_compiled >= 0 && c.lowered < min_compiled)
+            printf("conformance: %ld nodes compiled is below the required %ld\n", c.lowered,
+                   min_compiled);
     }
     for (i = 0; i < c.nexcl; i++)
         free(c.excl[i]);

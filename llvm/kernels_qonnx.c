@@ -1,0 +1,475 @@
+/*
+ * ONNX's own quantized ops, as graphir/qonnx.c and interp.c run them:
+ * ConvInteger and QLinearConv (1-D or 2-D, any group, stride, dilation,
+ * padding), MatMulInteger and QLinearMatMul (numpy batch broadcasting), and
+ * DynamicQuantizeLinear.  Zero points and scales are read from their
+ * buffers (the backend tests give them as inputs; a quantized export has
+ * them as constants).
+ *
+ * Bit for bit the interpreter: its int64 sums are kept in int32 where it
+ * truncates them to 32 bits anyway (ConvInteger, QLinearConv,
+ * MatMulInteger: equal modulo 2^32, wrapping adds) and in int64 where it
+ * does not (QLinearMatMul); the requantize step is its double arithmetic
+ * (scale products, rint half to even, the zero point, saturation).
+ *
+ * The Conv keeps one output row of int32 sums on the stack and adds, per
+ * input channel and tap, the weight times a run of input pixels whose
+ * bounds are worked out at compile time, so with stride 1 the inner loop is
+ * a contiguous widening multiply-add that LLVM vectorizes; the MatMul keeps
+ * a row of C likewise and adds a times a row of B per k.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Input slot k of n, or -1 when absent. */
+static int slot(const GirNode *n, int k)
+{
+    return k < n->nin ? n->in[k] : -1;
+}
+
+static int is_q8(GirDType t)
+{
+    return t == GIR_DT_U8 || t == GIR_DT_I8;
+}
+
+/* Element idx of an i8, u8 or i32 buffer as an i32 (ld_q of qonnx.c). */
+static LLVMValueRef ld_q(KlvIr *ir, GirDType t, LLVMValueRef base, LLVMValueRef idx)
+{
+    LLVMValueRef v = klv_load(ir, klv_elem_type(ir, t), base, idx);
+    if (t == GIR_DT_I32)
+        return v;
+    return t == GIR_DT_U8 ? LLVMBuildZExt(ir->b, v, ir->i32, "") : LLVMBuildSExt(ir->b, v, ir->i32, "");
+}
+
+/* zp_at of qonnx.c: the zero point of input slot k (kernel argument k)
+ * for index idx, entry 0 when it has one element; 0 when absent. */
+static LLVMValueRef zp_at(KlvIr *ir, const GirGraph *g, const GirNode *n, int k, LLVMValueRef idx)
+{
+    int v = slot(n, k);
+    if (v < 0)
+        return LLVMConstInt(ir->i32, 0, 0);
+    if (gir_type_numel(&g->vals[v].type) == 1)
+        idx = klv_i64(ir, 0);
+    return ld_q(ir, g->vals[v].type.dtype, klv_arg(ir, k), idx);
+}
+
+/* scale_at of qonnx.c: the f32 scale of slot k for index idx, as a double. */
+static LLVMValueRef scale_at(KlvIr *ir, const GirGraph *g, const GirNode *n, int k, LLVMValueRef idx)
+{
+    if (gir_type_numel(&g->vals[n->in[k]].type) == 1)
+        idx = klv_i64(ir, 0);
+    return LLVMBuildFPExt(ir->b, klv_load(ir, ir->f32, klv_arg(ir, k), idx),
+                          LLVMDoubleTypeInContext(ir->ctx), "");
+}
+
+/* A double in [0, 255] or [-128, 127] (or NaN) as the C cast to the byte
+ * type converts it on x86-64: NaN gives 0. */
+static LLVMValueRef to_byte(KlvIr *ir, LLVMValueRef r)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, r, r, ""), LLVMConstReal(d, 0), r, "");
+    return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, r, ir->i32, ""), ir->i8, "");
+}
+
+/* st_sat of qonnx.c: rint(v) + zp (an i32), saturated to the byte type yd
+ * (u8 or i8), stored at y[idx]. */
+static void st_sat(KlvIr *ir, GirDType yd, LLVMValueRef y, LLVMValueRef idx, LLVMValueRef v,
+                   LLVMValueRef zp)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    int u8 = yd == GIR_DT_U8;
+    LLVMValueRef lo = LLVMConstReal(d, u8 ? 0 : -128), hi = LLVMConstReal(d, u8 ? 255 : 127);
+    LLVMValueRef r = LLVMBuildFAdd(b, klv_rint_f64(ir, v), LLVMBuildSIToFP(b, zp, d, ""), "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, r, lo, ""), lo, r, "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, r, hi, ""), hi, r, "");
+    klv_store(ir, ir->i8, y, idx, to_byte(ir, r));
+}
+
+/* 1 when the value in slot k is present, of dtype t (t UNDEF: u8 or i8)
+ * and has 1 element or, when per > 0, per elements. */
+static int param_ok(const GirGraph *g, const GirNode *n, int k, GirDType t, int64_t per)
+{
+    int v = slot(n, k);
+    int64_t c;
+    if (v < 0)
+        return 0;
+    c = gir_type_numel(&g->vals[v].type);
+    if (t == GIR_DT_UNDEF ? !is_q8(g->vals[v].type.dtype) : g->vals[v].type.dtype != t)
+        return 0;
+    return c == 1 || (per > 0 && c == per);
+}
+
+/* 1 when the value in slot k is present, of dtype t (t UNDEF: u8 or i8)
+ * and has at least one element (its entry 0 is read). */
+static int has1(const GirGraph *g, const GirNode *n, int k, GirDType t)
+{
+    int v = slot(n, k);
+    if (v < 0 || gir_type_numel(&g->vals[v].type) < 1)
+        return 0;
+    return t == GIR_DT_UNDEF ? is_q8(g->vals[v].type.dtype) : g->vals[v].type.dtype == t;
+}
+
+/* The y_scale of a QLinear op (slot 6): 1 when it is a positive constant
+ * (no guard needed), 0 when it is computed (the kernel guards it, which
+ * needs ir->guard_ok), -1 when the node cannot be lowered. */
+static int yscale_known(KlvIr *ir, const GirGraph *g, const GirNode *n)
+{
+    const GirValue *v = &g->vals[n->in[6]];
+    if (v->kind == GIR_VAL_CONST && v->data)
+        return *(const float *)v->data > 0 ? 1 : -1;
+    return ir->guard_ok ? 0 : -1;
+}
+
+/* The requantize multiplier of a QLinear op, (s1 * s2) / y_scale in double
+ * as the interpreter forms it; with a guard (arg >= 0) that is set when
+ * y_scale is not positive (the interpreter's error). */
+static LLVMValueRef qmul(KlvIr *ir, LLVMValueRef s1, LLVMValueRef s2, LLVMValueRef ys, int guard)
+{
+    LLVMBuilderRef b = ir->b;
+    if (guard >= 0)
+        klv_guard(ir, guard, LLVMBuildFCmp(b, LLVMRealULE, ys, LLVMConstReal(LLVMTypeOf(ys), 0), ""));
+    return LLVMBuildFDiv(b, LLVMBuildFMul(b, s1, s2, ""), ys, "");
+}
+
+/* ConvInteger (x 0, w 1, x_zp 2, w_zp 3 -> i32) and QLinearConv (x 0,
+ * x_scale 1, x_zp 2, w 3, w_scale 4, w_zp 5, y_scale 6, y_zp 7, B 8),
+ * 1-D or 2-D.  One step per output row (n, oc, oy). */
+static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    int ql = n->op == GIR_OP_QLINEARCONV, xs = 0, ws = ql ? 3 : 1, xzs = 2, wzs = ql ? 5 : 3;
+    const GirType *xt, *wt, *yt;
+    int64_t N, C, M, Cg, G, Mg, kx, ox, *tab, r;
+    int guard = -1, known = 1;
+    GirDType yd;
+    KlvWin2 w;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef accp, row, oy, t, oc, nb, grp, wz, xz, xb, wb, iy, wv, xl, xh, base, xv, a, m = NULL;
+    LLVMValueRef zp = NULL, bias = NULL, yb;
+    LLVMBasicBlockRef in, skip;
+    KlvLoop lr, lo, lic, lky, lkx, lx;
+    if (n->nout != 1 || n->nin < (ql ? 8 : 2) || slot(n, xs) < 0 || slot(n, ws) < 0)
+        return 0;
+    xt = &g->vals[n->in[xs]].type;
+    wt = &g->vals[n->in[ws]].type;
+    yt = &g->vals[n->out[0]].type;
+    yd = yt->dtype;
+    if (!is_q8(xt->dtype) || !is_q8(wt->dtype) || wt->rank != xt->rank ||
+        !klv_win2(n, xt, yt, wt->dims + 2, &w))
+        return 0;
+    N = xt->dims[0], C = xt->dims[1], M = wt->dims[0], Cg = wt->dims[1];
+    G = gir_attr_int(n, "group", 1);
+    if (G < 1 || M % G != 0 || C != Cg * G || yt->dims[1] != M || w.OW > 65536 || w.OW < 1)
+        return 0;
+    Mg = M / G;
+    if ((slot(n, xzs) >= 0 && !has1(g, n, xzs, GIR_DT_UNDEF)) ||
+        (slot(n, wzs) >= 0 && !param_ok(g, n, wzs, GIR_DT_UNDEF, M)))
+        return 0;
+    if (ql) {
+        if (!has1(g, n, 1, GIR_DT_F32) || !has1(g, n, 2, GIR_DT_UNDEF) ||
+            !param_ok(g, n, 4, GIR_DT_F32, M) || !param_ok(g, n, 5, GIR_DT_UNDEF, M) ||
+            !has1(g, n, 6, GIR_DT_F32) || !is_q8(yd) || !has1(g, n, 7, yd))
+            return 0;
+        if (slot(n, 8) >= 0 && (g->vals[n->in[8]].type.dtype != GIR_DT_I32 ||
+                                gir_type_numel(&g->vals[n->in[8]].type) < M))
+            return 0;
+        if ((known = yscale_known(ir, g, n)) < 0)
+            return 0;
+    } else if (yd != GIR_DT_I32) {
+        return 0;
+    }
+    /* per kernel column kx, the output columns [lo, hi) whose tap lies
+     * inside the input row */
+    tab = malloc(sizeof *tab * (size_t)(2 * w.KW));
+    if (!tab)
+        return 0;
+    for (kx = 0; kx < w.KW; kx++) {
+        int64_t l = w.OW, h = 0;
+        for (ox = 0; ox < w.OW; ox++) {
+            int64_t ix = ox * w.s[1] + kx * w.d[1] - w.p[1];
+            if (ix >= 0 && ix < w.W) {
+                l = ox < l ? ox : l;
+                h = ox + 1;
+            }
+        }
+        tab[2 * kx] = l < h ? l : 0;
+        tab[2 * kx + 1] = l < h ? h : 0;
+    }
+    klv_plan_extra(plan, tab, (int64_t)sizeof *tab * 2 * w.KW, KLV_TABLE, 1);
+    if (ql && !known)
+        guard = klv_plan_guard(plan, n);
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildArrayAlloca(b, ir->i32, klv_i64(ir, w.OW), "acc");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    row = lr.iv;
+    oy = LLVMBuildSRem(b, row, klv_i64(ir, w.OH), "");
+    t = LLVMBuildSDiv(b, row, klv_i64(ir, w.OH), "");
+    oc = LLVMBuildSRem(b, t, klv_i64(ir, M), "");
+    nb = LLVMBuildSDiv(b, t, klv_i64(ir, M), "");
+    grp = LLVMBuildSDiv(b, oc, klv_i64(ir, Mg), "");
+    wz = zp_at(ir, g, n, wzs, oc);
+    xz = zp_at(ir, g, n, xzs, klv_i64(ir, 0));
+    lo = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w.OW));
+    klv_store(ir, ir->i32, accp, lo.iv, LLVMConstInt(ir->i32, 0, 0));
+    klv_loop_end(ir, &lo);
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, Cg));
+    xb = klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, C)),
+                             klv_add(ir, klv_mul(ir, grp, klv_i64(ir, Cg)), lic.iv)),
+                 klv_i64(ir, w.H * w.W));
+    wb = klv_mul(ir, klv_add(ir, klv_mul(ir, oc, klv_i64(ir, Cg)), lic.iv), klv_i64(ir, w.KH * w.KW));
+    lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w.KH));
+    iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, w.s[0])), klv_affine(ir, lky.iv, w.d[0], -w.p[0]));
+    in = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "row.in");
+    skip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "row.skip");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, w.H), ""), in, skip);
+    LLVMPositionBuilderAtEnd(b, in);
+    lkx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w.KW));
+    wv = LLVMBuildSub(b, ld_q(ir, wt->dtype, klv_arg(ir, ws),
+                              klv_add(ir, wb, klv_add(ir, klv_mul(ir, lky.iv, klv_i64(ir, w.KW)), lkx.iv))),
+                      wz, "");
+    xl = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), klv_mul(ir, lkx.iv, klv_i64(ir, 2)));
+    xh = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), klv_affine(ir, lkx.iv, 2, 1));
+    base = klv_add(ir, klv_add(ir, xb, klv_mul(ir, iy, klv_i64(ir, w.W))),
+                   klv_affine(ir, lkx.iv, w.d[1], -w.p[1]));
+    lx = klv_loop_begin(ir, xl, xh);
+    xv = LLVMBuildSub(b, ld_q(ir, xt->dtype, klv_arg(ir, xs),
+                              klv_add(ir, base, klv_mul(ir, lx.iv, klv_i64(ir, w.s[1])))),
+                      xz, "");
+    a = klv_load(ir, ir->i32, accp, lx.iv);
+    klv_store(ir, ir->i32, accp, lx.iv, LLVMBuildAdd(b, a, LLVMBuildMul(b, xv, wv, ""), ""));
+    klv_loop_end(ir, &lx);
+    klv_loop_end(ir, &lkx);
+    LLVMBuildBr(b, skip);
+    LLVMPositionBuilderAtEnd(b, skip);
+    klv_loop_end(ir, &lky);
+    klv_loop_end(ir, &lic);
+    if (ql) {
+        m = qmul(ir, scale_at(ir, g, n, 1, klv_i64(ir, 0)), scale_at(ir, g, n, 4, oc),
+                 scale_at(ir, g, n, 6, klv_i64(ir, 0)), guard);
+        zp = zp_at(ir, g, n, 7, klv_i64(ir, 0));
+        bias = slot(n, 8) >= 0 ? klv_load(ir, ir->i32, klv_arg(ir, 8), oc) : LLVMConstInt(ir->i32, 0, 0);
+    }
+    yb = klv_mul(ir, row, klv_i64(ir, w.OW));
+    lo = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w.OW));
+    a = klv_load(ir, ir->i32, accp, lo.iv);
+    if (ql) {
+        a = LLVMBuildAdd(b, a, bias, "");
+        st_sat(ir, yd, klv_arg(ir, n->nin), klv_add(ir, yb, lo.iv),
+               LLVMBuildFMul(b, LLVMBuildSIToFP(b, a, LLVMDoubleTypeInContext(ir->ctx), ""), m, ""), zp);
+    } else {
+        klv_store(ir, ir->i32, klv_arg(ir, n->nin), klv_add(ir, yb, lo.iv), a);
+    }
+    klv_loop_end(ir, &lo);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    r = N * M * w.OH;
+    plan->range = r;
+    plan->work = w.OW * Cg * w.KH * w.KW;
+    return 1;
+}
+
+/* MatMulInteger (a 0, b 1, a_zp 2, b_zp 3 -> i32) and QLinearMatMul (a 0,
+ * a_scale 1, a_zp 2, b 3, b_scale 4, b_zp 5, y_scale 6, y_zp 7): a's zero
+ * point and scale per row, b's per column, batches broadcast as numpy
+ * does.  One step per output row (batch, i). */
+static int emit_matmul(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    int ql = n->op == GIR_OP_QLINEARMATMUL, as = 0, bs = ql ? 3 : 1, azs = 2, bzs = ql ? 5 : 3;
+    int ra, rb, nbat, d, guard = -1, known = 1;
+    const GirType *at, *bt, *yt;
+    int64_t M, K, N, batches, bi, bdims[GIR_MAX_RANK], sa[GIR_MAX_RANK], sb[GIR_MAX_RANK];
+    int64_t idx[GIR_MAX_RANK] = {0}, *tab;
+    GirDType yd;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef acct;
+    LLVMValueRef accp, bat, i, oa, ob, az, av, bz = NULL, bv, p, a, m, zp = NULL, yb;
+    KlvLoop lr, lj, lk;
+    if (n->nout != 1 || n->nin < (ql ? 8 : 2) || slot(n, as) < 0 || slot(n, bs) < 0)
+        return 0;
+    at = &g->vals[n->in[as]].type;
+    bt = &g->vals[n->in[bs]].type;
+    yt = &g->vals[n->out[0]].type;
+    yd = yt->dtype;
+    ra = at->rank, rb = bt->rank;
+    if (!is_q8(at->dtype) || !is_q8(bt->dtype) || ra < 1 || rb < 1)
+        return 0;
+    M = ra >= 2 ? at->dims[ra - 2] : 1, K = at->dims[ra - 1];
+    N = rb >= 2 ? bt->dims[rb - 1] : 1;
+    if ((rb >= 2 ? bt->dims[rb - 2] : bt->dims[0]) != K || N > 65536 || N < 1 || M < 1)
+        return 0;
+    nbat = yt->rank - (ra >= 2) - (rb >= 2);
+    if (nbat < 0)
+        return 0;
+    for (d = 0; d < nbat; d++) {
+        int da = d - (nbat - (ra - 2)), db = d - (nbat - (rb - 2));
+        bdims[d] = yt->dims[d];
+        sa[d] = ra > 2 && da >= 0 && at->dims[da] != 1 ? M * K * klv_dims_prod(at->dims, da + 1, ra - 2) : 0;
+        sb[d] = rb > 2 && db >= 0 && bt->dims[db] != 1 ? K * N * klv_dims_prod(bt->dims, db + 1, rb - 2) : 0;
+    }
+    batches = klv_dims_prod(bdims, 0, nbat);
+    if (batches < 1 || gir_type_numel(yt) != batches * M * N)
+        return 0;
+    if ((slot(n, azs) >= 0 && !param_ok(g, n, azs, GIR_DT_UNDEF, M)) ||
+        (slot(n, bzs) >= 0 && !param_ok(g, n, bzs, GIR_DT_UNDEF, N)))
+        return 0;
+    if (ql) {
+        if (!param_ok(g, n, 1, GIR_DT_F32, M) || !param_ok(g, n, 2, GIR_DT_UNDEF, M) ||
+            !param_ok(g, n, 4, GIR_DT_F32, N) || !param_ok(g, n, 5, GIR_DT_UNDEF, N) ||
+            !has1(g, n, 6, GIR_DT_F32) || !is_q8(yd) || !has1(g, n, 7, yd))
+            return 0;
+        if ((known = yscale_known(ir, g, n)) < 0)
+            return 0;
+    } else if (yd != GIR_DT_I32) {
+        return 0;
+    }
+    /* each batch's offsets of a and b */
+    tab = malloc(sizeof *tab * (size_t)(2 * batches));
+    if (!tab)
+        return 0;
+    for (bi = 0; bi < batches; bi++) {
+        int64_t o_a = 0, o_b = 0;
+        for (d = 0; d < nbat; d++) {
+            o_a += idx[d] * sa[d];
+            o_b += idx[d] * sb[d];
+        }
+        tab[2 * bi] = o_a;
+        tab[2 * bi + 1] = o_b;
+        for (d = nbat - 1; d >= 0 && ++idx[d] == bdims[d]; d--)
+            idx[d] = 0;
+    }
+    klv_plan_extra(plan, tab, (int64_t)sizeof *tab * 2 * batches, KLV_TABLE, 1);
+    if (ql && !known)
+        guard = klv_plan_guard(plan, n);
+    acct = ql ? ir->i64 : ir->i32;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildArrayAlloca(b, acct, klv_i64(ir, N), "acc");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    bat = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, M), "");
+    i = LLVMBuildSRem(b, lr.iv, klv_i64(ir, M), "");
+    oa = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), klv_mul(ir, bat, klv_i64(ir, 2)));
+    ob = klv_load(ir, ir->i64, klv_arg(ir, n->nin + 1), klv_affine(ir, bat, 2, 1));
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    klv_store(ir, acct, accp, lj.iv, LLVMConstInt(acct, 0, 0));
+    klv_loop_end(ir, &lj);
+    az = zp_at(ir, g, n, azs, i);
+    if (slot(n, bzs) < 0 || gir_type_numel(&g->vals[n->in[bzs]].type) == 1)
+        bz = zp_at(ir, g, n, bzs, klv_i64(ir, 0));
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, K));
+    av = LLVMBuildSub(b, ld_q(ir, at->dtype, klv_arg(ir, as),
+                              klv_add(ir, oa, klv_add(ir, klv_mul(ir, i, klv_i64(ir, K)), lk.iv))), az, "");
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    bv = ld_q(ir, bt->dtype, klv_arg(ir, bs), klv_add(ir, ob, klv_add(ir, klv_mul(ir, lk.iv, klv_i64(ir, N)), lj.iv)));
+    bv = LLVMBuildSub(b, bv, bz ? bz : zp_at(ir, g, n, bzs, lj.iv), "");
+    p = LLVMBuildMul(b, av, bv, "");
+    if (ql)
+        p = LLVMBuildSExt(b, p, ir->i64, "");
+    a = klv_load(ir, acct, accp, lj.iv);
+    klv_store(ir, acct, accp, lj.iv, LLVMBuildAdd(b, a, p, ""));
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lk);
+    if (ql)
+        zp = zp_at(ir, g, n, 7, klv_i64(ir, 0));
+    yb = klv_mul(ir, lr.iv, klv_i64(ir, N));
+    lj = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    a = klv_load(ir, acct, accp, lj.iv);
+    if (ql) {
+        m = qmul(ir, scale_at(ir, g, n, 1, i), scale_at(ir, g, n, 4, lj.iv),
+                 scale_at(ir, g, n, 6, klv_i64(ir, 0)), guard);
+        st_sat(ir, yd, klv_arg(ir, n->nin), klv_add(ir, yb, lj.iv),
+               LLVMBuildFMul(b, LLVMBuildSIToFP(b, a, LLVMDoubleTypeInContext(ir->ctx), ""), m, ""), zp);
+    } else {
+        klv_store(ir, ir->i32, klv_arg(ir, n->nin), klv_add(ir, yb, lj.iv), a);
+    }
+    klv_loop_end(ir, &lj);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = batches * M;
+    plan->work = K * N;
+    return 1;
+}
+
+/* DynamicQuantizeLinear (eval_DYNQUANT of interp.c): one step on one
+ * thread.  The range [lo, hi] of x and 0 in f32 (a NaN never taken),
+ * scale = (hi - lo) / 255 in f32, zero point rint(0 - lo / scale)
+ * saturated to [0, 255], then per element rint(x / scale) + zp saturated
+ * (all zp when scale is not positive). */
+static int emit_dynquant(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                         KlvPlan *plan)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef lop, hip, x, v, lo, hi, scale, pos, zp, q, c0, c255;
+    KlvLoop l;
+    int64_t cnt;
+    if (n->nin != 1 || n->nout != 3 || g->vals[n->in[0]].type.dtype != GIR_DT_F32 ||
+        n->out[0] < 0 || n->out[1] < 0 || n->out[2] < 0 ||
+        g->vals[n->out[0]].type.dtype != GIR_DT_U8 || g->vals[n->out[1]].type.dtype != GIR_DT_F32 ||
+        g->vals[n->out[2]].type.dtype != GIR_DT_U8)
+        return 0;
+    cnt = gir_type_numel(&g->vals[n->in[0]].type);
+    if (cnt < 0)
+        return 0;
+    c0 = LLVMConstReal(d, 0);
+    c255 = LLVMConstReal(d, 255);
+    klv_kernel_begin(ir, name);
+    lop = LLVMBuildAlloca(b, ir->f32, "lo");
+    hip = LLVMBuildAlloca(b, ir->f32, "hi");
+    LLVMBuildStore(b, klv_f32c(ir, 0), lop);
+    LLVMBuildStore(b, klv_f32c(ir, 0), hip);
+    x = klv_arg(ir, 0);
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, cnt));
+    v = klv_load(ir, ir->f32, x, l.iv);
+    lo = LLVMBuildLoad2(b, ir->f32, lop, "");
+    hi = LLVMBuildLoad2(b, ir->f32, hip, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, lo, ""), v, lo, ""), lop);
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, hi, ""), v, hi, ""), hip);
+    klv_loop_end(ir, &l);
+    lo = LLVMBuildLoad2(b, ir->f32, lop, "");
+    hi = LLVMBuildLoad2(b, ir->f32, hip, "");
+    scale = LLVMBuildFDiv(b, LLVMBuildFSub(b, hi, lo, ""), klv_f32c(ir, 255), "");
+    pos = LLVMBuildFCmp(b, LLVMRealOGT, scale, klv_f32c(ir, 0), "");
+    zp = klv_rint_f64(ir, LLVMBuildFPExt(b, LLVMBuildFSub(b, klv_f32c(ir, 0), LLVMBuildFDiv(b, lo, scale, ""), ""), d, ""));
+    zp = LLVMBuildSelect(b, pos, zp, c0, "");
+    zp = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, zp, c0, ""), c0, zp, "");
+    zp = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, zp, c255, ""), c255, zp, "");
+    l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, cnt));
+    v = klv_load(ir, ir->f32, x, l.iv);
+    q = LLVMBuildFAdd(b, klv_rint_f64(ir, LLVMBuildFPExt(b, LLVMBuildFDiv(b, v, scale, ""), d, "")), zp, "");
+    q = LLVMBuildSelect(b, pos, q, zp, "");
+    q = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, q, c0, ""), c0, q, "");
+    q = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, q, c255, ""), c255, q, "");
+    klv_store(ir, ir->i8, klv_arg(ir, 1), l.iv, to_byte(ir, q));
+    klv_loop_end(ir, &l);
+    klv_store(ir, ir->f32, klv_arg(ir, 2), klv_i64(ir, 0), scale);
+    klv_store(ir, ir->i8, klv_arg(ir, 3), klv_i64(ir, 0), to_byte(ir, zp));
+    klv_kernel_end(ir);
+    plan->range = 1;
+    plan->work = cnt * 4;
+    plan->threads = 1;
+    return 1;
+}
+
+int klv_emit_qonnx(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                   KlvPlan *plan, GirError *e)
+{
+    (void)e;
+    if (gir_node_is_nhwc(n))
+        return 0;
+    switch (n->op) {
+    case GIR_OP_CONVINTEGER:
+    case GIR_OP_QLINEARCONV:
+        return emit_conv(ir, g, n, name, plan);
+    case GIR_OP_MATMULINTEGER:
+    case GIR_OP_QLINEARMATMUL:
+        return emit_matmul(ir, g, n, name, plan);
+    case GIR_OP_DYNQUANT:
+        return emit_dynquant(ir, g, n, name, plan);
+    default:
+        return 0;
+    }
+}
