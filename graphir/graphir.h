@@ -319,6 +319,10 @@ typedef struct {
     int out_lab[GIR_MAX_RANK];                      /* each result axis's label */
 } GirEinsum;
 
+/* GridSample's mode attribute: 0 nearest, 1 bilinear ("linear" from opset
+ * 20 on), 2 bicubic ("cubic" from opset 20 on), -1 any other. */
+int gir_grid_sample_mode(const char *mode);
+
 /* Parse eq ("ij,jk->ik", "...ii->...i", "ij" for the implicit form) for
  * nin inputs of ranks[]; 0, or -1 with the reason in why. */
 int gir_einsum_parse(const char *eq, int nin, const int *ranks, GirEinsum *es, char *why,

@@ -2659,7 +2659,7 @@ static int eval_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTen
                            GirError *e)
 {
     const GirType *xt = &ins[0]->type, *yt = &outs[0]->type;
-    const char *mode = gir_attr_string(n, "mode", "bilinear");
+    int kind = gir_grid_sample_mode(gir_attr_string(n, "mode", "bilinear"));
     const char *pad = gir_attr_string(n, "padding_mode", "zeros");
     int64_t N = xt->dims[0], C = xt->dims[1], Ho = yt->dims[2], Wo = yt->dims[3], b, c, i, j;
     GridSampler s;
@@ -2691,9 +2691,9 @@ static int eval_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTen
                 for (c = 0; c < C; c++) {
                     int64_t p = b * C + c;
                     double v;
-                    if (mode[0] == 'n') {
+                    if (kind == 0) {
                         v = gs_pixel(&s, p, (int64_t)round_even(y), (int64_t)round_even(x));
-                    } else if (mode[1] == 'i' && mode[2] == 'l') {
+                    } else if (kind == 1) {
                         int64_t x0 = (int64_t)floor(x), y0 = (int64_t)floor(y);
                         double fx = x - (double)x0, fy = y - (double)y0;
                         v = (1 - fy) * ((1 - fx) * gs_pixel(&s, p, y0, x0) + fx * gs_pixel(&s, p, y0, x0 + 1)) +

@@ -243,6 +243,17 @@ static const char *einsum_term(const char *p, int *lab, int *nl, int *ell, int *
     return p;
 }
 
+int gir_grid_sample_mode(const char *mode)
+{
+    if (!strcmp(mode, "nearest"))
+        return 0;
+    if (!strcmp(mode, "bilinear") || !strcmp(mode, "linear"))
+        return 1;
+    if (!strcmp(mode, "bicubic") || !strcmp(mode, "cubic"))
+        return 2;
+    return -1;
+}
+
 int gir_einsum_parse(const char *eq, int nin, const int *ranks, GirEinsum *es, char *why,
                      size_t whysize)
 {

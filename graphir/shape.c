@@ -2914,8 +2914,9 @@ static int shape_GRIDSAMPLE(const GirNode *n, const GirTensor *const *ins, GirTy
     const char *pad = gir_attr_string(n, "padding_mode", "zeros");
     if (want_outs(n, 1, 1, e) || same_flt(n, ins, outs, e) || same_dtypes(n, ins, 2, e))
         return -1;
-    if (strcmp(mode, "bilinear") && strcmp(mode, "nearest") && strcmp(mode, "bicubic"))
-        return gir_node_fail(n, e, "mode must be bilinear, nearest or bicubic");
+    if (gir_grid_sample_mode(mode) < 0)
+        return gir_node_fail(n, e, "mode must be bilinear, nearest or bicubic (opset 20: linear, "
+                             "nearest or cubic)");
     if (strcmp(pad, "zeros") && strcmp(pad, "border") && strcmp(pad, "reflection"))
         return gir_node_fail(n, e, "padding_mode must be zeros, border or reflection");
     if ((xt->rank >= 0 && xt->rank != 4) || (gt->rank >= 0 && gt->rank != 4) ||

@@ -1563,10 +1563,9 @@ static int emit_gridsample(KlvIr *ir, const GirGraph *g, const GirNode *n, const
 {
     const GirType *xt = &g->vals[n->in[0]].type, *gt = &g->vals[n->in[1]].type;
     const GirType *yt = &g->vals[n->out[0]].type;
-    const char *mode = gir_attr_string(n, "mode", "bilinear");
     const char *pad = gir_attr_string(n, "padding_mode", "zeros");
     int64_t N, C, Ho, Wo;
-    int kind, u, t;
+    int kind = gir_grid_sample_mode(gir_attr_string(n, "mode", "bilinear")), u, t;
     KlvGs s;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
@@ -1575,14 +1574,13 @@ static int emit_gridsample(KlvIr *ir, const GirGraph *g, const GirNode *n, const
     if (n->nin != 2 || n->nout != 1 || xt->rank != 4 || gt->rank != 4 || yt->rank != 4 ||
         gt->dtype != GIR_DT_F32 || gt->dims[3] != 2 || gt->dims[0] != xt->dims[0] ||
         yt->dims[0] != xt->dims[0] || yt->dims[1] != xt->dims[1] || yt->dims[2] != gt->dims[1] ||
-        yt->dims[3] != gt->dims[2] || xt->dims[2] < 1 || xt->dims[3] < 1 || strlen(mode) < 3)
+        yt->dims[3] != gt->dims[2] || xt->dims[2] < 1 || xt->dims[3] < 1 || kind < 0)
         return 0;
     N = xt->dims[0], C = xt->dims[1], Ho = yt->dims[2], Wo = yt->dims[3];
     s.H = xt->dims[2];
     s.W = xt->dims[3];
     s.pad = pad[0] == 'z' ? 0 : pad[0] == 'b' ? 1 : 2;
     s.align = gir_attr_int(n, "align_corners", 0) != 0;
-    kind = mode[0] == 'n' ? 0 : mode[1] == 'i' && mode[2] == 'l' ? 1 : 2;
     if (s.pad == 2)
         gs_reflect_fn(ir);
     klv_kernel_begin(ir, name);
