@@ -18,7 +18,8 @@
 # simulate --serve of the same build, each part a step in the frame's order
 # (libkiln-rt relocates the table), every output byte-identical to kiln run
 # --target int8.  A start with SEGMENT = 5 (past the last part) is the
-# ERROR bit 31.
+# ERROR bit 31; a regmap.json segment order that repeats a part is refused
+# by libkiln-rt on load.
 . $SRC/tests/runtime/lib.sh
 $KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
 $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18 -o $TMP/a > $TMP/compile.out 2>&1
@@ -74,6 +75,18 @@ SERVE_TICKS=5000
 serve $TMP/a $TMP/s.sock
 $TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/a $MODELS/yolov3-tiny-small-input.npy -o $TMP/ox \
     --frames 2 > $TMP/run.out
+# a regmap.json whose segment order runs part 0 twice is refused on load
+mkdir -p $TMP/c/rtl
+cp $TMP/a/rtl/weights.bin $TMP/c/rtl/
+$PYTHON - $TMP/a/rtl/regmap.json $TMP/c/rtl/regmap.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["tsconv"]["segment_order"] = [0, 3, 1, 3, 2]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+if $TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/c $MODELS/yolov3-tiny-small-input.npy -o $TMP/oc \
+    2> $TMP/err; then exit 1; fi
+grep -qx "kiln-infer: $TMP/c/rtl/regmap.json: tsconv.segment_order\[3\]: expected each of the 5 segments once" $TMP/err
 unserve
 grep -q '2 frame(s)' $TMP/run.out
 cmp $TMP/ox/out0.npy $TMP/r0.npy
