@@ -235,7 +235,7 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
                "    wire                  ch_ts2_err;\n    wire                  ch_ts2_done;\n");
     fprintf(u, "    wire                  ts_busy;\n    wire [31:0]           ts_finished;\n"
                "    wire [15:0]           ts_layer;\n");
-    fprintf(d, "    wire                  ts_go;\n    wire [%d:0]          ts_first;\n"
+    fprintf(d, "    wire                  ts_go;\n    wire [%d:0]           ts_first;\n"
                "    wire [15:0]           ts_count;\n", HLS_HW_ADDR_W - 1);
     fprintf(b, "    // the time-shared conv engine: %d folded layers in %d parts; a start with\n"
                "    // SEGMENT = %d + j runs part j, its table range (TS0_BASE + 128 * first,\n"
