@@ -164,8 +164,8 @@ int64_t hls_fold_woffset(const HlsPlan *p, int i)
 }
 
 /* The shared engine's three masters at the end of c's list (segment
- * nsegment: a start with SEGMENT = nsegment runs the engine), its table
- * and weights at the end of weights.bin. */
+ * nsegment, its first part: a start with SEGMENT = nsegment + j runs part
+ * j), its table and weights at the end of weights.bin. */
 static void ts_channels(const HlsPlan *p, HlsChans *c)
 {
     static const HlsChanKind kind[3] = {HLS_CH_W, HLS_CH_IN, HLS_CH_OUT};
@@ -195,7 +195,7 @@ static void ts_channels(const HlsPlan *p, HlsChans *c)
     c->ch[c->ts].cfg = c->ncfg;
     c->ch[c->ts + 1].cfg = c->ch[c->ts + 2].cfg = c->ncfg;
     c->ncfg += 2;
-    c->nsel++;
+    c->nsel += p->fold.npart;
 }
 
 /* Sizes of map channel ch: the frame, and the run of a sub-run. */

@@ -70,7 +70,8 @@ typedef struct {
     int rf_addr_w;  /* AXI-Lite address bits: the map to the last PERF word (may pass
                      * HLS_HW_RF_ADDR_W_MAX: rtl_check refuses such a design) */
     int ts;         /* index of ts0, the shared engine's first master (ts1, ts2 follow); -1 */
-    int nsel;       /* values of SEGMENT a start takes: the segments, then the shared engine */
+    int nsel;       /* values of SEGMENT a start takes: the segments, then the shared
+                     * engine's parts */
     int64_t wbytes; /* weights.bin size: every weight set at its aligned offset */
 } HlsChans;
 

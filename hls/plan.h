@@ -153,16 +153,30 @@ typedef struct {
     int64_t macs;       /* multiply-accumulates per frame */
     int64_t cycles;     /* its share of the engine's frame (descriptor; DDR bandwidth) */
     int64_t ddr_bytes;  /* descriptor, weights once, input once per tile, output */
+    int phase;          /* its place in the frame (odd: the engine's parts, hls_fold_apply) */
+    int part;           /* the engine part that runs it */
 } HlsFoldLayer;
+
+/* One part of the engine's frame: a run of folded layers that goes between
+ * two dataflow segments, a contiguous range of the descriptor table. */
+typedef struct {
+    int seg;            /* the SEGMENT value that runs it (nsegment + its index) */
+    int first, count;   /* its layers (descriptors) [first, first + count) */
+    int64_t cycles;     /* its layers' cycles, the first with a start's fill */
+} HlsFoldPart;
 
 /* The time-shared conv engine of a plan (--fold; docs/plan.md). */
 typedef struct {
-    int n;               /* folded layers, in graph order (0: no shared engine) */
-    HlsFoldLayer *layers; /* them */
+    int n;               /* folded layers, in table order (0: no shared engine) */
+    HlsFoldLayer *layers; /* them: each part's range, the parts in frame order */
+    int npart;           /* engine parts (segments nsegment .. nsegment + npart - 1) */
+    HlsFoldPart *parts;  /* them, in frame order */
+    int *order;          /* a frame's SEGMENT values in run order (nsegment + npart):
+                          * dataflow segments and engine parts, a topological order */
     int pe;              /* PE_IC = PE_OC of its array */
     int pp;              /* output pixels an op shares a weight word with (PP) */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
-    int64_t cycles;      /* a frame's folded layers, one after the other */
+    int64_t cycles;      /* a frame's folded layers, one after the other (the parts summed) */
     int64_t ddr_bytes;   /* its DDR traffic per frame */
     int64_t macs;        /* its MACs per frame */
     HlsRes res;          /* its resources (descriptor) */

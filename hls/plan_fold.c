@@ -5,13 +5,16 @@
  * layer (per weight tile) and its maps in DDR.
  *
  * hls_fold_apply takes the chosen conv stages out of p->stages (their
- * consumers then read from DDR, their producers write to DDR, segments are
- * recomputed) and sizes the engine for a PE x PE array; hls_fold_eval adds
- * its resources, MACs and DDR traffic to the plan's totals after each
+ * consumers then read from DDR, their producers write to DDR), splits the
+ * frame into phases (fold_phases): dataflow segments and the engine's
+ * parts, each part a run of folded layers between two dataflow segments and
+ * a range of the descriptor table with a SEGMENT value of its own
+ * (fold_segments), and sizes the engine for a PE x PE array; hls_fold_eval
+ * adds its resources, MACs and DDR traffic to the plan's totals after each
  * evaluation, hls_fold_finish its cycles to the interval (the dataflow's
- * segments and the engine run one after the other: one start at a time)
- * and to the latency (the folded layers run between the segments of a
- * frame).
+ * segments and the engine's parts run one after the other: one start at a
+ * time) and to the latency (the folded layers run between the segments of
+ * a frame).
  *
  * Each folded layer takes the descriptor's exact cycles (hls/desc_tsconv.c,
  * checked by sim/tb/tb_tsconv.c against a memory of fixed latency, here
@@ -161,6 +164,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
     }
     f->res = d->resources(f->hw);
     f->cycles = 0;
+    for (i = 0; i < f->npart; i++)
+        f->parts[i].cycles = 0;
     f->ddr_bytes = 0;
     f->macs = 0;
     for (i = 0; i < f->n; i++) {
@@ -181,7 +186,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
         rt[hls_param_index(d->rt_params, "tog")] = l->tog;
         rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
         rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
-        rt[hls_param_index(d->rt_params, "first")] = i == 0;
+        rt[hls_param_index(d->rt_params, "first")] = i == f->parts[l->part].first;
         c = d->cycles(f->hw, rt);
         /* the descriptor the driver will write must hold the layer; its
          * sizes are the DDR traffic (the input once a tile) */
@@ -194,57 +199,138 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
         l->ddr_bytes = 128 + b.wbytes + nt * b.xbytes + b.ybytes;
         ddr = (int64_t)((double)l->ddr_bytes / bpc + 0.999999);
         l->cycles = hls_max64(c, ddr);
-        f->cycles += l->cycles;
+        f->parts[l->part].cycles += l->cycles;
         f->ddr_bytes += l->ddr_bytes;
         f->macs += l->macs;
     }
+    for (i = 0; i < f->npart; i++)
+        f->cycles += hls_segment_interval(p, f->parts[i].seg);
     return 0;
 }
 
-/* Segments: connected components of the stage-to-stage streams. */
-static void fold_segments(HlsPlan *p)
+/* Phases: a frame runs the dataflow in even phases and the engine in odd
+ * ones.  A stage takes the least phase of its parity at or after each of
+ * its producers' (stages come in graph order, producers first), so the
+ * engine runs a folded layer only after what it reads, and a stage only
+ * after the folded layers it reads.  A stream between two phases goes
+ * through DDR (its consumer reads it as from another segment).  Segments:
+ * connected components of the streams inside one phase and one of the
+ * partition's segments (its levels stay apart), numbered by phase, then
+ * first stage.  Parts: the folded layers of one odd phase each, in graph
+ * order; the descriptor table holds them part after part, and a frame runs
+ * phase after phase. */
+
+/* The phase of each stage (mark: folded) and its partition segment. */
+static void fold_phases(const HlsPlan *p, const int *mark, int *phase, int *oseg)
 {
-    int *seg = malloc(sizeof *seg * (size_t)p->nstage), i, j, changed = 1;
-    if (!seg)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++)
-        seg[i] = i;
-    while (changed) {
-        changed = 0;
-        for (i = 0; i < p->nstage; i++)
-            for (j = 0; j < p->stages[i].nin; j++) {
-                int u = p->stages[i].in[j];
-                if (u >= 0 && seg[u] != seg[i]) {
-                    int m = seg[u] < seg[i] ? seg[u] : seg[i];
-                    seg[u] = seg[i] = m;
-                    changed = 1;
-                }
-            }
-    }
-    p->nsegment = 0;
+    int i, j;
     for (i = 0; i < p->nstage; i++) {
-        int k;
-        if (seg[i] == i) {
-            for (k = 0; k < p->nstage; k++)
-                if (seg[k] == i)
-                    p->stages[k].segment = p->nsegment;
-            p->nsegment++;
+        int m = 0, want = mark[i] ? 1 : 0;
+        for (j = 0; j < p->stages[i].nin; j++)
+            if (p->stages[i].in[j] >= 0 && phase[p->stages[i].in[j]] > m)
+                m = phase[p->stages[i].in[j]];
+        phase[i] = m % 2 == want ? m : m + 1;
+        oseg[i] = p->stages[i].segment;
+    }
+}
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Segments of the kept stages (p->stages, p->nstage; sphase: their phases,
+ * soseg: their partition segments), numbered by phase then first stage;
+ * parts of the folded layers; the frame's order.  The layers are reordered
+ * part after part. */
+static void fold_segments(HlsPlan *p, const int *sphase, const int *soseg)
+{
+    HlsFold *f = &p->fold;
+    int n = p->nstage, i, j, ph, maxph = 0, k;
+    int *parent = malloc(sizeof *parent * (size_t)(n + 1));
+    int *segid = malloc(sizeof *segid * (size_t)(n + 1));
+    HlsFoldLayer *sorted = malloc(sizeof *sorted * (size_t)(f->n + 1));
+    if (!parent || !segid || !sorted)
+        gir_die("out of memory");
+    for (i = 0; i < n; i++)
+        parent[i] = i, segid[i] = -1, maxph = sphase[i] > maxph ? sphase[i] : maxph;
+    for (i = 0; i < f->n; i++)
+        maxph = f->layers[i].phase > maxph ? f->layers[i].phase : maxph;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < p->stages[i].nin; j++) {
+            int u = p->stages[i].in[j];
+            if (u >= 0 && sphase[u] == sphase[i] && soseg[u] == soseg[i])
+                parent[find_root(parent, i)] = find_root(parent, u);
+        }
+    p->nsegment = 0;
+    for (ph = 0; ph <= maxph; ph += 2)
+        for (i = 0; i < n; i++) {
+            int r = find_root(parent, i);
+            if (sphase[i] != ph)
+                continue;
+            if (segid[r] < 0)
+                segid[r] = p->nsegment++;
+            p->stages[i].segment = segid[r];
+        }
+    /* parts: one per odd phase that holds layers, the layers in graph order */
+    f->npart = 0;
+    f->parts = calloc((size_t)f->n + 1, sizeof *f->parts);
+    f->order = calloc((size_t)(p->nsegment + f->n) + 1, sizeof *f->order);
+    if (!f->parts || !f->order)
+        gir_die("out of memory");
+    for (ph = 1, k = 0; ph <= maxph; ph += 2) {
+        int first = k;
+        for (i = 0; i < f->n; i++)
+            if (f->layers[i].phase == ph) {
+                sorted[k] = f->layers[i];
+                sorted[k++].part = f->npart;
+            }
+        if (k > first) {
+            HlsFoldPart *q = &f->parts[f->npart];
+            q->first = first;
+            q->count = k - first;
+            q->seg = p->nsegment + f->npart++;
         }
     }
-    free(seg);
+    memcpy(f->layers, sorted, sizeof *sorted * (size_t)f->n);
+    /* the frame: phase after phase */
+    for (ph = 0, k = 0; ph <= maxph; ph++) {
+        if (ph % 2) {
+            for (j = 0; j < f->npart; j++)
+                if (f->layers[f->parts[j].first].phase == ph)
+                    f->order[k++] = f->parts[j].seg;
+            continue;
+        }
+        for (j = 0; j < p->nsegment; j++)
+            for (i = 0; i < n; i++)
+                if (p->stages[i].segment == j) {
+                    if (sphase[i] == ph)
+                        f->order[k++] = j;
+                    break;
+                }
+    }
+    free(parent);
+    free(segid);
+    free(sorted);
 }
 
 int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
+    int *phase = calloc((size_t)p->nstage + 1, sizeof *phase);
+    int *oseg = calloc((size_t)p->nstage + 1, sizeof *oseg);
     int n, i, j, k = 0;
-    if (!mark || !map)
+    if (!mark || !map || !phase || !oseg)
         gir_die("out of memory");
     n = fold_select(p, spec, mark, e);
     if (n <= 0 || n >= p->nstage) {
         free(mark);
         free(map);
+        free(phase);
+        free(oseg);
         if (n >= p->nstage)
             return gir_error_at(e, gir_loc_none(),
                                 "--fold %s: every FPGA layer of '%s' would fold; keep one in the "
@@ -252,6 +338,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
                                 spec, p->model);
         return n;
     }
+    fold_phases(p, mark, phase, oseg);
     p->fold.layers = calloc((size_t)n, sizeof *p->fold.layers);
     if (!p->fold.layers)
         gir_die("out of memory");
@@ -273,6 +360,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
             l->qlo = s->qlo;
             l->qhi = s->qhi;
             l->macs = s->macs;
+            l->phase = phase[i];
             map[i] = -1;
             /* its producers write to DDR */
             for (j = 0; j < s->nin; j++)
@@ -287,17 +375,28 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
         HlsStage s = p->stages[i];
         if (mark[i])
             continue;
-        for (j = 0; j < s.nin; j++)
-            if (s.in[j] >= 0)
-                s.in[j] = map[s.in[j]]; /* -1: a folded layer's output, from DDR */
+        for (j = 0; j < s.nin; j++) {
+            int u = s.in[j];
+            if (u >= 0 && !mark[u] && phase[u] != phase[i]) {
+                /* a stream across the engine's part: through DDR */
+                p->stages[map[u]].out_ddr = 1; /* kept before i: already compacted */
+                u = -1;
+            }
+            s.in[j] = u >= 0 ? map[u] : -1; /* -1: from DDR (a folded layer's output) */
+        }
+        /* the kept stages' phases and partition segments, compacted alike */
+        phase[k] = phase[i];
+        oseg[k] = oseg[i];
         p->stages[k++] = s;
     }
     /* the consumers of a folded layer read its output from DDR; the stages
      * whose outputs only a folded layer takes already write to DDR */
     p->nstage = k;
-    fold_segments(p);
+    fold_segments(p, phase, oseg);
     free(mark);
     free(map);
+    free(phase);
+    free(oseg);
     if (fold_size(p, pe, pp, e) < 0)
         return -1;
     return n;
@@ -331,5 +430,7 @@ void hls_fold_finish(HlsPlan *p)
 void hls_fold_free(HlsFold *f)
 {
     free(f->layers);
+    free(f->parts);
+    free(f->order);
     memset(f, 0, sizeof *f);
 }

@@ -147,7 +147,8 @@ int hls_meet_latency(HlsPlan *p, const HlsStage *from, char (*from_grow)[HLS_GRO
 void hls_plan_timing(HlsPlan *p);
 /* Segment seg's interval when it runs alone, FRAMES frames back to back:
  * its slowest stage's occupancy or its own DDR bytes at the board's
- * bandwidth, the longer (hls/timing.c; after hls_plan_timing). */
+ * bandwidth, the longer (hls/timing.c; after hls_plan_timing).  An engine
+ * part's segment (nsegment + j): the part's cycles (hls/plan_fold.c). */
 int64_t hls_segment_interval(const HlsPlan *p, int seg);
 
 /* Resources of everything pipeline/ puts around the engines and

@@ -127,6 +127,19 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddNumberToObject(o, "ddr_bytes", (double)l->ddr_bytes);
                 cJSON_AddItemToArray(fl, o);
             }
+            fl = cJSON_AddArrayToObject(fo, "parts"); /* the table's ranges, a start each */
+            for (i = 0; i < p->fold.npart; i++) {
+                const HlsFoldPart *q = &p->fold.parts[i];
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddNumberToObject(o, "segment", q->seg);
+                cJSON_AddNumberToObject(o, "first", q->first);
+                cJSON_AddNumberToObject(o, "count", q->count);
+                cJSON_AddNumberToObject(o, "cycles", (double)q->cycles);
+                cJSON_AddItemToArray(fl, o);
+            }
+            fl = cJSON_AddArrayToObject(fo, "segment_order");
+            for (i = 0; i < p->nsegment + p->fold.npart; i++)
+                cJSON_AddItemToArray(fl, cJSON_CreateNumber(p->fold.order[i]));
         }
     }
     fig = cJSON_AddObjectToObject(root, "figures");
@@ -263,6 +276,64 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
     return 0;
 }
 
+/* The recorded parts of fold object o (optional: older plans) against the
+ * ones hls_fold_apply computed again: the same layers in the table's order,
+ * the same (segment, first, count) per part, the same segment order.  A
+ * hand edit kiln cannot honour (another split, a part before what it
+ * reads) is an error naming the entry.  0 or -1 + e. */
+static int replay_parts(const HlsPlan *p, const cJSON *o, const char *path, GirError *e)
+{
+    const HlsFold *f = &p->fold;
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(o, "parts");
+    const cJSON *so = cJSON_GetObjectItemCaseSensitive(o, "segment_order");
+    const cJSON *ls = cJSON_GetObjectItemCaseSensitive(o, "layers");
+    int i;
+    if (!ps && !so)
+        return 0;
+    for (i = 0; i < f->n; i++) {
+        const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
+        if (strcmp(nd->valuestring, f->layers[i].node))
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers[%d]: '%s' where the table "
+                                "holds '%s' (the parts in frame order, each layer after what it "
+                                "reads)", path, i, nd->valuestring, f->layers[i].node);
+    }
+    if (!cJSON_IsArray(ps) || cJSON_GetArraySize(ps) != f->npart)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.parts: expected an array of %d parts "
+                            "(each run of folded layers between two dataflow segments)", path,
+                            f->npart);
+    for (i = 0; i < f->npart; i++) {
+        const cJSON *q = cJSON_GetArrayItem(ps, i);
+        const HlsFoldPart *w = &f->parts[i];
+        int64_t sg, first, count;
+        char base[48];
+        snprintf(base, sizeof base, "$.fold.parts[%d]", i);
+        if (!cJSON_IsObject(q))
+            return gir_error_at(e, gir_loc_none(), "%s: %s: expected an object", path, base);
+        if (get_int(q, path, base, "segment", 0, 1 << 20, 0, &sg, e) ||
+            get_int(q, path, base, "first", 0, 1 << 20, 0, &first, e) ||
+            get_int(q, path, base, "count", 1, 1 << 20, 0, &count, e))
+            return -1;
+        if (sg != w->seg || first != w->first || count != w->count)
+            return gir_error_at(e, gir_loc_none(), "%s: %s: segment %lld, layers %lld..%lld is not "
+                                "a part of a valid frame order: the engine runs segment %d as "
+                                "layers %d..%d (a part starts once every dataflow segment it "
+                                "reads has run)", path, base, (long long)sg, (long long)first,
+                                (long long)(first + count - 1), w->seg, w->first,
+                                w->first + w->count - 1);
+    }
+    if (!cJSON_IsArray(so) || cJSON_GetArraySize(so) != p->nsegment + f->npart)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.segment_order: expected %d segments",
+                            path, p->nsegment + f->npart);
+    for (i = 0; i < p->nsegment + f->npart; i++) {
+        const cJSON *x = cJSON_GetArrayItem(so, i);
+        if (!cJSON_IsNumber(x) || x->valuedouble != (double)f->order[i])
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.segment_order[%d]: expected "
+                                "segment %d (each segment after the segments and parts it "
+                                "reads)", path, i, f->order[i]);
+    }
+    return 0;
+}
+
 /* The `fold` object o (may be NULL) of the plan at path: its layers leave
  * p's stages onto the shared engine of the recorded size (hls_fold_apply,
  * as the search did); each layer's recorded tog must be the one that size
@@ -346,6 +417,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
                                 (long long)pe, (long long)pe, (long long)p->fold.layers[j].tog,
                                 node);
     }
+    if (replay_parts(p, o, path, e) < 0)
+        return -1;
     snprintf(p->fold.why, sizeof p->fold.why, "replayed from %s: %d conv layers on a %lldx%lld "
              "array", path, n, (long long)pe, (long long)pe);
     return 0;

@@ -148,6 +148,21 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                     (long long)hls_cdiv(hls_cdiv(l->cout, p->fold.pe), l->tog),
                     (long long)l->cycles, (long long)l->ddr_bytes);
         }
+        fprintf(f, "\nIt runs in %d part%s, a start each (a part runs between the dataflow "
+                   "segments it reads and those that read it):", p->fold.npart,
+                p->fold.npart == 1 ? "" : "s");
+        for (i = 0; i < p->fold.npart; i++) {
+            const HlsFoldPart *q = &p->fold.parts[i];
+            int k;
+            fprintf(f, "%s segment %d, ", i ? ";" : "", q->seg);
+            for (k = q->first; k < q->first + q->count; k++)
+                fprintf(f, "%s%s", k > q->first ? ", " : "", p->fold.layers[k].node);
+            fprintf(f, " (%lld cycles)", (long long)q->cycles);
+        }
+        fprintf(f, ".  A frame's segments in order:");
+        for (i = 0; i < p->nsegment + p->fold.npart; i++)
+            fprintf(f, "%s %d", i ? "," : "", p->fold.order[i]);
+        fprintf(f, ".\n");
     }
     fprintf(f, "\n## CPU nodes\n\n");
     if (p->ncpu == 0)

@@ -724,6 +724,8 @@ int64_t hls_segment_interval(const HlsPlan *p, int seg)
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
     int64_t occ = 0, bytes = 0;
     int i;
+    if (seg >= p->nsegment && seg < p->nsegment + p->fold.npart)
+        return p->fold.parts[seg - p->nsegment].cycles;
     for (i = 0; i < p->nstage; i++)
         if (p->stages[i].segment == seg) {
             occ = hls_max64(occ, p->stages[i].occupancy);

@@ -88,14 +88,15 @@ void krt_hwc_from_image(const KrtTensor *t, const uint8_t *image, int8_t *hwc);
 
 /* Run one frame: inputs[i] is the image of krt_input(m, i) (frame_bytes),
  * outputs[i] receives that of krt_output(m, i).  Every segment runs in
- * order; each waits for done (the interrupt, or STATUS) at most timeout_ms.
+ * the frame's order (regmap.json tsconv.segment_order, else by number); each waits for done (the interrupt, or STATUS) at most timeout_ms.
  * A non-zero ERROR register after a segment fails the frame (KRT_EDEVICE). */
 int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
             KrtError *e);
 
-/* The number of FPGA segments (regmap.json's segments, then the shared conv
- * engine of "tsconv" as one more: its input and output maps are inputs and
- * outputs of that segment, its descriptor table relocated when loaded). */
+/* The number of FPGA segments (regmap.json's segments, then the parts of the
+ * shared conv engine of "tsconv", a segment each: a part's input and output
+ * maps are inputs and outputs of its segment, the descriptor table
+ * relocated when loaded).  krt_run runs them in tsconv.segment_order. */
 int krt_num_segments(const KrtModel *m);
 /* Run segment sg (0 .. krt_num_segments - 1) alone, as krt_run does it:
  * writes the images of that segment's inputs, runs it, reads its outputs

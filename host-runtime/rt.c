@@ -63,6 +63,8 @@ int krt_err(KrtError *e, int code, const char *fmt, ...)
     return code;
 }
 
+#define KRT_MAX_SEGMENTS 256 /* dataflow segments and engine parts of a model */
+
 struct KrtDev {
     KrtTransportRef tr; /* the transport */
     int has_model;      /* 1 while a model is loaded (one at a time) */
@@ -81,6 +83,7 @@ typedef struct Chan {
     int error_bit;     /* its bit in ERROR, -1 when not given */
     int tsmap;         /* 1: a map of the shared engine's region (no base registers: the
                         * engine's descriptors hold its address) */
+    int tstable;       /* 1: the engine's table (ts0): its base registers before each part */
     size_t buf;        /* offset of its bytes in the DMA buffer */
 } Chan;
 
@@ -99,6 +102,9 @@ struct KrtModel {
     uint64_t ts_table;  /* their offset in weights.bin */
     uint64_t ts_maps;   /* its map region's size */
     size_t ts_buf;      /* the region's offset in the DMA buffer */
+    int ts_seg;         /* the engine's first part's segment (its parts follow) */
+    int order[KRT_MAX_SEGMENTS]; /* a frame's segments in run order (regmap.json
+                                  * tsconv.segment_order; else by number) */
     uint32_t cycles;    /* CYCLES after the last segment */
     int by_irq;         /* 1: the last done was seen by the interrupt */
 };
@@ -242,7 +248,13 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
 {
     const KJ *t = krt_json_get(m->doc, "tsconv"), *l;
     double seg, v, lo, hi;
+    int nparts = 0, k;
     Chan *c;
+    for (k = 0; k < KRT_MAX_SEGMENTS; k++)
+        m->order[k] = k;
+    if (m->nseg > KRT_MAX_SEGMENTS)
+        return krt_err(e, KRT_EINVAL, "%s: %d segments: at most %d", path, m->nseg,
+                       KRT_MAX_SEGMENTS);
     if (!t)
         return KRT_OK;
     if (num(t, "segment", &seg) < 0 || seg != m->nseg || num(t, "layers", &v) < 0 || v < 1 ||
@@ -252,11 +264,44 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
     m->ts_layers = (int)v;
     m->ts_table = (uint64_t)lo;
     m->ts_maps = (uint64_t)hi;
+    m->ts_seg = m->nseg;
+    /* its parts: segments nseg, nseg + 1, ... each a range of the table
+     * (the top maps SEGMENT to it); none listed: one part, the whole table */
+    l = krt_json_get(t, "parts");
+    for (l = l && l->type == KJ_ARR ? l->kid : NULL; l; l = l->next, nparts++) {
+        double ps, first, count;
+        if (num(l, "segment", &ps) < 0 || ps != m->nseg + nparts || num(l, "first", &first) < 0 ||
+            num(l, "count", &count) < 0 || first < 0 || count < 1 || first + count > v)
+            return krt_err(e, KRT_EINVAL, "%s: tsconv.parts[%d]: expected segment %d and a "
+                           "range first, count inside the %d layers", path, nparts,
+                           m->nseg + nparts, m->ts_layers);
+    }
+    if (nparts == 0)
+        nparts = 1;
+    if (m->nseg + nparts > KRT_MAX_SEGMENTS)
+        return krt_err(e, KRT_EINVAL, "%s: %d segments: at most %d", path, m->nseg + nparts,
+                       KRT_MAX_SEGMENTS);
+    l = krt_json_get(t, "segment_order");
+    if (l) { /* each segment once */
+        int seen[KRT_MAX_SEGMENTS] = {0}, n = 0;
+        for (l = l->type == KJ_ARR ? l->kid : NULL; l; l = l->next, n++) {
+            double x;
+            if (n >= m->nseg + nparts || l->type != KJ_NUM || (x = l->num) < 0 ||
+                x >= m->nseg + nparts || x != (int)x || seen[(int)x]++)
+                return krt_err(e, KRT_EINVAL, "%s: tsconv.segment_order[%d]: expected each of "
+                               "the %d segments once", path, n, m->nseg + nparts);
+            m->order[n] = (int)x;
+        }
+        if (n != m->nseg + nparts)
+            return krt_err(e, KRT_EINVAL, "%s: tsconv.segment_order: %d entries, expected %d",
+                           path, n, m->nseg + nparts);
+    }
     c = &m->ch[m->nch++];
     memset(c, 0, sizeof *c);
     c->t.name = "ts0";
     c->t.segment = m->nseg;
     c->rd = c->weight = 1;
+    c->tstable = 1;
     c->source = -1;
     c->error_bit = -1;
     c->offset = m->ts_table;
@@ -278,8 +323,14 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
                            "c and frame_bytes inside maps_bytes", path);
         if (!strcmp(role, "scratch"))
             continue; /* only the engine reads it back */
+        seg = m->nseg;
+        if (krt_json_get(l, "segment") &&
+            (num(l, "segment", &seg) < 0 || seg < m->nseg || seg >= m->nseg + nparts))
+            return krt_err(e, KRT_EINVAL, "%s: tsconv.maps: map '%s': segment is not one of the "
+                           "engine's parts %d..%d", path, c->t.value, m->nseg,
+                           m->nseg + nparts - 1);
         c->t.name = "tsmap";
-        c->t.segment = m->nseg;
+        c->t.segment = (int)seg;
         c->t.h = (int)h, c->t.w = (int)w, c->t.c = (int)ch, c->t.lanes = (int)v;
         c->t.frame_bytes = (size_t)fb;
         c->rd = !strcmp(role, "input");
@@ -293,7 +344,7 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
             m->out[m->nout++] = m->nch;
         m->nch++;
     }
-    m->nseg++;
+    m->nseg += nparts;
     return KRT_OK;
 }
 
@@ -634,7 +685,8 @@ static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
     for (i = 0; i < m->nch; i++) {
         const Chan *c = &m->ch[i];
         uint64_t a = m->base + c->buf;
-        if (c->t.segment != sg || c->source >= 0 || c->tsmap)
+        if ((c->t.segment != sg && !(c->tstable && sg >= m->ts_seg)) || c->source >= 0 ||
+            c->tsmap)
             continue;
         if ((rc = wr(d, c->base_lo, (uint32_t)a, e)) || (rc = wr(d, c->base_hi, (uint32_t)(a >> 32), e)))
             return rc;
@@ -701,9 +753,9 @@ int krt_run_segment(KrtModel *m, int sg, const uint8_t *const *inputs, uint8_t *
 int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, int timeout_ms,
             KrtError *e)
 {
-    int sg, rc;
-    for (sg = 0; sg < m->nseg; sg++)
-        if ((rc = krt_run_segment(m, sg, inputs, outputs, timeout_ms, e)))
+    int k, rc;
+    for (k = 0; k < m->nseg; k++) /* in the frame's order: a part after what it reads */
+        if ((rc = krt_run_segment(m, m->order[k], inputs, outputs, timeout_ms, e)))
             return rc;
     return KRT_OK;
 }

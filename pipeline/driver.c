@@ -16,6 +16,7 @@
 
 #include "pipeline/driver_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,11 +309,11 @@ static void mark_fpga(const HlsPlan *p, const GirGraph *g, DrvPlan *d)
         d->seg[id] = p->stages[i].segment;
         convlike[id] = p->stages[i].kind == HLS_ST_CONV || p->stages[i].kind == HLS_ST_DWCONV;
     }
-    for (i = 0; i < p->fold.n; i++) /* the shared engine: one segment after the others */
+    for (i = 0; i < p->fold.n; i++) /* the shared engine: a segment per part */
         for (k = 0; k < g->nnode; k++)
             if (g->nodes[k].name && !strcmp(g->nodes[k].name, p->fold.layers[i].node)) {
                 d->fpga[k] = convlike[k] = 1;
-                d->seg[k] = p->nsegment;
+                d->seg[k] = p->fold.parts[p->fold.layers[i].part].seg;
             }
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
@@ -383,6 +384,13 @@ static void add_once(int **a, int *n, int v)
     (*a)[(*n)++] = v;
 }
 
+/* Does node i read node pr's output inside the shared engine's map region
+ * (two parts of the engine: the value stays in DDR between their starts)? */
+static int engine_map(const DrvPlan *d, int pr, int i)
+{
+    return d->fpga[pr] && d->fpga[i] && d->seg[pr] >= d->engine_seg && d->seg[i] >= d->engine_seg;
+}
+
 /* The values segment and CPU steps read from other steps and write for
  * them (or the graph outputs). */
 static void step_values(const GirGraph *g, DrvPlan *d)
@@ -398,7 +406,7 @@ static void step_values(const GirGraph *g, DrvPlan *d)
             if (v < 0 || g->vals[v].kind == GIR_VAL_CONST)
                 continue;
             pr = g->vals[v].producer;
-            if (pr < 0 || d->unit[pr] != d->unit[i])
+            if (pr < 0 || (d->unit[pr] != d->unit[i] && !engine_map(d, pr, i)))
                 add_once(&s->reads, &s->nreads, v);
         }
     }
@@ -407,7 +415,8 @@ static void step_values(const GirGraph *g, DrvPlan *d)
         for (k = 0; k < n->nin; k++) {
             int v = n->in[k], pr = v >= 0 ? g->vals[v].producer : -1;
             Step *s = pr >= 0 ? &d->steps[d->unit[pr]] : NULL;
-            if (s && d->unit[pr] != d->unit[i] && (s->kind == STEP_SEG || s->kind == STEP_CPU))
+            if (s && d->unit[pr] != d->unit[i] && !engine_map(d, pr, i) &&
+                (s->kind == STEP_SEG || s->kind == STEP_CPU))
                 add_once(&s->writes, &s->nwrites, v);
         }
     }
@@ -547,6 +556,7 @@ int drv_plan(const HlsPlan *p, const GirGraph *g, DrvPlan *d, GirError *e)
     if (!rc)
         return gir_error_at(e, gir_loc_none(), "driver: %s has no int8 input (QuantizeLinear of "
                             "a graph input): quantize it first (kiln quantize)", g->name), 1;
+    d->engine_seg = p->fold.n > 0 ? p->nsegment : INT_MAX;
     mark_fpga(p, g, d);
     make_steps(g, d);
     step_values(g, d);

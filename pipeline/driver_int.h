@@ -51,6 +51,7 @@ typedef struct {
     int nsteps;    /* count */
     int ncpu;      /* STEP_CPU steps */
     int nseg;      /* STEP_SEG steps */
+    int engine_seg; /* the shared engine's first part's segment (INT_MAX: no engine) */
 } DrvPlan;
 
 /* The steps of g under p; 0, 1 + e naming a node or value the driver cannot

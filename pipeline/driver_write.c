@@ -458,9 +458,10 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
     case STEP_SEG:
         for (i = 0; i < p->nstage; i++)
             stages += p->stages[i].segment == s->seg;
-        if (s->seg == p->nsegment) /* the shared engine */
-            fprintf(f, "    /* FPGA segment %d: the shared conv engine, %d layers one after the "
-                       "other, through libkiln-rt */\n", s->seg, p->fold.n);
+        if (s->seg >= p->nsegment) /* a part of the shared engine */
+            fprintf(f, "    /* FPGA segment %d: the shared conv engine's part %d, %d layers one "
+                       "after the other, through libkiln-rt */\n", s->seg, s->seg - p->nsegment,
+                    p->fold.parts[s->seg - p->nsegment].count);
         else
             fprintf(f, "    /* FPGA segment %d: %d layers, through libkiln-rt */\n", s->seg,
                     stages);

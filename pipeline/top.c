@@ -226,13 +226,15 @@ static void emit_segments(const Gen *G, const Top *T)
         fprintf(T->b, "    assign seg%d_go = rf_start && rf_cfg[31:0] == 32'd%d;\n", seg, seg);
     }
     fprintf(T->b, "    // done when every output channel of the segment is done (one cycle after\n"
-                  "    // the start, when the channels' done flags have been cleared)\n"
+                  "    // the start, when the channels' done flags have been cleared; an engine\n"
+                  "    // part's: the engine's writes)\n"
                   "    assign seg_done = ");
     for (seg = 0; seg < G->c.nsel; seg++) {
         int first = 1;
         fprintf(T->b, "run_seg == 32'd%d ? (", seg);
         for (i = 0; i < G->c.nch; i++)
-            if (G->c.ch[i].kind == HLS_CH_OUT && G->c.ch[i].seg == seg) {
+            if (G->c.ch[i].kind == HLS_CH_OUT &&
+                (G->c.ch[i].seg == seg || (G->c.ch[i].ts && seg >= G->c.ch[i].seg))) {
                 fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
                 first = 0;
             }

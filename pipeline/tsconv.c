@@ -4,8 +4,9 @@
  * table and weight streams in weights.bin, its maps and regmap.json's
  * "tsconv" object (docs/rtl-pipeline.md).
  *
- * A start with SEGMENT = the plan's segment count runs the engine: FRAMES
- * times the table, layer after layer.  Its three masters are the channels
+ * The engine runs in parts (hls/plan_fold.c): a start with SEGMENT = the
+ * plan's segment count + j runs part j, its range of the table, FRAMES
+ * times, layer after layer.  Its three masters are the channels
  * ts0 (descriptors, then each layer's weights), ts1 (input maps), ts2
  * (output maps); TS0_BASE_LO/HI hold the table's DDR address.  The table
  * in weights.bin holds map addresses as offsets into the map region (words
@@ -190,14 +191,28 @@ void rtl_ts_json(const Gen *G, FILE *f)
                 i ? "," : "", name, m.x[i], m.y[i], t->offset + hls_fold_woffset(p, i),
                 p->fold.layers[i].cycles);
     }
-    fprintf(f, "\n    ],\n    \"maps\": [");
+    fprintf(f, "\n    ],\n    \"parts\": [");
+    for (i = 0; i < p->fold.npart; i++)
+        fprintf(f, "%s\n      {\"segment\": %d, \"first\": %d, \"count\": %d, \"cycles\": %" PRId64
+                   "}", i ? "," : "", p->fold.parts[i].seg, p->fold.parts[i].first,
+                p->fold.parts[i].count, p->fold.parts[i].cycles);
+    fprintf(f, "\n    ],\n    \"segment_order\": [");
+    for (i = 0; i < p->nsegment + p->fold.npart; i++)
+        fprintf(f, "%s%d", i ? ", " : "", p->fold.order[i]);
+    fprintf(f, "],\n    \"maps\": [");
     for (i = 0; i < m.nmap; i++) {
+        int seg = -1, k;
+        /* the part that writes it, else the first that reads it: the host
+         * writes an input before that part, reads an output after it */
+        for (k = 0; k < p->fold.n; k++)
+            if (m.y[k] == i || (m.x[k] == i && seg < 0))
+                seg = p->fold.parts[p->fold.layers[k].part].seg;
         rtl_safe_name(m.map[i].value, name, sizeof name);
-        fprintf(f, "%s\n      {\"value\": \"%s\", \"role\": \"%s\", \"offset\": %" PRId64
-                   ", \"h\": %" PRId64 ", \"w\": %" PRId64 ", \"c\": %" PRId64
-                   ", \"frame_bytes\": %" PRId64 "}",
-                i ? "," : "", name, role[m.map[i].role], m.map[i].offset, m.map[i].h, m.map[i].w,
-                m.map[i].c, m.map[i].bytes);
+        fprintf(f, "%s\n      {\"value\": \"%s\", \"role\": \"%s\", \"segment\": %d, "
+                   "\"offset\": %" PRId64 ", \"h\": %" PRId64 ", \"w\": %" PRId64
+                   ", \"c\": %" PRId64 ", \"frame_bytes\": %" PRId64 "}",
+                i ? "," : "", name, role[m.map[i].role], seg, m.map[i].offset, m.map[i].h,
+                m.map[i].w, m.map[i].c, m.map[i].bytes);
     }
     fprintf(f, "\n    ]}");
     rtl_ts_maps_free(&m);
@@ -220,22 +235,35 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
                "    wire                  ch_ts2_err;\n    wire                  ch_ts2_done;\n");
     fprintf(u, "    wire                  ts_busy;\n    wire [31:0]           ts_finished;\n"
                "    wire [15:0]           ts_layer;\n");
-    fprintf(b, "    // the time-shared conv engine: %d folded layers, a start with SEGMENT = %d\n"
-               "    // runs its table (TS0_BASE) FRAMES times\n"
-               "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n"
-               "    kiln_tsconv #(\n",
-            p->fold.n, t->seg);
+    fprintf(d, "    wire                  ts_go;\n    wire [%d:0]           ts_first;\n"
+               "    wire [15:0]           ts_count;\n", HLS_HW_ADDR_W - 1);
+    fprintf(b, "    // the time-shared conv engine: %d folded layers in %d parts; a start with\n"
+               "    // SEGMENT = %d + j runs part j, its table range (TS0_BASE + 128 * first,\n"
+               "    // count descriptors) FRAMES times\n"
+               "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n    assign ts_go = ",
+            p->fold.n, p->fold.npart, t->seg);
+    for (j = 0; j < p->fold.npart; j++)
+        fprintf(b, "%sseg%d_go", j ? " | " : "", p->fold.parts[j].seg);
+    fprintf(b, ";\n    assign ts_first = ");
+    for (j = 0; j < p->fold.npart; j++)
+        fprintf(b, "rf_cfg[31:0] == 32'd%d ? %d'd%d :\n                      ",
+                p->fold.parts[j].seg, HLS_HW_ADDR_W, 128 * p->fold.parts[j].first);
+    fprintf(b, "%d'd0;\n    assign ts_count = ", HLS_HW_ADDR_W);
+    for (j = 0; j < p->fold.npart; j++)
+        fprintf(b, "rf_cfg[31:0] == 32'd%d ? 16'd%d :\n                      ",
+                p->fold.parts[j].seg, p->fold.parts[j].count);
+    fprintf(b, "16'd0;\n    kiln_tsconv #(\n");
     for (j = 0; desc->hw_params[j]; j++)
         fprintf(b, "        .%s(%" PRId64 ")%s\n", desc->hw_params[j], p->fold.hw[j],
                 desc->hw_params[j + 1] ? "," : "");
     fprintf(b,
             "    ) u_tsconv (\n        .clk(clk),\n        .rst(rst),\n"
-            "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]}),\n"
-            "        .cfg_layers(16'd%d),\n        .cfg_frames(rf_frames),\n"
+            "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]} + ts_first),\n"
+            "        .cfg_layers(ts_count),\n        .cfg_frames(rf_frames),\n"
             "        .avail(32'hFFFFFFFF),\n        .finished(ts_finished),\n"
-            "        .start(seg%d_go),\n        .busy(ts_busy),\n        .done(ch_ts2_done),\n"
+            "        .start(ts_go),\n        .busy(ts_busy),\n        .done(ch_ts2_done),\n"
             "        .error(ch_ts0_err),\n        .layer(ts_layer),\n",
-            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo, p->fold.n, t->seg);
+            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo);
     for (m = 0; m < 3; m++) {
         const char *const *s = m == 2 ? wr : rd;
         for (j = 0; s[j]; j++)

@@ -215,20 +215,21 @@ static void segment_rows(const Sim *s, SimResult *r, cJSON *sgj)
         else
             cJSON_AddNullToObject(o, "interval_cycles");
         cJSON_AddNumberToObject(o, "mismatches", (double)g->mismatches);
-        if (sg >= s->map->nseg) /* the shared engine: its frame against the plan's */
-            cJSON_AddNumberToObject(o, "predicted_cycles", s->map->ts.cycles);
+        if (sg >= s->map->nseg) /* a part of the shared engine: its frame against the plan's */
+            cJSON_AddNumberToObject(o, "predicted_cycles", s->map->ts.parts[sg - s->map->nseg].cycles);
         cJSON_AddItemToArray(sgj, o);
         if (g->interval >= 0)
             snprintf(ivs, sizeof ivs, "%.1f cycles", g->interval);
         else
             snprintf(ivs, sizeof ivs, "not measured");
-        if (sg >= s->map->nseg)
-            add_line(r, "segment %d (the shared engine, %d layers, a start a frame): first frame "
-                     "%ld cycles, last %ld, predicted %.0f (%+.1f%%); %s\n", sg,
-                     s->map->ts.layers, g->cold_cycles, g->lat_cycles, s->map->ts.cycles,
-                     pct((double)g->lat_cycles, s->map->ts.cycles),
+        if (sg >= s->map->nseg) {
+            const SimTsPart *q = &s->map->ts.parts[sg - s->map->nseg];
+            add_line(r, "segment %d (the shared engine's part %d, %d layers, a start a frame): "
+                     "first frame %ld cycles, last %ld, predicted %.0f (%+.1f%%); %s\n", sg,
+                     sg - s->map->nseg, q->count, g->cold_cycles, g->lat_cycles, q->cycles,
+                     pct((double)g->lat_cycles, q->cycles),
                      g->mismatches ? "MISMATCH" : "bit-exact");
-        else
+        } else
             add_line(r, "segment %d: cold %ld cycles, latency %ld cycles, %d frames %ld cycles, "
                      "interval %s; %s\n", sg, g->cold_cycles, g->lat_cycles, s->o->frames,
                      g->warm_cycles, ivs, g->mismatches ? "MISMATCH" : "bit-exact");

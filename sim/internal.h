@@ -61,6 +61,13 @@ typedef struct SimTsMap {
     int64_t frame_bytes; /* bytes */
 } SimTsMap;
 
+/* One part of the engine (regmap.json tsconv.parts): a range of the table. */
+typedef struct SimTsPart {
+    int seg;              /* the SEGMENT value that starts it */
+    int first, count;     /* its descriptors */
+    double cycles;        /* the plan's cycles of a frame of it */
+} SimTsPart;
+
 /* The time-shared conv engine (regmap.json "tsconv"; absent: seg < 0). */
 typedef struct SimTs {
     int seg;              /* the SEGMENT value that starts it, or -1: no engine */
@@ -73,6 +80,9 @@ typedef struct SimTs {
     double cycles;        /* the plan's cycles of a frame (fold.cycles) */
     SimTsMap *maps;       /* the maps */
     int nmap;             /* count */
+    int *x, *y;           /* per descriptor: its input and output map (tsconv.descriptors) */
+    SimTsPart *parts;     /* the parts (none listed: one, the whole table) */
+    int npart;            /* count */
 } SimTs;
 
 struct SimMap {
@@ -195,9 +205,9 @@ long sim_job_get(const char *res, const char *key, double *wall);
 /* ---- tsjob.c ---- */
 /* regmap.json's optional "tsconv" into m->ts. */
 int sim_ts_parse(const char *file, SimMap *m, GirError *e);
-/* Run the shared engine alone, frame after frame, from the interpreter's
- * values: outputs compared, cycles into r. */
-int sim_job_tsconv(Sim *s, SimSegment *r, GirError *e);
+/* Run part j of the shared engine alone, frame after frame, from the
+ * interpreter's values: its outputs compared, cycles into r. */
+int sim_job_tsconv(Sim *s, int j, SimSegment *r, GirError *e);
 
 /* ---- compare.c ---- */
 /* The beats each channel of segment sg moved in one start (tag: cold, lat,

@@ -358,5 +358,8 @@ void sim_map_free(SimMap *m)
     free(m->chan);
     free(m->perf);
     free(m->ts.maps);
+    free(m->ts.x);
+    free(m->ts.y);
+    free(m->ts.parts);
     free(m);
 }

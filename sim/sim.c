@@ -188,15 +188,16 @@ int sim_run(Sim *s, const SimOptions *o, const GirTensor *inputs, SimResult **ou
     r = calloc(1, sizeof *r);
     pf = calloc((size_t)s->map->nperf + 1, sizeof *pf);
     pl = calloc((size_t)s->map->nperf + 1, sizeof *pl);
-    if (!r || !pf || !pl || !(r->segs = calloc((size_t)s->map->nseg + 1, sizeof *r->segs)))
+    if (!r || !pf || !pl ||
+        !(r->segs = calloc((size_t)(s->map->nseg + s->map->ts.npart) + 1, sizeof *r->segs)))
         gir_die("out of memory");
     r->nseg = s->map->nseg;
     for (i = 0; i < s->map->nperf; i++)
         pf[i] = pl[i] = -1;
     for (sg = 0; sg < s->map->nseg && rc == SIM_OK; sg++)
         rc = sim_job_segment(s, sg, &r->segs[sg], pf, pl, e);
-    if (rc == SIM_OK && s->map->ts.seg >= 0) /* the shared engine, as one more segment */
-        rc = sim_job_tsconv(s, &r->segs[r->nseg++], e);
+    for (i = 0; rc == SIM_OK && s->map->ts.seg >= 0 && i < s->map->ts.npart; i++)
+        rc = sim_job_tsconv(s, i, &r->segs[r->nseg++], e); /* the engine's parts, a segment each */
     if (rc == SIM_OK) {
         rc = sim_figures(s, r, pf, pl, e);
         *out = r;

@@ -1,12 +1,14 @@
 /*
- * The time-shared conv engine (regmap.json "tsconv") as one harness job,
- * DIR/sim/tsconv/job.txt: weights.bin placed as for a segment, the map
- * region after it, the descriptor table relocated (map addresses + the
+ * The time-shared conv engine (regmap.json "tsconv") as one harness job per
+ * part, DIR/sim/tsconv<j>/job.txt: weights.bin placed as for a segment, the
+ * map region after it, the descriptor table relocated (map addresses + the
  * region's, weight addresses + weights.bin's) and loaded over weights.bin's
- * copy, SEGMENT = the engine's.  Then one start of one frame per frame
- * (the table holds one address per map): the frame's input maps from the
- * interpreter's values, its output and scratch maps poisoned, run, dumped
- * and compared with the interpreter's values of the folded layers.
+ * copy, SEGMENT = the part's (the top maps it to the part's range of the
+ * table).  Then one start of one frame per frame (the table holds one
+ * address per map): the maps the part reads from the interpreter's values
+ * (those of another part too: each segment from the interpreter, as the
+ * dataflow's), the maps it writes poisoned, run, dumped and compared with
+ * the interpreter's values of the folded layers.
  */
 #define _XOPEN_SOURCE 700
 
@@ -18,6 +20,60 @@
 #include <unistd.h>
 
 #include "sim/internal.h"
+
+/* tsconv.descriptors (each layer's maps) and tsconv.parts into m->ts. */
+static int ts_parse_parts(const char *file, SimMap *m, const cJSON *t, GirError *e)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "descriptors"), *o;
+    double v;
+    int rc, i = 0, n = m->ts.layers;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return sim_error(e, SIM_BAD_INPUT, "%s: tsconv.descriptors: expected %d entries", file, n);
+    m->ts.x = calloc((size_t)n + 1, sizeof *m->ts.x);
+    m->ts.y = calloc((size_t)n + 1, sizeof *m->ts.y);
+    m->ts.parts = calloc((size_t)n + 1, sizeof *m->ts.parts);
+    if (!m->ts.x || !m->ts.y || !m->ts.parts)
+        gir_die("out of memory");
+    cJSON_ArrayForEach(o, a) {
+        char where[64];
+        snprintf(where, sizeof where, "tsconv.descriptors[%d]", i);
+        if ((rc = sim_need_num(file, where, o, "input", 0, m->ts.nmap - 1, &v, e)))
+            return rc;
+        m->ts.x[i] = (int)v;
+        if ((rc = sim_need_num(file, where, o, "output", 0, m->ts.nmap - 1, &v, e)))
+            return rc;
+        m->ts.y[i++] = (int)v;
+    }
+    a = cJSON_GetObjectItemCaseSensitive(t, "parts");
+    if (!a) { /* one part: the whole table */
+        m->ts.parts[0] = (SimTsPart){m->ts.seg, 0, n, m->ts.cycles};
+        m->ts.npart = 1;
+        return SIM_OK;
+    }
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 || cJSON_GetArraySize(a) > n)
+        return sim_error(e, SIM_BAD_INPUT, "%s: tsconv.parts: expected an array of 1 to %d parts",
+                         file, n);
+    i = 0;
+    cJSON_ArrayForEach(o, a) {
+        SimTsPart *q = &m->ts.parts[i];
+        char where[64];
+        snprintf(where, sizeof where, "tsconv.parts[%d]", i);
+        if ((rc = sim_need_num(file, where, o, "segment", m->ts.seg + i, m->ts.seg + i, &v, e)))
+            return rc;
+        q->seg = (int)v;
+        if ((rc = sim_need_num(file, where, o, "first", 0, n - 1, &v, e)))
+            return rc;
+        q->first = (int)v;
+        if ((rc = sim_need_num(file, where, o, "count", 1, n - q->first, &v, e)))
+            return rc;
+        q->count = (int)v;
+        if ((rc = sim_need_num(file, where, o, "cycles", 0, 1e15, &q->cycles, e)))
+            return rc;
+        i++;
+    }
+    m->ts.npart = i;
+    return SIM_OK;
+}
 
 int sim_ts_parse(const char *file, SimMap *m, GirError *e)
 {
@@ -95,7 +151,7 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e)
         i++;
     }
     m->ts.nmap = i;
-    return SIM_OK;
+    return ts_parse_parts(file, m, t, e);
 }
 
 /* The map as the channel sim_ddr_image takes. */
@@ -180,8 +236,21 @@ static int ts_table(const Sim *s, uint64_t wbase, uint64_t mbase, const char *pa
     return SIM_OK;
 }
 
-/* The job into sd/job.txt. */
-static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
+/* What part q does with map k: 1 writes it, 0 only reads it, -1 neither. */
+static int ts_use(const SimTs *t, const SimTsPart *q, int k)
+{
+    int i, use = -1;
+    for (i = q->first; i < q->first + q->count; i++) {
+        if (t->y[i] == k)
+            return 1;
+        if (t->x[i] == k)
+            use = 0;
+    }
+    return use;
+}
+
+/* The job of part q into sd/job.txt. */
+static int ts_write_job(Sim *s, const SimTsPart *q, const char *sd, const char *job, GirError *e)
 {
     const SimTs *t = &s->map->ts;
     SimDdr d = {SIM_DDR_BASE, 0, 0};
@@ -202,8 +271,8 @@ static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
     d.wbase = d.next;
     d.next += (d.wlen + 4095) / 4096 * 4096 + 4096;
     mbase = d.next;
-    fprintf(j, "# kiln simulate: the shared engine (SEGMENT %d)\nlatency %ld\ncap %ld\n", t->seg,
-            s->o->latency, s->cap);
+    fprintf(j, "# kiln simulate: the shared engine's layers %d..%d (SEGMENT %d)\nlatency %ld\n"
+               "cap %ld\n", q->first, q->first + q->count - 1, q->seg, s->o->latency, s->cap);
     fprintf(j, "region 0x%" PRIx64 " %zu\nload 0x%" PRIx64 " %s\n", d.wbase, d.wlen, d.wbase,
             wpath);
     fprintf(j, "region 0x%" PRIx64 " %" PRId64 "\n", mbase, t->maps_bytes);
@@ -214,7 +283,7 @@ static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
     fprintf(j, "load 0x%" PRIx64 " %s\n", d.wbase + (uint64_t)t->table_offset, tpath);
     fprintf(j, "write 0x%x %d\nwrite 0x%x 0x%" PRIx32 "\nwrite 0x%x 0x%" PRIx32 "\n"
                "write 0x%x 1\n",
-            s->map->reg_segment, t->seg, t->base_lo,
+            s->map->reg_segment, q->seg, t->base_lo,
             (uint32_t)(d.wbase + (uint64_t)t->table_offset), t->base_hi,
             (uint32_t)((d.wbase + (uint64_t)t->table_offset) >> 32), s->map->reg_frames);
     for (k = 0; k < t->nmap; k++)
@@ -227,7 +296,10 @@ static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
         for (k = 0; k < t->nmap && rc == SIM_OK; k++) {
             const SimTsMap *p = &t->maps[k];
             uint64_t a = mbase + (uint64_t)p->offset;
-            if (p->role == 0) {
+            int use = ts_use(t, q, k);
+            if (use < 0)
+                continue;
+            if (use == 0) {
                 const char *path = gir_arena_printf(s->run, "%s/map%d-f%d.bin", sd, k, f);
                 if ((rc = ts_image(s, p, f, path, img, e)) == SIM_OK)
                     fprintf(j, "load 0x%" PRIx64 " %s\n", a, path);
@@ -238,7 +310,7 @@ static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
         fprintf(j, "start f%d %d\nread f%d.cycles 0x0c\nread f%d.error 0x08\n", f,
                 f == 0 ? 3 : 1, f, f);
         for (k = 0; k < t->nmap; k++)
-            if (t->maps[k].role != 0)
+            if (ts_use(t, q, k) == 1)
                 fprintf(j, "dump 0x%" PRIx64 " %" PRId64 " %s/map%d-f%d.out\n",
                         mbase + (uint64_t)t->maps[k].offset, t->maps[k].frame_bytes, sd, k, f);
     }
@@ -248,9 +320,9 @@ static int ts_write_job(Sim *s, const char *sd, const char *job, GirError *e)
     return rc;
 }
 
-/* Compare every output and scratch map of every frame; differing bytes
- * into *bad, the first one logged. */
-static int ts_compare(Sim *s, const char *sd, long *bad, GirError *e)
+/* Compare every map part q writes, of every frame; differing bytes into
+ * *bad, the first one logged. */
+static int ts_compare(Sim *s, const SimTsPart *q, const char *sd, long *bad, GirError *e)
 {
     const SimTs *t = &s->map->ts;
     int f, k, rc;
@@ -262,7 +334,7 @@ static int ts_compare(Sim *s, const char *sd, long *bad, GirError *e)
             uint8_t *want;
             char *got;
             long n = 0;
-            if (p->role == 0)
+            if (ts_use(t, q, k) != 1)
                 continue;
             if (!(got = gir_read_file(path, &len)) || len != (size_t)p->frame_bytes) {
                 free(got);
@@ -280,8 +352,8 @@ static int ts_compare(Sim *s, const char *sd, long *bad, GirError *e)
             for (i = 0; i < len; i++)
                 if ((uint8_t)got[i] != want[i]) {
                     if (n == 0)
-                        sim_log(s, "simulate: the shared engine: frame %d, '%s': byte %zu is "
-                                "%d, the interpreter's %d\n", f, p->value, i,
+                        sim_log(s, "simulate: the shared engine (segment %d): frame %d, '%s': "
+                                "byte %zu is %d, the interpreter's %d\n", q->seg, f, p->value, i,
                                 (int8_t)got[i], (int8_t)want[i]);
                     n++;
                 }
@@ -292,9 +364,10 @@ static int ts_compare(Sim *s, const char *sd, long *bad, GirError *e)
     return SIM_OK;
 }
 
-int sim_job_tsconv(Sim *s, SimSegment *r, GirError *e)
+int sim_job_tsconv(Sim *s, int part, SimSegment *r, GirError *e)
 {
-    const char *sd = gir_arena_printf(s->run, "%s/sim/tsconv", s->dir);
+    const SimTsPart *q = &s->map->ts.parts[part];
+    const char *sd = gir_arena_printf(s->run, "%s/sim/tsconv%d", s->dir, part);
     const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
     const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
     const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
@@ -304,10 +377,10 @@ int sim_job_tsconv(Sim *s, SimSegment *r, GirError *e)
     int status, f, rc;
     if (mkdir(sd, 0777) != 0 && errno != EEXIST)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot create: %s", sd, strerror(errno));
-    if ((rc = ts_write_job(s, sd, job, e)))
+    if ((rc = ts_write_job(s, q, sd, job, e)))
         return rc;
-    sim_log(s, "simulate: the shared engine (%d layers): %d frames, one start each\n",
-            s->map->ts.layers, s->o->frames);
+    sim_log(s, "simulate: the shared engine's part %d (segment %d, %d layers): %d frames, one "
+            "start each\n", part, q->seg, q->count, s->o->frames);
     unlink(res);
     unlink(log);
     status = sim_run_logged(s, argv, log, "simulating");
@@ -359,7 +432,7 @@ int sim_job_tsconv(Sim *s, SimSegment *r, GirError *e)
         r->warm_cycles += c;
     }
     free(text);
-    sim_log(s, "simulate: the shared engine: %ld cycles a frame, predicted %.0f\n", r->lat_cycles,
-            s->map->ts.cycles);
-    return ts_compare(s, sd, &r->mismatches, e);
+    sim_log(s, "simulate: the shared engine's part %d: %ld cycles a frame, predicted %.0f\n", part,
+            r->lat_cycles, q->cycles);
+    return ts_compare(s, q, sd, &r->mismatches, e);
 }

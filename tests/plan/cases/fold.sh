@@ -56,3 +56,35 @@ if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/bad.json --plan-o
 grep -q "bad.json: \$.fold.layers\[1\].tog: .*output groups a tile of 'conv13'" $TMP/err
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json -o $TMP/h > /dev/null
 test -e $TMP/h/rtl/kiln_tsconv.v
+# Parts: conv10, then maxpool11 in the dataflow, then conv12 and conv13:
+# the engine runs in two parts (segments nsegment and nsegment + 1, ranges
+# of the table), the frame's order puts each after what it reads, each
+# part's cycles are its layers' and the engine's the parts' sum.  A replay
+# gives the same parts; a hand-edited part or order is an error naming it.
+$KILN compile $M --calib-random 1 --board kv260 --fold conv10,conv12,conv13 --plan-only -o $TMP/p > /dev/null
+$KILN compile $M --calib-random 1 --board kv260 --plan $TMP/p/plan.json --plan-only -o $TMP/q > /dev/null
+/usr/bin/python3 - $TMP/p/plan.json $TMP/q/plan.json $TMP/badp.json <<'PY'
+import json, sys
+p, q = (json.load(open(x)) for x in sys.argv[1:3])
+f = p["fold"]
+n = p["figures"]["segments"]
+assert [l["node"] for l in f["layers"]] == ["conv10", "conv12", "conv13"], f["layers"]
+assert [(x["segment"], x["first"], x["count"]) for x in f["parts"]] == [(n, 0, 1), (n + 1, 1, 2)], f["parts"]
+assert f["cycles"] == sum(x["cycles"] for x in f["parts"]), f
+assert sorted(f["segment_order"]) == list(range(n + 2)), f["segment_order"]
+seg = {s["node"]: s["segment"] for s in p["stages"]}
+o = f["segment_order"]
+assert o.index(seg["maxpool9"]) < o.index(n) < o.index(seg["maxpool11"]) < o.index(n + 1) < o.index(seg["conv14"]), (o, seg)
+# conv8 feeds route20 through DDR: a later segment than conv8's
+assert seg["route20"] != seg["conv8"], seg
+assert q["fold"]["parts"] == f["parts"] and q["fold"]["segment_order"] == o
+p["fold"]["parts"][1]["first"] = 0
+json.dump(p, open(sys.argv[3], "w"))
+p["fold"]["parts"][1]["first"] = 1
+p["fold"]["segment_order"] = list(range(n + 2))
+json.dump(p, open(sys.argv[3] + ".order", "w"))
+PY
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json --plan-only -o $TMP/r 2> $TMP/err; then exit 1; fi
+grep -q 'badp.json: \$.fold.parts\[1\]: segment [0-9]*, layers 0..1 is not a part of a valid frame order' $TMP/err
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json.order --plan-only -o $TMP/r 2> $TMP/err; then exit 1; fi
+grep -q 'badp.json.order: \$.fold.segment_order\[1\]: expected segment' $TMP/err
