@@ -369,18 +369,43 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
            (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
 }
 
+/* The shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
+ * pixel more an op reuses the weight word, so the weight memory, whose read
+ * width binds block RAM and URAM, stays that of PE x PE). */
+static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {16, 8},
+                                    {32, 1}, {32, 2}, {32, 4}, {64, 1}};
+#define FOLD_NSIZES (int)(sizeof fold_sizes / sizeof fold_sizes[0])
+
+/* Whether fold set spec on engine size `size` can beat plan bar (more
+ * frames/s), judged without a search: the engine alone must fit the
+ * budgets, and its frame alone (a lower bound of the interval, the
+ * dataflow's segments come on top) must be shorter than bar's interval. */
+static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                         const char *spec, int size, const HlsPlan *bar)
+{
+    GirError e = {0};
+    HlsPlan *p = hls_plan_new(g, b, o->mhz, &e);
+    int ok = 0, r;
+    if (!p)
+        return 0;
+    if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], &e) > 0) {
+        ok = !bar || p->fold.cycles < bar->interval;
+        for (r = 0; r < 5; r++)
+            if (hls_res_at(&p->fold.res, r) > hls_res_at(&p->budget, r) + 1e-9)
+                ok = 0;
+    }
+    hls_plan_free(p);
+    return ok;
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
-    /* the shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
-     * pixel more an op reuses the weight word, so the weight memory, whose
-     * read width binds block RAM and URAM, stays that of PE x PE) */
-    static const int sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {32, 1}, {32, 2}, {64, 1}};
-    HlsPlanOptions dflt = {0};
+    HlsPlanOptions dflt = {0}, fo;
     HlsPlan *best = NULL, *none = NULL;
     GirError e2;
-    size_t i;
-    int is_auto;
+    char **specs = NULL;
+    int i, si, nspec = 1, is_auto, searched = 0;
     if (!o)
         o = &dflt;
     if (!o->fold || !strcmp(o->fold, "none"))
@@ -390,47 +415,66 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         none = plan_build_clk(g, b, o, 0, 1, e);
         if (!none)
             return NULL;
+        /* the sets, nested from the smallest map up; each engine size of
+         * each set is searched unless it cannot beat the best plan yet
+         * (fold_may_beat): the larger sets' frames outgrow it */
+        nspec = hls_fold_auto_sets(none, &specs);
     }
-    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        HlsPlan *q;
-        memset(&e2, 0, sizeof e2);
-        if (o->pp_max > 0 && sizes[i][1] > o->pp_max) /* --pp-max bounds it too */
-            continue;
-        q = plan_build_clk(g, b, o, sizes[i][0], sizes[i][1], &e2);
-        if (!q) {
-            if (!is_auto && !best && i + 1 == sizeof sizes / sizeof sizes[0])
-                *e = e2; /* no size fits: the last one's reason */
-            continue;
-        }
-        if (q->fold.n == 0) { /* auto found nothing to fold */
-            hls_plan_free(q);
-            break;
-        }
-        snprintf(q->fold.why, sizeof q->fold.why, "%s: %d conv layers on a %dx%d array, PP %d, "
-                 "%.1f frames/s", is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe,
-                 q->fold.pe, q->fold.pp, q->fps);
-        if (plan_better(q, best)) {
-            hls_plan_free(best);
-            best = q;
-        } else {
-            hls_plan_free(q);
+    fo = *o;
+    for (si = 0; si < nspec; si++) {
+        if (is_auto)
+            fo.fold = specs[si];
+        for (i = 0; i < FOLD_NSIZES; i++) {
+            HlsPlan *q;
+            memset(&e2, 0, sizeof e2);
+            if (o->pp_max > 0 && fold_sizes[i][1] > o->pp_max) /* --pp-max bounds it too */
+                continue;
+            if (is_auto && !fold_may_beat(g, b, &fo, fo.fold, i, best ? best : none))
+                continue;
+            searched++;
+            q = plan_build_clk(g, b, &fo, fold_sizes[i][0], fold_sizes[i][1], &e2);
+            if (!q) {
+                if (!is_auto && !best && i + 1 == FOLD_NSIZES)
+                    *e = e2; /* no size fits: the last one's reason */
+                continue;
+            }
+            snprintf(q->fold.why, sizeof q->fold.why,
+                     "%s: %d conv layers on a %dx%d array, PP %d, %.1f frames/s",
+                     is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
+                     q->fold.pp, q->fps);
+            if (plan_better(q, best)) {
+                hls_plan_free(best);
+                best = q;
+            } else {
+                hls_plan_free(q);
+            }
         }
     }
+    for (si = 0; si < nspec && specs; si++)
+        free(specs[si]);
+    free(specs);
     if (is_auto) {
         if (best && plan_better(best, none)) {
             size_t n = strlen(best->fold.why);
             snprintf(best->fold.why + n, sizeof best->fold.why - n,
-                     " against %.1f without a shared engine", none->fps);
+                     " against %.1f without a shared engine (%d sets, %d set x size "
+                     "searches)", none->fps, nspec, searched);
             hls_plan_free(none);
             return best;
         }
         if (best)
             snprintf(none->fold.why, sizeof none->fold.why,
                      "--fold auto: not taken, %.1f frames/s without a shared engine against "
-                     "%.1f with it", none->fps, best->fps);
+                     "%.1f with it (%d sets, %d set x size searches)", none->fps, best->fps,
+                     nspec, searched);
+        else if (nspec)
+            snprintf(none->fold.why, sizeof none->fold.why,
+                     "--fold auto: not taken, no set of the %d tried (convs of the smallest "
+                     "maps, nested) has an engine that fits and beats %.1f frames/s",
+                     nspec, none->fps);
         else
             snprintf(none->fold.why, sizeof none->fold.why,
-                     "--fold auto: no run of two or more convs of one smallest map to fold");
+                     "--fold auto: no two or more convs to fold");
         hls_plan_free(best);
         return none;
     }
