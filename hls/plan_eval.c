@@ -112,6 +112,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
         s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
         hls_param_put(&hw, "DSP2X", s->dsp2x);
+        hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);

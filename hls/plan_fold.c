@@ -135,9 +135,9 @@ static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
 }
 
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
- * pixels an op.  kiln_conv's exact model needs K*K*ICG >= PP of every
+ * pixels an op, line buffers in URAM with lburam.  kiln_conv's exact model needs K*K*ICG >= PP of every
  * layer: -1 + e when a layer has less. */
-static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
+static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
@@ -208,6 +208,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
             v = 24;
         else if (!strcmp(n, "PP"))
             v = pp;
+        else if (!strcmp(n, "LBURAM"))
+            v = lburam;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);
@@ -285,7 +287,7 @@ static void fold_segments(HlsPlan *p)
     free(seg);
 }
 
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
@@ -349,7 +351,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
     fold_segments(p);
     free(mark);
     free(map);
-    if (fold_size(p, pe, pp, e) < 0)
+    if (fold_size(p, pe, pp, lburam, e) < 0)
         return -1;
     return n;
 }

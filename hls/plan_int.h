@@ -168,9 +168,10 @@ int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t 
  * and its strings malloc'd.  Returns the count. */
 int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
- * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op;
- * the count folded, -1 + e. */
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e);
+ * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
+ * its line buffers in URAM (lburam 1) or block RAM; the count folded,
+ * -1 + e. */
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the
