@@ -135,14 +135,14 @@ static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
 }
 
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
- * pixels an op, line buffers in URAM with lburam.  kiln_conv's exact model needs K*K*ICG >= PP of every
- * layer: -1 + e when a layer has less. */
+ * pixels an op, its line buffers in URAM with lburam.  kiln_conv's exact
+ * model needs K*K*ICG >= PP of every layer: -1 + e when a layer has less. */
 static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
     int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
-    int64_t wholemax = 1; /* words a lane of the largest layer's whole weight set */
+    int64_t wholemax = 1, kkimin = -1, rqs; /* words a lane of the largest layer's whole weight set */
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
     int i;
     if (!d)
@@ -155,12 +155,16 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
         icgmax = hls_max64(icgmax, icg);
         ocgmax = hls_max64(ocgmax, hls_cdiv(l->cout, pe));
         kkimax = hls_max64(kkimax, l->k * l->k * icg);
+        kkimin = kkimin < 0 ? l->k * l->k * icg : hls_min64(kkimin, l->k * l->k * icg);
         wholemax = hls_max64(wholemax, l->k * l->k * icg * hls_cdiv(l->cout, pe));
         if (l->k * l->k * icg < pp)
             return gir_error_at(e, gir_loc_none(), "plan: layer '%s': K*K*ICG = %lld on %dx%d "
                                 "lanes is below the engine's %d pixels an op", l->node,
                                 (long long)(l->k * l->k * icg), pe, pe, pp);
     }
+    /* results per requant lane: every layer's PP*PE_OC results complete
+     * once every K*K*ICG cycles at most, so the least of them bounds it */
+    rqs = hls_rq_share((int64_t)pp * pe, kkimin);
     wdepth = fold_wdepth(pe, p->board.uram > 0, hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax)),
                          hls_pow2ceil(wholemax));
     for (i = 0; i < f->n; i++) {
@@ -210,6 +214,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
             v = pp;
         else if (!strcmp(n, "LBURAM"))
             v = lburam;
+        else if (!strcmp(n, "RQS"))
+            v = rqs;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);

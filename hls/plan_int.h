@@ -161,6 +161,12 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r);
  * input position (hls/desc_stream.c). */
 int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t pad);
 
+/* Results per requant lane of a conv (kiln_conv RQS): its `results`
+ * (PP*PE_OC) complete together once every kki (K*K*ICG) cycles, so up to
+ * that many share a lane; a power of two dividing the results, at most
+ * RQS_MAX (each step adds a cycle of latency) (hls/plan_eval.c). */
+int64_t hls_rq_share(int64_t results, int64_t kki);
+
 /* --fold auto's candidate sets (hls/plan_fold.c), nested from the tail of
  * the network upward: the foldable convs of the smallest output map, then
  * of the two smallest maps, and so on, each of two convs or more and
