@@ -331,10 +331,10 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      "DSP2X", NULL};
+                                      "DSP2X", "LBURAM", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", "band", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
@@ -453,12 +453,16 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t leaves = conv_leaves(hw), l = hls_clog2(leaves), tl = hls_min64(hw[CV_PIPE], l);
     int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
     int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
-    double pmem_lut = 0.0, wbram = 0.0;
+    double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
     r.dsp = (double)dsps + 2.0 * (double)rql;
-    r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
-    r.uram = 0.0;
+    r.bram36 = 0.0;
+    if (hw[CV_LBURAM] == 1) /* the line buffers in URAM288 (LBURAM) */
+        lburam = (double)(pp * hls_uram_for(lbdepth, 8 * pic));
+    else
+        r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
+    r.uram = lburam;
     if (hw[CV_WURAM] == 1)
-        r.uram = (double)(hw[CV_WBANKS] * poc * hls_uram_for(hw[CV_WDEPTH], 8 * pic));
+        r.uram += (double)(hw[CV_WBANKS] * poc * hls_uram_for(hw[CV_WDEPTH], 8 * pic));
     else
         wbram = (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.bram36 += wbram;

@@ -39,10 +39,10 @@
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
-                                    "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", NULL};
+                                    "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE };
+       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -105,7 +105,7 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"WMAX", TS_WMAX},   {"CIMAX", TS_CIMAX},     {"COMAX", TS_COMAX},
                {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
-               {"PP", TS_PP}};
+               {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS}};
     int i;
     size_t j;
     if (!d)
@@ -126,6 +126,8 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
     }
     if (cv[hls_param_index(d->hw_params, "PP")] <= 0) /* 0: PP 1 */
         cv[hls_param_index(d->hw_params, "PP")] = 1;
+    if (cv[hls_param_index(d->hw_params, "RQS")] <= 0) /* 0: RQS 1 */
+        cv[hls_param_index(d->hw_params, "RQS")] = 1;
     if (cv[hls_param_index(d->hw_params, "WDEPTH")] <= 0)
         cv[hls_param_index(d->hw_params, "WDEPTH")] =
             hls_cdiv(hw[TS_CIMAX], hw[TS_PE_IC]) * hls_cdiv(hw[TS_COMAX], hw[TS_PE_OC]) *

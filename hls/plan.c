@@ -278,7 +278,7 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
 
 /* One search with the clk2x domain on (clk2x 1) or off. */
 static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                           int clk2x, int fold_pe, int fold_pp, GirError *e)
+                           int clk2x, int fold_pe, int fold_pp, int fold_lb, GirError *e)
 {
     HlsPlan *p;
     HlsStage *save;
@@ -287,7 +287,7 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     p = hls_plan_new(g, b, o->mhz, e);
     if (!p)
         return NULL;
-    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, e) < 0) {
+    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, fold_lb, e) < 0) {
         hls_plan_free(p);
         return NULL;
     }
@@ -328,10 +328,11 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     return p;
 }
 
-/* One plan with the shared engine of fold_pe x fold_pe lanes (0: none) and
- * fold_pp pixels an op, the clk2x choice as o asks. */
+/* One plan with the shared engine of fold_pe x fold_pe lanes (0: none),
+ * fold_pp pixels an op and its line buffers in URAM (fold_lb 1) or block
+ * RAM, the clk2x choice as o asks. */
 static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                               int fold_pe, int fold_pp, GirError *e)
+                               int fold_pe, int fold_pp, int fold_lb, GirError *e)
 {
     HlsPlan *p, *q;
     char why[200];
@@ -339,14 +340,14 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
     fits = o->clk2x != HLS_CLK2X_OFF &&
            hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
     if (!fits || o->clk2x == HLS_CLK2X_ON) {
-        p = plan_build(g, b, o, fits, fold_pe, fold_pp, e);
+        p = plan_build(g, b, o, fits, fold_pe, fold_pp, fold_lb, e);
         if (p && o->clk2x != HLS_CLK2X_OFF)
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
         return p;
     }
     /* auto: both searches, the faster plan (then the shorter latency) */
-    p = plan_build(g, b, o, 1, fold_pe, fold_pp, e);
-    q = plan_build(g, b, o, 0, fold_pe, fold_pp, e);
+    p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, e);
+    q = plan_build(g, b, o, 0, fold_pe, fold_pp, fold_lb, e);
     if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
         return p ? p : q;
     if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
@@ -369,68 +370,116 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
            (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
 }
 
+/* The shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
+ * pixel more an op reuses the weight word, so the weight memory, whose read
+ * width binds block RAM and URAM, stays that of PE x PE). */
+static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {16, 8},
+                                    {32, 1}, {32, 2}, {32, 4}, {64, 1}};
+#define FOLD_NSIZES (int)(sizeof fold_sizes / sizeof fold_sizes[0])
+
+/* Whether fold set spec on engine size `size`, line buffers in URAM (lb 1)
+ * or block RAM, can beat plan bar (more
+ * frames/s), judged without a search: the engine alone must fit the
+ * budgets, and its frame alone (a lower bound of the interval, the
+ * dataflow's segments come on top) must be shorter than bar's interval. */
+static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                         const char *spec, int size, int lb, const HlsPlan *bar)
+{
+    GirError e = {0};
+    HlsPlan *p = hls_plan_new(g, b, o->mhz, &e);
+    int ok = 0, r;
+    if (!p)
+        return 0;
+    if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
+        ok = !bar || p->fold.cycles < bar->interval;
+        for (r = 0; r < 5; r++)
+            if (hls_res_at(&p->fold.res, r) > hls_res_at(&p->budget, r) + 1e-9)
+                ok = 0;
+    }
+    hls_plan_free(p);
+    return ok;
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
-    /* the shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
-     * pixel more an op reuses the weight word, so the weight memory, whose
-     * read width binds block RAM and URAM, stays that of PE x PE) */
-    static const int sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {32, 1}, {32, 2}, {64, 1}};
-    HlsPlanOptions dflt = {0};
+    HlsPlanOptions dflt = {0}, fo;
     HlsPlan *best = NULL, *none = NULL;
     GirError e2;
-    size_t i;
-    int is_auto;
+    char **specs = NULL;
+    int i, si, nspec = 1, is_auto, searched = 0;
     if (!o)
         o = &dflt;
     if (!o->fold || !strcmp(o->fold, "none"))
-        return plan_build_clk(g, b, o, 0, 1, e);
+        return plan_build_clk(g, b, o, 0, 1, 0, e);
     is_auto = !strcmp(o->fold, "auto");
     if (is_auto) {
-        none = plan_build_clk(g, b, o, 0, 1, e);
+        none = plan_build_clk(g, b, o, 0, 1, 0, e);
         if (!none)
             return NULL;
+        /* the sets, nested from the smallest map up; each engine size of
+         * each set is searched unless it cannot beat the best plan yet
+         * (fold_may_beat): the larger sets' frames outgrow it */
+        nspec = hls_fold_auto_sets(none, &specs);
     }
-    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        HlsPlan *q;
-        memset(&e2, 0, sizeof e2);
-        if (o->pp_max > 0 && sizes[i][1] > o->pp_max) /* --pp-max bounds it too */
-            continue;
-        q = plan_build_clk(g, b, o, sizes[i][0], sizes[i][1], &e2);
-        if (!q) {
-            if (!is_auto && !best && i + 1 == sizeof sizes / sizeof sizes[0])
-                *e = e2; /* no size fits: the last one's reason */
-            continue;
-        }
-        if (q->fold.n == 0) { /* auto found nothing to fold */
-            hls_plan_free(q);
-            break;
-        }
-        snprintf(q->fold.why, sizeof q->fold.why, "%s: %d conv layers on a %dx%d array, PP %d, "
-                 "%.1f frames/s", is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe,
-                 q->fold.pe, q->fold.pp, q->fps);
-        if (plan_better(q, best)) {
-            hls_plan_free(best);
-            best = q;
-        } else {
-            hls_plan_free(q);
+    fo = *o;
+    for (si = 0; si < nspec; si++) {
+        if (is_auto)
+            fo.fold = specs[si];
+        for (i = 0; i < FOLD_NSIZES * (b->uram > 0 ? 2 : 1); i++) {
+            int sz = i % FOLD_NSIZES, lb = i / FOLD_NSIZES; /* lb: line buffers in URAM */
+            HlsPlan *q;
+            memset(&e2, 0, sizeof e2);
+            if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
+                continue;
+            /* auto: against the plan without a fold too; a named set once
+             * one size has a plan (a failure before that names the cause) */
+            if ((is_auto || best) && !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none))
+                continue;
+            searched++;
+            q = plan_build_clk(g, b, &fo, fold_sizes[sz][0], fold_sizes[sz][1], lb, &e2);
+            if (!q) {
+                if (!is_auto && !best && sz + 1 == FOLD_NSIZES)
+                    *e = e2; /* no size fits: the last one's reason */
+                continue;
+            }
+            snprintf(q->fold.why, sizeof q->fold.why,
+                     "%s: %d conv layers on a %dx%d array, PP %d%s, %.1f frames/s",
+                     is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
+                     q->fold.pp, lb ? ", line buffers in URAM" : "", q->fps);
+            if (plan_better(q, best)) {
+                hls_plan_free(best);
+                best = q;
+            } else {
+                hls_plan_free(q);
+            }
         }
     }
+    for (si = 0; si < nspec && specs; si++)
+        free(specs[si]);
+    free(specs);
     if (is_auto) {
         if (best && plan_better(best, none)) {
             size_t n = strlen(best->fold.why);
             snprintf(best->fold.why + n, sizeof best->fold.why - n,
-                     " against %.1f without a shared engine", none->fps);
+                     " against %.1f without a shared engine (%d sets, %d set x size "
+                     "searches)", none->fps, nspec, searched);
             hls_plan_free(none);
             return best;
         }
         if (best)
             snprintf(none->fold.why, sizeof none->fold.why,
                      "--fold auto: not taken, %.1f frames/s without a shared engine against "
-                     "%.1f with it", none->fps, best->fps);
+                     "%.1f with it (%d sets, %d set x size searches)", none->fps, best->fps,
+                     nspec, searched);
+        else if (nspec)
+            snprintf(none->fold.why, sizeof none->fold.why,
+                     "--fold auto: not taken, no set of the %d tried (convs of the smallest "
+                     "maps, nested) has an engine that fits and beats %.1f frames/s",
+                     nspec, none->fps);
         else
             snprintf(none->fold.why, sizeof none->fold.why,
-                     "--fold auto: no run of two or more convs of one smallest map to fold");
+                     "--fold auto: no two or more convs to fold");
         hls_plan_free(best);
         return none;
     }

@@ -197,7 +197,8 @@ typedef struct {
     int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
                          * DSP48E2 FMAX allows it (hls_clk2x_fits) */
     const char *fold;   /* --fold: NULL or "none": no shared engine; "auto": the planner
-                         * folds the convs of the smallest map when that is faster;
+                         * tries the convs of the smallest maps, nested sets growing
+                         * upward, and folds the fastest set when that is faster;
                          * "A,B,...": these conv layers run on one kiln_tsconv */
 } HlsPlanOptions;
 

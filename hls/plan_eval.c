@@ -39,11 +39,7 @@ void hls_param_put(HlsParamSink *k, const char *name, int64_t v)
     k->next = i + 1;
 }
 
-/* Results per requant lane of a conv (kiln_conv RQS): its PP*PE_OC results
- * complete together once every K*K*ICG cycles, so up to that many share a
- * lane; a power of two dividing the results, at most RQS_MAX (each step adds
- * a cycle of latency). */
-static int64_t rq_share(int64_t results, int64_t kki)
+int64_t hls_rq_share(int64_t results, int64_t kki)
 {
     int64_t r = 1;
     while (2 * r <= results && results % (2 * r) == 0 && 2 * r <= kki && 2 * r <= RQS_MAX)
@@ -99,7 +95,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "PACK", s->pack);
         hls_param_put(&hw, "TOGMAX", tog > 0 ? tog : ocg);
         hls_param_put(&hw, "WURAM", s->whome == HLS_W_URAM);
-        s->rqs = (int)rq_share((int64_t)s->pp * s->pe_oc, kki);
+        s->rqs = (int)hls_rq_share((int64_t)s->pp * s->pe_oc, kki);
         hls_param_put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
         hls_param_put(&hw, "SPAN", s->span);
@@ -112,6 +108,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
         s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
         hls_param_put(&hw, "DSP2X", s->dsp2x);
+        hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);

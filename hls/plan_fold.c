@@ -39,27 +39,11 @@ static int foldable(const HlsStage *s)
            s->pad < s->k;
 }
 
-/* Parse the --fold list or pick "auto"'s layers: mark[i] = 1 for stage i.
- * auto: the convs of the smallest output map, when there are two or more
- * (YOLO's 13x13 tail).  Returns the count, or -1 + e for a bad name. */
+/* Parse the --fold list: mark[i] = 1 for stage i.  Returns the count, or
+ * -1 + e for a bad name. */
 static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *e)
 {
     int i, n = 0;
-    if (!strcmp(spec, "auto")) {
-        int64_t least = -1;
-        for (i = 0; i < p->nstage; i++)
-            if (foldable(&p->stages[i]) &&
-                (least < 0 || p->stages[i].oh * p->stages[i].ow < least))
-                least = p->stages[i].oh * p->stages[i].ow;
-        for (i = 0; i < p->nstage; i++)
-            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow == least)
-                mark[i] = 1, n++;
-        if (n < 2) {
-            memset(mark, 0, sizeof *mark * (size_t)p->nstage);
-            n = 0;
-        }
-        return n;
-    }
     {
         const char *a = spec;
         while (*a) {
@@ -89,14 +73,79 @@ static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *
     return n;
 }
 
+int hls_fold_auto_sets(const HlsPlan *p, char ***specs)
+{
+    int64_t area = -1;
+    int nset = 0, i;
+    char **v = NULL;
+    *specs = NULL;
+    for (;;) {
+        int64_t next = -1;
+        size_t len = 0;
+        int n = 0;
+        char *sp;
+        /* the next larger output map of a foldable conv */
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &p->stages[i];
+            if (foldable(s) && s->oh * s->ow > area && (next < 0 || s->oh * s->ow < next))
+                next = s->oh * s->ow;
+        }
+        if (next < 0)
+            break;
+        area = next;
+        for (i = 0; i < p->nstage; i++)
+            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow <= area)
+                len += strlen(p->stages[i].node) + 1, n++;
+        if (n >= p->nstage) /* keep one stage in the dataflow */
+            break;
+        if (n < 2)
+            continue;
+        sp = malloc(len);
+        v = realloc(v, sizeof *v * (size_t)(nset + 1));
+        if (!sp || !v)
+            gir_die("out of memory");
+        sp[0] = 0;
+        for (i = 0; i < p->nstage; i++)
+            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow <= area) {
+                if (sp[0])
+                    strcat(sp, ",");
+                strcat(sp, p->stages[i].node);
+            }
+        v[nset++] = sp;
+    }
+    *specs = v;
+    return nset;
+}
+
+/* WDEPTH of the engine's weight memory (kiln_conv's: one memory a PE_OC
+ * lane, words of 8 x PE_IC bits): from `least` (one K*K*ICG group of the
+ * largest layer, one block RAM deep at least) doubled while the blocks the
+ * lane's width takes hold the depth at no more blocks (URAM288 4096 words
+ * at any width; RAMB36E2 where a narrow word leaves a deeper shape), up to
+ * `whole` (the largest layer's whole weight set).  Deeper tiles hold more
+ * output groups: fewer passes over a layer's input. */
+static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
+{
+    int64_t d = least;
+    while (d < whole) {
+        double a = uram ? (double)hls_uram_for(d, 8 * pe) : hls_bram36_for(d, 8 * pe);
+        double b = uram ? (double)hls_uram_for(2 * d, 8 * pe) : hls_bram36_for(2 * d, 8 * pe);
+        if (b > a)
+            break;
+        d *= 2;
+    }
+    return d;
+}
+
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
- * pixels an op.  kiln_conv's exact model needs K*K*ICG >= PP of every
- * layer: -1 + e when a layer has less. */
-static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
+ * pixels an op, its line buffers in URAM with lburam.  kiln_conv's exact
+ * model needs K*K*ICG >= PP of every layer: -1 + e when a layer has less. */
+static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
     int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
+    int64_t wholemax = 1, kkimin = -1, rqs; /* words a lane of the largest layer's whole weight set */
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
     int i;
     if (!d)
@@ -109,12 +158,18 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
         icgmax = hls_max64(icgmax, icg);
         ocgmax = hls_max64(ocgmax, hls_cdiv(l->cout, pe));
         kkimax = hls_max64(kkimax, l->k * l->k * icg);
+        kkimin = kkimin < 0 ? l->k * l->k * icg : hls_min64(kkimin, l->k * l->k * icg);
+        wholemax = hls_max64(wholemax, l->k * l->k * icg * hls_cdiv(l->cout, pe));
         if (l->k * l->k * icg < pp)
             return gir_error_at(e, gir_loc_none(), "plan: layer '%s': K*K*ICG = %lld on %dx%d "
                                 "lanes is below the engine's %d pixels an op", l->node,
                                 (long long)(l->k * l->k * icg), pe, pe, pp);
     }
-    wdepth = hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax));
+    /* results per requant lane: every layer's PP*PE_OC results complete
+     * once every K*K*ICG cycles at most, so the least of them bounds it */
+    rqs = hls_rq_share((int64_t)pp * pe, kkimin);
+    wdepth = fold_wdepth(pe, p->board.uram > 0, hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax)),
+                         hls_pow2ceil(wholemax));
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
         int64_t kki = l->k * l->k * hls_cdiv(l->cin, pe), ocg = hls_cdiv(l->cout, pe);
@@ -160,6 +215,10 @@ static int fold_size(HlsPlan *p, int pe, int pp, GirError *e)
             v = 24;
         else if (!strcmp(n, "PP"))
             v = pp;
+        else if (!strcmp(n, "LBURAM"))
+            v = lburam;
+        else if (!strcmp(n, "RQS"))
+            v = rqs;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);
@@ -316,7 +375,7 @@ static void fold_segments(HlsPlan *p, const int *sphase, const int *soseg)
     free(sorted);
 }
 
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
@@ -397,7 +456,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e)
     free(map);
     free(phase);
     free(oseg);
-    if (fold_size(p, pe, pp, e) < 0)
+    if (fold_size(p, pe, pp, lburam, e) < 0)
         return -1;
     return n;
 }

@@ -162,11 +162,23 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r);
  * input position (hls/desc_stream.c). */
 int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t pad);
 
-/* --fold (hls/plan_fold.c): take the conv layers spec names ("auto": the
- * convs of the smallest map, two or more) out of the dataflow onto one
- * kiln_tsconv of a pe x pe array of pp pixels an op; the count folded (0:
- * none), -1 + e. */
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, GirError *e);
+/* Results per requant lane of a conv (kiln_conv RQS): its `results`
+ * (PP*PE_OC) complete together once every kki (K*K*ICG) cycles, so up to
+ * that many share a lane; a power of two dividing the results, at most
+ * RQS_MAX (each step adds a cycle of latency) (hls/plan_eval.c). */
+int64_t hls_rq_share(int64_t results, int64_t kki);
+
+/* --fold auto's candidate sets (hls/plan_fold.c), nested from the tail of
+ * the network upward: the foldable convs of the smallest output map, then
+ * of the two smallest maps, and so on, each of two convs or more and
+ * leaving a stage in the dataflow; each a --fold list of names, *specs
+ * and its strings malloc'd.  Returns the count. */
+int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
+/* --fold (hls/plan_fold.c): take the conv layers spec names out of the
+ * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
+ * its line buffers in URAM (lburam 1) or block RAM; the count folded,
+ * -1 + e. */
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the

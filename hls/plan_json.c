@@ -344,7 +344,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv;
+    int64_t pe, oc, tog, ppv, lbv;
     int i, n;
     if (!o)
         return 0;
@@ -371,6 +371,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "PP") &&
         get_int(hw, path, "$.fold.hw", "PP", 1, HLS_PP_MAX, 1, &ppv, e))
         return -1;
+    lbv = 0; /* absent: the line buffers in block RAM */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "LBURAM") &&
+        get_int(hw, path, "$.fold.hw", "LBURAM", 0, p->board.uram > 0, 0, &lbv, e))
+        return -1;
     for (i = 0; i < n; i++) {
         const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
         if (!cJSON_IsString(nd) || !nd->valuestring[0] || strchr(nd->valuestring, ','))
@@ -387,7 +391,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
             strcat(spec, ",");
         strcat(spec, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node")->valuestring);
     }
-    i = hls_fold_apply(p, spec, (int)pe, (int)ppv, e);
+    i = hls_fold_apply(p, spec, (int)pe, (int)ppv, (int)lbv, e);
     free(spec);
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;

@@ -59,6 +59,8 @@
 //   WURAM          1: the weight memories are UltraRAM (URAM288, 4K x 72;
 //                  ram_style "ultra"), 0: the synthesis tool picks block
 //                  RAM or LUTRAM
+//   LBURAM         1: the line buffers are UltraRAM (ram_style "ultra"), 0:
+//                  the synthesis tool picks (kiln_conv_window.v)
 //   RQS            results per requant lane: PP*PE_OC/RQS requant lanes take
 //                  an op group's PP*PE_OC accumulators RQS at a time (1: one
 //                  lane per result; > 1 needs K*K*cfg_icg >= RQS, so that
@@ -114,6 +116,7 @@ module kiln_conv #(
     parameter integer SPAN    = 0,
     parameter integer BANDMAX = 0,
     parameter integer LBROWS  = 0,
+    parameter integer LBURAM  = 0,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
     parameter integer DSP2X   = 0
@@ -349,7 +352,7 @@ module kiln_conv #(
 
     kiln_conv_window #(
         .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP), .SPAN(SPAN),
-        .LBROWS(LBROWS)
+        .LBROWS(LBROWS), .LBURAM(LBURAM)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(ct_cnt),

@@ -47,7 +47,8 @@
 // Parameters: LANES, KMAX (1..15), WMAX (widest map), GMAX (most input groups),
 //   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op),
 //   SPAN (0|1, pixel groups across row ends), LBROWS (line-buffer rows
-//   wanted beyond KMAX + 1 for bands; 0: none).
+//   wanted beyond KMAX + 1 for bands; 0: none), LBURAM (1: the line buffers
+//   are UltraRAM, ram_style "ultra"; 0: the synthesis tool picks).
 // Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
 //   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
 //   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
@@ -60,7 +61,8 @@
 // cfg_k - cfg_pad is registered: cfg must be set a cycle before a frame.
 // Latency: data one cycle after issue.
 // Resources: PP line buffers of R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX)
-//   words of 8*LANES bits (BRAM), ~250 LUT of counters.
+//   words of 8*LANES bits (BRAM, or URAM288 with LBURAM), ~250 LUT of
+//   counters.
 module kiln_conv_window #(
     parameter integer LANES = 4,
     parameter integer KMAX  = 3,
@@ -70,7 +72,8 @@ module kiln_conv_window #(
     parameter integer WAB   = 16,
     parameter integer PP    = 1,
     parameter integer SPAN  = 0,
-    parameter integer LBROWS = 0
+    parameter integer LBROWS = 0,
+    parameter integer LBURAM = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -221,6 +224,10 @@ module kiln_conv_window #(
     assign wout_out   = wout;
 
     // ---- read addresses of this op, one line buffer per pixel ----
+    // ram_style of the line buffers (an attribute, which lint does not count as a use)
+    /* verilator lint_off UNUSEDPARAM */
+    localparam LBSTYLE = (LBURAM != 0) ? "ultra" : "auto";
+    /* verilator lint_on UNUSEDPARAM */
     wire signed [17:0] iy = top + $signed({14'd0, ky});
     wire [GB-1:0] g = (DW != 0) ? og[GB-1:0] : ig[GB-1:0];
     wire [PP-1:0] pv_c;
@@ -228,7 +235,7 @@ module kiln_conv_window #(
     genvar p;
     generate
         for (p = 0; p < PP; p = p + 1) begin : g_px
-            reg [8*LANES-1:0] lb [0:(1<<AB)-1];
+            (* ram_style = LBSTYLE *) reg [8*LANES-1:0] lb [0:(1<<AB)-1];
             reg [8*LANES-1:0] rd;
             reg               pad;
             always @(posedge clk)

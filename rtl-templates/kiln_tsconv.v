@@ -60,7 +60,9 @@
 //
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
-//   TOGMAX, WURAM   kiln_conv's (the largest layer bounds them)
+//   TOGMAX, WURAM, LBURAM   kiln_conv's (the largest layer bounds them)
+//   RQS             kiln_conv's results per requant lane (every layer's
+//                   K*K*ICG >= RQS)
 //   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
 //   CNT_W           beat counter bits of the channels (kiln_chan_reps)
 //   PP              kiln_conv's pixel parallelism: PP adjacent output pixels
@@ -111,6 +113,8 @@ module kiln_tsconv #(
     parameter integer PACK      = 1,
     parameter integer TOGMAX    = 0,
     parameter integer WURAM     = 0,
+    parameter integer LBURAM    = 0,
+    parameter integer RQS       = 1,
     parameter integer DATA_W    = 128,
     parameter integer ADDR_W    = 40,
     parameter integer BURST_MAX = 64,
@@ -297,7 +301,7 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(1), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .PP(PP)) u_conv (
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP)) u_conv (
         .clk(clk), .clk2x(clk), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
         .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),

@@ -23,7 +23,8 @@
  * Build-time: KILN_TB_PE (PE_IC = PE_OC), KILN_TB_KMAX, KILN_TB_WMAX,
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PP
  * (pixel parallelism, 1 when not defined; every layer's K*K*ICG >= it, as
- * kiln_conv's exact model needs), KILN_TB_MAP_STRIDE (the engine's
+ * kiln_conv's exact model needs), KILN_TB_RQS (results per requant lane,
+ * 1 when not defined; every layer's K*K*ICG >= it), KILN_TB_MAP_STRIDE (the engine's
  * MAP_STRIDE, 0 when not defined: with it, frame 1's maps, its input
  * written before the run, are MAP_STRIDE bytes after frame 0's, both
  * frames' outputs are checked and none is cleared), and the engine's
@@ -41,6 +42,9 @@
 #define PE KILN_TB_PE
 #ifndef KILN_TB_PP
 #define KILN_TB_PP 1
+#endif
+#ifndef KILN_TB_RQS
+#define KILN_TB_RQS 1
 #endif
 #ifndef KILN_TB_MAP_STRIDE
 #define KILN_TB_MAP_STRIDE 0
@@ -204,7 +208,7 @@ static void hw_vec(int64_t *hw)
         {"PE_IC", PE}, {"PE_OC", PE}, {"KMAX", KILN_TB_KMAX}, {"WMAX", KILN_TB_WMAX},
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
-        {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE},
+        {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;
