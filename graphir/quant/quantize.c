@@ -1133,6 +1133,23 @@ static int read_by_convs(const GirGraph *g, int v)
     return any;
 }
 
+/* 1 when every reader of value v (read by convs only) is a depthwise conv
+ * (group = channels, one input channel per output channel): a per-channel
+ * input scale is then exactly a per-channel multiplier.  A dense conv folds
+ * s_c / s into its weights, where the small channels' weights then round
+ * coarser: the error moves from the activations to the weights. */
+static int read_by_depthwise(const GirGraph *g, int v)
+{
+    int i, j;
+    int64_t c = g->vals[v].type.dims[1];
+    for (i = 0; i < g->nnode; i++)
+        for (j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v && (gir_attr_int(&g->nodes[i], "group", 1) != c ||
+                                           g->vals[g->nodes[i].in[1]].type.dims[1] != 1))
+                return 0;
+    return 1;
+}
+
 /* The result of the LutI8 chain read from conv output v when it is read by
  * convs alone, else -1. */
 static int chan_chain_end(const GirGraph *g, int v)
@@ -1181,10 +1198,14 @@ static double median_ratio(const float *t, int64_t nch, float tt, GirArena *tmp)
 }
 
 /* Mark in s->percv the conv outputs and LutI8 results that take a scale per
- * channel: a conv -> LutI8 chain -> convs run whose channels are imbalanced
- * (median channel threshold below cs->ratio of the tensor's, on either
- * value), table C x 256 bytes within cs->max_table, all such tables within
- * cs->budget (taken in graph order). */
+ * channel: in a conv -> LutI8 chain -> convs run whose channels are
+ * imbalanced (median channel threshold below cs->ratio of the tensor's, on
+ * the conv's output, or on the chain's result when depthwise convs alone
+ * read it), table C x 256 bytes within cs->max_table, all such tables within
+ * cs->budget (taken in graph order), the conv's output and the table's
+ * input per channel; the table's result too where depthwise convs alone
+ * read it (read_by_depthwise: on dense readers it measured worse,
+ * docs/quant.md). */
 static void choose_channel_scales(Q *s, const GirChanScaleOpts *cs)
 {
     const GirGraph *g = s->g;
@@ -1195,6 +1216,7 @@ static void choose_channel_scales(Q *s, const GirChanScaleOpts *cs)
         int last = chan_chain_end(g, v);
         int64_t nch, bytes;
         double rv, rl;
+        int dw;
         if (last < 0 || !s->chthr[v] || !s->chthr[last])
             continue;
         nch = g->vals[v].type.dims[1];
@@ -1203,9 +1225,11 @@ static void choose_channel_scales(Q *s, const GirChanScaleOpts *cs)
             continue;
         rv = median_ratio(s->chthr[v], nch, s->thr[v], tmp);
         rl = median_ratio(s->chthr[last], nch, s->thr[last], tmp);
-        if (rv >= cs->ratio && rl >= cs->ratio)
+        dw = read_by_depthwise(g, last);
+        if (rv >= cs->ratio && !(dw && rl < cs->ratio))
             continue;
-        s->percv[v] = s->percv[last] = 1;
+        s->percv[v] = 1;
+        s->percv[last] = (unsigned char)dw;
         used += bytes;
     }
     gir_arena_free(tmp);

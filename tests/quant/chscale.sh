@@ -3,11 +3,12 @@
 # A seeded conv -> affine + HardSwish -> depthwise conv -> HardSwish -> 1x1
 # conv chain whose first conv's output channels range over three decades
 # (trained nets' channel imbalance, docs/quant.md "Per-channel activation
-# scales").  With --channel-scales auto the two conv -> LutI8 -> conv runs
-# get per-channel scales (report lines, tables of 16 x 256 entries), the
-# output's SQNR rises above a bound that one scale per tensor misses, the
-# text form round-trips byte for byte, and the CPU back end (--target cpu)
-# gives the int8 interpreter's output byte for byte.
+# scales").  With --channel-scales auto both conv outputs and the result
+# the depthwise conv reads get per-channel scales (report lines; h1, read by
+# a dense conv, keeps one scale), both LutI8s hold 16 x 256 entries, the
+# output's SQNR passes a bound one scale per tensor misses (31.1 against
+# 11.6 dB), the text form round-trips byte for byte, and the CPU back end
+# (--target cpu) gives the int8 interpreter's output byte for byte.
 set -euo pipefail
 kiln=$1 work=$2
 mkdir -p "$work"
@@ -50,10 +51,13 @@ sqnr() { sed -n 's/^output y: cosine [0-9.]*  SQNR \([-0-9.]*\) dB$/\1/p' "$1"; 
 off=$(sqnr "$work/off.txt") auto=$(sqnr "$work/auto.txt")
 echo "output SQNR: one scale per tensor $off dB, --channel-scales auto $auto dB"
 grep '^channel scales' "$work/auto.txt"
-# c0, h0, c1, h1 inside the int8 graph; y, the head, in both runs
-test "$(grep -c '^channel scales' "$work/auto.txt")" = 5
+# c0, h0 (read by the depthwise conv), c1 inside the int8 graph (h1, read by
+# a dense conv, keeps one scale); y, the head, in both runs
+test "$(grep -c '^channel scales' "$work/auto.txt")" = 4
+grep -q '^channel scales h0: ' "$work/auto.txt"
+! grep -q '^channel scales h1: ' "$work/auto.txt"
 test "$(grep -c '^channel scales' "$work/off.txt")" = 1
-awk -v a="$auto" -v o="$off" 'BEGIN { exit !(a >= 30 && o < 30 && a > o + 6) }'
+awk -v a="$auto" -v o="$off" 'BEGIN { exit !(a >= 25 && o < 20) }'
 /usr/bin/python3 - "$work/q.gir" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
