@@ -7,8 +7,9 @@
 # the depthwise conv reads get per-channel scales (report lines; h1, read by
 # a dense conv, keeps one scale), both LutI8s hold 16 x 256 entries, the
 # output's SQNR passes a bound one scale per tensor misses (31.1 against
-# 11.6 dB), the text form round-trips byte for byte, and the CPU back end
-# (--target cpu) gives the int8 interpreter's output byte for byte.
+# 11.6 dB), the text form round-trips byte for byte, the CPU back end
+# (--target cpu) gives the int8 interpreter's output byte for byte, and
+# kiln compile puts the two tables on the CPU with a reason.
 set -euo pipefail
 kiln=$1 work=$2
 mkdir -p "$work"
@@ -74,3 +75,10 @@ cmp "$work/q.gir" "$work/q2.gir"
 grep -q ' 0 in the interpreter' "$work/cpu.err" || { cat "$work/cpu.err"; exit 1; }
 cmp "$work/int8.npy" "$work/cpu.npy"
 echo "--target cpu byte for byte --target int8"
+# The FPGA's kiln_lut holds one table: kiln compile puts both per-channel
+# LutI8s on the CPU with their reason, the three convs on the FPGA.
+"$kiln" compile "$work/q.gir" --board zcu104 -o "$work/fpga" > "$work/compile.txt"
+grep -q ' 3 FPGA layers, ' "$work/compile.txt"
+test "$(grep -c '(LutI8): a LutI8 table per channel has no kiln_lut form yet$' \
+        "$work/fpga/report.md")" = 2
+echo "kiln compile: both per-channel LutI8s on the CPU, 3 FPGA layers"
