@@ -562,12 +562,13 @@ typedef struct {
 /* gir_quantize_bc with per-channel activation scales (cs NULL: none): a Conv
  * whose output is read by a LutI8 chain alone, whose result is read by Convs
  * alone, keeps its output per channel (its requantizer is per channel
- * already), the LutI8 becomes one table per channel (C x 256 entries, its
- * output per channel too) and each reading Conv folds the input's channel
- * scales s_c / s into its weights before quantizing them (for a depthwise
- * conv this is exactly a per-channel multiplier).  Only where chthr gives
- * both values' channel thresholds (gir_quant_chscale_candidate), the median
- * channel is imbalanced (cs->ratio) and the tables fit cs's bounds. */
+ * already) and the LutI8 becomes one table per channel (C x 256 entries);
+ * the table's result is per channel too where depthwise Convs alone read
+ * it, each folding the input's channel scales s_c / s into its weights
+ * before quantizing them (exactly a per-channel multiplier).  Only where
+ * chthr gives both values' channel thresholds (gir_quant_chscale_candidate),
+ * the median channel is imbalanced (cs->ratio) and the tables fit cs's
+ * bounds. */
 GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           const double *const *chmean, const GirChanScaleOpts *cs,
                           GirQuantNote **notes, GirError *e);
