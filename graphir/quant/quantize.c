@@ -25,6 +25,8 @@
 #include "graphir/requant.h"
 
 #define MAX_CH_M 16384.0 /* largest multiplier a per-channel output scale may need */
+#define INNER_CH_FLOOR 256.0f /* a channel's scale inside the int8 graph: at least the
+                               * tensor's / this */
 
 /* The rewrite's state: old value id -> its forms in the new graph. */
 typedef struct {
@@ -565,7 +567,9 @@ static float *out_channel_scales(Q *s, const GirNode *n, int y, const char *act,
         return NULL;
     nch = s->g->vals[y].type.dims[1];
     sc = gir_arena_alloc(tmp, sizeof *sc * (size_t)(nch + 1));
-    floor = act_scale(s, y) / 4096.0f;
+    /* A reader's int32 bias is on this channel's scale: inside the int8
+     * graph a finer floor would push it past int32 (docs/quant.md). */
+    floor = act_scale(s, y) / (inner ? INNER_CH_FLOOR : 4096.0f);
     for (c = 0; c < nch; c++) {
         /* inside the int8 graph: never above the tensor's own threshold
          * (the LutI8 rules of gir_calib_thresholds may have lowered it) */
@@ -728,7 +732,11 @@ static int try_linear(Q *s, int i, const char **why)
         if (qb) {
             double r = rint(((bd ? (double)bd[c] : 0.0) - (bc ? bc[c] : 0.0)) /
                             ((double)sx * sw[c]));
-            qb[c] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
+            /* room for the taps' sum: the int32 accumulator never overflows */
+            double lim = 2147483647.0 - (double)per * 16384.0;
+            if (lim < 0)
+                lim = 0;
+            qb[c] = (int32_t)(r > lim ? lim : r < -lim ? -lim : r);
         }
         if (kiln_rq_choose(m_real, &m, &shift) < 0) {
             if (m_real > 1.0) {
@@ -997,8 +1005,8 @@ static int try_lut(Q *s, int i, const char **why)
             for (c = 0; c < nch; c++) {
                 float t = s->chthr[last][c] < s->thr[last] ? s->chthr[last][c] : s->thr[last];
                 ych[c] = t / 127.0f;
-                if (!(ych[c] > sy / 4096.0f))
-                    ych[c] = sy / 4096.0f;
+                if (!(ych[c] > sy / INNER_CH_FLOOR))
+                    ych[c] = sy / INNER_CH_FLOOR;
             }
         }
     }
