@@ -45,9 +45,9 @@ onnx.save(m, sys.argv[1])
 np.save(sys.argv[2], np.random.default_rng(11).random((1, 3, 32, 32), dtype=np.float32))
 PY
 sqnr() { sed -n 's/^output y: cosine [0-9.]*  SQNR \([-0-9.]*\) dB$/\1/p' "$1"; }
-"$kiln" quantize "$work/m.onnx" --calib-random 4 --report -i "$work/in.npy" \
+"$kiln" quantize "$work/m.onnx" --calib-random 4 --calib-backend ref --report -i "$work/in.npy" \
   --channel-scales off > "$work/off.txt"
-"$kiln" quantize "$work/m.onnx" --calib-random 4 --report -i "$work/in.npy" \
+"$kiln" quantize "$work/m.onnx" --calib-random 4 --calib-backend ref --report -i "$work/in.npy" \
   --channel-scales auto -o "$work/q.gir" > "$work/auto.txt"
 off=$(sqnr "$work/off.txt") auto=$(sqnr "$work/auto.txt")
 echo "output SQNR: one scale per tensor $off dB, --channel-scales auto $auto dB"
