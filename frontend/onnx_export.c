@@ -619,7 +619,11 @@ static int int8_lut(Exp *x, const GirNode *n)
     int32_t off = 128;
     const char *ins[2], *c, *idx, *y = yv->name;
     Onnx__NodeProto *np;
-    if (!lut || cnt != GIR_LUT_SIZE)
+    if (lut && cnt != GIR_LUT_SIZE)
+        return exp_fail(x, n, "LutI8 with %d entries (a table per channel, kiln quantize "
+                        "--channel-scales auto) has no QDQ form yet; quantize with "
+                        "--channel-scales off to export", cnt);
+    if (!lut)
         return exp_fail(x, n, "LutI8 needs a lut of %d entries", GIR_LUT_SIZE);
     for (k = 0; k < GIR_LUT_SIZE; k++)
         tab[k] = (int8_t)lut[k];

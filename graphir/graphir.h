@@ -513,6 +513,13 @@ int gir_calib_channel_means(const GirCalib *c, int v, double *means);
 /* Entries of a LutI8 node's table (attribute lut: entry x + 128 is the
  * output for int8 input x). */
 #define GIR_LUT_SIZE 256
+/* The channel count C of a LutI8 with one table per channel on input type t
+ * (attribute lut of C x 256 entries, channel c's table at c * 256; the
+ * channel axis is 1, the last under a node layout NHWC), 0 for one table,
+ * -1 when the count matches neither.  gir_lut_inner: the elements of one
+ * channel run (product of the dims after the axis). */
+int64_t gir_lut_channel_count(const GirNode *n, const GirType *t);
+int64_t gir_lut_inner(const GirNode *n, const GirType *t);
 
 /* What gir_quantize did to one node of the fp32 graph. */
 typedef struct {
@@ -548,6 +555,31 @@ GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const floa
  * a bias gets one.  Zero padding at the borders is not counted. */
 GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           const double *const *chmean, GirQuantNote **notes, GirError *e);
+/* Where gir_quantize_cs gives activations a scale per channel inside the
+ * int8 graph (docs/quant.md "Per-channel activation scales"). */
+typedef struct {
+    double ratio;      /* a value qualifies when its median channel threshold is
+                        * below ratio x the tensor's threshold */
+    int64_t max_table; /* largest per-channel LutI8 table, bytes (C x 256) */
+    int64_t budget;    /* all per-channel tables together, bytes */
+} GirChanScaleOpts;
+/* gir_quantize_bc with per-channel activation scales (cs NULL: none): a Conv
+ * whose output is read by a LutI8 chain alone, whose result is read by Convs
+ * alone, keeps its output per channel (its requantizer is per channel
+ * already) and the LutI8 becomes one table per channel (C x 256 entries);
+ * the table's result is per channel too where depthwise Convs alone read
+ * it, each folding the input's channel scales s_c / s into its weights
+ * before quantizing them (exactly a per-channel multiplier).  Only where
+ * chthr gives both values' channel thresholds (gir_quant_chscale_candidate),
+ * the median channel is imbalanced (cs->ratio) and the tables fit cs's
+ * bounds. */
+GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          const double *const *chmean, const GirChanScaleOpts *cs,
+                          GirQuantNote **notes, GirError *e);
+/* 1 when f32 value v of g may get per-channel scales from gir_quantize_cs
+ * (calibration keeps its channels' largest |x| then): a Conv's output read
+ * by a LutI8 chain, or such a chain's result read by Convs only. */
+int gir_quant_chscale_candidate(const GirGraph *g, int v);
 /* 1 when f32 value v of g (rank 4, static) is made by a Conv (or by a Relu /
  * LeakyRelu the quantizer fuses into one) whose int8 output leaves the int8
  * graph at once: every reader is a graph output or an op without an int8

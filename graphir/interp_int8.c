@@ -148,7 +148,15 @@ int gir_eval_luti8(const GirNode *n, const GirTensor *const *ins, GirTensor *con
     const int64_t *lut = gir_attr_ints(n, "lut", &cnt);
     int8_t t[GIR_LUT_SIZE];
     int64_t i, num = numel(ins[0]);
+    int64_t nch = gir_lut_channel_count(n, &ins[0]->type), inner;
     (void)e;
+    if (nch > 0) {
+        /* one table per channel: channel (i / inner) % nch */
+        inner = gir_lut_inner(n, &ins[0]->type);
+        for (i = 0; i < num; i++)
+            y[i] = (int8_t)lut[((i / inner) % nch) * GIR_LUT_SIZE + x[i] + 128];
+        return 0;
+    }
     for (k = 0; k < GIR_LUT_SIZE; k++)
         t[k] = (int8_t)lut[k];
     for (i = 0; i < num; i++)

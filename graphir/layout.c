@@ -23,6 +23,27 @@ int gir_node_is_nhwc(const GirNode *n)
     return l && strcmp(l, "NHWC") == 0;
 }
 
+int64_t gir_lut_inner(const GirNode *n, const GirType *t)
+{
+    int axis = gir_node_is_nhwc(n) ? t->rank - 1 : 1, d;
+    int64_t inner = 1;
+    for (d = axis + 1; d < t->rank; d++)
+        inner *= t->dims[d];
+    return inner;
+}
+
+int64_t gir_lut_channel_count(const GirNode *n, const GirType *t)
+{
+    int cnt = 0;
+    int64_t c;
+    if (!gir_attr_ints(n, "lut", &cnt) || cnt == GIR_LUT_SIZE)
+        return 0;
+    if (t->rank < 2)
+        return -1;
+    c = t->dims[gir_node_is_nhwc(n) ? t->rank - 1 : 1];
+    return c >= 1 && c * GIR_LUT_SIZE == cnt ? c : -1;
+}
+
 GirType gir_nhwc_type(const GirType *t, int to_nchw)
 {
     GirType r = *t;

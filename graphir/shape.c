@@ -1338,15 +1338,23 @@ static int shape_REQUANTIZE(const GirNode *n, const GirTensor *const *ins, GirTy
 }
 
 /* LutI8: any function of one int8 value, as the table of its 256 results
- * (attribute lut, entry x + 128), each in [-128, 127]. */
+ * (attribute lut, entry x + 128), each in [-128, 127]; or one such table per
+ * channel (gir_lut_channels: C x 256 entries, channel c's at c * 256). */
 static int shape_LUTI8(const GirNode *n, const GirTensor *const *ins, GirType *outs, GirError *e)
 {
     const int64_t *lut;
+    int cnt = 0;
+    int64_t want = GIR_LUT_SIZE;
     if (n->nout != 1)
         return gir_node_fail(n, e, "has %d outputs; expected 1", n->nout);
     if (ins[0]->type.dtype != GIR_DT_I8)
         return gir_node_fail(n, e, "input must be i8, not %s", gir_dtype_name(ins[0]->type.dtype));
-    if (gir_rq_attr(n, "lut", GIR_LUT_SIZE, -128, 127, 0, &lut, e))
+    if (gir_attr_ints(n, "lut", &cnt) && cnt != GIR_LUT_SIZE) {
+        int64_t c = gir_lut_channel_count(n, &ins[0]->type);
+        if (c > 0)
+            want = c * GIR_LUT_SIZE; /* else the count is wrong: one table's message */
+    }
+    if (gir_rq_attr(n, "lut", want, -128, 127, 0, &lut, e))
         return -1;
     outs[0] = ins[0]->type;
     return 0;

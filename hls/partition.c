@@ -252,6 +252,10 @@ static int fpga_takes(const GirGraph *g, const GirNode *n, HlsStage *s, char *wh
             snprintf(why, wn, "not a 2-D map of one frame with known shape");
             return 0;
         }
+        if (gir_lut_channel_count(n, &g->vals[n->in[0]].type) != 0) {
+            snprintf(why, wn, "a LutI8 table per channel has no kiln_lut form yet");
+            return 0;
+        }
         s->cout = s->cin;
         s->oh = s->h;
         s->ow = s->w;

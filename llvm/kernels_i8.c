@@ -178,25 +178,36 @@ static int emit_requantize(KlvIr *ir, const GirGraph *g, const GirNode *n, const
 }
 
 /* LutI8: y = lut[x + 128], a byte gather from the node's 256-byte table
- * (an extra pointer the program frees). */
+ * (an extra pointer the program frees); with one table per channel
+ * (gir_lut_channel_count) the gather is at ((i / inner) % C) * 256 + x + 128,
+ * as the interpreter's gir_eval_luti8. */
 static int emit_lut(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                     KlvPlan *plan)
 {
     int cnt, k;
     const int64_t *lut = gir_attr_ints(n, "lut", &cnt);
+    const GirType *xt = &g->vals[n->in[0]].type;
     int64_t total = gir_type_numel(&g->vals[n->out[0]].type);
+    int64_t nch = gir_lut_channel_count(n, xt), inner = nch > 0 ? gir_lut_inner(n, xt) : 1;
     int8_t *tab;
     KlvLoop l;
     LLVMValueRef v;
-    if (!lut || cnt != GIR_LUT_SIZE || !(tab = malloc(GIR_LUT_SIZE)))
+    if (!lut || nch < 0 || (nch == 0 && cnt != GIR_LUT_SIZE) || inner < 1 ||
+        !(tab = malloc((size_t)cnt)))
         return 0;
-    for (k = 0; k < GIR_LUT_SIZE; k++)
+    for (k = 0; k < cnt; k++)
         tab[k] = (int8_t)lut[k];
-    klv_plan_extra(plan, tab, GIR_LUT_SIZE, KLV_TABLE, 1);
+    klv_plan_extra(plan, tab, (size_t)cnt, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
     l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     v = LLVMBuildSExt(ir->b, klv_load(ir, ir->i8, klv_arg(ir, 0), l.iv), ir->i64, "");
     v = LLVMBuildAdd(ir->b, v, klv_i64(ir, 128), "");
+    if (nch > 0) {
+        LLVMValueRef c = LLVMBuildUDiv(ir->b, l.iv, klv_i64(ir, inner), "");
+        c = LLVMBuildURem(ir->b, c, klv_i64(ir, nch), "");
+        c = LLVMBuildMul(ir->b, c, klv_i64(ir, GIR_LUT_SIZE), "");
+        v = LLVMBuildAdd(ir->b, v, c, "");
+    }
     klv_store(ir, ir->i8, klv_arg(ir, 1), l.iv, klv_load(ir, ir->i8, klv_arg(ir, 2), v));
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);

@@ -138,7 +138,7 @@ GirCalib *gir_calib_new(const GirGraph *g)
         c->st[i].lo = INFINITY;
         c->st[i].hi = -INFINITY;
         c->watch[c->nwatch++] = i;
-        if (gir_quant_leaves_int8(g, i))
+        if (gir_quant_leaves_int8(g, i) || gir_quant_chscale_candidate(g, i))
             want_channels(c, i);
     }
     for (i = 0; i < g->nnode; i++) {

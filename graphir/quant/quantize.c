@@ -25,6 +25,8 @@
 #include "graphir/requant.h"
 
 #define MAX_CH_M 16384.0 /* largest multiplier a per-channel output scale may need */
+#define INNER_CH_FLOOR 256.0f /* a channel's scale inside the int8 graph: at least the
+                               * tensor's / this */
 
 /* The rewrite's state: old value id -> its forms in the new graph. */
 typedef struct {
@@ -40,6 +42,8 @@ typedef struct {
     int *zp_const;     /* per old value: i8 zero-point constant in q, or -1 */
     int *uses;         /* per old value: readers (nodes and graph outputs) */
     unsigned char *absorbed; /* per old node: fused into its producer here */
+    unsigned char *percv;    /* per old value: int8 form takes per-channel scales
+                              * (gir_quantize_cs's choice) */
     GirQuantNote *notes;     /* per old node */
 } Q;
 
@@ -490,6 +494,13 @@ static int sole_reader(const GirGraph *g, int v)
     return r;
 }
 
+/* Node p is a lut_step whose activation operand *x has p as sole reader. */
+static int lut_step_of(const GirGraph *g, int p, int *x)
+{
+    return lut_step(g, &g->nodes[p], x) && g->vals[*x].type.dtype == GIR_DT_F32 &&
+           sole_reader(g, *x) == p;
+}
+
 int gir_quant_lut_chain(const GirGraph *g, int v, int *chain, int max)
 {
     int n = 0, last = v, r, x;
@@ -550,18 +561,53 @@ static float *out_channel_scales(Q *s, const GirNode *n, int y, const char *act,
     const float *t = s->chthr ? s->chthr[y] : NULL;
     int64_t c, nch;
     float *sc, floor;
+    int inner = s->percv && s->percv[y];
     if (!t || n->op != GIR_OP_CONV || (act && strcmp(act, "clip") == 0) ||
-        !gir_quant_leaves_int8(s->g, y))
+        (!inner && !gir_quant_leaves_int8(s->g, y)))
         return NULL;
     nch = s->g->vals[y].type.dims[1];
     sc = gir_arena_alloc(tmp, sizeof *sc * (size_t)(nch + 1));
-    floor = act_scale(s, y) / 4096.0f;
+    /* A reader's int32 bias is on this channel's scale: inside the int8
+     * graph a finer floor would push it past int32 (docs/quant.md). */
+    floor = act_scale(s, y) / (inner ? INNER_CH_FLOOR : 4096.0f);
     for (c = 0; c < nch; c++) {
-        sc[c] = t[c] / 127.0f;
+        /* inside the int8 graph: never above the tensor's own threshold
+         * (the LutI8 rules of gir_calib_thresholds may have lowered it) */
+        sc[c] = (inner && s->thr[y] < t[c] ? s->thr[y] : t[c]) / 127.0f;
         if (!(sc[c] > floor))
             sc[c] = floor;
     }
     return sc;
+}
+
+/* The weights of Conv n (wd: nch output channels of per elements each)
+ * with input channel ci's weights times chs[ci] / sx (allocated in tmp):
+ * the conv then reads its input as if on the one scale sx.  Weights are
+ * [OC][IC/group][kh][kw], or [OC][kh][kw][IC/group] under NHWC.  NULL when
+ * the shapes do not add up. */
+static const float *fold_input_scales(const Q *s, const GirNode *n, const float *wd,
+                                      const float *chs, float sx, int64_t nch, int64_t per,
+                                      GirArena *tmp)
+{
+    const GirValue *wv = &s->g->vals[n->in[1]];
+    int64_t group = gir_attr_int(n, "group", 1), cin = s->g->vals[n->in[0]].type.dims[1];
+    int64_t cing, kk, c, k;
+    float *f;
+    if (group < 1 || nch % group || cin % group)
+        return NULL;
+    cing = cin / group;
+    kk = per / (cing ? cing : 1);
+    if (cing * kk != per)
+        return NULL;
+    f = gir_arena_alloc(tmp, sizeof *f * (size_t)(nch * per + 1));
+    for (c = 0; c < nch; c++) {
+        int64_t base = c / (nch / group) * cing;
+        for (k = 0; k < per; k++) {
+            int64_t ci = wv->layout == GIR_LAYOUT_NHWC ? k % cing : k / kk;
+            f[c * per + k] = (float)((double)wd[c * per + k] * chs[base + ci] / sx);
+        }
+    }
+    return f;
 }
 
 /*
@@ -626,6 +672,11 @@ static int try_linear(Q *s, int i, const char **why)
         *why = "unknown fused activation";
         return 0;
     }
+    if (s->iv[x] >= 0 && s->q->vals[s->iv[x]].chscale &&
+        (n->op != GIR_OP_CONV || s->q->vals[s->iv[x]].nchscale != s->g->vals[x].type.dims[1])) {
+        *why = "input has a scale per channel";
+        return 0;
+    }
     /* Conv -> Relu / LeakyRelu left unfused: fuse it here. */
     y = out;
     if (!act) {
@@ -645,6 +696,16 @@ static int try_linear(Q *s, int i, const char **why)
     tmp = gir_arena_new();
     sych = out_channel_scales(s, n, y, act, tmp);
     wd = wv->data;
+    if (s->q->vals[xi].chscale) {
+        wd = fold_input_scales(s, n, wd, s->q->vals[xi].chscale, sx, nch, per, tmp);
+        if (!wd) {
+            gir_arena_free(tmp);
+            *why = "input has a scale per channel";
+            if (y != out)
+                s->absorbed[only_reader(s, out, i)] = 0;
+            return 0;
+        }
+    }
     qw = gir_arena_alloc(tmp, (size_t)wn + 1);
     sw = gir_arena_alloc(tmp, sizeof *sw * (size_t)(nch + 1));
     mp = gir_arena_alloc(tmp, sizeof *mp * (size_t)(nch + 1));
@@ -652,7 +713,7 @@ static int try_linear(Q *s, int i, const char **why)
     sh = gir_arena_alloc(tmp, sizeof *sh * (size_t)(nch + 1));
     quant_weights(wd, nch, per, sc, sk, qw, sw);
     bc = gir_arena_alloc(tmp, sizeof *bc * (size_t)(nch + 1));
-    if (!weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc))
+    if (s->q->vals[xi].chscale || !weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc))
         bc = NULL;
     if (b >= 0)
         bd = s->g->vals[b].data;
@@ -671,7 +732,11 @@ static int try_linear(Q *s, int i, const char **why)
         if (qb) {
             double r = rint(((bd ? (double)bd[c] : 0.0) - (bc ? bc[c] : 0.0)) /
                             ((double)sx * sw[c]));
-            qb[c] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
+            /* room for the taps' sum: the int32 accumulator never overflows */
+            double lim = 2147483647.0 - (double)per * 16384.0;
+            if (lim < 0)
+                lim = 0;
+            qb[c] = (int32_t)(r > lim ? lim : r < -lim ? -lim : r);
         }
         if (kiln_rq_choose(m_real, &m, &shift) < 0) {
             if (m_real > 1.0) {
@@ -903,15 +968,18 @@ static int try_lut(Q *s, int i, const char **why)
 {
     const GirNode *n = &s->g->nodes[i];
     int x, chain[64], nchain = 0, xi, y, nd, last, k, j;
-    int64_t lut[GIR_LUT_SIZE];
-    float sx, sy;
+    int64_t lut[GIR_LUT_SIZE], *tabs = NULL, nch = 0, c;
+    float sx, sy, *ych = NULL;
+    const float *xch;
+    GirArena *tmp;
     if (!lut_step(s->g, n, &x) || !is_act_input(s, x) || s->iv[x] < 0) {
         *why = "input not int8 (no int8 producer)";
         return 0;
     }
     xi = get_q(s, x, 0);
-    if (s->q->vals[xi].chscale) {
-        *why = "input has a scale per channel";
+    xch = s->q->vals[xi].chscale;
+    if (xch && s->q->vals[xi].nchscale != s->g->vals[x].type.dims[1]) {
+        *why = "input has a scale per channel on another axis";
         return 0;
     }
     chain[nchain++] = i;
@@ -926,12 +994,32 @@ static int try_lut(Q *s, int i, const char **why)
     }
     sx = s->q->vals[xi].scale;
     sy = act_scale(s, last);
-    for (k = 0; k < GIR_LUT_SIZE; k++) {
-        double v = (double)(k - 128) * sx, q;
-        for (j = 0; j < nchain; j++)
-            v = lut_apply(s->g, &s->g->nodes[chain[j]], v);
-        q = isnan(v) ? 0.0 : rint(v / sy);
-        lut[k] = (int64_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+    tmp = gir_arena_new();
+    if (xch || (s->percv[last] && s->chthr && s->chthr[last])) {
+        /* one table per channel: channel c's input on xch[c], its output
+         * on ych[c] (its threshold, at most the tensor's, over 127) */
+        nch = s->g->vals[x].type.dims[1];
+        tabs = gir_arena_alloc(tmp, sizeof *tabs * (size_t)(nch * GIR_LUT_SIZE));
+        if (s->percv[last] && s->chthr && s->chthr[last]) {
+            ych = gir_arena_alloc(tmp, sizeof *ych * (size_t)nch);
+            for (c = 0; c < nch; c++) {
+                float t = s->chthr[last][c] < s->thr[last] ? s->chthr[last][c] : s->thr[last];
+                ych[c] = t / 127.0f;
+                if (!(ych[c] > sy / INNER_CH_FLOOR))
+                    ych[c] = sy / INNER_CH_FLOOR;
+            }
+        }
+    }
+    for (c = 0; c < (nch ? nch : 1); c++) {
+        double si = xch ? xch[c] : sx, so = ych ? ych[c] : sy;
+        int64_t *t = nch ? tabs + c * GIR_LUT_SIZE : lut;
+        for (k = 0; k < GIR_LUT_SIZE; k++) {
+            double v = (double)(k - 128) * si, q;
+            for (j = 0; j < nchain; j++)
+                v = lut_apply(s->g, &s->g->nodes[chain[j]], v);
+            q = isnan(v) ? 0.0 : rint(v / so);
+            t[k] = (int64_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+        }
     }
     for (j = 1; j < nchain; j++) {
         s->absorbed[chain[j]] = 1;
@@ -939,9 +1027,15 @@ static int try_lut(Q *s, int i, const char **why)
         s->notes[chain[j]].why = "in its producer's LutI8 table";
     }
     y = int8_out(s, last, sy);
+    if (ych)
+        gir_set_chscale(s->q, y, ych, (int)nch);
     nd = gir_add_node(s->q, GIR_OP_LUTI8, fresh_node(s, n->name), &xi, 1, &y, 1,
                       copy_loc(s, n->loc));
-    gir_set_attr_ints(s->q, nd, "lut", lut, GIR_LUT_SIZE);
+    if (nch)
+        gir_set_attr_ints(s->q, nd, "lut", tabs, (int)(nch * GIR_LUT_SIZE));
+    else
+        gir_set_attr_ints(s->q, nd, "lut", lut, GIR_LUT_SIZE);
+    gir_arena_free(tmp);
     return 1;
 }
 
@@ -1006,6 +1100,149 @@ static int check_finite(const GirGraph *g, GirError *e)
     return 0;
 }
 
+/* ---- per-channel activation scales (gir_quantize_cs) ------------------------- */
+
+/* 1 when f32 value v (static, rank 4) is made by a Conv with constant
+ * weights whose requantizer can take a scale per output channel (not a
+ * fused Clip: one act_min / act_max pair for all channels). */
+static int conv_made(const GirGraph *g, int v)
+{
+    const GirValue *val = &g->vals[v];
+    const GirNode *p;
+    const char *act;
+    if (val->kind != GIR_VAL_NODE || val->type.dtype != GIR_DT_F32 || val->type.rank != 4 ||
+        !gir_type_is_static(&val->type) || val->producer < 0)
+        return 0;
+    p = &g->nodes[val->producer];
+    act = gir_attr_string(p, "act", NULL);
+    return p->op == GIR_OP_CONV && p->nin >= 2 && g->vals[p->in[1]].kind == GIR_VAL_CONST &&
+           g->vals[p->in[1]].type.rank == 4 && !(act && strcmp(act, "clip") == 0);
+}
+
+/* 1 when every reader of value v is a Conv reading it as its data input
+ * (constant 4-D weights), so per-channel input scales fold into weights. */
+static int read_by_convs(const GirGraph *g, int v)
+{
+    int i, j, any = 0;
+    for (i = 0; i < g->noutput; i++)
+        if (g->outputs[i] == v)
+            return 0;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        for (j = 0; j < n->nin; j++) {
+            if (n->in[j] != v)
+                continue;
+            if (j != 0 || n->op != GIR_OP_CONV || n->nin < 2 ||
+                g->vals[n->in[1]].kind != GIR_VAL_CONST || g->vals[n->in[1]].type.rank != 4)
+                return 0;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* 1 when every reader of value v (read by convs only) is a depthwise conv
+ * (group = channels, one input channel per output channel): a per-channel
+ * input scale is then exactly a per-channel multiplier.  A dense conv folds
+ * s_c / s into its weights, where the small channels' weights then round
+ * coarser: the error moves from the activations to the weights. */
+static int read_by_depthwise(const GirGraph *g, int v)
+{
+    int i, j;
+    int64_t c = g->vals[v].type.dims[1];
+    for (i = 0; i < g->nnode; i++)
+        for (j = 0; j < g->nodes[i].nin; j++)
+            if (g->nodes[i].in[j] == v && (gir_attr_int(&g->nodes[i], "group", 1) != c ||
+                                           g->vals[g->nodes[i].in[1]].type.dims[1] != 1))
+                return 0;
+    return 1;
+}
+
+/* The result of the LutI8 chain read from conv output v when it is read by
+ * convs alone, else -1. */
+static int chan_chain_end(const GirGraph *g, int v)
+{
+    int chain[64], n, last;
+    if (!conv_made(g, v) || (n = gir_quant_lut_chain(g, v, chain, 64)) == 0)
+        return -1;
+    last = g->nodes[chain[n - 1]].out[0];
+    if (g->vals[last].type.rank != 4 || g->vals[last].type.dims[1] != g->vals[v].type.dims[1])
+        return -1;
+    return read_by_convs(g, last) ? last : -1;
+}
+
+int gir_quant_chscale_candidate(const GirGraph *g, int v)
+{
+    int hops, x = v, p;
+    if (chan_chain_end(g, v) >= 0)
+        return 1;
+    /* v the result of such a chain: walk back to the conv output */
+    for (hops = 0; hops < 64 && x >= 0 && (p = g->vals[x].producer) >= 0; hops++) {
+        int in;
+        if (!lut_step_of(g, p, &in))
+            return 0;
+        x = in;
+        if (chan_chain_end(g, x) == v)
+            return 1;
+    }
+    return 0;
+}
+
+/* The median over the channels of min(t[c], tt), over tt: how far the
+ * typical channel sits below the tensor's threshold tt. */
+static double median_ratio(const float *t, int64_t nch, float tt, GirArena *tmp)
+{
+    float *v = gir_arena_alloc(tmp, sizeof *v * (size_t)(nch + 1));
+    int64_t i, j;
+    if (!(tt > 0) || nch < 1)
+        return 1.0;
+    for (i = 0; i < nch; i++) {
+        float x = t[i] < tt ? t[i] : tt;
+        for (j = i; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    return v[nch / 2] / tt;
+}
+
+/* Mark in s->percv the conv outputs and LutI8 results that take a scale per
+ * channel: in a conv -> LutI8 chain -> convs run whose channels are
+ * imbalanced (median channel threshold below cs->ratio of the tensor's, on
+ * the conv's output, or on the chain's result when depthwise convs alone
+ * read it), table C x 256 bytes within cs->max_table, all such tables within
+ * cs->budget (taken in graph order), the conv's output and the table's
+ * input per channel; the table's result too where depthwise convs alone
+ * read it (read_by_depthwise: on dense readers it measured worse,
+ * docs/quant.md). */
+static void choose_channel_scales(Q *s, const GirChanScaleOpts *cs)
+{
+    const GirGraph *g = s->g;
+    GirArena *tmp = gir_arena_new();
+    int64_t used = 0;
+    int v;
+    for (v = 0; v < g->nval; v++) {
+        int last = chan_chain_end(g, v);
+        int64_t nch, bytes;
+        double rv, rl;
+        int dw;
+        if (last < 0 || !s->chthr[v] || !s->chthr[last])
+            continue;
+        nch = g->vals[v].type.dims[1];
+        bytes = nch * GIR_LUT_SIZE;
+        if (bytes > cs->max_table || used + bytes > cs->budget)
+            continue;
+        rv = median_ratio(s->chthr[v], nch, s->thr[v], tmp);
+        rl = median_ratio(s->chthr[last], nch, s->thr[last], tmp);
+        dw = read_by_depthwise(g, last);
+        if (rv >= cs->ratio && !(dw && rl < cs->ratio))
+            continue;
+        s->percv[v] = 1;
+        s->percv[last] = (unsigned char)dw;
+        used += bytes;
+    }
+    gir_arena_free(tmp);
+}
+
 GirGraph *gir_quantize(const GirGraph *g, const float *thresholds, GirQuantNote **notes,
                        GirError *e)
 {
@@ -1020,6 +1257,13 @@ GirGraph *gir_quantize_ch(const GirGraph *g, const float *thresholds, const floa
 
 GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           const double *const *chmean, GirQuantNote **notes, GirError *e)
+{
+    return gir_quantize_cs(g, thresholds, chthr, chmean, NULL, notes, e);
+}
+
+GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                          const double *const *chmean, const GirChanScaleOpts *cs,
+                          GirQuantNote **notes, GirError *e)
 {
     Q s;
     GirArena *tmp;
@@ -1041,6 +1285,7 @@ GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const floa
     s.zp_const = gir_arena_alloc(tmp, sizeof *s.zp_const * (size_t)(g->nval + 1));
     s.uses = gir_arena_alloc(tmp, sizeof *s.uses * (size_t)(g->nval + 1));
     s.absorbed = gir_arena_alloc(tmp, (size_t)g->nnode + 1);
+    s.percv = gir_arena_alloc(tmp, (size_t)g->nval + 1);
     s.notes = gir_arena_alloc(s.q->arena, sizeof *s.notes * (size_t)(g->nnode + 1));
     for (i = 0; i < g->nval; i++)
         s.fv[i] = s.iv[i] = s.sc_const[i] = s.zp_const[i] = -1;
@@ -1051,6 +1296,8 @@ GirGraph *gir_quantize_bc(const GirGraph *g, const float *thresholds, const floa
         align_concat_thresholds(g, s.uses, thr);
         s.thr = thr;
     }
+    if (cs && chthr)
+        choose_channel_scales(&s, cs);
     for (i = 0; i < g->ninput; i++) {
         const GirValue *ov = &g->vals[g->inputs[i]];
         int id = gir_add_value(s.q, ov->name, GIR_VAL_INPUT, ov->type, copy_loc(&s, ov->loc));

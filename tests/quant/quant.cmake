@@ -75,3 +75,8 @@ add_test(NAME quant_lut_table_bad
 # threshold (calibration, docs/quant.md step 3).
 add_test(NAME quant_lut_range
   COMMAND ${QUANT}/lut_range.sh ${QKILN} ${QUANT}/lut_range.gir ${QWORK}/lut_range)
+# Per-channel activation scales (--channel-scales auto) on an imbalanced
+# conv -> LutI8 -> depthwise conv chain: SQNR above what one scale reaches,
+# C x 256 tables, text round trip, the CPU back end byte for byte.
+add_test(NAME quant_channel_scales
+  COMMAND ${QUANT}/chscale.sh ${QKILN} ${QWORK}/chscale)

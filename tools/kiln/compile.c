@@ -326,7 +326,7 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     if (kiln_is_quantized(*g)) {
         if (qo->given)
             return kiln_user_error("compile: %s is already quantized; --calib, --calib-random, "
-                                   "--method, --percentile, --per-tensor-outputs and --bias-correct apply to "
+                                   "--method, --percentile, --per-tensor-outputs, --bias-correct and --channel-scales apply to "
                                    "fp32 models", model);
         return KILN_OK;
     }

@@ -81,6 +81,7 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
  * KILN_Q_BIAS_CORRECT corrects the biases (gir_quantize_bc). */
 #define KILN_Q_PER_TENSOR_OUTPUTS 1
 #define KILN_Q_BIAS_CORRECT 2
+#define KILN_Q_CHANNEL_SCALES 4 /* per-channel activation scales (gir_quantize_cs) */
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, int flags, GirGraph **out,
                        GirQuantNote **notes);
@@ -97,6 +98,7 @@ typedef struct KilnQuantOpts {
     KilnCalibBackend backend; /* --calib-backend (cpu when not given) */
     int per_tensor_outputs; /* --per-tensor-outputs: head convs on one scale too */
     int bias_correct;       /* --bias-correct: biases absorb the int8 weights' mean error */
+    int channel_scales;     /* --channel-scales auto (1) | off (0) */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */
 void kiln_quant_opts_init(KilnQuantOpts *o);

@@ -19,6 +19,11 @@
 #include "kiln.h"
 
 #define MAX_FILES 4096 /* calibration files read from one folder */
+/* --channel-scales auto: a value qualifies when its median channel's
+ * threshold is below this fraction of the tensor's */
+#define KILN_CS_RATIO 0.25
+#define KILN_CS_MAX_TABLE (512 * 256)   /* bytes of one per-channel LutI8 (512 channels) */
+#define KILN_CS_BUDGET (2048 * 1024)    /* bytes of all of them together */
 
 void kiln_quant_usage(FILE *f)
 {
@@ -33,7 +38,9 @@ void kiln_quant_usage(FILE *f)
             "  --per-tensor-outputs  one scale per tensor also for head convs (by default a\n"
             "                     conv whose output leaves the int8 graph gets a scale per channel)\n"
             "  --bias-correct     each Conv's and Gemm's bias absorbs the mean error of its int8\n"
-            "                     weights on its input's calibration means\n",
+            "                     weights on its input's calibration means\n"
+            "  --channel-scales S auto | off (default): auto gives a conv -> LutI8 -> conv run\n"
+            "                     whose channels' ranges are imbalanced a scale per channel\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -42,7 +49,8 @@ static void quantize_usage(FILE *f)
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n");
+            "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
+            "                     [--channel-scales auto|off]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -81,6 +89,16 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
     }
     if (strcmp(s, "--bias-correct") == 0) {
         o->bias_correct = 1;
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--channel-scales") == 0) {
+        if (*i + 1 >= argc)
+            return kiln_user_error("%s: %s needs a value", cmd, s);
+        v = argv[++*i];
+        if (strcmp(v, "auto") && strcmp(v, "off"))
+            return kiln_user_error("%s: --channel-scales wants auto or off, not '%s'", cmd, v);
+        o->channel_scales = strcmp(v, "auto") == 0;
         o->given = 1;
         return KILN_OK;
     }
@@ -257,7 +275,8 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 int kiln_quant_flags(const KilnQuantOpts *o)
 {
     return (o->per_tensor_outputs ? KILN_Q_PER_TENSOR_OUTPUTS : 0) |
-           (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0);
+           (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0) |
+           (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0);
 }
 
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
@@ -268,6 +287,7 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     const float **chthr = calloc((size_t)g->nval + 1, sizeof *chthr);
     const double **chmean = calloc((size_t)g->nval + 1, sizeof *chmean);
     GirArena *a = gir_arena_new();
+    GirChanScaleOpts cs;
     int i;
     if (!thr || !chthr || !chmean)
         gir_die("out of memory");
@@ -281,16 +301,23 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
         if (gir_calib_channel_means(c, i, m) > 0)
             chmean[i] = m;
     }
-    for (i = 0; i < g->nval && !(flags & KILN_Q_PER_TENSOR_OUTPUTS); i++) {
+    for (i = 0; i < g->nval; i++) {
         const GirValue *v = &g->vals[i];
         float *t;
         if (v->kind == GIR_VAL_CONST || v->type.rank < 2 || v->type.dims[1] < 2)
+            continue;
+        if ((flags & KILN_Q_PER_TENSOR_OUTPUTS) &&
+            (!(flags & KILN_Q_CHANNEL_SCALES) || !gir_quant_chscale_candidate(g, i)))
             continue;
         t = gir_arena_alloc(a, sizeof *t * (size_t)v->type.dims[1]);
         if (gir_calib_channel_thresholds(c, i, method, percentile, t) > 0)
             chthr[i] = t;
     }
-    *out = gir_quantize_bc(g, thr, chthr, chmean, notes, &err);
+    cs.ratio = KILN_CS_RATIO;
+    cs.max_table = KILN_CS_MAX_TABLE;
+    cs.budget = KILN_CS_BUDGET;
+    *out = gir_quantize_cs(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
+                           notes, &err);
     free(thr);
     free(chthr);
     free(chmean);
@@ -362,6 +389,11 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
         cJSON_AddItemToObject(root, "layers", layers);
         cJSON_AddItemToObject(root, "outputs", outs);
         cJSON_AddItemToObject(root, "fp32_nodes", fp);
+        fp = cJSON_CreateArray();
+        for (i = 0; i < q->nval; i++)
+            if (q->vals[i].chscale && q->vals[i].kind == GIR_VAL_NODE)
+                cJSON_AddItemToArray(fp, cJSON_CreateString(q->vals[i].name));
+        cJSON_AddItemToObject(root, "channel_scales", fp);
         s = cJSON_Print(root);
         puts(s);
         free(s);
@@ -377,6 +409,17 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
             if (!notes[i].int8)
                 printf("fp32 node %s (%s): %s\n", notes[i].node, gir_op_name(notes[i].op),
                        notes[i].why ? notes[i].why : "");
+        for (i = 0; i < q->nval; i++) {
+            const GirValue *v = &q->vals[i];
+            float lo = v->scale;
+            int c;
+            if (!v->chscale || v->kind != GIR_VAL_NODE)
+                continue;
+            for (c = 0; c < v->nchscale; c++)
+                lo = v->chscale[c] < lo ? v->chscale[c] : lo;
+            printf("channel scales %s: %d channels, %.3g to %.3g\n", v->name, v->nchscale,
+                   (double)lo, (double)v->scale);
+        }
         for (i = 0; i < n; i++)
             if (rows[i].is_output)
                 printf("output %s: cosine %.6f  SQNR %.2f dB\n", rows[i].name, rows[i].cosine,
