@@ -313,7 +313,7 @@ static int imax(int a, int b)
     return a > b ? a : b;
 }
 
-static int find_root(int *parent, int i)
+int hls_find_root(int *parent, int i)
 {
     while (parent[i] != i)
         i = parent[i] = parent[parent[i]];
@@ -410,9 +410,9 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
     for (i = 0; i < p->nstage; i++)
         for (j = 0; j < p->stages[i].nin; j++)
             if (p->stages[i].in[j] >= 0 && level[p->stages[i].in[j]] == level[i])
-                parent[find_root(parent, i)] = find_root(parent, p->stages[i].in[j]);
+                parent[hls_find_root(parent, i)] = hls_find_root(parent, p->stages[i].in[j]);
     for (i = 0; i < p->nstage; i++) {
-        int r = find_root(parent, i);
+        int r = hls_find_root(parent, i);
         if (segid[r] < 0)
             segid[r] = p->nsegment++;
         p->stages[i].segment = segid[r];

@@ -293,13 +293,6 @@ static void fold_phases(const HlsPlan *p, const int *mark, int *phase, int *oseg
     }
 }
 
-static int find_root(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 /* Segments of the kept stages (p->stages, p->nstage; sphase: their phases,
  * soseg: their partition segments), numbered by phase then first stage;
  * parts of the folded layers; the frame's order.  The layers are reordered
@@ -321,12 +314,12 @@ static void fold_segments(HlsPlan *p, const int *sphase, const int *soseg)
         for (j = 0; j < p->stages[i].nin; j++) {
             int u = p->stages[i].in[j];
             if (u >= 0 && sphase[u] == sphase[i] && soseg[u] == soseg[i])
-                parent[find_root(parent, i)] = find_root(parent, u);
+                parent[hls_find_root(parent, i)] = hls_find_root(parent, u);
         }
     p->nsegment = 0;
     for (ph = 0; ph <= maxph; ph += 2)
         for (i = 0; i < n; i++) {
-            int r = find_root(parent, i);
+            int r = hls_find_root(parent, i);
             if (sphase[i] != ph)
                 continue;
             if (segid[r] < 0)

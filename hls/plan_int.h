@@ -14,6 +14,9 @@
 /* Fill p->stages (shapes, kinds, inputs, segments) and p->cpu from g.
  * 0, or -1 + e when no layer can run on the FPGA. */
 int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e);
+/* The root of i in a union-find forest (parent[i] == i at a root), halving
+ * the path on the way. */
+int hls_find_root(int *parent, int i);
 
 /* Text of a weight placement: "-", "bram", "uram", "ddr". */
 const char *hls_whome_name(HlsWeightHome h);
