@@ -16,7 +16,7 @@ PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       llvm-16-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       libstb-dev
       libmlir-16-dev mlir-16-tools
-      libxgboost-dev)
+      libxgboost-dev ccache)
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

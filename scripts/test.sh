@@ -9,6 +9,16 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build-test}
 bash "$top/scripts/install-deps.sh"
+# ccache for the C/C++ of the build and of every Verilator model the tests
+# build (Verilator's OBJCACHE): the Verilator runtime (verilated.cpp ...) is
+# compiled once instead of once per engine bench and per simulated design,
+# and tests that simulate the same design share its objects.  The cache lives
+# in the build directory.
+if command -v ccache >/dev/null; then
+    mkdir -p "$build"
+    export CCACHE_DIR=${CCACHE_DIR:-$(cd "$build" && pwd)/ccache}
+    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache OBJCACHE=ccache
+fi
 cmake -S "$top" -B "$build" -DKILN_WERROR=ON -DKILN_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j2
 bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"
