@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "kiln_rt.h"
+#include "kiln_tsdesc.h"
 #include "transport/transport.h"
 
 #define REG_CTRL 0x00
@@ -507,33 +508,6 @@ static int check_weights(const KrtModel *m, const char *wpath, size_t wlen, KrtE
     return KRT_OK;
 }
 
-/* Add v to the little-endian 64-bit word at b. */
-static void add64(uint8_t *b, uint64_t v)
-{
-    uint64_t x = 0;
-    int k;
-    for (k = 0; k < 8; k++)
-        x |= (uint64_t)b[k] << (8 * k);
-    x += v;
-    for (k = 0; k < 8; k++)
-        b[k] = (uint8_t)(x >> (8 * k));
-}
-
-/* The shared engine's descriptors in weights.bin's image w hold map
- * offsets into the region (words 4-5, 8-9) and weight offsets into
- * weights.bin (words 6-7): add the bus addresses (check_weights kept the
- * table inside w). */
-static void ts_relocate(const KrtModel *m, uint8_t *w)
-{
-    int i;
-    for (i = 0; i < m->ts_layers; i++) {
-        uint8_t *d = w + m->ts_table + 128 * (uint64_t)i;
-        add64(d + 16, m->base + m->ts_buf);
-        add64(d + 24, m->base);
-        add64(d + 32, m->base + m->ts_buf);
-    }
-}
-
 /* Place the buffers, allocate DMA memory and write weights.bin into it. */
 static int place(KrtModel *m, const char *wpath, KrtError *e)
 {
@@ -567,7 +541,8 @@ static int place(KrtModel *m, const char *wpath, KrtError *e)
             m->ch[i].buf = m->ch[m->ch[i].source].buf;
     rc = m->d->tr.ops->dma_alloc(m->d->tr.t, next ? next : 4096, &m->base, e);
     if (!rc && m->ts_layers)
-        ts_relocate(m, (uint8_t *)w);
+        kiln_ts_relocate((uint8_t *)w + m->ts_table, m->ts_layers, m->base + m->ts_buf,
+                         m->base);
     if (!rc && wlen)
         rc = m->d->tr.ops->mem_write(m->d->tr.t, 0, w, wlen, e);
     krt_free(w);

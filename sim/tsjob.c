@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host-runtime/kiln_tsdesc.h"
 #include "sim/internal.h"
 
 /* tsconv.descriptors (each layer's maps) and tsconv.parts into m->ts. */
@@ -194,23 +195,12 @@ static int ts_image(const Sim *s, const SimTsMap *p, int f, const char *path, ui
     return SIM_OK;
 }
 
-static void add64(uint8_t *b, uint64_t v)
-{
-    uint64_t x = 0;
-    int k;
-    for (k = 0; k < 8; k++)
-        x |= (uint64_t)b[k] << (8 * k);
-    x += v;
-    for (k = 0; k < 8; k++)
-        b[k] = (uint8_t)(x >> (8 * k));
-}
-
 /* The relocated descriptor table into path. */
 static int ts_table(const Sim *s, uint64_t wbase, uint64_t mbase, const char *path, GirError *e)
 {
     const SimTs *t = &s->map->ts;
     const char *wpath = gir_arena_printf(s->run, "%s/rtl/weights.bin", s->dir);
-    size_t len = 0, n = 128 * (size_t)t->layers, i;
+    size_t len = 0, n = 128 * (size_t)t->layers;
     char *w = gir_read_file(wpath, &len);
     FILE *b;
     if (!w)
@@ -221,12 +211,7 @@ static int ts_table(const Sim *s, uint64_t wbase, uint64_t mbase, const char *pa
                          "past the end of weights.bin (%zu bytes)", s->rpath, t->table_offset, n,
                          len);
     }
-    for (i = 0; i < (size_t)t->layers; i++) {
-        uint8_t *d = (uint8_t *)w + t->table_offset + 128 * i;
-        add64(d + 16, mbase); /* words 4-5: input map */
-        add64(d + 24, wbase); /* words 6-7: weights */
-        add64(d + 32, mbase); /* words 8-9: output map */
-    }
+    kiln_ts_relocate((uint8_t *)w + t->table_offset, t->layers, mbase, wbase);
     b = fopen(path, "wb");
     if (!b || fwrite(w + t->table_offset, 1, n, b) != n || fclose(b) != 0) {
         free(w);
