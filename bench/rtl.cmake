@@ -32,4 +32,5 @@ if(verilator_FOUND)
     TOP_MODULE kiln_conv PREFIX Vkiln_conv
     VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
       -GPE_IC=32 -GPE_OC=32 -GKMAX=3 -GWMAX=32 -GCIMAX=64 -GCOMAX=64 -GPIPE=2)
+  kiln_verilated_cxx(bench_conv_speed)
 endif()
