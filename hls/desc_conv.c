@@ -31,6 +31,8 @@ typedef struct WinShape {
     int64_t wpg;      /* weight beats per output group */
     int64_t wbanks;   /* weight banks (1, 2) */
     int64_t band;     /* output rows per band (kiln_conv cfg_band; 0: no bands) */
+    int64_t *tail;    /* NULL, or the cycles of the last ntail output beats (a ring, PP > 1) */
+    int64_t ntail;    /* its size */
 } WinShape;
 
 /* Output side of the model: when the last beat left, given when each
@@ -38,7 +40,10 @@ typedef struct WinShape {
  * PP > 1: the reorder buffer sends pixel 0's groups, then pixel 1's, one
  * beat a cycle. */
 typedef struct OutState {
-    int64_t last; /* cycle of the last output beat so far (-1: none) */
+    int64_t last;  /* cycle of the last output beat so far (-1: none) */
+    int64_t *tail; /* NULL, or a ring of the last ntail beats' cycles */
+    int64_t ntail; /* its size */
+    int64_t beats; /* beats so far (with tail) */
 } OutState;
 
 static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, int64_t tg,
@@ -50,8 +55,11 @@ static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, i
         return;
     }
     for (px = 0; px < npx; px++)
-        for (g = 0; g < tg; g++)
+        for (g = 0; g < tg; g++) {
             o->last = hls_max64(o->last + 1, t_first_result + g * sh->kki);
+            if (o->tail)
+                o->tail[o->beats++ % o->ntail] = o->last;
+        }
 }
 
 /* Input rows output row oy needs (the rows up to its windows' last). */
@@ -100,7 +108,7 @@ static int64_t win_cycles(const WinShape *sh)
 {
     int64_t hout, wout, iy, q, t0 = 0, load_end = 0, res, span, npix;
     int64_t *wen, *end, *csa, *csb, *pend;
-    OutState os = {-1};
+    OutState os = {-1, sh->tail, sh->ntail, 0};
     if (sh->h < 1 || sh->w < 1 || sh->k < 1 || (sh->s != 1 && sh->s != 2) || sh->p < 0 ||
         sh->p >= sh->k || sh->h + 2 * sh->p < sh->k || sh->w + 2 * sh->p < sh->k ||
         sh->npass < 1 || sh->pp < 1)
@@ -179,6 +187,8 @@ static int64_t win_cycles(const WinShape *sh)
         t0 = hls_max64(end[hout - 1], wen[sh->h - 1]) + 1;
     }
     res = os.last + 1;
+    if (sh->tail) /* the ring's count */
+        sh->tail[sh->ntail] = os.beats;
     free(wen);
     free(end);
     free(csa);
@@ -372,7 +382,7 @@ int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
  * lanes); 0 or 1: a beat every cycle.  rt[RT_WPACE]: the same for the
  * weight stream (weights from DDR: every beat, parameters included, is
  * PE_IC bytes through a channel of at most 16 bytes a beat). */
-static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
+static void conv_shape(const int64_t *hw, const int64_t *rt, WinShape *shp)
 {
     WinShape sh;
     int64_t icg = hls_cdiv(rt[RT_CIN], hw[CV_PE_IC]);
@@ -395,7 +405,40 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
     sh.band = hw[CV_BANDMAX] > 0 ? hls_max64(1, rt[RT_BAND]) : 0;
+    sh.tail = NULL;
+    sh.ntail = 0;
+    *shp = sh;
+}
+
+static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
+{
+    WinShape sh;
+    conv_shape(hw, rt, &sh);
     return sh.band > 0 ? win_cycles_band(&sh) : win_cycles(&sh);
+}
+
+int64_t hls_conv_out_tail(const int64_t *hw, const int64_t *rt, int64_t n, int64_t *t)
+{
+    WinShape sh;
+    int64_t *ring, m, i, beats;
+    conv_shape(hw, rt, &sh);
+    if (sh.band > 0 || sh.pp <= 1 || n <= 0)
+        return 0;
+    ring = malloc(sizeof *ring * (size_t)(n + 1)); /* the ring, then its count */
+    if (!ring)
+        return -1;
+    sh.tail = ring;
+    sh.ntail = n;
+    if (win_cycles(&sh) < 0) {
+        free(ring);
+        return -1;
+    }
+    beats = ring[n];
+    m = hls_min64(n, beats);
+    for (i = 0; i < m; i++)
+        t[i] = ring[(beats - m + i) % n];
+    free(ring);
+    return m;
 }
 
 /* Flip-flops of one kiln_requant lane for its PIPE (see kiln_requant.v):

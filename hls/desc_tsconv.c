@@ -33,16 +33,19 @@
 #define TS_GOX 2
 #define TS_WR 5
 
+#define TS_TAIL_MAX 2048 /* the conv's output beats timed one by one, at most */
+
 #define TS_FF_SEQ 1648.0  /* descriptor register, sequencer, counters */
 #define TS_LUT_SEQ 1461.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
-                                    "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS", NULL};
+                                    "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
+                                    "SPAN", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS };
+       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -52,15 +55,48 @@ static const char *const ts_rt[] = {"h",   "w",   "cin",   "cout",  "k", "stride
 enum { TR_H, TR_W, TR_CIN, TR_COUT, TR_K, TR_STRIDE, TR_PAD, TR_TOG, TR_LAT, TR_FIRST,
        TR_YBASE, TR_BLAT };
 
+/* When the output's bus beats enter kiln_axi_wr's FIFO, relative to the
+ * last one (cycle 0): from the conv's last m stream beats (PP > 1: the
+ * reorder buffer sends each pixel group's results one a cycle, so they
+ * come in bursts a group apart) and before them every rs cycles a stream
+ * beat; without them (PP 1: a result every K*K*ICG cycles) a bus beat every
+ * r cycles.  A bus beat enters with its last stream beat (lane bytes a
+ * stream beat, bus a bus beat). */
+typedef struct TsArrive {
+    const int64_t *t; /* cycles of the sub-run's last m stream beats, oldest first, or NULL */
+    int64_t m;        /* their count */
+    int64_t s;        /* stream beats of the sub-run */
+    int64_t lane;     /* bytes a stream beat (PE_OC) */
+    int64_t bus;      /* bytes a bus beat */
+    int64_t rs;       /* cycles between stream beats before the m */
+    int64_t r;        /* cycles between bus beats without t */
+} TsArrive;
+
+/* Bus beat q of `beats`: its cycle, the conv's last stream beat at 0.  The
+ * zero beats kiln_wr_chan adds after the last (to fill the last bus beat)
+ * come one a cycle. */
+static int64_t ts_arrive(const TsArrive *a, int64_t q, int64_t beats)
+{
+    int64_t si = hls_cdiv((q + 1) * a->bus, a->lane) - 1, fill, first;
+    fill = hls_max64(0, si - (a->s - 1));
+    if (!a->t || a->m < 1)
+        return -(beats - 1 - q) * a->r + fill;
+    si -= fill;
+    first = a->s - a->m; /* the stream beat of t[0] */
+    if (si >= first)
+        return a->t[si - first] - a->t[a->m - 1] + fill;
+    return a->t[0] - a->t[a->m - 1] - (first - si) * a->rs;
+}
+
 /* The output's write after the conv's last beat: kiln_axi_wr's recurrence
  * (its header) over the bursts of the last sub-run, `beats` bus beats from
  * byte address addr in rows of row_beats beats row_stride bytes apart (0:
  * contiguous; bursts stop at BURST_MAX, 4 KiB and row ends), the bus beats
- * entering its FIFO every r cycles up to the last at cycle 0 (the conv's
- * results come every K*K*ICG cycles at the end of a pass, packed
- * DATA_W/8/PE_OC to a bus beat).  Returns the cycle of the last B. */
+ * entering its FIFO as `in` says (the conv's last beat at cycle 0).
+ * Returns the cycle of the last B. */
 static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bmax, int64_t mo,
-                            int64_t row_beats, int64_t row_stride, int64_t r, int64_t lat)
+                            int64_t row_beats, int64_t row_stride, const TsArrive *in,
+                            int64_t lat)
 {
     int64_t ring[64] = {0}; /* b of the last MAX_OUT bursts */
     int64_t rowleft = row_beats > 0 ? row_beats : beats, rowbase = addr, n = beats;
@@ -71,7 +107,7 @@ static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bm
         int64_t to4k = (4096 - (addr & 4095)) / bus, len, a, f;
         len = hls_min64(hls_min64(n, bmax), hls_min64(to4k, rowleft));
         p += len;
-        a = -(beats - p) * r; /* its last beat in */
+        a = ts_arrive(in, p - 1, beats); /* its last beat in */
         c = j == 0 ? a + 1 : hls_max64(c + 1, a + 1);
         if (j >= mo)
             c = hls_max64(c, ring[j % mo] + 1);
@@ -94,7 +130,7 @@ static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bm
 }
 
 /* kiln_conv's hw vector for the engine inside (WBANKS 1, the engine's PP
- * (0 counts as 1), no bands). */
+ * (0 counts as 1) and SPAN, no bands). */
 static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
 {
     const HlsEngineDesc *d = hls_engine_find("kiln_conv");
@@ -105,7 +141,8 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"WMAX", TS_WMAX},   {"CIMAX", TS_CIMAX},     {"COMAX", TS_COMAX},
                {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
-               {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS}};
+               {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS},
+               {"SPAN", TS_SPAN}};
     int i;
     size_t j;
     if (!d)
@@ -148,7 +185,9 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
     int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
     int64_t blat = rt[TR_BLAT] > 0 ? rt[TR_BLAT] : lat;
-    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, r;
+    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, pp;
+    int64_t tail[TS_TAIL_MAX], ntail;
+    TsArrive in;
     int i;
     if (!d || !rd)
         return -1;
@@ -189,15 +228,28 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     wout = (rt[TR_W] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
     nt = hls_cdiv(ocg, tog);
-    r = hls_max64(1, kki * bus / (hw[TS_PE_OC] * hls_max64(1, hw[TS_PP])));
+    pp = hls_max64(1, hw[TS_PP]);
+    /* the last sub-run's stream beats (the last tile's groups) and the
+     * conv's timing of their tail */
+    in.s = hout * wout * (nt == 1 ? ocg : ocg - (nt - 1) * tog);
+    in.lane = hw[TS_PE_OC];
+    in.bus = bus;
+    in.rs = hls_max64(1, kki / pp);
+    in.r = hls_max64(1, kki * bus / (hw[TS_PE_OC] * pp));
+    ntail = hls_min64(in.s, hls_min64(TS_TAIL_MAX, 8 * hw[TS_BURST_MAX] *
+                                                        hls_max64(1, bus / hw[TS_PE_OC])));
+    in.m = hls_conv_out_tail(cv, crt, ntail, tail);
+    if (in.m < 0)
+        return -1;
+    in.t = in.m > 0 ? tail : NULL;
     if (nt == 1)
         wend = ts_write_end(rt[TR_YBASE], hls_cdiv(hout * wout * ocg * hw[TS_PE_OC], bus), bus,
-                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, r, blat);
+                            hw[TS_BURST_MAX], hw[TS_MAX_OUT], 0, 0, &in, blat);
     else
         wend = ts_write_end(rt[TR_YBASE] + (nt - 1) * tog * hw[TS_PE_OC],
                             hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
-                            ocg * hw[TS_PE_OC], r, blat);
+                            ocg * hw[TS_PE_OC], &in, blat);
     /* fetch, cfg, the first tile's weights, the input's start, the conv's
      * frame (first input beat to last output beat), the last write */
     return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +

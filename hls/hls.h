@@ -53,6 +53,14 @@ int hls_param_index_from(const char *const *names, const char *name, int from);
  * three parameter beats and kki = K x K x ICG weight beats each. */
 int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki);
 
+/* The cycles of kiln_conv's last n output beats of a frame (hw, rt: its
+ * descriptor's vectors), from the first input beat, oldest first in t[];
+ * returns how many it wrote (fewer when the frame has fewer beats), 0 where
+ * the model does not time each beat (PP 1, whose FIFO passes every result
+ * when ready, every K*K*ICG cycles; bands), -1 on a bad shape.  The last is
+ * the frame's cycles - 1. */
+int64_t hls_conv_out_tail(const int64_t *hw, const int64_t *rt, int64_t n, int64_t *t);
+
 /* One layer of kiln_tsconv's descriptor table (kiln_tsconv.v's header). */
 typedef struct {
     int64_t h, w, cin, cout, k, stride, pad; /* input map and conv shape */

@@ -372,9 +372,11 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
 
 /* The shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
  * pixel more an op reuses the weight word, so the weight memory, whose read
- * width binds block RAM and URAM, stays that of PE x PE). */
-static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 4}, {16, 8},
-                                    {32, 1}, {32, 2}, {32, 4}, {64, 1}};
+ * width binds block RAM and URAM, stays that of PE x PE).  The PP values
+ * are those kiln_tsconv's benches run (sim/CMakeLists.txt rtl_tsconv*:
+ * 1 to 6 and 8, cycles exact). */
+static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 3}, {16, 4}, {16, 5}, {16, 6},
+                                    {16, 8}, {32, 1}, {32, 2}, {32, 3}, {32, 4}, {64, 1}};
 #define FOLD_NSIZES (int)(sizeof fold_sizes / sizeof fold_sizes[0])
 
 /* Whether fold set spec on engine size `size`, line buffers in URAM (lb 1)

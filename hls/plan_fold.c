@@ -219,6 +219,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
             v = lburam;
         else if (!strcmp(n, "RQS"))
             v = rqs;
+        else if (!strcmp(n, "SPAN")) /* per layer where its window takes it */
+            v = pp > 1;
         f->hw[i] = v;
     }
     f->res = d->resources(f->hw);

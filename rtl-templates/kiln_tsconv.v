@@ -69,6 +69,11 @@
 //                   an op share the weight word (PP*PE_OC*PE_IC MACs a
 //                   cycle from the weight memory of PE_OC x PE_IC); every
 //                   layer needs K*K*ICG >= PP for the exact cycles below
+//   SPAN            kiln_conv's SPAN (PP > 1): pixel groups run across row
+//                   ends in every layer whose window takes it (K + S <= R,
+//                   Wout >= PP; kiln_conv checks it on the layer's cfg), the
+//                   others row by row (the last group of a row partial
+//                   where PP does not divide Wout)
 //   MAP_STRIDE      bytes from one frame's maps to the next (0: every
 //                   frame at the table's addresses): frame f reads and
 //                   writes its maps at the descriptor's x and y bases + f *
@@ -93,9 +98,12 @@
 //   Bend   the last B response after the conv's last beat: kiln_axi_wr's
 //          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
 //          for tiles, row ends cut them; a burst's AW waits for all of its
-//          beats), the bus beats entering every max(1, K*K*ICG*(DATA_W/8)/
-//          (PE_OC*PP)) cycles up to the last (the conv's results at the
-//          end of a pass)
+//          beats), each bus beat entering with its last stream beat: PP = 1
+//          every max(1, K*K*ICG*(DATA_W/8)/PE_OC) cycles up to the last;
+//          PP > 1 at the cycles kiln_conv's model gives its reorder
+//          buffer's beats (a pixel group's results one a cycle, groups
+//          apart: hls_conv_out_tail); a bus beat the payload does not fill
+//          takes kiln_wr_chan's zero beats, one a cycle after the last
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor register (~700 FF) and the output clamp
@@ -121,7 +129,8 @@ module kiln_tsconv #(
     parameter integer MAX_OUT   = 4,
     parameter integer CNT_W     = 24,
     parameter integer PP        = 1,
-    parameter integer MAP_STRIDE = 0
+    parameter integer MAP_STRIDE = 0,
+    parameter integer SPAN      = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -301,7 +310,8 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(1), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP)) u_conv (
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP),
+                .SPAN(SPAN)) u_conv (
         .clk(clk), .clk2x(clk), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
         .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),

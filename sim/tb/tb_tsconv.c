@@ -24,7 +24,11 @@
  * KILN_TB_CIMAX, KILN_TB_COMAX, KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PP
  * (pixel parallelism, 1 when not defined; every layer's K*K*ICG >= it, as
  * kiln_conv's exact model needs), KILN_TB_RQS (results per requant lane,
- * 1 when not defined; every layer's K*K*ICG >= it), KILN_TB_MAP_STRIDE (the engine's
+ * 1 when not defined; every layer's K*K*ICG >= it), KILN_TB_SPAN (kiln_conv's
+ * SPAN, 0 when not defined), KILN_TB_SHAPES (the layer table: 1, the one
+ * above, when not defined; 2, one for PP 3 to 8: 13x13 maps, which no PP
+ * from 2 to 8 divides, a 7x7 map narrower than PP 8, every K*K*ICG >= 8 at
+ * PE 8 with CIMAX 64), KILN_TB_MAP_STRIDE (the engine's
  * MAP_STRIDE, 0 when not defined: with it, frame 1's maps, its input
  * written before the run, are MAP_STRIDE bytes after frame 0's, both
  * frames' outputs are checked and none is cleared), and the engine's
@@ -45,6 +49,12 @@
 #endif
 #ifndef KILN_TB_RQS
 #define KILN_TB_RQS 1
+#endif
+#ifndef KILN_TB_SPAN
+#define KILN_TB_SPAN 0
+#endif
+#ifndef KILN_TB_SHAPES
+#define KILN_TB_SHAPES 1
 #endif
 #ifndef KILN_TB_MAP_STRIDE
 #define KILN_TB_MAP_STRIDE 0
@@ -76,6 +86,7 @@ typedef struct Shape {
     int h, w, cin, cout, k, s, p, tog, act, qlo, qhi; /* as in Layer */
 } Shape;
 
+#if KILN_TB_SHAPES == 1
 static const Shape shapes[NL] = {
     /* h   w  cin cout k s p tog act qlo qhi */
     {12, 12, 8, 16, 3, 1, 1, 0, 2, -128, 127},
@@ -84,6 +95,19 @@ static const Shape shapes[NL] = {
     {6, 6, 16, 32, 3, 1, 1, 2, 2, -100, 100},
     {6, 6, 32, 8, 1, 1, 0, 0, 0, -128, 127},
 };
+#else
+/* 3x3 s1 on 13x13 (groups across row ends with SPAN), 3x3 s2 (row by row:
+ * K + S > R), two weight tiles on 7x7, a 1x1 of eight input groups, a 3x3
+ * of three input groups and one output group */
+static const Shape shapes[NL] = {
+    /* h   w  cin cout k s p tog act qlo qhi */
+    {13, 13, 8, 16, 3, 1, 1, 0, 2, -128, 127},
+    {13, 13, 16, 16, 3, 2, 1, 0, 1, 0, 90},
+    {7, 7, 16, 64, 3, 1, 1, 4, 2, -100, 100},
+    {7, 7, 64, 24, 1, 1, 0, 0, 2, -128, 127},
+    {7, 7, 24, 8, 3, 1, 1, 0, 0, -128, 127},
+};
+#endif
 
 static long pad16(long n) { return (n + 15) / 16 * 16; }
 
@@ -209,6 +233,7 @@ static void hw_vec(int64_t *hw)
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
         {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
+        {"SPAN", KILN_TB_SPAN},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

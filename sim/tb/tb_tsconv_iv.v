@@ -9,10 +9,18 @@
 // any valid/ready/status output after reset nor on W data; at done the whole
 // memory equals the C bench's, the cycles from start to done equal its
 // (and so the descriptor's), no error, finished = 2.  Prints "PASS ..." or
-// "FAIL ...".  Plusargs: +vec=FILE.
+// "FAIL ...".  Plusargs: +vec=FILE.  Parameters (iverilog -P): PP, RQS,
+// SPAN, CIMAX, COMAX of the engine (those of tb_tsconv's build that wrote
+// the vectors; rtl_tsconv's by default).
 `timescale 1ns/1ps
-module tb_tsconv_iv;
-    localparam integer DW = 128, NB = DW / 8, NW = 1 << 14, QN = 64, LAT = 24;
+module tb_tsconv_iv #(
+    parameter integer PP    = 1,
+    parameter integer RQS   = 1,
+    parameter integer SPAN  = 0,
+    parameter integer CIMAX = 32,
+    parameter integer COMAX = 32
+);
+    localparam integer DW = 128, NB = DW / 8, NW = 1 << 15, QN = 64, LAT = 24;
     reg clk = 0, rst = 1;
     reg [31:0] mem  [0:NW-1];
     reg [31:0] want [0:NW-1];
@@ -38,8 +46,9 @@ module tb_tsconv_iv;
     wire [NB-1:0] wstrb;
     reg        bvalid = 0;
 
-    kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(32), .COMAX(32), .PIPE(1),
-                  .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4)) dut (
+    kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(CIMAX), .COMAX(COMAX),
+                  .PIPE(1), .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4), .PP(PP),
+                  .RQS(RQS), .SPAN(SPAN)) dut (
         .clk(clk), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
         .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),
@@ -94,6 +103,10 @@ module tb_tsconv_iv;
         end
         r = $fscanf(fd, "%h\n", top);
         r = $fscanf(fd, "%h\n", cycles);
+        if (top > NW) begin
+            $display("FAIL %0s: %0d words, the memory holds %0d", vfile, top, NW);
+            $finish;
+        end
         for (i = 0; i < NW; i = i + 1) begin
             mem[i] = 0;
             want[i] = 0;
