@@ -134,15 +134,11 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     } else if (vb) {
         int32_t *corr = malloc(sizeof *corr * (size_t)o.N + 1);
         const int8_t *bt = plan->extra[0];
-        int64_t j, kk;
+        int64_t j;
         if (!corr)
             return 0;
-        for (j = 0; j < o.N; j++) {
-            uint32_t sum = 0;
-            for (kk = 0; kk < kv; kk++)
-                sum += (uint32_t)(int32_t)bt[j * o.K + kk];
-            corr[j] = (int32_t)(0u - 128u * sum);
-        }
+        for (j = 0; j < o.N; j++)
+            corr[j] = klv_vnni_bias(0, bt + j * o.K, kv);
         klv_plan_extra(plan, corr, o.N * 4, KLV_TABLE, 1);
     }
 
@@ -224,11 +220,9 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     if (vb) {
         /* the whole vectors of K through vpdpbusd, then the lanes added and
          * the column's correction */
-        const char *fname = vb == 64 ? "llvm.x86.avx512.vpdpbusd.512" : "llvm.x86.avx512.vpdpbusd.256";
         static const char rname[] = "llvm.vector.reduce.add";
-        unsigned id = LLVMLookupIntrinsicID(fname, strlen(fname));
-        LLVMValueRef dp = LLVMGetIntrinsicDeclaration(ir->mod, id, NULL, 0);
-        LLVMTypeRef dpty = LLVMIntrinsicGetType(ir->ctx, id, NULL, 0);
+        LLVMTypeRef dpty;
+        LLVMValueRef dp = klv_vpdpbusd(ir, vb / 4, &dpty);
         LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)(vb / 4));
         LLVMTypeRef bvt = LLVMVectorType(ir->i8, (unsigned)vb);
         unsigned rid = LLVMLookupIntrinsicID(rname, sizeof rname - 1);
