@@ -72,6 +72,13 @@ static int dw_geo(const GirGraph *g, const GirNode *n, int vnni, int vl, Dw *o)
     o->G = (o->KH + 3) / 4;
     if (o->G * o->KW > MAX_DOTS)
         return 0;
+    /* Where it does not pay (bench/llvm_dw_matmul_vnni.sh): a column stride
+     * above 1 (the buffer then holds sx phases of every row for 1 / sx of
+     * the pixels: 0.86x and 0.97x on PP-OCRv4's 3x3 s(1,2) and s(2,2)), and
+     * fewer output rows than kernel rows (padding rows the row kernel skips
+     * are taps here: 0.78x on the rec's 480x3x80 5x5). */
+    if (o->w.s[1] != 1 || o->OH < o->KH)
+        return 0;
     /* 16 lanes where the target has them and the row fills more than 8 */
     if ((vnni & KLV_VNNI_512) && vl == 16 && (o->OW > 8 || !(vnni & KLV_VNNI_256)))
         o->VL = 16;

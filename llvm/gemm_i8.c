@@ -14,9 +14,10 @@
  * vectors of K (64 bytes with AVX512-VNNI, 32 with the ymm form) through
  * vpdpbusd, as the int8 Conv does: A's bytes as a + 128 (unsigned, the
  * byte a ^ 0x80), B's as they are (signed), four products summed into
- * each i32 lane; the lanes are added, and a per-column constant
- * -128 * (the sum of B's column over those vectors) taken off again; the
- * last K % width products are summed as before.  All sums are modulo 2^32,
+ * each i32 lane; the last K % width bytes of both in one more vector
+ * through masked loads (llvm.masked.load: the other bytes 0, nothing read
+ * past the row); the lanes are added, and a per-column constant -128 *
+ * (the sum of B's column) taken off again.  All sums are modulo 2^32,
  * so the result is the interpreter's bit for bit.  A computed B, or an A
  * not contiguous along K (transA), is packed at run time by a _pre kernel
  * into scratch buffers of the same layouts (B's correction made there
@@ -66,7 +67,7 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     const GirValue *bv;
     GemmGeo o;
     int k, cnt, lo, hi, arg_b, arg_rq, vb, pack_a, pack_b;
-    int64_t kv, ob_j, ob_k, oa_i, oa_k;
+    int64_t kv, ke, ob_j, ob_k, oa_i, oa_k;
     const int64_t *a;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef xa, xb, y, accp, iv_i, iv_j, arow, bcol, acc, mp, mn, sh;
@@ -124,8 +125,10 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         a = gir_attr_ints(n, rq[k], &cnt);
         klv_plan_extra(plan, (void *)a, (int64_t)cnt * 8, KLV_TABLE, 0);
     }
-    /* the first kv of K in whole vectors */
+    /* the first kv of K in whole vectors, the rest up to ke (all of K with
+     * VNNI) in one vector of which only the first K - kv bytes are loaded */
     kv = vb ? o.K / vb * vb : 0;
+    ke = vb ? o.K : 0;
     if (pack_b) {
         int32_t *corr = calloc(1, sizeof *corr * (size_t)o.N + 1);
         if (!corr)
@@ -138,7 +141,7 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         if (!corr)
             return 0;
         for (j = 0; j < o.N; j++)
-            corr[j] = klv_vnni_bias(0, bt + j * o.K, kv);
+            corr[j] = klv_vnni_bias(0, bt + j * o.K, ke);
         klv_plan_extra(plan, corr, o.N * 4, KLV_TABLE, 1);
     }
 
@@ -174,7 +177,7 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.K));
             v = klv_load(ir, ir->i8, src, klv_mul(ir, lq.iv, klv_i64(ir, ob_k)));
             klv_store(ir, ir->i8, dst, lq.iv, v);
-            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lq.iv, klv_i64(ir, kv), ""),
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lq.iv, klv_i64(ir, ke), ""),
                                 LLVMBuildSExt(b, v, ir->i32, ""), LLVMConstInt(ir->i32, 0, 0), "");
             LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), v, ""), sum);
             klv_loop_end(ir, &lq);
@@ -242,12 +245,40 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         args3[2] = LLVMBuildBitCast(b, bw, vt, "");
         LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, args3, 3, ""), vaccp);
         klv_loop_end(ir, &lv);
+        if (o.K > kv) {
+            /* the last K - kv bytes of A's row and B's column as masked
+             * loads (nothing read past them): the other lanes' bytes, 0 in
+             * both, add 128 * 0 */
+            static const char mname[] = "llvm.masked.load";
+            LLVMTypeRef mt[2], mty;
+            LLVMValueRef mask[64], ml, a4[4];
+            unsigned mid = LLVMLookupIntrinsicID(mname, sizeof mname - 1);
+            int l;
+            mt[0] = bvt;
+            mt[1] = ir->ptr;
+            ml = LLVMGetIntrinsicDeclaration(ir->mod, mid, mt, 2);
+            mty = LLVMIntrinsicGetType(ir->ctx, mid, mt, 2);
+            for (l = 0; l < vb; l++)
+                mask[l] = LLVMConstInt(ir->i1, l < o.K - kv, 0);
+            a4[1] = LLVMConstInt(ir->i32, 1, 0);
+            a4[2] = LLVMConstVector(mask, (unsigned)vb);
+            a4[3] = LLVMConstNull(bvt);
+            a4[0] = klv_gep(ir, ir->i8, arow, klv_i64(ir, kv));
+            av = LLVMBuildCall2(b, mty, ml, a4, 4, "");
+            av = LLVMBuildXor(b, av, klv_splat(ir, LLVMConstInt(ir->i8, 0x80, 0), vb), "");
+            a4[0] = klv_gep(ir, ir->i8, bcol, klv_i64(ir, kv));
+            bw = LLVMBuildCall2(b, mty, ml, a4, 4, "");
+            args3[0] = LLVMBuildLoad2(b, vt, vaccp, "");
+            args3[1] = LLVMBuildBitCast(b, av, vt, "");
+            args3[2] = LLVMBuildBitCast(b, bw, vt, "");
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, args3, 3, ""), vaccp);
+        }
         args3[0] = LLVMBuildLoad2(b, vt, vaccp, "");
         sum = LLVMBuildCall2(b, rdty, rd, args3, 1, "");
         sum = LLVMBuildAdd(b, sum, klv_load(ir, ir->i32, klv_arg(ir, arg_rq + 3), iv_j), "");
         LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, accp, ""), sum, ""), accp);
     }
-    lk = klv_loop_begin(ir, klv_i64(ir, kv), klv_i64(ir, o.K));
+    lk = klv_loop_begin(ir, klv_i64(ir, ke), klv_i64(ir, o.K));
     {
         LLVMValueRef av = LLVMBuildSExt(b, klv_load(ir, ir->i8, arow, klv_affine(ir, lk.iv, o.as_k, 0)),
                                         ir->i32, "");

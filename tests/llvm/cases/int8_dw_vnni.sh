@@ -1,7 +1,8 @@
 # RUN: KILN
 # The int8 depthwise Conv (cases/dw-int8.gir from gen_dw_int8.py: 20
 # channels; 3x3, 5x5, 7x7 and 1x3 kernels, strides (2,1), (1,2), (2,2) and
-# (1,3), dilation 2, asymmetric pads, no bias, the clamp): --target cpu
+# (1,3), dilation 2, asymmetric pads, no bias, the clamp; the strides along
+# x above 1 take the row kernel, as KILN_VNNI=0 does): --target cpu
 # (vpdpbusd where this CPU has VNNI) and the same with KILN_VNNI=0 (the
 # widening multiplies) give --target int8's bytes; the x86-64 objects hold
 # vpdpbusd for x86-64-v4 +avx512vnni and x86-64-v3 +avxvnni and none for
