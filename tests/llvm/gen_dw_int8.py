@@ -59,9 +59,28 @@ for name, (kh, kw), attrs, oh, ow, has_b in convs:
     ins = f"%xq, %{name}w" + (f", %{name}b" if has_b else "")
     lines.append(f"%{name} = Conv({ins}) {{kernel_shape=[{kh},{kw}], group={C}, {attrs}, "
                  f"{rq(21, 24)}{clamp}}} : i8[2,{C},{oh},{ow}]")
+# the blocked VNNI MatMul and Gemm of a constant B (llvm/gemm_i8.c): M = 21
+# rows (not a multiple of its 4), K = 19 (3 bytes past the last word),
+# N = 13 (a partial vector); the Gemm with transB and a bias per column
+lines.insert(2, 'input %a : f32[3,7,19]')
+lines.insert(3, 'input %a2 : f32[21,19]')
+lines.append(const("mw", rng.integers(-128, 128, (19, 13)).astype(np.int8)))
+lines.append(const("gw", rng.integers(-128, 128, (13, 19)).astype(np.int8)))
+lines.append(const("gb", rng.integers(-40000, 40000, (1, 13)).astype(np.int32)))
+C_ = C
+C = 13
+lines += [
+    "%aq = QuantizeLinear(%a, %s, %zp) : i8[3,7,19]",
+    "%a2q = QuantizeLinear(%a2, %s, %zp) : i8[21,19]",
+    f"%mm = MatMul(%aq, %mw) {{{rq(21, 23)}}} : i8[3,7,13]",
+    f"%gm = Gemm(%a2q, %gw, %gb) {{transB=1, {rq(22, 24)}}} : i8[21,13]",
+]
+C = C_
 lines = [ln + " scale(0.02)" if ln.startswith("%") else ln for ln in lines]
-for name, *_ in convs:
+for name in [c[0] for c in convs] + ["mm", "gm"]:
     lines.append(f"output %{name}")
 with open(os.path.join(here, "dw-int8.gir"), "w") as f:
     f.write("\n".join(lines) + "\n")
 np.save(os.path.join(here, "dw-int8-x.npy"), (rng.standard_normal((2, C, 11, 19)) * 1.2).astype(np.float32))
+np.save(os.path.join(here, "dw-int8-a.npy"), (rng.standard_normal((3, 7, 19)) * 1.2).astype(np.float32))
+np.save(os.path.join(here, "dw-int8-a2.npy"), (rng.standard_normal((21, 19)) * 1.2).astype(np.float32))
