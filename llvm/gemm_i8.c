@@ -10,7 +10,9 @@
  * [N][K], at compile time), which LLVM's loop vectorizer turns into vector
  * multiply-adds.  A classifier head (M = 1, N classes) so splits over its
  * columns across threads.
- * With VNNI (KlvIr.vnni) the dot product takes whole
+ * With VNNI (KlvIr.vnni), a constant B and A contiguous along K, the
+ * blocked kernel of emit_blocked_vnni instead (VL columns per vector, no
+ * horizontal add).  Otherwise, with VNNI the dot product takes whole
  * vectors of K (64 bytes with AVX512-VNNI, 32 with the ymm form) through
  * vpdpbusd, as the int8 Conv does: A's bytes as a + 128 (unsigned, the
  * byte a ^ 0x80), B's as they are (signed), four products summed into
