@@ -14,7 +14,9 @@
  *   [j * sx + ph - pl] (k = 0..3) as one 32-bit word, each as x + 128
  *   (x ^ 0x80), outside the input 0 + 128.  Tap kx of output pixel ox then
  *   is word j = ox + kx * dx / sx of phase kx * dx % sx: VL pixels are VL
- *   consecutive words, one vector load.
+ *   consecutive words, one vector load.  (dw_geo takes sx = 1 only, where
+ *   it pays; the phases for sx > 1 gave the interpreter's bytes on the
+ *   strides (1,2), (2,2) and (1,3) of tests/llvm/cases/dw-int8.gir.)
  *   NAME, per (plane, oy): per block of VL pixels, the accumulator starts
  *   at the channel's bias' and takes one vpdpbusd per (gi, kx) with the
  *   channel's 4 weights of that group and column broadcast to every lane;
