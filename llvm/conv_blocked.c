@@ -104,15 +104,12 @@ static int pack_vnni(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan 
         return 0;
     }
     for (oc = 0; oc < o->M; oc++) {
-        int64_t sum = 0;
         for (ic = 0; ic < o->C; ic++)
-            for (k = 0; k < o->ksz; k++) {
-                int8_t v = w[(oc * o->C + ic) * o->ksz + k];
-                sum += v;
-                wp[(((oc / o->VL * G4 + ic / 4) * o->ksz + k) * o->VL + oc % o->VL) * 4 + ic % 4] = v;
-            }
-        sum = (has_b ? ((const int32_t *)g->vals[n->in[2]].data)[oc] : 0) - 128 * sum;
-        bp[oc] = (int32_t)(uint32_t)(uint64_t)sum;
+            for (k = 0; k < o->ksz; k++)
+                wp[(((oc / o->VL * G4 + ic / 4) * o->ksz + k) * o->VL + oc % o->VL) * 4 + ic % 4] =
+                    w[(oc * o->C + ic) * o->ksz + k];
+        bp[oc] = klv_vnni_bias(has_b ? ((const int32_t *)g->vals[n->in[2]].data)[oc] : 0,
+                               w + oc * o->C * o->ksz, o->C * o->ksz);
     }
     klv_plan_extra(plan, wp, Mp * o->C4 * o->ksz, KLV_TABLE, 1);
     klv_plan_extra(plan, bp, Mp * 4, KLV_TABLE, 1);
@@ -437,10 +434,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         emit_pad(ir, &o, name, 0, arg_pad, plan);
     if (o.vnni) {
         /* acc + the 4 (x + 128) * w products of each 32-bit lane */
-        const char *fname = o.VL == 16 ? "llvm.x86.avx512.vpdpbusd.512" : "llvm.x86.avx512.vpdpbusd.256";
-        unsigned id = LLVMLookupIntrinsicID(fname, strlen(fname));
-        dp = LLVMGetIntrinsicDeclaration(ir->mod, id, NULL, 0);
-        dpty = LLVMIntrinsicGetType(ir->ctx, id, NULL, 0);
+        dp = klv_vpdpbusd(ir, o.VL, &dpty);
     }
     if (!q && ir->fma) {
         /* llvm.fmuladd on the accumulator vectors */

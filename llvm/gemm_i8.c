@@ -10,13 +10,16 @@
  * [N][K], at compile time), which LLVM's loop vectorizer turns into vector
  * multiply-adds.  A classifier head (M = 1, N classes) so splits over its
  * columns across threads.
- * With VNNI (KlvIr.vnni) the dot product takes whole
+ * With VNNI (KlvIr.vnni), a constant B and A contiguous along K, the
+ * blocked kernel of emit_blocked_vnni instead (VL columns per vector, no
+ * horizontal add).  Otherwise, with VNNI the dot product takes whole
  * vectors of K (64 bytes with AVX512-VNNI, 32 with the ymm form) through
  * vpdpbusd, as the int8 Conv does: A's bytes as a + 128 (unsigned, the
  * byte a ^ 0x80), B's as they are (signed), four products summed into
- * each i32 lane; the lanes are added, and a per-column constant
- * -128 * (the sum of B's column over those vectors) taken off again; the
- * last K % width products are summed as before.  All sums are modulo 2^32,
+ * each i32 lane; the last K % width bytes of both in one more vector
+ * through masked loads (llvm.masked.load: the other bytes 0, nothing read
+ * past the row); the lanes are added, and a per-column constant -128 *
+ * (the sum of B's column) taken off again.  All sums are modulo 2^32,
  * so the result is the interpreter's bit for bit.  A computed B, or an A
  * not contiguous along K (transA), is packed at run time by a _pre kernel
  * into scratch buffers of the same layouts (B's correction made there
@@ -59,6 +62,139 @@ static int matmul_geo(const GirGraph *g, const GirNode *n, GemmGeo *o)
     return 1;
 }
 
+/* Rows of A per step of the blocked VNNI kernel: each vector of B feeds
+ * this many vpdpbusd. */
+#define VNNI_ROWS 4
+
+/* The VNNI form for a constant B and an A contiguous along K: B packed at
+ * compile time as int8 [N / VL][K4 / 4][VL][4] (K4: K rounded up to 4;
+ * columns past N and bytes past K 0), so one vector holds 4 bytes of K for
+ * VL columns; a step is VNNI_ROWS rows of A (the last block moved back to
+ * end at M) and VL columns: per 4 bytes of K, A's word of each row (x +
+ * 128: the word ^ 0x80808080) broadcast, one vpdpbusd per row into VL
+ * lanes, no horizontal add.  The accumulators start at -128 * (the sum
+ * of each column); per lane the bias C, requantize and clamp on the way
+ * out.  A's last K % 4 bytes come as bytes (nothing read past the row). */
+static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                             KlvPlan *plan, const GemmGeo *o, int vl, int lo, int hi)
+{
+    static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
+    const int8_t *src = g->vals[n->in[1]].data;
+    int64_t K4 = (o->K + 3) / 4 * 4, nJ = (o->N + vl - 1) / vl, G4 = K4 / 4, j, kk, r;
+    int64_t rb = o->M < VNNI_ROWS ? o->M : VNNI_ROWS, nI = (o->M + rb - 1) / rb, kt = o->K / 4;
+    int8_t *bp = calloc((size_t)(nJ * vl * K4), 1), *col = malloc((size_t)o->K + 1);
+    int32_t *corr = calloc((size_t)(nJ * vl), 4);
+    int arg_bp = n->nin + 1, arg_c = n->nin + 2, arg_rq = n->nin + 3, cnt, l;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), bvt = LLVMVectorType(ir->i8, (unsigned)(vl * 4)), dpty;
+    LLVMValueRef dp, accp, outp, i0, jb, arow[VNNI_ROWS], bblk, wv, a3[3], lanes, mp, mn, sh, v;
+    KlvLoop lp, lk, ll;
+    if (!bp || !col || !corr) {
+        free(bp);
+        free(col);
+        free(corr);
+        return 0;
+    }
+    for (j = 0; j < o->N; j++) {
+        for (kk = 0; kk < o->K; kk++) {
+            col[kk] = src[j * o->bs_j + kk * o->bs_k];
+            bp[((j / vl * G4 + kk / 4) * vl + j % vl) * 4 + kk % 4] = col[kk];
+        }
+        corr[j] = klv_vnni_bias(0, col, o->K);
+    }
+    free(col);
+    klv_plan_extra(plan, bp, nJ * vl * K4, KLV_TABLE, 1);
+    klv_plan_extra(plan, corr, nJ * vl * 4, KLV_TABLE, 1);
+    for (l = 0; l < 3; l++)
+        klv_plan_extra(plan, (void *)gir_attr_ints(n, rq[l], &cnt), o->N * 8, KLV_TABLE, 0);
+    dp = klv_vpdpbusd(ir, vl, &dpty);
+
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, VNNI_ROWS), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, (unsigned)(VNNI_ROWS * vl)), "out");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    jb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nJ), "");
+    i0 = klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nJ), ""), klv_i64(ir, rb));
+    i0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, i0, klv_i64(ir, o->M - rb), ""),
+                         klv_i64(ir, o->M - rb), i0, "");
+    bblk = klv_gep(ir, ir->i8, klv_arg(ir, arg_bp), klv_mul(ir, jb, klv_i64(ir, G4 * vl * 4)));
+    {
+        LLVMValueRef c0 = LLVMBuildLoad2(b, vt, klv_gep(ir, ir->i32, klv_arg(ir, arg_c), klv_mul(ir, jb, klv_i64(ir, vl))), "");
+        LLVMSetAlignment(c0, 4);
+        for (r = 0; r < rb; r++) {
+            arow[r] = klv_gep(ir, ir->i8, klv_arg(ir, 0), klv_mul(ir, klv_add(ir, i0, klv_i64(ir, r)), klv_i64(ir, o->as_i)));
+            LLVMBuildStore(b, c0, klv_gep(ir, vt, accp, klv_i64(ir, r)));
+        }
+    }
+    /* whole words of K */
+    if (kt > 0) {
+        lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, kt));
+        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_mul(ir, lk.iv, klv_i64(ir, vl * 4))), "");
+        LLVMSetAlignment(wv, 1);
+        wv = LLVMBuildBitCast(b, wv, vt, "");
+        for (r = 0; r < rb; r++) {
+            LLVMValueRef aw = LLVMBuildLoad2(b, ir->i32, klv_gep(ir, ir->i8, arow[r], klv_mul(ir, lk.iv, klv_i64(ir, 4))), "");
+            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
+            LLVMSetAlignment(aw, 1);
+            aw = LLVMBuildXor(b, aw, LLVMConstInt(ir->i32, 0x80808080u, 0), "");
+            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
+            a3[1] = klv_splat(ir, aw, vl);
+            a3[2] = wv;
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
+        }
+        klv_loop_end(ir, &lk);
+    }
+    /* the last K % 4 bytes: a word of A's bytes + 128 (the rest 0; B's are 0) */
+    if (o->K % 4) {
+        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_i64(ir, kt * vl * 4)), "");
+        LLVMSetAlignment(wv, 1);
+        wv = LLVMBuildBitCast(b, wv, vt, "");
+        for (r = 0; r < rb; r++) {
+            LLVMValueRef aw = LLVMConstInt(ir->i32, 0, 0), ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
+            for (kk = 0; kk < o->K % 4; kk++) {
+                v = klv_load(ir, ir->i8, arow[r], klv_i64(ir, kt * 4 + kk));
+                v = LLVMBuildZExt(b, LLVMBuildXor(b, v, LLVMConstInt(ir->i8, 0x80, 0), ""), ir->i32, "");
+                aw = LLVMBuildOr(b, aw, LLVMBuildShl(b, v, LLVMConstInt(ir->i32, (unsigned long long)(8 * kk), 0), ""), "");
+            }
+            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
+            a3[1] = klv_splat(ir, aw, vl);
+            a3[2] = wv;
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
+        }
+    }
+    for (r = 0; r < rb; r++) {
+        LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, r)), ""),
+                                         klv_gep(ir, ir->i32, outp, klv_i64(ir, r * vl)));
+        LLVMSetAlignment(st, 4);
+    }
+    /* out: lane l of row r is column jb * VL + l of row i0 + r */
+    lanes = LLVMBuildSub(b, klv_i64(ir, o->N), klv_mul(ir, jb, klv_i64(ir, vl)), "");
+    lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, lanes, klv_i64(ir, vl), ""), klv_i64(ir, vl), lanes, "");
+    ll = klv_loop_begin(ir, klv_i64(ir, 0), lanes);
+    {
+        LLVMValueRef jj = klv_add(ir, klv_mul(ir, jb, klv_i64(ir, vl)), ll.iv);
+        mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), jj);
+        mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), jj);
+        sh = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 2), jj);
+        for (r = 0; r < rb; r++) {
+            LLVMValueRef ii = klv_add(ir, i0, klv_i64(ir, r));
+            v = klv_load(ir, ir->i32, outp, klv_add(ir, ll.iv, klv_i64(ir, r * vl)));
+            if (o->has_c)
+                v = LLVMBuildAdd(b, v, klv_load(ir, ir->i32, klv_arg(ir, 2),
+                                                klv_add(ir, klv_mul(ir, ii, klv_i64(ir, o->cs_i)),
+                                                        klv_mul(ir, jj, klv_i64(ir, o->cs_j)))), "");
+            klv_store(ir, ir->i8, klv_arg(ir, n->nin), klv_add(ir, klv_mul(ir, ii, klv_i64(ir, o->N)), jj),
+                      klv_requant(ir, v, mp, mn, sh, lo, hi));
+        }
+    }
+    klv_loop_end(ir, &ll);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = nI * nJ;
+    plan->work = rb * vl * (G4 + 1);
+    return 1;
+}
+
 int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                      KlvPlan *plan, GirError *e)
 {
@@ -66,7 +202,7 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     const GirValue *bv;
     GemmGeo o;
     int k, cnt, lo, hi, arg_b, arg_rq, vb, pack_a, pack_b;
-    int64_t kv, ob_j, ob_k, oa_i, oa_k;
+    int64_t kv, ke, ob_j, ob_k, oa_i, oa_k;
     const int64_t *a;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef xa, xb, y, accp, iv_i, iv_j, arow, bcol, acc, mp, mn, sh;
@@ -88,6 +224,8 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
 
     /* VNNI: vb bytes of K per vpdpbusd */
     vb = (ir->vnni & KLV_VNNI_512) ? 64 : (ir->vnni & KLV_VNNI_256) ? 32 : 0;
+    if (vb && g->vals[n->in[1]].kind == GIR_VAL_CONST && o.as_k == 1)
+        return emit_blocked_vnni(ir, g, n, name, plan, &o, vb / 4, lo, hi);
     if (o.K < vb)
         vb = 0;
     /* extras: [packed B], m_pos, m_neg, shift, [VNNI correction], [packed A] */
@@ -124,8 +262,10 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         a = gir_attr_ints(n, rq[k], &cnt);
         klv_plan_extra(plan, (void *)a, (int64_t)cnt * 8, KLV_TABLE, 0);
     }
-    /* the first kv of K in whole vectors */
+    /* the first kv of K in whole vectors, the rest up to ke (all of K with
+     * VNNI) in one vector of which only the first K - kv bytes are loaded */
     kv = vb ? o.K / vb * vb : 0;
+    ke = vb ? o.K : 0;
     if (pack_b) {
         int32_t *corr = calloc(1, sizeof *corr * (size_t)o.N + 1);
         if (!corr)
@@ -134,15 +274,11 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     } else if (vb) {
         int32_t *corr = malloc(sizeof *corr * (size_t)o.N + 1);
         const int8_t *bt = plan->extra[0];
-        int64_t j, kk;
+        int64_t j;
         if (!corr)
             return 0;
-        for (j = 0; j < o.N; j++) {
-            uint32_t sum = 0;
-            for (kk = 0; kk < kv; kk++)
-                sum += (uint32_t)(int32_t)bt[j * o.K + kk];
-            corr[j] = (int32_t)(0u - 128u * sum);
-        }
+        for (j = 0; j < o.N; j++)
+            corr[j] = klv_vnni_bias(0, bt + j * o.K, ke);
         klv_plan_extra(plan, corr, o.N * 4, KLV_TABLE, 1);
     }
 
@@ -178,7 +314,7 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.K));
             v = klv_load(ir, ir->i8, src, klv_mul(ir, lq.iv, klv_i64(ir, ob_k)));
             klv_store(ir, ir->i8, dst, lq.iv, v);
-            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lq.iv, klv_i64(ir, kv), ""),
+            v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lq.iv, klv_i64(ir, ke), ""),
                                 LLVMBuildSExt(b, v, ir->i32, ""), LLVMConstInt(ir->i32, 0, 0), "");
             LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), v, ""), sum);
             klv_loop_end(ir, &lq);
@@ -224,11 +360,9 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     if (vb) {
         /* the whole vectors of K through vpdpbusd, then the lanes added and
          * the column's correction */
-        const char *fname = vb == 64 ? "llvm.x86.avx512.vpdpbusd.512" : "llvm.x86.avx512.vpdpbusd.256";
         static const char rname[] = "llvm.vector.reduce.add";
-        unsigned id = LLVMLookupIntrinsicID(fname, strlen(fname));
-        LLVMValueRef dp = LLVMGetIntrinsicDeclaration(ir->mod, id, NULL, 0);
-        LLVMTypeRef dpty = LLVMIntrinsicGetType(ir->ctx, id, NULL, 0);
+        LLVMTypeRef dpty;
+        LLVMValueRef dp = klv_vpdpbusd(ir, vb / 4, &dpty);
         LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)(vb / 4));
         LLVMTypeRef bvt = LLVMVectorType(ir->i8, (unsigned)vb);
         unsigned rid = LLVMLookupIntrinsicID(rname, sizeof rname - 1);
@@ -248,12 +382,40 @@ int klv_emit_gemm_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
         args3[2] = LLVMBuildBitCast(b, bw, vt, "");
         LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, args3, 3, ""), vaccp);
         klv_loop_end(ir, &lv);
+        if (o.K > kv) {
+            /* the last K - kv bytes of A's row and B's column as masked
+             * loads (nothing read past them): the other lanes' bytes, 0 in
+             * both, add 128 * 0 */
+            static const char mname[] = "llvm.masked.load";
+            LLVMTypeRef mt[2], mty;
+            LLVMValueRef mask[64], ml, a4[4];
+            unsigned mid = LLVMLookupIntrinsicID(mname, sizeof mname - 1);
+            int l;
+            mt[0] = bvt;
+            mt[1] = ir->ptr;
+            ml = LLVMGetIntrinsicDeclaration(ir->mod, mid, mt, 2);
+            mty = LLVMIntrinsicGetType(ir->ctx, mid, mt, 2);
+            for (l = 0; l < vb; l++)
+                mask[l] = LLVMConstInt(ir->i1, l < o.K - kv, 0);
+            a4[1] = LLVMConstInt(ir->i32, 1, 0);
+            a4[2] = LLVMConstVector(mask, (unsigned)vb);
+            a4[3] = LLVMConstNull(bvt);
+            a4[0] = klv_gep(ir, ir->i8, arow, klv_i64(ir, kv));
+            av = LLVMBuildCall2(b, mty, ml, a4, 4, "");
+            av = LLVMBuildXor(b, av, klv_splat(ir, LLVMConstInt(ir->i8, 0x80, 0), vb), "");
+            a4[0] = klv_gep(ir, ir->i8, bcol, klv_i64(ir, kv));
+            bw = LLVMBuildCall2(b, mty, ml, a4, 4, "");
+            args3[0] = LLVMBuildLoad2(b, vt, vaccp, "");
+            args3[1] = LLVMBuildBitCast(b, av, vt, "");
+            args3[2] = LLVMBuildBitCast(b, bw, vt, "");
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, args3, 3, ""), vaccp);
+        }
         args3[0] = LLVMBuildLoad2(b, vt, vaccp, "");
         sum = LLVMBuildCall2(b, rdty, rd, args3, 1, "");
         sum = LLVMBuildAdd(b, sum, klv_load(ir, ir->i32, klv_arg(ir, arg_rq + 3), iv_j), "");
         LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, accp, ""), sum, ""), accp);
     }
-    lk = klv_loop_begin(ir, klv_i64(ir, kv), klv_i64(ir, o.K));
+    lk = klv_loop_begin(ir, klv_i64(ir, ke), klv_i64(ir, o.K));
     {
         LLVMValueRef av = LLVMBuildSExt(b, klv_load(ir, ir->i8, arow, klv_affine(ir, lk.iv, o.as_k, 0)),
                                         ir->i32, "");

@@ -196,6 +196,15 @@ LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
 /* kiln_rq_round_sat of graphir/requant.h on an i64 product with an i64
  * shift, then the clamp to [lo, hi]; an i8. */
 LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int lo, int hi);
+/* ir.c: the declaration of llvm.x86.avx512.vpdpbusd for lanes i32 lanes
+ * (16: zmm, 8: ymm) and its type into *ty.  vpdpbusd(acc, u, s) adds to
+ * each lane of acc the four products of u's unsigned and s's signed bytes
+ * of that lane, modulo 2^32 (no saturation). */
+LLVMValueRef klv_vpdpbusd(KlvIr *ir, int lanes, LLVMTypeRef *ty);
+/* ir.c: bias - 128 * (the sum of the n weights w), modulo 2^32: the bias
+ * of a dot product whose activations go into vpdpbusd as x + 128 (the
+ * byte x ^ 0x80), so that bias' + sum(w * (x + 128)) = bias + sum(w * x). */
+int32_t klv_vnni_bias(int32_t bias, const int8_t *w, int64_t n);
 /* kiln_requant of graphir/requant.h on an i32 accumulator with i64
  * multipliers and shift, then the clamp to [lo, hi]; an i8. */
 LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
@@ -240,6 +249,12 @@ int klv_gemm_geo(const GirGraph *g, const GirNode *n, GirDType cdt, KlvGemmGeo *
  * emitted, 0 when the node does not fit it. */
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q);
+
+/* conv_dw_i8.c: the int8 depthwise Conv (group = channels) through
+ * vpdpbusd where ir->vnni has a form (requantize attributes already
+ * checked); 1 when emitted, 0 when the node or the target does not fit it. */
+int klv_emit_conv_dw_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                        KlvPlan *plan);
 
 /* chain.c: the elementwise nodes that can be fused into node `node` (an
  * fp32 Conv) of g, in order, into chain (at most max); their count.  Each

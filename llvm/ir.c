@@ -307,6 +307,23 @@ LLVMValueRef klv_round_sat(KlvIr *ir, LLVMValueRef prod, LLVMValueRef shift, int
     return LLVMBuildTrunc(b, r, ir->i8, "");
 }
 
+LLVMValueRef klv_vpdpbusd(KlvIr *ir, int lanes, LLVMTypeRef *ty)
+{
+    const char *fname = lanes == 16 ? "llvm.x86.avx512.vpdpbusd.512" : "llvm.x86.avx512.vpdpbusd.256";
+    unsigned id = LLVMLookupIntrinsicID(fname, strlen(fname));
+    *ty = LLVMIntrinsicGetType(ir->ctx, id, NULL, 0);
+    return LLVMGetIntrinsicDeclaration(ir->mod, id, NULL, 0);
+}
+
+int32_t klv_vnni_bias(int32_t bias, const int8_t *w, int64_t n)
+{
+    uint32_t sum = 0;
+    int64_t k;
+    for (k = 0; k < n; k++)
+        sum += (uint32_t)(int32_t)w[k];
+    return (int32_t)((uint32_t)bias - 128u * sum);
+}
+
 LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,
                          LLVMValueRef shift, int lo, int hi)
 {

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -162,10 +163,16 @@ int klv_host_vector_width(void)
 
 static int host_vnni;
 
+/* KILN_VNNI=0 in the environment takes VNNI away from the host's kernels
+ * (any other value, or none: the host's), so one kiln can time its int8
+ * kernels with and without vpdpbusd (bench/llvm_dw_matmul_vnni.sh). */
 static void find_host_vnni(void)
 {
     char *feat = LLVMGetHostCPUFeatures();
+    const char *env = getenv("KILN_VNNI");
     host_vnni = klv_x86_vnni("", feat, 1, klv_host_vector_width());
+    if (env && strcmp(env, "0") == 0)
+        host_vnni = 0;
     LLVMDisposeMessage(feat);
 }
 

@@ -60,6 +60,9 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     if (klv_emit_conv_blocked(ir, g, n, name, plan, 1))
         return 1;
     memset(plan, 0, sizeof *plan);
+    if (klv_emit_conv_dw_i8(ir, g, n, name, plan))
+        return 1;
+    memset(plan, 0, sizeof *plan);
     rq_extra(n, M, plan, &lo, &hi);
     if ((a = gir_attr_ints(n, "strides", &cnt)) && cnt == 2)
         s[0] = a[0], s[1] = a[1];

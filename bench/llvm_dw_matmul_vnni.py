@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the one-node int8 graphs of bench/llvm_dw_matmul_vnni.sh into
+DIR: the depthwise Convs and MatMuls of PP-OCRv4 (det at 640x640, rec at
+48x320: the shapes as kiln quantize gives them), each as an i8 input, the
+node with seeded weights and requantize attributes, and an i8 .npy input.
+Prints one line per graph: NAME KIND SHAPE."""
+import base64
+import sys
+
+import numpy as np
+
+rng = np.random.default_rng(31)
+out = sys.argv[1]
+
+
+def const(name, arr):
+    dims = ",".join(str(d) for d in arr.shape)
+    dt = {np.int8: "i8", np.int32: "i32"}[arr.dtype.type]
+    return f'const %{name} : {dt}[{dims}] = base64"{base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()}"'
+
+
+def rq(ch, sh):
+    ints = lambda v: "[" + ",".join(str(int(x)) for x in v) + "]"
+    mp = rng.integers(16000, 32768, ch)
+    return f"rq_m_pos={ints(mp)}, rq_m_neg={ints(mp // 8)}, rq_shift={ints(np.full(ch, sh))}"
+
+
+def write(name, lines, x):
+    with open(f"{out}/{name}.gir", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    np.save(f"{out}/{name}.npy", x)
+
+
+# (name, channels, H, W, kernel, stride (y, x)): the input's H, W
+dws = [
+    ("rec_dw0_3x3_c16", 16, 24, 160, 3, (1, 1)),
+    ("rec_dw2_3x3_c64", 64, 24, 160, 3, (1, 1)),
+    ("rec_dw3_3x3_c64_s21", 64, 24, 160, 3, (2, 1)),
+    ("rec_dw5_3x3_c128_s12", 128, 12, 160, 3, (1, 2)),
+    ("rec_dw6_5x5_c240", 240, 12, 80, 5, (1, 1)),
+    ("rec_dw11_5x5_c480", 480, 6, 80, 5, (1, 1)),
+    ("rec_dw13_5x5_c480", 480, 3, 80, 5, (1, 1)),
+    ("det_dw_3x3_c32", 32, 160, 160, 3, (1, 1)),
+    ("det_dw_3x3_c64_s2", 64, 160, 160, 3, (2, 2)),
+    ("det_dw_5x5_c240", 240, 40, 40, 5, (1, 1)),
+    ("det_dw_5x5_c480", 480, 20, 20, 5, (1, 1)),
+]
+for name, c, h, w, k, s in dws:
+    p = k // 2
+    oh, ow = (h + 2 * p - k) // s[0] + 1, (w + 2 * p - k) // s[1] + 1
+    lines = ['graph "dw" opset 17', f"input %x : i8[1,{c},{h},{w}]",
+             const("w", rng.integers(-128, 128, (c, 1, k, k)).astype(np.int8)),
+             const("b", rng.integers(-4000, 4000, c).astype(np.int32)),
+             f"%y = Conv(%x, %w, %b) {{kernel_shape=[{k},{k}], group={c}, pads=[{p},{p},{p},{p}], "
+             f"strides=[{s[0]},{s[1]}], {rq(c, 20)}}} : i8[1,{c},{oh},{ow}] scale(0.02)", "output %y"]
+    write(name, lines, rng.integers(-128, 128, (1, c, h, w)).astype(np.int8))
+    print(name, "depthwise", f"{c}x{h}x{w} k{k} s{s[0]},{s[1]}")
+# the rec's int8 MatMuls: A [1, 40, K] times a constant B [K, N]
+for k, n in [(120, 360), (120, 120), (120, 240), (240, 120), (120, 6625)]:
+    name = f"rec_matmul_{k}x{n}"
+    lines = ['graph "mm" opset 17', f"input %x : i8[1,40,{k}]",
+             const("w", rng.integers(-128, 128, (k, n)).astype(np.int8)),
+             f"%y = MatMul(%x, %w) {{{rq(n, 22)}}} : i8[1,40,{n}] scale(0.02)", "output %y"]
+    write(name, lines, rng.integers(-128, 128, (1, 40, k)).astype(np.int8))
+    print(name, "matmul", f"40x{k} * {k}x{n}")
