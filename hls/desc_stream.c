@@ -296,6 +296,7 @@ static const HlsEngineDesc add_desc = {
 
 /* ---------------- kiln_lut ---------------- */
 
+static const char *const lut_hw[] = {"LANES", "CHANS", NULL};
 static const char *const lut_rt[] = {"n", NULL};
 
 static int64_t lut_cycles(const int64_t *hw, const int64_t *rt)
@@ -308,6 +309,19 @@ static HlsRes lut_resources(const int64_t *hw)
 {
     double lanes = (double)hw[0];
     HlsRes r = {0, 0, 0, 0, 0};
+    if (hw[1] > 0) {
+        /* a table per channel: per lane a ROM of its CG tables (CG*256 x
+         * 8, read into a register).  yosys 0.23 keeps such ROMs as logic
+         * (no LUTRAM, no block RAM up to 32 tables a lane probed), about 27
+         * LUT6 and their F7/F8/F9 muxes per 256-entry table of a HardSwish
+         * shape: LANES 8 with 8, 16, 32 channels 261, 500, 928 LUT, LANES 4
+         * with 16 491 (bench/synth/lut_chan.py); the FIFO's RAM32M16 and
+         * the group counter besides. */
+        int64_t nt = hls_cdiv(hw[1], hw[0]) * hw[0];
+        r.lut = 27.0 * (double)nt + 8.0 * (double)hls_cdiv(8 * hw[0], 14) + 20.0;
+        r.ff = 8.0 * lanes + 10.0 + (double)hls_clog2(nt / hw[0]);
+        return r;
+    }
     /* per lane a 256 x 8 ROM in LUTs (per bit up to four LUT6 and the
      * F7/F8 muxes; yosys 0.23 synth_xilinx -family xcup on LANES 8 with
      * the hswish model's first table: 240 LUT, 5 RAM32M16, 74 FF, 128
@@ -320,8 +334,8 @@ static HlsRes lut_resources(const int64_t *hw)
 
 static const HlsEngineDesc lut_desc = {
     "kiln_lut",
-    "any function of one int8 value as a 256-entry table per lane (LutI8)",
-    lanes_hw, lut_rt, two_latency, lut_cycles, lut_resources,
+    "any function of one int8 value as a 256-entry table per lane, or per channel (LutI8)",
+    lut_hw, lut_rt, two_latency, lut_cycles, lut_resources,
 };
 
 /* ---------------- kiln_width ---------------- */

@@ -252,8 +252,9 @@ static int fpga_takes(const GirGraph *g, const GirNode *n, HlsStage *s, char *wh
             snprintf(why, wn, "not a 2-D map of one frame with known shape");
             return 0;
         }
-        if (gir_lut_channel_count(n, &g->vals[n->in[0]].type) != 0) {
-            snprintf(why, wn, "a LutI8 table per channel has no kiln_lut form yet");
+        s->lut_chans = gir_lut_channel_count(n, &g->vals[n->in[0]].type);
+        if (s->lut_chans < 0 || (s->lut_chans > 0 && s->lut_chans != s->cin)) {
+            snprintf(why, wn, "a LutI8 table whose size is neither 256 nor 256 per channel");
             return 0;
         }
         s->cout = s->cin;

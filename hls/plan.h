@@ -77,6 +77,8 @@ typedef struct {
     int dsp2x;                  /* conv: its multipliers on clk2x (kiln_conv DSP2X: the
                                  * plan's clk2x and an even PE_IC) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
+    int64_t lut_chans;  /* kiln_lut: the stream's channels, a table each (CHANS); 0: one
+                         * table for every byte */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
     int qlo, qhi;       /* conv, dwconv: the fused activation's int8 output clamp (act_min,
                          * act_max of the int8 node; -128, 127 without one) */
