@@ -21,8 +21,8 @@
 //             l holds the CG tables of its channels l, LANES + l, ... as one
 //             ROM of CG*256 bytes read synchronously at {g, x + 128}, g the
 //             beat's place in its pixel (a counter of accepted beats,
-//             0..CG-1, so frames are whole pixels); LUTRAM or block RAM as
-//             the synthesis tool maps the size.  Stage 1 registers the
+//             0..CG-1, so frames are whole pixels); in logic below 8 tables
+//             a lane, in block RAM (rom_style "block") from 8.  Stage 1 registers the
 //             looked-up bytes, the output FIFO (4 entries) takes them.  A
 //             beat enters only while the FIFO has room for it and the one in
 //             stage 1, so s_tready never depends on s_tvalid.
@@ -31,8 +31,8 @@
 // Resources:  CHANS = 0: LUT ~ 30*LANES + ceil(8*LANES/14) + 13 (per output
 //             bit up to four LUT6 and the F7/F8 muxes; fewer when the table
 //             is simple), FF ~ 8*LANES + 12.  CHANS > 0: per lane a CG*256 x
-//             8 ROM (hls/desc_stream.c: block RAM from CG = 2, LUTs below)
-//             and the group counter.  No DSP; every byte of a beat goes
+//             8 ROM (hls/desc_stream.c: about 27 LUT a table below CG = 8,
+//             block RAM from 8) and the group counter.  No DSP; every byte of a beat goes
 //             through a table, padding lanes too (hls/desc_stream.c).
 module kiln_lut #(
     parameter integer LANES = 4,
@@ -51,6 +51,9 @@ module kiln_lut #(
     localparam DW = 8 * LANES;
     localparam integer CG = CHANS == 0 ? 1 : (CHANS + LANES - 1) / LANES;
     localparam integer GW = CG > 1 ? $clog2(CG) : 1;
+    // From this many tables a lane (2 KiB, one RAMB18E2) the ROMs go to
+    // block RAM; below, logic (hls/desc_stream.c LUT_BRAM_CG).
+    localparam integer BRAM_CG = 8;
 
     wire [2:0] fcnt;
     reg        v1;
@@ -93,19 +96,28 @@ module kiln_lut #(
                     grp <= grp + 1'b1;
             end
             for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
-                reg [7:0] rom [0:CG*256-1];
                 reg [7:0] q;
                 integer i;
-                initial
-                    for (i = 0; i < CG * 256; i = i + 1)
-                        rom[i] = TABLE[2048 * ((i / 256) * LANES + gl) + 8 * (i % 256) +: 8];
                 wire [7:0] x = {~s_tdata[8*gl+7], s_tdata[8*gl +: 7]};
-                if (CG > 1) begin : g_addr
+                if (CG >= BRAM_CG) begin : g_bram
+                    (* rom_style = "block" *) reg [7:0] rom [0:CG*256-1];
+                    initial
+                        for (i = 0; i < CG * 256; i = i + 1)
+                            rom[i] = TABLE[2048 * ((i / 256) * LANES + gl) + 8 * (i % 256) +: 8];
                     always @(posedge clk)
                         q <= rom[{grp, x}];
-                end else begin : g_addr1
-                    always @(posedge clk)
-                        q <= rom[x];
+                end else begin : g_lut
+                    reg [7:0] rom [0:CG*256-1];
+                    initial
+                        for (i = 0; i < CG * 256; i = i + 1)
+                            rom[i] = TABLE[2048 * ((i / 256) * LANES + gl) + 8 * (i % 256) +: 8];
+                    if (CG > 1) begin : g_addr
+                        always @(posedge clk)
+                            q <= rom[{grp, x}];
+                    end else begin : g_addr1
+                        always @(posedge clk)
+                            q <= rom[x];
+                    end
                 end
                 assign q1[8*gl +: 8] = q;
             end
