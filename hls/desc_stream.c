@@ -321,11 +321,15 @@ static HlsRes lut_resources(const int64_t *hw)
         int64_t cg = hls_cdiv(hw[1], hw[0]), nt = cg * hw[0];
         if (cg >= LUT_BRAM_CG) {
             /* block RAM (rom_style "block"): the fit of a CG*256 x 8
-             * memory a lane, its output register inside (LANES 2 with 16
-             * channels: 2 RAMB18E2, 32 LUT, 13 FF) */
+             * memory a lane, its output register inside, a read mux per
+             * bit over its RAMB18E2 of 8 tables each (LANES 2 with 16
+             * channels: 2 RAMB18E2, 32 LUT, 13 FF; LANES 4 with 96: 12,
+             * 72 LUT, 17 FF) */
             HlsBramFit b = hls_bram_fit(cg * 256, 8);
+            int64_t ranges = hls_cdiv(cg, LUT_BRAM_CG);
             r.bram36 = lanes * b.bram36;
-            r.lut = 8.0 * (double)hls_cdiv(8 * hw[0], 14) + 16.0;
+            r.lut = 8.0 * (double)hls_cdiv(8 * hw[0], 14) + 16.0 +
+                    lanes * 8.0 * (double)hls_cdiv(ranges - 1, 3);
             r.ff = 10.0 + (double)hls_clog2(cg);
             return r;
         }

@@ -249,6 +249,9 @@ typedef struct {
     HlsFold fold;        /* the time-shared conv engine (fold.n == 0: none) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
+    char lut_cpu[200];   /* non-empty: the partition puts every LutI8 with a table per channel
+                          * on the CPU with this reason (the smallest design with them on
+                          * kiln_lut did not fit the board) */
 } HlsPlan;
 
 /* Partition graph g (shapes inferred; fp32 fused or int8) for board b,

@@ -7,7 +7,7 @@ its own scale (a seeded spread over three decades), as --channel-scales
 auto makes them; the padding channels' tables zeros, as the generated top
 writes them.
 
-usage: lut_chan.py HLS_RES [LANES,CHANS ...]   (default 8,8 8,16 8,32 4,16)
+usage: lut_chan.py HLS_RES [LANES,CHANS ...]   (default 8,8 8,16 8,32 4,16 2,16 4,96)
 """
 import json
 import random
@@ -43,7 +43,7 @@ def main():
         return 2
     res = sys.argv[1]
     points = [tuple(int(v) for v in a.split(",")) for a in sys.argv[2:]] or \
-        [(8, 8), (8, 16), (8, 32), (4, 16)]
+        [(8, 8), (8, 16), (8, 32), (4, 16), (2, 16), (4, 96)]
     print("| LANES | CHANS | LUT yosys | LUT model | err | FF yosys | FF model | err | BRAM36 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for lanes, chans in points:
