@@ -252,8 +252,9 @@ static int fpga_takes(const GirGraph *g, const GirNode *n, HlsStage *s, char *wh
             snprintf(why, wn, "not a 2-D map of one frame with known shape");
             return 0;
         }
-        if (gir_lut_channel_count(n, &g->vals[n->in[0]].type) != 0) {
-            snprintf(why, wn, "a LutI8 table per channel has no kiln_lut form yet");
+        s->lut_chans = gir_lut_channel_count(n, &g->vals[n->in[0]].type);
+        if (s->lut_chans < 0 || (s->lut_chans > 0 && s->lut_chans != s->cin)) {
+            snprintf(why, wn, "a LutI8 table whose size is neither 256 nor 256 per channel");
             return 0;
         }
         s->cout = s->cin;
@@ -342,6 +343,7 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         const GirNode *n = &g->nodes[i];
         HlsStage *s = &p->stages[p->nstage];
         char why[200];
+        int taken;
         if (absorbed(g, n, stage_of, p, uses)) {
             for (j = 0; j < n->nout; j++) {
                 stage_of[n->out[j]] = stage_of[n->in[0]];
@@ -351,7 +353,12 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         }
         memset(s, 0, sizeof *s);
         why[0] = 0;
-        if (!fpga_takes(g, n, s, why, sizeof why)) {
+        taken = fpga_takes(g, n, s, why, sizeof why);
+        if (taken && s->kind == HLS_ST_LUT && s->lut_chans > 0 && p->lut_cpu[0]) {
+            snprintf(why, sizeof why, "%s", p->lut_cpu);
+            taken = 0;
+        }
+        if (!taken) {
             HlsCpuNode *c = &p->cpu[p->ncpu++];
             int lv = 0;
             c->node = n->name;

@@ -85,12 +85,17 @@ void hls_plan_set_clk2x(HlsPlan *p, int on)
         p->stages[i].clk2x = on && hls_is_conv(&p->stages[i]);
 }
 
-HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
+/* hls_plan_new; lut_cpu non-NULL: the LutI8s with a table per channel go
+ * to the CPU with that reason. */
+static HlsPlan *plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
+                         GirError *e)
 {
     HlsPlan *p = calloc(1, sizeof *p);
     int i;
     if (!p)
         gir_die("out of memory");
+    if (lut_cpu)
+        snprintf(p->lut_cpu, sizeof p->lut_cpu, "%s", lut_cpu);
     p->model = g->name ? g->name : "model";
     p->board = *b;
     p->mhz = mhz > 0 ? mhz : b->default_mhz;
@@ -129,6 +134,21 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError
         hls_stage_init(s, p->mhz);
     }
     return p;
+}
+
+HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
+{
+    return plan_new(g, b, mhz, NULL, e);
+}
+
+/* Whether plan p has a kiln_lut with a table per channel. */
+static int has_lut_chans(const HlsPlan *p)
+{
+    int i;
+    for (i = 0; i < p->nstage; i++)
+        if (p->stages[i].kind == HLS_ST_LUT && p->stages[i].lut_chans > 0)
+            return 1;
+    return 0;
 }
 
 void hls_plan_free(HlsPlan *p)
@@ -283,8 +303,9 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     HlsPlan *p;
     HlsStage *save;
     char (*grow)[HLS_GROW_LEN];
-    char over[160];
-    p = hls_plan_new(g, b, o->mhz, e);
+    char over[160], lut_cpu[200] = "";
+again:
+    p = plan_new(g, b, o->mhz, lut_cpu[0] ? lut_cpu : NULL, e);
     if (!p)
         return NULL;
     if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, fold_lb, e) < 0) {
@@ -298,6 +319,16 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
         return NULL;
     }
     if (hls_plan_over_budget(p, over, sizeof over)) {
+        if (!lut_cpu[0] && has_lut_chans(p)) {
+            /* the tables per channel take on-chip memory the rest needs:
+             * plan again with them on the CPU */
+            snprintf(lut_cpu, sizeof lut_cpu,
+                     "a LutI8 table per channel: with these tables on kiln_lut the smallest "
+                     "design exceeds %s",
+                     over);
+            hls_plan_free(p);
+            goto again;
+        }
         gir_error_at(e, gir_loc_none(),
                      "plan: %s does not fit %s: the smallest design (weights from DDR where "
                      "on-chip memory is short) exceeds %s",

@@ -77,6 +77,8 @@ typedef struct {
     int dsp2x;                  /* conv: its multipliers on clk2x (kiln_conv DSP2X: the
                                  * plan's clk2x and an even PE_IC) */
     int lanes;          /* stream engines and dwconv: lanes per beat */
+    int64_t lut_chans;  /* kiln_lut: the stream's channels, a table each (CHANS); 0: one
+                         * table for every byte */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
     int qlo, qhi;       /* conv, dwconv: the fused activation's int8 output clamp (act_min,
                          * act_max of the int8 node; -128, 127 without one) */
@@ -247,6 +249,9 @@ typedef struct {
     HlsFold fold;        /* the time-shared conv engine (fold.n == 0: none) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */
+    char lut_cpu[200];   /* non-empty: the partition puts every LutI8 with a table per channel
+                          * on the CPU with this reason (the smallest design with them on
+                          * kiln_lut did not fit the board) */
 } HlsPlan;
 
 /* Partition graph g (shapes inferred; fp32 fused or int8) for board b,

@@ -188,6 +188,7 @@ static void stage_params(HlsStage *s)
         break;
     case HLS_ST_LUT:
         hls_param_put(&hw, "LANES", s->lanes);
+        hls_param_put(&hw, "CHANS", s->lut_chans);
         hls_param_put(&rt, "n", s->h * s->w * hls_cdiv(s->cin, s->lanes));
         s->npass = 1;
         break;

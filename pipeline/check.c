@@ -38,9 +38,10 @@ static int check_values(const GirGraph *g, const HlsStage *s, GirLoc loc, GirErr
     }
     if (s->kind == HLS_ST_LUT && g && s->node_id >= 0 && s->node_id < g->nnode) {
         int cnt = 0;
-        if (!gir_attr_ints(&g->nodes[s->node_id], "lut", &cnt) || cnt != GIR_LUT_SIZE)
-            return gir_error_at(e, loc, "rtl: %s: LutI8 table has %d entries, not %d", s->node,
-                                cnt, GIR_LUT_SIZE);
+        int64_t want = (s->lut_chans > 0 ? s->lut_chans : 1) * GIR_LUT_SIZE;
+        if (!gir_attr_ints(&g->nodes[s->node_id], "lut", &cnt) || cnt != want)
+            return gir_error_at(e, loc, "rtl: %s: LutI8 table has %d entries, not %" PRId64,
+                                s->node, cnt, want);
     }
     n = rtl_stage_cfg(g, s, cfg);
     for (j = 0; j < n; j++)

@@ -120,7 +120,7 @@ int rtl_stage_cfg(const GirGraph *g, const HlsStage *s, Cfg *c)
         CFG("cfg_shift", 6, q ? sh[0] : 0);
         break;
     }
-    case HLS_ST_LUT: /* the table is a parameter (top.c) */
+    case HLS_ST_LUT: /* the tables are a parameter (top.c) */
         break;
     case HLS_ST_REQUANT: {
         const int64_t *m = rtl_node_ints(g, s, "rq_m"), *sh = rtl_node_ints(g, s, "rq_shift");

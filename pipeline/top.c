@@ -396,11 +396,15 @@ static void emit_engine(const Gen *G, const Top *T, int i)
     for (j = 0; s->desc->hw_params[j]; j++)
         fprintf(b, "        .%s(%" PRId64 ")%s\n", s->desc->hw_params[j], s->hw[j],
                 s->desc->hw_params[j + 1] || s->kind == HLS_ST_LUT ? "," : "");
-    if (s->kind == HLS_ST_LUT) { /* the node's table, entry 255 first */
+    if (s->kind == HLS_ST_LUT) {
+        /* the node's table, or its tables per channel (CHANS > 0) padded to
+         * whole beats with zero tables: the last table's entry 255 first */
         const int64_t *lut = rtl_node_ints(G->g, s, "lut");
-        fprintf(b, "        .TABLE(2048'h");
-        for (k = GIR_LUT_SIZE - 1; k >= 0; k--)
-            fprintf(b, "%02x", lut ? (unsigned)(lut[k] & 0xFF) : 0u);
+        int64_t nt = s->lut_chans > 0 ? hls_cdiv(s->lut_chans, s->lanes) * s->lanes : 1, e;
+        int64_t have = s->lut_chans > 0 ? s->lut_chans * GIR_LUT_SIZE : GIR_LUT_SIZE;
+        fprintf(b, "        .TABLE(%" PRId64 "'h", nt * GIR_LUT_SIZE * 8);
+        for (e = nt * GIR_LUT_SIZE - 1; e >= 0; e--)
+            fprintf(b, "%02x", lut && e < have ? (unsigned)(lut[e] & 0xFF) : 0u);
         fprintf(b, ")\n");
     }
     fprintf(b, "    ) u_s%d (\n        .clk(clk),\n        .rst(rst),\n", i);

@@ -49,6 +49,37 @@ kiln_engine_tb(NAME lut TOP kiln_lut
   VERILOG kiln_lut.v kiln_fifo.v VFLAGS -GLANES=8 "-GTABLE=2048'h${_lut_table}"
   SOURCES tb/tb_lut.c ${KILN_STREAM_TB} shim/lut_shim.cpp)
 kiln_rtl_lint(NAME lut TOP kiln_lut VERILOG kiln_lut.v kiln_fifo.v)
+# A table per channel (tb_lut.c with KILN_TB_CHANS): channel c's entry k =
+# (167 k + 91 + 37 c) mod 256, the padding channels' tables zeros, NT tables
+# in all; the last table's entry 255 first.
+function(kiln_lut_chan_tb NAME LANES CHANS)
+  math(EXPR nt "(${CHANS} + ${LANES} - 1) / ${LANES} * ${LANES}")
+  math(EXPR last "${nt} - 1")
+  math(EXPR bits "${nt} * 2048")
+  set(table "")
+  foreach(c RANGE ${last})
+    foreach(k RANGE 255)
+      if(c LESS ${CHANS})
+        math(EXPR v "(${k} * 167 + 91 + 37 * ${c}) % 256 + 256" OUTPUT_FORMAT HEXADECIMAL)
+      else()
+        set(v "0x100")
+      endif()
+      string(SUBSTRING "${v}" 3 -1 h)
+      string(PREPEND table "${h}")
+    endforeach()
+  endforeach()
+  kiln_engine_tb(NAME ${NAME} TOP kiln_lut
+    VERILOG kiln_lut.v kiln_fifo.v VFLAGS -GLANES=${LANES} -GCHANS=${CHANS} "-GTABLE=${bits}'h${table}"
+    DEFINES KILN_TB_LANES=${LANES} KILN_TB_CHANS=${CHANS}
+    SOURCES tb/tb_lut.c ${KILN_STREAM_TB} shim/lut_shim.cpp)
+  kiln_rtl_lint(NAME ${NAME} TOP kiln_lut VERILOG kiln_lut.v kiln_fifo.v
+    VFLAGS -GLANES=${LANES} -GCHANS=${CHANS})
+endfunction()
+# 10 channels on 4 lanes: 3 beats a pixel, lanes 2 and 3 of the last
+# padding, the ROMs in logic
+kiln_lut_chan_tb(lut_chan 4 10)
+# 15 channels on 2 lanes: 8 tables a lane, the ROMs in block RAM (BRAM_CG)
+kiln_lut_chan_tb(lut_chan_bram 2 15)
 
 kiln_engine_tb(NAME fifo TOP kiln_fifo
   VERILOG kiln_fifo.v VFLAGS -GWIDTH=64 -GDEPTH=8 -GBRAM_MIN=128

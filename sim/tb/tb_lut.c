@@ -3,7 +3,12 @@
  * table built into the Verilator model as TABLE (a permutation,
  * entry k = (167 k + 91) mod 256, so a wrong index shows as a wrong byte;
  * sim/stream.cmake writes the same table), every byte checked with and
- * without random back-pressure on both streams; exact cycles.
+ * without random back-pressure on both streams; exact cycles.  Built with
+ * KILN_TB_LANES and KILN_TB_CHANS > 0 it checks a table per channel
+ * (CHANS): channel c's entry k is (167 k + 91 + 37 c) mod 256, the padding
+ * channels' tables zeros (what the generated top writes), over frames of
+ * up to 120 pixels of CHANS channels, so the beat's channel group must
+ * wrap at every pixel.
  *   tb_lut [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -12,7 +17,14 @@
 
 #include "tb_stream.h"
 
+#ifdef KILN_TB_LANES
+#define LANES KILN_TB_LANES
+#else
 #define LANES 8
+#endif
+#ifndef KILN_TB_CHANS
+#define KILN_TB_CHANS 0
+#endif
 
 void *tbs_lut_new(int in_bytes, int out_bytes);
 void tbs_lut_free(void *h);
@@ -27,9 +39,19 @@ static uint8_t table_out(uint8_t b)
     return (uint8_t)((167 * k + 91) & 0xFF);
 }
 
+/* Per channel (KILN_TB_CHANS > 0): the output of channel c (of the padded
+ * beat layout) for input byte b. */
+static uint8_t chan_table_out(int c, uint8_t b)
+{
+    int k = (int)(int8_t)b + 128;
+    if (c >= KILN_TB_CHANS)
+        return 0;
+    return (uint8_t)((167 * k + 91 + 37 * c) & 0xFF);
+}
+
 int main(int argc, char **argv)
 {
-    static const int64_t hw[] = {LANES};
+    static const int64_t hw[] = {LANES, KILN_TB_CHANS};
     TbArgs a;
     TbCheck chk;
     TbsDut d = {0};
@@ -52,6 +74,8 @@ int main(int argc, char **argv)
         tb_rng_seed(&r, a.seed + (uint64_t)ci);
         np = tb_rand_range(&r, 1, 120);
         c = (int)tb_rand_range(&r, 1, 40);
+        if (KILN_TB_CHANS > 0)
+            c = KILN_TB_CHANS;
         cg = (c + LANES - 1) / LANES;
         nb = np * cg * LANES;
         {
@@ -65,7 +89,8 @@ int main(int argc, char **argv)
             tbs_pack(t, np, c, LANES, in);
             /* every byte goes through the table, the zero padding lanes too */
             for (i = 0; i < nb; i++)
-                want[i] = table_out(in[i]);
+                want[i] = KILN_TB_CHANS > 0 ? chan_table_out((int)(i % (cg * LANES)), in[i])
+                                            : table_out(in[i]);
             fr.in[0] = in;
             fr.in_beats[0] = np * cg;
             fr.out[0] = got;
