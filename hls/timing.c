@@ -17,9 +17,11 @@
  *           the engine alone (cycles() from its first input beat) or, when
  *           its input is the limit, the work left after the last input beat;
  *   first(s)  = a(s) + fill, fill = the input rows the first output row
- *           needs at the input's pace + lat; from a windowed producer, when
- *           it sends those rows (fill_delay: its first row, then a row
- *           each row period).
+ *           needs at the input's pace + lat; from a producer on chip, when
+ *           it sends those rows (fill_delay, row_end: a windowed producer
+ *           its first row, then a row each row period; a join, upsample,
+ *           requant or LUT as its own inputs' rows come, from DDR readers
+ *           or producers, and at its own pace).
  * Latency: per segment the last t_done + the writer's last B, summed over
  * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
@@ -27,7 +29,8 @@
  * takes its last input row once it issued the output row that frees the
  * slot, at its own pace or as the stages below it take that row
  * (row_issue_end, row_take: down the chain), then issues what of the row
- * its output buffer cannot hold.
+ * its output buffer cannot hold.  A concat takes its first input's last
+ * beat before its second input's beats of the last pixel.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
  * Occupancy (per frame, back to back): cycles + the wait for a held-back
