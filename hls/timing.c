@@ -341,9 +341,11 @@ static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first
         window_rows(p, ui, first, fwd, &rowt, &emit);
         return first[ui] + r * rowt + emit;
     }
-    if (depth > 32)
-        return fwd[ui];
     t = ain[ui] + u->cycles * (r + 1) / oh - 1;
+    /* up to 8 stream stages up (each join may go up both its inputs):
+     * beyond, the stage's own pace */
+    if (depth >= 8)
+        return t;
     if (u->kind == HLS_ST_UPSAMPLE)
         f = u->h ? hls_max64(1, u->oh / u->h) : 1;
     ri = u->kind == HLS_ST_UPSAMPLE ? r / f : u->oh ? r * u->h / u->oh : r;
