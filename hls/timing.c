@@ -17,9 +17,11 @@
  *           the engine alone (cycles() from its first input beat) or, when
  *           its input is the limit, the work left after the last input beat;
  *   first(s)  = a(s) + fill, fill = the input rows the first output row
- *           needs at the input's pace + lat; from a windowed producer, when
- *           it sends those rows (fill_delay: its first row, then a row
- *           each row period).
+ *           needs at the input's pace + lat; from a producer on chip, when
+ *           it sends those rows (fill_delay, row_end: a windowed producer
+ *           its first row, then a row each row period; a join, upsample,
+ *           requant or LUT as its own inputs' rows come, from DDR readers
+ *           or producers, and at its own pace).
  * Latency: per segment the last t_done + the writer's last B, summed over
  * the segments.
  * Then, backwards, a producer cannot finish before its consumer took its
@@ -27,7 +29,8 @@
  * takes its last input row once it issued the output row that frees the
  * slot, at its own pace or as the stages below it take that row
  * (row_issue_end, row_take: down the chain), then issues what of the row
- * its output buffer cannot hold.
+ * its output buffer cannot hold.  A concat takes its first input's last
+ * beat before its second input's beats of the last pixel.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
  * Occupancy (per frame, back to back): cycles + the wait for a held-back
@@ -284,17 +287,96 @@ static int64_t first_rows(const HlsStage *s)
     }
 }
 
+/* 1: input k of stage s is a stream from a stage of its own segment. */
+static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
+{
+    return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
+}
+
+/* A windowed producer u's rows at a steady pace: row r's beats from
+ * first[u] + r * *rowt within *emit = its cycles per output row, its last
+ * one at its forward t_done (fwd[u]).  A conv sends a row at its own pace,
+ * a maxpool's row leaves as its last input row streams in, at its input's
+ * pace. */
+static void window_rows(const HlsPlan *p, int u, const int64_t *first, const int64_t *fwd,
+                        int64_t *rowt, int64_t *emit)
+{
+    const HlsStage *x = &p->stages[u];
+    *emit = x->kind == HLS_ST_MAXPOOL ? (fwd[u] - first[u]) / hls_max64(1, x->h)
+                                      : hls_min64(fwd[u] - first[u], x->cycles / hls_max64(1, x->oh));
+    *rowt = (fwd[u] - first[u] - *emit) / hls_max64(1, x->oh - 1);
+}
+
+/* The first beat a DDR reader gives input k of stage s: HLS_HW_DDR_LAT +
+ * RD_PIPE after the start, or, across a DDR edge inside the segment, after
+ * the producer's frame is written (its last B) (the frame gate). */
+static int64_t reader_first(const HlsPlan *p, const HlsStage *s, int k)
+{
+    if (s->in[k] < 0 || p->stages[s->in[k]].segment != s->segment)
+        return HLS_HW_DDR_LAT + RD_PIPE;
+    return p->stages[s->in[k]].t_done + WR_DONE + HLS_HW_DDR_LAT + RD_PIPE;
+}
+
+/* The cycle stage u sends the last beat of its output row r, from the
+ * first forward pass (first beats first, input beats ain, t_done fwd of
+ * the stages above it), as the stream makes it: a windowed stage at its
+ * steady row pace (window_rows); a stream stage (upsample, join, requant,
+ * LUT) once the input rows the row needs came in, from a DDR reader at the
+ * reader's pace or from a producer on chip as it sends them, and at its own
+ * pace, its cycles spread evenly over its rows from its first input beat,
+ * whichever is later.  An upsample's row is a copy of its input row: the
+ * first copy leaves with the input row's last pixel (its other horizontal
+ * copies), each later copy a whole row after.  A concat sends a pixel's
+ * beats of its first input, then those of its second: the row ends the
+ * second's beats of a pixel after the first input's row. */
+static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first,
+                       const int64_t *fwd, const int64_t *ain, int depth)
+{
+    const HlsStage *u = &p->stages[ui];
+    int64_t f = 1, ri, t, oh = hls_max64(1, u->oh);
+    int k;
+    r = hls_min64(hls_max64(r, 0), oh - 1);
+    if (u->kind == HLS_ST_CONV || u->kind == HLS_ST_DWCONV || u->kind == HLS_ST_MAXPOOL) {
+        int64_t rowt, emit;
+        window_rows(p, ui, first, fwd, &rowt, &emit);
+        return first[ui] + r * rowt + emit;
+    }
+    t = ain[ui] + u->cycles * (r + 1) / oh - 1;
+    /* up to 8 stream stages up (each join may go up both its inputs):
+     * beyond, the stage's own pace */
+    if (depth >= 8)
+        return t;
+    if (u->kind == HLS_ST_UPSAMPLE)
+        f = u->h ? hls_max64(1, u->oh / u->h) : 1;
+    ri = u->kind == HLS_ST_UPSAMPLE ? r / f : u->oh ? r * u->h / u->oh : r;
+    for (k = 0; k < u->nin; k++) {
+        int64_t c = in_channels(u, k), te, after = 0;
+        if (u->in[k] < 0 || p->stages[u->in[k]].segment != u->segment || u->in_ddr[k])
+            te = reader_first(p, u, k) +
+                 (ri + 1) * u->w * hls_cdiv(c, hls_in_lanes(u)) * hls_ddr_pace(hls_in_lanes(u)) - 1;
+        else
+            te = row_end(p, u->in[k], ri, first, fwd, ain, depth + 1) + EDGE_LAT;
+        if (u->kind == HLS_ST_UPSAMPLE) {
+            int64_t cg = hls_cdiv(u->cout, u->lanes);
+            after = (f - 1) * cg + (r % f) * u->ow * cg;
+        } else if (u->kind == HLS_ST_CONCAT && k == 0 && u->nin > 1) {
+            after = hls_cdiv(u->cin2, u->lanes);
+        }
+        t = hls_max64(t, te + after + u->lat);
+    }
+    return t;
+}
+
 /* Cycles the first rows of a windowed stage's input take beyond what its
  * own cycles() count (rows at one beat per ipace cycles) when a slower
- * stream producer delivers them: producer u sends row r's beats from
- * first[u] + r * rowt within emit = its cycles per output row, its last one
- * at its forward t_done (fwd[u]).  What a stage slower than its producer
- * carries to its last beat.  Only windowed producers (conv, dwconv, maxpool)
- * are taken to send rows at a steady pace.  *own_fill: the
- * cycles the stage takes its first rows in at its own pace when such a
- * producer feeds it, -1 when none does. */
+ * stream producer delivers them: row r of producer u ends at row_end (a
+ * windowed producer at its steady row pace, a stream stage as its own
+ * inputs' rows and its pace allow), counted from u's first output beat.
+ * What a stage slower than its producer carries to its last beat.
+ * *own_fill: the cycles the stage takes its first rows in at its own pace
+ * when such a producer feeds it, -1 when none does. */
 static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const int64_t *fwd,
-                          int64_t *own_fill)
+                          const int64_t *ain, int64_t *own_fill)
 {
     const HlsStage *s = &p->stages[i];
     int64_t d = 0, fr;
@@ -305,24 +387,11 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
     fr = first_rows(s);
     for (k = 0; k < s->nin; k++) {
         int u = s->in[k];
-        const HlsStage *x;
-        int64_t rowt, emit, own;
-        if (u < 0 || p->stages[u].segment != s->segment || s->in_ddr[k])
+        int64_t own;
+        if (!on_chip_in(p, s, k))
             continue;
-        x = &p->stages[u];
-        /* rows at a steady pace come from windowed producers; a join or an
-         * upsample passes on its inputs' rows, in bursts the model does not
-         * follow */
-        if (x->kind != HLS_ST_CONV && x->kind != HLS_ST_DWCONV && x->kind != HLS_ST_MAXPOOL)
-            continue;
-        /* a conv sends a row at its own pace; a maxpool's row leaves as
-         * its last input row streams in, at its input's pace */
-        emit = x->kind == HLS_ST_MAXPOOL
-                   ? (fwd[u] - first[u]) / hls_max64(1, x->h)
-                   : hls_min64(fwd[u] - first[u], x->cycles / hls_max64(1, x->oh));
-        rowt = (fwd[u] - first[u] - emit) / hls_max64(1, x->oh - 1);
         own = fr * s->w * hls_cdiv(s->cin, hls_in_lanes(s)) * (s->ipace > 1 ? s->ipace : 1);
-        d = hls_max64(d, (fr - 1) * rowt + emit - own);
+        d = hls_max64(d, row_end(p, u, fr - 1, first, fwd, ain, 0) - first[u] - own);
         *own_fill = hls_max64(*own_fill, own);
     }
     return d;
@@ -389,12 +458,6 @@ static int skip_edge(const HlsPlan *p, int u, int c)
         if (p->fifos[j].from == u && p->fifos[j].to == c && !p->fifos[j].ddr)
             return 1;
     return 0;
-}
-
-/* 1: input k of stage s is a stream from a stage of its own segment. */
-static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
-{
-    return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
 }
 
 /* Cycles stage s waits at its restart for the rows its first output row
@@ -630,7 +693,7 @@ static int forward_pass(HlsPlan *p, int round, Times *tm)
              * at the frame's mean pace; the producers' first and fwd
              * are fixed from here on, and so is the delay */
             int64_t own;
-            tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, &own);
+            tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, tm->ain, &own);
             tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + s->lat : stage_fill(s, pace));
         }
         tm->comp[i] = a + s->cycles - 1 + tm->fdl[i];
@@ -671,8 +734,11 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
             } else {
                 /* a stream engine holds its producer back by the tail
                  * the forward pass gave it (an upsample at its join's
-                 * pace) */
+                 * pace); a concat takes its first input's last beat
+                 * before the second input's beats of the last pixel */
                 take = c->t_done - tm->tail[i] - EDGE_LAT;
+                if (c->kind == HLS_ST_CONCAT && k == 0 && c->nin > 1)
+                    take -= hls_cdiv(c->cin2, c->lanes);
             }
             /* released by a windowed engine that sets the pace to its
              * frame's end, the producer still makes what it has not
