@@ -369,8 +369,11 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
                             "shared engine's array is square)", path, (long long)oc, (long long)pe);
     ppv = 1;
     if (cJSON_GetObjectItemCaseSensitive(hw, "PP") &&
-        get_int(hw, path, "$.fold.hw", "PP", 1, HLS_PP_MAX, 1, &ppv, e))
+        get_int(hw, path, "$.fold.hw", "PP", 1, HLS_PP_MAX, 0, &ppv, e))
         return -1;
+    if (ppv == 7) /* the PP values the fold search offers: kiln_tsconv's benches */
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.PP: 7 is not one of the shared "
+                            "engine's verified PP values (1 to 6, 8)", path);
     lbv = 0; /* absent: the line buffers in block RAM */
     if (cJSON_GetObjectItemCaseSensitive(hw, "LBURAM") &&
         get_int(hw, path, "$.fold.hw", "LBURAM", 0, p->board.uram > 0, 0, &lbv, e))

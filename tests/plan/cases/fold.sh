@@ -98,3 +98,13 @@ if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json --plan-
 grep -q 'badp.json: \$.fold.parts\[1\]: segment [0-9]*, layers 0..1 is not a part of a valid frame order' $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json.order --plan-only -o $TMP/r 2> $TMP/err; then exit 1; fi
 grep -q 'badp.json.order: \$.fold.segment_order\[1\]: expected segment' $TMP/err
+# fold.hw.PP reads back every PP the search offers (6 here: it is the fit
+# that refuses this engine beside the dataflow, not the reader); 7 is not
+# one of kiln_tsconv's verified values
+for pp in 6 7; do
+  /usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1])); p['fold']['hw']['PP'] = $pp; json.dump(p, open(sys.argv[2], 'w'))" $TMP/a/plan.json $TMP/pp$pp.json
+done
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/pp6.json --plan-only -o $TMP/g 2> $TMP/err; then :; fi
+if grep -q 'fold.hw.PP' $TMP/err; then exit 1; fi
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/pp7.json --plan-only -o $TMP/h 2> $TMP/err; then exit 1; fi
+grep -q "pp7.json: \$.fold.hw.PP: 7 is not one of the shared engine's verified PP values (1 to 6, 8)" $TMP/err
