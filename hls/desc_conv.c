@@ -615,6 +615,8 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.wpg = 0;
     sh.wbanks = 1;
     sh.band = 0;
+    sh.tail = NULL;
+    sh.ntail = 0;
     return win_cycles(&sh);
 }
 
