@@ -8,25 +8,15 @@ input.  Run once with /usr/bin/python3; the outputs are checked in.
 rows, the second with 3 rows of weight 0), stride (1, 2) (two column
 phases), dilation 2, asymmetric pads, a 7x7 without bias, a 1x3 and rows of
 fewer pixels than a vector; ReLU, LeakyReLU, identity and the clamp."""
-import base64
 import os
 
 import numpy as np
 
+from girtext import const, ints
+
 rng = np.random.default_rng(3131)
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
-DT = {np.float32: "f32", np.int8: "i8", np.int32: "i32"}
 C = 20
-
-
-def const(name, arr):
-    dims = ",".join(str(d) for d in arr.shape)
-    data = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
-    return f'const %{name} : {DT[arr.dtype.type]}[{dims}] = base64"{data}"'
-
-
-def ints(v):
-    return "[" + ",".join(str(int(x)) for x in v) + "]"
 
 
 def rq(shift_lo, shift_hi):

@@ -11,24 +11,14 @@ stride 2, dilation 2, a 1x1.  Gemm: transA, transB, bias of each broadcast
 shape and none, the act_min/act_max clamp.  MatMul: a rank-4 A, a constant
 and a computed B.  Per channel: ReLU (m_neg 0), LeakyReLU, identity, and a
 shift of 0 (saturates)."""
-import base64
 import os
 
 import numpy as np
 
+from girtext import const, ints
+
 rng = np.random.default_rng(2031)
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
-DT = {np.float32: "f32", np.int8: "i8", np.int32: "i32", np.int64: "i64"}
-
-
-def const(name, arr):
-    dims = ",".join(str(d) for d in arr.shape)
-    data = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
-    return f'const %{name} : {DT[arr.dtype.type]}[{dims}] = base64"{data}"'
-
-
-def ints(v):
-    return "[" + ",".join(str(int(x)) for x in v) + "]"
 
 
 def rq(ch, shift_lo, shift_hi):

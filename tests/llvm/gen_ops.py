@@ -4,21 +4,15 @@ CPU back end first lowered, with seeded weights, and cases/ops-input.npy;
 then cases/ops2.gir, ops2-input.npy, ops2-i8.gir, ops2-i8-input.npy (the
 ops lowered since, below).  Run once with /usr/bin/python3; the outputs are
 checked in."""
-import base64
 import os
 import struct
 
 import numpy as np
 
+from girtext import const
+
 rng = np.random.default_rng(31)
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
-
-
-def const(name, arr):
-    dt = {np.float32: "f32", np.int64: "i64", np.int8: "i8"}[arr.dtype.type]
-    dims = ",".join(str(d) for d in arr.shape)
-    data = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
-    return f'const %{name} : {dt}[{dims}] = base64"{data}"'
 
 
 lines = ['graph "ops" opset 17', "input %x : f32[1,4,8,8]"]

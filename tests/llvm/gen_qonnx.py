@@ -20,20 +20,14 @@ outside [-1, 1]), Einsum (a batched product, a sum over two axes, an
 ellipsis diagonal), MaxUnpool of MaxPool's indices, Det, RoiAlign (avg with half_pixel and
 its own grid, max with output_half_pixel and sampling_ratio 2; a box
 past the map)."""
-import base64
 import os
 
 import numpy as np
 
+from girtext import const
+
 rng = np.random.default_rng(3131)
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
-DT = {np.float32: "f32", np.int8: "i8", np.uint8: "u8", np.int32: "i32", np.int64: "i64"}
-
-
-def const(name, arr):
-    dims = ",".join(str(d) for d in arr.shape)
-    data = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
-    return f'const %{name} : {DT[arr.dtype.type]}[{dims}] = base64"{data}"'
 
 
 def u8(*shape):
