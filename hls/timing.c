@@ -351,7 +351,7 @@ static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first
     ri = u->kind == HLS_ST_UPSAMPLE ? r / f : u->oh ? r * u->h / u->oh : r;
     for (k = 0; k < u->nin; k++) {
         int64_t c = in_channels(u, k), te, after = 0;
-        if (u->in[k] < 0 || p->stages[u->in[k]].segment != u->segment || u->in_ddr[k])
+        if (!on_chip_in(p, u, k))
             te = reader_first(p, u, k) +
                  (ri + 1) * u->w * hls_cdiv(c, hls_in_lanes(u)) * hls_ddr_pace(hls_in_lanes(u)) - 1;
         else
