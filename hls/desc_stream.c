@@ -296,8 +296,7 @@ static const HlsEngineDesc add_desc = {
 
 /* ---------------- kiln_lut ---------------- */
 
-static const char *const lut_hw[] = {"LANES", "CHANS", NULL};
-#define LUT_BRAM_CG 8 /* kiln_lut BRAM_CG: tables a lane from which its ROM is block RAM */
+static const char *const lut_hw[] = {"LANES", "CHANS", "BRAM_CG", NULL};
 static const char *const lut_rt[] = {"n", NULL};
 
 static int64_t lut_cycles(const int64_t *hw, const int64_t *rt)
@@ -312,21 +311,21 @@ static HlsRes lut_resources(const int64_t *hw)
     HlsRes r = {0, 0, 0, 0, 0};
     if (hw[1] > 0) {
         /* a table per channel: per lane a ROM of its CG tables (CG*256 x
-         * 8, read into a register).  Below LUT_BRAM_CG tables a lane yosys
+         * 8, read into a register).  Below BRAM_CG tables a lane yosys
          * 0.23 keeps such ROMs as logic (no LUTRAM), about 27
          * LUT6 and their F7/F8/F9 muxes per 256-entry table of a HardSwish
          * shape: LANES 8 with 8, 16, 32 channels 261, 500, 928 LUT, LANES 4
          * with 16 491 (bench/synth/lut_chan.py); the FIFO's RAM32M16 and
          * the group counter besides. */
         int64_t cg = hls_cdiv(hw[1], hw[0]), nt = cg * hw[0];
-        if (cg >= LUT_BRAM_CG) {
+        if (cg >= hw[2]) {
             /* block RAM (rom_style "block"): the fit of a CG*256 x 8
              * memory a lane, its output register inside, a read mux per
              * bit over its RAMB18E2 of 8 tables each (LANES 2 with 16
              * channels: 2 RAMB18E2, 32 LUT, 13 FF; LANES 4 with 96: 12,
              * 72 LUT, 17 FF) */
             HlsBramFit b = hls_bram_fit(cg * 256, 8);
-            int64_t ranges = hls_cdiv(cg, LUT_BRAM_CG);
+            int64_t ranges = hls_cdiv(cg, hw[2]);
             r.bram36 = lanes * b.bram36;
             r.lut = 8.0 * (double)hls_cdiv(8 * hw[0], 14) + 16.0 +
                     lanes * 8.0 * (double)hls_cdiv(ranges - 1, 3);

@@ -46,6 +46,9 @@
 
 /* Memories. */
 #define HLS_HW_FIFO_BRAM_MIN 64   /* kiln_fifo (skip FIFOs): block RAM from this depth */
+/* kiln_lut with a table per channel (its BRAM_CG): from this many tables a
+ * lane (2 KiB, one RAMB18E2) the ROMs are block RAM; below, logic. */
+#define HLS_HW_LUT_BRAM_CG 8
 /* kiln_rq_stage's output FIFO as hls/infra.c costs it: PIPE + 2 entries, far
  * below this, so always its small form (the template keeps kiln_fifo's
  * default BRAM_MIN, also above any such depth). */

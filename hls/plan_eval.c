@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hls/chan.h"
+#include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
 
@@ -189,6 +190,7 @@ static void stage_params(HlsStage *s)
     case HLS_ST_LUT:
         hls_param_put(&hw, "LANES", s->lanes);
         hls_param_put(&hw, "CHANS", s->lut_chans);
+        hls_param_put(&hw, "BRAM_CG", HLS_HW_LUT_BRAM_CG);
         hls_param_put(&rt, "n", s->h * s->w * hls_cdiv(s->cin, s->lanes));
         s->npass = 1;
         break;

@@ -12,6 +12,8 @@
 //             CHANS (0: one table; else the stream's channels, a pixel's
 //             CG = ceil(CHANS / LANES) beats in a row, channel g*LANES + l
 //             in lane l of its g-th beat, the lanes past CHANS padding);
+//             BRAM_CG (CHANS > 0: from this many tables a lane the ROMs
+//             are block RAM; the plan passes hls/hw.h HLS_HW_LUT_BRAM_CG);
 //             TABLE (2048 x NT bits, NT = 1 or CG*LANES: entry k of table c,
 //             the output for input k - 128, at bits [2048c + 8k +: 8]; the
 //             padding channels' tables are the generator's, zeros), a
@@ -21,8 +23,8 @@
 //             l holds the CG tables of its channels l, LANES + l, ... as one
 //             ROM of CG*256 bytes read synchronously at {g, x + 128}, g the
 //             beat's place in its pixel (a counter of accepted beats,
-//             0..CG-1, so frames are whole pixels); in logic below 8 tables
-//             a lane, in block RAM (rom_style "block") from 8.  Stage 1 registers the
+//             0..CG-1, so frames are whole pixels); in logic below BRAM_CG
+//             tables a lane, in block RAM (rom_style "block") from BRAM_CG.  Stage 1 registers the
 //             looked-up bytes, the output FIFO (4 entries) takes them.  A
 //             beat enters only while the FIFO has room for it and the one in
 //             stage 1, so s_tready never depends on s_tvalid.
@@ -31,12 +33,13 @@
 // Resources:  CHANS = 0: LUT ~ 30*LANES + ceil(8*LANES/14) + 13 (per output
 //             bit up to four LUT6 and the F7/F8 muxes; fewer when the table
 //             is simple), FF ~ 8*LANES + 12.  CHANS > 0: per lane a CG*256 x
-//             8 ROM (hls/desc_stream.c: about 27 LUT a table below CG = 8,
-//             block RAM from 8) and the group counter.  No DSP; every byte of a beat goes
+//             8 ROM (hls/desc_stream.c: about 27 LUT a table below BRAM_CG,
+//             block RAM from BRAM_CG) and the group counter.  No DSP; every byte of a beat goes
 //             through a table, padding lanes too (hls/desc_stream.c).
 module kiln_lut #(
     parameter integer LANES = 4,
     parameter integer CHANS = 0,
+    parameter integer BRAM_CG = 8,
     parameter [2048*(CHANS == 0 ? 1 : (CHANS + LANES - 1) / LANES * LANES)-1:0] TABLE = 0
 ) (
     input  wire                 clk,
@@ -51,9 +54,6 @@ module kiln_lut #(
     localparam DW = 8 * LANES;
     localparam integer CG = CHANS == 0 ? 1 : (CHANS + LANES - 1) / LANES;
     localparam integer GW = CG > 1 ? $clog2(CG) : 1;
-    // From this many tables a lane (2 KiB, one RAMB18E2) the ROMs go to
-    // block RAM; below, logic (hls/desc_stream.c LUT_BRAM_CG).
-    localparam integer BRAM_CG = 8;
 
     wire [2:0] fcnt;
     reg        v1;

@@ -78,7 +78,8 @@ endfunction()
 # 10 channels on 4 lanes: 3 beats a pixel, lanes 2 and 3 of the last
 # padding, the ROMs in logic
 kiln_lut_chan_tb(lut_chan 4 10)
-# 15 channels on 2 lanes: 8 tables a lane, the ROMs in block RAM (BRAM_CG)
+# 15 channels on 2 lanes: 8 tables a lane, the ROMs in block RAM (BRAM_CG
+# default 8, hls/hw.h HLS_HW_LUT_BRAM_CG)
 kiln_lut_chan_tb(lut_chan_bram 2 15)
 
 kiln_engine_tb(NAME fifo TOP kiln_fifo

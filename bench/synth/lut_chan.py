@@ -10,13 +10,21 @@ writes them.
 usage: lut_chan.py HLS_RES [LANES,CHANS ...]   (default 8,8 8,16 8,32 4,16 2,16 4,96)
 """
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 
 import synth
 
 synth.SOURCES.setdefault("kiln_lut", ["kiln_lut.v", "kiln_fifo.v"])
+
+
+def bram_cg():
+    """The plan's BRAM_CG for every kiln_lut: hls/hw.h's HLS_HW_LUT_BRAM_CG."""
+    with open(os.path.join(synth.HERE, "..", "..", "hls", "hw.h")) as f:
+        return int(re.search(r"#define HLS_HW_LUT_BRAM_CG (\d+)", f.read()).group(1))
 
 
 def table_param(lanes, chans):
@@ -46,10 +54,12 @@ def main():
         [(8, 8), (8, 16), (8, 32), (4, 16), (2, 16), (4, 96)]
     print("| LANES | CHANS | LUT yosys | LUT model | err | FF yosys | FF model | err | BRAM36 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    cg = bram_cg()
     for lanes, chans in points:
-        m = synth.synth("kiln_lut", {"LANES": lanes, "CHANS": chans,
+        m = synth.synth("kiln_lut", {"LANES": lanes, "CHANS": chans, "BRAM_CG": cg,
                                      "TABLE": table_param(lanes, chans)})
-        out = subprocess.run([res, "kiln_lut", "LANES=%d" % lanes, "CHANS=%d" % chans],
+        out = subprocess.run([res, "kiln_lut", "LANES=%d" % lanes, "CHANS=%d" % chans,
+                              "BRAM_CG=%d" % cg],
                              capture_output=True, text=True, check=True).stdout
         p = json.loads(out)
         bram = m["ramb36"] + m["ramb18"] / 2.0

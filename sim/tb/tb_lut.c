@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hls/hw.h"
 #include "tb_stream.h"
 
 #ifdef KILN_TB_LANES
@@ -51,7 +52,7 @@ static uint8_t chan_table_out(int c, uint8_t b)
 
 int main(int argc, char **argv)
 {
-    static const int64_t hw[] = {LANES, KILN_TB_CHANS};
+    static const int64_t hw[] = {LANES, KILN_TB_CHANS, HLS_HW_LUT_BRAM_CG};
     TbArgs a;
     TbCheck chk;
     TbsDut d = {0};
