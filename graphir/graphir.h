@@ -319,6 +319,13 @@ typedef struct {
     int out_lab[GIR_MAX_RANK];                      /* each result axis's label */
 } GirEinsum;
 
+/* MeanVarianceNormalization's groups over input type x: the elements with
+ * equal coordinates off n's axes (default 0, 2, 3) form one group.  Fills
+ * gst[d], the group-index stride of axis d (0 on a normalized axis), so an
+ * element's group is sum idx[d] * gst[d]; returns the number of groups, or
+ * -1 when an axis is out of range or the default axes meet a rank below 4. */
+int64_t gir_mvn_groups(const GirNode *n, const GirType *x, int64_t *gst);
+
 /* GridSample's mode attribute: 0 nearest, 1 bilinear ("linear" from opset
  * 20 on), 2 bicubic ("cubic" from opset 20 on), -1 any other. */
 int gir_grid_sample_mode(const char *mode);

@@ -2554,25 +2554,17 @@ static int eval_MVN(const GirNode *n, const GirTensor *const *ins, GirTensor *co
                     GirError *e)
 {
     const GirType *xt = &ins[0]->type;
-    int cnt, d, mask[GIR_MAX_RANK] = {0};
-    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
-    int64_t gst[GIR_MAX_RANK], s, idx[GIR_MAX_RANK] = {0}, i, ne = numel(ins[0]), ng, per;
-    GirArena *a = gir_arena_new();
+    int d;
+    int64_t gst[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, i, ne = numel(ins[0]), ng, per;
+    GirArena *a;
     double *sum, *sq;
     int64_t *go;
-    (void)e;
-    if (axes) {
-        for (d = 0; d < cnt; d++)
-            mask[axes[d] < 0 ? axes[d] + xt->rank : axes[d]] = 1;
-    } else {
-        mask[0] = mask[2] = mask[3] = 1;
-    }
-    for (d = xt->rank - 1, s = 1; d >= 0; d--) {
-        gst[d] = mask[d] ? 0 : s;
-        s *= mask[d] ? 1 : xt->dims[d];
-    }
-    ng = s;
+    ng = gir_mvn_groups(n, xt, gst);
+    if (ng < 0)
+        return gir_node_fail(n, e, "MeanVarianceNormalization: axes out of range for rank %d",
+                             xt->rank);
     per = ng ? ne / ng : 0;
+    a = gir_arena_new();
     sum = gir_arena_alloc(a, sizeof(double) * (size_t)(ng + 1));
     sq = gir_arena_alloc(a, sizeof(double) * (size_t)(ng + 1));
     go = gir_arena_alloc(a, sizeof(int64_t) * (size_t)(ne + 1));

@@ -243,6 +243,30 @@ static const char *einsum_term(const char *p, int *lab, int *nl, int *ell, int *
     return p;
 }
 
+int64_t gir_mvn_groups(const GirNode *n, const GirType *x, int64_t *gst)
+{
+    int cnt, d, mask[GIR_MAX_RANK] = {0};
+    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
+    int64_t st;
+    if (axes) {
+        for (d = 0; d < cnt; d++) {
+            int64_t a = axes[d] < 0 ? axes[d] + x->rank : axes[d];
+            if (a < 0 || a >= x->rank)
+                return -1;
+            mask[a] = 1;
+        }
+    } else {
+        if (x->rank < 4)
+            return -1;
+        mask[0] = mask[2] = mask[3] = 1;
+    }
+    for (d = x->rank - 1, st = 1; d >= 0; d--) {
+        gst[d] = mask[d] ? 0 : st;
+        st *= mask[d] ? 1 : x->dims[d];
+    }
+    return st;
+}
+
 int gir_grid_sample_mode(const char *mode)
 {
     if (!strcmp(mode, "nearest"))

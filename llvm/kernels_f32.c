@@ -2074,9 +2074,8 @@ static int emit_mvn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
                     KlvPlan *plan)
 {
     const GirType *t = &g->vals[n->in[0]].type;
-    int cnt, d, mask[GIR_MAX_RANK] = {0};
-    const int64_t *axes = gir_attr_ints(n, "axes", &cnt);
-    int64_t gst[GIR_MAX_RANK], st, idx[GIR_MAX_RANK] = {0}, i, ne = gir_type_numel(t), ng, per;
+    int d;
+    int64_t gst[GIR_MAX_RANK], idx[GIR_MAX_RANK] = {0}, i, ne = gir_type_numel(t), ng, per;
     int64_t *ord, *fill;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef dt = LLVMDoubleTypeInContext(ir->ctx);
@@ -2084,23 +2083,7 @@ static int emit_mvn(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     KlvLoop lr, lt;
     if (n->nin != 1 || n->nout != 1 || ne < 1 || t->rank < 1)
         return 0;
-    if (axes) {
-        for (d = 0; d < cnt; d++) {
-            int64_t a = axes[d] < 0 ? axes[d] + t->rank : axes[d];
-            if (a < 0 || a >= t->rank)
-                return 0;
-            mask[a] = 1;
-        }
-    } else {
-        if (t->rank < 4)
-            return 0;
-        mask[0] = mask[2] = mask[3] = 1;
-    }
-    for (d = t->rank - 1, st = 1; d >= 0; d--) {
-        gst[d] = mask[d] ? 0 : st;
-        st *= mask[d] ? 1 : t->dims[d];
-    }
-    ng = st;
+    ng = gir_mvn_groups(n, t, gst);
     per = ng ? ne / ng : 0;
     if (ng < 1 || per < 1 || ne >= (int64_t)1 << 31)
         return 0;
