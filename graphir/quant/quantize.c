@@ -810,6 +810,7 @@ static int try_move(Q *s, int i, const char **why)
     const GirNode *n = &s->g->nodes[i];
     int x = n->in[0], in[64], out[64], j, nd, nin = n->nin;
     float sc;
+    const float *chs;
     if (!is_act_input(s, x) || s->iv[x] < 0) {
         *why = "input not int8 (no int8 producer)";
         return 0;
@@ -834,10 +835,17 @@ static int try_move(Q *s, int i, const char **why)
     }
     in[0] = get_q(s, x, 0);
     sc = s->q->vals[in[0]].scale;
+    chs = s->q->vals[in[0]].chscale;
+    if (chs && n->op != GIR_OP_MAXPOOL) {
+        *why = "input has a scale per channel";
+        return 0;
+    }
     for (j = 1; j < nin; j++)
         in[j] = n->in[j] < 0 ? -1 : orig(s, n->in[j]);
     for (j = 0; j < n->nout; j++)
         out[j] = int8_out(s, n->out[j], sc);
+    if (chs) /* a max keeps each channel on its own scale (pool_run_end) */
+        gir_set_chscale(s->q, out[0], chs, s->q->vals[in[0]].nchscale);
     nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, nin, out, n->nout,
                       copy_loc(s, n->loc));
     copy_attrs(s, n, nd, 0);
@@ -1171,10 +1179,31 @@ static int chan_chain_end(const GirGraph *g, int v)
     return read_by_convs(g, last) ? last : -1;
 }
 
+/* The value depthwise convs alone read after conv output v, directly or
+ * through MaxPools each its producer's one reader, else -1.  A max commutes
+ * with a positive scale per channel, so v's channel scales hold along the
+ * run and become the depthwise convs' per-channel multipliers: no table, no
+ * MAC, no other hardware (the same kiln_maxpool and kiln_dwconv). */
+static int pool_run_end(const GirGraph *g, int v)
+{
+    int x = v, hops, r;
+    if (!conv_made(g, v))
+        return -1;
+    for (hops = 0; hops < 8 && (r = sole_reader(g, x)) >= 0; hops++) {
+        const GirNode *n = &g->nodes[r];
+        if (n->op != GIR_OP_MAXPOOL || n->nout != 1 || n->in[0] != x)
+            break;
+        x = n->out[0];
+    }
+    if (g->vals[x].type.rank != 4 || g->vals[x].type.dims[1] != g->vals[v].type.dims[1])
+        return -1;
+    return read_by_convs(g, x) && read_by_depthwise(g, x) ? x : -1;
+}
+
 int gir_quant_chscale_candidate(const GirGraph *g, int v)
 {
     int hops, x = v, p;
-    if (chan_chain_end(g, v) >= 0)
+    if (chan_chain_end(g, v) >= 0 || pool_run_end(g, v) >= 0)
         return 1;
     /* v the result of such a chain: walk back to the conv output */
     for (hops = 0; hops < 64 && x >= 0 && (p = g->vals[x].producer) >= 0; hops++) {
@@ -1225,6 +1254,13 @@ static void choose_channel_scales(Q *s, const GirChanScaleOpts *cs)
         int64_t nch, bytes;
         double rv, rl;
         int dw;
+        if (last < 0 && pool_run_end(g, v) >= 0 && s->chthr[v]) {
+            /* conv -> MaxPools -> depthwise convs: no table to pay for */
+            nch = g->vals[v].type.dims[1];
+            if (median_ratio(s->chthr[v], nch, s->thr[v], tmp) < cs->ratio)
+                s->percv[v] = 1;
+            continue;
+        }
         if (last < 0 || !s->chthr[v] || !s->chthr[last])
             continue;
         nch = g->vals[v].type.dims[1];
