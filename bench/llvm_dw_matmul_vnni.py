@@ -15,7 +15,7 @@ out = sys.argv[1]
 
 def const(name, arr):
     dims = ",".join(str(d) for d in arr.shape)
-    dt = {np.int8: "i8", np.int32: "i32"}[arr.dtype.type]
+    dt = {np.int8: "i8", np.uint8: "u8", np.int32: "i32", np.float32: "f32"}[arr.dtype.type]
     return f'const %{name} : {dt}[{dims}] = base64"{base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()}"'
 
 
@@ -63,3 +63,27 @@ for k, n in [(120, 360), (120, 120), (120, 240), (240, 120), (120, 6625)]:
              f"%y = MatMul(%x, %w) {{{rq(n, 22)}}} : i8[1,40,{n}] scale(0.02)", "output %y"]
     write(name, lines, rng.integers(-128, 128, (1, 40, k)).astype(np.int8))
     print(name, "matmul", f"40x{k} * {k}x{n}")
+# ONNX's own quantized MatMuls (llvm/kernels_qonnx.c) of a constant B, as a
+# dynamically quantized transformer has them (BERT-base: 128 tokens, 768 ->
+# 768 and 768 -> 3072; a u8 or i8 B with per-column zero points) and the
+# rec's shape in QLinearMatMul; A an input of the graph (u8 or i8)
+u8 = lambda *s: rng.integers(0, 256, s).astype(np.uint8)
+i8 = lambda *s: rng.integers(-128, 128, s).astype(np.int8)
+f32 = lambda v: np.array(v, np.float32)
+for name, op, m, k, n, ad, bd in [("mmint_u8u8_768x768", "MatMulInteger", 128, 768, 768, "u8", "u8"),
+                                  ("mmint_u8i8_768x3072", "MatMulInteger", 128, 768, 3072, "u8", "i8"),
+                                  ("mmint_i8i8_120x360", "MatMulInteger", 40, 120, 360, "i8", "i8"),
+                                  ("qlmm_u8i8_768x768", "QLinearMatMul", 128, 768, 768, "u8", "i8"),
+                                  ("qlmm_i8u8_120x360", "QLinearMatMul", 40, 120, 360, "i8", "u8")]:
+    mk = {"u8": u8, "i8": i8}
+    lines = [f'graph "{op}" opset 17', f"input %x : {ad}[1,{m},{k}]", const("w", mk[bd](k, n)),
+             const("az", mk[ad](1).reshape(())), const("bz", mk[bd](n) // 8)]
+    if op == "MatMulInteger":
+        lines.append(f"%y = MatMulInteger(%x, %w, %az, %bz) : i32[1,{m},{n}]")
+    else:
+        lines += [const("as", f32(0.02).reshape(())), const("bs", (rng.random(n) * 0.01 + 0.001).astype(np.float32)),
+                  const("ys", f32(0.9).reshape(())), const("yz", mk[ad](1).reshape(()))]
+        lines.append(f"%y = QLinearMatMul(%x, %as, %az, %w, %bs, %bz, %ys, %yz) : {ad}[1,{m},{n}]")
+    lines.append("output %y")
+    write(name, lines, mk[ad](1, m, k))
+    print(name, "qonnx", f"{m}x{k} * {k}x{n} {ad}.{bd}")

@@ -7,20 +7,23 @@
 # without it (the host's VNNI) in turn, ROUNDS times; checks first that
 # both give --target int8's bytes.  Prints per graph the min and p50 of
 # each and their ratios, and the load average before and after.
-#   bench/llvm_dw_matmul_vnni.sh [KILN] [ITERS] [ROUNDS]
+#   bench/llvm_dw_matmul_vnni.sh [KILN] [ITERS] [ROUNDS] [ONLY]
 set -euo pipefail
 kiln=${1:-build/tools/kiln/kiln}
 iters=${2:-50}
 rounds=${3:-3}
+only=${4:-.}
 here=$(cd "$(dirname "$0")" && pwd)
 out=${TMPDIR:-/tmp}/kiln-dw-matmul-vnni
 mkdir -p "$out"
 grep -qw -e avx512_vnni -e avx_vnni /proc/cpuinfo || echo "note: this CPU has no VNNI: both columns are the same kernels"
-/usr/bin/python3 "$here/llvm_dw_matmul_vnni.py" "$out" > "$out/list.txt"
+/usr/bin/python3 "$here/llvm_dw_matmul_vnni.py" "$out" | grep -E "^[^ ]*($only)" > "$out/list.txt"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 while read -r name kind shape; do
   g=$out/$name.gir
-  "$kiln" run "$g" -i "$out/$name.npy" --target int8 -o "$out/$name-ref.npy" > /dev/null
+  ref=int8
+  [ "$kind" = qonnx ] && ref=ref
+  "$kiln" run "$g" -i "$out/$name.npy" --target $ref -o "$out/$name-ref.npy" > /dev/null
   "$kiln" run "$g" -i "$out/$name.npy" --target cpu -o "$out/$name-on.npy" > /dev/null 2>&1
   KILN_VNNI=0 "$kiln" run "$g" -i "$out/$name.npy" --target cpu -o "$out/$name-off.npy" > /dev/null 2>&1
   cmp "$out/$name-on.npy" "$out/$name-ref.npy"
@@ -33,7 +36,7 @@ while read -r name kind shape; do
   done
 done < "$out/list.txt"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "every graph: --target cpu with and without KILN_VNNI=0 byte for byte --target int8"
+echo "every graph: --target cpu with and without KILN_VNNI=0 byte for byte --target int8 (qonnx: ref)"
 /usr/bin/python3 - "$out" "$rounds" <<'PY'
 import json, sys
 out, rounds = sys.argv[1], int(sys.argv[2])

@@ -62,17 +62,73 @@ static int matmul_geo(const GirGraph *g, const GirNode *n, GemmGeo *o)
     return 1;
 }
 
-/* Rows of A per step of the blocked VNNI kernel: each vector of B feeds
- * this many vpdpbusd. */
-#define VNNI_ROWS 4
+void klv_vnni_pack(int8_t *dst, const int8_t *src, int64_t bs_j, int64_t bs_k, int64_t K,
+                   int64_t N, int vl, int flip)
+{
+    int64_t G4 = (K + 3) / 4, j, kk;
+    for (j = 0; j < N; j++)
+        for (kk = 0; kk < K; kk++)
+            dst[((j / vl * G4 + kk / 4) * vl + j % vl) * 4 + kk % 4] =
+                (int8_t)(src[j * bs_j + kk * bs_k] ^ flip);
+}
+
+void klv_vnni_rows(KlvIr *ir, LLVMValueRef dp, LLVMTypeRef dpty, int vl, int64_t K,
+                   const LLVMValueRef *arow, int rb, LLVMValueRef bblk, LLVMValueRef accp,
+                   unsigned flip)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), bvt = LLVMVectorType(ir->i8, (unsigned)(vl * 4));
+    LLVMValueRef wv, a3[3], v;
+    int64_t kt = K / 4, kk;
+    int r;
+    KlvLoop lk;
+    /* whole words of K */
+    if (kt > 0) {
+        lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, kt));
+        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_mul(ir, lk.iv, klv_i64(ir, vl * 4))), "");
+        LLVMSetAlignment(wv, 1);
+        wv = LLVMBuildBitCast(b, wv, vt, "");
+        for (r = 0; r < rb; r++) {
+            LLVMValueRef aw = LLVMBuildLoad2(b, ir->i32, klv_gep(ir, ir->i8, arow[r], klv_mul(ir, lk.iv, klv_i64(ir, 4))), "");
+            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
+            LLVMSetAlignment(aw, 1);
+            if (flip)
+                aw = LLVMBuildXor(b, aw, LLVMConstInt(ir->i32, flip * 0x01010101u, 0), "");
+            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
+            a3[1] = klv_splat(ir, aw, vl);
+            a3[2] = wv;
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
+        }
+        klv_loop_end(ir, &lk);
+    }
+    /* the last K % 4 bytes: a word of A's bytes ^ flip (the rest 0; B's are 0) */
+    if (K % 4) {
+        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_i64(ir, kt * vl * 4)), "");
+        LLVMSetAlignment(wv, 1);
+        wv = LLVMBuildBitCast(b, wv, vt, "");
+        for (r = 0; r < rb; r++) {
+            LLVMValueRef aw = LLVMConstInt(ir->i32, 0, 0), ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
+            for (kk = 0; kk < K % 4; kk++) {
+                v = klv_load(ir, ir->i8, arow[r], klv_i64(ir, kt * 4 + kk));
+                if (flip)
+                    v = LLVMBuildXor(b, v, LLVMConstInt(ir->i8, flip, 0), "");
+                v = LLVMBuildZExt(b, v, ir->i32, "");
+                aw = LLVMBuildOr(b, aw, LLVMBuildShl(b, v, LLVMConstInt(ir->i32, (unsigned long long)(8 * kk), 0), ""), "");
+            }
+            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
+            a3[1] = klv_splat(ir, aw, vl);
+            a3[2] = wv;
+            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
+        }
+    }
+}
 
 /* The VNNI form for a constant B and an A contiguous along K: B packed at
- * compile time as int8 [N / VL][K4 / 4][VL][4] (K4: K rounded up to 4;
- * columns past N and bytes past K 0), so one vector holds 4 bytes of K for
- * VL columns; a step is VNNI_ROWS rows of A (the last block moved back to
- * end at M) and VL columns: per 4 bytes of K, A's word of each row (x +
- * 128: the word ^ 0x80808080) broadcast, one vpdpbusd per row into VL
- * lanes, no horizontal add.  The accumulators start at -128 * (the sum
+ * compile time by klv_vnni_pack, so one vector holds 4 bytes of K for VL
+ * columns; a step is KLV_VNNI_ROWS rows of A (the last block moved back to
+ * end at M) and VL columns (klv_vnni_rows): per 4 bytes of K, A's word of
+ * each row (x + 128: the word ^ 0x80808080) broadcast, one vpdpbusd per
+ * row into VL lanes, no horizontal add.  The accumulators start at -128 * (the sum
  * of each column); per lane the bias C, requantize and clamp on the way
  * out.  A's last K % 4 bytes come as bytes (nothing read past the row). */
 static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -81,25 +137,24 @@ static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, con
     static const char *rq[3] = {"rq_m_pos", "rq_m_neg", "rq_shift"};
     const int8_t *src = g->vals[n->in[1]].data;
     int64_t K4 = (o->K + 3) / 4 * 4, nJ = (o->N + vl - 1) / vl, G4 = K4 / 4, j, kk, r;
-    int64_t rb = o->M < VNNI_ROWS ? o->M : VNNI_ROWS, nI = (o->M + rb - 1) / rb, kt = o->K / 4;
+    int64_t rb = o->M < KLV_VNNI_ROWS ? o->M : KLV_VNNI_ROWS, nI = (o->M + rb - 1) / rb;
     int8_t *bp = calloc((size_t)(nJ * vl * K4), 1), *col = malloc((size_t)o->K + 1);
     int32_t *corr = calloc((size_t)(nJ * vl), 4);
     int arg_bp = n->nin + 1, arg_c = n->nin + 2, arg_rq = n->nin + 3, cnt, l;
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), bvt = LLVMVectorType(ir->i8, (unsigned)(vl * 4)), dpty;
-    LLVMValueRef dp, accp, outp, i0, jb, arow[VNNI_ROWS], bblk, wv, a3[3], lanes, mp, mn, sh, v;
-    KlvLoop lp, lk, ll;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), dpty;
+    LLVMValueRef dp, accp, outp, i0, jb, arow[KLV_VNNI_ROWS], bblk, lanes, mp, mn, sh, v;
+    KlvLoop lp, ll;
     if (!bp || !col || !corr) {
         free(bp);
         free(col);
         free(corr);
         return 0;
     }
+    klv_vnni_pack(bp, src, o->bs_j, o->bs_k, o->K, o->N, vl, 0);
     for (j = 0; j < o->N; j++) {
-        for (kk = 0; kk < o->K; kk++) {
+        for (kk = 0; kk < o->K; kk++)
             col[kk] = src[j * o->bs_j + kk * o->bs_k];
-            bp[((j / vl * G4 + kk / 4) * vl + j % vl) * 4 + kk % 4] = col[kk];
-        }
         corr[j] = klv_vnni_bias(0, col, o->K);
     }
     free(col);
@@ -110,8 +165,8 @@ static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, con
     dp = klv_vpdpbusd(ir, vl, &dpty);
 
     klv_kernel_begin(ir, name);
-    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, VNNI_ROWS), "acc");
-    outp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, (unsigned)(VNNI_ROWS * vl)), "out");
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, KLV_VNNI_ROWS), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, (unsigned)(KLV_VNNI_ROWS * vl)), "out");
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     jb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nJ), "");
     i0 = klv_mul(ir, LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nJ), ""), klv_i64(ir, rb));
@@ -126,42 +181,8 @@ static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, con
             LLVMBuildStore(b, c0, klv_gep(ir, vt, accp, klv_i64(ir, r)));
         }
     }
-    /* whole words of K */
-    if (kt > 0) {
-        lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, kt));
-        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_mul(ir, lk.iv, klv_i64(ir, vl * 4))), "");
-        LLVMSetAlignment(wv, 1);
-        wv = LLVMBuildBitCast(b, wv, vt, "");
-        for (r = 0; r < rb; r++) {
-            LLVMValueRef aw = LLVMBuildLoad2(b, ir->i32, klv_gep(ir, ir->i8, arow[r], klv_mul(ir, lk.iv, klv_i64(ir, 4))), "");
-            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
-            LLVMSetAlignment(aw, 1);
-            aw = LLVMBuildXor(b, aw, LLVMConstInt(ir->i32, 0x80808080u, 0), "");
-            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
-            a3[1] = klv_splat(ir, aw, vl);
-            a3[2] = wv;
-            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
-        }
-        klv_loop_end(ir, &lk);
-    }
-    /* the last K % 4 bytes: a word of A's bytes + 128 (the rest 0; B's are 0) */
-    if (o->K % 4) {
-        wv = LLVMBuildLoad2(b, bvt, klv_gep(ir, ir->i8, bblk, klv_i64(ir, kt * vl * 4)), "");
-        LLVMSetAlignment(wv, 1);
-        wv = LLVMBuildBitCast(b, wv, vt, "");
-        for (r = 0; r < rb; r++) {
-            LLVMValueRef aw = LLVMConstInt(ir->i32, 0, 0), ap = klv_gep(ir, vt, accp, klv_i64(ir, r));
-            for (kk = 0; kk < o->K % 4; kk++) {
-                v = klv_load(ir, ir->i8, arow[r], klv_i64(ir, kt * 4 + kk));
-                v = LLVMBuildZExt(b, LLVMBuildXor(b, v, LLVMConstInt(ir->i8, 0x80, 0), ""), ir->i32, "");
-                aw = LLVMBuildOr(b, aw, LLVMBuildShl(b, v, LLVMConstInt(ir->i32, (unsigned long long)(8 * kk), 0), ""), "");
-            }
-            a3[0] = LLVMBuildLoad2(b, vt, ap, "");
-            a3[1] = klv_splat(ir, aw, vl);
-            a3[2] = wv;
-            LLVMBuildStore(b, LLVMBuildCall2(b, dpty, dp, a3, 3, ""), ap);
-        }
-    }
+    /* A's bytes + 128: the byte ^ 0x80 */
+    klv_vnni_rows(ir, dp, dpty, vl, o->K, arow, (int)rb, bblk, accp, 0x80);
     for (r = 0; r < rb; r++) {
         LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, r)), ""),
                                          klv_gep(ir, ir->i32, outp, klv_i64(ir, r * vl)));

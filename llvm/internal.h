@@ -205,6 +205,25 @@ LLVMValueRef klv_vpdpbusd(KlvIr *ir, int lanes, LLVMTypeRef *ty);
  * of a dot product whose activations go into vpdpbusd as x + 128 (the
  * byte x ^ 0x80), so that bias' + sum(w * (x + 128)) = bias + sum(w * x). */
 int32_t klv_vnni_bias(int32_t bias, const int8_t *w, int64_t n);
+/* Rows of A per step of the blocked VNNI kernels (gemm_i8.c,
+ * kernels_qonnx.c): each vector of B feeds this many vpdpbusd. */
+#define KLV_VNNI_ROWS 4
+/* gemm_i8.c: the VNNI layout of a B [K, N] of bytes (element (k, j) at
+ * src[j * bs_j + k * bs_k]) into dst: int8 [N / vl][K4 / 4][vl][4] (K4: K
+ * rounded up to 4), each byte ^ flip (0x80: a u8 B as the s8 b - 128);
+ * dst's bytes past N and K are left as they are (0 from calloc). */
+void klv_vnni_pack(int8_t *dst, const int8_t *src, int64_t bs_j, int64_t bs_k, int64_t K,
+                   int64_t N, int vl, int flip);
+/* gemm_i8.c: the dot products of rows arow[0 .. rb) of A (K contiguous
+ * bytes each, taken as the unsigned byte ^ flip: 0x80 for an i8 A, 0 for
+ * a u8 one) with the vl columns of one block of a B in klv_vnni_pack's
+ * layout at bblk, added into the rb <i32 x vl> vectors at accp through
+ * vpdpbusd (dp, dpty from klv_vpdpbusd), modulo 2^32.  Whole words of K
+ * are loaded, the last K % 4 bytes one by one: nothing is read past a
+ * row of A. */
+void klv_vnni_rows(KlvIr *ir, LLVMValueRef dp, LLVMTypeRef dpty, int vl, int64_t K,
+                   const LLVMValueRef *arow, int rb, LLVMValueRef bblk, LLVMValueRef accp,
+                   unsigned flip);
 /* kiln_requant of graphir/requant.h on an i32 accumulator with i64
  * multipliers and shift, then the clamp to [lo, hi]; an i8. */
 LLVMValueRef klv_requant(KlvIr *ir, LLVMValueRef acc, LLVMValueRef mpos, LLVMValueRef mneg,

@@ -2,7 +2,7 @@
  * Kernels that move data without arithmetic, for any element type: 1-D
  * to 3-D MaxPool (and AveragePool's window walk), Concat and Split, the
  * copies of Reshape-like ops, tables of shape-only results (Shape, Size,
- * EyeLike), gathers and scatters of computed indices (guarded: an index
+ * EyeLike), ConstantOfShape, Range and OneHot of static shapes, gathers and scatters of computed indices (guarded: an index
  * out of range hands the node to the interpreter), and gathers.  A gather
  * (Resize nearest, Transpose, Slice, Pad, and with constant indices,
  * shapes or repeats Gather, GatherElements, GatherND, Expand, Tile,
@@ -826,6 +826,131 @@ static int emit_maxunpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     return 1;
 }
 
+/* ConstantOfShape of a static output (eval_CONSTANTOFSHAPE): every element
+ * the bytes of the value attribute (zeros without one); the shape input's
+ * data is not read. */
+static int emit_fill(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    const GirAttr *v = gir_attr(n, "value");
+    int64_t es = (int64_t)gir_dtype_size(yt->dtype), cnt = gir_type_numel(yt);
+    uint64_t bits = 0;
+    LLVMTypeRef et;
+    KlvLoop l;
+    if (es < 1 || es > 8 || cnt < 0)
+        return 0;
+    if (v && (v->t.type.dtype != yt->dtype || gir_type_numel(&v->t.type) < 1 || !v->t.data))
+        return 0;
+    if (v)
+        memcpy(&bits, v->t.data, (size_t)es); /* little-endian: the low es bytes */
+    et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    klv_store(ir, et, klv_arg(ir, n->nin), l.iv, LLVMConstInt(et, bits, 0));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = cnt;
+    plan->work = 1;
+    return 1;
+}
+
+/* Range of a static output (eval_RANGE): y[i] = start + i * delta, start
+ * and delta read at run time (limit only sets the count, which the type
+ * holds); integers in wrapping int64 then truncated as st_i, floats in
+ * double then stored as st_f. */
+static int emit_range(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                      KlvPlan *plan)
+{
+    const GirType *yt = &g->vals[n->out[0]].type;
+    GirDType t = yt->dtype;
+    int64_t cnt = gir_type_numel(yt);
+    int k, isf = t == GIR_DT_F32 || t == GIR_DT_F64;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef st, dl, v;
+    KlvLoop l;
+    if (n->nin != 3 || cnt < 0 || yt->rank != 1 ||
+        !(isf || t == GIR_DT_I16 || t == GIR_DT_I32 || t == GIR_DT_I64))
+        return 0;
+    for (k = 0; k < 3; k++)
+        if (n->in[k] < 0 || g->vals[n->in[k]].type.dtype != t || gir_type_numel(&g->vals[n->in[k]].type) != 1)
+            return 0;
+    klv_kernel_begin(ir, name);
+    if (isf) {
+        st = klv_load_f64(ir, t, klv_arg(ir, 0), klv_i64(ir, 0));
+        dl = klv_load_f64(ir, t, klv_arg(ir, 2), klv_i64(ir, 0));
+    } else {
+        st = LLVMBuildSExt(b, klv_load(ir, klv_elem_type(ir, t), klv_arg(ir, 0), klv_i64(ir, 0)), ir->i64, "");
+        dl = LLVMBuildSExt(b, klv_load(ir, klv_elem_type(ir, t), klv_arg(ir, 2), klv_i64(ir, 0)), ir->i64, "");
+    }
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    if (isf) {
+        v = LLVMBuildFAdd(b, st, LLVMBuildFMul(b, LLVMBuildSIToFP(b, l.iv, LLVMTypeOf(st), ""), dl, ""), "");
+        klv_store_f64(ir, t, klv_arg(ir, n->nin), l.iv, v);
+    } else {
+        v = LLVMBuildAdd(b, st, LLVMBuildMul(b, l.iv, dl, ""), "");
+        klv_store(ir, klv_elem_type(ir, t), klv_arg(ir, n->nin), l.iv,
+                  LLVMBuildTrunc(b, v, klv_elem_type(ir, t), ""));
+    }
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = cnt;
+    plan->work = 2;
+    return 1;
+}
+
+/* OneHot of a static output (eval_ONEHOT): output element (o, d, i) of the
+ * axis of depth is values[1] when d is the hot position of index o * inner
+ * + i, else values[0]; the hot position as the interpreter finds it: the
+ * index as a double, plus depth when negative, truncated (d2i: NaN gives
+ * 0, beyond +-9.2e18 none of [0, depth)). */
+static int emit_onehot(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                       KlvPlan *plan)
+{
+    const GirType *it = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int64_t ax = gir_attr_int(n, "axis", -1), es = (int64_t)gir_dtype_size(yt->dtype), outer, depth, inner;
+    int64_t cnt = gir_type_numel(yt);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), et;
+    LLVMValueRef x, dd, o, in, v, w, hot;
+    KlvLoop l;
+    if (n->nin != 3 || n->in[0] < 0 || n->in[2] < 0 || !klv_elem_type(ir, it->dtype) ||
+        it->dtype == GIR_DT_BOOL || es < 1 || es > 8 || cnt < 1 || yt->rank != it->rank + 1 ||
+        g->vals[n->in[2]].type.dtype != yt->dtype || gir_type_numel(&g->vals[n->in[2]].type) < 2)
+        return 0;
+    if (ax < 0)
+        ax += yt->rank;
+    if (ax < 0 || ax >= yt->rank)
+        return 0;
+    outer = klv_dims_prod(yt->dims, 0, ax);
+    depth = yt->dims[ax];
+    inner = klv_dims_prod(yt->dims, ax + 1, yt->rank);
+    if (outer * inner != gir_type_numel(it))
+        return 0;
+    et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
+    klv_kernel_begin(ir, name);
+    l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    in = LLVMBuildSRem(b, l.iv, klv_i64(ir, inner), "");
+    x = LLVMBuildSDiv(b, l.iv, klv_i64(ir, inner), "");
+    dd = LLVMBuildSRem(b, x, klv_i64(ir, depth), "");
+    o = LLVMBuildSDiv(b, x, klv_i64(ir, depth), "");
+    v = klv_load_f64(ir, it->dtype, klv_arg(ir, 0), klv_add(ir, klv_mul(ir, o, klv_i64(ir, inner)), in));
+    w = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, LLVMConstReal(d, 0), ""),
+                        LLVMBuildFAdd(b, v, LLVMConstReal(d, (double)depth), ""), v, "");
+    /* in (-1, depth): fptosi is defined; outside it no d matches (-1) */
+    hot = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, w, LLVMConstReal(d, -1), ""),
+                                          LLVMBuildFCmp(b, LLVMRealOLT, w, LLVMConstReal(d, (double)depth), ""), ""),
+                          LLVMBuildFPToSI(b, w, ir->i64, ""), klv_i64(ir, -1), "");
+    hot = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""), klv_i64(ir, 0), hot, "");
+    klv_store(ir, et, klv_arg(ir, n->nin), l.iv,
+              klv_load(ir, et, klv_arg(ir, 2), LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, hot, dd, ""), ir->i64, "")));
+    klv_loop_end(ir, &l);
+    klv_kernel_end(ir);
+    plan->range = cnt;
+    plan->work = 4;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -878,6 +1003,12 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
     case GIR_OP_DEPTHTOSPACE:
     case GIR_OP_SPACETODEPTH:
         return emit_gather(ir, g, n, name, plan);
+    case GIR_OP_CONSTANTOFSHAPE:
+        return emit_fill(ir, g, n, name, plan);
+    case GIR_OP_RANGE:
+        return emit_range(ir, g, n, name, plan);
+    case GIR_OP_ONEHOT:
+        return emit_onehot(ir, g, n, name, plan);
     case GIR_OP_REVERSESEQUENCE:
         if (n->nin == 2 && g->vals[n->in[1]].kind != GIR_VAL_CONST)
             return emit_revseq_dyn(ir, g, n, name, plan);

@@ -16,8 +16,14 @@
  * input channel and tap, the weight times a run of input pixels whose
  * bounds are worked out at compile time, so with stride 1 the inner loop is
  * a contiguous widening multiply-add that LLVM vectorizes; the MatMul keeps
- * a row of C likewise and adds a times a row of B per k.
+ * a row of C likewise and adds a times a row of B per k.  Where the target
+ * has VNNI (KlvIr.vnni; KILN_VNNI=0 takes it away) the MatMul instead runs
+ * the int8 MatMul's blocked vpdpbusd kernel (klv_vnni_pack, klv_vnni_rows
+ * of gemm_i8.c) with the zero points and the u8/i8 offsets folded into
+ * per-row and per-column terms (emit_matmul_vnni).
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,6 +278,207 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     return 1;
 }
 
+/* The most |a - a_zp| and |b - b_zp| can be: a u8 less an i8 zero point or
+ * an i8 less a u8 one. */
+#define QMM_SPAN 383
+
+/* The VNNI form of emit_matmul (ir->vnni; for QLinearMatMul only where K *
+ * QMM_SPAN^2 fits in an i32, so that its exact int64 sum equals the i32
+ * one taken modulo 2^32).  vpdpbusd multiplies unsigned bytes by signed
+ * ones, so a goes in as u = a + ca (ca = 128 for an i8 a: the byte ^ 0x80;
+ * 0 for u8) and b as s = b + cb (cb = -128 for a u8 b: the byte ^ 0x80; 0
+ * for i8).  With alpha = ca + a_zp[i] and beta = cb + b_zp[j],
+ *   sum_k (a - a_zp)(b - b_zp) = sum_k (u - alpha)(s - beta)
+ *     = dot(u, s) - beta * sum_k u - alpha * (sum_k s - K * beta),
+ * all modulo 2^32: dot(u, s) from klv_vnni_rows over B packed by
+ * klv_vnni_pack (each of B's batches; at compile time for a constant B,
+ * else by the _pre kernel), sum_k s per column packed beside it, sum_k u
+ * per row of A made by the _pre kernel (only when beta can be nonzero: a
+ * u8 b or a b_zp), the zero points read from their buffers at run time.
+ * A step is KLV_VNNI_ROWS rows and VL columns of one batch, as the int8
+ * MatMul's blocked kernel; the extras are the batch table (A's row and
+ * B's batch index per batch; tab, given in elements, is made so), packed
+ * B, the column sums, [the row sums], [the guard].  Takes tab. */
+static int emit_matmul_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                            KlvPlan *plan, int64_t M, int64_t K, int64_t N, int64_t batches,
+                            int64_t *tab, int known)
+{
+    int ql = n->op == GIR_OP_QLINEARMATMUL, as = 0, bs = ql ? 3 : 1, azs = 2, bzs = ql ? 5 : 3;
+    const GirValue *bval = &g->vals[n->in[bs]];
+    GirDType ad = g->vals[n->in[as]].type.dtype, yd = g->vals[n->out[0]].type.dtype;
+    int vl = (ir->vnni & KLV_VNNI_512) ? 16 : 8, guard = -1, r;
+    unsigned fa = ad == GIR_DT_I8 ? 0x80 : 0;
+    int fb = bval->type.dtype == GIR_DT_U8 ? 0x80 : 0;
+    int need_ru = fb || slot(n, bzs) >= 0, need_alpha = fa || slot(n, azs) >= 0;
+    int bconst = bval->kind == GIR_VAL_CONST && bval->data != NULL;
+    int64_t K4 = (K + 3) / 4 * 4, G4 = K4 / 4, nJ = (N + vl - 1) / vl, blk = nJ * vl * K4;
+    int64_t rb = M < KLV_VNNI_ROWS ? M : KLV_VNNI_ROWS, nI = (M + rb - 1) / rb;
+    int64_t nbb = gir_type_numel(&bval->type) / (K * N), rows = gir_type_numel(&g->vals[n->in[as]].type) / K;
+    int64_t bi, bb, j, kk, nb;
+    int arg_tab = n->nin + 1, arg_bp = n->nin + 2, arg_cs = n->nin + 3, arg_ru = n->nin + 4;
+    int8_t *bp = calloc((size_t)(nbb * blk) + 1, 1);
+    int32_t *cs = calloc((size_t)(nbb * nJ * vl) + 1, 4), *ru = need_ru ? calloc((size_t)rows + 1, 4) : NULL;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), dpty, d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef dp, accp, outp, t, jb, ib, bat, i0, ar0, bbat, bblk, arow[KLV_VNNI_ROWS];
+    LLVMValueRef alpha[KLV_VNNI_ROWS], rsum[KLV_VNNI_ROWS], lanes, jj, csj, beta = NULL, v, zp = NULL, m;
+    KlvLoop lp, ll;
+    if (!bp || !cs || (need_ru && !ru)) {
+        free(bp);
+        free(cs);
+        free(ru);
+        free(tab);
+        return 0;
+    }
+    if (bconst) {
+        const int8_t *src = bval->data;
+        for (bb = 0; bb < nbb; bb++) {
+            klv_vnni_pack(bp + bb * blk, src + bb * K * N, 1, N, K, N, vl, fb);
+            for (j = 0; j < N; j++) {
+                uint32_t sum = 0;
+                for (kk = 0; kk < K; kk++)
+                    sum += (uint32_t)(int32_t)(int8_t)(src[bb * K * N + kk * N + j] ^ fb);
+                cs[bb * nJ * vl + j] = (int32_t)sum;
+            }
+        }
+    }
+    for (bi = 0; bi < batches; bi++) {
+        tab[2 * bi] /= K;
+        tab[2 * bi + 1] /= K * N;
+    }
+    klv_plan_extra(plan, tab, (int64_t)sizeof *tab * 2 * batches, KLV_TABLE, 1);
+    klv_plan_extra(plan, bp, nbb * blk, bconst ? KLV_TABLE : KLV_SCRATCH, 1);
+    klv_plan_extra(plan, cs, nbb * nJ * vl * 4, bconst ? KLV_TABLE : KLV_SCRATCH, 1);
+    if (need_ru)
+        klv_plan_extra(plan, ru, rows * 4, KLV_SCRATCH, 1);
+    if (ql && !known)
+        guard = klv_plan_guard(plan, n);
+
+    nb = bconst ? 0 : nbb * N;
+    if (nb || need_ru) {
+        /* the _pre kernel: step q < nb packs column q % N of B's batch q / N
+         * (s = b ^ fb) and sums it; the others sum row q - nb of A (u = a ^
+         * fa) */
+        char pre[48];
+        LLVMValueRef q, src, dst, sum, x;
+        LLVMBasicBlockRef tb, ta, done;
+        KlvLoop lr, lq;
+        snprintf(pre, sizeof pre, "%s_pre", name);
+        klv_kernel_begin(ir, pre);
+        tb = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "packb");
+        ta = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "suma");
+        done = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "packed");
+        sum = LLVMBuildAlloca(b, ir->i32, "sum");
+        lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        LLVMBuildStore(b, LLVMConstInt(ir->i32, 0, 0), sum);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, lr.iv, klv_i64(ir, nb), ""), tb, ta);
+        LLVMPositionBuilderAtEnd(b, tb);
+        if (nb) {
+            LLVMValueRef bq = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, N), ""), jq = LLVMBuildSRem(b, lr.iv, klv_i64(ir, N), "");
+            src = klv_gep(ir, ir->i8, klv_arg(ir, bs), klv_add(ir, klv_mul(ir, bq, klv_i64(ir, K * N)), jq));
+            dst = klv_add(ir, klv_mul(ir, bq, klv_i64(ir, blk)),
+                          klv_add(ir, klv_mul(ir, LLVMBuildSDiv(b, jq, klv_i64(ir, vl), ""), klv_i64(ir, G4 * vl * 4)),
+                                  klv_mul(ir, LLVMBuildSRem(b, jq, klv_i64(ir, vl), ""), klv_i64(ir, 4))));
+            dst = klv_gep(ir, ir->i8, klv_arg(ir, arg_bp), dst);
+            lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, K));
+            x = klv_load(ir, ir->i8, src, klv_mul(ir, lq.iv, klv_i64(ir, N)));
+            if (fb)
+                x = LLVMBuildXor(b, x, LLVMConstInt(ir->i8, (unsigned long long)fb, 0), "");
+            klv_store(ir, ir->i8, dst,
+                      klv_add(ir, klv_mul(ir, LLVMBuildLShr(b, lq.iv, klv_i64(ir, 2), ""), klv_i64(ir, vl * 4)),
+                              LLVMBuildAnd(b, lq.iv, klv_i64(ir, 3), "")), x);
+            LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), LLVMBuildSExt(b, x, ir->i32, ""), ""), sum);
+            klv_loop_end(ir, &lq);
+            klv_store(ir, ir->i32, klv_arg(ir, arg_cs), klv_add(ir, klv_mul(ir, bq, klv_i64(ir, nJ * vl)), jq),
+                      LLVMBuildLoad2(b, ir->i32, sum, ""));
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, ta);
+        if (need_ru) {
+            q = LLVMBuildSub(b, lr.iv, klv_i64(ir, nb), "");
+            src = klv_gep(ir, ir->i8, klv_arg(ir, as), klv_mul(ir, q, klv_i64(ir, K)));
+            lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, K));
+            x = klv_load(ir, ir->i8, src, lq.iv);
+            if (fa)
+                x = LLVMBuildXor(b, x, LLVMConstInt(ir->i8, fa, 0), "");
+            LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), LLVMBuildZExt(b, x, ir->i32, ""), ""), sum);
+            klv_loop_end(ir, &lq);
+            klv_store(ir, ir->i32, klv_arg(ir, arg_ru), q, LLVMBuildLoad2(b, ir->i32, sum, ""));
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        klv_loop_end(ir, &lr);
+        klv_kernel_end(ir);
+        plan->pre = 1;
+        plan->pre_range = nb + (need_ru ? rows : 0);
+        plan->pre_work = K;
+    }
+
+    dp = klv_vpdpbusd(ir, vl, &dpty);
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, KLV_VNNI_ROWS), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, (unsigned)(KLV_VNNI_ROWS * vl)), "out");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    jb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nJ), "");
+    t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nJ), "");
+    ib = LLVMBuildSRem(b, t, klv_i64(ir, nI), "");
+    bat = LLVMBuildSDiv(b, t, klv_i64(ir, nI), "");
+    i0 = klv_mul(ir, ib, klv_i64(ir, rb));
+    i0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, i0, klv_i64(ir, M - rb), ""), klv_i64(ir, M - rb), i0, "");
+    ar0 = klv_add(ir, klv_load(ir, ir->i64, klv_arg(ir, arg_tab), klv_mul(ir, bat, klv_i64(ir, 2))), i0);
+    bbat = klv_load(ir, ir->i64, klv_arg(ir, arg_tab), klv_affine(ir, bat, 2, 1));
+    bblk = klv_gep(ir, ir->i8, klv_arg(ir, arg_bp),
+                   klv_add(ir, klv_mul(ir, bbat, klv_i64(ir, blk)), klv_mul(ir, jb, klv_i64(ir, G4 * vl * 4))));
+    for (r = 0; r < rb; r++) {
+        arow[r] = klv_gep(ir, ir->i8, klv_arg(ir, as), klv_mul(ir, klv_add(ir, ar0, klv_i64(ir, r)), klv_i64(ir, K)));
+        LLVMBuildStore(b, LLVMConstNull(vt), klv_gep(ir, vt, accp, klv_i64(ir, r)));
+    }
+    klv_vnni_rows(ir, dp, dpty, vl, K, arow, (int)rb, bblk, accp, fa);
+    for (r = 0; r < rb; r++) {
+        LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, r)), ""),
+                                         klv_gep(ir, ir->i32, outp, klv_i64(ir, r * vl)));
+        LLVMSetAlignment(st, 4);
+        if (need_alpha)
+            alpha[r] = LLVMBuildAdd(b, zp_at(ir, g, n, azs, klv_add(ir, i0, klv_i64(ir, r))),
+                                    LLVMConstInt(ir->i32, fa ? 128 : 0, 0), "");
+        if (need_ru)
+            rsum[r] = klv_load(ir, ir->i32, klv_arg(ir, arg_ru), klv_add(ir, ar0, klv_i64(ir, r)));
+    }
+    if (ql)
+        zp = zp_at(ir, g, n, 7, klv_i64(ir, 0));
+    /* out: lane l of row r is column jb * VL + l of row i0 + r */
+    lanes = LLVMBuildSub(b, klv_i64(ir, N), klv_mul(ir, jb, klv_i64(ir, vl)), "");
+    lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, lanes, klv_i64(ir, vl), ""), klv_i64(ir, vl), lanes, "");
+    ll = klv_loop_begin(ir, klv_i64(ir, 0), lanes);
+    jj = klv_add(ir, klv_mul(ir, jb, klv_i64(ir, vl)), ll.iv);
+    csj = klv_load(ir, ir->i32, klv_arg(ir, arg_cs), klv_add(ir, klv_mul(ir, bbat, klv_i64(ir, nJ * vl)), jj));
+    if (need_ru) {
+        beta = LLVMBuildAdd(b, zp_at(ir, g, n, bzs, jj), LLVMConstInt(ir->i32, fb ? (unsigned long long)-128 : 0, 1), "");
+        csj = LLVMBuildSub(b, csj, LLVMBuildMul(b, beta, LLVMConstInt(ir->i32, (unsigned long long)K, 0), ""), "");
+    }
+    for (r = 0; r < rb; r++) {
+        LLVMValueRef ii = klv_add(ir, i0, klv_i64(ir, r));
+        LLVMValueRef idx = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, bat, klv_i64(ir, M)), ii), klv_i64(ir, N)), jj);
+        v = klv_load(ir, ir->i32, outp, klv_add(ir, ll.iv, klv_i64(ir, r * vl)));
+        if (need_ru)
+            v = LLVMBuildSub(b, v, LLVMBuildMul(b, beta, rsum[r], ""), "");
+        if (need_alpha)
+            v = LLVMBuildSub(b, v, LLVMBuildMul(b, alpha[r], csj, ""), "");
+        if (ql) {
+            m = qmul(ir, scale_at(ir, g, n, 1, ii), scale_at(ir, g, n, 4, jj), scale_at(ir, g, n, 6, klv_i64(ir, 0)), guard);
+            st_sat(ir, yd, klv_arg(ir, n->nin), idx, LLVMBuildFMul(b, LLVMBuildSIToFP(b, v, d, ""), m, ""), zp);
+        } else {
+            klv_store(ir, ir->i32, klv_arg(ir, n->nin), idx, v);
+        }
+    }
+    klv_loop_end(ir, &ll);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = batches * nI * nJ;
+    plan->work = rb * vl * (G4 + 1);
+    return 1;
+}
+
 /* MatMulInteger (a 0, b 1, a_zp 2, b_zp 3 -> i32) and QLinearMatMul (a 0,
  * a_scale 1, a_zp 2, b 3, b_scale 4, b_zp 5, y_scale 6, y_zp 7): a's zero
  * point and scale per row, b's per column, batches broadcast as numpy
@@ -342,6 +549,8 @@ static int emit_matmul(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         for (d = nbat - 1; d >= 0 && ++idx[d] == bdims[d]; d--)
             idx[d] = 0;
     }
+    if (ir->vnni && (!ql || K <= INT32_MAX / (QMM_SPAN * QMM_SPAN)))
+        return emit_matmul_vnni(ir, g, n, name, plan, M, K, N, batches, tab, known);
     klv_plan_extra(plan, tab, (int64_t)sizeof *tab * 2 * batches, KLV_TABLE, 1);
     if (ql && !known)
         guard = klv_plan_guard(plan, n);
