@@ -40,7 +40,8 @@ void kiln_quant_usage(FILE *f)
             "  --bias-correct     each Conv's and Gemm's bias absorbs the mean error of its int8\n"
             "                     weights on its input's calibration means\n"
             "  --channel-scales S auto | off (default): auto gives a conv -> LutI8 -> conv run\n"
-            "                     whose channels' ranges are imbalanced a scale per channel\n",
+            "                     and a conv -> MaxPool* -> depthwise conv run whose channels'\n"
+            "                     ranges are imbalanced a scale per channel\n",
             KILN_CALIB_RANDOM);
 }
 
