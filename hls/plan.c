@@ -85,10 +85,8 @@ void hls_plan_set_clk2x(HlsPlan *p, int on)
         p->stages[i].clk2x = on && hls_is_conv(&p->stages[i]);
 }
 
-/* hls_plan_new; lut_cpu non-NULL: the LutI8s with a table per channel go
- * to the CPU with that reason. */
-static HlsPlan *plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
-                         GirError *e)
+HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
+                      GirError *e)
 {
     HlsPlan *p = calloc(1, sizeof *p);
     int i;
@@ -136,10 +134,6 @@ static HlsPlan *plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const
     return p;
 }
 
-HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e)
-{
-    return plan_new(g, b, mhz, NULL, e);
-}
 
 /* Whether plan p has a kiln_lut with a table per channel. */
 static int has_lut_chans(const HlsPlan *p)
@@ -305,7 +299,7 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     char (*grow)[HLS_GROW_LEN];
     char over[160], lut_cpu[200] = "";
 again:
-    p = plan_new(g, b, o->mhz, lut_cpu[0] ? lut_cpu : NULL, e);
+    p = hls_plan_new(g, b, o->mhz, lut_cpu[0] ? lut_cpu : NULL, e);
     if (!p)
         return NULL;
     if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, fold_lb, e) < 0) {
@@ -419,7 +413,7 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
                          const char *spec, int size, int lb, const HlsPlan *bar)
 {
     GirError e = {0};
-    HlsPlan *p = hls_plan_new(g, b, o->mhz, &e);
+    HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, &e);
     int ok = 0, r;
     if (!p)
         return 0;

@@ -22,8 +22,11 @@ int hls_find_root(int *parent, int i);
 const char *hls_whome_name(HlsWeightHome h);
 
 /* A plan of g's partition for b at mhz (0: board default), stages with
- * their engines and the smallest parallelism, nothing evaluated yet. */
-HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, GirError *e);
+ * their engines and the smallest parallelism, nothing evaluated yet;
+ * lut_cpu non-NULL: the LutI8s with a table per channel go to the CPU with
+ * that reason (the plan that did not fit with them on kiln_lut). */
+HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
+                      GirError *e);
 /* Evaluate p's choices as they stand (no exploration, no placement) and
  * write the stages' reasons.  0 or -1 + e. */
 int hls_plan_reeval(HlsPlan *p, GirError *e);

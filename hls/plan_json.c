@@ -36,6 +36,8 @@ char *hls_plan_json(const HlsPlan *p)
     cJSON_AddNumberToObject(root, "clock_mhz", p->mhz);
     if (p->clk2x)
         cJSON_AddBoolToObject(root, "clk2x", 1);
+    if (p->lut_cpu[0]) /* the tables per channel did not fit: on the CPU, and why */
+        cJSON_AddStringToObject(root, "lut_cpu", p->lut_cpu);
     cJSON_AddStringToObject(root, "note", "figures are predictions of the cycle and resource models");
     st = cJSON_AddArrayToObject(root, "stages");
     for (i = 0; i < p->nstage; i++) {
@@ -464,7 +466,16 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
         gir_error_at(e, gir_loc_none(), "%s: $.stages: expected an array", path);
         goto fail;
     }
-    p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, e);
+    {
+        const cJSON *lc = cJSON_GetObjectItemCaseSensitive(root, "lut_cpu");
+        if (lc && (!cJSON_IsString(lc) || !lc->valuestring[0] ||
+                   strlen(lc->valuestring) >= sizeof p->lut_cpu)) {
+            gir_error_at(e, gir_loc_none(), "%s: $.lut_cpu: expected a reason of 1 to %d characters",
+                         path, (int)sizeof p->lut_cpu - 1);
+            goto fail;
+        }
+        p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, lc ? lc->valuestring : NULL, e);
+    }
     if (!p)
         goto fail;
     {
