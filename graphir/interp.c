@@ -2165,24 +2165,32 @@ typedef struct {
     int64_t i; /* index along the axis */
 } TopkItem;
 
+/* -1, 0 or 1 as value x is below, equal to or above y, NaN above every
+ * number and NaNs equal: a total order, so qsort's result is defined. */
+static int topk_cmp_v(double x, double y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);
+    return (x > y) - (x < y);
+}
+
 static int topk_largest(const void *a, const void *b)
 {
     const TopkItem *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v > y->v ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    int c = topk_cmp_v(y->v, x->v);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 static int topk_smallest(const void *a, const void *b)
 {
     const TopkItem *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v < y->v ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
+    int c = topk_cmp_v(x->v, y->v);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 /* TopK: the sorted order puts ties at the lower index first, as ONNX
- * requires; sorted=0 may return any order, so sorting is also right. */
+ * requires, and NaN above every number (first with largest, last with
+ * smallest); sorted=0 may return any order, so sorting is also right. */
 static int eval_TOPK(const GirNode *n, const GirTensor *const *ins, GirTensor *const *outs,
                      GirError *e)
 {

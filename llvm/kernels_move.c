@@ -951,6 +951,100 @@ static int emit_onehot(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
+/* Whether item (a, ia) comes before (b, ib) in TopK's order (eval_TOPK's
+ * comparators): by value, larger first (largest) or smaller first, NaN
+ * above every number and NaNs equal among themselves, ties to the lower
+ * index. */
+static LLVMValueRef topk_before(KlvIr *ir, int largest, LLVMValueRef a, LLVMValueRef ia,
+                                LLVMValueRef b, LLVMValueRef ib)
+{
+    LLVMBuilderRef bl = ir->b;
+    LLVMValueRef na = LLVMBuildFCmp(bl, LLVMRealUNO, a, a, ""), nb = LLVMBuildFCmp(bl, LLVMRealUNO, b, b, "");
+    LLVMValueRef first, eq;
+    if (largest) /* a above b: a NaN over a number, or the ordered a > b */
+        first = LLVMBuildOr(bl, LLVMBuildAnd(bl, na, LLVMBuildNot(bl, nb, ""), ""),
+                            LLVMBuildFCmp(bl, LLVMRealOGT, a, b, ""), "");
+    else
+        first = LLVMBuildOr(bl, LLVMBuildAnd(bl, nb, LLVMBuildNot(bl, na, ""), ""),
+                            LLVMBuildFCmp(bl, LLVMRealOLT, a, b, ""), "");
+    eq = LLVMBuildOr(bl, LLVMBuildAnd(bl, na, nb, ""), LLVMBuildFCmp(bl, LLVMRealOEQ, a, b, ""), "");
+    return LLVMBuildOr(bl, first, LLVMBuildAnd(bl, eq, LLVMBuildICmp(bl, LLVMIntSLT, ia, ib, ""), ""), "");
+}
+
+/* TopK of a static K (its output's extent on the axis) by selection: the
+ * r-th output is the first item in TopK's order among those after the
+ * (r-1)-th, so K passes over the axis, no sort and no branch but the loops.
+ * Values compare as doubles (ld_f), integers are copied as they are, floats
+ * stored from their double (st_f), as eval_TOPK does. */
+static int emit_topk(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    int64_t ax = gir_attr_int(n, "axis", -1), outer, len, inner, k;
+    int largest = gir_attr_int(n, "largest", 1) != 0;
+    int isint = !klv_is_float_dt(xt->dtype);
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), et = klv_elem_type(ir, xt->dtype);
+    LLVMValueRef pv, pi, bv, bi, o, in, base, v, take, at, bestv, besti;
+    KlvLoop lr, lk, li;
+    if (n->nin != 2 || n->nout != 2 || !et || xt->dtype == GIR_DT_BOOL || xt->rank < 1 ||
+        yt->rank != xt->rank || !gir_type_is_static(xt) || !gir_type_is_static(yt))
+        return 0;
+    if (ax < 0)
+        ax += xt->rank;
+    if (ax < 0 || ax >= xt->rank)
+        return 0;
+    outer = klv_dims_prod(xt->dims, 0, ax);
+    len = xt->dims[ax];
+    inner = klv_dims_prod(xt->dims, ax + 1, xt->rank);
+    k = yt->dims[ax];
+    if (k < 1 || k > len || outer * inner < 1)
+        return 0;
+    klv_kernel_begin(ir, name);
+    pv = LLVMBuildAlloca(b, d, "pv");
+    pi = LLVMBuildAlloca(b, ir->i64, "pi");
+    bv = LLVMBuildAlloca(b, d, "bv");
+    bi = LLVMBuildAlloca(b, ir->i64, "bi");
+    lr = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir)); /* one (outer, inner) line */
+    in = LLVMBuildSRem(b, lr.iv, klv_i64(ir, inner), "");
+    o = LLVMBuildSDiv(b, lr.iv, klv_i64(ir, inner), "");
+    base = klv_add(ir, klv_mul(ir, o, klv_i64(ir, len * inner)), in);
+    lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, k));
+    LLVMBuildStore(b, klv_i64(ir, -1), bi);
+    LLVMBuildStore(b, LLVMConstReal(d, 0), bv);
+    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, len));
+    v = klv_load_f64(ir, xt->dtype, klv_arg(ir, 0), klv_add(ir, base, klv_mul(ir, li.iv, klv_i64(ir, inner))));
+    bestv = LLVMBuildLoad2(b, d, bv, "");
+    besti = LLVMBuildLoad2(b, ir->i64, bi, "");
+    /* after the previous pick (none before the first), before the best so far */
+    take = LLVMBuildAnd(b,
+                        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, lk.iv, klv_i64(ir, 0), ""),
+                                    topk_before(ir, largest, LLVMBuildLoad2(b, d, pv, ""),
+                                                LLVMBuildLoad2(b, ir->i64, pi, ""), v, li.iv), ""),
+                        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, besti, klv_i64(ir, 0), ""),
+                                    topk_before(ir, largest, v, li.iv, bestv, besti), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, v, bestv, ""), bv);
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, li.iv, besti, ""), bi);
+    klv_loop_end(ir, &li);
+    bestv = LLVMBuildLoad2(b, d, bv, "");
+    besti = LLVMBuildLoad2(b, ir->i64, bi, "");
+    LLVMBuildStore(b, bestv, pv);
+    LLVMBuildStore(b, besti, pi);
+    at = klv_add(ir, klv_add(ir, klv_mul(ir, o, klv_i64(ir, k * inner)), klv_mul(ir, lk.iv, klv_i64(ir, inner))), in);
+    if (isint)
+        klv_store(ir, et, klv_arg(ir, 2), at,
+                  klv_load(ir, et, klv_arg(ir, 0), klv_add(ir, base, klv_mul(ir, besti, klv_i64(ir, inner)))));
+    else
+        klv_store_f64(ir, xt->dtype, klv_arg(ir, 2), at, bestv);
+    klv_store(ir, ir->i64, klv_arg(ir, 3), at, besti);
+    klv_loop_end(ir, &lk);
+    klv_loop_end(ir, &lr);
+    klv_kernel_end(ir);
+    plan->range = outer * inner;
+    plan->work = k * len * 8;
+    return 1;
+}
+
 int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                   KlvPlan *plan, GirError *e)
 {
@@ -965,6 +1059,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_maxpool(ir, g, n, name, plan);
     if (n->op == GIR_OP_MAXUNPOOL)
         return emit_maxunpool(ir, g, n, name, plan);
+    if (n->op == GIR_OP_TOPK)
+        return emit_topk(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
     switch (n->op) {
