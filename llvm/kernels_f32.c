@@ -691,6 +691,35 @@ static int emit_unary(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     return 1;
 }
 
+/* YoloHead (eval_YOLO): the logistic 1 / (1 + expf(-x)) in f32 on every
+ * channel but the box's w and h (entries 2 and 3 of each anchor's 5 +
+ * classes), those copied. */
+static int emit_yolo(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                     KlvPlan *plan)
+{
+    const GirType *t = &g->vals[n->in[0]].type;
+    int64_t total = numel(g, n->out[0]), per = 5 + gir_attr_int(n, "classes", 0), plane, k;
+    KlvLoop lc, li;
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef v, sg, wh;
+    if (n->nin != 1 || t->rank != 4 || per < 5 || total != gir_type_numel(t))
+        return 0;
+    plane = t->dims[2] * t->dims[3];
+    flat_begin(ir, name, total, &lc, &li);
+    v = klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv);
+    /* the entry of each anchor: channel (i / plane) % C, modulo 5 + classes */
+    k = t->dims[1];
+    wh = LLVMBuildSRem(b, LLVMBuildSRem(b, LLVMBuildSDiv(b, li.iv, klv_i64(ir, plane), ""), klv_i64(ir, k), ""),
+                       klv_i64(ir, per), "");
+    wh = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, wh, klv_i64(ir, 2), ""),
+                     LLVMBuildICmp(b, LLVMIntEQ, wh, klv_i64(ir, 3), ""), "");
+    sg = LLVMBuildFDiv(b, klv_f32c(ir, 1.0),
+                       LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""), "");
+    klv_store(ir, ir->f32, klv_arg(ir, n->nin), li.iv, LLVMBuildSelect(b, wh, v, sg, ""));
+    flat_end(ir, &lc, &li, total, plan);
+    return 1;
+}
+
 /* Where operand v of a binary node reads for output element idx: idx / inner
  * % cnt, when v broadcasts to the output y along all axes but one run of
  * axes [lo, hi) where it has y's dims (right-aligned, as numpy does): a
@@ -2809,6 +2838,8 @@ int klv_emit_f32(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *nam
             return 1;
         memset(plan, 0, sizeof *plan);
         return emit_conv(ir, g, n, name, plan);
+    case GIR_OP_YOLO:
+        return emit_yolo(ir, g, n, name, plan);
     case GIR_OP_RELU:
     case GIR_OP_LEAKYRELU:
     case GIR_OP_SIGMOID:
