@@ -3,25 +3,26 @@
 # gen_qconv_vnni.py: u8 and i8 x times constant u8 and i8 w, zero points
 # absent, per tensor (constant or an input) and per output channel for w,
 # pads even, uneven and absent, stride 2 and 3, dilation 2, a 1-D Conv,
-# 6 and 3 input channels, 21 output channels, a bias): --target cpu
+# 6 and 3 input channels, 21 output channels, a bias, group 2 of 5
+# channels, a depthwise Conv on the row kernel): --target cpu
 # (vpdpbusd where this CPU has VNNI) and the same with KILN_VNNI=0 (the row
 # kernel) give the interpreter's bytes; the x86-64 object for x86-64-v4
 # +avx512vnni holds vpdpbusd and, where this CPU has AVX512-VNNI, runs byte
 # for byte.
 g=$HERE/cases/qconv-vnni.gir
-x=$(for v in xu xi x1 z; do echo $HERE/cases/qconv-vnni-$v.npy; done)
+x=$(for v in xu xi x1 xg z; do echo $HERE/cases/qconv-vnni-$v.npy; done)
 ins=$(for f in $x; do echo "-i $f"; done)
-outs() { local k; for k in $(seq 0 9); do echo "-o $TMP/$1$k.npy"; done; }
+outs() { local k; for k in $(seq 0 12); do echo "-o $TMP/$1$k.npy"; done; }
 $KILN run $g $ins $(outs ref) > /dev/null
 $KILN run $g $ins --target cpu $(outs cpu) > /dev/null 2> $TMP/run.err
 cat $TMP/run.err
-grep -q ': 10 of 10 nodes compiled, 0 in the interpreter;' $TMP/run.err
+grep -q ': 13 of 13 nodes compiled, 0 in the interpreter;' $TMP/run.err
 KILN_VNNI=0 $KILN run $g $ins --target cpu $(outs novnni) > /dev/null 2>&1
-for k in $(seq 0 9); do
+for k in $(seq 0 12); do
     cmp $TMP/cpu$k.npy $TMP/ref$k.npy
     cmp $TMP/novnni$k.npy $TMP/ref$k.npy
 done
-echo "10 outputs: --target cpu, with and without KILN_VNNI=0, byte for byte the interpreter"
+echo "13 outputs: --target cpu, with and without KILN_VNNI=0, byte for byte the interpreter"
 . $HERE/aot_lib.sh
 o=$TMP/qconv
 $KILN lower $g --triple x86_64-linux-gnu --cpu x86-64-v4 --features +avx512vnni --symbol qconv \
@@ -34,12 +35,12 @@ case " $flags " in
 *" avx512_vnni "*)
     aot_link cc $o
     out=()
-    for k in $(seq 0 9); do out+=(-o $TMP/qconv_$k.raw); done
+    for k in $(seq 0 12); do out+=(-o $TMP/qconv_$k.raw); done
     $o $x "${out[@]}"
-    for k in $(seq 0 9); do
+    for k in $(seq 0 12); do
         as_npy $TMP/qconv_$k.raw $TMP/ref$k.npy $TMP/qconv_$k.npy
         cmp $TMP/qconv_$k.npy $TMP/ref$k.npy
     done
-    echo "the object: 10 outputs byte for byte the interpreter" ;;
+    echo "the object: 13 outputs byte for byte the interpreter" ;;
 *) echo "the object: not run (no AVX512-VNNI here)" ;;
 esac
