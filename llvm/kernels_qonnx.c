@@ -193,7 +193,7 @@ static int emit_conv_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     char pre[48];
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), dpty, d = LLVMDoubleTypeInContext(ir->ctx);
-    LLVMValueRef dp, accp, outp, rsp = NULL, t, jb, jl, gr, xb, oy, nb, ox0, pix, q, iy, ix, in, az, v, sum;
+    LLVMValueRef dp, accp, outp, rsp = NULL, t, jb, jl, gr, xb, oy, nb, ox0, pix, q, iy, ix, at, in, az, v, sum;
     LLVMValueRef arow[KLV_VNNI_ROWS], lanes, jj, csj, beta = NULL, alpha = NULL, zp = NULL, m = NULL, bias = NULL;
     KlvLoop lp, ll, lky, lkx, lq, lg, lc;
     if (!wp || !cs || !ub || (need_ru && !ps)) {
@@ -241,13 +241,17 @@ static int emit_conv_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                         klv_i64(ir, 0), "");
     lg = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, G));
     LLVMBuildStore(b, LLVMConstInt(ir->i32, 0, 0), sum);
-    lc = klv_loop_begin(ir, klv_mul(ir, lg.iv, klv_i64(ir, Cg)), klv_mul(ir, klv_add(ir, lg.iv, klv_i64(ir, 1)), klv_i64(ir, Cg)));
-    v = klv_load(ir, ir->i8, klv_arg(ir, xs),
-                 LLVMBuildSelect(b, pix, klv_add(ir, t, klv_mul(ir, lc.iv, klv_i64(ir, w->H * w->W))), klv_i64(ir, 0), ""));
+    lc = klv_loop_begin(ir, klv_mul(ir, lg.iv, klv_i64(ir, Cg)),
+                        klv_mul(ir, klv_add(ir, lg.iv, klv_i64(ir, 1)), klv_i64(ir, Cg)));
+    at = klv_add(ir, t, klv_mul(ir, lc.iv, klv_i64(ir, w->H * w->W)));
+    v = klv_load(ir, ir->i8, klv_arg(ir, xs), LLVMBuildSelect(b, pix, at, klv_i64(ir, 0), ""));
     v = LLVMBuildSelect(b, pix, LLVMBuildXor(b, v, LLVMConstInt(ir->i8, fa, 0), ""), az, "");
-    klv_store(ir, ir->i8, klv_arg(ir, arg_u), klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, q, klv_i64(ir, WP)), lq.iv), klv_i64(ir, C)), lc.iv), v);
-    if (need_ru)
-        LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), LLVMBuildZExt(b, v, ir->i32, ""), ""), sum);
+    at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, q, klv_i64(ir, WP)), lq.iv), klv_i64(ir, C)), lc.iv);
+    klv_store(ir, ir->i8, klv_arg(ir, arg_u), at, v);
+    if (need_ru) {
+        v = LLVMBuildZExt(b, v, ir->i32, "");
+        LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), v, ""), sum);
+    }
     klv_loop_end(ir, &lc);
     if (need_ru)
         klv_store(ir, ir->i32, klv_arg(ir, arg_ps),
@@ -292,19 +296,20 @@ static int emit_conv_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     t = klv_add(ir, t, klv_add(ir, klv_mul(ir, ox0, klv_i64(ir, w->s[1])), klv_mul(ir, lkx.iv, klv_i64(ir, w->d[1]))));
     for (r = 0; r < rb; r++) {
         pix = klv_add(ir, t, klv_i64(ir, r * w->s[1]));
-        arow[r] = klv_gep(ir, ir->i8, klv_arg(ir, arg_u), klv_add(ir, klv_mul(ir, pix, klv_i64(ir, C)), klv_mul(ir, gr, klv_i64(ir, Cg))));
-        if (need_ru)
-            klv_store(ir, ir->i32, rsp, klv_i64(ir, r),
-                      LLVMBuildAdd(b, klv_load(ir, ir->i32, rsp, klv_i64(ir, r)),
-                                   klv_load(ir, ir->i32, klv_arg(ir, arg_ps), klv_add(ir, klv_mul(ir, pix, klv_i64(ir, G)), gr)), ""));
+        arow[r] = klv_gep(ir, ir->i8, klv_arg(ir, arg_u),
+                          klv_add(ir, klv_mul(ir, pix, klv_i64(ir, C)), klv_mul(ir, gr, klv_i64(ir, Cg))));
+        if (need_ru) {
+            v = klv_load(ir, ir->i32, klv_arg(ir, arg_ps), klv_add(ir, klv_mul(ir, pix, klv_i64(ir, G)), gr));
+            klv_store(ir, ir->i32, rsp, klv_i64(ir, r), LLVMBuildAdd(b, klv_load(ir, ir->i32, rsp, klv_i64(ir, r)), v, ""));
+        }
     }
     /* block (group, tap, jl) of the packed w */
     t = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, gr, klv_i64(ir, ksz)),
                                         klv_add(ir, klv_mul(ir, lky.iv, klv_i64(ir, w->KW)), lkx.iv)),
                             klv_i64(ir, nJ)),
                 jl);
-    klv_vnni_rows(ir, dp, dpty, vl, Cg, arow, (int)rb, klv_gep(ir, ir->i8, klv_arg(ir, arg_wp), klv_mul(ir, t, klv_i64(ir, blk))),
-                  accp, 0);
+    t = klv_gep(ir, ir->i8, klv_arg(ir, arg_wp), klv_mul(ir, t, klv_i64(ir, blk)));
+    klv_vnni_rows(ir, dp, dpty, vl, Cg, arow, (int)rb, t, accp, 0);
     klv_loop_end(ir, &lkx);
     klv_loop_end(ir, &lky);
     for (r = 0; r < rb; r++) {
