@@ -87,3 +87,33 @@ for name, op, m, k, n, ad, bd in [("mmint_u8u8_768x768", "MatMulInteger", 128, 7
     lines.append("output %y")
     write(name, lines, mk[ad](1, m, k))
     print(name, "qonnx", f"{m}x{k} * {k}x{n} {ad}.{bd}")
+# ONNX's own quantized Convs (llvm/kernels_qonnx.c) of a constant w and
+# group 1, in the layer shapes of a quantized ResNet-50 (56x56 3x3 64 -> 64,
+# a 1x1 256 -> 64, 28x28 stride 2 128 -> 128) and its first layer (224x224,
+# 3 channels, stride 2); x an input of the graph (u8 or i8), a per-tensor x
+# zero point, w per-channel zero points and scales
+for name, op, c, m, h, k, s, xd, wd, gr in [
+        ("cvint_u8i8_3x3_c64", "ConvInteger", 64, 64, 56, 3, 1, "u8", "i8", 1),
+        ("cvint_u8u8_3x3_c3_s2", "ConvInteger", 3, 32, 224, 3, 2, "u8", "u8", 1),
+        ("qlconv_u8i8_1x1_c256", "QLinearConv", 256, 64, 56, 1, 1, "u8", "i8", 1),
+        ("qlconv_i8u8_3x3_c128_s2", "QLinearConv", 128, 128, 56, 3, 2, "i8", "u8", 1),
+        ("qlconv_grp2_3x3_c128", "QLinearConv", 128, 128, 28, 3, 1, "u8", "i8", 2),
+        ("qlconv_grp8_3x3_c128", "QLinearConv", 128, 128, 28, 3, 1, "u8", "i8", 8),
+        ("qlconv_grp32_3x3_c128", "QLinearConv", 128, 128, 56, 3, 1, "u8", "i8", 32),
+        ("qlconv_dw_3x3_c64", "QLinearConv", 64, 64, 56, 3, 1, "u8", "u8", 64)]:
+    mk = {"u8": u8, "i8": i8}
+    p = k // 2
+    o = (h + 2 * p - k) // s + 1
+    attrs = f"{{group={gr}, kernel_shape=[{k},{k}], pads=[{p},{p},{p},{p}], strides=[{s},{s}]}}"
+    lines = [f'graph "{op}" opset 17', f"input %x : {xd}[1,{c},{h},{h}]", const("w", mk[wd](m, c // gr, k, k)),
+             const("xz", mk[xd](1).reshape(())), const("wz", mk[wd](m) // 16)]
+    if op == "ConvInteger":
+        lines.append(f"%y = ConvInteger(%x, %w, %xz, %wz) {attrs} : i32[1,{m},{o},{o}]")
+    else:
+        lines += [const("xs", f32(0.02).reshape(())), const("ws", (rng.random(m) * 0.004 + 0.001).astype(np.float32)),
+                  const("ys", f32(0.9).reshape(())), const("yz", mk[xd](1).reshape(())),
+                  const("b", rng.integers(-20000, 20000, m).astype(np.int32))]
+        lines.append(f"%y = QLinearConv(%x, %xs, %xz, %w, %ws, %wz, %ys, %yz, %b) {attrs} : {xd}[1,{m},{o},{o}]")
+    lines.append("output %y")
+    write(name, lines, mk[xd](1, c, h, h))
+    print(name, "qonnx", f"{c}x{h}x{h} k{k} s{s} -> {m} {xd}.{wd}" + (f" g{gr}" if gr > 1 else ""))

@@ -2,8 +2,9 @@
 # The int8 depthwise Conv and MatMul kernels of the CPU back end with and
 # without VNNI, one kiln, one run (a benchmark, never a test): for each
 # one-node graph of llvm_dw_matmul_vnni.py (PP-OCRv4's depthwise Convs, 3x3
-# and 5x5, 16 to 480 channels, and the rec's MatMuls), `kiln bench --target
-# cpu --threads 2` with KILN_VNNI=0 (the kernels without vpdpbusd) and
+# and 5x5, 16 to 480 channels, the rec's MatMuls, and ONNX's MatMulInteger,
+# QLinearMatMul, ConvInteger and QLinearConv), `kiln bench --target cpu
+# --threads 2` with KILN_VNNI=0 (the kernels without vpdpbusd) and
 # without it (the host's VNNI) in turn, ROUNDS times; checks first that
 # both give --target int8's bytes.  Prints per graph the min and p50 of
 # each and their ratios, and the load average before and after.

@@ -20,7 +20,11 @@
  * has VNNI (KlvIr.vnni; KILN_VNNI=0 takes it away) the MatMul instead runs
  * the int8 MatMul's blocked vpdpbusd kernel (klv_vnni_pack, klv_vnni_rows
  * of gemm_i8.c) with the zero points and the u8/i8 offsets folded into
- * per-row and per-column terms (emit_matmul_vnni).
+ * per-row and per-column terms (emit_matmul_vnni).  A Conv with a constant
+ * w and group 1 or at least 4 channels per group does the same over the
+ * taps of each output pixel (emit_conv_vnni: the input rewritten as
+ * [N][H][W][C] bytes with the x zero point in the padding, w packed per
+ * group and tap); depthwise Convs keep the row kernel.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -141,6 +145,223 @@ static LLVMValueRef qmul(KlvIr *ir, LLVMValueRef s1, LLVMValueRef s2, LLVMValueR
     return LLVMBuildFDiv(b, LLVMBuildFMul(b, s1, s2, ""), ys, "");
 }
 
+/* The VNNI form of emit_conv (ir->vnni, a constant w, x's zero point of
+ * x's dtype; group 1 or 4 channels or more per group).  The interpreter's
+ * sum over the taps inside the input equals the sum over all taps with
+ * the outside ones taken as x = x_zp (they add (x_zp - x_zp) * w = 0), and
+ * that is, per group, a MatMul of each output pixel's taps of x (K = Cg *
+ * KH * KW) by w, done as emit_matmul_vnni does: x goes in as u = x + ca
+ * (the byte ^ 0x80 for i8, ca = 128), w as s = w + cb (the byte ^ 0x80 for
+ * u8, cb = -128), and with alpha = ca + x_zp and beta = cb + w_zp[oc]
+ *   sum (x - x_zp)(w - w_zp) = dot(u, s) - beta * sum u - alpha * (sum s - K * beta)
+ * modulo 2^32 (the interpreter truncates its sum to 32 bits too).  The
+ * _pre kernel writes u as [N][HP][WP][C] over the window's reach (HP =
+ * (OH - 1) * sy + (KH - 1) * dy + 1, WP likewise; outside the input the
+ * byte alpha: x_zp ^ 0x80 or x_zp) and, when beta can be nonzero (a u8 w
+ * or a w_zp), each pixel's sum of u over each group's channels [N][HP][WP]
+ * [G]; w is packed at compile time per group and tap by klv_vnni_pack as
+ * [G][tap][Mg / VL][Cg4 / 4][VL][4] beside the column sums of s [G][Mg
+ * rounded up to VL].  A step is KLV_VNNI_ROWS output pixels of one row
+ * (the last block moved back to end at OW) and VL output channels of one
+ * group: per tap, klv_vnni_rows over the group's Cg bytes of each pixel
+ * (contiguous) and the pixel sums; per lane the terms above, then the
+ * bias and requantize of QLinearConv.  The extras are packed w, the
+ * column sums, u, [the pixel sums], [the guard]. */
+static int emit_conv_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                          KlvPlan *plan, const KlvWin2 *w, int known)
+{
+    int ql = n->op == GIR_OP_QLINEARCONV, xs = 0, ws = ql ? 3 : 1, xzs = 2, wzs = ql ? 5 : 3;
+    const GirType *xt = &g->vals[n->in[xs]].type;
+    const GirValue *wval = &g->vals[n->in[ws]];
+    GirDType yd = g->vals[n->out[0]].type.dtype;
+    int vl = (ir->vnni & KLV_VNNI_512) ? 16 : 8, guard = -1, r;
+    unsigned fa = xt->dtype == GIR_DT_I8 ? 0x80 : 0;
+    int fb = wval->type.dtype == GIR_DT_U8 ? 0x80 : 0;
+    int need_ru = fb || slot(n, wzs) >= 0, need_alpha = fa || slot(n, xzs) >= 0;
+    int64_t N = xt->dims[0], C = xt->dims[1], M = wval->type.dims[0], ksz = w->KH * w->KW;
+    int64_t G = gir_attr_int(n, "group", 1), Cg = C / G, Mg = M / G;
+    int64_t K = Cg * ksz, nJ = (Mg + vl - 1) / vl, blk = (Cg + 3) / 4 * vl * 4;
+    int64_t HP = (w->OH - 1) * w->s[0] + (w->KH - 1) * w->d[0] + 1;
+    int64_t WP = (w->OW - 1) * w->s[1] + (w->KW - 1) * w->d[1] + 1;
+    int64_t rb = w->OW < KLV_VNNI_ROWS ? w->OW : KLV_VNNI_ROWS, nX = (w->OW + rb - 1) / rb;
+    int64_t oc, k, tap, grp;
+    int arg_wp = n->nin + 1, arg_cs = n->nin + 2, arg_u = n->nin + 3, arg_ps = n->nin + 4;
+    const int8_t *src = wval->data;
+    int8_t *wp = calloc((size_t)(G * ksz * nJ * blk) + 1, 1);
+    int32_t *cs = calloc((size_t)(G * nJ * vl) + 1, 4), *ps = need_ru ? calloc((size_t)(N * HP * WP * G) + 1, 4) : NULL;
+    uint8_t *ub = calloc((size_t)(N * HP * WP * C) + 1, 1);
+    char pre[48];
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->i32, (unsigned)vl), dpty, d = LLVMDoubleTypeInContext(ir->ctx);
+    LLVMValueRef dp, accp, outp, rsp = NULL, t, jb, jl, gr, xb, oy, nb, ox0, pix, q, iy, ix, at, in, az, v, sum;
+    LLVMValueRef arow[KLV_VNNI_ROWS], lanes, jj, csj, beta = NULL, alpha = NULL, zp = NULL, m = NULL, bias = NULL;
+    KlvLoop lp, ll, lky, lkx, lq, lg, lc;
+    if (!wp || !cs || !ub || (need_ru && !ps)) {
+        free(wp);
+        free(cs);
+        free(ps);
+        free(ub);
+        return 0;
+    }
+    for (grp = 0; grp < G; grp++)
+        for (tap = 0; tap < ksz; tap++)
+            klv_vnni_pack(wp + (grp * ksz + tap) * nJ * blk, src + grp * Mg * K + tap, K, ksz, Cg, Mg, vl, fb);
+    for (oc = 0; oc < M; oc++) {
+        uint32_t s = 0;
+        for (k = 0; k < K; k++)
+            s += (uint32_t)(int32_t)(int8_t)(src[oc * K + k] ^ fb);
+        cs[oc / Mg * nJ * vl + oc % Mg] = (int32_t)s;
+    }
+    klv_plan_extra(plan, wp, G * ksz * nJ * blk, KLV_TABLE, 1);
+    klv_plan_extra(plan, cs, G * nJ * vl * 4, KLV_TABLE, 1);
+    klv_plan_extra(plan, ub, N * HP * WP * C, KLV_SCRATCH, 1);
+    if (need_ru)
+        klv_plan_extra(plan, ps, N * HP * WP * G * 4, KLV_SCRATCH, 1);
+    if (ql && !known)
+        guard = klv_plan_guard(plan, n);
+
+    /* the _pre kernel: step q writes row q % HP of image q / HP of u (and
+     * its pixel sums) */
+    snprintf(pre, sizeof pre, "%s_pre", name);
+    klv_kernel_begin(ir, pre);
+    sum = LLVMBuildAlloca(b, ir->i32, "sum");
+    az = slot(n, xzs) >= 0 ? klv_load(ir, ir->i8, klv_arg(ir, xzs), klv_i64(ir, 0)) : LLVMConstInt(ir->i8, 0, 0);
+    az = LLVMBuildXor(b, az, LLVMConstInt(ir->i8, fa, 0), "");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    q = lp.iv;
+    iy = klv_add(ir, LLVMBuildSRem(b, q, klv_i64(ir, HP), ""), klv_i64(ir, -w->p[0]));
+    nb = LLVMBuildSDiv(b, q, klv_i64(ir, HP), "");
+    in = LLVMBuildICmp(b, LLVMIntULT, iy, klv_i64(ir, w->H), "");
+    lq = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, WP));
+    ix = klv_add(ir, lq.iv, klv_i64(ir, -w->p[1]));
+    pix = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, w->W), ""), "");
+    /* x's index of channel 0 (0 outside: read, not used) */
+    t = LLVMBuildSelect(b, pix, klv_add(ir, klv_mul(ir, klv_mul(ir, nb, klv_i64(ir, C)), klv_i64(ir, w->H * w->W)),
+                                         klv_add(ir, klv_mul(ir, iy, klv_i64(ir, w->W)), ix)),
+                        klv_i64(ir, 0), "");
+    lg = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, G));
+    LLVMBuildStore(b, LLVMConstInt(ir->i32, 0, 0), sum);
+    lc = klv_loop_begin(ir, klv_mul(ir, lg.iv, klv_i64(ir, Cg)),
+                        klv_mul(ir, klv_add(ir, lg.iv, klv_i64(ir, 1)), klv_i64(ir, Cg)));
+    at = klv_add(ir, t, klv_mul(ir, lc.iv, klv_i64(ir, w->H * w->W)));
+    v = klv_load(ir, ir->i8, klv_arg(ir, xs), LLVMBuildSelect(b, pix, at, klv_i64(ir, 0), ""));
+    v = LLVMBuildSelect(b, pix, LLVMBuildXor(b, v, LLVMConstInt(ir->i8, fa, 0), ""), az, "");
+    at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, q, klv_i64(ir, WP)), lq.iv), klv_i64(ir, C)), lc.iv);
+    klv_store(ir, ir->i8, klv_arg(ir, arg_u), at, v);
+    if (need_ru) {
+        v = LLVMBuildZExt(b, v, ir->i32, "");
+        LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, ir->i32, sum, ""), v, ""), sum);
+    }
+    klv_loop_end(ir, &lc);
+    if (need_ru)
+        klv_store(ir, ir->i32, klv_arg(ir, arg_ps),
+                  klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, q, klv_i64(ir, WP)), lq.iv), klv_i64(ir, G)), lg.iv),
+                  LLVMBuildLoad2(b, ir->i32, sum, ""));
+    klv_loop_end(ir, &lg);
+    klv_loop_end(ir, &lq);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->pre = 1;
+    plan->pre_range = N * HP;
+    plan->pre_work = WP * C;
+
+    dp = klv_vpdpbusd(ir, vl, &dpty);
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, KLV_VNNI_ROWS), "acc");
+    outp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, (unsigned)(KLV_VNNI_ROWS * vl)), "out");
+    if (need_ru)
+        rsp = LLVMBuildAlloca(b, LLVMArrayType(ir->i32, KLV_VNNI_ROWS), "rsum");
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    jb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, G * nJ), "");
+    jl = LLVMBuildSRem(b, jb, klv_i64(ir, nJ), "");
+    gr = LLVMBuildSDiv(b, jb, klv_i64(ir, nJ), "");
+    t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, G * nJ), "");
+    xb = LLVMBuildSRem(b, t, klv_i64(ir, nX), "");
+    t = LLVMBuildSDiv(b, t, klv_i64(ir, nX), "");
+    oy = LLVMBuildSRem(b, t, klv_i64(ir, w->OH), "");
+    nb = LLVMBuildSDiv(b, t, klv_i64(ir, w->OH), "");
+    ox0 = klv_mul(ir, xb, klv_i64(ir, rb));
+    ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, w->OW - rb), ""), klv_i64(ir, w->OW - rb), ox0, "");
+    for (r = 0; r < rb; r++) {
+        LLVMBuildStore(b, LLVMConstNull(vt), klv_gep(ir, vt, accp, klv_i64(ir, r)));
+        if (need_ru)
+            klv_store(ir, ir->i32, rsp, klv_i64(ir, r), LLVMConstInt(ir->i32, 0, 0));
+    }
+    lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w->KH));
+    lkx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w->KW));
+    /* pixel (oy * sy + ky * dy, ox * sx + kx * dx) of u */
+    t = klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, HP)),
+                            klv_add(ir, klv_mul(ir, oy, klv_i64(ir, w->s[0])), klv_mul(ir, lky.iv, klv_i64(ir, w->d[0])))),
+                klv_i64(ir, WP));
+    t = klv_add(ir, t, klv_add(ir, klv_mul(ir, ox0, klv_i64(ir, w->s[1])), klv_mul(ir, lkx.iv, klv_i64(ir, w->d[1]))));
+    for (r = 0; r < rb; r++) {
+        pix = klv_add(ir, t, klv_i64(ir, r * w->s[1]));
+        arow[r] = klv_gep(ir, ir->i8, klv_arg(ir, arg_u),
+                          klv_add(ir, klv_mul(ir, pix, klv_i64(ir, C)), klv_mul(ir, gr, klv_i64(ir, Cg))));
+        if (need_ru) {
+            v = klv_load(ir, ir->i32, klv_arg(ir, arg_ps), klv_add(ir, klv_mul(ir, pix, klv_i64(ir, G)), gr));
+            klv_store(ir, ir->i32, rsp, klv_i64(ir, r), LLVMBuildAdd(b, klv_load(ir, ir->i32, rsp, klv_i64(ir, r)), v, ""));
+        }
+    }
+    /* block (group, tap, jl) of the packed w */
+    t = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, gr, klv_i64(ir, ksz)),
+                                        klv_add(ir, klv_mul(ir, lky.iv, klv_i64(ir, w->KW)), lkx.iv)),
+                            klv_i64(ir, nJ)),
+                jl);
+    t = klv_gep(ir, ir->i8, klv_arg(ir, arg_wp), klv_mul(ir, t, klv_i64(ir, blk)));
+    klv_vnni_rows(ir, dp, dpty, vl, Cg, arow, (int)rb, t, accp, 0);
+    klv_loop_end(ir, &lkx);
+    klv_loop_end(ir, &lky);
+    for (r = 0; r < rb; r++) {
+        LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, r)), ""),
+                                         klv_gep(ir, ir->i32, outp, klv_i64(ir, r * vl)));
+        LLVMSetAlignment(st, 4);
+    }
+    if (need_alpha)
+        alpha = LLVMBuildAdd(b, zp_at(ir, g, n, xzs, klv_i64(ir, 0)), LLVMConstInt(ir->i32, fa ? 128 : 0, 0), "");
+    if (ql)
+        zp = zp_at(ir, g, n, 7, klv_i64(ir, 0));
+    /* out: lane l of pixel r is output channel gr * Mg + jl * VL + l of
+     * (oy, ox0 + r) */
+    lanes = LLVMBuildSub(b, klv_i64(ir, Mg), klv_mul(ir, jl, klv_i64(ir, vl)), "");
+    lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, lanes, klv_i64(ir, vl), ""), klv_i64(ir, vl), lanes, "");
+    ll = klv_loop_begin(ir, klv_i64(ir, 0), lanes);
+    csj = klv_load(ir, ir->i32, klv_arg(ir, arg_cs), klv_add(ir, klv_mul(ir, jb, klv_i64(ir, vl)), ll.iv));
+    jj = klv_add(ir, klv_add(ir, klv_mul(ir, gr, klv_i64(ir, Mg)), klv_mul(ir, jl, klv_i64(ir, vl))), ll.iv);
+    if (need_ru) {
+        beta = LLVMBuildAdd(b, zp_at(ir, g, n, wzs, jj), LLVMConstInt(ir->i32, fb ? (unsigned long long)-128 : 0, 1), "");
+        csj = LLVMBuildSub(b, csj, LLVMBuildMul(b, beta, LLVMConstInt(ir->i32, (unsigned long long)K, 0), ""), "");
+    }
+    if (ql) {
+        m = qmul(ir, scale_at(ir, g, n, 1, klv_i64(ir, 0)), scale_at(ir, g, n, 4, jj),
+                 scale_at(ir, g, n, 6, klv_i64(ir, 0)), guard);
+        bias = slot(n, 8) >= 0 ? klv_load(ir, ir->i32, klv_arg(ir, 8), jj) : NULL;
+    }
+    t = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, M)), jj), klv_i64(ir, w->OH)), oy),
+                            klv_i64(ir, w->OW)), ox0);
+    for (r = 0; r < rb; r++) {
+        LLVMValueRef idx = klv_add(ir, t, klv_i64(ir, r));
+        v = klv_load(ir, ir->i32, outp, klv_add(ir, ll.iv, klv_i64(ir, r * vl)));
+        if (need_ru)
+            v = LLVMBuildSub(b, v, LLVMBuildMul(b, beta, klv_load(ir, ir->i32, rsp, klv_i64(ir, r)), ""), "");
+        if (need_alpha)
+            v = LLVMBuildSub(b, v, LLVMBuildMul(b, alpha, csj, ""), "");
+        if (ql) {
+            if (bias)
+                v = LLVMBuildAdd(b, v, bias, "");
+            st_sat(ir, yd, klv_arg(ir, n->nin), idx, LLVMBuildFMul(b, LLVMBuildSIToFP(b, v, d, ""), m, ""), zp);
+        } else {
+            klv_store(ir, ir->i32, klv_arg(ir, n->nin), idx, v);
+        }
+    }
+    klv_loop_end(ir, &ll);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = N * w->OH * nX * G * nJ;
+    plan->work = rb * vl * (ksz * (blk / (vl * 4)) + 1);
+    return 1;
+}
+
 /* ConvInteger (x 0, w 1, x_zp 2, w_zp 3 -> i32) and QLinearConv (x 0,
  * x_scale 1, x_zp 2, w 3, w_scale 4, w_zp 5, y_scale 6, y_zp 7, B 8),
  * 1-D or 2-D.  One step per output row (n, oc, oy). */
@@ -188,6 +409,11 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     } else if (yd != GIR_DT_I32) {
         return 0;
     }
+    /* VNNI where each group's taps have a whole word of channels (or
+     * group 1): depthwise Convs, one channel per group, ran 3x slower so */
+    if (ir->vnni && (G == 1 || Cg >= 4) && g->vals[n->in[ws]].kind == GIR_VAL_CONST &&
+        g->vals[n->in[ws]].data && (slot(n, xzs) < 0 || g->vals[n->in[xzs]].type.dtype == xt->dtype))
+        return emit_conv_vnni(ir, g, n, name, plan, &w, known);
     /* per kernel column kx, the output columns [lo, hi) whose tap lies
      * inside the input row */
     tab = malloc(sizeof *tab * (size_t)(2 * w.KW));
