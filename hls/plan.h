@@ -95,6 +95,9 @@ typedef struct {
     int64_t rt[HLS_PLAN_MAX_PARAMS]; /* run-time parameters, in desc->rt_params order */
     int64_t cycles;     /* cycles per frame (descriptor, exact) */
     int64_t lat;        /* descriptor latency */
+    int64_t paced;      /* cycles per frame at the pace its inputs arrive (hls/timing.c): a
+                         * concat's inputs one after the other each pixel, each at its
+                         * producer's or DDR reader's pace; >= cycles */
     int64_t fill;       /* first input to first output in the pipeline */
     int64_t t_first;    /* first output after the frame's first input beat */
     int64_t t_done;     /* last output beat of a warm frame, cycles from the run's start
