@@ -291,7 +291,14 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[HLS_
             hls_step_up(&p->stages[si], (best_k - 4) / 4, p->mhz, p->pp_max, c1, sizeof c1);
             hls_step_up(&p->stages[si], (best_k - 4) % 4, p->mhz, p->pp_max, c1, sizeof c1);
         }
-        hls_pace_producers(p, si, c1, sizeof c1);
+        if (hls_pace_producers(p, si, c1, sizeof c1)) {
+            int j;
+            for (j = 0; j < p->nstage; j++)
+                if (j != si && p->stages[j].lanes != save[j].lanes)
+                    snprintf(grow[j], sizeof grow[j], "grown to LANES %d with %s, which it feeds "
+                             "through kiln_width (a narrower producer paces a concat)",
+                             p->stages[j].lanes, p->stages[si].node);
+        }
         hls_plan_eval(p, 1, e);
         hls_mcycles(c1, sizeof c1, old);
         hls_mcycles(c2, sizeof c2, p->stages[si].paced);

@@ -507,28 +507,55 @@ static int64_t wload_frame(const HlsStage *s)
     return g ? hls_cdiv(s->cout, s->pe_oc) * g : 0;
 }
 
-/* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
- * producer never waits. */
-static int skip_edge(const HlsPlan *p, int u, int c)
+/* Depth of the join FIFO on the edge from stage u into stage c (0: none). */
+static int64_t fifo_depth(const HlsPlan *p, int u, int c)
 {
     int j;
     for (j = 0; j < p->nfifo; j++)
         if (p->fifos[j].from == u && p->fifos[j].to == c && !p->fifos[j].ddr)
-            return 1;
+            return p->fifos[j].depth;
     return 0;
+}
+
+/* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
+ * producer never waits. */
+static int skip_edge(const HlsPlan *p, int u, int c)
+{
+    return fifo_depth(p, u, c) > 0;
 }
 
 /* Cycles stage s waits at its restart for the rows its first output row
  * needs from its on-chip producers, held back at the end of the previous
- * frame. */
+ * frame.  A concat takes each input's row at the pace it arrives, which its
+ * paced cycles count already: it waits only for what comes later than that
+ * (concat_pixel). */
 static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
 {
-    int64_t w = 0;
+    int64_t w = 0, pt[2] = {0, 0};
     int k;
+    if (s->kind == HLS_ST_CONCAT && s->nin == 2)
+        concat_pixel(p, s, pt);
     for (k = 0; k < s->nin; k++)
         if (on_chip_in(p, s, k))
-            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0));
+            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0) -
+                                 first_rows(s) * s->w * pt[k]);
     return w;
+}
+
+/* The cycle the producer of concat ci's input k, behind a join FIFO, sends
+ * its last beat when the concat takes the input slower than the producer
+ * sends it: the FIFO's depth and kiln_width's two output beats hold the
+ * frame's last pixels of the input, which the concat takes at its pace
+ * (concat_pixel) after the producer's last beat went in.  tail: the
+ * concat's (forward pass). */
+static int64_t fifo_take(const HlsPlan *p, int ci, int k, int64_t tail)
+{
+    const HlsStage *c = &p->stages[ci], *u = &p->stages[c->in[k]];
+    int64_t lo = hls_out_lanes(u), li = hls_in_lanes(c), bo = hls_cdiv(in_channels(c, k), lo);
+    int64_t held = fifo_depth(p, c->in[k], ci) + (lo < li ? 2 * hls_min64(li / lo, bo) : 2);
+    int64_t pt[2];
+    concat_pixel(p, c, pt);
+    return c->t_done - tail - EDGE_LAT - (k == 0 ? pt[1] : 0) - held / bo * (pt[0] + pt[1]);
 }
 
 static int64_t row_take(const HlsPlan *p, const int *cons, int di, int64_t iy,
@@ -779,9 +806,13 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
             int64_t take;
             if (!on_chip_in(p, c, k))
                 continue;
-            if (skip_edge(p, u, i))
-                continue;
-            if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
+            if (skip_edge(p, u, i)) {
+                /* sized for the wait at the interval's pace: a concat
+                 * slower than its producer still fills it */
+                if (c->kind != HLS_ST_CONCAT || c->nin < 2)
+                    continue;
+                take = fifo_take(p, i, k, tm->tail[i]);
+            } else if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
                 /* a windowed engine takes its last input row once
                  * the output row that frees a slot is issued, at its
                  * pace or at the pace the stages below it allow */

@@ -33,9 +33,12 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
   upcat   1x3x32x32: YOLOv3-tiny's route in small: Conv3x3 32 + LeakyRelu
-          (kept), MaxPool, Conv3x3 32, Conv1x1 16, Resize (nearest x2), Concat
-          of the upsampled map and the kept one (48 channels), Conv1x1 8 head
-          (output 1x8x32x32).  The upsample and concat engines in one stream.
+          (kept), MaxPool, Conv3x3 16 with dilation 2, Resize (nearest x2),
+          Concat of the upsampled map and the kept one (48 channels), a
+          Conv3x3 8 head with dilation 2 (output 1x8x32x32).  The dilated
+          convs run on the CPU, so the FPGA's second segment is the upsample
+          and the concat alone, both inputs read from DDR (the route of
+          YOLOv3-tiny with its neighbours on the shared engine).
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
   gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|upcat --out M.onnx [--seed 1] [--input-out in.npy]
@@ -98,10 +101,9 @@ MODELS = {
     ]),
     "upcat": (32, [
         ("conv", 32, 3, 1, 1, 1, "leaky"), ("save", "skip"), ("maxpool",),
-        ("conv", 32, 3, 1, 1, 1, "leaky"),
-        ("conv", 16, 1, 1, 1, 1, "leaky"),
+        ("conv", 16, 3, 1, 1, 2, "leaky"),
         ("upsample",), ("concat", "skip"),
-        ("conv", 8, 1, 1, 1, 1, "head"),
+        ("conv", 8, 3, 1, 1, 2, "head"),
     ]),
 }
 # Models whose input and outputs are NHWC, with Transposes around the network.
