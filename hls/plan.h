@@ -6,7 +6,8 @@
  *
  * Models (docs/plan.md has the formulas):
  *   interval  II = max(max over stages of occupancy(stage), DDR cycles per frame),
- *               occupancy = cycles + the wait, at each frame's start, for the
+ *               occupancy = paced cycles (cycles at the pace the inputs arrive)
+ *               + the wait, at each frame's start, for the
  *               first rows from a producer the stage held back, + the stall
  *               a windowed consumer's frame barrier puts on the stage when it
  *               heads the stream chain feeding that consumer (hls/timing.c)

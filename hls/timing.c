@@ -546,20 +546,22 @@ static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
  * its last beat when the concat takes the input slower than the producer
  * sends it: the FIFO's depth and kiln_width's two output beats hold the
  * frame's last pixels of the input, which the concat takes at its pace
- * (concat_pixel) after the producer's last beat went in; INT64_MIN when
- * they hold the whole frame.  From the concat's first forward pass (fwd,
- * tail): a producer held back delays its other consumers, and through
- * them the concat, so later passes would feed on themselves. */
-static int64_t fifo_take(const HlsPlan *p, int ci, int k, int64_t fwd, int64_t tail)
+ * (concat_pixel, or its frame's mean pixel time when its other input is
+ * slower) after the producer's last beat went in; INT64_MIN when they hold
+ * the whole frame.  From the concat's first forward pass (first input beat
+ * ain, t_done fwd, tail): a producer held back delays its other consumers,
+ * and through them the concat, so later passes would feed on themselves. */
+static int64_t fifo_take(const HlsPlan *p, int ci, int k, int64_t ain, int64_t fwd, int64_t tail)
 {
     const HlsStage *c = &p->stages[ci], *u = &p->stages[c->in[k]];
     int64_t lo = hls_out_lanes(u), li = hls_in_lanes(c), bo = hls_cdiv(in_channels(c, k), lo);
     int64_t held = fifo_depth(p, c->in[k], ci) + (lo < li ? 2 * hls_min64(li / lo, bo) : 2);
-    int64_t pt[2];
-    if (held / bo >= c->h * c->w)
+    int64_t px = hls_max64(1, c->h * c->w), pt[2];
+    if (held / bo >= px)
         return INT64_MIN;
     concat_pixel(p, c, pt);
-    return fwd - tail - EDGE_LAT - (k == 0 ? pt[1] : 0) - held / bo * (pt[0] + pt[1]);
+    return fwd - tail - EDGE_LAT - (k == 0 ? pt[1] : 0) -
+           held / bo * hls_max64(pt[0] + pt[1], (fwd - ain) / px);
 }
 
 static int64_t row_take(const HlsPlan *p, const int *cons, int di, int64_t iy,
@@ -815,7 +817,7 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
                  * slower than its producer still fills it */
                 if (c->kind != HLS_ST_CONCAT || c->nin < 2)
                     continue;
-                take = fifo_take(p, i, k, tm->fwd[i], tm->tail[i]);
+                take = fifo_take(p, i, k, tm->ain[i], tm->fwd[i], tm->tail[i]);
             } else if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
                 /* a windowed engine takes its last input row once
                  * the output row that frees a slot is issued, at its
