@@ -6,7 +6,8 @@
  *
  * Models (docs/plan.md has the formulas):
  *   interval  II = max(max over stages of occupancy(stage), DDR cycles per frame),
- *               occupancy = cycles + the wait, at each frame's start, for the
+ *               occupancy = paced cycles (cycles at the pace the inputs arrive)
+ *               + the wait, at each frame's start, for the
  *               first rows from a producer the stage held back, + the stall
  *               a windowed consumer's frame barrier puts on the stage when it
  *               heads the stream chain feeding that consumer (hls/timing.c)
@@ -95,6 +96,9 @@ typedef struct {
     int64_t rt[HLS_PLAN_MAX_PARAMS]; /* run-time parameters, in desc->rt_params order */
     int64_t cycles;     /* cycles per frame (descriptor, exact) */
     int64_t lat;        /* descriptor latency */
+    int64_t paced;      /* cycles per frame at the pace its inputs arrive (hls/timing.c): a
+                         * concat's inputs one after the other each pixel, each at its
+                         * producer's or DDR reader's pace; >= cycles */
     int64_t fill;       /* first input to first output in the pipeline */
     int64_t t_first;    /* first output after the frame's first input beat */
     int64_t t_done;     /* last output beat of a warm frame, cycles from the run's start

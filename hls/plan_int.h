@@ -112,6 +112,12 @@ void hls_stage_init(HlsStage *s, double mhz);
 int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n);
 /* Step k of stage s one size down; 0 when it is at its smallest. */
 int hls_step_down(HlsStage *s, int k, double mhz);
+/* After a step of stage i: a concat's on-chip stream producers with fewer
+ * lanes than it (not pinned) grow to its lanes, as far as their channels
+ * allow; through kiln_width such a producer paces the concat, so a wider
+ * concat alone buys little (hls/timing.c paced_cycles).  Appends
+ * ", NODE LANES n" to desc for each; 1 when one grew. */
+int hls_pace_producers(HlsPlan *p, int i, char *desc, size_t n);
 
 /* One array a stage may take: its parallelism, cycles alone, resources. */
 typedef struct {

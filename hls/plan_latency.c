@@ -254,6 +254,7 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
                 int over;
                 if (s->pinned || !hls_step_up(s, k, p->mhz, p->pp_max, d, sizeof d))
                     continue;
+                hls_pace_producers(p, i, d, sizeof d);
                 if (s->whome == HLS_W_DDR)
                     s->tog = hls_ddr_tog(s);
                 if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
@@ -298,6 +299,12 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
             break;
         }
         hls_step_up(&p->stages[bi], bk, p->mhz, p->pp_max, d, sizeof d);
+        hls_pace_producers(p, bi, d, sizeof d);
+        for (j = 0; j < p->nstage; j++)
+            if (j != bi && p->stages[j].lanes != save[j].lanes)
+                snprintf(grow[j], sizeof grow[j], "grown to LANES %d with %s, which it feeds "
+                         "through kiln_width (a narrower producer paces a concat)",
+                         p->stages[j].lanes, p->stages[bi].node);
         if (p->stages[bi].whome == HLS_W_DDR)
             p->stages[bi].tog = hls_ddr_tog(&p->stages[bi]);
         dj[0] = '\0';

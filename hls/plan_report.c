@@ -72,10 +72,10 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     if (compile_ms >= 0)
         fprintf(f, "| compile time | %.0f ms |\n", compile_ms);
     fprintf(f, "\nFormulas: II = max(max over stages of occupancy, DDR bytes / bandwidth x clock), "
-               "occupancy = cycles + the wait for a held-back producer's first rows of the next "
+               "occupancy = cycles at the inputs' pace + the wait for a held-back producer's first rows of the next "
                "frame + the stall a consumer's frame barrier puts on the chain it heads; "
                "fps = clock / II; latency = sum over segments of the last stage's t_done + the "
-               "DDR writer's last response; t_done(s) = max(a + cycles - 1, e + tail) with a, e "
+               "DDR writer's last response; t_done(s) = max(a + paced - 1, e + tail) with a, e "
                "the first and last input beats (docs/plan.md).\n\n");
     fprintf(f, "## Resources\n\n| resource | used | budget (headroom) | board | %% of board |\n"
                "|---|---|---|---|---|\n");

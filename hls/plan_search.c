@@ -106,6 +106,27 @@ int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n
     return 0;
 }
 
+int hls_pace_producers(HlsPlan *p, int i, char *desc, size_t n)
+{
+    HlsStage *c = &p->stages[i];
+    int k, grown = 0;
+    if (c->kind != HLS_ST_CONCAT)
+        return 0;
+    for (k = 0; k < c->nin; k++) {
+        HlsStage *u = c->in[k] >= 0 ? &p->stages[c->in[k]] : NULL;
+        size_t l = strlen(desc);
+        if (!u || u->segment != c->segment || c->in_ddr[k] || hls_is_conv(u) || u->pinned ||
+            u->kind == HLS_ST_LUT || u->lanes >= c->lanes)
+            continue;
+        while (u->lanes < c->lanes && u->lanes < lane_cap(u))
+            u->lanes *= 2;
+        if (l + 1 < n)
+            snprintf(desc + l, n - l, ", %s LANES %d", u->node, u->lanes);
+        grown = 1;
+    }
+    return grown;
+}
+
 /* The inverse of hls_step_up: step k of a stage one size down; 0 when it is
  * at its smallest. */
 int hls_step_down(HlsStage *s, int k, double mhz)
@@ -208,7 +229,7 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[HLS_
     for (step = 0; step < 100000; step++) {
         int si = p->slowest, best_k = -1, k;
         HlsStage *s = &p->stages[si];
-        int64_t old = s->cycles;
+        int64_t old = s->paced; /* its cycles at its inputs' pace */
         double best = -1.0;
         HlsRes oldtot = p->total;
         char bdesc[64] = "", fail[200] = "", c1[32], c2[32];
@@ -239,15 +260,16 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[HLS_
                     }
                     snprintf(d + strlen(d), sizeof d - strlen(d), ", %s", d2);
                 }
+                hls_pace_producers(p, si, d, sizeof d);
                 if (hls_plan_eval(p, 1, e) == 0) {
                     if (hls_plan_over_budget(p, ob, sizeof ob)) {
                         if (!fail[0])
                             snprintf(fail, sizeof fail, "next step (%s) exceeds %s", d, ob);
-                    } else if (p->stages[si].cycles < old) {
+                    } else if (p->stages[si].paced < old) {
                         ddsp = step_cost(mode, &p->total, &oldtot, &p->budget);
                         if (mode == 3 && k != 0) /* not PE_IC (pass 1: not both) */
                             ddsp *= 2.0; /* mode 3: wider trees before more lanes */
-                        score = (double)(old - p->stages[si].cycles) / (ddsp > 1e-6 ? ddsp : 1e-6);
+                        score = (double)(old - p->stages[si].paced) / (ddsp > 1e-6 ? ddsp : 1e-6);
                         if (score > best) {
                             best = score;
                             best_k = pass ? 4 + k : k;
@@ -269,9 +291,17 @@ static void grow_slowest(HlsPlan *p, int mode, HlsStage *save, char (*grow)[HLS_
             hls_step_up(&p->stages[si], (best_k - 4) / 4, p->mhz, p->pp_max, c1, sizeof c1);
             hls_step_up(&p->stages[si], (best_k - 4) % 4, p->mhz, p->pp_max, c1, sizeof c1);
         }
+        if (hls_pace_producers(p, si, c1, sizeof c1)) {
+            int j;
+            for (j = 0; j < p->nstage; j++)
+                if (j != si && p->stages[j].lanes != save[j].lanes)
+                    snprintf(grow[j], sizeof grow[j], "grown to LANES %d with %s, which it feeds "
+                             "through kiln_width (a narrower producer paces a concat)",
+                             p->stages[j].lanes, p->stages[si].node);
+        }
         hls_plan_eval(p, 1, e);
         hls_mcycles(c1, sizeof c1, old);
-        hls_mcycles(c2, sizeof c2, p->stages[si].cycles);
+        hls_mcycles(c2, sizeof c2, p->stages[si].paced);
         snprintf(grow[si], sizeof grow[si], "last grown to %s as the slowest stage (%s -> %s)",
                  bdesc, c1, c2);
         p->dse_steps++;

@@ -13,9 +13,12 @@
  *           written;
  *   e(s)    last input beat available: the reader's a + beats - 1 or the
  *           producer's t_done + EDGE_LAT;
- *   t_done(s) = max(a(s) + cycles(s), e(s) + tail(s))
- *           the engine alone (cycles() from its first input beat) or, when
- *           its input is the limit, the work left after the last input beat;
+ *   t_done(s) = max(a(s) + paced(s), e(s) + tail(s))
+ *           the engine alone (cycles() from its first input beat, or more
+ *           where its inputs arrive slower than it takes them: paced_cycles,
+ *           a concat fed through kiln_width by a producer with fewer lanes)
+ *           or, when its input is the limit, the work left after the last
+ *           input beat;
  *   first(s)  = a(s) + fill, fill = the input rows the first output row
  *           needs at the input's pace + lat; from a producer on chip, when
  *           it sends those rows (fill_delay, row_end: a windowed producer
@@ -33,7 +36,7 @@
  * beat before its second input's beats of the last pixel.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
- * Occupancy (per frame, back to back): cycles + the wait for a held-back
+ * Occupancy (per frame, back to back): paced + the wait for a held-back
  * producer's first rows (at least their time through the hop between them,
  * hop_time) + the stall a windowed consumer's frame barrier puts
  * on the head of the stream chain feeding it (barrier_stall).
@@ -293,6 +296,57 @@ static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
     return s->in[k] >= 0 && p->stages[s->in[k]].segment == s->segment && !s->in_ddr[k];
 }
 
+/* Cycles a pixel's beats of stage s's input k take to arrive when s takes
+ * them as they come: from a DDR reader at its pace; from a producer with
+ * fewer lanes through kiln_width packing R = in/out lanes of its beats into
+ * one, a producer beat a cycle (its beats per pixel, not s's); else a beat
+ * a cycle.  other: the cycles of the pixel s spends on its other input
+ * meanwhile (a concat; -1: none), in which the converter's FIFO fills with
+ * two output beats, each of which then arrives R - 1 cycles early. */
+static int64_t in_pixel_time(const HlsPlan *p, const HlsStage *s, int k, int64_t other)
+{
+    int64_t c = in_channels(s, k), li = hls_in_lanes(s), bi = hls_cdiv(c, li), lo, bo, r, nb;
+    if (!on_chip_in(p, s, k))
+        return bi * hls_ddr_pace(li);
+    lo = hls_out_lanes(&p->stages[s->in[k]]);
+    if (lo >= li)
+        return bi;
+    bo = hls_cdiv(c, lo);
+    r = hls_min64(li / lo, bo); /* producer beats an output beat takes */
+    nb = other < 0 ? 0 : hls_min64(2, other / r);
+    return hls_max64(bi, bo - nb * (r - 1));
+}
+
+/* Cycles of a concat's pixel on each input (t[0], t[1]) at the pace they
+ * arrive (in_pixel_time): kiln_concat takes a pixel's beats of its first
+ * input, then those of its second, so the two paces add. */
+static void concat_pixel(const HlsPlan *p, const HlsStage *s, int64_t *t)
+{
+    t[0] = in_pixel_time(p, s, 0, -1);
+    t[1] = in_pixel_time(p, s, 1, t[0]);
+    t[0] = in_pixel_time(p, s, 0, t[1]);
+}
+
+/* Cycles per frame of stage s at the pace its inputs arrive, at least its
+ * descriptor's: a concat's pixel takes the sum of its inputs' times (and
+ * kiln_concat's flush beat), another stage's input beats of a frame the
+ * slowest input's.  What a producer with fewer lanes or a DDR reader
+ * slower than a beat a cycle costs the stage beyond cycles(). */
+static int64_t paced_cycles(const HlsPlan *p, const HlsStage *s)
+{
+    int64_t px = s->h * s->w, per = 0, t[2];
+    int k;
+    if (s->kind == HLS_ST_CONCAT && s->nin == 2) {
+        int64_t l = s->lanes, ga = hls_cdiv(s->cin, l), gb = hls_cdiv(s->cin2, l);
+        int64_t fl = s->cin % l != 0 && hls_cdiv(s->cin + s->cin2, l) == ga + gb;
+        concat_pixel(p, s, t);
+        return hls_max64(s->cycles, px * (t[0] + t[1] + fl) + 1);
+    }
+    for (k = 0; k < s->nin; k++)
+        per = hls_max64(per, in_pixel_time(p, s, k, -1));
+    return hls_max64(s->cycles, px * per);
+}
+
 /* A windowed producer u's rows at a steady pace: row r's beats from
  * first[u] + r * *rowt within *emit = its cycles per output row, its last
  * one at its forward t_done (fwd[u]).  A conv sends a row at its own pace,
@@ -341,7 +395,7 @@ static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first
         window_rows(p, ui, first, fwd, &rowt, &emit);
         return first[ui] + r * rowt + emit;
     }
-    t = ain[ui] + u->cycles * (r + 1) / oh - 1;
+    t = ain[ui] + u->paced * (r + 1) / oh - 1;
     /* up to 8 stream stages up (each join may go up both its inputs):
      * beyond, the stage's own pace */
     if (depth >= 8)
@@ -360,7 +414,9 @@ static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first
             int64_t cg = hls_cdiv(u->cout, u->lanes);
             after = (f - 1) * cg + (r % f) * u->ow * cg;
         } else if (u->kind == HLS_ST_CONCAT && k == 0 && u->nin > 1) {
-            after = hls_cdiv(u->cin2, u->lanes);
+            int64_t pt[2];
+            concat_pixel(p, u, pt);
+            after = pt[1];
         }
         t = hls_max64(t, te + after + u->lat);
     }
@@ -399,7 +455,8 @@ static int64_t fill_delay(const HlsPlan *p, int i, const int64_t *first, const i
 
 /* An upsample feeding a concat on chip sends the last input row's copies
  * at the concat's pace: a pixel of the concat's output takes its beats of
- * both inputs (YOLO's route: the upsampled map beside the skip tensor).
+ * both inputs, each at the pace it arrives (concat_pixel; YOLO's route: the
+ * upsampled map beside the skip tensor).
  * tail: stage_tail of upsample u. */
 static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
 {
@@ -412,8 +469,9 @@ static int64_t upsample_join_tail(const HlsPlan *p, int u, int64_t tail)
             continue;
         for (k = 0; k < c->nin; k++)
             if (c->in[k] == u && !c->in_ddr[k]) {
-                int64_t px = hls_cdiv(c->cin, c->lanes) + hls_cdiv(c->cin2, c->lanes);
-                tail = hls_max64(tail, (f - 1) * s->ow * px + s->lat);
+                int64_t pt[2];
+                concat_pixel(p, c, pt);
+                tail = hls_max64(tail, (f - 1) * s->ow * (pt[0] + pt[1]) + s->lat);
             }
     }
     return tail;
@@ -449,28 +507,61 @@ static int64_t wload_frame(const HlsStage *s)
     return g ? hls_cdiv(s->cout, s->pe_oc) * g : 0;
 }
 
-/* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
- * producer never waits. */
-static int skip_edge(const HlsPlan *p, int u, int c)
+/* Depth of the join FIFO on the edge from stage u into stage c (0: none). */
+static int64_t fifo_depth(const HlsPlan *p, int u, int c)
 {
     int j;
     for (j = 0; j < p->nfifo; j++)
         if (p->fifos[j].from == u && p->fifos[j].to == c && !p->fifos[j].ddr)
-            return 1;
+            return p->fifos[j].depth;
     return 0;
+}
+
+/* 1: the edge from stage u into stage c is a skip FIFO, sized so that its
+ * producer never waits. */
+static int skip_edge(const HlsPlan *p, int u, int c)
+{
+    return fifo_depth(p, u, c) > 0;
 }
 
 /* Cycles stage s waits at its restart for the rows its first output row
  * needs from its on-chip producers, held back at the end of the previous
- * frame. */
+ * frame.  A concat takes each input's row at the pace it arrives, which its
+ * paced cycles count already: it waits only for what comes later than that
+ * (concat_pixel). */
 static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
 {
-    int64_t w = 0;
+    int64_t w = 0, pt[2] = {0, 0};
     int k;
+    if (s->kind == HLS_ST_CONCAT && s->nin == 2)
+        concat_pixel(p, s, pt);
     for (k = 0; k < s->nin; k++)
         if (on_chip_in(p, s, k))
-            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0));
+            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0) -
+                                 first_rows(s) * s->w * pt[k]);
     return w;
+}
+
+/* The cycle the producer of concat ci's input k, behind a join FIFO, sends
+ * its last beat when the concat takes the input slower than the producer
+ * sends it: the FIFO's depth and kiln_width's two output beats hold the
+ * frame's last pixels of the input, which the concat takes at its pace
+ * (concat_pixel, or its frame's mean pixel time when its other input is
+ * slower) after the producer's last beat went in; INT64_MIN when they hold
+ * the whole frame.  From the concat's first forward pass (first input beat
+ * ain, t_done fwd, tail): a producer held back delays its other consumers,
+ * and through them the concat, so later passes would feed on themselves. */
+static int64_t fifo_take(const HlsPlan *p, int ci, int k, int64_t ain, int64_t fwd, int64_t tail)
+{
+    const HlsStage *c = &p->stages[ci], *u = &p->stages[c->in[k]];
+    int64_t lo = hls_out_lanes(u), li = hls_in_lanes(c), bo = hls_cdiv(in_channels(c, k), lo);
+    int64_t held = fifo_depth(p, c->in[k], ci) + (lo < li ? 2 * hls_min64(li / lo, bo) : 2);
+    int64_t px = hls_max64(1, c->h * c->w), pt[2];
+    if (held / bo >= px)
+        return INT64_MIN;
+    concat_pixel(p, c, pt);
+    return fwd - tail - EDGE_LAT - (k == 0 ? pt[1] : 0) -
+           held / bo * hls_max64(pt[0] + pt[1], (fwd - ain) / px);
 }
 
 static int64_t row_take(const HlsPlan *p, const int *cons, int di, int64_t iy,
@@ -696,7 +787,7 @@ static int forward_pass(HlsPlan *p, int round, Times *tm)
             tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, tm->ain, &own);
             tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + s->lat : stage_fill(s, pace));
         }
-        tm->comp[i] = a + s->cycles - 1 + tm->fdl[i];
+        tm->comp[i] = a + s->paced - 1 + tm->fdl[i];
         t = hls_max64(tm->comp[i], e + tm->tail[i]);
         if (round == 0)
             tm->fwd[i] = t;
@@ -721,9 +812,13 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
             int64_t take;
             if (!on_chip_in(p, c, k))
                 continue;
-            if (skip_edge(p, u, i))
-                continue;
-            if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
+            if (skip_edge(p, u, i)) {
+                /* sized for the wait at the interval's pace: a concat
+                 * slower than its producer still fills it */
+                if (c->kind != HLS_ST_CONCAT || c->nin < 2)
+                    continue;
+                take = fifo_take(p, i, k, tm->ain[i], tm->fwd[i], tm->tail[i]);
+            } else if (c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) {
                 /* a windowed engine takes its last input row once
                  * the output row that frees a slot is issued, at its
                  * pace or at the pace the stages below it allow */
@@ -737,8 +832,11 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
                  * pace); a concat takes its first input's last beat
                  * before the second input's beats of the last pixel */
                 take = c->t_done - tm->tail[i] - EDGE_LAT;
-                if (c->kind == HLS_ST_CONCAT && k == 0 && c->nin > 1)
-                    take -= hls_cdiv(c->cin2, c->lanes);
+                if (c->kind == HLS_ST_CONCAT && k == 0 && c->nin > 1) {
+                    int64_t pt[2];
+                    concat_pixel(p, c, pt);
+                    take -= pt[1];
+                }
             }
             /* released by a windowed engine that sets the pace to its
              * frame's end, the producer still makes what it has not
@@ -773,7 +871,7 @@ static void set_occupancy(HlsPlan *p, Times *tm)
     p->compute_ii = 0;
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
-        s->occupancy = s->cycles + restart_wait(p, s) + tm->stall[i];
+        s->occupancy = s->paced + restart_wait(p, s) + tm->stall[i];
         /* every group's weights through the one channel each frame */
         s->occupancy = hls_max64(s->occupancy, wload_frame(s));
         if (s->occupancy > p->compute_ii) {
@@ -827,8 +925,10 @@ void hls_plan_timing(HlsPlan *p)
         gir_die("out of memory");
     tm = (Times){buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n, buf + 6 * n,
                  buf + 7 * n};
-    for (i = 0; i < p->nstage; i++)
+    for (i = 0; i < p->nstage; i++) {
         p->stages[i].t_done = 0;
+        p->stages[i].paced = paced_cycles(p, &p->stages[i]);
+    }
     /* forward and backward until nothing moves (times only grow) */
     for (round = 0; round < 4 * p->nstage + 4; round++) {
         int changed = forward_pass(p, round, &tm);

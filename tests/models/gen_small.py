@@ -32,9 +32,16 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
+  upcat   1x3x32x32: YOLOv3-tiny's route in small: Conv3x3 32 + LeakyRelu
+          (kept), MaxPool, Conv3x3 16 with dilation 2, Resize (nearest x2),
+          Concat of the upsampled map and the kept one (48 channels), a
+          Conv3x3 8 head with dilation 2 (output 1x8x32x32).  The dilated
+          convs run on the CPU, so the FPGA's second segment is the upsample
+          and the concat alone, both inputs read from DDR (the route of
+          YOLOv3-tiny with its neighbours on the shared engine).
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|upcat --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -46,7 +53,9 @@ from gen_yolov3_tiny import BN_EPS, image_like, round_sig, save_checked
 # Layers: ("conv", filters, k, stride, group, dilation, act) with group 0
 # meaning depthwise and act "leaky", "relu", "relu6", "linear" (BN, no activation) or
 # "head" (bias, no BN, graph output); ("maxpool",); ("save", tag) remembers
-# the current value; ("add", tag) adds the remembered value.
+# the current value; ("add", tag) adds the remembered value; ("upsample",)
+# doubles the map (Resize, nearest); ("concat", tag) joins the current value
+# and the remembered one along the channels, in that order.
 MODELS = {
     "resdw": (32, [
         ("conv", 16, 3, 1, 1, 1, "leaky"), ("save", "skip"),
@@ -89,6 +98,12 @@ MODELS = {
         ("conv", 256, 3, 1, 1, 1, "leaky"),
         ("conv", 256, 3, 1, 1, 1, "leaky"),
         ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
+    "upcat": (32, [
+        ("conv", 32, 3, 1, 1, 1, "leaky"), ("save", "skip"), ("maxpool",),
+        ("conv", 16, 3, 1, 1, 2, "leaky"),
+        ("upsample",), ("concat", "skip"),
+        ("conv", 8, 3, 1, 1, 2, "head"),
     ]),
 }
 # Models whose input and outputs are NHWC, with Transposes around the network.
@@ -158,6 +173,20 @@ def build(kind, seed, x):
             other, other_a = saved[layer[1]]
             nodes.append(helper.make_node("Add", [cur, other], [name], name=name))
             cur, cur_a = name, cur_a + other_a
+            continue
+        if layer[0] == "upsample":
+            name = "upsample%d" % i
+            nodes.append(helper.make_node(
+                "Resize", [cur, "", const(name + "_scales", np.array([1, 1, 2, 2], np.float32))],
+                [name], name=name, mode="nearest", coordinate_transformation_mode="asymmetric",
+                nearest_mode="floor"))
+            cur, cur_a = name, cur_a.repeat(2, axis=2).repeat(2, axis=3)
+            continue
+        if layer[0] == "concat":
+            name = "concat%d" % i
+            other, other_a = saved[layer[1]]
+            nodes.append(helper.make_node("Concat", [cur, other], [name], name=name, axis=1))
+            cur, cur_a = name, np.concatenate([cur_a, other_a], axis=1)
             continue
         if layer[0] == "maxpool":
             name = "maxpool%d" % i
