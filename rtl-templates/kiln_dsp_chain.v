@@ -34,9 +34,11 @@
 //   m_valid in cycle t + LAT, LAT = N + 2 (counting ce-1 cycles); one dot
 //   product per cycle.
 // Resources: DSP48E2 = N; LUT 0 for the sum (the adds are the DSPs' ALUs);
-//   FF: ISKEW 1 16*(N-1)*(N-2)/2 for the input delay lines (which a synthesis
-//   tool may map to shift-register LUTs, SRLC32E) + LAT for m_valid;
-//   ISKEW 0 LAT.
+//   FF: ISKEW 1 16*(N-1)*(N-2)/2 for the input delay lines + LAT for
+//   m_valid; ISKEW 0 LAT.  yosys (synth_xilinx -family xcup) maps the delays
+//   of 3 and more to SRL16E/SRLC32E: N > 4, ISKEW 1: LUT 16*(N-4), FF 48 +
+//   LAT (N = 8, 16; 64 + LAT at N = 32: a delay of 17 is an SRL16E and a
+//   flip-flop) (bench/synth/dsp_chain_synth.py).
 //
 // `define KILN_DSP48E2 instantiates the DSP48E2 primitive (UG579) for
 // synthesis; otherwise a behavioural model with the same registers and cycle
