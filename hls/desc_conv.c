@@ -302,10 +302,12 @@ static int64_t win_cycles_band(const WinShape *sh)
                            * design, 2 x 32 PP 2, 40 URAM288: 6225 LUT) */
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
 #define CV_LUT_ADD 18.1   /* one tree adder */
-#define CV_LUT_CASC 16.0  /* CASC, per lane and product from the fifth: its two
-                           * operands' skew in SRL16E/SRLC32E (yosys 0.23,
-                           * bench/synth/dsp_chain_synth.py: 64/192/448 LUT at
-                           * PE_IC 8/16/32; the chain's adds are in the DSPs) */
+#define CV_LUT_CASC 8.0   /* CASC, per skewed int8 operand and product from the
+                           * fifth: its delay in SRL16E/SRLC32E (yosys 0.23:
+                           * one chain 64/192/448 LUT at N 8/16/32,
+                           * bench/synth/dsp_chain_synth.py); the weights a
+                           * lane, the activations a pixel (yosys merges the
+                           * PE_OC lanes' equal delay lines: PE 8x8 280 SRL) */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
 #define CV_LUT_SPAN 15.0  /* SPAN, per pixel lane: its row-end compare and the
                            * row and column corrections of its read address
@@ -517,10 +519,17 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
     int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
     int casc = conv_casc(hw);
-    /* CASC, per lane: the skew delays of 1 and 2 (16 and 32 bits) stay
-     * flip-flops, a delay of 17 keeps one after its SRL16E (N >= 19) */
+    /* CASC, per skewed int8 operand (the weights a lane, the activations a
+     * pixel, as CV_LUT_CASC): the delays of 1 and 2 stay flip-flops, a delay
+     * of 17 keeps one after its SRL16E (N >= 19) */
     int64_t c4 = hls_min64(pic, 4);
-    double casc_ff = 16.0 * (double)(c4 > 2 ? (c4 - 2) * (c4 - 1) / 2 : 0) + (pic >= 19 ? 16.0 : 0.0);
+    double casc_ff = 8.0 * (double)(c4 > 2 ? (c4 - 2) * (c4 - 1) / 2 : 0) + (pic >= 19 ? 8.0 : 0.0);
+    /* CASC: the op's control (valid, first, last, parameter address, pass
+     * last, tail: 4 + PA + PP bits, reset, so flip-flops) through the
+     * chain's PE_IC + 1 stages in place of the tree's tl */
+    int64_t ocgmax = hls_cdiv(hw[CV_COMAX], poc);
+    int64_t tgm = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < ocgmax ? hw[CV_TOGMAX] : ocgmax;
+    int64_t mw = 4 + hls_max64(1, hls_clog2(tgm)) + (hw[CV_WBANKS] == 2) + pp;
     double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
     r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = 0.0;
@@ -576,7 +585,7 @@ static HlsRes conv_resources(const int64_t *hw)
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
-            (casc ? (double)lanes * CV_LUT_CASC * (double)hls_max64(0, pic - 4)
+            (casc ? (double)(lanes + pp) * CV_LUT_CASC * (double)hls_max64(0, pic - 4)
                   : (double)lanes * (double)(leaves - 1) * CV_LUT_ADD) +
             (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
@@ -589,7 +598,8 @@ static HlsRes conv_resources(const int64_t *hw)
      * flip-flops, block RAM and URAM inside */
     r.ff = CV_FF_BASE +
            (hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
-            : casc       ? (double)lanes * casc_ff
+            : casc       ? (double)(lanes + pp) * casc_ff +
+                               (double)(mw * (conv_tree_stages(hw) - tl))
                          : (double)macs * 16.0) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
