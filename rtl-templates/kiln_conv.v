@@ -104,7 +104,8 @@
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
 //   accumulators (see hls/desc_conv.c for the fitted formula); CASC = 1: no
-//   tree, 16*(PE_IC-4) shift-register LUT a lane for the skew.
+//   tree; the skew in 8*(PE_IC-4) shift-register LUT a lane (weights) and a
+//   pixel (activations, the lanes' equal delay lines merged by synthesis).
 module kiln_conv #(
     parameter integer PE_IC   = 4,
     parameter integer PE_OC   = 4,
