@@ -302,6 +302,12 @@ static int64_t win_cycles_band(const WinShape *sh)
                            * design, 2 x 32 PP 2, 40 URAM288: 6225 LUT) */
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
 #define CV_LUT_ADD 18.1   /* one tree adder */
+#define CV_LUT_CASC 8.0   /* CASC, per skewed int8 operand and product from the
+                           * fifth: its delay in SRL16E/SRLC32E (yosys 0.23:
+                           * one chain 64/192/448 LUT at N 8/16/32,
+                           * bench/synth/dsp_chain_synth.py); the weights a
+                           * lane, the activations a pixel (yosys merges the
+                           * PE_OC lanes' equal delay lines: PE 8x8 280 SRL) */
 #define CV_LUT_PACK 3.8   /* PACK=2 fix-up per packed MAC */
 #define CV_LUT_SPAN 15.0  /* SPAN, per pixel lane: its row-end compare and the
                            * row and column corrections of its read address
@@ -341,10 +347,10 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      "DSP2X", "LBURAM", NULL};
+                                      "DSP2X", "LBURAM", "CASC", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", "band", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
@@ -363,12 +369,28 @@ static int64_t conv_leaves(const int64_t *hw)
     return hw[CV_DSP2X] ? hw[CV_PE_IC] / 2 : hw[CV_PE_IC];
 }
 
+/* CASC (with PACK 1, DSP2X 0): each lane's products summed in a DSP48E2
+ * chain (kiln_dsp_chain) in place of the multipliers and the tree. */
+static int conv_casc(const int64_t *hw)
+{
+    return hw[CV_CASC] && hw[CV_PACK] == 1 && !hw[CV_DSP2X];
+}
+
+/* Register stages between the registered products and the sum: the tree's
+ * registered levels, or with CASC the chain's PE_IC + 1. */
+static int64_t conv_tree_stages(const int64_t *hw)
+{
+    if (conv_casc(hw))
+        return hw[CV_PE_IC] + 1;
+    return hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw)));
+}
+
 /* DSP2X: the pair sums reach the clk domain 3 cycles after the op (1 for
  * the plain registered products). */
 static int64_t conv_latency(const int64_t *hw)
 {
-    return 3 + (hw[CV_DSP2X] ? 3 : 1) + hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw))) +
-           hw[CV_RQ_PIPE] + (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
+    return 3 + (hw[CV_DSP2X] ? 3 : 1) + conv_tree_stages(hw) + hw[CV_RQ_PIPE] +
+           (hw[CV_RQS] > 1 ? hw[CV_RQS] : 0);
 }
 
 int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki)
@@ -496,6 +518,18 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t leaves = conv_leaves(hw), l = hls_clog2(leaves), tl = hls_min64(hw[CV_PIPE], l);
     int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
     int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
+    int casc = conv_casc(hw);
+    /* CASC, per skewed int8 operand (the weights a lane, the activations a
+     * pixel, as CV_LUT_CASC): the delays of 1 and 2 stay flip-flops, a delay
+     * of 17 keeps one after its SRL16E (N >= 19) */
+    int64_t c4 = hls_min64(pic, 4);
+    double casc_ff = 8.0 * (double)(c4 > 2 ? (c4 - 2) * (c4 - 1) / 2 : 0) + (pic >= 19 ? 8.0 : 0.0);
+    /* CASC: the op's control (valid, first, last, parameter address, pass
+     * last, tail: 4 + PA + PP bits, reset, so flip-flops) through the
+     * chain's PE_IC + 1 stages in place of the tree's tl */
+    int64_t ocgmax = hls_cdiv(hw[CV_COMAX], poc);
+    int64_t tgm = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < ocgmax ? hw[CV_TOGMAX] : ocgmax;
+    int64_t mw = 4 + hls_max64(1, hls_clog2(tgm)) + (hw[CV_WBANKS] == 2) + pp;
     double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
     r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = 0.0;
@@ -539,7 +573,7 @@ static HlsRes conv_resources(const int64_t *hw)
         r.bram36 += (double)pp * bb.bram36;
         pmem_lut += (double)pp * bb.lut + CV_LUT_BAND;
     } else if (pp > 1) {
-        int64_t latb = 3 + (hw[CV_DSP2X] ? 3 : 1) + tl + hw[CV_RQ_PIPE];
+        int64_t latb = 3 + (hw[CV_DSP2X] ? 3 : 1) + conv_tree_stages(hw) + hw[CV_RQ_PIPE];
         int64_t db = (int64_t)1 << hls_clog2(2 * hls_cdiv(hw[CV_COMAX], poc) + 2 * latb + 4);
         if (db > 64) {
             HlsMem ob = hls_mem(db, 8 * poc), tail = hls_mem(db, pp);
@@ -551,7 +585,8 @@ static HlsRes conv_resources(const int64_t *hw)
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
-            (double)lanes * (double)(leaves - 1) * CV_LUT_ADD +
+            (casc ? (double)(lanes + pp) * CV_LUT_CASC * (double)hls_max64(0, pic - 4)
+                  : (double)lanes * (double)(leaves - 1) * CV_LUT_ADD) +
             (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
             (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
@@ -563,11 +598,13 @@ static HlsRes conv_resources(const int64_t *hw)
      * flip-flops, block RAM and URAM inside */
     r.ff = CV_FF_BASE +
            (hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
+            : casc       ? (double)(lanes + pp) * casc_ff +
+                               (double)(mw * (conv_tree_stages(hw) - tl))
                          : (double)macs * 16.0) +
            (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
-                            (double)tree_reg_bits(l, tl)) +
+                            (casc ? 0.0 : (double)tree_reg_bits(l, tl))) +
            (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0);
     return r;
 }

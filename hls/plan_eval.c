@@ -110,6 +110,7 @@ static void stage_params(HlsStage *s)
         s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
         hls_param_put(&hw, "DSP2X", s->dsp2x);
         hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
+        hls_param_put(&hw, "CASC", 0); /* LUT adder trees (kiln_dsp_chain: not planned yet) */
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);

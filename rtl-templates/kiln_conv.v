@@ -77,10 +77,17 @@
 //                  lane multiplexers are in the clk2x domain; simulation
 //                  checks that clk2x alternates mid/aligned edges and is
 //                  high at every clk edge (stops with a message otherwise)
+//   CASC           1 (with PACK 1, DSP2X 0): each output lane sums its PE_IC
+//                  products in a DSP48E2 PCOUT -> PCIN chain (kiln_dsp_chain,
+//                  the operand skew in its input delay lines) in place of
+//                  the multipliers and the LUT adder tree; PIPE is unused
+//                  and LAT grows to PE_IC + 2 product-to-sum stages.
+//                  Synthesis with `define KILN_DSP48E2 (the primitive)
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1);
 //   DSP2X = 1: LAT = 6 + min(PIPE, ceil(log2 PE_IC) - 1) + RQ_PIPE (+ RQS)
+//   CASC = 1:  LAT = 5 + PE_IC + RQ_PIPE (+ RQS)
 // Cycles per frame (no back-pressure, first input beat to last output beat
 // inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
 //   n_in = W*ICG cycles per input row, n_out = ceil(Wout/PP)*TG*K*K*ICG per
@@ -96,7 +103,9 @@
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
-//   accumulators (see hls/desc_conv.c for the fitted formula).
+//   accumulators (see hls/desc_conv.c for the fitted formula); CASC = 1: no
+//   tree; the skew in 8*(PE_IC-4) shift-register LUT a lane (weights) and a
+//   pixel (activations, the lanes' equal delay lines merged by synthesis).
 module kiln_conv #(
     parameter integer PE_IC   = 4,
     parameter integer PE_OC   = 4,
@@ -119,7 +128,8 @@ module kiln_conv #(
     parameter integer LBURAM  = 0,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
-    parameter integer DSP2X   = 0
+    parameter integer DSP2X   = 0,
+    parameter integer CASC    = 0
 ) (
     input  wire                 clk,
     /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
@@ -169,7 +179,9 @@ module kiln_conv #(
     localparam integer PD     = (DSP2X != 0) ? 3 : 1;   // op to registered products, cycles
     localparam integer L      = $clog2(LV);            // adder tree levels
     localparam integer NP     = 1 << L;                // leaves
-    localparam integer TL     = (PIPE < L) ? PIPE : L; // registered tree levels
+    localparam integer CS     = (CASC != 0 && PACK == 1 && DSP2X == 0) ? 1 : 0; // chains
+    // registered tree levels; CS: the chain's stages after the product's
+    localparam integer TL     = (CS != 0) ? PE_IC + 1 : (PIPE < L) ? PIPE : L;
     localparam integer TW     = LW + 1 + L;            // tree width
     localparam integer NL     = PP * PE_OC;            // results per op group
     localparam integer RL     = NL / RQS;              // requant lanes
@@ -382,7 +394,10 @@ module kiln_conv #(
     end
 
     // ================= weight memories, products =================
+    /* verilator lint_off UNDRIVEN */ /* verilator lint_off UNUSEDSIGNAL */ // CASC: one of the two
     wire signed [LW-1:0] prod [0:PP*PE_OC*LV-1];  // registered products (stage P)
+    wire signed [31:0]   csum [0:PP*PE_OC-1];     // CASC: the chains' sums (stage T)
+    /* verilator lint_on UNDRIVEN */ /* verilator lint_on UNUSEDSIGNAL */
     wire [8*PE_IC-1:0] wrd  [0:PE_OC-1];           // weight words (stage D)
 
     genvar o, i, n, x;
@@ -494,6 +509,19 @@ module kiln_conv #(
                         assign prod[(x*PE_OC + o)*PE_IC + i]     = p2;
                         assign prod[(x*PE_OC + o + 1)*PE_IC + i] = p1;
                     end
+                end
+            end else if (CS != 0) begin : g_casc
+                // one DSP48E2 chain a lane: the products and their sum,
+                // PE_IC + 2 cycles after the op (stage T); the chain runs
+                // free (its sums outside ops are not taken)
+                for (o = 0; o < PE_OC; o = o + 1) begin : g_o
+                    /* verilator lint_off UNUSEDSIGNAL */ // m_valid: t_meta carries the op
+                    wire m_valid_unused;
+                    /* verilator lint_on UNUSEDSIGNAL */
+                    kiln_dsp_chain #(.N(PE_IC), .PW(32), .ISKEW(1)) u_chain (
+                        .clk(clk), .rst(rst), .ce(1'b1), .s_valid(1'b0),
+                        .a(d_data[8*x*PE_IC +: 8*PE_IC]), .b(wrd[o]),
+                        .m_valid(m_valid_unused), .p(csum[x*PE_OC + o]));
                 end
             end else begin : g_np
                 for (o = 0; o < PE_OC; o = o + 1) begin : g_o
@@ -630,37 +658,42 @@ module kiln_conv #(
             wire signed [31:0] b_t = bias[t_pa];
 
             for (x = 0; x < PP; x = x + 1) begin : g_x
-                // heap-ordered tree: node n = node 2n + node 2n+1, leaves NP..2NP-1,
-                // root 1; node n is adder L - flog2(n) of the chain, registered per treg()
-                wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
-                for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
-                    if (n - NP < LV) begin : g_p
-                        wire signed [LW-1:0] pr = prod[(x*PE_OC + o)*LV + n - NP];
-                        assign nd[n] = {{(TW-LW){pr[LW-1]}}, pr};
-                    end else begin : g_z
-                        assign nd[n] = {TW{1'b0}};
+                wire signed [31:0] sum;
+                if (CS != 0) begin : g_cs
+                    assign sum = csum[x*PE_OC + o];
+                end else begin : g_tree
+                    // heap-ordered tree: node n = node 2n + node 2n+1, leaves NP..2NP-1,
+                    // root 1; node n is adder L - flog2(n) of the chain, registered per treg()
+                    wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
+                    for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
+                        if (n - NP < LV) begin : g_p
+                            wire signed [LW-1:0] pr = prod[(x*PE_OC + o)*LV + n - NP];
+                            assign nd[n] = {{(TW-LW){pr[LW-1]}}, pr};
+                        end else begin : g_z
+                            assign nd[n] = {TW{1'b0}};
+                        end
                     end
-                end
-                for (n = 1; n < NP; n = n + 1) begin : g_add
-                    wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
-                    if (treg(L - flog2(n))) begin : g_r
-                        localparam integer RK = treg_k(L - flog2(n));  // register number
-                        reg signed [TW-1:0] r;
-                        always @(posedge clk)
-                            if (sv[RK-1])
-                                r <= s;
-                        assign nd[n] = r;
-                    end else begin : g_c
-                        assign nd[n] = s;
+                    for (n = 1; n < NP; n = n + 1) begin : g_add
+                        wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
+                        if (treg(L - flog2(n))) begin : g_r
+                            localparam integer RK = treg_k(L - flog2(n));  // register number
+                            reg signed [TW-1:0] r;
+                            always @(posedge clk)
+                                if (sv[RK-1])
+                                    r <= s;
+                            assign nd[n] = r;
+                        end else begin : g_c
+                            assign nd[n] = s;
+                        end
                     end
+                    assign sum = {{(32-TW){nd[1][TW-1]}}, nd[1]};
                 end
-                wire signed [TW-1:0] sum = nd[1];
 
                 reg signed [31:0] acc;
                 wire signed [31:0] base = t_first ? b_t : acc;
                 always @(posedge clk)
                     if (t_valid)
-                        acc <= base + {{(32-TW){sum[TW-1]}}, sum};
+                        acc <= base + sum;
                 assign rq_acc[32*(x*PE_OC + o) +: 32]  = acc;
                 assign rq_mpos[16*(x*PE_OC + o) +: 16] = mpos[a_pa];
                 assign rq_mneg[16*(x*PE_OC + o) +: 16] = mneg[a_pa];

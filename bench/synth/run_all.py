@@ -21,6 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import synth  # noqa: E402
+import dsp_chain_synth  # noqa: E402
 
 TITLE = "# RTL resources (yosys) vs the hls/ descriptors"
 TOL = {"lut": 30, "ff": 30, "dsp": 15, "bram": 15}
@@ -81,6 +82,7 @@ def main():
         if not quick:
             # drop results of old sources and of points no longer listed
             used = set(point_key(m, p) for m, p in points)
+            used |= dsp_chain_synth.keys()
             with open(cache_path, "w") as f:
                 json.dump({k: v for k, v in cache.items() if k in used}, f, indent=1)
         return rc
@@ -157,6 +159,7 @@ def report(hls_res, out, cache, cache_path, points):
                 params["PE_OC"], params["PE_IC"], params["PP"], params["WBANKS"],
                 params["PACK"], params["PIPE"],
                 params["RQ_PIPE"], m["depth"], p["latency"]))
+    sec += [""] + dsp_chain_synth.section(cache, cache_path)
     sec += ["", "Stream engines: `docs/rtl-stream-resources.md` (`bench/synth/stream_synth.py`)."]
     with open(out, "w") as f:
         f.write("\n".join(sec) + "\n")

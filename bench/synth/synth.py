@@ -53,9 +53,14 @@ def read_points(path):
 def source_hash(module, rtl=None):
     """Short hash of the module's Verilog sources without comments and blank
     lines (cache key part: editing a header comment keeps the cache)."""
+    return text_hash(os.path.join(rtl or RTL, f) for f in SOURCES[module])
+
+
+def text_hash(paths):
+    """source_hash() of the Verilog files at paths."""
     h = hashlib.sha1()
-    for f in SOURCES[module]:
-        with open(os.path.join(rtl or RTL, f)) as fh:
+    for p in paths:
+        with open(p) as fh:
             text = re.sub(r"/\*.*?\*/", "", fh.read(), flags=re.S)
         for line in text.splitlines():
             line = line.split("//", 1)[0].rstrip()

@@ -21,7 +21,8 @@
  * cycle model is exact), KILN_TB_WBANKS (weight banks, default 1),
  * KILN_TB_RQS (results per requant lane, default 1; shapes keep K*K*ICG >=
  * RQS), KILN_TB_SPAN (1: pixel groups across row ends, SPAN; the same
- * shapes, the engine falls back to row by row where K + S > R or Wout < PP).
+ * shapes, the engine falls back to row by row where K + S > R or Wout < PP),
+ * KILN_TB_CASC (1: each lane's sum in a DSP48E2 chain, CASC).
  * KILN_TB_DW=1 builds the same bench for kiln_dwconv (PE_IC = PE_OC = LANES,
  * COUT = CIN, one KxK filter per channel).
  * KILN_TB_BANDMAX (> 0: the engine's BANDMAX; every case runs in bands of
@@ -56,6 +57,9 @@
 #define KILN_TB_RQS 1 /* results per requant lane */
 #endif
 #define RQS KILN_TB_RQS
+#ifndef KILN_TB_CASC
+#define KILN_TB_CASC 0 /* 1: each lane's sum in a DSP48E2 chain (CASC) */
+#endif
 #ifndef KILN_TB_DSP2X
 #define KILN_TB_DSP2X 0 /* 1: the multipliers on clk2x (DSP2X) */
 #endif
@@ -333,7 +337,7 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
                            KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0,
-                           -128, 127, KILN_TB_DSP2X};
+                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
