@@ -182,10 +182,10 @@ int sim_run(Sim *s, const SimOptions *o, const GirTensor *inputs, SimResult **ou
     s->o = o;
     if ((rc = reference(s, inputs, e)) || (rc = sim_build(s, e)))
         goto done;
-    /* back-pressure stretches every stream by about 100/bp; a stream
-     * behind several gates more */
+    /* back-pressure stretches a run by up to about 100/bp (4x at 20% in
+     * yolov3-tiny-small's cases, docs/simulate.md) */
     s->cap = o->cap ? o->cap
-                    : (long)fmin(2e9, (o->bp ? 400.0 / o->bp : 1.0) *
+                    : (long)fmin(2e9, (o->bp ? 100.0 / o->bp : 1.0) *
                                           (8.0 * (s->plan_latency + (o->frames + 2) *
                                                   s->plan_interval) +
                                            100000.0 + 4.0 * o->latency * 1000));
