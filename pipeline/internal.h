@@ -28,6 +28,7 @@ typedef struct {
     const char **value;  /* per channel: the graph value it moves (in, out), or NULL */
     int quant;           /* 1: the weight image can be written (int8 graph) */
     unsigned need;       /* bit t: template t is used (set by rtl_emit_top) */
+    int nbp;             /* kiln_bp_gate instances emitted so far (their SEEDs) */
     uint64_t hash;       /* plan hash */
 } Gen;
 

@@ -10,7 +10,11 @@
  * A stage input read from DDR (graph input, CPU or another segment's output)
  * is a kiln_rd_chan `in<n>`; a conv's weight set a kiln_rd_chan `w<i>`; a
  * stage output leaving its segment a kiln_wr_chan `out<n>` (the channels are
- * hls_plan_channels').  Run-time cfg_* values of the engines are localparams;
+ * hls_plan_channels').  Under `ifdef KILN_SIM_BP (kiln simulate
+ * --backpressure, docs/simulate.md) each stream into an engine or an output
+ * channel passes a kiln_bp_gate (rtl-templates/kiln_bp_gate.v) first; the
+ * `else branch is the plain text, so the top without the define is the
+ * hardware it always was.  Run-time cfg_* values of the engines are localparams;
  * the driver writes SEGMENT, FRAMES and each channel's DDR base into
  * kiln_regfile's CFG registers.
  */
@@ -117,6 +121,44 @@ static void conn_stream(FILE *f, const char *port, const char *net, int last)
     fprintf(f, "        .%s_tvalid(%s_tvalid),\n", port, net);
     fprintf(f, "        .%s_tready(%s_tready),\n", port, net);
     fprintf(f, "        .%s_tdata(%s_tdata)%s\n", port, net, last ? "" : ",");
+}
+
+/* What goes from stream src to dst: a join or a lane converter. */
+typedef void (*HopFn)(Gen *G, const Top *T, const char *src, const char *dst, const void *arg);
+
+/* Stream cur (lanes int8 lanes) on to dst by hop: under `ifdef
+ * KILN_SIM_BP through a kiln_bp_gate of its own seed first (random stalls
+ * of kiln simulate --backpressure), else exactly hop(cur, dst).  The gate
+ * is a simulation model: it is not among the templates rtl_write copies
+ * (kiln simulate adds it to the Verilator build). */
+static void emit_gated(Gen *G, const Top *T, const char *cur, int64_t lanes, const char *dst,
+                       HopFn hop, const void *arg)
+{
+    char g[32];
+    int n = G->nbp++;
+    snprintf(g, sizeof g, "bp%d", n);
+    fprintf(T->d, "`ifdef KILN_SIM_BP\n");
+    decl_stream(T->d, g, lanes);
+    fprintf(T->d, "`endif\n");
+    fprintf(T->b,
+            "`ifdef KILN_SIM_BP\n    kiln_bp_gate #(\n        .WIDTH(%" PRId64 "),\n"
+            "        .SEED(%d)\n    ) u_bp%d (\n        .clk(clk),\n        .rst(rst),\n",
+            8 * lanes, n + 1, n);
+    conn_stream(T->b, "s", cur, 0);
+    conn_stream(T->b, "m", g, 1);
+    fprintf(T->b, "    );\n");
+    hop(G, T, g, dst, arg);
+    fprintf(T->b, "`else\n");
+    hop(G, T, cur, dst, arg);
+    fprintf(T->b, "`endif\n");
+}
+
+/* HopFn of a plain join. */
+static void hop_join(Gen *G, const Top *T, const char *src, const char *dst, const void *arg)
+{
+    (void)G;
+    (void)arg;
+    join_stream(T->b, dst, src);
 }
 
 /* The consumers of stage i's output in the order they are wired (into out
@@ -366,7 +408,7 @@ static void emit_channels(Gen *G, const Top *T)
 
 /* Stage i's input nets (joined to their channels), cfg localparams and
  * engine instance. */
-static void emit_engine(const Gen *G, const Top *T, int i)
+static void emit_engine(Gen *G, const Top *T, int i)
 {
     const HlsStage *s = &G->p->stages[i];
     FILE *b = T->b;
@@ -381,7 +423,7 @@ static void emit_engine(const Gen *G, const Top *T, int i)
         decl_stream(T->d, pre, hls_in_lanes(s));
         if (G->c.inch[2 * i + k] >= 0) {
             snprintf(cur, sizeof cur, "c_%s", G->c.ch[G->c.inch[2 * i + k]].name);
-            join_stream(b, pre, cur);
+            emit_gated(G, T, cur, hls_in_lanes(s), pre, hop_join, NULL);
         }
     }
     snprintf(pre, sizeof pre, "s%d_o", i);
@@ -497,6 +539,30 @@ static void emit_skip_fifo(Gen *G, const Top *T, int i, const Sink *t, const Hls
     G->need |= 1u << T_FIFO;
 }
 
+/* A lane converter's hop: from stage i to sink t, li lanes to lo. */
+typedef struct {
+    int i;         /* producing stage */
+    const Sink *t; /* its consumer */
+    int64_t li;    /* lanes in */
+    int64_t lo;    /* lanes out */
+} Hop;
+
+/* HopFn of a kiln_width (arg: a Hop). */
+static void hop_width(Gen *G, const Top *T, const char *src, const char *dst, const void *arg)
+{
+    const Hop *h = arg;
+    const HlsStage *s = &G->p->stages[h->i];
+    fprintf(T->b,
+            "    kiln_width #(\n        .LI(%" PRId64 "),\n        .LO(%" PRId64
+            ")\n    ) u_e%d_%d_%d_width (\n        .clk(clk),\n        .rst(rst),\n"
+            "        .cfg_cg_in(16'd%" PRId64 "),\n        .cfg_cg_out(16'd%" PRId64 "),\n",
+            h->li, h->lo, h->i, h->t->stage, h->t->port, hls_cdiv(s->cout, h->li),
+            hls_cdiv(s->cout, h->lo));
+    conn_stream(T->b, "s", src, 0);
+    conn_stream(T->b, "m", dst, 1);
+    fprintf(T->b, "    );\n");
+}
+
 /* Sink m of stage i's ns consumers: its fork branch, the plan's skip FIFO,
  * a lane converter where the counts differ. */
 static void emit_sink(Gen *G, const Top *T, int i, int m, int ns, const Sink *t)
@@ -522,17 +588,11 @@ static void emit_sink(Gen *G, const Top *T, int i, int m, int ns, const Sink *t)
     if (fifo)
         emit_skip_fifo(G, T, i, t, fifo, cur, sizeof cur);
     if (li != lo) {
-        fprintf(T->b,
-                "    kiln_width #(\n        .LI(%" PRId64 "),\n        .LO(%" PRId64
-                ")\n    ) u_e%d_%d_%d_width (\n        .clk(clk),\n        .rst(rst),\n"
-                "        .cfg_cg_in(16'd%" PRId64 "),\n        .cfg_cg_out(16'd%" PRId64 "),\n",
-                li, lo, i, t->stage, t->port, hls_cdiv(s->cout, li), hls_cdiv(s->cout, lo));
-        conn_stream(T->b, "s", cur, 0);
-        conn_stream(T->b, "m", dst, 1);
-        fprintf(T->b, "    );\n");
+        Hop h = {i, t, li, lo};
+        emit_gated(G, T, cur, li, dst, hop_width, &h);
         G->need |= 1u << T_WIDTH | 1u << T_FIFO;
     } else {
-        join_stream(T->b, dst, cur);
+        emit_gated(G, T, cur, li, dst, hop_join, NULL);
     }
 }
 
@@ -612,6 +672,7 @@ void rtl_emit_top(Gen *G, FILE *f)
     T.u = open_memstream(&ubuf, &ulen);
     if (!T.d || !T.b || !T.u)
         gir_die("out of memory");
+    G->nbp = 0;
     emit_head(G, f);
     emit_ports(G, f);
     emit_segments(G, &T);

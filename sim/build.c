@@ -2,7 +2,10 @@
  * The Verilator build of a compiled folder's kiln_top with the harness
  * (sim/harness/), cached: DIR/sim/obj-<hash>/kiln_sim, where the FNV-1a 64
  * hash covers every rtl file and its name, kiln_ports.h, the harness
- * sources, `verilator --version`, the flags and the thread count.  A build
+ * sources, `verilator --version`, the flags and the thread count, and with
+ * back-pressure (SimOptions.bp) the define KILN_SIM_BP and the gate
+ * template rtl-templates/kiln_bp_gate.v, built in from the path compiled in
+ * (KILN_SIM_RTL_DIR).  A build
  * happens in a temporary folder renamed at the end, so an interrupted one
  * never looks complete.  The harness sources are found at the path compiled
  * in (KILN_SIM_HARNESS_DIR).
@@ -34,6 +37,10 @@ static const char *const vflags[] = {
     "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "kiln_top",
     "--max-num-width", "2097152",
     "-MAKEFLAGS", "OPT_FAST=-O2 OPT_GLOBAL=-O2", NULL};
+/* What a back-pressure build adds: the define that puts a kiln_bp_gate on
+ * every stream of the generated top, and the gate's template. */
+static const char bp_define[] = "-DKILN_SIM_BP";
+static const char bp_gate[] = KILN_SIM_RTL_DIR "/kiln_bp_gate.v";
 
 /* A build in progress. */
 typedef struct Build {
@@ -135,6 +142,13 @@ static int build_hash(Build *b, uint64_t *out, GirError *e)
         h = fnv(h, ccflags[k], strlen(ccflags[k]) + 1);
     if (b->s->o->threads > 1) /* the single-threaded build keeps its hash */
         h = fnv(h, b->nthr, strlen(b->nthr) + 1);
+    if (b->s->o->bp) { /* a different model; the default build keeps its hash */
+        if (!(text = gir_read_file(bp_gate, &len)))
+            return sim_error(e, SIM_BAD_INPUT, "%s: cannot read: %s", bp_gate, strerror(errno));
+        h = fnv(h, bp_define, sizeof bp_define);
+        h = fnv(h, text, len);
+        free(text);
+    }
     *out = h;
     return SIM_OK;
 }
@@ -158,12 +172,16 @@ static int compile(Build *b, const char *tmp, const char *log, GirError *e)
     cc[k] = NULL;
     if (sim_run_logged(b->s, cc, log, "cc harness.c") != 0)
         return sim_error(e, SIM_BAD_INPUT, "simulate: compiling %s failed (log %s)", hc, log);
-    argv = gir_arena_alloc(a, sizeof *argv * ((size_t)b->n + 32));
+    argv = gir_arena_alloc(a, sizeof *argv * ((size_t)b->n + 40));
     for (k = 0; vflags[k]; k++)
         argv[k] = (char *)vflags[k];
     if (b->s->o->threads > 1) {
         argv[k++] = "--threads";
         argv[k++] = b->nthr;
+    }
+    if (b->s->o->bp) {
+        argv[k++] = (char *)bp_define;
+        argv[k++] = (char *)bp_gate;
     }
     argv[k++] = "-Mdir";
     argv[k++] = (char *)tmp;

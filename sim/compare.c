@@ -184,7 +184,7 @@ static void stage_rows(const Sim *s, SimResult *r, const long *pf, const long *p
         snprintf(st->predicted_text, sizeof st->predicted_text,
                  st->predicted >= 0 ? "%.0f" : "-", st->predicted);
         snprintf(st->error_text, sizeof st->error_text,
-                 st->predicted > 0 && st->first >= 0 ? "%+.1f%%" : "-",
+                 s->o->bp ? "n/a" : st->predicted > 0 && st->first >= 0 ? "%+.1f%%" : "-",
                  pct((double)st->first, st->predicted));
         cJSON_AddNumberToObject(o, "stage", st->stage);
         cJSON_AddStringToObject(o, "layer", st->layer);
@@ -263,6 +263,13 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     if (s->o->frames == 1)
         interval = -1;
     cJSON_AddBoolToObject(root, "bit_exact", r->mismatches == 0);
+    if (s->o->bp) {
+        cJSON_AddNumberToObject(root, "backpressure", s->o->bp);
+        cJSON_AddNumberToObject(root, "backpressure_seed", (double)s->o->bp_seed);
+        add_line(r, "back-pressure: every stream between engines and every AXI slave handshake "
+                 "allowed in %d%% of cycles at random (seed %lu); cycles against the plan: not "
+                 "applicable (the plan has no back-pressure)\n", s->o->bp, s->o->bp_seed);
+    }
     cJSON_AddNumberToObject(root, "mismatches", (double)r->mismatches);
     cJSON_AddNumberToObject(root, "frames", s->o->frames);
     cJSON_AddNumberToObject(root, "ddr_latency", (double)s->o->latency);
@@ -319,8 +326,9 @@ static char *report_section(const Sim *s, const SimResult *r)
     int i;
     if (!rep)
         gir_die("out of memory");
-    fprintf(rep, "\n## Measured (kiln simulate, Verilator, %d frame%s, DDR latency %ld)\n\n",
-            s->o->frames, s->o->frames == 1 ? "" : "s", s->o->latency);
+    fprintf(rep, "\n## Measured (kiln simulate, Verilator, %d frame%s, DDR latency %ld%s)\n\n",
+            s->o->frames, s->o->frames == 1 ? "" : "s", s->o->latency,
+            s->o->bp ? ", random back-pressure" : "");
     fprintf(rep, "| stage | layer | engine | predicted t_done | measured | error |\n"
                  "| --- | --- | --- | --- | --- | --- |\n");
     for (i = 0; i < r->nstage; i++)

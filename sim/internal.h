@@ -194,6 +194,9 @@ int sim_ddr_buffers(Sim *s, int sg, SimDdr *d, const char *sd, FILE *job, GirErr
 void sim_ddr_poison(const Sim *s, int sg, FILE *job);
 
 /* ---- job.c ---- */
+/* The harness command line of a job into argv (6 entries, NULL-ended):
+ * EXE JOB RESULT, with back-pressure its plusargs. */
+void sim_harness_argv(const Sim *s, const char *job, const char *res, char **argv);
 /* Run segment sg: write and run its harness job, check and measure it into
  * r; perf_first/perf_last receive its stages' PERF words. */
 int sim_job_segment(Sim *s, int sg, SimSegment *r, long *perf_first, long *perf_last,

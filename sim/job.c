@@ -49,6 +49,19 @@ static void dump_outputs(const Sim *s, int sg, const char *sd, int frames, const
                     s->map->chan[i].frame_bytes * frames, sd, s->map->chan[i].name, suffix);
 }
 
+void sim_harness_argv(const Sim *s, const char *job, const char *res, char **argv)
+{
+    int k = 0;
+    argv[k++] = (char *)s->exe;
+    argv[k++] = (char *)job;
+    argv[k++] = (char *)res;
+    if (s->o->bp) {
+        argv[k++] = gir_arena_printf(s->run, "+kiln_bp=%d", s->o->bp);
+        argv[k++] = gir_arena_printf(s->run, "+kiln_bp_seed=%lu", s->o->bp_seed);
+    }
+    argv[k] = NULL;
+}
+
 /* The job of segment sg into sd/job.txt. */
 static int write_job(Sim *s, int sg, const char *sd, const char *job, GirError *e)
 {
@@ -91,9 +104,10 @@ static int run_job(Sim *s, int sg, const char *sd, const char *job, char **text,
 {
     const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
     const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
-    char *argv[] = {(char *)s->exe, (char *)job, (char *)res, NULL};
+    char *argv[6];
     const char *l;
     int status;
+    sim_harness_argv(s, job, res, argv);
     sim_log(s, "simulate: segment %d: cold start, 1 warm frame, %d frames back to back\n", sg,
             s->o->frames);
     unlink(res);

@@ -182,9 +182,13 @@ int sim_run(Sim *s, const SimOptions *o, const GirTensor *inputs, SimResult **ou
     s->o = o;
     if ((rc = reference(s, inputs, e)) || (rc = sim_build(s, e)))
         goto done;
+    /* back-pressure stretches a run by up to about 100/bp (4x at 20% in
+     * yolov3-tiny-small's cases, docs/simulate.md) */
     s->cap = o->cap ? o->cap
-                    : (long)fmin(2e9, 8.0 * (s->plan_latency + (o->frames + 2) * s->plan_interval) +
-                                          100000.0 + 4.0 * o->latency * 1000);
+                    : (long)fmin(2e9, (o->bp ? 100.0 / o->bp : 1.0) *
+                                          (8.0 * (s->plan_latency + (o->frames + 2) *
+                                                  s->plan_interval) +
+                                           100000.0 + 4.0 * o->latency * 1000));
     r = calloc(1, sizeof *r);
     pf = calloc((size_t)s->map->nperf + 1, sizeof *pf);
     pl = calloc((size_t)s->map->nperf + 1, sizeof *pl);

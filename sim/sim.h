@@ -43,6 +43,9 @@ typedef struct SimOptions {
     long latency;   /* DDR read latency in cycles (HLS_HW_DDR_LAT in hls/hw.h by default) */
     long cap;       /* cycles one start may take; 0: from the plan's figures */
     int threads;    /* Verilator --threads of the model (1: the single-threaded build) */
+    int bp;         /* back-pressure: percent (1..99) of cycles a stream or AXI handshake
+                     * may happen, 0 off; its own Verilator build (KILN_SIM_BP) */
+    unsigned long bp_seed; /* seed of the back-pressure coins */
     int ticks;      /* 1: report the elapsed seconds of long steps (a TTY) */
     SimLogFn log;   /* progress and diagnostics; NULL: none */
     void *log_user; /* passed to log */

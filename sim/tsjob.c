@@ -356,7 +356,7 @@ int sim_job_tsconv(Sim *s, int part, SimSegment *r, GirError *e)
     const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
     const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
     const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
-    char *argv[] = {(char *)s->exe, (char *)job, (char *)res, NULL};
+    char *argv[6];
     char *text, key[32];
     const char *l;
     int status, f, rc;
@@ -364,6 +364,7 @@ int sim_job_tsconv(Sim *s, int part, SimSegment *r, GirError *e)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot create: %s", sd, strerror(errno));
     if ((rc = ts_write_job(s, q, sd, job, e)))
         return rc;
+    sim_harness_argv(s, job, res, argv);
     sim_log(s, "simulate: the shared engine's part %d (segment %d, %d layers): %d frames, one "
             "start each\n", part, q->seg, q->count, s->o->frames);
     unlink(res);

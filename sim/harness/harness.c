@@ -13,6 +13,13 @@
  * (INCR, AxSIZE = the bus width, inside one 4 KiB page, aligned, WLAST on the
  * burst's last beat).
  *
+ * Back-pressure (kiln simulate --backpressure): the plusargs +kiln_bp=PCT
+ * and +kiln_bp_seed=N make every slave signal that may stall do so at
+ * random, a seeded xorshift coin per signal and cycle that is heads PCT% of
+ * the time: AR and AW ready, W ready, R valid (a new beat; one shown stays
+ * until taken) and B valid (likewise).  The same plusargs seed the top's
+ * kiln_bp_gate stalls when it was built with KILN_SIM_BP.
+ *
  * Fault injection: KILN_SIM_AXI_ERROR in the environment (docs/simulate.md)
  * makes the slave answer chosen bursts with SLVERR or DECERR, as a DDR
  * controller reporting an error would; the data of such a burst is zeros
@@ -80,6 +87,7 @@ typedef struct Chan {
     long bursts;      /* bursts accepted */
     long beats;       /* beats transferred */
     int hold;         /* reads: R beat presented and not yet taken */
+    int bhold;        /* writes: B presented and not yet taken */
 } Chan;
 
 /* The injected fault of KILN_SIM_AXI_ERROR. */
@@ -104,6 +112,9 @@ typedef struct Hs {
     long cap;               /* cycle cap per start */
     char err[ERR_MAX];      /* first DDR or protocol error, "" if none */
     Inject inj;             /* the injected AXI error response, if any */
+    int bp;                 /* back-pressure: percent of cycles a slave handshake may
+                             * happen (+kiln_bp), 0 off */
+    uint64_t rng;           /* back-pressure coins' xorshift64 state */
     FILE *out;              /* result file */
 } Hs;
 
@@ -165,6 +176,20 @@ static int check_burst(Hs *h, const Chan *c, const char *dir, uint64_t a, int le
     return injected(h, c, dir[0] == 'w', a, n) ? h->inj.resp : 0;
 }
 
+/* A back-pressure coin: 1 (the handshake may happen) always when
+ * back-pressure is off, else with probability bp/100. */
+static int coin(Hs *h)
+{
+    uint64_t x = h->rng;
+    if (!h->bp)
+        return 1;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    h->rng = x;
+    return (int)((x >> 11) % 100) < h->bp;
+}
+
 /* Drive the inputs of one cycle from the slaves' state. */
 static void drive(Hs *h)
 {
@@ -172,10 +197,10 @@ static void drive(Hs *h)
     for (i = 0; i < h->nrd; i++) {
         Chan *c = &h->rd[i];
         HsRdPins *r = &h->p.rd[i];
-        r->arready = c->qn < QMAX;
+        r->arready = c->qn < QMAX && coin(h);
         if (c->hold)
             continue;
-        r->rvalid = c->qn > 0 && h->cyc >= c->q[c->qh].t_ready;
+        r->rvalid = c->qn > 0 && h->cyc >= c->q[c->qh].t_ready && coin(h);
         memset(r->rdata, 0, sizeof r->rdata);
         r->rresp = 0;
         r->rlast = 0;
@@ -192,9 +217,9 @@ static void drive(Hs *h)
     for (i = 0; i < h->nwr; i++) {
         Chan *c = &h->wr[i];
         HsWrPins *w = &h->p.wr[i];
-        w->awready = c->qn + c->bn < QMAX;
-        w->wready = c->wn < WBUF;
-        w->bvalid = c->bn > 0 && h->cyc >= c->b_t[c->bh];
+        w->awready = c->qn + c->bn < QMAX && coin(h);
+        w->wready = c->wn < WBUF && coin(h);
+        w->bvalid = c->bhold || (c->bn > 0 && h->cyc >= c->b_t[c->bh] && coin(h));
         w->bresp = w->bvalid ? c->b_resp[c->bh] : 0;
     }
 }
@@ -256,6 +281,7 @@ static void observe(Hs *h)
     for (i = 0; i < h->nwr; i++) {
         Chan *c = &h->wr[i];
         HsWrPins *w = &h->p.wr[i];
+        c->bhold = w->bvalid && !w->bready;
         if (w->bvalid && w->bready) {
             c->bh = (c->bh + 1) % QMAX;
             c->bn--;
@@ -780,12 +806,52 @@ static void hs_fini(Hs *h)
     free(h->p.wr);
 }
 
+/* Take the plusargs (+kiln_bp=PCT, +kiln_bp_seed=N; the model reads them
+ * too) out of argv; 0, or -1 after a message on stderr. */
+static int parse_plusargs(Hs *h, int *argc, char **argv)
+{
+    unsigned long long seed = 0;
+    char *end;
+    int i, n = 0;
+    for (i = 0; i < *argc; i++) {
+        const char *a = argv[i];
+        if (i == 0 || a[0] != '+') {
+            argv[n++] = argv[i];
+            continue;
+        }
+        errno = 0;
+        if (!strncmp(a, "+kiln_bp=", 9)) {
+            long v = strtol(a + 9, &end, 10);
+            if (end == a + 9 || *end || errno || v < 1 || v > 99) {
+                fprintf(stderr, "harness: %s: expected 1..99\n", a);
+                return -1;
+            }
+            h->bp = (int)v;
+        } else if (!strncmp(a, "+kiln_bp_seed=", 14)) {
+            seed = strtoull(a + 14, &end, 10);
+            if (end == a + 14 || *end || errno) {
+                fprintf(stderr, "harness: %s: expected a number\n", a);
+                return -1;
+            }
+        }
+    }
+    argv[n] = NULL;
+    *argc = n;
+    /* not 0 (an xorshift fixed point); apart from the gates' seeds */
+    h->rng = (seed + 1) * 0x9E3779B97F4A7C15ull ^ 0xD1B54A32D192ED03ull;
+    if (!h->rng)
+        h->rng = 1;
+    return 0;
+}
+
 int hs_main(int argc, char **argv)
 {
     static Hs h;
     FILE *job;
     char line[4096];
     int lineno = 0, rc = 0;
+    if (parse_plusargs(&h, &argc, argv) < 0)
+        return 2;
     if (argc >= 3 && !strcmp(argv[1], "--serve")) {
         if (hs_init(&h) < 0) {
             fprintf(stderr, "harness: out of memory\n");
@@ -802,7 +868,8 @@ int hs_main(int argc, char **argv)
         return rc;
     }
     if (argc != 3) {
-        fprintf(stderr, "usage: %s JOB RESULT | --serve SOCKET [LATENCY]\n", argv[0]);
+        fprintf(stderr, "usage: %s JOB RESULT | --serve SOCKET [LATENCY] [+kiln_bp=PCT] "
+                "[+kiln_bp_seed=N]\n", argv[0]);
         return 2;
     }
     job = fopen(argv[1], "r");

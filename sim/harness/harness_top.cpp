@@ -133,5 +133,8 @@ extern "C" void hs_top_cycle(void *top, HsPins *p)
 
 int main(int argc, char **argv)
 {
+    // the plusargs (+kiln_bp=, +kiln_bp_seed=) for kiln_bp_gate's
+    // $value$plusargs, read when the model is first evaluated
+    Verilated::commandArgs(argc, argv);
     return hs_main(argc, argv);
 }

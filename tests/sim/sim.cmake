@@ -31,4 +31,11 @@ add_test(NAME sim_cap_overflow_bad COMMAND ${SIM_EXPECT} 2
   "kiln: simulate: --cap '99999999999999999999': expected a positive cycle count"
   -- $<TARGET_FILE:kiln> simulate ${SIMD}/tiny --cap 99999999999999999999)
 
+add_test(NAME sim_backpressure_bad COMMAND ${SIM_EXPECT} 2
+  "kiln: simulate: --backpressure '100': expected 1..99 (the percent of cycles a handshake may happen)"
+  -- $<TARGET_FILE:kiln> simulate ${SIMD}/tiny --backpressure 100)
+add_test(NAME sim_bp_seed_alone_bad COMMAND ${SIM_EXPECT} 2
+  "kiln: simulate: --bp-seed without --backpressure"
+  -- $<TARGET_FILE:kiln> simulate ${SIMD}/tiny --bp-seed 3)
+
 kiln_case_tests(sim)

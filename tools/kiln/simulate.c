@@ -1,6 +1,6 @@
 /*
  * kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]
- *                   [--threads T] [--json]
+ *                   [--threads T] [--backpressure PCT [--bp-seed N]] [--json]
  * kiln simulate DIR --serve [SOCKET]: the model behind a socket (sim_serve)
  * Runs the generated accelerator of a compiled folder (kiln compile -o DIR)
  * under Verilator against the int8 interpreter and prints the figures.  The
@@ -25,7 +25,7 @@ static void simulate_usage(FILE *f)
 {
     fprintf(f,
             "usage: kiln simulate DIR [-i in.npy] [--frames N] [--latency L] [--cap CYCLES]\n"
-            "                     [--threads T] [--json]\n"
+            "                     [--threads T] [--backpressure PCT [--bp-seed N]] [--json]\n"
             "       kiln simulate DIR --serve [SOCKET] [--latency L] [--threads T]\n"
             "  DIR          a folder written by kiln compile (plan.json, model.gir, rtl/)\n"
             "  -i in.npy    input tensor (default: seeded random inputs, one per frame)\n"
@@ -33,6 +33,10 @@ static void simulate_usage(FILE *f)
             "  --latency L  DDR read latency in cycles (default %d)\n"
             "  --cap C      cycles a start may take before it counts as a deadlock\n"
             "  --threads T  threads of the Verilator model (default 1; its own build)\n"
+            "  --backpressure PCT  random stalls on every stream between engines and every\n"
+            "               AXI slave handshake: each allowed in PCT%% (1..99) of cycles; its own\n"
+            "               Verilator build; bit-exact checked, cycles not compared with the plan\n"
+            "  --bp-seed N  seed of the stalls (default 1)\n"
             "  --json       print the figures as JSON\n"
             "  --serve S    serve the model on the Unix socket S (default kiln-sim.sock) for\n"
             "               libkiln-rt's sim transport until a client sends quit\n"
@@ -54,10 +58,10 @@ static long long_arg(const char *v, long lo, long hi)
     return x;
 }
 
-/* The command line into *o, *dir, *input, *json, *serve; KILN_OK, or a
- * KILN_ status to return at once (*done set: --help). */
+/* The command line into *o, *dir, *input, *json, *serve (*seeded: --bp-seed
+ * given); KILN_OK, or a KILN_ status to return at once (*done set: --help). */
 static int parse_args(int argc, char **argv, SimOptions *o, const char **dir, const char **input,
-                      int *json, const char **serve, int *done)
+                      int *json, const char **serve, int *seeded, int *done)
 {
     int i;
     for (i = 1; i < argc; i++) {
@@ -85,6 +89,17 @@ static int parse_args(int argc, char **argv, SimOptions *o, const char **dir, co
             if ((o->latency = long_arg(argv[++i], 1, 100000)) < 0)
                 return kiln_user_error("simulate: --latency '%s': expected 1..100000 cycles",
                                        argv[i]);
+        } else if (!strcmp(a, "--backpressure") && more) {
+            if ((o->bp = (int)long_arg(argv[++i], 1, 99)) < 0)
+                return kiln_user_error("simulate: --backpressure '%s': expected 1..99 (the "
+                                       "percent of cycles a handshake may happen)", argv[i]);
+        } else if (!strcmp(a, "--bp-seed") && more) {
+            long v = long_arg(argv[++i], 0, 0x7fffffffL);
+            if (v < 0)
+                return kiln_user_error("simulate: --bp-seed '%s': expected 0..%ld", argv[i],
+                                       0x7fffffffL);
+            o->bp_seed = (unsigned long)v;
+            *seeded = 1;
         } else if (!strcmp(a, "--cap") && more) {
             if ((o->cap = long_arg(argv[++i], 1, LONG_MAX)) < 0)
                 return kiln_user_error("simulate: --cap '%s': expected a positive cycle count",
@@ -102,6 +117,10 @@ static int parse_args(int argc, char **argv, SimOptions *o, const char **dir, co
         simulate_usage(stderr);
         return kiln_user_error("simulate: no folder given (kiln compile -o DIR writes one)");
     }
+    if (o->bp && *serve)
+        return kiln_user_error("simulate: --backpressure applies to a run, not to --serve");
+    if (*seeded && !o->bp)
+        return kiln_user_error("simulate: --bp-seed without --backpressure");
     return KILN_OK;
 }
 
@@ -151,9 +170,10 @@ static void print_result(const SimResult *r)
 
 int kiln_cmd_simulate(int argc, char **argv)
 {
-    SimOptions o = {.frames = 2, .latency = HLS_HW_DDR_LAT, .threads = 1, .log = show};
+    SimOptions o = {.frames = 2, .latency = HLS_HW_DDR_LAT, .threads = 1, .bp_seed = 1,
+                    .log = show};
     const char *dir = NULL, *input = NULL, *serve = NULL;
-    int json = 0, done = 0, rc;
+    int json = 0, seeded = 0, done = 0, rc;
     Sim *s = NULL;
     SimResult *r = NULL;
     GirArena *arena = NULL;
@@ -161,7 +181,7 @@ int kiln_cmd_simulate(int argc, char **argv)
     GirError err;
     const GirGraph *g;
 
-    if ((rc = parse_args(argc, argv, &o, &dir, &input, &json, &serve, &done)) != KILN_OK || done)
+    if ((rc = parse_args(argc, argv, &o, &dir, &input, &json, &serve, &seeded, &done)) != KILN_OK || done)
         return rc;
     o.ticks = isatty(2);
     if (sim_open(dir, &s, &err) != SIM_OK)

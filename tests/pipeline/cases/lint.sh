@@ -6,10 +6,16 @@
 # outputs; no AXI-Stream ports left; every maxpool has top/left pad 0 (the
 # 2x2 stride 1 layer pads bottom/right, through cfg_oh/cfg_ow).  Its
 # regmap.json names every channel and weights.bin holds the int8 weights of
-# the planned graph model.gir (check_regmap.py).
+# the planned graph model.gir (check_regmap.py).  With KILN_SIM_BP defined
+# (kiln simulate --backpressure) it is lint-clean as well.
 $KILN compile $MODELS/yolov3-tiny-small.onnx --board zcu104 -o $TMP/a
 (cd $TMP/a/rtl && $VERILATOR --lint-only -Wall --top-module kiln_top *.v)
+# with KILN_SIM_BP (kiln simulate --backpressure): a kiln_bp_gate on each of
+# the 24 streams into an engine or an output channel, lint-clean too
+(cd $TMP/a/rtl && $VERILATOR --lint-only -Wall -DKILN_SIM_BP --top-module kiln_top *.v \
+    $SRC/rtl-templates/kiln_bp_gate.v)
 top=$TMP/a/rtl/kiln_top.v
+$HERE/count.sh $top '^    kiln_bp_gate #' 24
 $HERE/count.sh $top '^    kiln_conv #' 13
 $HERE/count.sh $top '^    kiln_maxpool #' 6
 $HERE/count.sh $top '^    kiln_upsample #' 1
