@@ -281,6 +281,10 @@ int klv_emit_conv_dw_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
  * output; its other operand (binary ops) has that value's type or one
  * element and is a constant, an input or made by a node before `node`. */
 int klv_chain_find(const GirGraph *g, int node, int *chain, int max);
+/* kernels_f32.c: the float unary op n (of unary_f in interp.c: Abs, Exp,
+ * ..., HardSigmoid, HardSwish) of f32 v, in double as the interpreter
+ * computes it, rounded to f32. */
+LLVMValueRef klv_unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v);
 /* The longest chain klv_compile fuses. */
 #define KLV_CHAIN_MAX 8
 /* chain.c: the ops of ir->chain applied to v, element idx of value val
