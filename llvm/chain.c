@@ -84,11 +84,21 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
     return cnt;
 }
 
-LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, LLVMValueRef v,
-                             LLVMValueRef idx)
+int klv_chain_scalar(const KlvIr *ir, const GirGraph *g)
 {
     int k;
-    for (k = 0; k < ir->nchain; k++) {
+    for (k = 0; k < ir->nchain; k++)
+        if (g->nodes[ir->chain[k]].op == GIR_OP_HARDSIGMOID ||
+            g->nodes[ir->chain[k]].op == GIR_OP_HARDSWISH)
+            break;
+    return k;
+}
+
+LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, int cnt,
+                             LLVMValueRef v, LLVMValueRef idx)
+{
+    int k;
+    for (k = 0; k < cnt; k++) {
         const GirNode *r = &g->nodes[ir->chain[k]];
         float lo, hi;
         if (r->op == GIR_OP_ADD || r->op == GIR_OP_SUB || r->op == GIR_OP_MUL || r->op == GIR_OP_DIV) {

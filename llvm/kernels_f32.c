@@ -140,7 +140,7 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                                      klv_i64(ir, OW)),
                          lox.iv);
             if (ir->nchain)
-                v = klv_chain_apply(ir, g, n->out[0], n->nin + n->nout, v, at);
+                v = klv_chain_apply(ir, g, n->out[0], n->nin + n->nout, ir->nchain, v, at);
             klv_store(ir, ir->f32, yr, lox.iv, v);
             klv_loop_end(ir, &lox);
         }

@@ -12,7 +12,9 @@ fuses into %late instead.  %c3's output is read twice (not fused).  %c4's chain 
 graph output (%m4, fused; %n4 after it is not).  %c5, a depthwise Conv
 with bias (the row kernel), takes PP-OCR's MobileNet tail: Mul and Add of
 one-element constants, HardSwish, Mul, HardSigmoid, all fused (its
-weights from a second seed, so the rest is unchanged)."""
+weights from a second seed, so the rest is unchanged).  %c6, a blocked
+Conv, fuses its Add of the input but not the HardSwish after it (the blocked kernel
+stops a chain there)."""
 import base64
 import os
 
@@ -68,8 +70,11 @@ lines += [
     f"%h5 = HardSwish(%a5) : {T}",
     f"%n5 = Mul(%h5, %hi) : {T}",
     f"%g5 = HardSigmoid(%n5) {{alpha=0.3, beta=0.4}} : {T}",
+    f"%c6 = Conv(%c0, %w3) {pad} : {T}",
+    f"%a6 = Add(%c6, %x) : {T}",
+    f"%h6 = HardSwish(%a6) : {T}",
 ]
-for o in ("r9", "a2", "s3", "t3", "m4", "n4", "g5"):
+for o in ("r9", "a2", "s3", "t3", "m4", "n4", "g5", "h6"):
     lines.append(f"output %{o}")
 os.makedirs(here, exist_ok=True)
 with open(os.path.join(here, "chain.gir"), "w") as f:
