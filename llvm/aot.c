@@ -347,10 +347,13 @@ static int check_sizes(const GirGraph *g, GirError *e)
 
 /* The private constant argument array of node n's kernels: its inputs'
  * globals (null for an absent input), its outputs', then the plan's tables
- * and scratch buffers. */
-static LLVMValueRef args_global(Aot *a, const GirNode *n, const KlvPlan *plan, GirError *e)
+ * and scratch buffers, then for a fused chain (chain.c; plan->chained of
+ * chain) each binary link's other operand (null for the rest), the output
+ * then being the last link's. */
+static LLVMValueRef args_global(Aot *a, const GirNode *n, const KlvPlan *plan, const int *chain,
+                                GirError *e)
 {
-    LLVMValueRef el[64 + 16 + 8], init, gv;
+    LLVMValueRef el[64 + 16 + 8 + KLV_CHAIN_MAX], init, gv;
     char name[48];
     int k, m = 0;
     if (n->nin > 64 || n->nout > 16) {
@@ -369,6 +372,14 @@ static LLVMValueRef args_global(Aot *a, const GirNode *n, const KlvPlan *plan, G
         }
         el[m++] = plan->extra_kind[k] == KLV_SCRATCH ? zero_global(a, bytes)
                                                     : const_global(a, plan->extra[k], bytes);
+    }
+    for (k = 0; k < plan->chained; k++) {
+        const GirNode *r = &a->g->nodes[chain[k]];
+        int prev = k ? a->g->nodes[chain[k - 1]].out[0] : n->out[0];
+        el[m++] = r->nin == 2 && r->op != GIR_OP_CLIP ? value_global(a, r->in[r->in[0] == prev ? 1 : 0])
+                                                      : LLVMConstNull(a->ir.ptr);
+        if (k == plan->chained - 1)
+            el[n->nin] = value_global(a, r->out[0]);
     }
     init = LLVMConstArray(a->ir.ptr, el, (unsigned)m);
     snprintf(name, sizeof name, "kiln_args%d", a->nglobal++);
@@ -413,16 +424,20 @@ static void copy_slot(Aot *a, LLVMBuilderRef b, LLVMValueRef arr, int i, LLVMVal
 }
 
 /* Lower every node, then add the entry point SYMBOL.  -1 + error naming
- * the first node without a lowering. */
+ * the first node without a lowering.  The elementwise chains klv_compile
+ * fuses into an fp32 Conv (chain.c) are fused here too: their nodes get
+ * no kernel, and the values inside a chain (read by the chain alone, no
+ * graph output) are never written. */
 static int build_module(Aot *a, const char *symbol, GirError *e)
 {
     const GirGraph *g = a->g;
     LLVMValueRef *argv = calloc((size_t)g->nnode + 1, sizeof *argv), fn, ins, outs;
     KlvPlan *plans = calloc((size_t)g->nnode + 1, sizeof *plans);
+    unsigned char *fused = calloc((size_t)g->nnode + 1, 1);
     LLVMTypeRef pt[2], fty;
     LLVMBuilderRef b;
     int i, k, rc = -1;
-    if (!argv || !plans) {
+    if (!argv || !plans || !fused) {
         gir_error_at(e, gir_loc_none(), "out of memory");
         goto out;
     }
@@ -430,11 +445,19 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
         const GirNode *n = &g->nodes[i];
         char name[32];
         KlvSchedule sbuf;
-        int r;
+        int r, chain[KLV_CHAIN_MAX];
+        if (fused[i])
+            continue;
         snprintf(name, sizeof name, "kiln_node_%d", i);
         a->ir.sched = a->t && a->t->records ? klv_pick_schedule(g, n, NULL, a->t->records, a->t, &sbuf)
                                             : NULL;
+        if (n->op == GIR_OP_CONV && n->nout == 1) {
+            a->ir.nchain = klv_chain_find(g, i, chain, KLV_CHAIN_MAX);
+            a->ir.chain = chain;
+        }
         r = klv_lower_node(&a->ir, g, n, name, &plans[i], e);
+        a->ir.chain = NULL;
+        a->ir.nchain = 0;
         a->ir.sched = NULL;
         if (r < 0)
             goto out;
@@ -448,8 +471,10 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
                          gir_op_name(n->op));
             goto out;
         }
-        if (!(argv[i] = args_global(a, n, &plans[i], e)))
+        if (!(argv[i] = args_global(a, n, &plans[i], chain, e)))
             goto out;
+        for (k = 0; k < plans[i].chained; k++)
+            fused[chain[k]] = 1;
     }
     if (LLVMGetNamedFunction(a->ir.mod, symbol)) {
         gir_error_at(e, gir_loc_none(), "symbol '%s' is taken by a function the kernels call", symbol);
@@ -467,6 +492,8 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
                   gir_type_bytes(&g->vals[g->inputs[k]].type), 1);
     for (i = 0; i < g->nnode; i++) {
         char name[40];
+        if (fused[i])
+            continue;
         if (plans[i].pre) {
             snprintf(name, sizeof name, "kiln_node_%d_pre", i);
             call_kernel(a, b, name, argv[i], plans[i].pre_range);
@@ -485,6 +512,7 @@ out:
             free(plans[i].owned[k]);
     free(plans);
     free(argv);
+    free(fused);
     return rc;
 }
 

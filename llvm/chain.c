@@ -1,13 +1,15 @@
 /*
  * Elementwise chains fused into their producer: the Relu, LeakyRelu,
- * Sigmoid, Tanh, Clip, Add, Sub, Mul and Div nodes that follow an fp32
- * Conv, each the only reader of the value before it, are computed in the
- * Conv kernel's output loop, one element at a time, with the arithmetic
- * of the flat kernels of kernels_f32.c (ir.c's klv_unary_f32,
- * klv_binary_f32), so the bits are those of the unfused program.  The
- * values inside the chain are never written; the kernel writes the last
- * node's output.  Only klv_compile fuses (program.c); objects and PTX keep
- * a kernel per node.
+ * Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Add, Sub, Mul and Div nodes
+ * that follow an fp32 Conv, each the only reader of the value before it,
+ * are computed in the Conv kernel's output loop (the blocked kernel of
+ * conv_blocked.c or the row kernel of kernels_f32.c, which takes the
+ * depthwise and grouped Convs), one element at a time, with the
+ * arithmetic of the flat kernels of kernels_f32.c (ir.c's klv_unary_f32,
+ * klv_binary_f32, kernels_f32.c's klv_unary_f64), so the bits are those of
+ * the unfused program.  The values inside the chain are never written;
+ * the kernel writes the last node's output.  klv_compile (program.c),
+ * objects (aot.c) and PTX (gpu.c) fuse alike.
  */
 #include "internal.h"
 
@@ -60,7 +62,7 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
         if (r->nout != 1 || gir_node_is_nhwc(r) || !gir_type_equal(&g->vals[r->out[0]].type, vt))
             break;
         if (r->op == GIR_OP_RELU || r->op == GIR_OP_LEAKYRELU || r->op == GIR_OP_SIGMOID ||
-            r->op == GIR_OP_TANH) {
+            r->op == GIR_OP_TANH || r->op == GIR_OP_HARDSIGMOID || r->op == GIR_OP_HARDSWISH) {
             if (r->in[0] != v)
                 break;
         } else if (r->op == GIR_OP_CLIP) {
@@ -82,11 +84,21 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
     return cnt;
 }
 
-LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, LLVMValueRef v,
-                             LLVMValueRef idx)
+int klv_chain_scalar(const KlvIr *ir, const GirGraph *g)
 {
     int k;
-    for (k = 0; k < ir->nchain; k++) {
+    for (k = 0; k < ir->nchain; k++)
+        if (g->nodes[ir->chain[k]].op == GIR_OP_HARDSIGMOID ||
+            g->nodes[ir->chain[k]].op == GIR_OP_HARDSWISH)
+            break;
+    return k;
+}
+
+LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, int cnt,
+                             LLVMValueRef v, LLVMValueRef idx)
+{
+    int k;
+    for (k = 0; k < cnt; k++) {
         const GirNode *r = &g->nodes[ir->chain[k]];
         float lo, hi;
         if (r->op == GIR_OP_ADD || r->op == GIR_OP_SUB || r->op == GIR_OP_MUL || r->op == GIR_OP_DIV) {
@@ -94,6 +106,8 @@ LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, LL
             LLVMValueRef at = gir_type_numel(&g->vals[other].type) == 1 ? klv_i64(ir, 0) : idx;
             LLVMValueRef ov = klv_load(ir, ir->f32, klv_arg(ir, arg0 + k), at);
             v = first ? klv_binary_f32(ir, r->op, v, ov) : klv_binary_f32(ir, r->op, ov, v);
+        } else if (r->op == GIR_OP_HARDSIGMOID || r->op == GIR_OP_HARDSWISH) {
+            v = klv_unary_f64(ir, r, v);
         } else {
             klv_clip_bounds(g, r, &lo, &hi);
             v = klv_unary_f32(ir, r, lo, hi, v);

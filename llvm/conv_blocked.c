@@ -387,7 +387,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 {
     Geo o;
     KlvSchedule r;
-    int j, arg_pad, arg_rq = 0, u, chain_arg;
+    int j, arg_pad, arg_rq = 0, u, chain_arg, nchain = klv_chain_scalar(ir, g);
     int64_t kx;
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, wvt, xet, yet;
@@ -447,7 +447,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     }
 
     /* fp32: the fused elementwise chain's operands follow the extras */
-    chain_arg = !q && ir->nchain ? n->nin + 1 + plan->nextra : 0;
+    chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
@@ -563,7 +563,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                     LLVMValueRef v = LLVMBuildExtractElement(b, av, LLVMConstInt(ir->i32, (unsigned)l, 0), "");
                     v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
                     if (chain_arg)
-                        v = klv_chain_apply(ir, g, n->out[0], chain_arg, v,
+                        v = klv_chain_apply(ir, g, n->out[0], chain_arg, nchain, v,
                                             klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                     klv_store(ir, yet, yrow, klv_i64(ir, j), v);
                 }
@@ -604,7 +604,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 LLVMValueRef v = klv_load(ir, lt, outp, klv_add(ir, ll.iv, klv_i64(ir, j * o.VL)));
                 v = q ? klv_requant(ir, v, mp, mn, sh, o.lo, o.hi) : klv_act_f32(ir, n, v);
                 if (chain_arg)
-                    v = klv_chain_apply(ir, g, n->out[0], chain_arg, v,
+                    v = klv_chain_apply(ir, g, n->out[0], chain_arg, nchain, v,
                                         klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                 klv_store(ir, yet, yrow, klv_i64(ir, j), v);
             }
@@ -618,6 +618,6 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     plan->work = o.OW * o.C * o.ksz * o.VL;
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
-    plan->chained = chain_arg ? ir->nchain : 0;
+    plan->chained = chain_arg ? nchain : 0;
     return 1;
 }

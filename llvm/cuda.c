@@ -272,8 +272,8 @@ static int launch_all(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirError *e)
     int n, k, a;
     const KlvGpuLaunch *l = klv_gpu_launches(m, &n);
     for (k = 0; k < n; k++) {
-        CUdeviceptr p[64 + 16 + 8];
-        void *params[64 + 16 + 8];
+        CUdeviceptr p[64 + 16 + 8 + KLV_CHAIN_MAX];
+        void *params[64 + 16 + 8 + KLV_CHAIN_MAX];
         if (l[k].grid == 0)
             continue;
         if (l[k].nargs > (int)(sizeof p / sizeof p[0]) || l[k].grid > 0x7fffffff)

@@ -15,7 +15,13 @@
  * ntid.x + tid.x from the special registers and, when i < range, runs the
  * body on [i, i + 1): one thread per step of the CPU kernel's outer loop.
  * A padded Conv has a second entry kiln_gpu_<id>_pre (the zero-bordered
- * copy), launched before it.  Entries are marked with nvvm.annotations
+ * copy), launched before it.  The elementwise chains klv_compile fuses
+ * into an fp32 blocked Conv (chain.c) are fused here too: the Conv's
+ * kernel computes them, takes each binary link's other operand after its
+ * tables and writes the last link's output; the fused nodes have no entry
+ * and the values inside a chain no writer.  Without libdevice a chain
+ * stops before a Sigmoid or Tanh (which then has its own entry, and its
+ * error).  Entries are marked with nvvm.annotations
  * ("kernel", 1).  After O3 the argument array is gone and a parameter no
  * load or store reads is marked unused in the plan, so its buffer (the
  * unpacked weights of a blocked Conv, whose packed copy is read) is never
@@ -56,7 +62,9 @@
 #define GPU_FEATURES "+ptx78"
 #define GPU_LANES 4    /* f32 lanes of the blocked Conv */
 #define GPU_BLOCK 128  /* threads per block of a launch (fewer for small ranges) */
-#define MAX_ARGS (64 + 16 + 8)
+#define MAX_ARGS (64 + 16 + 8 + KLV_CHAIN_MAX)
+_Static_assert(sizeof ((KlvGpuLaunch *)0)->fused / sizeof(int) >= KLV_CHAIN_MAX,
+               "KlvGpuLaunch.fused holds a chain");
 
 struct KlvGpuModule {
     const GirGraph *g;      /* the graph, read in place */
@@ -67,6 +75,7 @@ struct KlvGpuModule {
     KlvGpuLaunch *launch;   /* launches in order */
     int nlaunch;            /* count of launch */
     KlvPlan *plans;         /* per node: the emitter's plan (owns the tables) */
+    unsigned char *fused;   /* per node: 1 when computed by an earlier Conv's kernel */
     KlvGpuStats stats;      /* figures */
     char libdevice[512];    /* libdevice bitcode for libm calls; "" when none was found */
 };
@@ -371,8 +380,23 @@ static int value_buffers(KlvGpuModule *m, GirError *e)
     return 0;
 }
 
+/* The elementwise nodes fused into node i of g (a Conv) into chain; their
+ * count.  libm: Sigmoid and Tanh may join (libdevice is there). */
+static int gpu_chain(const GirGraph *g, int i, int libm, int *chain)
+{
+    int c, k;
+    if (g->nodes[i].op != GIR_OP_CONV || g->nodes[i].nout != 1)
+        return 0;
+    c = klv_chain_find(g, i, chain, KLV_CHAIN_MAX);
+    for (k = 0; !libm && k < c; k++)
+        if (g->nodes[chain[k]].op == GIR_OP_SIGMOID || g->nodes[chain[k]].op == GIR_OP_TANH)
+            c = k;
+    return c;
+}
+
 /* Lower node i into ir (body kiln_node_<i>, entries kiln_gpu_<i>[_pre])
- * and add its launches.  -1 + error naming the node. */
+ * and add its launches; a node fused into an earlier Conv has none.  -1 +
+ * error naming the node. */
 static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
 {
     const GirGraph *g = m->g;
@@ -380,14 +404,21 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
     KlvPlan *plan = &m->plans[i];
     char body[48], entry[48];
     const char *ext;
-    int args[MAX_ARGS], k, na = 0, rc;
+    int args[MAX_ARGS], chain[KLV_CHAIN_MAX], k, na = 0, rc;
     GirLoc at = n->loc; /* names the node, where the model does not */
     if (!at.node)
         at.node = n->name;
+    if (m->fused[i])
+        return 0;
     if (n->nin > 64 || n->nout > 16)
         return gir_error_at(e, at, "too many inputs or outputs for a kernel");
     snprintf(body, sizeof body, "kiln_node_%d", i);
-    if ((rc = klv_lower_node(ir, g, n, body, plan, e)) < 0)
+    ir->nchain = gpu_chain(g, i, m->libdevice[0] != '\0', chain);
+    ir->chain = chain;
+    rc = klv_lower_node(ir, g, n, body, plan, e);
+    ir->chain = NULL;
+    ir->nchain = 0;
+    if (rc < 0)
         return -1;
     if (rc == 0)
         return gir_error_at(e, at,
@@ -418,6 +449,14 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
                                      plan->extra_bytes[k], scratch ? NULL : plan->extra[k])) < 0)
             return gir_error_at(e, gir_loc_none(), "out of memory");
     }
+    for (k = 0; k < plan->chained; k++) {
+        const GirNode *r = &g->nodes[chain[k]];
+        int prev = k ? g->nodes[chain[k - 1]].out[0] : n->out[0];
+        args[na++] = r->nin == 2 && r->op != GIR_OP_CLIP ? r->in[r->in[0] == prev ? 1 : 0] : -1;
+        if (k == plan->chained - 1)
+            args[n->nin] = r->out[0];
+        m->fused[chain[k]] = 1;
+    }
     if (plan->pre) {
         snprintf(entry, sizeof entry, "kiln_gpu_%d_pre", i);
         snprintf(body, sizeof body, "kiln_node_%d_pre", i);
@@ -430,6 +469,9 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
     build_entry(ir, entry, body, na, plan->range);
     if (add_launch(m, entry, i, plan->range, args, na) < 0)
         return gir_error_at(e, gir_loc_none(), "out of memory");
+    m->launch[m->nlaunch - 1].nfused = plan->chained;
+    memcpy(m->launch[m->nlaunch - 1].fused, chain, sizeof *chain * (size_t)plan->chained);
+    m->stats.fused += plan->chained;
     return 0;
 }
 
@@ -528,7 +570,8 @@ KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e
     }
     m->stats.nodes = g->nnode;
     m->plans = calloc((size_t)g->nnode + 1, sizeof *m->plans);
-    if (!m->plans)
+    m->fused = calloc((size_t)g->nnode + 1, 1);
+    if (!m->plans || !m->fused)
         rc = gir_error_at(e, gir_loc_none(), "out of memory");
     if (rc == 0)
         rc = value_buffers(m, e);
@@ -618,6 +661,7 @@ void klv_gpu_free(KlvGpuModule *m)
     for (i = 0; i < m->nlaunch; i++)
         free(m->launch[i].args);
     free(m->plans);
+    free(m->fused);
     free(m->launch);
     free(m->buf);
     free(m->ptx);
@@ -693,9 +737,17 @@ int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *
     ir.vl = GPU_LANES;
     for (i = 0; rc == 0 && i < g->nnode; i++) {
         char body[48];
+        int chain[KLV_CHAIN_MAX];
+        if (m->fused[i])
+            continue;
         snprintf(body, sizeof body, "kiln_node_%d", i);
+        /* the chains of the PTX (the bodies take the same arguments) */
+        ir.nchain = gpu_chain(g, i, m->libdevice[0] != '\0', chain);
+        ir.chain = chain;
         if (klv_lower_node(&ir, g, &g->nodes[i], body, &plan, e) != 1)
             rc = gir_error_at(e, gir_loc_none(), "node %d lowers for NVPTX but not for the host", i);
+        ir.chain = NULL;
+        ir.nchain = 0;
         for (k = 0; k < plan.nowned; k++)
             free(plan.owned[k]);
     }

@@ -67,9 +67,9 @@ typedef struct {
     int64_t pre_range, pre_work;   /* its range and work per step */
     int threads;                   /* 1: run on one thread; 0: the program's threads */
     int tunable;                   /* 1: the kernel took ir->sched (a KlvSchedule) */
-    int chained;                   /* nodes of ir->chain the kernel computes (0 or
-                                      ir->nchain); it then writes the last one's
-                                      output through its own output argument */
+    int chained;                   /* nodes of ir->chain the kernel computes (its
+                                      first ones, or none); it then writes the last
+                                      one's output through its own output argument */
     int guard;                     /* 0: none; else 1 + the extra holding an int32
                                       flag the kernel sets on an input the
                                       interpreter refuses (an index out of range,
@@ -281,12 +281,22 @@ int klv_emit_conv_dw_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
  * output; its other operand (binary ops) has that value's type or one
  * element and is a constant, an input or made by a node before `node`. */
 int klv_chain_find(const GirGraph *g, int node, int *chain, int max);
+/* kernels_f32.c: the float unary op n (of unary_f in interp.c: Abs, Exp,
+ * ..., HardSigmoid, HardSwish) of f32 v, in double as the interpreter
+ * computes it, rounded to f32. */
+LLVMValueRef klv_unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v);
 /* The longest chain klv_compile fuses. */
 #define KLV_CHAIN_MAX 8
-/* chain.c: the ops of ir->chain applied to v, element idx of value val
- * (the Conv's output); the other operand of link k is args[arg0 + k]. */
-LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, LLVMValueRef v,
-                             LLVMValueRef idx);
+/* chain.c: the first cnt ops of ir->chain applied to v, element idx of
+ * value val (the Conv's output); the other operand of link k is
+ * args[arg0 + k]. */
+LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, int cnt,
+                             LLVMValueRef v, LLVMValueRef idx);
+/* chain.c: how many links of ir->chain a kernel that applies them to one
+ * scalar at a time (the blocked Conv) takes: those before the first
+ * HardSigmoid or HardSwish, whose double arithmetic costs less in a flat
+ * kernel LLVM vectorizes. */
+int klv_chain_scalar(const KlvIr *ir, const GirGraph *g);
 
 /* conv_blocked.c: s resolved for node n (defaults filled in) when the
  * blocked Conv takes n with host lanes vl; 0 when it does not or s does

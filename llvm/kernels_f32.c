@@ -25,7 +25,9 @@ static int64_t numel(const GirGraph *g, int v) { return gir_type_numel(&g->vals[
  * kernel column (unrolled here), weight * input row between bounds worked
  * out now (a 3-D kernel: per depth tap inside the input), so the
  * innermost loop has no branch and runs along memory; then
- * the fused activation.  The same summation order as the interpreter.
+ * the fused activation and the elementwise chain fused into the Conv
+ * (chain.c), if any, whose last link's output is then the one written.
+ * The same summation order as the interpreter.
  */
 static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                      KlvPlan *plan)
@@ -51,7 +53,7 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     x = klv_arg(ir, 0);
     w = klv_arg(ir, 1);
     bias_p = has_b ? klv_arg(ir, 2) : NULL;
-    y = klv_arg(ir, has_b ? 3 : 2);
+    y = klv_arg(ir, n->nin);
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     /* step iv: plane (batch, output channel) iv / OD, output depth iv % OD */
     plane = LLVMBuildUDiv(b, lp.iv, klv_i64(ir, dp.OD), "");
@@ -127,16 +129,26 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             klv_loop_end(ir, &lkd);
         }
         klv_loop_end(ir, &lic);
-        if (gir_attr_string(n, "act", NULL)) {
+        if (gir_attr_string(n, "act", NULL) || ir->nchain) {
+            LLVMValueRef v, at;
             lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
-            klv_store(ir, ir->f32, yr, lox.iv,
-                      klv_act_f32(ir, n, klv_load(ir, ir->f32, yr, lox.iv)));
+            v = klv_load(ir, ir->f32, yr, lox.iv);
+            if (gir_attr_string(n, "act", NULL))
+                v = klv_act_f32(ir, n, v);
+            /* a fused chain (chain.c): element at of the Conv's output */
+            at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lp.iv, klv_i64(ir, OH)), loy.iv),
+                                     klv_i64(ir, OW)),
+                         lox.iv);
+            if (ir->nchain)
+                v = klv_chain_apply(ir, g, n->out[0], n->nin + n->nout, ir->nchain, v, at);
+            klv_store(ir, ir->f32, yr, lox.iv, v);
             klv_loop_end(ir, &lox);
         }
     }
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
+    plan->chained = ir->nchain;
     plan->range = N * M * dp.OD;
     plan->work = OH * OW * Cg * dp.KD * KH * KW;
     return 1;
@@ -2211,7 +2223,7 @@ static const char *libm_name(GirOp op)
     }
 }
 
-static LLVMValueRef unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
+LLVMValueRef klv_unary_f64(KlvIr *ir, const GirNode *n, LLVMValueRef v)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx);
@@ -2301,7 +2313,7 @@ static int emit_unary_f64(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     if (n->nin != 1)
         return 0;
     flat_begin(ir, name, total, &lc, &li);
-    v = unary_f64(ir, n, klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv));
+    v = klv_unary_f64(ir, n, klv_load(ir, ir->f32, klv_arg(ir, 0), li.iv));
     klv_store(ir, ir->f32, klv_arg(ir, 1), li.iv, v);
     flat_end(ir, &lc, &li, total, plan);
     return 1;

@@ -241,12 +241,16 @@ typedef struct {
     int nargs;       /* kernel parameters, all .u64 global pointers */
     int *args;       /* buffer index per parameter; -1: pass 0 (an absent input, or
                         a parameter the optimized kernel does not read) */
+    int fused[8];    /* the elementwise nodes the kernel computes after its node's
+                        (a chain fused into a Conv), in order */
+    int nfused;      /* their count */
 } KlvGpuLaunch;
 
 /* What klv_gpu_compile made. */
 typedef struct {
-    int nodes;         /* nodes in the graph (each one kernel) */
+    int nodes;         /* nodes in the graph (each one kernel but the fused ones) */
     int launches;      /* kernels (the nodes' and the padded Convs' _pre ones) */
+    int fused;         /* nodes fused into a Conv's kernel (no kernel of their own) */
     int64_t ptx_bytes; /* size of the PTX text */
     int64_t data_bytes;/* size of the data file (constants and tables that are read) */
     double ir_ms;      /* building the LLVM IR */

@@ -9,7 +9,12 @@ one-element constant, Sigmoid, Sub with the chain as second operand, Div by
 the input, Clip, Tanh, LeakyRelu, Relu: 9 links, so the first 8 fuse and
 %r9 is a kernel of its own.  %c2's Add reads %late, made after %c2: it
 fuses into %late instead.  %c3's output is read twice (not fused).  %c4's chain stops at a
-graph output (%m4, fused; %n4 after it is not)."""
+graph output (%m4, fused; %n4 after it is not).  %c5, a depthwise Conv
+with bias (the row kernel), takes PP-OCR's MobileNet tail: Mul and Add of
+one-element constants, HardSwish, Mul, HardSigmoid, all fused (its
+weights from a second seed, so the rest is unchanged).  %c6, a blocked
+Conv, fuses its Add of the input but not the HardSwish after it (the blocked kernel
+stops a chain there)."""
 import base64
 import os
 
@@ -55,7 +60,21 @@ lines += [
     f"%m4 = Mul(%k, %c4) : {T}",
     f"%n4 = Relu(%m4) : {T}",
 ]
-for o in ("r9", "a2", "s3", "t3", "m4", "n4"):
+rng5 = np.random.default_rng(78)
+lines.insert(lines.index(f"input %x : {T}") + 1, const("w6", (rng5.standard_normal((8, 1, 3, 3)) * 0.5).astype(np.float32)))
+lines.insert(lines.index(f"input %x : {T}") + 2, const("b6", (rng5.standard_normal(8) * 0.5).astype(np.float32)))
+lines += [
+    f"%c5 = Conv(%x, %w6, %b6) {{kernel_shape=[3,3], pads=[1,1,1,1], group=8}} : {T}",
+    f"%m5 = Mul(%k, %c5) : {T}",
+    f"%a5 = Add(%m5, %lo) : {T}",
+    f"%h5 = HardSwish(%a5) : {T}",
+    f"%n5 = Mul(%h5, %hi) : {T}",
+    f"%g5 = HardSigmoid(%n5) {{alpha=0.3, beta=0.4}} : {T}",
+    f"%c6 = Conv(%c0, %w3) {pad} : {T}",
+    f"%a6 = Add(%c6, %x) : {T}",
+    f"%h6 = HardSwish(%a6) : {T}",
+]
+for o in ("r9", "a2", "s3", "t3", "m4", "n4", "g5", "h6"):
     lines.append(f"output %{o}")
 os.makedirs(here, exist_ok=True)
 with open(os.path.join(here, "chain.gir"), "w") as f:

@@ -256,6 +256,17 @@ static void json_launches(cJSON *root, const GirGraph *g, const KlvGpuModule *m)
         cJSON_AddItemToArray(bl, cJSON_CreateNumber(l[k].block));
         cJSON_AddItemToArray(bl, cJSON_CreateNumber(1));
         cJSON_AddItemToArray(bl, cJSON_CreateNumber(1));
+        if (l[k].nfused) {
+            cJSON *fu = cJSON_AddArrayToObject(o, "fused");
+            for (a = 0; a < l[k].nfused; a++) {
+                const GirNode *f = &g->nodes[l[k].fused[a]];
+                cJSON *fo = cJSON_CreateObject();
+                cJSON_AddNumberToObject(fo, "node", l[k].fused[a]);
+                cJSON_AddStringToObject(fo, "op", gir_op_name(f->op));
+                cJSON_AddStringToObject(fo, "name", f->name ? f->name : "");
+                cJSON_AddItemToArray(fu, fo);
+            }
+        }
         args = cJSON_AddArrayToObject(o, "args");
         for (a = 0; a < l[k].nargs; a++)
             cJSON_AddItemToArray(args, l[k].args[a] >= 0 ? cJSON_CreateNumber(l[k].args[a])
@@ -348,9 +359,9 @@ static int write_gpu(const GirGraph *g, const LowerArgs *a, double t0)
         }
     klv_gpu_stats(m, &st);
     fprintf(stderr,
-            "kiln: lower: nvptx64-nvidia-cuda (%s): %d nodes, %d kernels; %s (%lld bytes), %s, "
-            "%s (%lld bytes) in %.2f s (IR %.0f ms, O3 %.0f ms, PTX %.0f ms)\n",
-            st.cpu, st.nodes, st.launches, final[0], (long long)st.ptx_bytes, final[1], final[2],
+            "kiln: lower: nvptx64-nvidia-cuda (%s): %d nodes (%d fused into a Conv), %d kernels; "
+            "%s (%lld bytes), %s, %s (%lld bytes) in %.2f s (IR %.0f ms, O3 %.0f ms, PTX %.0f ms)\n",
+            st.cpu, st.nodes, st.fused, st.launches, final[0], (long long)st.ptx_bytes, final[1], final[2],
             (long long)st.data_bytes, now_s() - t0, st.ir_ms, st.opt_ms, st.ptx_ms);
     rc = KILN_OK;
 out:

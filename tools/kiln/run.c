@@ -216,9 +216,9 @@ static void gpu_stats_line(const KlvGpuModule *m)
     KlvGpuStats st;
     klv_gpu_stats(m, &st);
     fprintf(stderr,
-            "kiln: gpu (%s): %d nodes, %d kernels, PTX %lld bytes; IR %.0f ms, O3 %.0f ms, "
-            "PTX %.0f ms\n",
-            st.cpu, st.nodes, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
+            "kiln: gpu (%s): %d nodes (%d fused into a Conv), %d kernels, PTX %lld bytes; IR %.0f "
+            "ms, O3 %.0f ms, PTX %.0f ms\n",
+            st.cpu, st.nodes, st.fused, st.launches, (long long)st.ptx_bytes, st.ir_ms, st.opt_ms, st.ptx_ms);
 }
 
 /* --target gpu (host 0) and gpu-host (host 1): the PTX is built (and so

@@ -6,7 +6,10 @@
 # and run here.  int8: the outputs byte for byte those of --target int8;
 # fp32: within 1e-5 relative L2 of the interpreter on the same optimized
 # graph (kiln opt -O, the passes kiln lower runs).  aot_aarch64 reads the
-# outputs and q.gir left in TMP.
+# outputs and q.gir left in TMP.  Then the resdw model and cases/chain.gir,
+# whose elementwise chains are fused into the Conv before them as --target
+# cpu fuses them (chain.c): a kernel per node less each fused node, and
+# every output bit for bit the interpreter's.
 . $HERE/aot_lib.sh
 m=$MODELS/yolov3-tiny-small.onnx
 in=$MODELS/yolov3-tiny-small-input.npy
@@ -36,4 +39,32 @@ for ((k = 0; k < n; k++)); do
     echo "int8 output $k: byte for byte --target int8"
     as_npy $TMP/f32_$k.raw $TMP/ref$k.npy $TMP/f32_$k.npy
     $KILN compare $TMP/f32_$k.npy $TMP/ref$k.npy --max-rel-l2 1e-5
+done
+# fused chains: the kernels of the object are the nodes less the fused ones
+$KILN opt $HERE/cases/chain.gir -O > $TMP/chain.gir
+$KILN opt $MODELS/resdw.onnx -O > $TMP/resdw.gir
+for m in resdw chain; do
+    in=$MODELS/resdw-input.npy
+    if [ $m = chain ]; then in=$HERE/cases/chain-input.npy; fi
+    $KILN lower $TMP/$m.gir --triple x86_64-linux-gnu -o $TMP/$m.o 2> /dev/null
+    $KILN run $TMP/$m.gir -i $in --target cpu -o $TMP/dummy.npy 2> $TMP/$m.err > /dev/null
+    nodes=$(sed -n 's/.*: \([0-9]*\) of [0-9]* nodes compiled.*/\1/p' $TMP/$m.err)
+    fused=$(sed -n 's/^kiln: cpu: \([0-9]*\) elementwise nodes fused.*/\1/p' $TMP/$m.err)
+    kernels=$(nm $TMP/$m.o | grep -c ' kiln_node_[0-9]*$')
+    echo "$m: $nodes nodes, $fused fused, $kernels kernels in the object"
+    test "$fused" -gt 0
+    test "$kernels" = $((nodes - fused))
+    aot_link cc $TMP/$m
+    n=$(aot_outputs $TMP/$m)
+    a=() r=()
+    for ((k = 0; k < n; k++)); do
+        a+=(-o $TMP/${m}_$k.raw) r+=(-o $TMP/${m}_ref$k.npy)
+    done
+    $TMP/$m $in "${a[@]}"
+    $KILN run $TMP/$m.gir -i $in "${r[@]}" > /dev/null
+    for ((k = 0; k < n; k++)); do
+        as_npy $TMP/${m}_$k.raw $TMP/${m}_ref$k.npy $TMP/${m}_$k.npy
+        cmp $TMP/${m}_$k.npy $TMP/${m}_ref$k.npy
+    done
+    echo "$m: $n outputs bit for bit the interpreter"
 done
