@@ -96,7 +96,9 @@ def report(hls_res, out, cache, cache_path, points):
         m = run_point(cache, cache_path, mod, params)
         p = None
         if mod != "kiln_mac2":
-            res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in params.items()],
+            full = synth.param_defaults(mod)  # what the point leaves at its default
+            full.update(params)
+            res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in full.items()],
                                  capture_output=True, text=True, check=True)
             p = json.loads(res.stdout)
         b36 = m["ramb36"] + m["ramb18"] / 2.0

@@ -50,6 +50,17 @@ def read_points(path):
     return files, points
 
 
+def param_defaults(module, rtl=None):
+    """The integer-literal defaults of MODULE's parameters (its first source
+    file's `parameter integer NAME = N`): what a synthesis point that leaves
+    a parameter out gets, for kiln_hls_res, which wants every one."""
+    path = os.path.join(rtl or RTL, SOURCES[module][0])
+    with open(path) as f:
+        text = f.read()
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r"parameter\s+integer\s+(\w+)\s*=\s*(-?\d+)\s*[,)\n]", text)}
+
+
 def source_hash(module, rtl=None):
     """Short hash of the module's Verilog sources without comments and blank
     lines (cache key part: editing a header comment keeps the cache)."""
