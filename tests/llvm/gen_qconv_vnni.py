@@ -14,22 +14,12 @@ import os
 
 import numpy as np
 
-from girtext import const
+from girtext import Draws, const
 
-rng = np.random.default_rng(3133)
+draws = Draws(3133, 0.004)
+rng = draws.rng
+u8, i8, f32 = draws.u8, draws.i8, draws.f32
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
-
-
-def u8(*shape):
-    return rng.integers(0, 256, shape).astype(np.uint8)
-
-
-def i8(*shape):
-    return rng.integers(-128, 128, shape).astype(np.int8)
-
-
-def f32(*shape):
-    return (rng.random(shape) * 0.004 + 0.002).astype(np.float32)
 
 
 L = ['graph "qconv_vnni" opset 17',

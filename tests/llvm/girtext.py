@@ -1,6 +1,6 @@
 """Lines of the graph IR's text form (docs/ir.md) for the generators of the
 test graphs in this folder: a constant with its data in base64, and a list
-of integers as an attribute value."""
+of integers as an attribute value; and the seeded draws of their tensors."""
 import base64
 
 import numpy as np
@@ -16,3 +16,21 @@ def const(name, arr):
 
 def ints(v):
     return "[" + ",".join(str(int(x)) for x in v) + "]"
+
+
+class Draws:
+    """Seeded tensors for a generator: u8 and i8 over their whole range,
+    f32 scales in [lo, lo + span)."""
+
+    def __init__(self, seed, span, lo=0.002):
+        self.rng = np.random.default_rng(seed)
+        self.span, self.lo = span, lo
+
+    def u8(self, *shape):
+        return self.rng.integers(0, 256, shape).astype(np.uint8)
+
+    def i8(self, *shape):
+        return self.rng.integers(-128, 128, shape).astype(np.int8)
+
+    def f32(self, *shape):
+        return (self.rng.random(shape) * self.span + self.lo).astype(np.float32)

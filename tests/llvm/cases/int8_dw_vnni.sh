@@ -13,18 +13,8 @@
 # the row kernel that llvm_int8_ops also runs in objects and under qemu.
 g=$HERE/cases/dw-int8.gir
 x="$HERE/cases/dw-int8-x.npy $HERE/cases/dw-int8-a.npy $HERE/cases/dw-int8-a2.npy"
-ins="-i ${x// / -i }"
-outs() { local k; for k in 0 1 2 3 4 5 6 7 8; do echo "-o $TMP/$1$k.npy"; done; }
-$KILN run $g $ins --target int8 $(outs ref) > /dev/null
-$KILN run $g $ins --target cpu $(outs cpu) > /dev/null 2> $TMP/run.err
-cat $TMP/run.err
-grep -q ': 12 of 12 nodes compiled, 0 in the interpreter;' $TMP/run.err
-KILN_VNNI=0 $KILN run $g $ins --target cpu $(outs novnni) > /dev/null 2>&1
-for k in 0 1 2 3 4 5 6 7 8; do
-    cmp $TMP/cpu$k.npy $TMP/ref$k.npy
-    cmp $TMP/novnni$k.npy $TMP/ref$k.npy
-done
-echo "9 outputs: --target cpu, with and without KILN_VNNI=0, byte for byte --target int8"
+. $HERE/vnni_lib.sh
+vnni_same $g int8 9 $x
 . $HERE/aot_lib.sh
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { case " $flags " in *" $1 "*) return 0 ;; esac; return 1; }

@@ -11,18 +11,8 @@
 # this CPU has AVX512-VNNI or AVX-VNNI, run byte for byte.
 g=$HERE/cases/qconv-vnni.gir
 x=$(for v in xu xi x1 xg z; do echo $HERE/cases/qconv-vnni-$v.npy; done)
-ins=$(for f in $x; do echo "-i $f"; done)
-outs() { local k; for k in $(seq 0 12); do echo "-o $TMP/$1$k.npy"; done; }
-$KILN run $g $ins $(outs ref) > /dev/null
-$KILN run $g $ins --target cpu $(outs cpu) > /dev/null 2> $TMP/run.err
-cat $TMP/run.err
-grep -q ': 13 of 13 nodes compiled, 0 in the interpreter;' $TMP/run.err
-KILN_VNNI=0 $KILN run $g $ins --target cpu $(outs novnni) > /dev/null 2>&1
-for k in $(seq 0 12); do
-    cmp $TMP/cpu$k.npy $TMP/ref$k.npy
-    cmp $TMP/novnni$k.npy $TMP/ref$k.npy
-done
-echo "13 outputs: --target cpu, with and without KILN_VNNI=0, byte for byte the interpreter"
+. $HERE/vnni_lib.sh
+vnni_same $g ref 13 $x
 . $HERE/aot_lib.sh
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { case " $flags " in *" $1 "*) return 0 ;; esac; return 1; }

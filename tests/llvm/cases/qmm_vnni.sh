@@ -9,18 +9,8 @@
 # AVX512-VNNI, runs byte for byte.
 g=$HERE/cases/qmm-vnni.gir
 x=$(for v in au ai bu a2 z; do echo $HERE/cases/qmm-vnni-$v.npy; done)
-ins=$(for f in $x; do echo "-i $f"; done)
-outs() { local k; for k in $(seq 0 10); do echo "-o $TMP/$1$k.npy"; done; }
-$KILN run $g $ins $(outs ref) > /dev/null
-$KILN run $g $ins --target cpu $(outs cpu) > /dev/null 2> $TMP/run.err
-cat $TMP/run.err
-grep -q ': 11 of 11 nodes compiled, 0 in the interpreter;' $TMP/run.err
-KILN_VNNI=0 $KILN run $g $ins --target cpu $(outs novnni) > /dev/null 2>&1
-for k in $(seq 0 10); do
-    cmp $TMP/cpu$k.npy $TMP/ref$k.npy
-    cmp $TMP/novnni$k.npy $TMP/ref$k.npy
-done
-echo "11 outputs: --target cpu, with and without KILN_VNNI=0, byte for byte the interpreter"
+. $HERE/vnni_lib.sh
+vnni_same $g ref 11 $x
 . $HERE/aot_lib.sh
 o=$TMP/qmm
 $KILN lower $g --triple x86_64-linux-gnu --cpu x86-64-v4 --features +avx512vnni --symbol qmm \
