@@ -36,6 +36,13 @@
  * beat before its second input's beats of the last pixel.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
+ * A conv in bands (kiln_conv cfg_band) lets an input row in once the band
+ * before the first band that takes it has ended (release_row), so it holds
+ * its producer back every band: its paced cycles add the waits for the
+ * band's new rows (band_wait: the first a held producer's row after the
+ * release, the next at its pace), its last op follows its producer's rows
+ * (band_rows_in), its output leaves a band at a time (row_end), and its
+ * two-band buffer holds two bands for its consumer (row_issue_end).
  * Occupancy (per frame, back to back): paced + the wait for a held-back
  * producer's first rows (at least their time through the hop between them,
  * hop_time) + the stall a windowed consumer's frame barrier puts
