@@ -36,6 +36,13 @@
  * beat before its second input's beats of the last pixel.
  * Edges with a planned skip FIFO are exempt: it is sized so that its
  * producer never waits.
+ * A conv in bands (kiln_conv cfg_band) lets an input row in once the band
+ * before the first band that takes it has ended (release_row), so it holds
+ * its producer back every band: its paced cycles add the waits for the
+ * band's new rows (band_wait: the first a held producer's row after the
+ * release, the next at its pace), its last op follows its producer's rows
+ * (band_rows_in), its output leaves a band at a time (row_end), and its
+ * two-band buffer holds two bands for its consumer (row_issue_end).
  * Occupancy (per frame, back to back): paced + the wait for a held-back
  * producer's first rows (at least their time through the hop between them,
  * hop_time) + the stall a windowed consumer's frame barrier puts
@@ -74,11 +81,47 @@ static int64_t rows_after_last(const HlsStage *s)
     return n;
 }
 
-/* Line-buffer rows of a windowed stage: 2^ceil(log2(KMAX + 1)). */
+/* Line-buffer rows of a windowed stage: 2^ceil(log2(KMAX + 1)), in bands
+ * at least LBROWS (a band's input rows). */
 static int64_t line_rows(const HlsStage *s)
 {
     int ki = hls_param_index(s->desc->hw_params, "KMAX");
-    return hls_line_rows(ki >= 0 ? s->hw[ki] : s->k);
+    int li = hls_param_index(s->desc->hw_params, "LBROWS");
+    int64_t r = hls_line_rows(ki >= 0 ? s->hw[ki] : s->k);
+    return li >= 0 && s->hw[li] > r ? hls_pow2ceil(s->hw[li]) : r;
+}
+
+/* Output rows per band of a conv in bands (kiln_conv cfg_band); 0: none. */
+static int64_t band_rows(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV && s->band > 0 ? hls_min64(s->band, s->oh) : 0;
+}
+
+/* Output beats of a band of `rows` rows: its buffer half, read one beat a
+ * cycle. */
+static int64_t band_beats(const HlsStage *s, int64_t rows)
+{
+    return rows * s->ow * hls_cdiv(s->cout, s->pe_oc);
+}
+
+/* Output rows of the last band. */
+static int64_t last_band_rows(const HlsStage *s)
+{
+    int64_t bd = band_rows(s);
+    return s->oh - (hls_cdiv(s->oh, bd) - 1) * bd;
+}
+
+/* Weight tiles (passes over a band) of a conv in bands. */
+static int64_t band_tiles(const HlsStage *s)
+{
+    int64_t ocg = hls_cdiv(s->cout, s->pe_oc);
+    return s->tog > 0 && s->tog < ocg ? hls_cdiv(ocg, s->tog) : 1;
+}
+
+/* Input rows the output rows before `oy` (a band's start) need. */
+static int64_t band_need(const HlsStage *s, int64_t oy)
+{
+    return hls_max64(0, hls_min64(s->h, (oy - 1) * s->stride - s->pad + s->k));
 }
 
 /* Issue cycles of a conv's pixel groups that hold a pixel of output row oy
@@ -111,12 +154,24 @@ static int64_t row_ops(const HlsStage *s)
     return s->ow * hls_cdiv(s->cin, s->lanes) * s->k * s->k;
 }
 
+/* Issue cycles of a band of `rows` output rows (every tile) after the
+ * input row that the last `late` of them need arrives: those rows of the
+ * first pass, then the other passes whole. */
+static int64_t band_ops_after(const HlsStage *s, int64_t rows, int64_t late)
+{
+    int64_t nt = band_tiles(s), rt = hls_cdiv(conv_row_ops(s), nt);
+    return hls_min64(rows, late) * rt + (nt - 1) * rows * rt;
+}
+
 /* Cycles from the last input beat to the last output beat when the input,
  * not the engine, sets the pace. */
 static int64_t stage_tail(const HlsStage *s)
 {
     switch (s->kind) {
     case HLS_ST_CONV:
+        if (band_rows(s)) /* the last band, then its half of the buffer read */
+            return band_ops_after(s, last_band_rows(s), rows_after_last(s)) +
+                   band_beats(s, last_band_rows(s)) + 1 + s->lat;
         /* the groups that hold a pixel of the rows needing the last input
          * row (SPAN: also the group running into the first of them) */
         return conv_ops_from(s, s->oh - rows_after_last(s), 1) + s->lat;
@@ -156,13 +211,50 @@ static int64_t ops_after_row(const HlsStage *s, int64_t oy)
  * in without waiting for an output row. */
 static int64_t release_row(const HlsStage *s, int64_t iy)
 {
-    int64_t r = line_rows(s), oy;
+    int64_t r = line_rows(s), oy, bd = band_rows(s), c;
     if (iy < r)
         return -1;
+    if (bd) { /* in bands: once the band before the first that takes it ends */
+        for (c = 1; c * bd < s->oh; c++)
+            if (hls_max64(0, c * bd * s->stride - s->pad) + r > iy)
+                break;
+        return hls_min64(c * bd, s->oh) - 1;
+    }
     for (oy = 0; oy < s->oh - 1; oy++)
         if ((oy + 1) * s->stride - s->pad + r > iy)
             break;
     return oy;
+}
+
+/* Rows a stage needs before its first output row (in bands: its first band). */
+static int64_t first_rows(const HlsStage *s)
+{
+    switch (s->kind) {
+    case HLS_ST_CONV:
+        if (band_rows(s)) /* in bands: the first band's */
+            return band_need(s, band_rows(s));
+        /* fall through */
+    case HLS_ST_DWCONV:
+        return hls_min64(s->h, s->k - s->pad);
+    case HLS_ST_MAXPOOL:
+        return hls_min64(s->h, s->k);
+    default:
+        return 1;
+    }
+}
+
+/* A conv in bands sends its first beat once the first band's passes are
+ * done, after its input rows came, and its half of the buffer is read
+ * (two cycles); 0 for any other stage. */
+static int64_t band_fill(const HlsStage *s)
+{
+    int64_t bd = band_rows(s), late = 0, oy;
+    if (!bd)
+        return 0;
+    for (oy = 0; oy < bd; oy++)
+        if (band_need(s, oy + 1) >= first_rows(s))
+            late++;
+    return band_ops_after(s, bd, late) + 1;
 }
 
 /* First output beat after the first input beat, at the input's pace. */
@@ -172,7 +264,7 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
     switch (s->kind) {
     case HLS_ST_CONV:
     case HLS_ST_DWCONV:
-        rows = s->k - s->pad < s->h ? s->k - s->pad : s->h;
+        rows = first_rows(s);
         break;
     case HLS_ST_MAXPOOL:
         /* its first window: K-1 rows and K pixels of the next */
@@ -183,7 +275,7 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
         rows = 0;
         break;
     }
-    return (int64_t)ceil((double)rows * (double)s->w * in_pace) + s->lat;
+    return (int64_t)ceil((double)rows * (double)s->w * in_pace) + band_fill(s) + s->lat;
 }
 
 
@@ -192,16 +284,29 @@ static int64_t stage_fill(const HlsStage *s, double in_pace)
  * the credit margin); PP > 1, its reorder buffer (DB = 2^ceil(log2(2 OCG +
  * 2 LATB + 4)) entries of PP pixels, less the margin), a fraction of a row;
  * LATB is the latency without the shared requant's RQS cycles. */
+static double held_out(const HlsStage *s, int whole);
+
 static double held_rows(const HlsStage *s)
+{
+    return held_out(s, 1);
+}
+
+/* held_rows, or with whole = 0 the part of a row a PP = 1 conv's FIFO
+ * holds beyond its whole rows. */
+static double held_out(const HlsStage *s, int whole)
 {
     int64_t latb = s->lat - (s->rqs > 1 ? s->rqs : 0); /* kiln_conv LATB: sizes the buffer */
     int64_t fd = latb + 3 <= 8 ? 8 : latb + 3 <= 16 ? 16 : 32, db = 1;
     int64_t ocg = hls_cdiv(s->cout, s->kind == HLS_ST_CONV ? s->pe_oc : s->lanes);
     int64_t row = s->ow * ocg;
+    if (band_rows(s)) /* the two-band buffer */
+        return whole ? (double)(2 * band_rows(s)) : 0.0;
     if (s->kind != HLS_ST_CONV || row <= 0)
         return 0.0;
     if (s->pp == 1)
-        return (double)((fd - 2) / row);
+        return whole ? (double)((fd - 2) / row) : (double)((fd - 2) % row) / (double)row;
+    if (!whole)
+        return 0.0; /* held_rows counts the fraction */
     while (db < 2 * ocg + 2 * latb + 4)
         db <<= 1;
     return (double)((db - 2) * s->pp) / (double)row;
@@ -276,19 +381,6 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
     }
 }
 
-/* Rows a stage needs before its first output row. */
-static int64_t first_rows(const HlsStage *s)
-{
-    switch (s->kind) {
-    case HLS_ST_CONV:
-    case HLS_ST_DWCONV:
-        return hls_min64(s->h, s->k - s->pad);
-    case HLS_ST_MAXPOOL:
-        return hls_min64(s->h, s->k);
-    default:
-        return 1;
-    }
-}
 
 /* 1: input k of stage s is a stream from a stage of its own segment. */
 static int on_chip_in(const HlsPlan *p, const HlsStage *s, int k)
@@ -327,6 +419,92 @@ static void concat_pixel(const HlsPlan *p, const HlsStage *s, int64_t *t)
     t[0] = in_pixel_time(p, s, 0, t[1]);
 }
 
+static int64_t band_issue(const HlsStage *s, int64_t nin, int64_t step, int64_t d1,
+                          int64_t upto, const int64_t *arr);
+
+/* The input paces of conv s in bands from a producer on chip (band_issue):
+ * nin cycles a row at its own pace, the first row d1 after the release
+ * (input_time: its producer held back), the next ones step apart; 0 when
+ * its input comes from DDR. */
+static int band_paces(const HlsPlan *p, const HlsStage *s, int64_t *nin, int64_t *d1,
+                      int64_t *step)
+{
+    *nin = s->w * hls_cdiv(s->cin, hls_in_lanes(s)) * hls_max64(1, s->ipace);
+    *d1 = *step = *nin;
+    if (!band_rows(s) || !on_chip_in(p, s, 0))
+        return 0;
+    /* a conv producer computed what its FIFO holds of the row before the
+     * release */
+    *d1 = hls_max64(*nin, input_time(p, s, 0, 1, 0) -
+                              (int64_t)(held_out(&p->stages[s->in[0]], 0) *
+                                        (double)row_ops(&p->stages[s->in[0]])));
+    *step = hls_max64(*nin, input_time(p, s, 0, 2, 0) - input_time(p, s, 0, 1, 0));
+    return 1;
+}
+
+/* Cycles a conv in bands waits beyond its cycles() for the input rows of
+ * its bands from a producer on chip it held back (band_paces); 0 for any
+ * other stage. */
+static int64_t band_wait(const HlsPlan *p, const HlsStage *s)
+{
+    int64_t nin, d1, step;
+    if (!band_paces(p, s, &nin, &d1, &step))
+        return 0;
+    return hls_max64(0, band_issue(s, nin, step, d1, -1, NULL) -
+                            band_issue(s, nin, nin, nin, -1, NULL));
+}
+
+/* Cycles of conv s in bands from band b's last op to its last output beat
+ * less its latency: the bands after, their rows in at the producer's pace
+ * (band_paces), and the last band's half of the buffer read. */
+static int64_t band_after(const HlsPlan *p, const HlsStage *s, int64_t b)
+{
+    int64_t nin, d1, step;
+    band_paces(p, s, &nin, &d1, &step);
+    return band_issue(s, nin, step, d1, -1, NULL) - band_issue(s, nin, step, d1, b, NULL) +
+           band_beats(s, last_band_rows(s)) + 1;
+}
+
+/* The bands' issue of a conv in bands, first input beat to the last band's
+ * last op, its input rows entering as kiln_conv lets them in (a row once the
+ * band before the first that takes it ended, as win_cycles_band does), each
+ * `step` cycles after the one before and, when it waited for its band,
+ * `d1` cycles after the band before ended: the first pass of a band issues
+ * each row once its input rows are in, the other passes whole.  The first
+ * band's rows come every nin cycles (the fill counts their wait); arr (or
+ * NULL): the cycle each input row is there at the earliest.  The end of
+ * band `upto` (the last: -1). */
+static int64_t band_issue(const HlsStage *s, int64_t nin, int64_t step, int64_t d1, int64_t upto,
+                          const int64_t *arr)
+{
+    int64_t bd = band_rows(s), nb = hls_cdiv(s->oh, bd), r = line_rows(s), iy = 0, wen = 0;
+    int64_t rt = hls_cdiv(conv_row_ops(s), band_tiles(s)), end = 0, b, oy, c, res;
+    int64_t *pend = calloc((size_t)nb, sizeof *pend);
+    if (!pend)
+        gir_die("out of memory");
+    for (b = 0; b < nb; b++) {
+        int64_t by0 = b * bd, by1 = hls_min64(s->oh, by0 + bd);
+        for (oy = by0; oy < by1; oy++) {
+            for (; iy < band_need(s, oy + 1); iy++) {
+                for (c = 0; c < b && hls_max64(0, c * bd * s->stride - s->pad) + r <= iy; c++)
+                    ;
+                wen += c > 0 ? step : nin;
+                if (c > 0)
+                    wen = hls_max64(wen, pend[c - 1] + d1);
+                if (arr)
+                    wen = hls_max64(wen, arr[iy]);
+            }
+            end = hls_max64(end, wen) + rt;
+        }
+        end += (band_tiles(s) - 1) * (by1 - by0) * rt;
+        pend[b] = end;
+    }
+    res = upto >= 0 && upto < nb ? pend[upto] : end;
+    free(pend);
+    return res;
+}
+
+
 /* Cycles per frame of stage s at the pace its inputs arrive, at least its
  * descriptor's: a concat's pixel takes the sum of its inputs' times (and
  * kiln_concat's flush beat), another stage's input beats of a frame the
@@ -344,7 +522,7 @@ static int64_t paced_cycles(const HlsPlan *p, const HlsStage *s)
     }
     for (k = 0; k < s->nin; k++)
         per = hls_max64(per, in_pixel_time(p, s, k, -1));
-    return hls_max64(s->cycles, px * per);
+    return hls_max64(s->cycles, px * per) + band_wait(p, s);
 }
 
 /* A windowed producer u's rows at a steady pace: row r's beats from
@@ -390,6 +568,12 @@ static int64_t row_end(const HlsPlan *p, int ui, int64_t r, const int64_t *first
     int64_t f = 1, ri, t, oh = hls_max64(1, u->oh);
     int k;
     r = hls_min64(hls_max64(r, 0), oh - 1);
+    if (band_rows(u)) {
+        /* in bands: a band's rows leave together, a band period apart */
+        int64_t bd = band_rows(u), nb = hls_cdiv(u->oh, bd), lb = last_band_rows(u);
+        int64_t bt = (fwd[ui] - first[ui] + 1 - band_beats(u, lb)) / hls_max64(1, nb - 1);
+        return first[ui] + r / bd * bt + band_beats(u, r % bd + 1) - 1;
+    }
     if (u->kind == HLS_ST_CONV || u->kind == HLS_ST_DWCONV || u->kind == HLS_ST_MAXPOOL) {
         int64_t rowt, emit;
         window_rows(p, ui, first, fwd, &rowt, &emit);
@@ -617,9 +801,23 @@ static int64_t row_issue_end(const HlsPlan *p, const int *cons, int ci, int64_t 
                              const int64_t *end, const int64_t *comp, int depth)
 {
     const HlsStage *c = &p->stages[ci];
-    int64_t t = end[ci] - ops_after_row(c, oy) - c->lat;
+    int64_t bd = band_rows(c);
+    int64_t t = end[ci] - (bd ? band_after(p, c, oy / bd) : ops_after_row(c, oy)) - c->lat;
     double held = held_rows(c);
     int64_t ob = oy - (int64_t)held, a, rest;
+    if (bd && depth <= 32) {
+        /* in bands: the band's first op once the band two before it left
+         * the buffer, then its passes up to row oy's last op */
+        int64_t b = oy / bd, by1 = hls_min64(c->oh, (b + 1) * bd);
+        if (b < 2)
+            return t;
+        a = consumers_take(p, cons, ci, (b - 1) * bd - 1, comp, depth);
+        if (a == INT64_MIN)
+            return t;
+        rest = band_ops_after(c, by1 - b * bd, by1 - b * bd) -
+               (by1 - 1 - oy) * hls_cdiv(conv_row_ops(c), band_tiles(c));
+        return hls_max64(t, a - EDGE_LAT + rest);
+    }
     if (ob < 0 || depth > 32)
         return t;
     a = consumers_take(p, cons, ci, ob, comp, depth);
@@ -759,6 +957,28 @@ static void input_span(const HlsPlan *p, const HlsStage *s, const int64_t *first
     }
 }
 
+/* The last op of a conv in bands whose first input beat is at `a`, its
+ * input rows coming as its producer on chip sends them (row_end: a
+ * producer in bands a band at a time) and as its bands let them in
+ * (band_issue); 0 for any other stage. */
+static int64_t band_rows_in(const HlsPlan *p, int i, const Times *tm, int64_t a)
+{
+    const HlsStage *s = &p->stages[i];
+    int64_t nin, d1, step, t, *arr, iy;
+    if (!band_paces(p, s, &nin, &d1, &step))
+        return 0;
+    arr = calloc((size_t)s->h + 1, sizeof *arr);
+    if (!arr)
+        gir_die("out of memory");
+    for (iy = 0; iy < s->h; iy++)
+        arr[iy] = row_end(p, s->in[0], iy, tm->first, tm->fwd, tm->ain, 0) +
+                  EDGE_LAT - a;
+    t = a - 1 + band_issue(s, nin, step, d1, -1, arr) +
+        (s->cycles - band_issue(s, nin, nin, nin, -1, NULL));
+    free(arr);
+    return t;
+}
+
 /* Forward, topological: each stage's t_done from its inputs' times (round
  * 0 also fixes first, ain, fdl and fwd).  1 when a t_done grew. */
 static int forward_pass(HlsPlan *p, int round, Times *tm)
@@ -785,9 +1005,10 @@ static int forward_pass(HlsPlan *p, int round, Times *tm)
              * are fixed from here on, and so is the delay */
             int64_t own;
             tm->fdl[i] = fill_delay(p, i, tm->first, tm->fwd, tm->ain, &own);
-            tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + s->lat : stage_fill(s, pace));
+            tm->first[i] = a + (own >= 0 ? own + tm->fdl[i] + band_fill(s) + s->lat : stage_fill(s, pace));
         }
         tm->comp[i] = a + s->paced - 1 + tm->fdl[i];
+        tm->comp[i] = hls_max64(tm->comp[i], band_rows_in(p, i, tm, a));
         t = hls_max64(tm->comp[i], e + tm->tail[i]);
         if (round == 0)
             tm->fwd[i] = t;
@@ -841,8 +1062,13 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
             /* released by a windowed engine that sets the pace to its
              * frame's end, the producer still makes what it has not
              * buffered of its last row */
-            if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
-                (tm->comp[i] >= c->t_done || c->t_done > tm->fwdt[i]))
+            if (band_rows(c) && !skip_edge(p, u, i)) {
+                /* in bands: the row the band's release lets in (band_paces) */
+                int64_t nin, d1, step;
+                band_paces(p, c, &nin, &d1, &step);
+                take += d1;
+            } else if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
+                       (tm->comp[i] >= c->t_done || c->t_done > tm->fwdt[i]))
                 take += hls_max64(produce(p, u, 1, 0),
                                   hop_time(&p->stages[u], c, in_channels(c, k), 1));
             if (take > p->stages[u].t_done) {
