@@ -190,6 +190,9 @@ int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi);
  * them: Relu, LeakyRelu, Sigmoid, Tanh, Clip (bounds lo, hi) of v;
  * Add, Sub, Mul, Div (op) of u and v. */
 LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVMValueRef v);
+/* ir.c: the logistic 1 / (1 + expf(-v)) in f32, as the interpreter's Sigmoid
+ * and YoloHead compute it. */
+LLVMValueRef klv_sigmoid_f32(KlvIr *ir, LLVMValueRef v);
 LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v);
 /* The fp32 fused activation of node n (act attribute) applied to v. */
 LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);

@@ -433,6 +433,14 @@ int klv_clip_bounds(const GirGraph *g, const GirNode *n, float *lo, float *hi)
     return 1;
 }
 
+LLVMValueRef klv_sigmoid_f32(KlvIr *ir, LLVMValueRef v)
+{
+    LLVMBuilderRef b = ir->b;
+    return LLVMBuildFDiv(
+        b, klv_f32c(ir, 1.0),
+        LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""), "");
+}
+
 LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVMValueRef v)
 {
     LLVMBuilderRef b = ir->b;
@@ -446,10 +454,7 @@ LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVM
                                LLVMBuildFMul(b, klv_f32c(ir, gir_attr_float(n, "alpha", 0.01f)), v, ""),
                                v, "");
     case GIR_OP_SIGMOID:
-        return LLVMBuildFDiv(
-            b, klv_f32c(ir, 1.0),
-            LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""),
-            "");
+        return klv_sigmoid_f32(ir, v);
     case GIR_OP_TANH:
         return klv_call_f32(ir, "tanhf", v);
     case GIR_OP_CLIP: {

@@ -725,8 +725,7 @@ static int emit_yolo(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
                        klv_i64(ir, per), "");
     wh = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, wh, klv_i64(ir, 2), ""),
                      LLVMBuildICmp(b, LLVMIntEQ, wh, klv_i64(ir, 3), ""), "");
-    sg = LLVMBuildFDiv(b, klv_f32c(ir, 1.0),
-                       LLVMBuildFAdd(b, klv_f32c(ir, 1.0), klv_call_f32(ir, "expf", LLVMBuildFNeg(b, v, "")), ""), "");
+    sg = klv_sigmoid_f32(ir, v);
     klv_store(ir, ir->f32, klv_arg(ir, n->nin), li.iv, LLVMBuildSelect(b, wh, v, sg, ""));
     flat_end(ir, &lc, &li, total, plan);
     return 1;
