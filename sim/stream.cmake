@@ -158,7 +158,7 @@ if(KILN_IVERILOG AND KILN_VVP)
     foreach(seed 3 4)
       foreach(bp 0 1)
         add_test(NAME rtl_${NAME}_iverilog_s${seed}_bp${bp}
-          COMMAND sh -c "$<TARGET_FILE:tb_${NAME}> --quiet --cases 1 --seed ${seed} --vec iv_${NAME}_${seed}.hex >/dev/null && ${KILN_VVP} -n ${vvp} +vec=iv_${NAME}_${seed}.hex +seed=${seed} +bp=${bp}"
+          COMMAND sh -c "$<TARGET_FILE:tb_${NAME}> --quiet --cases 1 --seed ${seed} --vec iv_${NAME}_${seed}_bp${bp}.hex >/dev/null && ${KILN_VVP} -n ${vvp} +vec=iv_${NAME}_${seed}_bp${bp}.hex +seed=${seed} +bp=${bp}"
           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
         set_tests_properties(rtl_${NAME}_iverilog_s${seed}_bp${bp} PROPERTIES
           PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL" TIMEOUT 30)
