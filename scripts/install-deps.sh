@@ -10,7 +10,7 @@ KILN_DEPS=${KILN_DEPS:-/opt/kiln-deps}
 PKGS=(cmake make gcc g++ clang libclang-rt-14-dev pkg-config
       verilator iverilog yosys
       libcjson-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler
-      libonnx-dev libonnx-testdata python3-onnx python3-numpy
+      libonnx-dev libonnx-testdata python3-onnx python3-numpy python3-pil fonts-dejavu-core
       libcmocka-dev graphviz nodejs npm
       device-tree-compiler tcl libxml2-utils gnuplot-nox
       llvm-16-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

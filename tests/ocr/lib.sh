@@ -29,3 +29,15 @@ ocr_fp32() {
     ${NODE:-node} "$SRC/tests/ort/ort_run.js" "$ORT" "$m" "$TMP/in.npy" -- "$TMP/ort.npy"
     $KILN compare "$TMP/kiln.npy" "$TMP/ort.npy" --max-rel-l2 "$tol"
 }
+# PaddleOCR's normalisation of the recognizer's input: (x/255 - 0.5)/0.5
+REC_PP="--mean 127.5,127.5,127.5 --std 127.5,127.5,127.5"
+KEYS=$OCR/ppocr_keys_v1.txt
+FONTS=/usr/share/fonts/truetype/dejavu
+# ocr_need_text: exit 77 unless text lines can be rendered (python3-pil and
+# fonts-dejavu-core, both from scripts/install-deps.sh).
+ocr_need_text() {
+    if ! ${PYTHON:-/usr/bin/python3} -c 'import PIL' 2>/dev/null || [ ! -f "$FONTS/DejaVuSans.ttf" ]; then
+        echo "skipped: python3-pil or $FONTS/DejaVuSans.ttf missing (scripts/install-deps.sh installs them)"
+        exit 77
+    fi
+}
