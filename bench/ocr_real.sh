@@ -76,7 +76,7 @@ echo "| model | method | int8 nodes | output cosine | SQNR | what it means |"
 echo "| --- | --- | --- | ---: | ---: | --- |"
 for row in "${models[@]}"; do
   read -r name m shape <<< "$row"
-  for meth in minmax percentile kl; do
+  for meth in minmax percentile kl mse; do
     "$kiln" quantize "$m" --input-shape "$shape" "${pp[@]}" --calib "$out/calib" --method "$meth" \
         --report -i "$eval_photo" -o "$out/$name-$meth.gir" > "$out/$name-$meth.txt" 2> "$out/err" \
       || { cat "$out/err"; exit 1; }

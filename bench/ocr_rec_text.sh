@@ -11,7 +11,7 @@
 #   distance over the reference's length, summed over lines), the mean CTC
 #   confidence, and the output cosine / SQNR against fp32 on the first line
 #   (kiln quantize --report).
-#   bench/ocr_rec_text.sh [KILN] [KILN_DEPS]
+#   bench/ocr_rec_text.sh [KILN] [KILN_DEPS]   (METHODS="minmax kl" for fewer)
 set -euo pipefail
 kiln=${1:-build/tools/kiln/kiln}
 deps=${2:-/opt/kiln-deps}
@@ -68,7 +68,7 @@ print(e + (cer == 0), n + cer * ln, c + ln, q + cf)' "$exact" "$errs" "$chars" "
 echo "| model | set | lines exact | CER | mean confidence | output cosine / SQNR (line 0) |"
 echo "| --- | --- | ---: | ---: | ---: | --- |"
 for set in eval small; do echo "| fp32 | $set | $(score "$rec" "" $set) | |"; done
-for meth in minmax percentile kl; do
+for meth in ${METHODS:-minmax percentile kl mse}; do
   for cs in off auto; do
     q=$out/rec-$meth-$cs.gir
     "$kiln" quantize "$rec" --input-shape 1,3,48,320 "${pp[@]}" --calib "$out/calib" --method "$meth" \

@@ -477,7 +477,9 @@ typedef enum {
     GIR_CALIB_MINMAX,     /* the largest |x| seen */
     GIR_CALIB_PERCENTILE, /* the given percentile of |x| */
     GIR_CALIB_KL,         /* least KL divergence of the 128-level histogram (TensorRT) */
+    GIR_CALIB_MSE,        /* least squared int8 error over the histogram */
 } GirCalibMethod;
+#define GIR_CALIB_NMETHOD (GIR_CALIB_MSE + 1)
 
 /* Activation statistics of every f32 value of a graph over calibration runs
  * (graphir/quant/calibrate.c). */

@@ -442,6 +442,8 @@ static float stat_threshold(const ValStats *s, GirCalibMethod m, double percenti
         t = s->absmax;
     else if (m == GIR_CALIB_PERCENTILE)
         t = percentile_threshold(s, percentile);
+    else if (m == GIR_CALIB_MSE)
+        t = mse_threshold(s);
     else {
         double tm = mse_threshold(s);
         t = kl_threshold(s);

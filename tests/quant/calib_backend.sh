@@ -9,7 +9,7 @@ kiln=$1 models=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
 for m in yolov3-tiny-small resdw; do
-  for meth in minmax percentile kl; do
+  for meth in minmax percentile kl mse; do
     "$kiln" quantize "$models/$m.onnx" --calib-random 4 --method $meth --calib-backend ref \
       -o "$work/$m-$meth-ref.gir" 2> "$work/ref.err"
     "$kiln" quantize "$models/$m.onnx" --calib-random 4 --method $meth \

@@ -31,7 +31,7 @@ add_test(NAME quant_calib_empty_bad
     ${QEXPECT} 2 "kiln: quantize: calibration folder ${QWORK}/empty has no .npy, .jpg or .png files"
     -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --calib ${QWORK}/empty)
 add_test(NAME quant_unknown_method_bad
-  COMMAND ${QEXPECT} 2 "kiln: quantize: unknown method 'entropy' (available: minmax, percentile, kl, all)"
+  COMMAND ${QEXPECT} 2 "kiln: quantize: unknown method 'entropy' (available: minmax, percentile, kl, mse, all)"
     -- ${QKILN} quantize ${QMODELS}/yolov3-tiny-small.onnx --method entropy)
 add_test(NAME quant_run_not_quantized_bad
   COMMAND ${QEXPECT} 2 "kiln: run: ${QMODELS}/yolov3-tiny-small.onnx is not quantized (kiln quantize -o, or --calib-random N)"

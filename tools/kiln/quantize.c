@@ -31,7 +31,7 @@ void kiln_quant_usage(FILE *f)
             "  --calib DIR        calibration inputs: the .npy, .jpg and .png files of DIR,\n"
             "                     in name order (images by the preprocessing flags)\n"
             "  --calib-random N   N seeded uniform [0, 1) inputs (default: %d)\n"
-            "  --method M         activation thresholds: minmax (default), percentile, kl\n"
+            "  --method M         activation thresholds: minmax (default), percentile, kl, mse\n"
             "  --percentile P     percentile of |x| for --method percentile (default 99.99)\n"
             "  --calib-backend B  where the calibration inputs run: cpu (default; the model\n"
             "                     compiled for this CPU) or ref (the reference interpreter)\n"
@@ -48,7 +48,7 @@ void kiln_quant_usage(FILE *f)
 static void quantize_usage(FILE *f)
 {
     fprintf(f,
-            "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|all]\n"
+            "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|mse|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
             "                     [--channel-scales auto|off]\n");
@@ -65,7 +65,7 @@ static void quantize_usage(FILE *f)
     kiln_preproc_usage(f);
 }
 
-static const char *const method_names[] = {"minmax", "percentile", "kl"};
+static const char *const method_names[] = {"minmax", "percentile", "kl", "mse"};
 
 const char *kiln_method_name(GirCalibMethod m)
 {
@@ -121,12 +121,12 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         o->nrandom = (int)n;
     } else if (strcmp(s, "--method") == 0) {
         GirCalibMethod m;
-        for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++)
+        for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++)
             if (strcmp(v, method_names[m]) == 0)
                 break;
         o->all = strcmp(v, "all") == 0;
-        if (m > GIR_CALIB_KL && !o->all)
-            return kiln_user_error("%s: unknown method '%s' (available: minmax, percentile, kl, all)",
+        if (m == GIR_CALIB_NMETHOD && !o->all)
+            return kiln_user_error("%s: unknown method '%s' (available: minmax, percentile, kl, mse, all)",
                                    cmd, v);
         if (!o->all)
             o->method = m;
@@ -520,7 +520,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         /* Every method on the one calibration: reports only. */
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
-        for (m = GIR_CALIB_MINMAX; m <= GIR_CALIB_KL; m++) {
+        for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++) {
             int r;
             if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), &q, &notes)) != KILN_OK)
                 goto out;
