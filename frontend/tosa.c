@@ -99,6 +99,7 @@ typedef struct {
     GirLoc loc;          /* the conv op */
     const char *name;    /* name of the conv op */
     int emitted;         /* 1 once a Conv node was made */
+    int gemm;            /* 1: a fully_connected, emitted as Gemm (w [OC, IC], transB) */
 } PendConv;
 
 /* The reader's state. */
@@ -602,13 +603,18 @@ static int emit_conv_i8(Rd *r, Ent *x)
         return rd_fail(r, "the i32 result of the conv at line %d is requantized twice; "
                        "kiln's int8 Conv has one output", c->loc.line);
     r->loc = c->loc;
-    out = node1(r, GIR_OP_CONV, ins, c->bias >= 0 ? 3 : 2, x->name ? x->name : c->name);
+    out = node1(r, c->gemm ? GIR_OP_GEMM : GIR_OP_CONV, ins, c->bias >= 0 ? 3 : 2,
+                x->name ? x->name : c->name);
     r->loc = save;
     node = last_node(r);
-    gir_set_attr_ints(r->g, node, "dilations", c->dil, 2);
-    gir_set_attr_int(r->g, node, "group", c->group);
-    gir_set_attr_ints(r->g, node, "pads", c->pads, 4);
-    gir_set_attr_ints(r->g, node, "strides", c->strides, 2);
+    if (c->gemm) {
+        gir_set_attr_int(r->g, node, "transB", 1);
+    } else {
+        gir_set_attr_ints(r->g, node, "dilations", c->dil, 2);
+        gir_set_attr_int(r->g, node, "group", c->group);
+        gir_set_attr_ints(r->g, node, "pads", c->pads, 4);
+        gir_set_attr_ints(r->g, node, "strides", c->strides, 2);
+    }
     gir_set_attr_ints(r->g, node, "rq_m_pos", x->m_pos, (int)c->oc);
     gir_set_attr_ints(r->g, node, "rq_m_neg", x->m_neg, (int)c->oc);
     gir_set_attr_ints(r->g, node, "rq_shift", x->shift, (int)c->oc);
@@ -622,7 +628,7 @@ static int emit_conv_i8(Rd *r, Ent *x)
     c->emitted = 1;
     x->kind = E_VAL;
     x->id = out;
-    x->nchw = 1;
+    x->nchw = !c->gemm;
     x->other = -1;
     return 0;
 }
@@ -771,6 +777,35 @@ static int conv_geometry(Rd *r, int64_t *pads, int64_t *strides, int64_t *dil)
     return 0;
 }
 
+/* A new pending int8 conv (or fully_connected) of input x, weights w and
+ * bias b giving oc channels; the op's result becomes its accumulator. */
+static PendConv *pend_conv(Rd *r, int x, int w, int b, int64_t oc)
+{
+    PendConv *c;
+    Ent *acc;
+    if (r->nconv == r->capconv) {
+        int cap = r->capconv ? 2 * r->capconv : 16;
+        PendConv *nc = gir_arena_alloc(r->g->arena, sizeof *nc * (size_t)cap);
+        if (r->nconv)
+            memcpy(nc, r->convs, sizeof *nc * (size_t)r->nconv);
+        r->convs = nc;
+        r->capconv = cap;
+    }
+    c = &r->convs[r->nconv];
+    memset(c, 0, sizeof *c);
+    c->x = x;
+    c->w = w;
+    c->bias = b;
+    c->oc = oc;
+    c->group = 1;
+    c->loc = r->loc;
+    c->name = op_base(r);
+    acc = ent(r, result(r, 0));
+    acc->kind = E_ACC;
+    acc->conv = r->nconv++;
+    return c;
+}
+
 static int rd_conv(Rd *r)
 {
     int depthwise = strcmp(r->opname, "tosa.depthwise_conv2d") == 0;
@@ -791,34 +826,15 @@ static int rd_conv(Rd *r)
         return -1;
     if (xt.dtype == GIR_DT_I8) {
         PendConv *c;
-        Ent *acc;
         if (check_zero_points(r) < 0)
             return -1;
         if (yt.dtype != GIR_DT_I32)
             return rd_fail(r, "an int8 conv must give i32, not %s", gir_dtype_name(yt.dtype));
-        if (r->nconv == r->capconv) {
-            int cap = r->capconv ? 2 * r->capconv : 16;
-            PendConv *nc = gir_arena_alloc(r->g->arena, sizeof *nc * (size_t)cap);
-            if (r->nconv)
-                memcpy(nc, r->convs, sizeof *nc * (size_t)r->nconv);
-            r->convs = nc;
-            r->capconv = cap;
-        }
-        c = &r->convs[r->nconv];
-        memset(c, 0, sizeof *c);
-        c->x = x;
-        c->w = w;
-        c->bias = b;
+        c = pend_conv(r, x, w, b, oc);
         memcpy(c->pads, pads, sizeof pads);
         memcpy(c->strides, strides, sizeof strides);
         memcpy(c->dil, dil, sizeof dil);
         c->group = group;
-        c->oc = oc;
-        c->loc = r->loc;
-        c->name = op_base(r);
-        acc = ent(r, result(r, 0));
-        acc->kind = E_ACC;
-        acc->conv = r->nconv++;
         return 0;
     }
     ins[0] = x;
@@ -857,11 +873,27 @@ static int rd_pool(Rd *r)
 static int rd_fc(Rd *r)
 {
     int ins[3], out;
+    GirType xt, yt;
     if ((ins[0] = val(r, operand(r, 0), 0)) < 0 || (ins[1] = val(r, operand(r, 1), 0)) < 0 ||
-        (ins[2] = val(r, operand(r, 2), 0)) < 0)
+        (ins[2] = val(r, operand(r, 2), 0)) < 0 ||
+        type_of(r, mlirValueGetType(operand(r, 0)), &xt, "the input") < 0)
         return -1;
     if (rank_of(result(r, 0)) != 2)
         return rd_fail(r, "result must be 2-D");
+    if (xt.dtype == GIR_DT_I8) {
+        /* int8: i32 accumulators a rescale takes to the int8 Gemm */
+        const GirValue *wv = &r->g->vals[ins[1]];
+        if (check_zero_points(r) < 0 || result_type(r, 0, &yt) < 0)
+            return -1;
+        if (yt.dtype != GIR_DT_I32)
+            return rd_fail(r, "an int8 fully_connected must give i32, not %s", gir_dtype_name(yt.dtype));
+        if (wv->kind != GIR_VAL_CONST || wv->type.dtype != GIR_DT_I8 || wv->type.rank != 2)
+            return rd_fail(r, "the weights of an int8 fully_connected must be an i8 tosa.const [OC, IC]");
+        if (r->g->vals[ins[2]].kind != GIR_VAL_CONST || r->g->vals[ins[2]].type.dtype != GIR_DT_I32)
+            return rd_fail(r, "the bias of an int8 fully_connected must be an i32 tosa.const");
+        pend_conv(r, ins[0], ins[1], ins[2], wv->type.dims[0])->gemm = 1;
+        return 0;
+    }
     out = node1(r, GIR_OP_GEMM, ins, 3, NULL);
     gir_set_attr_int(r->g, last_node(r), "transB", 1);
     def(r, result(r, 0), out, 0);
@@ -1158,7 +1190,7 @@ static int rd_rescale(Rd *r)
         y->shift = s;
         y->act_min = -128;
         y->act_max = 127;
-        y->nchw = 1;
+        y->nchw = !c->gemm;
         y->scale = (float)float_attr(r, "kiln.scale", 0);
         y->name = NULL;
         return 0;

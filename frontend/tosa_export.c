@@ -441,7 +441,7 @@ static MlirValue rescale(Wr *w, MlirValue x, MlirType t, const int64_t *m, const
 }
 
 /* The int8 Conv's requantization: rescale(s), select and clamp after acc. */
-static MlirValue conv_requant(Wr *w, MlirValue acc, int64_t oc)
+static MlirValue conv_requant(Wr *w, MlirValue acc, int64_t oc, int rk)
 {
     int np, nn, ns, relu = 1, same = 1, i;
     const int64_t *mp = gir_attr_ints(w->n, "rq_m_pos", &np);
@@ -465,7 +465,7 @@ static MlirValue conv_requant(Wr *w, MlirValue acc, int64_t oc)
         int32_t zero = 0;
         int64_t one[4] = {1, 1, 1, 1};
         MlirType bt = out_type(w, GIR_DT_BOOL);
-        ins[0] = binary(w, "tosa.greater_equal", acc, const_raw(w, one, 4, GIR_DT_I32, &zero), bt);
+        ins[0] = binary(w, "tosa.greater_equal", acc, const_raw(w, one, rk, GIR_DT_I32, &zero), bt);
         ins[1] = p;
         ins[2] = q;
         y = op_q(w, "tosa.select", ins, 3, t8, NULL, 0, scale);
@@ -604,7 +604,7 @@ static int wr_conv(Wr *w)
                                                           "weight_zp = 0>")));
         y = op(w, depthwise ? "tosa.depthwise_conv2d" : "tosa.conv2d", ins, 3,
                out_type(w, GIR_DT_I32), a, na);
-        set_out(w, conv_requant(w, y, oc));
+        set_out(w, conv_requant(w, y, oc, 4));
         return 0;
     }
     y = op(w, depthwise ? "tosa.depthwise_conv2d" : "tosa.conv2d", ins, 3,
@@ -994,42 +994,56 @@ static int wr_transpose(Wr *w)
 }
 
 /* Fully connected: Gemm (transA 0, alpha = beta = 1) or 2-D MatMul with
- * constant weights. */
+ * constant weights, fp32 or int8 (i8 x i8 giving i32 with zero points 0,
+ * then the int8 Conv's requantization: rescale per output channel, the
+ * leaky select, the clamp). */
 static int wr_gemm(Wr *w)
 {
     const GirValue *a = in_val(w, 0), *b = in_val(w, 1), *y = out_val(w);
-    int transb = (int)gir_attr_int(w->n, "transB", 0);
+    int transb = (int)gir_attr_int(w->n, "transB", 0), i8 = a->type.dtype == GIR_DT_I8;
     int64_t n = y->type.dims[1], k = a->type.dims[1], wd[2] = {n, k};
+    GirDType wt_dt = i8 ? GIR_DT_I8 : GIR_DT_F32, bias_dt = i8 ? GIR_DT_I32 : GIR_DT_F32;
     static const int swap[2] = {1, 0};
-    MlirValue ins[3];
+    MlirValue ins[3], acc;
+    MlirNamedAttribute qi;
     void *wt;
     if (a->type.rank != 2 || b->type.rank != 2 || b->kind != GIR_VAL_CONST ||
-        a->type.dtype != GIR_DT_F32 || gir_attr_int(w->n, "transA", 0) ||
-        gir_attr_float(w->n, "alpha", 1) != 1 || gir_attr_float(w->n, "beta", 1) != 1)
-        return wr_fail(w, "only f32 [M,K] x constant [K,N] (+ bias) is written");
+        (a->type.dtype != GIR_DT_F32 && !i8) || b->type.dtype != wt_dt ||
+        gir_attr_int(w->n, "transA", 0) || gir_attr_float(w->n, "alpha", 1) != 1 ||
+        gir_attr_float(w->n, "beta", 1) != 1)
+        return wr_fail(w, "only f32 or int8 [M,K] x constant [K,N] (+ bias) is written");
     if (transb) {
         ins[1] = get(w, w->n->in[1]);
     } else {
         int64_t od[2];
         wt = permuted(&b->type, swap, b->data, od);
-        ins[1] = const_raw(w, wd, 2, GIR_DT_F32, wt);
+        ins[1] = const_raw(w, wd, 2, wt_dt, wt);
         free(wt);
     }
     if (w->n->op == GIR_OP_GEMM && w->n->nin > 2 && w->n->in[2] >= 0) {
         const GirValue *c = in_val(w, 2);
-        if (c->kind != GIR_VAL_CONST || gir_type_numel(&c->type) != n)
-            return wr_fail(w, "the bias must be a constant of %lld values", (long long)n);
-        ins[2] = const_raw(w, &n, 1, GIR_DT_F32, c->data);
+        if (c->kind != GIR_VAL_CONST || gir_type_numel(&c->type) != n || c->type.dtype != bias_dt)
+            return wr_fail(w, "the bias must be a constant of %lld %s values", (long long)n,
+                           gir_dtype_name(bias_dt));
+        ins[2] = const_raw(w, &n, 1, bias_dt, c->data);
     } else {
         void *z = calloc((size_t)n, 4);
         if (!z)
             gir_die("out of memory");
-        ins[2] = const_raw(w, &n, 1, GIR_DT_F32, z);
+        ins[2] = const_raw(w, &n, 1, bias_dt, z);
         free(z);
     }
     ins[0] = get(w, w->n->in[0]);
-    set_out(w, fused_act(w, op(w, "tosa.fully_connected", ins, 3, out_type(w, GIR_DT_F32), NULL, 0),
-                         out_type(w, GIR_DT_F32), 2));
+    if (!i8) {
+        set_out(w, fused_act(w, op(w, "tosa.fully_connected", ins, 3, out_type(w, GIR_DT_F32), NULL, 0),
+                             out_type(w, GIR_DT_F32), 2));
+        return 0;
+    }
+    qi = named(w, "quantization_info",
+               mlirAttributeParseGet(w->ctx, mlirStringRefCreateFromCString(
+                                                 "#tosa.conv_quant<input_zp = 0, weight_zp = 0>")));
+    acc = op(w, "tosa.fully_connected", ins, 3, out_type(w, GIR_DT_I32), &qi, 1);
+    set_out(w, conv_requant(w, acc, n, 2));
     return 0;
 }
 
