@@ -35,8 +35,9 @@
                                        largest saving if several); copy plan.json to TRIM with
                                        Y's step down undone, and to BOTH with the growth undone
                                        too; prints it
-  check_plan.py unband DIR OUT         a stage in bands whose reason says "in bands of N rows
-                                       ... (latency A -> B cycles)" (N its band, B < A; weights
+  check_plan.py unband DIR OUT         a stage in bands whose reason says "in bands of N rows,
+                                       line buffer of L rows ... (latency A -> B cycles)" (N its
+                                       band, L its lbrows if it has one, B < A; weights
                                        from DDR in several tiles); copy plan.json to OUT with
                                        every band removed; prints them
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
@@ -219,14 +220,17 @@ def unband(d, out):
     for s in p["stages"]:
         if not s.get("band"):
             continue
-        m = re.search(r"in bands of (\d+) rows?: .*\(latency (\d+) -> (\d+) cycles\)", s["why"])
-        if not m or int(m.group(1)) != s["band"] or not int(m.group(3)) < int(m.group(2)):
+        m = re.search(r"in bands of (\d+) rows?, line buffer of (\d+) rows: .*"
+                      r"\(latency (\d+) -> (\d+) cycles\)", s["why"])
+        if (not m or int(m.group(1)) != s["band"] or not int(m.group(4)) < int(m.group(3)) or
+                int(m.group(2)) != s.get("lbrows", int(m.group(2)))):
             sys.exit(f"stage {s['node']}: band {s['band']}, reason: {s['why']}")
         if s["weights"] != "ddr" or not s["tog"] >= 1:
             sys.exit(f"stage {s['node']}: in bands with weights {s['weights']}, tog {s['tog']}")
-        print(f"{s['node']}: bands of {s['band']} rows (latency {m.group(2)} -> {m.group(3)} "
-              f"cycles)")
+        print(f"{s['node']}: bands of {s['band']} rows, line buffer of {m.group(2)} rows "
+              f"(latency {m.group(3)} -> {m.group(4)} cycles)")
         del s["band"]
+        s.pop("lbrows", None)
         n += 1
     if not n:
         sys.exit(f"{d}/plan.json: no stage in bands")

@@ -4,7 +4,7 @@
 # takes bands on one at least (the reason names the height and the latency
 # it saved); the plan replayed gives the same figures and bands; replayed
 # without its bands, the same arrays wait for whole frames: the latency is
-# longer.
+# longer.  "lbrows" beyond the padded input map: one exact diagnostic.
 $KILN quantize $MODELS/big.onnx --calib-random 1 -o $TMP/q.gir > /dev/null
 $KILN compile $TMP/q.gir --board ultra96v2 --plan-only -o $TMP/a > /dev/null
 $HERE/check_plan.py unband $TMP/a $TMP/unband.json
@@ -18,3 +18,6 @@ print(f"latency {a['latency_cycles']} cycles in bands, {c['latency_cycles']} wit
       f"interval {a['interval_cycles']} / {c['interval_cycles']}")
 assert c["latency_cycles"] > a["latency_cycles"], (a, c)
 PY
+$HERE/check_plan.py mutate $TMP/a/plan.json $TMP/bad.json 4 lbrows 99
+$SRC/tests/cli/expect.sh 2 "kiln: $TMP/bad.json: \$.stages[4].lbrows: line-buffer rows of a conv in bands, from its band's 4 input rows to its 10 padded input rows" -- $KILN compile $TMP/q.gir --board ultra96v2 --plan-only --plan $TMP/bad.json -o $TMP/d
+test ! -e $TMP/d
