@@ -384,7 +384,13 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
                     int fits;
                     s->band = band;
                     s->lbrows = rows > own ? rows : 0;
-                    fits = hls_plan_eval(p, 0, e) == 0 && !hls_plan_over_budget(p, ob, sizeof ob);
+                    if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
+                        p->latency >= best_lat) {
+                        /* smaller arrays elsewhere would not shorten it */
+                        memcpy(p->stages, save, sizeof *save * n);
+                        continue;
+                    }
+                    fits = !hls_plan_over_budget(p, ob, sizeof ob);
                     if (!fits) {
                         memcpy(p->stages, save, sizeof *save * n);
                         p->stages[i].band = band;
