@@ -89,6 +89,9 @@ typedef struct {
     int64_t tog;        /* output groups per weight tile (0: whole layer) */
     int64_t band;       /* output rows per band of a weight-tiled conv (kiln_conv BANDMAX,
                          * cfg_band: every tile over a band, then the next band); 0: none */
+    int64_t lbrows;     /* conv in bands: line-buffer rows (kiln_conv LBROWS), room for the
+                         * rows of the bands after while a band computes; 0: a band's own,
+                         * (band - 1) x stride + K (hls_band_lbrows) */
     int pinned;         /* parallelism fixed by the user (--pin) */
     int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
     int64_t npass;      /* passes over the input map (weight tiles) */
@@ -292,6 +295,12 @@ int hls_band_ok(const HlsStage *s, int64_t band);
 /* Bands of a banded conv per frame (its weight set is read once a band);
  * 1 for every other stage. */
 int64_t hls_nbands(const HlsStage *s);
+/* Line-buffer rows of conv s in bands (kiln_conv LBROWS): s->lbrows, at
+ * least a band's input rows; 0 when not in bands. */
+int64_t hls_band_lbrows(const HlsStage *s);
+/* Can conv s in bands take a line buffer of `rows` rows: from a band's
+ * input rows to its padded input map's? */
+int hls_lbrows_ok(const HlsStage *s, int64_t rows);
 
 /* AXI data bits of a DMA channel whose stream side has `lanes` int8 lanes:
  * the stream's own width (16 bits at least), at most 128 (the widest PS-PL

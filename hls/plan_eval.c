@@ -104,9 +104,9 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "QHI", s->qhi);
         /* bands only while the weights stream in several tiles */
         if (!weight_tiles(s))
-            s->band = 0;
+            s->band = s->lbrows = 0;
         hls_param_put(&hw, "BANDMAX", s->band);
-        hls_param_put(&hw, "LBROWS", s->band > 0 ? (s->band - 1) * s->stride + s->k : 0);
+        hls_param_put(&hw, "LBROWS", hls_band_lbrows(s));
         s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
         hls_param_put(&hw, "DSP2X", s->dsp2x);
         hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
@@ -373,6 +373,18 @@ int hls_tiled(const HlsStage *s)
 int hls_band_ok(const HlsStage *s, int64_t band)
 {
     return weight_tiles(s) && band >= 1 && band <= s->oh;
+}
+
+int64_t hls_band_lbrows(const HlsStage *s)
+{
+    int64_t own = (hls_min64(s->band, s->oh) - 1) * s->stride + s->k;
+    return s->band > 0 ? hls_max64(own, s->lbrows) : 0;
+}
+
+int hls_lbrows_ok(const HlsStage *s, int64_t rows)
+{
+    return s->band > 0 && rows >= (hls_min64(s->band, s->oh) - 1) * s->stride + s->k &&
+           rows <= s->h + 2 * s->pad;
 }
 
 int64_t hls_nbands(const HlsStage *s)

@@ -69,6 +69,8 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddNumberToObject(o, "tog", (double)s->tog);
         if (s->band > 0)
             cJSON_AddNumberToObject(o, "band", (double)s->band);
+        if (s->band > 0 && s->lbrows > 0)
+            cJSON_AddNumberToObject(o, "lbrows", (double)hls_band_lbrows(s));
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
         cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
@@ -271,6 +273,20 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
                                 "in several tiles, at most its %lld output rows",
                                 path, base, (long long)s->oh);
         s->band = v;
+    }
+    /* optional, with bands: the line buffer's rows */
+    s->lbrows = 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "lbrows")) {
+        if (get_int(o, path, base, "lbrows", 1, 1 << 15, 0, &v, e))
+            return -1;
+        if (!hls_lbrows_ok(s, v))
+            return gir_error_at(e, gir_loc_none(),
+                                "%s: %s.lbrows: line-buffer rows of a conv in bands, from its "
+                                "band's %lld input rows to its %lld padded input rows",
+                                path, base,
+                                (long long)(((s->band < s->oh ? s->band : s->oh) - 1) * s->stride + s->k),
+                                (long long)(s->h + 2 * s->pad));
+        s->lbrows = v;
     }
     if (pin && !cJSON_IsBool(pin))
         return gir_error_at(e, gir_loc_none(), "%s: %s.pinned: expected true or false", path, base);

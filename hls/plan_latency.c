@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hls/plan_int.h"
+#include "hls/res_util.h"
 
 #define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
 #define RECLAIM_ROUNDS 8 /* rounds of weights moved on chip or swapped after the search */
@@ -328,6 +329,116 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
     free(grown);
 }
 
+/* Bands for the convs whose weights stream from DDR in several tiles (each
+ * waits for its producer's whole frame and sends its output tile-major,
+ * so its consumers wait for a whole frame too): each such conv tries every
+ * band height that gives a different number of bands (ceil(rows / bands)
+ * for 1..rows bands), each with the line buffer of a band's rows and with
+ * taller ones (LBROWS, up to the padded map: the rows of the bands after
+ * come in while a band computes, so the producer is held back less), with
+ * every cost the evaluation counts (the band buffer and the line buffer in
+ * block RAM, the weight set read from DDR once a band, the tiles' loads a
+ * band must hide, the producer held back: the interval), if need be with
+ * other convs reshaped to make room (reshape_fit).  Each round the choice
+ * that shortens the latency most where the interval stays within
+ * ii_limit, the plan is not DDR-bound and latency_pays; until none is
+ * left.  1 when a band was taken.  save: room for the stages; grow: the
+ * reasons. */
+static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    size_t n = (size_t)p->nstage;
+    HlsStage *keep = malloc(sizeof *keep * n);
+    HlsFoldCand **c = calloc(n, sizeof *c);
+    int *nc = calloc(n, sizeof *nc);
+    HlsWeightHome *home = calloc(n, sizeof *home);
+    int i, round, taken = 0;
+    if (!keep || !c || !nc || !home)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        home[i] = p->stages[i].whome;
+        if (hls_is_conv(&p->stages[i]))
+            c[i] = hls_fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
+    }
+    for (round = 0; round < p->nstage; round++) {
+        int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = lat0, nb, prev;
+        HlsRes used = p->total;
+        char ob[160];
+        int best = -1;
+        int64_t best_band = 0, best_rows = 0;
+        memcpy(save, p->stages, sizeof *save * n);
+        for (i = 0; i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            if (save[i].band > 0 || !hls_tiled(&save[i]))
+                continue;
+            for (nb = 1, prev = 0; nb <= save[i].oh; nb++) {
+                int64_t band = hls_cdiv(save[i].oh, nb), rows, own;
+                if (band == prev)
+                    continue;
+                prev = band;
+                own = (band - 1) * save[i].stride + save[i].k;
+                /* line buffers of distinct sizes (2^ceil(log2 rows)) */
+                for (rows = own; rows > 0;
+                     rows = rows < save[i].h + 2 * save[i].pad
+                                ? hls_min64(2 * hls_pow2ceil(rows), save[i].h + 2 * save[i].pad)
+                                : 0) {
+                    int fits;
+                    s->band = band;
+                    s->lbrows = rows > own ? rows : 0;
+                    if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || p->interval > ii ||
+                        p->latency >= best_lat) {
+                        /* smaller arrays elsewhere would not shorten it */
+                        memcpy(p->stages, save, sizeof *save * n);
+                        continue;
+                    }
+                    fits = !hls_plan_over_budget(p, ob, sizeof ob);
+                    if (!fits) {
+                        memcpy(p->stages, save, sizeof *save * n);
+                        p->stages[i].band = band;
+                        p->stages[i].lbrows = rows > own ? rows : 0;
+                        fits = reshape_fit(p, i, ii, c, nc, home, e);
+                    }
+                    if (fits && !p->ddr_bound && p->interval <= ii && p->latency < best_lat &&
+                        latency_pays(p, lat0, &used, p->latency, &p->total)) {
+                        best = i;
+                        best_band = band;
+                        best_rows = hls_band_lbrows(&p->stages[i]);
+                        best_lat = p->latency;
+                        memcpy(keep, p->stages, sizeof *keep * n);
+                    }
+                    memcpy(p->stages, save, sizeof *save * n);
+                }
+            }
+        }
+        if (best < 0) {
+            hls_plan_eval(p, 0, e);
+            break;
+        }
+        memcpy(p->stages, keep, sizeof *keep * n);
+        hls_plan_eval(p, 0, e);
+        for (i = 0; i < p->nstage; i++)
+            if (i != best && hls_is_conv(&p->stages[i]) &&
+                (p->stages[i].pe_ic != save[i].pe_ic || p->stages[i].pe_oc != save[i].pe_oc ||
+                 p->stages[i].pp != save[i].pp))
+                snprintf(grow[i], sizeof grow[i], "reshaped to make room for %s's bands "
+                         "(latency %lld -> %lld cycles)", p->stages[best].node,
+                         (long long)lat0, (long long)best_lat);
+        snprintf(grow[best], sizeof grow[best], "in bands of %lld row%s, line buffer of %lld "
+                 "rows: its input streams once, its output in raster order (latency %lld -> "
+                 "%lld cycles)",
+                 (long long)best_band, best_band > 1 ? "s" : "", (long long)best_rows,
+                 (long long)lat0, (long long)best_lat);
+        p->dse_steps++;
+        taken = 1;
+    }
+    for (i = 0; i < p->nstage; i++)
+        free(c[i]);
+    free(c);
+    free(nc);
+    free(home);
+    free(keep);
+    return taken;
+}
+
 /* The weights' move back on chip and shorten_latency, once with lone
  * moves only and once with swaps too: the plan with swaps is kept where
  * its latency pays for it against the lone plan (latency_pays; a
@@ -361,6 +472,9 @@ void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], 
         memcpy(grow, lone_grow, sizeof *lone_grow * n);
         hls_plan_eval(p, 0, e);
     }
+    /* bands, then the steps the bands' shorter chain may now pay for */
+    if (take_bands(p, save, grow, e))
+        shorten_latency(p, save, grow, e);
     free(from);
     free(lone);
     free(from_grow);

@@ -312,7 +312,7 @@ static double held_out(const HlsStage *s, int whole)
     return (double)((db - 2) * s->pp) / (double)row;
 }
 
-static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth);
+static int64_t produce(const HlsPlan *p, int xi, int64_t r, int ovl, int depth);
 
 /* Cycles `rows` rows of c channels take through the hop from stage u into
  * stage x, one beat a cycle on its narrower side, less what the hop holds
@@ -332,8 +332,9 @@ static int64_t hop_time(const HlsStage *u, const HlsStage *x, int64_t c, int64_t
 }
 
 /* Cycles until `rows` rows of stage x's input k are there, its producer
- * released from holding. */
-static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t rows, int depth)
+ * released from holding (ovl: as produce). */
+static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t rows, int ovl,
+                          int depth)
 {
     int u = x->in[k];
     int64_t c = in_channels(x, k);
@@ -341,13 +342,16 @@ static int64_t input_time(const HlsPlan *p, const HlsStage *x, int k, int64_t ro
         return 0;
     if (u < 0 || p->stages[u].segment != x->segment || x->in_ddr[k])
         return rows * x->w * hls_cdiv(c, hls_in_lanes(x)) * hls_ddr_pace(hls_in_lanes(x));
-    return hls_max64(produce(p, u, rows, depth + 1), hop_time(&p->stages[u], x, c, rows));
+    return hls_max64(produce(p, u, rows, ovl, depth + 1), hop_time(&p->stages[u], x, c, rows));
 }
 
 /* Cycles stage x needs to send the first r output rows of a frame after it
  * was held back at the end of the previous one: its input buffered as far as
- * its line buffer goes, its output FIFO full. */
-static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
+ * its line buffer goes, its output FIFO full.  A windowed stage whose rows
+ * need input beyond its line buffer: with ovl 0 that input first, then the
+ * rows; with ovl 1 the rows before the last compute while the last's input
+ * comes (kiln_conv_window takes a row once the row it frees is issued). */
+static int64_t produce(const HlsPlan *p, int xi, int64_t r, int ovl, int depth)
 {
     const HlsStage *x = &p->stages[xi];
     int64_t need, t = 0, rows;
@@ -364,19 +368,22 @@ static int64_t produce(const HlsPlan *p, int xi, int64_t r, int depth)
         need = hls_min64(x->h, ((int64_t)ceil(rr) - 1) * x->stride - x->pad + x->k);
         rows = line_rows(x);
         if (need > rows)
-            t = input_time(p, x, 0, need - rows, depth);
+            t = input_time(p, x, 0, need - rows, ovl, depth);
+        if (ovl)
+            return hls_max64(t + (int64_t)ceil(fmin(rr, 1.0) * (double)row_ops(x)),
+                             (int64_t)ceil(rr * (double)row_ops(x))) + x->lat;
         return t + (int64_t)ceil(rr * (double)row_ops(x)) + x->lat;
     case HLS_ST_MAXPOOL:
         /* held back, it has taken the rows before its first window's last
          * one into its row buffers (they make no output) */
         need = hls_min64(x->h, (r - 1) * x->stride + x->k);
         rows = hls_min64(need - 1, hls_max64(0, hls_min64(x->h, x->k - x->pad) - 1));
-        return input_time(p, x, 0, need - rows, depth) + x->lat;
+        return input_time(p, x, 0, need - rows, ovl, depth) + x->lat;
     case HLS_ST_UPSAMPLE:
-        return input_time(p, x, 0, hls_cdiv(r, x->h ? x->oh / x->h : 1), depth) + x->lat;
+        return input_time(p, x, 0, hls_cdiv(r, x->h ? x->oh / x->h : 1), ovl, depth) + x->lat;
     default:
         for (k = 0; k < x->nin; k++)
-            t = hls_max64(t, input_time(p, x, k, r, depth));
+            t = hls_max64(t, input_time(p, x, k, r, ovl, depth));
         return t + x->lat;
     }
 }
@@ -435,10 +442,10 @@ static int band_paces(const HlsPlan *p, const HlsStage *s, int64_t *nin, int64_t
         return 0;
     /* a conv producer computed what its FIFO holds of the row before the
      * release */
-    *d1 = hls_max64(*nin, input_time(p, s, 0, 1, 0) -
+    *d1 = hls_max64(*nin, input_time(p, s, 0, 1, 0, 0) -
                               (int64_t)(held_out(&p->stages[s->in[0]], 0) *
                                         (double)row_ops(&p->stages[s->in[0]])));
-    *step = hls_max64(*nin, input_time(p, s, 0, 2, 0) - input_time(p, s, 0, 1, 0));
+    *step = hls_max64(*nin, input_time(p, s, 0, 2, 0, 0) - input_time(p, s, 0, 1, 0, 0));
     return 1;
 }
 
@@ -721,7 +728,7 @@ static int64_t restart_wait(const HlsPlan *p, const HlsStage *s)
         concat_pixel(p, s, pt);
     for (k = 0; k < s->nin; k++)
         if (on_chip_in(p, s, k))
-            w = hls_max64(w, input_time(p, s, k, first_rows(s), 0) -
+            w = hls_max64(w, input_time(p, s, k, first_rows(s), 1, 0) -
                                  first_rows(s) * s->w * pt[k]);
     return w;
 }
@@ -1069,7 +1076,7 @@ static int back_pressure(HlsPlan *p, const Times *tm, const int *cons)
                 take += d1;
             } else if ((c->kind == HLS_ST_CONV || c->kind == HLS_ST_DWCONV) &&
                        (tm->comp[i] >= c->t_done || c->t_done > tm->fwdt[i]))
-                take += hls_max64(produce(p, u, 1, 0),
+                take += hls_max64(produce(p, u, 1, 0, 0),
                                   hop_time(&p->stages[u], c, in_channels(c, k), 1));
             if (take > p->stages[u].t_done) {
                 p->stages[u].t_done = take;

@@ -35,6 +35,11 @@
                                        largest saving if several); copy plan.json to TRIM with
                                        Y's step down undone, and to BOTH with the growth undone
                                        too; prints it
+  check_plan.py unband DIR OUT         a stage in bands whose reason says "in bands of N rows,
+                                       line buffer of L rows ... (latency A -> B cycles)" (N its
+                                       band, L its lbrows if it has one, B < A; weights
+                                       from DDR in several tiles); copy plan.json to OUT with
+                                       every band removed; prints them
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -73,7 +78,8 @@ def same(a, b):
     if pa["figures"] != pb["figures"]:
         sys.exit(f"figures differ:\n{pa['figures']}\n{pb['figures']}")
     for sa, sb in zip(pa["stages"], pb["stages"]):
-        for k in ("node", "pe_oc", "pe_ic", "pp", "lanes", "weights", "tog", "cycles", "resources"):
+        for k in ("node", "pe_oc", "pe_ic", "pp", "lanes", "weights", "tog", "band", "cycles",
+                  "resources"):
             if sa.get(k) != sb.get(k):
                 sys.exit(f"stage {sa['node']}: {k} {sa.get(k)} != {sb.get(k)}")
     print("replay: identical figures", pa["figures"]["fps"], "fps")
@@ -207,6 +213,31 @@ def undo_latency(d, out):
         json.dump(p, f)
 
 
+def unband(d, out):
+    import re
+    p = load(d)
+    n = 0
+    for s in p["stages"]:
+        if not s.get("band"):
+            continue
+        m = re.search(r"in bands of (\d+) rows?, line buffer of (\d+) rows: .*"
+                      r"\(latency (\d+) -> (\d+) cycles\)", s["why"])
+        if (not m or int(m.group(1)) != s["band"] or not int(m.group(4)) < int(m.group(3)) or
+                int(m.group(2)) != s.get("lbrows", int(m.group(2)))):
+            sys.exit(f"stage {s['node']}: band {s['band']}, reason: {s['why']}")
+        if s["weights"] != "ddr" or not s["tog"] >= 1:
+            sys.exit(f"stage {s['node']}: in bands with weights {s['weights']}, tog {s['tog']}")
+        print(f"{s['node']}: bands of {s['band']} rows, line buffer of {m.group(2)} rows "
+              f"(latency {m.group(3)} -> {m.group(4)} cycles)")
+        del s["band"]
+        s.pop("lbrows", None)
+        n += 1
+    if not n:
+        sys.exit(f"{d}/plan.json: no stage in bands")
+    with open(out, "w") as f:
+        json.dump(p, f)
+
+
 def longer(a, b):
     fa, fb = load(a)["figures"], load(b)["figures"]
     print(f"interval {fa['interval_cycles']} / {fb['interval_cycles']}, "
@@ -305,6 +336,8 @@ elif cmd == "weights":
     weights(*sys.argv[2:5])
 elif cmd == "undo_latency":
     undo_latency(sys.argv[2], sys.argv[3])
+elif cmd == "unband":
+    unband(sys.argv[2], sys.argv[3])
 elif cmd == "longer":
     longer(sys.argv[2], sys.argv[3])
 elif cmd == "swap":
