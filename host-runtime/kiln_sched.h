@@ -14,14 +14,14 @@
  * (kiln_sched_may_pick), and the host waits for both: with two frames in
  * flight and runs that alternate between the units this pairs frame
  * f+1's segment k with frame f's part k, then frame f's segment k+1 with
- * frame f+1's part k, which on some plans beats taking runs as the dones
- * come (the planner times both and keeps the faster).  On YOLOv3-tiny's KV260 plan (segment 0, part 0, segment 1, ...
- * part 3; segment 0 and part 2 the long runs) three frames in flight let
- * part 2 and part 3 of older frames run beside segment 0 of a newer one.
- * At one frame in flight it is a frame's runs one after the other.
- * libkiln-rt (rt.c) runs it as the dones come, kiln simulate
- * (sim/tsjob.c) writes the order of kiln_sched_time's events into a
- * harness job, the planner (hls/plan_fold.c) times it.  C11, header only.
+ * frame f+1's part k (the planner times both ways and keeps the faster).
+ * On YOLOv3-tiny's KV260 plan (segment 0, part 0, segment 1, ... part 3;
+ * segment 0 and part 2 the long runs) three frames in flight keep the
+ * engine busy: the interval is its frame.  At one frame in flight it is a
+ * frame's runs one after the other.  kiln simulate (sim/tsjob.c) writes
+ * the order of kiln_sched_time's events into a harness job and the
+ * planner (hls/plan_fold.c) times it; libkiln-rt does not run it yet
+ * (docs/runtime.md).  C11, header only.
  */
 #ifndef KILN_SCHED_H
 #define KILN_SCHED_H
