@@ -22,6 +22,7 @@
  * simulate's memory gives) or the time its DDR bytes take at the board's
  * bandwidth, the longer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,14 +473,16 @@ void hls_fold_eval(HlsPlan *p)
  * dataflow segment's one-frame run, hls_segment_latency; a part's cycles),
  * with 1 to KILN_SCHED_FLIGHT frames in flight, in steps or as the dones
  * come: the way with the shortest interval (then latency, then the fewest
- * frames).  The interval is the steady state per
+ * frames) among those within --max-latency-ms when one is (more frames in
+ * flight lengthen a frame's latency under load).  The interval is the steady state per
  * frame and the latency a frame's first start to its last end there; the
  * whole plan's DDR cycles bound the interval. */
 void hls_fold_finish(HlsPlan *p)
 {
     int n = p->nsegment + p->fold.npart, i, k, st;
     int *unit;
-    long long *dur, iv, lat, best_iv = -1, best_lat = -1;
+    long long *dur, iv, lat, best_iv = -1, best_lat = -1, goal = -1;
+    int ok, best_ok = 0;
     if (p->fold.n == 0)
         return;
     unit = calloc((size_t)n + 1, sizeof *unit);
@@ -494,10 +497,15 @@ void hls_fold_finish(HlsPlan *p)
         dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
         p->fold.sequential += dur[i];
     }
+    if (p->max_latency_ms > 0)
+        goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
     for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
         for (st = 0; st < 2; st++) {
             kiln_sched_steady(n, unit, dur, k, st, &iv, &lat);
-            if (best_iv < 0 || iv < best_iv || (iv == best_iv && lat < best_lat)) {
+            ok = goal < 0 || lat <= goal;
+            if (best_iv < 0 || ok > best_ok ||
+                (ok == best_ok && (iv < best_iv || (iv == best_iv && lat < best_lat)))) {
+                best_ok = ok;
                 best_iv = iv;
                 best_lat = lat;
                 p->fold.flight = k;
