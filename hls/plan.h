@@ -192,6 +192,12 @@ typedef struct {
     int64_t dataflow;    /* the dataflow's segments one after the other: the sum of
                             each segment's interval (its slowest stage or its DDR) */
     int bound;           /* 1: its frame is longer than the dataflow's part */
+    int64_t *runs;       /* per entry of order: its one-frame run (hls_segment_latency),
+                          * the durations of the steps (host-runtime/kiln_sched.h) */
+    int64_t sequential;  /* a frame's runs one after the other (one frame in flight) */
+    int flight;          /* frames in flight (1 .. KILN_SCHED_FLIGHT): the fewest with the
+                          * shortest interval */
+    int steps;           /* 1: in steps (both units idle before either takes a run) */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 

@@ -22,10 +22,12 @@
  * simulate's memory gives) or the time its DDR bytes take at the board's
  * bandwidth, the longer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-runtime/kiln_sched.h"
 #include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
@@ -465,20 +467,57 @@ void hls_fold_eval(HlsPlan *p)
     p->macs += p->fold.macs;
 }
 
-/* The register file takes one start at a time (kiln_regfile ignores a start
- * while busy) and SEGMENT selects what it runs: a dataflow segment FRAMES
- * frames back to back, or the engine's table.  So nothing of a folded plan
- * overlaps: a frame costs the segments' intervals (p->seg_cycles, summed
- * by hls_plan_eval) plus the engine's frame, and the whole plan's DDR
- * cycles bound the sum. */
+/* kiln_regfile runs the dataflow's segments on unit 0 and the engine's
+ * parts on unit 1, at the same time: the host runs the frames as
+ * host-runtime/kiln_sched.h says, every run a start of one frame (a
+ * dataflow segment's one-frame run, hls_segment_latency; a part's cycles),
+ * with 1 to KILN_SCHED_FLIGHT frames in flight, in steps or as the dones
+ * come: the way with the shortest interval (then latency, then the fewest
+ * frames) among those within --max-latency-ms when one is (more frames in
+ * flight lengthen a frame's latency under load).  The interval is the steady state per
+ * frame and the latency a frame's first start to its last end there; the
+ * whole plan's DDR cycles bound the interval. */
 void hls_fold_finish(HlsPlan *p)
 {
+    int n = p->nsegment + p->fold.npart, i, k, st;
+    int *unit;
+    long long *dur, iv, lat, best_iv = -1, best_lat = -1, goal = -1;
+    int ok, best_ok = 0;
     if (p->fold.n == 0)
         return;
+    unit = calloc((size_t)n + 1, sizeof *unit);
+    dur = calloc((size_t)n + 1, sizeof *dur);
+    free(p->fold.runs);
+    p->fold.runs = calloc((size_t)n + 1, sizeof *p->fold.runs);
+    if (!unit || !dur || !p->fold.runs)
+        gir_die("out of memory");
+    p->fold.sequential = 0;
+    for (i = 0; i < n; i++) {
+        unit[i] = p->fold.order[i] >= p->nsegment;
+        dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
+        p->fold.sequential += dur[i];
+    }
+    if (p->max_latency_ms > 0)
+        goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
+    for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
+        for (st = 0; st < 2; st++) {
+            kiln_sched_steady(n, unit, dur, k, st, &iv, &lat);
+            ok = goal < 0 || lat <= goal;
+            if (best_iv < 0 || ok > best_ok ||
+                (ok == best_ok && (iv < best_iv || (iv == best_iv && lat < best_lat)))) {
+                best_ok = ok;
+                best_iv = iv;
+                best_lat = lat;
+                p->fold.flight = k;
+                p->fold.steps = st;
+            }
+        }
     p->fold.dataflow = p->seg_cycles;
     p->fold.bound = p->fold.cycles > p->seg_cycles;
-    p->interval = hls_max64(p->seg_cycles + p->fold.cycles, p->ddr_cycles);
-    p->latency += p->fold.cycles;
+    p->interval = hls_max64((int64_t)best_iv, p->ddr_cycles);
+    p->latency = (int64_t)best_lat;
+    free(unit);
+    free(dur);
 }
 
 void hls_fold_free(HlsFold *f)
@@ -486,5 +525,6 @@ void hls_fold_free(HlsFold *f)
     free(f->layers);
     free(f->parts);
     free(f->order);
+    free(f->runs);
     memset(f, 0, sizeof *f);
 }

@@ -162,6 +162,10 @@ void hls_plan_timing(HlsPlan *p);
  * bandwidth, the longer (hls/timing.c; after hls_plan_timing).  An engine
  * part's segment (nsegment + j): the part's cycles (hls/plan_fold.c). */
 int64_t hls_segment_interval(const HlsPlan *p, int seg);
+/* Segment seg's one-frame run: its last output in DDR after a warm start
+ * of one frame (each stage's t_done + the last write's B); an engine
+ * part's: its cycles (hls/timing.c; after hls_plan_timing). */
+int64_t hls_segment_latency(const HlsPlan *p, int seg);
 
 /* Resources of everything pipeline/ puts around the engines and
  * skip FIFOs (DMA channels, forks, lane converters, requantize wrappers,

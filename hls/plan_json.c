@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "host-runtime/kiln_sched.h"
 #include "hls/plan_int.h"
 
 #define PLAN_FORMAT 1 /* "kiln_plan" version */
@@ -144,6 +145,14 @@ char *hls_plan_json(const HlsPlan *p)
             fl = cJSON_AddArrayToObject(fo, "segment_order");
             for (i = 0; i < p->nsegment + p->fold.npart; i++)
                 cJSON_AddItemToArray(fl, cJSON_CreateNumber(p->fold.order[i]));
+            /* the frames beside the dataflow (host-runtime/kiln_sched.h): each
+             * entry's one-frame run, the frames in flight */
+            fl = cJSON_AddArrayToObject(fo, "runs");
+            for (i = 0; i < p->nsegment + p->fold.npart; i++)
+                cJSON_AddItemToArray(fl, cJSON_CreateNumber((double)p->fold.runs[i]));
+            cJSON_AddNumberToObject(fo, "frames_in_flight", p->fold.flight);
+            cJSON_AddBoolToObject(fo, "steps", p->fold.steps);
+            cJSON_AddNumberToObject(fo, "sequential_cycles", (double)p->fold.sequential);
         }
     }
     fig = cJSON_AddObjectToObject(root, "figures");

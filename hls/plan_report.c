@@ -36,16 +36,30 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             (long long)p->latency);
     if (p->max_latency_ms > 0)
         fprintf(f, "| latency bound | %g ms (--max-latency-ms) |\n", p->max_latency_ms);
-    if (p->nsegment > 1 || p->fold.n > 0) { /* one start at a time: the intervals summed */
+    if (p->fold.n > 0) { /* the engine beside the dataflow (hls_fold_finish) */
+        int k;
+        fprintf(f, "| interval II | %lld cycles: the shared engine's parts beside the dataflow's "
+                   "segments, %d frames in flight%s (host-runtime/kiln_sched.h), each run a "
+                   "start of one frame: ", (long long)p->interval, p->fold.flight,
+                p->fold.steps ? ", in steps" : "");
+        for (k = 0; k < p->nsegment + p->fold.npart; k++)
+            fprintf(f, "%s%s %d %lld", k ? ", " : "",
+                    p->fold.order[k] < p->nsegment ? "segment" : "part",
+                    p->fold.order[k] < p->nsegment ? p->fold.order[k]
+                                                   : p->fold.order[k] - p->nsegment,
+                    (long long)p->fold.runs[k]);
+        fprintf(f, " (one after the other %lld)%s; slowest stage %s, %lld cycles |\n",
+                (long long)p->fold.sequential,
+                p->interval == p->ddr_cycles ? " (the plan's DDR cycles bind)" : "",
+                p->stages[p->slowest].node, (long long)p->compute_ii);
+    } else if (p->nsegment > 1) { /* one start at a time: the intervals summed */
         int k;
         fprintf(f, "| interval II | %lld cycles: one start at a time, the segments' ",
                 (long long)p->interval);
         for (k = 0; k < p->nsegment; k++)
             fprintf(f, "%s%lld", k ? " + " : "", (long long)hls_segment_interval(p, k));
-        if (p->fold.n > 0)
-            fprintf(f, " + the shared engine's %lld", (long long)p->fold.cycles);
         fprintf(f, "%s; slowest stage %s, %lld cycles |\n",
-                p->interval > p->seg_cycles + p->fold.cycles ? " (less than the plan's DDR cycles)" : "",
+                p->interval > p->seg_cycles ? " (less than the plan's DDR cycles)" : "",
                 p->stages[p->slowest].node, (long long)p->compute_ii);
     } else {
         fprintf(f, "| interval II | %lld cycles (slowest stage %s, %lld cycles) |\n",
@@ -133,8 +147,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
         fprintf(f, "One %dx%d array (PACK 2, PP %d) runs these layers one after the other "
                    "each frame, from a descriptor table in DDR: weights read once a layer (once a tile), "
                    "maps in DDR.  %lld cycles a frame%s; %.2f MB of DDR traffic; DSP %.0f, "
-                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.  One start runs at a time, so the "
-                   "interval is the dataflow segments' %lld cycles plus the engine's frame.\n\n",
+                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.  It runs on kiln_regfile's unit 1 beside "
+                   "the dataflow's segments (their intervals %lld cycles), frames in flight as "
+                   "host-runtime/kiln_sched.h orders them.\n\n",
                 p->fold.pe, p->fold.pe, p->fold.pp, (long long)p->fold.cycles,
                 p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,

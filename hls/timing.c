@@ -1133,17 +1133,24 @@ int64_t hls_segment_interval(const HlsPlan *p, int seg)
 
 /* latency: the segments one after the other, each until its last output
  * is in DDR */
+int64_t hls_segment_latency(const HlsPlan *p, int seg)
+{
+    int64_t lat = 0;
+    int i;
+    if (seg >= p->nsegment && seg < p->nsegment + p->fold.npart)
+        return p->fold.parts[seg - p->nsegment].cycles;
+    for (i = 0; i < p->nstage; i++)
+        if (p->stages[i].segment == seg)
+            lat = hls_max64(lat, p->stages[i].t_done + WR_DONE);
+    return lat;
+}
+
 static int64_t segments_latency(const HlsPlan *p)
 {
     int64_t lat = 0;
-    int i, k;
-    for (k = 0; k < p->nsegment; k++) {
-        int64_t seg = 0;
-        for (i = 0; i < p->nstage; i++)
-            if (p->stages[i].segment == k)
-                seg = hls_max64(seg, p->stages[i].t_done + WR_DONE);
-        lat += seg;
-    }
+    int k;
+    for (k = 0; k < p->nsegment; k++)
+        lat += hls_segment_latency(p, k);
     return lat;
 }
 

@@ -73,7 +73,14 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             G->c.nout, HLS_HW_ERR_SEGMENT);
     if (G->c.ts >= 0)
         fprintf(f, "#define KILN_TSCONV_SEGMENT %d /* SEGMENT that runs the shared conv engine "
-                   "(regmap.json tsconv) */\n\n", G->c.ch[G->c.ts].seg);
+                   "(regmap.json tsconv) */\n"
+                   "#define KILN_CTRL_UNIT1  0x4u  /* CTRL bit2: unit 1 runs an engine part beside "
+                   "unit 0 */\n"
+                   "#define KILN_STATUS_BUSY1 0x4u /* STATUS bit2: unit 1 busy; bit3 done */\n"
+                   "#define KILN_STATUS_DONE1 0x8u\n"
+                   "#define KILN_REG_CYCLES1 0x20u /* R: unit 1's cycles from start to done; "
+                   "IER bit1: its done raises irq */\n\n",
+                G->c.ch[G->c.ts].seg);
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
         rtl_upper(c->name, up, sizeof up);
@@ -105,12 +112,18 @@ static const RtlReg fixed_regs[] = {
 RtlReg *rtl_registers(const Gen *G, int *n)
 {
     int nfix = (int)(sizeof fixed_regs / sizeof fixed_regs[0]), i, k;
-    RtlReg *v = malloc((size_t)(nfix + 2 * G->c.nch) * sizeof *v);
+    RtlReg *v = malloc((size_t)(nfix + 1 + 2 * G->c.nch) * sizeof *v);
     char up[32];
     if (!v)
         gir_die("out of memory");
     memcpy(v, fixed_regs, sizeof fixed_regs);
-    for (k = nfix, i = 0; i < G->c.nch; i++) {
+    k = nfix;
+    if (G->c.ts >= 0) { /* kiln_regfile UNITS 2: unit 1's CYCLES after IER */
+        memmove(v + 9, v + 8, (size_t)(nfix - 8) * sizeof *v);
+        v[8] = (RtlReg){"CYCLES1", 32, "r"};
+        k++;
+    }
+    for (i = 0; i < G->c.nch; i++) {
         if (G->c.ch[i].src >= 0 || (G->c.ch[i].ts && i != G->c.ts))
             continue; /* reads its writer's buffer: the writer's registers; ts1, ts2: ts0's */
         rtl_upper(G->c.ch[i].name, up, sizeof up);

@@ -261,6 +261,11 @@ static void emit_segments(const Gen *G, const Top *T)
             64 * p->nstage - 1);
     fprintf(T->u, "    wire                  rf_busy;\n    wire [%d:0]          rf_cfg;\n",
             32 * G->c.ncfg - 1);
+    if (G->c.ts >= 0) /* the shared engine's run unit (kiln_regfile UNITS 2) */
+        fprintf(T->d, "    wire                  rf_start1;\n    wire                  rf_done1;\n"
+                      "    reg                   run1;\n");
+    if (G->c.ts >= 0)
+        fprintf(T->u, "    wire                  rf_busy1;\n");
     fprintf(T->b, "    // run control: SEGMENT (CFG0) selects the segment a start runs\n"
                   "    assign rf_frames = rf_cfg[63:32];\n");
     for (seg = 0; seg < G->c.nsel; seg++) {
@@ -283,6 +288,10 @@ static void emit_segments(const Gen *G, const Top *T)
         fprintf(T->b, "%s) :\n                      ", first ? "1'b1" : "");
     }
     fprintf(T->b, "1'b1;\n");
+    if (G->c.ts >= 0)
+        fprintf(T->b, "    // unit 1 (CTRL bit2) runs an engine part (SEGMENT = a part's) beside unit\n"
+                      "    // 0's dataflow segment; done with the engine's writes\n"
+                      "    assign rf_done1 = run1 && ch_ts2_done;\n");
 }
 
 /* The run flag, the cycle counter and the ERROR bits. */
@@ -297,8 +306,19 @@ static void emit_run(const Gen *G, const Top *T)
                   "        end else begin\n            run <= rf_start || (run && !seg_done);\n"
                   "            cyc <= now + 32'd1;\n        end\n"
                   "        if (rf_start)\n            run_seg <= rf_cfg[31:0];\n    end\n");
-    fprintf(T->b, "    assign rf_err[%d] = rf_start && rf_cfg[31:0] >= 32'd%d;\n",
-            HLS_HW_ERR_SEGMENT, G->c.nsel);
+    if (G->c.ts >= 0) {
+        const HlsChan *t = &G->c.ch[G->c.ts];
+        fprintf(T->b, "    always @(posedge clk) begin\n        if (rst)\n            run1 <= 1'b0;\n"
+                      "        else\n            run1 <= rf_start1 || (run1 && !ch_ts2_done);\n"
+                      "    end\n");
+        fprintf(T->b, "    assign rf_err[%d] = (rf_start && rf_cfg[31:0] >= 32'd%d) ||\n"
+                      "                       (rf_start1 && (rf_cfg[31:0] < 32'd%d || "
+                      "rf_cfg[31:0] >= 32'd%d));\n",
+                HLS_HW_ERR_SEGMENT, G->c.nsel, t->seg, G->c.nsel);
+    } else {
+        fprintf(T->b, "    assign rf_err[%d] = rf_start && rf_cfg[31:0] >= 32'd%d;\n",
+                HLS_HW_ERR_SEGMENT, G->c.nsel);
+    }
     for (k = 0; k <= HLS_HW_ERR_CH_MAX; k++) {
         int first = 1;
         fprintf(T->b, "    assign rf_err[%d] = ", k);
@@ -646,17 +666,22 @@ static unsigned stage_templates(HlsStageKind k)
 static void emit_regfile(const Gen *G, const Top *T)
 {
     const AxiSig *a;
-    fprintf(T->b,
-            "    kiln_regfile #(\n        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64 "),\n"
-            "        .ADDR_W(%d),\n        .N_PERF(%d)",
-            G->c.ncfg, G->hash, G->c.rf_addr_w, G->p->nstage);
+    int two = G->c.ts >= 0; /* the shared engine: a second run unit */
+    fprintf(T->b, "    kiln_regfile #(\n%s        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64
+                  "),\n        .ADDR_W(%d),\n        .N_PERF(%d)",
+            two ? "        .UNITS(2),\n" : "", G->c.ncfg, G->hash, G->c.rf_addr_w, G->p->nstage);
     if (G->c.rf_perf != HLS_HW_RF_PERF) /* the least map: the template's default */
         fprintf(T->b, ",\n        .PERF_BASE('h%X)", G->c.rf_perf);
     fprintf(T->b, "\n    ) u_regfile (\n        .clk(clk),\n        .rst(rst),\n");
     for (a = axil_sigs; a->sig; a++)
         fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", a->sig, a->sig);
-    fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n        .done_in(rf_done),\n"
-                  "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
+    if (two)
+        fprintf(T->b, "        .start({rf_start1, rf_start}),\n        .busy({rf_busy1, rf_busy}),\n"
+                      "        .done_in({rf_done1, rf_done}),\n");
+    else
+        fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n"
+                      "        .done_in(rf_done),\n");
+    fprintf(T->b, "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
                   "        .perf(rf_perf),\n        .irq(irq)\n    );\n");
 }
 

@@ -2,14 +2,19 @@
 //
 // Register map (byte addresses, 32-bit registers):
 //   0x00 CTRL      W: bit0 = start (ignored while busy), bit1 = load (the
-//                  value goes out on load with the start pulse).  Reads 0.
-//   0x04 STATUS    R: bit0 busy, bit1 done (set by done_in, cleared by start)
+//                  value goes out on load with the start pulse), bit2 =
+//                  start of unit 1 (UNITS 2; ignored while unit 1 is busy;
+//                  bits 0 and 2 together start both).  Reads 0.
+//   0x04 STATUS    R: bit0 busy, bit1 done (set by done_in, cleared by start);
+//                  UNITS 2: bit2 busy, bit3 done of unit 1
 //   0x08 ERROR     R: sticky OR of err_in; W: write-one-to-clear
 //   0x0C CYCLES    R: cycles counted while busy (cleared by start)
 //   0x10 HASH_LO   R: PLAN_HASH[31:0]
 //   0x14 HASH_HI   R: PLAN_HASH[63:32]
 //   0x18 NCFG      R: N_CFG
-//   0x1C IER       R/W: bit0 = interrupt enable (0 after reset)
+//   0x1C IER       R/W: bit0 = interrupt enable (0 after reset); UNITS 2:
+//                  bit1 = unit 1's done raises irq too
+//   0x20 CYCLES1   R: UNITS 2: unit 1's CYCLES (reads 0 at UNITS 1)
 //   0x40 + 4*i     CFG[i], i < N_CFG: read/write (byte strobes honoured)
 //   PERF_BASE + 4*j PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
 //   other          reads 0, writes ignored (OKAY response)
@@ -17,12 +22,16 @@
 //   first multiple of 0x200 past it; ADDR_W holds the last PERF word)
 // Ports:      clk, rst (sync, active high); s_axil_* AXI4-Lite slave (32-bit
 //             data, ADDR_W-bit address); start (one-cycle pulse), busy;
-//             done_in (pulse: the frame finished); err_in (error bits, ORed
-//             in while high); cfg (N_CFG registers, CFG[i] at [32*i +: 32]);
-//             load (CTRL bit1 of the last start, held); perf (2*N_PERF
-//             read-only words from the design); irq (level, active high:
-//             STATUS.done & IER.bit0, so a start clears it).
-// Parameters: N_CFG (1 .. (PERF_BASE - 0x40) / 4), PLAN_HASH (64 bits),
+//             done_in (pulse: the frame finished), one bit each a unit
+//             (bit u: unit u); err_in (error bits, ORed in while high); cfg
+//             (N_CFG registers, CFG[i] at [32*i +: 32], shared: a unit
+//             samples what it needs at its start); load (CTRL bit1 of unit
+//             0's last start, held); perf (2*N_PERF read-only words from
+//             the design); irq (level, active high: STATUS.done & IER.bit0,
+//             or unit 1's done & IER.bit1, so a start clears it).
+// Parameters: UNITS (1, or 2: two run units, each its own start, busy,
+//             done and cycle counter, running at the same time),
+//             N_CFG (1 .. (PERF_BASE - 0x40) / 4), PLAN_HASH (64 bits),
 //             ADDR_W (12..16, PERF_BASE + 8*N_PERF <= 2^ADDR_W), N_PERF
 //             (>= 1), PERF_BASE (a multiple of 0x200).  Addresses compare
 //             on all ADDR_W bits.
@@ -33,6 +42,7 @@
 //             (read mux and byte-strobe write enables, fitted in generated
 //             tops: hls/desc_stream.c); no DSP/BRAM.
 module kiln_regfile #(
+    parameter UNITS     = 1,
     parameter N_CFG     = 8,
     parameter PLAN_HASH = 64'h0,
     parameter ADDR_W    = 12,
@@ -58,9 +68,9 @@ module kiln_regfile #(
     output wire [1:0]          s_axil_rresp,
     output wire                s_axil_rvalid,
     input  wire                s_axil_rready,
-    output reg                 start,
-    output reg                 busy,
-    input  wire                done_in,
+    output wire [UNITS-1:0]    start,
+    output wire [UNITS-1:0]    busy,
+    input  wire [UNITS-1:0]    done_in,
     input  wire [31:0]         err_in,
     output wire [32*N_CFG-1:0] cfg,
     output reg                 load,
@@ -85,7 +95,8 @@ module kiln_regfile #(
     localparam [ADDR_W-1:0] A_HASH_HI = 'h14;
     localparam [ADDR_W-1:0] A_NCFG = 'h18;
     localparam [ADDR_W-1:0] A_IER = 'h1C;
-    reg        done;
+    localparam [ADDR_W-1:0] A_CYCLES1 = 'h20;
+    reg        start0, busy0, done;
     reg        ier;
     reg [31:0] error;
     reg [31:0] cycles;
@@ -106,12 +117,12 @@ module kiln_regfile #(
 
     wire [31:0] wmask = {{8{w_s[3]}}, {8{w_s[2]}}, {8{w_s[1]}}, {8{w_s[0]}}};
 
-    wire start_w = do_w && wa == A_CTRL && w_s[0] && w_d[0] && !busy;
+    wire start_w = do_w && wa == A_CTRL && w_s[0] && w_d[0] && !busy0;
 
     always @(posedge clk) begin
         if (rst) begin
             aw_v <= 1'b0; w_v <= 1'b0; b_v <= 1'b0;
-            start <= 1'b0; busy <= 1'b0; done <= 1'b0; load <= 1'b0;
+            start0 <= 1'b0; busy0 <= 1'b0; done <= 1'b0; load <= 1'b0;
             error <= 32'd0; cycles <= 32'd0; ier <= 1'b0;
         end else begin
             if (s_axil_awvalid && !aw_v) begin
@@ -130,16 +141,16 @@ module kiln_regfile #(
             end else if (b_v && s_axil_bready) begin
                 b_v <= 1'b0;
             end
-            start <= start_w;
+            start0 <= start_w;
             if (start_w) begin
                 load <= w_d[1];
-                busy <= 1'b1;
+                busy0 <= 1'b1;
                 done <= 1'b0;
                 cycles <= 32'd0;
-            end else if (busy) begin
+            end else if (busy0) begin
                 cycles <= cycles + 32'd1;
-                if (done_in) begin
-                    busy <= 1'b0;
+                if (done_in[0]) begin
+                    busy0 <= 1'b0;
                     done <= 1'b1;
                 end
             end
@@ -149,7 +160,55 @@ module kiln_regfile #(
         end
     end
 
-    assign irq = done & ier;
+    assign start[0] = start0;
+    assign busy[0] = busy0;
+
+    // unit 1: CTRL bit2 starts it, STATUS bits 2 and 3, CYCLES1, IER bit1
+    wire [1:0]  st1;      // {done, busy} of unit 1 (0 at UNITS 1)
+    wire [31:0] cycles1;  // unit 1's cycles (0 at UNITS 1)
+    wire        irq1;     // unit 1's done & IER bit1
+    wire        ier1r;    // IER bit1 (0 at UNITS 1)
+    generate
+        if (UNITS > 1) begin : g_u1
+            reg        start1, busy1, done1, ier1;
+            reg [31:0] cyc1;
+            wire go1 = do_w && wa == A_CTRL && w_s[0] && w_d[2] && !busy1;
+            always @(posedge clk) begin
+                if (rst) begin
+                    start1 <= 1'b0; busy1 <= 1'b0; done1 <= 1'b0; ier1 <= 1'b0;
+                    cyc1 <= 32'd0;
+                end else begin
+                    start1 <= go1;
+                    if (go1) begin
+                        busy1 <= 1'b1;
+                        done1 <= 1'b0;
+                        cyc1 <= 32'd0;
+                    end else if (busy1) begin
+                        cyc1 <= cyc1 + 32'd1;
+                        if (done_in[1]) begin
+                            busy1 <= 1'b0;
+                            done1 <= 1'b1;
+                        end
+                    end
+                    if (do_w && wa == A_IER && w_s[0])
+                        ier1 <= w_d[1];
+                end
+            end
+            assign start[1] = start1;
+            assign busy[1] = busy1;
+            assign st1 = {done1, busy1};
+            assign cycles1 = cyc1;
+            assign irq1 = done1 & ier1;
+            assign ier1r = ier1;
+        end else begin : g_u0
+            assign st1 = 2'b00;
+            assign cycles1 = 32'd0;
+            assign irq1 = 1'b0;
+            assign ier1r = 1'b0;
+        end
+    endgenerate
+
+    assign irq = (done & ier) | irq1;
 
     // one register per CFG word (an array indexed by wi would make synthesis
     // keep 2^NW words)
@@ -210,13 +269,14 @@ module kiln_regfile #(
     reg [31:0] rmux;
     always @(*) begin
         case (ra)
-        A_STATUS:  rmux = {30'd0, done, busy};
+        A_STATUS:  rmux = {28'd0, st1, done, busy0};
         A_ERROR:   rmux = error;
         A_CYCLES:  rmux = cycles;
         A_HASH_LO: rmux = PLAN_HASH[31:0];
         A_HASH_HI: rmux = PLAN_HASH[63:32];
         A_NCFG:    rmux = NCFG32;
-        A_IER:     rmux = {31'd0, ier};
+        A_IER:     rmux = {30'd0, ier1r, ier};
+        A_CYCLES1: rmux = cycles1;
         default: rmux = is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
         endcase
     end

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-runtime/kiln_sched.h"
 #include "sim/internal.h"
 
 #define SHOW_MISMATCH 5 /* mismatching bytes shown per channel */
@@ -129,6 +130,21 @@ int sim_compare_segment(const Sim *s, int sg, const char *sd, long *mismatches, 
             (rc = compare_out(s, c, gir_arena_printf(a, "%s/%s.bin", sd, c->name),
                               gir_arena_printf(a, "%s/%s-want.bin", sd, c->name), s->o->frames,
                               "warm", mismatches, e)))
+            return rc;
+    }
+    return SIM_OK;
+}
+
+int sim_compare_frames(const Sim *s, int sg, const char *sd, const char *run, long *mismatches,
+                       GirError *e)
+{
+    int i, rc;
+    for (i = 0; i < s->map->nchan; i++) {
+        const SimChan *c = &s->map->chan[i];
+        if (c->segment != sg || c->rd)
+            continue;
+        if ((rc = compare_out(s, c, gir_arena_printf(s->run, "%s/%s.bin", sd, c->name), NULL,
+                              s->o->frames, run, mismatches, e)))
             return rc;
     }
     return SIM_OK;
@@ -256,12 +272,20 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         latency += (double)r->segs[sg].lat_cycles;
     }
     /* one start runs at a time (the plan's model, hls/plan_eval.c): with
-     * several segments (the shared engine's among them) a frame costs every
-     * segment's interval */
+     * several segments a frame costs every segment's interval; with the
+     * shared engine beside the dataflow (hls/plan_fold.c) the steps of the
+     * runs measured in the last frame, in steady state */
     if (several)
         interval = unmeasured ? -1 : sum;
     if (s->o->frames == 1)
         interval = -1;
+    if (r->beside.ran) {
+        r->mismatches += r->beside.mismatches;
+        simc += r->beside.sim_cycles;
+        wall += r->beside.wall_s;
+        interval = (double)r->beside.interval;
+        latency = (double)r->beside.latency;
+    }
     cJSON_AddBoolToObject(root, "bit_exact", r->mismatches == 0);
     if (s->o->bp) {
         cJSON_AddNumberToObject(root, "backpressure", s->o->bp);
@@ -285,6 +309,22 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     cJSON_AddNumberToObject(root, "latency_cycles", latency);
     cJSON_AddNumberToObject(root, "latency_ms", latency / clock * 1e3);
     cJSON_AddNumberToObject(root, "predicted_latency_cycles", s->plan_latency);
+    if (r->beside.ran) {
+        cJSON *b = cJSON_AddObjectToObject(root, "beside"), *a;
+        int i;
+        cJSON_AddNumberToObject(b, "frames_in_flight", s->map->ts.flight);
+        cJSON_AddBoolToObject(b, "steps", s->map->ts.steps);
+        cJSON_AddNumberToObject(b, "total_cycles", (double)r->beside.total);
+        if (r->beside.predicted_total >= 0)
+            cJSON_AddNumberToObject(b, "predicted_total_cycles", r->beside.predicted_total);
+        a = cJSON_AddArrayToObject(b, "runs");
+        for (i = 0; i < r->beside.n; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->beside.run[i]));
+        a = cJSON_AddArrayToObject(b, "first_frame_runs");
+        for (i = 0; i < r->beside.n; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->beside.first[i]));
+        cJSON_AddNumberToObject(b, "mismatches", (double)r->beside.mismatches);
+    }
     cJSON_AddNumberToObject(root, "sim_cycles", (double)simc);
     cJSON_AddNumberToObject(root, "sim_cycles_per_s", wall > 0 ? (double)simc / wall : 0);
     cJSON_AddNumberToObject(root, "wall_s", sim_now() - s->t0);
@@ -295,11 +335,23 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
     else
         add_line(r, "interval: not measured (one frame; --frames 2 or more runs frames back to "
                  "back), predicted %.0f cycles\n", s->plan_interval);
-    if (several)
+    if (r->beside.ran) {
+        char pred[96] = "";
+        if (r->beside.predicted_total >= 0)
+            snprintf(pred, sizeof pred, ", predicted %.0f (%+.1f%%)", r->beside.predicted_total,
+                     pct((double)r->beside.total, r->beside.predicted_total));
+        add_line(r, "beside the dataflow (the engine's parts on unit 1, %d frames in flight%s): "
+                 "%d frames took %ld cycles from the first start to the last done%s; %s; the "
+                 "interval and latency are the steady state of kiln_sched with each run as "
+                 "measured in the last frame\n", s->map->ts.flight,
+                 s->map->ts.steps ? ", in steps" : "", s->o->frames,
+                 r->beside.total, pred, r->beside.mismatches ? "MISMATCH" : "bit-exact");
+    } else if (several) {
         add_line(r, "one start at a time: the %d segments' runs took %ld cycles for %d frames "
                  "(%.1f a frame with each segment's fill); in steady state a frame is the sum "
                  "of their intervals%s\n", r->nseg, run, s->o->frames,
                  (double)run / s->o->frames, interval > 0 ? ", the interval above" : "");
+    }
     add_line(r, "latency: measured %.0f cycles (%.3f ms), predicted %.0f (%+.1f%%)\n", latency,
              latency / clock * 1e3, s->plan_latency, pct(latency, s->plan_latency));
     if (interval > 0 && s->plan_macs > 0 && s->plan_dsp > 0) {

@@ -83,6 +83,11 @@ typedef struct SimTs {
     int *x, *y;           /* per descriptor: its input and output map (tsconv.descriptors) */
     SimTsPart *parts;     /* the parts (none listed: one, the whole table) */
     int npart;            /* count */
+    int *order;           /* a frame's SEGMENT values in run order (tsconv.segment_order;
+                           * absent: by number), nseg + npart of them */
+    int unit;             /* 1: the parts run on kiln_regfile's unit 1 (tsconv.unit) */
+    int flight;           /* frames in flight beside the dataflow (tsconv.frames_in_flight) */
+    int steps;            /* 1: in steps (tsconv.steps, host-runtime/kiln_sched.h) */
 } SimTs;
 
 struct SimMap {
@@ -211,6 +216,10 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e);
 /* Run part j of the shared engine alone, frame after frame, from the
  * interpreter's values: its outputs compared, cycles into r. */
 int sim_job_tsconv(Sim *s, int j, SimSegment *r, GirError *e);
+/* Run every frame in the steps of host-runtime/kiln_sched.h, the parts on
+ * unit 1 beside the dataflow's segments on unit 0, each run's inputs the
+ * interpreter's: every output compared, cycles into r->beside. */
+int sim_job_beside(Sim *s, SimResult *r, GirError *e);
 
 /* ---- compare.c ---- */
 /* The beats each channel of segment sg moved in one start (tag: cold, lat,
@@ -220,6 +229,10 @@ int sim_check_beats(const Sim *s, int sg, const char *res, const char *tag, int 
 /* Compare segment sg's dumped outputs (in sd) with the reference; adds the
  * differing bytes to *mismatches. */
 int sim_compare_segment(const Sim *s, int sg, const char *sd, long *mismatches, GirError *e);
+/* Compare segment sg's outputs of every frame, dumped as sd/<ch>.bin, with
+ * the reference (run: its name in the mismatch lines). */
+int sim_compare_frames(const Sim *s, int sg, const char *sd, const char *run, long *mismatches,
+                       GirError *e);
 /* Figures of the run into r; writes DIR/sim/result.json and report.md. */
 int sim_figures(Sim *s, SimResult *r, long *pf, long *pl, GirError *e);
 

@@ -361,5 +361,6 @@ void sim_map_free(SimMap *m)
     free(m->ts.x);
     free(m->ts.y);
     free(m->ts.parts);
+    free(m->ts.order);
     free(m);
 }

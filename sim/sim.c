@@ -202,6 +202,8 @@ int sim_run(Sim *s, const SimOptions *o, const GirTensor *inputs, SimResult **ou
         rc = sim_job_segment(s, sg, &r->segs[sg], pf, pl, e);
     for (i = 0; rc == SIM_OK && s->map->ts.seg >= 0 && i < s->map->ts.npart; i++)
         rc = sim_job_tsconv(s, i, &r->segs[r->nseg++], e); /* the engine's parts, a segment each */
+    if (rc == SIM_OK && s->map->ts.seg >= 0 && s->map->ts.unit)
+        rc = sim_job_beside(s, r, e); /* every frame, the engine beside the dataflow */
     if (rc == SIM_OK) {
         rc = sim_figures(s, r, pf, pl, e);
         *out = r;

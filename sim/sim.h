@@ -74,6 +74,23 @@ typedef struct SimSegment {
     long mismatches;  /* output bytes that differ */
 } SimSegment;
 
+/* The frames run in the steps of host-runtime/kiln_sched.h: the dataflow's
+ * segments on kiln_regfile's unit 0, the shared engine's parts on unit 1,
+ * two frames in flight (a plan with --fold). */
+typedef struct SimBeside {
+    int ran;          /* 1: the job ran */
+    int n;            /* runs a frame (segment_order's entries) */
+    long total;       /* cycles from the first step's start to the last step's end */
+    long *run;        /* per entry: CYCLES of the last frame's run (warm) */
+    long *first;      /* per entry: CYCLES of frame 0's run */
+    long long interval; /* the steps' steady state per frame, from run[] */
+    long long latency;  /* a frame's first start to its last end there */
+    double predicted_total; /* the plan's runs (fold.runs) in the same steps; -1: not given */
+    long sim_cycles;  /* simulated cycles of the job */
+    double wall_s;    /* its wall time */
+    long mismatches;  /* output bytes that differ */
+} SimBeside;
+
 /* What one sim_run measured. */
 typedef struct SimResult {
     SimStage *stages;   /* PERF stages in regmap order */
@@ -81,6 +98,7 @@ typedef struct SimResult {
     SimSegment *segs;   /* per FPGA segment */
     int nseg;           /* count of segs */
     long mismatches;    /* output bytes that differ, all segments */
+    SimBeside beside;   /* the frames with the shared engine beside the dataflow */
     char **lines;       /* the summary, one line each ("segment 0: ...", "interval: ...") */
     int nline;          /* count of lines */
     char *json;         /* the text of DIR/sim/result.json */

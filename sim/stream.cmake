@@ -116,6 +116,12 @@ kiln_engine_tb(NAME regfile_wide TOP kiln_regfile
   SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
 kiln_rtl_lint(NAME regfile_wide TOP kiln_regfile VERILOG kiln_regfile.v
   VFLAGS -GN_CFG=200 -GN_PERF=400 -GPERF_BASE=1024 -GADDR_W=13)
+# two run units (a top with the time-shared engine beside the dataflow)
+kiln_engine_tb(NAME regfile_units TOP kiln_regfile
+  VERILOG kiln_regfile.v VFLAGS -GUNITS=2 -GN_CFG=8 -GN_PERF=3 "-GPLAN_HASH=64'hA5A5F00D12345678"
+  DEFINES RF_UNITS=2
+  SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
+kiln_rtl_lint(NAME regfile_units TOP kiln_regfile VERILOG kiln_regfile.v VFLAGS -GUNITS=2)
 
 # AXI4 burst masters against C models of DDR (sim/tb/tb_axi_rd.c, tb_axi_wr.c):
 # 128-bit bus, 64-beat bursts, 4 in flight (BRAM FIFO); 64-bit bus, 256-beat

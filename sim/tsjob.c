@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host-runtime/kiln_sched.h"
 #include "host-runtime/kiln_tsdesc.h"
 #include "sim/internal.h"
 
@@ -73,6 +74,56 @@ static int ts_parse_parts(const char *file, SimMap *m, const cJSON *t, GirError 
         i++;
     }
     m->ts.npart = i;
+    return SIM_OK;
+}
+
+/* tsconv.segment_order (each segment and part once; absent: by number) and
+ * tsconv.unit into m->ts. */
+static int ts_parse_order(const char *file, SimMap *m, const cJSON *t, GirError *e)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "segment_order"), *o;
+    int n = m->nseg + m->ts.npart, i = 0, *seen;
+    double v;
+    m->ts.unit = 0;
+    m->ts.flight = 1;
+    if (cJSON_GetObjectItemCaseSensitive(t, "unit")) {
+        int rc = sim_need_num(file, "tsconv", t, "unit", 1, 1, &v, e);
+        if (rc)
+            return rc;
+        m->ts.unit = 1;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(t, "frames_in_flight")) {
+        int rc = sim_need_num(file, "tsconv", t, "frames_in_flight", 1, KILN_SCHED_FLIGHT, &v, e);
+        if (rc)
+            return rc;
+        m->ts.flight = (int)v;
+    }
+    m->ts.steps = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "steps"));
+    m->ts.order = calloc((size_t)n + 1, sizeof *m->ts.order);
+    seen = calloc((size_t)n + 1, sizeof *seen);
+    if (!m->ts.order || !seen)
+        gir_die("out of memory");
+    if (!a) {
+        for (i = 0; i < n; i++)
+            m->ts.order[i] = i;
+        free(seen);
+        return SIM_OK;
+    }
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) {
+        free(seen);
+        return sim_error(e, SIM_BAD_INPUT, "%s: tsconv.segment_order: expected %d entries", file,
+                         n);
+    }
+    cJSON_ArrayForEach(o, a) {
+        if (!cJSON_IsNumber(o) || o->valuedouble < 0 || o->valuedouble >= n ||
+            o->valuedouble != (int)o->valuedouble || seen[(int)o->valuedouble]++) {
+            free(seen);
+            return sim_error(e, SIM_BAD_INPUT, "%s: tsconv.segment_order[%d]: expected each of "
+                             "the %d segments once", file, i, n);
+        }
+        m->ts.order[i++] = (int)o->valuedouble;
+    }
+    free(seen);
     return SIM_OK;
 }
 
@@ -152,7 +203,9 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e)
         i++;
     }
     m->ts.nmap = i;
-    return ts_parse_parts(file, m, t, e);
+    if ((rc = ts_parse_parts(file, m, t, e)))
+        return rc;
+    return ts_parse_order(file, m, t, e);
 }
 
 /* The map as the channel sim_ddr_image takes. */
@@ -421,4 +474,262 @@ int sim_job_tsconv(Sim *s, int part, SimSegment *r, GirError *e)
     sim_log(s, "simulate: the shared engine's part %d: %ld cycles a frame, predicted %.0f\n", part,
             r->lat_cycles, q->cycles);
     return ts_compare(s, q, sd, &r->mismatches, e);
+}
+
+/* ---- the frames with the engine beside the dataflow ---------------------- */
+
+/* The DDR of the beside job: weights.bin, every segment's buffers, the
+ * engine's map region and table once a frame. */
+typedef struct {
+    uint64_t mbase;  /* frame 0's map region */
+    uint64_t mstep;  /* bytes from one frame's region to the next */
+    uint64_t tbase;  /* frame 0's table */
+    uint64_t tstep;  /* bytes from one frame's table to the next */
+} BesideDdr;
+
+/* Job lines that run entry e of frame f on its unit (go; the waits come
+ * after both units of the step are started). */
+static void beside_go(Sim *s, const BesideDdr *b, int e, int f, FILE *j)
+{
+    const SimMap *m = s->map;
+    int sg = m->ts.order[e], i;
+    if (sg >= m->nseg) { /* a part: frame f's table */
+        uint64_t t = b->tbase + (uint64_t)f * b->tstep;
+        fprintf(j, "write 0x%x 0x%" PRIx32 "\nwrite 0x%x 0x%" PRIx32 "\n", m->ts.base_lo,
+                (uint32_t)t, m->ts.base_hi, (uint32_t)(t >> 32));
+    } else {
+        for (i = 0; i < m->nchan; i++) { /* frame f's place in each buffer */
+            const SimChan *c = &m->chan[i];
+            uint64_t a = c->addr + (uint64_t)f * (uint64_t)c->frame_bytes;
+            if (c->segment != sg || c->weight || c->source >= 0)
+                continue;
+            fprintf(j, "write 0x%x 0x%" PRIx32 "\nwrite 0x%x 0x%" PRIx32 "\n", c->base_lo,
+                    (uint32_t)a, c->base_hi, (uint32_t)(a >> 32));
+        }
+    }
+    fprintf(j, "write 0x%x %d\nwrite 0x%x 1\ngo go.e%d.f%d %d\n", m->reg_segment, sg,
+            m->reg_frames, e, f, sg >= m->nseg ? 4 : 1);
+}
+
+/* The job: weights.bin once, each segment's buffers of every frame (inputs
+ * the interpreter's), each segment with resident weights started once to
+ * load them, the engine's region and relocated table once a frame (maps
+ * no part writes the interpreter's), outputs poisoned, then the steps. */
+static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const char *job,
+                            GirError *e)
+{
+    SimMap *m = s->map;
+    const SimTs *t = &m->ts;
+    SimDdr d = {SIM_DDR_BASE, 0, 0};
+    BesideDdr b;
+    const char *wpath = gir_arena_printf(s->run, "%s/rtl/weights.bin", s->dir);
+    struct stat st;
+    int n = m->nseg + t->npart, F = s->o->frames, sg, f, k, i, rc = SIM_OK;
+    uint8_t *img;
+    size_t most = 1;
+    FILE *j;
+    if (stat(wpath, &st) != 0)
+        return sim_error(e, SIM_BAD_INPUT, "%s: cannot read: %s (the shared engine's table)",
+                         wpath, strerror(errno));
+    if (!(j = fopen(job, "w")))
+        return sim_error(e, SIM_BAD_INPUT, "%s: cannot write: %s", job, strerror(errno));
+    fprintf(j, "# kiln simulate: %d frames, the shared engine's parts on unit 1 beside the "
+               "dataflow's segments on unit 0\nlatency %ld\ncap %ld\n", F, s->o->latency, s->cap);
+    d.wlen = (size_t)st.st_size;
+    d.wbase = d.next;
+    fprintf(j, "region 0x%" PRIx64 " %zu\nload 0x%" PRIx64 " %s\n", d.wbase, d.wlen, d.wbase,
+            wpath);
+    d.next += (d.wlen + 4095) / 4096 * 4096 + 4096;
+    for (sg = 0; sg < m->nseg && rc == SIM_OK; sg++)
+        rc = sim_ddr_buffers(s, sg, &d, sd, j, e);
+    b.mstep = ((uint64_t)t->maps_bytes + 4095) / 4096 * 4096;
+    b.mbase = d.next;
+    fprintf(j, "region 0x%" PRIx64 " %" PRIu64 "\n", b.mbase, b.mstep * (uint64_t)F);
+    d.next += b.mstep * (uint64_t)F + 4096;
+    b.tstep = (128 * (uint64_t)t->layers + 4095) / 4096 * 4096;
+    b.tbase = d.next;
+    fprintf(j, "region 0x%" PRIx64 " %" PRIu64 "\n", b.tbase, b.tstep * (uint64_t)F);
+    for (f = 0; f < F && rc == SIM_OK; f++) {
+        const char *tp = gir_arena_printf(s->run, "%s/table%d.bin", sd, f);
+        if ((rc = ts_table(s, d.wbase, b.mbase + (uint64_t)f * b.mstep, tp, e)) == SIM_OK)
+            fprintf(j, "load 0x%" PRIx64 " %s\n", b.tbase + (uint64_t)f * b.tstep, tp);
+    }
+    for (k = 0; k < t->nmap; k++)
+        if ((size_t)t->maps[k].frame_bytes > most)
+            most = (size_t)t->maps[k].frame_bytes;
+    img = malloc(most);
+    if (!img)
+        gir_die("out of memory");
+    for (f = 0; f < F && rc == SIM_OK; f++)
+        for (k = 0; k < t->nmap && rc == SIM_OK; k++) {
+            uint64_t a = b.mbase + (uint64_t)f * b.mstep + (uint64_t)t->maps[k].offset;
+            int written = 0;
+            for (i = 0; i < t->npart; i++)
+                written |= ts_use(t, &t->parts[i], k) == 1;
+            if (!written) {
+                const char *path = gir_arena_printf(s->run, "%s/map%d-f%d.bin", sd, k, f);
+                if ((rc = ts_image(s, &t->maps[k], f, path, img, e)) == SIM_OK)
+                    fprintf(j, "load 0x%" PRIx64 " %s\n", a, path);
+            } else {
+                fprintf(j, "fill 0x%" PRIx64 " %" PRId64 " 0x5a\n", a, t->maps[k].frame_bytes);
+            }
+        }
+    free(img);
+    /* the resident weights: one start of frame 0 each (CTRL bit1), before
+     * the outputs are poisoned */
+    for (sg = 0; sg < m->nseg && rc == SIM_OK; sg++) {
+        int res = 0;
+        for (i = 0; i < m->nchan; i++)
+            res |= m->chan[i].segment == sg && m->chan[i].weight && m->chan[i].resident;
+        if (res)
+            fprintf(j, "write 0x%x %d\nwrite 0x%x 1\nstart load%d 3\n", m->reg_segment, sg,
+                    m->reg_frames, sg);
+    }
+    for (sg = 0; sg < m->nseg; sg++)
+        sim_ddr_poison(s, sg, j);
+    for (k = 0; rc == SIM_OK && k < 2 * n * F; k++) /* the runs in the events' order */
+        if (ev[k].go)
+            beside_go(s, &b, ev[k].entry, ev[k].frame, j);
+        else
+            fprintf(j, "wait end.e%d.f%d %d\nread cyc.e%d.f%d 0x%x\n", ev[k].entry, ev[k].frame,
+                    ev[k].unit ? 8 : 2, ev[k].entry, ev[k].frame, ev[k].unit ? 0x20 : 0x0c);
+    fprintf(j, "read beside.error 0x08\n");
+    for (sg = 0; sg < m->nseg; sg++)
+        for (i = 0; i < m->nchan; i++)
+            if (m->chan[i].segment == sg && !m->chan[i].rd)
+                fprintf(j, "dump 0x%" PRIx64 " %" PRId64 " %s/%s.bin\n", m->chan[i].addr,
+                        m->chan[i].frame_bytes * F, sd, m->chan[i].name);
+    for (f = 0; f < F; f++)
+        for (k = 0; k < t->nmap; k++)
+            for (i = 0; i < t->npart; i++)
+                if (ts_use(t, &t->parts[i], k) == 1) {
+                    fprintf(j, "dump 0x%" PRIx64 " %" PRId64 " %s/map%d-f%d.out\n",
+                            b.mbase + (uint64_t)f * b.mstep + (uint64_t)t->maps[k].offset,
+                            t->maps[k].frame_bytes, sd, k, f);
+                    break;
+                }
+    if (fclose(j) != 0 && rc == SIM_OK)
+        rc = sim_error(e, SIM_BAD_INPUT, "%s: cannot write", job);
+    return rc;
+}
+
+/* The plan's fold.runs (a frame's runs in segment_order) into dur; 0, or
+ * -1 when plan.json has none of n entries. */
+static int beside_plan_runs(const Sim *s, int n, long long *dur)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(s->plan, "fold");
+    const cJSON *a = f ? cJSON_GetObjectItemCaseSensitive(f, "runs") : NULL, *o;
+    int i = 0;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return -1;
+    cJSON_ArrayForEach(o, a) {
+        if (!cJSON_IsNumber(o))
+            return -1;
+        dur[i++] = (long long)o->valuedouble;
+    }
+    return 0;
+}
+
+int sim_job_beside(Sim *s, SimResult *r, GirError *e)
+{
+    const SimMap *m = s->map;
+    SimBeside *z = &r->beside;
+    const char *sd = gir_arena_printf(s->run, "%s/sim/beside", s->dir);
+    const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
+    const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
+    const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
+    int n = m->nseg + m->ts.npart, F = s->o->frames, *unit, i, sg, status, rc;
+    long long *dur;
+    long t0 = -1, t1 = -1;
+    char *argv[6], *text, key[64];
+    const char *l;
+    KilnEvent *ev;
+    memset(z, 0, sizeof *z);
+    if (mkdir(sd, 0777) != 0 && errno != EEXIST)
+        return sim_error(e, SIM_BAD_INPUT, "%s: cannot create: %s", sd, strerror(errno));
+    /* the order of the runs: the events of the plan's runs (fold.runs; all
+     * alike when not given) in kiln_sched_time */
+    unit = calloc((size_t)n + 1, sizeof *unit);
+    dur = calloc((size_t)n + 1, sizeof *dur);
+    ev = calloc((size_t)(2 * n * F) + 1, sizeof *ev);
+    if (!unit || !dur || !ev)
+        gir_die("out of memory");
+    for (i = 0; i < n; i++)
+        unit[i] = m->ts.order[i] >= m->nseg;
+    z->predicted_total = -1;
+    if (beside_plan_runs(s, n, dur) < 0)
+        for (i = 0; i < n; i++)
+            dur[i] = 1;
+    t0 = (long)kiln_sched_time(n, unit, dur, F, m->ts.flight, m->ts.steps, NULL, NULL, ev);
+    if (beside_plan_runs(s, n, dur) == 0)
+        z->predicted_total = (double)t0;
+    rc = beside_write_job(s, ev, sd, job, e);
+    free(ev);
+    if (rc) {
+        free(unit);
+        free(dur);
+        return rc;
+    }
+    sim_harness_argv(s, job, res, argv);
+    sim_log(s, "simulate: %d frames, the shared engine beside the dataflow (%d in flight%s)\n",
+            F, m->ts.flight, m->ts.steps ? ", in steps" : "");
+    unlink(res);
+    unlink(log);
+    z->wall_s = sim_now();
+    status = sim_run_logged(s, argv, log, "simulating");
+    z->wall_s = sim_now() - z->wall_s;
+    text = gir_read_file(res, NULL);
+    if (!text) {
+        free(unit);
+        free(dur);
+        return sim_error(e, SIM_BAD_INPUT, "simulate: the harness wrote no result (%s/harness.log)",
+                         sd);
+    }
+    for (l = text; l && *l && strncmp(l, "error ", 6) != 0;) {
+        l = strchr(l, '\n');
+        l = l ? l + 1 : NULL;
+    }
+    if (l && *l) {
+        const char *nl = strchr(l, '\n');
+        free(unit);
+        free(dur);
+        rc = sim_error(e, SIM_FAILED, "simulate: the engine beside the dataflow: %.*s",
+                       (int)(nl ? nl - l - 6 : (long)strlen(l + 6)), l + 6);
+        free(text);
+        return rc;
+    }
+    if (status != 0 || sim_job_get(text, "beside.error", NULL) != 0) {
+        rc = sim_error(e, SIM_FAILED, "simulate: the engine beside the dataflow: %s (%s)",
+                       status != 0 ? "the harness failed" : "ERROR register not 0 after the run",
+                       sd);
+        free(unit);
+        free(dur);
+        free(text);
+        return rc;
+    }
+    z->ran = 1;
+    z->n = n;
+    z->run = gir_arena_alloc(s->run, sizeof *z->run * (size_t)(n + 1));
+    z->first = gir_arena_alloc(s->run, sizeof *z->first * (size_t)(n + 1));
+    for (i = 0; i < n; i++) {
+        snprintf(key, sizeof key, "cyc.e%d.f%d", i, F - 1);
+        z->run[i] = sim_job_get(text, key, NULL);
+        snprintf(key, sizeof key, "cyc.e%d.f0", i);
+        z->first[i] = sim_job_get(text, key, NULL);
+        dur[i] = z->run[i];
+    }
+    t0 = sim_job_get(text, "go.e0.f0", NULL);
+    snprintf(key, sizeof key, "end.e%d.f%d", n - 1, F - 1);
+    t1 = sim_job_get(text, key, NULL);
+    z->total = t1 - t0;
+    z->sim_cycles = sim_job_get(text, "cycles", NULL);
+    kiln_sched_steady(n, unit, dur, m->ts.flight, m->ts.steps, &z->interval, &z->latency);
+    free(unit);
+    free(dur);
+    free(text);
+    for (sg = 0; sg < m->nseg && rc == SIM_OK; sg++)
+        rc = sim_compare_frames(s, sg, sd, "beside", &z->mismatches, e);
+    for (i = 0; i < m->ts.npart && rc == SIM_OK; i++)
+        rc = ts_compare(s, &m->ts.parts[i], sd, &z->mismatches, e);
+    return rc;
 }

@@ -443,6 +443,43 @@ static int run_start(Hs *h, const char *tag, uint32_t ctrl)
     return 0;
 }
 
+/* go TAG CTRL: write CTRL and go on (kiln_regfile UNITS 2: a unit runs
+ * while the job starts the other); result line "TAG CYCLE", the harness's
+ * cycle after the write. */
+static int run_go(Hs *h, const char *tag, uint32_t ctrl)
+{
+    if (lite_write(h, REG_CTRL, ctrl) < 0) {
+        fail(h, "register CTRL: no AXI-Lite write response");
+        return -1;
+    }
+    fprintf(h->out, "%s %ld\n", tag, h->cyc);
+    return 0;
+}
+
+/* wait TAG MASK: poll STATUS until every bit of MASK is set (bit1: unit
+ * 0's done, bit3: unit 1's); result line "TAG CYCLE", the harness's cycle
+ * when STATUS showed them.  The cap counts from the wait. */
+static int run_wait(Hs *h, const char *tag, uint32_t mask)
+{
+    long t0 = h->cyc;
+    uint32_t st = 0;
+    while ((st & mask) != mask) {
+        if (h->cyc - t0 > h->cap) {
+            char busy[2048];
+            busy_channels(h, busy, sizeof busy);
+            fail(h, "%s: no done after %ld cycles (STATUS 0x%" PRIx32 "); busy channels: %s", tag,
+                 h->cap, st, busy);
+            return -1;
+        }
+        if (lite_read(h, REG_STATUS, &st) < 0) {
+            fail(h, "register STATUS: no AXI-Lite read response");
+            return -1;
+        }
+    }
+    fprintf(h->out, "%s %ld\n", tag, h->cyc);
+    return 0;
+}
+
 static int load_file(Hs *h, uint64_t a, const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -538,6 +575,10 @@ static int job_line(Hs *h, char *line)
         fprintf(h->out, "%s %" PRIu32 "\n", a1, v);
     } else if (!strcmp(cmd, "start") && n == 3) {
         return run_start(h, a1, (uint32_t)strtoul(a2, NULL, 0));
+    } else if (!strcmp(cmd, "go") && n == 3) {
+        return run_go(h, a1, (uint32_t)strtoul(a2, NULL, 0));
+    } else if (!strcmp(cmd, "wait") && n == 3) {
+        return run_wait(h, a1, (uint32_t)strtoul(a2, NULL, 0));
     } else {
         return -2;
     }

@@ -18,6 +18,9 @@
 #ifndef RF_ADDR_W
 #define RF_ADDR_W 12        /* ADDR_W */
 #endif
+#ifndef RF_UNITS
+#define RF_UNITS 1          /* UNITS */
+#endif
 
 /* One cycle of pins: inputs first, then outputs sampled before the edge. */
 typedef struct RfPins {
@@ -31,7 +34,7 @@ typedef struct RfPins {
     uint32_t araddr;         /* read address */
     int arvalid;             /* read address valid */
     int rready;              /* read data ready */
-    int done_in;             /* frame done pulse */
+    int done_in;             /* frame done pulses, bit u: unit u */
     uint32_t err_in;         /* error bits */
     uint32_t perf[2 * RF_N_PERF]; /* perf words driven into the register file */
     int awready, wready;     /* sampled handshakes */
@@ -39,7 +42,7 @@ typedef struct RfPins {
     int arready;             /* sampled read address ready */
     int rvalid, rresp;       /* sampled read response */
     uint32_t rdata;          /* sampled read data */
-    int start, busy;         /* sampled control outputs */
+    int start, busy;         /* sampled control outputs, bit u: unit u */
     int load;                /* sampled CTRL bit1 of the last start */
     int irq;                 /* sampled interrupt (done & IER) */
     uint32_t cfg[RF_N_CFG];  /* sampled config registers */

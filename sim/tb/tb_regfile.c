@@ -6,7 +6,8 @@
  * on load from each start, the interrupt (done & IER at 0x1C), the read-only
  * PERF words at RF_PERF_BASE and RF_ADDR_W-bit addresses (an address that
  * differs above bit 7 is another register, one that differs in bit 12 of a
- * wider map too).
+ * wider map too); at RF_UNITS 2 the second unit: CTRL bit2 starts it while
+ * unit 0 runs, its STATUS bits 2-3, CYCLES1 (0x20) and IER bit1.
  *   tb_regfile [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -23,16 +24,21 @@ typedef struct Bus {
     TbRng r;      /* delays */
     int pct;      /* valid/ready probability */
     long cyc;     /* cycles run */
-    int starts;   /* start pulses seen */
+    int starts;   /* start pulses seen (unit 0) */
+    int starts1;  /* start pulses seen (unit 1) */
+    long start1_cyc; /* cycle of unit 1's last start pulse */
     long start_cyc; /* cycle of the last start pulse */
 } Bus;
 
 static void bus_tick(Bus *b)
 {
     rf_tick(b->h, &b->p);
-    if (b->p.start)
+    if (b->p.start & 1)
         b->start_cyc = b->cyc;
-    b->starts += b->p.start;
+    if (b->p.start & 2)
+        b->start1_cyc = b->cyc;
+    b->starts += b->p.start & 1;
+    b->starts1 += b->p.start >> 1 & 1;
     b->cyc++;
 }
 
@@ -199,6 +205,52 @@ int main(int argc, char **argv)
         tb_check_int(&chk, "irq_done2", 0, b.p.irq, 1);
         bus_write(&b, 0x1C, 0, 0x1);
         tb_check_int(&chk, "irq_masked", 0, b.p.irq, 0);
+#if RF_UNITS > 1
+        {
+            /* unit 1 starts while unit 0 runs; each ends on its own done_in
+             * bit and counts its own cycles */
+            long t1, c0, c1;
+            b.starts = b.starts1 = 0;
+            bus_write(&b, 0x00, 1, 0x1);
+            t0 = b.start_cyc;
+            bus_write(&b, 0x00, 4, 0x1);
+            t1 = b.start1_cyc;
+            tb_check_int(&chk, "u1_starts", 0, b.starts1, 1);
+            tb_check_int(&chk, "u1_starts0", 0, b.starts, 1);
+            tb_check_int(&chk, "u1_busy", 0, bus_read(&b, 0x04) & 15, 5);
+            bus_write(&b, 0x00, 5, 0x1); /* both busy: ignored by both */
+            tb_check_int(&chk, "u1_starts_busy", 0, b.starts + 2 * b.starts1, 3);
+            b.p.done_in = 2;
+            bus_tick(&b);
+            b.p.done_in = 0;
+            c1 = b.cyc - 1 - t1 + 1;
+            tb_check_int(&chk, "u1_done", 0, bus_read(&b, 0x04) & 15, 9);
+            tb_check_int(&chk, "u1_cycles", 0, bus_read(&b, 0x20), c1);
+            bus_write(&b, 0x1C, 2, 0x1); /* IER bit1: unit 1's done */
+            tb_check_int(&chk, "u1_ier", 0, bus_read(&b, 0x1C), 2);
+            tb_check_int(&chk, "u1_irq", 0, b.p.irq, 1);
+            bus_write(&b, 0x00, 4, 0x1); /* unit 1 again, unit 0 still busy */
+            tb_check_int(&chk, "u1_irq_start", 0, b.p.irq, 0);
+            tb_check_int(&chk, "u1_busy2", 0, bus_read(&b, 0x04) & 15, 5);
+            b.p.done_in = 3;
+            bus_tick(&b);
+            b.p.done_in = 0;
+            c0 = b.cyc - 1 - t0 + 1;
+            tb_check_int(&chk, "u1_both_done", 0, bus_read(&b, 0x04) & 15, 10);
+            tb_check_int(&chk, "u1_cycles0", 0, bus_read(&b, 0x0C), c0);
+            tb_check_int(&chk, "u1_irq2", 0, b.p.irq, 1);
+            bus_write(&b, 0x00, 5, 0x1); /* both at once */
+            tb_check_int(&chk, "u1_both", 0, b.starts + 2 * b.starts1, 8);
+            tb_check_int(&chk, "u1_both_busy", 0, bus_read(&b, 0x04) & 15, 5);
+            b.p.done_in = 3;
+            bus_tick(&b);
+            b.p.done_in = 0;
+            bus_write(&b, 0x1C, 0, 0x1);
+            tb_check_int(&chk, "u1_irq_masked", 0, b.p.irq, 0);
+        }
+#else
+        tb_check_int(&chk, "no_unit1", 0, bus_read(&b, 0x20), 0);
+#endif
         /* sticky error, write-one-to-clear */
         b.p.err_in = 0x11;
         bus_tick(&b);

@@ -2,8 +2,9 @@
 """check_cycles.py RESULT.json TOL [LAYER,...=TOL2]: the measured cycles of a
 kiln simulate run agree with the planner's prediction within TOL (a fraction,
 e.g. 0.02): every stage's t_done (last output beat of the first warm frame),
-the interval, the latency and each part of the shared engine (a segment with
-predicted_cycles); the t_done of the layers named in the optional third
+the interval, the latency, each part of the shared engine (a segment with
+predicted_cycles) and, with the engine beside the dataflow, the whole run of
+the frames (beside.total_cycles); the t_done of the layers named in the optional third
 argument within TOL2 instead.  A run with --backpressure (random stalls the
 plan does not model) is not applicable: a line saying so, exit 0.  Prints one line per figure outside the bound;
 exit 1 then, 2 on a malformed file or argument."""
@@ -35,6 +36,9 @@ def main():
         figs += [("segment %d (a part of the shared engine) frame" % g["index"],
                   g["predicted_cycles"], g["latency_cycles"], tol)
                  for g in r["segments"] if "predicted_cycles" in g]
+        if "predicted_total_cycles" in r.get("beside", {}):
+            figs.append(("the frames beside the dataflow", r["beside"]["predicted_total_cycles"],
+                         r["beside"]["total_cycles"], tol))
     except (OSError, ValueError, KeyError, TypeError) as e:
         print("check_cycles.py: %s: %s" % (sys.argv[1], e), file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@
 # --plan-only the folded plan's rtl/ holds kiln_tsconv and regmap.json its
 # table (tests/sim/cases/yolov3_tiny_small_fold.sh simulates one).  A
 # folded plan.json replays to the same plan (hw.PP included)
-# (only the `why` texts differ); a hand-edited tile is an error.
+# (only the `why` texts differ); a hand-edited tile is an error.  The
+# engine's parts run beside the dataflow (frames in flight); under
+# --max-latency-ms the way of running them that meets the bound.
 M=$MODELS/yolov3-tiny-small.onnx
 $KILN compile $M --calib-random 1 --board kv260 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
@@ -20,11 +22,31 @@ assert names == ["conv12", "conv13", "conv14"], names
 assert f["cycles"] == sum(l["cycles"] for l in f["layers"]), f
 assert not any(s["node"] in names for s in p["stages"])
 assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16 and f["hw"]["PP"] in (1, 2, 3, 4, 5, 6, 8), f["hw"]
-# one start at a time: the dataflow's segments, then the engine
-assert p["figures"]["interval_cycles"] >= f["dataflow_cycles"] + f["cycles"], (p["figures"], f)
+# the engine's parts beside the dataflow's segments (host-runtime/kiln_sched.h):
+# a frame's runs, one per segment_order entry, the parts' their cycles; the
+# interval no longer than the runs one after the other, no shorter than the
+# engine's frame (its runs one after the other on unit 1) or the dataflow's
+runs, order = f["runs"], f["segment_order"]
+assert len(runs) == len(order) and sum(runs) == f["sequential_cycles"], f
+nseg = min(x["segment"] for x in f["parts"])
+assert [runs[order.index(x["segment"])] for x in f["parts"]] == [x["cycles"] for x in f["parts"]], f
+iv = p["figures"]["interval_cycles"]
+assert max(f["cycles"], sum(r for r, s in zip(runs, order) if s < nseg)) <= iv <= f["sequential_cycles"], (iv, f)
+assert 1 <= f["frames_in_flight"] <= 3, f
+PY
+# more frames in flight lengthen a frame's latency under load: a bound
+# below that plan's latency (above its frame alone) keeps the interval
+# that meets it (here one frame in flight)
+BOUND=$(/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); f = p["fold"]; assert f["frames_in_flight"] > 1 and p["figures"]["latency_cycles"] > 1.05 * f["sequential_cycles"], f; print((f["sequential_cycles"] * 1.02) / (p["clock_mhz"] * 1e3))' $TMP/a/plan.json)
+$KILN compile $M --calib-random 1 --board kv260 --fold conv12,conv13,conv14 --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
+/usr/bin/python3 - $TMP/lat/plan.json $BOUND <<'PY'
+import json, sys
+p, bound = json.load(open(sys.argv[1])), float(sys.argv[2])
+assert p["figures"]["latency_cycles"] <= bound * p["clock_mhz"] * 1e3, (p["figures"], bound)
+assert p["fold"]["frames_in_flight"] == 1, p["fold"]["frames_in_flight"]
 PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
-grep -Eq "^\| interval II \| [0-9]+ cycles: one start at a time, the segments' [0-9]+( \+ [0-9]+)* \+ the shared engine's [0-9]+;" $TMP/a/report.md
+grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-3] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9], [0-9.]+ frames/s against 10.0 without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
@@ -42,7 +64,7 @@ if $KILN compile $M --calib-random 1 --board kv260 --fold conv99 --plan-only -o 
 grep -qx "kiln: --fold conv99: no layer 'conv99' in the FPGA part of 'yolov3_tiny'" $TMP/err
 $KILN compile $M --calib-random 1 --board kv260 --fold conv12 -o $TMP/e > /dev/null
 grep -q '^    kiln_tsconv #($' $TMP/e/rtl/kiln_top.v
-grep -q '"tsconv": {"segment": [0-9]*, "layers": 1,' $TMP/e/rtl/regmap.json
+grep -Eq '"tsconv": \{"segment": [0-9]*, "unit": 1, "frames_in_flight": [1-3], "steps": (true|false), "layers": 1,' $TMP/e/rtl/regmap.json
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json --plan-only -o $TMP/f > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json $TMP/f/plan.json $TMP/bad.json <<'PY'
 import json, sys

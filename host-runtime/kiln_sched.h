@@ -1,0 +1,189 @@
+/*
+ * kiln_sched.h: the order in which a host runs the frames of a plan with
+ * the shared conv engine beside the dataflow, defined once.  A frame is a
+ * chain of runs (regmap.json tsconv.segment_order: dataflow segments and
+ * the engine's parts, each reading what the one before wrote); the
+ * dataflow's runs go to unit 0 of kiln_regfile (CTRL bit0), the engine's
+ * to unit 1 (CTRL bit2), and the two units run at the same time, each run a
+ * start of one frame.  Up to `flight` frames are in flight.  Whenever a
+ * unit is idle it takes the next run of the oldest frame in flight whose
+ * run before it has ended and whose next run is the unit's; else, when
+ * fewer than `flight` frames are in flight and a frame's first run is the
+ * unit's, the next frame enters.  The host then waits for either unit's
+ * done.  In steps (`steps` 1) the units take runs only when both are idle
+ * (kiln_sched_may_pick), and the host waits for both: with two frames in
+ * flight and runs that alternate between the units this pairs frame
+ * f+1's segment k with frame f's part k, then frame f's segment k+1 with
+ * frame f+1's part k (the planner times both ways and keeps the faster).
+ * On YOLOv3-tiny's KV260 plan (segment 0, part 0, segment 1, ... part 3;
+ * segment 0 and part 2 the long runs) three frames in flight keep the
+ * engine busy: the interval is its frame.  At one frame in flight it is a
+ * frame's runs one after the other.  kiln simulate (sim/tsjob.c) writes
+ * the order of kiln_sched_time's events into a harness job and the
+ * planner (hls/plan_fold.c) times it; libkiln-rt does not run it yet
+ * (docs/runtime.md).  C11, header only.
+ */
+#ifndef KILN_SCHED_H
+#define KILN_SCHED_H
+
+#define KILN_SCHED_FLIGHT 3 /* frames in flight at most */
+
+/* The state of a run of frames. */
+typedef struct KilnSched {
+    int n;                        /* runs a frame (segment_order's entries) */
+    const int *unit;              /* per entry: 0 dataflow (unit 0), 1 the engine (unit 1) */
+    int frames;                   /* frames to run */
+    int flight;                   /* frames in flight at most (1 .. KILN_SCHED_FLIGHT) */
+    int steps;                    /* 1: the units take runs only when both are idle */
+    int next;                     /* the next frame to enter */
+    int nfl;                      /* frames in flight */
+    int fl[KILN_SCHED_FLIGHT];    /* them, oldest first */
+    int pos[KILN_SCHED_FLIGHT];   /* their next entry to start */
+    int busy[KILN_SCHED_FLIGHT];  /* 1: its entry pos - 1 is running */
+    int cur[2];                   /* per unit: the frame it runs, -1 idle */
+    int ent[2];                   /* per unit: the entry it runs */
+} KilnSched;
+
+/* Start a run of frames frames of n runs each (unit[i] the unit of entry
+ * i), at most flight frames in flight (clamped to 1 .. KILN_SCHED_FLIGHT),
+ * in steps or not. */
+static inline void kiln_sched_init(KilnSched *s, int n, const int *unit, int frames, int flight,
+                                   int steps)
+{
+    s->steps = steps != 0;
+    s->n = n;
+    s->unit = unit;
+    s->frames = frames;
+    s->flight = flight < 1 ? 1 : flight > KILN_SCHED_FLIGHT ? KILN_SCHED_FLIGHT : flight;
+    s->next = 0;
+    s->nfl = 0;
+    s->cur[0] = s->cur[1] = -1;
+    s->ent[0] = s->ent[1] = -1;
+}
+
+/* Whether the units may take runs now (kiln_sched_pick each): always, or
+ * in steps when both are idle. */
+static inline int kiln_sched_may_pick(const KilnSched *s)
+{
+    return !s->steps || (s->cur[0] < 0 && s->cur[1] < 0);
+}
+
+/* What idle unit u runs next: 1 with *frame and *entry (the run starts),
+ * 0 when it has nothing to run now (or is busy). */
+static inline int kiln_sched_pick(KilnSched *s, int u, int *frame, int *entry)
+{
+    int i;
+    if (s->cur[u] >= 0 || s->n <= 0)
+        return 0;
+    for (i = 0; i < s->nfl; i++) /* oldest first */
+        if (!s->busy[i] && s->pos[i] < s->n && (s->unit[s->pos[i]] ? 1 : 0) == u)
+            break;
+    if (i == s->nfl) {
+        if (s->nfl == s->flight || s->next >= s->frames || (s->unit[0] ? 1 : 0) != u)
+            return 0;
+        s->fl[i] = s->next++;
+        s->pos[i] = 0;
+        s->nfl++;
+    }
+    s->busy[i] = 1;
+    s->cur[u] = *frame = s->fl[i];
+    s->ent[u] = *entry = s->pos[i]++;
+    return 1;
+}
+
+/* Unit u's run ended; returns the frame when that was its last run, else
+ * -1. */
+static inline int kiln_sched_done(KilnSched *s, int u)
+{
+    int i, f = s->cur[u], last = -1;
+    for (i = 0; i < s->nfl && s->fl[i] != f; i++)
+        ;
+    s->cur[u] = -1;
+    if (i == s->nfl)
+        return -1;
+    s->busy[i] = 0;
+    if (s->pos[i] == s->n) {
+        last = f;
+        for (s->nfl--; i < s->nfl; i++) {
+            s->fl[i] = s->fl[i + 1];
+            s->pos[i] = s->pos[i + 1];
+            s->busy[i] = s->busy[i + 1];
+        }
+    }
+    return last;
+}
+
+/* One event of a timed run: a unit starts a run, or its done is awaited. */
+typedef struct KilnEvent {
+    int go;    /* 1: the unit starts the run, 0: the host waits for its done */
+    int unit;  /* 0 or 1 */
+    int frame; /* the run's frame */
+    int entry; /* its segment_order entry */
+} KilnEvent;
+
+/* Time frames frames (flight in flight, in steps or not) when entry i's
+ * run takes dur[i] cycles: per frame f
+ * the cycle its first run starts (start, may be NULL) and its last ends
+ * (done, may be NULL); the events in their order into ev (2 * n * frames
+ * of them, may be NULL; a done at the same cycle as a start comes first,
+ * unit 0's before unit 1's).  Returns the whole run's cycles. */
+static inline long long kiln_sched_time(int n, const int *unit, const long long *dur, int frames,
+                                        int flight, int steps, long long *start, long long *done,
+                                        KilnEvent *ev)
+{
+    KilnSched s;
+    long long t = 0, end[2] = {0, 0};
+    int k = 0, u, f, e, may;
+    kiln_sched_init(&s, n, unit, frames, flight, steps);
+    for (;;) {
+        may = kiln_sched_may_pick(&s);
+        for (u = 0; u < 2 && may; u++)
+            if (kiln_sched_pick(&s, u, &f, &e)) {
+                end[u] = t + dur[e];
+                if (e == 0 && start)
+                    start[f] = t;
+                if (ev)
+                    ev[k++] = (KilnEvent){1, u, f, e};
+            }
+        if (s.cur[0] < 0 && s.cur[1] < 0)
+            break;
+        t = s.cur[0] < 0 ? end[1] : s.cur[1] < 0 ? end[0] : end[0] < end[1] ? end[0] : end[1];
+        for (u = 0; u < 2; u++)
+            if (s.cur[u] >= 0 && end[u] == t) {
+                if (ev)
+                    ev[k++] = (KilnEvent){0, u, s.cur[u], s.ent[u]};
+                f = kiln_sched_done(&s, u);
+                if (f >= 0 && done)
+                    done[f] = t;
+            }
+    }
+    return t;
+}
+
+/* Steady state of flight frames in flight, in steps or not (KILN_SCHED_STEADY frames run,
+ * judged at frame L, three quarters in: the last frames end early, no
+ * newer frame competing): a frame's cycles (*interval: the least period of
+ * p <= KILN_SCHED_PERIOD frames whose ends repeat three times before L,
+ * else the mean over the L / 2 frames before it, rounded up) and frame L's
+ * first start to its last end (*latency). */
+#define KILN_SCHED_STEADY 96
+#define KILN_SCHED_PERIOD 8
+static inline void kiln_sched_steady(int n, const int *unit, const long long *dur, int flight,
+                                     int steps, long long *interval, long long *latency)
+{
+    long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
+    const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
+    int p;
+    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, start, done, NULL);
+    *interval = (done[L] - done[L - h] + h - 1) / h;
+    for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
+        long long a = done[L] - done[L - p];
+        if (a == done[L - p] - done[L - 2 * p] && a == done[L - 2 * p] - done[L - 3 * p]) {
+            *interval = (a + p - 1) / p;
+            break;
+        }
+    }
+    *latency = done[L] - start[L];
+}
+
+#endif
