@@ -141,6 +141,43 @@ static int64_t ii_limit(const HlsPlan *p)
     return p->ii_cap > p->interval ? p->ii_cap : p->interval;
 }
 
+/* What a latency step reshapes with: a copy of the stages, the arrays each
+ * conv may take (hls_fold_cands) and each stage's weight home as it was. */
+typedef struct {
+    HlsStage *keep;
+    HlsFoldCand **c;
+    int *nc;
+    HlsWeightHome *home;
+} Reshape;
+
+static void reshape_begin(HlsPlan *p, Reshape *r)
+{
+    size_t n = (size_t)p->nstage;
+    int i;
+    r->keep = malloc(sizeof *r->keep * n);
+    r->c = calloc(n, sizeof *r->c);
+    r->nc = calloc(n, sizeof *r->nc);
+    r->home = calloc(n, sizeof *r->home);
+    if (!r->keep || !r->c || !r->nc || !r->home)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        r->home[i] = p->stages[i].whome;
+        if (hls_is_conv(&p->stages[i]))
+            r->c[i] = hls_fold_cands(p, &p->stages[i], p->pp_max, 1, &r->nc[i]);
+    }
+}
+
+static void reshape_end(const HlsPlan *p, Reshape *r)
+{
+    int i;
+    for (i = 0; i < p->nstage; i++)
+        free(r->c[i]);
+    free(r->c);
+    free(r->nc);
+    free(r->home);
+    free(r->keep);
+}
+
 /* After the search: layers whose weights stream from DDR move back on chip
  * where the budgets take them, if need be with other convs reshaped to
  * arrays of no more cycles that need less of what they take, and the
@@ -153,19 +190,18 @@ static int64_t ii_limit(const HlsPlan *p)
  * passes over DDR, fewer DMA channels.  save: room for the stages. */
 static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
 {
-    HlsStage *keep = malloc(sizeof *keep * (size_t)p->nstage);
-    HlsFoldCand **c = calloc((size_t)p->nstage, sizeof *c);
-    int *nc = calloc((size_t)p->nstage, sizeof *nc);
-    HlsWeightHome *home = calloc((size_t)p->nstage, sizeof *home);
+    Reshape rs;
+    HlsStage *keep;
+    HlsFoldCand **c;
+    int *nc;
+    HlsWeightHome *home;
     int i, o, round;
-    if (!keep || !c || !nc || !home)
-        gir_die("out of memory");
     /* the arrays each conv may take, with its weights where they are now */
-    for (i = 0; i < p->nstage; i++) {
-        home[i] = p->stages[i].whome;
-        if (hls_is_conv(&p->stages[i]))
-            c[i] = hls_fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
-    }
+    reshape_begin(p, &rs);
+    keep = rs.keep;
+    c = rs.c;
+    nc = rs.nc;
+    home = rs.home;
     for (round = 0; round < RECLAIM_ROUNDS; round++) {
         int best = -1, best_swap = -1;
         int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = INT64_MAX;
@@ -208,12 +244,7 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
         if (best < 0 || best_lat > lat0 || (best_lat == lat0 && best_swap >= 0))
             break;
     }
-    for (i = 0; i < p->nstage; i++)
-        free(c[i]);
-    free(c);
-    free(nc);
-    free(home);
-    free(keep);
+    reshape_end(p, &rs);
 }
 
 /* The size of step k's parameter of stage s, as "PE_IC 16". */
@@ -347,18 +378,17 @@ static void shorten_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LE
 static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
 {
     size_t n = (size_t)p->nstage;
-    HlsStage *keep = malloc(sizeof *keep * n);
-    HlsFoldCand **c = calloc(n, sizeof *c);
-    int *nc = calloc(n, sizeof *nc);
-    HlsWeightHome *home = calloc(n, sizeof *home);
+    Reshape rs;
+    HlsStage *keep;
+    HlsFoldCand **c;
+    int *nc;
+    HlsWeightHome *home;
     int i, round, taken = 0;
-    if (!keep || !c || !nc || !home)
-        gir_die("out of memory");
-    for (i = 0; i < p->nstage; i++) {
-        home[i] = p->stages[i].whome;
-        if (hls_is_conv(&p->stages[i]))
-            c[i] = hls_fold_cands(p, &p->stages[i], p->pp_max, 1, &nc[i]);
-    }
+    reshape_begin(p, &rs);
+    keep = rs.keep;
+    c = rs.c;
+    nc = rs.nc;
+    home = rs.home;
     for (round = 0; round < p->nstage; round++) {
         int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = lat0, nb, prev;
         HlsRes used = p->total;
@@ -430,12 +460,7 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
         p->dse_steps++;
         taken = 1;
     }
-    for (i = 0; i < p->nstage; i++)
-        free(c[i]);
-    free(c);
-    free(nc);
-    free(home);
-    free(keep);
+    reshape_end(p, &rs);
     return taken;
 }
 

@@ -174,6 +174,12 @@ double sim_now(void);
  * the elapsed seconds as `what ... N s`.  Exit status, or -1 when it could
  * not run. */
 int sim_run_logged(const Sim *s, char *const argv[], const char *log, const char *what);
+/* Runs the harness on job in folder sd (its result.txt and harness.log
+ * there).  *text gets the result file (free it); an error line of the
+ * harness, no result or a failed run is an error naming WHAT, and *text is
+ * then NULL.  *wall_s, when not NULL, gets the run's wall time (sim/job.c). */
+int sim_harness_run(const Sim *s, const char *sd, const char *job, const char *what, char **text,
+                    double *wall_s, GirError *e);
 /* rm -rf path. */
 void sim_rm_rf(const char *path);
 

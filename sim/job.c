@@ -98,21 +98,21 @@ static int write_job(Sim *s, int sg, const char *sd, const char *job, GirError *
     return SIM_OK;
 }
 
-/* Run the harness on job; *text gets its result file.  An error line of
- * the harness or a failed run fails the segment. */
-static int run_job(Sim *s, int sg, const char *sd, const char *job, char **text, GirError *e)
+int sim_harness_run(const Sim *s, const char *sd, const char *job, const char *what, char **text,
+                    double *wall_s, GirError *e)
 {
     const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
     const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
     char *argv[6];
     const char *l;
-    int status;
+    double t0 = sim_now();
+    int status, rc = SIM_OK;
     sim_harness_argv(s, job, res, argv);
-    sim_log(s, "simulate: segment %d: cold start, 1 warm frame, %d frames back to back\n", sg,
-            s->o->frames);
     unlink(res);
     unlink(log);
     status = sim_run_logged(s, argv, log, "simulating");
+    if (wall_s)
+        *wall_s = sim_now() - t0;
     *text = gir_read_file(res, NULL);
     if (!*text)
         return sim_error(e, SIM_BAD_INPUT, "simulate: the harness wrote no result (%s/harness.log)",
@@ -123,13 +123,24 @@ static int run_job(Sim *s, int sg, const char *sd, const char *job, char **text,
     }
     if (l && *l) {
         const char *nl = strchr(l, '\n');
-        return sim_error(e, SIM_FAILED, "simulate: segment %d: %.*s", sg,
-                         (int)(nl ? nl - l - 6 : (long)strlen(l + 6)), l + 6);
+        rc = sim_error(e, SIM_FAILED, "simulate: %s: %.*s", what,
+                       (int)(nl ? nl - l - 6 : (long)strlen(l + 6)), l + 6);
+    } else if (status != 0) {
+        rc = sim_error(e, SIM_FAILED, "simulate: %s: the harness failed (%s/harness.log)", what, sd);
     }
-    if (status != 0)
-        return sim_error(e, SIM_FAILED, "simulate: segment %d: the harness failed "
-                         "(%s/harness.log)", sg, sd);
-    return SIM_OK;
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}
+
+/* Run the harness on segment sg's job; *text gets its result file. */
+static int run_job(Sim *s, int sg, const char *sd, const char *job, char **text, GirError *e)
+{
+    sim_log(s, "simulate: segment %d: cold start, 1 warm frame, %d frames back to back\n", sg,
+            s->o->frames);
+    return sim_harness_run(s, sd, job, gir_arena_printf(s->run, "segment %d", sg), text, NULL, e);
 }
 
 /* The cycles, wall times and PERF words of segment sg from the result text;

@@ -407,42 +407,16 @@ int sim_job_tsconv(Sim *s, int part, SimSegment *r, GirError *e)
     const SimTsPart *q = &s->map->ts.parts[part];
     const char *sd = gir_arena_printf(s->run, "%s/sim/tsconv%d", s->dir, part);
     const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
-    const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
-    const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
-    char *argv[6];
     char *text, key[32];
-    const char *l;
-    int status, f, rc;
+    int f, rc;
     if (mkdir(sd, 0777) != 0 && errno != EEXIST)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot create: %s", sd, strerror(errno));
     if ((rc = ts_write_job(s, q, sd, job, e)))
         return rc;
-    sim_harness_argv(s, job, res, argv);
     sim_log(s, "simulate: the shared engine's part %d (segment %d, %d layers): %d frames, one "
             "start each\n", part, q->seg, q->count, s->o->frames);
-    unlink(res);
-    unlink(log);
-    status = sim_run_logged(s, argv, log, "simulating");
-    text = gir_read_file(res, NULL);
-    if (!text)
-        return sim_error(e, SIM_BAD_INPUT, "simulate: the harness wrote no result (%s/harness.log)",
-                         sd);
-    for (l = text; l && *l && strncmp(l, "error ", 6) != 0;) {
-        l = strchr(l, '\n');
-        l = l ? l + 1 : NULL;
-    }
-    if (l && *l) {
-        const char *nl = strchr(l, '\n');
-        rc = sim_error(e, SIM_FAILED, "simulate: the shared engine: %.*s",
-                       (int)(nl ? nl - l - 6 : (long)strlen(l + 6)), l + 6);
-        free(text);
+    if ((rc = sim_harness_run(s, sd, job, "the shared engine", &text, NULL, e)))
         return rc;
-    }
-    if (status != 0) {
-        free(text);
-        return sim_error(e, SIM_FAILED, "simulate: the shared engine: the harness failed "
-                         "(%s/harness.log)", sd);
-    }
     memset(r, 0, sizeof *r);
     r->sim_cycles = sim_job_get(text, "cycles", NULL);
     r->interval = -1;
@@ -636,13 +610,10 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     SimBeside *z = &r->beside;
     const char *sd = gir_arena_printf(s->run, "%s/sim/beside", s->dir);
     const char *job = gir_arena_printf(s->run, "%s/job.txt", sd);
-    const char *res = gir_arena_printf(s->run, "%s/result.txt", sd);
-    const char *log = gir_arena_printf(s->run, "%s/harness.log", sd);
-    int n = m->nseg + m->ts.npart, F = s->o->frames, *unit, i, sg, status, rc;
+    int n = m->nseg + m->ts.npart, F = s->o->frames, *unit, i, sg, rc;
     long long *dur;
     long t0 = -1, t1 = -1;
-    char *argv[6], *text, key[64];
-    const char *l;
+    char *text, key[64];
     KilnEvent *ev;
     memset(z, 0, sizeof *z);
     if (mkdir(sd, 0777) != 0 && errno != EEXIST)
@@ -670,38 +641,16 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
         free(dur);
         return rc;
     }
-    sim_harness_argv(s, job, res, argv);
     sim_log(s, "simulate: %d frames, the shared engine beside the dataflow (%d in flight%s)\n",
             F, m->ts.flight, m->ts.steps ? ", in steps" : "");
-    unlink(res);
-    unlink(log);
-    z->wall_s = sim_now();
-    status = sim_run_logged(s, argv, log, "simulating");
-    z->wall_s = sim_now() - z->wall_s;
-    text = gir_read_file(res, NULL);
-    if (!text) {
+    if ((rc = sim_harness_run(s, sd, job, "the engine beside the dataflow", &text, &z->wall_s, e))) {
         free(unit);
         free(dur);
-        return sim_error(e, SIM_BAD_INPUT, "simulate: the harness wrote no result (%s/harness.log)",
-                         sd);
-    }
-    for (l = text; l && *l && strncmp(l, "error ", 6) != 0;) {
-        l = strchr(l, '\n');
-        l = l ? l + 1 : NULL;
-    }
-    if (l && *l) {
-        const char *nl = strchr(l, '\n');
-        free(unit);
-        free(dur);
-        rc = sim_error(e, SIM_FAILED, "simulate: the engine beside the dataflow: %.*s",
-                       (int)(nl ? nl - l - 6 : (long)strlen(l + 6)), l + 6);
-        free(text);
         return rc;
     }
-    if (status != 0 || sim_job_get(text, "beside.error", NULL) != 0) {
-        rc = sim_error(e, SIM_FAILED, "simulate: the engine beside the dataflow: %s (%s)",
-                       status != 0 ? "the harness failed" : "ERROR register not 0 after the run",
-                       sd);
+    if (sim_job_get(text, "beside.error", NULL) != 0) {
+        rc = sim_error(e, SIM_FAILED, "simulate: the engine beside the dataflow: ERROR register not 0 "
+                       "after the run (%s)", sd);
         free(unit);
         free(dur);
         free(text);
