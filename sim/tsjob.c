@@ -287,6 +287,21 @@ static int ts_use(const SimTs *t, const SimTsPart *q, int k)
     return use;
 }
 
+/* A buffer as large as the largest of the engine's maps (one frame). */
+static uint8_t *map_buffer(const SimTs *t)
+{
+    size_t most = 1;
+    uint8_t *img;
+    int k;
+    for (k = 0; k < t->nmap; k++)
+        if ((size_t)t->maps[k].frame_bytes > most)
+            most = (size_t)t->maps[k].frame_bytes;
+    img = malloc(most);
+    if (!img)
+        gir_die("out of memory");
+    return img;
+}
+
 /* The job of part q into sd/job.txt. */
 static int ts_write_job(Sim *s, const SimTsPart *q, const char *sd, const char *job, GirError *e)
 {
@@ -299,7 +314,6 @@ static int ts_write_job(Sim *s, const SimTsPart *q, const char *sd, const char *
     uint8_t *img;
     FILE *j;
     int f, k, rc = SIM_OK;
-    size_t most = 1;
     if (stat(wpath, &st) != 0)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot read: %s (the shared engine's table)",
                          wpath, strerror(errno));
@@ -324,12 +338,7 @@ static int ts_write_job(Sim *s, const SimTsPart *q, const char *sd, const char *
             s->map->reg_segment, q->seg, t->base_lo,
             (uint32_t)(d.wbase + (uint64_t)t->table_offset), t->base_hi,
             (uint32_t)((d.wbase + (uint64_t)t->table_offset) >> 32), s->map->reg_frames);
-    for (k = 0; k < t->nmap; k++)
-        if ((size_t)t->maps[k].frame_bytes > most)
-            most = (size_t)t->maps[k].frame_bytes;
-    img = malloc(most);
-    if (!img)
-        gir_die("out of memory");
+    img = map_buffer(t);
     for (f = 0; f < s->o->frames && rc == SIM_OK; f++) {
         for (k = 0; k < t->nmap && rc == SIM_OK; k++) {
             const SimTsMap *p = &t->maps[k];
@@ -500,7 +509,6 @@ static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const c
     struct stat st;
     int n = m->nseg + t->npart, F = s->o->frames, sg, f, k, i, rc = SIM_OK;
     uint8_t *img;
-    size_t most = 1;
     FILE *j;
     if (stat(wpath, &st) != 0)
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot read: %s (the shared engine's table)",
@@ -528,12 +536,7 @@ static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const c
         if ((rc = ts_table(s, d.wbase, b.mbase + (uint64_t)f * b.mstep, tp, e)) == SIM_OK)
             fprintf(j, "load 0x%" PRIx64 " %s\n", b.tbase + (uint64_t)f * b.tstep, tp);
     }
-    for (k = 0; k < t->nmap; k++)
-        if ((size_t)t->maps[k].frame_bytes > most)
-            most = (size_t)t->maps[k].frame_bytes;
-    img = malloc(most);
-    if (!img)
-        gir_die("out of memory");
+    img = map_buffer(t);
     for (f = 0; f < F && rc == SIM_OK; f++)
         for (k = 0; k < t->nmap && rc == SIM_OK; k++) {
             uint64_t a = b.mbase + (uint64_t)f * b.mstep + (uint64_t)t->maps[k].offset;
