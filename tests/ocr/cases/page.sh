@@ -1,5 +1,5 @@
 # RUN: KILN PYTHON
-# TIMEOUT: 180
+# TIMEOUT: 300
 # PP-OCRv4 reading a page end to end: a 640x320 page of four rendered
 # lines (tests/ocr/text_page.py); the detector finds the lines
 # (tests/ocr/det_boxes.py, PaddleOCR's threshold and unclip), each box is
@@ -7,7 +7,10 @@
 # tests/ocr/page_ocr.py, ctc_decode.py).  fp32: every line found, no other
 # box, and at most 5% character errors; int8 (minmax; the detector
 # calibrated on two other pages, the recognizer on four lines), through
-# --target cpu: every line found and at most 10% character errors.
+# --target cpu for the detector, the int8 interpreter for the recognizer:
+# every line found and at most 10% character errors; the recognizer through
+# --target cpu gives the interpreter's bytes.  (bench/ocr_rec_text.sh reads
+# 24 lines alone with every method.)
 . $HERE/lib.sh
 ocr_need
 ocr_need_text
@@ -51,3 +54,7 @@ cer_at_most fp32 0.05
 read_page int8 $TMP/det.gir $TMP/rec.gir "--target int8"
 grep -q '^gt: recall 4/4 ' $TMP/int8-det.txt || { echo "FAIL: int8 boxes"; exit 1; }
 cer_at_most int8 0.10
+# the int8 recognizer through the CPU back end: the int8 interpreter's bytes
+$KILN run $TMP/rec.gir --input-shape 1,3,48,640 $RPP --target int8 -i $TMP/int8-crops/c0.png -o $TMP/ri.npy > /dev/null
+$KILN run $TMP/rec.gir --input-shape 1,3,48,640 $RPP --target cpu -i $TMP/int8-crops/c0.png -o $TMP/rc.npy > /dev/null
+cmp $TMP/ri.npy $TMP/rc.npy
