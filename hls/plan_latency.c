@@ -191,17 +191,9 @@ static void reshape_end(const HlsPlan *p, Reshape *r)
 static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
 {
     Reshape rs;
-    HlsStage *keep;
-    HlsFoldCand **c;
-    int *nc;
-    HlsWeightHome *home;
     int i, o, round;
     /* the arrays each conv may take, with its weights where they are now */
     reshape_begin(p, &rs);
-    keep = rs.keep;
-    c = rs.c;
-    nc = rs.nc;
-    home = rs.home;
     for (round = 0; round < RECLAIM_ROUNDS; round++) {
         int best = -1, best_swap = -1;
         int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = INT64_MAX;
@@ -216,7 +208,7 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
                 if (o >= 0 && (!hls_is_conv(&save[o]) || save[o].whome == HLS_W_DDR ||
                                save[o].weight_bytes <= 0))
                     continue;
-                if (reclaim_one(p, i, o, ii, save, c, nc, home, e) &&
+                if (reclaim_one(p, i, o, ii, save, rs.c, rs.nc, rs.home, e) &&
                     (o < 0 || latency_pays(p, lat0, &used, p->latency, &p->total)) &&
                     (p->latency < best_lat ||
                      (p->latency == best_lat &&
@@ -224,13 +216,13 @@ static void reclaim_weights(HlsPlan *p, int swaps, HlsStage *save, GirError *e)
                     best = i;
                     best_swap = o;
                     best_lat = p->latency;
-                    memcpy(keep, p->stages, sizeof *keep * (size_t)p->nstage);
+                    memcpy(rs.keep, p->stages, sizeof *rs.keep * (size_t)p->nstage);
                 }
                 memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
             }
         }
         if (best >= 0 && (best_lat < lat0 || (best_lat == lat0 && best_swap < 0))) {
-            memcpy(p->stages, keep, sizeof *keep * (size_t)p->nstage);
+            memcpy(p->stages, rs.keep, sizeof *rs.keep * (size_t)p->nstage);
             p->stages[best].wswap = best_swap >= 0 ? best_swap + 1 : 0;
             if (best_swap >= 0) {
                 HlsStage *a = &p->stages[best], *b = &p->stages[best_swap];
@@ -379,16 +371,8 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
 {
     size_t n = (size_t)p->nstage;
     Reshape rs;
-    HlsStage *keep;
-    HlsFoldCand **c;
-    int *nc;
-    HlsWeightHome *home;
     int i, round, taken = 0;
     reshape_begin(p, &rs);
-    keep = rs.keep;
-    c = rs.c;
-    nc = rs.nc;
-    home = rs.home;
     for (round = 0; round < p->nstage; round++) {
         int64_t ii = ii_limit(p), lat0 = p->latency, best_lat = lat0, nb, prev;
         HlsRes used = p->total;
@@ -425,7 +409,7 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
                         memcpy(p->stages, save, sizeof *save * n);
                         p->stages[i].band = band;
                         p->stages[i].lbrows = rows > own ? rows : 0;
-                        fits = reshape_fit(p, i, ii, c, nc, home, e);
+                        fits = reshape_fit(p, i, ii, rs.c, rs.nc, rs.home, e);
                     }
                     if (fits && !p->ddr_bound && p->interval <= ii && p->latency < best_lat &&
                         latency_pays(p, lat0, &used, p->latency, &p->total)) {
@@ -433,7 +417,7 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
                         best_band = band;
                         best_rows = hls_band_lbrows(&p->stages[i]);
                         best_lat = p->latency;
-                        memcpy(keep, p->stages, sizeof *keep * n);
+                        memcpy(rs.keep, p->stages, sizeof *rs.keep * n);
                     }
                     memcpy(p->stages, save, sizeof *save * n);
                 }
@@ -443,7 +427,7 @@ static int take_bands(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gi
             hls_plan_eval(p, 0, e);
             break;
         }
-        memcpy(p->stages, keep, sizeof *keep * n);
+        memcpy(p->stages, rs.keep, sizeof *rs.keep * n);
         hls_plan_eval(p, 0, e);
         for (i = 0; i < p->nstage; i++)
             if (i != best && hls_is_conv(&p->stages[i]) &&
