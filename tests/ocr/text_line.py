@@ -10,6 +10,19 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
+FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
+
+
+def size(s):
+    """WxH as (w, h): --size of this script and of text_page.py."""
+    try:
+        w, h = (int(x) for x in s.split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WxH, got '{s}'") from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"expected WxH above 0, got '{s}'")
+    return w, h
+
 
 def rgb(s):
     v = [int(x) for x in s.split(",")]
@@ -22,15 +35,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("text")
-    ap.add_argument("--font", default="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-    ap.add_argument("--size", default="320x48")
+    ap.add_argument("--font", default=FONT_DIR + "DejaVuSans.ttf")
+    ap.add_argument("--size", type=size, default="320x48")
     ap.add_argument("--fg", type=rgb, default=(20, 20, 20))
     ap.add_argument("--bg", type=rgb, default=(245, 245, 240))
     a = ap.parse_args()
-    try:
-        w, h = (int(x) for x in a.size.split("x"))
-    except ValueError:
-        sys.exit(f"text_line.py: --size {a.size}: expected WxH")
+    w, h = a.size
     img = Image.new("RGB", (w, h), a.bg)
     draw = ImageDraw.Draw(img)
     pt = int(h * 0.75)

@@ -9,12 +9,12 @@ usage: text_page.py OUT.png OUT.json [--size WxH] [--seed S] TEXT...
 import argparse
 import json
 import random
-import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
+from text_line import FONT_DIR, size
+
 FONTS = ["DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"]
-FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
 
 
 def main():
@@ -22,13 +22,10 @@ def main():
     ap.add_argument("png")
     ap.add_argument("json")
     ap.add_argument("texts", nargs="+")
-    ap.add_argument("--size", default="640x640")
+    ap.add_argument("--size", type=size, default="640x640")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    try:
-        w, h = (int(x) for x in a.size.split("x"))
-    except ValueError:
-        sys.exit(f"text_page.py: --size {a.size}: expected WxH")
+    w, h = a.size
     rng = random.Random(a.seed)
     img = Image.new("RGB", (w, h), (240, 238, 230))
     draw = ImageDraw.Draw(img)
