@@ -146,10 +146,12 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         r->lut += PERF_LUT;
     }
     {
-        static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", "PERF_BASE"};
-        int64_t v[5];
+        static const char *const n[] = {"N_CFG", "PLAN_HASH", "ADDR_W", "N_PERF", "PERF_BASE",
+                                        "UNITS"};
+        int64_t v[6];
         v[0] = c.ncfg, v[1] = 0, v[2] = c.rf_addr_w, v[3] = p->nstage, v[4] = c.rf_perf;
-        add_engine(r, "kiln_regfile", n, v, 5);
+        v[5] = p->fold.n > 0 ? 2 : 1; /* unit 1 runs the shared engine's parts */
+        add_engine(r, "kiln_regfile", n, v, 6);
     }
     r->ff += RUN_FF;
     r->lut += RUN_LUT;
