@@ -311,7 +311,6 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
     if (l) { /* each segment once */
         int seen[KRT_MAX_SEGMENTS] = {0}, n = 0;
         for (l = l->type == KJ_ARR ? l->kid : NULL; l; l = l->next, n++) {
-            double x;
             if (n >= m->nseg + nparts || l->type != KJ_NUM || (x = l->num) < 0 ||
                 x >= m->nseg + nparts || x != (int)x || seen[(int)x]++)
                 return krt_err(e, KRT_EINVAL, "%s: tsconv.segment_order[%d]: expected each of "
