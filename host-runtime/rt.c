@@ -766,6 +766,9 @@ static int device_error(const KrtModel *m, int sg, uint32_t err, const char *wha
         if (m->ch[i].t.segment == sg && m->ch[i].error_bit >= 0 &&
             (err >> m->ch[i].error_bit & 1))
             n += (size_t)snprintf(names + n, sizeof names - n, " %s", m->ch[i].t.name);
+    if (err == 0x80000000u) /* kiln_regfile's top: a start of a SEGMENT it does not have */
+        return krt_err(e, KRT_EDEVICE, "%s: ERROR register 0x%08" PRIx32 " (bit 31: a SEGMENT "
+                       "the design does not have)", what, err);
     return krt_err(e, KRT_EDEVICE, "%s: ERROR register 0x%08" PRIx32 " (an AXI error "
                    "response%s%s%s)", what, err, n ? " on" : "", names,
                    err >> 31 ? "; bit 31: a SEGMENT the design does not have" : "");
