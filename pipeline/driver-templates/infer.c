@@ -25,7 +25,7 @@
 #include "kiln_driver.h"
 
 #define MAX_INPUTS 16 /* INPUTs of one run */
-#define CHUNK 64      /* frames kd_model_run_frames takes at once */
+#define CHUNK 16      /* frames kd_model_run_frames takes at once (their images held) */
 
 #include <errno.h>
 #include <stdio.h>
