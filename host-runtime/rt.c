@@ -26,7 +26,7 @@
 #define REG_CYCLES 0x0C
 #define REG_HASH_LO 0x10
 #define REG_HASH_HI 0x14
-#define REG_IER 0x1C        /* interrupt enable (bit0; bit1 unit 1's); ignored by an older regfile */
+#define REG_IER 0x1C        /* interrupt enable (bit0; bit1: unit 1); an older regfile ignores it */
 #define REG_CYCLES1 0x20    /* unit 1's CYCLES (kiln_regfile UNITS 2) */
 #define MAX_FILE (1u << 30) /* regmap.json and weights.bin size limit */
 
