@@ -20,8 +20,8 @@
  * engine busy: the interval is its frame.  At one frame in flight it is a
  * frame's runs one after the other.  kiln simulate (sim/tsjob.c) writes
  * the order of kiln_sched_time's events into a harness job and the
- * planner (hls/plan_fold.c) times it; libkiln-rt does not run it yet
- * (docs/runtime.md).  C11, header only.
+ * planner (hls/plan_fold.c) times it; libkiln-rt's krt_run_frames
+ * (rt.c) runs it as the dones come (docs/runtime.md).  C11, header only.
  */
 #ifndef KILN_SCHED_H
 #define KILN_SCHED_H

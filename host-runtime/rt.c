@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "kiln_rt.h"
+#include "kiln_sched.h"
 #include "kiln_tsdesc.h"
 #include "transport/transport.h"
 
@@ -25,7 +26,8 @@
 #define REG_CYCLES 0x0C
 #define REG_HASH_LO 0x10
 #define REG_HASH_HI 0x14
-#define REG_IER 0x1C        /* interrupt enable (bit0); ignored by an older regfile */
+#define REG_IER 0x1C        /* interrupt enable (bit0; bit1: unit 1); an older regfile ignores it */
+#define REG_CYCLES1 0x20    /* unit 1's CYCLES (kiln_regfile UNITS 2) */
 #define MAX_FILE (1u << 30) /* regmap.json and weights.bin size limit */
 
 static void *(*alloc_fn)(size_t);
@@ -108,6 +110,17 @@ struct KrtModel {
                                   * tsconv.segment_order; else by number) */
     uint32_t cycles;    /* CYCLES after the last segment */
     int by_irq;         /* 1: the last done was seen by the interrupt */
+    int ts_unit;        /* 1: the engine's parts run on unit 1 (tsconv.unit) */
+    int flight;         /* frames krt_run_frames keeps in flight (tsconv.frames_in_flight, 1) */
+    int steps;          /* 1: the units take runs in steps (tsconv.steps) */
+    size_t slot_bytes;  /* a frame slot: the map region and every channel buffer after it;
+                         * slot s's copy of a buffer lies s * slot_bytes after slot 0's */
+    size_t tab_buf[KILN_SCHED_FLIGHT]; /* per slot: its descriptor table's offset (slot 0:
+                                        * the one in weights.bin) */
+    int *feed;          /* per input: the output of an earlier run of the frame that carries
+                         * its value (krt_run_frames copies it over), -1: the caller's */
+    uint64_t *done_at;  /* after krt_run_frames: per frame the clock at its last done */
+    int ndone;          /* frames in done_at */
 };
 
 int krt_open(const char *spec, KrtDev **out, KrtError *e)
@@ -248,11 +261,12 @@ static int ts_count(const KrtModel *m)
 static int read_ts(KrtModel *m, const char *path, KrtError *e)
 {
     const KJ *t = krt_json_get(m->doc, "tsconv"), *l;
-    double seg, v, lo, hi;
+    double seg, v, lo, hi, x;
     int nparts = 0, k;
     Chan *c;
     for (k = 0; k < KRT_MAX_SEGMENTS; k++)
         m->order[k] = k;
+    m->flight = 1;
     if (m->nseg > KRT_MAX_SEGMENTS)
         return krt_err(e, KRT_EINVAL, "%s: %d segments: at most %d", path, m->nseg,
                        KRT_MAX_SEGMENTS);
@@ -264,6 +278,17 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
                        "maps_bytes", path, m->nseg);
     m->ts_layers = (int)v;
     m->ts_table = (uint64_t)lo;
+    m->ts_unit = krt_json_get(t, "unit") != NULL;
+    if (m->ts_unit && (num(t, "unit", &x) < 0 || x != 1))
+        return krt_err(e, KRT_EINVAL, "%s: tsconv.unit: expected 1 (kiln_regfile's unit 1)", path);
+    if (krt_json_get(t, "frames_in_flight") &&
+        (num(t, "frames_in_flight", &x) < 0 || x < 1 || x > KILN_SCHED_FLIGHT || x != (int)x))
+        return krt_err(e, KRT_EINVAL, "%s: tsconv.frames_in_flight: expected 1 to %d", path,
+                       KILN_SCHED_FLIGHT);
+    if (krt_json_get(t, "frames_in_flight") && m->ts_unit)
+        m->flight = (int)x;
+    l = krt_json_get(t, "steps");
+    m->steps = l && l->type == KJ_BOOL && l->num != 0;
     m->ts_maps = (uint64_t)hi;
     m->ts_seg = m->nseg;
     /* its parts: segments nseg, nseg + 1, ... each a range of the table
@@ -286,7 +311,6 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
     if (l) { /* each segment once */
         int seen[KRT_MAX_SEGMENTS] = {0}, n = 0;
         for (l = l->type == KJ_ARR ? l->kid : NULL; l; l = l->next, n++) {
-            double x;
             if (n >= m->nseg + nparts || l->type != KJ_NUM || (x = l->num) < 0 ||
                 x >= m->nseg + nparts || x != (int)x || seen[(int)x]++)
                 return krt_err(e, KRT_EINVAL, "%s: tsconv.segment_order[%d]: expected each of "
@@ -508,6 +532,39 @@ static int check_weights(const KrtModel *m, const char *wpath, size_t wlen, KrtE
     return KRT_OK;
 }
 
+/* Place of segment sg in a frame's order. */
+static int order_pos(const KrtModel *m, int sg)
+{
+    int k;
+    for (k = 0; k < m->nseg && m->order[k] != sg; k++)
+        ;
+    return k;
+}
+
+/* Each input's feed: the output carrying its value of the latest segment
+ * before its own in the frame's order, else -1 (the caller's image). */
+static int plan_feeds(KrtModel *m, const char *path, KrtError *e)
+{
+    int i, j;
+    m->feed = krt_alloc(sizeof *m->feed * (size_t)(m->nin + 1));
+    if (!m->feed)
+        return krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
+    for (i = 0; i < m->nin; i++) {
+        const KrtTensor *t = &m->ch[m->in[i]].t;
+        int pos = order_pos(m, t->segment), best = -1;
+        m->feed[i] = -1;
+        for (j = 0; t->value && j < m->nout; j++) {
+            const KrtTensor *o = &m->ch[m->out[j]].t;
+            int p = order_pos(m, o->segment);
+            if (o->value && !strcmp(o->value, t->value) && p < pos && p > best) {
+                best = p;
+                m->feed[i] = j;
+            }
+        }
+    }
+    return KRT_OK;
+}
+
 /* Place the buffers, allocate DMA memory and write weights.bin into it. */
 static int place(KrtModel *m, const char *wpath, KrtError *e)
 {
@@ -539,7 +596,29 @@ static int place(KrtModel *m, const char *wpath, KrtError *e)
     for (i = 0; i < m->nch; i++)
         if (m->ch[i].source >= 0)
             m->ch[i].buf = m->ch[m->ch[i].source].buf;
+    /* the frames in flight: slot s's region and buffers s * slot_bytes on,
+     * then a table each for slots 1 on */
+    m->slot_bytes = next - m->ts_buf;
+    next = m->ts_buf + (size_t)m->flight * m->slot_bytes;
+    m->tab_buf[0] = (size_t)m->ts_table;
+    for (i = 1; i < m->flight; i++) {
+        m->tab_buf[i] = next;
+        next += up4k(128 * (size_t)m->ts_layers);
+    }
     rc = m->d->tr.ops->dma_alloc(m->d->tr.t, next ? next : 4096, &m->base, e);
+    for (i = 1; !rc && m->ts_layers && i < m->flight; i++) { /* tables of slots 1 on */
+        size_t n = 128 * (size_t)m->ts_layers;
+        uint8_t *t = krt_alloc(n);
+        if (!t) {
+            rc = krt_err(e, KRT_ENOMEM, "%s: out of memory", wpath);
+            break;
+        }
+        memcpy(t, w + m->ts_table, n);
+        kiln_ts_relocate(t, m->ts_layers, m->base + m->ts_buf + (size_t)i * m->slot_bytes,
+                         m->base);
+        rc = m->d->tr.ops->mem_write(m->d->tr.t, m->tab_buf[i], t, n, e);
+        krt_free(t);
+    }
     if (!rc && m->ts_layers)
         kiln_ts_relocate((uint8_t *)w + m->ts_table, m->ts_layers, m->base + m->ts_buf,
                          m->base);
@@ -559,6 +638,8 @@ void krt_unload(KrtModel *m)
     krt_free(m->ch);
     krt_free(m->in);
     krt_free(m->out);
+    krt_free(m->feed);
+    krt_free(m->done_at);
     krt_free(m);
 }
 
@@ -589,6 +670,8 @@ int krt_load(KrtDev *d, const char *dir, KrtModel **out, KrtError *e)
                   : krt_err(e, KRT_ENOMEM, "%s: out of memory", path);
     if (!rc)
         rc = read_map(m, path, e);
+    if (!rc)
+        rc = plan_feeds(m, path, e);
     if (!rc)
         rc = reg_window(m, path, e);
     if (!rc)
@@ -650,27 +733,62 @@ void krt_hwc_from_image(const KrtTensor *t, const uint8_t *image, int8_t *hwc)
                                       (size_t)(cg * t->lanes) + (size_t)ch];
 }
 
+/* Segment sg's base registers for frame slot slot: its channels' buffers
+ * (slot s's copies), a part's TS0_BASE (slot s's table). */
+static int write_bases(KrtModel *m, int sg, int slot, KrtError *e)
+{
+    KrtDev *d = m->d;
+    int i, rc;
+    for (i = 0; i < m->nch; i++) {
+        const Chan *c = &m->ch[i];
+        uint64_t a = m->base + c->buf + (size_t)slot * m->slot_bytes;
+        if ((c->t.segment != sg && !(c->tstable && sg >= m->ts_seg)) || c->source >= 0 ||
+            c->tsmap)
+            continue;
+        if (c->tstable)
+            a = m->base + m->tab_buf[slot];
+        else if (c->weight)
+            a = m->base + c->buf;
+        if ((rc = wr(d, c->base_lo, (uint32_t)a, e)) || (rc = wr(d, c->base_hi, (uint32_t)(a >> 32), e)))
+            return rc;
+    }
+    return KRT_OK;
+}
+
+/* A non-zero ERROR err after a run of segment sg (what: the run, for the
+ * message) as KRT_EDEVICE naming the channels of its bits. */
+static int device_error(const KrtModel *m, int sg, uint32_t err, const char *what, KrtError *e)
+{
+    char names[160] = "";
+    size_t n = 0;
+    int i;
+    for (i = 0; i < m->nch && n < sizeof names - 16; i++)
+        if (m->ch[i].t.segment == sg && m->ch[i].error_bit >= 0 &&
+            (err >> m->ch[i].error_bit & 1))
+            n += (size_t)snprintf(names + n, sizeof names - n, " %s", m->ch[i].t.name);
+    if (err == 0x80000000u) /* kiln_regfile's top: a start of a SEGMENT it does not have */
+        return krt_err(e, KRT_EDEVICE, "%s: ERROR register 0x%08" PRIx32 " (bit 31: a SEGMENT "
+                       "the design does not have)", what, err);
+    return krt_err(e, KRT_EDEVICE, "%s: ERROR register 0x%08" PRIx32 " (an AXI error "
+                   "response%s%s%s)", what, err, n ? " on" : "", names,
+                   err >> 31 ? "; bit 31: a SEGMENT the design does not have" : "");
+}
+
 /* Run segment sg once: its base registers, SEGMENT, FRAMES, start, wait,
  * ERROR. */
 static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
 {
     KrtDev *d = m->d;
     uint32_t err = 0;
-    int i, rc;
-    for (i = 0; i < m->nch; i++) {
-        const Chan *c = &m->ch[i];
-        uint64_t a = m->base + c->buf;
-        if ((c->t.segment != sg && !(c->tstable && sg >= m->ts_seg)) || c->source >= 0 ||
-            c->tsmap)
-            continue;
-        if ((rc = wr(d, c->base_lo, (uint32_t)a, e)) || (rc = wr(d, c->base_hi, (uint32_t)(a >> 32), e)))
-            return rc;
-    }
+    char what[32];
+    int rc;
+    if ((rc = write_bases(m, sg, 0, e)))
+        return rc;
     if ((rc = wr(d, m->reg_segment, (uint32_t)sg, e)) || (rc = wr(d, m->reg_frames, 1, e)) ||
         (rc = wr(d, REG_ERROR, 0xffffffffu, e)) ||
         (rc = wr(d, REG_CTRL, m->warm && m->nseg == 1 ? 1u : 3u, e)))
         return rc;
-    if ((rc = d->tr.ops->wait_done(d->tr.t, timeout_ms, &m->by_irq, e))) {
+    if ((rc = d->tr.ops->wait_done(d->tr.t, 2, timeout_ms, &m->by_irq, e))) {
         if (rc == KRT_ETIMEOUT) {
             uint32_t st = 0;
             KrtError e2;
@@ -682,16 +800,9 @@ static int run_segment(KrtModel *m, int sg, int timeout_ms, KrtError *e)
     }
     if ((rc = rd(d, REG_ERROR, &err, e)) || (rc = rd(d, REG_CYCLES, &m->cycles, e)))
         return rc;
-    if (err) {
-        char names[160] = "";
-        size_t n = 0;
-        for (i = 0; i < m->nch && n < sizeof names - 16; i++)
-            if (m->ch[i].t.segment == sg && m->ch[i].error_bit >= 0 &&
-                (err >> m->ch[i].error_bit & 1))
-                n += (size_t)snprintf(names + n, sizeof names - n, " %s", m->ch[i].t.name);
-        return krt_err(e, KRT_EDEVICE, "segment %d: ERROR register 0x%08" PRIx32 " (an AXI error "
-                       "response%s%s)", sg, err, n ? " on" : "", names);
-    }
+    snprintf(what, sizeof what, "segment %d", sg);
+    if (err)
+        return device_error(m, sg, err, what, e);
     m->warm = 1;
     return KRT_OK;
 }
@@ -733,6 +844,236 @@ int krt_run(KrtModel *m, const uint8_t *const *inputs, uint8_t *const *outputs, 
         if ((rc = krt_run_segment(m, m->order[k], inputs, outputs, timeout_ms, e)))
             return rc;
     return KRT_OK;
+}
+
+/* ---- frames in flight (kiln_sched.h) ---- */
+
+/* The state of one krt_run_frames. */
+typedef struct Frames {
+    KrtModel *m;                       /* the model */
+    const uint8_t *const *const *in;   /* per frame the caller's input images */
+    uint8_t *const *const *out;        /* per frame the output images */
+    int8_t *hwc;                       /* a map between two channels' layouts */
+    int loaded[KRT_MAX_SEGMENTS];      /* 1: the segment's resident weights were loaded */
+    int timeout_ms;                    /* per wait */
+} Frames;
+
+/* Input i of frame f into slot slot: the caller's image, or the output of
+ * an earlier run of the frame carrying its value, laid out again when the
+ * two channels' lanes differ. */
+static int put_input(Frames *r, int f, int i, int slot, KrtError *e)
+{
+    KrtModel *m = r->m;
+    KrtTransportRef *tr = &m->d->tr;
+    const Chan *c = &m->ch[m->in[i]];
+    size_t at = c->buf + (size_t)slot * m->slot_bytes;
+    const KrtTensor *o;
+    uint8_t *img;
+    int rc;
+    if (m->feed[i] < 0)
+        return tr->ops->mem_write(tr->t, at, r->in[f][i], c->t.frame_bytes, e);
+    o = &m->ch[m->out[m->feed[i]]].t;
+    if (o->lanes == c->t.lanes && o->frame_bytes == c->t.frame_bytes)
+        return tr->ops->mem_write(tr->t, at, r->out[f][m->feed[i]], c->t.frame_bytes, e);
+    if ((int64_t)o->h * o->w * o->c != (int64_t)c->t.h * c->t.w * c->t.c)
+        return krt_err(e, KRT_EINVAL, "regmap.json: '%s' is %dx%dx%d at %s and %dx%dx%d at %s",
+                       c->t.value, o->h, o->w, o->c, o->name, c->t.h, c->t.w, c->t.c,
+                       c->t.name);
+    if (!(img = krt_alloc(c->t.frame_bytes)))
+        return krt_err(e, KRT_ENOMEM, "krt_run_frames: out of memory");
+    krt_hwc_from_image(o, r->out[f][m->feed[i]], r->hwc);
+    krt_image_from_hwc(&c->t, r->hwc, img);
+    rc = tr->ops->mem_write(tr->t, at, img, c->t.frame_bytes, e);
+    krt_free(img);
+    return rc;
+}
+
+/* Start entry k of frame f on unit u: the segment's inputs into the
+ * frame's slot, its base registers, SEGMENT, FRAMES, the unit's start bit
+ * (unit 0's first run of a segment loads its resident weights), then
+ * STATUS must show the unit busy or done. */
+static int go(Frames *r, int u, int f, int k, KrtError *e)
+{
+    KrtModel *m = r->m;
+    KrtDev *d = m->d;
+    int sg = m->order[k], slot = f % m->flight, i, rc;
+    uint32_t ctrl = u ? 4u : r->loaded[sg] ? 1u : 3u, st;
+    for (i = 0; i < m->nin; i++)
+        if (m->ch[m->in[i]].t.segment == sg && (rc = put_input(r, f, i, slot, e)))
+            return rc;
+    if ((rc = write_bases(m, sg, slot, e)) || (rc = wr(d, m->reg_segment, (uint32_t)sg, e)) ||
+        (rc = wr(d, m->reg_frames, 1, e)) || (rc = wr(d, REG_CTRL, ctrl, e)) ||
+        (rc = rd(d, REG_STATUS, &st, e)))
+        return rc;
+    if (!(st >> (2 * u) & 3))
+        return krt_err(e, KRT_EDEVICE, "frame %d, segment %d: unit %d did not start (STATUS 0x%"
+                       PRIx32 "%s)", f, sg, u, st,
+                       u ? ": an accelerator without kiln_regfile's unit 1?" : "");
+    r->loaded[sg] |= !u;
+    return KRT_OK;
+}
+
+/* Unit u's run of entry k of frame f ended: ERROR, the unit's cycles, the
+ * segment's outputs from the frame's slot. */
+static int finish(Frames *r, int u, int f, int k, KrtError *e)
+{
+    KrtModel *m = r->m;
+    KrtTransportRef *tr = &m->d->tr;
+    int sg = m->order[k], slot = f % m->flight, i, rc;
+    uint32_t err;
+    char what[48];
+    if ((rc = rd(m->d, REG_ERROR, &err, e)) ||
+        (rc = rd(m->d, u ? REG_CYCLES1 : REG_CYCLES, &m->cycles, e)))
+        return rc;
+    snprintf(what, sizeof what, "frame %d, segment %d", f, sg);
+    if (err)
+        return device_error(m, sg, err, what, e);
+    for (i = 0; i < m->nout; i++) {
+        const Chan *c = &m->ch[m->out[i]];
+        if (c->t.segment == sg &&
+            (rc = tr->ops->mem_read(tr->t, c->buf + (size_t)slot * m->slot_bytes, r->out[f][i],
+                                    c->t.frame_bytes, e)))
+            return rc;
+    }
+    return KRT_OK;
+}
+
+/* Wait for a done of the running units (IER set to exactly them, so a done
+ * left standing on an idle unit raises no interrupt); the STATUS read after
+ * into *st, checked: only kiln_regfile's bits 0-3, a done of a running
+ * unit. */
+static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st, KrtError *e)
+{
+    KrtModel *m = r->m;
+    KrtDev *d = m->d;
+    uint32_t want = (s->cur[0] >= 0 ? 1u : 0u) | (s->cur[1] >= 0 ? 2u : 0u);
+    uint32_t mask = (want & 1 ? 2u : 0u) | (want & 2 ? 8u : 0u), err = 0;
+    int rc, u;
+    if (want != *ier && (rc = wr(d, REG_IER, want, e)))
+        return rc;
+    *ier = want;
+    rc = d->tr.ops->wait_done(d->tr.t, mask, r->timeout_ms, &m->by_irq, e);
+    if (rc == KRT_ETIMEOUT) {
+        char runs[96] = "";
+        size_t n = 0;
+        KrtError e2;
+        for (u = 0; u < 2; u++)
+            if (s->cur[u] >= 0)
+                n += (size_t)snprintf(runs + n, sizeof runs - n, "%sunit %d: frame %d, segment %d",
+                                      n ? "; " : "", u, s->cur[u], m->order[s->ent[u]]);
+        if (rd(d, REG_STATUS, st, &e2) == KRT_OK && rd(d, REG_ERROR, &err, &e2) == KRT_OK)
+            return krt_err(e, KRT_ETIMEOUT, "no done within %d ms (%s; STATUS 0x%" PRIx32
+                           ", ERROR 0x%" PRIx32 ")", r->timeout_ms, runs, *st, err);
+        return rc;
+    }
+    if (rc || (rc = rd(d, REG_STATUS, st, e)))
+        return rc;
+    if (*st & ~0xfu)
+        return krt_err(e, KRT_EDEVICE, "STATUS 0x%08" PRIx32 " after a done: bits beyond "
+                       "kiln_regfile's 0-3 (not this accelerator's register file?)", *st);
+    if (!(*st & mask))
+        return krt_err(e, KRT_EDEVICE, "STATUS 0x%08" PRIx32 " after a done: no done of a running "
+                       "unit (mask 0x%" PRIx32 ")", *st, mask);
+    return KRT_OK;
+}
+
+int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
+                   uint8_t *const *const *outputs, int timeout_ms, KrtError *e)
+{
+    Frames r;
+    KilnSched s;
+    int unit[KRT_MAX_SEGMENTS], f, i, k, u, rc = KRT_OK;
+    uint32_t ier = 1, st;
+    size_t big = 1;
+    if (frames < 1 || !inputs || !outputs)
+        return krt_err(e, KRT_EINVAL, "krt_run_frames: %d frames: expected at least one, with "
+                       "inputs and outputs", frames);
+    for (f = 0; f < frames; f++) {
+        for (i = 0; i < m->nin; i++)
+            if (m->feed[i] < 0 && (!inputs[f] || !inputs[f][i]))
+                return krt_err(e, KRT_EINVAL, "krt_run_frames: frame %d: no image for input %d "
+                               "('%s', channel %s)", f, i, m->ch[m->in[i]].t.value,
+                               m->ch[m->in[i]].t.name);
+        for (i = 0; i < m->nout; i++)
+            if (!outputs[f] || !outputs[f][i])
+                return krt_err(e, KRT_EINVAL, "krt_run_frames: frame %d: no buffer for output %d "
+                               "('%s', channel %s)", f, i, m->ch[m->out[i]].t.value,
+                               m->ch[m->out[i]].t.name);
+    }
+    memset(&r, 0, sizeof r);
+    r.m = m;
+    r.in = inputs;
+    r.out = outputs;
+    r.timeout_ms = timeout_ms;
+    for (i = 0; i < m->nin; i++) {
+        const KrtTensor *t = &m->ch[m->in[i]].t;
+        if ((size_t)t->h * (size_t)t->w * (size_t)t->c > big)
+            big = (size_t)t->h * (size_t)t->w * (size_t)t->c;
+    }
+    krt_free(m->done_at);
+    m->ndone = 0;
+    m->done_at = krt_alloc(sizeof *m->done_at * (size_t)frames);
+    r.hwc = krt_alloc(big);
+    if (!m->done_at || !r.hwc) {
+        krt_free(r.hwc);
+        return krt_err(e, KRT_ENOMEM, "krt_run_frames: out of memory");
+    }
+    for (k = 0; k < m->nseg; k++)
+        unit[k] = m->ts_unit && m->order[k] >= m->ts_seg;
+    /* ERROR is shared by the units and sticky: cleared once, read after each done */
+    if ((rc = wr(m->d, REG_ERROR, 0xffffffffu, e)))
+        goto out;
+    kiln_sched_init(&s, m->nseg, unit, frames, m->flight, m->steps);
+    for (;;) {
+        int may = kiln_sched_may_pick(&s);
+        for (u = 0; u < 2 && may; u++)
+            if (kiln_sched_pick(&s, u, &f, &k) && (rc = go(&r, u, f, k, e)))
+                goto out;
+        if (s.cur[0] < 0 && s.cur[1] < 0)
+            break;
+        if ((rc = wait_units(&r, &s, &ier, &st, e)))
+            goto out;
+        for (u = 0; u < 2; u++) {
+            if (s.cur[u] < 0 || !(st >> (2 * u + 1) & 1))
+                continue;
+            if ((rc = finish(&r, u, s.cur[u], s.ent[u], e)))
+                goto out;
+            if ((f = kiln_sched_done(&s, u)) >= 0 &&
+                (rc = m->d->tr.ops->clock(m->d->tr.t, &m->done_at[f], e)) == KRT_OK)
+                m->ndone = f + 1;
+            if (rc)
+                goto out;
+        }
+    }
+out:
+    krt_free(r.hwc);
+    if (ier != 1) { /* krt_run's waits: unit 0's done */
+        KrtError e2;
+        int rc2 = wr(m->d, REG_IER, 1, rc ? &e2 : e);
+        if (!rc)
+            rc = rc2;
+    }
+    return rc;
+}
+
+int krt_input_fed(const KrtModel *m, int i)
+{
+    return i >= 0 && i < m->nin && m->feed[i] >= 0;
+}
+
+int krt_frames_in_flight(const KrtModel *m)
+{
+    return m->flight;
+}
+
+int krt_frame_done(const KrtModel *m, int f, uint64_t *t, const char **unit)
+{
+    if (f < 0 || f >= m->ndone)
+        return 0;
+    *t = m->done_at[f];
+    if (unit)
+        *unit = m->d->tr.ops->clock_unit;
+    return 1;
 }
 
 uint32_t krt_last_cycles(const KrtModel *m)

@@ -398,11 +398,14 @@ static int hwc_buffer(const DrvPlan *dp, int v)
     return 0;
 }
 
-/* kd_put_value / kd_get_value of value v at segment s. */
-static void emit_transfer(FILE *f, const GirGraph *g, const DrvPlan *dp, int v, int put)
+/* kd_put_value / kd_get_value of value v at segment s (frame: the
+ * kd_put_frame_value / kd_get_frame_value of frame f). */
+static void emit_transfer(FILE *f, const GirGraph *g, const DrvPlan *dp, int v, int put,
+                          int frame)
 {
     const GirValue *x = &g->vals[v];
-    fprintf(f, "    if (kd_%s_value(r, ", put ? "put" : "get");
+    fprintf(f, "    if (kd_%s_%svalue(r, %s", put ? "put" : "get", frame ? "frame_" : "",
+            frame ? "f, " : "");
     c_str(f, x->name);
     fprintf(f, ", ");
     val_expr(f, g, dp, v);
@@ -466,11 +469,11 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
             fprintf(f, "    /* FPGA segment %d: %d layers, through libkiln-rt */\n", s->seg,
                     stages);
         for (i = 0; i < s->nreads; i++)
-            emit_transfer(f, g, dp, s->reads[i], 1);
+            emit_transfer(f, g, dp, s->reads[i], 1, 0);
         fprintf(f, "    if (kd_run_segment(r, %d, timeout_ms, err) < 0)\n        return -1;\n",
                 s->seg);
         for (i = 0; i < s->nwrites; i++)
-            emit_transfer(f, g, dp, s->writes[i], 0);
+            emit_transfer(f, g, dp, s->writes[i], 0, 0);
         break;
     case STEP_CPU:
         emit_cpu(f, g, dp, s);
@@ -504,6 +507,94 @@ static void emit_step(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPla
     }
 }
 
+/* Why model.c runs several frames one after the other, or "" when the FPGA
+ * part is one folded plan whose frames libkiln-rt runs at once
+ * (krt_run_frames): a shared engine, no CPU step, each quantized input read
+ * and each dequantized output written by an FPGA segment. */
+static const char *frames_why(const HlsPlan *p, const DrvPlan *dp)
+{
+    int i, k, ok;
+    if (p->fold.n == 0)
+        return "the plan has no shared engine (kiln compile --fold)";
+    if (dp->ncpu)
+        return "CPU steps run between the FPGA segments";
+    for (i = 0; i < dp->nsteps; i++) {
+        const Step *s = &dp->steps[i];
+        if (s->kind != STEP_QUANT && s->kind != STEP_DEQUANT)
+            continue;
+        for (k = 0, ok = 0; k < dp->nsteps; k++) {
+            const Step *t = &dp->steps[k];
+            int j, n = s->kind == STEP_QUANT ? t->nreads : t->nwrites;
+            for (j = 0; t->kind == STEP_SEG && j < n; j++)
+                ok |= (s->kind == STEP_QUANT ? t->reads[j] : t->writes[j]) == s->val;
+        }
+        if (!ok)
+            return "a graph input or output does not pass through the FPGA";
+    }
+    return "";
+}
+
+/* Step s as emit_step writes it, one level deeper (inside a loop). */
+static void emit_step_in_loop(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPlan *dp,
+                              const Step *s, int put)
+{
+    char *buf = NULL, *line, *nl;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        gir_die("out of memory");
+    if (put < 0)
+        emit_step(m, p, g, dp, s);
+    else
+        emit_transfer(m, g, dp, s->val, put, 1);
+    if (fclose(m) != 0)
+        gir_die("out of memory");
+    for (line = buf; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        fprintf(f, "%s%.*s\n", *line != '\n' ? "    " : "", (int)(nl - line), line);
+    }
+    free(buf);
+}
+
+/* kd_model_run_frames: the frames' inputs quantized into their images,
+ * kd_run_frames, the outputs dequantized; or kd_model_run a frame at a time
+ * (frames_why). */
+static void emit_frames(FILE *f, const HlsPlan *p, const GirGraph *g, const DrvPlan *dp)
+{
+    const char *why = frames_why(p, dp);
+    int i;
+    fprintf(f, "\n/* Several frames: %s. */\nconst char kd_model_frames_why[] = ",
+            *why ? "one after the other" : "the FPGA part at once (krt_run_frames)");
+    c_str(f, why);
+    fprintf(f, ";\n\nint kd_model_run_frames(KdRun *r, int frames, const float *const *const "
+               "*inputs_f,\n                        float *const *const *outputs_f, int "
+               "timeout_ms, char *err)\n{\n    int f;\n");
+    if (*why) {
+        fprintf(f, "    for (f = 0; f < frames; f++)\n        if (kd_model_run(r, inputs_f[f], "
+                   "outputs_f[f], timeout_ms, err) < 0)\n            return -1;\n    return 0;"
+                   "\n}\n");
+        return;
+    }
+    fprintf(f, "    if (kd_frames(r, frames, err) < 0)\n        return -1;\n"
+               "    for (f = 0; f < frames; f++) {\n        const float *const *inputs = "
+               "inputs_f[f];\n");
+    for (i = 0; i < dp->nsteps; i++)
+        if (dp->steps[i].kind == STEP_QUANT) {
+            emit_step_in_loop(f, p, g, dp, &dp->steps[i], -1);
+            emit_step_in_loop(f, p, g, dp, &dp->steps[i], 1);
+        }
+    fprintf(f, "    }\n    if (kd_run_frames(r, frames, timeout_ms, err) < 0)\n        return -1;\n"
+               "    for (f = 0; f < frames; f++) {\n        float *const *outputs = "
+               "outputs_f[f];\n");
+    for (i = 0; i < dp->nsteps; i++)
+        if (dp->steps[i].kind == STEP_DEQUANT)
+            emit_step_in_loop(f, p, g, dp, &dp->steps[i], 0);
+    for (i = 0; i < dp->nsteps; i++)
+        if (dp->steps[i].kind == STEP_DEQUANT || dp->steps[i].kind == STEP_YOLO)
+            emit_step_in_loop(f, p, g, dp, &dp->steps[i], -1);
+    fprintf(f, "    }\n    return 0;\n}\n");
+}
+
 static void emit_model_c(FILE *f, const HlsPlan *p, const GirGraph *g, const RtlDriverOptions *o,
                          const Det *d, const DrvPlan *dp)
 {
@@ -527,6 +618,7 @@ static void emit_model_c(FILE *f, const HlsPlan *p, const GirGraph *g, const Rtl
     for (i = 0; i < dp->nsteps; i++)
         emit_step(f, p, g, dp, &dp->steps[i]);
     fprintf(f, "    return 0;\n}\n");
+    emit_frames(f, p, g, dp);
 }
 
 static void emit_model_h(FILE *f, const GirGraph *g)

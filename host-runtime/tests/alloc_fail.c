@@ -1,7 +1,8 @@
 /*
  * Allocation-failure injection for libkiln-rt: for N = 1, 2, ... the test
- * allocator fails the Nth allocation; krt_open + krt_load + krt_run must
- * then return KRT_ENOMEM with every allocation released, until an N beyond
+ * allocator fails the Nth allocation; krt_open + krt_load + krt_run +
+ * krt_run_frames must then return KRT_ENOMEM with every allocation
+ * released, until an N beyond
  * the run's allocations lets the run succeed.  Usage: alloc_fail SPEC DIR
  * IN.bin.  Prints "alloc_fail: N runs, each failure clean"; exit 1 on the
  * first failure not handled cleanly.  Built with -fsanitize=address.
@@ -49,6 +50,11 @@ static int one_run(const char *spec, const char *dir, const uint8_t *in, KrtErro
             rc = KRT_EINVAL;
         else
             rc = krt_run(m, &in, out, 10000, e);
+        if (rc == KRT_OK) { /* two frames through krt_run_frames (one in flight here) */
+            const uint8_t *const *fi[2] = {&in, &in};
+            uint8_t *const *fo[2] = {out, out};
+            rc = krt_run_frames(m, 2, fi, fo, 10000, e);
+        }
         for (i = 0; i < 8; i++)
             free(out[i]);
     }

@@ -185,13 +185,25 @@ static int sim_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
 /* The server counts cycles, the caller milliseconds: the model gets
  * CYCLES_PER_MS cycles per ms of the timeout, and its answer is awaited the
  * timeout plus WAIT_SLACK_MS (a server that hangs or died). */
-static int sim_wait_done(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e)
+static int sim_wait_done(KrtTransport *t, uint32_t mask, int timeout_ms, int *by_irq,
+                         KrtError *e)
 {
     char req[64], ans[320];
     int rc;
-    snprintf(req, sizeof req, "wait %lld\n", (long long)timeout_ms * CYCLES_PER_MS);
+    snprintf(req, sizeof req, "wait %lld 0x%" PRIx32 "\n", (long long)timeout_ms * CYCLES_PER_MS,
+             mask);
     rc = request(t, req, NULL, 0, ans, sizeof ans, timeout_ms + WAIT_SLACK_MS, e);
     *by_irq = rc == KRT_OK && strstr(ans, " irq") != NULL; /* "ok CYCLES irq|status" */
+    return rc;
+}
+
+/* The simulator's cycle ("run 0" runs none and answers it). */
+static int sim_clock(KrtTransport *t, uint64_t *now, KrtError *e)
+{
+    char ans[320];
+    int rc = request(t, "run 0\n", NULL, 0, ans, sizeof ans, IO_MS, e);
+    if (!rc)
+        *now = strtoull(ans + 2, NULL, 10);
     return rc;
 }
 
@@ -209,9 +221,9 @@ static int sim_reg_window(KrtTransport *t, uint32_t bytes, KrtError *e)
     return KRT_OK;
 }
 
-static const KrtOps sim_ops = {"sim",          sim_reg_read,  sim_reg_write, sim_reg_window,
-                               sim_dma_alloc,  sim_mem_write, sim_mem_read,  sim_wait_done,
-                               sim_close};
+static const KrtOps sim_ops = {"sim",         sim_reg_read,  sim_reg_write, sim_reg_window,
+                               sim_dma_alloc, sim_mem_write, sim_mem_read,  sim_wait_done,
+                               sim_clock,     "cycles",      sim_close};
 
 int krt_sim_open(const char *arg, KrtTransportRef *out, KrtError *e)
 {

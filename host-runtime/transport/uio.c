@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/transport.h"
@@ -164,18 +165,27 @@ static int uio_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
     return KRT_OK;
 }
 
+static int uio_clock(KrtTransport *t, uint64_t *now, KrtError *e);
+
 /* Wait for the interrupt (done & enabled) with poll(), then re-arm it; a
- * STATUS read confirms done (an interrupt of an earlier frame is skipped). */
-static int uio_wait_done(KrtTransport *t, int timeout_ms, int *by_irq, KrtError *e)
+ * STATUS read confirms a done of mask (an interrupt of an earlier run is
+ * skipped).  The timeout counts from the call, however many interrupts come. */
+static int uio_wait_done(KrtTransport *t, uint32_t mask, int timeout_ms, int *by_irq,
+                         KrtError *e)
 {
     uint32_t one = 1, count;
     struct pollfd pf = {t->fd, POLLIN, 0};
+    uint64_t t0, now;
     *by_irq = 0;
+    uio_clock(t, &t0, e);
     for (;;) {
         int r;
-        if (t->reg[REG_STATUS / 4] & 2)
+        long left;
+        if (t->reg[REG_STATUS / 4] & mask)
             return KRT_OK;
-        r = poll(&pf, 1, timeout_ms);
+        uio_clock(t, &now, e);
+        left = (long)timeout_ms - (long)((now - t0) / 1000000u);
+        r = poll(&pf, 1, left > 0 ? (int)left : 0);
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0)
@@ -186,6 +196,15 @@ static int uio_wait_done(KrtTransport *t, int timeout_ms, int *by_irq, KrtError 
             return krt_err(e, KRT_EIO, "%s: interrupt re-arm: %s", t->uio, strerror(errno));
         *by_irq = 1;
     }
+}
+
+static int uio_clock(KrtTransport *t, uint64_t *now, KrtError *e)
+{
+    struct timespec ts;
+    (void)t, (void)e;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    *now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return KRT_OK;
 }
 
 static void uio_close(KrtTransport *t)
@@ -201,9 +220,9 @@ static void uio_close(KrtTransport *t)
     krt_free(t);
 }
 
-static const KrtOps uio_ops = {"uio",          uio_reg_read, uio_reg_write, uio_reg_window,
-                               uio_dma_alloc,  uio_mem_write, uio_mem_read, uio_wait_done,
-                               uio_close};
+static const KrtOps uio_ops = {"uio",         uio_reg_read,  uio_reg_write, uio_reg_window,
+                               uio_dma_alloc, uio_mem_write, uio_mem_read,  uio_wait_done,
+                               uio_clock,     "ns",          uio_close};
 
 int krt_uio_open(const char *arg, KrtTransportRef *out, KrtError *e)
 {

@@ -1,7 +1,7 @@
 /*
  * kiln-infer: run the compiled model on one picture or .npy.
  *
- *   kiln-infer SPEC [-m DIR] INPUT [-o OUTDIR] [--timeout MS] [--frames N]
+ *   kiln-infer SPEC [-m DIR] INPUT... [-o OUTDIR] [--timeout MS] [--frames N]
  *   kiln-infer --decode OUT.npy... [-i IMAGE] [-o OUTDIR]
  *   kiln-infer --preprocess IMAGE [-o OUTDIR]
  *
@@ -13,12 +13,19 @@
  * and (picture input) OUTDIR/boxes.png, printing each path.  --decode only
  * decodes given fp32 outputs (e.g. a reference run's).  --preprocess only
  * writes OUTDIR/input.npy, the model input a picture gives (what kiln run
- * --dump-input writes for it under the same flags).  Exit 0, or 1 with one
- * line naming the file or the transport.
+ * --dump-input writes for it under the same flags).  --frames N runs N
+ * frames, frame f on INPUT f mod their count (kd_model_run_frames: a folded
+ * plan's frames in flight at once, printing when each finished on the
+ * transport's clock; else one after the other, saying why); with several
+ * INPUTs the outputs of input k are OUTDIR/out<i>-<k>.npy.  Exit 0, or 1
+ * with one line naming the file or the transport.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "kiln_driver.h"
+
+#define MAX_INPUTS 16 /* INPUTs of one run */
+#define CHUNK 16      /* frames kd_model_run_frames takes at once (their images held) */
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +39,8 @@ typedef struct {
     const char *spec;      /* transport */
     const char *dir;       /* compiled folder */
     const char *input;     /* picture or .npy (run), picture (decode) */
+    const char *more[MAX_INPUTS]; /* run: every INPUT (more[0] == input) */
+    int ninputs;           /* their count */
     const char *outdir;    /* output folder */
     const char *outs[KD_MAX_OUT]; /* --decode: the output tensors */
     int nouts;             /* their count */
@@ -49,7 +58,7 @@ static int fail(const char *msg)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kiln-infer SPEC [-m DIR] INPUT [-o OUTDIR] [--timeout MS] [--frames N]\n"
+    fprintf(f, "usage: kiln-infer SPEC [-m DIR] INPUT... [-o OUTDIR] [--timeout MS] [--frames N]\n"
                "       kiln-infer --decode OUT.npy... [-i IMAGE] [-o OUTDIR]\n"
                "       kiln-infer --preprocess IMAGE [-o OUTDIR]\n"
                "model %s: %d input(s), %d output(s)%s\n", kd_model.name, kd_model.ninputs,
@@ -115,8 +124,10 @@ static int parse_args(int argc, char **argv, Args *a, char *err)
             a->spec = s;
             pos++;
         } else if (pos == 1) {
-            a->input = s;
+            a->input = a->more[a->ninputs++] = s;
             pos++;
+        } else if (!a->preprocess && a->ninputs < MAX_INPUTS) {
+            a->more[a->ninputs++] = s;
         } else {
             snprintf(err, KD_ERR, "unexpected argument '%s'", s);
             return -1;
@@ -204,12 +215,12 @@ static int run_decode(const Args *a, char *err)
 }
 
 /* The model input from a .npy or a picture (kept in *im for the boxes). */
-static float *read_input(const Args *a, KdImage *im, char *err)
+static float *read_input(const char *input, KdImage *im, char *err)
 {
     float *x;
-    if (ends_with(a->input, ".npy"))
-        return kd_npy_read(a->input, &kd_model.in[0], err);
-    if (kd_image_load(a->input, im, err) < 0)
+    if (ends_with(input, ".npy"))
+        return kd_npy_read(input, &kd_model.in[0], err);
+    if (kd_image_load(input, im, err) < 0)
         return NULL;
     x = malloc(sizeof *x * (size_t)kd_numel(&kd_model.in[0]));
     if (!x) {
@@ -219,7 +230,7 @@ static float *read_input(const Args *a, KdImage *im, char *err)
     if (kd_preprocess(im, &kd_model.in[0], x, err) < 0) {
         char e2[KD_ERR];
         memcpy(e2, err, KD_ERR);
-        snprintf(err, KD_ERR, "%s: %.*s", a->input, KD_ERR / 2, e2);
+        snprintf(err, KD_ERR, "%s: %.*s", input, KD_ERR / 2, e2);
         free(x);
         return NULL;
     }
@@ -233,28 +244,60 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Frames on the accelerator, then the outputs written. */
-static int frames(const Args *a, const float *x, float **outs, char *err)
+/* When each frame finished (kd_model_run_frames at once), on one line. */
+static void print_done(const KdRun *r, int frames)
 {
+    const char *unit = "";
+    uint64_t t;
+    int f;
+    if (frames < 2 || !krt_frame_done(r->m, 0, &t, &unit))
+        return;
+    printf("kiln-infer: %d frames, %d in flight, done at (%s):", frames,
+           krt_frames_in_flight(r->m), unit);
+    for (f = 0; krt_frame_done(r->m, f, &t, NULL); f++)
+        printf(" %llu", (unsigned long long)t);
+    printf("\n");
+}
+
+/* Frames on the accelerator (frame f on input f mod their count), then the
+ * outputs written: outs[k] are input k's (its last frame's). */
+static int frames(const Args *a, float **x, float *(*outs)[KD_MAX_OUT], char *err)
+{
+    const float *const *in_f[CHUNK];
+    float *const *out_f[CHUNK];
     KdRun r;
     double t0;
-    int f, i, rc = 0;
+    int f, i, k = a->ninputs, rc = 0;
     char path[4096];
     if (kd_open(&r, a->spec, a->dir, err) < 0)
         return -1;
+    if (a->frames > 1 && kd_model_frames_why[0])
+        printf("kiln-infer: frames one after the other: %s\n", kd_model_frames_why);
     t0 = now_ms();
-    for (f = 0; f < a->frames && rc == 0; f++)
-        rc = kd_model_run(&r, &x, outs, a->timeout_ms, err);
+    for (f = 0; f < a->frames && rc == 0; f += CHUNK) {
+        int n = a->frames - f < CHUNK ? a->frames - f : CHUNK;
+        for (i = 0; i < n; i++) {
+            in_f[i] = (const float *const *)&x[(f + i) % k];
+            out_f[i] = outs[(f + i) % k];
+        }
+        rc = kd_model_run_frames(&r, n, in_f, out_f, a->timeout_ms, err);
+        if (rc == 0 && f == 0)
+            print_done(&r, n);
+    }
     if (rc == 0)
         printf("kiln-infer: %s: %d frame(s), %.1f ms per frame\n", kd_model.name, a->frames,
                (now_ms() - t0) / a->frames);
     kd_close(&r);
-    for (i = 0; i < kd_model.noutputs && rc == 0; i++) {
-        snprintf(path, sizeof path, "%s/out%d.npy", a->outdir, i);
-        rc = kd_npy_write(path, &kd_model.out[i], outs[i], err);
-        if (rc == 0)
-            printf("%s\n", path);
-    }
+    for (f = 0; f < k && rc == 0; f++)
+        for (i = 0; i < kd_model.noutputs && rc == 0; i++) {
+            if (k == 1)
+                snprintf(path, sizeof path, "%s/out%d.npy", a->outdir, i);
+            else
+                snprintf(path, sizeof path, "%s/out%d-%d.npy", a->outdir, i, f);
+            rc = kd_npy_write(path, &kd_model.out[i], outs[f][i], err);
+            if (rc == 0)
+                printf("%s\n", path);
+        }
     return rc;
 }
 
@@ -265,7 +308,7 @@ static int run_preprocess(const Args *a, char *err)
     char path[4096];
     float *x;
     int rc;
-    if (!(x = read_input(a, &im, err)))
+    if (!(x = read_input(a->input, &im, err)))
         return -1;
     snprintf(path, sizeof path, "%s/input.npy", a->outdir);
     rc = make_outdir(a->outdir, err);
@@ -280,31 +323,44 @@ static int run_preprocess(const Args *a, char *err)
 
 static int run_model(const Args *a, char *err)
 {
-    KdImage im = {0, 0, NULL};
-    float *x, *outs[KD_MAX_OUT] = {0};
-    int i, rc = 0;
+    KdImage im = {0, 0, NULL}, other;
+    float *x[MAX_INPUTS] = {0}, *outs[MAX_INPUTS][KD_MAX_OUT] = {{0}};
+    int i, j, rc = 0;
     if (kd_model.ninputs != 1) {
         snprintf(err, KD_ERR, "model %s has %d inputs; kiln-infer feeds one", kd_model.name,
                  kd_model.ninputs);
         return -1;
     }
-    if (!(x = read_input(a, &im, err)))
+    if (a->ninputs > a->frames) {
+        snprintf(err, KD_ERR, "%d inputs for %d frame(s): --frames at least the inputs",
+                 a->ninputs, a->frames);
         return -1;
-    for (i = 0; i < kd_model.noutputs && rc == 0; i++)
-        if (!(outs[i] = malloc(sizeof(float) * (size_t)kd_numel(&kd_model.out[i])))) {
-            snprintf(err, KD_ERR, "out of memory");
+    }
+    for (j = 0; j < a->ninputs && rc == 0; j++) { /* the first picture kept for the boxes */
+        memset(&other, 0, sizeof other);
+        if (!(x[j] = read_input(a->more[j], j == 0 ? &im : &other, err)))
             rc = -1;
-        }
+        if (other.rgb)
+            kd_image_free(&other);
+    }
+    for (j = 0; j < a->ninputs && rc == 0; j++)
+        for (i = 0; i < kd_model.noutputs && rc == 0; i++)
+            if (!(outs[j][i] = malloc(sizeof(float) * (size_t)kd_numel(&kd_model.out[i])))) {
+                snprintf(err, KD_ERR, "out of memory");
+                rc = -1;
+            }
     if (rc == 0)
         rc = make_outdir(a->outdir, err);
     if (rc == 0)
         rc = frames(a, x, outs, err);
-    if (rc == 0 && kd_model.det.kind)
-        rc = detect(a, (const float *const *)outs, kd_model.out, kd_model.noutputs,
+    if (rc == 0 && kd_model.det.kind && a->ninputs == 1)
+        rc = detect(a, (const float *const *)outs[0], kd_model.out, kd_model.noutputs,
                     im.rgb ? &im : NULL, err);
-    for (i = 0; i < kd_model.noutputs; i++)
-        free(outs[i]);
-    free(x);
+    for (j = 0; j < a->ninputs; j++) {
+        for (i = 0; i < kd_model.noutputs; i++)
+            free(outs[j][i]);
+        free(x[j]);
+    }
     if (im.rgb)
         kd_image_free(&im);
     return rc;

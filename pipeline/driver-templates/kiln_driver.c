@@ -96,8 +96,45 @@ static void free_images(uint8_t **v)
     free(v);
 }
 
+static void free_frames(KdRun *r)
+{
+    int f;
+    for (f = 0; f < r->nframes; f++) {
+        free_images(r->fin ? r->fin[f] : NULL);
+        free_images(r->fout ? r->fout[f] : NULL);
+    }
+    free(r->fin);
+    free(r->fout);
+    r->fin = r->fout = NULL;
+    r->nframes = 0;
+}
+
+int kd_frames(KdRun *r, int frames, char *err)
+{
+    int f;
+    free_frames(r);
+    r->fin = calloc((size_t)frames + 1, sizeof *r->fin);
+    r->fout = calloc((size_t)frames + 1, sizeof *r->fout);
+    if (r->fin && r->fout)
+        r->nframes = frames;
+    for (f = 0; f < r->nframes; f++) {
+        r->fin[f] = alloc_images(r->m, 0);
+        r->fout[f] = alloc_images(r->m, 1);
+        if (!images_ok(r->fin[f], krt_num_inputs(r->m)) ||
+            !images_ok(r->fout[f], krt_num_outputs(r->m)))
+            break;
+    }
+    if (!r->fin || !r->fout || f < r->nframes) {
+        snprintf(err, KD_ERR, "out of memory for the images of %d frames", frames);
+        free_frames(r);
+        return -1;
+    }
+    return 0;
+}
+
 void kd_close(KdRun *r)
 {
+    free_frames(r);
     free_images(r->in_img);
     free_images(r->out_img);
     free(r->scratch);
@@ -153,7 +190,9 @@ static void no_chan(const char *value, int out, char *err)
              "another model?)", out ? "output" : "input", value);
 }
 
-int kd_put_value(KdRun *r, const char *value, const int8_t *map, int64_t n, int nchw, char *err)
+/* value's map into the images img of its input channels. */
+static int put_into(KdRun *r, uint8_t **img, const char *value, const int8_t *map, int64_t n,
+                    int nchw, char *err)
 {
     int i, found = 0;
     for (i = 0; i < krt_num_inputs(r->m); i++) {
@@ -165,20 +204,22 @@ int kd_put_value(KdRun *r, const char *value, const int8_t *map, int64_t n, int 
             return -1;
         found = 1;
         if (!nchw) {
-            krt_image_from_hwc(t, map, r->in_img[i]);
+            krt_image_from_hwc(t, map, img[i]);
             continue;
         }
         for (c = 0; c < t->c; c++)
             for (p = 0; p < plane; p++)
                 r->scratch[p * t->c + c] = map[c * plane + p];
-        krt_image_from_hwc(t, r->scratch, r->in_img[i]);
+        krt_image_from_hwc(t, r->scratch, img[i]);
     }
     if (!found)
         no_chan(value, 0, err);
     return found ? 0 : -1;
 }
 
-int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, char *err)
+/* value's map from the image img of its first output channel. */
+static int get_from(KdRun *r, uint8_t **img, const char *value, int8_t *map, int64_t n, int nchw,
+                    char *err)
 {
     int i;
     for (i = 0; i < krt_num_outputs(r->m); i++) {
@@ -189,10 +230,10 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
         if (chan_size(t, value, n, err) < 0)
             return -1;
         if (!nchw) {
-            krt_hwc_from_image(t, r->out_img[i], map);
+            krt_hwc_from_image(t, img[i], map);
             return 0;
         }
-        krt_hwc_from_image(t, r->out_img[i], r->scratch);
+        krt_hwc_from_image(t, img[i], r->scratch);
         for (c = 0; c < t->c; c++)
             for (p = 0; p < plane; p++)
                 map[c * plane + p] = r->scratch[p * t->c + c];
@@ -200,6 +241,53 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
     }
     no_chan(value, 1, err);
     return -1;
+}
+
+int kd_put_value(KdRun *r, const char *value, const int8_t *map, int64_t n, int nchw, char *err)
+{
+    return put_into(r, r->in_img, value, map, n, nchw, err);
+}
+
+int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, char *err)
+{
+    return get_from(r, r->out_img, value, map, n, nchw, err);
+}
+
+static int frame_ok(const KdRun *r, int f, char *err)
+{
+    if (f >= 0 && f < r->nframes)
+        return 0;
+    snprintf(err, KD_ERR, "frame %d: the images hold %d frames (kd_frames)", f, r->nframes);
+    return -1;
+}
+
+int kd_put_frame_value(KdRun *r, int f, const char *value, const int8_t *map, int64_t n,
+                       int nchw, char *err)
+{
+    if (frame_ok(r, f, err) < 0)
+        return -1;
+    return put_into(r, r->fin[f], value, map, n, nchw, err);
+}
+
+int kd_get_frame_value(KdRun *r, int f, const char *value, int8_t *map, int64_t n, int nchw,
+                       char *err)
+{
+    if (frame_ok(r, f, err) < 0)
+        return -1;
+    return get_from(r, r->fout[f], value, map, n, nchw, err);
+}
+
+int kd_run_frames(KdRun *r, int frames, int timeout_ms, char *err)
+{
+    KrtError e;
+    if (frames > r->nframes)
+        return frame_ok(r, frames - 1, err);
+    if (krt_run_frames(r->m, frames, (const uint8_t *const *const *)r->fin,
+                       (uint8_t *const *const *)r->fout, timeout_ms, &e) != KRT_OK) {
+        snprintf(err, KD_ERR, "%s", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 int kd_run_segment(KdRun *r, int seg, int timeout_ms, char *err)

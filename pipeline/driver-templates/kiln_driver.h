@@ -60,6 +60,9 @@ typedef struct {
     uint8_t **in_img;   /* one DDR image per FPGA input channel */
     uint8_t **out_img;  /* one DDR image per FPGA output channel */
     int8_t *scratch;    /* int8 work buffer of kd_put_value / kd_get_value */
+    int nframes;        /* frames of fin and fout (kd_frames) */
+    uint8_t ***fin;     /* per frame: one DDR image per FPGA input channel */
+    uint8_t ***fout;    /* per frame: one DDR image per FPGA output channel */
 } KdRun;
 
 int64_t kd_numel(const KdTensorInfo *t);
@@ -87,6 +90,16 @@ int kd_get_value(KdRun *r, const char *value, int8_t *map, int64_t n, int nchw, 
 /* Run FPGA segment seg once on the input images (its inputs put before,
  * its outputs got after); 0 or -1 + err. */
 int kd_run_segment(KdRun *r, int seg, int timeout_ms, char *err);
+/* Frame images for frames frames (fin, fout); 0, or -1 + err. */
+int kd_frames(KdRun *r, int frames, char *err);
+/* kd_put_value / kd_get_value on frame f's images. */
+int kd_put_frame_value(KdRun *r, int f, const char *value, const int8_t *map, int64_t n,
+                       int nchw, char *err);
+int kd_get_frame_value(KdRun *r, int f, const char *value, int8_t *map, int64_t n, int nchw,
+                       char *err);
+/* The FPGA part of frames frames at once (krt_run_frames: the shared
+ * engine beside the dataflow, frames in flight) on the frame images. */
+int kd_run_frames(KdRun *r, int frames, int timeout_ms, char *err);
 /* Darknet [yolo] (YoloHead) on an fp32 [1, C, H, W] tensor in place. */
 void kd_yolo_head(float *x, int64_t c, int64_t plane, int classes);
 
@@ -101,6 +114,13 @@ extern const KdModelInfo kd_model;
 /* One frame: inputs[i] of kd_model.in[i], outputs[i] of kd_model.out[i]. */
 int kd_model_run(KdRun *r, const float *const *inputs, float *const *outputs, int timeout_ms,
                  char *err);
+/* frames frames: inputs[f][i], outputs[f][i] as kd_model_run's of frame f.
+ * Through kd_run_frames when the FPGA part is one folded plan without CPU
+ * steps between its segments; else kd_model_run a frame at a time, and
+ * kd_model_frames_why says why (empty when frames run at once). */
+int kd_model_run_frames(KdRun *r, int frames, const float *const *const *inputs,
+                        float *const *const *outputs, int timeout_ms, char *err);
+extern const char kd_model_frames_why[];
 
 /* ---- npy.c ---- */
 /* Read path as an fp32 .npy of exactly t's shape into a new buffer. */

@@ -587,15 +587,18 @@ static int job_line(Hs *h, char *line)
 
 /* ---- serve mode: the protocol of docs/runtime.md over a Unix socket ---- */
 
-/* Run up to max cycles until done: by the irq pin when the top has one and
- * IER is set (*by_irq = 1), else by polling STATUS.  The cycles taken, -1
- * on the cap, -2 on a dead slave. */
-static long serve_wait(Hs *h, long max, int *by_irq)
+/* Run up to max cycles until a done of mask (STATUS bits: bit1 unit 0's
+ * done, bit3 unit 1's; kiln_regfile UNITS 2 runs both at once): by the irq
+ * pin when the top has one and IER enables exactly the units of mask (*by_irq
+ * = 1; a done of another unit left standing would raise it too), else by
+ * polling STATUS until one of mask's bits is set.  The cycles taken, -1 on
+ * the cap, -2 on a dead slave. */
+static long serve_wait(Hs *h, long max, uint32_t mask, int *by_irq)
 {
     long t0 = h->cyc;
-    uint32_t st = 0, ier = 0;
-    *by_irq = h->p.irq >= 0 && lite_read(h, REG_IER, &ier) == 0 && (ier & 1);
-    while (*by_irq ? !h->p.irq : !(st & 2)) {
+    uint32_t st = 0, ier = 0, want = (mask & 2 ? 1u : 0u) | (mask & 8 ? 2u : 0u);
+    *by_irq = h->p.irq >= 0 && want && lite_read(h, REG_IER, &ier) == 0 && (ier & 3) == want;
+    while (*by_irq ? !h->p.irq : !(st & mask)) {
         if (h->cyc - t0 > max)
             return -1;
         if (*by_irq)
@@ -678,9 +681,11 @@ static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
             fprintf(out, "ok %llu\n", b);
             fwrite(g->data + (a - g->addr), 1, (size_t)b, out);
         }
-    } else if (!strcmp(cmd, "wait") && n == 2) {
+    } else if (!strcmp(cmd, "wait") && n == 3 && (b & ~0xaull || !b)) {
+        fprintf(out, "err wait: mask 0x%llx is not STATUS done bits (0x2 unit 0, 0x8 unit 1)\n", b);
+    } else if (!strcmp(cmd, "wait") && (n == 2 || n == 3)) {
         int by_irq;
-        long c = serve_wait(h, (long)a, &by_irq);
+        long c = serve_wait(h, (long)a, n == 3 ? (uint32_t)b : 2u, &by_irq);
         if (h->err[0])
             fprintf(out, "err %s\n", h->err);
         else if (c == -2)

@@ -16,12 +16,17 @@
 # unit 1 beside the dataflow's segments (host-runtime/kiln_sched.h, two
 # frames in flight): both frames run so in one harness job, bit-exact, its
 # cycles and the steady state of the runs it measured (the interval and
-# latency) within 2% of the plan.  Then the generated driver (x86-64) runs 2 frames against kiln
-# simulate --serve of the same build, each part a step in the frame's order
-# (libkiln-rt relocates the table), every output byte-identical to kiln run
-# --target int8.  A start with SEGMENT = 5 (past the last part) is the
-# ERROR bit 31; a regmap.json segment order that repeats a part is refused
-# by libkiln-rt on load.
+# latency) within 2% of the plan.  Then the generated driver (x86-64) runs
+# 8 frames of two inputs against kiln simulate --serve of the same build
+# the same way (kd_model_run_frames, libkiln-rt's krt_run_frames: the parts
+# on unit 1 beside the segments on unit 0, two frames in flight, a map
+# region and a table each), every output byte-identical to kiln run
+# --target int8 of its input, and the server's cycles between frame
+# completions in the steady state within 2% of the plan's interval.  With
+# segment 2's output channel answered SLVERR the driver fails naming the
+# frame, the segment and the channel.  A start with SEGMENT = 5 (past the
+# last part) is the ERROR bit 31; a regmap.json segment order that repeats
+# a part is refused by libkiln-rt on load.
 . $SRC/tests/runtime/lib.sh
 $KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
 $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18 -o $TMP/a > $TMP/compile.out 2>&1
@@ -71,14 +76,33 @@ steps = [int(x) for x in re.findall(r"kd_run_segment\(r, (\d+),", open(sys.argv[
 assert steps == [0, 3, 1, 4, 2], steps
 PY
 if grep -q 'kiln_cpu0' $TMP/a/driver/model.c; then exit 1; fi
+grep -q '^const char kd_model_frames_why\[\] = "";$' $TMP/a/driver/model.c
 $KILN run --target int8 $TMP/a/model.gir -i $MODELS/yolov3-tiny-small-input.npy \
     -o $TMP/r0.npy -o $TMP/r1.npy > /dev/null
+$PYTHON -c "import numpy as n, sys; x = n.load(sys.argv[1]); n.save(sys.argv[2], (0.7 * x[..., ::-1]).astype(n.float32))" \
+    $MODELS/yolov3-tiny-small-input.npy $TMP/in1.npy
+$KILN run --target int8 $TMP/a/model.gir -i $TMP/in1.npy -o $TMP/s0.npy -o $TMP/s1.npy > /dev/null
+if cmp -s $TMP/r0.npy $TMP/s0.npy; then exit 1; fi
 cmake -S $TMP/a/driver -B $TMP/bx > /dev/null
 cmake --build $TMP/bx > $TMP/build.log 2>&1 || { cat $TMP/build.log; exit 1; }
 SERVE_TICKS=5000
 serve $TMP/a $TMP/s.sock
-$TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/a $MODELS/yolov3-tiny-small-input.npy -o $TMP/ox \
-    --frames 2 > $TMP/run.out
+$TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/a $MODELS/yolov3-tiny-small-input.npy $TMP/in1.npy \
+    -o $TMP/ox --frames 8 > $TMP/run.out
+cat $TMP/run.out
+# the steady state: the gaps between completions after the frames in flight
+# filled up, the last frame (nothing newer beside it) left out
+$PYTHON - $TMP/run.out $TMP/a/plan.json <<'PY'
+import json, re, sys
+m = re.search(r"8 frames, (\d) in flight, done at \(cycles\): ([\d ]+)", open(sys.argv[1]).read())
+fl, done = int(m.group(1)), [int(x) for x in m.group(2).split()]
+plan = json.load(open(sys.argv[2]))["figures"]["interval_cycles"]
+assert fl == 2 and len(done) == 8, (fl, done)
+got = (done[-2] - done[fl]) / (len(done) - 2 - fl)
+print("krt_run_frames: %.0f cycles between frame completions, the plan's interval %d (%+.2f%%)"
+      % (got, plan, 100.0 * (got - plan) / plan))
+assert abs(got - plan) <= 0.02 * plan
+PY
 # a regmap.json whose segment order runs part 0 twice is refused on load
 mkdir -p $TMP/c/rtl
 cp $TMP/a/rtl/weights.bin $TMP/c/rtl/
@@ -92,6 +116,16 @@ if $TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/c $MODELS/yolov3-tiny-small-input.
     2> $TMP/err; then exit 1; fi
 grep -qx "kiln-infer: $TMP/c/rtl/regmap.json: tsconv.segment_order\[3\]: expected each of the 5 segments once" $TMP/err
 unserve
-grep -q '2 frame(s)' $TMP/run.out
-cmp $TMP/ox/out0.npy $TMP/r0.npy
-cmp $TMP/ox/out1.npy $TMP/r1.npy
+grep -q '8 frame(s)' $TMP/run.out
+cmp $TMP/ox/out0-0.npy $TMP/r0.npy
+cmp $TMP/ox/out1-0.npy $TMP/r1.npy
+cmp $TMP/ox/out0-1.npy $TMP/s0.npy
+cmp $TMP/ox/out1-1.npy $TMP/s1.npy
+# segment 2's output channel answered SLVERR: the run fails naming it
+export KILN_SIM_AXI_ERROR=out3
+serve $TMP/a $TMP/s.sock
+unset KILN_SIM_AXI_ERROR
+if $TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/a $MODELS/yolov3-tiny-small-input.npy -o $TMP/oe \
+    --frames 3 2> $TMP/err; then exit 1; fi
+unserve
+grep -qx "kiln-infer: frame 0, segment 2: ERROR register 0x00004000 (an AXI error response on out3)" $TMP/err

@@ -1,0 +1,62 @@
+# RUN: KILN PYTHON
+# krt_run_frames (krt_run --in-flight) on a folded plan against a fake
+# server that answers every request of the socket protocol but reads back
+# registers no kiln_regfile gives: what a register reads back is outside
+# input, each bad value one KRT_ line naming it, exit 1.  STATUS all ones
+# (bits beyond 0-3), STATUS 0 after a start (the unit did not start),
+# STATUS busy after a done (no done of a running unit), ERROR bit 31 (a
+# SEGMENT the design does not have), a wait that times out (naming the
+# frame and segment each unit runs).  No Verilator build: yolov3-tiny-small
+# folded for Ultra96-V2 as tests/sim/cases/yolov3_tiny_small_fold.sh, only
+# its regmap.json and weights.bin read.
+. $HERE/lib.sh
+krt_build $TMP/krt_run
+$KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 2 -o $TMP/q.gir > /dev/null
+$KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18 \
+    -o $TMP/a > /dev/null 2>&1
+head -c 16384 /dev/zero > $TMP/in0.bin
+cat > $TMP/fake.py <<'PY'
+import json, os, socket, sys
+mode, path, regmap = sys.argv[1:4]
+h = int(json.load(open(regmap))["plan_hash"], 16)
+regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "never": 0, "busy": 1,
+        "bit31": 2, "timeout": 1}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+s = socket.socket(socket.AF_UNIX)
+s.bind(path + ".tmp")
+os.rename(path + ".tmp", path)
+s.listen(1)
+c, _ = s.accept()
+f = c.makefile("rwb")
+for line in f:
+    w = line.split()
+    if w[0] == b"rd":
+        f.write(b"ok %d\n" % regs.get(int(w[1], 0), 0))
+    elif w[0] == b"put":
+        f.read(int(w[2], 0))
+        f.write(b"ok\n")
+    elif w[0] == b"get":
+        f.write(b"ok %d\n" % int(w[2], 0) + bytes(int(w[2], 0)))
+    elif w[0] == b"wait":
+        f.write(b"timeout %s\n" % w[1] if mode == "timeout" else b"ok 10 status\n")
+    elif w[0] == b"run":
+        f.write(b"ok 100\n")
+    else:
+        f.write(b"ok\n")
+    f.flush()
+PY
+run_bad() {
+    rm -f $TMP/f.sock
+    $PYTHON $TMP/fake.py $1 $TMP/f.sock $TMP/a/rtl/regmap.json &
+    n=0
+    while [ ! -S $TMP/f.sock ]; do sleep 0.1; n=$((n + 1)); [ $n -lt 100 ]; done
+    if $TMP/krt_run sim:$TMP/f.sock $TMP/a -i $TMP/in0.bin --frames 3 --in-flight --timeout 5 \
+        2> $TMP/err; then exit 1; fi
+    wait
+    cat $TMP/err
+    test "$(cat $TMP/err)" = "krt_run: $2"
+}
+run_bad junk "STATUS 0xffffffff after a done: bits beyond kiln_regfile's 0-3 (not this accelerator's register file?)"
+run_bad never "frame 0, segment 0: unit 0 did not start (STATUS 0x0)"
+run_bad busy "STATUS 0x00000001 after a done: no done of a running unit (mask 0x2)"
+run_bad bit31 "frame 0, segment 0: ERROR register 0x80000000 (bit 31: a SEGMENT the design does not have)"
+run_bad timeout "no done within 5 ms (unit 0: frame 0, segment 0; STATUS 0x1, ERROR 0x0)"
