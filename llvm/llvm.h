@@ -40,8 +40,10 @@ typedef struct {
     int threads;   /* threads of the parallel-for, the caller's included
                       (started once per program); 0: 2 */
     int opt_level; /* LLVM optimization 0..3; 0 means the default, 3 */
-    int fma;       /* 1: fused multiply-add in the fp32 Conv (faster; rounding
-                      then differs from the interpreter's by a few ulp) */
+    int fma;       /* 1: fused multiply-add (llvm.fmuladd) in the fp32 Conv (faster
+                      where the CPU has FMA; rounding then differs from the
+                      interpreter's by a few ulp); 0: the interpreter's bits.
+                      kiln run, bench and tune set it unless --exact */
     const KlvRecords *records;   /* best schedule per workload from these, NULL: none */
     const KlvSchedule *schedule; /* this schedule for every tunable kernel (it takes
                                     precedence over records); NULL: none */
@@ -190,6 +192,7 @@ typedef struct {
     int repeat;         /* timed runs per candidate (min and median kept); 0: 5 */
     double timeout_s;   /* time limit of one candidate (compile and runs); 0: 20 */
     int threads;        /* the program's threads; 0: 2 */
+    int fma;            /* KlvOptions.fma of the measured programs */
     KlvSearch search;   /* model-guided or random */
     double epsilon;     /* share of each model batch drawn at random; <0: 0, 0: 0.2 */
     unsigned seed;      /* random seed; 0: 1 */

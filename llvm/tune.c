@@ -190,6 +190,7 @@ static void child_measure(const Work *wk, const KlvSchedule *s, const KlvTuneOpt
         fault = KLV_FAULT_NONE;
     memset(&ko, 0, sizeof ko);
     ko.threads = o->threads;
+    ko.fma = o->fma;
     ko.schedule = s;
     out = calloc((size_t)wk->sub->noutput + 1, sizeof *out);
     if (!(p = klv_compile(wk->sub, &ko, &e))) {
