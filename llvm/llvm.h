@@ -28,7 +28,10 @@ typedef struct {
     int order;   /* outer loop order: 1 (n, ocb, oy), oy innermost (the default);
                     2 (n, oy, ocb), oc blocks innermost (input rows reused) */
     int unroll;  /* input-channel loop unrolled by 1, 2 or 4 (must divide C) */
-    int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes */
+    int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes; 3 pixel
+                    lanes (fp32, column stride 1: lanes are vl output pixels of a
+                    row, one accumulator per channel, stored as vectors; owb is
+                    then vl, unroll 1) */
     int threads; /* threads of the parallel-for: 1 one, 2 all of the program's */
 } KlvSchedule;
 
