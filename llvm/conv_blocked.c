@@ -26,6 +26,10 @@
  * input pixels (column stride 1) and adds them times the channel's weight
  * broadcast, and each accumulator is stored as one vector into its NCHW
  * output row.  The sum order is the same, so so are the bits.
+ * Transposed output (fp32, schedule out = 4, the default of the other fp32
+ * Convs where owb <= VL on x86): the owb accumulators are transposed in
+ * registers (butterfly shuffles), each channel's owb pixels then one masked
+ * vector store, instead of VL x owb scalar stores.
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -352,6 +356,11 @@ static int pixel_lanes_fit(const Geo *o, int dflt)
                      (double)(nbx * o->VL - o->OW) <= PIXEL_WASTE * (double)o->OW);
 }
 
+/* Whether the output can be transposed in registers (schedule out = 4):
+ * fp32, at most VL pixels per step, and x86 vectors of 8 or 16 lanes (the
+ * masked store is one instruction there). */
+#define TRANSPOSE_FITS(q, s) (!(q) && (s)->owb <= (s)->vl && (s)->vl >= 8)
+
 int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
                              KlvSchedule *out)
 {
@@ -372,8 +381,9 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
     out->owb = s->owb ? s->owb : o.owb;
     out->order = s->order ? s->order : 1;
     out->unroll = s->unroll ? s->unroll : 1;
-    out->out = s->out                     ? s->out
-               : pixel_lanes_fit(&o, 1) ? 3
+    out->out = s->out                        ? s->out
+               : pixel_lanes_fit(&o, 1)    ? 3
+               : TRANSPOSE_FITS(q, out)    ? 4
                : o.C * o.ksz < UNROLL_OUT_TAPS ? 1
                                                : 2;
     out->threads = s->threads ? s->threads : 2;
@@ -386,7 +396,8 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
     }
     return out->owb >= 1 && out->owb <= 16 && out->owb <= o.OW && out->order >= 1 &&
            out->order <= 2 && (out->unroll == 1 || out->unroll == 2 || out->unroll == 4) &&
-           o.C % out->unroll == 0 && out->out >= 1 && out->out <= 3 && out->threads >= 1 &&
+           o.C % out->unroll == 0 && out->out >= 1 && out->out <= 4 &&
+           (out->out != 4 || TRANSPOSE_FITS(q, out)) && out->threads >= 1 &&
            out->threads <= 2;
 }
 
@@ -567,10 +578,14 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         r.owb = 0;
         r.out = 0;
     }
+    if (r.out == 4 && nchain)
+        r.out = 0; /* the chain is applied lane by lane: out 1 or 2 */
     if (!geometry(g, n, q, r.vl, r.owb, &o))
         return 0;
     if (!r.out)
         r.out = o.C * o.ksz < UNROLL_OUT_TAPS ? 1 : 2;
+    if (r.out == 4 && o.owb > o.VL)
+        return 0;
     o.r = r;
     o.vnni = q && ((o.VL == 16 && (ir->vnni & KLV_VNNI_512)) ||
                    (o.VL == 8 && (ir->vnni & KLV_VNNI_256)));
@@ -711,6 +726,76 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             }
             klv_loop_end(ir, &lic);
         }
+        if (o.r.out == 4) {
+            /* out: the accumulators (pixel j: VL channels) transposed in
+             * registers by log2(VL) butterfly stages of two-source shuffles
+             * (stage s swaps lane l of vector j with lane l ^ s of vector
+             * j ^ s where the s bits of j and l differ), so vector l is
+             * channel ocb * VL + l at pixels ox0 ...; each stored as one
+             * vector, masked to owb lanes */
+            LLVMValueRef av[16], cv[16], m0[16], m1[16], mk[16], sv0, sv1, ybase, oc0, mkv = NULL;
+            LLVMValueRef sfn = NULL;
+            LLVMTypeRef sty = NULL;
+            int l, st;
+            for (j = 0; j < o.VL; j++)
+                av[j] = j < o.owb ? LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "")
+                                  : LLVMGetUndef(vt);
+            for (st = 1; st < o.VL; st <<= 1) {
+                for (l = 0; l < o.VL; l++) {
+                    m0[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + (l ^ st) : l), 0);
+                    m1[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + l : l ^ st), 0);
+                }
+                sv0 = LLVMConstVector(m0, (unsigned)o.VL);
+                sv1 = LLVMConstVector(m1, (unsigned)o.VL);
+                for (j = 0; j < o.VL; j++)
+                    if (!(j & st)) {
+                        cv[j] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv0, "");
+                        cv[j ^ st] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv1, "");
+                    }
+                memcpy(av, cv, sizeof av[0] * (size_t)o.VL);
+            }
+            if (o.owb < o.VL) {
+                static const char sname[] = "llvm.masked.store";
+                LLVMTypeRef mt[2];
+                mt[0] = vt;
+                mt[1] = ir->ptr;
+                sfn = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(sname, sizeof sname - 1), mt, 2);
+                sty = LLVMIntrinsicGetType(ir->ctx, LLVMLookupIntrinsicID(sname, sizeof sname - 1), mt, 2);
+                for (l = 0; l < o.VL; l++)
+                    mk[l] = LLVMConstInt(ir->i1, l < o.owb, 0);
+                mkv = LLVMConstVector(mk, (unsigned)o.VL);
+            }
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
+                                        klv_i64(ir, o.OW)),
+                            ox0);
+            oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            for (l = 0; l < o.VL; l++) {
+                LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
+                LLVMBasicBlockRef on = NULL, next = NULL;
+                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
+                    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), on, next);
+                    LLVMPositionBuilderAtEnd(b, on);
+                }
+                v = klv_act_f32(ir, n, av[l]);
+                yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+                if (sfn) {
+                    LLVMValueRef a4[4];
+                    a4[0] = v;
+                    a4[1] = yp;
+                    a4[2] = LLVMConstInt(ir->i32, 4, 0);
+                    a4[3] = mkv;
+                    LLVMBuildCall2(b, sty, sfn, a4, 4, "");
+                } else {
+                    LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
+                }
+                if (on) {
+                    LLVMBuildBr(b, next);
+                    LLVMPositionBuilderAtEnd(b, next);
+                }
+            }
+        } else
         /* out, written per lane unrolled: fastest where the output is large
          * against the work per pixel (few input taps, C * KH * KW small) */
         if (o.r.out == 1) {

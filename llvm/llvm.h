@@ -31,7 +31,8 @@ typedef struct {
     int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes; 3 pixel
                     lanes (fp32, column stride 1: lanes are vl output pixels of a
                     row, one accumulator per channel, stored as vectors; owb is
-                    then vl, unroll 1) */
+                    then vl, unroll 1); 4 transposed in registers (fp32, owb <= vl,
+                    vl 8 or 16: one masked vector store per channel) */
     int threads; /* threads of the parallel-for: 1 one, 2 all of the program's */
 } KlvSchedule;
 

@@ -339,7 +339,7 @@ static int random_schedule(const Work *wk, uint64_t *seed, KlvSchedule *out)
         s.vl = pick(seed, 2) ? host : host / 2;
         s.order = 1 + pick(seed, 2);
         s.unroll = unrolls[pick(seed, 3)];
-        s.out = 1 + pick(seed, 3); /* 3: pixel lanes, where they fit */
+        s.out = 1 + pick(seed, 4); /* 3: pixel lanes, 4: transposed, where they fit */
         s.threads = 1 + pick(seed, 2);
         if (klv_schedule_resolve(wk->g, wk->n, &s, out))
             return 1;
