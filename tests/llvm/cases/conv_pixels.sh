@@ -6,10 +6,12 @@
 # of 16 lanes; 40 pixels: the last block of 16 moved back to end at 40,
 # leaky), a 1x1 20 -> 17 one (relu), then the channel-lane kernel (a
 # 3x3 without padding, 38 wide; a stride-2 one; with AVX-512 their output
-# transposed in registers, out=4) and two MaxPools.  The two first take
+# transposed in registers, out=4), two MaxPools and a stride-2 Conv 5
+# pixels wide (out=4 with 8 lanes too).  The two first take
 # pixel lanes (kiln tune prints the default schedules); with
 # --exact every output is the interpreter's byte for byte, by default
-# within 1e-5 relative L2.
+# within 1e-5 relative L2.  Where the CPU has AVX2, the same for an object
+# of 8 lanes (kiln lower --cpu x86-64-v3, no FMA: byte for byte).
 cat > $TMP/p.cfg <<'CFG'
 [net]
 width=40
@@ -51,6 +53,13 @@ activation=leaky
 [maxpool]
 size=2
 stride=2
+
+[convolutional]
+filters=24
+size=3
+stride=2
+pad=1
+activation=leaky
 CFG
 $PYTHON -c "import numpy as np, sys; np.save(sys.argv[1], (4 * np.random.default_rng(7).standard_normal((1, 3, 19, 40))).astype(np.float32))" $TMP/in.npy
 $KILN tune $TMP/p.cfg --trials 1 -q --records $TMP/r.jsonl > $TMP/tune.txt
@@ -58,6 +67,7 @@ cat $TMP/tune.txt
 grep -q '^1 .* out=3 ' $TMP/tune.txt
 grep -q '^2 .* out=3 ' $TMP/tune.txt
 grep -Eq '^3 .* out=[14] ' $TMP/tune.txt
+if grep -qw avx2 /proc/cpuinfo; then grep -q '^5 .* out=4 ' $TMP/tune.txt; fi
 # the whole stack, and its two first Convs alone (their output unpooled)
 head -n 19 $TMP/p.cfg > $TMP/p2.cfg
 for m in p p2; do
@@ -67,4 +77,13 @@ for m in p p2; do
     $KILN run $TMP/$m.cfg -i $TMP/in.npy --target cpu -o $TMP/$m-cpu.npy > /dev/null
     $KILN compare $TMP/$m-cpu.npy $TMP/$m-ref.npy --max-rel-l2 1e-5
 done
+if grep -qw avx2 /proc/cpuinfo; then
+    . $HERE/aot_lib.sh
+    $KILN opt $TMP/p.cfg -O > $TMP/p.gir
+    $KILN lower $TMP/p.gir --triple x86_64-linux-gnu --cpu x86-64-v3 -o $TMP/pv3.o > /dev/null
+    aot_link cc $TMP/pv3
+    $TMP/pv3 $TMP/in.npy -o $TMP/pv3.raw
+    as_npy $TMP/pv3.raw $TMP/p-ref.npy $TMP/pv3.npy
+    cmp $TMP/pv3.npy $TMP/p-ref.npy
+fi
 echo "pixel lanes, transposed output: --exact byte for byte the interpreter, the default within 1e-5"
