@@ -19,6 +19,17 @@
  * in groups of 4 channels per pixel, and each tap group is one vpdpbusd
  * (u8 x s8, 4 products summed into each i32 lane, no saturation) per
  * pixel; the bias absorbs the -128 * sum(w) the offset added (pack_vnni).
+ * Pixel lanes (fp32, schedule out = 3, the default where few taps make the
+ * output's writing dominate: the first layers): the same packed weights,
+ * but the lanes of a vector are VL output pixels along a row and there is
+ * one accumulator per output channel of the block; each tap loads VL
+ * input pixels (column stride 1) and adds them times the channel's weight
+ * broadcast, and each accumulator is stored as one vector into its NCHW
+ * output row.  The sum order is the same, so so are the bits.
+ * Transposed output (fp32, schedule out = 4, the default of the other fp32
+ * Convs where owb <= VL on x86): the owb accumulators are transposed in
+ * registers (butterfly shuffles), each channel's owb pixels then one masked
+ * vector store, instead of VL x owb scalar stores.
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -56,6 +67,12 @@ static int conv_pixels(int64_t ow, int vl)
  * lane by lane in unrolled code (fast where writing dominates: the first
  * layers); above, in a loop over lanes (a sixteenth of the code to compile). */
 #define UNROLL_OUT_TAPS 300
+
+/* Pixel lanes are the default below this many taps per output pixel, where
+ * at most this share of a row's pixels is computed twice (the last block
+ * of VL moved back to end at OW). */
+#define PIXEL_TAPS 300
+#define PIXEL_WASTE 0.25
 
 /* A vector load of vt from &base[idx] (elements of et), aligned only to the
  * element: packed rows are not vector aligned. */
@@ -164,42 +181,63 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
 #define ARG_W(n) ((n)->nin + 1)
 #define ARG_B(n) ((n)->nin + 2)
 
-/* NAME_pre: each (batch, channel) plane into the middle of its zeroed,
- * larger plane. */
+/* NAME_pre: each row of the zeroed, larger planes, one step per row
+ * (batch, channel, padded row): a row of the padding is zeros; a row of the
+ * input is the left pad's zeros, the input row copied, the right pad's
+ * zeros (three plain loops, which LLVM turns into vector stores and a
+ * memcpy). */
 static void emit_pad(KlvIr *ir, const Geo *o, const char *name, int arg_x, int arg_pad, KlvPlan *plan)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef et = o->q ? ir->i8 : ir->f32;
     LLVMValueRef zero = o->q ? LLVMConstInt(ir->i8, 0, 0) : klv_f32c(ir, 0);
-    KlvLoop lq, liy, lix;
-    LLVMValueRef x, xs, xq, pq;
+    KlvLoop lq, lix;
+    LLVMValueRef x, xs, pq, plane, iy, sy, in, xrow;
+    LLVMBasicBlockRef inside, outside, next;
+    int64_t right = o->Wp - o->p[1] - o->W; /* zeros after the input row */
     char pre[64];
     snprintf(pre, sizeof pre, "%s_pre", name);
     klv_kernel_begin(ir, pre);
     x = klv_arg(ir, arg_x);
     xs = klv_arg(ir, arg_pad);
     lq = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    xq = klv_gep(ir, et, x, klv_mul(ir, lq.iv, klv_i64(ir, o->H * o->W)));
-    pq = klv_gep(ir, et, xs, klv_mul(ir, lq.iv, klv_i64(ir, o->Hp * o->Wp)));
-    liy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Hp));
-    lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Wp));
-    {
-        LLVMValueRef sy = klv_add(ir, liy.iv, klv_i64(ir, -o->p[0]));
-        LLVMValueRef sx = klv_add(ir, lix.iv, klv_i64(ir, -o->p[1]));
-        LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, sy, klv_i64(ir, o->H), ""),
-                                       LLVMBuildICmp(b, LLVMIntULT, sx, klv_i64(ir, o->W), ""), "");
-        LLVMValueRef at = LLVMBuildSelect(
-            b, in, klv_add(ir, klv_mul(ir, sy, klv_i64(ir, o->W)), sx), klv_i64(ir, 0), "");
-        LLVMValueRef v = LLVMBuildSelect(b, in, klv_load(ir, et, xq, at), zero, "");
-        klv_store(ir, et, pq, klv_add(ir, klv_mul(ir, liy.iv, klv_i64(ir, o->Wp)), lix.iv), v);
+    plane = LLVMBuildUDiv(b, lq.iv, klv_i64(ir, o->Hp), "");
+    iy = LLVMBuildURem(b, lq.iv, klv_i64(ir, o->Hp), "");
+    pq = klv_gep(ir, et, xs, klv_mul(ir, lq.iv, klv_i64(ir, o->Wp)));
+    sy = klv_add(ir, iy, klv_i64(ir, -o->p[0]));
+    in = LLVMBuildICmp(b, LLVMIntULT, sy, klv_i64(ir, o->H), "");
+    inside = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "row");
+    outside = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "pad");
+    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+    LLVMBuildCondBr(b, in, inside, outside);
+    LLVMPositionBuilderAtEnd(b, inside);
+    xrow = klv_gep(ir, et, x, klv_add(ir, klv_mul(ir, plane, klv_i64(ir, o->H * o->W)),
+                                      klv_mul(ir, sy, klv_i64(ir, o->W))));
+    if (o->p[1] > 0) {
+        lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->p[1]));
+        klv_store(ir, et, pq, lix.iv, zero);
+        klv_loop_end(ir, &lix);
     }
+    lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->W));
+    klv_store(ir, et, pq, klv_add(ir, lix.iv, klv_i64(ir, o->p[1])), klv_load(ir, et, xrow, lix.iv));
     klv_loop_end(ir, &lix);
-    klv_loop_end(ir, &liy);
+    if (right > 0) {
+        lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, right));
+        klv_store(ir, et, pq, klv_add(ir, lix.iv, klv_i64(ir, o->p[1] + o->W)), zero);
+        klv_loop_end(ir, &lix);
+    }
+    LLVMBuildBr(b, next);
+    LLVMPositionBuilderAtEnd(b, outside);
+    lix = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->Wp));
+    klv_store(ir, et, pq, lix.iv, zero);
+    klv_loop_end(ir, &lix);
+    LLVMBuildBr(b, next);
+    LLVMPositionBuilderAtEnd(b, next);
     klv_loop_end(ir, &lq);
     klv_kernel_end(ir);
     plan->pre = 1;
-    plan->pre_range = o->N * o->C;
-    plan->pre_work = o->Hp * o->Wp;
+    plan->pre_range = o->N * o->C * o->Hp;
+    plan->pre_work = o->Wp;
 }
 
 /* NAME_pre of the VNNI form: the input, padded as emit_pad's, into
@@ -306,6 +344,23 @@ static int takes(const GirGraph *g, const GirNode *n)
            !(n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST);
 }
 
+/* Whether pixel lanes (schedule out = 3) can run node o: fp32, column
+ * stride 1, a row of at least VL pixels; as the default (dflt) also few
+ * taps per pixel and little of the row computed twice. */
+static int pixel_lanes_fit(const Geo *o, int dflt)
+{
+    int64_t nbx = (o->OW + o->VL - 1) / o->VL;
+    if (o->q || o->s[1] != 1 || o->OW < o->VL)
+        return 0;
+    return !dflt || (o->C * o->ksz < PIXEL_TAPS &&
+                     (double)(nbx * o->VL - o->OW) <= PIXEL_WASTE * (double)o->OW);
+}
+
+/* Whether the output can be transposed in registers (schedule out = 4):
+ * fp32, at most VL pixels per step, and x86 vectors of 8 or 16 lanes (the
+ * masked store is one instruction there). */
+#define TRANSPOSE_FITS(q, s) (!(q) && (s)->owb <= (s)->vl && (s)->vl >= 8)
+
 int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
                              KlvSchedule *out)
 {
@@ -326,11 +381,23 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
     out->owb = s->owb ? s->owb : o.owb;
     out->order = s->order ? s->order : 1;
     out->unroll = s->unroll ? s->unroll : 1;
-    out->out = s->out ? s->out : o.C * o.ksz < UNROLL_OUT_TAPS ? 1 : 2;
+    out->out = s->out                        ? s->out
+               : pixel_lanes_fit(&o, 1)    ? 3
+               : TRANSPOSE_FITS(q, out)    ? 4
+               : o.C * o.ksz < UNROLL_OUT_TAPS ? 1
+                                               : 2;
     out->threads = s->threads ? s->threads : 2;
+    if (out->out == 3) {
+        /* a step is VL pixels, with no input-channel unrolling */
+        if (!pixel_lanes_fit(&o, 0))
+            return 0;
+        out->owb = out->vl;
+        out->unroll = 1;
+    }
     return out->owb >= 1 && out->owb <= 16 && out->owb <= o.OW && out->order >= 1 &&
            out->order <= 2 && (out->unroll == 1 || out->unroll == 2 || out->unroll == 4) &&
-           o.C % out->unroll == 0 && out->out >= 1 && out->out <= 2 && out->threads >= 1 &&
+           o.C % out->unroll == 0 && out->out >= 1 && out->out <= 4 &&
+           (out->out != 4 || TRANSPOSE_FITS(q, out)) && out->threads >= 1 &&
            out->threads <= 2;
 }
 
@@ -382,6 +449,111 @@ static void vnni_taps(KlvIr *ir, const Geo *o, LLVMValueRef dp, LLVMTypeRef dpty
     klv_loop_end(ir, &lg);
 }
 
+/* The pixel-lane kernel (fp32, schedule out = 3): a step is one output
+ * row (n, oy) of one block of VL output channels, as the channel-lane
+ * kernel's; per block of VL pixels (the last moved back to end at OW),
+ * accumulator m (channel ocb * VL + m) starts at its bias, each (ic, ky, kx)
+ * adds the weight broadcast times the VL input pixels of the tap, and the
+ * accumulator goes out as one vector, through the fused activation. */
+static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *name, int arg_pad,
+                        LLVMValueRef fma, LLVMTypeRef fmaty)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
+    int64_t nbx = (o->OW + o->VL - 1) / o->VL, kx;
+    int m;
+    KlvLoop lp, lbx, lic, lky;
+    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, wbase, xbase, oc0;
+    klv_kernel_begin(ir, name);
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    x = klv_arg(ir, 0);
+    y = klv_arg(ir, ARG_Y(n));
+    wpk = klv_arg(ir, ARG_W(n));
+    bpk = klv_arg(ir, ARG_B(n));
+    xs = o->pre ? klv_arg(ir, arg_pad) : x;
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    if (o->r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
+        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->OH), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->OH), "");
+        ocb = LLVMBuildSRem(b, t, klv_i64(ir, o->nocb), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->nocb), "");
+    } else { /* step = (nb * OH + oy) * nocb + ocb */
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->nocb), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->nocb), "");
+        oy = LLVMBuildSRem(b, t, klv_i64(ir, o->OH), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->OH), "");
+    }
+    oc0 = klv_mul(ir, ocb, klv_i64(ir, o->VL));
+    wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
+    xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * o->Hp * o->Wp)));
+    lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
+    {
+        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL)), ybase;
+        ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o->OW - o->VL), ""),
+                              klv_i64(ir, o->OW - o->VL), ox0, "");
+        for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
+            LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
+                           klv_gep(ir, vt, accp, klv_i64(ir, m)));
+        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
+        {
+            LLVMValueRef xpl = klv_gep(ir, ir->f32, xbase, klv_mul(ir, lic.iv, klv_i64(ir, o->Hp * o->Wp)));
+            LLVMValueRef wic = klv_gep(ir, ir->f32, wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
+            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
+            {
+                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o->s[0])),
+                                          klv_mul(ir, lky.iv, klv_i64(ir, o->d[0])));
+                LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o->Wp)), ox0));
+                LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
+                for (kx = 0; kx < o->KW; kx++) {
+                    LLVMValueRef xv = load_vec(ir, vt, ir->f32, 4, xrow, klv_i64(ir, kx * o->d[1]));
+                    for (m = 0; m < o->VL; m++) {
+                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, m));
+                        LLVMValueRef wv = klv_splat(ir, klv_load(ir, ir->f32, wky, klv_i64(ir, kx * o->VL + m)), o->VL);
+                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
+                        if (fma) {
+                            LLVMValueRef fa[3];
+                            fa[0] = wv;
+                            fa[1] = xv;
+                            fa[2] = av;
+                            v = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
+                        } else {
+                            v = LLVMBuildFAdd(b, av, LLVMBuildFMul(b, wv, xv, ""), "");
+                        }
+                        LLVMBuildStore(b, v, ap);
+                    }
+                }
+            }
+            klv_loop_end(ir, &lky);
+        }
+        klv_loop_end(ir, &lic);
+        /* channel oc0 + m's output row at (nb, oy), from pixel ox0 */
+        ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), oy),
+                                    klv_i64(ir, o->OW)),
+                        ox0);
+        for (m = 0; m < o->VL; m++) {
+            LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
+            LLVMBasicBlockRef on = NULL, next = NULL;
+            if (o->M % o->VL != 0 && m >= o->M % o->VL) {
+                on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+                next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+                LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o->M), ""), on, next);
+                LLVMPositionBuilderAtEnd(b, on);
+            }
+            v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, m)), ""));
+            st = LLVMBuildStore(
+                b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
+            LLVMSetAlignment(st, 4);
+            if (on) {
+                LLVMBuildBr(b, next);
+                LLVMPositionBuilderAtEnd(b, next);
+            }
+        }
+    }
+    klv_loop_end(ir, &lbx);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
@@ -400,7 +572,19 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
         !klv_conv_blocked_resolve(g, n, ir->vl, NULL, &r))
         return 0;
+    if (r.out == 3 && (q || nchain)) {
+        /* pixel lanes apply no chain: the channel-lane kernel, its default
+         * pixels and output form */
+        r.owb = 0;
+        r.out = 0;
+    }
+    if (r.out == 4 && nchain)
+        r.out = 0; /* the chain is applied lane by lane: out 1 or 2 */
     if (!geometry(g, n, q, r.vl, r.owb, &o))
+        return 0;
+    if (!r.out)
+        r.out = o.C * o.ksz < UNROLL_OUT_TAPS ? 1 : 2;
+    if (r.out == 4 && o.owb > o.VL)
         return 0;
     o.r = r;
     o.vnni = q && ((o.VL == 16 && (ir->vnni & KLV_VNNI_512)) ||
@@ -448,6 +632,15 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 
     /* fp32: the fused elementwise chain's operands follow the extras */
     chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
+    if (o.r.out == 3) {
+        emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty);
+        plan->range = o.N * o.nocb * o.OH;
+        plan->work = o.OW * o.C * o.ksz * o.VL;
+        plan->threads = o.r.threads == 1 ? 1 : 0;
+        plan->tunable = 1;
+        plan->chained = 0;
+        return 1;
+    }
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
@@ -533,6 +726,76 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             }
             klv_loop_end(ir, &lic);
         }
+        if (o.r.out == 4) {
+            /* out: the accumulators (pixel j: VL channels) transposed in
+             * registers by log2(VL) butterfly stages of two-source shuffles
+             * (stage s swaps lane l of vector j with lane l ^ s of vector
+             * j ^ s where the s bits of j and l differ), so vector l is
+             * channel ocb * VL + l at pixels ox0 ...; each stored as one
+             * vector, masked to owb lanes */
+            LLVMValueRef av[16], cv[16], m0[16], m1[16], mk[16], sv0, sv1, ybase, oc0, mkv = NULL;
+            LLVMValueRef sfn = NULL;
+            LLVMTypeRef sty = NULL;
+            int l, st;
+            for (j = 0; j < o.VL; j++)
+                av[j] = j < o.owb ? LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "")
+                                  : LLVMGetUndef(vt);
+            for (st = 1; st < o.VL; st <<= 1) {
+                for (l = 0; l < o.VL; l++) {
+                    m0[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + (l ^ st) : l), 0);
+                    m1[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + l : l ^ st), 0);
+                }
+                sv0 = LLVMConstVector(m0, (unsigned)o.VL);
+                sv1 = LLVMConstVector(m1, (unsigned)o.VL);
+                for (j = 0; j < o.VL; j++)
+                    if (!(j & st)) {
+                        cv[j] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv0, "");
+                        cv[j ^ st] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv1, "");
+                    }
+                memcpy(av, cv, sizeof av[0] * (size_t)o.VL);
+            }
+            if (o.owb < o.VL) {
+                static const char sname[] = "llvm.masked.store";
+                LLVMTypeRef mt[2];
+                mt[0] = vt;
+                mt[1] = ir->ptr;
+                sfn = LLVMGetIntrinsicDeclaration(ir->mod, LLVMLookupIntrinsicID(sname, sizeof sname - 1), mt, 2);
+                sty = LLVMIntrinsicGetType(ir->ctx, LLVMLookupIntrinsicID(sname, sizeof sname - 1), mt, 2);
+                for (l = 0; l < o.VL; l++)
+                    mk[l] = LLVMConstInt(ir->i1, l < o.owb, 0);
+                mkv = LLVMConstVector(mk, (unsigned)o.VL);
+            }
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
+                                        klv_i64(ir, o.OW)),
+                            ox0);
+            oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
+            for (l = 0; l < o.VL; l++) {
+                LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
+                LLVMBasicBlockRef on = NULL, next = NULL;
+                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
+                    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), on, next);
+                    LLVMPositionBuilderAtEnd(b, on);
+                }
+                v = klv_act_f32(ir, n, av[l]);
+                yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+                if (sfn) {
+                    LLVMValueRef a4[4];
+                    a4[0] = v;
+                    a4[1] = yp;
+                    a4[2] = LLVMConstInt(ir->i32, 4, 0);
+                    a4[3] = mkv;
+                    LLVMBuildCall2(b, sty, sfn, a4, 4, "");
+                } else {
+                    LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
+                }
+                if (on) {
+                    LLVMBuildBr(b, next);
+                    LLVMPositionBuilderAtEnd(b, next);
+                }
+            }
+        } else
         /* out, written per lane unrolled: fastest where the output is large
          * against the work per pixel (few input taps, C * KH * KW small) */
         if (o.r.out == 1) {

@@ -194,7 +194,8 @@ LLVMValueRef klv_unary_f32(KlvIr *ir, const GirNode *n, float lo, float hi, LLVM
  * and YoloHead compute it. */
 LLVMValueRef klv_sigmoid_f32(KlvIr *ir, LLVMValueRef v);
 LLVMValueRef klv_binary_f32(KlvIr *ir, int op, LLVMValueRef u, LLVMValueRef v);
-/* The fp32 fused activation of node n (act attribute) applied to v. */
+/* The fp32 fused activation of node n (act attribute) applied to v (an f32
+ * or a vector of them). */
 LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v);
 /* kiln_rq_round_sat of graphir/requant.h on an i64 product with an i64
  * shift, then the clamp to [lo, hi]; an i8. */

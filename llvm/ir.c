@@ -262,10 +262,24 @@ LLVMValueRef klv_call2_f64(KlvIr *ir, const char *fname, LLVMValueRef x, LLVMVal
     return LLVMBuildCall2(ir->b, fty, f, a, 2, "");
 }
 
+/* The f32 constant c in the shape of v: a scalar, or splat over v's lanes. */
+static LLVMValueRef f32_like(KlvIr *ir, LLVMValueRef v, double c)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef s = klv_f32c(ir, c), lanes[64];
+    unsigned k, n;
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        return s;
+    n = LLVMGetVectorSize(t);
+    for (k = 0; k < n && k < 64; k++)
+        lanes[k] = s;
+    return LLVMConstVector(lanes, n);
+}
+
 /* x < 0 ? y : x, the form the interpreter uses for Relu and LeakyRelu. */
 static LLVMValueRef neg_select(KlvIr *ir, LLVMValueRef x, LLVMValueRef y)
 {
-    LLVMValueRef c = LLVMBuildFCmp(ir->b, LLVMRealOLT, x, klv_f32c(ir, 0.0), "");
+    LLVMValueRef c = LLVMBuildFCmp(ir->b, LLVMRealOLT, x, f32_like(ir, x, 0.0), "");
     return LLVMBuildSelect(ir->b, c, y, x, "");
 }
 
@@ -275,15 +289,15 @@ LLVMValueRef klv_act_f32(KlvIr *ir, const GirNode *n, LLVMValueRef v)
     if (!act)
         return v;
     if (strcmp(act, "relu") == 0)
-        return neg_select(ir, v, klv_f32c(ir, 0.0));
+        return neg_select(ir, v, f32_like(ir, v, 0.0));
     if (strcmp(act, "leakyrelu") == 0) {
-        LLVMValueRef a = klv_f32c(ir, gir_attr_float(n, "act_alpha", 0.01f));
+        LLVMValueRef a = f32_like(ir, v, gir_attr_float(n, "act_alpha", 0.01f));
         return neg_select(ir, v, LLVMBuildFMul(ir->b, a, v, ""));
     }
     /* clip: v < lo ? lo : v > hi ? hi : v */
     {
-        LLVMValueRef lo = klv_f32c(ir, gir_attr_float(n, "act_min", -INFINITY));
-        LLVMValueRef hi = klv_f32c(ir, gir_attr_float(n, "act_max", INFINITY));
+        LLVMValueRef lo = f32_like(ir, v, gir_attr_float(n, "act_min", -INFINITY));
+        LLVMValueRef hi = f32_like(ir, v, gir_attr_float(n, "act_max", INFINITY));
         LLVMValueRef above = LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOGT, v, hi, ""),
                                              hi, v, "");
         return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, LLVMRealOLT, v, lo, ""), lo, above, "");

@@ -63,6 +63,116 @@ static void maxpool_tap(KlvIr *ir, LLVMTypeRef et, int isf, int isu, int colmajo
     }
 }
 
+/* One output of a 2-D MaxPool at (oyi, oxi) of the plane at xp into yp.
+ * fast: every tap is inside the input (the caller knows), so the first tap
+ * starts the maximum and each later one is taken when greater, without
+ * bounds (LLVM vectorizes the loop of such outputs); else maxpool_tap's
+ * walk. */
+static void maxpool2d_out(KlvIr *ir, LLVMTypeRef et, int isf, int isu, const KlvDepth *dp,
+                          const KlvWin2 *w, const PoolMax *m, LLVMValueRef xp, LLVMValueRef yp,
+                          LLVMValueRef oyi, LLVMValueRef oxi, int fast)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef oy = klv_affine(ir, oyi, w->s[0], -w->p[0]), ox = klv_affine(ir, oxi, w->s[1], -w->p[1]);
+    LLVMValueRef best, at = klv_add(ir, klv_mul(ir, oyi, klv_i64(ir, w->OW)), oxi);
+    int64_t ky, kx;
+    if (fast) {
+        LLVMValueRef base = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, w->W)), ox), v, gt;
+        best = NULL;
+        for (ky = 0; ky < w->KH; ky++)
+            for (kx = 0; kx < w->KW; kx++) {
+                v = klv_load(ir, et, xp, klv_add(ir, base, klv_i64(ir, ky * w->d[0] * w->W + kx * w->d[1])));
+                if (!best) {
+                    best = v;
+                    continue;
+                }
+                gt = isf ? LLVMBuildFCmp(b, LLVMRealOGT, v, best, "")
+                         : LLVMBuildICmp(b, isu ? LLVMIntUGT : LLVMIntSGT, v, best, "");
+                best = LLVMBuildSelect(b, gt, v, best, "");
+            }
+        klv_store(ir, et, yp, at, best);
+        return;
+    }
+    LLVMBuildStore(b, isf ? klv_f32c(ir, -INFINITY) : LLVMConstInt(ir->i8, isu ? 0 : (unsigned long long)-128, 1),
+                   m->best);
+    LLVMBuildStore(b, LLVMConstInt(ir->i1, 0, 0), m->found);
+    for (ky = 0; ky < w->KH; ky++)
+        for (kx = 0; kx < w->KW; kx++)
+            maxpool_tap(ir, et, isf, isu, 0, dp, w->H, w->W, xp, klv_i64(ir, 0),
+                        klv_add(ir, oy, klv_i64(ir, ky * w->d[0])), klv_add(ir, ox, klv_i64(ir, kx * w->d[1])), m);
+    klv_store(ir, et, yp, at, LLVMBuildLoad2(b, et, m->best, ""));
+}
+
+/* First and end of the outputs along an axis whose window lies inside the
+ * input: o * s - p >= 0 and o * s - p + (k - 1) * d <= n - 1. */
+static void inside_range(int64_t n, int64_t on, int64_t k, int64_t s, int64_t d, int64_t p, int64_t *a,
+                         int64_t *e)
+{
+    int64_t last = n - 1 - (k - 1) * d + p; /* o * s <= last */
+    *a = (p + s - 1) / s;
+    *e = last < 0 ? 0 : last / s + 1;
+    if (*a > on)
+        *a = on;
+    if (*e > on)
+        *e = on;
+    if (*e < *a)
+        *e = *a;
+}
+
+/* A 2-D MaxPool without Indices: per output row, the outputs whose window
+ * lies inside the input (rows and columns worked out now) in a loop of
+ * their own with no bounds (maxpool2d_out fast), the others with them. */
+static void emit_maxpool2d(KlvIr *ir, LLVMTypeRef et, int isf, int isu, const KlvDepth *dp,
+                           const KlvWin2 *w, const char *name, KlvPlan *plan, int64_t planes)
+{
+    LLVMBuilderRef b = ir->b;
+    int64_t ya, ye, xa, xe;
+    PoolMax m;
+    KlvLoop lp, loy, lox;
+    LLVMValueRef xp, yp, rin;
+    LLVMBasicBlockRef fast, slow, next;
+    int k;
+    inside_range(w->H, w->OH, w->KH, w->s[0], w->d[0], w->p[0], &ya, &ye);
+    inside_range(w->W, w->OW, w->KW, w->s[1], w->d[1], w->p[1], &xa, &xe);
+    klv_kernel_begin(ir, name);
+    m.best = LLVMBuildAlloca(b, et, "best");
+    m.found = LLVMBuildAlloca(b, ir->i1, "found");
+    m.at = NULL;
+    lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+    xp = klv_gep(ir, et, klv_arg(ir, 0), klv_mul(ir, lp.iv, klv_i64(ir, w->H * w->W)));
+    yp = klv_gep(ir, et, klv_arg(ir, 1), klv_mul(ir, lp.iv, klv_i64(ir, w->OH * w->OW)));
+    loy = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, w->OH));
+    if (xa > 0) {
+        lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, xa));
+        maxpool2d_out(ir, et, isf, isu, dp, w, &m, xp, yp, loy.iv, lox.iv, 0);
+        klv_loop_end(ir, &lox);
+    }
+    rin = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, loy.iv, klv_i64(ir, ya), ""),
+                       LLVMBuildICmp(b, LLVMIntSLT, loy.iv, klv_i64(ir, ye), ""), "");
+    fast = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "inside");
+    slow = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "edge");
+    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+    LLVMBuildCondBr(b, rin, fast, slow);
+    for (k = 1; k >= 0; k--) {
+        LLVMPositionBuilderAtEnd(b, k ? fast : slow);
+        lox = klv_loop_begin(ir, klv_i64(ir, xa), klv_i64(ir, xe));
+        maxpool2d_out(ir, et, isf, isu, dp, w, &m, xp, yp, loy.iv, lox.iv, k);
+        klv_loop_end(ir, &lox);
+        LLVMBuildBr(b, next);
+    }
+    LLVMPositionBuilderAtEnd(b, next);
+    if (xe < w->OW) {
+        lox = klv_loop_begin(ir, klv_i64(ir, xe), klv_i64(ir, w->OW));
+        maxpool2d_out(ir, et, isf, isu, dp, w, &m, xp, yp, loy.iv, lox.iv, 0);
+        klv_loop_end(ir, &lox);
+    }
+    klv_loop_end(ir, &loy);
+    klv_loop_end(ir, &lp);
+    klv_kernel_end(ir);
+    plan->range = planes;
+    plan->work = w->OH * w->OW * w->KH * w->KW;
+}
+
 /* MaxPool, 1-D, 2-D or 3-D (gir_window's geometry, auto_pad included), f32, i8 or u8,
  * with or without the Indices output (storage_order 0 or 1), as pool() of
  * interp.c.  Outer loop over (batch, channel, output depth) planes; the
@@ -88,6 +198,10 @@ static int emit_maxpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
         return 0;
     H = win.H, W = win.W, OH = win.OH, OW = win.OW, s = win.s, d = win.d, p = win.p;
     taps = dp.KD * win.KH * win.KW;
+    if (!ind && xt->rank == 4 && dp.D == 1 && dp.KD == 1 && taps <= 64) {
+        emit_maxpool2d(ir, et, isf, isu, &dp, &win, name, plan, xt->dims[0] * xt->dims[1]);
+        return 1;
+    }
     klv_kernel_begin(ir, name);
     m.best = LLVMBuildAlloca(b, et, "best");
     m.found = LLVMBuildAlloca(b, ir->i1, "found");

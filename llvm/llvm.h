@@ -28,7 +28,11 @@ typedef struct {
     int order;   /* outer loop order: 1 (n, ocb, oy), oy innermost (the default);
                     2 (n, oy, ocb), oc blocks innermost (input rows reused) */
     int unroll;  /* input-channel loop unrolled by 1, 2 or 4 (must divide C) */
-    int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes */
+    int out;     /* output write: 1 unrolled per lane, 2 a loop over lanes; 3 pixel
+                    lanes (fp32, column stride 1: lanes are vl output pixels of a
+                    row, one accumulator per channel, stored as vectors; owb is
+                    then vl, unroll 1); 4 transposed in registers (fp32, owb <= vl,
+                    vl 8 or 16: one masked vector store per channel) */
     int threads; /* threads of the parallel-for: 1 one, 2 all of the program's */
 } KlvSchedule;
 
@@ -40,8 +44,10 @@ typedef struct {
     int threads;   /* threads of the parallel-for, the caller's included
                       (started once per program); 0: 2 */
     int opt_level; /* LLVM optimization 0..3; 0 means the default, 3 */
-    int fma;       /* 1: fused multiply-add in the fp32 Conv (faster; rounding
-                      then differs from the interpreter's by a few ulp) */
+    int fma;       /* 1: fused multiply-add (llvm.fmuladd) in the fp32 Conv (faster
+                      where the CPU has FMA; rounding then differs from the
+                      interpreter's by a few ulp); 0: the interpreter's bits.
+                      kiln run, bench and tune set it unless --exact */
     const KlvRecords *records;   /* best schedule per workload from these, NULL: none */
     const KlvSchedule *schedule; /* this schedule for every tunable kernel (it takes
                                     precedence over records); NULL: none */
@@ -190,6 +196,7 @@ typedef struct {
     int repeat;         /* timed runs per candidate (min and median kept); 0: 5 */
     double timeout_s;   /* time limit of one candidate (compile and runs); 0: 20 */
     int threads;        /* the program's threads; 0: 2 */
+    int fma;            /* KlvOptions.fma of the measured programs */
     KlvSearch search;   /* model-guided or random */
     double epsilon;     /* share of each model batch drawn at random; <0: 0, 0: 0.2 */
     unsigned seed;      /* random seed; 0: 1 */

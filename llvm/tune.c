@@ -190,6 +190,7 @@ static void child_measure(const Work *wk, const KlvSchedule *s, const KlvTuneOpt
         fault = KLV_FAULT_NONE;
     memset(&ko, 0, sizeof ko);
     ko.threads = o->threads;
+    ko.fma = o->fma;
     ko.schedule = s;
     out = calloc((size_t)wk->sub->noutput + 1, sizeof *out);
     if (!(p = klv_compile(wk->sub, &ko, &e))) {
@@ -338,7 +339,7 @@ static int random_schedule(const Work *wk, uint64_t *seed, KlvSchedule *out)
         s.vl = pick(seed, 2) ? host : host / 2;
         s.order = 1 + pick(seed, 2);
         s.unroll = unrolls[pick(seed, 3)];
-        s.out = 1 + pick(seed, 2);
+        s.out = 1 + pick(seed, 4); /* 3: pixel lanes, 4: transposed, where they fit */
         s.threads = 1 + pick(seed, 2);
         if (klv_schedule_resolve(wk->g, wk->n, &s, out))
             return 1;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # RUN: check_fp32.sh KILN MODEL INPUT WORKDIR [RUN_OPTION...]
-# --target cpu (with RUN_OPTIONs, e.g. --fma) against the fp32 interpreter on the same optimized graph
+# --target cpu (with RUN_OPTIONs, e.g. --exact) against the fp32 interpreter on the same optimized graph
 # (kiln opt -O; --target cpu runs those passes itself), every output within
-# 1e-5 relative L2.
+# 1e-5 relative L2; with --exact, equal (relative L2 0).
 set -eu
 kiln=$1 model=$2 input=$3 work=$4
 shift 4
+bound=1e-5
+for a in "$@"; do [ "$a" = --exact ] && bound=0; done
 mkdir -p "$work"
 "$kiln" opt "$model" -O > "$work/opt.gir"
 n=$("$kiln" run "$work/opt.gir" -i "$input" | grep -c '^output')
@@ -17,5 +19,5 @@ done
 "$kiln" run "$model" -i "$input" --target cpu "$@" "${cpu[@]}" > /dev/null
 "$kiln" run "$work/opt.gir" -i "$input" "${ref[@]}" > /dev/null
 for ((k = 0; k < n; k++)); do
-  "$kiln" compare "$work/cpu$k.npy" "$work/ref$k.npy" --max-rel-l2 1e-5
+  "$kiln" compare "$work/cpu$k.npy" "$work/ref$k.npy" --max-rel-l2 "$bound"
 done

@@ -5,17 +5,21 @@ set(LLVMT ${CMAKE_CURRENT_LIST_DIR})
 set(LLVM_WORK ${CMAKE_CURRENT_BINARY_DIR}/llvm-work)
 set(LLVM_MODELS ${CMAKE_BINARY_DIR}/models)
 
-# fp32: every output within 1e-5 relative L2 of the interpreter.
+# fp32 with --exact (no fused multiply-add): every output the interpreter's,
+# bit for bit (relative L2 0).
 foreach(m yolov3-tiny-small big cpumid resdw)
+  add_test(NAME llvm_fp32_exact_${m}
+    COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
+      ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/exact-${m} --exact)
+endforeach()
+# fp32 as --target cpu compiles it by default (the Conv's multiply-adds fused
+# where the CPU has FMA): every output within 1e-5 relative L2 of the
+# interpreter.  YOLOv3-tiny-small is not among them: it lands at 1.04e-5
+# (docs/llvm.md, "Numerics").
+foreach(m big cpumid resdw)
   add_test(NAME llvm_fp32_${m}
     COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
       ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fp32-${m})
-endforeach()
-# With fused multiply-adds (--fma) the bound still holds on these two.
-foreach(m big resdw)
-  add_test(NAME llvm_fp32_fma_${m}
-    COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
-      ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fma-${m} --fma)
 endforeach()
 # Every lowered op at once (cases/ops.gir from gen_ops.py; more in
 # cases/ops2.sh).
@@ -45,7 +49,7 @@ add_test(NAME llvm_run_bad_target_bad COMMAND ${EXPECT} 2
 add_test(NAME llvm_bench_no_model_bad COMMAND ${EXPECT} 2
   "kiln: bench: no model given (kiln bench --help)" -- $<TARGET_FILE:kiln> bench)
 add_test(NAME llvm_bench_bad_target_bad COMMAND ${EXPECT} 2
-  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)"
+  "kiln: bench: unknown target 'fpga' (ref, int8, cpu, cpu-exact, cpu-untuned, fpga-sim, onnxruntime)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga)
 add_test(NAME llvm_bench_bad_iters_bad COMMAND ${EXPECT} 2
   "kiln: bench: --iters needs a whole number from 1 to 100000, not '0'"

@@ -1,11 +1,12 @@
 /*
  * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
- *                  [--iters N] [--rounds R] [--threads N] [--fma] [--calib-random N] [--json]
+ *                  [--iters N] [--rounds R] [--threads N] [--exact] [--calib-random N] [--json]
  *                  [--report PREFIX] [--ort DIR] [--compiled DIR]
  * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
  * min, max, throughput and peak memory.  Each target runs in a child
  * process of its own, so its peak resident memory (getrusage) is its own;
- * cpu-fma is cpu compiled with fused multiply-adds (kiln run --fma);
+ * cpu fuses multiply-adds in the fp32 Conv (as kiln run does); cpu-exact is
+ * cpu without them (kiln run --exact: the interpreter's bits);
  * onnxruntime runs in node with onnxruntime-node on the same input file and
  * thread count; fpga-sim is the accelerator kiln compile wrote, in
  * Verilator, its figures the measured cycles at the plan's clock.  --compare prints the targets side by side, fastest first,
@@ -54,8 +55,8 @@ typedef struct {
     int warmup, iters;   /* untimed, then timed runs */
     int rounds;          /* times the target list is run in turn */
     int threads;         /* threads of cpu and onnxruntime */
-    int fma;             /* cpu: fused multiply-add in Conv */
-    const struct KlvRecords *records; /* cpu, cpu-fma: tuned schedules (--records) */
+    int exact;           /* cpu: no fused multiply-add in Conv (--exact) */
+    const struct KlvRecords *records; /* cpu, cpu-exact: tuned schedules (--records) */
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
     const char *compiled; /* fpga-sim: the kiln compile folder of the model */
@@ -133,7 +134,7 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
     KlvProgram *prog = NULL;
     double *t = calloc((size_t)s->iters + 1, sizeof *t);
     int i, cpu = strncmp(r->target, "cpu", 3) == 0, rc = 0;
-    int fma = s->fma || strcmp(r->target, "cpu-fma") == 0;
+    int fma = !s->exact && strcmp(r->target, "cpu-exact") != 0;
     if (!g) {
         fail(r, err.msg);
         goto out;
@@ -648,7 +649,7 @@ static void bench_usage(FILE *f)
     fprintf(f,
             "usage: kiln bench MODEL [--target ref|int8|cpu | --compare T1,T2,...] [options]\n"
             "  --target T        one target: ref (fp32 interpreter), int8 (int8 interpreter),\n"
-            "                    cpu (compiled through LLVM), cpu-fma (cpu with --fma),\n"
+            "                    cpu (compiled through LLVM), cpu-exact (cpu with --exact),\n"
             "                    cpu-untuned (cpu without --records),\n"
             "                    onnxruntime (fp32 .onnx models), fpga-sim (the accelerator of\n"
             "                    --compiled DIR in Verilator: its measured cycles at the plan's\n"
@@ -661,8 +662,8 @@ static void bench_usage(FILE *f)
             "  --iters N         timed runs (default 10)\n"
             "  --rounds R        run the targets in turn R times, timings merged (default 1)\n"
             "  --threads N       threads of cpu and onnxruntime (default 2)\n"
-            "  --fma             cpu: fused multiply-add in Conv (as kiln run --fma)\n"
-            "  --records FILE    cpu, cpu-fma: the best schedule per workload from kiln tune's\n"
+            "  --exact           cpu: no fused multiply-add in Conv (as kiln run --exact)\n"
+            "  --records FILE    cpu, cpu-exact: the best schedule per workload from kiln tune's\n"
             "                    records (cpu-untuned: the default schedules, to compare)\n"
             "  --calib-random N  int8 of an fp32 model: calibration inputs (default 2)\n"
             "  --report PREFIX   report files of --compare (default kiln-bench)\n"
@@ -675,7 +676,7 @@ static void bench_usage(FILE *f)
 static int is_target(const char *t)
 {
     return strcmp(t, "ref") == 0 || strcmp(t, "int8") == 0 || strcmp(t, "cpu") == 0 ||
-           strcmp(t, "cpu-fma") == 0 || strcmp(t, "cpu-untuned") == 0 ||
+           strcmp(t, "cpu-exact") == 0 || strcmp(t, "cpu-untuned") == 0 ||
            strcmp(t, "onnxruntime") == 0 ||
            strcmp(t, "fpga-sim") == 0;
 }
@@ -733,8 +734,8 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
                 return rc;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
-        } else if (strcmp(a, "--fma") == 0) {
-            s.fma = 1;
+        } else if (strcmp(a, "--exact") == 0) {
+            s.exact = 1;
         } else if (strcmp(a, "--records") == 0) {
             if (i + 1 >= argc)
                 return kiln_user_error("bench: %s needs a value", a);
@@ -777,7 +778,7 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
         snprintf(list, sizeof list, "%s", compare);
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (!is_target(tok))
-                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)", tok);
+                return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-exact, cpu-untuned, fpga-sim, onnxruntime)", tok);
             if (ntarget == MAX_TARGETS)
                 return kiln_user_error("bench: more than %d targets", MAX_TARGETS);
             targets[ntarget++] = tok;
@@ -787,7 +788,7 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
     } else {
         targets[ntarget++] = target ? target : "cpu";
         if (!is_target(targets[0]))
-            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-fma, cpu-untuned, fpga-sim, onnxruntime)",
+            return kiln_user_error("bench: unknown target '%s' (ref, int8, cpu, cpu-exact, cpu-untuned, fpga-sim, onnxruntime)",
                                    targets[0]);
     }
     for (i = 0; i < ntarget; i++)

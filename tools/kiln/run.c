@@ -37,8 +37,10 @@ static void run_usage(FILE *f)
                "                 plan where there is no GPU; not the PTX itself)\n"
                "  --threads N    threads of --target cpu (default 2)\n"
                "  --records FILE --target cpu: the best schedule per workload from kiln tune's records\n"
-               "  --fma          --target cpu: fused multiply-add in Conv (faster; differs from\n"
-               "                 the interpreter by rounding: 1e-6 to 1e-5 relative L2 on the test models)\n"
+               "  --exact        --target cpu: no fused multiply-add in Conv, so fp32 outputs are the\n"
+               "                 interpreter's bit for bit (by default the fp32 Conv fuses multiply and\n"
+               "                 add where the CPU has FMA: faster, and within 1e-5 relative L2 of the\n"
+               "                 interpreter on the test models; --fma says so explicitly)\n"
                "  --calib-random N  with --target int8 and an fp32 model: quantize first on N random inputs\n"
                "  --json         print output summaries as JSON\n");
     kiln_shape_usage(f);
@@ -276,7 +278,7 @@ int kiln_cmd_run(int argc, char **argv)
     const char *path = NULL, *target = "ref", *records = NULL;
     KlvRecords *recs = NULL;
     const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS], *dumps[MAX_TENSOR_ARGS];
-    int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 0;
+    int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 1;
     KlvProgram *prog = NULL;
     GirError err;
     GirGraph *g = NULL;
@@ -317,6 +319,8 @@ int kiln_cmd_run(int argc, char **argv)
             records = argv[++i];
         } else if (strcmp(a, "--fma") == 0) {
             fma = 1;
+        } else if (strcmp(a, "--exact") == 0) {
+            fma = 0;
         } else if (strcmp(a, "--threads") == 0) {
             if (i + 1 >= argc || (threads = atoi(argv[i + 1])) < 1)
                 return kiln_user_error("run: --threads needs a positive count");

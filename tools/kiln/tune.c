@@ -27,6 +27,8 @@ static void usage(FILE *f)
             "  --repeat R        timed runs per candidate; min and median kept (default 5)\n"
             "  --timeout S       seconds one candidate may take, compile included (default 20)\n"
             "  --threads N       threads of the kernels (default 2)\n"
+            "  --exact           measure the kernels without fused multiply-add (as kiln run\n"
+            "                    --exact: the fp32 interpreter's bits)\n"
             "  --seed S          random seed of the search (default 1)\n"
             "  --workloads I,J   tune only these workloads (numbers as --list prints them)\n"
             "  --list            print the workloads and stop\n"
@@ -180,6 +182,7 @@ int kiln_cmd_tune(int argc, char **argv)
     int i, nw = 0, list = 0, rc = KILN_OK, v, nsel = 0;
     double def_total = 0, best_total = 0;
     memset(&o, 0, sizeof o);
+    o.fma = 1;
     memset(&pr, 0, sizeof pr);
     o.trials = 32;
     for (i = 1; i < argc; i++) {
@@ -247,6 +250,8 @@ int kiln_cmd_tune(int argc, char **argv)
                 only = argv[++i];
             else
                 curve = argv[++i];
+        } else if (strcmp(a, "--exact") == 0) {
+            o.fma = 0;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
         } else if (strcmp(a, "-q") == 0) {

@@ -10,7 +10,7 @@ in=$MODELS/cpumid-input.npy
 r=$TMP/r.jsonl
 $KILN tune $m --workloads 4 --trials 3 --repeat 1 --records $r -q > $TMP/t1.txt
 test "$(wc -l < $r)" = 3
-grep -q '"schedule":{"owb":8,"vl":[0-9]*,"order":1,"unroll":1,"out":1,"threads":2}' <(head -n 1 $r)
+grep -Eq '"schedule":\{"owb":(16,"vl":16|8,"vl":8),"order":1,"unroll":1,"out":3,"threads":2\}' <(head -n 1 $r)
 $KILN tune $m --workloads 4 --trials 5 --repeat 1 --records $r -q > $TMP/t2.txt
 grep -q '^kiln tune: resuming from 3 records in ' $TMP/t2.txt
 test "$(wc -l < $r)" = 5
