@@ -442,23 +442,38 @@ static void fold_stage(HlsPlan *p, HlsStage *s, const HlsFoldCand *c, int n, int
  * the broken resources' prices double, and while the weight placement
  * slows a stage past the target (weights sent to DDR for want of on-chip
  * memory), block RAM's and URAM's do; FOLD_PRICE_ROUNDS rounds at most.
- * The stages trade a scarce resource for one that is left.  Unpriced: one
- * round at one price, and a plan that fits is taken however slow.  The
- * plan's stages are the last choice tried. */
-static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const int *nc, int64_t t,
-                     int priced, GirError *e)
+ * The stages trade a scarce resource for one that is left.  A stage the
+ * placement sent to DDR and slowed past the target takes, from then on,
+ * its cheapest array within the target among candidates timed with its
+ * weights from DDR (exact, hls_fold_cands; cx, ncx keep them for the
+ * following targets): the array a DDR weight stream keeps up with (fewer
+ * output lanes, narrower weight beats).  Unpriced: one round at one
+ * price, and a plan that fits is taken however slow.  The plan's stages
+ * are the last choice tried. */
+static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const int *nc,
+                     HlsFoldCand **cx, int *ncx, int pp_max, int64_t t, int priced, GirError *e)
 {
     double w[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
     int round, i, r, slow;
     char ob[160];
     for (round = 0; round < (priced ? FOLD_PRICE_ROUNDS : 1); round++) {
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
-        for (i = 0; i < p->nstage; i++)
-            fold_stage(p, &p->stages[i], c[i], nc[i], t, w);
+        for (i = 0; i < p->nstage; i++) {
+            if (cx[i])
+                fold_stage(p, &p->stages[i], cx[i], ncx[i], t, w);
+            else
+                fold_stage(p, &p->stages[i], c[i], nc[i], t, w);
+        }
         if (hls_plan_eval(p, 1, e) != 0 || p->ddr_bound)
             return 0;
-        for (slow = 0, i = 0; priced && i < p->nstage; i++)
-            slow |= p->stages[i].cycles > t + t / FOLD_SLACK;
+        for (slow = 0, i = 0; priced && i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            if (s->cycles <= t + t / FOLD_SLACK)
+                continue;
+            slow = 1;
+            if (!cx[i] && hls_is_conv(s) && s->whome == HLS_W_DDR)
+                cx[i] = hls_fold_cands(p, s, pp_max, 1, &ncx[i]);
+        }
         if (hls_plan_over_budget(p, ob, sizeof ob)) {
             for (r = 0; r < 5; r++)
                 if (hls_res_at(&p->total, r) > hls_res_at(&p->budget, r) + 1e-9)
@@ -483,10 +498,12 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, 
                        HlsStage *fold, GirError *e)
 {
     HlsFoldCand **c = calloc((size_t)p->nstage, sizeof *c);
+    HlsFoldCand **cx = calloc((size_t)p->nstage, sizeof *cx);
     int *nc = calloc((size_t)p->nstage, sizeof *nc);
+    int *ncx = calloc((size_t)p->nstage, sizeof *ncx);
     int64_t lo = 1, hi, t, best_ii = -1;
     int i;
-    if (!c || !nc)
+    if (!c || !nc || !cx || !ncx)
         gir_die("out of memory");
     memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
     memcpy(fold, init, sizeof *init * (size_t)p->nstage);
@@ -497,7 +514,7 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, 
     while (lo < hi) {
         int ok;
         t = lo + (hi - lo) / 2;
-        ok = fold_fits(p, init, c, nc, t, priced, e);
+        ok = fold_fits(p, init, c, nc, cx, ncx, pp_max, t, priced, e);
         /* priced: the fastest plan met; unpriced: the one of the shortest
          * target that fits, however slow its placement made it (a large
          * design that the search's give-back then trims) */
@@ -510,10 +527,14 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, 
         else
             lo = t + 1;
     }
-    for (i = 0; i < p->nstage; i++)
+    for (i = 0; i < p->nstage; i++) {
         free(c[i]);
+        free(cx[i]);
+    }
     free(c);
+    free(cx);
     free(nc);
+    free(ncx);
 }
 
 /* Search run `run`: step cost run % SEARCH_MODES; from the stages `init`

@@ -421,8 +421,10 @@ int main(int argc, char **argv)
     sim = cv_new();
     /* utilisation goals: 3x3 with channels a multiple of the array (for
      * PP > 4 more rows and output groups: the fill of the first rows is
-     * otherwise a larger share), and 1x1 */
-    fixed_case(sim, &c, a.seed, PP > 4 ? 24 : 12, 12, 2 * PE_IC, (PP > 4 ? 4 : 2) * PE_OC,
+     * otherwise a larger share; PP 7: 42 rows, a pixel count it divides),
+     * and 1x1 */
+    fixed_case(sim, &c, a.seed, PP == 7 ? 42 : PP > 4 ? 24 : 12, 12, 2 * PE_IC,
+               (PP > 4 ? 4 : 2) * PE_OC,
                KMAX >= 3 ? 3 : 1, 1,
                KMAX >= 3 ? 1 : 0, 0, 95);
     /* 1x1: with PP pixels per op, ICG = PP keeps the output at one beat a

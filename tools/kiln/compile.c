@@ -53,7 +53,7 @@ static void compile_usage(FILE *f)
             "            partitions' objects (where their target matches the records')\n"
             "  --pin     fix a conv layer's parallelism, e.g. --pin conv12=16x32x2\n"
             "  --pp-max  largest pixel parallelism the search may give a conv, 1..8\n"
-            "            (default 4; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
+            "            (default 8; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --max-latency-ms  latency bound: the fastest plan within it; exit 2 naming\n"
             "            the shortest latency reached when none is (a --plan is checked)\n"
             "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"

@@ -1,5 +1,5 @@
 # RUN: KILN
-# By default (--pp-max 4) the search takes PP 3 (between the powers of
+# By default (--pp-max 8) the search takes PP 3 (between the powers of
 # two), the 13-wide layers' groups run across row ends (span), and the plan
 # replays to the same figures; --pp-max 2 keeps every conv at PP 1 or 2;
 # --pp-max 8 on ZCU102 takes PP 5..8 somewhere and replays too.
