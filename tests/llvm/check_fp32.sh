@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# RUN: check_fp32.sh KILN MODEL INPUT WORKDIR [RUN_OPTION...]
+# RUN: check_fp32.sh KILN MODEL INPUT WORKDIR [--bound B] [RUN_OPTION...]
 # --target cpu (with RUN_OPTIONs, e.g. --exact) against the fp32 interpreter on the same optimized graph
 # (kiln opt -O; --target cpu runs those passes itself), every output within
-# 1e-5 relative L2; with --exact, equal (relative L2 0).
+# 1e-5 relative L2 (or B); with --exact, equal (relative L2 0).
 set -eu
 kiln=$1 model=$2 input=$3 work=$4
 shift 4
 bound=1e-5
+if [ "${1:-}" = --bound ]; then bound=$2; shift 2; fi
 for a in "$@"; do [ "$a" = --exact ] && bound=0; done
 mkdir -p "$work"
 "$kiln" opt "$model" -O > "$work/opt.gir"

@@ -14,13 +14,16 @@ foreach(m yolov3-tiny-small big cpumid resdw)
 endforeach()
 # fp32 as --target cpu compiles it by default (the Conv's multiply-adds fused
 # where the CPU has FMA): every output within 1e-5 relative L2 of the
-# interpreter.  YOLOv3-tiny-small is not among them: it lands at 1.04e-5
-# (docs/llvm.md, "Numerics").
+# interpreter; YOLOv3-tiny-small within 2e-5, since it lands at 1.04e-5,
+# over the 1e-5 (docs/llvm.md, "Numerics").
 foreach(m big cpumid resdw)
   add_test(NAME llvm_fp32_${m}
     COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/${m}.onnx
       ${LLVM_MODELS}/${m}-input.npy ${LLVM_WORK}/fp32-${m})
 endforeach()
+add_test(NAME llvm_fp32_yolov3-tiny-small
+  COMMAND ${LLVMT}/check_fp32.sh $<TARGET_FILE:kiln> ${LLVM_MODELS}/yolov3-tiny-small.onnx
+    ${LLVM_MODELS}/yolov3-tiny-small-input.npy ${LLVM_WORK}/fp32-yolov3-tiny-small --bound 2e-5)
 # Every lowered op at once (cases/ops.gir from gen_ops.py; more in
 # cases/ops2.sh).
 add_test(NAME llvm_fp32_ops
