@@ -30,6 +30,7 @@ typedef struct WinShape {
     int64_t ocg;      /* output groups in all */
     int64_t wpg;      /* weight beats per output group */
     int64_t wbanks;   /* weight banks (1, 2) */
+    int64_t wlead;    /* cycles tile 0's load ends before the first input beat */
     int64_t band;     /* output rows per band (kiln_conv cfg_band; 0: no bands) */
     int64_t *tail;    /* NULL, or the cycles of the last ntail output beats (a ring, PP > 1) */
     int64_t ntail;    /* its size */
@@ -103,10 +104,11 @@ static RowGroups row_groups(const WinShape *sh, int64_t oy, int64_t hout, int64_
  * after both the last op and the last input beat of this pass.  A tile's
  * weights stream one beat a cycle from when its bank is free (the previous
  * tile is loaded and the pass WBANKS earlier released it LAT cycles after
- * its last op). */
+ * its last op); tile 0's load ends wlead cycles before the first input
+ * beat (a sequencer that starts the input once it is in). */
 static int64_t win_cycles(const WinShape *sh)
 {
-    int64_t hout, wout, iy, q, t0 = 0, load_end = 0, res, span, npix;
+    int64_t hout, wout, iy, q, t0 = 0, load_end = -sh->wlead, res, span, npix;
     int64_t *wen, *end, *csa, *csb, *pend;
     OutState os = {-1, sh->tail, sh->ntail, 0};
     if (sh->h < 1 || sh->w < 1 || sh->k < 1 || (sh->s != 1 && sh->s != 2) || sh->p < 0 ||
@@ -347,14 +349,14 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      "DSP2X", "LBURAM", "CASC", NULL};
+                                      "DSP2X", "LBURAM", "CASC", "WBMERGE", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC, CV_WBMERGE };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
-                                      "stride", "pad", "tog", "ipace", "wpace", "band", NULL};
+                                      "stride", "pad", "tog", "ipace", "wpace", "band", "wlead", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
-       RT_BAND };
+       RT_BAND, RT_WLEAD };
 
 /* Line-buffer rows of kiln_conv: for KMAX, and with bands LBROWS. */
 static int64_t conv_rows(const int64_t *hw)
@@ -426,6 +428,7 @@ static void conv_shape(const int64_t *hw, const int64_t *rt, WinShape *shp)
     sh.ocg = ocg;
     sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
+    sh.wlead = hls_max64(0, rt[RT_WLEAD]);
     sh.band = hw[CV_BANDMAX] > 0 ? hls_max64(1, rt[RT_BAND]) : 0;
     sh.tail = NULL;
     sh.ntail = 0;
@@ -531,6 +534,7 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t tgm = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < ocgmax ? hw[CV_TOGMAX] : ocgmax;
     int64_t mw = 4 + hls_max64(1, hls_clog2(tgm)) + (hw[CV_WBANKS] == 2) + pp;
     double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
+    int wmerge = hw[CV_WBANKS] == 2 && hw[CV_WBMERGE] != 0;
     r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = 0.0;
     if (hw[CV_LBURAM] == 1) /* the line buffers in URAM288 (LBURAM) */
@@ -538,10 +542,13 @@ static HlsRes conv_resources(const int64_t *hw)
     else
         r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = lburam;
+    /* WBMERGE: the two banks one memory of 2 x WDEPTH words a lane */
     if (hw[CV_WURAM] == 1)
-        r.uram += (double)(hw[CV_WBANKS] * poc * hls_uram_for(hw[CV_WDEPTH], 8 * pic));
+        r.uram += (double)(wmerge ? poc * hls_uram_for(2 * hw[CV_WDEPTH], 8 * pic)
+                                  : hw[CV_WBANKS] * poc * hls_uram_for(hw[CV_WDEPTH], 8 * pic));
     else
-        wbram = (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
+        wbram = wmerge ? (double)poc * hls_bram36_for(2 * hw[CV_WDEPTH], 8 * pic)
+                       : (double)(hw[CV_WBANKS] * poc) * hls_bram36_for(hw[CV_WDEPTH], 8 * pic);
     r.bram36 += wbram;
     /* per output lane the parameter memories (bias 32, m_pos 16, m_neg 16,
      * shift 6 bits) of WBANKS x 2^ceil(log2 TOGMAX) words, each in LUTRAM
@@ -589,7 +596,7 @@ static HlsRes conv_resources(const int64_t *hw)
                   : (double)lanes * (double)(leaves - 1) * CV_LUT_ADD) +
             (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
-            (hw[CV_WBANKS] == 2 ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
+            (hw[CV_WBANKS] == 2 && !wmerge ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
     /* registered products, accumulators, requant stages, tree registers,
@@ -601,7 +608,9 @@ static HlsRes conv_resources(const int64_t *hw)
             : casc       ? (double)(lanes + pp) * casc_ff +
                                (double)(mw * (conv_tree_stages(hw) - tl))
                          : (double)macs * 16.0) +
-           (hw[CV_WURAM] != 1 && wbram == 0.0 ? (double)(hw[CV_WBANKS] * poc * 8 * pic) : 0.0) +
+           (hw[CV_WURAM] != 1 && wbram == 0.0
+                ? (double)((wmerge ? 1 : hw[CV_WBANKS]) * poc * 8 * pic)
+                : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
                             (casc ? 0.0 : (double)tree_reg_bits(l, tl))) +

@@ -42,10 +42,10 @@ static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
                                     "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
-                                    "SPAN", NULL};
+                                    "SPAN", "WBANKS", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN };
+       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -142,7 +142,7 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
                {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS},
-               {"SPAN", TS_SPAN}};
+               {"SPAN", TS_SPAN},   {"WBANKS", TS_WBANKS}};
     int i;
     size_t j;
     if (!d)
@@ -165,6 +165,10 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
         cv[hls_param_index(d->hw_params, "PP")] = 1;
     if (cv[hls_param_index(d->hw_params, "RQS")] <= 0) /* 0: RQS 1 */
         cv[hls_param_index(d->hw_params, "RQS")] = 1;
+    if (cv[hls_param_index(d->hw_params, "WBANKS")] != 2) /* 0: one bank */
+        cv[hls_param_index(d->hw_params, "WBANKS")] = 1;
+    /* two banks: one memory of 2 x WDEPTH words a lane (kiln_tsconv.v) */
+    cv[hls_param_index(d->hw_params, "WBMERGE")] = cv[hls_param_index(d->hw_params, "WBANKS")] == 2;
     if (cv[hls_param_index(d->hw_params, "WDEPTH")] <= 0)
         cv[hls_param_index(d->hw_params, "WDEPTH")] =
             hls_cdiv(hw[TS_CIMAX], hw[TS_PE_IC]) * hls_cdiv(hw[TS_COMAX], hw[TS_PE_OC]) *
@@ -220,6 +224,8 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     crt[hls_param_index(d->rt_params, "tog")] = tog;
     crt[hls_param_index(d->rt_params, "ipace")] = pace;
     crt[hls_param_index(d->rt_params, "wpace")] = pace;
+    /* tile 0's last beat to the first input beat: the go, the input's start */
+    crt[hls_param_index(d->rt_params, "wlead")] = TS_GOX + TS_RD + lat + fl;
     tconv = d->cycles(cv, crt);
     if (tconv < 0)
         return -1;

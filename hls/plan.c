@@ -404,8 +404,8 @@ static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 3}, {16, 4}, {16, 5},
                                     {16, 8}, {32, 1}, {32, 2}, {32, 3}, {32, 4}, {64, 1}};
 #define FOLD_NSIZES (int)(sizeof fold_sizes / sizeof fold_sizes[0])
 
-/* Whether fold set spec on engine size `size`, line buffers in URAM (lb 1)
- * or block RAM, can beat plan bar (more
+/* Whether fold set spec on engine size `size`, its memories as lb
+ * (HLS_FOLD_* bits) says, can beat plan bar (more
  * frames/s), judged without a search: the engine alone must fit the
  * budgets, and its frame alone (a lower bound of the interval, the
  * dataflow's segments come on top) must be shorter than bar's interval. */
@@ -453,8 +453,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     for (si = 0; si < nspec; si++) {
         if (is_auto)
             fo.fold = specs[si];
-        for (i = 0; i < FOLD_NSIZES * (b->uram > 0 ? 2 : 1); i++) {
-            int sz = i % FOLD_NSIZES, lb = i / FOLD_NSIZES; /* lb: line buffers in URAM */
+        /* each size with one weight bank and with two, and on boards with
+         * URAM its line buffers in block RAM and in URAM */
+        for (i = 0; i < FOLD_NSIZES * (b->uram > 0 ? 4 : 2); i++) {
+            int sz = i % FOLD_NSIZES, lb = i / FOLD_NSIZES; /* HLS_FOLD_* bits */
+            if (b->uram <= 0)
+                lb *= HLS_FOLD_WB2;
             HlsPlan *q;
             memset(&e2, 0, sizeof e2);
             if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
@@ -471,9 +475,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             }
             snprintf(q->fold.why, sizeof q->fold.why,
-                     "%s: %d conv layers on a %dx%d array, PP %d%s, %.1f frames/s",
+                     "%s: %d conv layers on a %dx%d array, PP %d%s%s, %.1f frames/s",
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
-                     q->fold.pp, lb ? ", line buffers in URAM" : "", q->fps);
+                     q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
+                     lb & HLS_FOLD_WB2 ? ", two weight banks" : "", q->fps);
             if (plan_better(q, best)) {
                 hls_plan_free(best);
                 best = q;

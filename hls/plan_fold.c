@@ -139,15 +139,55 @@ static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
     return d;
 }
 
+/* Layer l's cycles on the engine f->hw describes with tog output groups a
+ * tile (first: the run's first layer): the descriptor's exact cycles or its
+ * DDR bytes at bpc bytes a cycle, the longer; *ddr_bytes its DDR traffic
+ * (the descriptor, the weights once, the input once a tile, the output).
+ * -1 when kiln_tsconv rejects the shape. */
+static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const HlsFoldLayer *l,
+                                 int64_t tog, int first, double bpc, int64_t *ddr_bytes)
+{
+    int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
+    int64_t nt = hls_cdiv(hls_cdiv(l->cout, f->pe), tog);
+    HlsTsLayer t;
+    HlsTsBytes b;
+    uint32_t desc[32];
+    rt[hls_param_index(d->rt_params, "h")] = l->h;
+    rt[hls_param_index(d->rt_params, "w")] = l->w;
+    rt[hls_param_index(d->rt_params, "cin")] = l->cin;
+    rt[hls_param_index(d->rt_params, "cout")] = l->cout;
+    rt[hls_param_index(d->rt_params, "k")] = l->k;
+    rt[hls_param_index(d->rt_params, "stride")] = l->stride;
+    rt[hls_param_index(d->rt_params, "pad")] = l->pad;
+    rt[hls_param_index(d->rt_params, "tog")] = tog;
+    rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
+    rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
+    rt[hls_param_index(d->rt_params, "first")] = first;
+    c = d->cycles(f->hw, rt);
+    /* the descriptor the driver will write must hold the layer; its sizes
+     * are the DDR traffic */
+    t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, tog,
+                     l->qlo, l->qhi, 0, 0, 0};
+    if (c < 0 || hls_tsconv_desc(&t, f->pe, f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8,
+                                 desc, &b) < 0)
+        return -1;
+    *ddr_bytes = 128 + b.wbytes + nt * b.xbytes + b.ybytes;
+    ddr = (int64_t)((double)*ddr_bytes / bpc + 0.999999);
+    return hls_max64(c, ddr);
+}
+
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
- * pixels an op, its line buffers in URAM with lburam.  kiln_conv's exact
- * model needs K*K*ICG >= PP of every layer: -1 + e when a layer has less. */
-static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
+ * pixels an op, its memories as mem (HLS_FOLD_*) says: with two weight
+ * banks each is half of what one memory's blocks hold (kiln_conv WBMERGE),
+ * so tiles are half as deep.  kiln_conv's exact model needs K*K*ICG >= PP
+ * of every layer: -1 + e when a layer has less. */
+static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
     int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
     int64_t wholemax = 1, kkimin = -1, rqs; /* words a lane of the largest layer's whole weight set */
+    int64_t nb; /* weight banks */
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
     int i;
     if (!d)
@@ -170,8 +210,11 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
     /* results per requant lane: every layer's PP*PE_OC results complete
      * once every K*K*ICG cycles at most, so the least of them bounds it */
     rqs = hls_rq_share((int64_t)pp * pe, kkimin);
-    wdepth = fold_wdepth(pe, p->board.uram > 0, hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax)),
-                         hls_pow2ceil(wholemax));
+    nb = mem & HLS_FOLD_WB2 ? 2 : 1;
+    wdepth = fold_wdepth(pe, p->board.uram > 0,
+                         nb * hls_max64(FOLD_WDEPTH_MIN, hls_pow2ceil(kkimax)),
+                         nb * hls_pow2ceil(wholemax)) /
+             nb;
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
         int64_t kki = l->k * l->k * hls_cdiv(l->cin, pe), ocg = hls_cdiv(l->cout, pe);
@@ -218,12 +261,38 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
         else if (!strcmp(n, "PP"))
             v = pp;
         else if (!strcmp(n, "LBURAM"))
-            v = lburam;
+            v = (mem & HLS_FOLD_LBURAM) != 0;
+        else if (!strcmp(n, "WBANKS"))
+            v = nb;
         else if (!strcmp(n, "RQS"))
             v = rqs;
         else if (!strcmp(n, "SPAN")) /* per layer where its window takes it */
             v = pp > 1;
         f->hw[i] = v;
+    }
+    /* two banks: a tile loads while the pass before it computes, so
+     * smaller tiles hide more of a layer's load (only the first tile's is
+     * not hidden) at more passes over its input: each layer takes the tile
+     * (a divisor of its output groups, up to what a bank holds) of the
+     * fewest cycles, the larger on a tie */
+    if (nb == 2) {
+        togmax = 1;
+        for (i = 0; i < f->n; i++) {
+            HlsFoldLayer *l = &f->layers[i];
+            int64_t ocg = hls_cdiv(l->cout, pe), t, best = -1, db;
+            for (t = l->tog; t >= 1; t--) {
+                int64_t c;
+                if (ocg % t != 0)
+                    continue;
+                c = fold_layer_cycles(f, d, l, t, i == f->parts[l->part].first, bpc, &db);
+                if (c >= 0 && (best < 0 || c < best)) {
+                    best = c;
+                    l->tog = t;
+                }
+            }
+            togmax = hls_max64(togmax, l->tog);
+        }
+        f->hw[hls_param_index(d->hw_params, "TOGMAX")] = togmax;
     }
     f->res = d->resources(f->hw);
     f->cycles = 0;
@@ -233,35 +302,12 @@ static int fold_size(HlsPlan *p, int pe, int pp, int lburam, GirError *e)
     f->macs = 0;
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
-        int64_t ocg = hls_cdiv(l->cout, pe);
-        int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
-        int64_t nt = hls_cdiv(ocg, l->tog);
-        HlsTsLayer t;
-        HlsTsBytes b;
-        uint32_t desc[32];
-        rt[hls_param_index(d->rt_params, "h")] = l->h;
-        rt[hls_param_index(d->rt_params, "w")] = l->w;
-        rt[hls_param_index(d->rt_params, "cin")] = l->cin;
-        rt[hls_param_index(d->rt_params, "cout")] = l->cout;
-        rt[hls_param_index(d->rt_params, "k")] = l->k;
-        rt[hls_param_index(d->rt_params, "stride")] = l->stride;
-        rt[hls_param_index(d->rt_params, "pad")] = l->pad;
-        rt[hls_param_index(d->rt_params, "tog")] = l->tog;
-        rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
-        rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
-        rt[hls_param_index(d->rt_params, "first")] = i == f->parts[l->part].first;
-        c = d->cycles(f->hw, rt);
-        /* the descriptor the driver will write must hold the layer; its
-         * sizes are the DDR traffic (the input once a tile) */
-        t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
-                         l->qlo, l->qhi, 0, 0, 0};
-        if (c < 0 || hls_tsconv_desc(&t, pe, f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8,
-                                     desc, &b) < 0)
+        int64_t c = fold_layer_cycles(f, d, l, l->tog, i == f->parts[l->part].first, bpc,
+                                      &l->ddr_bytes);
+        if (c < 0)
             return gir_error_at(e, gir_loc_none(),
                                 "plan: layer '%s': kiln_tsconv rejects the layer's shape", l->node);
-        l->ddr_bytes = 128 + b.wbytes + nt * b.xbytes + b.ybytes;
-        ddr = (int64_t)((double)l->ddr_bytes / bpc + 0.999999);
-        l->cycles = hls_max64(c, ddr);
+        l->cycles = c;
         f->parts[l->part].cycles += l->cycles;
         f->ddr_bytes += l->ddr_bytes;
         f->macs += l->macs;
@@ -372,7 +418,7 @@ static void fold_segments(HlsPlan *p, const int *sphase, const int *soseg)
     free(sorted);
 }
 
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e)
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirError *e)
 {
     int *mark = calloc((size_t)p->nstage + 1, sizeof *mark);
     int *map = calloc((size_t)p->nstage + 1, sizeof *map);
@@ -453,7 +499,7 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, Gir
     free(map);
     free(phase);
     free(oseg);
-    if (fold_size(p, pe, pp, lburam, e) < 0)
+    if (fold_size(p, pe, pp, mem, e) < 0)
         return -1;
     return n;
 }

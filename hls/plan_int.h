@@ -195,11 +195,14 @@ int64_t hls_rq_share_conv(int64_t results, int64_t kki);
  * leaving a stage in the dataflow; each a --fold list of names, *specs
  * and its strings malloc'd.  Returns the count. */
 int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
+/* The shared engine's memories (hls_fold_apply's mem, bits): its line
+ * buffers in URAM (else block RAM); two weight banks in one memory, a
+ * tile loading while the pass before it computes (else one bank). */
+enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2 };
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
- * its line buffers in URAM (lburam 1) or block RAM; the count folded,
- * -1 + e. */
-int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int lburam, GirError *e);
+ * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */
+int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the

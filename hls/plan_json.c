@@ -371,7 +371,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv;
+    int64_t pe, oc, tog, ppv, lbv, wbv;
     int i, n;
     if (!o)
         return 0;
@@ -405,6 +405,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "LBURAM") &&
         get_int(hw, path, "$.fold.hw", "LBURAM", 0, p->board.uram > 0, 0, &lbv, e))
         return -1;
+    wbv = 1; /* absent: one weight bank */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "WBANKS") &&
+        get_int(hw, path, "$.fold.hw", "WBANKS", 1, 2, 0, &wbv, e))
+        return -1;
     for (i = 0; i < n; i++) {
         const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
         if (!cJSON_IsString(nd) || !nd->valuestring[0] || strchr(nd->valuestring, ','))
@@ -421,7 +425,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
             strcat(spec, ",");
         strcat(spec, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node")->valuestring);
     }
-    i = hls_fold_apply(p, spec, (int)pe, (int)ppv, (int)lbv, e);
+    i = hls_fold_apply(p, spec, (int)pe, (int)ppv,
+                       (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0), e);
     free(spec);
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;

@@ -48,6 +48,9 @@
 //   WMAX, CIMAX, COMAX  widest map, most input / output channels
 //   WDEPTH         weight words per output lane and bank (>= tile groups*K*K*cfg_icg)
 //   WBANKS         weight banks 1|2 (2 = load the next tile while computing)
+//   WBMERGE        1 (WBANKS = 2): both banks in one memory of 2*WDEPTH words
+//                  a lane, the bank its address's top part, so a URAM288
+//                  4096 deep holds two banks of 2048 (0: a memory a bank)
 //   PIPE           register levels in the adder tree (0..ceil(log2 PE_IC)),
 //                  spread evenly over the tree adders + accumulator
 //   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
@@ -116,6 +119,7 @@ module kiln_conv #(
     parameter integer COMAX   = 64,
     parameter integer WDEPTH  = ((CIMAX + PE_IC - 1) / PE_IC) * ((COMAX + PE_OC - 1) / PE_OC) * KMAX * KMAX,
     parameter integer WBANKS  = 1,
+    parameter integer WBMERGE = 0,
     parameter integer PIPE    = 1,
     parameter integer RQ_PIPE = 2,
     parameter integer PACK    = 1,
@@ -403,27 +407,43 @@ module kiln_conv #(
     genvar o, i, n, x;
     generate
         for (o = 0; o < PE_OC; o = o + 1) begin : g_wm
-            (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm0 [0:WDEPTH-1];
-            reg [8*PE_IC-1:0] r0;
             wire wsel = wl_w_we && wl_lane == o[15:0];
-            always @(posedge clk)
-                if (wsel && (WBANKS == 1 || !lb))
-                    wm0[wl_addr] <= w_tdata;
-            always @(posedge clk)
-                if (iss)
-                    r0 <= wm0[iss_wa];
-            if (WBANKS == 2) begin : g_b2
-                (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
-                reg [8*PE_IC-1:0] r1;
+            if (WBANKS == 2 && WBMERGE != 0) begin : g_bm
+                // both banks in one memory: bank b at words b*WDEPTH ..
+                localparam [WAB:0] WOFF = WDEPTH[WAB:0];
+                wire [WAB:0] wa = lb ? WOFF + {1'b0, wl_addr} : {1'b0, wl_addr};
+                wire [WAB:0] ra = cb ? WOFF + {1'b0, iss_wa} : {1'b0, iss_wa};
+                (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm [0:2*WDEPTH-1];
+                reg [8*PE_IC-1:0] rm;
                 always @(posedge clk)
-                    if (wsel && lb)
-                        wm1[wl_addr] <= w_tdata;
+                    if (wsel)
+                        wm[wa] <= w_tdata;
                 always @(posedge clk)
                     if (iss)
-                        r1 <= wm1[iss_wa];
-                assign wrd[o] = d_bk ? r1 : r0;
-            end else begin : g_b1
-                assign wrd[o] = r0;
+                        rm <= wm[ra];
+                assign wrd[o] = rm;
+            end else begin : g_bs
+                (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm0 [0:WDEPTH-1];
+                reg [8*PE_IC-1:0] r0;
+                always @(posedge clk)
+                    if (wsel && (WBANKS == 1 || !lb))
+                        wm0[wl_addr] <= w_tdata;
+                always @(posedge clk)
+                    if (iss)
+                        r0 <= wm0[iss_wa];
+                if (WBANKS == 2) begin : g_b2
+                    (* ram_style = WSTYLE *) reg [8*PE_IC-1:0] wm1 [0:WDEPTH-1];
+                    reg [8*PE_IC-1:0] r1;
+                    always @(posedge clk)
+                        if (wsel && lb)
+                            wm1[wl_addr] <= w_tdata;
+                    always @(posedge clk)
+                        if (iss)
+                            r1 <= wm1[iss_wa];
+                    assign wrd[o] = d_bk ? r1 : r0;
+                end else begin : g_b1
+                    assign wrd[o] = r0;
+                end
             end
         end
 

@@ -55,8 +55,9 @@
 // on master 0, 128 bytes), latch it and reset kiln_conv for one cycle
 // (its cfg_* then stable), start the weight, input and output channels in
 // the same cycle, wait until all three are done (the output's last B), next
-// layer.  The weights are loaded before the layer's first pass (WBANKS = 1:
-// the load is not hidden).
+// layer.  The first tile's weights are loaded before the layer's first pass
+// (the load is not hidden); with WBANKS = 2 each later tile streams into
+// the free bank while the pass before it computes.
 //
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
@@ -81,6 +82,9 @@
 //                   repetitions of a batch; the weights and the table stay.
 //                   A multiple of 4 KiB gives every frame the first
 //                   frame's write bursts, so its cycles
+//   WBANKS          1, or 2: kiln_conv's two weight banks in one memory of
+//                   2*WDEPTH words a lane (WBMERGE), tile t+1 loading
+//                   while pass t computes
 //
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
@@ -94,7 +98,9 @@
 //   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
 //   W0     weight beats of the first tile (the input waits for them)
 //   Tconv  kiln_conv's cycles of the layer (first input beat to last output
-//          beat; later tiles load as its model says, WBANKS = 1)
+//          beat; later tiles load as its model says; with WBANKS = 2
+//          tile 1's beats follow tile 0's, 2 + (4 + LAT + FL) cycles
+//          before the first input beat)
 //   Bend   the last B response after the conv's last beat: kiln_axi_wr's
 //          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
 //          for tiles, row ends cut them; a burst's AW waits for all of its
@@ -130,7 +136,8 @@ module kiln_tsconv #(
     parameter integer CNT_W     = 24,
     parameter integer PP        = 1,
     parameter integer MAP_STRIDE = 0,
-    parameter integer SPAN      = 0
+    parameter integer SPAN      = 0,
+    parameter integer WBANKS    = 1
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -309,7 +316,7 @@ module kiln_tsconv #(
     wire              cv_tvalid, cv_tready;
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
-                .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(1), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
+                .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
                 .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP),
                 .SPAN(SPAN)) u_conv (
         .clk(clk), .clk2x(clk), .rst(rst | crst),

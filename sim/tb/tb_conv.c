@@ -337,14 +337,14 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
                            KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0,
-                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC};
+                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC, 0 /* WBMERGE */};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
-    int64_t rt[11];
+    int64_t rt[12];
     int64_t pred;
     long cyc, ops;
     char desc[256];
@@ -362,6 +362,7 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
     rt[8] = 1; /* input a beat a cycle */
     rt[9] = 1; /* weights a beat a cycle */
     rt[10] = l->band;
+    rt[11] = 0; /* tile 0 loaded by the first input beat (wlead) */
     if (DW) { /* h, w, c, k, stride, pad */
         rt[3] = l->k;
         rt[4] = l->s;

@@ -25,7 +25,9 @@
  * (pixel parallelism, 1 when not defined; every layer's K*K*ICG >= it, as
  * kiln_conv's exact model needs), KILN_TB_RQS (results per requant lane,
  * 1 when not defined; every layer's K*K*ICG >= it), KILN_TB_SPAN (kiln_conv's
- * SPAN, 0 when not defined), KILN_TB_SHAPES (the layer table: 1, the one
+ * SPAN, 0 when not defined), KILN_TB_WBANKS (weight banks, 1 when not
+ * defined; 2: a tile loads while the pass before it computes), KILN_TB_TOG
+ * (the output groups a tile of the table's tiled layer), KILN_TB_SHAPES (the layer table: 1, the one
  * above, when not defined; 2, one for PP 3 to 8: 13x13 maps, which no PP
  * from 2 to 8 divides, a 7x7 map narrower than PP 8, every K*K*ICG >= 8 at
  * PE 8 with CIMAX 64), KILN_TB_MAP_STRIDE (the engine's
@@ -52,6 +54,15 @@
 #endif
 #ifndef KILN_TB_SPAN
 #define KILN_TB_SPAN 0
+#endif
+#ifndef KILN_TB_WBANKS
+#define KILN_TB_WBANKS 1
+#endif
+/* the tiled layer's output groups a tile (KILN_TB_TOG: more, smaller tiles) */
+#ifdef KILN_TB_TOG
+#define TOG(n) KILN_TB_TOG
+#else
+#define TOG(n) (n)
 #endif
 #ifndef KILN_TB_SHAPES
 #define KILN_TB_SHAPES 1
@@ -92,7 +103,7 @@ static const Shape shapes[NL] = {
     {12, 12, 8, 16, 3, 1, 1, 0, 2, -128, 127},
     {12, 12, 16, 24, 1, 1, 0, 0, 1, 0, 90},
     {12, 12, 24, 16, 3, 2, 1, 0, 2, -128, 127},
-    {6, 6, 16, 32, 3, 1, 1, 2, 2, -100, 100},
+    {6, 6, 16, 32, 3, 1, 1, TOG(2), 2, -100, 100},
     {6, 6, 32, 8, 1, 1, 0, 0, 0, -128, 127},
 };
 #else
@@ -103,7 +114,7 @@ static const Shape shapes[NL] = {
     /* h   w  cin cout k s p tog act qlo qhi */
     {13, 13, 8, 16, 3, 1, 1, 0, 2, -128, 127},
     {13, 13, 16, 16, 3, 2, 1, 0, 1, 0, 90},
-    {7, 7, 16, 64, 3, 1, 1, 4, 2, -100, 100},
+    {7, 7, 16, 64, 3, 1, 1, TOG(4), 2, -100, 100},
     {7, 7, 64, 24, 1, 1, 0, 0, 2, -128, 127},
     {7, 7, 24, 8, 3, 1, 1, 0, 0, -128, 127},
 };
@@ -233,7 +244,7 @@ static void hw_vec(int64_t *hw)
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
         {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
-        {"SPAN", KILN_TB_SPAN},
+        {"SPAN", KILN_TB_SPAN}, {"WBANKS", KILN_TB_WBANKS},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

@@ -18,7 +18,8 @@ module tb_tsconv_iv #(
     parameter integer RQS   = 1,
     parameter integer SPAN  = 0,
     parameter integer CIMAX = 32,
-    parameter integer COMAX = 32
+    parameter integer COMAX = 32,
+    parameter integer WBANKS = 1
 );
     localparam integer DW = 128, NB = DW / 8, NW = 1 << 15, QN = 64, LAT = 24;
     reg clk = 0, rst = 1;
@@ -48,7 +49,7 @@ module tb_tsconv_iv #(
 
     kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(CIMAX), .COMAX(COMAX),
                   .PIPE(1), .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4), .PP(PP),
-                  .RQS(RQS), .SPAN(SPAN)) dut (
+                  .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS)) dut (
         .clk(clk), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
         .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),

@@ -49,7 +49,7 @@ PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-3] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
-grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9], [0-9.]+ frames/s against 10.0 without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
+grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, two weight banks)?, [0-9.]+ frames/s against 10.0 without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
 # convs beside it fold together (faster than the tail alone, 16.8)
 /usr/bin/python3 - $TMP/b/plan.json <<'PY'
@@ -58,6 +58,9 @@ p = json.load(open(sys.argv[1]))
 names = [l["node"] for l in p["fold"]["layers"]]
 assert {"conv10", "conv12", "conv13", "conv14", "conv15", "conv18", "conv21", "conv22"} <= set(names), names
 assert p["figures"]["fps"] > 16.8, p["figures"]["fps"]
+# two weight banks: each tile after a layer's first loads while the pass
+# before it computes, so the search takes them on this board
+assert p["fold"]["hw"]["WBANKS"] == 2, p["fold"]["hw"]
 PY
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
@@ -131,3 +134,7 @@ if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/pp6.json --plan-o
 if grep -q 'fold.hw.PP' $TMP/err; then exit 1; fi
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/pp7.json --plan-only -o $TMP/h 2> $TMP/err; then exit 1; fi
 grep -q "pp7.json: \$.fold.hw.PP: 7 is not one of the shared engine's verified PP values (1 to 6, 8)" $TMP/err
+# fold.hw.WBANKS: 1 or 2
+/usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1])); p['fold']['hw']['WBANKS'] = 3; json.dump(p, open(sys.argv[2], 'w'))" $TMP/a/plan.json $TMP/wb3.json
+if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/wb3.json --plan-only -o $TMP/w 2> $TMP/err; then exit 1; fi
+grep -q 'wb3.json: \$.fold.hw.WBANKS' $TMP/err
