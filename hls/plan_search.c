@@ -577,7 +577,7 @@ static int latency_choice(HlsPlan *p, int fast, int runs, const int64_t *rii, co
 {
     int64_t ii_f, lat_f, best_lat;
     int r, q, best = fast;
-    if (rii[fast] < 0)
+    if (rii[fast] < 0 || p->interval_first)
         return fast;
     search_run(p, fast, user_pp, init, fold, save, grow, e);
     p->pp_max = user_pp;
