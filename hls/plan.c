@@ -306,6 +306,7 @@ again:
         hls_plan_free(p);
         return NULL;
     }
+    p->interval_first = o->interval_first;
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
     hls_plan_set_clk2x(p, clk2x);
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {

@@ -209,6 +209,9 @@ typedef struct {
     int pp_max;         /* largest PP the search may take (1..HLS_PP_MAX); 0: HLS_PP_MAX */
     double max_latency_ms; /* latency bound (--max-latency-ms); 0: none.  The plan with the
                             * shortest interval whose latency is within it */
+    int interval_first; /* --interval-first: the search keeps the plan of the shortest
+                         * interval whatever its latency (else one of an interval at most
+                         * 10% longer may be kept for its latency, hls/plan_search.c) */
     int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
                          * DSP48E2 FMAX allows it (hls_clk2x_fits) */
     const char *fold;   /* --fold: NULL or "none": no shared engine; "auto": the planner
@@ -253,6 +256,7 @@ typedef struct {
     double dsp_eff;      /* macs * fps / (DSP used * 2 * DSP clock) */
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
+    int interval_first;  /* HlsPlanOptions.interval_first */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
                           * the search found); set while a latency bound is sought */
     int64_t lat_goal;    /* latency bound in cycles (0: none): while the latency is above it,

@@ -24,8 +24,11 @@
 #define SEARCH_ROUNDS 4 /* grow / give back rounds of the search */
 #define SEARCH_MODES 4 /* step costs the search tries (step_cost) */
 #define FOLD_PRICE_ROUNDS 8 /* price doublings fold_fits tries at one target */
-#define FOLD_STARTS 3 /* folded starts of the search: one price; priced; priced with
-                       * exact candidates (fold_start) */
+#define FOLD_STARTS 5 /* folded starts of the search: one price; priced; priced with
+                       * exact candidates; the two priced ones without the DDR
+                       * re-pick (fold_start) */
+#define NEAR_PCT 10 /* a plan kept for its latency has an interval at most 10% longer */
+#define LAT_TRADE 4 /* ... and a latency shorter by more than 4x the interval share it gives up */
 #define FOLD_SLACK 50 /* a folded stage meets target t within t + t/50 (its cycles
                        * after weight placement against its candidate's) */
 
@@ -447,11 +450,12 @@ static void fold_stage(HlsPlan *p, HlsStage *s, const HlsFoldCand *c, int n, int
  * its cheapest array within the target among candidates timed with its
  * weights from DDR (exact, hls_fold_cands; cx, ncx keep them for the
  * following targets): the array a DDR weight stream keeps up with (fewer
- * output lanes, narrower weight beats).  Unpriced: one round at one
+ * output lanes, narrower weight beats); not with repick 0.  Unpriced: one round at one
  * price, and a plan that fits is taken however slow.  The plan's stages
  * are the last choice tried. */
 static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const int *nc,
-                     HlsFoldCand **cx, int *ncx, int pp_max, int64_t t, int priced, GirError *e)
+                     HlsFoldCand **cx, int *ncx, int pp_max, int64_t t, int priced, int repick,
+                     GirError *e)
 {
     double w[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
     int round, i, r, slow;
@@ -471,7 +475,7 @@ static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const in
             if (s->cycles <= t + t / FOLD_SLACK)
                 continue;
             slow = 1;
-            if (!cx[i] && hls_is_conv(s) && s->whome == HLS_W_DDR)
+            if (repick && !cx[i] && hls_is_conv(s) && s->whome == HLS_W_DDR)
                 cx[i] = hls_fold_cands(p, s, pp_max, 1, &ncx[i]);
         }
         if (hls_plan_over_budget(p, ob, sizeof ob)) {
@@ -493,9 +497,9 @@ static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const in
  * the budgets.  Where powers of two make the greedy's steps overshoot,
  * this spends the budget where the interval needs it.  fold gets the
  * stages (those of init when no target fits).  exact as hls_fold_cands,
- * priced as fold_fits. */
+ * priced and repick as fold_fits. */
 static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, int priced,
-                       HlsStage *fold, GirError *e)
+                       int repick, HlsStage *fold, GirError *e)
 {
     HlsFoldCand **c = calloc((size_t)p->nstage, sizeof *c);
     HlsFoldCand **cx = calloc((size_t)p->nstage, sizeof *cx);
@@ -514,7 +518,7 @@ static void fold_start(HlsPlan *p, const HlsStage *init, int pp_max, int exact, 
     while (lo < hi) {
         int ok;
         t = lo + (hi - lo) / 2;
-        ok = fold_fits(p, init, c, nc, cx, ncx, pp_max, t, priced, e);
+        ok = fold_fits(p, init, c, nc, cx, ncx, pp_max, t, priced, repick, e);
         /* priced: the fastest plan met; unpriced: the one of the shortest
          * target that fits, however slow its placement made it (a large
          * design that the search's give-back then trims) */
@@ -556,15 +560,68 @@ static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init,
     search(p, run % SEARCH_MODES, save, grow, e);
 }
 
+/* The run whose plan the latency steps (hls_finish_latency) take to the
+ * shortest latency among those of interval at most NEAR_PCT% above the
+ * fastest plan's (run `fast`) and whose latency is shorter than the
+ * fastest's by more than LAT_TRADE times the share of interval given up
+ * (ZCU104 YOLOv3-tiny: 4.8% of the interval for 29% of the latency, the
+ * fastest plan having more layers wait for whole frames in DDR); else
+ * `fast`.  rii, rlat: each run's interval (-1: DDR-bound) and latency
+ * before the latency steps; runs of the same two are finished once.
+ * fast_ii, fast_lat get the fastest plan's figures after the latency
+ * steps. */
+static int latency_choice(HlsPlan *p, int fast, int runs, const int64_t *rii, const int64_t *rlat,
+                          int user_pp, const HlsStage *init, const HlsStage *fold, HlsStage *save,
+                          char (*grow)[HLS_GROW_LEN], int64_t *fast_ii, int64_t *fast_lat,
+                          GirError *e)
+{
+    int64_t ii_f, lat_f, best_lat;
+    int r, q, best = fast;
+    if (rii[fast] < 0 || p->interval_first)
+        return fast;
+    search_run(p, fast, user_pp, init, fold, save, grow, e);
+    p->pp_max = user_pp;
+    hls_finish_latency(p, save, grow, e);
+    ii_f = p->interval;
+    lat_f = best_lat = p->latency;
+    *fast_ii = ii_f;
+    *fast_lat = lat_f;
+    for (r = 0; r < runs; r++) {
+        if (r == fast || rii[r] < 0 || rii[r] > rii[fast] + rii[fast] * NEAR_PCT / 100 ||
+            (rii[r] == rii[fast] && rlat[r] == rlat[fast]))
+            continue;
+        for (q = 0; q < r && !(rii[q] == rii[r] && rlat[q] == rlat[r]); q++)
+            ;
+        if (q < r)
+            continue; /* the same plan as run q's */
+        search_run(p, r, user_pp, init, fold, save, grow, e);
+        p->pp_max = user_pp;
+        if (p->ddr_bound)
+            continue;
+        hls_finish_latency(p, save, grow, e);
+        if (!p->ddr_bound && p->interval <= ii_f + ii_f * NEAR_PCT / 100 &&
+            p->latency < best_lat &&
+            (double)(lat_f - p->latency) / (double)lat_f >
+                LAT_TRADE * (double)(p->interval - ii_f) / (double)ii_f) {
+            best = r;
+            best_lat = p->latency;
+        }
+    }
+    return best;
+}
+
 void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
 {
     const HlsRes zero = {0};
     HlsStage *init = malloc(sizeof *init * (size_t)p->nstage);
     HlsStage *fold = malloc(sizeof *fold * (size_t)p->nstage * FOLD_STARTS);
-    int i, run, runs, best_run = 0, user_pp = p->pp_max;
-    int64_t best_ii = 0, best_lat = 0;
+    int i, run, runs, best_run = 0, fast, user_pp = p->pp_max;
+    int64_t best_ii = 0, best_lat = 0, fast_ii = 0, fast_lat = 0, *rii, *rlat;
     double best_share = 0.0;
-    if (!init || !fold)
+    runs = SEARCH_MODES * ((user_pp > 2 ? 2 : 1) + FOLD_STARTS);
+    rii = malloc(sizeof *rii * (size_t)runs);
+    rlat = malloc(sizeof *rlat * (size_t)runs);
+    if (!init || !fold || !rii || !rlat)
         gir_die("out of memory");
     /* the greedy search from the smallest design and the folded starts
      * under each step cost; the plan with the shortest interval (then
@@ -573,17 +630,21 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
     memcpy(init, p->stages, sizeof *init * (size_t)p->nstage);
     /* the folded starts: every resource at one price; priced; priced with
      * the candidates' exact DDR tiles and pace (each finds plans the others
-     * miss: KV260, ZCU104) */
+     * miss: KV260, ZCU104); the priced two again without the DDR re-pick
+     * (ZCU102's fastest plan needs it, ZCU104's shortest latency does not
+     * take it) */
     for (i = 0; i < FOLD_STARTS; i++)
-        fold_start(p, init, user_pp, i == 2, i > 0, fold + (size_t)i * (size_t)p->nstage, e);
+        fold_start(p, init, user_pp, i == 2 || i == 4, i > 0, i < 3,
+                   fold + (size_t)i * (size_t)p->nstage, e);
     /* from the smallest design each step cost with PP up to 2; with a larger
      * --pp-max each again with PP up to it (a larger limit changes the greedy
      * path: the smaller one's plan is kept where it is better) */
-    runs = SEARCH_MODES * ((user_pp > 2 ? 2 : 1) + FOLD_STARTS);
     for (run = 0; run < runs; run++) {
         double share;
         search_run(p, run, user_pp, init, fold, save, grow, e);
         share = hls_budget_share(&p->total, &zero, &p->budget);
+        rii[run] = p->ddr_bound ? -1 : p->interval;
+        rlat[run] = p->latency;
         if (run == 0 || p->interval < best_ii ||
             (p->interval == best_ii && (p->latency < best_lat ||
                                         (p->latency == best_lat && share < best_share)))) {
@@ -593,9 +654,21 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
             best_share = share;
         }
     }
+    fast = best_run;
+    best_run = latency_choice(p, best_run, runs, rii, rlat, user_pp, init, fold, save, grow,
+                              &fast_ii, &fast_lat, e);
     if (best_run != runs - 1)
         search_run(p, best_run, user_pp, init, fold, save, grow, e);
+    if (best_run != fast) {
+        size_t l = strlen(p->limit);
+        snprintf(p->limit + l, sizeof p->limit - l,
+                 "; kept for its latency over a plan of interval %lld cycles and latency "
+                 "%lld (the shortest interval found)",
+                 (long long)fast_ii, (long long)fast_lat);
+    }
     p->pp_max = user_pp;
     free(init);
     free(fold);
+    free(rii);
+    free(rlat);
 }

@@ -23,6 +23,9 @@
                                        "grown to X N to shorten the latency (A -> B cycles)",
                                        weights on chip); prints it
   check_plan.py longer A B             B has A's interval and a longer latency
+  check_plan.py for_latency FAST B     B's limit says it was kept for its latency over FAST's
+                                       interval and latency; B's interval at most 10% longer
+                                       and its latency shorter by more than 4x that share
   check_plan.py swap DIR OUT           a stage whose reason says its weights were "swapped on
                                        chip for X's" (X's reason the converse, X's weights from
                                        DDR, the latency in both reasons shorter after the swap
@@ -246,6 +249,21 @@ def longer(a, b):
         sys.exit("the step undone should keep the interval and lengthen the latency")
 
 
+def for_latency(fast, b):
+    import re
+    fa, fb = load(fast)["figures"], load(b)["figures"]
+    ia, la, ib, lb = (fa["interval_cycles"], fa["latency_cycles"], fb["interval_cycles"],
+                      fb["latency_cycles"])
+    print(f"interval {ia} / {ib}, latency {la} / {lb}")
+    m = re.search(r"kept for its latency over a plan of interval (\d+) cycles and latency (\d+)",
+                  fb["limit"])
+    if not m or (int(m.group(1)), int(m.group(2))) != (ia, la):
+        sys.exit(f"{b}/plan.json: the limit should name {ia} and {la}: {fb['limit']}")
+    if not (ia < ib <= ia * 1.1 and (la - lb) / la > 4 * (ib - ia) / ia):
+        sys.exit("the plan kept for its latency should be within 10% of the interval and "
+                 "shorter by more than 4x that share")
+
+
 def swap(d, out):
     import re
     p = load(d)
@@ -340,6 +358,8 @@ elif cmd == "unband":
     unband(sys.argv[2], sys.argv[3])
 elif cmd == "longer":
     longer(sys.argv[2], sys.argv[3])
+elif cmd == "for_latency":
+    for_latency(sys.argv[2], sys.argv[3])
 elif cmd == "swap":
     swap(sys.argv[2], sys.argv[3])
 elif cmd == "trade":

@@ -1,6 +1,6 @@
 /*
  * kiln compile MODEL --board B|FILE.xml [--clock MHZ] -o DIR [--plan plan.json]
- *                    [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N] [--json]
+ *                    [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N] [--interval-first] [--json]
  *                    [--calib DIR | --calib-random N] [--method M] [--plan-only]
  * Loads the model, quantizes an fp32 one (calibration as kiln quantize),
  * partitions it, plans the dataflow for the board (or replays a plan) and
@@ -40,7 +40,7 @@ static void compile_usage(FILE *f)
     fprintf(f,
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
-            "                    [--max-latency-ms X] [--clk2x on|auto|off]\n"
+            "                    [--max-latency-ms X] [--interval-first] [--clk2x on|auto|off]\n"
             "                    [--fold auto|none|LAYER,...]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
@@ -56,6 +56,9 @@ static void compile_usage(FILE *f)
             "            (default 8; PP 3, 5, 6, 7 fill the steps between powers of two)\n"
             "  --max-latency-ms  latency bound: the fastest plan within it; exit 2 naming\n"
             "            the shortest latency reached when none is (a --plan is checked)\n"
+            "  --interval-first  keep the plan of the shortest interval whatever its\n"
+            "            latency (default: a plan of an interval at most 10%% longer is kept\n"
+            "            where its latency is shorter by more than 4x that share)\n"
             "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
             "            where the board's DSP48E2 FMAX allows it: on, auto (plan both, keep\n"
             "            the faster), off (default); plan.json keeps the choice\n"
@@ -445,6 +448,8 @@ int kiln_cmd_compile(int argc, char **argv)
                                        argv[i], HLS_PP_MAX);
             }
             opts.pp_max = (int)v;
+        } else if (!strcmp(a, "--interval-first")) {
+            opts.interval_first = 1;
         } else if (!strcmp(a, "--max-latency-ms") && more) {
             char *end;
             opts.max_latency_ms = strtod(argv[++i], &end);
@@ -525,6 +530,11 @@ int kiln_cmd_compile(int argc, char **argv)
     if (plan_path && opts.pp_max) {
         free(pins);
         return kiln_user_error("compile: --pp-max and --plan exclude each other (a replay does not search)");
+    }
+    if (plan_path && opts.interval_first) {
+        free(pins);
+        return kiln_user_error("compile: --interval-first and --plan exclude each other "
+                               "(a replay does not search)");
     }
     if (qo.all) {
         free(pins);

@@ -18,6 +18,8 @@ print(f"latency {a['latency_cycles']} cycles in bands, {c['latency_cycles']} wit
       f"interval {a['interval_cycles']} / {c['interval_cycles']}")
 assert c["latency_cycles"] > a["latency_cycles"], (a, c)
 PY
+# conv4 (stages[4], 3x3, stride 1, in bands): a band of B rows takes B + 2 input rows
+ROWS=$($PYTHON -c "import json, sys; print(json.load(open(sys.argv[1]))['stages'][4]['band'] + 2)" $TMP/a/plan.json)
 $HERE/check_plan.py mutate $TMP/a/plan.json $TMP/bad.json 4 lbrows 99
-$SRC/tests/cli/expect.sh 2 "kiln: $TMP/bad.json: \$.stages[4].lbrows: line-buffer rows of a conv in bands, from its band's 4 input rows to its 10 padded input rows" -- $KILN compile $TMP/q.gir --board ultra96v2 --plan-only --plan $TMP/bad.json -o $TMP/d
+$SRC/tests/cli/expect.sh 2 "kiln: $TMP/bad.json: \$.stages[4].lbrows: line-buffer rows of a conv in bands, from its band's $ROWS input rows to its 10 padded input rows" -- $KILN compile $TMP/q.gir --board ultra96v2 --plan-only --plan $TMP/bad.json -o $TMP/d
 test ! -e $TMP/d
