@@ -66,7 +66,9 @@ if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --pla
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv99: no layer 'conv99' in the FPGA part of 'yolov3_tiny'" $TMP/err
-$KILN compile $M --calib-random 1 --board kv260 --fold conv12 -o $TMP/e > /dev/null
+# (--pp-max 4 here and below: what they check does not depend on PP, and
+# the search up to PP 8 takes three times as long)
+$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12 -o $TMP/e > /dev/null
 grep -q '^    kiln_tsconv #($' $TMP/e/rtl/kiln_top.v
 grep -Eq '"tsconv": \{"segment": [0-9]*, "unit": 1, "frames_in_flight": [1-3], "steps": (true|false), "layers": 1,' $TMP/e/rtl/regmap.json
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json --plan-only -o $TMP/f > /dev/null
@@ -97,7 +99,7 @@ test -e $TMP/h/rtl/kiln_tsconv.v
 # of the table), the frame's order puts each after what it reads, each
 # part's cycles are its layers' and the engine's the parts' sum.  A replay
 # gives the same parts; a hand-edited part or order is an error naming it.
-$KILN compile $M --calib-random 1 --board kv260 --fold conv10,conv12,conv13 --plan-only -o $TMP/p > /dev/null
+$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv10,conv12,conv13 --plan-only -o $TMP/p > /dev/null
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/p/plan.json --plan-only -o $TMP/q > /dev/null
 /usr/bin/python3 - $TMP/p/plan.json $TMP/q/plan.json $TMP/badp.json <<'PY'
 import json, sys
