@@ -50,9 +50,19 @@ typedef struct OutState {
 static void out_group(OutState *o, const WinShape *sh, int64_t t_first_result, int64_t tg,
                       int64_t npx)
 {
-    int64_t px, g;
+    int64_t px, g, n = npx * tg;
     if (sh->pp == 1) {
         o->last = t_first_result + (tg - 1) * sh->kki;
+        return;
+    }
+    if (!o->tail) {
+        /* the last of n beats, one a cycle, each no earlier than its
+         * result: the latest of (a beat's ready cycle + the beats after
+         * it), which for pixel 0's last group (kki >= 1) or first is the
+         * largest, or the previous last + n */
+        int64_t ready = t_first_result + (sh->kki >= 1 ? (tg - 1) * (sh->kki - 1) : 0) + n - 1;
+        if (n > 0)
+            o->last = hls_max64(o->last + n, ready);
         return;
     }
     for (px = 0; px < npx; px++)

@@ -45,13 +45,12 @@ int hls_param_index(const char *const *names, const char *name)
 
 int hls_param_index_from(const char *const *names, const char *name, int from)
 {
-    int i, j, n = 0;
-    while (names[n])
-        n++;
-    for (j = 0; j < n; j++) {
-        i = (from + j) % n;
+    int i;
+    for (i = from; names[i]; i++) /* from .. the end, then from the start */
         if (!strcmp(names[i], name))
             return i;
-    }
+    for (i = 0; i < from; i++)
+        if (!strcmp(names[i], name))
+            return i;
     return -1;
 }

@@ -45,7 +45,7 @@ const HlsEngineDesc *hls_engine_at(int i);
 
 /* Index of a parameter name in a NULL-terminated list, or -1. */
 int hls_param_index(const char *const *names, const char *name);
-/* The same, looking from index `from` (0 or more) on first, then from the
+/* The same, looking from index `from` (0 to the length of the list) on first, then from the
  * start: names asked in the list's order take one comparison each. */
 int hls_param_index_from(const char *const *names, const char *name, int from);
 

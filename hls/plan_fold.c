@@ -546,7 +546,7 @@ void hls_fold_finish(HlsPlan *p)
     if (p->max_latency_ms > 0)
         goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
     for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
-        for (st = 0; st < 2; st++) {
+        for (st = 0; st < (k == 1 ? 1 : 2); st++) { /* one frame: steps are the free run */
             kiln_sched_steady(n, unit, dur, k, st, &iv, &lat);
             ok = goal < 0 || lat <= goal;
             if (best_iv < 0 || ok > best_ok ||

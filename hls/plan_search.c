@@ -462,12 +462,8 @@ static int fold_fits(HlsPlan *p, const HlsStage *init, HlsFoldCand **c, const in
     char ob[160];
     for (round = 0; round < (priced ? FOLD_PRICE_ROUNDS : 1); round++) {
         memcpy(p->stages, init, sizeof *init * (size_t)p->nstage);
-        for (i = 0; i < p->nstage; i++) {
-            if (cx[i])
-                fold_stage(p, &p->stages[i], cx[i], ncx[i], t, w);
-            else
-                fold_stage(p, &p->stages[i], c[i], nc[i], t, w);
-        }
+        for (i = 0; i < p->nstage; i++)
+            fold_stage(p, &p->stages[i], cx[i] ? cx[i] : c[i], cx[i] ? ncx[i] : nc[i], t, w);
         if (hls_plan_eval(p, 1, e) != 0 || p->ddr_bound)
             return 0;
         for (slow = 0, i = 0; priced && i < p->nstage; i++) {

@@ -316,6 +316,14 @@ def trade(d, out_both, out_trim):
         mt = re.search(r"trimmed to (PE_OC|PE_IC|PP|LANES) (\d+) to make room for "
                        + re.escape(s["node"]) + r"'s growth \(latency (\d+) -> (\d+) cycles "
                        r"at the same interval\)", t["why"])
+        if not mt and re.search(r"grown to .* to shorten the latency \((\d+) -> \d+ cycles\)",
+                                t["why"]):
+            g = int(re.search(r"shorten the latency \((\d+) ->", t["why"]).group(1))
+            if g <= b:
+                # the trimmed stage was grown again by a later step, which
+                # replaced its reason: this pair cannot be undone alone
+                print(f"{s['node']} with {t['node']}: {t['node']} grown again later, skipped")
+                continue
         if not mt or (int(mt.group(3)), int(mt.group(4))) != (a, b):
             sys.exit(f"{s['node']} and {t['node']}: reasons disagree: {t['why']}")
         tkey, tn = mt.group(1).lower(), int(mt.group(2))
