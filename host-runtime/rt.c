@@ -977,6 +977,36 @@ static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st
     return KRT_OK;
 }
 
+/* After unit u's run failed with the device's own report (rc
+ * KRT_EDEVICE in *e: ERROR set, or the unit did not start), the other
+ * unit's run may still be writing into the model's buffers: wait for its
+ * done (unless st already shows it) before returning, and say in the
+ * message that it ended or that it did not within the timeout. */
+static void drain(Frames *r, const KilnSched *s, int u, uint32_t st, int rc, uint32_t *ier,
+                  KrtError *e)
+{
+    KrtModel *m = r->m;
+    KrtDev *d = m->d;
+    int o = 1 - u, by_irq, rc2;
+    uint32_t bit = o ? 8u : 2u;
+    KrtError e2;
+    size_t n;
+    if (rc != KRT_EDEVICE || s->cur[o] < 0 || (st & bit))
+        return;
+    rc2 = wr(d, REG_IER, o ? 2u : 1u, &e2);
+    if (rc2 == KRT_OK) {
+        *ier = o ? 2u : 1u;
+        rc2 = d->tr.ops->wait_done(d->tr.t, bit, r->timeout_ms, &by_irq, &e2);
+    }
+    n = strlen(e->msg);
+    if (rc2 == KRT_OK)
+        snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d ended",
+                 o, s->cur[o], m->order[s->ent[o]]);
+    else
+        snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d may "
+                 "still be running (%s)", o, s->cur[o], m->order[s->ent[o]], e2.msg);
+}
+
 int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
                    uint8_t *const *const *outputs, int timeout_ms, KrtError *e)
 {
@@ -1027,8 +1057,11 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
     for (;;) {
         int may = kiln_sched_may_pick(&s);
         for (u = 0; u < 2 && may; u++)
-            if (kiln_sched_pick(&s, u, &f, &k) && (rc = go(&r, u, f, k, e)))
+            if (kiln_sched_pick(&s, u, &f, &k) && (rc = go(&r, u, f, k, e))) {
+                s.cur[u] = -1; /* it did not start */
+                drain(&r, &s, u, 0, rc, &ier, e);
                 goto out;
+            }
         if (s.cur[0] < 0 && s.cur[1] < 0)
             break;
         if ((rc = wait_units(&r, &s, &ier, &st, e)))
@@ -1036,8 +1069,10 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
         for (u = 0; u < 2; u++) {
             if (s.cur[u] < 0 || !(st >> (2 * u + 1) & 1))
                 continue;
-            if ((rc = finish(&r, u, s.cur[u], s.ent[u], e)))
+            if ((rc = finish(&r, u, s.cur[u], s.ent[u], e))) {
+                drain(&r, &s, u, st, rc, &ier, e);
                 goto out;
+            }
             if ((f = kiln_sched_done(&s, u)) >= 0 &&
                 (rc = m->d->tr.ops->clock(m->d->tr.t, &m->done_at[f], e)) == KRT_OK)
                 m->ndone = f + 1;

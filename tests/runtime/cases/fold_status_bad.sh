@@ -6,7 +6,9 @@
 # (bits beyond 0-3), STATUS 0 after a start (the unit did not start),
 # STATUS busy after a done (no done of a running unit), ERROR bit 31 (a
 # SEGMENT the design does not have), a wait that times out (naming the
-# frame and segment each unit runs).  No Verilator build: yolov3-tiny-small
+# frame and segment each unit runs), an ERROR at unit 0's done while unit
+# 1 still runs (the call waits for unit 1's done before it returns and says
+# so).  No Verilator build: yolov3-tiny-small
 # folded for Ultra96-V2 as tests/sim/cases/yolov3_tiny_small_fold.sh, only
 # its regmap.json and weights.bin read.
 . $HERE/lib.sh
@@ -20,7 +22,8 @@ import json, os, socket, sys
 mode, path, regmap = sys.argv[1:4]
 h = int(json.load(open(regmap))["plan_hash"], 16)
 regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "never": 0, "busy": 1,
-        "bit31": 2, "timeout": 1}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+        "bit31": 2, "timeout": 1, "drain": 2}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+log = open(path + ".log", "w")
 s = socket.socket(socket.AF_UNIX)
 s.bind(path + ".tmp")
 os.rename(path + ".tmp", path)
@@ -29,6 +32,11 @@ c, _ = s.accept()
 f = c.makefile("rwb")
 for line in f:
     w = line.split()
+    log.write(line.decode())
+    log.flush()
+    if w[0] == b"wr" and mode == "drain" and int(w[1], 0) == 0 and int(w[2], 0) & 4:
+        # unit 1 started: it stays busy, and the next done of unit 0 reports an error
+        regs[0x04], regs[0x08] = 0x6, 0x2
     if w[0] == b"rd":
         f.write(b"ok %d\n" % regs.get(int(w[1], 0), 0))
     elif w[0] == b"put":
@@ -60,3 +68,8 @@ run_bad never "frame 0, segment 0: unit 0 did not start (STATUS 0x0)"
 run_bad busy "STATUS 0x00000001 after a done: no done of a running unit (mask 0x2)"
 run_bad bit31 "frame 0, segment 0: ERROR register 0x80000000 (bit 31: a SEGMENT the design does not have)"
 run_bad timeout "no done within 5 ms (unit 0: frame 0, segment 0; STATUS 0x1, ERROR 0x0)"
+# unit 0's run fails while unit 1's still runs: krt_run_frames waits for
+# unit 1's done (IER and the wait on its bit alone) before it returns
+run_bad drain "frame 1, segment 0: ERROR register 0x00000002 (an AXI error response on w0); unit 1's run of frame 0, segment 3 ended"
+tail -3 $TMP/f.sock.log | tee /dev/stderr | head -2 | tr '\n' '|' | grep -x 'wr 0x1c 0x2|wait 5000 0x8|'
+
