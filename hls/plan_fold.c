@@ -520,15 +520,17 @@ void hls_fold_eval(HlsPlan *p)
  * with 1 to KILN_SCHED_FLIGHT frames in flight, in steps or as the dones
  * come: the way with the shortest interval (then latency, then the fewest
  * frames) among those within --max-latency-ms when one is (more frames in
- * flight lengthen a frame's latency under load).  The interval is the steady state per
+ * flight lengthen a frame's latency under load), or one whose latency pays
+ * for the interval it gives up (hls_latency_pays, the search's rule; not
+ * with --interval-first).  The interval is the steady state per
  * frame and the latency a frame's first start to its last end there; the
  * whole plan's DDR cycles bound the interval. */
 void hls_fold_finish(HlsPlan *p)
 {
-    int n = p->nsegment + p->fold.npart, i, k, st;
-    int *unit;
-    long long *dur, iv, lat, best_iv = -1, best_lat = -1, goal = -1;
-    int ok, best_ok = 0;
+    enum { NWAYS = 2 * KILN_SCHED_FLIGHT };
+    int n = p->nsegment + p->fold.npart, i, k, st, c, f, best, nw = 0;
+    int *unit, wk[NWAYS], wst[NWAYS], wok[NWAYS];
+    long long *dur, wiv[NWAYS], wlat[NWAYS], goal = -1;
     if (p->fold.n == 0)
         return;
     unit = calloc((size_t)n + 1, sizeof *unit);
@@ -545,23 +547,31 @@ void hls_fold_finish(HlsPlan *p)
     }
     if (p->max_latency_ms > 0)
         goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
+    /* in steps: one frame is the free run, and more than three in flight
+     * wait as three do */
     for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
-        for (st = 0; st < (k == 1 ? 1 : 2); st++) { /* one frame: steps are the free run */
-            kiln_sched_steady(n, unit, dur, k, st, &iv, &lat);
-            ok = goal < 0 || lat <= goal;
-            if (best_iv < 0 || ok > best_ok ||
-                (ok == best_ok && (iv < best_iv || (iv == best_iv && lat < best_lat)))) {
-                best_ok = ok;
-                best_iv = iv;
-                best_lat = lat;
-                p->fold.flight = k;
-                p->fold.steps = st;
-            }
+        for (st = 0; st < (k == 1 || k > 3 ? 1 : 2); st++, nw++) {
+            kiln_sched_steady(n, unit, dur, k, st, &wiv[nw], &wlat[nw]);
+            wk[nw] = k;
+            wst[nw] = st;
+            wok[nw] = goal < 0 || wlat[nw] <= goal;
         }
+    /* the fastest way (within the bound when one is; then the shorter
+     * latency, then the fewer frames), unless one pays for its latency */
+    for (f = 0, c = 1; c < nw; c++)
+        if (wok[c] > wok[f] ||
+            (wok[c] == wok[f] && (wiv[c] < wiv[f] || (wiv[c] == wiv[f] && wlat[c] < wlat[f]))))
+            f = c;
+    for (best = f, c = 0; c < nw && !p->interval_first; c++)
+        if (wok[c] == wok[f] && wlat[c] < wlat[best] &&
+            hls_latency_pays(wiv[f], wlat[f], wiv[c], wlat[c]))
+            best = c;
+    p->fold.flight = wk[best];
+    p->fold.steps = wst[best];
     p->fold.dataflow = p->seg_cycles;
     p->fold.bound = p->fold.cycles > p->seg_cycles;
-    p->interval = hls_max64((int64_t)best_iv, p->ddr_cycles);
-    p->latency = (int64_t)best_lat;
+    p->interval = hls_max64((int64_t)wiv[best], p->ddr_cycles);
+    p->latency = (int64_t)wlat[best];
     free(unit);
     free(dur);
 }

@@ -137,6 +137,13 @@ void hls_take_cand(HlsPlan *p, HlsStage *s, const HlsFoldCand *c);
  * set): leaves the best plan found, evaluated, its reasons in grow and
  * what stopped it in p->limit.  save: room for p->nstage stages. */
 void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+/* Whether a plan of interval ii and latency lat is kept over the fastest
+ * (ii_f, lat_f) for its latency: ii at most HLS_NEAR_PCT% above ii_f, and
+ * lat shorter than lat_f by more than HLS_LAT_TRADE times the share of
+ * interval given up. */
+#define HLS_NEAR_PCT 10
+#define HLS_LAT_TRADE 4
+int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat);
 
 /* ---- hls/plan_latency.c: the latency steps ---- */
 

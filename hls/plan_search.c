@@ -27,8 +27,6 @@
 #define FOLD_STARTS 5 /* folded starts of the search: one price; priced; priced with
                        * exact candidates; the two priced ones without the DDR
                        * re-pick (fold_start) */
-#define NEAR_PCT 10 /* a plan kept for its latency has an interval at most 10% longer */
-#define LAT_TRADE 4 /* ... and a latency shorter by more than 4x the interval share it gives up */
 #define FOLD_SLACK 50 /* a folded stage meets target t within t + t/50 (its cycles
                        * after weight placement against its candidate's) */
 
@@ -556,10 +554,17 @@ static void search_run(HlsPlan *p, int run, int user_pp, const HlsStage *init,
     search(p, run % SEARCH_MODES, save, grow, e);
 }
 
+int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat)
+{
+    return ii <= ii_f + ii_f * HLS_NEAR_PCT / 100 && lat < lat_f &&
+           (double)(lat_f - lat) / (double)lat_f >
+               HLS_LAT_TRADE * (double)(ii - ii_f) / (double)ii_f;
+}
+
 /* The run whose plan the latency steps (hls_finish_latency) take to the
- * shortest latency among those of interval at most NEAR_PCT% above the
+ * shortest latency among those of interval at most HLS_NEAR_PCT% above the
  * fastest plan's (run `fast`) and whose latency is shorter than the
- * fastest's by more than LAT_TRADE times the share of interval given up
+ * fastest's by more than HLS_LAT_TRADE times the share of interval given up
  * (ZCU104 YOLOv3-tiny: 4.8% of the interval for 29% of the latency, the
  * fastest plan having more layers wait for whole frames in DDR); else
  * `fast`.  rii, rlat: each run's interval (-1: DDR-bound) and latency
@@ -583,7 +588,7 @@ static int latency_choice(HlsPlan *p, int fast, int runs, const int64_t *rii, co
     *fast_ii = ii_f;
     *fast_lat = lat_f;
     for (r = 0; r < runs; r++) {
-        if (r == fast || rii[r] < 0 || rii[r] > rii[fast] + rii[fast] * NEAR_PCT / 100 ||
+        if (r == fast || rii[r] < 0 || rii[r] > rii[fast] + rii[fast] * HLS_NEAR_PCT / 100 ||
             (rii[r] == rii[fast] && rlat[r] == rlat[fast]))
             continue;
         for (q = 0; q < r && !(rii[q] == rii[r] && rlat[q] == rlat[r]); q++)
@@ -595,10 +600,8 @@ static int latency_choice(HlsPlan *p, int fast, int runs, const int64_t *rii, co
         if (p->ddr_bound)
             continue;
         hls_finish_latency(p, save, grow, e);
-        if (!p->ddr_bound && p->interval <= ii_f + ii_f * NEAR_PCT / 100 &&
-            p->latency < best_lat &&
-            (double)(lat_f - p->latency) / (double)lat_f >
-                LAT_TRADE * (double)(p->interval - ii_f) / (double)ii_f) {
+        if (!p->ddr_bound && p->latency < best_lat &&
+            hls_latency_pays(ii_f, lat_f, p->interval, p->latency)) {
             best = r;
             best_lat = p->latency;
         }

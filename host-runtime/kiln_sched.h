@@ -26,7 +26,7 @@
 #ifndef KILN_SCHED_H
 #define KILN_SCHED_H
 
-#define KILN_SCHED_FLIGHT 3 /* frames in flight at most */
+#define KILN_SCHED_FLIGHT 8 /* frames in flight at most */
 
 /* The state of a run of frames. */
 typedef struct KilnSched {
