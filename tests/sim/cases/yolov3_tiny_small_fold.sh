@@ -128,4 +128,6 @@ unset KILN_SIM_AXI_ERROR
 if $TMP/bx/kiln-infer sim:$TMP/s.sock -m $TMP/a $MODELS/yolov3-tiny-small-input.npy -o $TMP/oe \
     --frames 3 2> $TMP/err; then exit 1; fi
 unserve
-grep -qx "kiln-infer: frame 0, segment 2: ERROR register 0x00004000 (an AXI error response on out3)" $TMP/err
+# (a run unit 1 still has going is waited for first: libkiln-rt's drain)
+cat $TMP/err
+grep -Eqx "kiln-infer: frame 0, segment 2: ERROR register 0x00004000 \(an AXI error response on out3\)(; unit 1's run of frame [0-9]+, segment [0-9]+ ended)?" $TMP/err
