@@ -41,7 +41,11 @@ void kiln_quant_usage(FILE *f)
             "                     weights on its input's calibration means\n"
             "  --channel-scales S auto | off (default): auto gives a conv -> LutI8 -> conv run\n"
             "                     and a conv -> MaxPool* -> depthwise conv run whose channels'\n"
-            "                     ranges are imbalanced a scale per channel\n",
+            "                     ranges are imbalanced a scale per channel\n"
+            "  --unsigned U       auto (default) | floor | off: auto gives a value that cannot\n"
+            "                     be negative (ReLU, Clip from 0, Sigmoid, HardSigmoid) 0..255\n"
+            "                     where its readers take it for free; floor also a table with a\n"
+            "                     small negative floor (HardSwish); off: all symmetric int8\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -51,7 +55,7 @@ static void quantize_usage(FILE *f)
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|mse|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
-            "                     [--channel-scales auto|off]\n");
+            "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -100,6 +104,16 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (strcmp(v, "auto") && strcmp(v, "off"))
             return kiln_user_error("%s: --channel-scales wants auto or off, not '%s'", cmd, v);
         o->channel_scales = strcmp(v, "auto") == 0;
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--unsigned") == 0) {
+        if (*i + 1 >= argc)
+            return kiln_user_error("%s: %s needs a value", cmd, s);
+        v = argv[++*i];
+        if (strcmp(v, "auto") && strcmp(v, "off") && strcmp(v, "floor"))
+            return kiln_user_error("%s: --unsigned wants auto, floor or off, not '%s'", cmd, v);
+        o->unsigned_acts = strcmp(v, "auto") == 0 ? 0 : strcmp(v, "off") == 0 ? -1 : 1;
         o->given = 1;
         return KILN_OK;
     }
@@ -277,7 +291,8 @@ int kiln_quant_flags(const KilnQuantOpts *o)
 {
     return (o->per_tensor_outputs ? KILN_Q_PER_TENSOR_OUTPUTS : 0) |
            (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0) |
-           (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0);
+           (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0) |
+           (o->unsigned_acts < 0 ? KILN_Q_SIGNED : 0) | (o->unsigned_acts > 0 ? KILN_Q_FLOOR : 0);
 }
 
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
@@ -317,8 +332,9 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     cs.ratio = KILN_CS_RATIO;
     cs.max_table = KILN_CS_MAX_TABLE;
     cs.budget = KILN_CS_BUDGET;
-    *out = gir_quantize_cs(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
-                           notes, &err);
+    *out = gir_quantize_u(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
+                          (flags & KILN_Q_SIGNED) ? 0 : (flags & KILN_Q_FLOOR) ? 2 : 1, notes,
+                          &err);
     free(thr);
     free(chthr);
     free(chmean);
@@ -395,6 +411,16 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
             if (q->vals[i].chscale && q->vals[i].kind == GIR_VAL_NODE)
                 cJSON_AddItemToArray(fp, cJSON_CreateString(q->vals[i].name));
         cJSON_AddItemToObject(root, "channel_scales", fp);
+        fp = cJSON_CreateArray();
+        for (i = 0; i < q->nval; i++)
+            if (q->vals[i].zp && q->vals[i].kind == GIR_VAL_NODE) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "value", q->vals[i].name);
+                cJSON_AddNumberToObject(o, "zero_point", q->vals[i].zp);
+                cJSON_AddNumberToObject(o, "scale", q->vals[i].scale);
+                cJSON_AddItemToArray(fp, o);
+            }
+        cJSON_AddItemToObject(root, "unsigned", fp);
         s = cJSON_Print(root);
         puts(s);
         free(s);
@@ -420,6 +446,13 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
                 lo = v->chscale[c] < lo ? v->chscale[c] : lo;
             printf("channel scales %s: %d channels, %.3g to %.3g\n", v->name, v->nchscale,
                    (double)lo, (double)v->scale);
+        }
+        for (i = 0; i < q->nval; i++) {
+            const GirValue *v = &q->vals[i];
+            if (v->zp && v->kind == GIR_VAL_NODE)
+                printf("unsigned %s: zero point %d, %s%.3g (real %.4g to %.4g)\n", v->name, v->zp,
+                       v->chscale ? "largest scale " : "scale ", (double)v->scale,
+                       (double)(-128 - v->zp) * v->scale, (double)(127 - v->zp) * v->scale);
         }
         for (i = 0; i < n; i++)
             if (rows[i].is_output)
