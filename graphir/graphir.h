@@ -589,8 +589,10 @@ typedef struct {
 GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           const double *const *chmean, const GirChanScaleOpts *cs,
                           GirQuantNote **notes, GirError *e);
-/* gir_quantize_cs with unsigned activations on (unsig 1, what gir_quantize_cs
- * does) or off (0: every int8 value symmetric, zero point 0): a value that
+/* gir_quantize_cs with unsigned activations on (unsig 1), with small
+ * negative floors too (2), or off (0, what gir_quantize_cs does: every int8
+ * value symmetric, zero point 0), and the nodes of g where keep_fp32_nodes (NULL:
+ * none; one byte per node) is not 0 kept in fp32 (mixed precision): a value that
  * cannot be negative (a Conv with a fused ReLU or Clip from 0 up, a LutI8
  * table >= 0 on every input code) whose readers all take a zero point for
  * free (a Conv without padding, a LutI8, an op kept in fp32) gets 0..255 on
@@ -601,7 +603,7 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
  * the same. */
 GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float *const *chthr,
                          const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
-                         GirQuantNote **notes, GirError *e);
+                         const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e);
 /* 1 when f32 value v of g may get per-channel scales from gir_quantize_cs
  * (calibration keeps its channels' largest |x| then): a Conv's output read
  * by a LutI8 chain, or such a chain's result read by Convs only. */

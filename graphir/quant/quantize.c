@@ -47,6 +47,7 @@ typedef struct {
     GirQuantNote *notes;     /* per old node */
     int uopt;                /* unsigned activations where a value cannot be
                               * negative (gir_quantize_u) */
+    const unsigned char *keepf; /* per old node: kept in fp32 by request, or NULL */
 } Q;
 
 /* A name not yet used in q: base, else base + suffix (+ counter). */
@@ -1449,12 +1450,12 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
                           const double *const *chmean, const GirChanScaleOpts *cs,
                           GirQuantNote **notes, GirError *e)
 {
-    return gir_quantize_u(g, thresholds, chthr, chmean, cs, 1, notes, e);
+    return gir_quantize_u(g, thresholds, chthr, chmean, cs, 0, NULL, notes, e);
 }
 
 GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float *const *chthr,
                          const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
-                         GirQuantNote **notes, GirError *e)
+                         const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e)
 {
     Q s;
     GirArena *tmp;
@@ -1468,6 +1469,7 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
     s.chthr = chthr;
     s.chmean = chmean;
     s.uopt = unsig;
+    s.keepf = keep_fp32_nodes;
     s.q = gir_graph_new(g->name ? g->name : "");
     s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
     s.q->opset = g->opset;
@@ -1505,6 +1507,10 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
         s.notes[i].op = n->op;
         if (s.absorbed[i])
             continue;
+        if (s.keepf && s.keepf[i]) {
+            keep_fp32(&s, i, "kept in fp32 as asked (--fp32)");
+            continue;
+        }
         switch (n->op) {
         case GIR_OP_CONV:
         case GIR_OP_GEMM:
