@@ -12,7 +12,8 @@
 # byte for byte with the zero points, the CPU back end gives the int8
 # interpreter's output byte for byte, and kiln compile puts every conv and
 # the table on the FPGA (the same engines: the zero point is in the biases
-# and the table).
+# and the table).  --fp32 keeps a named node in fp32 with a report line and
+# refuses a name that is no node.
 set -euo pipefail
 kiln=$1 work=$2
 mkdir -p "$work"
@@ -45,3 +46,14 @@ echo "--target cpu byte for byte --target int8"
 "$kiln" compile "$work/auto.gir" --board zcu104 -o "$work/fpga" --plan-only > "$work/compile.txt"
 grep -q ' 4 FPGA layers, ' "$work/compile.txt" || { cat "$work/compile.txt"; exit 1; }
 echo "kiln compile: the three convs and the table on the FPGA"
+# --fp32 keeps a node in fp32 (mixed precision) with a report line; a name
+# that is no node is refused (exit 2).
+"$kiln" quantize "$work/m.onnx" --calib-random 4 --calib-backend ref --report -i "$work/in.npy" \
+  --fp32 conv1 > "$work/fp32.txt"
+grep -q '^fp32 node conv1 (Conv): kept in fp32 as asked (--fp32)$' "$work/fp32.txt"
+grep -q '^method minmax, 4 calibration inputs, 2 of 4 nodes int8$' "$work/fp32.txt"
+rc=0
+"$kiln" quantize "$work/m.onnx" --calib-random 1 --fp32 conv1,nosuch > /dev/null 2> "$work/bad.err" || rc=$?
+test "$rc" = 2
+grep -q "^kiln: quantize: --fp32: no node named 'nosuch'$" "$work/bad.err"
+echo "--fp32: conv1 kept in fp32; an unknown node refused"
