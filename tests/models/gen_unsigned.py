@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""A seeded 1x1 conv + ReLU -> 1x1 conv -> HardSigmoid -> 1x1 conv chain: two
-values that cannot be negative (the ReLU'd conv output, the HardSigmoid's),
-each read by a conv without padding, so `kiln quantize` gives both 0..255
-(docs/quant.md "Unsigned activations"; test quant_unsigned).
+"""A seeded 1x1 conv + ReLU -> 1x1 conv -> HardSigmoid -> 1x1 conv + ReLU
+chain: three values that cannot be negative (the ReLU'd conv outputs, the
+HardSigmoid's), read by a conv without padding or the graph output, so
+`kiln quantize --unsigned auto` gives each 0..255 (docs/quant.md "Unsigned
+activations"; test quant_unsigned).  The output is a head conv: one scale
+per channel, and unsigned.
 
 usage: gen_unsigned.py OUT.onnx INPUT.npy
 """
@@ -30,7 +32,8 @@ def main():
         helper.make_node("Relu", ["c0"], ["r0"], "relu0"),
         helper.make_node("Conv", ["r0", "w1"], ["c1"], "conv1", kernel_shape=[1, 1]),
         helper.make_node("HardSigmoid", ["c1"], ["h1"], "hsig1", alpha=0.2, beta=0.5),
-        helper.make_node("Conv", ["h1", "w2"], ["y"], "conv2", kernel_shape=[1, 1]),
+        helper.make_node("Conv", ["h1", "w2"], ["c2"], "conv2", kernel_shape=[1, 1]),
+        helper.make_node("Relu", ["c2"], ["y"], "relu2"),
     ]
     g = helper.make_graph(nodes, "unsigned",
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 32, 32])],
