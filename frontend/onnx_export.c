@@ -679,6 +679,13 @@ static int export_node(Exp *x, const GirNode *n)
         if (n->in[i] >= 0 && g->vals[n->in[i]].layout == GIR_LAYOUT_NHWC)
             return exp_fail(x, n, "input '%s' is NHWC; ONNX ops take NCHW",
                             g->vals[n->in[i]].name);
+    for (i = 0; i < n->nin + n->nout; i++) {
+        int v = i < n->nin ? n->in[i] : n->out[i - n->nin];
+        if (v >= 0 && g->vals[v].zp)
+            return exp_fail(x, n, "value '%s' has zero point %d (kiln quantize --unsigned): no "
+                            "QDQ form yet; quantize with --unsigned off to export",
+                            g->vals[v].name, g->vals[v].zp);
+    }
     switch (n->op) {
     case GIR_OP_YOLO:
         return exp_fail(x, n, "YoloHead has no ONNX form");

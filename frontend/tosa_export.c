@@ -1357,6 +1357,13 @@ static int write_node(Wr *w, const GirNode *n)
     for (k = 0; k < n->nin; k++)
         if (n->in[k] >= 0 && !gir_type_is_static(&w->g->vals[n->in[k]].type))
             return wr_fail(w, "input %d has no static shape", k);
+    for (k = 0; k < n->nin + n->nout; k++) {
+        int v = k < n->nin ? n->in[k] : n->out[k - n->nin];
+        if (v >= 0 && w->g->vals[v].zp)
+            return wr_fail(w, "value '%s' has zero point %d (kiln quantize --unsigned): no TOSA "
+                           "form yet; quantize with --unsigned off", w->g->vals[v].name,
+                           w->g->vals[v].zp);
+    }
     switch (n->op) {
     case GIR_OP_CONV: return wr_conv(w);
     case GIR_OP_MAXPOOL:

@@ -297,11 +297,12 @@ void gir_copy_scale(GirGraph *gd, int dst, const GirGraph *gs, int src)
         gir_set_chscale(gd, dst, v->chscale, v->nchscale);
     else
         gir_set_chscale(gd, dst, &v->scale, 1);
+    gd->vals[dst].zp = v->zp;
 }
 
 int gir_same_scale(const GirValue *a, const GirValue *b)
 {
-    if (a->scale != b->scale || a->nchscale != b->nchscale)
+    if (a->scale != b->scale || a->nchscale != b->nchscale || a->zp != b->zp)
         return 0;
     return a->nchscale == 0 ||
            memcmp(a->chscale, b->chscale, sizeof *a->chscale * (size_t)a->nchscale) == 0;

@@ -164,6 +164,9 @@ typedef struct {
     const float *chscale; /* per-channel scales (channel axis: 1, the last when NHWC),
                              in the graph's arena; NULL: scale for the whole tensor */
     int nchscale;     /* entries of chscale (the channel count); 0 without */
+    int zp;           /* int8 values: zero point, real value = (q - zp) * scale; 0
+                         (symmetric), or -128 for an unsigned value: 0..255 on
+                         scale max / 255, stored as q - 128 (docs/quant.md) */
 } GirValue;
 
 /* Attribute kinds, as in ONNX. */
@@ -231,7 +234,8 @@ void gir_set_chscale(GirGraph *g, int v, const float *s, int n);
 /* Copy value src's scale (per tensor or per channel) of graph gs to value
  * dst of graph gd. */
 void gir_copy_scale(GirGraph *gd, int dst, const GirGraph *gs, int src);
-/* 1 when a and b have the same scale (per tensor or per channel). */
+/* 1 when a and b have the same scale (per tensor or per channel) and zero
+ * point. */
 int gir_same_scale(const GirValue *a, const GirValue *b);
 /* The scale of element i (row-major over v's dims) of int8 value v: its
  * channel's with per-channel scales, else v->scale. */
@@ -585,6 +589,21 @@ typedef struct {
 GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const float *const *chthr,
                           const double *const *chmean, const GirChanScaleOpts *cs,
                           GirQuantNote **notes, GirError *e);
+/* gir_quantize_cs with unsigned activations on (unsig 1), with small
+ * negative floors too (2), or off (0, what gir_quantize_cs does: every int8
+ * value symmetric, zero point 0), and the nodes of g where keep_fp32_nodes (NULL:
+ * none; one byte per node) is not 0 kept in fp32 (mixed precision): a value that
+ * cannot be negative (a Conv with a fused ReLU or Clip from 0 up, a LutI8
+ * table >= 0 on every input code) whose readers all take a zero point for
+ * free (a Conv without padding, a LutI8, an op kept in fp32) gets 0..255 on
+ * threshold / 255, stored as q - 128 with zero point -128 (GirValue.zp):
+ * a reading Conv's bias absorbs the zero point, a producing Conv's bias
+ * the offset of 128 output steps, a table is indexed and filled
+ * accordingly.  No kernel changes: the int8 form and its arithmetic are
+ * the same. */
+GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                         const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
+                         const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e);
 /* 1 when f32 value v of g may get per-channel scales from gir_quantize_cs
  * (calibration keeps its channels' largest |x| then): a Conv's output read
  * by a LutI8 chain, or such a chain's result read by Convs only. */

@@ -649,15 +649,19 @@ static int parse_layout(Parser *P, const GirType *t, GirLayout *out)
 typedef struct {
     float *s; /* the entries (in P->tmp) */
     int n;    /* their count; 0 when left out */
+    int zp;   /* the zero point (zp(Z) after the scale; 0 when left out) */
 } Scale;
 
-/* [ 'scale' '(' FLOAT {',' FLOAT} ')' ]: the int8 scale of a value
- * (docs/quant.md), one per tensor or one per channel; n 0 when left out. */
+/* [ 'scale' '(' FLOAT {',' FLOAT} ')' [ 'zp' '(' INT ')' ] ]: the int8
+ * scale of a value (docs/quant.md), one per tensor or one per channel, and
+ * its zero point (-128..0); n 0 when left out. */
 static int parse_scale(Parser *P, Scale *out)
 {
     int cap = 0;
+    int64_t z;
     out->s = NULL;
     out->n = 0;
+    out->zp = 0;
     if (!at_ident(P, "scale"))
         return 0;
     if (next(P) < 0 || eat_punct(P, '(', "'(' after scale") < 0)
@@ -682,7 +686,15 @@ static int parse_scale(Parser *P, Scale *out)
         if (at_punct(P, ')'))
             break;
     }
-    return eat_punct(P, ')', "')' after the scale");
+    if (eat_punct(P, ')', "')' after the scale") < 0)
+        return -1;
+    if (!at_ident(P, "zp"))
+        return 0;
+    if (next(P) < 0 || eat_punct(P, '(', "'(' after zp") < 0 ||
+        parse_int(P, "zero point", -128, 0, &z) < 0)
+        return -1;
+    out->zp = (int)z;
+    return eat_punct(P, ')', "')' after the zero point");
 }
 
 /* Give value id the parsed scale; per-channel scales need an i8 value with
@@ -696,7 +708,11 @@ static int apply_scale(Parser *P, int line, int id, const Scale *sc, GirLayout l
         return errorf(P, line, "%d per-channel scales for %%%s : %s (they need an i8 value with "
                       "%d channels)", sc->n, P->g->vals[id].name,
                       gir_text_type(t, buf, sizeof buf), sc->n);
+    if (sc->zp && t->dtype != GIR_DT_I8)
+        return errorf(P, line, "zero point %d for %%%s : %s (it needs an i8 value)", sc->zp,
+                      P->g->vals[id].name, gir_text_type(t, buf, sizeof buf));
     gir_set_chscale(P->g, id, sc->s, sc->n);
+    P->g->vals[id].zp = sc->zp;
     return 0;
 }
 

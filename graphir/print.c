@@ -141,7 +141,8 @@ static void print_layout(FILE *f, GirLayout l)
 static void print_float(FILE *f, float v);
 
 /* The int8 scale of a value (docs/quant.md): scale(S), or per channel
- * scale(S0, S1, ...); nothing when not quantized. */
+ * scale(S0, S1, ...), then zp(Z) when its zero point is not 0; nothing when
+ * not quantized. */
 static void print_scale(FILE *f, const GirValue *v)
 {
     int c;
@@ -156,6 +157,8 @@ static void print_scale(FILE *f, const GirValue *v)
         print_float(f, v->chscale[c]);
     }
     fputc(')', f);
+    if (v->zp)
+        fprintf(f, " zp(%d)", v->zp);
 }
 
 /* A file equal to the graph's source prints as the word source: most

@@ -27,11 +27,12 @@ int gir_run_all(const GirGraph *g, const GirTensor *inputs, GirArena *a, GirTens
     return gir_run(&view, inputs, *outs, a, e);
 }
 
-/* Real value of element i of t (int8 times its scale). */
+/* Real value of element i of t (int8 less its zero point, times its
+ * scale). */
 static double real_at(const GirTensor *t, const GirValue *v, int64_t i)
 {
     if (t->type.dtype == GIR_DT_I8)
-        return (double)((const int8_t *)t->data)[i] * gir_scale_at(v, i);
+        return (double)(((const int8_t *)t->data)[i] - v->zp) * gir_scale_at(v, i);
     return ((const float *)t->data)[i];
 }
 

@@ -45,6 +45,9 @@ typedef struct {
     unsigned char *percv;    /* per old value: int8 form takes per-channel scales
                               * (gir_quantize_cs's choice) */
     GirQuantNote *notes;     /* per old node */
+    int uopt;                /* unsigned activations where a value cannot be
+                              * negative (gir_quantize_u) */
+    const unsigned char *keepf; /* per old node: kept in fp32 by request, or NULL */
 } Q;
 
 /* A name not yet used in q: base, else base + suffix (+ counter). */
@@ -91,19 +94,19 @@ static float act_scale(const Q *s, int v)
     return t / 127.0f;
 }
 
-/* Scale and zero-point constants for the Q/DQ of old value v on scale sc. */
-static void qparams(Q *s, int v, float sc, int *sci, int *zpi)
+/* Scale and zero-point constants for the Q/DQ of old value v on scale sc,
+ * zero point zp (0, or -128 for an unsigned value). */
+static void qparams(Q *s, int v, float sc, int zp, int *sci, int *zpi)
 {
     const GirValue *ov = &s->g->vals[v];
+    int8_t z = (int8_t)zp;
     if (s->sc_const[v] < 0 || s->q->vals[s->sc_const[v]].data == NULL ||
-        *(const float *)s->q->vals[s->sc_const[v]].data != sc) {
-        int8_t z = 0;
+        *(const float *)s->q->vals[s->sc_const[v]].data != sc)
         s->sc_const[v] = gir_add_const(s->q, fresh(s, ov->name, "_scale"), scalar(GIR_DT_F32), &sc,
                                        gir_loc_none());
-        if (s->zp_const[v] < 0)
-            s->zp_const[v] = gir_add_const(s->q, fresh(s, ov->name, "_zp"), scalar(GIR_DT_I8), &z,
-                                           gir_loc_none());
-    }
+    if (s->zp_const[v] < 0 || *(const int8_t *)s->q->vals[s->zp_const[v]].data != z)
+        s->zp_const[v] = gir_add_const(s->q, fresh(s, ov->name, "_zp"), scalar(GIR_DT_I8), &z,
+                                       gir_loc_none());
     *sci = s->sc_const[v];
     *zpi = s->zp_const[v];
 }
@@ -141,6 +144,8 @@ static int add_node(Q *s, GirOp op, const char *name, const int *in, int nin, in
     return gir_add_node(s->q, op, fresh_node(s, name), in, nin, &out, 1, loc);
 }
 
+static int get_f(Q *s, int v);
+
 /* i8 form of old value v on scale want (0: its own scale). */
 static int get_q(Q *s, int v, float want)
 {
@@ -153,6 +158,18 @@ static int get_q(Q *s, int v, float want)
         int64_t mm, ss;
         if (want == 0 || want == have)
             return cur;
+        if (s->q->vals[cur].zp) {
+            /* an unsigned form on another scale: through f32 (a Requantize
+             * has no zero point) */
+            float sc = want;
+            int in[3];
+            get_f(s, v);
+            qparams(s, v, sc, 0, &in[1], &in[2]);
+            in[0] = s->fv[v];
+            id = new_val(s, fresh(s, ov->name, "_q"), &ov->type, GIR_DT_I8, sc, ov->loc);
+            add_node(s, GIR_OP_QUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
+            return id;
+        }
         if (kiln_rq_choose((double)have / want, &m, &sh) < 0) {
             m = 0;
             sh = 0;
@@ -168,7 +185,7 @@ static int get_q(Q *s, int v, float want)
     {
         float sc = want ? want : act_scale(s, v);
         int in[3], id;
-        qparams(s, v, sc, &in[1], &in[2]);
+        qparams(s, v, sc, 0, &in[1], &in[2]);
         in[0] = s->fv[v];
         id = new_val(s, fresh(s, ov->name, "_q"), &ov->type, GIR_DT_I8, sc, ov->loc);
         add_node(s, GIR_OP_QUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
@@ -187,7 +204,7 @@ static void qparams_axis(Q *s, int v, const GirValue *iv, int *sci, int *zpi)
     GirArena *tmp = gir_arena_new();
     int8_t *z = gir_arena_alloc(tmp, (size_t)iv->nchscale);
     const float *sc = iv->chscale;
-    memset(z, 0, (size_t)iv->nchscale);
+    memset(z, iv->zp, (size_t)iv->nchscale);
     t.rank = 1;
     t.dims[0] = iv->nchscale;
     *sci = gir_add_const(s->q, fresh(s, ov->name, "_scale"), t, sc, gir_loc_none());
@@ -208,7 +225,7 @@ static int get_f(Q *s, int v)
     if (s->q->vals[in[0]].chscale)
         qparams_axis(s, v, &s->q->vals[in[0]], &in[1], &in[2]);
     else
-        qparams(s, v, s->q->vals[in[0]].scale, &in[1], &in[2]);
+        qparams(s, v, s->q->vals[in[0]].scale, s->q->vals[in[0]].zp, &in[1], &in[2]);
     id = new_val(s, fresh(s, ov->name, "_dq"), &ov->type, GIR_DT_F32, 0, ov->loc);
     nd = add_node(s, GIR_OP_DEQUANTIZELINEAR, s->q->vals[id].name, in, 3, id, ov->loc);
     if (s->q->vals[in[0]].chscale)
@@ -550,6 +567,62 @@ int gir_quant_leaves_int8(const GirGraph *g, int v)
     return 1;
 }
 
+/* ---- unsigned activations ------------------------------------------------- */
+
+/* 1 when Conv n has no padding: every tap of every output lies inside the
+ * input, so an input zero point folds into the bias exactly. */
+static int conv_unpadded(const GirNode *n)
+{
+    int cnt = 0, k;
+    const int64_t *p = gir_attr_ints(n, "pads", &cnt);
+    const char *ap = gir_attr_string(n, "auto_pad", "NOTSET");
+    if (strcmp(ap, "NOTSET") != 0 && strcmp(ap, "VALID") != 0)
+        return 0;
+    for (k = 0; p && k < cnt; k++)
+        if (p[k] != 0)
+            return 0;
+    return 1;
+}
+
+/* 1 when every reader of old value v takes an unsigned int8 form (0..255
+ * stored as q - 128, zero point -128) at no cost: a Conv without padding
+ * reading it as its data input (the bias absorbs -zp x the sum of each
+ * output channel's weights, exactly), the first node of a LutI8 chain (the
+ * table is indexed by the stored byte), an op that stays fp32 (its
+ * DequantizeLinear takes the zero point) or a graph output.  Not an Add,
+ * Concat, pool, Resize or data movement: their int8 forms have no zero
+ * point. */
+static int unsigned_readers(const Q *s, int v)
+{
+    const GirGraph *g = s->g;
+    int i, j, x;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        for (j = 0; j < n->nin; j++) {
+            if (n->in[j] != v)
+                continue;
+            if (n->op == GIR_OP_CONV && j == 0 && conv_unpadded(n))
+                continue;
+            if (lut_step(g, n, &x) && x == v)
+                continue;
+            if (!has_int8_form(n->op) && !lut_step(g, n, &x))
+                continue;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when an input of node n has an unsigned int8 form. */
+static int reads_unsigned(const Q *s, const GirNode *n)
+{
+    int j;
+    for (j = 0; j < n->nin; j++)
+        if (n->in[j] >= 0 && s->iv[n->in[j]] >= 0 && s->q->vals[s->iv[n->in[j]]].zp)
+            return 1;
+    return 0;
+}
+
 /* Per-channel output scales of the Conv n making old value y (allocated in
  * tmp), or NULL for one scale: when per-channel thresholds were given for y
  * and its int8 form leaves the int8 graph at once (gir_quant_leaves_int8).
@@ -631,6 +704,8 @@ static int try_linear(Q *s, int i, const char **why)
     double *bc;
     float *sw, sx, sy, *sych;
     int64_t *mp, *mn, *sh;
+    double *wsum = NULL;
+    int u, zx;
     GirArena *tmp;
     if (!is_act_input(s, x) || wv->kind != GIR_VAL_CONST || wv->type.dtype != GIR_DT_F32 ||
         (b >= 0 && (s->g->vals[b].kind != GIR_VAL_CONST || s->g->vals[b].type.dtype != GIR_DT_F32))) {
@@ -677,6 +752,11 @@ static int try_linear(Q *s, int i, const char **why)
         *why = "input has a scale per channel";
         return 0;
     }
+    if (s->iv[x] >= 0 && s->q->vals[s->iv[x]].zp &&
+        (n->op != GIR_OP_CONV || !conv_unpadded(n))) {
+        *why = "input unsigned (zero point -128) and not a Conv without padding";
+        return 0;
+    }
     /* Conv -> Relu / LeakyRelu left unfused: fuse it here. */
     y = out;
     if (!act) {
@@ -692,9 +772,12 @@ static int try_linear(Q *s, int i, const char **why)
     }
     xi = get_q(s, x, 0);
     sx = s->q->vals[xi].scale;
-    sy = act_scale(s, y);
+    zx = s->q->vals[xi].zp;
+    /* Unsigned output: a ReLU (or a Clip from 0 up) cannot be negative. */
+    u = s->uopt && n->op == GIR_OP_CONV && act &&
+        (strcmp(act, "relu") == 0 || (strcmp(act, "clip") == 0 && lo >= 0)) &&
+        unsigned_readers(s, y);
     tmp = gir_arena_new();
-    sych = out_channel_scales(s, n, y, act, tmp);
     wd = wv->data;
     if (s->q->vals[xi].chscale) {
         wd = fold_input_scales(s, n, wd, s->q->vals[xi].chscale, sx, nch, per, tmp);
@@ -717,8 +800,25 @@ static int try_linear(Q *s, int i, const char **why)
         bc = NULL;
     if (b >= 0)
         bd = s->g->vals[b].data;
-    if (b >= 0 || bc)
+    if (b >= 0 || bc || zx || u)
         qb = gir_arena_alloc(tmp, sizeof *qb * (size_t)(nch + 1));
+    if (zx) {
+        /* input q - zx: the bias takes -zx x each channel's weight sum */
+        int64_t k;
+        wsum = gir_arena_alloc(tmp, sizeof *wsum * (size_t)(nch + 1));
+        for (c = 0; c < nch; c++)
+            for (k = 0; k < per; k++)
+                wsum[c] += qw[c * sc + k * sk];
+    }
+again:
+    sy = act_scale(s, y);
+    sych = out_channel_scales(s, n, y, act, tmp);
+    if (u) {
+        /* 0..255 on threshold / 255, stored as q - 128 */
+        sy = sy * 127.0f / 255.0f;
+        for (c = 0; sych && c < nch; c++)
+            sych[c] = sych[c] * 127.0f / 255.0f;
+    }
     for (c = 0; c < nch; c++) {
         double m_real = (double)sx * sw[c] / (sych ? sych[c] : sy);
         int32_t m;
@@ -728,15 +828,6 @@ static int try_linear(Q *s, int i, const char **why)
              * 16-bit multiplier reaches. */
             sych[c] = (float)((double)sx * sw[c] / MAX_CH_M);
             m_real = (double)sx * sw[c] / sych[c];
-        }
-        if (qb) {
-            double r = rint(((bd ? (double)bd[c] : 0.0) - (bc ? bc[c] : 0.0)) /
-                            ((double)sx * sw[c]));
-            /* room for the taps' sum: the int32 accumulator never overflows */
-            double lim = 2147483647.0 - (double)per * 16384.0;
-            if (lim < 0)
-                lim = 0;
-            qb[c] = (int32_t)(r > lim ? lim : r < -lim ? -lim : r);
         }
         if (kiln_rq_choose(m_real, &m, &shift) < 0) {
             if (m_real > 1.0) {
@@ -752,9 +843,32 @@ static int try_linear(Q *s, int i, const char **why)
             m = 0;
             shift = 0;
         }
+        if (u && m == 0) {
+            u = 0;
+            goto again;
+        }
+        if (qb) {
+            double r = rint(((bd ? (double)bd[c] : 0.0) - (bc ? bc[c] : 0.0)) /
+                            ((double)sx * sw[c]));
+            /* room for the taps' sum: the int32 accumulator never overflows */
+            double lim = 2147483647.0 - (double)per * 16384.0;
+            if (lim < 0)
+                lim = 0;
+            if (zx)
+                r -= (double)zx * wsum[c];
+            /* unsigned output: 128 output steps less, in accumulator units
+             * (m / 2^shift per unit), so the requantizer gives q - 128 */
+            if (u)
+                r -= rint(128.0 * ldexp(1.0, shift) / (double)m);
+            if (u && (r > lim || r < -lim)) {
+                u = 0;
+                goto again;
+            }
+            qb[c] = (int32_t)(r > lim ? lim : r < -lim ? -lim : r);
+        }
         mp[c] = m;
         if (act && strcmp(act, "relu") == 0)
-            mn[c] = 0;
+            mn[c] = u ? m : 0; /* unsigned: saturating at -128 is the ReLU */
         else if (act && strcmp(act, "leakyrelu") == 0)
             mn[c] = lrint((double)m * alpha);
         else
@@ -787,13 +901,14 @@ static int try_linear(Q *s, int i, const char **why)
     j = int8_out(s, y, sy);
     if (sych)
         gir_set_chscale(s->q, j, sych, (int)nch);
+    s->q->vals[j].zp = u ? -128 : 0;
     nd = gir_add_node(s->q, n->op, fresh_node(s, n->name), in, nin, &j, 1, copy_loc(s, n->loc));
     copy_attrs(s, n, nd, 1);
     gir_set_attr_ints(s->q, nd, "rq_m_pos", mp, (int)nch);
     gir_set_attr_ints(s->q, nd, "rq_m_neg", mn, (int)nch);
     gir_set_attr_ints(s->q, nd, "rq_shift", sh, (int)nch);
     if (act && strcmp(act, "clip") == 0) {
-        double l = rint(lo / sy), h = rint(hi / sy);
+        double l = rint(lo / sy) - (u ? 128 : 0), h = rint(hi / sy) - (u ? 128 : 0);
         int64_t amin = (int64_t)(l < -128 ? -128 : l > 127 ? 127 : l);
         int64_t amax = (int64_t)(h < -128 ? -128 : h > 127 ? 127 : h);
         gir_set_attr_ints(s->q, nd, "act_min", &amin, 1);
@@ -975,7 +1090,8 @@ static int try_avg(Q *s, int i, const char **why)
 static int try_lut(Q *s, int i, const char **why)
 {
     const GirNode *n = &s->g->nodes[i];
-    int x, chain[64], nchain = 0, xi, y, nd, last, k, j;
+    int x, chain[64], nchain = 0, xi, y, nd, last, k, j, zx, zy = 0;
+    double fmin = INFINITY;
     int64_t lut[GIR_LUT_SIZE], *tabs = NULL, nch = 0, c;
     float sx, sy, *ych = NULL;
     const float *xch;
@@ -1001,6 +1117,7 @@ static int try_lut(Q *s, int i, const char **why)
         last = s->g->nodes[r].out[0];
     }
     sx = s->q->vals[xi].scale;
+    zx = s->q->vals[xi].zp;
     sy = act_scale(s, last);
     tmp = gir_arena_new();
     if (xch || (s->percv[last] && s->chthr && s->chthr[last])) {
@@ -1018,14 +1135,45 @@ static int try_lut(Q *s, int i, const char **why)
             }
         }
     }
+    /* The table's least output over every input code: a property of the
+     * table, not of the calibration.  >= 0 (a ReLU, a Sigmoid, a
+     * HardSigmoid, a Clip from 0 up): the result is unsigned, 0..255 on
+     * threshold / 255 stored as q - 128.  A small floor m < 0 (HardSwish:
+     * -0.375) with one scale: [m, threshold] on 256 steps, the zero point
+     * where m falls (docs/quant.md "Unsigned activations"). */
+    if (s->uopt && unsigned_readers(s, last)) {
+        for (c = 0; c < (nch ? nch : 1); c++) {
+            double si = xch ? xch[c] : sx;
+            for (k = 0; k < GIR_LUT_SIZE; k++) {
+                double v = (double)(k - 128 - zx) * si;
+                for (j = 0; j < nchain; j++)
+                    v = lut_apply(s->g, &s->g->nodes[chain[j]], v);
+                if (v < fmin)
+                    fmin = v;
+            }
+        }
+        if (fmin >= 0) {
+            zy = -128;
+            sy = sy * 127.0f / 255.0f;
+            for (c = 0; ych && c < nch; c++)
+                ych[c] = ych[c] * 127.0f / 255.0f;
+        } else if (!ych && s->uopt > 1 && -fmin < s->thr[last] && s->thr[last] > 1e-6f) {
+            double t = s->thr[last];
+            sy = (float)((t - fmin) / 255.0);
+            zy = -128 + (int)rint(-fmin / sy);
+            if (zy > 0)
+                zy = 0;
+        }
+    }
     for (c = 0; c < (nch ? nch : 1); c++) {
         double si = xch ? xch[c] : sx, so = ych ? ych[c] : sy;
         int64_t *t = nch ? tabs + c * GIR_LUT_SIZE : lut;
         for (k = 0; k < GIR_LUT_SIZE; k++) {
-            double v = (double)(k - 128) * si, q;
+            /* entry k is input code k - 128, real (k - 128 - zx) x si */
+            double v = (double)(k - 128 - zx) * si, q;
             for (j = 0; j < nchain; j++)
                 v = lut_apply(s->g, &s->g->nodes[chain[j]], v);
-            q = isnan(v) ? 0.0 : rint(v / so);
+            q = (isnan(v) ? 0.0 : rint(v / so)) + zy; /* zy 0, or unsigned */
             t[k] = (int64_t)(q < -128 ? -128 : q > 127 ? 127 : q);
         }
     }
@@ -1037,6 +1185,7 @@ static int try_lut(Q *s, int i, const char **why)
     y = int8_out(s, last, sy);
     if (ych)
         gir_set_chscale(s->q, y, ych, (int)nch);
+    s->q->vals[y].zp = zy;
     nd = gir_add_node(s->q, GIR_OP_LUTI8, fresh_node(s, n->name), &xi, 1, &y, 1,
                       copy_loc(s, n->loc));
     if (nch)
@@ -1301,6 +1450,13 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
                           const double *const *chmean, const GirChanScaleOpts *cs,
                           GirQuantNote **notes, GirError *e)
 {
+    return gir_quantize_u(g, thresholds, chthr, chmean, cs, 0, NULL, notes, e);
+}
+
+GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                         const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
+                         const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e)
+{
     Q s;
     GirArena *tmp;
     int i;
@@ -1312,6 +1468,8 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
     s.thr = thresholds;
     s.chthr = chthr;
     s.chmean = chmean;
+    s.uopt = unsig;
+    s.keepf = keep_fp32_nodes;
     s.q = gir_graph_new(g->name ? g->name : "");
     s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
     s.q->opset = g->opset;
@@ -1349,6 +1507,10 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
         s.notes[i].op = n->op;
         if (s.absorbed[i])
             continue;
+        if (s.keepf && s.keepf[i]) {
+            keep_fp32(&s, i, "kept in fp32 as asked (--fp32)");
+            continue;
+        }
         switch (n->op) {
         case GIR_OP_CONV:
         case GIR_OP_GEMM:
@@ -1366,19 +1528,29 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
         case GIR_OP_SLICE:
         case GIR_OP_SPLIT:
         case GIR_OP_PAD:
-            done = try_move(&s, i, &why);
+            if (reads_unsigned(&s, n))
+                why = "input unsigned (zero point -128)";
+            else
+                done = try_move(&s, i, &why);
             break;
         case GIR_OP_CONCAT:
-            done = try_concat(&s, i, &why);
+            if (reads_unsigned(&s, n))
+                why = "input unsigned (zero point -128)";
+            else
+                done = try_concat(&s, i, &why);
             break;
         case GIR_OP_ADD:
-            done = try_add(&s, i, &why);
+            if (!reads_unsigned(&s, n))
+                done = try_add(&s, i, &why);
             if (!done && lut_step(g, n, &x))
                 done = try_lut(&s, i, &why);
             break;
         case GIR_OP_AVGPOOL:
         case GIR_OP_GLOBALAVGPOOL:
-            done = try_avg(&s, i, &why);
+            if (reads_unsigned(&s, n))
+                why = "input unsigned (zero point -128)";
+            else
+                done = try_avg(&s, i, &why);
             break;
         default:
             if (lut_step(g, n, &x))

@@ -80,3 +80,9 @@ add_test(NAME quant_lut_range
 # C x 256 tables, text round trip, the CPU back end byte for byte.
 add_test(NAME quant_channel_scales
   COMMAND ${QUANT}/chscale.sh ${QKILN} ${QWORK}/chscale)
+# Unsigned activations: a ReLU'd conv output and a HardSigmoid's, each read
+# by a conv without padding, get 0..255 (zero point -128) and gain against
+# --unsigned off; text round trip, the CPU back end byte for byte, all on
+# the FPGA.
+add_test(NAME quant_unsigned
+  COMMAND ${QUANT}/unsigned.sh ${QKILN} ${QWORK}/unsigned)

@@ -82,8 +82,10 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 #define KILN_Q_PER_TENSOR_OUTPUTS 1
 #define KILN_Q_BIAS_CORRECT 2
 #define KILN_Q_CHANNEL_SCALES 4 /* per-channel activation scales (gir_quantize_cs) */
+#define KILN_Q_UNSIGNED 8       /* --unsigned auto: 0..255 where a value cannot be negative */
+#define KILN_Q_FLOOR 16         /* --unsigned floor: tables with a small negative floor too */
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, GirGraph **out,
+                       double percentile, int flags, const char *fp32_nodes, GirGraph **out,
                        GirQuantNote **notes);
 /* quantize.c: the calibration options kiln quantize and kiln compile share
  * (--calib, --calib-random, --method, --percentile, --calib-backend,
@@ -99,6 +101,8 @@ typedef struct KilnQuantOpts {
     int per_tensor_outputs; /* --per-tensor-outputs: head convs on one scale too */
     int bias_correct;       /* --bias-correct: biases absorb the int8 weights' mean error */
     int channel_scales;     /* --channel-scales auto (1) | off (0) */
+    int unsigned_acts;      /* --unsigned off (0) | auto (1) | floor (2) */
+    const char *fp32_nodes; /* --fp32 N1,N2,...: nodes kept in fp32, or NULL */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */
 void kiln_quant_opts_init(KilnQuantOpts *o);

@@ -41,7 +41,12 @@ void kiln_quant_usage(FILE *f)
             "                     weights on its input's calibration means\n"
             "  --channel-scales S auto | off (default): auto gives a conv -> LutI8 -> conv run\n"
             "                     and a conv -> MaxPool* -> depthwise conv run whose channels'\n"
-            "                     ranges are imbalanced a scale per channel\n",
+            "                     ranges are imbalanced a scale per channel\n"
+            "  --unsigned U       off (default) | auto | floor: auto gives a value that cannot\n"
+            "                     be negative (ReLU, Clip from 0, Sigmoid, HardSigmoid) 0..255\n"
+            "                     where its readers take it for free; floor also a table with a\n"
+            "                     small negative floor (HardSwish)\n"
+            "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision)\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -51,7 +56,8 @@ static void quantize_usage(FILE *f)
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|mse|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
-            "                     [--channel-scales auto|off]\n");
+            "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n"
+            "                     [--fp32 NODE,...]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -100,6 +106,23 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (strcmp(v, "auto") && strcmp(v, "off"))
             return kiln_user_error("%s: --channel-scales wants auto or off, not '%s'", cmd, v);
         o->channel_scales = strcmp(v, "auto") == 0;
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--fp32") == 0) {
+        if (*i + 1 >= argc)
+            return kiln_user_error("%s: %s needs a value", cmd, s);
+        o->fp32_nodes = argv[++*i];
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--unsigned") == 0) {
+        if (*i + 1 >= argc)
+            return kiln_user_error("%s: %s needs a value", cmd, s);
+        v = argv[++*i];
+        if (strcmp(v, "auto") && strcmp(v, "off") && strcmp(v, "floor"))
+            return kiln_user_error("%s: --unsigned wants auto, floor or off, not '%s'", cmd, v);
+        o->unsigned_acts = strcmp(v, "auto") == 0 ? 1 : strcmp(v, "off") == 0 ? 0 : 2;
         o->given = 1;
         return KILN_OK;
     }
@@ -270,20 +293,44 @@ done:
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes)
 {
-    return kiln_quantize_opts(g, c, method, percentile, 0, out, notes);
+    return kiln_quantize_opts(g, c, method, percentile, 0, NULL, out, notes);
 }
 
 int kiln_quant_flags(const KilnQuantOpts *o)
 {
     return (o->per_tensor_outputs ? KILN_Q_PER_TENSOR_OUTPUTS : 0) |
            (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0) |
-           (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0);
+           (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0) |
+           (o->unsigned_acts > 0 ? KILN_Q_UNSIGNED : 0) | (o->unsigned_acts > 1 ? KILN_Q_FLOOR : 0);
+}
+
+/* keep[i] = 1 for each node of g named in the comma-separated list (NULL:
+ * none); a name that is no node of g is an error. */
+static int fp32_list(const GirGraph *g, const char *list, unsigned char *keep)
+{
+    const char *p = list;
+    while (p && *p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int i, found = 0;
+        for (i = 0; i < g->nnode; i++)
+            if (strlen(g->nodes[i].name) == len && strncmp(g->nodes[i].name, p, len) == 0) {
+                keep[i] = 1;
+                found = 1;
+            }
+        if (!found)
+            return kiln_user_error("quantize: --fp32: no node named '%.*s'", (int)len, p);
+        p = end ? end + 1 : NULL;
+    }
+    return KILN_OK;
 }
 
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, GirGraph **out, GirQuantNote **notes)
+                       double percentile, int flags, const char *fp32_nodes, GirGraph **out,
+                       GirQuantNote **notes)
 {
     GirError err;
+    unsigned char *keep;
     float *thr = calloc((size_t)g->nval + 1, sizeof *thr);
     const float **chthr = calloc((size_t)g->nval + 1, sizeof *chthr);
     const double **chmean = calloc((size_t)g->nval + 1, sizeof *chmean);
@@ -292,6 +339,14 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     int i;
     if (!thr || !chthr || !chmean)
         gir_die("out of memory");
+    keep = gir_arena_alloc(a, (size_t)g->nnode + 1);
+    if ((i = fp32_list(g, fp32_nodes, keep)) != KILN_OK) {
+        free(thr);
+        free(chthr);
+        free(chmean);
+        gir_arena_free(a);
+        return i;
+    }
     gir_calib_thresholds(c, method, percentile, thr);
     for (i = 0; i < g->nval && (flags & KILN_Q_BIAS_CORRECT); i++) {
         const GirValue *v = &g->vals[i];
@@ -317,8 +372,9 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     cs.ratio = KILN_CS_RATIO;
     cs.max_table = KILN_CS_MAX_TABLE;
     cs.budget = KILN_CS_BUDGET;
-    *out = gir_quantize_cs(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
-                           notes, &err);
+    *out = gir_quantize_u(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
+                          (flags & KILN_Q_FLOOR) ? 2 : (flags & KILN_Q_UNSIGNED) ? 1 : 0,
+                          fp32_nodes ? keep : NULL, notes, &err);
     free(thr);
     free(chthr);
     free(chmean);
@@ -336,7 +392,8 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     if (rc != KILN_OK)
         return rc;
     *ncalib = gir_calib_runs(c);
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), q, &notes);
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->fp32_nodes, q,
+                            &notes);
     gir_calib_free(c);
     return rc;
 }
@@ -395,6 +452,16 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
             if (q->vals[i].chscale && q->vals[i].kind == GIR_VAL_NODE)
                 cJSON_AddItemToArray(fp, cJSON_CreateString(q->vals[i].name));
         cJSON_AddItemToObject(root, "channel_scales", fp);
+        fp = cJSON_CreateArray();
+        for (i = 0; i < q->nval; i++)
+            if (q->vals[i].zp && q->vals[i].kind == GIR_VAL_NODE) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "value", q->vals[i].name);
+                cJSON_AddNumberToObject(o, "zero_point", q->vals[i].zp);
+                cJSON_AddNumberToObject(o, "scale", q->vals[i].scale);
+                cJSON_AddItemToArray(fp, o);
+            }
+        cJSON_AddItemToObject(root, "unsigned", fp);
         s = cJSON_Print(root);
         puts(s);
         free(s);
@@ -420,6 +487,13 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
                 lo = v->chscale[c] < lo ? v->chscale[c] : lo;
             printf("channel scales %s: %d channels, %.3g to %.3g\n", v->name, v->nchscale,
                    (double)lo, (double)v->scale);
+        }
+        for (i = 0; i < q->nval; i++) {
+            const GirValue *v = &q->vals[i];
+            if (v->zp && v->kind == GIR_VAL_NODE)
+                printf("unsigned %s: zero point %d, %s%.3g (real %.4g to %.4g)\n", v->name, v->zp,
+                       v->chscale ? "largest scale " : "scale ", (double)v->scale,
+                       (double)(-128 - v->zp) * v->scale, (double)(127 - v->zp) * v->scale);
         }
         for (i = 0; i < n; i++)
             if (rows[i].is_output)
@@ -522,7 +596,7 @@ int kiln_cmd_quantize(int argc, char **argv)
             goto out;
         for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -536,7 +610,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
