@@ -33,7 +33,7 @@ nseg = min(x["segment"] for x in f["parts"])
 assert [runs[order.index(x["segment"])] for x in f["parts"]] == [x["cycles"] for x in f["parts"]], f
 iv = p["figures"]["interval_cycles"]
 assert max(f["cycles"], sum(r for r, s in zip(runs, order) if s < nseg)) <= iv <= f["sequential_cycles"], (iv, f)
-assert 1 <= f["frames_in_flight"] <= 3, f
+assert 1 <= f["frames_in_flight"] <= 8, f
 PY
 # more frames in flight lengthen a frame's latency under load: a bound
 # below that plan's latency (above its frame alone) keeps the interval
@@ -47,7 +47,7 @@ assert p["figures"]["latency_cycles"] <= bound * p["clock_mhz"] * 1e3, (p["figur
 assert p["fold"]["frames_in_flight"] == 1, p["fold"]["frames_in_flight"]
 PY
 grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
-grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-3] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
+grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, two weight banks)?, [0-9.]+ frames/s against 10.0 without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
@@ -58,9 +58,9 @@ p = json.load(open(sys.argv[1]))
 names = [l["node"] for l in p["fold"]["layers"]]
 assert {"conv10", "conv12", "conv13", "conv14", "conv15", "conv18", "conv21", "conv22"} <= set(names), names
 assert p["figures"]["fps"] > 16.8, p["figures"]["fps"]
-# two weight banks: each tile after a layer's first loads while the pass
-# before it computes, so the search takes them on this board
-assert p["fold"]["hw"]["WBANKS"] == 2, p["fold"]["hw"]
+# the engine is the longer of the two units here, so more frames in
+# flight than the three of KV260 shorten the interval (hls_fold_finish)
+assert p["fold"]["frames_in_flight"] > 3, p["fold"]
 PY
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
