@@ -96,6 +96,7 @@ typedef struct {
     int vnni;                         /* 1: int8 through vpdpbusd (KlvIr.vnni) */
     int64_t C4;                       /* input channels rounded up to 4 (vnni), else C */
     int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
+    int inpad;                        /* 1: padded, the borders handled in the loops (fp32) */
     int lo, hi;                       /* int8 act_min / act_max */
 } Geo;
 
@@ -145,9 +146,9 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
         return pack_vnni(g, n, o, plan);
     wp = calloc((size_t)(Mp * o->C * o->ksz), wsz);
     bp = calloc((size_t)Mp, 4);
-    if (o->padded)
+    if (o->pre)
         xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
-    if (!wp || !bp || (o->padded && !xpad)) {
+    if (!wp || !bp || (o->pre && !xpad)) {
         free(wp);
         free(bp);
         free(xpad);
@@ -171,7 +172,7 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
     }
     klv_plan_extra(plan, wp, Mp * o->C * o->ksz * (int64_t)wsz, KLV_TABLE, 1);
     klv_plan_extra(plan, bp, Mp * 4, KLV_TABLE, 1);
-    if (o->padded)
+    if (o->pre)
         klv_plan_extra(plan, xpad, o->N * o->C * o->Hp * o->Wp * (o->q ? 1 : 4), KLV_SCRATCH, 1);
     return 1;
 }
@@ -324,7 +325,9 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, int owb,
     o->nbx = (o->OW + o->owb - 1) / o->owb;
     o->padded = o->p[0] || o->p[1] || o->p[2] || o->p[3];
     o->C4 = o->C;
-    o->pre = o->padded;
+    /* fp32 handles the borders in its loops; int8 reads a padded copy */
+    o->inpad = o->padded && !q;
+    o->pre = o->padded && q;
     o->Hp = o->padded ? (o->OH - 1) * o->s[0] + (o->KH - 1) * o->d[0] + 1 : o->H;
     o->Wp = o->padded ? (o->OW - 1) * o->s[1] + (o->KW - 1) * o->d[1] + 1 : o->W;
     if (o->Hp < o->p[0] + o->H)
@@ -449,6 +452,299 @@ static void vnni_taps(KlvIr *ir, const Geo *o, LLVMValueRef dp, LLVMTypeRef dpty
     klv_loop_end(ir, &lg);
 }
 
+/* The input as the taps read it: the _pre copy's zero-bordered planes
+ * (no offsets), or with the padding in the loops (o->inpad) x itself,
+ * rows of W, the pads taken off the tap's coordinates. */
+static int64_t in_plane(const Geo *o)
+{
+    return o->inpad ? o->H * o->W : o->Hp * o->Wp;
+}
+
+static int64_t in_row(const Geo *o)
+{
+    return o->inpad ? o->W : o->Wp;
+}
+
+/* The kernel rows [*lo, *hi) of output row oy whose input row lies inside
+ * the input: with the padding in the loops the taps of the others are
+ * skipped, as the interpreter skips them; with the _pre copy every row. */
+static void ky_bounds(KlvIr *ir, const Geo *o, LLVMValueRef oy, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef t, u, l, h, d = klv_i64(ir, o->d[0]), zero = klv_i64(ir, 0);
+    if (!o->inpad) {
+        *lo = zero;
+        *hi = klv_i64(ir, o->KH);
+        return;
+    }
+    /* input row oy * s0 + ky * d0 - p0 = ky * d0 - t: inside for
+     * t / d0 <= ky (rounded up) and ky <= (H - 1 + t) / d0 */
+    t = klv_affine(ir, oy, -o->s[0], o->p[0]);
+    l = LLVMBuildSDiv(b, klv_affine(ir, t, 1, o->d[0] - 1), d, "");
+    *lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, t, zero, ""), l, zero, "");
+    u = klv_affine(ir, t, 1, o->H - 1);
+    h = klv_affine(ir, LLVMBuildSDiv(b, u, d, ""), 1, 1);
+    h = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, u, zero, ""), zero, h, "");
+    *hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, h, klv_i64(ir, o->KH), ""),
+                          klv_i64(ir, o->KH), h, "");
+}
+
+/* Input row of kernel row ky for output row oy, in the layout in_row gives. */
+static LLVMValueRef in_y(KlvIr *ir, const Geo *o, LLVMValueRef oy, LLVMValueRef ky)
+{
+    return klv_add(ir, klv_affine(ir, oy, o->s[0], o->inpad ? -o->p[0] : 0), klv_mul(ir, ky, klv_i64(ir, o->d[0])));
+}
+
+/* llvm.masked.load of vt from p, the lanes off in mask 0 (p may point
+ * outside the buffer where those lanes are). */
+static LLVMValueRef masked_load(KlvIr *ir, LLVMTypeRef vt, LLVMValueRef p, LLVMValueRef mask)
+{
+    static const char name[] = "llvm.masked.load";
+    unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
+    LLVMTypeRef mt[2];
+    LLVMValueRef a[4];
+    mt[0] = vt;
+    mt[1] = ir->ptr;
+    a[0] = p;
+    a[1] = LLVMConstInt(ir->i32, 4, 0);
+    a[2] = mask;
+    a[3] = LLVMConstNull(vt);
+    return LLVMBuildCall2(ir->b, LLVMIntrinsicGetType(ir->ctx, id, mt, 2),
+                          LLVMGetIntrinsicDeclaration(ir->mod, id, mt, 2), a, 4, "");
+}
+
+/* acc + w * x: llvm.fmuladd when fma is given, else a multiply and an add. */
+static LLVMValueRef mul_add(KlvIr *ir, LLVMValueRef fma, LLVMTypeRef fmaty, LLVMValueRef w, LLVMValueRef x,
+                            LLVMValueRef acc)
+{
+    LLVMValueRef fa[3];
+    if (!fma)
+        return LLVMBuildFAdd(ir->b, acc, LLVMBuildFMul(ir->b, w, x, ""), "");
+    fa[0] = w;
+    fa[1] = x;
+    fa[2] = acc;
+    return LLVMBuildCall2(ir->b, fmaty, fma, fa, 3, "");
+}
+
+/* The taps of one block of output pixels (from ox0) of output row oy into
+ * the accumulators at accp: the input channels, kernel rows [kylo, kyhi)
+ * and kernel columns in order.  checked: some tap of the block reads a
+ * column outside the input (padding in the loops); each such tap is
+ * skipped for the pixels it falls outside, as in the interpreter. */
+typedef struct {
+    LLVMValueRef accp, xbase, wbase, oy, ox0, kylo, kyhi, fma;
+    LLVMTypeRef fmaty;
+} Taps;
+
+/* Pixel lanes: accumulator m is output channel m of the block at VL
+ * pixels; each tap loads VL input pixels (masked to the columns inside
+ * when checked) and adds them times the channel's weight broadcast. */
+static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
+    LLVMValueRef *mk = NULL, lane[16];
+    KlvLoop lic, lky;
+    int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
+    int m;
+    if (checked) {
+        mk = calloc((size_t)o->KW, sizeof *mk);
+        if (!mk)
+            return;
+        for (m = 0; m < o->VL; m++)
+            lane[m] = LLVMConstInt(ir->i64, (unsigned long long)m, 0);
+        for (kx = 0; kx < o->KW; kx++) {
+            LLVMValueRef ix = klv_splat(ir, klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), o->VL);
+            ix = LLVMBuildAdd(b, ix, LLVMConstVector(lane, (unsigned)o->VL), "");
+            mk[kx] = LLVMBuildICmp(b, LLVMIntULT, ix, klv_splat(ir, klv_i64(ir, o->W), o->VL), "");
+        }
+    }
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
+    {
+        LLVMValueRef xpl = klv_gep(ir, ir->f32, t->xbase, klv_mul(ir, lic.iv, klv_i64(ir, in_plane(o))));
+        LLVMValueRef wic = klv_gep(ir, ir->f32, t->wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
+        lky = klv_loop_begin(ir, t->kylo, t->kyhi);
+        {
+            LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
+            LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
+            LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef at = klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), xv;
+                if (checked) {
+                    /* a plain GEP: at may lie before the row where lanes are off */
+                    LLVMValueRef p = LLVMBuildGEP2(b, ir->f32, xrow, &at, 1, "");
+                    xv = masked_load(ir, vt, p, mk[kx]);
+                } else {
+                    xv = load_vec(ir, vt, ir->f32, 4, xrow, at);
+                }
+                for (m = 0; m < o->VL; m++) {
+                    LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, m));
+                    LLVMValueRef wv = klv_splat(ir, klv_load(ir, ir->f32, wky, klv_i64(ir, kx * o->VL + m)), o->VL);
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, "");
+                    LLVMValueRef v = mul_add(ir, t->fma, t->fmaty, wv, xv, av);
+                    if (checked)
+                        v = LLVMBuildSelect(b, mk[kx], v, av, "");
+                    LLVMBuildStore(b, v, ap);
+                }
+            }
+        }
+        klv_loop_end(ir, &lky);
+    }
+    klv_loop_end(ir, &lic);
+    free(mk);
+}
+
+/* Channel lanes (fp32 and int8 without VNNI): accumulator j is pixel
+ * ox0 + j at VL output channels; each tap loads the weight vector and adds
+ * it times each pixel's input broadcast.  checked: the column of pixel j
+ * and tap kx is tested once per block, clamped to 0 for the load, and a
+ * tap outside leaves the accumulator as it was. */
+static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
+{
+    LLVMBuilderRef b = ir->b;
+    int q = o->q;
+    LLVMTypeRef lt = q ? ir->i32 : ir->f32, vt = LLVMVectorType(lt, (unsigned)o->VL);
+    LLVMTypeRef wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32, wvt = LLVMVectorType(wet, (unsigned)o->VL);
+    LLVMTypeRef xet = q ? ir->i8 : ir->f32;
+    LLVMValueRef *inb = NULL, *cix = NULL;
+    KlvLoop lic, lky;
+    int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
+    int j, u;
+    if (checked) {
+        inb = calloc((size_t)(o->owb * o->KW), sizeof *inb);
+        cix = calloc((size_t)(o->owb * o->KW), sizeof *cix);
+        if (!inb || !cix) {
+            free(inb);
+            free(cix);
+            return;
+        }
+        for (j = 0; j < o->owb; j++)
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef ix = klv_affine(ir, t->ox0, o->s[1], j * o->s[1] + kx * o->d[1] + x0);
+                inb[j * o->KW + kx] = LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, o->W), "");
+                cix[j * o->KW + kx] = LLVMBuildSelect(b, inb[j * o->KW + kx], ix, klv_i64(ir, 0), "");
+            }
+    }
+    /* input channels ic = iv * unroll + u, in order */
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C / o->r.unroll));
+    for (u = 0; u < o->r.unroll; u++) {
+        LLVMValueRef ic = klv_affine(ir, lic.iv, o->r.unroll, u);
+        LLVMValueRef xpl = klv_gep(ir, xet, t->xbase, klv_mul(ir, ic, klv_i64(ir, in_plane(o))));
+        LLVMValueRef wic = klv_gep(ir, wet, t->wbase, klv_mul(ir, ic, klv_i64(ir, o->ksz * o->VL)));
+        lky = klv_loop_begin(ir, t->kylo, t->kyhi);
+        {
+            LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
+            LLVMValueRef xrow = klv_gep(ir, xet, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
+            LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
+            if (!checked) /* the block's first column */
+                xrow = klv_gep(ir, xet, xrow, klv_affine(ir, t->ox0, o->s[1], x0));
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o->VL));
+                if (q)
+                    wv = LLVMBuildSExt(b, wv, vt, "");
+                for (j = 0; j < o->owb; j++) {
+                    LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, j));
+                    LLVMValueRef xv = klv_load(ir, xet, xrow,
+                                               checked ? cix[j * o->KW + kx]
+                                                       : klv_i64(ir, j * o->s[1] + kx * o->d[1]));
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
+                    if (q) {
+                        xv = LLVMBuildSExt(b, xv, ir->i32, "");
+                        v = LLVMBuildNSWAdd(b, av, LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o->VL), ""), "");
+                    } else {
+                        v = mul_add(ir, t->fma, t->fmaty, wv, klv_splat(ir, xv, o->VL), av);
+                    }
+                    if (checked)
+                        v = LLVMBuildSelect(b, inb[j * o->KW + kx], v, av, "");
+                    LLVMBuildStore(b, v, ap);
+                }
+            }
+        }
+        klv_loop_end(ir, &lky);
+    }
+    klv_loop_end(ir, &lic);
+    free(inb);
+    free(cix);
+}
+
+/* The taps of a block of owb pixels: without padding in the loops one
+ * form.  With it, the blocks whose taps all read columns inside the input
+ * take the plain form; each block that reaches past a border (ox0 known at
+ * compile time: the row's first and last blocks) its own copy of the
+ * checked form with ox0 a constant, so the column tests fold away and its
+ * taps outside the input are not emitted at all.  A switch on ox0 picks. */
+static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
+                      void (*fn)(KlvIr *, const Geo *, const Taps *, int))
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef sw;
+    LLVMBasicBlockRef plain, join, cb;
+    int64_t nbx = (o->OW + owb - 1) / owb, bx, ox0, last = -1;
+    int ncase = 0;
+    Taps tc;
+    if (!o->inpad) {
+        fn(ir, o, t, 0);
+        return;
+    }
+    for (bx = 0; bx < nbx; bx++) {
+        ox0 = bx * owb < o->OW - owb ? bx * owb : o->OW - owb;
+        if (ox0 != last && (ox0 * o->s[1] - o->p[1] < 0 ||
+                            (ox0 + owb - 1) * o->s[1] + (o->KW - 1) * o->d[1] - o->p[1] >= o->W))
+            ncase++;
+        last = ox0;
+    }
+    if (!ncase) {
+        fn(ir, o, t, 0);
+        return;
+    }
+    plain = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "inner");
+    join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "taps");
+    sw = LLVMBuildSwitch(b, t->ox0, plain, (unsigned)ncase);
+    last = -1;
+    for (bx = 0; bx < nbx; bx++) {
+        ox0 = bx * owb < o->OW - owb ? bx * owb : o->OW - owb;
+        if (ox0 != last && (ox0 * o->s[1] - o->p[1] < 0 ||
+                            (ox0 + owb - 1) * o->s[1] + (o->KW - 1) * o->d[1] - o->p[1] >= o->W)) {
+            cb = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "border");
+            LLVMAddCase(sw, klv_i64(ir, ox0), cb);
+            LLVMPositionBuilderAtEnd(b, cb);
+            tc = *t;
+            tc.ox0 = klv_i64(ir, ox0);
+            fn(ir, o, &tc, 1);
+            LLVMBuildBr(b, join);
+        }
+        last = ox0;
+    }
+    LLVMPositionBuilderAtEnd(b, plain);
+    fn(ir, o, t, 0);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+}
+
+/* The guard of a ragged lane: lane l of an oc block past M % VL is an
+ * output channel only in the blocks before the last, so its store goes
+ * into a block taken when ocl < M.  Returns the block after it (to end the
+ * guard with lane_guard_end), NULL when the lane needs no guard. */
+static LLVMBasicBlockRef lane_guard(KlvIr *ir, const Geo *o, int l, LLVMValueRef ocl)
+{
+    LLVMBasicBlockRef on, next;
+    if (o->M % o->VL == 0 || l < o->M % o->VL)
+        return NULL;
+    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+    LLVMBuildCondBr(ir->b, LLVMBuildICmp(ir->b, LLVMIntSLT, ocl, klv_i64(ir, o->M), ""), on, next);
+    LLVMPositionBuilderAtEnd(ir->b, on);
+    return next;
+}
+
+static void lane_guard_end(KlvIr *ir, LLVMBasicBlockRef next)
+{
+    if (!next)
+        return;
+    LLVMBuildBr(ir->b, next);
+    LLVMPositionBuilderAtEnd(ir->b, next);
+}
+
 /* The pixel-lane kernel (fp32, schedule out = 3): a step is one output
  * row (n, oy) of one block of VL output channels, as the channel-lane
  * kernel's; per block of VL pixels (the last moved back to end at OW),
@@ -460,12 +756,15 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
-    int64_t nbx = (o->OW + o->VL - 1) / o->VL, kx;
+    int64_t nbx = (o->OW + o->VL - 1) / o->VL;
     int m;
-    KlvLoop lp, lbx, lic, lky;
-    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, wbase, xbase, oc0;
+    KlvLoop lp, lbx;
+    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0;
+    Taps tp;
     klv_kernel_begin(ir, name);
-    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    tp.accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    tp.fma = fma;
+    tp.fmaty = fmaty;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
@@ -473,80 +772,42 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     xs = o->pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     if (o->r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
-        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->OH), "");
+        tp.oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->OH), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->OH), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, o->nocb), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->nocb), "");
     } else { /* step = (nb * OH + oy) * nocb + ocb */
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->nocb), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->nocb), "");
-        oy = LLVMBuildSRem(b, t, klv_i64(ir, o->OH), "");
+        tp.oy = LLVMBuildSRem(b, t, klv_i64(ir, o->OH), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->OH), "");
     }
     oc0 = klv_mul(ir, ocb, klv_i64(ir, o->VL));
-    wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
-    xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * o->Hp * o->Wp)));
+    tp.wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
+    tp.xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * in_plane(o))));
+    ky_bounds(ir, o, tp.oy, &tp.kylo, &tp.kyhi);
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
     {
-        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL)), ybase;
-        ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o->OW - o->VL), ""),
-                              klv_i64(ir, o->OW - o->VL), ox0, "");
+        LLVMValueRef ybase;
+        tp.ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL));
+        tp.ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, tp.ox0, klv_i64(ir, o->OW - o->VL), ""),
+                                 klv_i64(ir, o->OW - o->VL), tp.ox0, "");
         for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
             LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
-                           klv_gep(ir, vt, accp, klv_i64(ir, m)));
-        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
-        {
-            LLVMValueRef xpl = klv_gep(ir, ir->f32, xbase, klv_mul(ir, lic.iv, klv_i64(ir, o->Hp * o->Wp)));
-            LLVMValueRef wic = klv_gep(ir, ir->f32, wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
-            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
-            {
-                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o->s[0])),
-                                          klv_mul(ir, lky.iv, klv_i64(ir, o->d[0])));
-                LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o->Wp)), ox0));
-                LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
-                for (kx = 0; kx < o->KW; kx++) {
-                    LLVMValueRef xv = load_vec(ir, vt, ir->f32, 4, xrow, klv_i64(ir, kx * o->d[1]));
-                    for (m = 0; m < o->VL; m++) {
-                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, m));
-                        LLVMValueRef wv = klv_splat(ir, klv_load(ir, ir->f32, wky, klv_i64(ir, kx * o->VL + m)), o->VL);
-                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
-                        if (fma) {
-                            LLVMValueRef fa[3];
-                            fa[0] = wv;
-                            fa[1] = xv;
-                            fa[2] = av;
-                            v = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
-                        } else {
-                            v = LLVMBuildFAdd(b, av, LLVMBuildFMul(b, wv, xv, ""), "");
-                        }
-                        LLVMBuildStore(b, v, ap);
-                    }
-                }
-            }
-            klv_loop_end(ir, &lky);
-        }
-        klv_loop_end(ir, &lic);
+                           klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
+        emit_taps(ir, o, &tp, o->VL, pixel_taps);
         /* channel oc0 + m's output row at (nb, oy), from pixel ox0 */
-        ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), oy),
+        ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), tp.oy),
                                     klv_i64(ir, o->OW)),
-                        ox0);
+                        tp.ox0);
         for (m = 0; m < o->VL; m++) {
             LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
-            LLVMBasicBlockRef on = NULL, next = NULL;
-            if (o->M % o->VL != 0 && m >= o->M % o->VL) {
-                on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o->M), ""), on, next);
-                LLVMPositionBuilderAtEnd(b, on);
-            }
-            v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, m)), ""));
+            LLVMBasicBlockRef next = lane_guard(ir, o, m, ocl);
+            v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), ""));
             st = LLVMBuildStore(
                 b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
             LLVMSetAlignment(st, 4);
-            if (on) {
-                LLVMBuildBr(b, next);
-                LLVMPositionBuilderAtEnd(b, next);
-            }
+            lane_guard_end(ir, next);
         }
     }
     klv_loop_end(ir, &lbx);
@@ -559,14 +820,14 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
 {
     Geo o;
     KlvSchedule r;
-    int j, arg_pad, arg_rq = 0, u, chain_arg, nchain = klv_chain_scalar(ir, g);
-    int64_t kx;
+    int j, arg_pad, arg_rq = 0, chain_arg, nchain = klv_chain_scalar(ir, g);
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef lt, vt, wet, wvt, xet, yet;
+    LLVMTypeRef lt, vt, wet, xet, yet;
     LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL, dpty = NULL;
     LLVMValueRef dp = NULL;
-    KlvLoop lp, lbx, lic, lky;
+    KlvLoop lp, lbx;
+    Taps tp;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
     if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
@@ -609,12 +870,11 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     lt = q ? ir->i32 : ir->f32;
     vt = LLVMVectorType(lt, (unsigned)o.VL);
     wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32;
-    wvt = LLVMVectorType(wet, (unsigned)o.VL);
     xet = q ? ir->i8 : ir->f32;
     yet = xet;
     if (o.vnni)
         emit_pad_vnni(ir, &o, name, arg_pad, plan);
-    else if (o.padded)
+    else if (o.pre)
         emit_pad(ir, &o, name, 0, arg_pad, plan);
     if (o.vnni) {
         /* acc + the 4 (x + 128) * w products of each 32-bit lane */
@@ -667,8 +927,15 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         xbase = klv_gep(ir, ir->i8, xs, klv_mul(ir, nb, klv_i64(ir, o.C4 * o.Hp * o.Wp)));
     } else {
         wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
-        xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
+        xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * in_plane(&o))));
     }
+    tp.accp = accp;
+    tp.xbase = xbase;
+    tp.wbase = wbase;
+    tp.oy = oy;
+    tp.fma = fma;
+    tp.fmaty = fmaty;
+    ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
@@ -680,51 +947,8 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         if (o.vnni) {
             vnni_taps(ir, &o, dp, dpty, accp, xbase, wbase, oy, ox0);
         } else {
-            /* input channels ic = iv * unroll + u, in order */
-            lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / o.r.unroll));
-            for (u = 0; u < o.r.unroll; u++) {
-                LLVMValueRef ic = klv_affine(ir, lic.iv, o.r.unroll, u);
-                LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, ic, klv_i64(ir, o.Hp * o.Wp)));
-                LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, ic, klv_i64(ir, o.ksz * o.VL)));
-                lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
-                {
-                    LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
-                                              klv_mul(ir, lky.iv, klv_i64(ir, o.d[0])));
-                    LLVMValueRef xrow = klv_gep(ir, xet, xpl,
-                                                klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o.Wp)),
-                                                        klv_mul(ir, ox0, klv_i64(ir, o.s[1]))));
-                    LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o.KW * o.VL)));
-                    for (kx = 0; kx < o.KW; kx++) {
-                        LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o.VL));
-                        if (q)
-                            wv = LLVMBuildSExt(b, wv, vt, "");
-                        for (j = 0; j < o.owb; j++) {
-                            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
-                            LLVMValueRef xv = klv_load(ir, xet, xrow, klv_i64(ir, j * o.s[1] + kx * o.d[1]));
-                            LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), prod;
-                            if (q) {
-                                xv = LLVMBuildSExt(b, xv, ir->i32, "");
-                                prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                                LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
-                            } else {
-                                if (fma) {
-                                    LLVMValueRef fa[3];
-                                    fa[0] = wv;
-                                    fa[1] = klv_splat(ir, xv, o.VL);
-                                    fa[2] = av;
-                                    prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
-                                } else {
-                                    prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                                    prod = LLVMBuildFAdd(b, av, prod, "");
-                                }
-                                LLVMBuildStore(b, prod, ap);
-                            }
-                        }
-                    }
-                }
-                klv_loop_end(ir, &lky);
-            }
-            klv_loop_end(ir, &lic);
+            tp.ox0 = ox0;
+            emit_taps(ir, &o, &tp, o.owb, lane_taps);
         }
         if (o.r.out == 4) {
             /* out: the accumulators (pixel j: VL channels) transposed in
@@ -771,13 +995,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
             for (l = 0; l < o.VL; l++) {
                 LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
-                LLVMBasicBlockRef on = NULL, next = NULL;
-                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
-                    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), on, next);
-                    LLVMPositionBuilderAtEnd(b, on);
-                }
+                LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
                 v = klv_act_f32(ir, n, av[l]);
                 yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
                 if (sfn) {
@@ -790,10 +1008,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 } else {
                     LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
                 }
-                if (on) {
-                    LLVMBuildBr(b, next);
-                    LLVMPositionBuilderAtEnd(b, next);
-                }
+                lane_guard_end(ir, next);
             }
         } else
         /* out, written per lane unrolled: fastest where the output is large
@@ -809,13 +1024,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), mp = NULL, mn = NULL, sh = NULL;
                 LLVMValueRef yrow = klv_gep(ir, yet, y,
                                             klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
-                LLVMBasicBlockRef st = NULL, next = NULL;
-                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
-                    st = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), st, next);
-                    LLVMPositionBuilderAtEnd(b, st);
-                }
+                LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
                 if (q) {
                     mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), ocl);
                     mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), ocl);
@@ -830,10 +1039,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                                             klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                     klv_store(ir, yet, yrow, klv_i64(ir, j), v);
                 }
-                if (st) {
-                    LLVMBuildBr(b, next);
-                    LLVMPositionBuilderAtEnd(b, next);
-                }
+                lane_guard_end(ir, next);
             }
         } else
         /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j.
