@@ -495,24 +495,6 @@ static LLVMValueRef in_y(KlvIr *ir, const Geo *o, LLVMValueRef oy, LLVMValueRef 
     return klv_add(ir, klv_affine(ir, oy, o->s[0], o->inpad ? -o->p[0] : 0), klv_mul(ir, ky, klv_i64(ir, o->d[0])));
 }
 
-/* llvm.masked.load of vt from p, the lanes off in mask 0 (p may point
- * outside the buffer where those lanes are). */
-static LLVMValueRef masked_load(KlvIr *ir, LLVMTypeRef vt, LLVMValueRef p, LLVMValueRef mask)
-{
-    static const char name[] = "llvm.masked.load";
-    unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1);
-    LLVMTypeRef mt[2];
-    LLVMValueRef a[4];
-    mt[0] = vt;
-    mt[1] = ir->ptr;
-    a[0] = p;
-    a[1] = LLVMConstInt(ir->i32, 4, 0);
-    a[2] = mask;
-    a[3] = LLVMConstNull(vt);
-    return LLVMBuildCall2(ir->b, LLVMIntrinsicGetType(ir->ctx, id, mt, 2),
-                          LLVMGetIntrinsicDeclaration(ir->mod, id, mt, 2), a, 4, "");
-}
-
 /* acc + w * x: llvm.fmuladd when fma is given, else a multiply and an add. */
 static LLVMValueRef mul_add(KlvIr *ir, LLVMValueRef fma, LLVMTypeRef fmaty, LLVMValueRef w, LLVMValueRef x,
                             LLVMValueRef acc)
@@ -537,26 +519,29 @@ typedef struct {
 } Taps;
 
 /* Pixel lanes: accumulator m is output channel m of the block at VL
- * pixels; each tap loads VL input pixels (masked to the columns inside
- * when checked) and adds them times the channel's weight broadcast. */
+ * pixels; each tap loads VL input pixels and adds them times the
+ * channel's weight broadcast.  checked (ox0 a constant): the lanes whose
+ * column lies inside are loaded one by one (the others 0), and the
+ * accumulators of the others keep their value. */
 static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
     LLVMValueRef *mk = NULL, lane[16];
     KlvLoop lic, lky;
-    int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
+    int64_t kx, x0 = o->inpad ? -o->p[1] : 0, ox0 = 0;
     int m;
     if (checked) {
         mk = calloc((size_t)o->KW, sizeof *mk);
         if (!mk)
             return;
-        for (m = 0; m < o->VL; m++)
-            lane[m] = LLVMConstInt(ir->i64, (unsigned long long)m, 0);
+        ox0 = LLVMConstIntGetSExtValue(t->ox0);
         for (kx = 0; kx < o->KW; kx++) {
-            LLVMValueRef ix = klv_splat(ir, klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), o->VL);
-            ix = LLVMBuildAdd(b, ix, LLVMConstVector(lane, (unsigned)o->VL), "");
-            mk[kx] = LLVMBuildICmp(b, LLVMIntULT, ix, klv_splat(ir, klv_i64(ir, o->W), o->VL), "");
+            for (m = 0; m < o->VL; m++) {
+                int64_t ix = ox0 + m + kx * o->d[1] + x0;
+                lane[m] = LLVMConstInt(ir->i1, ix >= 0 && ix < o->W, 0);
+            }
+            mk[kx] = LLVMConstVector(lane, (unsigned)o->VL);
         }
     }
     lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
@@ -571,9 +556,13 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             for (kx = 0; kx < o->KW; kx++) {
                 LLVMValueRef at = klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), xv;
                 if (checked) {
-                    /* a plain GEP: at may lie before the row where lanes are off */
-                    LLVMValueRef p = LLVMBuildGEP2(b, ir->f32, xrow, &at, 1, "");
-                    xv = masked_load(ir, vt, p, mk[kx]);
+                    xv = LLVMConstNull(vt);
+                    for (m = 0; m < o->VL; m++) {
+                        int64_t ix = ox0 + m + kx * o->d[1] + x0;
+                        if (ix >= 0 && ix < o->W)
+                            xv = LLVMBuildInsertElement(b, xv, klv_load(ir, ir->f32, xrow, klv_i64(ir, ix)),
+                                                        LLVMConstInt(ir->i32, (unsigned)m, 0), "");
+                    }
                 } else {
                     xv = load_vec(ir, vt, ir->f32, 4, xrow, at);
                 }
