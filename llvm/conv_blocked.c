@@ -739,19 +739,28 @@ static void lane_guard_end(KlvIr *ir, LLVMBasicBlockRef next)
  * kernel's; per block of VL pixels (the last moved back to end at OW),
  * accumulator m (channel ocb * VL + m) starts at its bias, each (ic, ky, kx)
  * adds the weight broadcast times the VL input pixels of the tap, and the
- * accumulator goes out as one vector, through the fused activation. */
+ * accumulator goes out as one vector, through the fused activation.
+ * pool (a fused 2x2 stride-2 MaxPool, chain.c): a step is one pooled row,
+ * the two output rows under it computed in turn (the first's activated
+ * vectors kept on the stack); each channel's 2 x VL values are pooled in
+ * registers, window by window in the interpreter's order (the first tap,
+ * then a later one where greater), and VL / 2 pooled pixels stored. */
 static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *name, int arg_pad,
-                        LLVMValueRef fma, LLVMTypeRef fmaty)
+                        LLVMValueRef fma, LLVMTypeRef fmaty, int pool)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
-    int64_t nbx = (o->OW + o->VL - 1) / o->VL;
-    int m;
+    int64_t nbx = (o->OW + o->VL - 1) / o->VL, rows = pool ? o->OH / 2 : o->OH;
+    int64_t PW = o->OW / 2;
+    int m, r;
     KlvLoop lp, lbx;
-    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0;
+    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0, row, oyr[2], kylo[2], kyhi[2], rowbuf = NULL;
+    LLVMValueRef sel[2] = {NULL, NULL};
     Taps tp;
     klv_kernel_begin(ir, name);
     tp.accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    if (pool)
+        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "row0");
     tp.fma = fma;
     tp.fmaty = fmaty;
     x = klv_arg(ir, 0);
@@ -760,41 +769,84 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     bpk = klv_arg(ir, ARG_B(n));
     xs = o->pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    if (o->r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
-        tp.oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->OH), "");
-        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->OH), "");
+    if (o->r.order == 1) { /* step = (nb * nocb + ocb) * rows + row */
+        row = LLVMBuildSRem(b, lp.iv, klv_i64(ir, rows), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, rows), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, o->nocb), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->nocb), "");
-    } else { /* step = (nb * OH + oy) * nocb + ocb */
+    } else { /* step = (nb * rows + row) * nocb + ocb */
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->nocb), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->nocb), "");
-        tp.oy = LLVMBuildSRem(b, t, klv_i64(ir, o->OH), "");
-        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->OH), "");
+        row = LLVMBuildSRem(b, t, klv_i64(ir, rows), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, rows), "");
     }
     oc0 = klv_mul(ir, ocb, klv_i64(ir, o->VL));
     tp.wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
     tp.xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * in_plane(o))));
-    ky_bounds(ir, o, tp.oy, &tp.kylo, &tp.kyhi);
+    for (r = 0; r < 1 + pool; r++) {
+        oyr[r] = pool ? klv_affine(ir, row, 2, r) : row;
+        ky_bounds(ir, o, oyr[r], &kylo[r], &kyhi[r]);
+    }
+    if (pool) { /* the even and the odd pixels of a vector */
+        LLVMValueRef ix[2][8];
+        int k;
+        for (k = 0; k < o->VL / 2; k++) {
+            ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
+            ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+        }
+        sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
+        sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
+    }
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
     {
         LLVMValueRef ybase;
         tp.ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL));
         tp.ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, tp.ox0, klv_i64(ir, o->OW - o->VL), ""),
                                  klv_i64(ir, o->OW - o->VL), tp.ox0, "");
-        for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
-            LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
-                           klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
-        emit_taps(ir, o, &tp, o->VL, pixel_taps);
-        /* channel oc0 + m's output row at (nb, oy), from pixel ox0 */
-        ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), tp.oy),
-                                    klv_i64(ir, o->OW)),
-                        tp.ox0);
+        for (r = 0; r < 1 + pool; r++) {
+            tp.oy = oyr[r];
+            tp.kylo = kylo[r];
+            tp.kyhi = kyhi[r];
+            for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
+                LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
+                               klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
+            emit_taps(ir, o, &tp, o->VL, pixel_taps);
+            if (pool && r == 0)
+                for (m = 0; m < o->VL; m++)
+                    LLVMBuildStore(b, klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), "")),
+                                   klv_gep(ir, vt, rowbuf, klv_i64(ir, m)));
+        }
+        /* channel oc0 + m's output row at (nb, oy), from pixel ox0 (pooled:
+         * its pooled row from pixel ox0 / 2) */
+        if (pool)
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * rows)), row),
+                                        klv_i64(ir, PW)),
+                            LLVMBuildSDiv(b, tp.ox0, klv_i64(ir, 2), ""));
+        else
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), row),
+                                        klv_i64(ir, o->OW)),
+                            tp.ox0);
         for (m = 0; m < o->VL; m++) {
             LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
             LLVMBasicBlockRef next = lane_guard(ir, o, m, ocl);
             v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), ""));
-            st = LLVMBuildStore(
-                b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
+            if (pool) {
+                /* taps (0,0), (0,1), (1,0), (1,1) of each window */
+                LLVMValueRef r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, m)), ""), tap[4];
+                int k;
+                tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
+                tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
+                tap[2] = LLVMBuildShuffleVector(b, v, v, sel[0], "");
+                tap[3] = LLVMBuildShuffleVector(b, v, v, sel[1], "");
+                v = tap[0];
+                for (k = 1; k < 4; k++)
+                    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+                st = LLVMBuildStore(
+                    b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, rows * PW)))));
+            } else {
+                st = LLVMBuildStore(
+                    b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
+            }
             LLVMSetAlignment(st, 4);
             lane_guard_end(ir, next);
         }
@@ -882,12 +934,14 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     /* fp32: the fused elementwise chain's operands follow the extras */
     chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
     if (o.r.out == 3) {
-        emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty);
-        plan->range = o.N * o.nocb * o.OH;
-        plan->work = o.OW * o.C * o.ksz * o.VL;
+        /* a fused MaxPool (chain.c) where the rows pair up (pool2 checked it) */
+        int pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
+        emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty, pool);
+        plan->range = o.N * o.nocb * (pool ? o.OH / 2 : o.OH);
+        plan->work = o.OW * o.C * o.ksz * o.VL * (pool ? 2 : 1);
         plan->threads = o.r.threads == 1 ? 1 : 0;
         plan->tunable = 1;
-        plan->chained = 0;
+        plan->chained = pool;
         return 1;
     }
     klv_kernel_begin(ir, name);

@@ -9,7 +9,10 @@
 # both kernel forms (pixel lanes, out=3, and channel lanes): with --exact
 # every output is the interpreter's byte for byte, by default within 1e-5
 # relative L2; kiln tune's random schedules (each checked against the
-# interpreter) run the other forms and pixel counts.
+# interpreter) run the other forms and pixel counts.  A 2x2 stride-2
+# MaxPool after a pixel-lane Conv (%pp, ragged oc block, its last pixel
+# block moved back) is fused into it (chain.c): one node fused, the
+# pooled output the interpreter's byte for byte.
 $PYTHON - "$TMP" <<'PY'
 import base64, sys
 import numpy as np
@@ -26,6 +29,7 @@ convs = [  # name, M, kernel, pads (t, l, b, r), strides, dilations
     ("cw", 18, 3, [4, 1, 4, 5], [1, 2], [1, 1]),
     ("pw", 7, 5, [4, 5, 6, 4], [1, 1], [1, 1]),
     ("cb", 33, 7, [3, 3, 3, 3], [1, 1], [1, 2]),
+    ("pp", 19, 3, [1, 1, 2, 2], [1, 1], [1, 1]),
 ]
 for name, M, k, p, s, d in convs:
     L.append(const("w" + name, 0.3 * rng.standard_normal((M, C, k, k))))
@@ -36,18 +40,21 @@ for name, M, k, p, s, d in convs:
     ints = lambda v: "[" + ",".join(map(str, v)) + "]"
     L.append(f"%{name} = Conv(%x, %w{name}, %b{name}) {{kernel_shape=[{k},{k}], pads={ints(p)}, "
              f"strides={ints(s)}, dilations={ints(d)}}} : f32[1,{M},{oh},{ow}]")
-L += [f"output %{c[0]}" for c in convs]
+L.append("%mp = MaxPool(%pp) {kernel_shape=[2,2], strides=[2,2]} : f32[1,19,9,20]")
+L += [f"output %{c[0]}" for c in convs[:-1]] + ["output %mp"]
 open(sys.argv[1] + "/b.gir", "w").write("\n".join(L) + "\n")
 np.save(sys.argv[1] + "/in.npy", (2 * rng.standard_normal((1, C, H, W))).astype(np.float32))
 PY
 c=() r=() d=()
-for k in 0 1 2 3 4 5; do
+for k in 0 1 2 3 4 5 6; do
     c+=(-o $TMP/exact$k.npy) r+=(-o $TMP/ref$k.npy) d+=(-o $TMP/cpu$k.npy)
 done
 $KILN run $TMP/b.gir -i $TMP/in.npy "${r[@]}" > /dev/null
-$KILN run $TMP/b.gir -i $TMP/in.npy --target cpu --exact "${c[@]}" > /dev/null
+$KILN run $TMP/b.gir -i $TMP/in.npy --target cpu --exact "${c[@]}" > /dev/null 2> $TMP/run.err
+cat $TMP/run.err
+grep -q '^kiln: cpu: 1 elementwise nodes fused into the Conv before them$' $TMP/run.err
 $KILN run $TMP/b.gir -i $TMP/in.npy --target cpu "${d[@]}" > /dev/null
-for k in 0 1 2 3 4 5; do
+for k in 0 1 2 3 4 5 6; do
     cmp $TMP/exact$k.npy $TMP/ref$k.npy
     $KILN compare $TMP/cpu$k.npy $TMP/ref$k.npy --max-rel-l2 1e-5
 done
