@@ -516,6 +516,7 @@ static LLVMValueRef mul_add(KlvIr *ir, LLVMValueRef fma, LLVMTypeRef fmaty, LLVM
 typedef struct {
     LLVMValueRef accp, xbase, wbase, oy, ox0, kylo, kyhi, fma;
     LLVMTypeRef fmaty;
+    int64_t nic; /* input channels from xbase and wbase (all, or a chunk) */
 } Taps;
 
 /* Pixel lanes: accumulator m is output channel m of the block at VL
@@ -544,7 +545,7 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             mk[kx] = LLVMConstVector(lane, (unsigned)o->VL);
         }
     }
-    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, t->nic));
     {
         LLVMValueRef xpl = klv_gep(ir, ir->f32, t->xbase, klv_mul(ir, lic.iv, klv_i64(ir, in_plane(o))));
         LLVMValueRef wic = klv_gep(ir, ir->f32, t->wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
@@ -615,7 +616,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             }
     }
     /* input channels ic = iv * unroll + u, in order */
-    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C / o->r.unroll));
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, t->nic / o->r.unroll));
     for (u = 0; u < o->r.unroll; u++) {
         LLVMValueRef ic = klv_affine(ir, lic.iv, o->r.unroll, u);
         LLVMValueRef xpl = klv_gep(ir, xet, t->xbase, klv_mul(ir, ic, klv_i64(ir, in_plane(o))));
@@ -763,6 +764,7 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
         rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "row0");
     tp.fma = fma;
     tp.fmaty = fmaty;
+    tp.nic = o->C;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
@@ -856,6 +858,28 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     klv_kernel_end(ir);
 }
 
+/* Input channels per chunk (0: none) of the channel-lane fp32 kernel
+ * whose packed weights per oc block outgrow the caches (512 -> 1,024 3x3:
+ * 295 KB, read again for every output row): a step is then a whole oc
+ * block, chunk by chunk of input channels over every output row, the
+ * partial sums kept on the stack between chunks (at most CHUNK_STACK
+ * bytes), so each chunk's weights and input stay cached across the rows.
+ * The sums still add bias, then ic, ky, kx in order: the same bits. */
+#define CHUNK_WEIGHTS (160 * 1024) /* weight bytes per oc block above which */
+#define CHUNK_BYTES (96 * 1024)    /* weight bytes per chunk at most */
+#define CHUNK_STACK (64 * 1024)
+static int64_t chunk_channels(const Geo *o)
+{
+    int64_t per = o->ksz * o->VL * 4, c;
+    if (o->q || o->vnni || o->r.order != 1 || o->C * per <= CHUNK_WEIGHTS ||
+        o->OH * o->nbx * o->owb * o->VL * 4 > CHUNK_STACK)
+        return 0;
+    for (c = CHUNK_BYTES / per; c >= 16; c--)
+        if (o->C % c == 0 && c % o->r.unroll == 0)
+            return c;
+    return 0;
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
@@ -867,8 +891,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL, dpty = NULL;
     LLVMValueRef dp = NULL;
-    KlvLoop lp, lbx;
+    KlvLoop lp, lbx, lch, lrow;
     Taps tp;
+    int64_t icb;
+    LLVMValueRef part = NULL;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
     if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
@@ -944,16 +970,23 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         plan->chained = pool;
         return 1;
     }
+    icb = chunk_channels(&o);
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
+    if (icb)
+        part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb)), "part");
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
     bpk = klv_arg(ir, ARG_B(n));
     xs = o.pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
+    if (icb) { /* step = nb * nocb + ocb, every output row in it */
+        oy = NULL;
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.nocb), "");
+        nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.nocb), "");
+    } else if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
         oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
@@ -975,23 +1008,59 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     tp.accp = accp;
     tp.xbase = xbase;
     tp.wbase = wbase;
-    tp.oy = oy;
     tp.fma = fma;
     tp.fmaty = fmaty;
+    tp.nic = icb ? icb : o.C;
+    if (icb) {
+        /* chunk by chunk of icb input channels, each over every row */
+        lch = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / icb));
+        tp.xbase = klv_gep(ir, xet, xbase, klv_mul(ir, lch.iv, klv_i64(ir, icb * in_plane(&o))));
+        tp.wbase = klv_gep(ir, wet, wbase, klv_mul(ir, lch.iv, klv_i64(ir, icb * o.ksz * o.VL)));
+        lrow = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.OH));
+        oy = lrow.iv;
+    }
+    tp.oy = oy;
     ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
-        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o.owb));
+        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o.owb)), sp = NULL;
+        LLVMBasicBlockRef after = NULL;
         ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o.OW - o.owb), ""),
                               klv_i64(ir, o.OW - o.owb), ox0, "");
-        for (j = 0; j < o.owb; j++)
-            LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        if (icb) {
+            /* the block's partial sums: the bias in the first chunk, then
+             * what the chunk before left on the stack */
+            LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, 0), "");
+            sp = klv_gep(ir, vt, part, klv_mul(ir, klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.nbx)), lbx.iv),
+                                               klv_i64(ir, o.owb)));
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef pv = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, sp, klv_i64(ir, j)), "");
+                LLVMBuildStore(b, LLVMBuildSelect(b, first, bvec, pv, ""), klv_gep(ir, vt, accp, klv_i64(ir, j)));
+            }
+        } else {
+            for (j = 0; j < o.owb; j++)
+                LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        }
         if (o.vnni) {
             vnni_taps(ir, &o, dp, dpty, accp, xbase, wbase, oy, ox0);
         } else {
             tp.ox0 = ox0;
             emit_taps(ir, &o, &tp, o.owb, lane_taps);
+        }
+        if (icb) {
+            /* before the last chunk the sums go back to the stack; after
+             * it, out as below */
+            LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "keep");
+            LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "out");
+            after = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "after");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, o.C / icb - 1), ""), out, keep);
+            LLVMPositionBuilderAtEnd(b, keep);
+            for (j = 0; j < o.owb; j++)
+                LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), ""),
+                               klv_gep(ir, vt, sp, klv_i64(ir, j)));
+            LLVMBuildBr(b, after);
+            LLVMPositionBuilderAtEnd(b, out);
         }
         if (o.r.out == 4) {
             /* out: the accumulators (pixel j: VL channels) transposed in
@@ -1122,12 +1191,20 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             }
             klv_loop_end(ir, &ll);
         }
+        if (after) {
+            LLVMBuildBr(b, after);
+            LLVMPositionBuilderAtEnd(b, after);
+        }
     }
     klv_loop_end(ir, &lbx);
+    if (icb) {
+        klv_loop_end(ir, &lrow);
+        klv_loop_end(ir, &lch);
+    }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = o.N * o.nocb * o.OH;
-    plan->work = o.OW * o.C * o.ksz * o.VL;
+    plan->range = o.N * o.nocb * (icb ? 1 : o.OH);
+    plan->work = o.OW * o.C * o.ksz * o.VL * (icb ? o.OH : 1);
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
     plan->chained = chain_arg ? nchain : 0;
