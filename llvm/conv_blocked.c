@@ -742,10 +742,11 @@ static void lane_guard_end(KlvIr *ir, LLVMBasicBlockRef next)
  * adds the weight broadcast times the VL input pixels of the tap, and the
  * accumulator goes out as one vector, through the fused activation.
  * pool (a fused 2x2 stride-2 MaxPool, chain.c): a step is one pooled row,
- * the two output rows under it computed in turn (the first's activated
- * vectors kept on the stack); each channel's 2 x VL values are pooled in
- * registers, window by window in the interpreter's order (the first tap,
- * then a later one where greater), and VL / 2 pooled pixels stored. */
+ * the two output rows under it computed in turn by one loop (their
+ * activated vectors kept on the stack); each channel's 2 x VL values are
+ * pooled in registers, window by window in the interpreter's order (the
+ * first tap, then a later one where greater), and VL / 2 pooled pixels
+ * stored. */
 static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *name, int arg_pad,
                         LLVMValueRef fma, LLVMTypeRef fmaty, int pool)
 {
@@ -753,15 +754,15 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
     int64_t nbx = (o->OW + o->VL - 1) / o->VL, rows = pool ? o->OH / 2 : o->OH;
     int64_t PW = o->OW / 2;
-    int m, r;
-    KlvLoop lp, lbx;
-    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0, row, oyr[2], kylo[2], kyhi[2], rowbuf = NULL;
+    int m;
+    KlvLoop lp, lbx, lr;
+    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0, row, rowbuf = NULL;
     LLVMValueRef sel[2] = {NULL, NULL};
     Taps tp;
     klv_kernel_begin(ir, name);
     tp.accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
     if (pool)
-        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "row0");
+        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(2 * o->VL)), "rows");
     tp.fma = fma;
     tp.fmaty = fmaty;
     tp.nic = o->C;
@@ -785,9 +786,9 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     oc0 = klv_mul(ir, ocb, klv_i64(ir, o->VL));
     tp.wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
     tp.xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * in_plane(o))));
-    for (r = 0; r < 1 + pool; r++) {
-        oyr[r] = pool ? klv_affine(ir, row, 2, r) : row;
-        ky_bounds(ir, o, oyr[r], &kylo[r], &kyhi[r]);
+    if (!pool) {
+        tp.oy = row;
+        ky_bounds(ir, o, row, &tp.kylo, &tp.kyhi);
     }
     if (pool) { /* the even and the odd pixels of a vector */
         LLVMValueRef ix[2][8];
@@ -805,18 +806,20 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
         tp.ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL));
         tp.ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, tp.ox0, klv_i64(ir, o->OW - o->VL), ""),
                                  klv_i64(ir, o->OW - o->VL), tp.ox0, "");
-        for (r = 0; r < 1 + pool; r++) {
-            tp.oy = oyr[r];
-            tp.kylo = kylo[r];
-            tp.kyhi = kyhi[r];
-            for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
-                LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
-                               klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
-            emit_taps(ir, o, &tp, o->VL, pixel_taps);
-            if (pool && r == 0)
-                for (m = 0; m < o->VL; m++)
-                    LLVMBuildStore(b, klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), "")),
-                                   klv_gep(ir, vt, rowbuf, klv_i64(ir, m)));
+        if (pool) { /* output rows 2 * row + r, r = 0, 1 */
+            lr = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, 2));
+            tp.oy = klv_add(ir, klv_mul(ir, row, klv_i64(ir, 2)), lr.iv);
+            ky_bounds(ir, o, tp.oy, &tp.kylo, &tp.kyhi);
+        }
+        for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
+            LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
+                           klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
+        emit_taps(ir, o, &tp, o->VL, pixel_taps);
+        if (pool) {
+            for (m = 0; m < o->VL; m++)
+                LLVMBuildStore(b, klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), "")),
+                               klv_gep(ir, vt, rowbuf, klv_affine(ir, lr.iv, o->VL, m)));
+            klv_loop_end(ir, &lr);
         }
         /* channel oc0 + m's output row at (nb, oy), from pixel ox0 (pooled:
          * its pooled row from pixel ox0 / 2) */
@@ -831,11 +834,11 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
         for (m = 0; m < o->VL; m++) {
             LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
             LLVMBasicBlockRef next = lane_guard(ir, o, m, ocl);
-            v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), ""));
             if (pool) {
                 /* taps (0,0), (0,1), (1,0), (1,1) of each window */
                 LLVMValueRef r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, m)), ""), tap[4];
                 int k;
+                v = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, o->VL + m)), "");
                 tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
                 tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
                 tap[2] = LLVMBuildShuffleVector(b, v, v, sel[0], "");
@@ -846,6 +849,7 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
                 st = LLVMBuildStore(
                     b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, rows * PW)))));
             } else {
+                v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), ""));
                 st = LLVMBuildStore(
                     b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
             }
