@@ -668,9 +668,9 @@ static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
 {
     LLVMBuilderRef b = ir->b;
     LLVMValueRef sw;
-    LLVMBasicBlockRef plain, join, cb;
+    LLVMBasicBlockRef plain, join, cb = NULL;
     int64_t nbx = (o->OW + owb - 1) / owb, bx, ox0, last = -1;
-    int ncase = 0;
+    int ncase = 0, ninner = 0;
     Taps tc;
     if (!o->inpad) {
         fn(ir, o, t, 0);
@@ -681,6 +681,8 @@ static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
         if (ox0 != last && (ox0 * o->s[1] - o->p[1] < 0 ||
                             (ox0 + owb - 1) * o->s[1] + (o->KW - 1) * o->d[1] - o->p[1] >= o->W))
             ncase++;
+        else if (ox0 != last)
+            ninner++;
         last = ox0;
     }
     if (!ncase) {
@@ -706,8 +708,12 @@ static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
         last = ox0;
     }
     LLVMPositionBuilderAtEnd(b, plain);
-    fn(ir, o, t, 0);
-    LLVMBuildBr(b, join);
+    if (ninner) {
+        fn(ir, o, t, 0);
+        LLVMBuildBr(b, join);
+    } else { /* every block is one of the cases (the rows of 13 and 26) */
+        LLVMBuildUnreachable(b);
+    }
     LLVMPositionBuilderAtEnd(b, join);
 }
 
