@@ -519,6 +519,35 @@ typedef struct {
     int64_t nic; /* input channels from xbase and wbase (all, or a chunk) */
 } Taps;
 
+/* The kernel-row loop of the taps: ky over all KH rows (a constant trip
+ * count, which LLVM unrolls), each row's taps behind a test of ky against
+ * [t->kylo, t->kyhi) (with the _pre copy none); ky_end closes it. */
+static KlvLoop ky_begin(KlvIr *ir, const Geo *o, const Taps *t, LLVMBasicBlockRef *skip)
+{
+    KlvLoop l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
+    LLVMBasicBlockRef in;
+    *skip = NULL;
+    if (!o->inpad)
+        return l;
+    in = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "kyin");
+    *skip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "kyskip");
+    LLVMBuildCondBr(ir->b,
+                    LLVMBuildAnd(ir->b, LLVMBuildICmp(ir->b, LLVMIntSGE, l.iv, t->kylo, ""),
+                                 LLVMBuildICmp(ir->b, LLVMIntSLT, l.iv, t->kyhi, ""), ""),
+                    in, *skip);
+    LLVMPositionBuilderAtEnd(ir->b, in);
+    return l;
+}
+
+static void ky_end(KlvIr *ir, KlvLoop *l, LLVMBasicBlockRef skip)
+{
+    if (skip) {
+        LLVMBuildBr(ir->b, skip);
+        LLVMPositionBuilderAtEnd(ir->b, skip);
+    }
+    klv_loop_end(ir, l);
+}
+
 /* Pixel lanes: accumulator m is output channel m of the block at VL
  * pixels; each tap loads VL input pixels and adds them times the
  * channel's weight broadcast.  checked (ox0 a constant): the lanes whose
@@ -530,6 +559,7 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
     LLVMValueRef *mk = NULL, lane[16];
     KlvLoop lic, lky;
+    LLVMBasicBlockRef kyskip;
     int64_t kx, x0 = o->inpad ? -o->p[1] : 0, ox0 = 0;
     int m;
     if (checked) {
@@ -549,7 +579,7 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
     {
         LLVMValueRef xpl = klv_gep(ir, ir->f32, t->xbase, klv_mul(ir, lic.iv, klv_i64(ir, in_plane(o))));
         LLVMValueRef wic = klv_gep(ir, ir->f32, t->wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
-        lky = klv_loop_begin(ir, t->kylo, t->kyhi);
+        lky = ky_begin(ir, o, t, &kyskip);
         {
             LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
             LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
@@ -578,7 +608,7 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
                 }
             }
         }
-        klv_loop_end(ir, &lky);
+        ky_end(ir, &lky, kyskip);
     }
     klv_loop_end(ir, &lic);
     free(mk);
@@ -597,6 +627,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
     LLVMTypeRef wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32, wvt = LLVMVectorType(wet, (unsigned)o->VL);
     LLVMTypeRef xet = q ? ir->i8 : ir->f32;
     LLVMValueRef *inb = NULL, *cix = NULL;
+    LLVMBasicBlockRef kyskip;
     KlvLoop lic, lky;
     int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
     int j, u;
@@ -621,7 +652,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
         LLVMValueRef ic = klv_affine(ir, lic.iv, o->r.unroll, u);
         LLVMValueRef xpl = klv_gep(ir, xet, t->xbase, klv_mul(ir, ic, klv_i64(ir, in_plane(o))));
         LLVMValueRef wic = klv_gep(ir, wet, t->wbase, klv_mul(ir, ic, klv_i64(ir, o->ksz * o->VL)));
-        lky = klv_loop_begin(ir, t->kylo, t->kyhi);
+        lky = ky_begin(ir, o, t, &kyskip);
         {
             LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
             LLVMValueRef xrow = klv_gep(ir, xet, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
@@ -650,7 +681,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
                 }
             }
         }
-        klv_loop_end(ir, &lky);
+        ky_end(ir, &lky, kyskip);
     }
     klv_loop_end(ir, &lic);
     free(inb);
