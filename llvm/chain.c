@@ -11,6 +11,8 @@
  * the kernel writes the last node's output.  klv_compile (program.c),
  * objects (aot.c) and PTX (gpu.c) fuse alike.
  */
+#include <string.h>
+
 #include "internal.h"
 
 /* 1 when v is a graph output. */
@@ -49,6 +51,35 @@ static int ready_before(const GirGraph *g, int v, int node)
     return 0;
 }
 
+/* 1 when MaxPool r, reading v (f32 [N, M, OH, OW], OH and OW even), pools
+ * 2x2 windows at stride 2 with no padding, dilation or Indices output:
+ * its output [N, M, OH / 2, OW / 2]. */
+static int pool2(const GirGraph *g, const GirNode *r, int v)
+{
+    static const char *one[2] = {"strides", "kernel_shape"};
+    const GirType *vt = &g->vals[v].type, *pt;
+    const int64_t *a;
+    int cnt, k;
+    if (r->nin != 1 || r->nout != 1 || r->in[0] != v || gir_node_is_nhwc(r) || vt->rank != 4 ||
+        vt->dims[2] % 2 != 0 || vt->dims[3] % 2 != 0 ||
+        strcmp(gir_attr_string(r, "auto_pad", "NOTSET"), "NOTSET") != 0)
+        return 0;
+    for (k = 0; k < 2; k++)
+        if (!(a = gir_attr_ints(r, one[k], &cnt)) || cnt != 2 || a[0] != 2 || a[1] != 2)
+            return 0;
+    if ((a = gir_attr_ints(r, "pads", &cnt)))
+        for (k = 0; k < cnt; k++)
+            if (a[k] != 0)
+                return 0;
+    if ((a = gir_attr_ints(r, "dilations", &cnt)))
+        for (k = 0; k < cnt; k++)
+            if (a[k] != 1)
+                return 0;
+    pt = &g->vals[r->out[0]].type;
+    return pt->dtype == GIR_DT_F32 && pt->rank == 4 && pt->dims[0] == vt->dims[0] &&
+           pt->dims[1] == vt->dims[1] && pt->dims[2] * 2 == vt->dims[2] && pt->dims[3] * 2 == vt->dims[3];
+}
+
 int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
 {
     int v = g->nodes[node].out[0], cnt = 0, j = -1;
@@ -59,6 +90,12 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
         if (vt->dtype != GIR_DT_F32 || is_output(g, v) || readers(g, v, &j) != 1 || j <= node)
             break;
         r = &g->nodes[j];
+        if (r->op == GIR_OP_MAXPOOL) {
+            /* a pooling link comes alone (conv_blocked.c's pixel lanes) */
+            if (cnt == 0 && pool2(g, r, v))
+                chain[cnt++] = j;
+            break;
+        }
         if (r->nout != 1 || gir_node_is_nhwc(r) || !gir_type_equal(&g->vals[r->out[0]].type, vt))
             break;
         if (r->op == GIR_OP_RELU || r->op == GIR_OP_LEAKYRELU || r->op == GIR_OP_SIGMOID ||
@@ -89,9 +126,14 @@ int klv_chain_scalar(const KlvIr *ir, const GirGraph *g)
     int k;
     for (k = 0; k < ir->nchain; k++)
         if (g->nodes[ir->chain[k]].op == GIR_OP_HARDSIGMOID ||
-            g->nodes[ir->chain[k]].op == GIR_OP_HARDSWISH)
+            g->nodes[ir->chain[k]].op == GIR_OP_HARDSWISH || g->nodes[ir->chain[k]].op == GIR_OP_MAXPOOL)
             break;
     return k;
+}
+
+int klv_chain_pool(const KlvIr *ir, const GirGraph *g)
+{
+    return ir->nchain == 1 && g->nodes[ir->chain[0]].op == GIR_OP_MAXPOOL;
 }
 
 LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, int cnt,

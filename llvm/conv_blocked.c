@@ -96,6 +96,7 @@ typedef struct {
     int vnni;                         /* 1: int8 through vpdpbusd (KlvIr.vnni) */
     int64_t C4;                       /* input channels rounded up to 4 (vnni), else C */
     int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
+    int inpad;                        /* 1: padded, the borders handled in the loops (fp32) */
     int lo, hi;                       /* int8 act_min / act_max */
 } Geo;
 
@@ -145,9 +146,9 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
         return pack_vnni(g, n, o, plan);
     wp = calloc((size_t)(Mp * o->C * o->ksz), wsz);
     bp = calloc((size_t)Mp, 4);
-    if (o->padded)
+    if (o->pre)
         xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
-    if (!wp || !bp || (o->padded && !xpad)) {
+    if (!wp || !bp || (o->pre && !xpad)) {
         free(wp);
         free(bp);
         free(xpad);
@@ -171,7 +172,7 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
     }
     klv_plan_extra(plan, wp, Mp * o->C * o->ksz * (int64_t)wsz, KLV_TABLE, 1);
     klv_plan_extra(plan, bp, Mp * 4, KLV_TABLE, 1);
-    if (o->padded)
+    if (o->pre)
         klv_plan_extra(plan, xpad, o->N * o->C * o->Hp * o->Wp * (o->q ? 1 : 4), KLV_SCRATCH, 1);
     return 1;
 }
@@ -324,7 +325,9 @@ static int geometry(const GirGraph *g, const GirNode *n, int q, int vl, int owb,
     o->nbx = (o->OW + o->owb - 1) / o->owb;
     o->padded = o->p[0] || o->p[1] || o->p[2] || o->p[3];
     o->C4 = o->C;
-    o->pre = o->padded;
+    /* fp32 handles the borders in its loops; int8 reads a padded copy */
+    o->inpad = o->padded && !q;
+    o->pre = o->padded && q;
     o->Hp = o->padded ? (o->OH - 1) * o->s[0] + (o->KH - 1) * o->d[0] + 1 : o->H;
     o->Wp = o->padded ? (o->OW - 1) * o->s[1] + (o->KW - 1) * o->d[1] + 1 : o->W;
     if (o->Hp < o->p[0] + o->H)
@@ -449,104 +452,446 @@ static void vnni_taps(KlvIr *ir, const Geo *o, LLVMValueRef dp, LLVMTypeRef dpty
     klv_loop_end(ir, &lg);
 }
 
+/* The input as the taps read it: the _pre copy's zero-bordered planes
+ * (no offsets), or with the padding in the loops (o->inpad) x itself,
+ * rows of W, the pads taken off the tap's coordinates. */
+static int64_t in_plane(const Geo *o)
+{
+    return o->inpad ? o->H * o->W : o->Hp * o->Wp;
+}
+
+static int64_t in_row(const Geo *o)
+{
+    return o->inpad ? o->W : o->Wp;
+}
+
+/* The kernel rows [*lo, *hi) of output row oy whose input row lies inside
+ * the input: with the padding in the loops the taps of the others are
+ * skipped, as the interpreter skips them; with the _pre copy every row. */
+static void ky_bounds(KlvIr *ir, const Geo *o, LLVMValueRef oy, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef t, u, l, h, d = klv_i64(ir, o->d[0]), zero = klv_i64(ir, 0);
+    if (!o->inpad) {
+        *lo = zero;
+        *hi = klv_i64(ir, o->KH);
+        return;
+    }
+    /* input row oy * s0 + ky * d0 - p0 = ky * d0 - t: inside for
+     * t / d0 <= ky (rounded up) and ky <= (H - 1 + t) / d0 */
+    t = klv_affine(ir, oy, -o->s[0], o->p[0]);
+    l = LLVMBuildSDiv(b, klv_affine(ir, t, 1, o->d[0] - 1), d, "");
+    *lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, t, zero, ""), l, zero, "");
+    u = klv_affine(ir, t, 1, o->H - 1);
+    h = klv_affine(ir, LLVMBuildSDiv(b, u, d, ""), 1, 1);
+    h = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, u, zero, ""), zero, h, "");
+    *hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, h, klv_i64(ir, o->KH), ""),
+                          klv_i64(ir, o->KH), h, "");
+}
+
+/* Input row of kernel row ky for output row oy, in the layout in_row gives. */
+static LLVMValueRef in_y(KlvIr *ir, const Geo *o, LLVMValueRef oy, LLVMValueRef ky)
+{
+    return klv_add(ir, klv_affine(ir, oy, o->s[0], o->inpad ? -o->p[0] : 0), klv_mul(ir, ky, klv_i64(ir, o->d[0])));
+}
+
+/* acc + w * x: llvm.fmuladd when fma is given, else a multiply and an add. */
+static LLVMValueRef mul_add(KlvIr *ir, LLVMValueRef fma, LLVMTypeRef fmaty, LLVMValueRef w, LLVMValueRef x,
+                            LLVMValueRef acc)
+{
+    LLVMValueRef fa[3];
+    if (!fma)
+        return LLVMBuildFAdd(ir->b, acc, LLVMBuildFMul(ir->b, w, x, ""), "");
+    fa[0] = w;
+    fa[1] = x;
+    fa[2] = acc;
+    return LLVMBuildCall2(ir->b, fmaty, fma, fa, 3, "");
+}
+
+/* The taps of one block of output pixels (from ox0) of output row oy into
+ * the accumulators at accp: the input channels, kernel rows [kylo, kyhi)
+ * and kernel columns in order.  checked: some tap of the block reads a
+ * column outside the input (padding in the loops); each such tap is
+ * skipped for the pixels it falls outside, as in the interpreter. */
+typedef struct {
+    LLVMValueRef accp, xbase, wbase, oy, ox0, kylo, kyhi, fma;
+    LLVMTypeRef fmaty;
+    int64_t nic; /* input channels from xbase and wbase (all, or a chunk) */
+} Taps;
+
+/* The kernel-row loop of the taps: ky over all KH rows (a constant trip
+ * count, which LLVM unrolls), each row's taps behind a test of ky against
+ * [t->kylo, t->kyhi) (with the _pre copy none); ky_end closes it. */
+static KlvLoop ky_begin(KlvIr *ir, const Geo *o, const Taps *t, LLVMBasicBlockRef *skip)
+{
+    KlvLoop l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
+    LLVMBasicBlockRef in;
+    *skip = NULL;
+    if (!o->inpad)
+        return l;
+    in = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "kyin");
+    *skip = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "kyskip");
+    LLVMBuildCondBr(ir->b,
+                    LLVMBuildAnd(ir->b, LLVMBuildICmp(ir->b, LLVMIntSGE, l.iv, t->kylo, ""),
+                                 LLVMBuildICmp(ir->b, LLVMIntSLT, l.iv, t->kyhi, ""), ""),
+                    in, *skip);
+    LLVMPositionBuilderAtEnd(ir->b, in);
+    return l;
+}
+
+static void ky_end(KlvIr *ir, KlvLoop *l, LLVMBasicBlockRef skip)
+{
+    if (skip) {
+        LLVMBuildBr(ir->b, skip);
+        LLVMPositionBuilderAtEnd(ir->b, skip);
+    }
+    klv_loop_end(ir, l);
+}
+
+/* Pixel lanes: accumulator m is output channel m of the block at VL
+ * pixels; each tap loads VL input pixels and adds them times the
+ * channel's weight broadcast.  checked (ox0 a constant): the lanes whose
+ * column lies inside are loaded one by one (the others 0), and the
+ * accumulators of the others keep their value. */
+static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
+    LLVMValueRef *mk = NULL, lane[16];
+    KlvLoop lic, lky;
+    LLVMBasicBlockRef kyskip;
+    int64_t kx, x0 = o->inpad ? -o->p[1] : 0, ox0 = 0;
+    int m;
+    if (checked) {
+        mk = calloc((size_t)o->KW, sizeof *mk);
+        if (!mk)
+            return;
+        ox0 = LLVMConstIntGetSExtValue(t->ox0);
+        for (kx = 0; kx < o->KW; kx++) {
+            for (m = 0; m < o->VL; m++) {
+                int64_t ix = ox0 + m + kx * o->d[1] + x0;
+                lane[m] = LLVMConstInt(ir->i1, ix >= 0 && ix < o->W, 0);
+            }
+            mk[kx] = LLVMConstVector(lane, (unsigned)o->VL);
+        }
+    }
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, t->nic));
+    {
+        LLVMValueRef xpl = klv_gep(ir, ir->f32, t->xbase, klv_mul(ir, lic.iv, klv_i64(ir, in_plane(o))));
+        LLVMValueRef wic = klv_gep(ir, ir->f32, t->wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
+        lky = ky_begin(ir, o, t, &kyskip);
+        {
+            LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
+            LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
+            LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef at = klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), xv;
+                if (checked) {
+                    xv = LLVMConstNull(vt);
+                    for (m = 0; m < o->VL; m++) {
+                        int64_t ix = ox0 + m + kx * o->d[1] + x0;
+                        if (ix >= 0 && ix < o->W)
+                            xv = LLVMBuildInsertElement(b, xv, klv_load(ir, ir->f32, xrow, klv_i64(ir, ix)),
+                                                        LLVMConstInt(ir->i32, (unsigned)m, 0), "");
+                    }
+                } else {
+                    xv = load_vec(ir, vt, ir->f32, 4, xrow, at);
+                }
+                for (m = 0; m < o->VL; m++) {
+                    LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, m));
+                    LLVMValueRef wv = klv_splat(ir, klv_load(ir, ir->f32, wky, klv_i64(ir, kx * o->VL + m)), o->VL);
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, "");
+                    LLVMValueRef v = mul_add(ir, t->fma, t->fmaty, wv, xv, av);
+                    if (checked)
+                        v = LLVMBuildSelect(b, mk[kx], v, av, "");
+                    LLVMBuildStore(b, v, ap);
+                }
+            }
+        }
+        ky_end(ir, &lky, kyskip);
+    }
+    klv_loop_end(ir, &lic);
+    free(mk);
+}
+
+/* Channel lanes (fp32 and int8 without VNNI): accumulator j is pixel
+ * ox0 + j at VL output channels; each tap loads the weight vector and adds
+ * it times each pixel's input broadcast.  checked: the column of pixel j
+ * and tap kx is tested once per block, clamped to 0 for the load, and a
+ * tap outside leaves the accumulator as it was. */
+static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
+{
+    LLVMBuilderRef b = ir->b;
+    int q = o->q;
+    LLVMTypeRef lt = q ? ir->i32 : ir->f32, vt = LLVMVectorType(lt, (unsigned)o->VL);
+    LLVMTypeRef wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32, wvt = LLVMVectorType(wet, (unsigned)o->VL);
+    LLVMTypeRef xet = q ? ir->i8 : ir->f32;
+    LLVMValueRef *inb = NULL, *cix = NULL;
+    LLVMBasicBlockRef kyskip;
+    KlvLoop lic, lky;
+    int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
+    int j, u;
+    if (checked) {
+        inb = calloc((size_t)(o->owb * o->KW), sizeof *inb);
+        cix = calloc((size_t)(o->owb * o->KW), sizeof *cix);
+        if (!inb || !cix) {
+            free(inb);
+            free(cix);
+            return;
+        }
+        for (j = 0; j < o->owb; j++)
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef ix = klv_affine(ir, t->ox0, o->s[1], j * o->s[1] + kx * o->d[1] + x0);
+                inb[j * o->KW + kx] = LLVMBuildICmp(b, LLVMIntULT, ix, klv_i64(ir, o->W), "");
+                cix[j * o->KW + kx] = LLVMBuildSelect(b, inb[j * o->KW + kx], ix, klv_i64(ir, 0), "");
+            }
+    }
+    /* input channels ic = iv * unroll + u, in order */
+    lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, t->nic / o->r.unroll));
+    for (u = 0; u < o->r.unroll; u++) {
+        LLVMValueRef ic = klv_affine(ir, lic.iv, o->r.unroll, u);
+        LLVMValueRef xpl = klv_gep(ir, xet, t->xbase, klv_mul(ir, ic, klv_i64(ir, in_plane(o))));
+        LLVMValueRef wic = klv_gep(ir, wet, t->wbase, klv_mul(ir, ic, klv_i64(ir, o->ksz * o->VL)));
+        lky = ky_begin(ir, o, t, &kyskip);
+        {
+            LLVMValueRef iy = in_y(ir, o, t->oy, lky.iv);
+            LLVMValueRef xrow = klv_gep(ir, xet, xpl, klv_mul(ir, iy, klv_i64(ir, in_row(o))));
+            LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
+            if (!checked) /* the block's first column */
+                xrow = klv_gep(ir, xet, xrow, klv_affine(ir, t->ox0, o->s[1], x0));
+            for (kx = 0; kx < o->KW; kx++) {
+                LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o->VL));
+                if (q)
+                    wv = LLVMBuildSExt(b, wv, vt, "");
+                for (j = 0; j < o->owb; j++) {
+                    LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, j));
+                    LLVMValueRef xv = klv_load(ir, xet, xrow,
+                                               checked ? cix[j * o->KW + kx]
+                                                       : klv_i64(ir, j * o->s[1] + kx * o->d[1]));
+                    LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
+                    if (q) {
+                        xv = LLVMBuildSExt(b, xv, ir->i32, "");
+                        v = LLVMBuildNSWAdd(b, av, LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o->VL), ""), "");
+                    } else {
+                        v = mul_add(ir, t->fma, t->fmaty, wv, klv_splat(ir, xv, o->VL), av);
+                    }
+                    if (checked)
+                        v = LLVMBuildSelect(b, inb[j * o->KW + kx], v, av, "");
+                    LLVMBuildStore(b, v, ap);
+                }
+            }
+        }
+        ky_end(ir, &lky, kyskip);
+    }
+    klv_loop_end(ir, &lic);
+    free(inb);
+    free(cix);
+}
+
+/* The taps of a block of owb pixels: without padding in the loops one
+ * form.  With it, the blocks whose taps all read columns inside the input
+ * take the plain form; each block that reaches past a border (ox0 known at
+ * compile time: the row's first and last blocks) its own copy of the
+ * checked form with ox0 a constant, so the column tests fold away and its
+ * taps outside the input are not emitted at all.  A switch on ox0 picks. */
+static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
+                      void (*fn)(KlvIr *, const Geo *, const Taps *, int))
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef sw;
+    LLVMBasicBlockRef plain, join, cb = NULL;
+    int64_t nbx = (o->OW + owb - 1) / owb, bx, ox0, last = -1;
+    int ncase = 0, ninner = 0;
+    Taps tc;
+    if (!o->inpad) {
+        fn(ir, o, t, 0);
+        return;
+    }
+    for (bx = 0; bx < nbx; bx++) {
+        ox0 = bx * owb < o->OW - owb ? bx * owb : o->OW - owb;
+        if (ox0 != last && (ox0 * o->s[1] - o->p[1] < 0 ||
+                            (ox0 + owb - 1) * o->s[1] + (o->KW - 1) * o->d[1] - o->p[1] >= o->W))
+            ncase++;
+        else if (ox0 != last)
+            ninner++;
+        last = ox0;
+    }
+    if (!ncase) {
+        fn(ir, o, t, 0);
+        return;
+    }
+    plain = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "inner");
+    join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "taps");
+    sw = LLVMBuildSwitch(b, t->ox0, plain, (unsigned)ncase);
+    last = -1;
+    for (bx = 0; bx < nbx; bx++) {
+        ox0 = bx * owb < o->OW - owb ? bx * owb : o->OW - owb;
+        if (ox0 != last && (ox0 * o->s[1] - o->p[1] < 0 ||
+                            (ox0 + owb - 1) * o->s[1] + (o->KW - 1) * o->d[1] - o->p[1] >= o->W)) {
+            cb = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "border");
+            LLVMAddCase(sw, klv_i64(ir, ox0), cb);
+            LLVMPositionBuilderAtEnd(b, cb);
+            tc = *t;
+            tc.ox0 = klv_i64(ir, ox0);
+            fn(ir, o, &tc, 1);
+            LLVMBuildBr(b, join);
+        }
+        last = ox0;
+    }
+    LLVMPositionBuilderAtEnd(b, plain);
+    if (ninner) {
+        fn(ir, o, t, 0);
+        LLVMBuildBr(b, join);
+    } else { /* every block is one of the cases (the rows of 13 and 26) */
+        LLVMBuildUnreachable(b);
+    }
+    LLVMPositionBuilderAtEnd(b, join);
+}
+
+/* The guard of a ragged lane: lane l of an oc block past M % VL is an
+ * output channel only in the blocks before the last, so its store goes
+ * into a block taken when ocl < M.  Returns the block after it (to end the
+ * guard with lane_guard_end), NULL when the lane needs no guard. */
+static LLVMBasicBlockRef lane_guard(KlvIr *ir, const Geo *o, int l, LLVMValueRef ocl)
+{
+    LLVMBasicBlockRef on, next;
+    if (o->M % o->VL == 0 || l < o->M % o->VL)
+        return NULL;
+    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
+    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
+    LLVMBuildCondBr(ir->b, LLVMBuildICmp(ir->b, LLVMIntSLT, ocl, klv_i64(ir, o->M), ""), on, next);
+    LLVMPositionBuilderAtEnd(ir->b, on);
+    return next;
+}
+
+static void lane_guard_end(KlvIr *ir, LLVMBasicBlockRef next)
+{
+    if (!next)
+        return;
+    LLVMBuildBr(ir->b, next);
+    LLVMPositionBuilderAtEnd(ir->b, next);
+}
+
 /* The pixel-lane kernel (fp32, schedule out = 3): a step is one output
  * row (n, oy) of one block of VL output channels, as the channel-lane
  * kernel's; per block of VL pixels (the last moved back to end at OW),
  * accumulator m (channel ocb * VL + m) starts at its bias, each (ic, ky, kx)
  * adds the weight broadcast times the VL input pixels of the tap, and the
- * accumulator goes out as one vector, through the fused activation. */
+ * accumulator goes out as one vector, through the fused activation.
+ * pool (a fused 2x2 stride-2 MaxPool, chain.c): a step is one pooled row,
+ * the two output rows under it computed in turn by one loop (their
+ * activated vectors kept on the stack); each channel's 2 x VL values are
+ * pooled in registers, window by window in the interpreter's order (the
+ * first tap, then a later one where greater), and VL / 2 pooled pixels
+ * stored. */
 static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *name, int arg_pad,
-                        LLVMValueRef fma, LLVMTypeRef fmaty)
+                        LLVMValueRef fma, LLVMTypeRef fmaty, int pool)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
-    int64_t nbx = (o->OW + o->VL - 1) / o->VL, kx;
+    int64_t nbx = (o->OW + o->VL - 1) / o->VL, rows = pool ? o->OH / 2 : o->OH;
+    int64_t PW = o->OW / 2;
     int m;
-    KlvLoop lp, lbx, lic, lky;
-    LLVMValueRef x, y, wpk, bpk, xs, accp, t, oy, ocb, nb, wbase, xbase, oc0;
+    KlvLoop lp, lbx, lr;
+    LLVMValueRef x, y, wpk, bpk, xs, t, ocb, nb, oc0, row, rowbuf = NULL;
+    LLVMValueRef sel[2] = {NULL, NULL};
+    Taps tp;
     klv_kernel_begin(ir, name);
-    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    tp.accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o->VL), "acc");
+    if (pool)
+        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(2 * o->VL)), "rows");
+    tp.fma = fma;
+    tp.fmaty = fmaty;
+    tp.nic = o->C;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
     bpk = klv_arg(ir, ARG_B(n));
     xs = o->pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    if (o->r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
-        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->OH), "");
-        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->OH), "");
+    if (o->r.order == 1) { /* step = (nb * nocb + ocb) * rows + row */
+        row = LLVMBuildSRem(b, lp.iv, klv_i64(ir, rows), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, rows), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, o->nocb), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->nocb), "");
-    } else { /* step = (nb * OH + oy) * nocb + ocb */
+    } else { /* step = (nb * rows + row) * nocb + ocb */
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o->nocb), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o->nocb), "");
-        oy = LLVMBuildSRem(b, t, klv_i64(ir, o->OH), "");
-        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o->OH), "");
+        row = LLVMBuildSRem(b, t, klv_i64(ir, rows), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, rows), "");
     }
     oc0 = klv_mul(ir, ocb, klv_i64(ir, o->VL));
-    wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
-    xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * o->Hp * o->Wp)));
+    tp.wbase = klv_gep(ir, ir->f32, wpk, klv_mul(ir, ocb, klv_i64(ir, o->C * o->ksz * o->VL)));
+    tp.xbase = klv_gep(ir, ir->f32, xs, klv_mul(ir, nb, klv_i64(ir, o->C * in_plane(o))));
+    if (!pool) {
+        tp.oy = row;
+        ky_bounds(ir, o, row, &tp.kylo, &tp.kyhi);
+    }
+    if (pool) { /* the even and the odd pixels of a vector */
+        LLVMValueRef ix[2][8];
+        int k;
+        for (k = 0; k < o->VL / 2; k++) {
+            ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
+            ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+        }
+        sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
+        sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
+    }
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
     {
-        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL)), ybase;
-        ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o->OW - o->VL), ""),
-                              klv_i64(ir, o->OW - o->VL), ox0, "");
+        LLVMValueRef ybase;
+        tp.ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o->VL));
+        tp.ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, tp.ox0, klv_i64(ir, o->OW - o->VL), ""),
+                                 klv_i64(ir, o->OW - o->VL), tp.ox0, "");
+        if (pool) { /* output rows 2 * row + r, r = 0, 1 */
+            lr = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, 2));
+            tp.oy = klv_add(ir, klv_mul(ir, row, klv_i64(ir, 2)), lr.iv);
+            ky_bounds(ir, o, tp.oy, &tp.kylo, &tp.kyhi);
+        }
         for (m = 0; m < o->VL; m++) /* the bias table is padded to whole blocks */
             LLVMBuildStore(b, klv_splat(ir, klv_load(ir, ir->f32, bpk, klv_add(ir, oc0, klv_i64(ir, m))), o->VL),
-                           klv_gep(ir, vt, accp, klv_i64(ir, m)));
-        lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->C));
-        {
-            LLVMValueRef xpl = klv_gep(ir, ir->f32, xbase, klv_mul(ir, lic.iv, klv_i64(ir, o->Hp * o->Wp)));
-            LLVMValueRef wic = klv_gep(ir, ir->f32, wbase, klv_mul(ir, lic.iv, klv_i64(ir, o->ksz * o->VL)));
-            lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o->KH));
-            {
-                LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o->s[0])),
-                                          klv_mul(ir, lky.iv, klv_i64(ir, o->d[0])));
-                LLVMValueRef xrow = klv_gep(ir, ir->f32, xpl, klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o->Wp)), ox0));
-                LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
-                for (kx = 0; kx < o->KW; kx++) {
-                    LLVMValueRef xv = load_vec(ir, vt, ir->f32, 4, xrow, klv_i64(ir, kx * o->d[1]));
-                    for (m = 0; m < o->VL; m++) {
-                        LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, m));
-                        LLVMValueRef wv = klv_splat(ir, klv_load(ir, ir->f32, wky, klv_i64(ir, kx * o->VL + m)), o->VL);
-                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
-                        if (fma) {
-                            LLVMValueRef fa[3];
-                            fa[0] = wv;
-                            fa[1] = xv;
-                            fa[2] = av;
-                            v = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
-                        } else {
-                            v = LLVMBuildFAdd(b, av, LLVMBuildFMul(b, wv, xv, ""), "");
-                        }
-                        LLVMBuildStore(b, v, ap);
-                    }
-                }
-            }
-            klv_loop_end(ir, &lky);
+                           klv_gep(ir, vt, tp.accp, klv_i64(ir, m)));
+        emit_taps(ir, o, &tp, o->VL, pixel_taps);
+        if (pool) {
+            for (m = 0; m < o->VL; m++)
+                LLVMBuildStore(b, klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), "")),
+                               klv_gep(ir, vt, rowbuf, klv_affine(ir, lr.iv, o->VL, m)));
+            klv_loop_end(ir, &lr);
         }
-        klv_loop_end(ir, &lic);
-        /* channel oc0 + m's output row at (nb, oy), from pixel ox0 */
-        ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), oy),
-                                    klv_i64(ir, o->OW)),
-                        ox0);
+        /* channel oc0 + m's output row at (nb, oy), from pixel ox0 (pooled:
+         * its pooled row from pixel ox0 / 2) */
+        if (pool)
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * rows)), row),
+                                        klv_i64(ir, PW)),
+                            LLVMBuildSDiv(b, tp.ox0, klv_i64(ir, 2), ""));
+        else
+            ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * o->OH)), row),
+                                        klv_i64(ir, o->OW)),
+                            tp.ox0);
         for (m = 0; m < o->VL; m++) {
             LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
-            LLVMBasicBlockRef on = NULL, next = NULL;
-            if (o->M % o->VL != 0 && m >= o->M % o->VL) {
-                on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o->M), ""), on, next);
-                LLVMPositionBuilderAtEnd(b, on);
+            LLVMBasicBlockRef next = lane_guard(ir, o, m, ocl);
+            if (pool) {
+                /* taps (0,0), (0,1), (1,0), (1,1) of each window */
+                LLVMValueRef r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, m)), ""), tap[4];
+                int k;
+                v = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, o->VL + m)), "");
+                tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
+                tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
+                tap[2] = LLVMBuildShuffleVector(b, v, v, sel[0], "");
+                tap[3] = LLVMBuildShuffleVector(b, v, v, sel[1], "");
+                v = tap[0];
+                for (k = 1; k < 4; k++)
+                    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+                st = LLVMBuildStore(
+                    b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, rows * PW)))));
+            } else {
+                v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, tp.accp, klv_i64(ir, m)), ""));
+                st = LLVMBuildStore(
+                    b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
             }
-            v = klv_act_f32(ir, n, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, m)), ""));
-            st = LLVMBuildStore(
-                b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o->OH * o->OW)))));
             LLVMSetAlignment(st, 4);
-            if (on) {
-                LLVMBuildBr(b, next);
-                LLVMPositionBuilderAtEnd(b, next);
-            }
+            lane_guard_end(ir, next);
         }
     }
     klv_loop_end(ir, &lbx);
@@ -554,19 +899,43 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     klv_kernel_end(ir);
 }
 
+/* Input channels per chunk (0: none) of the channel-lane fp32 kernel
+ * whose packed weights per oc block outgrow the caches (512 -> 1,024 3x3:
+ * 295 KB, read again for every output row): a step is then a whole oc
+ * block, chunk by chunk of input channels over every output row, the
+ * partial sums kept on the stack between chunks (at most CHUNK_STACK
+ * bytes), so each chunk's weights and input stay cached across the rows.
+ * The sums still add bias, then ic, ky, kx in order: the same bits. */
+#define CHUNK_WEIGHTS (160 * 1024) /* weight bytes per oc block above which */
+#define CHUNK_BYTES (96 * 1024)    /* weight bytes per chunk at most */
+#define CHUNK_STACK (64 * 1024)
+static int64_t chunk_channels(const Geo *o)
+{
+    int64_t per = o->ksz * o->VL * 4, c;
+    if (o->q || o->vnni || o->r.order != 1 || o->C * per <= CHUNK_WEIGHTS ||
+        o->OH * o->nbx * o->owb * o->VL * 4 > CHUNK_STACK)
+        return 0;
+    for (c = CHUNK_BYTES / per; c >= 16; c--)
+        if (o->C % c == 0 && c % o->r.unroll == 0)
+            return c;
+    return 0;
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
     Geo o;
     KlvSchedule r;
-    int j, arg_pad, arg_rq = 0, u, chain_arg, nchain = klv_chain_scalar(ir, g);
-    int64_t kx;
+    int j, arg_pad, arg_rq = 0, chain_arg, nchain = klv_chain_scalar(ir, g);
     LLVMBuilderRef b = ir->b;
-    LLVMTypeRef lt, vt, wet, wvt, xet, yet;
+    LLVMTypeRef lt, vt, wet, xet, yet;
     LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL, dpty = NULL;
     LLVMValueRef dp = NULL;
-    KlvLoop lp, lbx, lic, lky;
+    KlvLoop lp, lbx, lch, lrow;
+    Taps tp;
+    int64_t icb;
+    LLVMValueRef part = NULL;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
     if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
@@ -609,12 +978,11 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     lt = q ? ir->i32 : ir->f32;
     vt = LLVMVectorType(lt, (unsigned)o.VL);
     wet = q ? LLVMInt16TypeInContext(ir->ctx) : ir->f32;
-    wvt = LLVMVectorType(wet, (unsigned)o.VL);
     xet = q ? ir->i8 : ir->f32;
     yet = xet;
     if (o.vnni)
         emit_pad_vnni(ir, &o, name, arg_pad, plan);
-    else if (o.padded)
+    else if (o.pre)
         emit_pad(ir, &o, name, 0, arg_pad, plan);
     if (o.vnni) {
         /* acc + the 4 (x + 128) * w products of each 32-bit lane */
@@ -633,24 +1001,33 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     /* fp32: the fused elementwise chain's operands follow the extras */
     chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
     if (o.r.out == 3) {
-        emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty);
-        plan->range = o.N * o.nocb * o.OH;
-        plan->work = o.OW * o.C * o.ksz * o.VL;
+        /* a fused MaxPool (chain.c) where the rows pair up (pool2 checked it) */
+        int pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
+        emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty, pool);
+        plan->range = o.N * o.nocb * (pool ? o.OH / 2 : o.OH);
+        plan->work = o.OW * o.C * o.ksz * o.VL * (pool ? 2 : 1);
         plan->threads = o.r.threads == 1 ? 1 : 0;
         plan->tunable = 1;
-        plan->chained = 0;
+        plan->chained = pool;
         return 1;
     }
+    icb = chunk_channels(&o);
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
+    if (icb)
+        part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb)), "part");
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
     bpk = klv_arg(ir, ARG_B(n));
     xs = o.pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
+    if (icb) { /* step = nb * nocb + ocb, every output row in it */
+        oy = NULL;
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.nocb), "");
+        nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.nocb), "");
+    } else if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
         oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
@@ -667,64 +1044,64 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         xbase = klv_gep(ir, ir->i8, xs, klv_mul(ir, nb, klv_i64(ir, o.C4 * o.Hp * o.Wp)));
     } else {
         wbase = klv_gep(ir, wet, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C * o.ksz * o.VL)));
-        xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * o.Hp * o.Wp)));
+        xbase = klv_gep(ir, xet, xs, klv_mul(ir, nb, klv_i64(ir, o.C * in_plane(&o))));
     }
+    tp.accp = accp;
+    tp.xbase = xbase;
+    tp.wbase = wbase;
+    tp.fma = fma;
+    tp.fmaty = fmaty;
+    tp.nic = icb ? icb : o.C;
+    if (icb) {
+        /* chunk by chunk of icb input channels, each over every row */
+        lch = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / icb));
+        tp.xbase = klv_gep(ir, xet, xbase, klv_mul(ir, lch.iv, klv_i64(ir, icb * in_plane(&o))));
+        tp.wbase = klv_gep(ir, wet, wbase, klv_mul(ir, lch.iv, klv_i64(ir, icb * o.ksz * o.VL)));
+        lrow = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.OH));
+        oy = lrow.iv;
+    }
+    tp.oy = oy;
+    ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
-        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o.owb));
+        LLVMValueRef ox0 = klv_mul(ir, lbx.iv, klv_i64(ir, o.owb)), sp = NULL;
+        LLVMBasicBlockRef after = NULL;
         ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o.OW - o.owb), ""),
                               klv_i64(ir, o.OW - o.owb), ox0, "");
-        for (j = 0; j < o.owb; j++)
-            LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        if (icb) {
+            /* the block's partial sums: the bias in the first chunk, then
+             * what the chunk before left on the stack */
+            LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, 0), "");
+            sp = klv_gep(ir, vt, part, klv_mul(ir, klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.nbx)), lbx.iv),
+                                               klv_i64(ir, o.owb)));
+            for (j = 0; j < o.owb; j++) {
+                LLVMValueRef pv = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, sp, klv_i64(ir, j)), "");
+                LLVMBuildStore(b, LLVMBuildSelect(b, first, bvec, pv, ""), klv_gep(ir, vt, accp, klv_i64(ir, j)));
+            }
+        } else {
+            for (j = 0; j < o.owb; j++)
+                LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+        }
         if (o.vnni) {
             vnni_taps(ir, &o, dp, dpty, accp, xbase, wbase, oy, ox0);
         } else {
-            /* input channels ic = iv * unroll + u, in order */
-            lic = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / o.r.unroll));
-            for (u = 0; u < o.r.unroll; u++) {
-                LLVMValueRef ic = klv_affine(ir, lic.iv, o.r.unroll, u);
-                LLVMValueRef xpl = klv_gep(ir, xet, xbase, klv_mul(ir, ic, klv_i64(ir, o.Hp * o.Wp)));
-                LLVMValueRef wic = klv_gep(ir, wet, wbase, klv_mul(ir, ic, klv_i64(ir, o.ksz * o.VL)));
-                lky = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.KH));
-                {
-                    LLVMValueRef iy = klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.s[0])),
-                                              klv_mul(ir, lky.iv, klv_i64(ir, o.d[0])));
-                    LLVMValueRef xrow = klv_gep(ir, xet, xpl,
-                                                klv_add(ir, klv_mul(ir, iy, klv_i64(ir, o.Wp)),
-                                                        klv_mul(ir, ox0, klv_i64(ir, o.s[1]))));
-                    LLVMValueRef wky = klv_gep(ir, wet, wic, klv_mul(ir, lky.iv, klv_i64(ir, o.KW * o.VL)));
-                    for (kx = 0; kx < o.KW; kx++) {
-                        LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o.VL));
-                        if (q)
-                            wv = LLVMBuildSExt(b, wv, vt, "");
-                        for (j = 0; j < o.owb; j++) {
-                            LLVMValueRef ap = klv_gep(ir, vt, accp, klv_i64(ir, j));
-                            LLVMValueRef xv = klv_load(ir, xet, xrow, klv_i64(ir, j * o.s[1] + kx * o.d[1]));
-                            LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), prod;
-                            if (q) {
-                                xv = LLVMBuildSExt(b, xv, ir->i32, "");
-                                prod = LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                                LLVMBuildStore(b, LLVMBuildNSWAdd(b, av, prod, ""), ap);
-                            } else {
-                                if (fma) {
-                                    LLVMValueRef fa[3];
-                                    fa[0] = wv;
-                                    fa[1] = klv_splat(ir, xv, o.VL);
-                                    fa[2] = av;
-                                    prod = LLVMBuildCall2(b, fmaty, fma, fa, 3, "");
-                                } else {
-                                    prod = LLVMBuildFMul(b, wv, klv_splat(ir, xv, o.VL), "");
-                                    prod = LLVMBuildFAdd(b, av, prod, "");
-                                }
-                                LLVMBuildStore(b, prod, ap);
-                            }
-                        }
-                    }
-                }
-                klv_loop_end(ir, &lky);
-            }
-            klv_loop_end(ir, &lic);
+            tp.ox0 = ox0;
+            emit_taps(ir, &o, &tp, o.owb, lane_taps);
+        }
+        if (icb) {
+            /* before the last chunk the sums go back to the stack; after
+             * it, out as below */
+            LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "keep");
+            LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "out");
+            after = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "after");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, o.C / icb - 1), ""), out, keep);
+            LLVMPositionBuilderAtEnd(b, keep);
+            for (j = 0; j < o.owb; j++)
+                LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), ""),
+                               klv_gep(ir, vt, sp, klv_i64(ir, j)));
+            LLVMBuildBr(b, after);
+            LLVMPositionBuilderAtEnd(b, out);
         }
         if (o.r.out == 4) {
             /* out: the accumulators (pixel j: VL channels) transposed in
@@ -771,13 +1148,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
             for (l = 0; l < o.VL; l++) {
                 LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
-                LLVMBasicBlockRef on = NULL, next = NULL;
-                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
-                    on = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), on, next);
-                    LLVMPositionBuilderAtEnd(b, on);
-                }
+                LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
                 v = klv_act_f32(ir, n, av[l]);
                 yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
                 if (sfn) {
@@ -790,10 +1161,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 } else {
                     LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
                 }
-                if (on) {
-                    LLVMBuildBr(b, next);
-                    LLVMPositionBuilderAtEnd(b, next);
-                }
+                lane_guard_end(ir, next);
             }
         } else
         /* out, written per lane unrolled: fastest where the output is large
@@ -809,13 +1177,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), mp = NULL, mn = NULL, sh = NULL;
                 LLVMValueRef yrow = klv_gep(ir, yet, y,
                                             klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
-                LLVMBasicBlockRef st = NULL, next = NULL;
-                if (o.M % o.VL != 0 && l >= o.M % o.VL) {
-                    st = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "lane");
-                    next = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "next");
-                    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, ocl, klv_i64(ir, o.M), ""), st, next);
-                    LLVMPositionBuilderAtEnd(b, st);
-                }
+                LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
                 if (q) {
                     mp = klv_load(ir, ir->i64, klv_arg(ir, arg_rq), ocl);
                     mn = klv_load(ir, ir->i64, klv_arg(ir, arg_rq + 1), ocl);
@@ -830,10 +1192,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                                             klv_add(ir, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))), klv_i64(ir, j)));
                     klv_store(ir, yet, yrow, klv_i64(ir, j), v);
                 }
-                if (st) {
-                    LLVMBuildBr(b, next);
-                    LLVMPositionBuilderAtEnd(b, next);
-                }
+                lane_guard_end(ir, next);
             }
         } else
         /* out: lane l of accumulator j is channel ocb*VL + l, pixel ox0 + j.
@@ -873,12 +1232,20 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             }
             klv_loop_end(ir, &ll);
         }
+        if (after) {
+            LLVMBuildBr(b, after);
+            LLVMPositionBuilderAtEnd(b, after);
+        }
     }
     klv_loop_end(ir, &lbx);
+    if (icb) {
+        klv_loop_end(ir, &lrow);
+        klv_loop_end(ir, &lch);
+    }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = o.N * o.nocb * o.OH;
-    plan->work = o.OW * o.C * o.ksz * o.VL;
+    plan->range = o.N * o.nocb * (icb ? 1 : o.OH);
+    plan->work = o.OW * o.C * o.ksz * o.VL * (icb ? o.OH : 1);
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
     plan->chained = chain_arg ? nchain : 0;

@@ -280,7 +280,8 @@ int klv_emit_conv_dw_i8(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
                         KlvPlan *plan);
 
 /* chain.c: the elementwise nodes that can be fused into node `node` (an
- * fp32 Conv) of g, in order, into chain (at most max); their count.  Each
+ * fp32 Conv) of g, in order, into chain (at most max); their count (or a
+ * lone MaxPool, see klv_chain_pool).  Each
  * link is the only reader of the value before it, which is no graph
  * output; its other operand (binary ops) has that value's type or one
  * element and is a constant, an input or made by a node before `node`. */
@@ -301,6 +302,10 @@ LLVMValueRef klv_chain_apply(KlvIr *ir, const GirGraph *g, int val, int arg0, in
  * HardSigmoid or HardSwish, whose double arithmetic costs less in a flat
  * kernel LLVM vectorizes. */
 int klv_chain_scalar(const KlvIr *ir, const GirGraph *g);
+/* chain.c: 1 when ir->chain is one MaxPool of 2x2 windows at stride 2 (no
+ * padding), which only the fp32 Conv's pixel-lane kernel fuses (it pools
+ * two output rows on the way out); every other kernel takes no link. */
+int klv_chain_pool(const KlvIr *ir, const GirGraph *g);
 
 /* conv_blocked.c: s resolved for node n (defaults filled in) when the
  * blocked Conv takes n with host lanes vl; 0 when it does not or s does

@@ -42,6 +42,7 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     LLVMBuilderRef b = ir->b;
     LLVMValueRef x, w, bias_p, y, plane, nb, oc, grp, bias, yp, od;
     KlvLoop lp, loy, lox, lic, lky, lk, lkd;
+    int nch = klv_chain_pool(ir, g) ? 0 : ir->nchain; /* a pooling link is not for this kernel */
     if (wt->rank != xt->rank || G < 1 || M % G != 0 || !klv_win3(n, xt, yt, wt->dims + 2, &win, &dp) ||
         (has_b && g->vals[n->in[2]].type.dtype != GIR_DT_F32) || wt->dtype != GIR_DT_F32)
         return 0;
@@ -129,7 +130,7 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             klv_loop_end(ir, &lkd);
         }
         klv_loop_end(ir, &lic);
-        if (gir_attr_string(n, "act", NULL) || ir->nchain) {
+        if (gir_attr_string(n, "act", NULL) || nch) {
             LLVMValueRef v, at;
             lox = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, OW));
             v = klv_load(ir, ir->f32, yr, lox.iv);
@@ -139,8 +140,8 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
             at = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, lp.iv, klv_i64(ir, OH)), loy.iv),
                                      klv_i64(ir, OW)),
                          lox.iv);
-            if (ir->nchain)
-                v = klv_chain_apply(ir, g, n->out[0], n->nin + n->nout, ir->nchain, v, at);
+            if (nch)
+                v = klv_chain_apply(ir, g, n->out[0], n->nin + n->nout, nch, v, at);
             klv_store(ir, ir->f32, yr, lox.iv, v);
             klv_loop_end(ir, &lox);
         }
@@ -148,7 +149,7 @@ static int emit_conv(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_loop_end(ir, &loy);
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->chained = ir->nchain;
+    plan->chained = nch;
     plan->range = N * M * dp.OD;
     plan->work = OH * OW * Cg * dp.KD * KH * KW;
     return 1;

@@ -5,6 +5,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -139,28 +141,57 @@ int klv_interp_node(const GirGraph *g, const GirNode *n, const GirTensor *ins, G
 
 typedef struct Pool Pool;
 
+/* Chunks of a job per thread: the threads claim them in turn, so a thread
+ * the system holds back (a loaded machine) leaves its share to the others
+ * instead of every thread waiting for its fixed slice. */
+#define CHUNKS_PER_THREAD 8
+
 /* One worker's start argument. */
 typedef struct {
     Pool *pool; /* its pool */
-    int k;      /* its slice number, 1 .. n */
 } Worker;
 
 /* Worker threads started once per program.  A job is one kernel call split
- * into equal slices; the calling thread takes the first. */
+ * into chunks, claimed by the calling thread and the workers alike. */
 struct Pool {
     pthread_t th[MAX_THREADS];  /* workers 1 .. n */
     Worker w[MAX_THREADS];      /* their start arguments */
     int n;                      /* workers started */
-    pthread_mutex_t mu;         /* guards everything below */
-    pthread_cond_t go, done;    /* a new job; the last worker finished it */
+    pthread_mutex_t mu;         /* guards everything below but the atomics */
+    pthread_cond_t go, done;    /* a new job; its last chunk finished */
     unsigned gen;               /* job number, bumped per job */
-    int pending;                /* workers still on the current job */
     int stop;                   /* 1: workers exit */
     KlvKernel fn;               /* the job's kernel */
     void **args;                /* its arguments */
     int64_t range;              /* its range */
-    int parts;                  /* slices: the caller's and parts - 1 workers' */
+    int64_t chunks;             /* its chunks */
+    _Atomic uint64_t next;      /* the job number (high 32 bits) and its next
+                                   unclaimed chunk (low 32 bits) */
+    _Atomic int64_t left;       /* chunks of the job not finished */
 };
+
+/* Claim and run chunks of job gen until none is left; chunk c is
+ * [range * c / chunks, range * (c + 1) / chunks).  The claim counter
+ * carries the job number, so a worker that wakes after its job ended
+ * claims nothing of a later one. */
+static void run_chunks(Pool *p, unsigned gen, KlvKernel fn, void **args, int64_t range, int64_t chunks)
+{
+    uint64_t v = atomic_load(&p->next);
+    for (;;) {
+        int64_t c = (int64_t)(v & 0xffffffffu);
+        if ((unsigned)(v >> 32) != gen || c >= chunks)
+            return;
+        if (!atomic_compare_exchange_weak(&p->next, &v, v + 1))
+            continue; /* v holds the counter's value now */
+        fn(args, range * c / chunks, range * (c + 1) / chunks);
+        if (atomic_fetch_sub(&p->left, 1) == 1) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+        v = atomic_load(&p->next);
+    }
+}
 
 static void *worker_main(void *arg)
 {
@@ -170,8 +201,7 @@ static void *worker_main(void *arg)
     for (;;) {
         KlvKernel fn;
         void **args;
-        int64_t range;
-        int parts;
+        int64_t range, chunks;
         pthread_mutex_lock(&p->mu);
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&p->go, &p->mu);
@@ -180,14 +210,9 @@ static void *worker_main(void *arg)
             return NULL;
         }
         seen = p->gen;
-        fn = p->fn, args = p->args, range = p->range, parts = p->parts;
+        fn = p->fn, args = p->args, range = p->range, chunks = p->chunks;
         pthread_mutex_unlock(&p->mu);
-        if (w->k < parts)
-            fn(args, range * w->k / parts, range * (w->k + 1) / parts);
-        pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0)
-            pthread_cond_signal(&p->done);
-        pthread_mutex_unlock(&p->mu);
+        run_chunks(p, seen, fn, args, range, chunks);
     }
 }
 
@@ -205,7 +230,6 @@ static Pool *pool_start(int threads)
         threads = MAX_THREADS;
     for (k = 1; k < threads; k++) {
         p->w[p->n].pool = p;
-        p->w[p->n].k = p->n + 1;
         if (pthread_create(&p->th[p->n], NULL, worker_main, &p->w[p->n]) != 0)
             break;
         p->n++;
@@ -231,30 +255,35 @@ static void pool_stop(Pool *p)
 }
 
 /* Run fn over [0, range): on the calling thread alone when the work is
- * small or threads is 1, else in equal slices over it and the pool's
- * workers. */
+ * small or threads is 1, else in chunks claimed by it and the pool's
+ * workers as each is free. */
 static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int64_t work,
                          int threads)
 {
     int parts = p && threads != 1 ? p->n + 1 : 1;
+    int64_t chunks = (int64_t)parts * CHUNKS_PER_THREAD;
+    unsigned gen;
     if (parts > range)
         parts = (int)range;
     if (parts <= 1 || range * work < MIN_PAR_WORK) {
         fn(args, 0, range);
         return;
     }
+    if (chunks > range)
+        chunks = range;
     pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->args = args;
     p->range = range;
-    p->parts = parts;
-    p->pending = p->n;
-    p->gen++;
+    p->chunks = chunks;
+    gen = ++p->gen;
+    atomic_store(&p->left, chunks);
+    atomic_store(&p->next, (uint64_t)gen << 32);
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    fn(args, 0, range / parts);
+    run_chunks(p, gen, fn, args, range, chunks);
     pthread_mutex_lock(&p->mu);
-    while (p->pending > 0)
+    while (atomic_load(&p->left) > 0)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
