@@ -50,7 +50,7 @@ module tb_tsconv_iv #(
     kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(CIMAX), .COMAX(COMAX),
                   .PIPE(1), .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4), .PP(PP),
                   .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS)) dut (
-        .clk(clk), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
+        .clk(clk), .clk2x(1'b0), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
         .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),
         .m0_axi_arvalid(arvalid0), .m0_axi_arready(1'b1), .m0_axi_araddr(araddr0),
