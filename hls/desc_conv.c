@@ -374,11 +374,12 @@ static int64_t conv_rows(const int64_t *hw)
     return hls_pow2ceil(hls_max64(hw[CV_KMAX] + 1, hw[CV_LBROWS]));
 }
 
-/* Adder-tree inputs of one output lane: PE_IC products, or with DSP2X the
- * PE_IC/2 pair sums of the clk2x DSPs (kiln_mac2x). */
+/* Adder-tree inputs of one output lane: PE_IC products, or with DSP2X 1 the
+ * PE_IC/2 pair sums of the clk2x DSPs (kiln_mac2x; DSP2X 2, pixel pairs:
+ * the PE_IC products). */
 static int64_t conv_leaves(const int64_t *hw)
 {
-    return hw[CV_DSP2X] ? hw[CV_PE_IC] / 2 : hw[CV_PE_IC];
+    return hw[CV_DSP2X] == 1 ? hw[CV_PE_IC] / 2 : hw[CV_PE_IC];
 }
 
 /* CASC (with PACK 1, DSP2X 0): each lane's products summed in a DSP48E2
@@ -397,8 +398,8 @@ static int64_t conv_tree_stages(const int64_t *hw)
     return hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw)));
 }
 
-/* DSP2X: the pair sums reach the clk domain 3 cycles after the op (1 for
- * the plain registered products). */
+/* DSP2X: the pair sums (1) or the pixel pairs' products (2) reach the clk
+ * domain 3 cycles after the op (1 for the plain registered products). */
 static int64_t conv_latency(const int64_t *hw)
 {
     return 3 + (hw[CV_DSP2X] ? 3 : 1) + conv_tree_stages(hw) + hw[CV_RQ_PIPE] +

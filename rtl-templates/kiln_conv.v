@@ -2,7 +2,7 @@
 //
 // Ports
 //   clk, rst                         clock, active-high synchronous reset
-//   clk2x                            DSP2X = 1: the MAC array's clock, twice clk,
+//   clk2x                            DSP2X = 1, 2: the MAC array's clock, twice clk,
 //                                    synchronous and edge-aligned (one MMCM);
 //                                    unused with DSP2X = 0
 //   cfg_h, cfg_w                     input map height, width (1..WMAX)
@@ -79,7 +79,15 @@
 //                  latency (PE_IC even).  Only the DSPs, their registers and
 //                  lane multiplexers are in the clk2x domain; simulation
 //                  checks that clk2x alternates mid/aligned edges and is
-//                  high at every clk edge (stops with a message otherwise)
+//                  high at every clk edge (stops with a message otherwise).
+//                  2 (PP even): pixel pairs on clk2x (kiln_mac2p): each
+//                  DSP48E2 multiplies one (PACK 2: packed) weight operand by
+//                  two pixels' activations a fabric cycle, the even pixel at
+//                  the edge after the op, the odd one at the mid edge: half
+//                  the DSPs, the products back to the clk domain separately
+//                  (PE_IC tree leaves a lane, as DSP2X 0), 2 more cycles of
+//                  latency; the clk2x domain holds the DSPs, the activation
+//                  multiplexers and one product hold register a DSP
 //   CASC           1 (with PACK 1, DSP2X 0): each output lane sums its PE_IC
 //                  products in a DSP48E2 PCOUT -> PCIN chain (kiln_dsp_chain,
 //                  the operand skew in its input delay lines) in place of
@@ -90,6 +98,7 @@
 // Latency (issue of the last MAC of an output pixel group to its output beat):
 //   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1);
 //   DSP2X = 1: LAT = 6 + min(PIPE, ceil(log2 PE_IC) - 1) + RQ_PIPE (+ RQS)
+//   DSP2X = 2: LAT = 6 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS)
 //   CASC = 1:  LAT = 5 + PE_IC + RQ_PIPE (+ RQS)
 // Cycles per frame (no back-pressure, first input beat to last output beat
 // inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
@@ -102,7 +111,7 @@
 //   the last input beat.  PP = 2: the two pixels' results leave in raster
 //   order through a reorder buffer; exact while K*K*ICG >= PP.
 //   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
-// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(1+DSP2X) + 2*PP*PE_OC/RQS (requant);
+// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(DSP2X ? 2 : 1) + 2*PP*PE_OC/RQS (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
@@ -178,8 +187,8 @@ module kiln_conv #(
     localparam integer WAB    = ($clog2(WDEPTH) < 1) ? 1 : $clog2(WDEPTH);
     localparam integer TGM    = (TOGMAX > 0 && TOGMAX < OCGMAX) ? TOGMAX : OCGMAX;
     localparam integer OGB    = ($clog2(TGM) < 1) ? 1 : $clog2(TGM); // group within a tile
-    localparam integer LV     = (DSP2X != 0) ? PE_IC / 2 : PE_IC; // tree inputs a lane
-    localparam integer LW     = (DSP2X != 0) ? 17 : 16; // their width (products, pair sums)
+    localparam integer LV     = (DSP2X == 1) ? PE_IC / 2 : PE_IC; // tree inputs a lane
+    localparam integer LW     = (DSP2X == 1) ? 17 : 16; // their width (products, pair sums)
     localparam integer PD     = (DSP2X != 0) ? 3 : 1;   // op to registered products, cycles
     localparam integer L      = $clog2(LV);            // adder tree levels
     localparam integer NP     = 1 << L;                // leaves
@@ -474,14 +483,66 @@ module kiln_conv #(
                     $display("kiln_conv: clk2x is not high at a clk edge (%m)");
                     $stop;
                 end
+            initial
+                if (DSP2X == 2 && PP % 2 != 0) begin
+                    $display("kiln_conv: DSP2X = 2 (pixel pairs) needs an even PP, not %0d (%m)", PP);
+                    $stop;
+                end
 `endif
-            // an op's valid 1 and 2 cycles on: the sums reach h 2.5 cycles
-            // after the op and the clk domain takes them at the next edge
+            // an op's valid 1 and 2 cycles on: the sums (DSP2X 1) reach h
+            // 2.5 cycles after the op, the products (DSP2X 2) h0, h1 by then,
+            // and the clk domain takes them at the next edge
             reg dv1, dv2;
             always @(posedge clk) begin
                 dv1 <= d_valid && !rst;
                 dv2 <= dv1 && !rst;
             end
+            if (DSP2X == 2) begin : g_pix
+                // pixel pairs: the odd pixels' activations one fabric cycle
+                // on, shared by the output lanes
+                for (x = 0; x < PP; x = x + 2) begin : g_x
+                    reg [8*PE_IC-1:0] a1d;
+                    always @(posedge clk)
+                        if (d_valid)
+                            a1d <= d_data[8*(x+1)*PE_IC +: 8*PE_IC];
+                    for (o = 0; o < PE_OC; o = o + PACK) begin : g_o
+                        for (i = 0; i < PE_IC; i = i + 1) begin : g_i
+                            localparam integer WW = (PACK == 2) ? 27 : 8;
+                            localparam integer QW = (PACK == 2) ? 34 : 16;
+                            wire signed [WW-1:0] wp;
+                            if (PACK == 2) begin : g_wp2
+                                // (w[o+1] << 18) + w[o], formed in the clk domain
+                                assign wp = {wrd[o+1][8*i+7], wrd[o+1][8*i +: 8], 18'd0} +
+                                            {{19{wrd[o][8*i+7]}}, wrd[o][8*i +: 8]};
+                            end else begin : g_wp1
+                                assign wp = wrd[o][8*i +: 8];
+                            end
+                            wire signed [QW-1:0] h0, h1;
+                            kiln_mac2p #(.WW(WW), .QW(QW)) u_mac (
+                                .clk2x(clk2x), .mid(mid), .v(d_valid), .v1(dv1),
+                                .a0(d_data[8*(x*PE_IC + i) +: 8]), .a1(a1d[8*i +: 8]),
+                                .wp(wp), .h0(h0), .h1(h1));
+                            // back in the clk domain; the low field of a packed
+                            // product is signed, so the high one takes its sign
+                            // as a carry
+                            /* verilator lint_off UNUSEDSIGNAL */ // PACK 2: bit 16
+                            reg signed [QW-1:0] pc0, pc1;
+                            /* verilator lint_on UNUSEDSIGNAL */
+                            always @(posedge clk)
+                                if (dv2) begin
+                                    pc0 <= h0;
+                                    pc1 <= h1;
+                                end
+                            assign prod[(x*PE_OC + o)*LV + i]       = pc0[15:0];
+                            assign prod[((x+1)*PE_OC + o)*LV + i]   = pc1[15:0];
+                            if (PACK == 2) begin : g_hi
+                                assign prod[(x*PE_OC + o + 1)*LV + i]     = pc0[33:18] + {15'd0, pc0[17]};
+                                assign prod[((x+1)*PE_OC + o + 1)*LV + i] = pc1[33:18] + {15'd0, pc1[17]};
+                            end
+                        end
+                    end
+                end
+            end else begin : g_sum
             for (o = 0; o < PE_OC; o = o + PACK) begin : g_o
                 for (i = 0; i < PE_IC; i = i + 2) begin : g_i
                     // packed weights of lanes i, i+1 (clk domain): (w[o+1] << 18) + w[o]
@@ -515,6 +576,7 @@ module kiln_conv #(
                         end
                     end
                 end
+            end
             end
         end else begin : g_1x
         for (x = 0; x < PP; x = x + 1) begin : g_px

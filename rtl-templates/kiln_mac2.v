@@ -99,3 +99,64 @@ module kiln_mac2x (
             h <= p;
     end
 endmodule
+
+// kiln_mac2p: one DSP48E2 at twice the fabric clock multiplying one weight
+// operand by the activations of two pixels each fabric cycle (kiln_conv
+// DSP2X = 2, pixel pairs).  clk and clk2x are synchronous and edge-aligned:
+// every clk edge is a clk2x edge, and mid is 1 at the clk2x edges between two
+// clk edges.
+//
+// An op's operands (a0, wp, v) come from the clk domain and stay a whole
+// fabric cycle; a1 and v1 are the op's second pixel and valid one fabric
+// cycle later (a clk-domain register, shared by the output lanes).  The
+// weight register takes wp at the clk edge after the op and holds it for a
+// fabric cycle, the activation register takes a0 at that edge and a1 at the
+// next mid edge; the multiplier register (MREG) takes their products one
+// clk2x cycle later, the P register each product the cycle after, and h0
+// copies pixel 0's product from P at the mid edge where P takes pixel 1's:
+//   h0 = wp * a0, h1 = wp * a1 (low QW bits), both stable at the clk edge
+//   3 cycles after the op's.
+// No adder and no weight multiplexer: the clk2x domain holds the DSP48E2
+// (A/B, M and P registers), the activation multiplexer and h0.
+// wp: a packed pair (kiln_mac2 PACK=2: (w1 << 18) + w2, WW 27, QW 34) or an
+// int8 weight (WW 8, QW 16).  The registers load only after an op (v): a
+// simulation model skips the multiplications of idle cells.
+// Resources: 1 DSP48E2 + QW FF (h0) + 8 LUT (the activation multiplexer,
+// shared by the DSPs of one pixel pair and input lane).
+/* verilator lint_off DECLFILENAME */ // kiln_mac2 and kiln_mac2p share the file
+module kiln_mac2p #(
+/* verilator lint_on DECLFILENAME */
+    parameter integer WW = 27,
+    parameter integer QW = 34
+) (
+    input  wire                 clk2x,
+    input  wire                 mid,
+    input  wire                 v,
+    input  wire                 v1,
+    input  wire signed [7:0]    a0,
+    input  wire signed [7:0]    a1,
+    input  wire signed [WW-1:0] wp,
+    output reg  signed [QW-1:0] h0,
+    output reg  signed [QW-1:0] h1
+);
+    reg signed [7:0]    ar;
+    reg signed [WW-1:0] wr;
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits above QW
+    reg signed [WW+7:0] m;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg vm, vp;   // ar holds an operand, m its product
+    always @(posedge clk2x) begin
+        vm <= mid ? v1 : v;
+        vp <= vm;
+        if (!mid && v)
+            wr <= wp;
+        if (mid ? v1 : v)
+            ar <= mid ? a1 : a0;
+        if (vm)
+            m <= wr * ar;
+        if (vp)
+            h1 <= m[QW-1:0];
+        if (mid && vp)
+            h0 <= h1;
+    end
+endmodule

@@ -61,7 +61,7 @@
 #define KILN_TB_CASC 0 /* 1: each lane's sum in a DSP48E2 chain (CASC) */
 #endif
 #ifndef KILN_TB_DSP2X
-#define KILN_TB_DSP2X 0 /* 1: the multipliers on clk2x (DSP2X) */
+#define KILN_TB_DSP2X 0 /* 1: the multipliers on clk2x (DSP2X), 2: pixel pairs on clk2x */
 #endif
 #ifndef KILN_TB_SPAN
 #define KILN_TB_SPAN 0 /* 1: pixel groups across row ends (SPAN) */
