@@ -465,7 +465,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     if (!o)
         o = &dflt;
     nmem = b->uram > 0 ? 4 : 2;
-    nx2 = clk2x_modes(b, o, why, sizeof why) & 2 ? 2 : 1;
+    nx2 = clk2x_modes(b, o, why, sizeof why) & 2 ? 3 : 1;
     if (!o->fold || !strcmp(o->fold, "none"))
         return plan_build_clk(g, b, o, 0, 1, 0, e);
     is_auto = !strcmp(o->fold, "auto");
@@ -485,14 +485,18 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         /* each size with one weight bank and with two, on boards with
          * URAM its line buffers in block RAM and in URAM, and where o asks
          * for clk2x and the board's FMAX allows it its multipliers on the
-         * fabric clock and on clk2x (half their DSPs, more LUT beside them) */
+         * fabric clock and on clk2x (half their DSPs, more LUT beside
+         * them): two input lanes a DSP, and at an even PP two pixels */
         for (i = 0; i < FOLD_NSIZES * nmem * nx2; i++) {
             int sz = i % FOLD_NSIZES, lb = (i / FOLD_NSIZES) % nmem; /* HLS_FOLD_* bits */
+            int x2 = i / (FOLD_NSIZES * nmem); /* 0, 1: DSP2X 1, 2: DSP2X 2 */
             HlsPlan *q;
             if (b->uram <= 0)
                 lb *= HLS_FOLD_WB2;
-            if (i >= FOLD_NSIZES * nmem)
-                lb |= HLS_FOLD_DSP2X;
+            if (x2 == 2 && fold_sizes[sz][1] % 2)
+                continue;
+            lb |= x2 ? HLS_FOLD_DSP2X : 0;
+            lb |= x2 == 2 ? HLS_FOLD_DSP2P : 0;
             memset(&e2, 0, sizeof e2);
             if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
                 continue;
@@ -512,7 +516,9 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
                      q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
                      lb & HLS_FOLD_WB2 ? ", two weight banks" : "",
-                     q->fold.dsp2x ? ", DSPs on clk2x" : "", q->fps);
+                     q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
+                     q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",
+                     q->fps);
             if (plan_better(q, best)) {
                 hls_plan_free(best);
                 best = q;

@@ -180,7 +180,8 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
  * pixels an op, its memories and DSP clock as mem (HLS_FOLD_*) says: with
  * two weight banks each is half of what one memory's blocks hold (kiln_conv
  * WBMERGE), so tiles are half as deep; with HLS_FOLD_DSP2X (pe even) the
- * multipliers on clk2x.  kiln_conv's exact model needs K*K*ICG >= PP
+ * multipliers on clk2x, with HLS_FOLD_DSP2P too pixel pairs (pp even; else
+ * on the fabric clock).  kiln_conv's exact model needs K*K*ICG >= PP
  * of every layer: -1 + e when a layer has less. */
 static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
 {
@@ -224,7 +225,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     }
     f->pe = pe;
     f->pp = pp;
-    f->dsp2x = (mem & HLS_FOLD_DSP2X) && pe % 2 == 0;
+    f->dsp2x = !(mem & HLS_FOLD_DSP2X) ? 0 : (mem & HLS_FOLD_DSP2P) ? 2 * (pp % 2 == 0)
+                                                                     : pe % 2 == 0;
     for (i = 0; d->hw_params[i]; i++) {
         const char *n = d->hw_params[i];
         int64_t v = 0;

@@ -151,8 +151,10 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                    "the dataflow's segments (their intervals %lld cycles), frames in flight as "
                    "host-runtime/kiln_sched.h orders them.\n\n",
                 p->fold.pe, p->fold.pe, p->fold.pp,
-                p->fold.dsp2x ? ", DSP2X: its multipliers on clk2x, two input lanes a DSP48E2 "
-                                "a fabric cycle" : "",
+                p->fold.dsp2x == 2 ? ", DSP2X 2: its multipliers on clk2x, two pixels a "
+                                     "DSP48E2 a fabric cycle" :
+                p->fold.dsp2x ? ", DSP2X 1: its multipliers on clk2x, two input lanes a "
+                                "DSP48E2 a fabric cycle" : "",
                 (long long)p->fold.cycles,
                 p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,

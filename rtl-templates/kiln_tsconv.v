@@ -89,10 +89,12 @@
 //   WBANKS          1, or 2: kiln_conv's two weight banks in one memory of
 //                   2*WDEPTH words a lane (WBMERGE), tile t+1 loading
 //                   while pass t computes
-//   DSP2X           kiln_conv's DSP2X: 0, or 1 (PE_IC even): the
+//   DSP2X           kiln_conv's DSP2X: 0; 1 (PE_IC even): the
 //                   multipliers on clk2x, each DSP48E2 summing two input
-//                   lanes a fabric cycle (half the multiplier DSPs, the
-//                   same cycles but for kiln_conv's LAT, 2 more)
+//                   lanes a fabric cycle; 2 (PP even): each DSP48E2 taking
+//                   two pixels a fabric cycle on one weight operand.  Half
+//                   the multiplier DSPs, the same cycles but for kiln_conv's
+//                   LAT (2 more)
 //
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT

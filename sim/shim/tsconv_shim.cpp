@@ -4,7 +4,7 @@
 #include "tb_util.h"
 
 #ifndef KILN_TB_DSP2X
-#define KILN_TB_DSP2X 0 /* 1: kiln_conv's multipliers on clk2x */
+#define KILN_TB_DSP2X 0 /* 1, 2: kiln_conv's multipliers on clk2x (its DSP2X) */
 #endif
 
 extern "C" {
