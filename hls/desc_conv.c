@@ -341,6 +341,21 @@ static int64_t win_cycles_band(const WinShape *sh)
                              * weight, 17-bit sums; yosys merges the sign copies):
                              * PE 8x8 PP 2 PIPE 1: 7301 FF against 4588 (LUT 11602
                              * against 9742, predicted 12364) */
+#define CV_LUT_2XP_AMUX 8.0 /* DSP2X 2 (pixel pairs): a pixel pair's activation byte
+                             * multiplexer, per input lane (shared by the output lanes) */
+#define CV_LUT_2XP_D2 9.4   /* DSP2X 2, PACK 2, per DSP: packing the weight pair (27-bit
+                             * add) and the two high fields' sign carries, in place of
+                             * CV_LUT_PACK; fitted on PE 8x8 PACK 2 PIPE 3 RQ_PIPE 4:
+                             * PP 2 7553 LUT against 7704 without DSP2X, PP 4 14031
+                             * against 14219 (PACK 1 adds nothing a DSP: PP 2 7209
+                             * against 7265) */
+#define CV_FF_2XP2 180.0    /* DSP2X 2, PACK 2, per DSP in place of the product
+                             * registers of its four MACs: the weight, product, P and
+                             * hold registers yosys 0.23 leaves in the fabric, and both
+                             * products' clk-domain copies; the same points: PP 2 11506
+                             * FF against 7642, PP 4 21873 against 14709 */
+#define CV_FF_2XP1 90.0     /* DSP2X 2, PACK 1, per DSP: the same, narrower (PP 2 11314
+                             * FF against 7578) */
 #define CV_FF_BASE 390.0  /* sequencer, loader, window counters */
 #define CV_LUT_BAND 250.0 /* bands: the band buffer's write and read counters
                            * and the window's band rows (estimated, not
@@ -505,17 +520,24 @@ static int64_t tree_reg_bits(int64_t l, int64_t tl)
     return n;
 }
 
-/* DSP2X: LUTs beside the clk2x DSPs: the lane multiplexers (activation
+/* DSP2X 1: LUTs beside the clk2x DSPs: the lane multiplexers (activation
  * bytes shared by the DSPs of one input pair and pixel, packed weights by
  * the pixels of one output pair), the packing of two weights in the clk
- * domain and, PACK=2, the sign carry into the high field of each sum. */
+ * domain and, PACK=2, the sign carry into the high field of each sum.
+ * DSP2X 2 (pixel pairs): the activation multiplexers and, PACK=2, each
+ * DSP's weight packing and sign carries; no weight multiplexer and no
+ * accumulator. */
 static double conv_lut_2x(const int64_t *hw, int64_t dsps)
 {
     int64_t pic = hw[CV_PE_IC], poc = hw[CV_PE_OC], pp = hw[CV_PP];
-    double amux = (double)(pp * pic / 2) * CV_LUT_2X_AMUX;
-    double wmux = (double)(poc / hw[CV_PACK] * pic / 2) *
-                  (hw[CV_PACK] == 2 ? CV_LUT_2X_WMUX2 : CV_LUT_2X_WMUX1);
-    double fix = hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2X_FIX : 0.0;
+    double amux, wmux, fix;
+    if (hw[CV_DSP2X] == 2)
+        return (double)(pp / 2 * pic) * CV_LUT_2XP_AMUX +
+               (hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2XP_D2 : 0.0);
+    amux = (double)(pp * pic / 2) * CV_LUT_2X_AMUX;
+    wmux = (double)(poc / hw[CV_PACK] * pic / 2) *
+           (hw[CV_PACK] == 2 ? CV_LUT_2X_WMUX2 : CV_LUT_2X_WMUX1);
+    fix = hw[CV_PACK] == 2 ? (double)dsps * CV_LUT_2X_FIX : 0.0;
     return amux + wmux + fix + (double)dsps * CV_LUT_2X_ACC;
 }
 
@@ -615,7 +637,8 @@ static HlsRes conv_resources(const int64_t *hw)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
      * flip-flops, block RAM and URAM inside */
     r.ff = CV_FF_BASE +
-           (hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
+           (hw[CV_DSP2X] == 2 ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2XP2 : CV_FF_2XP1)
+            : hw[CV_DSP2X] ? (double)dsps * (hw[CV_PACK] == 2 ? CV_FF_2X2 : CV_FF_2X1)
             : casc       ? (double)(lanes + pp) * casc_ff +
                                (double)(mw * (conv_tree_stages(hw) - tl))
                          : (double)macs * 16.0) +

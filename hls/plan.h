@@ -75,8 +75,10 @@ typedef struct {
     int rqs;                    /* results per requant lane (kiln_conv RQS) */
     int span;                   /* pixel groups run across row ends (kiln_conv SPAN) */
     int clk2x;                  /* conv: the plan has a clk2x domain for MAC arrays */
-    int dsp2x;                  /* conv: its multipliers on clk2x (kiln_conv DSP2X: the
-                                 * plan's clk2x and an even PE_IC) */
+    int dsp2x;                  /* conv: its multipliers on clk2x (kiln_conv DSP2X, with
+                                 * the plan's clk2x): 1 lane pairs (an even PE_IC), 2
+                                 * pixel pairs (an even PP), the one of fewer LUT */
+    int dsp2x_pin;              /* conv: 0 the planner picks dsp2x, 1 or 2 replayed */
     int lanes;          /* stream engines and dwconv: lanes per beat */
     int64_t lut_chans;  /* kiln_lut: the stream's channels, a table each (CHANS); 0: one
                          * table for every byte */

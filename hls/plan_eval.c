@@ -80,6 +80,21 @@ static int64_t conv_wdepth(const HlsStage *s)
 
 static int weight_tiles(const HlsStage *s);
 
+/* kiln_conv DSP2X of a conv under the plan's clk2x: a replayed mode where
+ * it applies, else pixel pairs (2) with an even PP, lane pairs (1) with an
+ * even PE_IC; hls_stage_eval takes lane pairs where both apply and they
+ * cost fewer LUT. */
+static int conv_dsp2x(const HlsStage *s)
+{
+    if (!s->clk2x)
+        return 0;
+    if (s->dsp2x_pin == 2 && s->pp % 2 == 0)
+        return 2;
+    if (s->dsp2x_pin == 1 && s->pe_ic % 2 == 0)
+        return 1;
+    return s->pp % 2 == 0 ? 2 : s->pe_ic % 2 == 0 ? 1 : 0;
+}
+
 /* Fill hw[] and rt[] of a stage from its shape and choices. */
 static void stage_params(HlsStage *s)
 {
@@ -118,7 +133,7 @@ static void stage_params(HlsStage *s)
             s->band = s->lbrows = 0;
         hls_param_put(&hw, "BANDMAX", s->band);
         hls_param_put(&hw, "LBROWS", hls_band_lbrows(s));
-        s->dsp2x = s->clk2x && s->pe_ic % 2 == 0;
+        s->dsp2x = conv_dsp2x(s);
         hls_param_put(&hw, "DSP2X", s->dsp2x);
         hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
         hls_param_put(&hw, "CASC", 0); /* LUT adder trees (kiln_dsp_chain: not planned yet) */
@@ -285,6 +300,18 @@ int hls_stage_eval(HlsPlan *p, HlsStage *s)
          * converter, and never slower than the producer's bursts */
         s->lanes = (int)hls_out_lanes(&p->stages[s->in[0]]);
     stage_params(s);
+    if (s->kind == HLS_ST_CONV && s->dsp2x == 2 && !s->dsp2x_pin && s->pe_ic % 2 == 0) {
+        /* both clk2x modes apply: the one of fewer LUT */
+        int64_t hw1[HLS_PLAN_MAX_PARAMS];
+        int k = hls_param_index(s->desc->hw_params, "DSP2X");
+        double lut2 = memo_find(p, s->desc, s->hw, s->rt)->res.lut;
+        memcpy(hw1, s->hw, sizeof hw1);
+        hw1[k] = 1;
+        if (memo_find(p, s->desc, hw1, s->rt)->res.lut < lut2) {
+            s->dsp2x = 1;
+            s->hw[k] = 1;
+        }
+    }
     m = memo_find(p, s->desc, s->hw, s->rt);
     if (!m->has_cycles) {
         m->cycles = s->desc->cycles(s->hw, s->rt);

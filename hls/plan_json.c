@@ -53,8 +53,10 @@ char *hls_plan_json(const HlsPlan *p)
             cJSON_AddNumberToObject(o, "pp", s->pp);
             cJSON_AddBoolToObject(o, "span", s->span);
             cJSON_AddNumberToObject(o, "pack", s->pack);
-            if (s->dsp2x)
+            if (s->dsp2x) {
                 cJSON_AddBoolToObject(o, "dsp2x", 1);
+                cJSON_AddStringToObject(o, "dsp2x_pairs", s->dsp2x == 2 ? "pixels" : "inputs");
+            }
             cJSON_AddNumberToObject(o, "pipe", s->pipe);
         } else {
             cJSON_AddNumberToObject(o, "lanes", s->lanes);
@@ -208,6 +210,33 @@ static int get_int(const cJSON *o, const char *path, const char *base, const cha
     return 0;
 }
 
+/* A conv's clk2x mode, "dsp2x_pairs": "pixels" (kiln_conv DSP2X 2, an
+ * even pp) or "inputs" (DSP2X 1, an even pe_ic); absent: the planner's
+ * pick.  Taken where the plan has clk2x. */
+static int replay_dsp2x(HlsStage *s, const cJSON *o, const char *path, const char *base,
+                        GirError *e)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "dsp2x_pairs");
+    s->dsp2x_pin = 0;
+    if (!m)
+        return 0;
+    if (cJSON_IsString(m) && !strcmp(m->valuestring, "pixels")) {
+        if (s->pp % 2)
+            return gir_error_at(e, gir_loc_none(), "%s: %s.dsp2x_pairs: \"pixels\" needs an even pp",
+                                path, base);
+        s->dsp2x_pin = 2;
+    } else if (cJSON_IsString(m) && !strcmp(m->valuestring, "inputs")) {
+        if (s->pe_ic % 2)
+            return gir_error_at(e, gir_loc_none(),
+                                "%s: %s.dsp2x_pairs: \"inputs\" needs an even pe_ic", path, base);
+        s->dsp2x_pin = 1;
+    } else {
+        return gir_error_at(e, gir_loc_none(),
+                            "%s: %s.dsp2x_pairs: expected \"pixels\" or \"inputs\"", path, base);
+    }
+    return 0;
+}
+
 static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const char *base,
                         GirError *e)
 {
@@ -241,6 +270,8 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
         if (get_int(o, path, base, "pipe", 0, 16, 0, &v, e))
             return -1;
         s->pipe = (int)v;
+        if (replay_dsp2x(s, o, path, base, e))
+            return -1;
     } else {
         if (get_int(o, path, base, "lanes", 1, 4096, 1, &v, e))
             return -1;

@@ -17,7 +17,7 @@ static void par_str(const HlsStage *s, char *buf, size_t n)
 {
     if (s->kind == HLS_ST_CONV)
         snprintf(buf, n, "%dx%dx%d%s%s", s->pe_oc, s->pe_ic, s->pp, s->pack == 2 ? " p2" : "",
-                 s->dsp2x ? " 2x" : "");
+                 s->dsp2x == 2 ? " 2xp" : s->dsp2x ? " 2x" : "");
     else
         snprintf(buf, n, "%d lanes", s->lanes);
 }

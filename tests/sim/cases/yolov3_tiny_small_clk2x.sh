@@ -2,8 +2,11 @@
 # TIMEOUT: 1800
 # End to end: yolov3-tiny-small compiled for zcu104 with --clk2x (the conv
 # MAC arrays on a clk2x domain at 600 MHz, within the xczu7ev-2's DSP48E2
-# FMAX of 775 MHz: each DSP48E2 sums two input lanes' packed products a
-# fabric cycle), simulated over 2 frames with both clocks: bit-exact, every
+# FMAX of 775 MHz: a conv with an even PP takes pixel pairs, each DSP48E2
+# multiplying one packed weight pair by two pixels a fabric cycle (kiln_conv
+# DSP2X 2), one with an odd PP lane pairs, each DSP48E2 summing two input
+# lanes' packed products (DSP2X 1); the plan has both), simulated over 2
+# frames with both clocks: bit-exact, every
 # stage's t_done, the interval and the latency within 2% of the plan.  The
 # harness drives clk2x at twice clk with aligned edges, and every DSP2X conv
 # checks that in simulation (a wrong ratio stops the run: rtl_conv_2x_clock_bad).
@@ -12,6 +15,8 @@ $KILN compile $TMP/q.gir --board zcu104 -o $TMP/b --plan-only > /dev/null
 $KILN compile $TMP/q.gir --board zcu104 --clk2x on -o $TMP/a > /dev/null
 grep -Eq '"clk2x":[[:space:]]*true' $TMP/a/plan.json
 grep -Eq '"dsp2x":[[:space:]]*true' $TMP/a/plan.json
+grep -Eq '"dsp2x_pairs":[[:space:]]*"pixels"' $TMP/a/plan.json
+grep -Eq '"dsp2x_pairs":[[:space:]]*"inputs"' $TMP/a/plan.json
 grep -q 'KILN_TOP_CLK2X 1' $TMP/a/rtl/kiln_ports.h
 grep -q '\.clk2x(clk2x)' $TMP/a/rtl/kiln_top.v
 grep -q 'DSP clock | 600 MHz' $TMP/a/report.md
