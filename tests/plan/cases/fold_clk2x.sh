@@ -9,7 +9,8 @@
 # says so, and kiln_top wires clk2x to the engine (tied off without
 # DSP2X).  DSP2X 2 at an odd PP, DSP2X 1 in a plan without clk2x and
 # DSP2X 3 are errors naming the field.  (--pp-max 2: what this checks does
-# not depend on a larger PP; the replays put the dataflow's convs at PP 1.)
+# not depend on a larger PP; the replays put the dataflow's convs at PP 1,
+# their clk2x mode on input-lane pairs.)
 M=$MODELS/yolov3-tiny-small.onnx
 F=conv12,conv13,conv14
 $KILN compile $M --calib-random 1 --board zcu104 --clk2x on --pp-max 2 --fold $F --plan-only -o $TMP/a > /dev/null
@@ -24,6 +25,8 @@ assert f["hw"]["DSP2X"] in (0, 1, 2), f["hw"]
 for s in p["stages"]:
     if s["engine"] == "kiln_conv":
         s["pp"] = 1
+        if "dsp2x_pairs" in s:
+            s["dsp2x_pairs"] = "inputs"
 for x2, pp in ((0, 2), (1, 2), (2, 2), (1, 1), (2, 1), (3, 2)):
     f["hw"]["DSP2X"], f["hw"]["PP"] = x2, pp
     json.dump(p, open("%s/x%d_pp%d.json" % (t, x2, pp), "w"))
