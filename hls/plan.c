@@ -485,11 +485,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         /* each size with one weight bank and with two, on boards with
          * URAM its line buffers in block RAM and in URAM, and where o asks
          * for clk2x and the board's FMAX allows it its multipliers on the
-         * fabric clock and on clk2x (half their DSPs, more LUT beside
-         * them): two input lanes a DSP, and at an even PP two pixels */
+         * fabric clock and on clk2x (half their DSPs, the LUT beside
+         * them as kiln_conv's model prices it): two input lanes a DSP,
+         * and at an even PP two pixels */
         for (i = 0; i < FOLD_NSIZES * nmem * nx2; i++) {
             int sz = i % FOLD_NSIZES, lb = (i / FOLD_NSIZES) % nmem; /* HLS_FOLD_* bits */
-            int x2 = i / (FOLD_NSIZES * nmem); /* 0, 1: DSP2X 1, 2: DSP2X 2 */
+            int x2 = i / (FOLD_NSIZES * nmem); /* kiln_conv DSP2X (0: fabric clock) */
             HlsPlan *q;
             if (b->uram <= 0)
                 lb *= HLS_FOLD_WB2;
