@@ -67,8 +67,10 @@ int hls_clk2x_fits(const HlsBoard *b, double mhz, char *why, size_t n)
         return 0;
     }
     if (2.0 * mhz > b->dsp_max_mhz) {
-        snprintf(why, n, "clk2x: 2 x %.1f MHz exceeds the DSP48E2 FMAX of %s, %.0f MHz", mhz,
-                 b->part, b->dsp_max_mhz);
+        snprintf(why, n,
+                 "clk2x: 2 x %.1f MHz exceeds the DSP48E2 FMAX of %s, %.0f MHz (a clock of "
+                 "%.1f MHz or less allows it)",
+                 mhz, b->part, b->dsp_max_mhz, floor(b->dsp_max_mhz * 5.0) / 10.0);
         return 0;
     }
     snprintf(why, n, "clk2x: DSPs at %.1f MHz, within the DSP48E2 FMAX of %s, %.0f MHz",

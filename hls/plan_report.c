@@ -70,8 +70,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     if (p->clk2x_why[0])
         fprintf(f, "| DSP clock choice | %s |\n", p->clk2x_why);
     if (p->clk2x)
-        fprintf(f, "| DSP clock | %.0f MHz: the conv MAC arrays on clk2x (DSP48E2 FMAX %.0f MHz: "
-                   "%s) |\n", p->dsp_mhz, b->dsp_max_mhz, b->dsp_max_source);
+        fprintf(f, "| DSP clock | %.0f MHz: the conv MAC arrays on clk2x, pixel pairs (2xp) or "
+                   "input lane pairs (2x) a DSP48E2 (FMAX %.0f MHz: %s) |\n",
+                p->dsp_mhz, b->dsp_max_mhz, b->dsp_max_source);
     fprintf(f, "| MACs per frame (FPGA) | %.3f G |\n", (double)p->macs / 1e9);
     fprintf(f, "| DDR traffic per frame | %.2f MB, %lld cycles at %.3g GB/s: %s |\n",
             (double)p->ddr_bytes / 1e6, (long long)p->ddr_cycles, b->ddr_gbps,
