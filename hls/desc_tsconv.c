@@ -42,10 +42,11 @@ static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
                                     "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
-                                    "SPAN", "WBANKS", NULL};
+                                    "SPAN", "WBANKS", "DSP2X", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
-       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS };
+       TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS,
+       TS_DSP2X };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -130,7 +131,9 @@ static int64_t ts_write_end(int64_t addr, int64_t beats, int64_t bus, int64_t bm
 }
 
 /* kiln_conv's hw vector for the engine inside (WBANKS 1, the engine's PP
- * (0 counts as 1) and SPAN, no bands). */
+ * (0 counts as 1), SPAN and DSP2X, no bands): with DSP2X its cycles (LAT 2
+ * more), its tail and its resources (half the multiplier DSPs, the clk2x
+ * lane multiplexers) are kiln_conv's own. */
 static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
 {
     const HlsEngineDesc *d = hls_engine_find("kiln_conv");
@@ -142,7 +145,7 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"WDEPTH", TS_WDEPTH}, {"PIPE", TS_PIPE},     {"RQ_PIPE", TS_RQ_PIPE},
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
                {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS},
-               {"SPAN", TS_SPAN},   {"WBANKS", TS_WBANKS}};
+               {"SPAN", TS_SPAN},   {"WBANKS", TS_WBANKS}, {"DSP2X", TS_DSP2X}};
     int i;
     size_t j;
     if (!d)

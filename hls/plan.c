@@ -356,18 +356,43 @@ again:
     return p;
 }
 
+/* The searches o's clk2x choice asks for on board b, bits: 1 without the
+ * clk2x domain, 2 with it (the board's DSP48E2 FMAX allowing it); why gets
+ * the FMAX check's line when o asks for clk2x. */
+static int clk2x_modes(const HlsBoard *b, const HlsPlanOptions *o, char *why, size_t n)
+{
+    int fits = o->clk2x != HLS_CLK2X_OFF &&
+               hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, n);
+    if (!fits)
+        return 1;
+    return o->clk2x == HLS_CLK2X_ON ? 2 : 3;
+}
+
 /* One plan with the shared engine of fold_pe x fold_pe lanes (0: none),
- * fold_pp pixels an op and its line buffers in URAM (fold_lb 1) or block
- * RAM, the clk2x choice as o asks. */
+ * fold_pp pixels an op and its memories and DSP clock as fold_lb
+ * (HLS_FOLD_* bits) says, the clk2x choice as o asks; an engine whose
+ * multipliers are on clk2x (HLS_FOLD_DSP2X) only with the clk2x domain. */
 static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                                int fold_pe, int fold_pp, int fold_lb, GirError *e)
 {
     HlsPlan *p, *q;
-    char why[200];
-    int fits;
-    fits = o->clk2x != HLS_CLK2X_OFF &&
-           hls_clk2x_fits(b, o->mhz > 0 ? o->mhz : b->default_mhz, why, sizeof why);
-    if (!fits || o->clk2x == HLS_CLK2X_ON) {
+    char why[200] = "";
+    int modes = clk2x_modes(b, o, why, sizeof why), fits = (modes & 2) != 0;
+    if (fold_lb & HLS_FOLD_DSP2X) {
+        if (!fits) {
+            gir_error_at(e, gir_loc_none(), "plan: the shared engine's DSP2X needs the clk2x "
+                         "domain (%s)", why);
+            return NULL;
+        }
+        p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, e);
+        if (p && modes == 3)
+            snprintf(p->clk2x_why, sizeof p->clk2x_why,
+                     "clk2x: taken, the shared engine's multipliers on it too (%s)", why);
+        else if (p)
+            snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
+        return p;
+    }
+    if (modes != 3) {
         p = plan_build(g, b, o, fits, fold_pe, fold_pp, fold_lb, e);
         if (p && o->clk2x != HLS_CLK2X_OFF)
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
@@ -437,9 +462,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     HlsPlan *best = NULL, *none = NULL;
     GirError e2;
     char **specs = NULL;
-    int i, si, nspec = 1, is_auto, searched = 0;
+    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2;
+    char why[200];
     if (!o)
         o = &dflt;
+    nmem = b->uram > 0 ? 4 : 2;
+    nx2 = clk2x_modes(b, o, why, sizeof why) & 2 ? 3 : 1;
     if (!o->fold || !strcmp(o->fold, "none"))
         return plan_build_clk(g, b, o, 0, 1, 0, e);
     is_auto = !strcmp(o->fold, "auto");
@@ -456,13 +484,22 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     for (si = 0; si < nspec; si++) {
         if (is_auto)
             fo.fold = specs[si];
-        /* each size with one weight bank and with two, and on boards with
-         * URAM its line buffers in block RAM and in URAM */
-        for (i = 0; i < FOLD_NSIZES * (b->uram > 0 ? 4 : 2); i++) {
-            int sz = i % FOLD_NSIZES, lb = i / FOLD_NSIZES; /* HLS_FOLD_* bits */
+        /* each size with one weight bank and with two, on boards with
+         * URAM its line buffers in block RAM and in URAM, and where o asks
+         * for clk2x and the board's FMAX allows it its multipliers on the
+         * fabric clock and on clk2x (half their DSPs, the LUT beside
+         * them as kiln_conv's model prices it): two input lanes a DSP,
+         * and at an even PP two pixels */
+        for (i = 0; i < FOLD_NSIZES * nmem * nx2; i++) {
+            int sz = i % FOLD_NSIZES, lb = (i / FOLD_NSIZES) % nmem; /* HLS_FOLD_* bits */
+            int x2 = i / (FOLD_NSIZES * nmem); /* kiln_conv DSP2X (0: fabric clock) */
+            HlsPlan *q;
             if (b->uram <= 0)
                 lb *= HLS_FOLD_WB2;
-            HlsPlan *q;
+            if (x2 == 2 && fold_sizes[sz][1] % 2)
+                continue;
+            lb |= x2 ? HLS_FOLD_DSP2X : 0;
+            lb |= x2 == 2 ? HLS_FOLD_DSP2P : 0;
             memset(&e2, 0, sizeof e2);
             if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
                 continue;
@@ -478,10 +515,13 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             }
             snprintf(q->fold.why, sizeof q->fold.why,
-                     "%s: %d conv layers on a %dx%d array, PP %d%s%s, %.1f frames/s",
+                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s, %.1f frames/s",
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
                      q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
-                     lb & HLS_FOLD_WB2 ? ", two weight banks" : "", q->fps);
+                     lb & HLS_FOLD_WB2 ? ", two weight banks" : "",
+                     q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
+                     q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",
+                     q->fps);
             if (plan_better(q, best)) {
                 hls_plan_free(best);
                 best = q;

@@ -186,6 +186,9 @@ typedef struct {
                           * dataflow segments and engine parts, a topological order */
     int pe;              /* PE_IC = PE_OC of its array */
     int pp;              /* output pixels an op shares a weight word with (PP) */
+    int dsp2x;           /* kiln_conv DSP2X of its array: 0, or its multipliers on the
+                          * plan's clk2x, a DSP48E2 taking two input lanes (1) or two
+                          * pixels (2, PP even) a fabric cycle */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
     int64_t cycles;      /* a frame's folded layers, one after the other (the parts summed) */
     int64_t ddr_bytes;   /* its DDR traffic per frame */

@@ -177,9 +177,11 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
 }
 
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
- * pixels an op, its memories as mem (HLS_FOLD_*) says: with two weight
- * banks each is half of what one memory's blocks hold (kiln_conv WBMERGE),
- * so tiles are half as deep.  kiln_conv's exact model needs K*K*ICG >= PP
+ * pixels an op, its memories and DSP clock as mem (HLS_FOLD_*) says: with
+ * two weight banks each is half of what one memory's blocks hold (kiln_conv
+ * WBMERGE), so tiles are half as deep; with HLS_FOLD_DSP2X (pe even) the
+ * multipliers on clk2x, with HLS_FOLD_DSP2P too pixel pairs (pp even; else
+ * on the fabric clock).  kiln_conv's exact model needs K*K*ICG >= PP
  * of every layer: -1 + e when a layer has less. */
 static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
 {
@@ -223,6 +225,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     }
     f->pe = pe;
     f->pp = pp;
+    f->dsp2x = !(mem & HLS_FOLD_DSP2X) ? 0 : (mem & HLS_FOLD_DSP2P) ? 2 * (pp % 2 == 0)
+                                                                     : pe % 2 == 0;
     for (i = 0; d->hw_params[i]; i++) {
         const char *n = d->hw_params[i];
         int64_t v = 0;
@@ -268,6 +272,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             v = rqs;
         else if (!strcmp(n, "SPAN")) /* per layer where its window takes it */
             v = pp > 1;
+        else if (!strcmp(n, "DSP2X"))
+            v = f->dsp2x;
         f->hw[i] = v;
     }
     /* two banks: a tile loads while the pass before it computes, so

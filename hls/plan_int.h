@@ -202,10 +202,15 @@ int64_t hls_rq_share_conv(int64_t results, int64_t kki);
  * leaving a stage in the dataflow; each a --fold list of names, *specs
  * and its strings malloc'd.  Returns the count. */
 int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
-/* The shared engine's memories (hls_fold_apply's mem, bits): its line
- * buffers in URAM (else block RAM); two weight banks in one memory, a
- * tile loading while the pass before it computes (else one bank). */
-enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2 };
+/* The shared engine's memories and DSP clock (hls_fold_apply's mem,
+ * bits): its line buffers in URAM (else block RAM); two weight banks in
+ * one memory, a tile loading while the pass before it computes (else one
+ * bank); its multipliers on the plan's clk2x (the plan must have the
+ * clk2x domain), each DSP48E2 summing two input lanes a fabric cycle
+ * (kiln_conv DSP2X 1) or, with HLS_FOLD_DSP2P too and PP even, taking two
+ * pixels a fabric cycle on one weight operand (DSP2X 2): half the
+ * multiplier DSPs either way. */
+enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P = 8 };
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
  * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */

@@ -402,7 +402,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv, wbv;
+    int64_t pe, oc, tog, ppv, lbv, wbv, x2v;
     int i, n;
     if (!o)
         return 0;
@@ -440,6 +440,16 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "WBANKS") &&
         get_int(hw, path, "$.fold.hw", "WBANKS", 1, 2, 0, &wbv, e))
         return -1;
+    x2v = 0; /* absent: the multipliers on the fabric clock */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "DSP2X") &&
+        get_int(hw, path, "$.fold.hw", "DSP2X", 0, 2, 0, &x2v, e))
+        return -1;
+    if (x2v && !p->clk2x)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.DSP2X: %lld needs the plan's clk2x "
+                            "domain ($.clk2x true)", path, (long long)x2v);
+    if (x2v == 2 && ppv % 2)
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.DSP2X: 2 (pixel pairs) needs an "
+                            "even PP, not %lld", path, (long long)ppv);
     for (i = 0; i < n; i++) {
         const cJSON *nd = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node");
         if (!cJSON_IsString(nd) || !nd->valuestring[0] || strchr(nd->valuestring, ','))
@@ -457,7 +467,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
         strcat(spec, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ls, i), "node")->valuestring);
     }
     i = hls_fold_apply(p, spec, (int)pe, (int)ppv,
-                       (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0), e);
+                       (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0) |
+                           (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0), e);
     free(spec);
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;
@@ -490,7 +501,9 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (replay_parts(p, o, path, e) < 0)
         return -1;
     snprintf(p->fold.why, sizeof p->fold.why, "replayed from %s: %d conv layers on a %lldx%lld "
-             "array", path, n, (long long)pe, (long long)pe);
+             "array%s", path, n, (long long)pe, (long long)pe,
+             x2v == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
+             x2v ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "");
     return 0;
 }
 

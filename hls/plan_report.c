@@ -145,13 +145,18 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 p->stages[p->fifos[i].to].node, (long long)p->fifos[i].depth, p->fifos[i].why);
     if (p->fold.n > 0) {
         fprintf(f, "\n## Time-shared conv engine (kiln_tsconv)\n\n");
-        fprintf(f, "One %dx%d array (PACK 2, PP %d) runs these layers one after the other "
+        fprintf(f, "One %dx%d array (PACK 2, PP %d%s) runs these layers one after the other "
                    "each frame, from a descriptor table in DDR: weights read once a layer (once a tile), "
                    "maps in DDR.  %lld cycles a frame%s; %.2f MB of DDR traffic; DSP %.0f, "
                    "BRAM36 %.1f, URAM %.0f, LUT %.0f.  It runs on kiln_regfile's unit 1 beside "
                    "the dataflow's segments (their intervals %lld cycles), frames in flight as "
                    "host-runtime/kiln_sched.h orders them.\n\n",
-                p->fold.pe, p->fold.pe, p->fold.pp, (long long)p->fold.cycles,
+                p->fold.pe, p->fold.pe, p->fold.pp,
+                p->fold.dsp2x == 2 ? ", DSP2X 2: its multipliers on clk2x, two pixels a "
+                                     "DSP48E2 a fabric cycle" :
+                p->fold.dsp2x ? ", DSP2X 1: its multipliers on clk2x, two input lanes a "
+                                "DSP48E2 a fabric cycle" : "",
+                (long long)p->fold.cycles,
                 p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,
                 p->fold.res.uram, p->fold.res.lut, (long long)p->fold.dataflow);

@@ -261,13 +261,13 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
         fprintf(b, "        .%s(%" PRId64 ")%s\n", desc->hw_params[j], p->fold.hw[j],
                 desc->hw_params[j + 1] ? "," : "");
     fprintf(b,
-            "    ) u_tsconv (\n        .clk(clk),\n        .rst(rst),\n"
+            "    ) u_tsconv (\n        .clk(clk),\n        .clk2x(%s),\n        .rst(rst),\n"
             "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]} + ts_first),\n"
             "        .cfg_layers(ts_count),\n        .cfg_frames(rf_frames),\n"
             "        .avail(32'hFFFFFFFF),\n        .finished(ts_finished),\n"
             "        .start(ts_go),\n        .busy(ts_busy),\n        .done(ch_ts2_done),\n"
             "        .error(ch_ts0_err),\n        .layer(ts_layer),\n",
-            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo);
+            p->fold.dsp2x ? "clk2x" : "1'b0", hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo);
     for (m = 0; m < 3; m++) {
         const char *const *s = m == 2 ? wr : rd;
         for (j = 0; s[j]; j++)

@@ -5,6 +5,10 @@
 //
 // Ports
 //   clk, rst                  clock, active-high synchronous reset
+//   clk2x                     DSP2X > 0: kiln_conv's DSP clock, twice clk,
+//                             synchronous and edge-aligned (one MMCM);
+//                             unused with DSP2X = 0 (kiln_conv checks the
+//                             ratio in simulation)
 //   cfg_desc_base             byte address of descriptor 0 (a multiple of 128)
 //   cfg_layers                layers to run (descriptors 0 .. cfg_layers-1;
 //                             0: done at once)
@@ -85,6 +89,12 @@
 //   WBANKS          1, or 2: kiln_conv's two weight banks in one memory of
 //                   2*WDEPTH words a lane (WBMERGE), tile t+1 loading
 //                   while pass t computes
+//   DSP2X           kiln_conv's DSP2X: 0; 1 (PE_IC even): the
+//                   multipliers on clk2x, each DSP48E2 summing two input
+//                   lanes a fabric cycle; 2 (PP even): each DSP48E2 taking
+//                   two pixels a fabric cycle on one weight operand.  Half
+//                   the multiplier DSPs, the same cycles but for kiln_conv's
+//                   LAT (2 more)
 //
 // Cycles (no back-pressure, a memory that takes every AR/AW at once, returns
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
@@ -113,7 +123,8 @@
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor register (~700 FF) and the output clamp
-//   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's.
+//   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's
+//   (with DSP2X its multipliers' DSP48E2 halve).
 module kiln_tsconv #(
     parameter integer PE_IC     = 8,
     parameter integer PE_OC     = 8,
@@ -137,9 +148,13 @@ module kiln_tsconv #(
     parameter integer PP        = 1,
     parameter integer MAP_STRIDE = 0,
     parameter integer SPAN      = 0,
-    parameter integer WBANKS    = 1
+    parameter integer WBANKS    = 1,
+    parameter integer DSP2X     = 0
 ) (
     input  wire                 clk,
+    /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
+    input  wire                 clk2x,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                 rst,
     input  wire [ADDR_W-1:0]    cfg_desc_base,
     input  wire [15:0]          cfg_layers,
@@ -318,8 +333,8 @@ module kiln_tsconv #(
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
                 .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP),
-                .SPAN(SPAN)) u_conv (
-        .clk(clk), .clk2x(clk), .rst(rst | crst),
+                .SPAN(SPAN), .DSP2X(DSP2X)) u_conv (
+        .clk(clk), .clk2x(clk2x), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
         .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),
         .cfg_band(16'd0),

@@ -3,6 +3,10 @@
 #include "verilated.h"
 #include "tb_util.h"
 
+#ifndef KILN_TB_DSP2X
+#define KILN_TB_DSP2X 0 /* 1, 2: kiln_conv's multipliers on clk2x (its DSP2X) */
+#endif
+
 extern "C" {
 #include "tsconv_shim.h"
 }
@@ -76,10 +80,25 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     p->bready = m->m2_axi_bready;
 }
 
+/* One clk cycle.  DSP2X: clk2x at twice the rate, both rising together
+ * (synchronous, edge-aligned), clk2x's second rising edge with clk's fall. */
 extern "C" void ts_tick(TsSim *s)
 {
+#if KILN_TB_DSP2X
+    s->m->clk2x = 1;
+    s->m->clk = 1;
+    s->m->eval();
+    s->m->clk2x = 0;
+    s->m->eval();
+    s->m->clk2x = 1;
+    s->m->clk = 0;
+    s->m->eval();
+    s->m->clk2x = 0;
+    s->m->eval();
+#else
     s->m->clk = 1;
     s->m->eval();
     s->m->clk = 0;
     s->m->eval();
+#endif
 }

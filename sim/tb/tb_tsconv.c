@@ -27,7 +27,10 @@
  * 1 when not defined; every layer's K*K*ICG >= it), KILN_TB_SPAN (kiln_conv's
  * SPAN, 0 when not defined), KILN_TB_WBANKS (weight banks, 1 when not
  * defined; 2: a tile loads while the pass before it computes), KILN_TB_TOG
- * (the output groups a tile of the table's tiled layer), KILN_TB_SHAPES (the layer table: 1, the one
+ * (the output groups a tile of the table's tiled layer), KILN_TB_PACK and
+ * KILN_TB_DSP2X (kiln_conv's, kiln_tsconv's defaults when not defined;
+ * DSP2X 1: the shim drives clk2x at twice clk, edges aligned),
+ * KILN_TB_SHAPES (the layer table: 1, the one
  * above, when not defined; 2, one for PP 3 to 8: 13x13 maps, which no PP
  * from 2 to 8 divides, a 7x7 map narrower than PP 8, every K*K*ICG >= 8 at
  * PE 8 with CIMAX 64), KILN_TB_MAP_STRIDE (the engine's
@@ -66,6 +69,12 @@
 #endif
 #ifndef KILN_TB_SHAPES
 #define KILN_TB_SHAPES 1
+#endif
+#ifndef KILN_TB_PACK
+#define KILN_TB_PACK 0 /* kiln_tsconv's default (1) */
+#endif
+#ifndef KILN_TB_DSP2X
+#define KILN_TB_DSP2X 0
 #endif
 #ifndef KILN_TB_MAP_STRIDE
 #define KILN_TB_MAP_STRIDE 0
@@ -244,7 +253,8 @@ static void hw_vec(int64_t *hw)
         {"CIMAX", KILN_TB_CIMAX}, {"COMAX", KILN_TB_COMAX}, {"PIPE", KILN_TB_PIPE},
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
         {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
-        {"SPAN", KILN_TB_SPAN}, {"WBANKS", KILN_TB_WBANKS},
+        {"SPAN", KILN_TB_SPAN}, {"WBANKS", KILN_TB_WBANKS}, {"PACK", KILN_TB_PACK},
+        {"DSP2X", KILN_TB_DSP2X},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

@@ -10,8 +10,10 @@
 // memory equals the C bench's, the cycles from start to done equal its
 // (and so the descriptor's), no error, finished = 2.  Prints "PASS ..." or
 // "FAIL ...".  Plusargs: +vec=FILE.  Parameters (iverilog -P): PP, RQS,
-// SPAN, CIMAX, COMAX of the engine (those of tb_tsconv's build that wrote
-// the vectors; rtl_tsconv's by default).
+// SPAN, CIMAX, COMAX, WBANKS, PACK, DSP2X of the engine (those of
+// tb_tsconv's build that wrote the vectors; rtl_tsconv's by default).
+// clk2x runs at twice clk, both rising together (synchronous,
+// edge-aligned); the engine takes it with DSP2X > 0.
 `timescale 1ns/1ps
 module tb_tsconv_iv #(
     parameter integer PP    = 1,
@@ -19,10 +21,12 @@ module tb_tsconv_iv #(
     parameter integer SPAN  = 0,
     parameter integer CIMAX = 32,
     parameter integer COMAX = 32,
-    parameter integer WBANKS = 1
+    parameter integer WBANKS = 1,
+    parameter integer PACK  = 1,
+    parameter integer DSP2X = 0
 );
     localparam integer DW = 128, NB = DW / 8, NW = 1 << 15, QN = 64, LAT = 24;
-    reg clk = 0, rst = 1;
+    reg clk = 0, clk2x = 0, rst = 1;
     reg [31:0] mem  [0:NW-1];
     reg [31:0] want [0:NW-1];
     reg start = 0;
@@ -49,8 +53,9 @@ module tb_tsconv_iv #(
 
     kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(CIMAX), .COMAX(COMAX),
                   .PIPE(1), .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4), .PP(PP),
-                  .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS)) dut (
-        .clk(clk), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
+                  .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS), .PACK(PACK),
+                  .DSP2X(DSP2X)) dut (
+        .clk(clk), .clk2x(clk2x), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
         .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),
         .m0_axi_arvalid(arvalid0), .m0_axi_arready(1'b1), .m0_axi_araddr(araddr0),
@@ -67,7 +72,12 @@ module tb_tsconv_iv #(
         .m2_axi_wstrb(wstrb), .m2_axi_wlast(wlast), .m2_axi_bvalid(bvalid),
         .m2_axi_bready(bready), .m2_axi_bresp(2'b00));
 
-    always #5 clk = ~clk;
+    // clk: period 10, rising at 5, 15, ...; clk2x rises with each clk edge
+    always begin
+        #2.5 clk2x = 0;
+        #2.5 clk2x = 1;
+        clk = !clk;
+    end
 
     // read queues: next beat's word address, beats left, cycle its data may go
     reg [31:0] qa0 [0:QN-1], qa1 [0:QN-1];
