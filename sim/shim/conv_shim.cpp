@@ -19,6 +19,7 @@ typedef Vkiln_conv Vengine;
 extern "C" {
 #include "conv_shim.h"
 }
+#include "clk2x_tick.h"
 
 struct CvSim {
     VerilatedContext ctx;
@@ -79,8 +80,7 @@ extern "C" void cv_get(CvSim *s, CvOut *out)
     kiln_port_get(s->m->m_tdata, out->m_tdata, KILN_TB_PE_OC);
 }
 
-/* One clk cycle.  DSP2X: clk2x at twice the rate, both rising together
- * (synchronous, edge-aligned), clk2x's second rising edge with clk's fall. */
+/* One clk cycle (DSP2X: clk2x at twice the rate, clk2x_tick.h). */
 extern "C" void cv_tick(CvSim *s)
 {
 #if KILN_TB_DSP2X && !KILN_TB_DW
@@ -93,16 +93,7 @@ extern "C" void cv_tick(CvSim *s)
         s->m->eval();
         return;
     }
-    s->m->clk2x = 1;
-    s->m->clk = 1;
-    s->m->eval();
-    s->m->clk2x = 0;
-    s->m->eval();
-    s->m->clk2x = 1;
-    s->m->clk = 0;
-    s->m->eval();
-    s->m->clk2x = 0;
-    s->m->eval();
+    kiln_tick2x(s->m);
 #else
     (void)s->clk2x_same;
     s->m->clk = 1;

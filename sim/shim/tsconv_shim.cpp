@@ -10,6 +10,7 @@
 extern "C" {
 #include "tsconv_shim.h"
 }
+#include "clk2x_tick.h"
 
 struct TsSim {
     VerilatedContext ctx;
@@ -80,21 +81,11 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     p->bready = m->m2_axi_bready;
 }
 
-/* One clk cycle.  DSP2X: clk2x at twice the rate, both rising together
- * (synchronous, edge-aligned), clk2x's second rising edge with clk's fall. */
+/* One clk cycle (DSP2X: clk2x at twice the rate, clk2x_tick.h). */
 extern "C" void ts_tick(TsSim *s)
 {
 #if KILN_TB_DSP2X
-    s->m->clk2x = 1;
-    s->m->clk = 1;
-    s->m->eval();
-    s->m->clk2x = 0;
-    s->m->eval();
-    s->m->clk2x = 1;
-    s->m->clk = 0;
-    s->m->eval();
-    s->m->clk2x = 0;
-    s->m->eval();
+    kiln_tick2x(s->m);
 #else
     s->m->clk = 1;
     s->m->eval();
