@@ -30,7 +30,7 @@ if(KILN_FUZZ)
   add_executable(fuzz_image ${CMAKE_CURRENT_LIST_DIR}/fuzz_image.c
     ${PROJECT_SOURCE_DIR}/tools/kiln/image.c ${PROJECT_SOURCE_DIR}/tools/kiln/stb_image_impl.c)
   set_source_files_properties(${PROJECT_SOURCE_DIR}/tools/kiln/stb_image_impl.c
-    PROPERTIES COMPILE_OPTIONS -fno-sanitize=bounds,pointer-overflow,nonnull-attribute)
+    PROPERTIES COMPILE_OPTIONS ${KILN_STB_NO_SANITIZE})
   target_include_directories(fuzz_image PRIVATE ${PROJECT_SOURCE_DIR}/tools/kiln)
   target_include_directories(fuzz_image SYSTEM PRIVATE /usr/include)
   target_link_libraries(fuzz_image PRIVATE kiln_frontend kiln_graphir kiln_rt m)
