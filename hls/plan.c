@@ -251,7 +251,7 @@ static int set_pins(HlsPlan *p, const HlsPlanOptions *o, GirError *e)
  * found within the bound; -1 + e naming the shortest latency found when
  * none is. */
 static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
-                      char (*grow)[HLS_GROW_LEN], GirError *e)
+                      char (*grow)[HLS_GROW_LEN], double *short_ms, GirError *e)
 {
     size_t n = (size_t)p->nstage;
     HlsStage *from = malloc(sizeof *from * n);
@@ -274,7 +274,8 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     met = p->latency <= p->lat_goal;
     if (!met && !p->ddr_bound)
         met = hls_meet_latency(p, from, from_grow, save, grow, e);
-    if (!met)
+    if (!met) {
+        *short_ms = p->latency_ms;
         gir_error_at(e, gir_loc_none(),
                      "plan: %s on %s cannot meet --max-latency-ms %g: the shortest latency "
                      "the planner reaches is %.3f ms (%.1f frames/s; %.3f ms at the fastest "
@@ -282,7 +283,7 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
                      p->model, p->board.name, o->max_latency_ms, p->latency_ms, p->fps,
                      lat0_ms, fps0,
                      p->ddr_bound ? "; DDR bandwidth binds" : "");
-    else if (p->interval > ii0)
+    } else if (p->interval > ii0)
         snprintf(p->limit, sizeof p->limit,
                  "latency bound %g ms: the interval grew from %lld to %lld cycles (%.1f -> "
                  "%.1f frames/s) so that weights fit on chip or arrays shorten the chain",
@@ -292,9 +293,12 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     return met ? 0 : -1;
 }
 
-/* One search with the clk2x domain on (clk2x 1) or off. */
+/* One search with the clk2x domain on (clk2x 1) or off.  NULL + e when it
+ * fails; where the latency bound is what it cannot meet, short_ms gets the
+ * shortest latency it reached (else it is left as it was). */
 static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                           int clk2x, int fold_pe, int fold_pp, int fold_lb, GirError *e)
+                           int clk2x, int fold_pe, int fold_pp, int fold_lb, double *short_ms,
+                           GirError *e)
 {
     HlsPlan *p;
     HlsStage *save;
@@ -338,7 +342,7 @@ again:
     if (!save || !grow)
         gir_die("out of memory");
     hls_plan_search(p, save, grow, e);
-    if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, e) < 0) {
+    if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, short_ms, e) < 0) {
         free(save);
         free(grow);
         hls_plan_free(p);
@@ -376,7 +380,9 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
                                int fold_pe, int fold_pp, int fold_lb, GirError *e)
 {
     HlsPlan *p, *q;
+    GirError ep;
     char why[200] = "";
+    double short_p = HUGE_VAL, short_q = HUGE_VAL;
     int modes = clk2x_modes(b, o, why, sizeof why), fits = (modes & 2) != 0;
     if (fold_lb & HLS_FOLD_DSP2X) {
         if (!fits) {
@@ -384,7 +390,7 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
                          "domain (%s)", why);
             return NULL;
         }
-        p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, e);
+        p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, &short_p, e);
         if (p && modes == 3)
             snprintf(p->clk2x_why, sizeof p->clk2x_why,
                      "clk2x: taken, the shared engine's multipliers on it too (%s)", why);
@@ -393,14 +399,16 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
         return p;
     }
     if (modes != 3) {
-        p = plan_build(g, b, o, fits, fold_pe, fold_pp, fold_lb, e);
+        p = plan_build(g, b, o, fits, fold_pe, fold_pp, fold_lb, &short_p, e);
         if (p && o->clk2x != HLS_CLK2X_OFF)
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
         return p;
     }
     /* auto: both searches, the faster plan (then the shorter latency) */
-    p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, e);
-    q = plan_build(g, b, o, 0, fold_pe, fold_pp, fold_lb, e);
+    p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, &short_p, &ep);
+    q = plan_build(g, b, o, 0, fold_pe, fold_pp, fold_lb, &short_q, e);
+    if (!p && !q && short_p < short_q)
+        *e = ep; /* neither meets the bound: the message of the shorter latency */
     if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
         return p ? p : q;
     if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {

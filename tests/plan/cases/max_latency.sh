@@ -46,3 +46,16 @@ set -e
 test $rc -eq 2
 grep -Eq "^kiln: $TMP/a/plan.json: the plan's latency [0-9.]+ ms exceeds --max-latency-ms 0.001$" $TMP/e.err
 test ! -e $TMP/e
+# --clk2x auto plans with and without the clk2x domain: where neither meets
+# the bound, the message names the shorter of their shortest latencies
+short() { sed -E 's/.*the planner reaches is ([0-9.]+) ms.*/\1/' "$1"; }
+for m in on off auto; do
+  set +e
+  $KILN compile $TMP/q.gir --board ultra96v2 --plan-only --clk2x $m --max-latency-ms 0.001 -o $TMP/f$m 2> $TMP/f$m.err
+  rc=$?
+  set -e
+  test $rc -eq 2
+  grep -Eq "cannot meet --max-latency-ms 0.001: the shortest latency" $TMP/f$m.err
+done
+$PYTHON -c "import sys; a, on, off = map(float, sys.argv[1:]); assert a == min(on, off), (a, on, off)" \
+  "$(short $TMP/fauto.err)" "$(short $TMP/fon.err)" "$(short $TMP/foff.err)"
