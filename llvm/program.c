@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,7 @@ typedef struct {
     GirGraph *check;    /* a guarded kernel (plan.guard): the node alone as a graph,
                            run when the kernel sets its flag */
     int fused;          /* 1: computed by an earlier node's kernel (chain.c) */
+    double ms, min_ms;  /* KILN_CPU_PROFILE: wall time summed over runs, least run */
 } KlvStep;
 
 struct KlvProgram {
@@ -40,6 +42,8 @@ struct KlvProgram {
     KlvStep *steps;     /* one per node, in order */
     KlvStats stats;     /* compilation figures */
     struct Pool *pool;  /* the parallel-for's workers */
+    int profile;        /* KILN_CPU_PROFILE set: time each node, print at klv_free */
+    int runs;           /* klv_run calls so far (profile) */
 };
 
 static double now_ms(void)
@@ -159,7 +163,8 @@ struct Pool {
     int n;                      /* workers started */
     pthread_mutex_t mu;         /* guards everything below but the atomics */
     pthread_cond_t go, done;    /* a new job; its last chunk finished */
-    unsigned gen;               /* job number, bumped per job */
+    _Atomic unsigned gen;       /* job number, bumped per job (read unlocked
+                                   while spinning) */
     int stop;                   /* 1: workers exit */
     KlvKernel fn;               /* the job's kernel */
     void **args;                /* its arguments */
@@ -193,6 +198,21 @@ static void run_chunks(Pool *p, unsigned gen, KlvKernel fn, void **args, int64_t
     }
 }
 
+/* Spins of a thread waiting for a job or for a job's end before it sleeps
+ * on the condition variable: kernels follow each other within
+ * microseconds, and a wake-up through the kernel costs about as much as a
+ * small kernel. */
+#define SPINS 4000
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 static void *worker_main(void *arg)
 {
     Worker *w = arg;
@@ -202,6 +222,9 @@ static void *worker_main(void *arg)
         KlvKernel fn;
         void **args;
         int64_t range, chunks;
+        int k;
+        for (k = 0; k < SPINS && atomic_load(&p->gen) == seen; k++)
+            cpu_relax();
         pthread_mutex_lock(&p->mu);
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&p->go, &p->mu);
@@ -263,6 +286,7 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
     int parts = p && threads != 1 ? p->n + 1 : 1;
     int64_t chunks = (int64_t)parts * CHUNKS_PER_THREAD;
     unsigned gen;
+    int k;
     if (parts > range)
         parts = (int)range;
     if (parts <= 1 || range * work < MIN_PAR_WORK) {
@@ -282,6 +306,8 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     run_chunks(p, gen, fn, args, range, chunks);
+    for (k = 0; k < SPINS && atomic_load(&p->left) > 0; k++)
+        cpu_relax();
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->left) > 0)
         pthread_cond_wait(&p->done, &p->mu);
@@ -442,6 +468,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         return NULL;
     }
     p->pool = pool_start(p->threads);
+    p->profile = getenv("KILN_CPU_PROFILE") && *getenv("KILN_CPU_PROFILE");
     for (i = 0; i < g->nnode; i++) {
         char name[32];
         void *fn;
@@ -524,6 +551,7 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     for (i = 0; i < g->nnode && rc == 0; i++) {
         KlvStep *s = &p->steps[i];
         int32_t *flag = s->plan.guard ? s->plan.extra[s->plan.guard - 1] : NULL;
+        double t0 = p->profile ? now_ms() : 0;
         if (s->fn) {
             if (flag)
                 *flag = 0;
@@ -536,7 +564,14 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
                 scratch = gir_arena_new();
             rc = run_fallback(p, s, s->fn ? s->check : s->sub, scratch, e);
         }
+        if (p->profile) {
+            double t = now_ms() - t0;
+            s->ms += t;
+            if (p->runs == 0 || t < s->min_ms)
+                s->min_ms = t;
+        }
     }
+    p->runs++;
     gir_arena_free(scratch);
     for (i = 0; i < g->noutput && rc == 0; i++) {
         const GirValue *v = &g->vals[g->outputs[i]];
@@ -558,11 +593,34 @@ int klv_node_lowered(const KlvProgram *p, int node)
     return node >= 0 && node < p->g->nnode && p->steps[node].sub == NULL;
 }
 
+/* KILN_CPU_PROFILE: per node its mean and least wall time over the runs,
+ * on stderr (a measurement aid; the figures include the parallel-for). */
+static void print_profile(const KlvProgram *p)
+{
+    double sum = 0, summin = 0;
+    int i;
+    fprintf(stderr, "kiln: cpu profile over %d runs (ms)\n%4s %-16s %-28s %9s %9s\n", p->runs,
+            "node", "op", "name", "mean", "min");
+    for (i = 0; i < p->g->nnode; i++) {
+        const KlvStep *s = &p->steps[i];
+        const GirNode *n = &p->g->nodes[i];
+        if (s->fused)
+            continue;
+        fprintf(stderr, "%4d %-16s %-28.28s %9.3f %9.3f\n", i, gir_op_name(n->op), n->name,
+                s->ms / p->runs, s->min_ms);
+        sum += s->ms / p->runs;
+        summin += s->min_ms;
+    }
+    fprintf(stderr, "%4s %-16s %-28s %9.3f %9.3f\n", "", "total", "", sum, summin);
+}
+
 void klv_free(KlvProgram *p)
 {
     int i, k;
     if (!p)
         return;
+    if (p->profile && p->runs > 0)
+        print_profile(p);
     pool_stop(p->pool);
     klv_jit_free(&p->jit);
     for (i = 0; p->steps && i < p->g->nnode; i++) {
