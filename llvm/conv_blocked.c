@@ -928,7 +928,7 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
  * The sums still add bias, then ic, ky, kx in order: the same bits. */
 #define CHUNK_WEIGHTS (160 * 1024) /* weight bytes per oc block above which */
 #define CHUNK_BYTES (96 * 1024)    /* weight bytes per chunk at most */
-#define CHUNK_STACK (128 * 1024)
+#define CHUNK_STACK (64 * 1024)
 static int64_t chunk_channels(const Geo *o)
 {
     int64_t per = o->ksz * o->VL * 4, c;

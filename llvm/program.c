@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -200,13 +201,20 @@ static void run_chunks(Pool *p, unsigned gen, KlvKernel fn, void **args, int64_t
 }
 
 /* Spins of a thread waiting for a job or for a job's end before it sleeps
- * on the condition variable: kernels follow each other within
- * microseconds, and a wake-up through the kernel costs about as much as a
- * small kernel. */
+ * on the condition variable (kernels follow each other within
+ * microseconds; a wake-up through the kernel takes a few): the first
+ * PAUSES with a pause instruction, the others through sched_yield, so on
+ * a loaded machine a waiting thread gives its core to whoever runs there
+ * (the other thread of the job among them) instead of burning it. */
 #define SPINS 4000
+#define PAUSES 256
 
-static void cpu_relax(void)
+static void cpu_relax(int k)
 {
+    if (k >= PAUSES) {
+        sched_yield();
+        return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -225,7 +233,7 @@ static void *worker_main(void *arg)
         int64_t range, chunks;
         int k;
         for (k = 0; k < SPINS && atomic_load(&p->gen) == seen; k++)
-            cpu_relax();
+            cpu_relax(k);
         pthread_mutex_lock(&p->mu);
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&p->go, &p->mu);
@@ -308,7 +316,7 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
     pthread_mutex_unlock(&p->mu);
     run_chunks(p, gen, fn, args, range, chunks);
     for (k = 0; k < SPINS && atomic_load(&p->left) > 0; k++)
-        cpu_relax();
+        cpu_relax(k);
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->left) > 0)
         pthread_cond_wait(&p->done, &p->mu);
