@@ -14,10 +14,13 @@ out=${TMPDIR:-/tmp}/kiln-llvm-yolo
 mkdir -p "$out"
 
 echo "== compile time of the LLVM path (kiln run --target cpu prints it)"
-"$kiln" run "$model" -i "$input" --target cpu -o "$out/cpu.npy" 2>&1 >/dev/null | grep 'cpu ('
+"$kiln" run "$model" -i "$input" --target cpu -o "$out/cpu0.npy" -o "$out/cpu1.npy" 2>&1 >/dev/null |
+  grep 'cpu ('
 "$kiln" opt "$model" -O > "$out/opt.gir"
-"$kiln" run "$out/opt.gir" -i "$input" -o "$out/ref.npy" > /dev/null
-"$kiln" compare "$out/cpu.npy" "$out/ref.npy" --max-rel-l2 1e-5
+"$kiln" run "$out/opt.gir" -i "$input" -o "$out/ref0.npy" -o "$out/ref1.npy" > /dev/null
+for k in 0 1; do   # both outputs: the 13x13 head and the 26x26 one after the route
+  "$kiln" compare "$out/cpu$k.npy" "$out/ref$k.npy" --max-rel-l2 1e-5
+done
 
 echo "== fp32 YOLOv3-tiny 416, 2 threads"
 "$kiln" bench "$model" -i "$input" --compare cpu,cpu-exact,onnxruntime --warmup 3 --iters "$iters" --rounds 3 \

@@ -29,7 +29,9 @@
  * Transposed output (fp32, schedule out = 4, the default of the other fp32
  * Convs where owb <= VL on x86): the owb accumulators are transposed in
  * registers (butterfly shuffles), each channel's owb pixels then one masked
- * vector store, instead of VL x owb scalar stores.
+ * vector store, instead of VL x owb scalar stores.  A 1x1 Conv's step
+ * there is two oc blocks (ocr_blocks: 2 x owb accumulators), so each
+ * broadcast input pixel feeds two multiply-adds.
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -73,6 +75,12 @@ static int conv_pixels(int64_t ow, int vl)
  * of VL moved back to end at OW). */
 #define PIXEL_TAPS 300
 #define PIXEL_WASTE 0.25
+/* A 1x1 Conv of at least this many input channels takes channel lanes
+ * instead, two oc blocks a step (ocr_blocks): YOLOv3-tiny's last 256 -> 255
+ * 1x1, 26 wide, 0.90 to 0.94 ms against 1.11 to 1.17 in pixel lanes (the
+ * node in the model, KILN_CPU_PROFILE, least of 15 runs, three runs each
+ * in turn, load average 3). */
+#define PIXEL_1X1_C 128
 
 /* A vector load of vt from &base[idx] (elements of et), aligned only to the
  * element: packed rows are not vector aligned. */
@@ -98,6 +106,8 @@ typedef struct {
     int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
     int inpad;                        /* 1: padded, the borders handled in the loops (fp32) */
     int lo, hi;                       /* int8 act_min / act_max */
+    int ocr;                          /* oc blocks per step (channel lanes): 1, or 2
+                                         (ocr_blocks) */
 } Geo;
 
 /* The VNNI form of pack: weights as int8 [oc block][ic / 4][ky][kx][VL][ic % 4]
@@ -355,7 +365,7 @@ static int pixel_lanes_fit(const Geo *o, int dflt)
     int64_t nbx = (o->OW + o->VL - 1) / o->VL;
     if (o->q || o->s[1] != 1 || o->OW < o->VL)
         return 0;
-    return !dflt || (o->C * o->ksz < PIXEL_TAPS &&
+    return !dflt || (o->C * o->ksz < PIXEL_TAPS && (o->ksz > 1 || o->C < PIXEL_1X1_C) &&
                      (double)(nbx * o->VL - o->OW) <= PIXEL_WASTE * (double)o->OW);
 }
 
@@ -517,6 +527,8 @@ typedef struct {
     LLVMValueRef accp, xbase, wbase, oy, ox0, kylo, kyhi, fma;
     LLVMTypeRef fmaty;
     int64_t nic; /* input channels from xbase and wbase (all, or a chunk) */
+    int nob;     /* channel lanes: oc blocks of the step (o->ocr), accumulator
+                    ob * owb + j; block ob's weights at wbase + ob * C * ksz * VL */
 } Taps;
 
 /* The kernel-row loop of the taps: ky over all KH rows (a constant trip
@@ -630,7 +642,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
     LLVMBasicBlockRef kyskip;
     KlvLoop lic, lky;
     int64_t kx, x0 = o->inpad ? -o->p[1] : 0;
-    int j, u;
+    int j, u, ob;
     if (checked) {
         inb = calloc((size_t)(o->owb * o->KW), sizeof *inb);
         cix = calloc((size_t)(o->owb * o->KW), sizeof *cix);
@@ -660,24 +672,31 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             if (!checked) /* the block's first column */
                 xrow = klv_gep(ir, xet, xrow, klv_affine(ir, t->ox0, o->s[1], x0));
             for (kx = 0; kx < o->KW; kx++) {
-                LLVMValueRef wv = load_vec(ir, wvt, wet, q ? 2 : 4, wky, klv_i64(ir, kx * o->VL));
-                if (q)
-                    wv = LLVMBuildSExt(b, wv, vt, "");
+                LLVMValueRef wv[2];
+                for (ob = 0; ob < t->nob; ob++) {
+                    wv[ob] = load_vec(ir, wvt, wet, q ? 2 : 4, wky,
+                                      klv_i64(ir, ob * o->C * o->ksz * o->VL + kx * o->VL));
+                    if (q)
+                        wv[ob] = LLVMBuildSExt(b, wv[ob], vt, "");
+                }
                 for (j = 0; j < o->owb; j++) {
-                    LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, j));
                     LLVMValueRef xv = klv_load(ir, xet, xrow,
                                                checked ? cix[j * o->KW + kx]
                                                        : klv_i64(ir, j * o->s[1] + kx * o->d[1]));
-                    LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
-                    if (q) {
+                    if (q)
                         xv = LLVMBuildSExt(b, xv, ir->i32, "");
-                        v = LLVMBuildNSWAdd(b, av, LLVMBuildNSWMul(b, wv, klv_splat(ir, xv, o->VL), ""), "");
-                    } else {
-                        v = mul_add(ir, t->fma, t->fmaty, wv, klv_splat(ir, xv, o->VL), av);
+                    xv = klv_splat(ir, xv, o->VL);
+                    for (ob = 0; ob < t->nob; ob++) {
+                        LLVMValueRef ap = klv_gep(ir, vt, t->accp, klv_i64(ir, ob * o->owb + j));
+                        LLVMValueRef av = LLVMBuildLoad2(b, vt, ap, ""), v;
+                        if (q)
+                            v = LLVMBuildNSWAdd(b, av, LLVMBuildNSWMul(b, wv[ob], xv, ""), "");
+                        else
+                            v = mul_add(ir, t->fma, t->fmaty, wv[ob], xv, av);
+                        if (checked)
+                            v = LLVMBuildSelect(b, inb[j * o->KW + kx], v, av, "");
+                        LLVMBuildStore(b, v, ap);
                     }
-                    if (checked)
-                        v = LLVMBuildSelect(b, inb[j * o->KW + kx], v, av, "");
-                    LLVMBuildStore(b, v, ap);
                 }
             }
         }
@@ -803,6 +822,7 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
     tp.fma = fma;
     tp.fmaty = fmaty;
     tp.nic = o->C;
+    tp.nob = 1;
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
@@ -913,12 +933,23 @@ static int64_t chunk_channels(const Geo *o)
 {
     int64_t per = o->ksz * o->VL * 4, c;
     if (o->q || o->vnni || o->r.order != 1 || o->C * per <= CHUNK_WEIGHTS ||
-        o->OH * o->nbx * o->owb * o->VL * 4 > CHUNK_STACK)
+        o->OH * o->nbx * o->owb * o->ocr * o->VL * 4 > CHUNK_STACK)
         return 0;
-    for (c = CHUNK_BYTES / per; c >= 16; c--)
+    for (c = CHUNK_BYTES / (per * o->ocr); c >= 16; c--)
         if (o->C % c == 0 && c % o->r.unroll == 0)
             return c;
     return 0;
+}
+
+/* Oc blocks per step of the channel-lane kernel: 2 where the output is
+ * transposed (out = 4, fp32) and 2 x owb accumulators, the two weight
+ * vectors and the broadcast input fit the vector registers (32 with
+ * AVX-512, 16 below), so each input broadcast feeds two multiply-adds;
+ * else 1.  The sums of each pixel keep their order: the same bits. */
+static int ocr_blocks(const Geo *o)
+{
+    int regs = o->VL == 16 ? 32 : 16;
+    return !o->q && o->r.out == 4 && o->ksz == 1 && o->nocb % 2 == 0 && 2 * o->owb + 3 <= regs ? 2 : 1;
 }
 
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -929,13 +960,14 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     int j, arg_pad, arg_rq = 0, chain_arg, nchain = klv_chain_scalar(ir, g);
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef lt, vt, wet, xet, yet;
-    LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, bvec, wbase, xbase, fma = NULL;
+    LLVMValueRef x, y, wpk, bpk, xs, accp, outp, t, oy, ocb, nb, wbase, xbase, fma = NULL;
     LLVMTypeRef fmaty = NULL, dpty = NULL;
     LLVMValueRef dp = NULL;
     KlvLoop lp, lbx, lch, lrow;
     Taps tp;
-    int64_t icb;
-    LLVMValueRef part = NULL;
+    int64_t icb, nsb;
+    LLVMValueRef part = NULL, bv[2];
+    int ob;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
     if (!klv_conv_blocked_resolve(g, n, ir->vl, ir->sched, &r) &&
@@ -962,6 +994,8 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         o.C4 = (o.C + 3) / 4 * 4;
         o.pre = 1;
     }
+    o.ocr = ocr_blocks(&o);
+    nsb = o.nocb / o.ocr;
     if (!pack(g, n, &o, plan))
         return 0;
     arg_pad = o.pre ? n->nin + 3 : -1;
@@ -1013,32 +1047,35 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     }
     icb = chunk_channels(&o);
     klv_kernel_begin(ir, name);
-    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)o.owb), "acc");
+    accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.owb * o.ocr)), "acc");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
     if (icb)
-        part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb)), "part");
+        part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb * o.ocr)), "part");
     x = klv_arg(ir, 0);
     y = klv_arg(ir, ARG_Y(n));
     wpk = klv_arg(ir, ARG_W(n));
     bpk = klv_arg(ir, ARG_B(n));
     xs = o.pre ? klv_arg(ir, arg_pad) : x;
     lp = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
-    if (icb) { /* step = nb * nocb + ocb, every output row in it */
+    /* sb: the step's ocr oc blocks from ocb = sb * ocr, nsb of them */
+    if (icb) { /* step = nb * nsb + sb, every output row in it */
         oy = NULL;
-        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.nocb), "");
-        nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.nocb), "");
-    } else if (o.r.order == 1) { /* step = (nb * nocb + ocb) * OH + oy */
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
+        nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
+    } else if (o.r.order == 1) { /* step = (nb * nsb + sb) * OH + oy */
         oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
-        ocb = LLVMBuildSRem(b, t, klv_i64(ir, o.nocb), "");
-        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.nocb), "");
-    } else { /* step = (nb * OH + oy) * nocb + ocb */
-        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.nocb), "");
-        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.nocb), "");
+        ocb = LLVMBuildSRem(b, t, klv_i64(ir, nsb), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, nsb), "");
+    } else { /* step = (nb * OH + oy) * nsb + sb */
+        ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
         oy = LLVMBuildSRem(b, t, klv_i64(ir, o.OH), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.OH), "");
     }
-    bvec = load_vec(ir, vt, lt, 4, bpk, klv_mul(ir, ocb, klv_i64(ir, o.VL)));
+    ocb = klv_mul(ir, ocb, klv_i64(ir, o.ocr));
+    for (ob = 0; ob < o.ocr; ob++)
+        bv[ob] = load_vec(ir, vt, lt, 4, bpk, klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o.VL)));
     if (o.vnni) { /* bytes: C4 / 4 words per pixel and weight lane */
         wbase = klv_gep(ir, ir->i8, wpk, klv_mul(ir, ocb, klv_i64(ir, o.C4 * o.ksz * o.VL)));
         xbase = klv_gep(ir, ir->i8, xs, klv_mul(ir, nb, klv_i64(ir, o.C4 * o.Hp * o.Wp)));
@@ -1052,6 +1089,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     tp.fma = fma;
     tp.fmaty = fmaty;
     tp.nic = icb ? icb : o.C;
+    tp.nob = o.ocr;
     if (icb) {
         /* chunk by chunk of icb input channels, each over every row */
         lch = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.C / icb));
@@ -1074,14 +1112,15 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
              * what the chunk before left on the stack */
             LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, 0), "");
             sp = klv_gep(ir, vt, part, klv_mul(ir, klv_add(ir, klv_mul(ir, oy, klv_i64(ir, o.nbx)), lbx.iv),
-                                               klv_i64(ir, o.owb)));
-            for (j = 0; j < o.owb; j++) {
+                                               klv_i64(ir, o.owb * o.ocr)));
+            for (j = 0; j < o.owb * o.ocr; j++) {
                 LLVMValueRef pv = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, sp, klv_i64(ir, j)), "");
-                LLVMBuildStore(b, LLVMBuildSelect(b, first, bvec, pv, ""), klv_gep(ir, vt, accp, klv_i64(ir, j)));
+                LLVMBuildStore(b, LLVMBuildSelect(b, first, bv[j / o.owb], pv, ""),
+                               klv_gep(ir, vt, accp, klv_i64(ir, j)));
             }
         } else {
-            for (j = 0; j < o.owb; j++)
-                LLVMBuildStore(b, bvec, klv_gep(ir, vt, accp, klv_i64(ir, j)));
+            for (j = 0; j < o.owb * o.ocr; j++)
+                LLVMBuildStore(b, bv[j / o.owb], klv_gep(ir, vt, accp, klv_i64(ir, j)));
         }
         if (o.vnni) {
             vnni_taps(ir, &o, dp, dpty, accp, xbase, wbase, oy, ox0);
@@ -1097,7 +1136,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             after = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "after");
             LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, lch.iv, klv_i64(ir, o.C / icb - 1), ""), out, keep);
             LLVMPositionBuilderAtEnd(b, keep);
-            for (j = 0; j < o.owb; j++)
+            for (j = 0; j < o.owb * o.ocr; j++)
                 LLVMBuildStore(b, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), ""),
                                klv_gep(ir, vt, sp, klv_i64(ir, j)));
             LLVMBuildBr(b, after);
@@ -1114,23 +1153,6 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             LLVMValueRef sfn = NULL;
             LLVMTypeRef sty = NULL;
             int l, st;
-            for (j = 0; j < o.VL; j++)
-                av[j] = j < o.owb ? LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, j)), "")
-                                  : LLVMGetUndef(vt);
-            for (st = 1; st < o.VL; st <<= 1) {
-                for (l = 0; l < o.VL; l++) {
-                    m0[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + (l ^ st) : l), 0);
-                    m1[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + l : l ^ st), 0);
-                }
-                sv0 = LLVMConstVector(m0, (unsigned)o.VL);
-                sv1 = LLVMConstVector(m1, (unsigned)o.VL);
-                for (j = 0; j < o.VL; j++)
-                    if (!(j & st)) {
-                        cv[j] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv0, "");
-                        cv[j ^ st] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv1, "");
-                    }
-                memcpy(av, cv, sizeof av[0] * (size_t)o.VL);
-            }
             if (o.owb < o.VL) {
                 static const char sname[] = "llvm.masked.store";
                 LLVMTypeRef mt[2];
@@ -1145,23 +1167,42 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o.M * o.OH)), oy),
                                         klv_i64(ir, o.OW)),
                             ox0);
-            oc0 = klv_mul(ir, ocb, klv_i64(ir, o.VL));
-            for (l = 0; l < o.VL; l++) {
-                LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
-                LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
-                v = klv_act_f32(ir, n, av[l]);
-                yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
-                if (sfn) {
-                    LLVMValueRef a4[4];
-                    a4[0] = v;
-                    a4[1] = yp;
-                    a4[2] = LLVMConstInt(ir->i32, 4, 0);
-                    a4[3] = mkv;
-                    LLVMBuildCall2(b, sty, sfn, a4, 4, "");
-                } else {
-                    LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
+            for (ob = 0; ob < o.ocr; ob++) { /* each oc block of the step */
+                for (j = 0; j < o.VL; j++)
+                    av[j] = j < o.owb ? LLVMBuildLoad2(b, vt, klv_gep(ir, vt, accp, klv_i64(ir, ob * o.owb + j)), "")
+                                      : LLVMGetUndef(vt);
+                for (st = 1; st < o.VL; st <<= 1) {
+                    for (l = 0; l < o.VL; l++) {
+                        m0[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + (l ^ st) : l), 0);
+                        m1[l] = LLVMConstInt(ir->i32, (unsigned)(l & st ? o.VL + l : l ^ st), 0);
+                    }
+                    sv0 = LLVMConstVector(m0, (unsigned)o.VL);
+                    sv1 = LLVMConstVector(m1, (unsigned)o.VL);
+                    for (j = 0; j < o.VL; j++)
+                        if (!(j & st)) {
+                            cv[j] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv0, "");
+                            cv[j ^ st] = LLVMBuildShuffleVector(b, av[j], av[j ^ st], sv1, "");
+                        }
+                    memcpy(av, cv, sizeof av[0] * (size_t)o.VL);
                 }
-                lane_guard_end(ir, next);
+                oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o.VL));
+                for (l = 0; l < o.VL; l++) {
+                    LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
+                    LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
+                    v = klv_act_f32(ir, n, av[l]);
+                    yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
+                    if (sfn) {
+                        LLVMValueRef a4[4];
+                        a4[0] = v;
+                        a4[1] = yp;
+                        a4[2] = LLVMConstInt(ir->i32, 4, 0);
+                        a4[3] = mkv;
+                        LLVMBuildCall2(b, sty, sfn, a4, 4, "");
+                    } else {
+                        LLVMSetAlignment(LLVMBuildStore(b, v, yp), 4);
+                    }
+                    lane_guard_end(ir, next);
+                }
             }
         } else
         /* out, written per lane unrolled: fastest where the output is large
@@ -1244,8 +1285,8 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = o.N * o.nocb * (icb ? 1 : o.OH);
-    plan->work = o.OW * o.C * o.ksz * o.VL * (icb ? o.OH : 1);
+    plan->range = o.N * nsb * (icb ? 1 : o.OH);
+    plan->work = o.OW * o.C * o.ksz * o.VL * o.ocr * (icb ? o.OH : 1);
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
     plan->chained = chain_arg ? nchain : 0;

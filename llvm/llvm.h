@@ -61,6 +61,8 @@ typedef struct {
     int tuned;       /* kernels with a schedule from KlvOptions.records */
     int fused;       /* elementwise nodes computed inside their producer Conv's
                         kernel (counted in lowered too) */
+    int concats;     /* Concats whose parts' producers write into the output's
+                        slabs, so they run nothing (counted in lowered too) */
     double ir_ms;    /* building the LLVM IR */
     double opt_ms;   /* LLVM's O3 pipeline */
     double jit_ms;   /* machine code generation and linking */

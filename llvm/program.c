@@ -5,8 +5,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,7 +30,9 @@ typedef struct {
     GirGraph *sub;      /* interpreter nodes: the node alone as a graph */
     GirGraph *check;    /* a guarded kernel (plan.guard): the node alone as a graph,
                            run when the kernel sets its flag */
-    int fused;          /* 1: computed by an earlier node's kernel (chain.c) */
+    int fused;          /* 1: computed by an earlier node's kernel (chain.c); 2: a
+                           Concat its parts' producers write (alias_concats) */
+    double ms, min_ms;  /* KILN_CPU_PROFILE: wall time summed over runs, least run */
 } KlvStep;
 
 struct KlvProgram {
@@ -40,6 +44,8 @@ struct KlvProgram {
     KlvStep *steps;     /* one per node, in order */
     KlvStats stats;     /* compilation figures */
     struct Pool *pool;  /* the parallel-for's workers */
+    int profile;        /* KILN_CPU_PROFILE set: time each node, print at klv_free */
+    int runs;           /* klv_run calls so far (profile) */
 };
 
 static double now_ms(void)
@@ -145,6 +151,13 @@ typedef struct Pool Pool;
  * the system holds back (a loaded machine) leaves its share to the others
  * instead of every thread waiting for its fixed slice. */
 #define CHUNKS_PER_THREAD 8
+/* Where a step is this much work or more (plan.work's unit, about a
+ * multiply-add per lane) each step is a chunk of its own, so the thread
+ * that finishes first waits for at most one step of the other's:
+ * YOLOv3-tiny's 512 -> 1,024 Conv has 64 steps of 12.5 M (a whole oc
+ * block each), which 16 chunks would group by 4 (0.6 ms a chunk on one
+ * thread). */
+#define BIG_STEP 4000000
 
 /* One worker's start argument. */
 typedef struct {
@@ -159,7 +172,8 @@ struct Pool {
     int n;                      /* workers started */
     pthread_mutex_t mu;         /* guards everything below but the atomics */
     pthread_cond_t go, done;    /* a new job; its last chunk finished */
-    unsigned gen;               /* job number, bumped per job */
+    _Atomic unsigned gen;       /* job number, bumped per job (read unlocked
+                                   while spinning) */
     int stop;                   /* 1: workers exit */
     KlvKernel fn;               /* the job's kernel */
     void **args;                /* its arguments */
@@ -193,6 +207,28 @@ static void run_chunks(Pool *p, unsigned gen, KlvKernel fn, void **args, int64_t
     }
 }
 
+/* Spins of a thread waiting for a job or for a job's end before it sleeps
+ * on the condition variable (kernels follow each other within
+ * microseconds; a wake-up through the kernel takes a few): the first
+ * PAUSES with a pause instruction, the others through sched_yield, so on
+ * a loaded machine a waiting thread gives its core to whoever runs there
+ * (the other thread of the job among them) instead of burning it. */
+#define SPINS 4000
+#define PAUSES 256
+
+static void cpu_relax(int k)
+{
+    if (k >= PAUSES) {
+        sched_yield();
+        return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 static void *worker_main(void *arg)
 {
     Worker *w = arg;
@@ -202,6 +238,9 @@ static void *worker_main(void *arg)
         KlvKernel fn;
         void **args;
         int64_t range, chunks;
+        int k;
+        for (k = 0; k < SPINS && atomic_load(&p->gen) == seen; k++)
+            cpu_relax(k);
         pthread_mutex_lock(&p->mu);
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&p->go, &p->mu);
@@ -263,12 +302,15 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
     int parts = p && threads != 1 ? p->n + 1 : 1;
     int64_t chunks = (int64_t)parts * CHUNKS_PER_THREAD;
     unsigned gen;
+    int k;
     if (parts > range)
         parts = (int)range;
     if (parts <= 1 || range * work < MIN_PAR_WORK) {
         fn(args, 0, range);
         return;
     }
+    if (work >= BIG_STEP)
+        chunks = range;
     if (chunks > range)
         chunks = range;
     pthread_mutex_lock(&p->mu);
@@ -282,6 +324,8 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     run_chunks(p, gen, fn, args, range, chunks);
+    for (k = 0; k < SPINS && atomic_load(&p->left) > 0; k++)
+        cpu_relax(k);
     pthread_mutex_lock(&p->mu);
     while (atomic_load(&p->left) > 0)
         pthread_cond_wait(&p->done, &p->mu);
@@ -334,6 +378,61 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
     return 0;
 }
 
+/* Whether value v is one of the graph's outputs. */
+static int graph_output(const GirGraph *g, int v)
+{
+    int k;
+    for (k = 0; k < g->noutput; k++)
+        if (g->outputs[k] == v)
+            return 1;
+    return 0;
+}
+
+/* A Concat whose parts are contiguous slabs of its output (every
+ * dimension before the axis 1: YOLOv3-tiny's route of 128 and 256
+ * channels) costs nothing when each part's producer writes straight into
+ * its slab: its buffer becomes a view of the output's, and the Concat's
+ * step is marked fused (it runs no kernel).  A part qualifies when a
+ * node produces it, it is no graph output, it is that Concat's input once
+ * and no other Concat's part, nor an aliased Concat's output. */
+static void alias_concats(KlvProgram *p)
+{
+    const GirGraph *g = p->g;
+    int i, k, j;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        const GirType *yt;
+        int64_t axis, at = 0;
+        int ok = 1;
+        if (n->op != GIR_OP_CONCAT || n->nout != 1 || n->out[0] < 0 || !p->own[n->out[0]])
+            continue;
+        yt = &g->vals[n->out[0]].type;
+        axis = gir_attr_int(n, "axis", 0);
+        if (axis < 0)
+            axis += yt->rank;
+        for (k = 0; k < axis && ok; k++)
+            ok = yt->dims[k] == 1;
+        for (k = 0; k < n->nin && ok; k++) {
+            int v = n->in[k];
+            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && !graph_output(g, v) &&
+                 !(g->nodes[g->vals[v].producer].op == GIR_OP_CONCAT &&
+                   p->steps[g->vals[v].producer].fused);
+            for (j = 0; j < k && ok; j++)
+                ok = n->in[j] != v;
+        }
+        if (!ok)
+            continue;
+        for (k = 0; k < n->nin; k++) {
+            int v = n->in[k];
+            free(p->buf[v]);
+            p->own[v] = 0;
+            p->buf[v] = (char *)p->buf[n->out[0]] + at;
+            at += gir_type_bytes(&g->vals[v].type);
+        }
+        p->steps[i].fused = 2;
+    }
+}
+
 KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
 {
     KlvProgram *p = calloc(1, sizeof *p);
@@ -354,6 +453,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         klv_free(p);
         return NULL;
     }
+    alias_concats(p);
     tsc = LLVMOrcCreateNewThreadSafeContext();
     klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), g->name ? g->name : "kiln");
     ir.fma = opts && opts->fma;
@@ -370,7 +470,10 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         s->node = i;
         if (s->fused) {
             p->stats.lowered++;
-            p->stats.fused++;
+            if (s->fused == 2)
+                p->stats.concats++;
+            else
+                p->stats.fused++;
             continue;
         }
         snprintf(name, sizeof name, "kiln_node_%d", i);
@@ -442,6 +545,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         return NULL;
     }
     p->pool = pool_start(p->threads);
+    p->profile = getenv("KILN_CPU_PROFILE") && *getenv("KILN_CPU_PROFILE");
     for (i = 0; i < g->nnode; i++) {
         char name[32];
         void *fn;
@@ -524,6 +628,7 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     for (i = 0; i < g->nnode && rc == 0; i++) {
         KlvStep *s = &p->steps[i];
         int32_t *flag = s->plan.guard ? s->plan.extra[s->plan.guard - 1] : NULL;
+        double t0 = p->profile ? now_ms() : 0;
         if (s->fn) {
             if (flag)
                 *flag = 0;
@@ -536,7 +641,14 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
                 scratch = gir_arena_new();
             rc = run_fallback(p, s, s->fn ? s->check : s->sub, scratch, e);
         }
+        if (p->profile) {
+            double t = now_ms() - t0;
+            s->ms += t;
+            if (p->runs == 0 || t < s->min_ms)
+                s->min_ms = t;
+        }
     }
+    p->runs++;
     gir_arena_free(scratch);
     for (i = 0; i < g->noutput && rc == 0; i++) {
         const GirValue *v = &g->vals[g->outputs[i]];
@@ -558,11 +670,34 @@ int klv_node_lowered(const KlvProgram *p, int node)
     return node >= 0 && node < p->g->nnode && p->steps[node].sub == NULL;
 }
 
+/* KILN_CPU_PROFILE: per node its mean and least wall time over the runs,
+ * on stderr (a measurement aid; the figures include the parallel-for). */
+static void print_profile(const KlvProgram *p)
+{
+    double sum = 0, summin = 0;
+    int i;
+    fprintf(stderr, "kiln: cpu profile over %d runs (ms)\n%4s %-16s %-28s %9s %9s\n", p->runs,
+            "node", "op", "name", "mean", "min");
+    for (i = 0; i < p->g->nnode; i++) {
+        const KlvStep *s = &p->steps[i];
+        const GirNode *n = &p->g->nodes[i];
+        if (s->fused)
+            continue;
+        fprintf(stderr, "%4d %-16s %-28.28s %9.3f %9.3f\n", i, gir_op_name(n->op), n->name,
+                s->ms / p->runs, s->min_ms);
+        sum += s->ms / p->runs;
+        summin += s->min_ms;
+    }
+    fprintf(stderr, "%4s %-16s %-28s %9.3f %9.3f\n", "", "total", "", sum, summin);
+}
+
 void klv_free(KlvProgram *p)
 {
     int i, k;
     if (!p)
         return;
+    if (p->profile && p->runs > 0)
+        print_profile(p);
     pool_stop(p->pool);
     klv_jit_free(&p->jit);
     for (i = 0; p->steps && i < p->g->nnode; i++) {

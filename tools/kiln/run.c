@@ -198,6 +198,9 @@ int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *
     if (!quiet && st.fused)
         fprintf(stderr, "kiln: cpu: %d elementwise nodes fused into the Conv before them\n",
                 st.fused);
+    if (!quiet && st.concats)
+        fprintf(stderr, "kiln: cpu: %d Concat nodes written in place by the nodes before them\n",
+                st.concats);
     return KILN_OK;
 }
 
