@@ -313,7 +313,14 @@ static int64_t win_cycles_band(const WinShape *sh)
 #define CV_LUT_WURAM 33.0 /* per weight URAM288: the same (conv10 of the ZCU104
                            * design, 2 x 32 PP 2, 40 URAM288: 6225 LUT) */
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
-#define CV_LUT_ADD 1.0    /* a tree adder's result bit (tree_bits) */
+#define CV_LUT_ADD 1.0    /* a tree adder's result bit (tree_bits): kiln_add3 is a
+                           * LUT6_2 a bit (KILN_XILINX_PRIMS), a two-input node
+                           * a LUT2 a bit and its carry chain; yosys 0.23, PE
+                           * 8x8 PACK 2 PIPE 3: 424 LUT6_2 + the plain adds'
+                           * 136 against tree_bits' 576, the engine 4455 LUT
+                           * (predicted 4466; binary tree: 4817); 16x4 PACK 2
+                           * PIPE 4: 3147 (3006; binary 3590); DSP2X 2 PP 2
+                           * 8x8 PACK 2: 7462 (7572; binary 8241) */
 #define CV_LUT_CASC 8.0   /* CASC, per skewed int8 operand and product from the
                            * fifth: its delay in SRL16E/SRLC32E (yosys 0.23:
                            * one chain 64/192/448 LUT at N 8/16/32,
