@@ -52,7 +52,7 @@
 //                  a lane, the bank its address's top part, so a URAM288
 //                  4096 deep holds two banks of 2048 (0: a memory a bank)
 //   PIPE           register levels in the adder tree (0..ceil(log3 leaves);
-//                  more count as that many), spread evenly over the tree
+//                  a larger value registers every level), spread evenly over the tree
 //                  adders + accumulator.  The tree is ternary: each node
 //                  sums up to three of the level below (kiln_add3, one LUT
 //                  a result bit with `define KILN_XILINX_PRIMS), so a lane
