@@ -13,7 +13,7 @@ PIC=${1:-8} POC=${2:-8} PACK=${3:-2} PP=${4:-1} X2=${5:-1}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 for x in $X2 0; do
-  yosys -q -l "$OUT/log$x" -p "read_verilog -defer $R/kiln_conv.v $R/kiln_conv_window.v $R/kiln_mac2.v $R/kiln_requant.v;
+  yosys -q -l "$OUT/log$x" -p "read_verilog -defer $R/kiln_conv.v $R/kiln_conv_window.v $R/kiln_mac2.v $R/kiln_requant.v $R/kiln_add3.v;
     chparam -set PE_IC $PIC -set PE_OC $POC -set KMAX 3 -set WMAX 64 -set CIMAX 64 -set COMAX 64 -set PIPE 3 -set RQ_PIPE 4 -set PACK $PACK -set PP $PP -set DSP2X $x kiln_conv;
     synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top kiln_conv;
     tee -q -o $OUT/stat$x stat; write_json $OUT/n$x.json" > /dev/null 2> "$OUT/err$x" ||

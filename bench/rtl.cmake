@@ -29,6 +29,7 @@ if(verilator_FOUND)
             ${PROJECT_SOURCE_DIR}/rtl-templates/kiln_conv_window.v
             ${PROJECT_SOURCE_DIR}/rtl-templates/kiln_mac2.v
             ${PROJECT_SOURCE_DIR}/rtl-templates/kiln_requant.v
+            ${PROJECT_SOURCE_DIR}/rtl-templates/kiln_add3.v
     TOP_MODULE kiln_conv PREFIX Vkiln_conv
     VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wno-fatal
       -GPE_IC=32 -GPE_OC=32 -GKMAX=3 -GWMAX=32 -GCIMAX=64 -GCOMAX=64 -GPIPE=2)

@@ -313,7 +313,14 @@ static int64_t win_cycles_band(const WinShape *sh)
 #define CV_LUT_WURAM 33.0 /* per weight URAM288: the same (conv10 of the ZCU104
                            * design, 2 x 32 PP 2, 40 URAM288: 6225 LUT) */
 #define CV_LUT_LANE 40.0  /* per output lane beyond its requant: accumulator, parameters */
-#define CV_LUT_ADD 18.1   /* one tree adder */
+#define CV_LUT_ADD 1.0    /* a tree adder's result bit (tree_bits): kiln_add3 is a
+                           * LUT6_2 a bit (KILN_XILINX_PRIMS), a two-input node
+                           * a LUT2 a bit and its carry chain; yosys 0.23, PE
+                           * 8x8 PACK 2 PIPE 3: 424 LUT6_2 + the plain adds'
+                           * 136 against tree_bits' 576, the engine 4455 LUT
+                           * (predicted 4466; binary tree: 4817); 16x4 PACK 2
+                           * PIPE 4: 3147 (3006; binary 3590); DSP2X 2 PP 2
+                           * 8x8 PACK 2: 7462 (7572; binary 8241) */
 #define CV_LUT_CASC 8.0   /* CASC, per skewed int8 operand and product from the
                            * fifth: its delay in SRL16E/SRLC32E (yosys 0.23:
                            * one chain 64/192/448 LUT at N 8/16/32,
@@ -404,13 +411,24 @@ static int conv_casc(const int64_t *hw)
     return hw[CV_CASC] && hw[CV_PACK] == 1 && !hw[CV_DSP2X];
 }
 
+/* Levels of kiln_conv's ternary adder tree over v leaves: ceil(log3 v). */
+static int64_t tree_levels(int64_t v)
+{
+    int64_t l = 0, t = 1;
+    while (t < v) {
+        t *= 3;
+        l++;
+    }
+    return l;
+}
+
 /* Register stages between the registered products and the sum: the tree's
  * registered levels, or with CASC the chain's PE_IC + 1. */
 static int64_t conv_tree_stages(const int64_t *hw)
 {
     if (conv_casc(hw))
         return hw[CV_PE_IC] + 1;
-    return hls_min64(hw[CV_PIPE], hls_clog2(conv_leaves(hw)));
+    return hls_min64(hw[CV_PIPE], tree_levels(conv_leaves(hw)));
 }
 
 /* DSP2X: the pair sums (1) or the pixel pairs' products (2) reach the clk
@@ -506,18 +524,34 @@ static double rq_lut_lane(int64_t pipe)
     return pipe >= 3 ? 263.0 : 365.0;
 }
 
-/* Flip-flops of one lane's registered adder-tree nodes: the TL registers
- * kiln_conv's treg() spreads over the chain of L tree adders + the
- * accumulator.  A node of level q sums 2^q 16-bit products: of its 17 + L
- * bits only 16 + q differ, the sign copies above them merge into one
- * flip-flop (yosys opt_merge). */
-static int64_t tree_reg_bits(int64_t l, int64_t tl)
+/* kiln_conv's ternary adder tree of one output lane (g_tree), walked as the
+ * RTL builds it: L = tree_levels(leaves) levels; the node of depth d and
+ * position p sums the c = min(3^(L-d), leaves - p 3^(L-d)) inputs below it
+ * in lw + flog2(c) bits (an input is at most 2^(lw-2) in magnitude); it is
+ * an adder (kiln_add3, or a plain add with two children that hold inputs)
+ * or, with one such child, a wire; its result is registered where treg()
+ * places the tl registers in the chain of L adders + the accumulator
+ * (chain position L - d).  Gives the adders' result bits (*add: one LUT a
+ * bit, kiln_add3's LUT6_2 or the plain add's) and the registered bits
+ * (*reg: flip-flops). */
+static void tree_bits(int64_t leaves, int64_t lw, int64_t tl, int64_t *add, int64_t *reg)
 {
-    int64_t q, n = 0;
-    for (q = 1; q <= l; q++)
-        if ((q * (tl + 1)) / (l + 1) > ((q - 1) * (tl + 1)) / (l + 1))
-            n += ((int64_t)1 << (l - q)) * (16 + q);
-    return n;
+    int64_t l = tree_levels(leaves), span = 1, nodes = 1, d, p;
+    *add = *reg = 0;
+    for (d = 0; d < l; d++)
+        span *= 3;
+    for (d = 0; d < l; d++, nodes *= 3, span /= 3) {
+        int64_t q = l - d;
+        int r = (q * (tl + 1)) / (l + 1) > ((q - 1) * (tl + 1)) / (l + 1);
+        for (p = 0; p < nodes && leaves - p * span > 0; p++) {
+            int64_t c = hls_min64(span, leaves - p * span);
+            int64_t w = lw + hls_clog2(c + 1) - 1; /* lw + flog2(c) */
+            if (hls_cdiv(c, span / 3) >= 2)
+                *add += w;
+            if (r)
+                *reg += w;
+        }
+    }
 }
 
 /* DSP2X 1: LUTs beside the clk2x DSPs: the lane multiplexers (activation
@@ -551,10 +585,12 @@ static HlsRes conv_resources(const int64_t *hw)
         rows << (hls_max64(1, hls_clog2(hw[CV_WMAX])) + hls_max64(1, hls_clog2(icgmax)));
     int64_t macs = pp * pic * poc, lanes = pp * poc;
     int64_t rqs = hw[CV_RQS] > 1 ? hw[CV_RQS] : 1, rql = lanes / rqs; /* requant lanes */
-    int64_t leaves = conv_leaves(hw), l = hls_clog2(leaves), tl = hls_min64(hw[CV_PIPE], l);
+    int64_t leaves = conv_leaves(hw), tl = hls_min64(hw[CV_PIPE], tree_levels(leaves));
+    int64_t add_bits, reg_bits; /* one lane's tree: adder result bits, registered bits */
     int64_t x2 = hw[CV_DSP2X] ? 2 : 1; /* MACs a DSP48E2 takes a fabric cycle, per product */
     int64_t dsps = macs / hw[CV_PACK] / x2; /* the multipliers */
     int casc = conv_casc(hw);
+    tree_bits(leaves, hw[CV_DSP2X] == 1 ? 17 : 16, tl, &add_bits, &reg_bits);
     /* CASC, per skewed int8 operand (the weights a lane, the activations a
      * pixel, as CV_LUT_CASC): the delays of 1 and 2 stay flip-flops, a delay
      * of 17 keeps one after its SRL16E (N >= 19) */
@@ -621,12 +657,12 @@ static HlsRes conv_resources(const int64_t *hw)
             pmem_lut += (double)pp * ob.lut + tail.lut;
         }
     }
-    /* per lane: requant, accumulator, parameter LUTRAM, PE_IC-1 tree adders;
+    /* per lane: requant, accumulator, parameter LUTRAM, the tree's adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
     r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
             (casc ? (double)(lanes + pp) * CV_LUT_CASC * (double)hls_max64(0, pic - 4)
-                  : (double)lanes * (double)(leaves - 1) * CV_LUT_ADD) +
+                  : (double)lanes * (double)add_bits * CV_LUT_ADD) +
             (hw[CV_PACK] == 2 && !hw[CV_DSP2X] ? (double)macs * CV_LUT_PACK : 0.0) +
             (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
             (hw[CV_WBANKS] == 2 && !wmerge ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
@@ -647,7 +683,7 @@ static HlsRes conv_resources(const int64_t *hw)
                 : 0.0) +
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
-                            (casc ? 0.0 : (double)tree_reg_bits(l, tl))) +
+                            (casc ? 0.0 : (double)reg_bits)) +
            (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0);
     return r;
 }

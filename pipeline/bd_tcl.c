@@ -233,9 +233,14 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                "validate_bd_design\n"
                "save_bd_design\n\n",
             RTL_PKG_AXIL_BASE, RTL_PKG_AXIL_SPAN(G), RTL_PKG_CELL);
-    fprintf(f, "# synthesis, implementation, bitstream\n"
+    fprintf(f, "# synthesis, implementation, bitstream.  The block design is synthesized\n"
+               "# in synth_1 (global, no out-of-context runs), so the IP's Verilog takes\n"
+               "# the fileset's define: KILN_XILINX_PRIMS places the conv adder trees'\n"
+               "# LUT6_2 + CARRY8 ternary adders (rtl/kiln_add3.v)\n"
+               "set_property synth_checkpoint_mode None [get_files kiln_bd.bd]\n"
                "add_files -norecurse [make_wrapper -files [get_files kiln_bd.bd] -top]\n"
                "set_property top kiln_bd_wrapper [current_fileset]\n"
+               "set_property verilog_define {KILN_XILINX_PRIMS} [current_fileset]\n"
                "add_files -fileset constrs_1 -norecurse $here/kiln.xdc\n"
                "launch_runs synth_1 -jobs $jobs\n"
                "wait_on_run synth_1\n"

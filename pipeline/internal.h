@@ -16,7 +16,7 @@
 
 /* Templates rtl_write may copy, in the order they are written (names in
  * write.c). */
-enum { T_ADD, T_AXI_RD, T_AXI_WR, T_CHAN_REPS, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV,
+enum { T_ADD, T_ADD3, T_AXI_RD, T_AXI_WR, T_CHAN_REPS, T_CONCAT, T_CONV, T_CONV_WINDOW, T_DWCONV,
        T_FIFO, T_LUT, T_MAC2, T_MAXPOOL, T_RD_CHAN, T_REGFILE, T_REQUANT, T_RQ_STAGE, T_UPSAMPLE,
        T_WIDTH, T_WR_CHAN, T_TSCONV, T_COUNT };
 

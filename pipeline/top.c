@@ -642,7 +642,7 @@ static unsigned stage_templates(HlsStageKind k)
 {
     switch (k) {
     case HLS_ST_CONV:
-        return 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_REQUANT;
+        return 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_REQUANT | 1u << T_ADD3;
     case HLS_ST_MAXPOOL:
         return 1u << T_MAXPOOL | 1u << T_FIFO;
     case HLS_ST_UPSAMPLE:

@@ -275,7 +275,7 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
                     m == 2 && !s[j + 1] ? "" : ",");
     }
     fprintf(b, "    );\n\n");
-    G->need |= 1u << T_TSCONV | 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 |
+    G->need |= 1u << T_TSCONV | 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_ADD3 |
                1u << T_REQUANT | 1u << T_RD_CHAN | 1u << T_WR_CHAN | 1u << T_AXI_RD |
                1u << T_AXI_WR | 1u << T_CHAN_REPS | 1u << T_WIDTH | 1u << T_FIFO;
 }

@@ -18,7 +18,7 @@
 
 /* Templates rtl_write may copy, in T_* order (internal.h). */
 static const char *const tpl_files[T_COUNT] = {
-    "kiln_add.v",       "kiln_axi_rd.v",   "kiln_axi_wr.v",  "kiln_chan_reps.v",
+    "kiln_add.v",       "kiln_add3.v",     "kiln_axi_rd.v",   "kiln_axi_wr.v",  "kiln_chan_reps.v",
     "kiln_concat.v",    "kiln_conv.v",     "kiln_conv_window.v", "kiln_dwconv.v",
     "kiln_fifo.v",      "kiln_lut.v",      "kiln_mac2.v",     "kiln_maxpool.v", "kiln_rd_chan.v",
     "kiln_regfile.v",   "kiln_requant.v",  "kiln_rq_stage.v", "kiln_upsample.v",

@@ -51,8 +51,12 @@
 //   WBMERGE        1 (WBANKS = 2): both banks in one memory of 2*WDEPTH words
 //                  a lane, the bank its address's top part, so a URAM288
 //                  4096 deep holds two banks of 2048 (0: a memory a bank)
-//   PIPE           register levels in the adder tree (0..ceil(log2 PE_IC)),
-//                  spread evenly over the tree adders + accumulator
+//   PIPE           register levels in the adder tree (0..ceil(log3 leaves);
+//                  a larger value registers every level), spread evenly over the tree
+//                  adders + accumulator.  The tree is ternary: each node
+//                  sums up to three of the level below (kiln_add3, one LUT
+//                  a result bit with `define KILN_XILINX_PRIMS), so a lane
+//                  of n leaves has ceil(log3 n) levels
 //   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
 //   QLO, QHI       the fused activation's output clamp (kiln_requant.v)
 //   PACK           1, or 2 = two MACs per DSP48E2 (kiln_mac2; PE_OC even)
@@ -96,9 +100,9 @@
 //                  Synthesis with `define KILN_DSP48E2 (the primitive)
 //
 // Latency (issue of the last MAC of an output pixel group to its output beat):
-//   LAT = 4 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1);
-//   DSP2X = 1: LAT = 6 + min(PIPE, ceil(log2 PE_IC) - 1) + RQ_PIPE (+ RQS)
-//   DSP2X = 2: LAT = 6 + min(PIPE, ceil(log2 PE_IC)) + RQ_PIPE (+ RQS)
+//   LAT = 4 + min(PIPE, ceil(log3 PE_IC)) + RQ_PIPE (+ RQS when RQS > 1);
+//   DSP2X = 1: LAT = 6 + min(PIPE, ceil(log3 (PE_IC/2))) + RQ_PIPE (+ RQS)
+//   DSP2X = 2: LAT = 6 + min(PIPE, ceil(log3 PE_IC)) + RQ_PIPE (+ RQS)
 //   CASC = 1:  LAT = 5 + PE_IC + RQ_PIPE (+ RQS)
 // Cycles per frame (no back-pressure, first input beat to last output beat
 // inclusive): a row-level recurrence, exact, in hls/desc_conv.c:
@@ -114,7 +118,9 @@
 // Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(DSP2X ? 2 : 1) + 2*PP*PE_OC/RQS (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
-//   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees +
+//   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees (one LUT a
+//   result bit of each two- or three-input node, the nodes LW + flog2(n)
+//   bits over n leaves) +
 //   accumulators (see hls/desc_conv.c for the fitted formula); CASC = 1: no
 //   tree; the skew in 8*(PE_IC-4) shift-register LUT a lane (weights) and a
 //   pixel (activations, the lanes' equal delay lines merged by synthesis).
@@ -181,6 +187,54 @@ module kiln_conv #(
             end
         end
     endfunction
+    // ceil(log3 v): levels of a ternary tree over v leaves (0 for v = 1)
+    function integer clog3;
+        input integer v;
+        integer t;
+        begin
+            clog3 = 0;
+            t = 1;
+            while (t < v) begin
+                t = t * 3;
+                clog3 = clog3 + 1;
+            end
+        end
+    endfunction
+    function integer pow3;
+        input integer e;
+        integer k;
+        begin
+            pow3 = 1;
+            for (k = 0; k < e; k = k + 1)
+                pow3 = pow3 * 3;
+        end
+    endfunction
+    // depth of node n of the heap-ordered ternary tree (root 1 at depth 0;
+    // the nodes of depth d are (3^d + 1)/2 .. (3^(d+1) - 1)/2)
+    function integer depth3;
+        input integer n;
+        integer t;
+        begin
+            depth3 = 0;
+            t = 3;
+            while (n > (t - 1) / 2) begin
+                t = t * 3;
+                depth3 = depth3 + 1;
+            end
+        end
+    endfunction
+    // products under node n of a tree of ll levels over lv leaves (filled
+    // from the left, the rest zero)
+    function integer tcount;
+        input integer n, ll, lv;
+        integer d, span, c;
+        begin
+            d = depth3(n);
+            span = pow3(ll - d);
+            c = lv - (n - (pow3(d) + 1) / 2) * span;
+            tcount = (c < 0) ? 0 : (c > span) ? span : c;
+        end
+    endfunction
 
     localparam integer ICGMAX = (CIMAX + PE_IC - 1) / PE_IC;
     localparam integer OCGMAX = (COMAX + PE_OC - 1) / PE_OC;
@@ -190,12 +244,13 @@ module kiln_conv #(
     localparam integer LV     = (DSP2X == 1) ? PE_IC / 2 : PE_IC; // tree inputs a lane
     localparam integer LW     = (DSP2X == 1) ? 17 : 16; // their width (products, pair sums)
     localparam integer PD     = (DSP2X != 0) ? 3 : 1;   // op to registered products, cycles
-    localparam integer L      = $clog2(LV);            // adder tree levels
-    localparam integer NP     = 1 << L;                // leaves
+    localparam integer L      = clog3(LV);             // adder tree levels (ternary)
+    localparam integer NP     = pow3(L);               // leaves
+    localparam integer FL     = (NP + 1) / 2;          // first leaf (heap index)
     localparam integer CS     = (CASC != 0 && PACK == 1 && DSP2X == 0) ? 1 : 0; // chains
     // registered tree levels; CS: the chain's stages after the product's
     localparam integer TL     = (CS != 0) ? PE_IC + 1 : (PIPE < L) ? PIPE : L;
-    localparam integer TW     = LW + 1 + L;            // tree width
+    localparam integer TW     = LW + 1 + $clog2(LV);   // tree array width (> every node)
     localparam integer NL     = PP * PE_OC;            // results per op group
     localparam integer RL     = NL / RQS;              // requant lanes
     // LATB sizes the output buffer: with RQS > 1 results complete at most
@@ -744,28 +799,50 @@ module kiln_conv #(
                 if (CS != 0) begin : g_cs
                     assign sum = csum[x*PE_OC + o];
                 end else begin : g_tree
-                    // heap-ordered tree: node n = node 2n + node 2n+1, leaves NP..2NP-1,
-                    // root 1; node n is adder L - flog2(n) of the chain, registered per treg()
-                    wire signed [TW-1:0] nd [1:2*NP-1] /* verilator split_var */;
-                    for (n = NP; n < 2 * NP; n = n + 1) begin : g_leaf
-                        if (n - NP < LV) begin : g_p
-                            wire signed [LW-1:0] pr = prod[(x*PE_OC + o)*LV + n - NP];
+                    // heap-ordered ternary tree: node n sums nodes 3n-1, 3n, 3n+1,
+                    // leaves FL..FL+NP-1 (the first LV the products, the rest 0),
+                    // root 1.  A leaf is at most 2^(LW-2) in magnitude (an int8
+                    // product 2^14, a DSP2X pair sum 2^15), so a node over c of
+                    // them fits LW + flog2(c) bits; it is kiln_add3 with 3
+                    // children that hold products, a plain add with 2, a wire
+                    // with 1 (0 past the products).  Node n is adder L - depth3(n)
+                    // of the chain, registered per treg()
+                    wire signed [TW-1:0] nd [1:FL+NP-1] /* verilator split_var */;
+                    for (n = FL; n < FL + NP; n = n + 1) begin : g_leaf
+                        if (n - FL < LV) begin : g_p
+                            wire signed [LW-1:0] pr = prod[(x*PE_OC + o)*LV + n - FL];
                             assign nd[n] = {{(TW-LW){pr[LW-1]}}, pr};
                         end else begin : g_z
                             assign nd[n] = {TW{1'b0}};
                         end
                     end
-                    for (n = 1; n < NP; n = n + 1) begin : g_add
-                        wire signed [TW-1:0] s = nd[2*n] + nd[2*n+1];
-                        if (treg(L - flog2(n))) begin : g_r
-                            localparam integer RK = treg_k(L - flog2(n));  // register number
-                            reg signed [TW-1:0] r;
+                    for (n = 1; n < FL; n = n + 1) begin : g_add
+                        localparam integer Q  = L - depth3(n);       // chain position
+                        localparam integer C  = tcount(n, L, LV);    // products under it
+                        localparam integer CS3 = pow3(Q - 1);        // products a child
+                        localparam integer K  = (C + CS3 - 1) / CS3; // children with products
+                        localparam integer NW = LW + flog2(C);
+                        wire signed [NW-1:0] s;
+                        if (K == 0) begin : g_0
+                            assign s = {NW{1'b0}};
+                        end else if (K == 1) begin : g_1
+                            assign s = nd[3*n-1][NW-1:0];
+                        end else if (K == 2) begin : g_2
+                            assign s = nd[3*n-1][NW-1:0] + nd[3*n][NW-1:0];
+                        end else begin : g_3
+                            kiln_add3 #(.W(NW)) u_add (
+                                .a(nd[3*n-1][NW-1:0]), .b(nd[3*n][NW-1:0]), .c(nd[3*n+1][NW-1:0]),
+                                .s(s));
+                        end
+                        if (K > 0 && treg(Q)) begin : g_r
+                            localparam integer RK = treg_k(Q);  // register number
+                            reg signed [NW-1:0] r;
                             always @(posedge clk)
                                 if (sv[RK-1])
                                     r <= s;
-                            assign nd[n] = r;
+                            assign nd[n] = {{(TW-NW){r[NW-1]}}, r};
                         end else begin : g_c
-                            assign nd[n] = s;
+                            assign nd[n] = {{(TW-NW){s[NW-1]}}, s};
                         end
                     end
                     assign sum = {{(32-TW){nd[1][TW-1]}}, nd[1]};

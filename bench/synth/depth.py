@@ -14,6 +14,8 @@ are added.  Here:
   - LUTRAM (RAM32M, RAM64M, RAM*X1*): only read-address pins reach the
     outputs (write data/enable end a path);
   - SRL16E/SRLC32E: only the address pins reach Q;
+  - LUT6_2: per output, the inputs its half of INIT depends on (kiln_add3's
+    O5, the majority, does not see I3, the neighbour's O5: no chain);
   - DSP48E2: a cut if MREG or PREG is set (the cell counts as one level on
     the side where logic remains), else one combinational level.
 """
@@ -45,6 +47,15 @@ def _comb_inputs(cell):
     return None
 
 
+def _lut62_inputs(cell, opin):
+    """The inputs I0..I5 of a LUT6_2 that output opin (O5: INIT[31:0], O6:
+    INIT[63:0]) depends on."""
+    init = _pint(cell.get("parameters", {}).get("INIT", 0))
+    n = 32 if opin == "O5" else 64
+    return ["I%d" % k for k in range(6)
+            if any((init >> i & 1) != (init >> (i ^ (1 << k)) & 1) for i in range(n))]
+
+
 def depth(netlist, top=None, path=None):
     """Longest path length; if path is a list, the cell names and types on
     it are appended (start first)."""
@@ -53,35 +64,37 @@ def depth(netlist, top=None, path=None):
         top = next((n for n, m in mods.items() if m.get("attributes", {}).get("top")),
                    next(iter(mods)))
     cells = mods[top]["cells"]
-    driver = {}   # bit -> cell name (combinational outputs only)
+    driver = {}   # bit -> (cell name, its output pin for a LUT6_2 else None)
     for name, c in cells.items():
         for pin, bits in c["connections"].items():
             if c.get("port_directions", {}).get(pin) == "output":
                 for b in bits:
                     if isinstance(b, int):
-                        driver[b] = name
+                        driver[b] = (name, pin if c["type"] == "LUT6_2" else None)
     memo = {}
     pred = {}
 
-    def level(name, stack):
-        """Cells on the longest combinational path ending at name's outputs."""
-        if name in memo:
-            return memo[name]
+    def level(key, stack):
+        """Cells on the longest combinational path ending at key's outputs
+        (key: driver's (cell, pin))."""
+        if key in memo:
+            return memo[key]
+        name = key[0]
         c = cells[name]
         t = c["type"]
         if t in SEQ:
-            memo[name] = 0
+            memo[key] = 0
             return 0
         own = 1
-        ins = _comb_inputs(c)
+        ins = _lut62_inputs(c, key[1]) if t == "LUT6_2" else _comb_inputs(c)
         if t == "DSP48E2":
             p = c.get("parameters", {})
             if _pint(p.get("MREG", 0)) or _pint(p.get("PREG", 0)):
-                memo[name] = 0 if _pint(p.get("PREG", 0)) else 1
-                return memo[name]
-        if name in stack:
+                memo[key] = 0 if _pint(p.get("PREG", 0)) else 1
+                return memo[key]
+        if key in stack:
             return 0
-        stack.add(name)
+        stack.add(key)
         best = 0
         dirs = c.get("port_directions", {})
         for pin, bits in c["connections"].items():
@@ -93,10 +106,10 @@ def depth(netlist, top=None, path=None):
                     lv = level(d, stack)
                     if lv > best:
                         best = lv
-                        pred[name] = d
-        stack.discard(name)
-        memo[name] = best + own
-        return memo[name]
+                        pred[key] = d
+        stack.discard(key)
+        memo[key] = best + own
+        return memo[key]
 
     sys.setrecursionlimit(1000000)
     longest, tail = 0, None
@@ -128,7 +141,7 @@ def depth(netlist, top=None, path=None):
                     longest, tail = level(d, set()), d
     if path is not None:
         while tail is not None:
-            path.insert(0, "%s %s" % (cells[tail]["type"], tail))
+            path.insert(0, "%s %s" % (cells[tail[0]]["type"], tail[0]))
             tail = pred.get(tail)
     return longest
 

@@ -68,7 +68,7 @@ def run(wrap, rtl_files):
         w = os.path.join(d, "xw.v")
         with open(w, "w") as f:
             f.write(wrap)
-        script = ("read_verilog %s %s\nsynth_xilinx -family xcup -noiopad -flatten -top xw\n" %
+        script = ("read_verilog -DKILN_XILINX_PRIMS %s %s\nsynth_xilinx -family xcup -noiopad -flatten -top xw\n" %
                   (w, " ".join(rtl_files)))
         ys = os.path.join(d, "s.ys")
         with open(ys, "w") as f:

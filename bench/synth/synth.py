@@ -23,11 +23,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RTL = os.path.join(HERE, "..", "..", "rtl-templates")
 
 SOURCES = {
-    "kiln_conv": ["kiln_conv.v", "kiln_conv_window.v", "kiln_mac2.v", "kiln_requant.v"],
+    "kiln_conv": ["kiln_conv.v", "kiln_conv_window.v", "kiln_mac2.v", "kiln_requant.v",
+                  "kiln_add3.v"],
     "kiln_dwconv": ["kiln_dwconv.v", "kiln_conv_window.v", "kiln_requant.v"],
     "kiln_requant": ["kiln_requant.v"],
     "kiln_mac2": ["kiln_mac2.v"],
-    "kiln_tsconv": ["kiln_tsconv.v", "kiln_conv.v", "kiln_conv_window.v", "kiln_mac2.v",
+    "kiln_tsconv": ["kiln_tsconv.v", "kiln_conv.v", "kiln_conv_window.v", "kiln_mac2.v", "kiln_add3.v",
                     "kiln_requant.v", "kiln_axi_rd.v", "kiln_axi_wr.v", "kiln_rd_chan.v",
                     "kiln_wr_chan.v", "kiln_chan_reps.v", "kiln_width.v", "kiln_fifo.v"],
 }
@@ -83,7 +84,9 @@ def text_hash(paths):
 def synth(module, params, log=None):
     files = " ".join(os.path.join(RTL, f) for f in SOURCES[module])
     chparam = " ".join("-set %s %s" % (k, v) for k, v in params.items())
-    script = "read_verilog %s\n" % files
+    # KILN_XILINX_PRIMS: kiln_add3 as LUT6_2 + CARRY8 instances, as the Vivado
+    # project builds it (pipeline/bd_tcl.c)
+    script = "read_verilog -DKILN_XILINX_PRIMS %s\n" % files
     if chparam:
         script += "chparam %s %s\n" % (chparam, module)
     jf = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
@@ -125,12 +128,12 @@ LUTRAM_LUTS = {
 
 def count_cells(text):
     """Resources from yosys `stat` output (the last block wins): LUT (LUT1..6,
-    LUTRAM primitives by the LUTs each takes, SRL), FF, DSP48E2, RAMB36E2,
+    LUT6_2, LUTRAM primitives by the LUTs each takes, SRL), FF, DSP48E2, RAMB36E2,
     RAMB18E2, URAM288 and all cells."""
     cells = {}
     for m in re.finditer(r"^\s+(\w+)\s+(\d+)\s*$", text, re.M):
         cells[m.group(1)] = int(m.group(2))
-    lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|SRL", k))
+    lut = sum(v for k, v in cells.items() if re.match(r"LUT[1-6]$|LUT6_2$|SRL", k))
     lut += sum(v * LUTRAM_LUTS.get(k, 1) for k, v in cells.items() if re.match(r"RAM\d+[XSM]", k))
     ff = sum(v for k, v in cells.items() if re.match(r"FD[RSCP]E?$", k))
     return {

@@ -55,7 +55,7 @@ def main():
         print("top_synth: %s boards %s: %s" % (kiln, plan.get("board"), e), file=sys.stderr)
         return 2
     with tempfile.NamedTemporaryFile("w", suffix=".ys", delete=False) as f:
-        f.write("read_verilog %s\n" % " ".join(rtl))
+        f.write("read_verilog -DKILN_XILINX_PRIMS %s\n" % " ".join(rtl))
         f.write("synth_xilinx -family xcup -noiopad -flatten -top kiln_top\n")
         ys = f.name
     t0 = time.time()

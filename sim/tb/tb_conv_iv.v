@@ -4,17 +4,19 @@
 // w_tready are never X after reset; random valid/ready back-pressure from
 // $random(seed).  Prints "PASS n beats" or "FAIL ...".
 // Plusargs: +vec=FILE (required), +seed=N, +bp=1 (back-pressure on).
-// Parameters must match the build that wrote the file (PE_IC = PE_OC = 4);
-// PACK, PP, DSP2X (-Ptb_conv_iv.DSP2X=1: the multipliers on clk2x, 2 with an
+// PE_IC, PE_OC (4, 4) must match the build that wrote the file, KMAX and
+// CIMAX (7, 16) hold its layers; PIPE (1), PACK, PP, DSP2X (-Ptb_conv_iv.DSP2X=1: the multipliers on clk2x, 2 with an
 // even PP: pixel pairs on clk2x) and CASC
 // (-Ptb_conv_iv.CASC=1, with kiln_dsp_chain.v; add -DKILN_DSP48E2 and
 // dsp48e2_sub.v for the primitive instances) change the hardware, not the
-// results.  clk2x runs at twice clk, both rising
+// results; so does -DKILN_XILINX_PRIMS with xilinx_prims_sub.v (the adder
+// trees' kiln_add3 on LUT6_2 and CARRY8 instances).  clk2x runs at twice clk, both rising
 // together (synchronous, edge-aligned).
 `timescale 1ns/1ps
 module tb_conv_iv;
     parameter integer PACK = 1, PP = 1, DSP2X = 0, CASC = 0;
-    localparam integer PE_IC = 4, PE_OC = 4, W = 8 * PE_IC, NMAX = 1 << 16;
+    parameter integer PE_IC = 4, PE_OC = 4, KMAX = 7, CIMAX = 16, PIPE = 1;
+    localparam integer W = 8 * PE_IC, NMAX = 1 << 16;
     reg clk = 0, clk2x = 0, rst = 1;
     reg [W-1:0] vec [0:NMAX-1];
     reg [15:0] cfg_h, cfg_w, cfg_icg, cfg_ocg;
@@ -27,8 +29,8 @@ module tb_conv_iv;
     integer n_w, n_s, n_o, wi, si, oi, errors, cyc, seed, bp;
     reg [1023:0] file;
 
-    kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .PP(PP), .KMAX(7), .WMAX(16), .CIMAX(16), .COMAX(16),
-                .PIPE(1), .RQ_PIPE(2), .PACK(PACK), .DSP2X(DSP2X), .CASC(CASC)) dut (
+    kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .PP(PP), .KMAX(KMAX), .WMAX(16), .CIMAX(CIMAX), .COMAX(16),
+                .PIPE(PIPE), .RQ_PIPE(2), .PACK(PACK), .DSP2X(DSP2X), .CASC(CASC)) dut (
         .clk(clk), .clk2x(clk2x), .rst(rst), .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg),
         .cfg_ocg(cfg_ocg), .cfg_tog(cfg_ocg), .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
         .cfg_wreload(1'b0), .cfg_band(16'd0),

@@ -173,6 +173,8 @@ def main():
                and re.search(r"PL0_REF_CTRL__FREQMHZ %g( |$)" % mhz, " ".join(c)) for c in calls):
         fail("build.tcl does not set PL0 to %g MHz" % mhz)
     for need in (["validate_bd_design"], ["launch_runs", "impl_1", "-to_step", "write_bitstream"],
+                 ["set_property", "synth_checkpoint_mode", "None"],
+                 ["set_property", "verilog_define", "KILN_XILINX_PRIMS"],
                  ["exec", "bootgen", "-arch", "zynqmp", "-process_bitstream", "bin"]):
         if not any(c[:len(need)] == need for c in calls):
             fail("build.tcl never calls %s" % " ".join(need))

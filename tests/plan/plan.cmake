@@ -24,7 +24,7 @@ add_test(NAME plan_pin_bad COMMAND ${CLI}/expect.sh 2
 # A board whose DDR cannot hold the weight image and the frame buffers: one
 # line naming the sizes.
 add_test(NAME plan_ddr_size_bad COMMAND ${CLI}/expect.sh 2
-  "kiln: rtl: the design's DDR buffers take 1410560 bytes (weights 1409024, frame buffers 1536), more than the 1048576 bytes of DDR of ddr1mib"
+  "kiln: rtl: the design's DDR buffers take 1398272 bytes (weights 1396736, frame buffers 1536), more than the 1048576 bytes of DDR of ddr1mib"
   -- ${KILN} compile ${KILN_MODELS_DIR}/big.onnx --board ${PD}/ddr_1mib.xml -o ${PT}/ddr_bad)
 
 # The memory model against yosys (hls/res_util.h): block RAM and URAM288

@@ -21,10 +21,13 @@ t = sys.argv[2]
 assert p["clk2x"] is True, p.get("clk2x")
 f = p["fold"]
 assert f["hw"]["DSP2X"] in (0, 1, 2), f["hw"]
-# the dataflow's arrays at one pixel an op, so the engine at PP 2 fits beside it
+# the dataflow's arrays at one pixel an op and half the input lanes (from 8),
+# so the engine at PP 2 fits beside it
 for s in p["stages"]:
     if s["engine"] == "kiln_conv":
         s["pp"] = 1
+        if s["pe_ic"] >= 8:
+            s["pe_ic"] //= 2
         if "dsp2x_pairs" in s:
             s["dsp2x_pairs"] = "inputs"
 for x2, pp in ((0, 2), (1, 2), (2, 2), (1, 1), (2, 1), (3, 2)):
