@@ -370,7 +370,7 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
             return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
                                 val->name, gir_type_str(&val->type, ty, sizeof ty));
         }
-        p->buf[v] = aligned_alloc(64, ((size_t)bytes + 64) / 64 * 64);
+        p->buf[v] = klv_table_alloc((size_t)bytes + 64); /* huge pages from 2 MiB up, as the weights */
         if (!p->buf[v])
             return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
         p->own[v] = 1;
