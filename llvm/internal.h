@@ -104,6 +104,9 @@ void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owne
  * 2 MiB boundary with transparent huge pages asked for; free() frees it.
  * NULL when out of memory. */
 void *klv_table_alloc(size_t bytes);
+/* The same, zeroed only when zero is 1 (pages never touched take no memory:
+ * the unpooled outputs of Convs with a fused MaxPool). */
+void *klv_big_alloc(size_t bytes, int zero);
 
 /* ir.c: the LLVM type of one element of dtype t (bool a byte, f16 half);
  * NULL for types without one. */

@@ -47,7 +47,7 @@ void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owne
  * vector straddles two lines (calloc gives 16 bytes past one). */
 #define HUGE_PAGE (2u << 20)
 
-void *klv_table_alloc(size_t bytes)
+void *klv_big_alloc(size_t bytes, int zero)
 {
     size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
     size_t size = (bytes + align - 1) / align * align;
@@ -60,8 +60,14 @@ void *klv_table_alloc(size_t bytes)
     if (align == HUGE_PAGE)
         (void)madvise(p, size, MADV_HUGEPAGE); /* a hint: ignored where not supported */
 #endif
-    memset(p, 0, size);
+    if (zero)
+        memset(p, 0, size);
     return p;
+}
+
+void *klv_table_alloc(size_t bytes)
+{
+    return klv_big_alloc(bytes, 1);
 }
 
 /* Whether dtype t is read as unsigned by ld_f (bool included). */
