@@ -122,7 +122,7 @@ static int pack_vnni(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan 
     int has_b = n->nin > 2 && n->in[2] >= 0;
     int64_t Mp = o->nocb * o->VL, G4 = o->C4 / 4, oc, ic, k;
     const int8_t *w = g->vals[n->in[1]].data;
-    int8_t *wp = calloc((size_t)(Mp * o->C4 * o->ksz), 1);
+    int8_t *wp = klv_table_alloc((size_t)(Mp * o->C4 * o->ksz));
     int32_t *bp = calloc((size_t)Mp, 4);
     uint8_t *xpad = calloc((size_t)(o->N * o->C4 * o->Hp * o->Wp), 1);
     if (!wp || !bp || !xpad) {
@@ -154,8 +154,8 @@ static int pack(const GirGraph *g, const GirNode *n, const Geo *o, KlvPlan *plan
     void *wp, *bp, *xpad = NULL;
     if (o->vnni)
         return pack_vnni(g, n, o, plan);
-    wp = calloc((size_t)(Mp * o->C * o->ksz), wsz);
-    bp = calloc((size_t)Mp, 4);
+    wp = klv_table_alloc((size_t)(Mp * o->C * o->ksz) * wsz);
+    bp = klv_table_alloc((size_t)Mp * 4);
     if (o->pre)
         xpad = calloc((size_t)(o->N * o->C * o->Hp * o->Wp), o->q ? 1 : sizeof(float));
     if (!wp || !bp || (o->pre && !xpad)) {

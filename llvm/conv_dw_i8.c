@@ -103,7 +103,7 @@ static int dw_pack(const GirGraph *g, const GirNode *n, const Dw *o, KlvPlan *pl
     const int8_t *w = g->vals[n->in[1]].data;
     int64_t ksz = o->KH * o->KW, c, gi, kx, k, ky;
     int64_t xbytes = o->N * o->C * o->G * o->OH * o->w.s[1] * o->Wj * 4;
-    int8_t *wp = calloc((size_t)(o->C * o->G * o->KW * 4), 1);
+    int8_t *wp = klv_table_alloc((size_t)(o->C * o->G * o->KW * 4));
     int32_t *bp = malloc((size_t)o->C * 4);
     uint8_t *xs = calloc((size_t)xbytes, 1);
     if (!wp || !bp || !xs) {

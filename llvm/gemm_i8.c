@@ -138,7 +138,7 @@ static int emit_blocked_vnni(KlvIr *ir, const GirGraph *g, const GirNode *n, con
     const int8_t *src = g->vals[n->in[1]].data;
     int64_t K4 = (o->K + 3) / 4 * 4, nJ = (o->N + vl - 1) / vl, G4 = K4 / 4, j, kk, r;
     int64_t rb = o->M < KLV_VNNI_ROWS ? o->M : KLV_VNNI_ROWS, nI = (o->M + rb - 1) / rb;
-    int8_t *bp = calloc((size_t)(nJ * vl * K4), 1), *col = malloc((size_t)o->K + 1);
+    int8_t *bp = klv_table_alloc((size_t)(nJ * vl * K4)), *col = malloc((size_t)o->K + 1);
     int32_t *corr = calloc((size_t)(nJ * vl), 4);
     int arg_bp = n->nin + 1, arg_c = n->nin + 2, arg_rq = n->nin + 3, cnt, l;
     LLVMBuilderRef b = ir->b;

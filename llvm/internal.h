@@ -100,6 +100,13 @@ int klv_x86_vnni(const char *cpu, const char *features, int host_features, int l
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */
 void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);
+/* Zeroed memory for a table of bytes: 64-byte aligned, from 2 MiB up on a
+ * 2 MiB boundary with transparent huge pages asked for; free() frees it.
+ * NULL when out of memory. */
+void *klv_table_alloc(size_t bytes);
+/* The same, zeroed only when zero is 1 (pages never touched take no memory:
+ * the unpooled outputs of Convs with a fused MaxPool). */
+void *klv_big_alloc(size_t bytes, int zero);
 
 /* ir.c: the LLVM type of one element of dtype t (bool a byte, f16 half);
  * NULL for types without one. */

@@ -370,7 +370,8 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
             return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
                                 val->name, gir_type_str(&val->type, ty, sizeof ty));
         }
-        p->buf[v] = aligned_alloc(64, ((size_t)bytes + 64) / 64 * 64);
+        /* huge pages from 2 MiB up, as the weights; not zeroed */
+        p->buf[v] = klv_big_alloc((size_t)bytes + 64, 0);
         if (!p->buf[v])
             return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
         p->own[v] = 1;
