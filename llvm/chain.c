@@ -15,8 +15,7 @@
 
 #include "internal.h"
 
-/* 1 when v is a graph output. */
-static int is_output(const GirGraph *g, int v)
+int klv_is_output(const GirGraph *g, int v)
 {
     int k;
     for (k = 0; k < g->noutput; k++)
@@ -87,7 +86,7 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
         const GirType *vt = &g->vals[v].type;
         const GirNode *r;
         float lo, hi;
-        if (vt->dtype != GIR_DT_F32 || is_output(g, v) || readers(g, v, &j) != 1 || j <= node)
+        if (vt->dtype != GIR_DT_F32 || klv_is_output(g, v) || readers(g, v, &j) != 1 || j <= node)
             break;
         r = &g->nodes[j];
         if (r->op == GIR_OP_MAXPOOL) {

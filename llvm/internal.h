@@ -97,6 +97,8 @@ int klv_host_vnni(void);
  * these are (the CPU name then implies nothing). */
 int klv_x86_vnni(const char *cpu, const char *features, int host_features, int lanes);
 
+/* chain.c: 1 when value v is one of g's outputs. */
+int klv_is_output(const GirGraph *g, int v);
 /* ir.c: append data (bytes long, of kind KLV_TABLE or KLV_SCRATCH) to
  * plan's extra pointers; owned: malloc'd, the program frees it. */
 void klv_plan_extra(KlvPlan *plan, void *data, int64_t bytes, int kind, int owned);

@@ -379,16 +379,6 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
     return 0;
 }
 
-/* Whether value v is one of the graph's outputs. */
-static int graph_output(const GirGraph *g, int v)
-{
-    int k;
-    for (k = 0; k < g->noutput; k++)
-        if (g->outputs[k] == v)
-            return 1;
-    return 0;
-}
-
 /* A Concat whose parts are contiguous slabs of its output (every
  * dimension before the axis 1: YOLOv3-tiny's route of 128 and 256
  * channels) costs nothing when each part's producer writes straight into
@@ -415,7 +405,7 @@ static void alias_concats(KlvProgram *p)
             ok = yt->dims[k] == 1;
         for (k = 0; k < n->nin && ok; k++) {
             int v = n->in[k];
-            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && !graph_output(g, v) &&
+            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && !klv_is_output(g, v) &&
                  !(g->nodes[g->vals[v].producer].op == GIR_OP_CONCAT &&
                    p->steps[g->vals[v].producer].fused);
             for (j = 0; j < k && ok; j++)
