@@ -2,23 +2,24 @@
  * kiln_sched.h: the order in which a host runs the frames of a plan with
  * the shared conv engine beside the dataflow, defined once.  A frame is a
  * chain of runs (regmap.json tsconv.segment_order: dataflow segments and
- * the engine's parts, each reading what the one before wrote); the
- * dataflow's runs go to unit 0 of kiln_regfile (CTRL bit0), the engine's
- * to unit 1 (CTRL bit2), and the two units run at the same time, each run a
- * start of one frame.  Up to `flight` frames are in flight.  Whenever a
- * unit is idle it takes the next run of the oldest frame in flight whose
- * run before it has ended and whose next run is the unit's; else, when
- * fewer than `flight` frames are in flight and a frame's first run is the
- * unit's, the next frame enters.  The host then waits for either unit's
- * done.  In steps (`steps` 1) the units take runs only when both are idle
- * (kiln_sched_may_pick), and the host waits for both: with two frames in
- * flight and runs that alternate between the units this pairs frame
+ * the engine's parts, each reading what the one before wrote); each run
+ * goes to a run unit of kiln_regfile (unit[i] for entry i, 0 ..
+ * KILN_SCHED_UNITS - 1: dataflow segment k on unit k, the engine's parts on
+ * the unit after the last segment's), and the units run at the same time,
+ * each run a start of one frame.  Up to `flight` frames are in flight.
+ * Whenever a unit is idle it takes the next run of the oldest frame in
+ * flight whose run before it has ended and whose next run is the unit's;
+ * else, when fewer than `flight` frames are in flight and a frame's first
+ * run is the unit's, the next frame enters.  The host then waits for any
+ * unit's done.  In steps (`steps` 1) the units take runs only when all are
+ * idle (kiln_sched_may_pick), and the host waits for all: with two frames
+ * in flight and runs that alternate between two units this pairs frame
  * f+1's segment k with frame f's part k, then frame f's segment k+1 with
  * frame f+1's part k (the planner times both ways and keeps the faster).
- * On YOLOv3-tiny's KV260 plan (segment 0, part 0, segment 1, ... part 3;
- * segment 0 and part 2 the long runs) three frames in flight keep the
- * engine busy: the interval is its frame.  At one frame in flight it is a
- * frame's runs one after the other.  kiln simulate (sim/tsjob.c) writes
+ * With a unit per dataflow segment, segments of different frames run at
+ * once as the dataflow's stages do, and the interval is the longest
+ * unit's share of a frame when enough frames are in flight.  At one
+ * frame in flight it is a frame's runs one after the other.  kiln simulate (sim/tsjob.c) writes
  * the order of kiln_sched_time's events into a harness job and the
  * planner (hls/plan_fold.c) times it; libkiln-rt's krt_run_frames
  * (rt.c) runs it as the dones come (docs/runtime.md).  C11, header only.
@@ -27,21 +28,23 @@
 #define KILN_SCHED_H
 
 #define KILN_SCHED_FLIGHT 8 /* frames in flight at most */
+#define KILN_SCHED_UNITS 8  /* run units at most */
 
 /* The state of a run of frames. */
 typedef struct KilnSched {
     int n;                        /* runs a frame (segment_order's entries) */
-    const int *unit;              /* per entry: 0 dataflow (unit 0), 1 the engine (unit 1) */
+    const int *unit;              /* per entry: its unit, 0 .. KILN_SCHED_UNITS - 1 */
     int frames;                   /* frames to run */
     int flight;                   /* frames in flight at most (1 .. KILN_SCHED_FLIGHT) */
-    int steps;                    /* 1: the units take runs only when both are idle */
+    int steps;                    /* 1: the units take runs only when all are idle */
     int next;                     /* the next frame to enter */
     int nfl;                      /* frames in flight */
     int fl[KILN_SCHED_FLIGHT];    /* them, oldest first */
     int pos[KILN_SCHED_FLIGHT];   /* their next entry to start */
     int busy[KILN_SCHED_FLIGHT];  /* 1: its entry pos - 1 is running */
-    int cur[2];                   /* per unit: the frame it runs, -1 idle */
-    int ent[2];                   /* per unit: the entry it runs */
+    int nu;                       /* run units (1 + the largest unit[i]) */
+    int cur[KILN_SCHED_UNITS];    /* per unit: the frame it runs, -1 idle */
+    int ent[KILN_SCHED_UNITS];    /* per unit: the entry it runs */
 } KilnSched;
 
 /* Start a run of frames frames of n runs each (unit[i] the unit of entry
@@ -57,15 +60,28 @@ static inline void kiln_sched_init(KilnSched *s, int n, const int *unit, int fra
     s->flight = flight < 1 ? 1 : flight > KILN_SCHED_FLIGHT ? KILN_SCHED_FLIGHT : flight;
     s->next = 0;
     s->nfl = 0;
-    s->cur[0] = s->cur[1] = -1;
-    s->ent[0] = s->ent[1] = -1;
+    s->nu = 1;
+    for (int i = 0; i < n; i++)
+        if (unit[i] + 1 > s->nu)
+            s->nu = unit[i] + 1 < KILN_SCHED_UNITS ? unit[i] + 1 : KILN_SCHED_UNITS;
+    for (int u = 0; u < KILN_SCHED_UNITS; u++)
+        s->cur[u] = s->ent[u] = -1;
+}
+
+/* Whether no unit runs. */
+static inline int kiln_sched_idle(const KilnSched *s)
+{
+    for (int u = 0; u < s->nu; u++)
+        if (s->cur[u] >= 0)
+            return 0;
+    return 1;
 }
 
 /* Whether the units may take runs now (kiln_sched_pick each): always, or
- * in steps when both are idle. */
+ * in steps when all are idle. */
 static inline int kiln_sched_may_pick(const KilnSched *s)
 {
-    return !s->steps || (s->cur[0] < 0 && s->cur[1] < 0);
+    return !s->steps || kiln_sched_idle(s);
 }
 
 /* What idle unit u runs next: 1 with *frame and *entry (the run starts),
@@ -76,10 +92,10 @@ static inline int kiln_sched_pick(KilnSched *s, int u, int *frame, int *entry)
     if (s->cur[u] >= 0 || s->n <= 0)
         return 0;
     for (i = 0; i < s->nfl; i++) /* oldest first */
-        if (!s->busy[i] && s->pos[i] < s->n && (s->unit[s->pos[i]] ? 1 : 0) == u)
+        if (!s->busy[i] && s->pos[i] < s->n && s->unit[s->pos[i]] == u)
             break;
     if (i == s->nfl) {
-        if (s->nfl == s->flight || s->next >= s->frames || (s->unit[0] ? 1 : 0) != u)
+        if (s->nfl == s->flight || s->next >= s->frames || s->unit[0] != u)
             return 0;
         s->fl[i] = s->next++;
         s->pos[i] = 0;
@@ -126,18 +142,18 @@ typedef struct KilnEvent {
  * the cycle its first run starts (start, may be NULL) and its last ends
  * (done, may be NULL); the events in their order into ev (2 * n * frames
  * of them, may be NULL; a done at the same cycle as a start comes first,
- * unit 0's before unit 1's).  Returns the whole run's cycles. */
+ * the lower unit's first).  Returns the whole run's cycles. */
 static inline long long kiln_sched_time(int n, const int *unit, const long long *dur, int frames,
                                         int flight, int steps, long long *start, long long *done,
                                         KilnEvent *ev)
 {
     KilnSched s;
-    long long t = 0, end[2] = {0, 0};
+    long long t = 0, end[KILN_SCHED_UNITS] = {0};
     int k = 0, u, f, e, may;
     kiln_sched_init(&s, n, unit, frames, flight, steps);
     for (;;) {
         may = kiln_sched_may_pick(&s);
-        for (u = 0; u < 2 && may; u++)
+        for (u = 0; u < s.nu && may; u++)
             if (kiln_sched_pick(&s, u, &f, &e)) {
                 end[u] = t + dur[e];
                 if (e == 0 && start)
@@ -145,10 +161,12 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
                 if (ev)
                     ev[k++] = (KilnEvent){1, u, f, e};
             }
-        if (s.cur[0] < 0 && s.cur[1] < 0)
+        if (kiln_sched_idle(&s))
             break;
-        t = s.cur[0] < 0 ? end[1] : s.cur[1] < 0 ? end[0] : end[0] < end[1] ? end[0] : end[1];
-        for (u = 0; u < 2; u++)
+        for (t = -1, u = 0; u < s.nu; u++)
+            if (s.cur[u] >= 0 && (t < 0 || end[u] < t))
+                t = end[u];
+        for (u = 0; u < s.nu; u++)
             if (s.cur[u] >= 0 && end[u] == t) {
                 if (ev)
                     ev[k++] = (KilnEvent){0, u, s.cur[u], s.ent[u]};
