@@ -108,8 +108,9 @@ int krt_run_segment(KrtModel *m, int sg, const uint8_t *const *inputs, uint8_t *
                     int timeout_ms, KrtError *e);
 
 /* Run frames frames as kiln simulate runs them (host-runtime/kiln_sched.h):
- * with the shared engine's parts on kiln_regfile's unit 1 (regmap.json
- * tsconv.unit), the dataflow's segments on unit 0, both at once, up to
+ * with a kiln_regfile run unit per dataflow segment (segment k on unit k)
+ * and the shared engine's parts on the unit after them (regmap.json
+ * tsconv.unit, the number of dataflow segments), all at once, up to
  * krt_frames_in_flight frames in flight, each in a slot of its own (the
  * channels' buffers, the engine's map region and a descriptor table
  * relocated to it); else one run after the other, as krt_run.  inputs[f][i]
@@ -117,17 +118,17 @@ int krt_run_segment(KrtModel *m, int sg, const uint8_t *const *inputs, uint8_t *
  * of the frame feeds (krt_input_fed 0; the others may be NULL: libkiln-rt
  * copies the output carrying the value over, laid out for the input's
  * lanes).  outputs[f][i] receives frame f's image of krt_output(m, i) (all
- * given).  Each wait (either unit's done: the interrupt with IER set to the
- * running units, or STATUS) lasts at most timeout_ms; STATUS with bits
- * beyond 0-3 or without a running unit's done, a unit that does not start,
- * or a non-zero ERROR fails the call (KRT_EDEVICE naming the frame and
- * segment). */
+ * given).  Each wait (a running unit's done: the interrupt with IER set to
+ * the running units, or STATUS) lasts at most timeout_ms; STATUS with bits
+ * beyond the units' (two a unit) or without a running unit's done, a
+ * unit that does not start, or a non-zero ERROR fails the call
+ * (KRT_EDEVICE naming the frame and segment). */
 int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
                    uint8_t *const *const *outputs, int timeout_ms, KrtError *e);
 /* 1 when krt_run_frames feeds input i from an earlier run of the frame. */
 int krt_input_fed(const KrtModel *m, int i);
 /* The frames krt_run_frames keeps in flight (regmap.json
- * tsconv.frames_in_flight with the engine on unit 1, else 1). */
+ * tsconv.frames_in_flight with tsconv.unit, else 1). */
 int krt_frames_in_flight(const KrtModel *m);
 /* After krt_run_frames: 1 and *t, when frame f's last run was seen done,
  * on the transport's clock (*unit "cycles": the simulator's; "ns":

@@ -26,8 +26,15 @@
 #define REG_CYCLES 0x0C
 #define REG_HASH_LO 0x10
 #define REG_HASH_HI 0x14
-#define REG_IER 0x1C        /* interrupt enable (bit0; bit1: unit 1); an older regfile ignores it */
-#define REG_CYCLES1 0x20    /* unit 1's CYCLES (kiln_regfile UNITS 2) */
+#define REG_IER 0x1C        /* interrupt enable (bit u: unit u); an older regfile ignores it */
+#define REG_CYCLES1 0x20    /* unit 1's CYCLES, unit u's 4 * (u - 1) after (kiln_regfile UNITS) */
+
+/* kiln_regfile's bits of run unit u: its start in CTRL (bit1 is load),
+ * its busy and done in STATUS, its CYCLES register. */
+#define UNIT_START(u) ((u) ? 1u << ((u) + 1) : 1u)
+#define UNIT_BUSY(u) (1u << (2 * (u)))
+#define UNIT_DONE(u) (2u << (2 * (u)))
+#define UNIT_CYCLES(u) ((u) ? REG_CYCLES1 + 4u * (uint32_t)((u) - 1) : REG_CYCLES)
 #define MAX_FILE (1u << 30) /* regmap.json and weights.bin size limit */
 
 static void *(*alloc_fn)(size_t);
@@ -110,7 +117,8 @@ struct KrtModel {
                                   * tsconv.segment_order; else by number) */
     uint32_t cycles;    /* CYCLES after the last segment */
     int by_irq;         /* 1: the last done was seen by the interrupt */
-    int ts_unit;        /* 1: the engine's parts run on unit 1 (tsconv.unit) */
+    int ts_unit;        /* 1: a run unit per dataflow segment, the engine's parts on
+                         * unit ts_seg (tsconv.unit) */
     int flight;         /* frames krt_run_frames keeps in flight (tsconv.frames_in_flight, 1) */
     int steps;          /* 1: the units take runs in steps (tsconv.steps) */
     size_t slot_bytes;  /* a frame slot: the map region and every channel buffer after it;
@@ -279,8 +287,12 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
     m->ts_layers = (int)v;
     m->ts_table = (uint64_t)lo;
     m->ts_unit = krt_json_get(t, "unit") != NULL;
-    if (m->ts_unit && (num(t, "unit", &x) < 0 || x != 1))
-        return krt_err(e, KRT_EINVAL, "%s: tsconv.unit: expected 1 (kiln_regfile's unit 1)", path);
+    if (m->ts_unit && (num(t, "unit", &x) < 0 || x != m->nseg))
+        return krt_err(e, KRT_EINVAL, "%s: tsconv.unit: expected %d (kiln_regfile's unit after "
+                       "the %d dataflow segments' own)", path, m->nseg, m->nseg);
+    if (m->ts_unit && m->nseg + 1 > KILN_SCHED_UNITS)
+        return krt_err(e, KRT_EINVAL, "%s: tsconv.unit %d: %d run units, at most %d", path,
+                       m->nseg, m->nseg + 1, KILN_SCHED_UNITS);
     if (krt_json_get(t, "frames_in_flight") &&
         (num(t, "frames_in_flight", &x) < 0 || x < 1 || x > KILN_SCHED_FLIGHT || x != (int)x))
         return krt_err(e, KRT_EINVAL, "%s: tsconv.frames_in_flight: expected 1 to %d", path,
@@ -890,14 +902,14 @@ static int put_input(Frames *r, int f, int i, int slot, KrtError *e)
 
 /* Start entry k of frame f on unit u: the segment's inputs into the
  * frame's slot, its base registers, SEGMENT, FRAMES, the unit's start bit
- * (unit 0's first run of a segment loads its resident weights), then
- * STATUS must show the unit busy or done. */
+ * (a dataflow segment's first run loads its resident weights), then STATUS
+ * must show the unit busy or done. */
 static int go(Frames *r, int u, int f, int k, KrtError *e)
 {
     KrtModel *m = r->m;
     KrtDev *d = m->d;
-    int sg = m->order[k], slot = f % m->flight, i, rc;
-    uint32_t ctrl = u ? 4u : r->loaded[sg] ? 1u : 3u, st;
+    int sg = m->order[k], slot = f % m->flight, part = m->ts_unit && sg >= m->ts_seg, i, rc;
+    uint32_t ctrl = UNIT_START(u) | (part || r->loaded[sg] ? 0u : 2u), st;
     for (i = 0; i < m->nin; i++)
         if (m->ch[m->in[i]].t.segment == sg && (rc = put_input(r, f, i, slot, e)))
             return rc;
@@ -905,11 +917,14 @@ static int go(Frames *r, int u, int f, int k, KrtError *e)
         (rc = wr(d, m->reg_frames, 1, e)) || (rc = wr(d, REG_CTRL, ctrl, e)) ||
         (rc = rd(d, REG_STATUS, &st, e)))
         return rc;
-    if (!(st >> (2 * u) & 3))
+    if (!(st & (UNIT_BUSY(u) | UNIT_DONE(u)))) {
+        char why[64] = "";
+        if (u)
+            snprintf(why, sizeof why, ": an accelerator without kiln_regfile's unit %d?", u);
         return krt_err(e, KRT_EDEVICE, "frame %d, segment %d: unit %d did not start (STATUS 0x%"
-                       PRIx32 "%s)", f, sg, u, st,
-                       u ? ": an accelerator without kiln_regfile's unit 1?" : "");
-    r->loaded[sg] |= !u;
+                       PRIx32 "%s)", f, sg, u, st, why);
+    }
+    r->loaded[sg] |= !part;
     return KRT_OK;
 }
 
@@ -923,7 +938,7 @@ static int finish(Frames *r, int u, int f, int k, KrtError *e)
     uint32_t err;
     char what[48];
     if ((rc = rd(m->d, REG_ERROR, &err, e)) ||
-        (rc = rd(m->d, u ? REG_CYCLES1 : REG_CYCLES, &m->cycles, e)))
+        (rc = rd(m->d, UNIT_CYCLES(u), &m->cycles, e)))
         return rc;
     snprintf(what, sizeof what, "frame %d, segment %d", f, sg);
     if (err)
@@ -940,25 +955,29 @@ static int finish(Frames *r, int u, int f, int k, KrtError *e)
 
 /* Wait for a done of the running units (IER set to exactly them, so a done
  * left standing on an idle unit raises no interrupt); the STATUS read after
- * into *st, checked: only kiln_regfile's bits 0-3, a done of a running
- * unit. */
+ * into *st, checked: only the bits of kiln_regfile's s->nu units (0 ..
+ * 2 * nu - 1), a done of a running unit. */
 static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st, KrtError *e)
 {
     KrtModel *m = r->m;
     KrtDev *d = m->d;
-    uint32_t want = (s->cur[0] >= 0 ? 1u : 0u) | (s->cur[1] >= 0 ? 2u : 0u);
-    uint32_t mask = (want & 1 ? 2u : 0u) | (want & 2 ? 8u : 0u), err = 0;
+    uint32_t want = 0, mask = 0, err = 0;
     int rc, u;
+    for (u = 0; u < s->nu; u++)
+        if (s->cur[u] >= 0) {
+            want |= 1u << u;
+            mask |= UNIT_DONE(u);
+        }
     if (want != *ier && (rc = wr(d, REG_IER, want, e)))
         return rc;
     *ier = want;
     rc = d->tr.ops->wait_done(d->tr.t, mask, r->timeout_ms, &m->by_irq, e);
     if (rc == KRT_ETIMEOUT) {
-        char runs[96] = "";
+        char runs[256] = "";
         size_t n = 0;
         KrtError e2;
-        for (u = 0; u < 2; u++)
-            if (s->cur[u] >= 0)
+        for (u = 0; u < s->nu; u++)
+            if (s->cur[u] >= 0 && n < sizeof runs)
                 n += (size_t)snprintf(runs + n, sizeof runs - n, "%sunit %d: frame %d, segment %d",
                                       n ? "; " : "", u, s->cur[u], m->order[s->ent[u]]);
         if (rd(d, REG_STATUS, st, &e2) == KRT_OK && rd(d, REG_ERROR, &err, &e2) == KRT_OK)
@@ -968,9 +987,10 @@ static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st
     }
     if (rc || (rc = rd(d, REG_STATUS, st, e)))
         return rc;
-    if (*st & ~0xfu)
+    if (*st >> (2 * s->nu))
         return krt_err(e, KRT_EDEVICE, "STATUS 0x%08" PRIx32 " after a done: bits beyond "
-                       "kiln_regfile's 0-3 (not this accelerator's register file?)", *st);
+                       "kiln_regfile's 0-%d (not this accelerator's register file?)", *st,
+                       2 * s->nu - 1);
     if (!(*st & mask))
         return krt_err(e, KRT_EDEVICE, "STATUS 0x%08" PRIx32 " after a done: no done of a running "
                        "unit (mask 0x%" PRIx32 ")", *st, mask);
@@ -979,32 +999,36 @@ static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st
 
 /* After unit u's run failed with the device's own report (rc
  * KRT_EDEVICE in *e: ERROR set, or the unit did not start), the other
- * unit's run may still be writing into the model's buffers: wait for its
- * done (unless st already shows it) before returning, and say in the
- * message that it ended or that it did not within the timeout. */
+ * units' runs may still be writing into the model's buffers: wait for each
+ * one's done in turn (unless st already shows it; IER and the wait on its
+ * bit alone) before returning, and say in the message, per unit, that it
+ * ended or that it did not within the timeout. */
 static void drain(Frames *r, const KilnSched *s, int u, uint32_t st, int rc, uint32_t *ier,
                   KrtError *e)
 {
     KrtModel *m = r->m;
     KrtDev *d = m->d;
-    int o = 1 - u, by_irq, rc2;
-    uint32_t bit = o ? 8u : 2u;
+    int o, by_irq, rc2;
     KrtError e2;
     size_t n;
-    if (rc != KRT_EDEVICE || s->cur[o] < 0 || (st & bit))
+    if (rc != KRT_EDEVICE)
         return;
-    rc2 = wr(d, REG_IER, o ? 2u : 1u, &e2);
-    if (rc2 == KRT_OK) {
-        *ier = o ? 2u : 1u;
-        rc2 = d->tr.ops->wait_done(d->tr.t, bit, r->timeout_ms, &by_irq, &e2);
+    for (o = 0; o < s->nu; o++) {
+        if (o == u || s->cur[o] < 0 || (st & UNIT_DONE(o)))
+            continue;
+        rc2 = wr(d, REG_IER, 1u << o, &e2);
+        if (rc2 == KRT_OK) {
+            *ier = 1u << o;
+            rc2 = d->tr.ops->wait_done(d->tr.t, UNIT_DONE(o), r->timeout_ms, &by_irq, &e2);
+        }
+        n = strlen(e->msg);
+        if (rc2 == KRT_OK)
+            snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d "
+                     "ended", o, s->cur[o], m->order[s->ent[o]]);
+        else
+            snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d may "
+                     "still be running (%s)", o, s->cur[o], m->order[s->ent[o]], e2.msg);
     }
-    n = strlen(e->msg);
-    if (rc2 == KRT_OK)
-        snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d ended",
-                 o, s->cur[o], m->order[s->ent[o]]);
-    else
-        snprintf(e->msg + n, sizeof e->msg - n, "; unit %d's run of frame %d, segment %d may "
-                 "still be running (%s)", o, s->cur[o], m->order[s->ent[o]], e2.msg);
 }
 
 int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
@@ -1048,26 +1072,26 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
         krt_free(r.hwc);
         return krt_err(e, KRT_ENOMEM, "krt_run_frames: out of memory");
     }
-    for (k = 0; k < m->nseg; k++)
-        unit[k] = m->ts_unit && m->order[k] >= m->ts_seg;
+    for (k = 0; k < m->nseg; k++) /* segment k on unit k, the engine's parts after them */
+        unit[k] = !m->ts_unit ? 0 : m->order[k] >= m->ts_seg ? m->ts_seg : m->order[k];
     /* ERROR is shared by the units and sticky: cleared once, read after each done */
     if ((rc = wr(m->d, REG_ERROR, 0xffffffffu, e)))
         goto out;
     kiln_sched_init(&s, m->nseg, unit, frames, m->flight, m->steps);
     for (;;) {
         int may = kiln_sched_may_pick(&s);
-        for (u = 0; u < 2 && may; u++)
+        for (u = 0; u < s.nu && may; u++)
             if (kiln_sched_pick(&s, u, &f, &k) && (rc = go(&r, u, f, k, e))) {
                 s.cur[u] = -1; /* it did not start */
                 drain(&r, &s, u, 0, rc, &ier, e);
                 goto out;
             }
-        if (s.cur[0] < 0 && s.cur[1] < 0)
+        if (kiln_sched_idle(&s))
             break;
         if ((rc = wait_units(&r, &s, &ier, &st, e)))
             goto out;
-        for (u = 0; u < 2; u++) {
-            if (s.cur[u] < 0 || !(st >> (2 * u + 1) & 1))
+        for (u = 0; u < s.nu; u++) {
+            if (s.cur[u] < 0 || !(st & UNIT_DONE(u)))
                 continue;
             if ((rc = finish(&r, u, s.cur[u], s.ent[u], e))) {
                 drain(&r, &s, u, st, rc, &ier, e);

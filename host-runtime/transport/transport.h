@@ -27,7 +27,7 @@ typedef struct KrtOps {
     int (*dma_alloc)(KrtTransport *t, size_t size, uint64_t *base, KrtError *e); /* the buffer */
     int (*mem_write)(KrtTransport *t, size_t off, const void *p, size_t n, KrtError *e); /* to it */
     int (*mem_read)(KrtTransport *t, size_t off, void *p, size_t n, KrtError *e);  /* from it */
-    /* a done of mask (STATUS bits: 0x2 unit 0's done, 0x8 unit 1's) within
+    /* a done of mask (STATUS bits: 0x2 unit 0's done, bit 2u+1 unit u's) within
      * timeout_ms (*by_irq 1 when the interrupt told; IER enables the units
      * of mask), or KRT_ETIMEOUT */
     int (*wait_done)(KrtTransport *t, uint32_t mask, int timeout_ms, int *by_irq, KrtError *e);

@@ -443,8 +443,8 @@ static int run_start(Hs *h, const char *tag, uint32_t ctrl)
     return 0;
 }
 
-/* go TAG CTRL: write CTRL and go on (kiln_regfile UNITS 2: a unit runs
- * while the job starts the other); result line "TAG CYCLE", the harness's
+/* go TAG CTRL: write CTRL and go on (kiln_regfile UNITS > 1: units run
+ * while the job starts another); result line "TAG CYCLE", the harness's
  * cycle after the write. */
 static int run_go(Hs *h, const char *tag, uint32_t ctrl)
 {
@@ -456,8 +456,8 @@ static int run_go(Hs *h, const char *tag, uint32_t ctrl)
     return 0;
 }
 
-/* wait TAG MASK: poll STATUS until every bit of MASK is set (bit1: unit
- * 0's done, bit3: unit 1's); result line "TAG CYCLE", the harness's cycle
+/* wait TAG MASK: poll STATUS until every bit of MASK is set (bit 2u+1:
+ * unit u's done); result line "TAG CYCLE", the harness's cycle
  * when STATUS showed them.  The cap counts from the wait. */
 static int run_wait(Hs *h, const char *tag, uint32_t mask)
 {
@@ -587,17 +587,21 @@ static int job_line(Hs *h, char *line)
 
 /* ---- serve mode: the protocol of docs/runtime.md over a Unix socket ---- */
 
-/* Run up to max cycles until a done of mask (STATUS bits: bit1 unit 0's
- * done, bit3 unit 1's; kiln_regfile UNITS 2 runs both at once): by the irq
- * pin when the top has one and IER enables exactly the units of mask (*by_irq
- * = 1; a done of another unit left standing would raise it too), else by
- * polling STATUS until one of mask's bits is set.  The cycles taken, -1 on
- * the cap, -2 on a dead slave. */
+/* Run up to max cycles until a done of mask (STATUS bits: bit 2u+1 unit u's
+ * done, u < 8; kiln_regfile's units run at once): by the irq pin when the
+ * top has one and IER enables exactly the units of mask (*by_irq = 1; a
+ * done of another unit left standing would raise it too), else by polling
+ * STATUS until one of mask's bits is set.  The cycles taken, -1 on the cap,
+ * -2 on a dead slave. */
 static long serve_wait(Hs *h, long max, uint32_t mask, int *by_irq)
 {
     long t0 = h->cyc;
-    uint32_t st = 0, ier = 0, want = (mask & 2 ? 1u : 0u) | (mask & 8 ? 2u : 0u);
-    *by_irq = h->p.irq >= 0 && want && lite_read(h, REG_IER, &ier) == 0 && (ier & 3) == want;
+    uint32_t st = 0, ier = 0, want = 0;
+    int u;
+    for (u = 0; u < 8; u++)
+        if (mask >> (2 * u + 1) & 1)
+            want |= 1u << u;
+    *by_irq = h->p.irq >= 0 && want && lite_read(h, REG_IER, &ier) == 0 && (ier & 0xff) == want;
     while (*by_irq ? !h->p.irq : !(st & mask)) {
         if (h->cyc - t0 > max)
             return -1;
@@ -681,8 +685,9 @@ static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
             fprintf(out, "ok %llu\n", b);
             fwrite(g->data + (a - g->addr), 1, (size_t)b, out);
         }
-    } else if (!strcmp(cmd, "wait") && n == 3 && (b & ~0xaull || !b)) {
-        fprintf(out, "err wait: mask 0x%llx is not STATUS done bits (0x2 unit 0, 0x8 unit 1)\n", b);
+    } else if (!strcmp(cmd, "wait") && n == 3 && (b & ~0xaaaaull || !b)) {
+        fprintf(out, "err wait: mask 0x%llx is not STATUS done bits (bit 2u+1 unit u's, u < 8: "
+                     "0x2 unit 0, 0x8 unit 1, ... 0x8000 unit 7)\n", b);
     } else if (!strcmp(cmd, "wait") && (n == 2 || n == 3)) {
         int by_irq;
         long c = serve_wait(h, (long)a, n == 3 ? (uint32_t)b : 2u, &by_irq);

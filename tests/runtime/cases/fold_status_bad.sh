@@ -2,15 +2,19 @@
 # krt_run_frames (krt_run --in-flight) on a folded plan against a fake
 # server that answers every request of the socket protocol but reads back
 # registers no kiln_regfile gives: what a register reads back is outside
-# input, each bad value one KRT_ line naming it, exit 1.  STATUS all ones
-# (bits beyond 0-3), STATUS 0 after a start (the unit did not start),
-# STATUS busy after a done (no done of a running unit), ERROR bit 31 (a
-# SEGMENT the design does not have), a wait that times out (naming the
-# frame and segment each unit runs), an ERROR at unit 0's done while unit
-# 1 still runs (the call waits for unit 1's done before it returns and says
-# so).  No Verilator build: yolov3-tiny-small
-# folded for Ultra96-V2 as tests/sim/cases/yolov3_tiny_small_fold.sh, only
-# its regmap.json and weights.bin read.
+# input, each bad value one KRT_ line naming it, exit 1.  The plan has 3
+# dataflow segments, each on its own run unit, and the engine's parts on
+# unit 3 (tsconv.unit): kiln_regfile's STATUS has bits 0-7.  STATUS all
+# ones, or unit 0's done with bit 8 (bits beyond 0-7); STATUS 0 after a
+# start, or only unit 0's done at unit 3's start (the unit did not start;
+# the call waits for unit 0's run before it returns); unit 0 busy and idle
+# unit 3's done after a done (no done of a running unit); ERROR bit 31 (a
+# SEGMENT the design does not have); a wait that times out (naming the
+# frame and segment each unit runs); an ERROR at unit 0's done while unit 3
+# still runs (the call waits for unit 3's done and says so).  No Verilator
+# build: yolov3-tiny-small folded for Ultra96-V2 as
+# tests/sim/cases/yolov3_tiny_small_fold.sh, only its regmap.json and
+# weights.bin read.
 . $HERE/lib.sh
 krt_build $TMP/krt_run
 $KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 2 -o $TMP/q.gir > /dev/null
@@ -21,8 +25,9 @@ cat > $TMP/fake.py <<'PY'
 import json, os, socket, sys
 mode, path, regmap = sys.argv[1:4]
 h = int(json.load(open(regmap))["plan_hash"], 16)
-regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "never": 0, "busy": 1,
-        "bit31": 2, "timeout": 1, "drain": 2}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "bit8": 0x102,
+        "never": 0, "unit3": 2, "busy": 0x81, "bit31": 2, "timeout": 1, "drain": 2}[mode],
+        0x08: 0x80000000 if mode == "bit31" else 0}
 log = open(path + ".log", "w")
 s = socket.socket(socket.AF_UNIX)
 s.bind(path + ".tmp")
@@ -34,9 +39,10 @@ for line in f:
     w = line.split()
     log.write(line.decode())
     log.flush()
-    if w[0] == b"wr" and mode == "drain" and int(w[1], 0) == 0 and int(w[2], 0) & 4:
-        # unit 1 started: it stays busy, and the next done of unit 0 reports an error
-        regs[0x04], regs[0x08] = 0x6, 0x2
+    if w[0] == b"wr" and mode == "drain" and int(w[1], 0) == 0 and int(w[2], 0) & 0x10:
+        # unit 3 (CTRL bit4) started: it stays busy, and the next done of unit 0
+        # reports an error
+        regs[0x04], regs[0x08] = 0x42, 0x2
     if w[0] == b"rd":
         f.write(b"ok %d\n" % regs.get(int(w[1], 0), 0))
     elif w[0] == b"put":
@@ -63,13 +69,17 @@ run_bad() {
     cat $TMP/err
     test "$(cat $TMP/err)" = "krt_run: $2"
 }
-run_bad junk "STATUS 0xffffffff after a done: bits beyond kiln_regfile's 0-3 (not this accelerator's register file?)"
+test "$(grep -o '"unit": [0-9]*' $TMP/a/rtl/regmap.json)" = '"unit": 3'
+run_bad junk "STATUS 0xffffffff after a done: bits beyond kiln_regfile's 0-7 (not this accelerator's register file?)"
+run_bad bit8 "STATUS 0x00000102 after a done: bits beyond kiln_regfile's 0-7 (not this accelerator's register file?)"
 run_bad never "frame 0, segment 0: unit 0 did not start (STATUS 0x0)"
-run_bad busy "STATUS 0x00000001 after a done: no done of a running unit (mask 0x2)"
+# unit 3 never shows busy or done: the call waits for unit 0's run of frame 1
+run_bad unit3 "frame 0, segment 3: unit 3 did not start (STATUS 0x2: an accelerator without kiln_regfile's unit 3?); unit 0's run of frame 1, segment 0 ended"
+run_bad busy "STATUS 0x00000081 after a done: no done of a running unit (mask 0x2)"
 run_bad bit31 "frame 0, segment 0: ERROR register 0x80000000 (bit 31: a SEGMENT the design does not have)"
 run_bad timeout "no done within 5 ms (unit 0: frame 0, segment 0; STATUS 0x1, ERROR 0x0)"
-# unit 0's run fails while unit 1's still runs: krt_run_frames waits for
-# unit 1's done (IER and the wait on its bit alone) before it returns
-run_bad drain "frame 1, segment 0: ERROR register 0x00000002 (an AXI error response on w0); unit 1's run of frame 0, segment 3 ended"
-tail -3 $TMP/f.sock.log | tee /dev/stderr | head -2 | tr '\n' '|' | grep -x 'wr 0x1c 0x2|wait 5000 0x8|'
+# unit 0's run fails while unit 3's still runs: krt_run_frames waits for
+# unit 3's done (IER and the wait on its bit alone) before it returns
+run_bad drain "frame 1, segment 0: ERROR register 0x00000002 (an AXI error response on w0); unit 3's run of frame 0, segment 3 ended"
+tail -3 $TMP/f.sock.log | tee /dev/stderr | head -2 | tr '\n' '|' | grep -x 'wr 0x1c 0x8|wait 5000 0x80|'
 
