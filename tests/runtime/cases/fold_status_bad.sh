@@ -26,8 +26,11 @@ import json, os, socket, sys
 mode, path, regmap = sys.argv[1:4]
 h = int(json.load(open(regmap))["plan_hash"], 16)
 regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "bit8": 0x102,
-        "never": 0, "unit3": 2, "busy": 0x81, "bit31": 2, "timeout": 1, "drain": 2}[mode],
-        0x08: 0x80000000 if mode == "bit31" else 0}
+        "never": 0, "unit3": 2, "busy": 0x81, "bit31": 2, "timeout": 1, "drain": 2,
+        "units": 0}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+# mode units: a kiln_regfile of 4 units; unit u's CYCLES reads 100 + u
+regs.update({0x0C: 100, 0x20: 101, 0x24: 102, 0x28: 103})
+busy = [0] * 8
 log = open(path + ".log", "w")
 s = socket.socket(socket.AF_UNIX)
 s.bind(path + ".tmp")
@@ -43,6 +46,13 @@ for line in f:
         # unit 3 (CTRL bit4) started: it stays busy, and the next done of unit 0
         # reports an error
         regs[0x04], regs[0x08] = 0x42, 0x2
+    if w[0] == b"wr" and mode == "units" and int(w[1], 0) == 0:
+        for u in range(8):
+            if int(w[2], 0) & (1 << (u + 1) if u else 1):
+                busy[u], regs[0x04] = 1, regs[0x04] & ~(3 << 2 * u) | 1 << 2 * u
+    if w[0] == b"wait" and mode == "units":  # the first running unit of the mask ends
+        u = min(u for u in range(8) if busy[u] and int(w[2], 0) >> 2 * u + 1 & 1)
+        busy[u], regs[0x04] = 0, regs[0x04] & ~(3 << 2 * u) | 2 << 2 * u
     if w[0] == b"rd":
         f.write(b"ok %d\n" % regs.get(int(w[1], 0), 0))
     elif w[0] == b"put":
@@ -58,11 +68,14 @@ for line in f:
         f.write(b"ok\n")
     f.flush()
 PY
-run_bad() {
+serve() {
     rm -f $TMP/f.sock
     $PYTHON $TMP/fake.py $1 $TMP/f.sock $TMP/a/rtl/regmap.json &
     n=0
     while [ ! -S $TMP/f.sock ]; do sleep 0.1; n=$((n + 1)); [ $n -lt 100 ]; done
+}
+run_bad() {
+    serve $1
     if $TMP/krt_run sim:$TMP/f.sock $TMP/a -i $TMP/in0.bin --frames 3 --in-flight --timeout 5 \
         2> $TMP/err; then exit 1; fi
     wait
@@ -82,4 +95,14 @@ run_bad timeout "no done within 5 ms (unit 0: frame 0, segment 0; STATUS 0x1, ER
 # unit 3's done (IER and the wait on its bit alone) before it returns
 run_bad drain "frame 1, segment 0: ERROR register 0x00000002 (an AXI error response on w0); unit 3's run of frame 0, segment 3 ended"
 tail -3 $TMP/f.sock.log | tee /dev/stderr | head -2 | tr '\n' '|' | grep -x 'wr 0x1c 0x8|wait 5000 0x80|'
-
+# a register file that behaves: the 3 frames run, each dataflow segment on
+# its unit (CTRL bit0, bit2, bit3 with load at its first run), the engine's
+# parts on unit 3 (bit4), IER the running units, the last run's (frame 2,
+# segment 2, unit 2's) CYCLES at 0x24
+serve units
+$TMP/krt_run sim:$TMP/f.sock $TMP/a -i $TMP/in0.bin --frames 3 --in-flight --timeout 5 > $TMP/out
+wait
+grep -x "krt_run: 3 frames, 102 cycles the last, done seen by STATUS" $TMP/out
+test "$(grep '^wr 0x0 ' $TMP/f.sock.log | sort -u | tr '\n' '|')" = \
+    "wr 0x0 0x1|wr 0x0 0x10|wr 0x0 0x3|wr 0x0 0x4|wr 0x0 0x6|wr 0x0 0x8|wr 0x0 0xa|"
+grep -qx 'wr 0x1c 0x9' $TMP/f.sock.log
