@@ -11,7 +11,8 @@
 # unit 3's done after a done (no done of a running unit); ERROR bit 31 (a
 # SEGMENT the design does not have); a wait that times out (naming the
 # frame and segment each unit runs); an ERROR at unit 0's done while unit 3
-# still runs (the call waits for unit 3's done and says so).  No Verilator
+# still runs (the call waits for unit 3's done and says so); and a fake
+# register file of 4 units that behaves, the 3 frames ending.  No Verilator
 # build: yolov3-tiny-small folded for Ultra96-V2 as
 # tests/sim/cases/yolov3_tiny_small_fold.sh, only its regmap.json and
 # weights.bin read.
