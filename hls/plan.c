@@ -466,9 +466,10 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
-    HlsPlanOptions dflt = {0}, fo;
+    HlsPlanOptions dflt = {0}, fo, nb;
     HlsPlan *best = NULL, *none = NULL;
-    GirError e2;
+    GirError e2, ebound;
+    int none_misses = 0; /* the plan without a fold misses --max-latency-ms */
     char **specs = NULL;
     int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2;
     char why[200];
@@ -481,6 +482,15 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     is_auto = !strcmp(o->fold, "auto");
     if (is_auto) {
         none = plan_build_clk(g, b, o, 0, 1, 0, e);
+        if (!none && o->max_latency_ms > 0) {
+            /* it misses the bound: a fold may meet it; the plan without the
+             * bound is the fallback's figures, and every fold is a candidate */
+            ebound = *e;
+            nb = *o;
+            nb.max_latency_ms = 0;
+            none = plan_build_clk(g, b, &nb, 0, 1, 0, e);
+            none_misses = none != NULL;
+        }
         if (!none)
             return NULL;
         /* the sets, nested from the smallest map up; each engine size of
@@ -513,7 +523,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             /* auto: against the plan without a fold too; a named set once
              * one size has a plan (a failure before that names the cause) */
-            if ((is_auto || best) && !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none))
+            if ((is_auto || best) &&
+                !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none_misses ? NULL : none))
                 continue;
             searched++;
             q = plan_build_clk(g, b, &fo, fold_sizes[sz][0], fold_sizes[sz][1], lb, &e2);
@@ -542,11 +553,17 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         free(specs[si]);
     free(specs);
     if (is_auto) {
-        if (best && plan_better(best, none)) {
+        if (none_misses && !best) { /* nothing meets the bound: the first message */
+            *e = ebound;
+            hls_plan_free(none);
+            return NULL;
+        }
+        if (best && (none_misses || plan_better(best, none))) {
             size_t n = strlen(best->fold.why);
             snprintf(best->fold.why + n, sizeof best->fold.why - n,
-                     " against %.1f without a shared engine (%d sets, %d set x size "
-                     "searches)", none->fps, nspec, searched);
+                     " against %.1f without a shared engine%s (%d sets, %d set x size "
+                     "searches)", none->fps, none_misses ? " (over --max-latency-ms)" : "",
+                     nspec, searched);
             hls_plan_free(none);
             return best;
         }

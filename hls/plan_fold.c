@@ -505,6 +505,12 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirErr
     free(map);
     free(phase);
     free(oseg);
+    /* kiln_regfile has a run unit per dataflow segment and the engine's */
+    if (p->nsegment + 1 > KILN_SCHED_UNITS)
+        return gir_error_at(e, gir_loc_none(),
+                            "--fold %s leaves %d dataflow segments: a folded design runs at most "
+                            "%d (a run unit each, and one for the shared engine)",
+                            spec, p->nsegment, KILN_SCHED_UNITS - 1);
     if (fold_size(p, pe, pp, mem, e) < 0)
         return -1;
     return n;
@@ -519,8 +525,10 @@ void hls_fold_eval(HlsPlan *p)
     p->macs += p->fold.macs;
 }
 
-/* kiln_regfile runs the dataflow's segments on unit 0 and the engine's
- * parts on unit 1, at the same time: the host runs the frames as
+/* kiln_regfile runs each dataflow segment on a unit of its own (segment k
+ * on unit k) and the engine's parts on unit nsegment, all at the same
+ * time: segments of different frames overlap as the dataflow's stages do,
+ * on hardware of their own.  The host runs the frames as
  * host-runtime/kiln_sched.h says, every run a start of one frame (a
  * dataflow segment's one-frame run, hls_segment_latency; a part's cycles),
  * with 1 to KILN_SCHED_FLIGHT frames in flight, in steps or as the dones
@@ -547,7 +555,7 @@ void hls_fold_finish(HlsPlan *p)
         gir_die("out of memory");
     p->fold.sequential = 0;
     for (i = 0; i < n; i++) {
-        unit[i] = p->fold.order[i] >= p->nsegment;
+        unit[i] = p->fold.order[i] >= p->nsegment ? p->nsegment : p->fold.order[i];
         dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
         p->fold.sequential += dur[i];
     }

@@ -71,16 +71,19 @@ void rtl_emit_regmap_h(Gen *G, FILE *f)
             model, p->board.name, G->c.rf_perf, G->hash, G->c.rf_addr_w, p->nsegment, p->nstage,
             G->c.nch, G->c.nin,
             G->c.nout, HLS_HW_ERR_SEGMENT);
-    if (G->c.ts >= 0)
+    if (G->c.ts >= 0) /* a run unit per dataflow segment, then the engine's */
         fprintf(f, "#define KILN_TSCONV_SEGMENT %d /* SEGMENT that runs the shared conv engine "
                    "(regmap.json tsconv) */\n"
-                   "#define KILN_CTRL_UNIT1  0x4u  /* CTRL bit2: unit 1 runs an engine part beside "
-                   "unit 0 */\n"
-                   "#define KILN_STATUS_BUSY1 0x4u /* STATUS bit2: unit 1 busy; bit3 done */\n"
-                   "#define KILN_STATUS_DONE1 0x8u\n"
-                   "#define KILN_REG_CYCLES1 0x20u /* R: unit 1's cycles from start to done; "
-                   "IER bit1: its done raises irq */\n\n",
-                G->c.ch[G->c.ts].seg);
+                   "#define KILN_N_UNITS     %d /* run units: segment k on unit k, the engine's "
+                   "parts on unit KILN_TSCONV_SEGMENT */\n"
+                   "#define KILN_CTRL_UNIT(u) ((u) ? 1u << ((u) + 1) : 1u) /* CTRL: unit u's start "
+                   "*/\n"
+                   "#define KILN_STATUS_BUSY(u) (1u << (2 * (u))) /* STATUS: unit u busy; the bit "
+                   "above it done */\n"
+                   "#define KILN_STATUS_DONE(u) (2u << (2 * (u)))\n"
+                   "#define KILN_REG_CYCLES_U(u) ((u) ? 0x20u + 4u * ((u) - 1u) : 0x0Cu) /* R: unit "
+                   "u's cycles from start to done; IER bit u: its done raises irq */\n\n",
+                G->c.ch[G->c.ts].seg, G->c.ch[G->c.ts].seg + 1);
     for (i = 0; i < G->c.nch; i++) {
         const HlsChan *c = &G->c.ch[i];
         rtl_upper(c->name, up, sizeof up);
@@ -112,16 +115,20 @@ static const RtlReg fixed_regs[] = {
 RtlReg *rtl_registers(const Gen *G, int *n)
 {
     int nfix = (int)(sizeof fixed_regs / sizeof fixed_regs[0]), i, k;
-    RtlReg *v = malloc((size_t)(nfix + 1 + 2 * G->c.nch) * sizeof *v);
+    RtlReg *v = malloc((size_t)(nfix + 8 + 2 * G->c.nch) * sizeof *v);
     char up[32];
     if (!v)
         gir_die("out of memory");
     memcpy(v, fixed_regs, sizeof fixed_regs);
     k = nfix;
-    if (G->c.ts >= 0) { /* kiln_regfile UNITS 2: unit 1's CYCLES after IER */
-        memmove(v + 9, v + 8, (size_t)(nfix - 8) * sizeof *v);
-        v[8] = (RtlReg){"CYCLES1", 32, "r"};
-        k++;
+    if (G->c.ts >= 0) { /* kiln_regfile UNITS n + 1: units 1 .. n's CYCLES after IER */
+        int nu = G->c.ch[G->c.ts].seg + 1, u;
+        memmove(v + 8 + nu - 1, v + 8, (size_t)(nfix - 8) * sizeof *v);
+        for (u = 1; u < nu; u++) {
+            v[7 + u] = (RtlReg){"", 32 + 4 * (u - 1), "r"};
+            snprintf(v[7 + u].name, sizeof v[7 + u].name, "CYCLES%d", u);
+        }
+        k += nu - 1;
     }
     for (i = 0; i < G->c.nch; i++) {
         if (G->c.ch[i].src >= 0 || (G->c.ch[i].ts && i != G->c.ts))

@@ -247,11 +247,20 @@ static void emit_ports(const Gen *G, FILE *f)
 
 /* ---- run control ----------------------------------------------------------- */
 
+/* The run units of a folded top (kiln_regfile UNITS): unit 0 runs the
+ * segment SEGMENT selects (any, as in every top), unit k (0 < k < nd) runs
+ * dataflow segment k, unit nd the engine's part SEGMENT selects; 0 in a top
+ * without the engine (one unit). */
+static int fold_units(const Gen *G)
+{
+    return G->c.ts >= 0 ? G->c.ch[G->c.ts].seg + 1 : 0;
+}
+
 /* The register file's nets, the segment decode and seg_done. */
 static void emit_segments(const Gen *G, const Top *T)
 {
     const HlsPlan *p = G->p;
-    int i, seg;
+    int i, seg, k, nu = fold_units(G), nd = nu - 1;
     fprintf(T->d, "    wire                  rf_start;\n    wire                  rf_load;\n"
                   "    wire                  rf_done;\n    wire [31:0]           rf_err;\n"
                   "    wire [31:0]           rf_frames;\n    wire [%d:0]          rf_perf;\n"
@@ -261,43 +270,62 @@ static void emit_segments(const Gen *G, const Top *T)
             64 * p->nstage - 1);
     fprintf(T->u, "    wire                  rf_busy;\n    wire [%d:0]          rf_cfg;\n",
             32 * G->c.ncfg - 1);
-    if (G->c.ts >= 0) /* the shared engine's run unit (kiln_regfile UNITS 2) */
-        fprintf(T->d, "    wire                  rf_start1;\n    wire                  rf_done1;\n"
-                      "    reg                   run1;\n");
-    if (G->c.ts >= 0)
-        fprintf(T->u, "    wire                  rf_busy1;\n");
-    fprintf(T->b, "    // run control: SEGMENT (CFG0) selects the segment a start runs\n"
+    for (k = 1; k < nd; k++) { /* a unit per dataflow segment past the first */
+        fprintf(T->d, "    wire                  rf_start_s%d;\n    wire                  rf_done_s%d;\n"
+                      "    reg                   run_s%d;\n", k, k, k);
+        fprintf(T->u, "    wire                  rf_busy_s%d;\n", k);
+    }
+    if (nu) { /* the shared engine's run unit */
+        fprintf(T->d, "    wire                  rf_start_e;\n    wire                  rf_done_e;\n"
+                      "    reg                   run_e;\n");
+        fprintf(T->u, "    wire                  rf_busy_e;\n");
+    }
+    fprintf(T->b, "    // run control: SEGMENT (CFG0) selects the segment a start of unit 0 runs\n"
                   "    assign rf_frames = rf_cfg[63:32];\n");
+    if (nd > 1)
+        fprintf(T->b, "    // unit k (CTRL bit k+1) runs dataflow segment k, 0 < k < %d, beside the\n"
+                      "    // other units\n", nd);
     for (seg = 0; seg < G->c.nsel; seg++) {
         fprintf(T->d, "    wire                  seg%d_go;\n", seg);
-        fprintf(T->b, "    assign seg%d_go = rf_start && rf_cfg[31:0] == 32'd%d;\n", seg, seg);
+        fprintf(T->b, "    assign seg%d_go = (rf_start && rf_cfg[31:0] == 32'd%d)%s", seg, seg,
+                seg > 0 && seg < nd ? "" : ";\n");
+        if (seg > 0 && seg < nd)
+            fprintf(T->b, " || rf_start_s%d;\n", seg);
     }
     fprintf(T->b, "    // done when every output channel of the segment is done (one cycle after\n"
                   "    // the start, when the channels' done flags have been cleared; an engine\n"
-                  "    // part's: the engine's writes)\n"
-                  "    assign seg_done = ");
-    for (seg = 0; seg < G->c.nsel; seg++) {
-        int first = 1;
-        fprintf(T->b, "run_seg == 32'd%d ? (", seg);
-        for (i = 0; i < G->c.nch; i++)
-            if (G->c.ch[i].kind == HLS_CH_OUT &&
-                (G->c.ch[i].seg == seg || (G->c.ch[i].ts && seg >= G->c.ch[i].seg))) {
-                fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
-                first = 0;
-            }
-        fprintf(T->b, "%s) :\n                      ", first ? "1'b1" : "");
+                  "    // part's: the engine's writes)\n");
+    for (seg = -1; seg < nd || seg < 0; seg = seg < 0 ? 1 : seg + 1) {
+        /* seg -1: unit 0's, the segment run_seg says; else unit seg's */
+        int lo = seg < 0 ? 0 : seg, hi = seg < 0 ? G->c.nsel : seg + 1;
+        if (seg < 0)
+            fprintf(T->b, "    assign seg_done = ");
+        else
+            fprintf(T->b, "    assign rf_done_s%d = run_s%d && (", seg, seg);
+        for (k = lo; k < hi; k++) {
+            int first = 1;
+            if (seg < 0)
+                fprintf(T->b, "run_seg == 32'd%d ? (", k);
+            for (i = 0; i < G->c.nch; i++)
+                if (G->c.ch[i].kind == HLS_CH_OUT &&
+                    (G->c.ch[i].seg == k || (G->c.ch[i].ts && k >= G->c.ch[i].seg))) {
+                    fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
+                    first = 0;
+                }
+            fprintf(T->b, "%s)%s", first ? "1'b1" : "", seg < 0 ? " :\n                      " : "");
+        }
+        fprintf(T->b, "%s;\n", seg < 0 ? "1'b1" : "");
     }
-    fprintf(T->b, "1'b1;\n");
-    if (G->c.ts >= 0)
-        fprintf(T->b, "    // unit 1 (CTRL bit2) runs an engine part (SEGMENT = a part's) beside unit\n"
-                      "    // 0's dataflow segment; done with the engine's writes\n"
-                      "    assign rf_done1 = run1 && ch_ts2_done;\n");
+    if (nu)
+        fprintf(T->b, "    // unit %d (CTRL bit%d) runs an engine part (SEGMENT = a part's) beside the\n"
+                      "    // dataflow's units; done with the engine's writes\n"
+                      "    assign rf_done_e = run_e && ch_ts2_done;\n", nd, nd + 1);
 }
 
 /* The run flag, the cycle counter and the ERROR bits. */
 static void emit_run(const Gen *G, const Top *T)
 {
-    int i, k;
+    int i, k, nu = fold_units(G), nd = nu - 1;
     fprintf(T->b, "    assign rf_done = run && seg_done;\n"
                   "    // cycle of the run: 0 at the start pulse\n"
                   "    assign now = rf_start ? 32'd0 : cyc;\n"
@@ -306,15 +334,24 @@ static void emit_run(const Gen *G, const Top *T)
                   "        end else begin\n            run <= rf_start || (run && !seg_done);\n"
                   "            cyc <= now + 32'd1;\n        end\n"
                   "        if (rf_start)\n            run_seg <= rf_cfg[31:0];\n    end\n");
-    if (G->c.ts >= 0) {
-        const HlsChan *t = &G->c.ch[G->c.ts];
-        fprintf(T->b, "    always @(posedge clk) begin\n        if (rst)\n            run1 <= 1'b0;\n"
-                      "        else\n            run1 <= rf_start1 || (run1 && !ch_ts2_done);\n"
+    for (k = 0; k < nd; k++) /* each dataflow segment's cycle, 0 at its start (PERF) */
+        fprintf(T->d, "    reg  [31:0]           sgc%d;\n    wire [31:0]           now_s%d;\n", k, k);
+    for (k = 0; k < nd; k++)
+        fprintf(T->b, "    assign now_s%d = seg%d_go ? 32'd0 : sgc%d;\n"
+                      "    always @(posedge clk)\n        sgc%d <= rst ? 32'd0 : now_s%d + 32'd1;\n",
+                k, k, k, k, k);
+    for (k = 1; k < nd; k++)
+        fprintf(T->b, "    always @(posedge clk) begin\n        if (rst)\n            run_s%d <= 1'b0;\n"
+                      "        else\n            run_s%d <= rf_start_s%d || (run_s%d && !rf_done_s%d);\n"
+                      "    end\n", k, k, k, k, k);
+    if (nu) {
+        fprintf(T->b, "    always @(posedge clk) begin\n        if (rst)\n            run_e <= 1'b0;\n"
+                      "        else\n            run_e <= rf_start_e || (run_e && !ch_ts2_done);\n"
                       "    end\n");
         fprintf(T->b, "    assign rf_err[%d] = (rf_start && rf_cfg[31:0] >= 32'd%d) ||\n"
-                      "                       (rf_start1 && (rf_cfg[31:0] < 32'd%d || "
+                      "                       (rf_start_e && (rf_cfg[31:0] < 32'd%d || "
                       "rf_cfg[31:0] >= 32'd%d));\n",
-                HLS_HW_ERR_SEGMENT, G->c.nsel, t->seg, G->c.nsel);
+                HLS_HW_ERR_SEGMENT, G->c.nsel, nd, G->c.nsel);
     } else {
         fprintf(T->b, "    assign rf_err[%d] = rf_start && rf_cfg[31:0] >= 32'd%d;\n",
                 HLS_HW_ERR_SEGMENT, G->c.nsel);
@@ -491,25 +528,32 @@ static void emit_engine(Gen *G, const Top *T, int i)
 
 /* Stage i's PERF counter: the cycle of the last output beat of the first
  * and the last frame (beats per frame). */
-static void emit_perf(const Top *T, int i, int64_t beats)
+static void emit_perf(const Gen *G, const Top *T, int i, int64_t beats)
 {
+    /* in a folded top each dataflow segment its own start and cycle (its
+     * unit runs beside the others) */
+    int seg = G->p->stages[i].segment, own = fold_units(G) > 0;
+    char go[32], now[32];
+    snprintf(go, sizeof go, own ? "seg%d_go" : "rf_start", seg);
+    snprintf(now, sizeof now, own ? "now_s%d" : "now", seg);
     fprintf(T->d, "    reg  [31:0]           pf%d_n;\n    reg                   pf%d_f;\n"
                   "    reg  [31:0]           pf%d_a;\n    reg  [31:0]           pf%d_b;\n",
             i, i, i, i);
     fprintf(T->b,
             "    always @(posedge clk) begin\n"
-            "        if (rst || rf_start) begin\n"
+            "        if (rst || %s) begin\n"
             "            pf%d_n <= 32'd0;\n            pf%d_f <= 1'b0;\n"
             "            pf%d_a <= 32'd0;\n            pf%d_b <= 32'd0;\n"
             "        end else if (s%d_o_tvalid && s%d_o_tready) begin\n"
             "            if (pf%d_n == 32'd%" PRId64 ") begin // beats per frame - 1\n"
             "                pf%d_n <= 32'd0;\n                pf%d_f <= 1'b1;\n"
-            "                if (!pf%d_f)\n                    pf%d_a <= now;\n"
-            "                pf%d_b <= now;\n"
+            "                if (!pf%d_f)\n                    pf%d_a <= %s;\n"
+            "                pf%d_b <= %s;\n"
             "            end else begin\n                pf%d_n <= pf%d_n + 32'd1;\n"
             "            end\n        end\n    end\n"
             "    assign rf_perf[%d:%d] = {pf%d_b, pf%d_a};\n\n",
-            i, i, i, i, i, i, i, beats - 1, i, i, i, i, i, i, i, 64 * i + 63, 64 * i, i, i);
+            go, i, i, i, i, i, i, i, beats - 1, i, i, i, i, now, i, now, i, i, 64 * i + 63, 64 * i,
+            i, i);
 }
 
 /* ---- a stage's consumers --------------------------------------------------- */
@@ -666,21 +710,32 @@ static unsigned stage_templates(HlsStageKind k)
 static void emit_regfile(const Gen *G, const Top *T)
 {
     const AxiSig *a;
-    int two = G->c.ts >= 0; /* the shared engine: a second run unit */
+    int nu = fold_units(G), k;
+    char units[24] = "";
+    if (nu) /* the shared engine: a run unit per dataflow segment and the engine's */
+        snprintf(units, sizeof units, "        .UNITS(%d),\n", nu);
     fprintf(T->b, "    kiln_regfile #(\n%s        .N_CFG(%d),\n        .PLAN_HASH(64'h%016" PRIx64
                   "),\n        .ADDR_W(%d),\n        .N_PERF(%d)",
-            two ? "        .UNITS(2),\n" : "", G->c.ncfg, G->hash, G->c.rf_addr_w, G->p->nstage);
+            units, G->c.ncfg, G->hash, G->c.rf_addr_w, G->p->nstage);
     if (G->c.rf_perf != HLS_HW_RF_PERF) /* the least map: the template's default */
         fprintf(T->b, ",\n        .PERF_BASE('h%X)", G->c.rf_perf);
     fprintf(T->b, "\n    ) u_regfile (\n        .clk(clk),\n        .rst(rst),\n");
     for (a = axil_sigs; a->sig; a++)
         fprintf(T->b, "        .s_axil_%s(s_axil_%s),\n", a->sig, a->sig);
-    if (two)
-        fprintf(T->b, "        .start({rf_start1, rf_start}),\n        .busy({rf_busy1, rf_busy}),\n"
-                      "        .done_in({rf_done1, rf_done}),\n");
-    else
+    if (nu) {
+        static const char *const what[] = {"start", "busy", "done", NULL};
+        static const char *const port[] = {"start", "busy", "done_in", NULL};
+        int w;
+        for (w = 0; what[w]; w++) {
+            fprintf(T->b, "        .%s({rf_%s_e", port[w], what[w]);
+            for (k = nu - 2; k >= 1; k--)
+                fprintf(T->b, ", rf_%s_s%d", what[w], k);
+            fprintf(T->b, ", rf_%s}),\n", what[w]);
+        }
+    } else {
         fprintf(T->b, "        .start(rf_start),\n        .busy(rf_busy),\n"
                       "        .done_in(rf_done),\n");
+    }
     fprintf(T->b, "        .err_in(rf_err),\n        .cfg(rf_cfg),\n        .load(rf_load),\n"
                   "        .perf(rf_perf),\n        .irq(irq)\n    );\n");
 }
@@ -706,7 +761,7 @@ void rtl_emit_top(Gen *G, FILE *f)
     for (i = 0; i < p->nstage; i++) {
         const HlsStage *s = &p->stages[i];
         emit_engine(G, &T, i);
-        emit_perf(&T, i, s->oh * s->ow * hls_cdiv(s->cout, hls_out_lanes(s)));
+        emit_perf(G, &T, i, s->oh * s->ow * hls_cdiv(s->cout, hls_out_lanes(s)));
         emit_consumers(G, &T, i);
         G->need |= stage_templates(s->kind);
     }

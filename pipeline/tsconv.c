@@ -7,8 +7,10 @@
  * The engine runs in parts (hls/plan_fold.c): a start with SEGMENT = the
  * plan's segment count + j runs part j, its range of the table, FRAMES
  * times, layer after layer: a start of unit 0 (CTRL bit0, as a dataflow
- * segment's) or of unit 1 (CTRL bit2: kiln_regfile UNITS 2), which runs it
- * beside unit 0's dataflow segment (STATUS bits 2-3, CYCLES1).  Its three masters are the channels
+ * segment's) or of the engine's unit (unit n, n the plan's segment count:
+ * kiln_regfile UNITS n + 1, CTRL bit n+1, STATUS bits 2n and 2n+1, CYCLES
+ * at 0x20 + 4(n-1)), which runs it beside the dataflow segments' units
+ * (segment k on unit k).  Its three masters are the channels
  * ts0 (descriptors, then each layer's weights), ts1 (input maps), ts2
  * (output maps); TS0_BASE_LO/HI hold the table's DDR address.  The table
  * in weights.bin holds map addresses as offsets into the map region (words
@@ -179,13 +181,13 @@ void rtl_ts_json(const Gen *G, FILE *f)
     if (rtl_ts_maps(G, &m, &e) < 0) /* rtl_write's check said so already */
         gir_die("rtl: %s", e.msg);
     fprintf(f,
-            ",\n  \"tsconv\": {\"segment\": %d, \"unit\": 1, \"frames_in_flight\": %d, "
+            ",\n  \"tsconv\": {\"segment\": %d, \"unit\": %d, \"frames_in_flight\": %d, "
             "\"steps\": %s, \"layers\": %d, \"lanes\": %d, \"data_w\": %d, "
             "\"table_offset\": %" PRId64 ", \"bytes\": %" PRId64 ", \"maps_bytes\": %" PRId64
             ", \"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\", \"cycles\": %" PRId64 ",\n"
             "    \"relocate\": \"descriptor words 4-5 (input) and 8-9 (output) + the map region's "
             "address, words 6-7 (weights) + weights.bin's address\",\n    \"descriptors\": [",
-            t->seg, p->fold.flight, p->fold.steps ? "true" : "false", p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
+            t->seg, t->seg, p->fold.flight, p->fold.steps ? "true" : "false", p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
             HLS_HW_RF_CFG + 4 * t->cfg, HLS_HW_RF_CFG + 4 * (t->cfg + 1), p->fold.cycles);
     for (i = 0; i < p->fold.n; i++) {
         rtl_safe_name(p->fold.layers[i].node, name, sizeof name);
@@ -242,12 +244,12 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
                "    wire [15:0]           ts_count;\n", HLS_HW_ADDR_W - 1);
     fprintf(b, "    // the time-shared conv engine: %d folded layers in %d parts; a start with\n"
                "    // SEGMENT = %d + j runs part j, its table range (TS0_BASE + 128 * first,\n"
-               "    // count descriptors) FRAMES times; unit 1's start beside unit 0's\n"
+               "    // count descriptors) FRAMES times; the engine's unit beside the others\n"
                "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n    assign ts_go = ",
             p->fold.n, p->fold.npart, t->seg);
     for (j = 0; j < p->fold.npart; j++)
         fprintf(b, "%sseg%d_go", j ? " | " : "", p->fold.parts[j].seg);
-    fprintf(b, " |\n                   (rf_start1 && rf_cfg[31:0] >= 32'd%d && rf_cfg[31:0] < "
+    fprintf(b, " |\n                   (rf_start_e && rf_cfg[31:0] >= 32'd%d && rf_cfg[31:0] < "
                "32'd%d);\n    assign ts_first = ", t->seg, G->c.nsel);
     for (j = 0; j < p->fold.npart; j++)
         fprintf(b, "rf_cfg[31:0] == 32'd%d ? %d'd%d :\n                      ",

@@ -2,19 +2,21 @@
 //
 // Register map (byte addresses, 32-bit registers):
 //   0x00 CTRL      W: bit0 = start (ignored while busy), bit1 = load (the
-//                  value goes out on load with the start pulse), bit2 =
-//                  start of unit 1 (UNITS 2; ignored while unit 1 is busy;
-//                  bits 0 and 2 together start both).  Reads 0.
+//                  value goes out on load with the start pulses of that
+//                  write), bit u+1 = start of unit u, 1 <= u < UNITS
+//                  (ignored while unit u is busy; bits set together start
+//                  their units in the same cycle).  Reads 0.
 //   0x04 STATUS    R: bit0 busy, bit1 done (set by done_in, cleared by start);
-//                  UNITS 2: bit2 busy, bit3 done of unit 1
+//                  bits 2u and 2u+1 the busy and done of unit u
 //   0x08 ERROR     R: sticky OR of err_in; W: write-one-to-clear
 //   0x0C CYCLES    R: cycles counted while busy (cleared by start)
 //   0x10 HASH_LO   R: PLAN_HASH[31:0]
 //   0x14 HASH_HI   R: PLAN_HASH[63:32]
 //   0x18 NCFG      R: N_CFG
-//   0x1C IER       R/W: bit0 = interrupt enable (0 after reset); UNITS 2:
-//                  bit1 = unit 1's done raises irq too
-//   0x20 CYCLES1   R: UNITS 2: unit 1's CYCLES (reads 0 at UNITS 1)
+//   0x1C IER       R/W: bit0 = interrupt enable (0 after reset); bit u =
+//                  unit u's done raises irq too
+//   0x20 + 4*(u-1) CYCLES of unit u, 1 <= u < UNITS (R; 0x20 reads 0 at
+//                  UNITS 1)
 //   0x40 + 4*i     CFG[i], i < N_CFG: read/write (byte strobes honoured)
 //   PERF_BASE + 4*j PERF word j, j < 2*N_PERF: R, perf[32*j +: 32]
 //   other          reads 0, writes ignored (OKAY response)
@@ -25,12 +27,12 @@
 //             done_in (pulse: the frame finished), one bit each a unit
 //             (bit u: unit u); err_in (error bits, ORed in while high); cfg
 //             (N_CFG registers, CFG[i] at [32*i +: 32], shared: a unit
-//             samples what it needs at its start); load (CTRL bit1 of unit
-//             0's last start, held); perf (2*N_PERF read-only words from
+//             samples what it needs at its start); load (CTRL bit1 of the last
+//             CTRL write, held: what its start pulses go out with); perf (2*N_PERF read-only words from
 //             the design); irq (level, active high: STATUS.done & IER.bit0,
-//             or unit 1's done & IER.bit1, so a start clears it).
-// Parameters: UNITS (1, or 2: two run units, each its own start, busy,
-//             done and cycle counter, running at the same time),
+//             or unit u's done & IER bit u, so a start clears it).
+// Parameters: UNITS (1 .. 8 run units, each its own start, busy, done and
+//             cycle counter, running at the same time),
 //             N_CFG (1 .. (PERF_BASE - 0x40) / 4), PLAN_HASH (64 bits),
 //             ADDR_W (12..16, PERF_BASE + 8*N_PERF <= 2^ADDR_W), N_PERF
 //             (>= 1), PERF_BASE (a multiple of 0x200).  Addresses compare
@@ -142,8 +144,9 @@ module kiln_regfile #(
                 b_v <= 1'b0;
             end
             start0 <= start_w;
-            if (start_w) begin
+            if (do_w && wa == A_CTRL && w_s[0])
                 load <= w_d[1];
+            if (start_w) begin
                 busy0 <= 1'b1;
                 done <= 1'b0;
                 cycles <= 32'd0;
@@ -163,52 +166,61 @@ module kiln_regfile #(
     assign start[0] = start0;
     assign busy[0] = busy0;
 
-    // unit 1: CTRL bit2 starts it, STATUS bits 2 and 3, CYCLES1, IER bit1
-    wire [1:0]  st1;      // {done, busy} of unit 1 (0 at UNITS 1)
-    wire [31:0] cycles1;  // unit 1's cycles (0 at UNITS 1)
-    wire        irq1;     // unit 1's done & IER bit1
-    wire        ier1r;    // IER bit1 (0 at UNITS 1)
+    // units 1 .. UNITS-1: CTRL bit u+1 starts unit u, STATUS bits 2u (busy)
+    // and 2u+1 (done), CYCLES of unit u at 0x20 + 4*(u-1), IER bit u
+    localparam integer NU = UNITS > 1 ? UNITS - 1 : 1;
+    wire [2*NU-1:0]  stu;     // {done, busy} of units 1 .. UNITS-1
+    wire [32*NU-1:0] cycu;    // their cycles
+    wire [NU-1:0]    irqu;    // their done & IER bit
+    wire [NU-1:0]    ieru;    // their IER bits
+    genvar gu;
     generate
-        if (UNITS > 1) begin : g_u1
-            reg        start1, busy1, done1, ier1;
-            reg [31:0] cyc1;
-            wire go1 = do_w && wa == A_CTRL && w_s[0] && w_d[2] && !busy1;
-            always @(posedge clk) begin
-                if (rst) begin
-                    start1 <= 1'b0; busy1 <= 1'b0; done1 <= 1'b0; ier1 <= 1'b0;
-                    cyc1 <= 32'd0;
-                end else begin
-                    start1 <= go1;
-                    if (go1) begin
-                        busy1 <= 1'b1;
-                        done1 <= 1'b0;
-                        cyc1 <= 32'd0;
-                    end else if (busy1) begin
-                        cyc1 <= cyc1 + 32'd1;
-                        if (done_in[1]) begin
-                            busy1 <= 1'b0;
-                            done1 <= 1'b1;
+        if (UNITS > 1) begin : g_units
+            for (gu = 1; gu < UNITS; gu = gu + 1) begin : g_u
+                reg        st_r, busy_r, done_r, ier_r;
+                reg [31:0] cyc_r;
+                wire go = do_w && wa == A_CTRL && w_s[(gu + 1) / 8] && w_d[gu + 1] && !busy_r;
+                always @(posedge clk) begin
+                    if (rst) begin
+                        st_r <= 1'b0; busy_r <= 1'b0; done_r <= 1'b0; ier_r <= 1'b0;
+                        cyc_r <= 32'd0;
+                    end else begin
+                        st_r <= go;
+                        if (go) begin
+                            busy_r <= 1'b1;
+                            done_r <= 1'b0;
+                            cyc_r <= 32'd0;
+                        end else if (busy_r) begin
+                            cyc_r <= cyc_r + 32'd1;
+                            if (done_in[gu]) begin
+                                busy_r <= 1'b0;
+                                done_r <= 1'b1;
+                            end
                         end
+                        if (do_w && wa == A_IER && w_s[gu / 8])
+                            ier_r <= w_d[gu];
                     end
-                    if (do_w && wa == A_IER && w_s[0])
-                        ier1 <= w_d[1];
                 end
+                assign start[gu] = st_r;
+                assign busy[gu] = busy_r;
+                assign stu[2*(gu-1) +: 2] = {done_r, busy_r};
+                assign cycu[32*(gu-1) +: 32] = cyc_r;
+                assign irqu[gu-1] = done_r & ier_r;
+                assign ieru[gu-1] = ier_r;
             end
-            assign start[1] = start1;
-            assign busy[1] = busy1;
-            assign st1 = {done1, busy1};
-            assign cycles1 = cyc1;
-            assign irq1 = done1 & ier1;
-            assign ier1r = ier1;
-        end else begin : g_u0
-            assign st1 = 2'b00;
-            assign cycles1 = 32'd0;
-            assign irq1 = 1'b0;
-            assign ier1r = 1'b0;
+        end else begin : g_one
+            assign stu = 2'b00;
+            assign cycu = 32'd0;
+            assign irqu = 1'b0;
+            assign ieru = 1'b0;
         end
     endgenerate
 
-    assign irq = (done & ier) | irq1;
+    // the STATUS and IER words
+    wire [31:0] status_w = {{(32 - 2 * NU - 2){1'b0}}, stu, done, busy0};
+    wire [31:0] ier_w = {{(31 - NU){1'b0}}, ieru, ier};
+
+    assign irq = (done & ier) | (|irqu);
 
     // one register per CFG word (an array indexed by wi would make synthesis
     // keep 2^NW words)
@@ -229,7 +241,7 @@ module kiln_regfile #(
     endgenerate
 
     // ---- read channel ----
-    wire unused_ok = &{1'b0, wi, ri, wa, ra};
+    wire unused_ok = &{1'b0, wi, ri, wa, ra, cu};
     reg        r_v;
     reg [31:0] r_d;
     assign s_axil_arready = !r_v;
@@ -241,6 +253,14 @@ module kiln_regfile #(
     wire [ADDR_W-1:0] pi = (ra - A_PERF) >> 2;
     wire is_cfg_r  = ra >= A_CFG && ra < A_PERF && ri < NCFGA;
     wire is_perf_r = ra >= A_PERF && pi < NPERFA;
+    // CYCLES of units 1 .. UNITS-1: words from A_CYCLES1, padded to a power
+    // of two as the arrays below
+    localparam [31:0] NU32 = NU;
+    localparam [ADDR_W-1:0] NUA = NU32[ADDR_W-1:0];
+    localparam CB = NU > 1 ? $clog2(NU) : 1;
+    wire [ADDR_W-1:0] cu = (ra - A_CYCLES1) >> 2;
+    wire is_cyc_r = UNITS > 1 && ra >= A_CYCLES1 && cu < NUA;
+    wire [31:0] cyword [0:(1 << CB) - 1];
     // read muxes: word arrays padded to a power of two, indexed by the low
     // address bits (the is_*_r range checks cover the padding)
     localparam PW = $clog2(2 * N_PERF);
@@ -249,6 +269,13 @@ module kiln_regfile #(
     wire [31:0] pword [0:(1 << PB) - 1];
     genvar gr;
     generate
+        for (gr = 0; gr < (1 << CB); gr = gr + 1) begin : g_cy
+            if (gr < NU) begin : g_u
+                assign cyword[gr] = cycu[32*gr +: 32];
+            end else begin : g_z
+                assign cyword[gr] = 32'd0;
+            end
+        end
         for (gr = 0; gr < (1 << NW); gr = gr + 1) begin : g_cw
             if (gr < N_CFG) begin : g_u
                 assign cword[gr] = cfg[32*gr +: 32];
@@ -266,18 +293,18 @@ module kiln_regfile #(
     endgenerate
     wire [31:0] cmux = cword[ri[NW-1:0]];
     wire [31:0] pmux = pword[pi[PB-1:0]];
+    wire [31:0] cycmux = cyword[cu[CB-1:0]];
     reg [31:0] rmux;
     always @(*) begin
         case (ra)
-        A_STATUS:  rmux = {28'd0, st1, done, busy0};
+        A_STATUS:  rmux = status_w;
         A_ERROR:   rmux = error;
         A_CYCLES:  rmux = cycles;
         A_HASH_LO: rmux = PLAN_HASH[31:0];
         A_HASH_HI: rmux = PLAN_HASH[63:32];
         A_NCFG:    rmux = NCFG32;
-        A_IER:     rmux = {30'd0, ier1r, ier};
-        A_CYCLES1: rmux = cycles1;
-        default: rmux = is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
+        A_IER:     rmux = ier_w;
+        default: rmux = is_cyc_r ? cycmux : is_cfg_r ? cmux : is_perf_r ? pmux : 32'd0;
         endcase
     end
     always @(posedge clk) begin

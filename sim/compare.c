@@ -340,10 +340,10 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         if (r->beside.predicted_total >= 0)
             snprintf(pred, sizeof pred, ", predicted %.0f (%+.1f%%)", r->beside.predicted_total,
                      pct((double)r->beside.total, r->beside.predicted_total));
-        add_line(r, "beside the dataflow (the engine's parts on unit 1, %d frames in flight%s): "
+        add_line(r, "beside the dataflow (the engine's parts on unit %d, %d frames in flight%s): "
                  "%d frames took %ld cycles from the first start to the last done%s; %s; the "
                  "interval and latency are the steady state of kiln_sched with each run as "
-                 "measured in the last frame\n", s->map->ts.flight,
+                 "measured in the last frame\n", s->map->nseg, s->map->ts.flight,
                  s->map->ts.steps ? ", in steps" : "", s->o->frames,
                  r->beside.total, pred, r->beside.mismatches ? "MISMATCH" : "bit-exact");
     } else if (several) {

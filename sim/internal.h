@@ -85,7 +85,8 @@ typedef struct SimTs {
     int npart;            /* count */
     int *order;           /* a frame's SEGMENT values in run order (tsconv.segment_order;
                            * absent: by number), nseg + npart of them */
-    int unit;             /* 1: the parts run on kiln_regfile's unit 1 (tsconv.unit) */
+    int unit;             /* 1: the parts run on kiln_regfile's unit nseg, segment k on
+                           * unit k (tsconv.unit) */
     int flight;           /* frames in flight beside the dataflow (tsconv.frames_in_flight) */
     int steps;            /* 1: in steps (tsconv.steps, host-runtime/kiln_sched.h) */
 } SimTs;
@@ -223,7 +224,7 @@ int sim_ts_parse(const char *file, SimMap *m, GirError *e);
  * interpreter's values: its outputs compared, cycles into r. */
 int sim_job_tsconv(Sim *s, int j, SimSegment *r, GirError *e);
 /* Run every frame in the steps of host-runtime/kiln_sched.h, the parts on
- * unit 1 beside the dataflow's segments on unit 0, each run's inputs the
+ * unit nseg beside the dataflow's segments (segment k on unit k), each run's inputs the
  * interpreter's: every output compared, cycles into r->beside. */
 int sim_job_beside(Sim *s, SimResult *r, GirError *e);
 

@@ -75,7 +75,7 @@ typedef struct SimSegment {
 } SimSegment;
 
 /* The frames run in the steps of host-runtime/kiln_sched.h: the dataflow's
- * segments on kiln_regfile's unit 0, the shared engine's parts on unit 1,
+ * segments on kiln_regfile's units 0 .. nseg - 1, the shared engine's parts on unit nseg,
  * two frames in flight (a plan with --fold). */
 typedef struct SimBeside {
     int ran;          /* 1: the job ran */

@@ -122,6 +122,12 @@ kiln_engine_tb(NAME regfile_units TOP kiln_regfile
   DEFINES RF_UNITS=2
   SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
 kiln_rtl_lint(NAME regfile_units TOP kiln_regfile VERILOG kiln_regfile.v VFLAGS -GUNITS=2)
+# four: a run unit per dataflow segment of a folded top and the engine's
+kiln_engine_tb(NAME regfile_units4 TOP kiln_regfile
+  VERILOG kiln_regfile.v VFLAGS -GUNITS=4 -GN_CFG=8 -GN_PERF=3 "-GPLAN_HASH=64'hA5A5F00D12345678"
+  DEFINES RF_UNITS=4
+  SOURCES tb/tb_regfile.c shim/regfile_shim.cpp)
+kiln_rtl_lint(NAME regfile_units4 TOP kiln_regfile VERILOG kiln_regfile.v VFLAGS -GUNITS=4)
 
 # AXI4 burst masters against C models of DDR (sim/tb/tb_axi_rd.c, tb_axi_wr.c):
 # 128-bit bus, 64-beat bursts, 4 in flight (BRAM FIFO); 64-bit bus, 256-beat

@@ -87,7 +87,9 @@ static int ts_parse_order(const char *file, SimMap *m, const cJSON *t, GirError 
     m->ts.unit = 0;
     m->ts.flight = 1;
     if (cJSON_GetObjectItemCaseSensitive(t, "unit")) {
-        int rc = sim_need_num(file, "tsconv", t, "unit", 1, 1, &v, e);
+        /* the engine's unit: the one after the dataflow segments' (segment
+         * k on unit k) */
+        int rc = sim_need_num(file, "tsconv", t, "unit", m->nseg, m->nseg, &v, e);
         if (rc)
             return rc;
         m->ts.unit = 1;
@@ -475,7 +477,7 @@ typedef struct {
 static void beside_go(Sim *s, const BesideDdr *b, int e, int f, FILE *j)
 {
     const SimMap *m = s->map;
-    int sg = m->ts.order[e], i;
+    int sg = m->ts.order[e], i, u;
     if (sg >= m->nseg) { /* a part: frame f's table */
         uint64_t t = b->tbase + (uint64_t)f * b->tstep;
         fprintf(j, "write 0x%x 0x%" PRIx32 "\nwrite 0x%x 0x%" PRIx32 "\n", m->ts.base_lo,
@@ -490,8 +492,10 @@ static void beside_go(Sim *s, const BesideDdr *b, int e, int f, FILE *j)
                     (uint32_t)a, c->base_hi, (uint32_t)(a >> 32));
         }
     }
-    fprintf(j, "write 0x%x %d\nwrite 0x%x 1\ngo go.e%d.f%d %d\n", m->reg_segment, sg,
-            m->reg_frames, e, f, sg >= m->nseg ? 4 : 1);
+    /* CTRL: unit u's start bit (segment k's unit k, the engine's unit nseg) */
+    u = sg >= m->nseg ? m->nseg : sg;
+    fprintf(j, "write 0x%x %d\nwrite 0x%x 1\ngo go.e%d.f%d %u\n", m->reg_segment, sg,
+            m->reg_frames, e, f, u ? 1u << (u + 1) : 1u);
 }
 
 /* The job: weights.bin once, each segment's buffers of every frame (inputs
@@ -515,8 +519,9 @@ static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const c
                          wpath, strerror(errno));
     if (!(j = fopen(job, "w")))
         return sim_error(e, SIM_BAD_INPUT, "%s: cannot write: %s", job, strerror(errno));
-    fprintf(j, "# kiln simulate: %d frames, the shared engine's parts on unit 1 beside the "
-               "dataflow's segments on unit 0\nlatency %ld\ncap %ld\n", F, s->o->latency, s->cap);
+    fprintf(j, "# kiln simulate: %d frames, the shared engine's parts on unit %d beside the "
+               "dataflow's segments (segment k on unit k)\nlatency %ld\ncap %ld\n", F, m->nseg,
+            s->o->latency, s->cap);
     d.wlen = (size_t)st.st_size;
     d.wbase = d.next;
     fprintf(j, "region 0x%" PRIx64 " %zu\nload 0x%" PRIx64 " %s\n", d.wbase, d.wlen, d.wbase,
@@ -568,8 +573,9 @@ static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const c
         if (ev[k].go)
             beside_go(s, &b, ev[k].entry, ev[k].frame, j);
         else
-            fprintf(j, "wait end.e%d.f%d %d\nread cyc.e%d.f%d 0x%x\n", ev[k].entry, ev[k].frame,
-                    ev[k].unit ? 8 : 2, ev[k].entry, ev[k].frame, ev[k].unit ? 0x20 : 0x0c);
+            fprintf(j, "wait end.e%d.f%d %u\nread cyc.e%d.f%d 0x%x\n", ev[k].entry, ev[k].frame,
+                    2u << (2 * ev[k].unit), ev[k].entry, ev[k].frame,
+                    ev[k].unit ? 0x20 + 4 * (ev[k].unit - 1) : 0x0c);
     fprintf(j, "read beside.error 0x08\n");
     for (sg = 0; sg < m->nseg; sg++)
         for (i = 0; i < m->nchan; i++)
@@ -629,7 +635,7 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     if (!unit || !dur || !ev)
         gir_die("out of memory");
     for (i = 0; i < n; i++)
-        unit[i] = m->ts.order[i] >= m->nseg;
+        unit[i] = m->ts.order[i] >= m->nseg ? m->nseg : m->ts.order[i];
     z->predicted_total = -1;
     if (beside_plan_runs(s, n, dur) < 0)
         for (i = 0; i < n; i++)

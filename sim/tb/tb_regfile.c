@@ -7,7 +7,9 @@
  * PERF words at RF_PERF_BASE and RF_ADDR_W-bit addresses (an address that
  * differs above bit 7 is another register, one that differs in bit 12 of a
  * wider map too); at RF_UNITS 2 the second unit: CTRL bit2 starts it while
- * unit 0 runs, its STATUS bits 2-3, CYCLES1 (0x20) and IER bit1.
+ * unit 0 runs, its STATUS bits 2-3, CYCLES1 (0x20) and IER bit1; at
+ * RF_UNITS 4 units 2 and 3 too (CTRL bits 3 and 4, their STATUS bits, CYCLES
+ * at 0x24 and 0x28, IER bits 2 and 3, the load bit with their start).
  *   tb_regfile [--seed N] [--cases N] [--quiet]
  */
 #include <stdio.h>
@@ -28,6 +30,8 @@ typedef struct Bus {
     int starts1;  /* start pulses seen (unit 1) */
     long start1_cyc; /* cycle of unit 1's last start pulse */
     long start_cyc; /* cycle of the last start pulse */
+    int startu[8];  /* start pulses seen, per unit */
+    long startu_cyc[8]; /* cycle of each unit's last start pulse */
 } Bus;
 
 static void bus_tick(Bus *b)
@@ -39,6 +43,11 @@ static void bus_tick(Bus *b)
         b->start1_cyc = b->cyc;
     b->starts += b->p.start & 1;
     b->starts1 += b->p.start >> 1 & 1;
+    for (int u = 0; u < 8; u++)
+        if (b->p.start >> u & 1) {
+            b->startu[u]++;
+            b->startu_cyc[u] = b->cyc;
+        }
     b->cyc++;
 }
 
@@ -250,6 +259,46 @@ int main(int argc, char **argv)
         }
 #else
         tb_check_int(&chk, "no_unit1", 0, bus_read(&b, 0x20), 0);
+#endif
+#if RF_UNITS > 2
+        {
+            /* units 2 .. RF_UNITS-1: CTRL bit u+1 starts unit u (the load
+             * bit going out with it), STATUS bits 2u and 2u+1, CYCLES at
+             * 0x20 + 4(u-1), IER bit u; units started together in one
+             * write start in the same cycle */
+            const int hi = RF_UNITS - 1;
+            long tu, cu;
+            memset(b.startu, 0, sizeof b.startu);
+            bus_write(&b, 0x00, 1u << (hi + 1) | 2u, 0x1);
+            tu = b.startu_cyc[hi];
+            tb_check_int(&chk, "un_starts", 0, b.startu[hi], 1);
+            tb_check_int(&chk, "un_load", 0, b.p.load, 1);
+            tb_check_int(&chk, "un_others", 0, b.startu[0] + b.startu[1] + b.startu[2] * (hi != 2),
+                         0);
+            tb_check_int(&chk, "un_busy", 0, (int)(bus_read(&b, 0x04) >> (2 * hi) & 3), 1);
+            bus_write(&b, 0x00, 1u << (hi + 1), 0x1); /* busy: ignored */
+            tb_check_int(&chk, "un_starts_busy", 0, b.startu[hi], 1);
+            bus_write(&b, 0x00, 1u << 3 | 1u, 0x1); /* unit 2 and unit 0 together */
+            tb_check_int(&chk, "un_same_cycle", 0, b.startu_cyc[0] == b.startu_cyc[2] || hi == 2,
+                         1);
+            tb_check_int(&chk, "un_load0", 0, b.p.load, 0);
+            b.p.done_in = 1 << hi;
+            bus_tick(&b);
+            b.p.done_in = 0;
+            cu = b.cyc - 1 - tu + 1;
+            tb_check_int(&chk, "un_done", 0, (int)(bus_read(&b, 0x04) >> (2 * hi) & 3), 2);
+            tb_check_int(&chk, "un_cycles", 0, bus_read(&b, 0x20 + 4 * (hi - 1)), cu);
+            tb_check_int(&chk, "un_past", 0, bus_read(&b, 0x20 + 4 * hi), 0);
+            bus_write(&b, 0x1C, 1u << hi, 0x1);
+            tb_check_int(&chk, "un_ier", 0, bus_read(&b, 0x1C), 1 << hi);
+            tb_check_int(&chk, "un_irq", 0, b.p.irq, 1);
+            bus_write(&b, 0x1C, 0, 0x1);
+            tb_check_int(&chk, "un_irq_masked", 0, b.p.irq, 0);
+            b.p.done_in = (1 << RF_UNITS) - 1;
+            bus_tick(&b);
+            b.p.done_in = 0;
+            tb_check_int(&chk, "un_idle", 0, (int)(bus_read(&b, 0x04) & 0x5555), 0);
+        }
 #endif
         /* sticky error, write-one-to-clear */
         b.p.err_in = 0x11;

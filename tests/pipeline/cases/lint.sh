@@ -37,15 +37,20 @@ $PYTHON $HERE/check_regmap.py $TMP/a/rtl $TMP/a/plan.json $TMP/a/model.gir
 # With the shared engine in two parts (maxpool11 between conv10 and
 # conv12): lint-clean too, each part's SEGMENT value mapped to its range of
 # the table with constants, the engine's done the parts' segment done; a
-# part starts on unit 0 or on unit 1 (CTRL bit2, beside unit 0's dataflow
-# segment), and unit 1 refuses a dataflow segment (ERROR bit 31).
+# part starts on unit 0 or on the engine's unit 4 (CTRL bit5, after the four
+# dataflow segments' units, each segment k > 0 starting on unit k too), and
+# the engine's unit refuses a dataflow segment (ERROR bit 31).
 $KILN compile $MODELS/yolov3-tiny-small.onnx --board zcu104 --fold conv10,conv12,conv13 -o $TMP/f > /dev/null
 (cd $TMP/f/rtl && $VERILATOR --lint-only -Wall --top-module kiln_top *.v)
 top=$TMP/f/rtl/kiln_top.v
 grep -A1 '^    assign ts_go = seg4_go | seg5_go |$' $top |
-    grep -q "^ *(rf_start1 && rf_cfg\[31:0\] >= 32'd4 && rf_cfg\[31:0\] < 32'd6);$"
+    grep -q "^ *(rf_start_e && rf_cfg\[31:0\] >= 32'd4 && rf_cfg\[31:0\] < 32'd6);$"
 grep -Eq "^ +rf_cfg\[31:0\] == 32'd5 \? 40'd128 :$" $top
 grep -Eq "^ +rf_cfg\[31:0\] == 32'd5 \? 16'd2 :$" $top
 grep -A1 "^    assign rf_err\[31\] = (rf_start && rf_cfg\[31:0\] >= 32'd6) ||$" $top |
-    grep -q "^ *(rf_start1 && (rf_cfg\[31:0\] < 32'd4 || rf_cfg\[31:0\] >= 32'd6));$"
+    grep -q "^ *(rf_start_e && (rf_cfg\[31:0\] < 32'd4 || rf_cfg\[31:0\] >= 32'd6));$"
 grep -q 'run_seg == 32.d5 ? (ch_ts2_done)' $top
+grep -q '^        [.]UNITS(5),$' $top
+grep -q '^        [.]start({rf_start_e, rf_start_s3, rf_start_s2, rf_start_s1, rf_start}),$' $top
+grep -q "^    assign seg3_go = (rf_start && rf_cfg\[31:0\] == 32'd3) || rf_start_s3;$" $top
+grep -q "^    assign seg4_go = (rf_start && rf_cfg\[31:0\] == 32'd4);$" $top

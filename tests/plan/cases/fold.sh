@@ -9,9 +9,9 @@
 # table (tests/sim/cases/yolov3_tiny_small_fold.sh simulates one).  A
 # folded plan.json replays to the same plan (hw.PP included)
 # (only the `why` texts differ); a hand-edited tile is an error.  The
-# engine's parts run beside the dataflow (frames in flight); under
-# --max-latency-ms the way of running them that meets the bound (--pp-max 4:
-# a dataflow slow enough that two frames in flight lengthen the latency).
+# engine's parts run beside the dataflow (frames in flight, every segment
+# and the engine on a run unit of its own); under --max-latency-ms the way
+# of running them that meets the bound.
 M=$MODELS/yolov3-tiny-small.onnx
 $KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
@@ -26,27 +26,31 @@ assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16 and f["hw"]["PP"] in (1, 2, 3,
 # the engine's parts beside the dataflow's segments (host-runtime/kiln_sched.h):
 # a frame's runs, one per segment_order entry, the parts' their cycles; the
 # interval no longer than the runs one after the other, no shorter than the
-# engine's frame (its runs one after the other on unit 1) or the dataflow's
+# engine's frame (its runs one after the other on its unit) or the longest
+# dataflow segment's run (each segment on a unit of its own, so with frames
+# in flight the segments of different frames overlap: shorter than the
+# dataflow's runs one after the other)
 runs, order = f["runs"], f["segment_order"]
 assert len(runs) == len(order) and sum(runs) == f["sequential_cycles"], f
 nseg = min(x["segment"] for x in f["parts"])
 assert [runs[order.index(x["segment"])] for x in f["parts"]] == [x["cycles"] for x in f["parts"]], f
 iv = p["figures"]["interval_cycles"]
-assert max(f["cycles"], sum(r for r, s in zip(runs, order) if s < nseg)) <= iv <= f["sequential_cycles"], (iv, f)
+df = [r for r, s in zip(runs, order) if s < nseg]
+assert max(f["cycles"], max(df)) <= iv <= f["sequential_cycles"], (iv, f)
+if len(df) > 1 and f["frames_in_flight"] > 1 and f["cycles"] < sum(df):
+    assert iv < sum(df), (iv, df, f)
 assert 1 <= f["frames_in_flight"] <= 8, f
 PY
-# more frames in flight lengthen a frame's latency under load: a bound
-# below that plan's latency (above its frame alone) keeps the interval
-# that meets it (here one frame in flight)
-BOUND=$(/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); f = p["fold"]; assert f["frames_in_flight"] > 1 and p["figures"]["latency_cycles"] > 1.05 * f["sequential_cycles"], f; print((f["sequential_cycles"] * 1.02) / (p["clock_mhz"] * 1e3))' $TMP/a/plan.json)
-$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12,conv13,conv14 --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
-/usr/bin/python3 - $TMP/lat/plan.json $BOUND <<'PY'
+# here the segments and the engine each have a unit and none waits for
+# another: two frames in flight halve the interval at a frame's latency
+/usr/bin/python3 - $TMP/a/plan.json <<'PY'
 import json, sys
-p, bound = json.load(open(sys.argv[1])), float(sys.argv[2])
-assert p["figures"]["latency_cycles"] <= bound * p["clock_mhz"] * 1e3, (p["figures"], bound)
-assert p["fold"]["frames_in_flight"] == 1, p["fold"]["frames_in_flight"]
+p = json.load(open(sys.argv[1]))
+f, g = p["fold"], p["figures"]
+assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.6 * f["sequential_cycles"], (g, f)
+assert g["latency_cycles"] <= 1.01 * f["sequential_cycles"], (g, f)
 PY
-grep -q '^| conv13 | 2x2x128 -> 32, k1 s1 | 1 |' $TMP/a/report.md
+grep -Eq '^\| conv13 \| 2x2x128 -> 32, k1 s1 \| [0-9]+ \|' $TMP/a/report.md
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
@@ -58,9 +62,10 @@ p = json.load(open(sys.argv[1]))
 names = [l["node"] for l in p["fold"]["layers"]]
 assert {"conv10", "conv12", "conv13", "conv14", "conv15", "conv18", "conv21", "conv22"} <= set(names), names
 assert p["figures"]["fps"] > 16.8, p["figures"]["fps"]
-# the engine is the longer of the two units here, so more frames in
-# flight than the three of KV260 shorten the interval (hls_fold_finish)
-assert p["fold"]["frames_in_flight"] > 3, p["fold"]
+# the engine is the longest unit here, and frames in flight keep it busy:
+# the interval is its frame (hls_fold_finish)
+f = p["fold"]
+assert f["frames_in_flight"] > 1 and p["figures"]["interval_cycles"] <= 1.01 * f["cycles"], f
 PY
 if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
@@ -70,7 +75,7 @@ grep -qx "kiln: --fold conv99: no layer 'conv99' in the FPGA part of 'yolov3_tin
 # the search up to PP 8 takes three times as long)
 $KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12 -o $TMP/e > /dev/null
 grep -q '^    kiln_tsconv #($' $TMP/e/rtl/kiln_top.v
-grep -Eq '"tsconv": \{"segment": [0-9]*, "unit": 1, "frames_in_flight": [1-3], "steps": (true|false), "layers": 1,' $TMP/e/rtl/regmap.json
+grep -Eq '"tsconv": \{"segment": ([0-9]+), "unit": \1, "frames_in_flight": [1-3], "steps": (true|false), "layers": 1,' $TMP/e/rtl/regmap.json
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json --plan-only -o $TMP/f > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json $TMP/f/plan.json $TMP/bad.json <<'PY'
 import json, sys
