@@ -406,11 +406,11 @@ static int64_t regfile_cycles(const int64_t *hw, const int64_t *rt)
  * within -10..+12% (1,945 and 1,741 measured for the same parameters: the
  * plan hash's constants), FF within 1%.  The read mux and the byte-strobe
  * write enables grow with the CFG registers; the PERF words, inputs from
- * the stages, cost few LUTs each.  UNITS 2 (the shared engine's run unit:
- * its start, busy, done, IER bit and 32-bit CYCLES1) adds 36 FF in yosys
- * at N_CFG 20, 30, 40 and 50 (kiln_regfile alone, N_PERF 16); its LUT
- * change, +92, +85, -61 and -432, is within ABC's noise at those sizes, so
- * none is counted. */
+ * the stages, cost few LUTs each.  Each run unit past the first (a folded
+ * top's: its start, busy, done, IER bit and 32-bit CYCLES) adds 36 FF: at
+ * UNITS 2 in yosys at N_CFG 20, 30, 40 and 50 (kiln_regfile alone, N_PERF
+ * 16); its LUT change, +92, +85, -61 and -432, is within ABC's noise at
+ * those sizes, so none is counted. */
 static HlsRes regfile_resources(const int64_t *hw)
 {
     HlsRes r = {0, 0, 0, 0, 0};

@@ -44,6 +44,11 @@
 /* Run control of the top: run, run_seg, the cycle counter and SEGMENT decode. */
 #define RUN_FF 65.0
 #define RUN_LUT 80.0
+/* a folded top's per-segment run control (pipeline/top.c): its 32-bit
+ * cycle counter (PERF) and run flag, the counter's incrementer (a LUT a
+ * bit on the carry chain) */
+#define SEG_RUN_FF 33.0
+#define SEG_RUN_LUT 32.0
 
 /* Add the descriptor resources of engine `name` with hw parameters
  * names[i] = vals[i] (n of them; the rest 1) to r.  A missing engine or
@@ -150,10 +155,15 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
                                         "UNITS"};
         int64_t v[6];
         v[0] = c.ncfg, v[1] = 0, v[2] = c.rf_addr_w, v[3] = p->nstage, v[4] = c.rf_perf;
-        v[5] = p->fold.n > 0 ? 2 : 1; /* unit 1 runs the shared engine's parts */
+        /* a folded top: a run unit per dataflow segment and the engine's */
+        v[5] = p->fold.n > 0 ? p->nsegment + 1 : 1;
         add_engine(r, "kiln_regfile", n, v, 6);
     }
     r->ff += RUN_FF;
     r->lut += RUN_LUT;
+    if (p->fold.n > 0) { /* each dataflow segment's cycle counter and run flag */
+        r->ff += SEG_RUN_FF * (double)p->nsegment;
+        r->lut += SEG_RUN_LUT * (double)p->nsegment;
+    }
     hls_chans_free(&c);
 }

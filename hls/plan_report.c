@@ -148,9 +148,9 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
         fprintf(f, "One %dx%d array (PACK 2, PP %d%s) runs these layers one after the other "
                    "each frame, from a descriptor table in DDR: weights read once a layer (once a tile), "
                    "maps in DDR.  %lld cycles a frame%s; %.2f MB of DDR traffic; DSP %.0f, "
-                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.  It runs on kiln_regfile's unit 1 beside "
-                   "the dataflow's segments (their intervals %lld cycles), frames in flight as "
-                   "host-runtime/kiln_sched.h orders them.\n\n",
+                   "BRAM36 %.1f, URAM %.0f, LUT %.0f.  It runs on kiln_regfile's unit %d beside "
+                   "the dataflow's segments (each on a unit of its own; their intervals %lld "
+                   "cycles), frames in flight as host-runtime/kiln_sched.h orders them.\n\n",
                 p->fold.pe, p->fold.pe, p->fold.pp,
                 p->fold.dsp2x == 2 ? ", DSP2X 2: its multipliers on clk2x, two pixels a "
                                      "DSP48E2 a fabric cycle" :
@@ -159,7 +159,7 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 (long long)p->fold.cycles,
                 p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,
-                p->fold.res.uram, p->fold.res.lut, (long long)p->fold.dataflow);
+                p->fold.res.uram, p->fold.res.lut, p->nsegment, (long long)p->fold.dataflow);
         fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
         for (i = 0; i < p->fold.n; i++) {
             const HlsFoldLayer *l = &p->fold.layers[i];
