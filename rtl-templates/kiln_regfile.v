@@ -98,10 +98,7 @@ module kiln_regfile #(
     localparam [ADDR_W-1:0] A_NCFG = 'h18;
     localparam [ADDR_W-1:0] A_IER = 'h1C;
     localparam [ADDR_W-1:0] A_CYCLES1 = 'h20;
-    reg        start0, busy0, done;
-    reg        ier;
     reg [31:0] error;
-    reg [31:0] cycles;
 
     // ---- write channel: hold address and data until both are in ----
     reg              aw_v, w_v, b_v;
@@ -119,13 +116,12 @@ module kiln_regfile #(
 
     wire [31:0] wmask = {{8{w_s[3]}}, {8{w_s[2]}}, {8{w_s[1]}}, {8{w_s[0]}}};
 
-    wire start_w = do_w && wa == A_CTRL && w_s[0] && w_d[0] && !busy0;
 
     always @(posedge clk) begin
         if (rst) begin
             aw_v <= 1'b0; w_v <= 1'b0; b_v <= 1'b0;
-            start0 <= 1'b0; busy0 <= 1'b0; done <= 1'b0; load <= 1'b0;
-            error <= 32'd0; cycles <= 32'd0; ier <= 1'b0;
+            load <= 1'b0;
+            error <= 32'd0;
         end else begin
             if (s_axil_awvalid && !aw_v) begin
                 aw_v <= 1'b1;
@@ -143,84 +139,62 @@ module kiln_regfile #(
             end else if (b_v && s_axil_bready) begin
                 b_v <= 1'b0;
             end
-            start0 <= start_w;
             if (do_w && wa == A_CTRL && w_s[0])
                 load <= w_d[1];
-            if (start_w) begin
-                busy0 <= 1'b1;
-                done <= 1'b0;
-                cycles <= 32'd0;
-            end else if (busy0) begin
-                cycles <= cycles + 32'd1;
-                if (done_in[0]) begin
-                    busy0 <= 1'b0;
-                    done <= 1'b1;
-                end
-            end
-            if (do_w && wa == A_IER && w_s[0])
-                ier <= w_d[0];
             error <= (do_w && wa == A_ERROR ? error & ~(w_d & wmask) : error) | err_in;
         end
     end
 
-    assign start[0] = start0;
-    assign busy[0] = busy0;
-
-    // units 1 .. UNITS-1: CTRL bit u+1 starts unit u, STATUS bits 2u (busy)
-    // and 2u+1 (done), CYCLES of unit u at 0x20 + 4*(u-1), IER bit u
-    localparam integer NU = UNITS > 1 ? UNITS - 1 : 1;
-    wire [2*NU-1:0]  stu;     // {done, busy} of units 1 .. UNITS-1
-    wire [32*NU-1:0] cycu;    // their cycles
-    wire [NU-1:0]    irqu;    // their done & IER bit
-    wire [NU-1:0]    ieru;    // their IER bits
+    // the run units: CTRL bit0 starts unit 0, bit u+1 unit u > 0; STATUS
+    // bits 2u (busy) and 2u+1 (done); CYCLES of unit 0 at 0x0C, of unit u > 0
+    // at 0x20 + 4*(u-1); IER bit u
+    localparam integer NU = UNITS > 1 ? UNITS - 1 : 1; // units past the first
+    wire [2*UNITS-1:0]  stu;  // {done, busy} of each unit
+    wire [32*UNITS-1:0] cycu; // their cycles
+    wire [UNITS-1:0]    irqu; // their done & IER bit
+    wire [UNITS-1:0]    ieru; // their IER bits
     genvar gu;
     generate
-        if (UNITS > 1) begin : g_units
-            for (gu = 1; gu < UNITS; gu = gu + 1) begin : g_u
-                reg        st_r, busy_r, done_r, ier_r;
-                reg [31:0] cyc_r;
-                wire go = do_w && wa == A_CTRL && w_s[(gu + 1) / 8] && w_d[gu + 1] && !busy_r;
-                always @(posedge clk) begin
-                    if (rst) begin
-                        st_r <= 1'b0; busy_r <= 1'b0; done_r <= 1'b0; ier_r <= 1'b0;
+        for (gu = 0; gu < UNITS; gu = gu + 1) begin : g_u
+            localparam integer CBIT = gu > 0 ? gu + 1 : 0; // its CTRL bit
+            reg        st_r, busy_r, done_r, ier_r;
+            reg [31:0] cyc_r;
+            wire go = do_w && wa == A_CTRL && w_s[CBIT / 8] && w_d[CBIT] && !busy_r;
+            always @(posedge clk) begin
+                if (rst) begin
+                    st_r <= 1'b0; busy_r <= 1'b0; done_r <= 1'b0; ier_r <= 1'b0;
+                    cyc_r <= 32'd0;
+                end else begin
+                    st_r <= go;
+                    if (go) begin
+                        busy_r <= 1'b1;
+                        done_r <= 1'b0;
                         cyc_r <= 32'd0;
-                    end else begin
-                        st_r <= go;
-                        if (go) begin
-                            busy_r <= 1'b1;
-                            done_r <= 1'b0;
-                            cyc_r <= 32'd0;
-                        end else if (busy_r) begin
-                            cyc_r <= cyc_r + 32'd1;
-                            if (done_in[gu]) begin
-                                busy_r <= 1'b0;
-                                done_r <= 1'b1;
-                            end
+                    end else if (busy_r) begin
+                        cyc_r <= cyc_r + 32'd1;
+                        if (done_in[gu]) begin
+                            busy_r <= 1'b0;
+                            done_r <= 1'b1;
                         end
-                        if (do_w && wa == A_IER && w_s[gu / 8])
-                            ier_r <= w_d[gu];
                     end
+                    if (do_w && wa == A_IER && w_s[gu / 8])
+                        ier_r <= w_d[gu];
                 end
-                assign start[gu] = st_r;
-                assign busy[gu] = busy_r;
-                assign stu[2*(gu-1) +: 2] = {done_r, busy_r};
-                assign cycu[32*(gu-1) +: 32] = cyc_r;
-                assign irqu[gu-1] = done_r & ier_r;
-                assign ieru[gu-1] = ier_r;
             end
-        end else begin : g_one
-            assign stu = 2'b00;
-            assign cycu = 32'd0;
-            assign irqu = 1'b0;
-            assign ieru = 1'b0;
+            assign start[gu] = st_r;
+            assign busy[gu] = busy_r;
+            assign stu[2*gu +: 2] = {done_r, busy_r};
+            assign cycu[32*gu +: 32] = cyc_r;
+            assign irqu[gu] = done_r & ier_r;
+            assign ieru[gu] = ier_r;
         end
     endgenerate
 
     // the STATUS and IER words
-    wire [31:0] status_w = {{(32 - 2 * NU - 2){1'b0}}, stu, done, busy0};
-    wire [31:0] ier_w = {{(31 - NU){1'b0}}, ieru, ier};
+    wire [31:0] status_w = {{(32 - 2 * UNITS){1'b0}}, stu};
+    wire [31:0] ier_w = {{(32 - UNITS){1'b0}}, ieru};
 
-    assign irq = (done & ier) | (|irqu);
+    assign irq = |irqu;
 
     // one register per CFG word (an array indexed by wi would make synthesis
     // keep 2^NW words)
@@ -253,14 +227,14 @@ module kiln_regfile #(
     wire [ADDR_W-1:0] pi = (ra - A_PERF) >> 2;
     wire is_cfg_r  = ra >= A_CFG && ra < A_PERF && ri < NCFGA;
     wire is_perf_r = ra >= A_PERF && pi < NPERFA;
-    // CYCLES of units 1 .. UNITS-1: words from A_CYCLES1, padded to a power
-    // of two as the arrays below
+    // CYCLES of units 1 .. UNITS-1: words from A_CYCLES1 (a word past the
+    // last unit is selected only where is_cyc_r is 0)
     localparam [31:0] NU32 = NU;
     localparam [ADDR_W-1:0] NUA = NU32[ADDR_W-1:0];
     localparam CB = NU > 1 ? $clog2(NU) : 1;
+    localparam [CB:0] NUC = NU32[CB:0];
     wire [ADDR_W-1:0] cu = (ra - A_CYCLES1) >> 2;
     wire is_cyc_r = UNITS > 1 && ra >= A_CYCLES1 && cu < NUA;
-    wire [31:0] cyword [0:(1 << CB) - 1];
     // read muxes: word arrays padded to a power of two, indexed by the low
     // address bits (the is_*_r range checks cover the padding)
     localparam PW = $clog2(2 * N_PERF);
@@ -269,13 +243,6 @@ module kiln_regfile #(
     wire [31:0] pword [0:(1 << PB) - 1];
     genvar gr;
     generate
-        for (gr = 0; gr < (1 << CB); gr = gr + 1) begin : g_cy
-            if (gr < NU) begin : g_u
-                assign cyword[gr] = cycu[32*gr +: 32];
-            end else begin : g_z
-                assign cyword[gr] = 32'd0;
-            end
-        end
         for (gr = 0; gr < (1 << NW); gr = gr + 1) begin : g_cw
             if (gr < N_CFG) begin : g_u
                 assign cword[gr] = cfg[32*gr +: 32];
@@ -293,13 +260,15 @@ module kiln_regfile #(
     endgenerate
     wire [31:0] cmux = cword[ri[NW-1:0]];
     wire [31:0] pmux = pword[pi[PB-1:0]];
-    wire [31:0] cycmux = cyword[cu[CB-1:0]];
+    wire [CB:0] cux = {1'b0, cu[CB-1:0]};
+    wire [CB:0] cun = cux + {{CB{1'b0}}, 1'b1}; // the unit: cu + 1
+    wire [31:0] cycmux = cux < NUC ? cycu[32*cun +: 32] : 32'd0;
     reg [31:0] rmux;
     always @(*) begin
         case (ra)
         A_STATUS:  rmux = status_w;
         A_ERROR:   rmux = error;
-        A_CYCLES:  rmux = cycles;
+        A_CYCLES:  rmux = cycu[31:0];
         A_HASH_LO: rmux = PLAN_HASH[31:0];
         A_HASH_HI: rmux = PLAN_HASH[63:32];
         A_NCFG:    rmux = NCFG32;
