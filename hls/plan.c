@@ -470,6 +470,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     HlsPlan *best = NULL, *none = NULL;
     GirError e2, ebound;
     int none_misses = 0; /* the plan without a fold misses --max-latency-ms */
+    double fold_ms = -1; /* then the shortest latency a fold reached */
     char **specs = NULL;
     int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2;
     char why[200];
@@ -528,6 +529,14 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             searched++;
             q = plan_build_clk(g, b, &fo, fold_sizes[sz][0], fold_sizes[sz][1], lb, &e2);
+            if (!q && none_misses) { /* meet_bound's message says how close it came */
+                static const char reach[] = "the planner reaches is ";
+                const char *r = strstr(e2.msg, reach);
+                double ms;
+                if (r && sscanf(r + sizeof reach - 1, "%lf", &ms) == 1 &&
+                    (fold_ms < 0 || ms < fold_ms))
+                    fold_ms = ms;
+            }
             if (!q) {
                 if (!is_auto && !best && sz + 1 == FOLD_NSIZES)
                     *e = e2; /* no size fits: the last one's reason */
@@ -555,6 +564,11 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     if (is_auto) {
         if (none_misses && !best) { /* nothing meets the bound: the first message */
             *e = ebound;
+            if (fold_ms >= 0) {
+                size_t n = strlen(e->msg);
+                snprintf(e->msg + n, sizeof e->msg - n,
+                         "; with a shared engine (--fold auto) the shortest is %.3f ms", fold_ms);
+            }
             hls_plan_free(none);
             return NULL;
         }

@@ -11,7 +11,8 @@
 # (only the `why` texts differ); a hand-edited tile is an error.  The
 # engine's parts run beside the dataflow (frames in flight, every segment
 # and the engine on a run unit of its own); under --max-latency-ms the way
-# of running them that meets the bound.
+# of running them that meets the bound; --fold auto under a bound that the
+# plan without a fold misses still searches the folds.
 M=$MODELS/yolov3-tiny-small.onnx
 $KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
@@ -145,3 +146,9 @@ grep -q "pp7.json: \$.fold.hw.PP: 7 is not one of the shared engine's verified P
 /usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1])); p['fold']['hw']['WBANKS'] = 3; json.dump(p, open(sys.argv[2], 'w'))" $TMP/a/plan.json $TMP/wb3.json
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/wb3.json --plan-only -o $TMP/w 2> $TMP/err; then exit 1; fi
 grep -q 'wb3.json: \$.fold.hw.WBANKS' $TMP/err
+# --fold auto under a bound no plan meets: the plan without a fold misses
+# it, every fold is tried, and the message says how close both came
+if $KILN compile $MODELS/yolov3-tiny-small.onnx --calib-random 1 --board kv260 --pp-max 1 --fold auto \
+    --max-latency-ms 0.001 --plan-only -o $TMP/nb 2> $TMP/err; then exit 1; fi
+grep -Eqx "kiln: plan: yolov3_tiny on kv260 cannot meet --max-latency-ms 0.001: the shortest latency the planner reaches is [0-9.]+ ms .*; with a shared engine \(--fold auto\) the shortest is [0-9.]+ ms" $TMP/err
+if [ -e $TMP/nb/plan.json ]; then exit 1; fi
