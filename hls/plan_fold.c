@@ -555,7 +555,7 @@ void hls_fold_finish(HlsPlan *p)
         gir_die("out of memory");
     p->fold.sequential = 0;
     for (i = 0; i < n; i++) {
-        unit[i] = p->fold.order[i] >= p->nsegment ? p->nsegment : p->fold.order[i];
+        unit[i] = KILN_UNIT_OF(p->fold.order[i], p->nsegment);
         dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
         p->fold.sequential += dur[i];
     }

@@ -30,6 +30,16 @@
 #define KILN_SCHED_FLIGHT 8 /* frames in flight at most */
 #define KILN_SCHED_UNITS 8  /* run units at most */
 
+/* The run unit of segment sg in a folded design of nseg dataflow segments
+ * (segment k on unit k, the engine's parts on unit nseg), and kiln_regfile's
+ * bits of unit u: its start in CTRL (bit1 is load), its busy and done in
+ * STATUS, its CYCLES register. */
+#define KILN_UNIT_OF(sg, nseg) ((sg) < (nseg) ? (sg) : (nseg))
+#define KILN_UNIT_START(u) ((u) ? 1u << ((u) + 1) : 1u)
+#define KILN_UNIT_BUSY(u) (1u << (2 * (u)))
+#define KILN_UNIT_DONE(u) (2u << (2 * (u)))
+#define KILN_UNIT_CYCLES(u) ((u) ? 0x20u + 4u * (unsigned)((u) - 1) : 0x0Cu)
+
 /* The state of a run of frames. */
 typedef struct KilnSched {
     int n;                        /* runs a frame (segment_order's entries) */

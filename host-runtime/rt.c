@@ -27,14 +27,7 @@
 #define REG_HASH_LO 0x10
 #define REG_HASH_HI 0x14
 #define REG_IER 0x1C        /* interrupt enable (bit u: unit u); an older regfile ignores it */
-#define REG_CYCLES1 0x20    /* unit 1's CYCLES, unit u's 4 * (u - 1) after (kiln_regfile UNITS) */
 
-/* kiln_regfile's bits of run unit u: its start in CTRL (bit1 is load),
- * its busy and done in STATUS, its CYCLES register. */
-#define UNIT_START(u) ((u) ? 1u << ((u) + 1) : 1u)
-#define UNIT_BUSY(u) (1u << (2 * (u)))
-#define UNIT_DONE(u) (2u << (2 * (u)))
-#define UNIT_CYCLES(u) ((u) ? REG_CYCLES1 + 4u * (uint32_t)((u) - 1) : REG_CYCLES)
 #define MAX_FILE (1u << 30) /* regmap.json and weights.bin size limit */
 
 static void *(*alloc_fn)(size_t);
@@ -909,7 +902,7 @@ static int go(Frames *r, int u, int f, int k, KrtError *e)
     KrtModel *m = r->m;
     KrtDev *d = m->d;
     int sg = m->order[k], slot = f % m->flight, part = m->ts_unit && sg >= m->ts_seg, i, rc;
-    uint32_t ctrl = UNIT_START(u) | (part || r->loaded[sg] ? 0u : 2u), st;
+    uint32_t ctrl = KILN_UNIT_START(u) | (part || r->loaded[sg] ? 0u : 2u), st;
     for (i = 0; i < m->nin; i++)
         if (m->ch[m->in[i]].t.segment == sg && (rc = put_input(r, f, i, slot, e)))
             return rc;
@@ -917,7 +910,7 @@ static int go(Frames *r, int u, int f, int k, KrtError *e)
         (rc = wr(d, m->reg_frames, 1, e)) || (rc = wr(d, REG_CTRL, ctrl, e)) ||
         (rc = rd(d, REG_STATUS, &st, e)))
         return rc;
-    if (!(st & (UNIT_BUSY(u) | UNIT_DONE(u)))) {
+    if (!(st & (KILN_UNIT_BUSY(u) | KILN_UNIT_DONE(u)))) {
         char why[64] = "";
         if (u)
             snprintf(why, sizeof why, ": an accelerator without kiln_regfile's unit %d?", u);
@@ -938,7 +931,7 @@ static int finish(Frames *r, int u, int f, int k, KrtError *e)
     uint32_t err;
     char what[48];
     if ((rc = rd(m->d, REG_ERROR, &err, e)) ||
-        (rc = rd(m->d, UNIT_CYCLES(u), &m->cycles, e)))
+        (rc = rd(m->d, KILN_UNIT_CYCLES(u), &m->cycles, e)))
         return rc;
     snprintf(what, sizeof what, "frame %d, segment %d", f, sg);
     if (err)
@@ -966,7 +959,7 @@ static int wait_units(Frames *r, const KilnSched *s, uint32_t *ier, uint32_t *st
     for (u = 0; u < s->nu; u++)
         if (s->cur[u] >= 0) {
             want |= 1u << u;
-            mask |= UNIT_DONE(u);
+            mask |= KILN_UNIT_DONE(u);
         }
     if (want != *ier && (rc = wr(d, REG_IER, want, e)))
         return rc;
@@ -1014,12 +1007,12 @@ static void drain(Frames *r, const KilnSched *s, int u, uint32_t st, int rc, uin
     if (rc != KRT_EDEVICE)
         return;
     for (o = 0; o < s->nu; o++) {
-        if (o == u || s->cur[o] < 0 || (st & UNIT_DONE(o)))
+        if (o == u || s->cur[o] < 0 || (st & KILN_UNIT_DONE(o)))
             continue;
         rc2 = wr(d, REG_IER, 1u << o, &e2);
         if (rc2 == KRT_OK) {
             *ier = 1u << o;
-            rc2 = d->tr.ops->wait_done(d->tr.t, UNIT_DONE(o), r->timeout_ms, &by_irq, &e2);
+            rc2 = d->tr.ops->wait_done(d->tr.t, KILN_UNIT_DONE(o), r->timeout_ms, &by_irq, &e2);
         }
         n = strlen(e->msg);
         if (rc2 == KRT_OK)
@@ -1073,7 +1066,7 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
         return krt_err(e, KRT_ENOMEM, "krt_run_frames: out of memory");
     }
     for (k = 0; k < m->nseg; k++) /* segment k on unit k, the engine's parts after them */
-        unit[k] = !m->ts_unit ? 0 : m->order[k] >= m->ts_seg ? m->ts_seg : m->order[k];
+        unit[k] = m->ts_unit ? KILN_UNIT_OF(m->order[k], m->ts_seg) : 0;
     /* ERROR is shared by the units and sticky: cleared once, read after each done */
     if ((rc = wr(m->d, REG_ERROR, 0xffffffffu, e)))
         goto out;
@@ -1091,7 +1084,7 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
         if ((rc = wait_units(&r, &s, &ier, &st, e)))
             goto out;
         for (u = 0; u < s.nu; u++) {
-            if (s.cur[u] < 0 || !(st & UNIT_DONE(u)))
+            if (s.cur[u] < 0 || !(st & KILN_UNIT_DONE(u)))
                 continue;
             if ((rc = finish(&r, u, s.cur[u], s.ent[u], e))) {
                 drain(&r, &s, u, st, rc, &ier, e);

@@ -256,11 +256,26 @@ static int fold_units(const Gen *G)
     return G->c.ts >= 0 ? G->c.ch[G->c.ts].seg + 1 : 0;
 }
 
+/* "(every output channel of segment seg done)" (an engine part's: the
+ * engine's writes). */
+static void emit_seg_outs(const Gen *G, const Top *T, int seg)
+{
+    int i, first = 1;
+    fprintf(T->b, "(");
+    for (i = 0; i < G->c.nch; i++)
+        if (G->c.ch[i].kind == HLS_CH_OUT &&
+            (G->c.ch[i].seg == seg || (G->c.ch[i].ts && seg >= G->c.ch[i].seg))) {
+            fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
+            first = 0;
+        }
+    fprintf(T->b, "%s)", first ? "1'b1" : "");
+}
+
 /* The register file's nets, the segment decode and seg_done. */
 static void emit_segments(const Gen *G, const Top *T)
 {
     const HlsPlan *p = G->p;
-    int i, seg, k, nu = fold_units(G), nd = nu - 1;
+    int seg, k, nu = fold_units(G), nd = nu - 1;
     fprintf(T->d, "    wire                  rf_start;\n    wire                  rf_load;\n"
                   "    wire                  rf_done;\n    wire [31:0]           rf_err;\n"
                   "    wire [31:0]           rf_frames;\n    wire [%d:0]          rf_perf;\n"
@@ -295,26 +310,17 @@ static void emit_segments(const Gen *G, const Top *T)
     fprintf(T->b, "    // done when every output channel of the segment is done (one cycle after\n"
                   "    // the start, when the channels' done flags have been cleared; an engine\n"
                   "    // part's: the engine's writes)\n");
-    for (seg = -1; seg < nd || seg < 0; seg = seg < 0 ? 1 : seg + 1) {
-        /* seg -1: unit 0's, the segment run_seg says; else unit seg's */
-        int lo = seg < 0 ? 0 : seg, hi = seg < 0 ? G->c.nsel : seg + 1;
-        if (seg < 0)
-            fprintf(T->b, "    assign seg_done = ");
-        else
-            fprintf(T->b, "    assign rf_done_s%d = run_s%d && (", seg, seg);
-        for (k = lo; k < hi; k++) {
-            int first = 1;
-            if (seg < 0)
-                fprintf(T->b, "run_seg == 32'd%d ? (", k);
-            for (i = 0; i < G->c.nch; i++)
-                if (G->c.ch[i].kind == HLS_CH_OUT &&
-                    (G->c.ch[i].seg == k || (G->c.ch[i].ts && k >= G->c.ch[i].seg))) {
-                    fprintf(T->b, "%sch_%s_done", first ? "" : " & ", G->c.ch[i].name);
-                    first = 0;
-                }
-            fprintf(T->b, "%s)%s", first ? "1'b1" : "", seg < 0 ? " :\n                      " : "");
-        }
-        fprintf(T->b, "%s;\n", seg < 0 ? "1'b1" : "");
+    fprintf(T->b, "    assign seg_done = "); /* unit 0's: the segment run_seg says */
+    for (seg = 0; seg < G->c.nsel; seg++) {
+        fprintf(T->b, "run_seg == 32'd%d ? ", seg);
+        emit_seg_outs(G, T, seg);
+        fprintf(T->b, " :\n                      ");
+    }
+    fprintf(T->b, "1'b1;\n");
+    for (seg = 1; seg < nd; seg++) { /* the dataflow segments' own units */
+        fprintf(T->b, "    assign rf_done_s%d = run_s%d && ", seg, seg);
+        emit_seg_outs(G, T, seg);
+        fprintf(T->b, ";\n");
     }
     if (nu)
         fprintf(T->b, "    // unit %d (CTRL bit%d) runs an engine part (SEGMENT = a part's) beside the\n"

@@ -493,9 +493,9 @@ static void beside_go(Sim *s, const BesideDdr *b, int e, int f, FILE *j)
         }
     }
     /* CTRL: unit u's start bit (segment k's unit k, the engine's unit nseg) */
-    u = sg >= m->nseg ? m->nseg : sg;
+    u = KILN_UNIT_OF(sg, m->nseg);
     fprintf(j, "write 0x%x %d\nwrite 0x%x 1\ngo go.e%d.f%d %u\n", m->reg_segment, sg,
-            m->reg_frames, e, f, u ? 1u << (u + 1) : 1u);
+            m->reg_frames, e, f, KILN_UNIT_START(u));
 }
 
 /* The job: weights.bin once, each segment's buffers of every frame (inputs
@@ -574,8 +574,8 @@ static int beside_write_job(Sim *s, const KilnEvent *ev, const char *sd, const c
             beside_go(s, &b, ev[k].entry, ev[k].frame, j);
         else
             fprintf(j, "wait end.e%d.f%d %u\nread cyc.e%d.f%d 0x%x\n", ev[k].entry, ev[k].frame,
-                    2u << (2 * ev[k].unit), ev[k].entry, ev[k].frame,
-                    ev[k].unit ? 0x20 + 4 * (ev[k].unit - 1) : 0x0c);
+                    KILN_UNIT_DONE(ev[k].unit), ev[k].entry, ev[k].frame,
+                    KILN_UNIT_CYCLES(ev[k].unit));
     fprintf(j, "read beside.error 0x08\n");
     for (sg = 0; sg < m->nseg; sg++)
         for (i = 0; i < m->nchan; i++)
@@ -635,7 +635,7 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     if (!unit || !dur || !ev)
         gir_die("out of memory");
     for (i = 0; i < n; i++)
-        unit[i] = m->ts.order[i] >= m->nseg ? m->nseg : m->ts.order[i];
+        unit[i] = KILN_UNIT_OF(m->ts.order[i], m->nseg);
     z->predicted_total = -1;
     if (beside_plan_runs(s, n, dur) < 0)
         for (i = 0; i < n; i++)
