@@ -540,6 +540,12 @@ typedef struct {
     GirOp op;         /* its op */
     int int8;         /* 1: runs in the int8 form; 0: kept in fp32 */
     const char *why;  /* for fp32 nodes: the reason (static string) */
+    double mse_nearest; /* learned rounding (gir_quantize_r): the layer's mean squared
+                         * output error before its activation on the sampled
+                         * calibration positions, nearest rounding; -1: not learned */
+    double mse_learned; /* the same with the learned rounding */
+    int64_t moved;      /* weights the learned rounding moved off nearest */
+    int64_t weights;    /* the layer's weights */
 } GirQuantNote;
 
 /* Rewrite fp32 graph g into the int8 form of docs/quant.md, given the
@@ -604,6 +610,25 @@ GirGraph *gir_quantize_cs(const GirGraph *g, const float *thresholds, const floa
 GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float *const *chthr,
                          const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
                          const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e);
+/* Learned weight rounding (graphir/quant/round.c; docs/quant.md "Learned
+ * rounding"): the calibration inputs again, and what it did per node. */
+typedef struct {
+    const GirTensor *inputs; /* ninputs calibration inputs (the graph has one input) */
+    int ninputs;             /* count of inputs */
+    int passes;              /* coordinate-descent passes over each channel's weights */
+    int64_t positions;       /* output positions sampled per layer, all inputs together */
+} GirRoundOpts;
+/* gir_quantize_u with learned rounding (ro NULL: nearest, what gir_quantize_u
+ * does): each Conv, Gemm and MatMul, in order, gets each int8 weight rounded
+ * down or up (never beyond +-127, scales unchanged) to minimize its output
+ * error before the activation on the calibration inputs: its input from the
+ * int8 graph already built, its target the fp32 graph's; its bias then
+ * absorbs the mean error left per channel (bias correction on the measured
+ * error, in place of chmean's). */
+GirGraph *gir_quantize_r(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                         const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
+                         const unsigned char *keep_fp32_nodes, GirRoundOpts *ro,
+                         GirQuantNote **notes, GirError *e);
 /* 1 when f32 value v of g may get per-channel scales from gir_quantize_cs
  * (calibration keeps its channels' largest |x| then): a Conv's output read
  * by a LutI8 chain, or such a chain's result read by Convs only. */

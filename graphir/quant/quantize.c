@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "graphir/graphir.h"
+#include "graphir/quant/round.h"
 #include "graphir/requant.h"
 
 #define MAX_CH_M 16384.0 /* largest multiplier a per-channel output scale may need */
@@ -48,6 +49,9 @@ typedef struct {
     int uopt;                /* unsigned activations where a value cannot be
                               * negative (gir_quantize_u) */
     const unsigned char *keepf; /* per old node: kept in fp32 by request, or NULL */
+    GirRounder *rnd;         /* learned rounding (gir_quantize_r), or NULL: nearest */
+    GirError *e;             /* where a failure of the rounder goes */
+    int failed;              /* 1: the rounder failed; the rewrite stops */
 } Q;
 
 /* A name not yet used in q: base, else base + suffix (+ counter). */
@@ -295,6 +299,7 @@ static void keep_fp32(Q *s, int i, const char *why)
     copy_attrs(s, n, nd, 0);
     s->notes[i].int8 = 0;
     s->notes[i].why = why;
+    s->notes[i].mse_nearest = s->notes[i].mse_learned = -1;
 }
 
 /* An i8 node value standing for old value v, on scale sc. */
@@ -705,7 +710,7 @@ static int try_linear(Q *s, int i, const char **why)
     float *sw, sx, sy, *sych;
     int64_t *mp, *mn, *sh;
     double *wsum = NULL;
-    int u, zx;
+    int u, zx, learned;
     GirArena *tmp;
     if (!is_act_input(s, x) || wv->kind != GIR_VAL_CONST || wv->type.dtype != GIR_DT_F32 ||
         (b >= 0 && (s->g->vals[b].kind != GIR_VAL_CONST || s->g->vals[b].type.dtype != GIR_DT_F32))) {
@@ -796,7 +801,40 @@ static int try_linear(Q *s, int i, const char **why)
     sh = gir_arena_alloc(tmp, sizeof *sh * (size_t)(nch + 1));
     quant_weights(wd, nch, per, sc, sk, qw, sw);
     bc = gir_arena_alloc(tmp, sizeof *bc * (size_t)(nch + 1));
-    if (s->q->vals[xi].chscale || !weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc))
+    learned = 0;
+    if (s->rnd) {
+        GirRoundLayer L;
+        L.node = i;
+        L.xq = xi;
+        L.sx = sx;
+        L.zx = zx;
+        L.w = wv->data;
+        L.wd = wd;
+        L.qw = qw;
+        L.sw = sw;
+        L.nch = nch;
+        L.per = per;
+        L.sc = sc;
+        L.sk = sk;
+        L.bias = bc;
+        learned = gir_rounder_layer(s->rnd, s->q, &L, s->e);
+        if (learned < 0) {
+            gir_arena_free(tmp);
+            s->failed = 1;
+            *why = "learned rounding failed";
+            return 0;
+        }
+        /* the bias absorbs the mean error left: bc is the mean error */
+        for (c = 0; learned && c < nch; c++)
+            bc[c] = -bc[c];
+        if (learned) {
+            s->notes[i].mse_nearest = L.mse_nearest;
+            s->notes[i].mse_learned = L.mse_learned;
+            s->notes[i].moved = L.moved;
+            s->notes[i].weights = wn;
+        }
+    }
+    if (!learned && (s->q->vals[xi].chscale || !weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc)))
         bc = NULL;
     if (b >= 0)
         bd = s->g->vals[b].data;
@@ -1457,6 +1495,14 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
                          const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
                          const unsigned char *keep_fp32_nodes, GirQuantNote **notes, GirError *e)
 {
+    return gir_quantize_r(g, thresholds, chthr, chmean, cs, unsig, keep_fp32_nodes, NULL, notes, e);
+}
+
+GirGraph *gir_quantize_r(const GirGraph *g, const float *thresholds, const float *const *chthr,
+                         const double *const *chmean, const GirChanScaleOpts *cs, int unsig,
+                         const unsigned char *keep_fp32_nodes, GirRoundOpts *ro,
+                         GirQuantNote **notes, GirError *e)
+{
     Q s;
     GirArena *tmp;
     int i;
@@ -1470,6 +1516,9 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
     s.chmean = chmean;
     s.uopt = unsig;
     s.keepf = keep_fp32_nodes;
+    s.e = e;
+    if (ro && g->ninput == 1)
+        s.rnd = gir_rounder_new(g, ro);
     s.q = gir_graph_new(g->name ? g->name : "");
     s.q->source = g->source ? gir_arena_strdup(s.q->arena, g->source) : NULL;
     s.q->opset = g->opset;
@@ -1505,6 +1554,7 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
         int done = 0, x;
         s.notes[i].node = gir_arena_strdup(s.q->arena, n->name);
         s.notes[i].op = n->op;
+        s.notes[i].mse_nearest = s.notes[i].mse_learned = -1;
         if (s.absorbed[i])
             continue;
         if (s.keepf && s.keepf[i]) {
@@ -1560,9 +1610,17 @@ GirGraph *gir_quantize_u(const GirGraph *g, const float *thresholds, const float
         if (done) {
             s.notes[i].int8 = 1;
             s.notes[i].why = NULL;
+        } else if (s.failed) {
+            break;
         } else {
             keep_fp32(&s, i, why);
         }
+    }
+    gir_rounder_free(s.rnd);
+    if (s.failed) {
+        gir_arena_free(tmp);
+        gir_graph_free(s.q);
+        return NULL;
     }
     for (i = 0; i < g->noutput; i++) {
         int v = g->outputs[i];

@@ -86,3 +86,11 @@ add_test(NAME quant_channel_scales
 # the FPGA.
 add_test(NAME quant_unsigned
   COMMAND ${QUANT}/unsigned.sh ${QKILN} ${QWORK}/unsigned)
+# Learned rounding: on its own calibration input every layer's error falls
+# below nearest rounding's (the quantizer's figure and the interpreter's
+# SQNR); weights and biases only, deterministic, CPU = int8 interpreter.
+add_test(NAME quant_round
+  COMMAND ${QUANT}/round.sh ${QKILN} ${QMODELS} ${QWORK}/round)
+add_test(NAME quant_round_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --round wants nearest or learned, not 'up'"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --round up)

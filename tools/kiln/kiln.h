@@ -84,9 +84,17 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 #define KILN_Q_CHANNEL_SCALES 4 /* per-channel activation scales (gir_quantize_cs) */
 #define KILN_Q_UNSIGNED 8       /* --unsigned auto: 0..255 where a value cannot be negative */
 #define KILN_Q_FLOOR 16         /* --unsigned floor: tables with a small negative floor too */
+#define KILN_Q_LEARNED_ROUND 32 /* --round learned: weights rounded to the layers' least
+                                 * error on calib_in (gir_quantize_r) */
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, const char *fp32_nodes, GirGraph **out,
+                       double percentile, int flags, const char *fp32_nodes,
+                       const GirTensor *calib_in, int ncalib_in, GirGraph **out,
                        GirQuantNote **notes);
+/* The inputs kiln_calibrate_on calibrates g on (calib_dir's files in name
+ * order, else nrandom seeded inputs), again: *n tensors into *out, data in a.
+ * A KILN_ status (errors printed). */
+int kiln_calib_inputs(const GirGraph *g, const char *calib_dir, int nrandom, GirArena *a,
+                      GirTensor **out, int *n);
 /* quantize.c: the calibration options kiln quantize and kiln compile share
  * (--calib, --calib-random, --method, --percentile, --calib-backend,
  * --per-tensor-outputs). */
@@ -103,6 +111,7 @@ typedef struct KilnQuantOpts {
     int channel_scales;     /* --channel-scales auto (1) | off (0) */
     int unsigned_acts;      /* --unsigned off (0) | auto (1) | floor (2) */
     const char *fp32_nodes; /* --fp32 N1,N2,...: nodes kept in fp32, or NULL */
+    int round_learned;      /* --round learned (1) | nearest (0) */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */
 void kiln_quant_opts_init(KilnQuantOpts *o);

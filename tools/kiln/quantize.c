@@ -6,11 +6,13 @@
  * --calib-backend ref), writes the int8 graph in the text
  * IR and, with --report, compares it with fp32 layer by layer.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -24,6 +26,10 @@
 #define KILN_CS_RATIO 0.25
 #define KILN_CS_MAX_TABLE (512 * 256)   /* bytes of one per-channel LutI8 (512 channels) */
 #define KILN_CS_BUDGET (2048 * 1024)    /* bytes of all of them together */
+/* --round learned: coordinate-descent passes per channel, and output
+ * positions sampled per layer over all calibration inputs */
+#define KILN_ROUND_PASSES 4
+#define KILN_ROUND_POSITIONS 4096
 
 void kiln_quant_usage(FILE *f)
 {
@@ -46,7 +52,10 @@ void kiln_quant_usage(FILE *f)
             "                     be negative (ReLU, Clip from 0, Sigmoid, HardSigmoid) 0..255\n"
             "                     where its readers take it for free; floor also a table with a\n"
             "                     small negative floor (HardSwish)\n"
-            "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision)\n",
+            "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision)\n"
+            "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
+            "                     weights rounded down or up to minimize its output error on\n"
+            "                     the calibration inputs, in order (learned rounding)\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -57,7 +66,7 @@ static void quantize_usage(FILE *f)
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
             "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n"
-            "                     [--fp32 NODE,...]\n");
+            "                     [--fp32 NODE,...] [--round nearest|learned]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -113,6 +122,16 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (*i + 1 >= argc)
             return kiln_user_error("%s: %s needs a value", cmd, s);
         o->fp32_nodes = argv[++*i];
+        o->given = 1;
+        return KILN_OK;
+    }
+    if (strcmp(s, "--round") == 0) {
+        if (*i + 1 >= argc)
+            return kiln_user_error("%s: %s needs a value", cmd, s);
+        v = argv[++*i];
+        if (strcmp(v, "nearest") && strcmp(v, "learned"))
+            return kiln_user_error("%s: --round wants nearest or learned, not '%s'", cmd, v);
+        o->round_learned = strcmp(v, "learned") == 0;
         o->given = 1;
         return KILN_OK;
     }
@@ -218,6 +237,35 @@ static void progress(int i, int n)
     }
 }
 
+/* Calibration input i: file (when not NULL), else the i-th seeded random
+ * input; data in a. */
+static int calib_input(const GirGraph *g, const char *file, int i, GirArena *a, GirTensor *t)
+{
+    GirError err;
+    if (!file) {
+        kiln_random_input(&g->vals[g->inputs[0]].type, (uint64_t)i + 1, a, t);
+        return KILN_OK;
+    }
+    if (kiln_read_input(file, &g->vals[g->inputs[0]], a, t, &err) < 0)
+        return kiln_report(&err);
+    return check_fit(g, file, t);
+}
+
+int kiln_calib_inputs(const GirGraph *g, const char *calib_dir, int nrandom, GirArena *a,
+                      GirTensor **out, int *n)
+{
+    char **files = NULL;
+    int nfiles = 0, i, rc;
+    if (calib_dir && (rc = kiln_list_inputs(calib_dir, a, &files, &nfiles)) != KILN_OK)
+        return rc;
+    *n = calib_dir ? nfiles : nrandom;
+    *out = gir_arena_alloc(a, sizeof **out * (size_t)(*n + 1));
+    for (i = 0; i < *n; i++)
+        if ((rc = calib_input(g, calib_dir ? files[i] : NULL, i, a, &(*out)[i])) != KILN_OK)
+            return rc;
+    return KILN_OK;
+}
+
 /* What the last kiln_calibrate_on did, for kiln_calib_where. */
 static char calib_where[1600];
 
@@ -262,14 +310,7 @@ int kiln_calibrate_on(GirGraph *g, const char *calib_dir, int nrandom, KilnCalib
     for (i = 0; i < (calib_dir ? nfiles : nrandom); i++) {
         GirArena *ta = gir_arena_new();
         GirTensor t;
-        if (calib_dir) {
-            if (kiln_read_input(files[i], &g->vals[g->inputs[0]], ta, &t, &err) < 0)
-                rc = kiln_report(&err);
-            else
-                rc = check_fit(g, files[i], &t);
-        } else {
-            kiln_random_input(&g->vals[g->inputs[0]].type, (uint64_t)i + 1, ta, &t);
-        }
+        rc = calib_input(g, calib_dir ? files[i] : NULL, i, ta, &t);
         if (rc == KILN_OK && gir_calib_add(c, &t, &err) < 0)
             rc = kiln_report(&err);
         gir_arena_free(ta);
@@ -293,7 +334,7 @@ done:
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes)
 {
-    return kiln_quantize_opts(g, c, method, percentile, 0, NULL, out, notes);
+    return kiln_quantize_opts(g, c, method, percentile, 0, NULL, NULL, 0, out, notes);
 }
 
 int kiln_quant_flags(const KilnQuantOpts *o)
@@ -301,7 +342,8 @@ int kiln_quant_flags(const KilnQuantOpts *o)
     return (o->per_tensor_outputs ? KILN_Q_PER_TENSOR_OUTPUTS : 0) |
            (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0) |
            (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0) |
-           (o->unsigned_acts > 0 ? KILN_Q_UNSIGNED : 0) | (o->unsigned_acts > 1 ? KILN_Q_FLOOR : 0);
+           (o->unsigned_acts > 0 ? KILN_Q_UNSIGNED : 0) | (o->unsigned_acts > 1 ? KILN_Q_FLOOR : 0) |
+           (o->round_learned ? KILN_Q_LEARNED_ROUND : 0);
 }
 
 /* keep[i] = 1 for each node of g named in the comma-separated list (NULL:
@@ -326,9 +368,12 @@ static int fp32_list(const GirGraph *g, const char *list, unsigned char *keep)
 }
 
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, const char *fp32_nodes, GirGraph **out,
+                       double percentile, int flags, const char *fp32_nodes,
+                       const GirTensor *calib_in, int ncalib_in, GirGraph **out,
                        GirQuantNote **notes)
 {
+    GirRoundOpts ro;
+    struct timespec t0, t1;
     GirError err;
     unsigned char *keep;
     float *thr = calloc((size_t)g->nval + 1, sizeof *thr);
@@ -372,9 +417,30 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     cs.ratio = KILN_CS_RATIO;
     cs.max_table = KILN_CS_MAX_TABLE;
     cs.budget = KILN_CS_BUDGET;
-    *out = gir_quantize_u(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
+    ro.inputs = calib_in;
+    ro.ninputs = ncalib_in;
+    ro.passes = getenv("KRP") ? atoi(getenv("KRP")) : KILN_ROUND_PASSES;
+    ro.positions = getenv("KRN") ? atoi(getenv("KRN")) : KILN_ROUND_POSITIONS;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    *out = gir_quantize_r(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
                           (flags & KILN_Q_FLOOR) ? 2 : (flags & KILN_Q_UNSIGNED) ? 1 : 0,
-                          fp32_nodes ? keep : NULL, notes, &err);
+                          fp32_nodes ? keep : NULL,
+                          (flags & KILN_Q_LEARNED_ROUND) && calib_in ? &ro : NULL, notes, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (*out && (flags & KILN_Q_LEARNED_ROUND) && notes) {
+        int64_t moved = 0, weights = 0;
+        int layers = 0;
+        for (i = 0; i < g->nnode; i++)
+            if ((*notes)[i].mse_nearest >= 0) {
+                layers++;
+                moved += (*notes)[i].moved;
+                weights += (*notes)[i].weights;
+            }
+        fprintf(stderr, "kiln: quantize: learned rounding of %d layers on %d inputs: %lld of "
+                "%lld weights moved, %.1f s\n", layers, ncalib_in, (long long)moved,
+                (long long)weights,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    }
     free(thr);
     free(chthr);
     free(chmean);
@@ -382,19 +448,41 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     return *out ? KILN_OK : kiln_report(&err);
 }
 
+/* --round learned: the calibration inputs again (*a created here; NULL and
+ * none without it). */
+static int round_inputs(const GirGraph *g, const KilnQuantOpts *o, GirArena **a, GirTensor **in,
+                        int *n)
+{
+    *a = NULL;
+    *in = NULL;
+    *n = 0;
+    if (!o->round_learned)
+        return KILN_OK;
+    *a = gir_arena_new();
+    return kiln_calib_inputs(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM, *a,
+                             in, n);
+}
+
 int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *ncalib)
 {
     GirCalib *c;
     GirQuantNote *notes;
+    GirArena *a = NULL;
+    GirTensor *in = NULL;
+    int nin = 0;
     int rc = kiln_calibrate_on(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM,
                                o->backend, &c);
     *q = NULL;
     if (rc != KILN_OK)
         return rc;
     *ncalib = gir_calib_runs(c);
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->fp32_nodes, q,
-                            &notes);
+    if (o->round_learned)
+        rc = round_inputs(g, o, &a, &in, &nin);
+    if (rc == KILN_OK)
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->fp32_nodes,
+                                in, nin, q, &notes);
     gir_calib_free(c);
+    gir_arena_free(a);
     return rc;
 }
 
@@ -462,6 +550,18 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
                 cJSON_AddItemToArray(fp, o);
             }
         cJSON_AddItemToObject(root, "unsigned", fp);
+        fp = cJSON_CreateArray();
+        for (i = 0; i < g->nnode; i++)
+            if (notes[i].mse_nearest >= 0) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "node", notes[i].node);
+                cJSON_AddNumberToObject(o, "mse_nearest", notes[i].mse_nearest);
+                cJSON_AddNumberToObject(o, "mse_learned", notes[i].mse_learned);
+                cJSON_AddNumberToObject(o, "moved", (double)notes[i].moved);
+                cJSON_AddNumberToObject(o, "weights", (double)notes[i].weights);
+                cJSON_AddItemToArray(fp, o);
+            }
+        cJSON_AddItemToObject(root, "rounding", fp);
         s = cJSON_Print(root);
         puts(s);
         free(s);
@@ -495,6 +595,11 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
                        v->chscale ? "largest scale " : "scale ", (double)v->scale,
                        (double)(-128 - v->zp) * v->scale, (double)(127 - v->zp) * v->scale);
         }
+        for (i = 0; i < g->nnode; i++)
+            if (notes[i].mse_nearest >= 0)
+                printf("rounding %s: layer MSE %.4g nearest, %.4g learned; %lld of %lld weights "
+                       "moved\n", notes[i].node, notes[i].mse_nearest, notes[i].mse_learned,
+                       (long long)notes[i].moved, (long long)notes[i].weights);
         for (i = 0; i < n; i++)
             if (rows[i].is_output)
                 printf("output %s: cosine %.6f  SQNR %.2f dB\n", rows[i].name, rows[i].cosine,
@@ -529,9 +634,10 @@ int kiln_cmd_quantize(int argc, char **argv)
     GirCalib *c = NULL;
     GirGraph *g = NULL, *q = NULL;
     GirQuantNote *notes = NULL;
-    GirArena *a = NULL;
+    GirArena *a = NULL, *ra = NULL;
     GirError err;
-    GirTensor in;
+    GirTensor in, *rin = NULL;
+    int nrin = 0;
     kiln_quant_opts_init(&qo);
     for (i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -590,13 +696,15 @@ int kiln_cmd_quantize(int argc, char **argv)
     if (rc != KILN_OK)
         goto out;
     ncalib = gir_calib_runs(c);
+    if ((rc = round_inputs(g, &qo, &ra, &rin, &nrin)) != KILN_OK)
+        goto out;
     if (qo.all) {
         /* Every method on the one calibration: reports only. */
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
         for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, rin, nrin, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -610,7 +718,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, rin, nrin, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
@@ -636,6 +744,7 @@ out:
         fprintf(stderr, "kiln: quantize: %s\n", kiln_calib_where());
     gir_calib_free(c);
     gir_arena_free(a);
+    gir_arena_free(ra);
     gir_graph_free(q);
     gir_graph_free(g);
     return rc;
