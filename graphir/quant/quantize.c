@@ -834,7 +834,8 @@ static int try_linear(Q *s, int i, const char **why)
             s->notes[i].weights = wn;
         }
     }
-    if (!learned && (s->q->vals[xi].chscale || !weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc)))
+    if ((learned && n->op == GIR_OP_MATMUL) /* the int8 MatMul has no bias */ ||
+        (!learned && (s->q->vals[xi].chscale || !weight_error(s, n, wd, qw, sw, nch, per, sc, sk, bc))))
         bc = NULL;
     if (b >= 0)
         bd = s->g->vals[b].data;

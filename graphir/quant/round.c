@@ -242,11 +242,33 @@ static void patches(const GirRounder *r, const GirRoundLayer *L, const Geo *o, i
     }
 }
 
+/* sum a[p] b[p] over n: eight partial sums the compiler can keep in one
+ * vector register (the descent's inner loop). */
+static double dot(const float *a, const float *b, int64_t n)
+{
+    float s[8] = {0};
+    int64_t p, j;
+    for (p = 0; p + 8 <= n; p += 8)
+        for (j = 0; j < 8; j++)
+            s[j] += a[p + j] * b[p + j];
+    for (; p < n; p++)
+        s[0] += a[p] * b[p];
+    return (double)s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
+}
+
+/* r += k a over n. */
+static void axpy(float *r, float k, const float *a, int64_t n)
+{
+    int64_t p;
+    for (p = 0; p < n; p++)
+        r[p] += k * a[p];
+}
+
 /* Coordinate descent on channel c: qw's entries of c moved in place; the
  * squared error before (*e0) and after (*e1), the mean residual into
  * L->bias[c]; returns the weights moved. */
 static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const float *F,
-                       const double *h, int64_t P, int passes, double *r, double *e0, double *e1)
+                       const double *h, int64_t P, int passes, float *r, double *e0, double *e1)
 {
     int64_t k, p, moved = 0;
     double u = (double)L->sx * L->sw[c], s = 0, s2 = 0;
@@ -254,23 +276,21 @@ static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const 
     for (p = 0; p < P; p++)
         r[p] = 0;
     for (k = 0; k < L->per; k++) {
-        double wf = L->w[c * L->sc + k * L->sk], wq = u * L->qw[c * L->sc + k * L->sk];
-        const float *a = A + k * P, *f = F + k * P;
-        if (wf == 0 && wq == 0)
-            continue;
-        for (p = 0; p < P; p++)
-            r[p] += wf * f[p] - wq * a[p];
+        float wf = L->w[c * L->sc + k * L->sk];
+        float wq = (float)(u * L->qw[c * L->sc + k * L->sk]);
+        if (wf != 0)
+            axpy(r, wf, F + k * P, P);
+        if (wq != 0)
+            axpy(r, -wq, A + k * P, P);
     }
-    for (p = 0; p < P; p++)
-        s += r[p] * r[p];
-    *e0 = s;
+    *e0 = dot(r, r, P);
     for (pass = 0; pass < passes; pass++) {
         int64_t changed = 0;
         for (k = 0; k < L->per; k++) {
             int8_t *q = &L->qw[c * L->sc + k * L->sk];
             double t = L->wd[c * L->sc + k * L->sk] / L->sw[c], lo = floor(t), hi = ceil(t);
             const float *a = A + k * P;
-            double gdot = 0, best = 0, dl;
+            double gdot, best = 0, dl;
             int d = 0;
             if (h[k] == 0 || lo == hi)
                 continue;
@@ -278,40 +298,35 @@ static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const 
                 lo = -127;
             if (hi > 127)
                 hi = 127;
-            for (p = 0; p < P; p++)
-                gdot += r[p] * a[p];
+            gdot = dot(r, a, P);
             if (*q + 1 <= hi && (dl = -2 * u * gdot + u * u * h[k]) < best)
                 best = dl, d = 1;
             if (*q - 1 >= lo && (dl = 2 * u * gdot + u * u * h[k]) < best)
                 best = dl, d = -1;
-            /* a move must gain more than rounding noise */
-            if (d == 0 || best > -1e-12 * (*e0 + 1e-30))
+            /* a move must gain more than the float sums' noise */
+            if (d == 0 || best > -1e-6 * *e0)
                 continue;
             *q = (int8_t)(*q + d);
-            for (p = 0; p < P; p++)
-                r[p] -= d * u * a[p];
+            axpy(r, (float)(-d * u), a, P);
             changed++;
         }
         if (!changed)
             break;
     }
-    s = 0;
     for (p = 0; p < P; p++) {
         s += r[p];
-        s2 += r[p] * r[p];
+        s2 += (double)r[p] * r[p];
     }
     *e1 = s2;
     L->bias[c] = s / (double)P;
     for (k = 0; k < L->per; k++) {
-        double t = L->wd[c * L->sc + k * L->sk] / L->sw[c];
-        long nearest = lrint(t);
+        long nearest = lrintf(L->wd[c * L->sc + k * L->sk] / L->sw[c]);
         if (nearest > 127)
             nearest = 127;
         if (nearest < -127)
             nearest = -127;
         moved += L->qw[c * L->sc + k * L->sk] != nearest;
     }
-    (void)F;
     return moved;
 }
 
@@ -342,7 +357,7 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
         float *A = gir_arena_alloc(tmp, sizeof *A * (size_t)(L->per * P));
         float *F = gir_arena_alloc(tmp, sizeof *F * (size_t)(L->per * P));
         double *h = gir_arena_alloc(tmp, sizeof *h * (size_t)(L->per + 1));
-        double *res = gir_arena_alloc(tmp, sizeof *res * (size_t)(P + 1));
+        float *res = gir_arena_alloc(tmp, sizeof *res * (size_t)(P + 1));
         for (grp = 0; grp < o.G; grp++) {
             patches(r, L, &o, (int)grp, pimg, A, F);
             for (k = 0; k < L->per; k++) {

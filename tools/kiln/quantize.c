@@ -28,7 +28,7 @@
 #define KILN_CS_BUDGET (2048 * 1024)    /* bytes of all of them together */
 /* --round learned: coordinate-descent passes per channel, and output
  * positions sampled per layer over all calibration inputs */
-#define KILN_ROUND_PASSES 4
+#define KILN_ROUND_PASSES 2
 #define KILN_ROUND_POSITIONS 4096
 
 void kiln_quant_usage(FILE *f)
@@ -419,8 +419,8 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     cs.budget = KILN_CS_BUDGET;
     ro.inputs = calib_in;
     ro.ninputs = ncalib_in;
-    ro.passes = getenv("KRP") ? atoi(getenv("KRP")) : KILN_ROUND_PASSES;
-    ro.positions = getenv("KRN") ? atoi(getenv("KRN")) : KILN_ROUND_POSITIONS;
+    ro.passes = KILN_ROUND_PASSES;
+    ro.positions = KILN_ROUND_POSITIONS;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     *out = gir_quantize_r(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
                           (flags & KILN_Q_FLOOR) ? 2 : (flags & KILN_Q_UNSIGNED) ? 1 : 0,
