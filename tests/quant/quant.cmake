@@ -94,3 +94,6 @@ add_test(NAME quant_round
 add_test(NAME quant_round_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --round wants nearest or learned, not 'up'"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --round up)
+add_test(NAME quant_sensitivity_all_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --method all --sensitivity)

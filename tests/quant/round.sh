@@ -11,7 +11,8 @@
 # Only the int8 weights and the biases change (the scales, multipliers and
 # shifts stay); the graph is the same on a second run (deterministic),
 # round-trips through the text form byte for byte, and the CPU back end
-# gives the int8 interpreter's output byte for byte.
+# gives the int8 interpreter's output byte for byte.  --sensitivity prints
+# one line per int8 conv, most sensitive first.
 set -euo pipefail
 kiln=$1 models=$2 work=$3
 rm -rf "$work"
@@ -53,3 +54,14 @@ cmp "$work/$m-learned.gir" "$work/$m-rt.gir"
   > /dev/null 2> "$work/cpu.err"
 cmp "$work/int8.npy" "$work/cpu.npy"
 echo "deterministic, text round trip, --target cpu byte for byte --target int8"
+# --sensitivity: one line per int8 conv with it alone in fp32, most
+# sensitive (highest cosine) first, after the all-int8 figure, which is the
+# report's output cosine.
+"$kiln" quantize "$models/$m.onnx" --calib "$work/$m-calib" --calib-backend ref --report \
+  -i "$models/$m-input.npy" --sensitivity > "$work/sens.txt" 2> /dev/null
+grep '^sensitivity' "$work/sens.txt"
+test "$(grep -c '^sensitivity .* (Conv): output cosine ' "$work/sens.txt")" = 6
+test "$(sed -n 's/^output conv8: cosine \([0-9.]*\) .*/\1/p' "$work/sens.txt")" = \
+     "$(sed -n 's/^sensitivity: output cosine \([0-9.]*\) with every layer int8.*/\1/p' "$work/sens.txt")"
+sed -n 's/^sensitivity .*: output cosine \([0-9.]*\) with it in fp32.*/\1/p' "$work/sens.txt" |
+  sort -g -r -c

@@ -64,7 +64,7 @@ static void quantize_usage(FILE *f)
     fprintf(f,
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|mse|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
-            "                     [--min-cosine C] [--per-tensor-outputs] [--bias-correct]\n"
+            "                     [--min-cosine C] [--sensitivity] [--per-tensor-outputs] [--bias-correct]\n"
             "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n"
             "                     [--fp32 NODE,...] [--round nearest|learned]\n");
     kiln_quant_usage(f);
@@ -75,7 +75,10 @@ static void quantize_usage(FILE *f)
             "  --json             the report as JSON\n"
             "  -i EVAL            input of the report, .npy or an image (default: a seeded\n"
             "                     random input)\n"
-            "  --min-cosine C     exit 1 when an output's cosine is below C\n");
+            "  --min-cosine C     exit 1 when an output's cosine is below C\n"
+            "  --sensitivity      after the report: per int8 Conv, Gemm and MatMul, the least\n"
+            "                     output cosine on the report's input when only it stays fp32\n"
+            "                     (nearest rounding), most sensitive first\n");
     kiln_shape_usage(f);
     kiln_preproc_usage(f);
 }
@@ -609,6 +612,106 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
     return rc;
 }
 
+/* Cosine similarity of two f32 tensors of n elements. */
+static double cosine(const float *a, const float *b, int64_t n)
+{
+    double ab = 0, aa = 0, bb = 0;
+    int64_t k;
+    for (k = 0; k < n; k++) {
+        ab += (double)a[k] * b[k];
+        aa += (double)a[k] * a[k];
+        bb += (double)b[k] * b[k];
+    }
+    return aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1.0 : 0.0);
+}
+
+/* The least output cosine of q against ref (g's outputs) on in. */
+static int output_cosine(const GirGraph *q, const GirTensor *in, const GirTensor *ref, double *cos)
+{
+    GirArena *a = gir_arena_new();
+    GirTensor *out = gir_arena_alloc(a, sizeof *out * (size_t)(q->noutput + 1));
+    GirError err;
+    int j;
+    if (gir_run(q, in, out, a, &err) < 0) {
+        gir_arena_free(a);
+        return kiln_report(&err);
+    }
+    *cos = 1.0;
+    for (j = 0; j < q->noutput; j++) {
+        double c;
+        if (out[j].type.dtype != GIR_DT_F32 || ref[j].type.dtype != GIR_DT_F32)
+            continue;
+        c = cosine(ref[j].data, out[j].data, gir_type_numel(&ref[j].type));
+        if (c < *cos)
+            *cos = c;
+    }
+    gir_arena_free(a);
+    return KILN_OK;
+}
+
+/* One layer's figure for --sensitivity. */
+typedef struct {
+    const char *node; /* the layer kept in fp32 */
+    GirOp op;         /* its op */
+    double cos;       /* the least output cosine then */
+} Sens;
+
+static int sens_cmp(const void *x, const void *y)
+{
+    const Sens *a = x, *b = y;
+    return a->cos < b->cos ? 1 : a->cos > b->cos ? -1 : strcmp(a->node, b->node);
+}
+
+/* --sensitivity: for each Conv, Gemm and MatMul that is int8 in notes, the
+ * least output cosine against fp32 on in when only it (and --fp32's nodes)
+ * stays fp32, with nearest rounding; printed most sensitive first. */
+static int sensitivity(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
+                       const GirQuantNote *notes, const GirTensor *in)
+{
+    GirArena *a = gir_arena_new();
+    GirTensor *ref = gir_arena_alloc(a, sizeof *ref * (size_t)(g->noutput + 1));
+    Sens *rows = gir_arena_alloc(a, sizeof *rows * (size_t)(g->nnode + 1));
+    int flags = kiln_quant_flags(o) & ~KILN_Q_LEARNED_ROUND, i, n = 0, rc;
+    double all;
+    GirError err;
+    GirGraph *q;
+    GirQuantNote *qn;
+    if (gir_run(g, in, ref, a, &err) < 0) {
+        gir_arena_free(a);
+        return kiln_report(&err);
+    }
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->fp32_nodes, NULL, 0, &q, &qn);
+    if (rc == KILN_OK) {
+        rc = output_cosine(q, in, ref, &all);
+        gir_graph_free(q);
+    }
+    for (i = 0; rc == KILN_OK && i < g->nnode; i++) {
+        const char *list;
+        if (!notes[i].int8 || (notes[i].op != GIR_OP_CONV && notes[i].op != GIR_OP_GEMM &&
+                               notes[i].op != GIR_OP_MATMUL))
+            continue;
+        list = o->fp32_nodes ? gir_arena_printf(a, "%s,%s", o->fp32_nodes, notes[i].node)
+                             : notes[i].node;
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, list, NULL, 0, &q, &qn);
+        if (rc != KILN_OK)
+            break;
+        rows[n].node = notes[i].node;
+        rows[n].op = notes[i].op;
+        rc = output_cosine(q, in, ref, &rows[n].cos);
+        gir_graph_free(q);
+        n++;
+    }
+    if (rc == KILN_OK) {
+        qsort(rows, (size_t)n, sizeof *rows, sens_cmp);
+        printf("sensitivity: output cosine %.6f with every layer int8 (nearest rounding)\n", all);
+        for (i = 0; i < n; i++)
+            printf("sensitivity %s (%s): output cosine %.6f with it in fp32 (%+.6f)\n", rows[i].node,
+                   gir_op_name(rows[i].op), rows[i].cos, rows[i].cos - all);
+    }
+    gir_arena_free(a);
+    return rc;
+}
+
 /* The report's input: the file given, else a seeded random input no
  * calibration run uses.  *a is created here. */
 static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTensor *in)
@@ -627,7 +730,7 @@ static int eval_input(const GirGraph *g, const char *eval, GirArena **a, GirTens
 int kiln_cmd_quantize(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *eval = NULL;
-    int rep = 0, json = 0, i, rc, ncalib = 0;
+    int rep = 0, json = 0, sens = 0, i, rc, ncalib = 0;
     double min_cos = -2;
     KilnQuantOpts qo;
     GirCalibMethod m;
@@ -668,6 +771,9 @@ int kiln_cmd_quantize(int argc, char **argv)
             eval = v;
         } else if (strcmp(s, "--report") == 0) {
             rep = 1;
+        } else if (strcmp(s, "--sensitivity") == 0) {
+            sens = 1;
+            rep = 1;
         } else if (strcmp(s, "--json") == 0) {
             json = 1;
             rep = 1;
@@ -688,6 +794,10 @@ int kiln_cmd_quantize(int argc, char **argv)
         rep = 1;
     if (qo.all && out_path)
         return kiln_user_error("quantize: --method all reports only; it takes no -o");
+    if (qo.all && sens)
+        return kiln_user_error("quantize: --sensitivity takes one method, not --method all");
+    if (json && sens)
+        return kiln_user_error("quantize: --sensitivity prints text; it takes no --json");
     g = kiln_load_model(path, 1, &err);
     if (!g)
         return kiln_report(&err);
@@ -738,6 +848,11 @@ int kiln_cmd_quantize(int argc, char **argv)
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
         rc = report(g, q, notes, &in, json, min_cos, qo.method, ncalib);
+        if (sens && rc != KILN_BAD_INPUT) {
+            int r = sensitivity(g, c, &qo, notes, &in);
+            if (r != KILN_OK)
+                rc = r;
+        }
     }
 out:
     if (rc == KILN_OK)
