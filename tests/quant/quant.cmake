@@ -97,3 +97,6 @@ add_test(NAME quant_round_bad
 add_test(NAME quant_sensitivity_all_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --method all --sensitivity)
+add_test(NAME quant_fp32_auto_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32 auto:N wants a count N from 1 to 10000, not 'auto:0'"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --fp32 auto:0)

@@ -12,7 +12,8 @@
 # shifts stay); the graph is the same on a second run (deterministic),
 # round-trips through the text form byte for byte, and the CPU back end
 # gives the int8 interpreter's output byte for byte.  --sensitivity prints
-# one line per int8 conv, most sensitive first.
+# one line per int8 conv, most sensitive first; --fp32 auto:2 keeps the
+# first two (ranked on the calibration input) in fp32.
 set -euo pipefail
 kiln=$1 models=$2 work=$3
 rm -rf "$work"
@@ -65,3 +66,9 @@ test "$(sed -n 's/^output conv8: cosine \([0-9.]*\) .*/\1/p' "$work/sens.txt")" 
      "$(sed -n 's/^sensitivity: output cosine \([0-9.]*\) with every layer int8.*/\1/p' "$work/sens.txt")"
 sed -n 's/^sensitivity .*: output cosine \([0-9.]*\) with it in fp32.*/\1/p' "$work/sens.txt" |
   sort -g -r -c
+# --fp32 auto:2: the two convs ranked first on the calibration input stay
+# fp32, each with a report line, named in the quantizer's line.
+"$kiln" quantize "$models/$m.onnx" --calib "$work/$m-calib" --calib-backend ref --report \
+  -i "$models/$m-input.npy" --fp32 auto:2 > "$work/auto.txt" 2> "$work/auto.err"
+test "$(grep -c '^fp32 node .* (Conv): kept in fp32 as asked (--fp32)$' "$work/auto.txt")" = 2
+grep '^kiln: quantize: --fp32 auto:2: [a-z0-9]*,[a-z0-9]* in fp32 ' "$work/auto.err"

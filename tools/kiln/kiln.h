@@ -112,6 +112,7 @@ typedef struct KilnQuantOpts {
     int unsigned_acts;      /* --unsigned off (0) | auto (1) | floor (2) */
     const char *fp32_nodes; /* --fp32 N1,N2,...: nodes kept in fp32, or NULL */
     int round_learned;      /* --round learned (1) | nearest (0) */
+    int fp32_auto;          /* --fp32 auto:N: N (fp32_nodes NULL then); 0 without */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */
 void kiln_quant_opts_init(KilnQuantOpts *o);

@@ -52,7 +52,9 @@ void kiln_quant_usage(FILE *f)
             "                     be negative (ReLU, Clip from 0, Sigmoid, HardSigmoid) 0..255\n"
             "                     where its readers take it for free; floor also a table with a\n"
             "                     small negative floor (HardSwish)\n"
-            "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision)\n"
+            "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision);\n"
+            "                     auto:N the N convs and matmuls whose keeping raises the output\n"
+            "                     cosine most on the first calibration input (see --sensitivity)\n"
             "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
             "                     weights rounded down or up to minimize its output error on\n"
             "                     the calibration inputs, in order (learned rounding)\n",
@@ -125,6 +127,15 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (*i + 1 >= argc)
             return kiln_user_error("%s: %s needs a value", cmd, s);
         o->fp32_nodes = argv[++*i];
+        o->fp32_auto = 0;
+        if (strncmp(o->fp32_nodes, "auto:", 5) == 0) {
+            long k = strtol(o->fp32_nodes + 5, &end, 10);
+            if (*end || end == o->fp32_nodes + 5 || k < 1 || k > 10000)
+                return kiln_user_error("%s: --fp32 auto:N wants a count N from 1 to 10000, not '%s'",
+                                       cmd, o->fp32_nodes);
+            o->fp32_auto = (int)k;
+            o->fp32_nodes = NULL;
+        }
         o->given = 1;
         return KILN_OK;
     }
@@ -451,6 +462,9 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     return *out ? KILN_OK : kiln_report(&err);
 }
 
+static int fp32_nodes_of(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
+                         GirArena *a, const char **list);
+
 /* --round learned: the calibration inputs again (*a created here; NULL and
  * none without it). */
 static int round_inputs(const GirGraph *g, const KilnQuantOpts *o, GirArena **a, GirTensor **in,
@@ -470,8 +484,9 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
 {
     GirCalib *c;
     GirQuantNote *notes;
-    GirArena *a = NULL;
+    GirArena *a = NULL, *fa = gir_arena_new();
     GirTensor *in = NULL;
+    const char *fp32;
     int nin = 0;
     int rc = kiln_calibrate_on(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM,
                                o->backend, &c);
@@ -482,10 +497,13 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     if (o->round_learned)
         rc = round_inputs(g, o, &a, &in, &nin);
     if (rc == KILN_OK)
-        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->fp32_nodes,
-                                in, nin, q, &notes);
+        rc = fp32_nodes_of(g, c, o, fa, &fp32);
+    if (rc == KILN_OK)
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), fp32, in, nin,
+                                q, &notes);
     gir_calib_free(c);
     gir_arena_free(a);
+    gir_arena_free(fa);
     return rc;
 }
 
@@ -662,54 +680,97 @@ static int sens_cmp(const void *x, const void *y)
     return a->cos < b->cos ? 1 : a->cos > b->cos ? -1 : strcmp(a->node, b->node);
 }
 
-/* --sensitivity: for each Conv, Gemm and MatMul that is int8 in notes, the
- * least output cosine against fp32 on in when only it (and --fp32's nodes)
- * stays fp32, with nearest rounding; printed most sensitive first. */
-static int sensitivity(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
-                       const GirQuantNote *notes, const GirTensor *in)
+/* For each Conv, Gemm and MatMul that is int8 when the nodes of base
+ * (comma-separated, or NULL) stay fp32, the least output cosine against
+ * fp32 on in when it stays fp32 too, with nearest rounding: *rows (from a,
+ * most sensitive first, *n of them) and *all, the figure with none more. */
+static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
+                       const char *base, const GirTensor *in, GirArena *a, Sens **rows, int *n,
+                       double *all)
 {
-    GirArena *a = gir_arena_new();
     GirTensor *ref = gir_arena_alloc(a, sizeof *ref * (size_t)(g->noutput + 1));
-    Sens *rows = gir_arena_alloc(a, sizeof *rows * (size_t)(g->nnode + 1));
-    int flags = kiln_quant_flags(o) & ~KILN_Q_LEARNED_ROUND, i, n = 0, rc;
-    double all;
+    unsigned char *cand = gir_arena_alloc(a, (size_t)g->nnode + 1);
+    int flags = kiln_quant_flags(o) & ~KILN_Q_LEARNED_ROUND, i, rc;
     GirError err;
     GirGraph *q;
     GirQuantNote *qn;
-    if (gir_run(g, in, ref, a, &err) < 0) {
-        gir_arena_free(a);
+    *rows = gir_arena_alloc(a, sizeof **rows * (size_t)(g->nnode + 1));
+    *n = 0;
+    if (gir_run(g, in, ref, a, &err) < 0)
         return kiln_report(&err);
-    }
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->fp32_nodes, NULL, 0, &q, &qn);
-    if (rc == KILN_OK) {
-        rc = output_cosine(q, in, ref, &all);
-        gir_graph_free(q);
-    }
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, base, NULL, 0, &q, &qn);
+    if (rc != KILN_OK)
+        return rc;
+    for (i = 0; i < g->nnode; i++)
+        cand[i] = qn[i].int8 && (qn[i].op == GIR_OP_CONV || qn[i].op == GIR_OP_GEMM ||
+                                 qn[i].op == GIR_OP_MATMUL);
+    rc = output_cosine(q, in, ref, all);
+    gir_graph_free(q);
     for (i = 0; rc == KILN_OK && i < g->nnode; i++) {
         const char *list;
-        if (!notes[i].int8 || (notes[i].op != GIR_OP_CONV && notes[i].op != GIR_OP_GEMM &&
-                               notes[i].op != GIR_OP_MATMUL))
+        if (!cand[i])
             continue;
-        list = o->fp32_nodes ? gir_arena_printf(a, "%s,%s", o->fp32_nodes, notes[i].node)
-                             : notes[i].node;
+        list = base ? gir_arena_printf(a, "%s,%s", base, g->nodes[i].name) : g->nodes[i].name;
         rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, list, NULL, 0, &q, &qn);
         if (rc != KILN_OK)
             break;
-        rows[n].node = notes[i].node;
-        rows[n].op = notes[i].op;
-        rc = output_cosine(q, in, ref, &rows[n].cos);
+        (*rows)[*n].node = g->nodes[i].name;
+        (*rows)[*n].op = g->nodes[i].op;
+        rc = output_cosine(q, in, ref, &(*rows)[*n].cos);
         gir_graph_free(q);
-        n++;
+        ++*n;
     }
+    if (rc == KILN_OK)
+        qsort(*rows, (size_t)*n, sizeof **rows, sens_cmp);
+    return rc;
+}
+
+/* --sensitivity: rank_layers on the report's input, printed. */
+static int sensitivity(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
+                       const char *base, const GirTensor *in)
+{
+    GirArena *a = gir_arena_new();
+    Sens *rows;
+    double all;
+    int n, i, rc = rank_layers(g, c, o, base, in, a, &rows, &n, &all);
     if (rc == KILN_OK) {
-        qsort(rows, (size_t)n, sizeof *rows, sens_cmp);
-        printf("sensitivity: output cosine %.6f with every layer int8 (nearest rounding)\n", all);
+        printf("sensitivity: output cosine %.6f with every layer int8%s (nearest rounding)\n", all,
+               base ? " but --fp32's" : "");
         for (i = 0; i < n; i++)
             printf("sensitivity %s (%s): output cosine %.6f with it in fp32 (%+.6f)\n", rows[i].node,
                    gir_op_name(rows[i].op), rows[i].cos, rows[i].cos - all);
     }
     gir_arena_free(a);
     return rc;
+}
+
+/* The nodes kept in fp32: --fp32's list, or for --fp32 auto:N the N layers
+ * whose keeping raises the output cosine most on the first calibration
+ * input (rank_layers; only those that raise it), joined in a. */
+static int fp32_nodes_of(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
+                         GirArena *a, const char **list)
+{
+    GirTensor *in;
+    Sens *rows;
+    double all;
+    int n, nin, i, rc;
+    char *s = NULL;
+    *list = o->fp32_nodes;
+    if (o->fp32_auto <= 0)
+        return KILN_OK;
+    rc = kiln_calib_inputs(g, o->calib_dir, o->nrandom > 0 ? o->nrandom : KILN_CALIB_RANDOM, a,
+                           &in, &nin);
+    if (rc != KILN_OK || nin < 1)
+        return rc;
+    if ((rc = rank_layers(g, c, o, NULL, &in[0], a, &rows, &n, &all)) != KILN_OK)
+        return rc;
+    for (i = 0; i < n && i < o->fp32_auto && rows[i].cos > all; i++)
+        s = s ? gir_arena_printf(a, "%s,%s", s, rows[i].node) : gir_arena_strdup(a, rows[i].node);
+    *list = s;
+    fprintf(stderr, "kiln: quantize: --fp32 auto:%d: %s in fp32 (output cosine on the first "
+            "calibration input %.6f all int8, %.6f with the first alone in fp32)\n", o->fp32_auto,
+            s ? s : "no layer", all, n ? rows[0].cos : all);
+    return KILN_OK;
 }
 
 /* The report's input: the file given, else a seeded random input no
@@ -737,9 +798,10 @@ int kiln_cmd_quantize(int argc, char **argv)
     GirCalib *c = NULL;
     GirGraph *g = NULL, *q = NULL;
     GirQuantNote *notes = NULL;
-    GirArena *a = NULL, *ra = NULL;
+    GirArena *a = NULL, *ra = NULL, *fa = NULL;
     GirError err;
     GirTensor in, *rin = NULL;
+    const char *fp32 = NULL;
     int nrin = 0;
     kiln_quant_opts_init(&qo);
     for (i = 1; i < argc; i++) {
@@ -808,13 +870,16 @@ int kiln_cmd_quantize(int argc, char **argv)
     ncalib = gir_calib_runs(c);
     if ((rc = round_inputs(g, &qo, &ra, &rin, &nrin)) != KILN_OK)
         goto out;
+    fa = gir_arena_new();
+    if ((rc = fp32_nodes_of(g, c, &qo, fa, &fp32)) != KILN_OK)
+        goto out;
     if (qo.all) {
         /* Every method on the one calibration: reports only. */
         if ((rc = eval_input(g, eval, &a, &in)) != KILN_OK)
             goto out;
         for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, rin, nrin, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), fp32, rin, nrin, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -828,7 +893,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), qo.fp32_nodes, rin, nrin, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), fp32, rin, nrin, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
@@ -849,7 +914,7 @@ int kiln_cmd_quantize(int argc, char **argv)
             goto out;
         rc = report(g, q, notes, &in, json, min_cos, qo.method, ncalib);
         if (sens && rc != KILN_BAD_INPUT) {
-            int r = sensitivity(g, c, &qo, notes, &in);
+            int r = sensitivity(g, c, &qo, fp32, &in);
             if (r != KILN_OK)
                 rc = r;
         }
@@ -860,6 +925,7 @@ out:
     gir_calib_free(c);
     gir_arena_free(a);
     gir_arena_free(ra);
+    gir_arena_free(fa);
     gir_graph_free(q);
     gir_graph_free(g);
     return rc;
