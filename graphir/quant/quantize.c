@@ -16,6 +16,8 @@
  * from kiln_rq_choose.  Concat inputs take the output's scale at their
  * producers where nothing else depends on it (align_concat_thresholds), else
  * a Requantize; Add operands keep their scales (kiln_add_requant).
+ * With gir_quantize_r, round.c rounds each Conv's, Gemm's and MatMul's int8
+ * weights (learned rounding) as the node is emitted, before its bias.
  */
 #include <math.h>
 #include <stdio.h>
