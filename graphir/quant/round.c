@@ -30,6 +30,10 @@
 
 #include "graphir/quant/round.h"
 
+/* Most patch elements of one group held at once (A and F, 4 bytes each:
+ * 256 MB): a layer with many weights per channel samples fewer positions. */
+#define MAX_PATCH (32 * 1024 * 1024)
+
 struct GirRounder {
     const GirGraph *g; /* the fp32 graph */
     GirRoundOpts *ro;  /* the calibration inputs and the per-node figures */
@@ -341,6 +345,8 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
         return 0;
     total = o.conv ? o.N * o.OH * o.OW : o.rows;
     pimg = ro->positions / ro->ninputs;
+    if (pimg * ro->ninputs * L->per > MAX_PATCH)
+        pimg = MAX_PATCH / L->per / ro->ninputs;
     if (pimg > total)
         pimg = total;
     if (pimg < 1)

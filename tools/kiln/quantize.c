@@ -29,7 +29,7 @@
 /* --round learned: coordinate-descent passes per channel, and output
  * positions sampled per layer over all calibration inputs */
 #define KILN_ROUND_PASSES 2
-#define KILN_ROUND_POSITIONS 4096
+#define KILN_ROUND_POSITIONS 16384
 
 void kiln_quant_usage(FILE *f)
 {
