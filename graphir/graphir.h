@@ -617,6 +617,8 @@ typedef struct {
     int ninputs;             /* count of inputs */
     int passes;              /* coordinate-descent passes over each channel's weights */
     int64_t positions;       /* output positions sampled per layer, all inputs together */
+    int used;                /* out: the first inputs used (fewer than ninputs when the
+                              * values they keep would pass 4 GB) */
 } GirRoundOpts;
 /* gir_quantize_u with learned rounding (ro NULL: nearest, what gir_quantize_u
  * does): each Conv, Gemm and MatMul, in order, gets each int8 weight rounded

@@ -33,10 +33,14 @@
 /* Most patch elements of one group held at once (A and F, 4 bytes each:
  * 256 MB): a layer with many weights per channel samples fewer positions. */
 #define MAX_PATCH (32 * 1024 * 1024)
+/* Most bytes of kept values (both graphs, every input used): with more
+ * calibration inputs than fit, the first ones only. */
+#define MAX_KEEP (4.0 * 1024 * 1024 * 1024)
 
 struct GirRounder {
     const GirGraph *g; /* the fp32 graph */
-    GirRoundOpts *ro;  /* the calibration inputs and the per-node figures */
+    GirRoundOpts *ro;  /* the calibration inputs and the options */
+    int nin;           /* inputs used: the first of ro's, as many as MAX_KEEP allows */
     GirArena *a;       /* every value computed, of both graphs */
     GirTensor **ft;    /* per input: per value of g, its tensor (data NULL: not run) */
     int fdone;         /* nodes of g run */
@@ -49,16 +53,26 @@ GirRounder *gir_rounder_new(const GirGraph *g, GirRoundOpts *ro)
 {
     GirRounder *r = calloc(1, sizeof *r);
     int k, i;
+    double bytes = 0;
     if (!r)
         gir_die("out of memory");
     r->g = g;
     r->ro = ro;
+    /* an input keeps every f32 value of g and about as much again of the
+     * int8 graph (its f32 values and int8 ones) */
+    for (i = 0; i < g->nval; i++)
+        if (g->vals[i].kind == GIR_VAL_NODE && gir_type_bytes(&g->vals[i].type) > 0)
+            bytes += (double)gir_type_bytes(&g->vals[i].type);
+    r->nin = ro->ninputs;
+    if (bytes > 0 && r->nin > 1 && (double)r->nin * 2 * bytes > MAX_KEEP)
+        r->nin = MAX_KEEP / (2 * bytes) < 1 ? 1 : (int)(MAX_KEEP / (2 * bytes));
+    ro->used = r->nin;
     r->a = gir_arena_new();
-    r->ft = gir_arena_alloc(r->a, sizeof *r->ft * (size_t)(ro->ninputs + 1));
-    r->qt = calloc((size_t)ro->ninputs + 1, sizeof *r->qt);
+    r->ft = gir_arena_alloc(r->a, sizeof *r->ft * (size_t)(r->nin + 1));
+    r->qt = calloc((size_t)r->nin + 1, sizeof *r->qt);
     if (!r->qt)
         gir_die("out of memory");
-    for (k = 0; k < ro->ninputs; k++) {
+    for (k = 0; k < r->nin; k++) {
         r->ft[k] = gir_arena_alloc(r->a, sizeof **r->ft * (size_t)(g->nval + 1));
         for (i = 0; i < g->nval; i++)
             r->ft[k][i].type = g->vals[i].type;
@@ -73,7 +87,7 @@ void gir_rounder_free(GirRounder *r)
     int k;
     if (!r)
         return;
-    for (k = 0; k < r->ro->ninputs; k++)
+    for (k = 0; k < r->nin; k++)
         free(r->qt[k]);
     free(r->qt);
     gir_arena_free(r->a);
@@ -136,7 +150,7 @@ static int advance(GirRounder *r, const GirGraph *q, int node, GirError *e)
     int k, i;
     if (q->nval > r->qcap) {
         int cap = q->nval * 2;
-        for (k = 0; k < r->ro->ninputs; k++) {
+        for (k = 0; k < r->nin; k++) {
             GirTensor *t = realloc(r->qt[k], sizeof *t * (size_t)cap);
             if (!t)
                 gir_die("out of memory");
@@ -145,7 +159,7 @@ static int advance(GirRounder *r, const GirGraph *q, int node, GirError *e)
         }
         r->qcap = cap;
     }
-    for (k = 0; k < r->ro->ninputs; k++) {
+    for (k = 0; k < r->nin; k++) {
         if (q->ninput == 1 && !r->qt[k][q->inputs[0]].data)
             r->qt[k][q->inputs[0]] = r->ro->inputs[k];
         for (i = 0; i < q->nval; i++)
@@ -213,8 +227,8 @@ static void patches(const GirRounder *r, const GirRoundLayer *L, const Geo *o, i
 {
     const GirNode *n = &r->g->nodes[L->node];
     int x = n->in[0], i;
-    int64_t P = pimg * r->ro->ninputs, total = o->conv ? o->N * o->OH * o->OW : o->rows, j, k;
-    for (i = 0; i < r->ro->ninputs; i++) {
+    int64_t P = pimg * r->nin, total = o->conv ? o->N * o->OH * o->OW : o->rows, j, k;
+    for (i = 0; i < r->nin; i++) {
         const float *xf = r->ft[i][x].data;
         const int8_t *xq = r->qt[i][L->xq].data;
         for (j = 0; j < pimg; j++) {
@@ -341,17 +355,17 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
     Geo o;
     int64_t total, pimg, P, grp, c, k, moved = 0;
     double e0 = 0, e1 = 0;
-    if (ro->ninputs < 1 || !geometry(r, L, &o))
+    if (r->nin < 1 || !geometry(r, L, &o))
         return 0;
     total = o.conv ? o.N * o.OH * o.OW : o.rows;
-    pimg = ro->positions / ro->ninputs;
-    if (pimg * ro->ninputs * L->per > MAX_PATCH)
-        pimg = MAX_PATCH / L->per / ro->ninputs;
+    pimg = ro->positions / r->nin;
+    if (pimg * r->nin * L->per > MAX_PATCH)
+        pimg = MAX_PATCH / L->per / r->nin;
     if (pimg > total)
         pimg = total;
     if (pimg < 1)
         pimg = 1;
-    P = pimg * ro->ninputs;
+    P = pimg * r->nin;
     /* fewer positions than weights per channel: the fit would only learn the
      * calibration inputs */
     if (P < L->per)

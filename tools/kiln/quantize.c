@@ -435,6 +435,7 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     ro.ninputs = ncalib_in;
     ro.passes = KILN_ROUND_PASSES;
     ro.positions = KILN_ROUND_POSITIONS;
+    ro.used = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     *out = gir_quantize_r(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
                           (flags & KILN_Q_FLOOR) ? 2 : (flags & KILN_Q_UNSIGNED) ? 1 : 0,
@@ -451,7 +452,7 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
                 weights += (*notes)[i].weights;
             }
         fprintf(stderr, "kiln: quantize: learned rounding of %d layers on %d inputs: %lld of "
-                "%lld weights moved, %.1f s\n", layers, ncalib_in, (long long)moved,
+                "%lld weights moved, %.1f s\n", layers, ro.used, (long long)moved,
                 (long long)weights,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     }
