@@ -381,10 +381,10 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      "DSP2X", "LBURAM", "CASC", "WBMERGE", NULL};
+                                      "DSP2X", "LBURAM", "CASC", "WBMERGE", "LBBANK", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC, CV_WBMERGE };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC, CV_WBMERGE, CV_LBBANK };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", "band", "wlead", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
@@ -465,6 +465,11 @@ static void conv_shape(const int64_t *hw, const int64_t *rt, WinShape *shp)
     sh.kki = rt[RT_K] * rt[RT_K] * icg;
     sh.pp = hw[CV_PP];
     sh.span = hw[CV_SPAN];
+    /* LBBANK: groups run across a row end only where Wout = W (the next
+     * row's pixels follow on in the banks) */
+    if (hw[CV_LBBANK] > 0 && rt[RT_STRIDE] > 0 &&
+        (rt[RT_W] + 2 * rt[RT_PAD] - rt[RT_K]) / rt[RT_STRIDE] + 1 != rt[RT_W])
+        sh.span = 0;
     sh.r = conv_rows(hw);
     sh.lat = conv_latency(hw);
     sh.npass = hls_cdiv(ocg, tog);
@@ -575,6 +580,19 @@ static double conv_lut_2x(const int64_t *hw, int64_t dsps)
     return amux + wmux + fix + (double)dsps * CV_LUT_2X_ACC;
 }
 
+/* LBBANK's LUT beyond the replicated line buffers' (not fitted against
+ * yosys; counted from kiln_conv_window.v): the rotation of the PP banks'
+ * words into pixel order, 8*LANES*PP bits of a PP:1 multiplexer (PP 2: two
+ * a LUT6, PP 4: one, PP 8: two and a MUXF7), and a bank address a bank (an
+ * increment and the shift by ceil(log2 ICG): 3 LUT a bit), with the pixel
+ * index registers' adders (5 of MB = bab + log2 PP bits). */
+static double conv_lut_bank(int64_t pic, int64_t pp, int64_t bab)
+{
+    double mux = pp <= 2 ? 0.5 : (double)(pp / 4);
+    return (double)(8 * pic * pp) * mux + (double)(pp * bab) * 3.0 +
+           5.0 * (double)(bab + hls_clog2(pp));
+}
+
 static HlsRes conv_resources(const int64_t *hw)
 {
     HlsRes r;
@@ -606,6 +624,8 @@ static HlsRes conv_resources(const int64_t *hw)
     int wmerge = hw[CV_WBANKS] == 2 && hw[CV_WBMERGE] != 0;
     r.dsp = (double)dsps + 2.0 * (double)rql;
     r.bram36 = 0.0;
+    if (hw[CV_LBBANK] > 0) /* LBBANK: PP banks of LBBANK words, not PP copies */
+        lbdepth = hls_pow2ceil(hw[CV_LBBANK]);
     if (hw[CV_LBURAM] == 1) /* the line buffers in URAM288 (LBURAM) */
         lburam = (double)(pp * hls_uram_for(lbdepth, 8 * pic));
     else
@@ -667,7 +687,8 @@ static HlsRes conv_resources(const int64_t *hw)
             (hw[CV_DSP2X] ? conv_lut_2x(hw, dsps) : 0.0) +
             (hw[CV_WBANKS] == 2 && !wmerge ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
-            (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0);
+            (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0) +
+            (hw[CV_LBBANK] > 0 ? conv_lut_bank(pic, pp, hls_clog2(lbdepth)) : 0.0);
     /* registered products, accumulators, requant stages, tree registers,
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in

@@ -440,6 +440,14 @@ static const int fold_sizes[][2] = {{16, 1}, {16, 2}, {16, 3}, {16, 4}, {16, 5},
                                     {16, 8}, {32, 1}, {32, 2}, {32, 3}, {32, 4}, {64, 1}};
 #define FOLD_NSIZES (int)(sizeof fold_sizes / sizeof fold_sizes[0])
 
+/* Whether q's shared engine has its line buffer banked (kiln_conv LBBANK). */
+static int fold_banked(const HlsPlan *q)
+{
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int i = d ? hls_param_index(d->hw_params, "LBBANK") : -1;
+    return i >= 0 && q->fold.hw[i] > 0;
+}
+
 /* Whether fold set spec on engine size `size`, its memories as lb
  * (HLS_FOLD_* bits) says, can beat plan bar (more
  * frames/s), judged without a search: the engine alone must fit the
@@ -519,6 +527,9 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             lb |= x2 ? HLS_FOLD_DSP2X : 0;
             lb |= x2 == 2 ? HLS_FOLD_DSP2P : 0;
+            /* block-RAM line buffers banked by pixel where that applies and
+             * saves blocks (fold_lbbank) */
+            lb |= lb & HLS_FOLD_LBURAM ? 0 : HLS_FOLD_LBBANK;
             memset(&e2, 0, sizeof e2);
             if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
                 continue;
@@ -543,9 +554,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             }
             snprintf(q->fold.why, sizeof q->fold.why,
-                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s, %.1f frames/s",
+                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s%s, %.1f frames/s",
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
                      q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
+                     fold_banked(q) ? ", line buffer banked by pixel (LBBANK)" : "",
                      lb & HLS_FOLD_WB2 ? ", two weight banks" : "",
                      q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
                      q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",

@@ -29,7 +29,7 @@
 #include "hls/hls.h"
 
 #define HLS_PP_MAX 8 /* most pixels per op kiln_conv takes (its reorder buffer) */
-#define HLS_PLAN_MAX_PARAMS 24 /* more Verilog or run-time parameters than any engine has */
+#define HLS_PLAN_MAX_PARAMS 32 /* more Verilog or run-time parameters than any engine has */
 
 /* The engine a stage runs on. */
 typedef enum {

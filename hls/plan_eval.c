@@ -138,6 +138,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
         hls_param_put(&hw, "CASC", 0); /* LUT adder trees (kiln_dsp_chain: not planned yet) */
         hls_param_put(&hw, "WBMERGE", 0); /* a memory a weight bank (the shared engine's merge) */
+        hls_param_put(&hw, "LBBANK", 0); /* PP copies of the line buffer (the shared engine's may bank it) */
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);

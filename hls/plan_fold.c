@@ -176,6 +176,32 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     return hls_max64(c, ddr);
 }
 
+/* kiln_conv LBBANK for the fold's layers (line buffers in block RAM): the
+ * words a bank of the banked line buffer holds, 2^ceil(log2) of the
+ * largest layer's ceil(R*W/PP) << ceil(log2 ICG) (kiln_conv_window.v,
+ * R = 2^ceil(log2(KMAX+1)) rows); 0 (PP copies) where banking does not
+ * apply (PP not a power of two >= 2, a layer of stride 2) or saves no
+ * block RAM over the copies. */
+static int64_t fold_lbbank(const HlsFold *f, int pe, int pp, int64_t kmax, int64_t wmax,
+                           int64_t icgmax)
+{
+    int64_t r = hls_pow2ceil(kmax + 1), depth = 1, copy;
+    int i;
+    if (pp < 2 || (pp & (pp - 1)) != 0)
+        return 0;
+    for (i = 0; i < f->n; i++) {
+        const HlsFoldLayer *l = &f->layers[i];
+        if (l->stride != 1)
+            return 0;
+        depth = hls_max64(depth, hls_cdiv(r * l->w, pp) << hls_clog2(hls_cdiv(l->cin, pe)));
+    }
+    depth = hls_pow2ceil(depth);
+    copy = r << (hls_max64(1, hls_clog2(wmax)) + hls_max64(1, hls_clog2(icgmax)));
+    if (hls_bram36_for(depth, 8 * pe) >= hls_bram36_for(copy, 8 * pe))
+        return 0;
+    return depth;
+}
+
 /* kiln_tsconv's hw vector for the fold's layers on a pe x pe array of pp
  * pixels an op, its memories and DSP clock as mem (HLS_FOLD_*) says: with
  * two weight banks each is half of what one memory's blocks hold (kiln_conv
@@ -274,6 +300,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             v = pp > 1;
         else if (!strcmp(n, "DSP2X"))
             v = f->dsp2x;
+        else if (!strcmp(n, "LBBANK"))
+            v = mem & HLS_FOLD_LBBANK ? fold_lbbank(f, pe, pp, kmax, wmax, icgmax) : 0;
         f->hw[i] = v;
     }
     /* two banks: a tile loads while the pass before it computes, so

@@ -210,7 +210,11 @@ int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
  * (kiln_conv DSP2X 1) or, with HLS_FOLD_DSP2P too and PP even, taking two
  * pixels a fabric cycle on one weight operand (DSP2X 2): half the
  * multiplier DSPs either way. */
-enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P = 8 };
+/* HLS_FOLD_LBBANK: the block-RAM line buffer banked by pixel (kiln_conv
+ * LBBANK) where it applies (PP a power of two >= 2, every layer stride 1)
+ * and takes fewer blocks than PP copies; else the copies. */
+enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P = 8,
+       HLS_FOLD_LBBANK = 16 };
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
  * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */

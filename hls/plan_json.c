@@ -402,7 +402,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv, wbv, x2v;
+    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv;
     int i, n;
     if (!o)
         return 0;
@@ -440,6 +440,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "WBANKS") &&
         get_int(hw, path, "$.fold.hw", "WBANKS", 1, 2, 0, &wbv, e))
         return -1;
+    bkv = 0; /* absent: PP copies of the line buffer */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "LBBANK") &&
+        get_int(hw, path, "$.fold.hw", "LBBANK", 0, 1 << 20, 0, &bkv, e))
+        return -1;
     x2v = 0; /* absent: the multipliers on the fabric clock */
     if (cJSON_GetObjectItemCaseSensitive(hw, "DSP2X") &&
         get_int(hw, path, "$.fold.hw", "DSP2X", 0, 2, 0, &x2v, e))
@@ -468,7 +472,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     }
     i = hls_fold_apply(p, spec, (int)pe, (int)ppv,
                        (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0) |
-                           (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0), e);
+                           (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0) |
+                           (bkv ? HLS_FOLD_LBBANK : 0), e);
     free(spec);
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;

@@ -160,6 +160,14 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 p->fold.bound ? " (longer than the dataflow's part)" : "",
                 (double)p->fold.ddr_bytes / 1e6, p->fold.res.dsp, p->fold.res.bram36,
                 p->fold.res.uram, p->fold.res.lut, p->nsegment, (long long)p->fold.dataflow);
+        {
+            const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+            int k = d ? hls_param_index(d->hw_params, "LBBANK") : -1;
+            if (k >= 0 && p->fold.hw[k] > 0)
+                fprintf(f, "Its line buffer is banked by pixel (kiln_conv LBBANK): %d banks of "
+                           "%lld words, rows packed at each layer's width.\n\n",
+                        p->fold.pp, (long long)p->fold.hw[k]);
+        }
         fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
         for (i = 0; i < p->fold.n; i++) {
             const HlsFoldLayer *l = &p->fold.layers[i];

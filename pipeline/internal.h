@@ -82,6 +82,10 @@ const HlsFifo *rtl_edge_fifo(const HlsPlan *p, int from, int to);
 void rtl_safe_name(const char *in, char *out, size_t size);
 /* The localparam spelling of a cfg port name (upper case). */
 void rtl_upper(const char *in, char *out, size_t size);
+/* Whether an engine's parameter is written in its instance: all but
+ * LBBANK at 0 (the template's default), so the RTL of a plan without the
+ * banked line buffer is what it was before LBBANK existed. */
+int rtl_param_shown(const char *name, int64_t value);
 
 /* chan.c: the graph value stage s reads at input k, and the one it
  * writes (followed through the BatchNormalization / ReLU / LeakyReLU nodes

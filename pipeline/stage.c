@@ -3,6 +3,8 @@
  * engine's run-time cfg_* values, its Verilog module, its source location,
  * its skip FIFOs, and names made safe for the generated text.
  */
+#include <string.h>
+
 #include "pipeline/internal.h"
 
 #include "hls/res_util.h"
@@ -24,6 +26,11 @@ void rtl_safe_name(const char *in, char *out, size_t size)
         out[n++] = ok ? c : '_';
     }
     out[n] = 0;
+}
+
+int rtl_param_shown(const char *name, int64_t value)
+{
+    return value != 0 || strcmp(name, "LBBANK") != 0;
 }
 
 void rtl_upper(const char *in, char *out, size_t size)

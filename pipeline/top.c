@@ -498,9 +498,15 @@ static void emit_engine(Gen *G, const Top *T, int i)
                 cfg[j].bits, cfg[j].value);
     }
     fprintf(b, "    %s #(\n", rtl_stage_module(s));
-    for (j = 0; s->desc->hw_params[j]; j++)
+    for (j = 0; s->desc->hw_params[j]; j++) {
+        int nx = j + 1; /* the next parameter written */
+        if (!rtl_param_shown(s->desc->hw_params[j], s->hw[j]))
+            continue;
+        while (s->desc->hw_params[nx] && !rtl_param_shown(s->desc->hw_params[nx], s->hw[nx]))
+            nx++;
         fprintf(b, "        .%s(%" PRId64 ")%s\n", s->desc->hw_params[j], s->hw[j],
-                s->desc->hw_params[j + 1] || s->kind == HLS_ST_LUT ? "," : "");
+                s->desc->hw_params[nx] || s->kind == HLS_ST_LUT ? "," : "");
+    }
     if (s->kind == HLS_ST_LUT) {
         /* the node's table, or its tables per channel (CHANS > 0) padded to
          * whole beats with zero tables: the last table's entry 255 first */

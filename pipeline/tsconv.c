@@ -259,9 +259,15 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
         fprintf(b, "rf_cfg[31:0] == 32'd%d ? 16'd%d :\n                      ",
                 p->fold.parts[j].seg, p->fold.parts[j].count);
     fprintf(b, "16'd0;\n    kiln_tsconv #(\n");
-    for (j = 0; desc->hw_params[j]; j++)
+    for (j = 0; desc->hw_params[j]; j++) {
+        int k = j + 1;
+        if (!rtl_param_shown(desc->hw_params[j], p->fold.hw[j]))
+            continue;
+        while (desc->hw_params[k] && !rtl_param_shown(desc->hw_params[k], p->fold.hw[k]))
+            k++;
         fprintf(b, "        .%s(%" PRId64 ")%s\n", desc->hw_params[j], p->fold.hw[j],
-                desc->hw_params[j + 1] ? "," : "");
+                desc->hw_params[k] ? "," : "");
+    }
     fprintf(b,
             "    ) u_tsconv (\n        .clk(clk),\n        .clk2x(%s),\n        .rst(rst),\n"
             "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]} + ts_first),\n"

@@ -68,6 +68,9 @@
 //                  RAM or LUTRAM
 //   LBURAM         1: the line buffers are UltraRAM (ram_style "ultra"), 0:
 //                  the synthesis tool picks (kiln_conv_window.v)
+//   LBBANK         0: PP replicated line buffers; > 0: one line buffer in PP
+//                  banks of LBBANK words, rows packed at W pixels
+//                  (kiln_conv_window.v; PP a power of two, stride 1 only)
 //   RQS            results per requant lane: PP*PE_OC/RQS requant lanes take
 //                  an op group's PP*PE_OC accumulators RQS at a time (1: one
 //                  lane per result; > 1 needs K*K*cfg_icg >= RQS, so that
@@ -145,6 +148,7 @@ module kiln_conv #(
     parameter integer BANDMAX = 0,
     parameter integer LBROWS  = 0,
     parameter integer LBURAM  = 0,
+    parameter integer LBBANK  = 0,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
     parameter integer DSP2X   = 0,
@@ -432,7 +436,7 @@ module kiln_conv #(
 
     kiln_conv_window #(
         .LANES(PE_IC), .KMAX(KMAX), .WMAX(WMAX), .GMAX(ICGMAX), .DW(0), .WAB(WAB), .PP(PP), .SPAN(SPAN),
-        .LBROWS(LBROWS), .LBURAM(LBURAM)
+        .LBROWS(LBROWS), .LBURAM(LBURAM), .LBBANK(LBBANK)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg), .cfg_ocg(ct_cnt),

@@ -48,7 +48,21 @@
 //   DW (1 = depthwise loop), WAB (width of iss_wa), PP (pixels per op),
 //   SPAN (0|1, pixel groups across row ends), LBROWS (line-buffer rows
 //   wanted beyond KMAX + 1 for bands; 0: none), LBURAM (1: the line buffers
-//   are UltraRAM, ram_style "ultra"; 0: the synthesis tool picks).
+//   are UltraRAM, ram_style "ultra"; 0: the synthesis tool picks),
+//   LBBANK (0: PP replicated line buffers, as above; > 0: one line buffer
+//   banked by pixel, LBBANK words a bank, below).
+// Banked line buffer (LBBANK > 0; PP a power of two >= 2, cfg_stride 1):
+//   the input pixels in raster order n = iy*W + ix go to bank n mod PP at
+//   word ((n / PP) << gsh) | g, gsh = ceil(log2 cfg_icg): the rows are
+//   packed at W pixels (not 2^ceil(log2 WMAX)) and a pixel takes
+//   2^ceil(log2 ICG) words of its own layer (not of GMAX).  An op's PP
+//   pixels read the PP consecutive pixels m .. m+PP-1 (m: pixel 0's tap,
+//   kept incrementally, adds only), so each bank is read once: bank b at
+//   (m / PP + (b < m mod PP)), rotated by m mod PP into d_data.  Across a
+//   row end (SPAN) the next row's pixels follow on only where Wout = W, so
+//   SPAN runs there only.  The R rows a layer keeps are R*W pixels, whose
+//   words in a bank are a contiguous range of at most
+//   ceil(R*W/PP) << gsh: that must be <= LBBANK (the planner sizes it).
 // Ports: cfg_h, cfg_w (map), cfg_icg (beats per input pixel), cfg_ocg (output
 //   groups), cfg_k, cfg_stride (1|2), cfg_pad (< K); go (issue allowed);
 //   iss, iss_wa, iss_last (the op issuing now); d_* the same op one cycle later
@@ -62,7 +76,8 @@
 // Latency: data one cycle after issue.
 // Resources: PP line buffers of R * 2^ceil(log2 WMAX) * 2^ceil(log2 GMAX)
 //   words of 8*LANES bits (BRAM, or URAM288 with LBURAM), ~250 LUT of
-//   counters.
+//   counters; banked: PP banks of 2^ceil(log2 LBBANK) words, the rotation
+//   (8*LANES*PP bits of a PP:1 multiplexer) and PP bank address adders.
 module kiln_conv_window #(
     parameter integer LANES = 4,
     parameter integer KMAX  = 3,
@@ -73,7 +88,8 @@ module kiln_conv_window #(
     parameter integer PP    = 1,
     parameter integer SPAN  = 0,
     parameter integer LBROWS = 0,
-    parameter integer LBURAM = 0
+    parameter integer LBURAM = 0,
+    parameter integer LBBANK = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -192,7 +208,8 @@ module kiln_conv_window #(
     reg [15:0] wout_s;  // Wout * stride: the column step back at a row end
     always @(posedge clk) begin
         span_on <= (SPAN != 0) && (PP > 1) && ({1'b0, wout} >= {1'b0, PP16}) &&
-                   ({13'd0, cfg_k} + {15'd0, cfg_stride} <= R17K);
+                   ({13'd0, cfg_k} + {15'd0, cfg_stride} <= R17K) &&
+                   (LBBANK == 0 || wout == cfg_w);
         wout_s  <= s2 ? {wout[14:0], 1'b0} : wout;
     end
     // the group's last pixel is in the next output row (it exists unless oy
@@ -229,18 +246,148 @@ module kiln_conv_window #(
     localparam LBSTYLE = (LBURAM != 0) ? "ultra" : "auto";
     /* verilator lint_on UNUSEDPARAM */
     wire signed [17:0] iy = top + $signed({14'd0, ky});
-    wire [GB-1:0] g = (DW != 0) ? og[GB-1:0] : ig[GB-1:0];
+    /* verilator lint_off UNUSEDSIGNAL */ // a layout uses its own bits of it
+    wire [15:0] g16 = (DW != 0) ? og : ig;
+    wire [GB-1:0] g = g16[GB-1:0];
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [PP-1:0] pv_c;
+
+    // ---- banked line buffer (LBBANK > 0) ----
+    localparam integer PS  = (PP > 1) ? $clog2(PP) : 1;  // pixel bits of a bank index
+    localparam integer BAB = (LBBANK > 1) ? $clog2(LBBANK) : 1; // word address bits of a bank
+    localparam integer MB  = BAB + PS;                    // pixel index bits kept
+    /* verilator lint_off UNUSEDSIGNAL */ // LBBANK 0: not read
+    wire [8*LANES*PP-1:0] bk_rot;  // the banks' words rotated to pixel order
+    /* verilator lint_on UNUSEDSIGNAL */
+    generate
+        if (LBBANK == 0) begin : g_nobank
+            assign bk_rot = {8*LANES*PP{1'b0}};
+        end else begin : g_banked
+            // gsh = ceil(log2 cfg_icg) and B0 = -(P*W + P), pixel 0's first
+            // tap of a frame: registered from cfg (stable for a frame)
+            reg [3:0]    gsh, gsh_c;
+            reg [MB-1:0] b0, wm;  // B0; W (mod 2^MB)
+            integer      gi;
+            always @* begin
+                gsh_c = 4'd0;
+                for (gi = 1; gi < 16; gi = gi + 1)
+                    if (cfg_icg > (16'd1 << (gi - 1)))
+                        gsh_c = gi[3:0];
+            end
+            always @(posedge clk) begin
+                gsh <= gsh_c;
+                wm  <= cfg_w[MB-1:0];
+                b0  <= {MB{1'b0}} - (({{(MB-4){1'b0}}, cfg_pad} * cfg_w[MB-1:0]) +
+                                     {{(MB-4){1'b0}}, cfg_pad});
+            end
+            // the writer: pixel n of the frame, its bank and word
+            reg [MB-1:0] wn;
+            always @(posedge clk)
+                if (rst || restart)
+                    wn <= {MB{1'b0}};
+                else if (wr_fire && wr_g == cfg_icg - 16'd1)
+                    wn <= wn + 1'b1;
+            wire [BAB-1:0] wq = wn[MB-1:PS];
+            wire [BAB-1:0] wa = (wq << gsh) | wr_g[BAB-1:0];
+            // the reader: m (pixel 0's tap), mtr (the tap row's first tap),
+            // mg (the group's first tap), mrb (the output row's first
+            // tap at ox 0), mbd (the band's); mfirst: the next op is a
+            // frame's first, whose values are all B0
+            reg [MB-1:0] m, mtr, mg, mrb, mbd;
+            reg          mfirst;
+            wire [MB-1:0] m_e   = mfirst ? b0 : m;
+            wire [MB-1:0] mtr_e = mfirst ? b0 : mtr;
+            wire [MB-1:0] mg_e  = mfirst ? b0 : mg;
+            wire [MB-1:0] mrb_e = mfirst ? b0 : mrb;
+            wire [MB-1:0] mbd_e = mfirst ? b0 : mbd;
+            localparam integer PPM = PP;
+            wire [MB-1:0] pp_m  = PPM[MB-1:0];
+            always @(posedge clk) begin
+                if (rst) begin
+                    mfirst <= 1'b1;
+                end else if (iss) begin
+                    mfirst <= 1'b0;
+                    m <= m_e; mtr <= mtr_e; mg <= mg_e; mrb <= mrb_e; mbd <= mbd_e;
+                    if (!l_ig) begin
+                        m <= m_e;
+                    end else if (!l_kx) begin
+                        m <= m_e + 1'b1;
+                    end else if (!l_ky) begin
+                        m   <= mtr_e + wm;
+                        mtr <= mtr_e + wm;
+                    end else if (!l_og) begin
+                        m   <= mg_e;
+                        mtr <= mg_e;
+                    end else if (!l_ox || (span_on && !l_oy)) begin
+                        // the next group: PP pixels on (across a row end
+                        // Wout = W, so the same)
+                        m   <= mg_e + pp_m;
+                        mtr <= mg_e + pp_m;
+                        mg  <= mg_e + pp_m;
+                        if (l_ox)
+                            mrb <= mrb_e + wm;
+                    end else if (!l_oy) begin
+                        m   <= mrb_e + wm;
+                        mtr <= mrb_e + wm;
+                        mg  <= mrb_e + wm;
+                        mrb <= mrb_e + wm;
+                    end else if (band_on && !tile_last) begin
+                        // the band again
+                        m   <= mbd_e;
+                        mtr <= mbd_e;
+                        mg  <= mbd_e;
+                        mrb <= mbd_e;
+                    end else if (!b_last) begin
+                        // the next band
+                        m   <= mrb_e + wm;
+                        mtr <= mrb_e + wm;
+                        mg  <= mrb_e + wm;
+                        mrb <= mrb_e + wm;
+                        mbd <= mrb_e + wm;
+                    end else begin
+                        mfirst <= 1'b1;
+                    end
+                end
+            end
+            wire [BAB-1:0] mq = m_e[MB-1:PS];
+            wire [PS-1:0]  mc = m_e[PS-1:0];
+            reg  [PS-1:0]  rot;
+            always @(posedge clk)
+                if (iss)
+                    rot <= mc;
+            wire [8*LANES*PP-1:0] bk_rd;
+            genvar b;
+            for (b = 0; b < PP; b = b + 1) begin : g_bk
+                localparam integer BI = b;
+                (* ram_style = LBSTYLE *) reg [8*LANES-1:0] lb [0:(1<<BAB)-1];
+                reg [8*LANES-1:0] rd;
+                always @(posedge clk)
+                    if (wr_fire && wn[PS-1:0] == BI[PS-1:0])
+                        lb[wa] <= s_tdata;
+                // pixel (b - mc) mod PP: in the next slot where b < mc
+                /* verilator lint_off CMPCONST */ // bank PP-1 never takes the next slot
+                wire [BAB-1:0] q  = mq + ((BI[PS-1:0] < mc) ? {{(BAB-1){1'b0}}, 1'b1} : {BAB{1'b0}});
+                /* verilator lint_on CMPCONST */
+                wire [BAB-1:0] ra = (q << gsh) | g16[BAB-1:0];
+                always @(posedge clk)
+                    if (iss)
+                        rd <= lb[ra];
+                assign bk_rd[8*LANES*b +: 8*LANES] = rd;
+            end
+            // pixel p is bank (rot + p) mod PP
+            for (b = 0; b < PP; b = b + 1) begin : g_rot
+                localparam integer PI = b;
+                wire [PS-1:0] sel = rot + PI[PS-1:0];
+                assign bk_rot[8*LANES*b +: 8*LANES] = bk_rd[8*LANES*sel +: 8*LANES];
+            end
+        end
+    endgenerate
 
     genvar p;
     generate
         for (p = 0; p < PP; p = p + 1) begin : g_px
-            (* ram_style = LBSTYLE *) reg [8*LANES-1:0] lb [0:(1<<AB)-1];
-            reg [8*LANES-1:0] rd;
             reg               pad;
-            always @(posedge clk)
-                if (wr_fire)
-                    lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
+            wire [8*LANES-1:0] rdw; // this pixel's word (replicated or rotated banks)
             // pixel ox+p starts at column xs + p*stride; past the row end
             // (SPAN) it is pixel ox+p-Wout of the next row: stride rows
             // down, Wout*stride columns back
@@ -256,12 +403,23 @@ module kiln_conv_window #(
             wire pad_y = iyp[17] || (iyp >= $signed({2'b0, cfg_h}));
             assign pv_c[p] = wrp ? !l_oy_w : !past;
             wire pad_op = pad_y || ix[17] || (ix >= $signed({2'b0, cfg_w})) || !pv_c[p];
+            if (LBBANK == 0) begin : g_rep
+                (* ram_style = LBSTYLE *) reg [8*LANES-1:0] lb [0:(1<<AB)-1];
+                reg [8*LANES-1:0] rd;
+                always @(posedge clk)
+                    if (wr_fire)
+                        lb[{wr_row[RB-1:0], wr_x[XB-1:0], wr_g[GB-1:0]}] <= s_tdata;
+                always @(posedge clk)
+                    if (iss)
+                        rd <= lb[{iyp[RB-1:0], ix[XB-1:0], g}];
+                assign rdw = rd;
+            end else begin : g_bank
+                assign rdw = bk_rot[8*LANES*p +: 8*LANES];
+            end
             always @(posedge clk)
-                if (iss) begin
-                    rd  <= lb[{iyp[RB-1:0], ix[XB-1:0], g}];
+                if (iss)
                     pad <= pad_op;
-                end
-            assign d_data[8*LANES*p +: 8*LANES] = pad ? {8*LANES{1'b0}} : rd;
+            assign d_data[8*LANES*p +: 8*LANES] = pad ? {8*LANES{1'b0}} : rdw;
         end
     endgenerate
 

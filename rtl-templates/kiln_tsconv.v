@@ -66,6 +66,9 @@
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
 //   TOGMAX, WURAM, LBURAM   kiln_conv's (the largest layer bounds them)
+//   LBBANK          kiln_conv's: 0, PP replicated line buffers; > 0, PP
+//                   banks of LBBANK words (every layer stride 1, PP a power
+//                   of two; the planner sizes it for the largest layer)
 //   RQS             kiln_conv's results per requant lane (every layer's
 //                   K*K*ICG >= RQS)
 //   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
@@ -139,6 +142,7 @@ module kiln_tsconv #(
     parameter integer TOGMAX    = 0,
     parameter integer WURAM     = 0,
     parameter integer LBURAM    = 0,
+    parameter integer LBBANK    = 0,
     parameter integer RQS       = 1,
     parameter integer DATA_W    = 128,
     parameter integer ADDR_W    = 40,
@@ -332,7 +336,7 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .RQS(RQS), .PP(PP),
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .RQS(RQS), .PP(PP),
                 .SPAN(SPAN), .DSP2X(DSP2X)) u_conv (
         .clk(clk), .clk2x(clk2x), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),

@@ -337,7 +337,8 @@ static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
                            KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
                            KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0,
-                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC, 0 /* WBMERGE */};
+                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC, 0 /* WBMERGE */,
+                           0 /* LBBANK */};
 #endif
 
 /* One shape: exact run, then a back-pressured run. */

@@ -33,7 +33,9 @@
  * KILN_TB_SHAPES (the layer table: 1, the one
  * above, when not defined; 2, one for PP 3 to 8: 13x13 maps, which no PP
  * from 2 to 8 divides, a 7x7 map narrower than PP 8, every K*K*ICG >= 8 at
- * PE 8 with CIMAX 64), KILN_TB_MAP_STRIDE (the engine's
+ * PE 8 with CIMAX 64; 3 and 4, stride 1 only for the banked line buffer:
+ * 13x13 and 11x11 maps, 26- and 24-wide ones), KILN_TB_LBBANK (kiln_conv's
+ * LBBANK, 0 when not defined), KILN_TB_MAP_STRIDE (the engine's
  * MAP_STRIDE, 0 when not defined: with it, frame 1's maps, its input
  * written before the run, are MAP_STRIDE bytes after frame 0's, both
  * frames' outputs are checked and none is cleared), and the engine's
@@ -76,6 +78,9 @@
 #ifndef KILN_TB_DSP2X
 #define KILN_TB_DSP2X 0
 #endif
+#ifndef KILN_TB_LBBANK
+#define KILN_TB_LBBANK 0 /* kiln_conv LBBANK: 0, PP copies of the line buffer */
+#endif
 #ifndef KILN_TB_MAP_STRIDE
 #define KILN_TB_MAP_STRIDE 0
 #endif
@@ -114,6 +119,30 @@ static const Shape shapes[NL] = {
     {12, 12, 24, 16, 3, 2, 1, 0, 2, -128, 127},
     {6, 6, 16, 32, 3, 1, 1, TOG(2), 2, -100, 100},
     {6, 6, 32, 8, 1, 1, 0, 0, 0, -128, 127},
+};
+#elif KILN_TB_SHAPES == 3
+/* stride 1 only, for the banked line buffer (LBBANK): 3x3 on 13x13 (groups
+ * across row ends), a 3x3 without padding (Wout < W: row by row), two
+ * weight tiles on 11x11 of three input groups (a pixel's 4 words), a 1x1
+ * of eight input groups, a 3x3 of three */
+static const Shape shapes[NL] = {
+    /* h   w  cin cout k s p tog act qlo qhi */
+    {13, 13, 8, 16, 3, 1, 1, 0, 2, -128, 127},
+    {13, 13, 16, 24, 3, 1, 0, 0, 1, 0, 90},
+    {11, 11, 24, 64, 3, 1, 1, TOG(4), 2, -100, 100},
+    {11, 11, 64, 24, 1, 1, 0, 0, 2, -128, 127},
+    {11, 11, 24, 8, 3, 1, 1, 0, 0, -128, 127},
+};
+#elif KILN_TB_SHAPES == 4
+/* stride 1 on 26-wide maps (LBBANK): 3x3, 1x1, a 3x3 without padding
+ * (26 -> 24), two weight tiles, a 1x1 of eight input groups */
+static const Shape shapes[NL] = {
+    /* h   w  cin cout k s p tog act qlo qhi */
+    {5, 26, 8, 16, 3, 1, 1, 0, 2, -128, 127},
+    {5, 26, 16, 16, 1, 1, 0, 0, 1, 0, 90},
+    {5, 26, 16, 24, 3, 1, 0, 0, 2, -128, 127},
+    {3, 24, 24, 64, 3, 1, 1, TOG(4), 2, -100, 100},
+    {3, 24, 64, 8, 1, 1, 0, 0, 0, -128, 127},
 };
 #else
 /* 3x3 s1 on 13x13 (groups across row ends with SPAN), 3x3 s2 (row by row:
@@ -254,7 +283,7 @@ static void hw_vec(int64_t *hw)
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
         {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
         {"SPAN", KILN_TB_SPAN}, {"WBANKS", KILN_TB_WBANKS}, {"PACK", KILN_TB_PACK},
-        {"DSP2X", KILN_TB_DSP2X},
+        {"DSP2X", KILN_TB_DSP2X}, {"LBBANK", KILN_TB_LBBANK},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

@@ -10,7 +10,7 @@
 // memory equals the C bench's, the cycles from start to done equal its
 // (and so the descriptor's), no error, finished = 2.  Prints "PASS ..." or
 // "FAIL ...".  Plusargs: +vec=FILE.  Parameters (iverilog -P): PP, RQS,
-// SPAN, CIMAX, COMAX, WBANKS, PACK, DSP2X of the engine (those of
+// SPAN, CIMAX, COMAX, WBANKS, PACK, DSP2X, LBBANK of the engine (those of
 // tb_tsconv's build that wrote the vectors; rtl_tsconv's by default).
 // clk2x runs at twice clk, both rising together (synchronous,
 // edge-aligned); the engine takes it with DSP2X > 0.
@@ -23,7 +23,8 @@ module tb_tsconv_iv #(
     parameter integer COMAX = 32,
     parameter integer WBANKS = 1,
     parameter integer PACK  = 1,
-    parameter integer DSP2X = 0
+    parameter integer DSP2X = 0,
+    parameter integer LBBANK = 0
 );
     localparam integer DW = 128, NB = DW / 8, NW = 1 << 15, QN = 64, LAT = 24;
     reg clk = 0, clk2x = 0, rst = 1;
@@ -54,7 +55,7 @@ module tb_tsconv_iv #(
     kiln_tsconv #(.PE_IC(8), .PE_OC(8), .KMAX(3), .WMAX(16), .CIMAX(CIMAX), .COMAX(COMAX),
                   .PIPE(1), .RQ_PIPE(2), .DATA_W(DW), .BURST_MAX(16), .MAX_OUT(4), .PP(PP),
                   .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS), .PACK(PACK),
-                  .DSP2X(DSP2X)) dut (
+                  .DSP2X(DSP2X), .LBBANK(LBBANK)) dut (
         .clk(clk), .clk2x(clk2x), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
         .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),

@@ -8,7 +8,10 @@
 # --plan-only the folded plan's rtl/ holds kiln_tsconv and regmap.json its
 # table (tests/sim/cases/yolov3_tiny_small_fold.sh simulates one).  A
 # folded plan.json replays to the same plan (hw.PP included)
-# (only the `why` texts differ); a hand-edited tile is an error.  The
+# (only the `why` texts differ); a hand-edited tile is an error.  On
+# Ultra96-V2 (--pp-max 2) the engine's line buffer is banked by pixel
+# (fold.hw.LBBANK): its replay is the same plan, and without the field (a
+# plan.json from before it) the PP copies, which do not fit there.  The
 # engine's parts run beside the dataflow (frames in flight, every segment
 # and the engine on a run unit of its own); under --max-latency-ms the way
 # of running them that meets the bound; --fold auto under a bound that the
@@ -53,8 +56,8 @@ assert g["latency_cycles"] <= 1.01 * f["sequential_cycles"], (g, f)
 PY
 grep -Eq '^\| conv13 \| 2x2x128 -> 32, k1 s1 \| [0-9]+ \|' $TMP/a/report.md
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
-$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --fold auto --plan-only -o $TMP/b > /dev/null
-grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --pp-max 2 --fold auto --plan-only -o $TMP/b > /dev/null
+grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, line buffer banked by pixel \(LBBANK\))?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
 # convs beside it fold together (faster than the tail alone, 16.8)
 /usr/bin/python3 - $TMP/b/plan.json <<'PY'
@@ -67,14 +70,29 @@ assert p["figures"]["fps"] > 16.8, p["figures"]["fps"]
 # the interval is its frame (hls_fold_finish)
 f = p["fold"]
 assert f["frames_in_flight"] > 1 and p["figures"]["interval_cycles"] <= 1.01 * f["cycles"], f
+# PP 2, every folded conv stride 1: the line buffer in two banks of a
+# power of two words (the largest layer's ceil(4 * W / 2) << ceil(log2
+# ICG): 2,048 with conv4's 104-wide map or conv13's 64 input groups)
+assert f["hw"]["PP"] == 2 and f["hw"]["LBURAM"] == 0, f["hw"]
+assert f["hw"]["LBBANK"] >= 1024 and f["hw"]["LBBANK"] & (f["hw"]["LBBANK"] - 1) == 0, f["hw"]
 PY
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/b/plan.json --plan-only -o $TMP/bk > /dev/null
+/usr/bin/python3 - $TMP/b/plan.json $TMP/bk/plan.json $TMP/copies.json <<'PY'
+import json, sys
+b, k = (json.load(open(x)) for x in sys.argv[1:3])
+assert k["fold"]["hw"] == b["fold"]["hw"] and k["fold"]["resources"] == b["fold"]["resources"], (k["fold"], b["fold"])
+del b["fold"]["hw"]["LBBANK"]
+json.dump(b, open(sys.argv[3], "w"))
+PY
+if $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/copies.json --plan-only -o $TMP/cp 2> $TMP/err; then exit 1; fi
+grep -q 'copies.json: the plan does not fit ultra96v2: it exceeds BRAM' $TMP/err
 # there more frames in flight lengthen a frame's latency under load: a
 # bound below that plan's latency (above its frame alone) keeps a way that
-# meets it, one frame in flight (--pp-max 1: that plan's engine is PP 1,
+# meets it, one frame in flight (--pp-max 2: that plan's engine is PP 2,
 # and the search stays short)
-BOUND=$(/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); f = p["fold"]; assert f["frames_in_flight"] > 1 and f["hw"]["PP"] == 1 and p["figures"]["latency_cycles"] > 1.05 * f["sequential_cycles"], f; print((f["sequential_cycles"] * 1.02) / (p["clock_mhz"] * 1e3))' $TMP/b/plan.json)
+BOUND=$(/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); f = p["fold"]; assert f["frames_in_flight"] > 1 and f["hw"]["PP"] == 2 and p["figures"]["latency_cycles"] > 1.05 * f["sequential_cycles"], f; print((f["sequential_cycles"] * 1.02) / (p["clock_mhz"] * 1e3))' $TMP/b/plan.json)
 SET=$(/usr/bin/python3 -c 'import json, sys; print(",".join(l["node"] for l in json.load(open(sys.argv[1]))["fold"]["layers"]))' $TMP/b/plan.json)
-$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --pp-max 1 --fold $SET --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --pp-max 2 --fold $SET --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
 /usr/bin/python3 - $TMP/lat/plan.json $BOUND <<'PY'
 import json, sys
 p, bound = json.load(open(sys.argv[1])), float(sys.argv[2])

@@ -3,7 +3,8 @@
 # A scaled-down fold on clk2x: cpumid's conv2 and conv4 (conv3 between them
 # runs on the CPU) on one kiln_tsconv of 16x16 lanes, PP 2, for ZCU104 with
 # --clk2x on, replayed with the engine's kiln_conv at DSP2X 2 (pixel pairs
-# on clk2x, the dataflow's convs on DSP2X 1): kiln_top wires clk2x to the
+# on clk2x, the dataflow's convs on DSP2X 1; its line buffer banked by
+# pixel, LBBANK 64): kiln_top wires clk2x to the
 # engine, the harness drives it at twice clk with aligned edges (kiln_conv's
 # clock check in simulation); over 2 frames every segment and the engine's
 # part bit-exact, the part's cycles, every t_done, the interval and the
@@ -20,7 +21,10 @@ f["hw"]["DSP2X"] = 2
 json.dump(p, open(sys.argv[2], "w"))
 PY
 $KILN compile $TMP/q.gir --board zcu104 --plan $TMP/x2.json -o $TMP/a > /dev/null
-sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/a/rtl/kiln_top.v | grep -q '^        .DSP2X(2)$'
+sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/a/rtl/kiln_top.v | grep -q '^        .DSP2X(2),$'
+# the engine's line buffer banked by pixel (the search banks it where that
+# saves blocks: two banks of 64 words against two copies of 128)
+sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/a/rtl/kiln_top.v | grep -q '^        .LBBANK(64)$'
 grep -A2 '^    ) u_tsconv ($' $TMP/a/rtl/kiln_top.v | grep -q '^        .clk2x(clk2x),$'
 grep -q 'KILN_TOP_CLK2X 1' $TMP/a/rtl/kiln_ports.h
 $KILN simulate $TMP/a --frames 2 | tee $TMP/out
