@@ -203,6 +203,8 @@ typedef struct {
     int flight;          /* frames in flight (1 .. KILN_SCHED_FLIGHT): the fewest with the
                           * shortest interval */
     int steps;           /* 1: in steps (both units idle before either takes a run) */
+    int gate;            /* > 0: a frame enters once the one before it has ended entry
+                          * gate - 1 of order (kiln_sched.h); 0: as soon as unit 0 takes it */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 

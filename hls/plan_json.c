@@ -154,6 +154,7 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddItemToArray(fl, cJSON_CreateNumber((double)p->fold.runs[i]));
             cJSON_AddNumberToObject(fo, "frames_in_flight", p->fold.flight);
             cJSON_AddBoolToObject(fo, "steps", p->fold.steps);
+            cJSON_AddNumberToObject(fo, "gate", p->fold.gate);
             cJSON_AddNumberToObject(fo, "sequential_cycles", (double)p->fold.sequential);
         }
     }
