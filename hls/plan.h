@@ -264,6 +264,8 @@ typedef struct {
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
     int interval_first;  /* HlsPlanOptions.interval_first */
+    int fold_gates;      /* 1: hls_fold_finish times gates too (after the search: the
+                          * latency steps, the final figures, a replay) */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
                           * the search found); set while a latency bound is sought */
     int64_t lat_goal;    /* latency bound in cycles (0: none): while the latency is above it,

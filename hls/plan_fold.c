@@ -579,7 +579,8 @@ void hls_fold_finish(HlsPlan *p)
     for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
         for (st = 0; st < (k == 1 || k > 3 ? 1 : 2); st++)
             for (g = 0; g < n; g++, nw++) {
-                if (g > 0 && (st || k > 3 || wlat[nw - g] <= p->fold.sequential))
+                if (g > 0 && (!p->fold_gates || st || k > 3 ||
+                              wlat[nw - g] <= p->fold.sequential))
                     break;
                 kiln_sched_steady(n, unit, dur, k, st, g, &wiv[nw], &wlat[nw]);
                 wk[nw] = k;

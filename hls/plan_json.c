@@ -471,6 +471,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
                        (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0) |
                            (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0), e);
     free(spec);
+    {   /* a gated plan came from a latency bound: its replay times the gates too */
+        const cJSON *gt = cJSON_GetObjectItemCaseSensitive(o, "gate");
+        p->fold_gates = cJSON_IsNumber(gt) && gt->valuedouble > 0;
+    }
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;
         if (!e)
