@@ -342,6 +342,15 @@ again:
     if (!save || !grow)
         gir_die("out of memory");
     hls_plan_search(p, save, grow, e);
+    /* the gates under a latency bound, after the search: inside it a way
+     * of shorter latency and longer interval at each evaluation would
+     * steer the search, and without a bound the way a gate's latency pays
+     * for costs frames/s that decide between the sets and sizes (ZCU104's
+     * --fold auto --clk2x auto lost its fold so) */
+    if (o->max_latency_ms > 0 && p->fold.n > 0) {
+        p->fold_gates = 1;
+        hls_plan_eval(p, 0, e);
+    }
     if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, short_ms, e) < 0) {
         free(save);
         free(grow);

@@ -203,6 +203,8 @@ typedef struct {
     int flight;          /* frames in flight (1 .. KILN_SCHED_FLIGHT): the fewest with the
                           * shortest interval */
     int steps;           /* 1: in steps (both units idle before either takes a run) */
+    int gate;            /* > 0: a frame enters once the one before it has ended entry
+                          * gate - 1 of order (kiln_sched.h); 0: as soon as unit 0 takes it */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 
@@ -262,6 +264,8 @@ typedef struct {
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
     int interval_first;  /* HlsPlanOptions.interval_first */
+    int fold_gates;      /* 1: hls_fold_finish times gates too (after the search: the
+                          * latency steps, the final figures, a replay) */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval
                           * the search found); set while a latency bound is sought */
     int64_t lat_goal;    /* latency bound in cycles (0: none): while the latency is above it,

@@ -560,7 +560,10 @@ void hls_fold_eval(HlsPlan *p)
  * host-runtime/kiln_sched.h says, every run a start of one frame (a
  * dataflow segment's one-frame run, hls_segment_latency; a part's cycles),
  * with 1 to KILN_SCHED_FLIGHT frames in flight, in steps or as the dones
- * come: the way with the shortest interval (then latency, then the fewest
+ * come, a frame entering as soon as unit 0 takes it or once the one before
+ * it has ended entry g - 1 of the order (a gate: with more than one frame in
+ * flight a frame's first run then starts later rather than its parts
+ * waiting for the older frame's on the engine): the way with the shortest interval (then latency, then the fewest
  * frames) among those within --max-latency-ms when one is (more frames in
  * flight lengthen a frame's latency under load), or one whose latency pays
  * for the interval it gives up (hls_latency_pays, the search's rule; not
@@ -569,17 +572,23 @@ void hls_fold_eval(HlsPlan *p)
  * whole plan's DDR cycles bound the interval. */
 void hls_fold_finish(HlsPlan *p)
 {
-    enum { NWAYS = 2 * KILN_SCHED_FLIGHT };
-    int n = p->nsegment + p->fold.npart, i, k, st, c, f, best, nw = 0;
-    int *unit, wk[NWAYS], wst[NWAYS], wok[NWAYS];
-    long long *dur, wiv[NWAYS], wlat[NWAYS], goal = -1;
+    int n = p->nsegment + p->fold.npart, i, k, st, g, c, f, best, nw = 0;
+    int *unit, *wk, *wst, *wg, *wok;
+    long long *dur, *wiv, *wlat, goal = -1;
+    size_t nways = (size_t)(2 * KILN_SCHED_FLIGHT * (n + 1));
     if (p->fold.n == 0)
         return;
     unit = calloc((size_t)n + 1, sizeof *unit);
     dur = calloc((size_t)n + 1, sizeof *dur);
+    wk = calloc(nways, sizeof *wk);
+    wst = calloc(nways, sizeof *wst);
+    wg = calloc(nways, sizeof *wg);
+    wok = calloc(nways, sizeof *wok);
+    wiv = calloc(nways, sizeof *wiv);
+    wlat = calloc(nways, sizeof *wlat);
     free(p->fold.runs);
     p->fold.runs = calloc((size_t)n + 1, sizeof *p->fold.runs);
-    if (!unit || !dur || !p->fold.runs)
+    if (!unit || !dur || !wk || !wst || !wg || !wok || !wiv || !wlat || !p->fold.runs)
         gir_die("out of memory");
     p->fold.sequential = 0;
     for (i = 0; i < n; i++) {
@@ -590,14 +599,23 @@ void hls_fold_finish(HlsPlan *p)
     if (p->max_latency_ms > 0)
         goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
     /* in steps: one frame is the free run, and more than three in flight
-     * wait as three do */
+     * wait as three do; gates (1 .. n - 1) as the dones come with two and
+     * three frames in flight, where a frame waits (its latency under load
+     * above its runs one after the other): a gate only holds a frame back,
+     * so more frames would wait as three do, and each way costs a run of
+     * kiln_sched_steady at every evaluation of the search */
     for (k = 1; k <= KILN_SCHED_FLIGHT; k++)
-        for (st = 0; st < (k == 1 || k > 3 ? 1 : 2); st++, nw++) {
-            kiln_sched_steady(n, unit, dur, k, st, &wiv[nw], &wlat[nw]);
-            wk[nw] = k;
-            wst[nw] = st;
-            wok[nw] = goal < 0 || wlat[nw] <= goal;
-        }
+        for (st = 0; st < (k == 1 || k > 3 ? 1 : 2); st++)
+            for (g = 0; g < n; g++, nw++) {
+                if (g > 0 && (!p->fold_gates || st || k > 3 ||
+                              wlat[nw - g] <= p->fold.sequential))
+                    break;
+                kiln_sched_steady(n, unit, dur, k, st, g, &wiv[nw], &wlat[nw]);
+                wk[nw] = k;
+                wst[nw] = st;
+                wg[nw] = g;
+                wok[nw] = goal < 0 || wlat[nw] <= goal;
+            }
     /* the fastest way (within the bound when one is; then the shorter
      * latency, then the fewer frames), unless one pays for its latency */
     for (f = 0, c = 1; c < nw; c++)
@@ -610,12 +628,19 @@ void hls_fold_finish(HlsPlan *p)
             best = c;
     p->fold.flight = wk[best];
     p->fold.steps = wst[best];
+    p->fold.gate = wg[best];
     p->fold.dataflow = p->seg_cycles;
     p->fold.bound = p->fold.cycles > p->seg_cycles;
     p->interval = hls_max64((int64_t)wiv[best], p->ddr_cycles);
     p->latency = (int64_t)wlat[best];
     free(unit);
     free(dur);
+    free(wk);
+    free(wst);
+    free(wg);
+    free(wok);
+    free(wiv);
+    free(wlat);
 }
 
 void hls_fold_free(HlsFold *f)

@@ -154,6 +154,7 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddItemToArray(fl, cJSON_CreateNumber((double)p->fold.runs[i]));
             cJSON_AddNumberToObject(fo, "frames_in_flight", p->fold.flight);
             cJSON_AddBoolToObject(fo, "steps", p->fold.steps);
+            cJSON_AddNumberToObject(fo, "gate", p->fold.gate);
             cJSON_AddNumberToObject(fo, "sequential_cycles", (double)p->fold.sequential);
         }
     }
@@ -475,6 +476,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
                            (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0) |
                            (bkv ? HLS_FOLD_LBBANK : 0), e);
     free(spec);
+    {   /* a gated plan came from a latency bound: its replay times the gates too */
+        const cJSON *gt = cJSON_GetObjectItemCaseSensitive(o, "gate");
+        p->fold_gates = cJSON_IsNumber(gt) && gt->valuedouble > 0;
+    }
     if (i < 0) { /* its message names --fold: say where the names came from */
         GirError why;
         if (!e)

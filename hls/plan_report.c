@@ -40,8 +40,12 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
         int k;
         fprintf(f, "| interval II | %lld cycles: the shared engine's parts beside the dataflow's "
                    "segments, %d frames in flight%s (host-runtime/kiln_sched.h), each run a "
-                   "start of one frame: ", (long long)p->interval, p->fold.flight,
+                   "start of one frame", (long long)p->interval, p->fold.flight,
                 p->fold.steps ? ", in steps" : "");
+        if (p->fold.gate > 0)
+            fprintf(f, ", a frame entering once the one before it ended entry %d",
+                    p->fold.gate - 1);
+        fprintf(f, ": ");
         for (k = 0; k < p->nsegment + p->fold.npart; k++)
             fprintf(f, "%s%s %d %lld", k ? ", " : "",
                     p->fold.order[k] < p->nsegment ? "segment" : "part",

@@ -10,7 +10,10 @@
  * Whenever a unit is idle it takes the next run of the oldest frame in
  * flight whose run before it has ended and whose next run is the unit's;
  * else, when fewer than `flight` frames are in flight and a frame's first
- * run is the unit's, the next frame enters.  The host then waits for any
+ * run is the unit's, the next frame enters, with a gate g > 0 only once the
+ * frame before it has ended its entry g - 1 (a frame's first run then
+ * starts later instead of waiting on the engine for the older frame's
+ * parts: its latency from that start shorter, the units idle longer).  The host then waits for any
  * unit's done.  In steps (`steps` 1) the units take runs only when all are
  * idle (kiln_sched_may_pick), and the host waits for all: with two frames
  * in flight and runs that alternate between two units this pairs frame
@@ -47,6 +50,7 @@ typedef struct KilnSched {
     int frames;                   /* frames to run */
     int flight;                   /* frames in flight at most (1 .. KILN_SCHED_FLIGHT) */
     int steps;                    /* 1: the units take runs only when all are idle */
+    int gate;                     /* > 0: a frame enters once the one before it ended entry gate - 1 */
     int next;                     /* the next frame to enter */
     int nfl;                      /* frames in flight */
     int fl[KILN_SCHED_FLIGHT];    /* them, oldest first */
@@ -59,11 +63,13 @@ typedef struct KilnSched {
 
 /* Start a run of frames frames of n runs each (unit[i] the unit of entry
  * i), at most flight frames in flight (clamped to 1 .. KILN_SCHED_FLIGHT),
- * in steps or not. */
+ * in steps or not, a frame entering once the one before it has ended
+ * entry gate - 1 (gate 0, or past the last entry: no gate). */
 static inline void kiln_sched_init(KilnSched *s, int n, const int *unit, int frames, int flight,
-                                   int steps)
+                                   int steps, int gate)
 {
     s->steps = steps != 0;
+    s->gate = gate > 0 && gate < n ? gate : 0;
     s->n = n;
     s->unit = unit;
     s->frames = frames;
@@ -107,6 +113,12 @@ static inline int kiln_sched_pick(KilnSched *s, int u, int *frame, int *entry)
     if (i == s->nfl) {
         if (s->nfl == s->flight || s->next >= s->frames || s->unit[0] != u)
             return 0;
+        /* the gate: the newest frame in flight (the one before) past it */
+        i = s->nfl - 1;
+        if (s->gate && i >= 0 && s->fl[i] == s->next - 1 &&
+            (s->pos[i] < s->gate || (s->pos[i] == s->gate && s->busy[i])))
+            return 0;
+        i = s->nfl;
         s->fl[i] = s->next++;
         s->pos[i] = 0;
         s->nfl++;
@@ -147,20 +159,21 @@ typedef struct KilnEvent {
     int entry; /* its segment_order entry */
 } KilnEvent;
 
-/* Time frames frames (flight in flight, in steps or not) when entry i's
+/* Time frames frames (flight in flight, in steps or not, gate as
+ * kiln_sched_init says) when entry i's
  * run takes dur[i] cycles: per frame f
  * the cycle its first run starts (start, may be NULL) and its last ends
  * (done, may be NULL); the events in their order into ev (2 * n * frames
  * of them, may be NULL; a done at the same cycle as a start comes first,
  * the lower unit's first).  Returns the whole run's cycles. */
 static inline long long kiln_sched_time(int n, const int *unit, const long long *dur, int frames,
-                                        int flight, int steps, long long *start, long long *done,
-                                        KilnEvent *ev)
+                                        int flight, int steps, int gate, long long *start,
+                                        long long *done, KilnEvent *ev)
 {
     KilnSched s;
     long long t = 0, end[KILN_SCHED_UNITS] = {0};
     int k = 0, u, f, e, may;
-    kiln_sched_init(&s, n, unit, frames, flight, steps);
+    kiln_sched_init(&s, n, unit, frames, flight, steps, gate);
     for (;;) {
         may = kiln_sched_may_pick(&s);
         for (u = 0; u < s.nu && may; u++)
@@ -188,7 +201,8 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
     return t;
 }
 
-/* Steady state of flight frames in flight, in steps or not (KILN_SCHED_STEADY frames run,
+/* Steady state of flight frames in flight, in steps or not, gate as
+ * kiln_sched_init says (KILN_SCHED_STEADY frames run,
  * judged at frame L, three quarters in: the last frames end early, no
  * newer frame competing): a frame's cycles (*interval: the least period of
  * p <= KILN_SCHED_PERIOD frames whose ends repeat three times before L,
@@ -197,12 +211,12 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
 #define KILN_SCHED_STEADY 96
 #define KILN_SCHED_PERIOD 8
 static inline void kiln_sched_steady(int n, const int *unit, const long long *dur, int flight,
-                                     int steps, long long *interval, long long *latency)
+                                     int steps, int gate, long long *interval, long long *latency)
 {
     long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
     const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
     int p;
-    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, start, done, NULL);
+    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL);
     *interval = (done[L] - done[L - h] + h - 1) / h;
     for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
         long long a = done[L] - done[L - p];

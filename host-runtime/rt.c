@@ -114,6 +114,8 @@ struct KrtModel {
                          * unit ts_seg (tsconv.unit) */
     int flight;         /* frames krt_run_frames keeps in flight (tsconv.frames_in_flight, 1) */
     int steps;          /* 1: the units take runs in steps (tsconv.steps) */
+    int gate;           /* > 0: a frame enters once the one before it ended entry gate - 1
+                         * (tsconv.gate, kiln_sched.h) */
     size_t slot_bytes;  /* a frame slot: the map region and every channel buffer after it;
                          * slot s's copy of a buffer lies s * slot_bytes after slot 0's */
     size_t tab_buf[KILN_SCHED_FLIGHT]; /* per slot: its descriptor table's offset (slot 0:
@@ -294,6 +296,11 @@ static int read_ts(KrtModel *m, const char *path, KrtError *e)
         m->flight = (int)x;
     l = krt_json_get(t, "steps");
     m->steps = l && l->type == KJ_BOOL && l->num != 0;
+    if (krt_json_get(t, "gate") &&
+        (num(t, "gate", &x) < 0 || x < 0 || x >= KRT_MAX_SEGMENTS || x != (int)x))
+        return krt_err(e, KRT_EINVAL, "%s: tsconv.gate: expected 0 to %d (an entry of the "
+                       "segment order)", path, KRT_MAX_SEGMENTS - 1);
+    m->gate = krt_json_get(t, "gate") && m->ts_unit ? (int)x : 0;
     m->ts_maps = (uint64_t)hi;
     m->ts_seg = m->nseg;
     /* its parts: segments nseg, nseg + 1, ... each a range of the table
@@ -1070,7 +1077,7 @@ int krt_run_frames(KrtModel *m, int frames, const uint8_t *const *const *inputs,
     /* ERROR is shared by the units and sticky: cleared once, read after each done */
     if ((rc = wr(m->d, REG_ERROR, 0xffffffffu, e)))
         goto out;
-    kiln_sched_init(&s, m->nseg, unit, frames, m->flight, m->steps);
+    kiln_sched_init(&s, m->nseg, unit, frames, m->flight, m->steps, m->gate);
     for (;;) {
         int may = kiln_sched_may_pick(&s);
         for (u = 0; u < s.nu && may; u++)

@@ -182,12 +182,12 @@ void rtl_ts_json(const Gen *G, FILE *f)
         gir_die("rtl: %s", e.msg);
     fprintf(f,
             ",\n  \"tsconv\": {\"segment\": %d, \"unit\": %d, \"frames_in_flight\": %d, "
-            "\"steps\": %s, \"layers\": %d, \"lanes\": %d, \"data_w\": %d, "
+            "\"steps\": %s, \"gate\": %d, \"layers\": %d, \"lanes\": %d, \"data_w\": %d, "
             "\"table_offset\": %" PRId64 ", \"bytes\": %" PRId64 ", \"maps_bytes\": %" PRId64
             ", \"base_lo\": \"0x%X\", \"base_hi\": \"0x%X\", \"cycles\": %" PRId64 ",\n"
             "    \"relocate\": \"descriptor words 4-5 (input) and 8-9 (output) + the map region's "
             "address, words 6-7 (weights) + weights.bin's address\",\n    \"descriptors\": [",
-            t->seg, t->seg, p->fold.flight, p->fold.steps ? "true" : "false", p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
+            t->seg, t->seg, p->fold.flight, p->fold.steps ? "true" : "false", p->fold.gate, p->fold.n, p->fold.pe, t->data_w, t->offset, t->bytes, m.bytes,
             HLS_HW_RF_CFG + 4 * t->cfg, HLS_HW_RF_CFG + 4 * (t->cfg + 1), p->fold.cycles);
     for (i = 0; i < p->fold.n; i++) {
         rtl_safe_name(p->fold.layers[i].node, name, sizeof name);

@@ -314,6 +314,7 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         int i;
         cJSON_AddNumberToObject(b, "frames_in_flight", s->map->ts.flight);
         cJSON_AddBoolToObject(b, "steps", s->map->ts.steps);
+        cJSON_AddNumberToObject(b, "gate", s->map->ts.gate);
         cJSON_AddNumberToObject(b, "total_cycles", (double)r->beside.total);
         if (r->beside.predicted_total >= 0)
             cJSON_AddNumberToObject(b, "predicted_total_cycles", r->beside.predicted_total);
@@ -336,15 +337,18 @@ static void totals(const Sim *s, SimResult *r, cJSON *root)
         add_line(r, "interval: not measured (one frame; --frames 2 or more runs frames back to "
                  "back), predicted %.0f cycles\n", s->plan_interval);
     if (r->beside.ran) {
-        char pred[96] = "";
+        char pred[96] = "", gate[64] = "";
+        if (s->map->ts.gate > 0)
+            snprintf(gate, sizeof gate, ", a frame entering once the one before ended run %d",
+                     s->map->ts.gate - 1);
         if (r->beside.predicted_total >= 0)
             snprintf(pred, sizeof pred, ", predicted %.0f (%+.1f%%)", r->beside.predicted_total,
                      pct((double)r->beside.total, r->beside.predicted_total));
-        add_line(r, "beside the dataflow (the engine's parts on unit %d, %d frames in flight%s): "
+        add_line(r, "beside the dataflow (the engine's parts on unit %d, %d frames in flight%s%s): "
                  "%d frames took %ld cycles from the first start to the last done%s; %s; the "
                  "interval and latency are the steady state of kiln_sched with each run as "
                  "measured in the last frame\n", s->map->nseg, s->map->ts.flight,
-                 s->map->ts.steps ? ", in steps" : "", s->o->frames,
+                 s->map->ts.steps ? ", in steps" : "", gate, s->o->frames,
                  r->beside.total, pred, r->beside.mismatches ? "MISMATCH" : "bit-exact");
     } else if (several) {
         add_line(r, "one start at a time: the %d segments' runs took %ld cycles for %d frames "

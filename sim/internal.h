@@ -89,6 +89,8 @@ typedef struct SimTs {
                            * unit k (tsconv.unit) */
     int flight;           /* frames in flight beside the dataflow (tsconv.frames_in_flight) */
     int steps;            /* 1: in steps (tsconv.steps, host-runtime/kiln_sched.h) */
+    int gate;             /* > 0: a frame enters once the one before it ended entry gate - 1
+                           * (tsconv.gate, kiln_sched.h); 0: none */
 } SimTs;
 
 struct SimMap {

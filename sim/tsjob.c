@@ -101,6 +101,13 @@ static int ts_parse_order(const char *file, SimMap *m, const cJSON *t, GirError 
         m->ts.flight = (int)v;
     }
     m->ts.steps = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "steps"));
+    m->ts.gate = 0;
+    if (cJSON_GetObjectItemCaseSensitive(t, "gate")) {
+        int rc = sim_need_num(file, "tsconv", t, "gate", 0, n - 1, &v, e);
+        if (rc)
+            return rc;
+        m->ts.gate = (int)v;
+    }
     m->ts.order = calloc((size_t)n + 1, sizeof *m->ts.order);
     seen = calloc((size_t)n + 1, sizeof *seen);
     if (!m->ts.order || !seen)
@@ -640,7 +647,8 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     if (beside_plan_runs(s, n, dur) < 0)
         for (i = 0; i < n; i++)
             dur[i] = 1;
-    t0 = (long)kiln_sched_time(n, unit, dur, F, m->ts.flight, m->ts.steps, NULL, NULL, ev);
+    t0 = (long)kiln_sched_time(n, unit, dur, F, m->ts.flight, m->ts.steps, m->ts.gate, NULL,
+                                  NULL, ev);
     if (beside_plan_runs(s, n, dur) == 0)
         z->predicted_total = (double)t0;
     rc = beside_write_job(s, ev, sd, job, e);
@@ -650,8 +658,8 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
         free(dur);
         return rc;
     }
-    sim_log(s, "simulate: %d frames, the shared engine beside the dataflow (%d in flight%s)\n",
-            F, m->ts.flight, m->ts.steps ? ", in steps" : "");
+    sim_log(s, "simulate: %d frames, the shared engine beside the dataflow (%d in flight%s, "
+            "gate %d)\n", F, m->ts.flight, m->ts.steps ? ", in steps" : "", m->ts.gate);
     if ((rc = sim_harness_run(s, sd, job, "the engine beside the dataflow", &text, &z->wall_s, e))) {
         free(unit);
         free(dur);
@@ -681,7 +689,8 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     t1 = sim_job_get(text, key, NULL);
     z->total = t1 - t0;
     z->sim_cycles = sim_job_get(text, "cycles", NULL);
-    kiln_sched_steady(n, unit, dur, m->ts.flight, m->ts.steps, &z->interval, &z->latency);
+    kiln_sched_steady(n, unit, dur, m->ts.flight, m->ts.steps, m->ts.gate, &z->interval,
+                      &z->latency);
     free(unit);
     free(dur);
     free(text);
