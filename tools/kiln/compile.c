@@ -523,7 +523,8 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_user_error("compile: --pin and --plan exclude each other (pin in plan.json)");
     }
-    if (plan_path && clk2x_given) {
+    /* a replay takes plan.json's clk2x; --clk2x off beside it stays accepted */
+    if (plan_path && clk2x_given && opts.clk2x != HLS_CLK2X_OFF) {
         free(pins);
         return kiln_user_error("compile: --clk2x and --plan exclude each other (clk2x in plan.json)");
     }
