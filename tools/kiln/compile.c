@@ -314,7 +314,8 @@ static int make_plan(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions 
  * borrows its strings).
  * Calibration runs the model many times: the fp32 graph is planned first
  * (the same stages as its int8 form), so a model that does not fit the
- * board, or a bad --plan or --pin, is refused before that.  An int8 graph
+ * board, or a bad --plan or --pin, is refused before that (under --clk2x
+ * auto a fit on the fabric clock is enough).  An int8 graph
  * is planned as it is, and calibration options for it are refused.  A
  * KILN_ status. */
 static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const KilnQuantOpts *qo,
@@ -336,7 +337,15 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     }
     if (gir_run_pipeline(*g, NULL, NULL, &err) < 0)
         return kiln_report(&err);
-    if ((rc = make_plan(*g, b, o, plan_path, mhz, &p)) != KILN_OK)
+    p = NULL;
+    if (!plan_path && o->clk2x == HLS_CLK2X_AUTO) {
+        /* --clk2x auto: the fabric clock's search alone, half the time; the
+         * clk2x one only where that does not fit */
+        HlsPlanOptions fabric = *o;
+        fabric.clk2x = HLS_CLK2X_OFF;
+        p = hls_plan_build(*g, b, &fabric, &err);
+    }
+    if (!p && (rc = make_plan(*g, b, o, plan_path, mhz, &p)) != KILN_OK)
         return rc;
     hls_plan_free(p);
     if ((rc = kiln_quantize_model(*g, qo, &q, &n)) != KILN_OK)
