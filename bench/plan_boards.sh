@@ -6,8 +6,9 @@
 #   bench/plan_boards.sh [BUILD_DIR] [COMPILE_OPTION...]   (default: build;
 #   options go to kiln compile, e.g. --pp-max 2 or --max-latency-ms 12 (a
 #   board whose plan cannot meet the bound shows the compile's message), or
-#   --clk2x auto: DSPs at twice the clock where the board's DSP48E2 FMAX allows
-#   it, "2x" beside the MHz; the DSP efficiency is then counted at the DSP
+#   --clk2x off: every DSP on the fabric clock (the default, auto, puts them
+#   at twice the clock where the board's DSP48E2 FMAX allows it and that is
+#   faster: "2x" beside the MHz, the DSP efficiency then counted at the DSP
 #   clock), or --fold auto --plan-only: the convs of the smallest map on a
 #   time-shared engine (kiln_tsconv) where that is faster; the folded
 #   layers are listed under the table)

@@ -8,8 +8,10 @@
 # 300 MHz: 329.2 fps, 8.14 ms).  KILN_SIM_THREADS=T runs a T-thread Verilator
 # model (default 1: on this design 2 threads ran no faster, docs/simulate.md).
 #   bench/sim_yolov3_416.sh [BUILD_DIR] [BOARD] [OUT_DIR] [COMPILE_OPTION...]
-# (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 2, or --clk2x: the DSP
-# efficiency is then counted at the DSP clock, twice the fabric clock)
+# (COMPILE_OPTIONs go to kiln compile, e.g. --pp-max 2, or --clk2x off: the
+# DSPs on the fabric clock; with the default --clk2x auto a plan that takes
+# clk2x has its DSP efficiency counted at the DSP clock, twice the fabric
+# clock)
 set -euo pipefail
 BUILD=${1:-build}
 BOARD=${2:-zcu104}

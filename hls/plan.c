@@ -369,6 +369,10 @@ again:
     return p;
 }
 
+/* --clk2x auto at equal frames/s: the share of the fabric clock plan's
+ * latency the clk2x plan must save to be taken. */
+#define CLK2X_LATENCY_GAIN 0.10
+
 /* The searches o's clk2x choice asks for on board b, bits: 1 without the
  * clk2x domain, 2 with it (the board's DSP48E2 FMAX allowing it); why gets
  * the FMAX check's line when o asks for clk2x. */
@@ -413,22 +417,28 @@ static HlsPlan *plan_build_clk(const GirGraph *g, const HlsBoard *b, const HlsPl
             snprintf(p->clk2x_why, sizeof p->clk2x_why, "%s", why);
         return p;
     }
-    /* auto: both searches, the faster plan (then the shorter latency) */
+    /* auto: both searches, the plan with more frames/s; at the same frames/s
+     * the fabric clock's unless clk2x shortens the latency by CLK2X_LATENCY_GAIN
+     * or more (a second clock, its MMCM output and the domain crossing, is a
+     * cost the figures do not price, so a latency gain alone must be clear) */
     p = plan_build(g, b, o, 1, fold_pe, fold_pp, fold_lb, &short_p, &ep);
     q = plan_build(g, b, o, 0, fold_pe, fold_pp, fold_lb, &short_q, e);
     if (!p && !q && short_p < short_q)
         *e = ep; /* neither meets the bound: the message of the shorter latency */
     if (!p || !q) /* one of them failed (a latency bound it cannot meet): the other */
         return p ? p : q;
-    if (q->fps > p->fps || (q->fps == p->fps && q->latency_ms < p->latency_ms)) {
+    if (!(p->fps > q->fps * (1.0 + 1e-9) ||
+          (p->fps >= q->fps * (1.0 - 1e-9) &&
+           p->latency_ms < q->latency_ms * (1.0 - CLK2X_LATENCY_GAIN)))) {
         snprintf(q->clk2x_why, sizeof q->clk2x_why,
-                 "clk2x: not taken, %.1f frames/s without it against %.1f with it", q->fps,
-                 p->fps);
+                 "clk2x: not taken, %.1f frames/s, %.3f ms without it against %.1f, %.3f ms "
+                 "with it", q->fps, q->latency_ms, p->fps, p->latency_ms);
         hls_plan_free(p);
         return q;
     }
     snprintf(p->clk2x_why, sizeof p->clk2x_why,
-             "clk2x: taken, %.1f frames/s with it against %.1f without it", p->fps, q->fps);
+             "clk2x: taken, %.1f frames/s, %.3f ms with it against %.1f, %.3f ms without it",
+             p->fps, p->latency_ms, q->fps, q->latency_ms);
     hls_plan_free(q);
     return p;
 }

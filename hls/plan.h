@@ -149,9 +149,11 @@ typedef struct {
 
 /* HlsPlanOptions.clk2x. */
 enum {
-    HLS_CLK2X_OFF,  /* every DSP on the fabric clock (the default) */
-    HLS_CLK2X_ON,   /* a clk2x domain for the conv MAC arrays where the FMAX allows it */
-    HLS_CLK2X_AUTO  /* both searches; the plan with more frames/s */
+    HLS_CLK2X_AUTO, /* both searches where the FMAX allows clk2x; the plan with more
+                     * frames/s, then the shorter latency, the fabric clock's on a tie
+                     * (the default) */
+    HLS_CLK2X_OFF,  /* every DSP on the fabric clock */
+    HLS_CLK2X_ON    /* a clk2x domain for the conv MAC arrays where the FMAX allows it */
 };
 
 /* One conv layer folded onto the time-shared engine (kiln_tsconv). */
@@ -220,7 +222,7 @@ typedef struct {
                          * interval whatever its latency (else one of an interval at most
                          * 10% longer may be kept for its latency, hls/plan_search.c) */
     int clk2x;          /* HLS_CLK2X_*: conv MAC arrays at twice the clock where the board's
-                         * DSP48E2 FMAX allows it (hls_clk2x_fits) */
+                         * DSP48E2 FMAX allows it (hls_clk2x_fits); 0: auto */
     const char *fold;   /* --fold: NULL or "none": no shared engine; "auto": the planner
                          * tries the convs of the smallest maps, nested sets growing
                          * upward, and folds the fastest set when that is faster;

@@ -60,8 +60,9 @@ static void compile_usage(FILE *f)
             "            latency (default: a plan of an interval at most 10%% longer is kept\n"
             "            where its latency is shorter by more than 4x that share)\n"
             "  --clk2x   DSPs at twice the clock (a clk2x domain for the conv MAC arrays)\n"
-            "            where the board's DSP48E2 FMAX allows it: on, auto (plan both, keep\n"
-            "            the faster), off (default); plan.json keeps the choice\n"
+            "            where the board's DSP48E2 FMAX allows it: on, auto (default: plan\n"
+            "            both, keep the faster, the fabric clock's on a tie), off (every DSP\n"
+            "            on the fabric clock); plan.json keeps the choice\n"
             "  --fold    time-shared conv engine (kiln_tsconv) for weight-heavy layers:\n"
             "            LAYER,... run one after the other on it, auto tries the convs of\n"
             "            the smallest maps (nested sets, every engine size) and folds the\n"
@@ -313,7 +314,8 @@ static int make_plan(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions 
  * borrows its strings).
  * Calibration runs the model many times: the fp32 graph is planned first
  * (the same stages as its int8 form), so a model that does not fit the
- * board, or a bad --plan or --pin, is refused before that.  An int8 graph
+ * board, or a bad --plan or --pin, is refused before that (under --clk2x
+ * auto a fit on the fabric clock is enough).  An int8 graph
  * is planned as it is, and calibration options for it are refused.  A
  * KILN_ status. */
 static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const KilnQuantOpts *qo,
@@ -335,7 +337,15 @@ static int quantize(GirGraph **g, GirGraph **fp32, const char *model, const Kiln
     }
     if (gir_run_pipeline(*g, NULL, NULL, &err) < 0)
         return kiln_report(&err);
-    if ((rc = make_plan(*g, b, o, plan_path, mhz, &p)) != KILN_OK)
+    p = NULL;
+    if (!plan_path && o->clk2x == HLS_CLK2X_AUTO) {
+        /* --clk2x auto: the fabric clock's search alone, half the time; the
+         * clk2x one only where that does not fit */
+        HlsPlanOptions fabric = *o;
+        fabric.clk2x = HLS_CLK2X_OFF;
+        p = hls_plan_build(*g, b, &fabric, &err);
+    }
+    if (!p && (rc = make_plan(*g, b, o, plan_path, mhz, &p)) != KILN_OK)
         return rc;
     hls_plan_free(p);
     if ((rc = kiln_quantize_model(*g, qo, &q, &n)) != KILN_OK)
@@ -378,6 +388,8 @@ static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdi
            p->total.uram, (long long)b->uram, p->total.lut, (long long)b->lut, p->total.ff,
            (long long)b->ff, p->nstage, p->ncpu, p->nsegment);
     printf("limit: %s\n", p->limit);
+    if (p->clk2x_why[0])
+        printf("%s\n", p->clk2x_why);
     if (svg == 1)
         printf("note: graphviz 'dot' not installed: dataflow.svg not drawn\n");
     if (plan_only)
@@ -392,7 +404,7 @@ int kiln_cmd_compile(int argc, char **argv)
     const char *model = NULL, *board = NULL, *outdir = NULL, *plan_path = NULL, *records = NULL;
     KlvRecords *recs = NULL;
     double mhz = 0.0, t0 = now_ms(), ms;
-    int json = 0, i, rc, svg = 1, plan_only = 0, drv = 1, k;
+    int json = 0, i, rc, svg = 1, plan_only = 0, drv = 1, k, clk2x_given = 0;
     RtlDriverOptions dopt;
     char *how = NULL;
     HlsPin *pins = calloc(MAX_PINS, sizeof *pins);
@@ -461,6 +473,7 @@ int kiln_cmd_compile(int argc, char **argv)
             }
         } else if (!strcmp(a, "--clk2x") && more) {
             const char *v = argv[++i];
+            clk2x_given = 1;
             if (!strcmp(v, "on"))
                 opts.clk2x = HLS_CLK2X_ON;
             else if (!strcmp(v, "auto"))
@@ -519,7 +532,8 @@ int kiln_cmd_compile(int argc, char **argv)
         free(pins);
         return kiln_user_error("compile: --pin and --plan exclude each other (pin in plan.json)");
     }
-    if (plan_path && opts.clk2x) {
+    /* a replay takes plan.json's clk2x; --clk2x off beside it stays accepted */
+    if (plan_path && clk2x_given && opts.clk2x != HLS_CLK2X_OFF) {
         free(pins);
         return kiln_user_error("compile: --clk2x and --plan exclude each other (clk2x in plan.json)");
     }

@@ -15,10 +15,12 @@
 # engine's parts run beside the dataflow (frames in flight, every segment
 # and the engine on a run unit of its own); under --max-latency-ms the way
 # of running them that meets the bound (one frame in flight, or a gate);
-# --fold auto under a bound that the
-# plan without a fold misses still searches the folds.
+# --fold auto under a bound that the plan without a fold misses still
+# searches the folds.  All on the fabric clock (--clk2x off;
+# plan_fold_clk2x: the engine on clk2x), which also keeps the fold
+# searches to one clock each.
 M=$MODELS/yolov3-tiny-small.onnx
-$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
+$KILN compile $M --calib-random 1 --clk2x off --board kv260 --pp-max 4 --fold conv12,conv13,conv14 --plan-only -o $TMP/a > /dev/null
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -57,7 +59,7 @@ assert g["latency_cycles"] <= 1.01 * f["sequential_cycles"], (g, f)
 PY
 grep -Eq '^\| conv13 \| 2x2x128 -> 32, k1 s1 \| [0-9]+ \|' $TMP/a/report.md
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
-$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --pp-max 2 --fold auto --plan-only -o $TMP/b > /dev/null
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --clk2x off --board ultra96v2 --pp-max 2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, line buffer banked by pixel \(LBBANK\))?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
 # convs beside it fold together (faster than the tail alone, 16.8)
@@ -96,7 +98,7 @@ grep -q 'copies.json: the plan does not fit ultra96v2: it exceeds BRAM' $TMP/err
 # than a frame at a time
 BOUND=$(/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); f = p["fold"]; assert f["frames_in_flight"] > 1 and f["hw"]["PP"] == 2 and p["figures"]["latency_cycles"] > 1.05 * f["sequential_cycles"], f; print((f["sequential_cycles"] * 1.02) / (p["clock_mhz"] * 1e3))' $TMP/b/plan.json)
 SET=$(/usr/bin/python3 -c 'import json, sys; print(",".join(l["node"] for l in json.load(open(sys.argv[1]))["fold"]["layers"]))' $TMP/b/plan.json)
-$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --pp-max 2 --fold $SET --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --clk2x off --board ultra96v2 --pp-max 2 --fold $SET --plan-only --max-latency-ms $BOUND -o $TMP/lat > /dev/null
 /usr/bin/python3 - $TMP/lat/plan.json $BOUND <<'PY'
 import json, sys
 p, bound = json.load(open(sys.argv[1])), float(sys.argv[2])
@@ -106,13 +108,13 @@ assert f["frames_in_flight"] == 1 or 0 < f["gate"] < len(f["runs"]), f
 if f["gate"]:
     assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.95 * f["sequential_cycles"], (g, f)
 PY
-if $KILN compile $M --calib-random 1 --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
+if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
-if $KILN compile $M --calib-random 1 --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi
+if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv99: no layer 'conv99' in the FPGA part of 'yolov3_tiny'" $TMP/err
 # (--pp-max 4 here and below: what they check does not depend on PP, and
 # the search up to PP 8 takes three times as long)
-$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv12 -o $TMP/e > /dev/null
+$KILN compile $M --calib-random 1 --clk2x off --board kv260 --pp-max 4 --fold conv12 -o $TMP/e > /dev/null
 grep -q '^    kiln_tsconv #($' $TMP/e/rtl/kiln_top.v
 grep -Eq '"tsconv": \{"segment": ([0-9]+), "unit": \1, "frames_in_flight": [1-3], "steps": (true|false), "gate": 0, "layers": 1,' $TMP/e/rtl/regmap.json
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/a/plan.json --plan-only -o $TMP/f > /dev/null
@@ -143,7 +145,7 @@ test -e $TMP/h/rtl/kiln_tsconv.v
 # of the table), the frame's order puts each after what it reads, each
 # part's cycles are its layers' and the engine's the parts' sum.  A replay
 # gives the same parts; a hand-edited part or order is an error naming it.
-$KILN compile $M --calib-random 1 --board kv260 --pp-max 4 --fold conv10,conv12,conv13 --plan-only -o $TMP/p > /dev/null
+$KILN compile $M --calib-random 1 --clk2x off --board kv260 --pp-max 4 --fold conv10,conv12,conv13 --plan-only -o $TMP/p > /dev/null
 $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/p/plan.json --plan-only -o $TMP/q > /dev/null
 /usr/bin/python3 - $TMP/p/plan.json $TMP/q/plan.json $TMP/badp.json <<'PY'
 import json, sys
@@ -186,7 +188,7 @@ if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/wb3.json --plan-o
 grep -q 'wb3.json: \$.fold.hw.WBANKS' $TMP/err
 # --fold auto under a bound no plan meets: the plan without a fold misses
 # it, every fold is tried, and the message says how close both came
-if $KILN compile $MODELS/yolov3-tiny-small.onnx --calib-random 1 --board ultra96v2 --pp-max 1 --fold auto \
+if $KILN compile $MODELS/yolov3-tiny-small.onnx --calib-random 1 --clk2x off --board ultra96v2 --pp-max 1 --fold auto \
     --max-latency-ms 0.001 --plan-only -o $TMP/nb 2> $TMP/err; then exit 1; fi
 grep -Eqx "kiln: plan: yolov3_tiny on ultra96v2 cannot meet --max-latency-ms 0.001: the shortest latency the planner reaches is [0-9.]+ ms .*; with a shared engine \(--fold auto\) the shortest is [0-9.]+ ms" $TMP/err
 if [ -e $TMP/nb/plan.json ]; then exit 1; fi

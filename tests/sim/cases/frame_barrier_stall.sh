@@ -12,7 +12,8 @@
 # (64-byte beats through a 16-byte channel, the first tile from the start of
 # the run); without that in the model it finishes 38% earlier than measured.
 $KILN quantize $MODELS/big.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
-$KILN compile $TMP/q.gir --board zcu104 --pin conv3=8x16x1 --pin conv4=16x16x1 -o $TMP/a > /dev/null
+# on the fabric clock (--clk2x off): the design this case was made for
+$KILN compile $TMP/q.gir --board zcu104 --clk2x off --pin conv3=8x16x1 --pin conv4=16x16x1 -o $TMP/a > /dev/null
 $PYTHON $SRC/tests/plan/check_plan.py stall $TMP/a conv3 0.10
 $KILN simulate $TMP/a -i $MODELS/big-input.npy --frames 3 | tee $TMP/out
 grep -q 'every output byte matches the int8 interpreter' $TMP/out
