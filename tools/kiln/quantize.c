@@ -485,7 +485,7 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
 {
     GirCalib *c;
     GirQuantNote *notes;
-    GirArena *a = NULL, *fa = gir_arena_new();
+    GirArena *a = NULL, *fa;
     GirTensor *in = NULL;
     const char *fp32;
     int nin = 0;
@@ -494,6 +494,7 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     *q = NULL;
     if (rc != KILN_OK)
         return rc;
+    fa = gir_arena_new();
     *ncalib = gir_calib_runs(c);
     if (o->round_learned)
         rc = round_inputs(g, o, &a, &in, &nin);
