@@ -264,7 +264,7 @@ static int ts_count(const KrtModel *m)
 static int read_ts(KrtModel *m, const char *path, KrtError *e)
 {
     const KJ *t = krt_json_get(m->doc, "tsconv"), *l;
-    double seg, v, lo, hi, x;
+    double seg, v, lo, hi, x = 0;
     int nparts = 0, k;
     Chan *c;
     for (k = 0; k < KRT_MAX_SEGMENTS; k++)
