@@ -11,9 +11,8 @@
 # driver, the driver for aarch64 run under qemu against the simulator on a
 # photo, the faces printed and drawn).  About 20 to 25 minutes on 2 cores; the
 # ZCU104 design is the clk2x plan kiln compile's default (--clk2x auto)
-# takes, 345.3 frames/s, 12.17 ms measured, whose two frames take about
-# 417 s of Verilator on a quiet machine (the fabric clock's 266 s;
-# docs/plan.md).
+# takes, 345.3 frames/s, 12.17 ms measured, whose runs take about 291 s
+# of Verilator (docs/plan.md).
 #   Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
