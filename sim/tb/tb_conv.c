@@ -331,20 +331,44 @@ static long run(CvSim *sim, TbCheck *c, const Layer *l, int frames, int pct_s, i
 
 #if KILN_TB_DW
 #define ENGINE "kiln_dwconv"
-static int64_t hw_vec[] = {PE_IC, KMAX, WMAX, CIMAX, KILN_TB_RQ_PIPE};
 #else
 #define ENGINE "kiln_conv"
-static int64_t hw_vec[] = {PE_IC, PE_OC, PP, KMAX, WMAX, CIMAX, COMAX, WDEPTH, WBANKS,
-                           KILN_TB_PIPE, KILN_TB_RQ_PIPE, KILN_TB_PACK, TOGMAX, 0, RQS,
-                           KILN_TB_SPAN, BANDMAX, BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0,
-                           -128, 127, KILN_TB_DSP2X, 0, KILN_TB_CASC, 0 /* WBMERGE */,
-                           0 /* LBBANK */};
 #endif
+
+/* The engine's Verilog parameters in its descriptor's order, by name: a
+ * parameter this bench does not set is 0. */
+static void hw_vec(const HlsEngineDesc *d, int64_t *hw)
+{
+    static const struct {
+        const char *n;
+        int64_t v;
+    } kv[] = {
+        {"PE_IC", PE_IC},       {"LANES", PE_IC},
+        {"PE_OC", PE_OC},       {"PP", PP},
+        {"KMAX", KMAX},         {"WMAX", WMAX},
+        {"CIMAX", CIMAX},       {"CMAX", CIMAX},
+        {"COMAX", COMAX},       {"WDEPTH", WDEPTH},
+        {"WBANKS", WBANKS},     {"PIPE", KILN_TB_PIPE},
+        {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"PACK", KILN_TB_PACK},
+        {"TOGMAX", TOGMAX},     {"RQS", RQS},
+        {"SPAN", KILN_TB_SPAN}, {"BANDMAX", BANDMAX},
+        {"LBROWS", BANDMAX > 0 ? (BANDMAX - 1) * 2 + KMAX : 0},
+        {"QLO", -128},          {"QHI", 127},
+        {"DSP2X", KILN_TB_DSP2X}, {"CASC", KILN_TB_CASC},
+    };
+    for (int i = 0; d->hw_params[i]; i++) {
+        hw[i] = 0;
+        for (size_t j = 0; j < sizeof kv / sizeof kv[0]; j++)
+            if (!strcmp(d->hw_params[i], kv[j].n))
+                hw[i] = kv[j].v;
+    }
+}
 
 /* One shape: exact run, then a back-pressured run. */
 static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_util)
 {
     const HlsEngineDesc *d = hls_engine_find(ENGINE);
+    int64_t hw[64]; /* more than any engine's parameters */
     int64_t rt[12];
     int64_t pred;
     long cyc, ops;
@@ -369,7 +393,9 @@ static void one_case(CvSim *sim, TbCheck *c, Layer *l, uint64_t seed, int min_ut
         rt[4] = l->s;
         rt[5] = l->p;
     }
-    pred = d ? d->cycles(hw_vec, rt) : -1;
+    if (d)
+        hw_vec(d, hw);
+    pred = d ? d->cycles(hw, rt) : -1;
     cyc = run(sim, c, l, 1, 100, 100, 100, seed);
     /* MAC-array utilisation: MACs done / (PP * array * cycles) */
     ops = (long)l->hout * l->wout * l->ocg * (DW ? 1 : l->icg) * l->k * l->k / PP;
