@@ -40,6 +40,11 @@ struct KlvProgram {
     int threads;        /* parallel-for width */
     KlvJit jit;         /* the compiled module */
     void **buf;         /* per value id: its data */
+    GirType *rt;        /* per value id: its type in the last run (a value of
+                           data-dependent extent: as its producer left it) */
+    int *dyn;           /* per value id: the axis of data-dependent extent
+                           (klv_bound_type), -1: none (the type is static) */
+    int64_t *cap;       /* per value id: bytes of buf (the bound for dyn ones) */
     unsigned char *own; /* per value id: buf was malloc'd here */
     KlvStep *steps;     /* one per node, in order */
     KlvStats stats;     /* compilation figures */
@@ -337,7 +342,7 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
 int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                    KlvPlan *plan, GirError *e)
 {
-    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move,
+    static KlvEmitFn *const emitters[] = {klv_emit_select, klv_emit_f32, klv_emit_i8, klv_emit_move,
                                           klv_emit_gemm_i8, klv_emit_qonnx};
     size_t k;
     for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
@@ -355,16 +360,26 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
     int v;
     p->buf = calloc((size_t)g->nval + 1, sizeof *p->buf);
     p->own = calloc((size_t)g->nval + 1, 1);
-    if (!p->buf || !p->own)
+    p->rt = calloc((size_t)g->nval + 1, sizeof *p->rt);
+    p->dyn = calloc((size_t)g->nval + 1, sizeof *p->dyn);
+    p->cap = calloc((size_t)g->nval + 1, sizeof *p->cap);
+    if (!p->buf || !p->own || !p->rt || !p->dyn || !p->cap)
         return gir_error_at(e, gir_loc_none(), "out of memory");
     for (v = 0; v < g->nval; v++) {
         const GirValue *val = &g->vals[v];
         int64_t bytes;
+        p->rt[v] = val->type;
+        p->dyn[v] = -1;
         if (val->kind == GIR_VAL_CONST) {
             p->buf[v] = val->data;
+            p->cap[v] = gir_type_bytes(&val->type);
             continue;
         }
         bytes = gir_type_bytes(&val->type);
+        /* an output of data-dependent extent: a buffer for the most it can
+         * hold; the run sets its extent */
+        if (bytes < 0 && klv_bound_type(g, v, &p->rt[v], &p->dyn[v]))
+            bytes = gir_type_bytes(&p->rt[v]);
         if (bytes < 0) {
             char ty[128];
             return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
@@ -375,7 +390,20 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
         if (!p->buf[v])
             return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
         p->own[v] = 1;
+        p->cap[v] = bytes;
     }
+    return 0;
+}
+
+/* 1 when node n reads a value of data-dependent extent: it runs in the
+ * interpreter, which takes the extent of the run (kernels have their
+ * shapes as constants). */
+static int reads_dyn(const KlvProgram *p, const GirNode *n)
+{
+    int k;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->dyn[n->in[k]] >= 0)
+            return 1;
     return 0;
 }
 
@@ -451,6 +479,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     ir.vl = klv_host_vector_width();
     ir.vnni = klv_host_vnni();
     ir.guard_ok = 1;
+    ir.count_ok = 1;
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
@@ -473,7 +502,11 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             ir.nchain = klv_chain_find(g, i, chain, KLV_CHAIN_MAX);
             ir.chain = chain;
         }
-        rc = klv_lower_node(&ir, g, n, name, &s->plan, e);
+        rc = reads_dyn(p, n) ? 0 : klv_lower_node(&ir, g, n, name, &s->plan, e);
+        /* a kernel must say the extent of an output that has one to say */
+        for (k = 0; rc > 0 && k < n->nout; k++)
+            if (n->out[k] >= 0 && p->dyn[n->out[k]] >= 0 && !(k == 0 && s->plan.count))
+                rc = 0;
         ir.chain = NULL;
         ir.nchain = 0;
         if (rc > 0 && ir.sched && !opts->schedule && s->plan.tunable)
@@ -482,6 +515,9 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         if (rc < 0)
             break;
         if (rc == 0) {
+            for (k = 0; k < s->plan.nowned; k++)
+                free(s->plan.owned[k]);
+            memset(&s->plan, 0, sizeof s->plan);
             s->sub = klv_node_graph(g, n, NULL);
             p->stats.fallback++;
             continue;
@@ -574,7 +610,7 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
     for (k = 0; k < n->nin; k++) {
         memset(&ins[k], 0, sizeof ins[k]);
         if (n->in[k] >= 0) {
-            ins[k].type = g->vals[n->in[k]].type;
+            ins[k].type = p->rt[n->in[k]];
             ins[k].data = p->buf[n->in[k]];
         }
     }
@@ -582,14 +618,20 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
     if (gir_run(sub, feeds, outs, a, e) < 0)
         return -1;
     for (k = 0; k < n->nout; k++) {
+        int v = n->out[k];
         int64_t want;
-        if (n->out[k] < 0) /* an optional output the graph leaves out */
+        if (v < 0) /* an optional output the graph leaves out */
             continue;
-        want = gir_type_bytes(&g->vals[n->out[k]].type);
-        if (gir_type_bytes(&outs[k].type) != want)
+        want = gir_type_bytes(&outs[k].type);
+        /* a value of data-dependent extent takes the run's (within its
+         * buffer); any other keeps its compiled size */
+        if (p->dyn[v] >= 0 ? want < 0 || want > p->cap[v] || outs[k].type.rank != p->rt[v].rank
+                           : want != gir_type_bytes(&g->vals[v].type))
             return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
                                 n->name, k);
-        memcpy(p->buf[n->out[k]], outs[k].data, (size_t)want);
+        if (p->dyn[v] >= 0)
+            p->rt[v] = outs[k].type;
+        memcpy(p->buf[v], outs[k].data, (size_t)want);
     }
     return 0;
 }
@@ -626,6 +668,10 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
             if (s->pre)
                 parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work, 0);
             parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work, s->plan.threads);
+            if (s->plan.count) {
+                int v = g->nodes[s->node].out[0];
+                p->rt[v].dims[p->dyn[v]] = *(const int64_t *)s->plan.extra[s->plan.count - 1];
+            }
         }
         if ((!s->fn && !s->fused) || (flag && *flag)) {
             if (!scratch)
@@ -642,9 +688,9 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     p->runs++;
     gir_arena_free(scratch);
     for (i = 0; i < g->noutput && rc == 0; i++) {
-        const GirValue *v = &g->vals[g->outputs[i]];
-        size_t bytes = (size_t)gir_type_bytes(&v->type);
-        outputs[i].type = v->type;
+        const GirType *t = &p->rt[g->outputs[i]];
+        size_t bytes = (size_t)gir_type_bytes(t);
+        outputs[i].type = *t;
         outputs[i].data = gir_arena_alloc(arena, bytes + 1);
         memcpy(outputs[i].data, p->buf[g->outputs[i]], bytes);
     }
@@ -704,5 +750,8 @@ void klv_free(KlvProgram *p)
             free(p->buf[i]);
     free(p->buf);
     free(p->own);
+    free(p->rt);
+    free(p->dyn);
+    free(p->cap);
     free(p);
 }
