@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes cases/select.gir and its inputs cases/select-{x,v,xi,y,boxes,
+"""Writes cases/select.gir, cases/select-obj.gir and their inputs cases/select-{x,v,xi,y,boxes,
 scores,maxo,iou}.npy: NonZero, Compress and NonMaxSuppression, whose output extent
 depends on the data, through the CPU back end.  x (f32) holds zeros, -0 and
 a NaN; NonZero of it, of Relu(x) and of a computed bool; Compress along an
@@ -8,7 +8,8 @@ i32, each with a computed condition; NonMaxSuppression of Sigmoid scores (ties: 
 a grid of 1/8) with constant parameters and two-corner boxes in either
 order, and with run-time max_output_boxes_per_class and IoU threshold on
 center-format boxes; Shape of an NMS result (a node reading a value of
-data-dependent extent, left to the interpreter).  Run once with
+data-dependent extent, left to the interpreter); cases/select-obj.gir the
+same without it, for objects.  Run once with
 /usr/bin/python3; the outputs are checked in."""
 import os
 
@@ -41,6 +42,14 @@ L = ['graph "select" opset 17',
      "output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc, %ks"]
 with open(os.path.join(here, "select.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
+# the same without the Shape node (an object has no interpreter for a node
+# that reads a value of data-dependent extent): cases/aot_select.sh
+O = [l for l in L if not l.startswith("%ks") and not l.startswith("output")]
+O[0] = 'graph "select_obj" opset 17'
+O[1] = "# Inputs: cases/select-{x,v,xi,y,boxes,scores,maxo,iou}.npy (cases/aot_select.sh)."
+O.append("output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc")
+with open(os.path.join(here, "select-obj.gir"), "w") as f:
+    f.write("\n".join(O) + "\n")
 r = np.random.default_rng(31)
 x = r.integers(-2, 3, (3, 4, 5)).astype(np.float32)
 x[0, 1, 2] = -0.0
