@@ -43,7 +43,8 @@ struct KlvProgram {
     GirType *rt;        /* per value id: its type in the last run (a value of
                            data-dependent extent: as its producer left it) */
     int *dyn;           /* per value id: the axis of data-dependent extent
-                           (klv_bound_type), -1: none (the type is static) */
+                           (klv_bound_type), -1: none (the type is static),
+                           DYN_SIZED: a shape found at run time (sized_value) */
     int64_t *cap;       /* per value id: bytes of buf (the bound for dyn ones) */
     unsigned char *own; /* per value id: buf was malloc'd here */
     KlvStep *steps;     /* one per node, in order */
@@ -354,6 +355,46 @@ int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *n
     return 0;
 }
 
+/* KlvProgram.dyn of a value whose shape the program finds at run time. */
+#define DYN_SIZED (-2)
+
+/* 1 when value v of g is the output of a ConstantOfShape, Range or OneHot
+ * whose shape follows from its inputs' data (the shape, the bounds, the
+ * depth), those inputs of static types: the program finds the shape by
+ * the shape rule before the node runs and sizes the buffer then. */
+static int sized_value(const GirGraph *g, int v)
+{
+    const GirValue *val = &g->vals[v];
+    const GirNode *n;
+    int k;
+    if (val->kind != GIR_VAL_NODE || val->producer < 0 || val->type.rank < 0)
+        return 0;
+    n = &g->nodes[val->producer];
+    if ((n->op != GIR_OP_CONSTANTOFSHAPE && n->op != GIR_OP_RANGE && n->op != GIR_OP_ONEHOT) ||
+        n->nout != 1 || n->out[0] != v)
+        return 0;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && !gir_type_is_static(&g->vals[n->in[k]].type))
+            return 0;
+    return 1;
+}
+
+/* Make value v's buffer hold bytes (a value sized at run time: it grows;
+ * its old data is not kept). */
+static int ensure_cap(KlvProgram *p, int v, int64_t bytes, GirError *e)
+{
+    void *b;
+    if (bytes <= p->cap[v] && p->buf[v])
+        return 0;
+    if (!(b = klv_big_alloc((size_t)bytes + 64, 0)))
+        return gir_error_at(e, p->g->vals[v].loc, "out of memory for value '%s' (%lld bytes)",
+                            p->g->vals[v].name, (long long)bytes);
+    free(p->buf[v]);
+    p->buf[v] = b;
+    p->cap[v] = bytes;
+    return 0;
+}
+
 static int alloc_buffers(KlvProgram *p, GirError *e)
 {
     const GirGraph *g = p->g;
@@ -380,6 +421,11 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
          * hold; the run sets its extent */
         if (bytes < 0 && klv_bound_type(g, v, &p->rt[v], &p->dyn[v]))
             bytes = gir_type_bytes(&p->rt[v]);
+        if (bytes < 0 && sized_value(g, v)) {
+            p->dyn[v] = DYN_SIZED; /* allocated by the first run */
+            p->own[v] = 1;
+            continue;
+        }
         if (bytes < 0) {
             char ty[128];
             return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
@@ -395,14 +441,14 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
     return 0;
 }
 
-/* 1 when node n reads a value of data-dependent extent: it runs in the
+/* 1 when node n reads a value of data-dependent extent or shape: it runs in the
  * interpreter, which takes the extent of the run (kernels have their
  * shapes as constants). */
 static int reads_dyn(const KlvProgram *p, const GirNode *n)
 {
     int k;
     for (k = 0; k < n->nin; k++)
-        if (n->in[k] >= 0 && p->dyn[n->in[k]] >= 0)
+        if (n->in[k] >= 0 && p->dyn[n->in[k]] != -1)
             return 1;
     return 0;
 }
@@ -480,6 +526,7 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     ir.vnni = klv_host_vnni();
     ir.guard_ok = 1;
     ir.count_ok = 1;
+    ir.sized_ok = 1;
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
@@ -505,7 +552,8 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         rc = reads_dyn(p, n) ? 0 : klv_lower_node(&ir, g, n, name, &s->plan, e);
         /* a kernel must say the extent of an output that has one to say */
         for (k = 0; rc > 0 && k < n->nout; k++)
-            if (n->out[k] >= 0 && p->dyn[n->out[k]] >= 0 && !(k == 0 && s->plan.count))
+            if (n->out[k] >= 0 && p->dyn[n->out[k]] != -1 &&
+                !(k == 0 && (p->dyn[n->out[k]] >= 0 ? s->plan.count : s->plan.sized)))
                 rc = 0;
         ir.chain = NULL;
         ir.nchain = 0;
@@ -623,16 +671,53 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
         if (v < 0) /* an optional output the graph leaves out */
             continue;
         want = gir_type_bytes(&outs[k].type);
+        if (p->dyn[v] == DYN_SIZED && want >= 0 && ensure_cap(p, v, want, e) < 0)
+            return -1;
         /* a value of data-dependent extent takes the run's (within its
          * buffer); any other keeps its compiled size */
-        if (p->dyn[v] >= 0 ? want < 0 || want > p->cap[v] || outs[k].type.rank != p->rt[v].rank
-                           : want != gir_type_bytes(&g->vals[v].type))
+        if (p->dyn[v] != -1 ? want < 0 || want > p->cap[v] || outs[k].type.rank != p->rt[v].rank
+                            : want != gir_type_bytes(&g->vals[v].type))
             return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
                                 n->name, k);
-        if (p->dyn[v] >= 0)
+        if (p->dyn[v] != -1)
             p->rt[v] = outs[k].type;
         memcpy(p->buf[v], outs[k].data, (size_t)want);
     }
+    return 0;
+}
+
+/* Before step s's kernel (plan.sized): its output's shape by the shape
+ * rule from the inputs' data, the buffer sized for it, the dims into the
+ * kernel's table and the range set to its element count.  The shape
+ * rule's error (a negative dim, a zero Range delta) is the run's. */
+static int size_output(KlvProgram *p, KlvStep *s, GirError *e)
+{
+    const GirGraph *g = p->g;
+    const GirNode *n = &g->nodes[s->node];
+    GirTensor ins[64];
+    const GirTensor *insp[64];
+    GirType outs[16];
+    int64_t bytes, *dims = s->plan.extra[s->plan.sized - 1];
+    int k, v = n->out[0];
+    for (k = 0; k < n->nin; k++) {
+        insp[k] = NULL;
+        if (n->in[k] < 0)
+            continue;
+        ins[k].type = p->rt[n->in[k]];
+        ins[k].data = p->buf[n->in[k]];
+        insp[k] = &ins[k];
+    }
+    if (gir_shape_node(g, n, insp, outs, e) < 0)
+        return -1;
+    if ((bytes = gir_type_bytes(&outs[0])) < 0 || outs[0].rank != p->rt[v].rank)
+        return gir_error_at(e, n->loc, "node '%s': its output has no static shape at run time", n->name);
+    if (ensure_cap(p, v, bytes, e) < 0)
+        return -1;
+    s->args[n->nin] = p->buf[v];
+    p->rt[v] = outs[0];
+    for (k = 0; k < outs[0].rank; k++)
+        dims[k] = outs[0].dims[k];
+    s->plan.range = gir_type_numel(&outs[0]);
     return 0;
 }
 
@@ -662,6 +747,8 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
         KlvStep *s = &p->steps[i];
         int32_t *flag = s->plan.guard ? s->plan.extra[s->plan.guard - 1] : NULL;
         double t0 = p->profile ? now_ms() : 0;
+        if (s->fn && s->plan.sized && (rc = size_output(p, s, e)) < 0)
+            break;
         if (s->fn) {
             if (flag)
                 *flag = 0;

@@ -81,6 +81,17 @@ list(TRANSFORM LLVM_SELECT_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
 add_test(NAME llvm_select_backend
   COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SELECT_TESTS} --target cpu
     --min-pass 14 --min-compiled 14)
+# The ONNX backend tests of ConstantOfShape, Range and OneHot, whose shape,
+# bounds and depth are inputs (so the program finds the output shape when
+# it runs): all 9 pass with every node compiled.
+set(LLVM_SEQ_DYN_TESTS test_constantofshape_float_ones test_constantofshape_int_shape_zero
+  test_constantofshape_int_zeros test_range_float_type_positive_delta
+  test_range_int32_type_negative_delta test_onehot_negative_indices test_onehot_with_axis
+  test_onehot_with_negative_axis test_onehot_without_axis)
+list(TRANSFORM LLVM_SEQ_DYN_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
+add_test(NAME llvm_seq_dyn_backend
+  COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SEQ_DYN_TESTS} --target cpu
+    --min-pass 9 --min-compiled 9)
 # NonMaxSuppression of boxes that are not [batch, boxes, 4]: the
 # interpreter's error, exit 2.
 add_test(NAME llvm_select_nms_rank_bad COMMAND ${EXPECT} 2
