@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes cases/seq-dyn.gir and its inputs cases/seq-dyn-{sh,sz,st,lim,dl,li,idx,dep}.npy:
+"""Writes cases/seq-dyn.gir and its inputs cases/seq-dyn-{sh,sz,st,lim,dl,li,idx,dep}.npy
+(and seq-dyn-dl-zero.npy, a zero Range delta for the error case):
 ConstantOfShape, Range and OneHot whose output shapes come from input
 data (the shape, the bounds, the depth are graph inputs, as in the ONNX
 backend tests), so the CPU program finds each shape when it runs:
@@ -43,5 +44,5 @@ for name, arr in (("sh", np.array([2, 3, 4], np.int64)), ("sz", np.array([3, 0],
                   ("st", np.array(0.3, np.float32)), ("lim", np.array(7.3, np.float32)),
                   ("dl", np.array(0.7, np.float32)), ("li", np.array(-2, np.int64)),
                   ("idx", np.array([[0, 4, -1, -7], [2, 5, -6, 3], [1, 1, 0, -2]], np.int64)),
-                  ("dep", np.array(6, np.int64))):
+                  ("dep", np.array(6, np.int64)), ("dl-zero", np.array(0, np.float32))):
     np.save(os.path.join(here, f"seq-dyn-{name}.npy"), arr.reshape(arr.shape))
