@@ -357,6 +357,8 @@ int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *n
 
 /* KlvProgram.dyn of a value whose shape the program finds at run time. */
 #define DYN_SIZED (-2)
+/* alloc_buffers: a value of no static shape not yet placed. */
+#define DYN_PENDING (-3)
 
 /* 1 when value v of g is the output of a ConstantOfShape, Range or OneHot
  * whose shape follows from its inputs' data (the shape, the bounds, the
@@ -398,7 +400,7 @@ static int ensure_cap(KlvProgram *p, int v, int64_t bytes, GirError *e)
 static int alloc_buffers(KlvProgram *p, GirError *e)
 {
     const GirGraph *g = p->g;
-    int v;
+    int v, i, k;
     p->buf = calloc((size_t)g->nval + 1, sizeof *p->buf);
     p->own = calloc((size_t)g->nval + 1, 1);
     p->rt = calloc((size_t)g->nval + 1, sizeof *p->rt);
@@ -421,15 +423,11 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
          * hold; the run sets its extent */
         if (bytes < 0 && klv_bound_type(g, v, &p->rt[v], &p->dyn[v]))
             bytes = gir_type_bytes(&p->rt[v]);
-        if (bytes < 0 && sized_value(g, v)) {
-            p->dyn[v] = DYN_SIZED; /* allocated by the first run */
+        if (bytes < 0) {
+            /* allocated by the first run (sized_value), or placed below */
+            p->dyn[v] = sized_value(g, v) ? DYN_SIZED : DYN_PENDING;
             p->own[v] = 1;
             continue;
-        }
-        if (bytes < 0) {
-            char ty[128];
-            return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
-                                val->name, gir_type_str(&val->type, ty, sizeof ty));
         }
         /* huge pages from 2 MiB up, as the weights; not zeroed */
         p->buf[v] = klv_big_alloc((size_t)bytes + 64, 0);
@@ -437,6 +435,25 @@ static int alloc_buffers(KlvProgram *p, GirError *e)
             return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
         p->own[v] = 1;
         p->cap[v] = bytes;
+    }
+    /* what a node reading such a value makes (a Gather of NMS's indices)
+     * is sized by its run in the interpreter; any other value must be
+     * static */
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        int reads = 0;
+        for (k = 0; k < n->nin; k++)
+            reads |= n->in[k] >= 0 && p->dyn[n->in[k]] != -1 && p->dyn[n->in[k]] != DYN_PENDING;
+        for (k = 0; reads && k < n->nout; k++)
+            if (n->out[k] >= 0 && p->dyn[n->out[k]] == DYN_PENDING)
+                p->dyn[n->out[k]] = DYN_SIZED;
+    }
+    for (v = 0; v < g->nval; v++) {
+        if (p->dyn[v] == DYN_PENDING) {
+            char ty[128];
+            return gir_error_at(e, g->vals[v].loc, "cpu target needs static shapes: value '%s' is %s",
+                                g->vals[v].name, gir_type_str(&g->vals[v].type, ty, sizeof ty));
+        }
     }
     return 0;
 }
@@ -675,7 +692,8 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
             return -1;
         /* a value of data-dependent extent takes the run's (within its
          * buffer); any other keeps its compiled size */
-        if (p->dyn[v] != -1 ? want < 0 || want > p->cap[v] || outs[k].type.rank != p->rt[v].rank
+        if (p->dyn[v] != -1 ? want < 0 || want > p->cap[v] ||
+                                  (p->dyn[v] >= 0 && outs[k].type.rank != p->rt[v].rank)
                             : want != gir_type_bytes(&g->vals[v].type))
             return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
                                 n->name, k);

@@ -7,8 +7,9 @@ axis, flat and along the last axis (a condition shorter than the axis) and of
 i32, each with a computed condition; NonMaxSuppression of Sigmoid scores (ties: scores on
 a grid of 1/8) with constant parameters and two-corner boxes in either
 order, and with run-time max_output_boxes_per_class and IoU threshold on
-center-format boxes; Shape of an NMS result (a node reading a value of
-data-dependent extent, left to the interpreter); cases/select-obj.gir the
+center-format boxes; Shape of an NMS result and a Gather of its box
+indices (nodes reading a value of data-dependent extent, left to the
+interpreter; the Gather's output sized by its run); cases/select-obj.gir the
 same without it, for objects.  Run once with
 /usr/bin/python3; the outputs are checked in."""
 import os
@@ -26,6 +27,7 @@ L = ['graph "select" opset 17',
      "input %maxo : i64[1]", "input %iou : f32[1]",
      const("zero", np.array([0], np.float32)), const("m4", np.array([4], np.int64)),
      const("t5", np.array([0.5], np.float32)), const("s7", np.array([0.7], np.float32)),
+     const("c2", np.array(2, np.int64).reshape(())),
      "%r = Relu(%x) : f32[3,4,5]",
      "%nx = NonZero(%x) : i64[3,?]",
      "%nr = NonZero(%r) : i64[3,?]",
@@ -39,12 +41,13 @@ L = ['graph "select" opset 17',
      "%k = NonMaxSuppression(%boxes, %s, %m4, %t5, %s7) : i64[?,3]",
      "%kc = NonMaxSuppression(%boxes, %scores, %maxo, %iou) {center_point_box=1} : i64[?,3]",
      "%ks = Shape(%k) : i64[2]",
-     "output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc, %ks"]
+     "%ki = Gather(%k, %c2) {axis=1} : i64[?]",
+     "output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc, %ks, %ki"]
 with open(os.path.join(here, "select.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
-# the same without the Shape node (an object has no interpreter for a node
+# the same without the Shape and Gather nodes (an object has no interpreter for a node
 # that reads a value of data-dependent extent): cases/aot_select.sh
-O = [l for l in L if not l.startswith("%ks") and not l.startswith("output")]
+O = [l for l in L if not l.startswith(("%ks", "%ki", "output"))]
 O[0] = 'graph "select_obj" opset 17'
 O[1] = "# Inputs: cases/select-{x,v,xi,y,boxes,scores,maxo,iou}.npy (cases/aot_select.sh)."
 O.append("output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc")
