@@ -486,7 +486,8 @@ static void alias_concats(KlvProgram *p)
         const GirType *yt;
         int64_t axis, at = 0;
         int ok = 1;
-        if (n->op != GIR_OP_CONCAT || n->nout != 1 || n->out[0] < 0 || !p->own[n->out[0]])
+        if (n->op != GIR_OP_CONCAT || n->nout != 1 || n->out[0] < 0 || !p->own[n->out[0]] ||
+            p->dyn[n->out[0]] != -1)
             continue;
         yt = &g->vals[n->out[0]].type;
         axis = gir_attr_int(n, "axis", 0);
@@ -496,7 +497,8 @@ static void alias_concats(KlvProgram *p)
             ok = yt->dims[k] == 1;
         for (k = 0; k < n->nin && ok; k++) {
             int v = n->in[k];
-            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && !klv_is_output(g, v) &&
+            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && p->dyn[v] == -1 &&
+                 !klv_is_output(g, v) &&
                  !(g->nodes[g->vals[v].producer].op == GIR_OP_CONCAT &&
                    p->steps[g->vals[v].producer].fused);
             for (j = 0; j < k && ok; j++)

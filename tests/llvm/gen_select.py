@@ -7,9 +7,10 @@ axis, flat and along the last axis (a condition shorter than the axis) and of
 i32, each with a computed condition; NonMaxSuppression of Sigmoid scores (ties: scores on
 a grid of 1/8) with constant parameters and two-corner boxes in either
 order, and with run-time max_output_boxes_per_class and IoU threshold on
-center-format boxes; Shape of an NMS result and a Gather of its box
-indices (nodes reading a value of data-dependent extent, left to the
-interpreter; the Gather's output sized by its run); cases/select-obj.gir the
+center-format boxes; Shape of an NMS result, and the box indices of both
+NMS results (Gather) joined (Concat): nodes reading a value of
+data-dependent extent, left to the interpreter, their outputs sized by
+their runs; cases/select-obj.gir the
 same without it, for objects.  Run once with
 /usr/bin/python3; the outputs are checked in."""
 import os
@@ -42,12 +43,14 @@ L = ['graph "select" opset 17',
      "%kc = NonMaxSuppression(%boxes, %scores, %maxo, %iou) {center_point_box=1} : i64[?,3]",
      "%ks = Shape(%k) : i64[2]",
      "%ki = Gather(%k, %c2) {axis=1} : i64[?]",
-     "output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc, %ks, %ki"]
+     "%kj = Gather(%kc, %c2) {axis=1} : i64[?]",
+     "%kk = Concat(%ki, %kj) {axis=0} : i64[?]",
+     "output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc, %ks, %kk"]
 with open(os.path.join(here, "select.gir"), "w") as f:
     f.write("\n".join(L) + "\n")
-# the same without the Shape and Gather nodes (an object has no interpreter for a node
+# the same without the Shape, Gather and Concat nodes (an object has no interpreter for a node
 # that reads a value of data-dependent extent): cases/aot_select.sh
-O = [l for l in L if not l.startswith(("%ks", "%ki", "output"))]
+O = [l for l in L if not l.startswith(("%ks", "%ki", "%kj", "%kk", "output"))]
 O[0] = 'graph "select_obj" opset 17'
 O[1] = "# Inputs: cases/select-{x,v,xi,y,boxes,scores,maxo,iou}.npy (cases/aot_select.sh)."
 O.append("output %nx, %nr, %nc, %ca, %cf, %cn, %k, %kc")
