@@ -38,6 +38,8 @@ typedef struct {
     const GirGraph *g;     /* the graph */
     const KlvTarget *t;    /* the target (its records) */
     LLVMValueRef *val;     /* per value id: its global, made on first use */
+    LLVMValueRef *cnt;     /* per value id: for an output of data-dependent extent,
+                              the global its kernel writes the extent into */
     int nglobal;           /* globals made, for unique names */
 } Aot;
 
@@ -314,24 +316,53 @@ static LLVMValueRef zero_global(Aot *a, int64_t bytes)
     return gv;
 }
 
+/* 1 when a node of g reads value v. */
+static int is_read(const GirGraph *g, int v)
+{
+    int i, k;
+    for (i = 0; i < g->nnode; i++)
+        for (k = 0; k < g->nodes[i].nin; k++)
+            if (g->nodes[i].in[k] == v)
+                return 1;
+    return 0;
+}
+
+/* Bytes of value v's buffer in an object: its type's, or for a graph
+ * output of data-dependent extent that no node reads (klv_bound_type) the
+ * most it can hold, with *unit the bytes per entry of that axis (0 for
+ * the others); -1 when the type is not static otherwise. */
+static int64_t object_bytes(const GirGraph *g, int v, int64_t *unit)
+{
+    int64_t bytes = gir_type_bytes(&g->vals[v].type);
+    GirType bt;
+    int ax;
+    *unit = 0;
+    if (bytes >= 0 || !klv_is_output(g, v) || is_read(g, v) || !klv_bound_type(g, v, &bt, &ax))
+        return bytes;
+    bytes = gir_type_bytes(&bt);
+    *unit = bt.dims[ax] > 0 ? bytes / bt.dims[ax] : 0;
+    return bytes;
+}
+
 /* The global of value v: its data for a constant, else a buffer. */
 static LLVMValueRef value_global(Aot *a, int v)
 {
     const GirValue *val = &a->g->vals[v];
     if (!a->val[v]) {
-        int64_t bytes = gir_type_bytes(&val->type);
+        int64_t unit, bytes = object_bytes(a->g, v, &unit);
         a->val[v] = val->kind == GIR_VAL_CONST ? const_global(a, val->data, bytes)
                                                : zero_global(a, bytes);
     }
     return a->val[v];
 }
 
-/* Every value needs a static shape and fewer than 4 GiB. */
+/* Every value needs a static shape (or, a graph output no node reads, a
+ * bound on its data-dependent extent) and fewer than 4 GiB. */
 static int check_sizes(const GirGraph *g, GirError *e)
 {
     int v;
     for (v = 0; v < g->nval; v++) {
-        int64_t bytes = gir_type_bytes(&g->vals[v].type);
+        int64_t unit, bytes = object_bytes(g, v, &unit);
         if (bytes < 0) {
             char ty[128];
             return gir_error_at(e, g->vals[v].loc, "an object needs static shapes: value '%s' is %s",
@@ -372,6 +403,8 @@ static LLVMValueRef args_global(Aot *a, const GirNode *n, const KlvPlan *plan, c
         }
         el[m++] = plan->extra_kind[k] == KLV_SCRATCH ? zero_global(a, bytes)
                                                     : const_global(a, plan->extra[k], bytes);
+        if (plan->count == k + 1)
+            a->cnt[n->out[0]] = el[m - 1];
     }
     for (k = 0; k < plan->chained; k++) {
         const GirNode *r = &a->g->nodes[chain[k]];
@@ -501,9 +534,28 @@ static int build_module(Aot *a, const char *symbol, GirError *e)
         snprintf(name, sizeof name, "kiln_node_%d", i);
         call_kernel(a, b, name, argv[i], plans[i].range);
     }
-    for (k = 0; k < g->noutput; k++)
-        copy_slot(a, b, outs, k, value_global(a, g->outputs[k]),
-                  gir_type_bytes(&g->vals[g->outputs[k]].type), 0);
+    for (k = 0, i = 0; k < g->noutput; k++) {
+        int v = g->outputs[k];
+        int64_t unit, bytes = object_bytes(g, v, &unit);
+        LLVMValueRef at, p, c, slot;
+        if (gir_type_bytes(&g->vals[v].type) >= 0) {
+            copy_slot(a, b, outs, k, value_global(a, v), bytes, 0);
+            continue;
+        }
+        /* data-dependent extent: its entries' bytes, and the extent into
+         * the int64_t at outputs[noutput + i] */
+        if (!a->cnt[v]) {
+            gir_error_at(e, g->vals[v].loc, "output '%s': no kernel gives its extent", g->vals[v].name);
+            goto out;
+        }
+        c = LLVMBuildLoad2(b, a->ir.i64, a->cnt[v], "");
+        at = LLVMConstInt(a->ir.i64, (unsigned long long)k, 0);
+        p = LLVMBuildLoad2(b, a->ir.ptr, LLVMBuildInBoundsGEP2(b, a->ir.ptr, outs, &at, 1, ""), "");
+        LLVMBuildMemCpy(b, p, 1, value_global(a, v), 64, klv_mul(&a->ir, c, klv_i64(&a->ir, unit)));
+        at = LLVMConstInt(a->ir.i64, (unsigned long long)(g->noutput + i++), 0);
+        slot = LLVMBuildLoad2(b, a->ir.ptr, LLVMBuildInBoundsGEP2(b, a->ir.ptr, outs, &at, 1, ""), "");
+        LLVMBuildStore(b, c, slot);
+    }
     LLVMBuildRet(b, LLVMConstInt(a->ir.i32, 0, 0));
     rc = 0;
 out:
@@ -582,8 +634,10 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
     a.g = g;
     a.t = t;
     a.val = calloc((size_t)g->nval + 1, sizeof *a.val);
+    a.cnt = calloc((size_t)g->nval + 1, sizeof *a.cnt);
     ctx = LLVMContextCreate();
     klv_ir_init(&a.ir, ctx, g->name ? g->name : "kiln");
+    a.ir.count_ok = 1;
     a.ir.vl = machine_lanes(tm, triple);
     if (has_arch(triple, "x86_64")) {
         const char *cpu = t->cpu && t->cpu[0] ? t->cpu : "generic";
@@ -595,7 +649,7 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
         } else
             a.ir.vnni = klv_x86_vnni(cpu, t->features, 0, a.ir.vl);
     }
-    rc = a.val ? build_module(&a, symbol, e) : gir_error_at(e, gir_loc_none(), "out of memory");
+    rc = a.val && a.cnt ? build_module(&a, symbol, e) : gir_error_at(e, gir_loc_none(), "out of memory");
     if (rc == 0)
         rc = emit(a.ir.mod, tm, triple, obj_path, e);
     LLVMDisposeBuilder(a.ir.b);
@@ -604,26 +658,34 @@ int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
     LLVMDisposeTargetMachine(tm);
     LLVMDisposeMessage(triple);
     free(a.val);
+    free(a.cnt);
     return rc;
 }
 
 /* ---- the header ------------------------------------------------------------- */
 
-/* One comment line per tensor: slot, name, dtype, shape, bytes. */
-static void describe(FILE *f, const GirGraph *g, const char *what, int k, int v)
+/* One comment line per tensor: slot, name, dtype, shape, bytes; for an
+ * output of data-dependent extent (count slot slot) the most it holds. */
+static void describe(FILE *f, const GirGraph *g, const char *what, int k, int v, int slot)
 {
     char ty[256];
-    fprintf(f, " *   %s[%d]: '%s', %s, %lld bytes\n", what, k, g->vals[v].name,
-            gir_type_str(&g->vals[v].type, ty, sizeof ty), (long long)gir_type_bytes(&g->vals[v].type));
+    int64_t unit, bytes = object_bytes(g, v, &unit);
+    fprintf(f, " *   %s[%d]: '%s', %s, %s%lld bytes\n", what, k, g->vals[v].name,
+            gir_type_str(&g->vals[v].type, ty, sizeof ty), unit ? "at most " : "", (long long)bytes);
+    if (unit)
+        fprintf(f, " *     (the extent of its '?' axis goes to *(int64_t *)outputs[%d]; the data\n"
+                   " *     fills extent x %lld bytes)\n", g->noutput + slot, (long long)unit);
 }
 
-/* The byte counts of the values ids[0..n) as a brace list macro. */
+/* The byte counts of the values ids[0..n) as a brace list macro (an
+ * output of data-dependent extent: its buffer's, the most it holds). */
 static void bytes_macro(FILE *f, const char *up, const char *what, const GirGraph *g, const int *ids, int n)
 {
     int k;
+    int64_t unit;
     fprintf(f, "#define %s_%s_BYTES {", up, what);
     for (k = 0; k < n; k++)
-        fprintf(f, "%s%lld", k ? ", " : "", (long long)gir_type_bytes(&g->vals[ids[k]].type));
+        fprintf(f, "%s%lld", k ? ", " : "", (long long)object_bytes(g, ids[k], &unit));
     fprintf(f, "%s}\n", n ? "" : "0");
 }
 
@@ -632,7 +694,8 @@ int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path,
     FILE *f;
     char up[256];
     size_t k;
-    int i;
+    int i, nc;
+    int64_t unit;
     const char *why = bad_symbol(symbol);
     if (why)
         return gir_error_at(e, gir_loc_none(), "bad entry point name '%s': %s", symbol ? symbol : "",
@@ -649,15 +712,25 @@ int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path,
     fprintf(f, "/*\n * Runs the model once on the calling thread and returns 0.  inputs[i] and\n"
                " * outputs[i] point at the dense data of each tensor in its type (row major):\n");
     for (i = 0; i < g->ninput; i++)
-        describe(f, g, "inputs", i, g->inputs[i]);
-    for (i = 0; i < g->noutput; i++)
-        describe(f, g, "outputs", i, g->outputs[i]);
+        describe(f, g, "inputs", i, g->inputs[i], 0);
+    for (i = 0, nc = 0; i < g->noutput; i++) {
+        describe(f, g, "outputs", i, g->outputs[i], nc);
+        nc += object_bytes(g, g->outputs[i], &unit) >= 0 && unit > 0;
+    }
     fprintf(f, " * The buffers must not overlap.  The intermediate tensors are static\n"
                " * buffers of the object: one call at a time.  Link with -lm.\n */\n"
                "int %s(const void *const *inputs, void *const *outputs);\n\n", symbol);
     fprintf(f, "#define %s_INPUTS %d\n#define %s_OUTPUTS %d\n", up, g->ninput, up, g->noutput);
     bytes_macro(f, up, "INPUT", g, g->inputs, g->ninput);
     bytes_macro(f, up, "OUTPUT", g, g->outputs, g->noutput);
+    /* outputs of data-dependent extent: how many, and per output the bytes
+     * per entry of that axis (0: a static output) */
+    fprintf(f, "#define %s_COUNTS %d\n#define %s_OUTPUT_UNIT_BYTES {", up, nc, up);
+    for (i = 0; i < g->noutput; i++) {
+        object_bytes(g, g->outputs[i], &unit);
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)unit);
+    }
+    fprintf(f, "%s}\n", g->noutput ? "" : "0");
     fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
     if (ferror(f) | fclose(f)) {
         unlink(hdr_path);

@@ -39,6 +39,10 @@ typedef struct {
     int guard_ok;        /* 1: kernels may take a guard (KlvPlan.guard): the JIT
                             program has the interpreter to hand a refused input
                             to; objects and PTX have none, so 0 */
+    int count_ok;        /* 1: kernels may write an output of data-dependent extent
+                            (KlvPlan.count): the program sizes it at run time */
+    int sized_ok;        /* 1: kernels may take an output whose shape the program
+                            finds at run time (KlvPlan.sized): the JIT program */
 } KlvIr;
 
 /* Bits of KlvIr.vnni. */
@@ -77,6 +81,16 @@ typedef struct {
                                       clears it before the kernel and, when set
                                       after, runs the node in the interpreter,
                                       which reports the error */
+    int count;                     /* 0: none; else 1 + the extra holding the i64
+                                      extent the kernel wrote on output 0's
+                                      data-dependent axis (klv_bound_type) */
+    int sized;                     /* 0: none; else 1 + the extra holding i64
+                                      [GIR_MAX_RANK]: output 0's dims in this run,
+                                      which the program finds by the shape rule from
+                                      the inputs' data (ConstantOfShape's shape,
+                                      Range's bounds, OneHot's depth) and writes
+                                      before the kernel; the range is then the
+                                      output's element count */
 } KlvPlan;
 
 /* An open counted loop; its induction variable is iv. */
@@ -253,8 +267,23 @@ KlvEmitFn klv_emit_i8;   /* kernels_i8.c: int8 Conv, Requantize */
 KlvEmitFn klv_emit_move; /* kernels_move.c: MaxPool, Concat, copies, gathers */
 KlvEmitFn klv_emit_gemm_i8; /* gemm_i8.c: int8 Gemm and MatMul */
 KlvEmitFn klv_emit_gemm_f32; /* gemm_f32.c: fp32 Gemm and MatMul (through klv_emit_f32) */
+KlvEmitFn klv_emit_select; /* kernels_select.c: NonZero, NonMaxSuppression, Compress
+                              (outputs of data-dependent extent) */
 KlvEmitFn klv_emit_qonnx; /* kernels_qonnx.c: ConvInteger, QLinearConv, MatMulInteger,
                              QLinearMatMul, DynamicQuantizeLinear */
+
+/* ir.c: for node n whose output 0 has a shape the program finds at run
+ * time (ir->sized_ok, every input of a static type, the output's rank
+ * known but not all its dims), a dims table for plan (KlvPlan.sized): its
+ * kernel argument index; 0 when the output is static or cannot be so; -1
+ * when out of memory. */
+int klv_plan_sized(KlvIr *ir, const GirGraph *g, const GirNode *n, KlvPlan *plan);
+
+/* kernels_select.c: for value v of g whose extent on one axis depends on
+ * its producer's input data (NonZero, NonMaxSuppression, Compress over
+ * static inputs), the most it can hold into *bt and that axis into *axis;
+ * 0 for any other value. */
+int klv_bound_type(const GirGraph *g, int v, GirType *bt, int *axis);
 
 /* The operands of a Gemm or MatMul node: where each element of A, B and C
  * is (gemm_f32.c, gemm_i8.c). */

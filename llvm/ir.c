@@ -159,6 +159,26 @@ int klv_plan_guard(KlvPlan *plan, const GirNode *n)
     return n->nin + n->nout + plan->nextra - 1;
 }
 
+int klv_plan_sized(KlvIr *ir, const GirGraph *g, const GirNode *n, KlvPlan *plan)
+{
+    const GirType *yt;
+    int64_t *dims;
+    int k;
+    if (!ir->sized_ok || n->nout != 1 || n->out[0] < 0)
+        return 0;
+    yt = &g->vals[n->out[0]].type;
+    if (yt->rank < 0 || gir_type_is_static(yt))
+        return 0;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && !gir_type_is_static(&g->vals[n->in[k]].type))
+            return 0;
+    if (!(dims = calloc(GIR_MAX_RANK, sizeof *dims)))
+        return -1;
+    klv_plan_extra(plan, dims, GIR_MAX_RANK * (int64_t)sizeof *dims, KLV_SCRATCH, 1);
+    plan->sized = plan->nextra;
+    return n->nin + n->nout + plan->nextra - 1;
+}
+
 void klv_guard(KlvIr *ir, int arg, LLVMValueRef bad)
 {
     LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "guard");

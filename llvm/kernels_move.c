@@ -952,10 +952,12 @@ static int emit_fill(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     uint64_t bits = 0;
     LLVMTypeRef et;
     KlvLoop l;
-    if (es < 1 || es > 8 || cnt < 0)
+    int sized = 0;
+    if (es < 1 || es > 8 || (v && (v->t.type.dtype != yt->dtype || gir_type_numel(&v->t.type) < 1 || !v->t.data)))
         return 0;
-    if (v && (v->t.type.dtype != yt->dtype || gir_type_numel(&v->t.type) < 1 || !v->t.data))
-        return 0;
+    /* a shape of run-time data: the program sizes the output and sets the range */
+    if (cnt < 0 && (sized = klv_plan_sized(ir, g, n, plan)) <= 0)
+        return sized;
     if (v)
         memcpy(&bits, v->t.data, (size_t)es); /* little-endian: the low es bytes */
     et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
@@ -964,7 +966,7 @@ static int emit_fill(KlvIr *ir, const GirGraph *g, const GirNode *n, const char 
     klv_store(ir, et, klv_arg(ir, n->nin), l.iv, LLVMConstInt(et, bits, 0));
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);
-    plan->range = cnt;
+    plan->range = sized ? 0 : cnt;
     plan->work = 1;
     return 1;
 }
@@ -979,16 +981,18 @@ static int emit_range(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     const GirType *yt = &g->vals[n->out[0]].type;
     GirDType t = yt->dtype;
     int64_t cnt = gir_type_numel(yt);
-    int k, isf = t == GIR_DT_F32 || t == GIR_DT_F64;
+    int k, isf = t == GIR_DT_F32 || t == GIR_DT_F64, sized = 0;
     LLVMBuilderRef b = ir->b;
     LLVMValueRef st, dl, v;
     KlvLoop l;
-    if (n->nin != 3 || cnt < 0 || yt->rank != 1 ||
-        !(isf || t == GIR_DT_I16 || t == GIR_DT_I32 || t == GIR_DT_I64))
+    if (n->nin != 3 || yt->rank != 1 || !(isf || t == GIR_DT_I16 || t == GIR_DT_I32 || t == GIR_DT_I64))
         return 0;
     for (k = 0; k < 3; k++)
         if (n->in[k] < 0 || g->vals[n->in[k]].type.dtype != t || gir_type_numel(&g->vals[n->in[k]].type) != 1)
             return 0;
+    /* bounds of run-time data: the program sizes the output and sets the range */
+    if (cnt < 0 && (sized = klv_plan_sized(ir, g, n, plan)) <= 0)
+        return sized;
     klv_kernel_begin(ir, name);
     if (isf) {
         st = klv_load_f64(ir, t, klv_arg(ir, 0), klv_i64(ir, 0));
@@ -1008,7 +1012,7 @@ static int emit_range(KlvIr *ir, const GirGraph *g, const GirNode *n, const char
     }
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);
-    plan->range = cnt;
+    plan->range = sized ? 0 : cnt;
     plan->work = 2;
     return 1;
 }
@@ -1026,15 +1030,25 @@ static int emit_onehot(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     int64_t cnt = gir_type_numel(yt);
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef d = LLVMDoubleTypeInContext(ir->ctx), et;
-    LLVMValueRef x, dd, o, in, v, w, hot;
+    LLVMValueRef x, dd, o, in, v, w, hot, dep, depf;
     KlvLoop l;
+    int sized = 0, k;
     if (n->nin != 3 || n->in[0] < 0 || n->in[2] < 0 || !klv_elem_type(ir, it->dtype) ||
-        it->dtype == GIR_DT_BOOL || es < 1 || es > 8 || cnt < 1 || yt->rank != it->rank + 1 ||
+        it->dtype == GIR_DT_BOOL || es < 1 || es > 8 || yt->rank != it->rank + 1 ||
         g->vals[n->in[2]].type.dtype != yt->dtype || gir_type_numel(&g->vals[n->in[2]].type) < 2)
         return 0;
     if (ax < 0)
         ax += yt->rank;
     if (ax < 0 || ax >= yt->rank)
+        return 0;
+    /* a depth of run-time data (every other axis the indices'): the program
+     * sizes the output, sets the range and gives the depth in its dims */
+    for (k = 0; k < yt->rank; k++)
+        if (k != ax && yt->dims[k] < 0)
+            return 0;
+    if (cnt < 0 && (sized = klv_plan_sized(ir, g, n, plan)) <= 0)
+        return sized;
+    if (!sized && cnt < 1)
         return 0;
     outer = klv_dims_prod(yt->dims, 0, ax);
     depth = yt->dims[ax];
@@ -1043,24 +1057,26 @@ static int emit_onehot(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
         return 0;
     et = LLVMIntTypeInContext(ir->ctx, (unsigned)(es * 8));
     klv_kernel_begin(ir, name);
+    dep = sized ? klv_load(ir, ir->i64, klv_arg(ir, sized), klv_i64(ir, ax)) : klv_i64(ir, depth);
+    depf = LLVMBuildSIToFP(b, dep, d, "");
     l = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     in = LLVMBuildSRem(b, l.iv, klv_i64(ir, inner), "");
     x = LLVMBuildSDiv(b, l.iv, klv_i64(ir, inner), "");
-    dd = LLVMBuildSRem(b, x, klv_i64(ir, depth), "");
-    o = LLVMBuildSDiv(b, x, klv_i64(ir, depth), "");
+    dd = LLVMBuildSRem(b, x, dep, "");
+    o = LLVMBuildSDiv(b, x, dep, "");
     v = klv_load_f64(ir, it->dtype, klv_arg(ir, 0), klv_add(ir, klv_mul(ir, o, klv_i64(ir, inner)), in));
     w = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, LLVMConstReal(d, 0), ""),
-                        LLVMBuildFAdd(b, v, LLVMConstReal(d, (double)depth), ""), v, "");
+                        LLVMBuildFAdd(b, v, depf, ""), v, "");
     /* in (-1, depth): fptosi is defined; outside it no d matches (-1) */
     hot = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, w, LLVMConstReal(d, -1), ""),
-                                          LLVMBuildFCmp(b, LLVMRealOLT, w, LLVMConstReal(d, (double)depth), ""), ""),
+                                          LLVMBuildFCmp(b, LLVMRealOLT, w, depf, ""), ""),
                           LLVMBuildFPToSI(b, w, ir->i64, ""), klv_i64(ir, -1), "");
     hot = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, w, w, ""), klv_i64(ir, 0), hot, "");
     klv_store(ir, et, klv_arg(ir, n->nin), l.iv,
               klv_load(ir, et, klv_arg(ir, 2), LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, hot, dd, ""), ir->i64, "")));
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);
-    plan->range = cnt;
+    plan->range = sized ? 0 : cnt;
     plan->work = 4;
     return 1;
 }

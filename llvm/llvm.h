@@ -72,11 +72,17 @@ typedef struct {
 /* A compiled graph, ready to run. */
 typedef struct KlvProgram KlvProgram;
 
-/* Lower, optimize and compile g, whose shapes must all be static.  g must
- * outlive the program (constants are read in place).  NULL + error. */
+/* Lower, optimize and compile g, whose shapes must all be static but for
+ * the outputs of NonZero, NonMaxSuppression and Compress (a buffer of the
+ * most they can hold, the extent set by their kernels) and of
+ * ConstantOfShape, Range and OneHot whose shape comes from input data
+ * (sized when the program runs), each over inputs of static types; a node
+ * reading such a value runs in the interpreter.  g must outlive the
+ * program (constants are read in place).  NULL + error. */
 KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e);
 /* Run the program: inputs[i] feeds g->inputs[i]; outputs[] get the
- * g->noutput results, their data allocated from arena.  0, or -1 + error.
+ * g->noutput results in this run's types, their data allocated from arena.
+ * 0, or -1 + error (a shape rule's error on the run's data among them).
  * One run at a time per program (its buffers and worker threads are its
  * own); separate programs may run at once. */
 int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
@@ -105,13 +111,19 @@ typedef struct {
  * their dtype.  The nodes run in order on the calling thread; intermediate
  * tensors are static buffers of the object (one call at a time); constants
  * are embedded.  Every node must have a lowering (no interpreter in an
- * object): -1 + error naming the first node that has none.  obj_path is
+ * object): -1 + error naming the first node that has none.  A graph output
+ * of data-dependent extent that no node reads (NonZero, NonMaxSuppression,
+ * Compress) gets extent x unit bytes in outputs[i] and its extent in the
+ * int64_t at outputs[g->noutput + j], j counting such outputs.  obj_path is
  * written directly (and removed when writing it fails). */
 int klv_emit_object(const GirGraph *g, const KlvTarget *t, const char *symbol,
                     const char *obj_path, GirError *e);
 /* The C header declaring SYMBOL, with a comment per input/output (name,
  * dtype, shape) and SYMBOL_INPUTS, _OUTPUTS, _INPUT_BYTES and _OUTPUT_BYTES
- * (brace lists) macros, SYMBOL in capitals. */
+ * (brace lists; the most an output of data-dependent extent holds),
+ * _COUNTS (outputs of data-dependent extent) and _OUTPUT_UNIT_BYTES (per
+ * output the bytes per entry of that axis, 0 for static ones) macros,
+ * SYMBOL in capitals. */
 int klv_emit_header(const GirGraph *g, const char *symbol, const char *hdr_path, GirError *e);
 
 /* ---- workloads, records and the tuner (schedule.c, records.c, tune.c) -------- */

@@ -40,6 +40,12 @@ struct KlvProgram {
     int threads;        /* parallel-for width */
     KlvJit jit;         /* the compiled module */
     void **buf;         /* per value id: its data */
+    GirType *rt;        /* per value id: its type in the last run (a value of
+                           data-dependent extent: as its producer left it) */
+    int *dyn;           /* per value id: the axis of data-dependent extent
+                           (klv_bound_type), -1: none (the type is static),
+                           DYN_SIZED: a shape found at run time (sized_value) */
+    int64_t *cap;       /* per value id: bytes of buf (the bound for dyn ones) */
     unsigned char *own; /* per value id: buf was malloc'd here */
     KlvStep *steps;     /* one per node, in order */
     KlvStats stats;     /* compilation figures */
@@ -337,7 +343,7 @@ static void parallel_for(Pool *p, KlvKernel fn, void **args, int64_t range, int6
 int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                    KlvPlan *plan, GirError *e)
 {
-    static KlvEmitFn *const emitters[] = {klv_emit_f32, klv_emit_i8, klv_emit_move,
+    static KlvEmitFn *const emitters[] = {klv_emit_select, klv_emit_f32, klv_emit_i8, klv_emit_move,
                                           klv_emit_gemm_i8, klv_emit_qonnx};
     size_t k;
     for (k = 0; k < sizeof emitters / sizeof emitters[0]; k++) {
@@ -349,33 +355,118 @@ int klv_lower_node(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *n
     return 0;
 }
 
+/* KlvProgram.dyn of a value whose shape the program finds at run time. */
+#define DYN_SIZED (-2)
+/* alloc_buffers: a value of no static shape not yet placed. */
+#define DYN_PENDING (-3)
+
+/* 1 when value v of g is the output of a ConstantOfShape, Range or OneHot
+ * whose shape follows from its inputs' data (the shape, the bounds, the
+ * depth), those inputs of static types: the program finds the shape by
+ * the shape rule before the node runs and sizes the buffer then. */
+static int sized_value(const GirGraph *g, int v)
+{
+    const GirValue *val = &g->vals[v];
+    const GirNode *n;
+    int k;
+    if (val->kind != GIR_VAL_NODE || val->producer < 0 || val->type.rank < 0)
+        return 0;
+    n = &g->nodes[val->producer];
+    if ((n->op != GIR_OP_CONSTANTOFSHAPE && n->op != GIR_OP_RANGE && n->op != GIR_OP_ONEHOT) ||
+        n->nout != 1 || n->out[0] != v)
+        return 0;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && !gir_type_is_static(&g->vals[n->in[k]].type))
+            return 0;
+    return 1;
+}
+
+/* Make value v's buffer hold bytes (a value sized at run time: it grows;
+ * its old data is not kept). */
+static int ensure_cap(KlvProgram *p, int v, int64_t bytes, GirError *e)
+{
+    void *b;
+    if (bytes <= p->cap[v] && p->buf[v])
+        return 0;
+    if (!(b = klv_big_alloc((size_t)bytes + 64, 0)))
+        return gir_error_at(e, p->g->vals[v].loc, "out of memory for value '%s' (%lld bytes)",
+                            p->g->vals[v].name, (long long)bytes);
+    free(p->buf[v]);
+    p->buf[v] = b;
+    p->cap[v] = bytes;
+    return 0;
+}
+
 static int alloc_buffers(KlvProgram *p, GirError *e)
 {
     const GirGraph *g = p->g;
-    int v;
+    int v, i, k;
     p->buf = calloc((size_t)g->nval + 1, sizeof *p->buf);
     p->own = calloc((size_t)g->nval + 1, 1);
-    if (!p->buf || !p->own)
+    p->rt = calloc((size_t)g->nval + 1, sizeof *p->rt);
+    p->dyn = calloc((size_t)g->nval + 1, sizeof *p->dyn);
+    p->cap = calloc((size_t)g->nval + 1, sizeof *p->cap);
+    if (!p->buf || !p->own || !p->rt || !p->dyn || !p->cap)
         return gir_error_at(e, gir_loc_none(), "out of memory");
     for (v = 0; v < g->nval; v++) {
         const GirValue *val = &g->vals[v];
         int64_t bytes;
+        p->rt[v] = val->type;
+        p->dyn[v] = -1;
         if (val->kind == GIR_VAL_CONST) {
             p->buf[v] = val->data;
+            p->cap[v] = gir_type_bytes(&val->type);
             continue;
         }
         bytes = gir_type_bytes(&val->type);
+        /* an output of data-dependent extent: a buffer for the most it can
+         * hold; the run sets its extent */
+        if (bytes < 0 && klv_bound_type(g, v, &p->rt[v], &p->dyn[v]))
+            bytes = gir_type_bytes(&p->rt[v]);
         if (bytes < 0) {
-            char ty[128];
-            return gir_error_at(e, val->loc, "cpu target needs static shapes: value '%s' is %s",
-                                val->name, gir_type_str(&val->type, ty, sizeof ty));
+            /* allocated by the first run (sized_value), or placed below */
+            p->dyn[v] = sized_value(g, v) ? DYN_SIZED : DYN_PENDING;
+            p->own[v] = 1;
+            continue;
         }
         /* huge pages from 2 MiB up, as the weights; not zeroed */
         p->buf[v] = klv_big_alloc((size_t)bytes + 64, 0);
         if (!p->buf[v])
             return gir_error_at(e, val->loc, "out of memory for value '%s'", val->name);
         p->own[v] = 1;
+        p->cap[v] = bytes;
     }
+    /* what a node reading such a value makes (a Gather of NMS's indices)
+     * is sized by its run in the interpreter; any other value must be
+     * static */
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        int reads = 0;
+        for (k = 0; k < n->nin; k++)
+            reads |= n->in[k] >= 0 && p->dyn[n->in[k]] != -1 && p->dyn[n->in[k]] != DYN_PENDING;
+        for (k = 0; reads && k < n->nout; k++)
+            if (n->out[k] >= 0 && p->dyn[n->out[k]] == DYN_PENDING)
+                p->dyn[n->out[k]] = DYN_SIZED;
+    }
+    for (v = 0; v < g->nval; v++) {
+        if (p->dyn[v] == DYN_PENDING) {
+            char ty[128];
+            return gir_error_at(e, g->vals[v].loc, "cpu target needs static shapes: value '%s' is %s",
+                                g->vals[v].name, gir_type_str(&g->vals[v].type, ty, sizeof ty));
+        }
+    }
+    return 0;
+}
+
+/* 1 when node n reads a value of data-dependent extent or shape: it runs in the
+ * interpreter, which takes the extent of the run (kernels have their
+ * shapes as constants). */
+static int reads_dyn(const KlvProgram *p, const GirNode *n)
+{
+    int k;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->dyn[n->in[k]] != -1)
+            return 1;
     return 0;
 }
 
@@ -395,7 +486,8 @@ static void alias_concats(KlvProgram *p)
         const GirType *yt;
         int64_t axis, at = 0;
         int ok = 1;
-        if (n->op != GIR_OP_CONCAT || n->nout != 1 || n->out[0] < 0 || !p->own[n->out[0]])
+        if (n->op != GIR_OP_CONCAT || n->nout != 1 || n->out[0] < 0 || !p->own[n->out[0]] ||
+            p->dyn[n->out[0]] != -1)
             continue;
         yt = &g->vals[n->out[0]].type;
         axis = gir_attr_int(n, "axis", 0);
@@ -405,7 +497,8 @@ static void alias_concats(KlvProgram *p)
             ok = yt->dims[k] == 1;
         for (k = 0; k < n->nin && ok; k++) {
             int v = n->in[k];
-            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && !klv_is_output(g, v) &&
+            ok = v >= 0 && g->vals[v].kind == GIR_VAL_NODE && p->own[v] && p->dyn[v] == -1 &&
+                 !klv_is_output(g, v) &&
                  !(g->nodes[g->vals[v].producer].op == GIR_OP_CONCAT &&
                    p->steps[g->vals[v].producer].fused);
             for (j = 0; j < k && ok; j++)
@@ -451,6 +544,8 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
     ir.vl = klv_host_vector_width();
     ir.vnni = klv_host_vnni();
     ir.guard_ok = 1;
+    ir.count_ok = 1;
+    ir.sized_ok = 1;
     for (i = 0; i < g->nnode; i++) {
         const GirNode *n = &g->nodes[i];
         KlvStep *s = &p->steps[i];
@@ -473,7 +568,12 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
             ir.nchain = klv_chain_find(g, i, chain, KLV_CHAIN_MAX);
             ir.chain = chain;
         }
-        rc = klv_lower_node(&ir, g, n, name, &s->plan, e);
+        rc = reads_dyn(p, n) ? 0 : klv_lower_node(&ir, g, n, name, &s->plan, e);
+        /* a kernel must say the extent of an output that has one to say */
+        for (k = 0; rc > 0 && k < n->nout; k++)
+            if (n->out[k] >= 0 && p->dyn[n->out[k]] != -1 &&
+                !(k == 0 && (p->dyn[n->out[k]] >= 0 ? s->plan.count : s->plan.sized)))
+                rc = 0;
         ir.chain = NULL;
         ir.nchain = 0;
         if (rc > 0 && ir.sched && !opts->schedule && s->plan.tunable)
@@ -482,6 +582,9 @@ KlvProgram *klv_compile(const GirGraph *g, const KlvOptions *opts, GirError *e)
         if (rc < 0)
             break;
         if (rc == 0) {
+            for (k = 0; k < s->plan.nowned; k++)
+                free(s->plan.owned[k]);
+            memset(&s->plan, 0, sizeof s->plan);
             s->sub = klv_node_graph(g, n, NULL);
             p->stats.fallback++;
             continue;
@@ -574,7 +677,7 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
     for (k = 0; k < n->nin; k++) {
         memset(&ins[k], 0, sizeof ins[k]);
         if (n->in[k] >= 0) {
-            ins[k].type = g->vals[n->in[k]].type;
+            ins[k].type = p->rt[n->in[k]];
             ins[k].data = p->buf[n->in[k]];
         }
     }
@@ -582,15 +685,59 @@ static int run_fallback(KlvProgram *p, const KlvStep *s, GirGraph *sub, GirArena
     if (gir_run(sub, feeds, outs, a, e) < 0)
         return -1;
     for (k = 0; k < n->nout; k++) {
+        int v = n->out[k];
         int64_t want;
-        if (n->out[k] < 0) /* an optional output the graph leaves out */
+        if (v < 0) /* an optional output the graph leaves out */
             continue;
-        want = gir_type_bytes(&g->vals[n->out[k]].type);
-        if (gir_type_bytes(&outs[k].type) != want)
+        want = gir_type_bytes(&outs[k].type);
+        if (p->dyn[v] == DYN_SIZED && want >= 0 && ensure_cap(p, v, want, e) < 0)
+            return -1;
+        /* a value of data-dependent extent takes the run's (within its
+         * buffer); any other keeps its compiled size */
+        if (p->dyn[v] != -1 ? want < 0 || want > p->cap[v] ||
+                                  (p->dyn[v] >= 0 && outs[k].type.rank != p->rt[v].rank)
+                            : want != gir_type_bytes(&g->vals[v].type))
             return gir_error_at(e, n->loc, "node '%s': output %d has another size at run time",
                                 n->name, k);
-        memcpy(p->buf[n->out[k]], outs[k].data, (size_t)want);
+        if (p->dyn[v] != -1)
+            p->rt[v] = outs[k].type;
+        memcpy(p->buf[v], outs[k].data, (size_t)want);
     }
+    return 0;
+}
+
+/* Before step s's kernel (plan.sized): its output's shape by the shape
+ * rule from the inputs' data, the buffer sized for it, the dims into the
+ * kernel's table and the range set to its element count.  The shape
+ * rule's error (a negative dim, a zero Range delta) is the run's. */
+static int size_output(KlvProgram *p, KlvStep *s, GirError *e)
+{
+    const GirGraph *g = p->g;
+    const GirNode *n = &g->nodes[s->node];
+    GirTensor ins[64];
+    const GirTensor *insp[64];
+    GirType outs[16];
+    int64_t bytes, *dims = s->plan.extra[s->plan.sized - 1];
+    int k, v = n->out[0];
+    for (k = 0; k < n->nin; k++) {
+        insp[k] = NULL;
+        if (n->in[k] < 0)
+            continue;
+        ins[k].type = p->rt[n->in[k]];
+        ins[k].data = p->buf[n->in[k]];
+        insp[k] = &ins[k];
+    }
+    if (gir_shape_node(g, n, insp, outs, e) < 0)
+        return -1;
+    if ((bytes = gir_type_bytes(&outs[0])) < 0 || outs[0].rank != p->rt[v].rank)
+        return gir_error_at(e, n->loc, "node '%s': its output has no static shape at run time", n->name);
+    if (ensure_cap(p, v, bytes, e) < 0)
+        return -1;
+    s->args[n->nin] = p->buf[v];
+    p->rt[v] = outs[0];
+    for (k = 0; k < outs[0].rank; k++)
+        dims[k] = outs[0].dims[k];
+    s->plan.range = gir_type_numel(&outs[0]);
     return 0;
 }
 
@@ -620,12 +767,18 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
         KlvStep *s = &p->steps[i];
         int32_t *flag = s->plan.guard ? s->plan.extra[s->plan.guard - 1] : NULL;
         double t0 = p->profile ? now_ms() : 0;
+        if (s->fn && s->plan.sized && (rc = size_output(p, s, e)) < 0)
+            break;
         if (s->fn) {
             if (flag)
                 *flag = 0;
             if (s->pre)
                 parallel_for(p->pool, s->pre, s->args, s->plan.pre_range, s->plan.pre_work, 0);
             parallel_for(p->pool, s->fn, s->args, s->plan.range, s->plan.work, s->plan.threads);
+            if (s->plan.count) {
+                int v = g->nodes[s->node].out[0];
+                p->rt[v].dims[p->dyn[v]] = *(const int64_t *)s->plan.extra[s->plan.count - 1];
+            }
         }
         if ((!s->fn && !s->fused) || (flag && *flag)) {
             if (!scratch)
@@ -642,9 +795,9 @@ int klv_run(KlvProgram *p, const GirTensor *inputs, GirTensor *outputs, GirArena
     p->runs++;
     gir_arena_free(scratch);
     for (i = 0; i < g->noutput && rc == 0; i++) {
-        const GirValue *v = &g->vals[g->outputs[i]];
-        size_t bytes = (size_t)gir_type_bytes(&v->type);
-        outputs[i].type = v->type;
+        const GirType *t = &p->rt[g->outputs[i]];
+        size_t bytes = (size_t)gir_type_bytes(t);
+        outputs[i].type = *t;
         outputs[i].data = gir_arena_alloc(arena, bytes + 1);
         memcpy(outputs[i].data, p->buf[g->outputs[i]], bytes);
     }
@@ -704,5 +857,8 @@ void klv_free(KlvProgram *p)
             free(p->buf[i]);
     free(p->buf);
     free(p->own);
+    free(p->rt);
+    free(p->dyn);
+    free(p->cap);
     free(p);
 }

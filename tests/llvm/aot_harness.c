@@ -4,10 +4,14 @@
  * each output's raw bytes.  Built with the object's header and macros
  * naming its entry point and byte lists:
  *   cc -include OUT.h -DENTRY=sym -DIN_BYTES=SYM_INPUT_BYTES \
- *      -DOUT_BYTES=SYM_OUTPUT_BYTES aot_harness.c OUT.o -lm
+ *      -DOUT_BYTES=SYM_OUTPUT_BYTES -DCOUNTS=SYM_COUNTS \
+ *      -DUNIT_BYTES=SYM_OUTPUT_UNIT_BYTES aot_harness.c OUT.o -lm
+ * An output of data-dependent extent gets its extent in an int64_t after
+ * the outputs; the file holds extent x its unit bytes.
  * usage: aot_harness IN... -o OUT... [-n RUNS]  (prints ms per run with -n)
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +19,7 @@
 
 static const long in_bytes[] = IN_BYTES;
 static const long out_bytes[] = OUT_BYTES;
+static const long unit_bytes[] = UNIT_BYTES;
 #define NIN ((int)(sizeof in_bytes / sizeof in_bytes[0]))
 #define NOUT ((int)(sizeof out_bytes / sizeof out_bytes[0]))
 
@@ -50,7 +55,8 @@ static void *read_input(const char *path, long want)
 int main(int argc, char **argv)
 {
     const void *ins[NIN + 1];
-    void *outs[NOUT + 1];
+    void *outs[NOUT + COUNTS + 1];
+    int64_t counts[COUNTS + 1] = {0};
     const char *out_path[NOUT + 1];
     int i, nin = 0, nout = 0, runs = 0, k;
     struct timespec t0, t1;
@@ -73,6 +79,8 @@ int main(int argc, char **argv)
     }
     for (k = 0; k < NOUT; k++)
         outs[k] = malloc((size_t)out_bytes[k] + 1);
+    for (k = 0; k < COUNTS; k++)
+        outs[NOUT + k] = &counts[k];
     if (ENTRY(ins, outs) != 0) {
         fprintf(stderr, "aot_harness: the entry point failed\n");
         return 1;
@@ -86,9 +94,12 @@ int main(int argc, char **argv)
                ((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6) / runs,
                runs);
     }
-    for (k = 0; k < NOUT; k++) {
+    for (k = 0, i = 0; k < NOUT; k++) {
         FILE *f = fopen(out_path[k], "wb");
-        if (!f || fwrite(outs[k], 1, (size_t)out_bytes[k], f) != (size_t)out_bytes[k] || fclose(f) != 0) {
+        size_t bytes = (size_t)out_bytes[k];
+        if (unit_bytes[k])
+            bytes = (size_t)(counts[i++] * unit_bytes[k]);
+        if (!f || fwrite(outs[k], 1, bytes, f) != bytes || fclose(f) != 0) {
             fprintf(stderr, "aot_harness: cannot write %s\n", out_path[k]);
             return 2;
         }

@@ -7,6 +7,7 @@ aot_link() {
     up=$(echo "$sym" | tr a-z A-Z)
     $cc -std=c11 -O1 -Wall -Wextra -Werror -include "$stem.h" -DENTRY="$sym" \
         -DIN_BYTES="${up}_INPUT_BYTES" -DOUT_BYTES="${up}_OUTPUT_BYTES" \
+        -DCOUNTS="${up}_COUNTS" -DUNIT_BYTES="${up}_OUTPUT_UNIT_BYTES" \
         "$HERE/aot_harness.c" "$stem.o" -lm -o "$stem"
 }
 # aot_outputs STEM: the output count its header declares.

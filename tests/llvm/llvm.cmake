@@ -67,6 +67,38 @@ add_test(NAME llvm_bench_fpga_sim_no_dir_bad
   COMMAND ${EXPECT} 2 "kiln: bench: fpga-sim needs --compiled DIR (kiln compile MODEL -o DIR)"
   -- $<TARGET_FILE:kiln> bench ${LLVM_MODELS}/big.onnx --compare cpu,fpga-sim)
 
+# The ONNX backend tests of NonZero, NonMaxSuppression and Compress (whose
+# output extent depends on the data) through --target cpu: all 14 pass
+# with every node compiled (none left to the interpreter, no test run whole).
+set(LLVM_SELECT_TESTS test_nonzero_example test_compress_0 test_compress_1
+  test_compress_default_axis test_compress_negative_axis
+  test_nonmaxsuppression_center_point_box_format test_nonmaxsuppression_flipped_coordinates
+  test_nonmaxsuppression_identical_boxes test_nonmaxsuppression_limit_output_size
+  test_nonmaxsuppression_single_box test_nonmaxsuppression_suppress_by_IOU
+  test_nonmaxsuppression_suppress_by_IOU_and_scores test_nonmaxsuppression_two_batches
+  test_nonmaxsuppression_two_classes)
+list(TRANSFORM LLVM_SELECT_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
+add_test(NAME llvm_select_backend
+  COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SELECT_TESTS} --target cpu
+    --min-pass 14 --min-compiled 14)
+# The ONNX backend tests of ConstantOfShape, Range and OneHot, whose shape,
+# bounds and depth are inputs (so the program finds the output shape when
+# it runs): all 9 pass with every node compiled.
+set(LLVM_SEQ_DYN_TESTS test_constantofshape_float_ones test_constantofshape_int_shape_zero
+  test_constantofshape_int_zeros test_range_float_type_positive_delta
+  test_range_int32_type_negative_delta test_onehot_negative_indices test_onehot_with_axis
+  test_onehot_with_negative_axis test_onehot_without_axis)
+list(TRANSFORM LLVM_SEQ_DYN_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
+add_test(NAME llvm_seq_dyn_backend
+  COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SEQ_DYN_TESTS} --target cpu
+    --min-pass 9 --min-compiled 9)
+# NonMaxSuppression of boxes that are not [batch, boxes, 4]: the
+# interpreter's error, exit 2.
+add_test(NAME llvm_select_nms_rank_bad COMMAND ${EXPECT} 2
+  "kiln: node 'k': NonMaxSuppression: boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]"
+  -- $<TARGET_FILE:kiln> run ${LLVMT}/cases/nms-rank-bad.gir -i ${LLVMT}/cases/nms-rank-bad-b.npy
+    -i ${LLVMT}/cases/nms-rank-bad-s.npy --target cpu)
+
 # kiln lower: the objects linked and run (x86-64 here, aarch64 under
 # qemu-aarch64) and its errors: cases/aot_*.sh; the PTX of the gpu target
 # and kiln run --target gpu: cases/gpu_*.sh.

@@ -18,7 +18,7 @@ gpu_bad() {
 nv=nvptx64-nvidia-cuda
 gpu_bad "kiln: lower: node 's': Sigmoid calls expf (libm), which NVPTX cannot link without libdevice (none found; KILN_LIBDEVICE or CUDA_HOME names it)" \
     $HERE/cases/ops.gir --triple $nv
-gpu_bad "kiln: lower: node 'h': Compress has no lowering in the LLVM back end, and the gpu target runs every node on the device" \
+gpu_bad "kiln: lower: node 'h': Gather has no lowering in the LLVM back end, and the gpu target runs every node on the device" \
     $HERE/cases/unlowered.gir --triple $nv
 gpu_bad "kiln: lower: unknown GPU target triple 'nvptx-nvidia-cuda' (the gpu target is nvptx64-nvidia-cuda)" \
     $HERE/cases/unlowered.gir --triple nvptx-nvidia-cuda
