@@ -546,6 +546,8 @@ typedef struct {
     double mse_learned; /* the same with the learned rounding */
     int64_t moved;      /* weights the learned rounding moved off nearest */
     int64_t weights;    /* the layer's weights */
+    int64_t kept;       /* channels the check inputs kept nearest (--round checked) */
+    int64_t nch;        /* the layer's output channels */
 } GirQuantNote;
 
 /* Rewrite fp32 graph g into the int8 form of docs/quant.md, given the
@@ -617,6 +619,9 @@ typedef struct {
     int ninputs;             /* count of inputs */
     int passes;              /* coordinate-descent passes over each channel's weights */
     int64_t positions;       /* output positions sampled per layer, all inputs together */
+    int check;               /* 1: each channel fitted on the even-numbered inputs, kept
+                              * nearest unless that lowers its error on the others, then
+                              * fitted on all (needs 2 inputs or more) */
     int used;                /* out: the first inputs used (fewer than ninputs when the
                               * values they keep would pass 4 GB) */
 } GirRoundOpts;

@@ -834,6 +834,8 @@ static int try_linear(Q *s, int i, const char **why)
             s->notes[i].mse_learned = L.mse_learned;
             s->notes[i].moved = L.moved;
             s->notes[i].weights = wn;
+            s->notes[i].kept = L.kept;
+            s->notes[i].nch = nch;
         }
     }
     if ((learned && n->op == GIR_OP_MATMUL) /* the int8 MatMul has no bias */ ||

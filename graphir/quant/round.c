@@ -19,6 +19,13 @@
  * error by -2 d u (A_k . r) + d^2 u^2 |A_k|^2; a move is taken when that is
  * negative and qw_k stays within floor / ceil of wd_k / sw[c] (and +-127).
  * A pass costs K x P per channel.  The bias then takes the mean of r.
+ *
+ * Checked (ro->check, two inputs or more): per channel, the descent runs
+ * first on the even-numbered inputs' positions only; the channel keeps
+ * nearest rounding unless that lowers its error on the odd-numbered
+ * inputs' positions (each rounding's bias being the fit positions' mean
+ * residual), and is otherwise learned again on all positions.  A guard
+ * against fitting what only the calibration inputs hold.
  * Deterministic: fixed order, no random numbers.  The error is the one
  * before the activation and the output requantizer (both fixed here).
  *
@@ -220,8 +227,19 @@ static int geometry(const GirRounder *r, const GirRoundLayer *L, Geo *o)
     return 0;
 }
 
+/* The place of input i among n in the patches: the even-numbered inputs
+ * first (the fit inputs of a checked rounding), then the odd ones (its
+ * check inputs). */
+static int64_t slot(int n, int check, int i)
+{
+    if (!check || n < 2)
+        return i;
+    return i % 2 == 0 ? i / 2 : (n + 1) / 2 + i / 2;
+}
+
 /* Patches of group grp at the sampled positions: A[k * P + p] (int8 codes
- * less zx) and F[k * P + p] (fp32), position p = input i's j-th. */
+ * less zx) and F[k * P + p] (fp32), position p = slot(i) * pimg + j for
+ * input i's j-th. */
 static void patches(const GirRounder *r, const GirRoundLayer *L, const Geo *o, int grp, int64_t pimg,
                     float *A, float *F)
 {
@@ -232,7 +250,8 @@ static void patches(const GirRounder *r, const GirRoundLayer *L, const Geo *o, i
         const float *xf = r->ft[i][x].data;
         const int8_t *xq = r->qt[i][L->xq].data;
         for (j = 0; j < pimg; j++) {
-            int64_t at = (int64_t)(((double)j + 0.5) * (double)total / (double)pimg), p = i * pimg + j;
+            int64_t at = (int64_t)(((double)j + 0.5) * (double)total / (double)pimg);
+            int64_t p = slot(r->nin, r->ro->check, i) * pimg + j;
             if (!o->conv) {
                 for (k = 0; k < L->per; k++) {
                     A[k * P + p] = (float)(xq[at * L->per + k] - L->zx);
@@ -282,26 +301,57 @@ static void axpy(float *r, float k, const float *a, int64_t n)
         r[p] += k * a[p];
 }
 
-/* Coordinate descent on channel c: qw's entries of c moved in place; the
- * squared error before (*e0) and after (*e1), the mean residual into
- * L->bias[c]; returns the weights moved. */
-static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const float *F,
-                       const double *h, int64_t P, int passes, float *r, double *e0, double *e1)
+/* The residual of channel c's weights as they are, over positions
+ * [from, from + n) of rows of P: r[p] = w_c . F - u qw_c . A. */
+static void residual(const GirRoundLayer *L, int64_t c, const float *A, const float *F, int64_t P,
+                     int64_t from, int64_t n, float *r)
 {
-    int64_t k, p, moved = 0;
-    double u = (double)L->sx * L->sw[c], s = 0, s2 = 0;
-    int pass;
-    for (p = 0; p < P; p++)
+    double u = (double)L->sx * L->sw[c];
+    int64_t k, p;
+    for (p = 0; p < n; p++)
         r[p] = 0;
     for (k = 0; k < L->per; k++) {
         float wf = L->w[c * L->sc + k * L->sk];
         float wq = (float)(u * L->qw[c * L->sc + k * L->sk]);
         if (wf != 0)
-            axpy(r, wf, F + k * P, P);
+            axpy(r, wf, F + k * P + from, n);
         if (wq != 0)
-            axpy(r, -wq, A + k * P, P);
+            axpy(r, -wq, A + k * P + from, n);
     }
-    *e0 = dot(r, r, P);
+}
+
+/* Sum of r[p] over n. */
+static double sum(const float *r, int64_t n)
+{
+    double s = 0;
+    int64_t p;
+    for (p = 0; p < n; p++)
+        s += r[p];
+    return s;
+}
+
+/* Sum of (r[p] - m)^2 over n. */
+static double spread(const float *r, int64_t n, double m)
+{
+    double s = 0;
+    int64_t p;
+    for (p = 0; p < n; p++)
+        s += ((double)r[p] - m) * ((double)r[p] - m);
+    return s;
+}
+
+/* Coordinate descent on channel c over the first n positions of rows of P
+ * (h: |A_k|^2 over them): qw's entries of c moved in place; the squared
+ * error before (*e0) and after (*e1), the mean residual into *mean. */
+static void descend(const GirRoundLayer *L, int64_t c, const float *A, const float *F,
+                    const double *h, int64_t P, int64_t n, int passes, float *r, double *e0,
+                    double *e1, double *mean)
+{
+    int64_t k;
+    double u = (double)L->sx * L->sw[c];
+    int pass;
+    residual(L, c, A, F, P, 0, n, r);
+    *e0 = dot(r, r, n);
     for (pass = 0; pass < passes; pass++) {
         int64_t changed = 0;
         for (k = 0; k < L->per; k++) {
@@ -316,7 +366,7 @@ static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const 
                 lo = -127;
             if (hi > 127)
                 hi = 127;
-            gdot = dot(r, a, P);
+            gdot = dot(r, a, n);
             if (*q + 1 <= hi && (dl = -2 * u * gdot + u * u * h[k]) < best)
                 best = dl, d = 1;
             if (*q - 1 >= lo && (dl = 2 * u * gdot + u * u * h[k]) < best)
@@ -325,25 +375,64 @@ static int64_t descend(const GirRoundLayer *L, int64_t c, const float *A, const 
             if (d == 0 || best > -1e-6 * *e0)
                 continue;
             *q = (int8_t)(*q + d);
-            axpy(r, (float)(-d * u), a, P);
+            axpy(r, (float)(-d * u), a, n);
             changed++;
         }
         if (!changed)
             break;
     }
-    for (p = 0; p < P; p++) {
-        s += r[p];
-        s2 += (double)r[p] * r[p];
-    }
-    *e1 = s2;
-    L->bias[c] = s / (double)P;
+    *mean = sum(r, n) / (double)n;
+    *e1 = spread(r, n, 0);
+}
+
+/* Channel c's weights back to nearest rounding. */
+static void nearest(const GirRoundLayer *L, int64_t c)
+{
+    int64_t k;
     for (k = 0; k < L->per; k++) {
-        long nearest = lrintf(L->wd[c * L->sc + k * L->sk] / L->sw[c]);
-        if (nearest > 127)
-            nearest = 127;
-        if (nearest < -127)
-            nearest = -127;
-        moved += L->qw[c * L->sc + k * L->sk] != nearest;
+        long q = lrintf(L->wd[c * L->sc + k * L->sk] / L->sw[c]);
+        L->qw[c * L->sc + k * L->sk] = (int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
+    }
+}
+
+/* Channel c rounded: learned on all P positions, or, with a check part
+ * (the positions from Pf on, other inputs than the fit's), learned on the
+ * fit part first and kept only when the check part's error (each bias
+ * being the fit part's mean residual) is lower than nearest's, then
+ * learned again on all P; else nearest.  L->bias[c] takes the mean
+ * residual over all P.  Returns the weights moved off nearest; *kept 1
+ * when the check kept the channel nearest. */
+static int64_t round_channel(const GirRoundLayer *L, int64_t c, const float *A, const float *F,
+                             const double *hfit, const double *hall, int64_t P, int64_t Pf,
+                             int passes, float *r, double *e0, double *e1, int *kept)
+{
+    int64_t k, moved = 0;
+    double mean, f0, f1;
+    *kept = 0;
+    if (Pf < P) {
+        double mn, ml, cn, cl;
+        residual(L, c, A, F, P, 0, Pf, r);
+        mn = sum(r, Pf) / (double)Pf;
+        residual(L, c, A, F, P, Pf, P - Pf, r);
+        cn = spread(r, P - Pf, mn);
+        descend(L, c, A, F, hfit, P, Pf, passes, r, &f0, &f1, &ml);
+        residual(L, c, A, F, P, Pf, P - Pf, r);
+        cl = spread(r, P - Pf, ml);
+        nearest(L, c);
+        if (cl >= cn) {
+            *kept = 1;
+            passes = 0;
+        }
+    }
+    descend(L, c, A, F, hall, P, P, passes, r, e0, e1, &mean);
+    L->bias[c] = mean;
+    for (k = 0; k < L->per; k++) {
+        long q = lrintf(L->wd[c * L->sc + k * L->sk] / L->sw[c]);
+        if (q > 127)
+            q = 127;
+        if (q < -127)
+            q = -127;
+        moved += L->qw[c * L->sc + k * L->sk] != q;
     }
     return moved;
 }
@@ -353,7 +442,7 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
     GirRoundOpts *ro = r->ro;
     GirArena *tmp;
     Geo o;
-    int64_t total, pimg, P, grp, c, k, moved = 0;
+    int64_t total, pimg, P, Pf, grp, c, k, moved = 0, nkept = 0;
     double e0 = 0, e1 = 0;
     if (r->nin < 1 || !geometry(r, L, &o))
         return 0;
@@ -370,26 +459,37 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
      * calibration inputs */
     if (P < L->per)
         return 0;
+    /* checked: fit on the even-numbered inputs, check on the others */
+    Pf = ro->check && r->nin > 1 ? (r->nin + 1) / 2 * pimg : P;
     if (advance(r, q, L->node, e) < 0)
         return -1;
     tmp = gir_arena_new();
     {
         float *A = gir_arena_alloc(tmp, sizeof *A * (size_t)(L->per * P));
         float *F = gir_arena_alloc(tmp, sizeof *F * (size_t)(L->per * P));
-        double *h = gir_arena_alloc(tmp, sizeof *h * (size_t)(L->per + 1));
+        double *hfit = gir_arena_alloc(tmp, sizeof *hfit * (size_t)(L->per + 1));
+        double *hall = gir_arena_alloc(tmp, sizeof *hall * (size_t)(L->per + 1));
         float *res = gir_arena_alloc(tmp, sizeof *res * (size_t)(P + 1));
         for (grp = 0; grp < o.G; grp++) {
             patches(r, L, &o, (int)grp, pimg, A, F);
             for (k = 0; k < L->per; k++) {
                 double s = 0;
                 int64_t p;
-                for (p = 0; p < P; p++)
+                for (p = 0; p < P; p++) {
+                    if (p == Pf)
+                        hfit[k] = s;
                     s += (double)A[k * P + p] * A[k * P + p];
-                h[k] = s;
+                }
+                hall[k] = s;
+                if (Pf == P)
+                    hfit[k] = s;
             }
             for (c = grp * o.Mg; c < (grp + 1) * o.Mg; c++) {
                 double a0, a1;
-                moved += descend(L, c, A, F, h, P, ro->passes, res, &a0, &a1);
+                int kept;
+                moved += round_channel(L, c, A, F, hfit, hall, P, Pf, ro->passes, res, &a0, &a1,
+                                       &kept);
+                nkept += kept;
                 e0 += a0;
                 e1 += a1;
             }
@@ -399,5 +499,6 @@ int gir_rounder_layer(GirRounder *r, const GirGraph *q, GirRoundLayer *L, GirErr
     L->mse_nearest = e0 / (double)(P * L->nch);
     L->mse_learned = e1 / (double)(P * L->nch);
     L->moved = moved;
+    L->kept = nkept;
     return 1;
 }

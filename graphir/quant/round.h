@@ -33,6 +33,7 @@ typedef struct {
     double mse_nearest; /* out: mean squared error per output element, nearest */
     double mse_learned; /* out: the same, learned */
     int64_t moved;     /* out: weights moved off nearest */
+    int64_t kept;      /* out: channels the check inputs kept nearest (ro->check) */
 } GirRoundLayer;
 
 /* Choose each weight of L between floor and ceil of wd / sw (within

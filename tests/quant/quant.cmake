@@ -92,7 +92,7 @@ add_test(NAME quant_unsigned
 add_test(NAME quant_round
   COMMAND ${QUANT}/round.sh ${QKILN} ${QMODELS} ${QWORK}/round)
 add_test(NAME quant_round_bad
-  COMMAND ${QEXPECT} 2 "kiln: quantize: --round wants nearest or learned, not 'up'"
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --round wants nearest, learned or checked, not 'up'"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --round up)
 add_test(NAME quant_sensitivity_all_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"

@@ -11,7 +11,9 @@
 # Only the int8 weights and the biases change (the scales, multipliers and
 # shifts stay); the graph is the same on a second run (deterministic),
 # round-trips through the text form byte for byte, and the CPU back end
-# gives the int8 interpreter's output byte for byte.  --sensitivity prints
+# gives the int8 interpreter's output byte for byte.  --round checked
+# (below) keeps some channels nearest where other inputs do not confirm
+# the fit.  --sensitivity prints
 # one line per int8 conv, most sensitive first; --fp32 auto:2 keeps the
 # first two (ranked on the calibration input) in fp32.
 set -euo pipefail
@@ -55,6 +57,30 @@ cmp "$work/$m-learned.gir" "$work/$m-rt.gir"
   > /dev/null 2> "$work/cpu.err"
 cmp "$work/int8.npy" "$work/cpu.npy"
 echo "deterministic, text round trip, --target cpu byte for byte --target int8"
+# --round checked on four seeded inputs: each channel fitted on inputs 0
+# and 2 and kept nearest unless that lowers its error on inputs 1 and 3,
+# then fitted on all four.  The line counts the channels kept nearest
+# (some, not all); fewer weights move than with learned; every layer's
+# error on all four inputs is still at most nearest's; only weights and
+# biases change; a second run gives the same graph.
+for r in nearest learned checked; do
+  "$kiln" quantize "$models/$m.onnx" --calib-random 4 --calib-backend ref --round "$r" --report \
+    -o "$work/rand-$r.gir" > "$work/rand-$r.txt" 2> "$work/rand-$r.err"
+done
+kept=$(sed -n 's/.*, \([0-9]*\) of \([0-9]*\) channels kept nearest by the check inputs, .*/\1 \2/p' \
+       "$work/rand-checked.err")
+moved() { sed -n 's/^kiln: quantize: learned rounding of .* inputs: \([0-9]*\) of .*/\1/p' "$1"; }
+read -r k n <<< "$kept"
+echo "checked: $k of $n channels kept nearest; weights moved $(moved "$work/rand-checked.err")" \
+     "checked, $(moved "$work/rand-learned.err") learned"
+test "$k" -gt 0 && test "$k" -lt "$n"
+test "$(moved "$work/rand-checked.err")" -lt "$(moved "$work/rand-learned.err")"
+awk '/^rounding / { n++; if ($7 + 0 > $5 + 0) { print; bad = 1 } } END { exit !n || bad }' \
+  "$work/rand-checked.txt"
+diff <(grep -v 'i8\[\|i32\[' "$work/rand-nearest.gir") <(grep -v 'i8\[\|i32\[' "$work/rand-checked.gir")
+"$kiln" quantize "$models/$m.onnx" --calib-random 4 --calib-backend ref --round checked \
+  -o "$work/rand-again.gir" 2> /dev/null
+cmp "$work/rand-checked.gir" "$work/rand-again.gir"
 # --sensitivity: one line per int8 conv with it alone in fp32, most
 # sensitive (highest cosine) first, after the all-int8 figure, which is the
 # report's output cosine.

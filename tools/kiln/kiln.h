@@ -86,6 +86,8 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 #define KILN_Q_FLOOR 16         /* --unsigned floor: tables with a small negative floor too */
 #define KILN_Q_LEARNED_ROUND 32 /* --round learned: weights rounded to the layers' least
                                  * error on calib_in (gir_quantize_r) */
+#define KILN_Q_CHECKED_ROUND 64 /* --round checked: with KILN_Q_LEARNED_ROUND, each channel's
+                                 * rounding kept only where other inputs confirm it */
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, int flags, const char *fp32_nodes,
                        const GirTensor *calib_in, int ncalib_in, GirGraph **out,
@@ -111,7 +113,7 @@ typedef struct KilnQuantOpts {
     int channel_scales;     /* --channel-scales auto (1) | off (0) */
     int unsigned_acts;      /* --unsigned off (0) | auto (1) | floor (2) */
     const char *fp32_nodes; /* --fp32 N1,N2,...: nodes kept in fp32, or NULL */
-    int round_learned;      /* --round learned (1) | nearest (0) */
+    int round_learned;      /* --round checked (2) | learned (1) | nearest (0) */
     int fp32_auto;          /* --fp32 auto:N: N (fp32_nodes NULL then); 0 without */
 } KilnQuantOpts;
 /* Defaults: minmax, percentile 99.99, no calibration source given. */

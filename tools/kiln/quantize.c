@@ -57,7 +57,10 @@ void kiln_quant_usage(FILE *f)
             "                     cosine most on the first calibration input (see --sensitivity)\n"
             "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
             "                     weights rounded down or up to minimize its output error on\n"
-            "                     the calibration inputs, in order (learned rounding)\n",
+            "                     the calibration inputs, in order (learned rounding) |\n"
+            "                     checked: learned on every other calibration input, each\n"
+            "                     channel kept nearest unless that lowers its error on the\n"
+            "                     others, then learned on all\n",
             KILN_CALIB_RANDOM);
 }
 
@@ -68,7 +71,7 @@ static void quantize_usage(FILE *f)
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--sensitivity] [--per-tensor-outputs] [--bias-correct]\n"
             "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n"
-            "                     [--fp32 NODE,...] [--round nearest|learned]\n");
+            "                     [--fp32 NODE,...] [--round nearest|learned|checked]\n");
     kiln_quant_usage(f);
     fprintf(f,
             "                     (--method all: one calibration, a report per method)\n"
@@ -143,9 +146,10 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (*i + 1 >= argc)
             return kiln_user_error("%s: %s needs a value", cmd, s);
         v = argv[++*i];
-        if (strcmp(v, "nearest") && strcmp(v, "learned"))
-            return kiln_user_error("%s: --round wants nearest or learned, not '%s'", cmd, v);
-        o->round_learned = strcmp(v, "learned") == 0;
+        if (strcmp(v, "nearest") && strcmp(v, "learned") && strcmp(v, "checked"))
+            return kiln_user_error("%s: --round wants nearest, learned or checked, not '%s'", cmd,
+                                   v);
+        o->round_learned = strcmp(v, "learned") == 0 ? 1 : strcmp(v, "checked") == 0 ? 2 : 0;
         o->given = 1;
         return KILN_OK;
     }
@@ -357,7 +361,8 @@ int kiln_quant_flags(const KilnQuantOpts *o)
            (o->bias_correct ? KILN_Q_BIAS_CORRECT : 0) |
            (o->channel_scales ? KILN_Q_CHANNEL_SCALES : 0) |
            (o->unsigned_acts > 0 ? KILN_Q_UNSIGNED : 0) | (o->unsigned_acts > 1 ? KILN_Q_FLOOR : 0) |
-           (o->round_learned ? KILN_Q_LEARNED_ROUND : 0);
+           (o->round_learned ? KILN_Q_LEARNED_ROUND : 0) |
+           (o->round_learned > 1 ? KILN_Q_CHECKED_ROUND : 0);
 }
 
 /* keep[i] = 1 for each node of g named in the comma-separated list (NULL:
@@ -435,6 +440,7 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
     ro.ninputs = ncalib_in;
     ro.passes = KILN_ROUND_PASSES;
     ro.positions = KILN_ROUND_POSITIONS;
+    ro.check = (flags & KILN_Q_CHECKED_ROUND) != 0;
     ro.used = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     *out = gir_quantize_r(g, thr, chthr, chmean, (flags & KILN_Q_CHANNEL_SCALES) ? &cs : NULL,
@@ -443,17 +449,22 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
                           (flags & KILN_Q_LEARNED_ROUND) && calib_in ? &ro : NULL, notes, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (*out && (flags & KILN_Q_LEARNED_ROUND) && notes) {
-        int64_t moved = 0, weights = 0;
+        int64_t moved = 0, weights = 0, kept = 0, nch = 0;
         int layers = 0;
         for (i = 0; i < g->nnode; i++)
             if ((*notes)[i].mse_nearest >= 0) {
                 layers++;
                 moved += (*notes)[i].moved;
                 weights += (*notes)[i].weights;
+                kept += (*notes)[i].kept;
+                nch += (*notes)[i].nch;
             }
         fprintf(stderr, "kiln: quantize: learned rounding of %d layers on %d inputs: %lld of "
-                "%lld weights moved, %.1f s\n", layers, ro.used, (long long)moved,
-                (long long)weights,
+                "%lld weights moved", layers, ro.used, (long long)moved, (long long)weights);
+        if (ro.check)
+            fprintf(stderr, ", %lld of %lld channels kept nearest by the check inputs",
+                    (long long)kept, (long long)nch);
+        fprintf(stderr, ", %.1f s\n",
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     }
     free(thr);
@@ -582,6 +593,8 @@ static int report(const GirGraph *g, const GirGraph *q, const GirQuantNote *note
                 cJSON_AddNumberToObject(o, "mse_learned", notes[i].mse_learned);
                 cJSON_AddNumberToObject(o, "moved", (double)notes[i].moved);
                 cJSON_AddNumberToObject(o, "weights", (double)notes[i].weights);
+                cJSON_AddNumberToObject(o, "kept_nearest", (double)notes[i].kept);
+                cJSON_AddNumberToObject(o, "channels", (double)notes[i].nch);
                 cJSON_AddItemToArray(fp, o);
             }
         cJSON_AddItemToObject(root, "rounding", fp);
@@ -692,7 +705,7 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
 {
     GirTensor *ref = gir_arena_alloc(a, sizeof *ref * (size_t)(g->noutput + 1));
     unsigned char *cand = gir_arena_alloc(a, (size_t)g->nnode + 1);
-    int flags = kiln_quant_flags(o) & ~KILN_Q_LEARNED_ROUND, i, rc;
+    int flags = kiln_quant_flags(o) & ~(KILN_Q_LEARNED_ROUND | KILN_Q_CHECKED_ROUND), i, rc;
     GirError err;
     GirGraph *q;
     GirQuantNote *qn;
