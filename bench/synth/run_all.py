@@ -142,7 +142,12 @@ def bank_section(rows):
            "(LBBANK > 0) and with the PP copies (LBBANK=0); cfg inputs free, as in the "
            "table above.  `bench/synth/run_all.py HLS_RES --bank` synthesizes these points "
            "only and rewrites this section; `plan_conv_res` (tests/plan/conv_res.py) checks "
-           "the model against the recorded figures in CI.", "",
+           "the model against the recorded figures in CI.  `conv_lut_bank` and "
+           "`conv_ff_bank` (hls/desc_conv.c) are fitted on the windows' differences "
+           "against copies of one block range (GMAX 2, or 8 at PP 8); against the deep "
+           "copies the engines keep (GMAX 64) the differences also hold the copies' read "
+           "multiplexers across blocks, which the descriptor does not count, so an "
+           "engine's predicted difference is the first, its measured one the second.", "",
            "| engine | parameters | LBBANK | LUT | pred | err | FF | pred | err | DSP48E2 | "
            "pred | RAMB36E2 | RAMB18E2 | BRAM36 pred | err |",
            "|" + "---|" * 15]
