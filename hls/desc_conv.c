@@ -580,17 +580,35 @@ static double conv_lut_2x(const int64_t *hw, int64_t dsps)
     return amux + wmux + fix + (double)dsps * CV_LUT_2X_ACC;
 }
 
-/* LBBANK's LUT beyond the replicated line buffers' (not fitted against
- * yosys; counted from kiln_conv_window.v): the rotation of the PP banks'
- * words into pixel order, 8*LANES*PP bits of a PP:1 multiplexer (PP 2: two
- * a LUT6, PP 4: one, PP 8: two and a MUXF7), and a bank address a bank (an
- * increment and the shift by ceil(log2 ICG): 3 LUT a bit), with the pixel
- * index registers' adders (5 of MB = bab + log2 PP bits). */
-static double conv_lut_bank(int64_t pic, int64_t pp, int64_t bab)
+/* LBBANK's LUT beyond the replicated line buffers', fitted against yosys
+ * 0.23 on kiln_conv_window alone (LANES 16, KMAX 3, SPAN 1; bench/synth/
+ * synth.py kiln_conv_window, docs/rtl-resources.md): the banked window
+ * less the same window with PP copies of one address range (GMAX 2, or 8
+ * at PP 8: no read mux across blocks), 470 LUT at PP 2 (2,048 words a
+ * bank), 917 at PP 4 (1,024), 2,710 at PP 8 (512).  The rotation of the PP
+ * banks' words into pixel order, 8*LANES*PP bits of a PP:1 multiplexer
+ * (PP 2: two a LUT6, PP 4: one, PP 8: two and a MUXF7), takes 1.17 LUT
+ * where that counts one, and the pixel-index registers' adders, the bank
+ * addresses' shift by ceil(log2 ICG) and the write side about 320 at every
+ * PP (a least-squares line through the three points, within 6 LUT of
+ * each; a term a bank address bit, PP x log2 LBBANK, fitted ~0 beside
+ * it). */
+#define CV_LUT_BANK_ROT 1.17
+#define CV_LUT_BANK_ADDR 320.0
+static double conv_lut_bank(int64_t pic, int64_t pp)
 {
     double mux = pp <= 2 ? 0.5 : (double)(pp / 4);
-    return (double)(8 * pic * pp) * mux + (double)(pp * bab) * 3.0 +
-           5.0 * (double)(bab + hls_clog2(pp));
+    return CV_LUT_BANK_ROT * (double)(8 * pic * pp) * mux + CV_LUT_BANK_ADDR;
+}
+
+/* LBBANK's flip-flops: the eight pixel indices of MB = bab + log2 PP bits
+ * (the writer's n, W, B0 and the reader's five taps), ceil(log2 ICG) (4),
+ * the first-op flag and the rotation's select (log2 PP); yosys 0.23 on the
+ * same windows: 102, 103 and 104 more than the copies at PP 2, 4 and 8,
+ * as counted. */
+static double conv_ff_bank(int64_t pp, int64_t bab)
+{
+    return 8.0 * (double)(bab + hls_clog2(pp)) + 5.0 + (double)hls_clog2(pp);
 }
 
 static HlsRes conv_resources(const int64_t *hw)
@@ -622,7 +640,8 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t mw = 4 + hls_max64(1, hls_clog2(tgm)) + (hw[CV_WBANKS] == 2) + pp;
     double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
     int wmerge = hw[CV_WBANKS] == 2 && hw[CV_WBMERGE] != 0;
-    r.dsp = (double)dsps + 2.0 * (double)rql;
+    /* LBBANK: B0 = -(P*W + P), cfg_pad x W, one DSP48E2 in yosys 0.23 */
+    r.dsp = (double)dsps + 2.0 * (double)rql + (hw[CV_LBBANK] > 0 ? 1.0 : 0.0);
     r.bram36 = 0.0;
     if (hw[CV_LBBANK] > 0) /* LBBANK: PP banks of LBBANK words, not PP copies */
         lbdepth = hls_pow2ceil(hw[CV_LBBANK]);
@@ -688,7 +707,7 @@ static HlsRes conv_resources(const int64_t *hw)
             (hw[CV_WBANKS] == 2 && !wmerge ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0) +
-            (hw[CV_LBBANK] > 0 ? conv_lut_bank(pic, pp, hls_clog2(lbdepth)) : 0.0);
+            (hw[CV_LBBANK] > 0 ? conv_lut_bank(pic, pp) : 0.0);
     /* registered products, accumulators, requant stages, tree registers,
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
@@ -705,7 +724,8 @@ static HlsRes conv_resources(const int64_t *hw)
            (double)rql * rq_ff_lane(hw[CV_RQ_PIPE]) +
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
                             (casc ? 0.0 : (double)reg_bits)) +
-           (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0);
+           (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0) +
+           (hw[CV_LBBANK] > 0 ? conv_ff_bank(pp, hls_clog2(lbdepth)) : 0.0);
     return r;
 }
 

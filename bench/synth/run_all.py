@@ -8,7 +8,9 @@ usage: run_all.py HLS_RES_BINARY [OUT.md] [--quick]
 Each point takes seconds (requant) to many minutes (16x16 conv); results are
 cached in synth-cache.json next to OUT, keyed by the point and a hash of its
 Verilog sources, so a rerun only synthesizes new or changed points.  --quick
-stops after the first 8 points.  The stream engines have their own driver
+stops after the first 8 points.  --bank synthesizes only the points of
+kiln_conv's banked line buffer (LBBANK given) and rewrites only their
+section of OUT ("Banked line buffer").  The stream engines have their own driver
 and table (bench/synth/stream_synth.py, docs/rtl-stream-resources.md).
 """
 import json
@@ -77,7 +79,10 @@ def main():
     quick = "--quick" in sys.argv
     if quick:
         points = points[:8]
+    bank = "--bank" in sys.argv
     try:
+        if bank:
+            return report_bank(hls_res, out, cache, cache_path, points)
         rc = report(hls_res, out, cache, cache_path, points)
         if not quick:
             # drop results of old sources and of points no longer listed
@@ -90,25 +95,123 @@ def main():
         shutil.rmtree(snap, ignore_errors=True)
 
 
+# modules without a descriptor of their own: measured, not predicted
+NO_DESC = ("kiln_mac2", "kiln_conv_window")
+
+
+def measure(hls_res, cache, cache_path, mod, params):
+    """(mod, params, measured, predicted, error %) of one point; the
+    prediction and error None for a module of NO_DESC."""
+    m = run_point(cache, cache_path, mod, params)
+    p = None
+    if mod not in NO_DESC:
+        full = synth.param_defaults(mod)  # what the point leaves at its default
+        full.update(params)
+        res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in full.items()],
+                             capture_output=True, text=True, check=True)
+        p = json.loads(res.stdout)
+    b36 = m["ramb36"] + m["ramb18"] / 2.0
+    e = None
+    if p:
+        e = {"lut": err(p["lut"], m["lut"]), "ff": err(p["ff"], m["ff"]),
+             "dsp": err(p["dsp"], m["dsp"]), "bram": err(p["bram36"], b36)}
+    return (mod, params, m, p, e)
+
+
+BANK_TITLE = "## Banked line buffer (kiln_conv LBBANK)"
+
+
+def is_bank(mod, params):
+    """A point of the banked line buffer's section: LBBANK given."""
+    return mod in ("kiln_conv", "kiln_conv_window") and "LBBANK" in params
+
+
+def bank_section(rows):
+    """The section of kiln_conv's banked line buffer: each point with LBBANK
+    > 0 beside the same point with LBBANK=0 (PP copies), measured and (the
+    engine) predicted, and the difference the banks make."""
+    by = {}
+    for r in rows:
+        if is_bank(r[0], r[1]):
+            key = (r[0],) + tuple((k, v) for k, v in r[1].items() if k != "LBBANK")
+            by.setdefault(key, {})[r[1]["LBBANK"]] = r
+    sec = [BANK_TITLE, "",
+           "The points of `bench/synth/points_conv.txt` that set `LBBANK`: kiln_conv as the "
+           "planner folds it into kiln_tsconv (`kiln compile ... --fold auto --clk2x auto`, "
+           "plan.json `fold.hw`) and its kiln_conv_window alone, each with its banks "
+           "(LBBANK > 0) and with the PP copies (LBBANK=0); cfg inputs free, as in the "
+           "table above.  `bench/synth/run_all.py HLS_RES --bank` synthesizes these points "
+           "only and rewrites this section; `plan_conv_res` (tests/plan/conv_res.py) checks "
+           "the model against the recorded figures in CI.  `conv_lut_bank` and "
+           "`conv_ff_bank` (hls/desc_conv.c) are fitted on the windows' differences "
+           "against copies of one block range (GMAX 2, or 8 at PP 8); against the deep "
+           "copies the engines keep (GMAX 64) the differences also hold the copies' read "
+           "multiplexers across blocks, which the descriptor does not count, so an "
+           "engine's predicted difference is the first, its measured one the second.", "",
+           "| engine | parameters | LBBANK | LUT | pred | err | FF | pred | err | DSP48E2 | "
+           "pred | RAMB36E2 | RAMB18E2 | BRAM36 pred | err |",
+           "|" + "---|" * 15]
+    diffs = []
+
+    def opt(p, k, f):
+        return f % p[k] if p else ""
+
+    for key in by:
+        mod, ps = key[0], " ".join("%s=%s" % kv for kv in key[1:])
+        for lb in sorted(by[key], key=int, reverse=True):
+            mod, params, m, p, e = by[key][lb]
+            sec.append("| %s | %s | %s | %d | %s | %s | %d | %s | %s | %d | %s | %d | %d | "
+                       "%s | %s |" % (
+                           mod, ps, lb, m["lut"], opt(p, "lut", "%.0f"),
+                           fmt_err(e["lut"]) if e else "", m["ff"], opt(p, "ff", "%.0f"),
+                           fmt_err(e["ff"]) if e else "", m["dsp"], opt(p, "dsp", "%.0f"),
+                           m["ramb36"], m["ramb18"], opt(p, "bram36", "%.1f"),
+                           fmt_err(e["bram"]) if e else ""))
+        banked = [lb for lb in by[key] if lb != "0"]
+        if "0" in by[key] and banked:
+            a, b = by[key][banked[0]], by[key]["0"]
+            pd = (lambda k: "%+.0f" % (a[3][k] - b[3][k])) if a[3] else (lambda k: "")
+            diffs.append("| %s | %s | %s | %+d | %s | %+d | %s | %+d | %s | %+.1f | %s |" % (
+                mod, ps, banked[0], a[2]["lut"] - b[2]["lut"], pd("lut"),
+                a[2]["ff"] - b[2]["ff"], pd("ff"), a[2]["dsp"] - b[2]["dsp"], pd("dsp"),
+                a[2]["ramb36"] + a[2]["ramb18"] / 2.0 - b[2]["ramb36"] - b[2]["ramb18"] / 2.0,
+                ("%+.1f" % (a[3]["bram36"] - b[3]["bram36"])) if a[3] else ""))
+    if diffs:
+        sec += ["", "The banks against the copies (LBBANK > 0 minus LBBANK=0):", "",
+                "| engine | parameters | LBBANK | LUT | pred | FF | pred | DSP48E2 | pred | "
+                "BRAM36 | pred |",
+                "|" + "---|" * 11] + diffs
+    return sec
+
+
+def report_bank(hls_res, out, cache, cache_path, points):
+    """--bank: the banked points only, their section of out rewritten."""
+    rows = [measure(hls_res, cache, cache_path, mod, params) for mod, params in points
+            if is_bank(mod, params)]
+    with open(out) as f:
+        lines = f.read().split("\n")
+    sec = bank_section(rows)
+    if BANK_TITLE in lines:
+        i = lines.index(BANK_TITLE)
+        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+        lines[i:j] = sec + [""]
+    else:
+        i = next((k for k, l in enumerate(lines) if l.startswith("## ")), len(lines))
+        lines[i:i] = sec + [""]
+    with open(out, "w") as f:
+        f.write("\n".join(lines))
+    print("wrote", out, "(%d banked points)" % len(rows))
+    return 0
+
+
 def report(hls_res, out, cache, cache_path, points):
     rows, bad = [], 0
     for mod, params in points:
-        m = run_point(cache, cache_path, mod, params)
-        p = None
-        if mod != "kiln_mac2":
-            full = synth.param_defaults(mod)  # what the point leaves at its default
-            full.update(params)
-            res = subprocess.run([hls_res, mod] + ["%s=%s" % kv for kv in full.items()],
-                                 capture_output=True, text=True, check=True)
-            p = json.loads(res.stdout)
-        b36 = m["ramb36"] + m["ramb18"] / 2.0
-        e = None
-        if p:
-            e = {"lut": err(p["lut"], m["lut"]), "ff": err(p["ff"], m["ff"]),
-                 "dsp": err(p["dsp"], m["dsp"]), "bram": err(p["bram36"], b36)}
-            if any(abs(e[k]) > TOL[k] for k in e):
-                bad += 1
-        rows.append((mod, params, m, p, e))
+        r = measure(hls_res, cache, cache_path, mod, params)
+        mod, params, m, p, e = r
+        if e and any(abs(e[k]) > TOL[k] for k in e):
+            bad += 1
+        rows.append(r)
         print("%-12s %-70s LUT %6d FF %6d DSP %4d B36 %3d B18 %3d depth %s%s" % (
             mod, " ".join("%s=%s" % kv for kv in params.items()), m["lut"], m["ff"], m["dsp"],
             m["ramb36"], m["ramb18"], m["depth"],
@@ -145,6 +248,7 @@ def report(hls_res, out, cache, cache_path, points):
         else:
             sec.append("| %s | %s | %d | | | %d | | | %d | | | %d | %d | | | %s |" % (
                 mod, ps, m["lut"], m["ff"], m["dsp"], m["ramb36"], m["ramb18"], m["depth"]))
+    sec += [""] + bank_section(rows)
     # logic depth per pipeline setting
     sec += ["", "## Logic depth per pipeline setting", "",
             "Cells on the longest register-to-register path (same points as above). "

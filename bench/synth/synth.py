@@ -28,6 +28,7 @@ SOURCES = {
     "kiln_dwconv": ["kiln_dwconv.v", "kiln_conv_window.v", "kiln_requant.v"],
     "kiln_requant": ["kiln_requant.v"],
     "kiln_mac2": ["kiln_mac2.v"],
+    "kiln_conv_window": ["kiln_conv_window.v"],
     "kiln_tsconv": ["kiln_tsconv.v", "kiln_conv.v", "kiln_conv_window.v", "kiln_mac2.v", "kiln_add3.v",
                     "kiln_requant.v", "kiln_axi_rd.v", "kiln_axi_wr.v", "kiln_rd_chan.v",
                     "kiln_wr_chan.v", "kiln_chan_reps.v", "kiln_width.v", "kiln_fifo.v"],

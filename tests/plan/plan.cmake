@@ -39,3 +39,9 @@ if(YOSYS)
 else()
   message(STATUS "yosys not found: plan_mem_yosys is not run (scripts/install-deps.sh installs it)")
 endif()
+
+# The conv-family resource model against the yosys figures recorded in
+# docs/synth-cache.json (bench/synth/run_all.py's points), without yosys;
+# the banked line buffer's points (LBBANK) must be recorded.
+add_test(NAME plan_conv_res COMMAND ${SYSTEM_PYTHON3} ${PD}/conv_res.py
+  $<TARGET_FILE:kiln_hls_res> --require LBBANK)
