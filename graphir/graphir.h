@@ -643,7 +643,8 @@ int gir_quant_chscale_candidate(const GirGraph *g, int v);
 /* 1 when f32 value v of g (rank 4, static) is made by a Conv (or by a Relu /
  * LeakyRelu the quantizer fuses into one) whose int8 output leaves the int8
  * graph at once: every reader is a graph output or an op without an int8
- * form, so a per-channel scale on it changes nothing else. */
+ * form other than another layer (ConvTranspose), so a per-channel scale on
+ * it changes nothing else. */
 int gir_quant_leaves_int8(const GirGraph *g, int v);
 
 /* The nodes the quantizer makes one LutI8 table of when value v of g is

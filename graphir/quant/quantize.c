@@ -566,10 +566,16 @@ int gir_quant_leaves_int8(const GirGraph *g, int v)
         if (act && strcmp(act, "clip") == 0)
             return 0; /* one act_min / act_max for all channels */
     }
+    /* Not when another layer reads it in fp32 (a ConvTranspose): then it is
+     * an inner feature map, not a head, and each channel's threshold is
+     * only the largest value the calibration inputs showed there.
+     * PP-OCRv4 det's last int8 conv, read by ConvTranspose, clipped on
+     * text its four calibration photos lack (docs/quant.md). */
     for (i = 0; i < g->nnode; i++)
         for (j = 0; j < g->nodes[i].nin; j++)
             if (g->nodes[i].in[j] == v &&
-                (has_int8_form(g->nodes[i].op) || lut_step(g, &g->nodes[i], &k)))
+                (has_int8_form(g->nodes[i].op) || lut_step(g, &g->nodes[i], &k) ||
+                 g->nodes[i].op == GIR_OP_CONVTRANSPOSE))
                 return 0;
     return 1;
 }
