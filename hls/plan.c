@@ -293,6 +293,57 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     return met ? 0 : -1;
 }
 
+/* Under a latency bound of ms: the engine's parts cut (hls_fold_cut) where
+ * that brings the plan toward the bound, one cut at a time while one does:
+ * a plan within the bound before one without, then the shorter interval
+ * (then latency); with neither within it, the shorter interval at a frame's
+ * runs one after the other (HlsFold.tight: a gate at the cut lets the next
+ * frame's first segment run while the engine ends the frame before, where
+ * without the cut it would wait for the whole part), the cut's fill
+ * lengthening those runs by at most 0.1%.  The latency steps after it then
+ * shorten that plan. */
+static void fold_cuts(HlsPlan *p, double ms, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    int64_t goal = (int64_t)floor(ms * 1e3 * p->mhz);
+    char over[160];
+    int i, best;
+    p->max_latency_ms = ms; /* hls_fold_finish's ways within the bound first */
+    hls_plan_eval(p, 0, e);
+    do {
+        int64_t biv = p->interval, blat = p->latency, bt = f->tight, bseq = f->sequential;
+        best = -1;
+        for (i = 1; i < f->n; i++) {
+            int64_t iv, lat, t, seq;
+            int ok, in, bin;
+            if (f->layers[i].cut || f->layers[i].phase != f->layers[i - 1].phase)
+                continue;
+            ok = hls_fold_cut(p, i, 1, NULL) == 0 && hls_plan_eval(p, 0, NULL) == 0 &&
+                 !hls_plan_over_budget(p, over, sizeof over);
+            iv = p->interval;
+            lat = p->latency;
+            t = f->tight;
+            seq = f->sequential;
+            hls_fold_cut(p, i, 0, NULL);
+            in = lat <= goal;
+            bin = blat <= goal;
+            if (ok && (in > bin || (in && bin && (iv < biv || (iv == biv && lat < blat))) ||
+                       (!in && !bin && t < bt && seq <= bseq + bseq / 1000))) {
+                best = i;
+                biv = iv;
+                blat = lat;
+                bt = t;
+                bseq = seq;
+            }
+        }
+        if (best > 0)
+            hls_fold_cut(p, best, 1, NULL);
+        hls_plan_eval(p, 0, e);
+    } while (best > 0);
+    p->max_latency_ms = 0;
+    hls_plan_eval(p, 0, e);
+}
+
 /* One search with the clk2x domain on (clk2x 1) or off.  NULL + e when it
  * fails; where the latency bound is what it cannot meet, short_ms gets the
  * shortest latency it reached (else it is left as it was). */
@@ -350,6 +401,7 @@ again:
     if (o->max_latency_ms > 0 && p->fold.n > 0) {
         p->fold_gates = 1;
         hls_plan_eval(p, 0, e);
+        fold_cuts(p, o->max_latency_ms, e);
     }
     if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, short_ms, e) < 0) {
         free(save);
