@@ -523,9 +523,11 @@ static int fold_banked(const HlsPlan *q)
  * (HLS_FOLD_* bits) says, can beat plan bar (more
  * frames/s), judged without a search: the engine alone must fit the
  * budgets, and its frame alone (a lower bound of the interval, the
- * dataflow's segments come on top) must be shorter than bar's interval. */
+ * dataflow's segments come on top) must be shorter than bar's interval
+ * and, with lat, within o's --max-latency-ms (a frame's runs one after
+ * the other, the engine's parts among them, bound its latency). */
 static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                         const char *spec, int size, int lb, const HlsPlan *bar)
+                         const char *spec, int size, int lb, const HlsPlan *bar, int lat)
 {
     GirError e = {0};
     HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, &e);
@@ -533,7 +535,8 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
     if (!p)
         return 0;
     if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
-        ok = !bar || p->fold.cycles < bar->interval;
+        ok = (!bar || p->fold.cycles < bar->interval) &&
+             (!lat || p->fold.cycles <= floor(o->max_latency_ms * 1e3 * p->mhz));
         for (r = 0; r < 5; r++)
             if (hls_res_at(&p->fold.res, r) > hls_res_at(&p->budget, r) + 1e-9)
                 ok = 0;
@@ -551,7 +554,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     int none_misses = 0; /* the plan without a fold misses --max-latency-ms */
     double fold_ms = -1; /* then the shortest latency a fold reached */
     char **specs = NULL;
-    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2;
+    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2, lat_prune;
     char why[200];
     if (!o)
         o = &dflt;
@@ -606,8 +609,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             /* auto: against the plan without a fold too; a named set once
              * one size has a plan (a failure before that names the cause) */
-            if ((is_auto || best) &&
-                !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none_misses ? NULL : none))
+            /* under a bound, once one size has been searched (its message
+             * says how close a fold came), none whose engine alone misses it */
+            lat_prune = o->max_latency_ms > 0 && (best || searched > 0);
+            if ((is_auto || best || lat_prune) &&
+                !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none_misses ? NULL : none,
+                               lat_prune))
                 continue;
             searched++;
             q = plan_build_clk(g, b, &fo, fold_sizes[sz][0], fold_sizes[sz][1], lb, &e2);

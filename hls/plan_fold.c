@@ -7,9 +7,10 @@
  * hls_fold_apply takes the chosen conv stages out of p->stages (their
  * consumers then read from DDR, their producers write to DDR), splits the
  * frame into phases (fold_phases): dataflow segments and the engine's
- * parts, each part a run of folded layers between two dataflow segments and
- * a range of the descriptor table with a SEGMENT value of its own
- * (fold_segments), and sizes the engine for a PE x PE array; hls_fold_eval
+ * parts, each part a run of folded layers between two dataflow segments (or
+ * a piece of such a run, hls_fold_cut) and a range of the descriptor table
+ * with a SEGMENT value of its own (fold_segments, fold_parts), and sizes
+ * the engine for a PE x PE array; hls_fold_eval
  * adds its resources, MACs and DDR traffic to the plan's totals after each
  * evaluation, hls_fold_finish its cycles to the interval (the dataflow's
  * segments and the engine's parts run one after the other: one start at a

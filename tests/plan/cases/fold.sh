@@ -108,6 +108,25 @@ assert f["frames_in_flight"] == 1 or 0 < f["gate"] < len(f["runs"]), f
 if f["gate"]:
     assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.95 * f["sequential_cycles"], (g, f)
 PY
+# its plan.json (figures.max_latency_ms: the way of running the frames it
+# kept, its cuts in fold.parts) replays to the same plan; a bound that is
+# not a positive number is an error naming the field
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/lat/plan.json --plan-only -o $TMP/latr > /dev/null
+/usr/bin/python3 - $TMP/lat/plan.json $TMP/latr/plan.json $TMP/latbad.json <<'PY'
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+for q in (a, b):
+    for s in q["stages"]:
+        s.pop("why")
+    q["figures"].pop("limit", None)
+    q["fold"].pop("why")
+    q.pop("clk2x_why", None)
+assert a == b
+a["figures"]["max_latency_ms"] = -1
+json.dump(a, open(sys.argv[3], "w"))
+PY
+if $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/latbad.json --plan-only -o $TMP/lb 2> $TMP/err; then exit 1; fi
+grep -q 'latbad.json: \$.figures.max_latency_ms: expected a number of ms above 0' $TMP/err
 if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
 if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi
