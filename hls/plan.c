@@ -293,6 +293,57 @@ static int meet_bound(HlsPlan *p, const HlsPlanOptions *o, HlsStage *save,
     return met ? 0 : -1;
 }
 
+/* Under a latency bound of ms: the engine's parts cut (hls_fold_cut) where
+ * that brings the plan toward the bound, one cut at a time while one does:
+ * a plan within the bound before one without, then the shorter interval
+ * (then latency); with neither within it, the shorter interval at a frame's
+ * runs one after the other (HlsFold.tight: a gate at the cut lets the next
+ * frame's first segment run while the engine ends the frame before, where
+ * without the cut it would wait for the whole part), the cut's fill
+ * lengthening those runs by at most 0.1%.  The latency steps after it then
+ * shorten that plan. */
+static void fold_cuts(HlsPlan *p, double ms, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    int64_t goal = (int64_t)floor(ms * 1e3 * p->mhz);
+    char over[160];
+    int i, best;
+    p->max_latency_ms = ms; /* hls_fold_finish's ways within the bound first */
+    hls_plan_eval(p, 0, e);
+    do {
+        int64_t biv = p->interval, blat = p->latency, bt = f->tight, bseq = f->sequential;
+        best = -1;
+        for (i = 1; i < f->n; i++) {
+            int64_t iv, lat, t, seq;
+            int ok, in, bin;
+            if (f->layers[i].cut || f->layers[i].phase != f->layers[i - 1].phase)
+                continue;
+            ok = hls_fold_cut(p, i, 1, NULL) == 0 && hls_plan_eval(p, 0, NULL) == 0 &&
+                 !hls_plan_over_budget(p, over, sizeof over);
+            iv = p->interval;
+            lat = p->latency;
+            t = f->tight;
+            seq = f->sequential;
+            hls_fold_cut(p, i, 0, NULL);
+            in = lat <= goal;
+            bin = blat <= goal;
+            if (ok && (in > bin || (in && bin && (iv < biv || (iv == biv && lat < blat))) ||
+                       (!in && !bin && t < bt && seq <= bseq + bseq / 1000))) {
+                best = i;
+                biv = iv;
+                blat = lat;
+                bt = t;
+                bseq = seq;
+            }
+        }
+        if (best > 0)
+            hls_fold_cut(p, best, 1, NULL);
+        hls_plan_eval(p, 0, e);
+    } while (best > 0);
+    p->max_latency_ms = 0;
+    hls_plan_eval(p, 0, e);
+}
+
 /* One search with the clk2x domain on (clk2x 1) or off.  NULL + e when it
  * fails; where the latency bound is what it cannot meet, short_ms gets the
  * shortest latency it reached (else it is left as it was). */
@@ -350,6 +401,7 @@ again:
     if (o->max_latency_ms > 0 && p->fold.n > 0) {
         p->fold_gates = 1;
         hls_plan_eval(p, 0, e);
+        fold_cuts(p, o->max_latency_ms, e);
     }
     if (o->max_latency_ms > 0 && meet_bound(p, o, save, grow, short_ms, e) < 0) {
         free(save);
@@ -471,9 +523,11 @@ static int fold_banked(const HlsPlan *q)
  * (HLS_FOLD_* bits) says, can beat plan bar (more
  * frames/s), judged without a search: the engine alone must fit the
  * budgets, and its frame alone (a lower bound of the interval, the
- * dataflow's segments come on top) must be shorter than bar's interval. */
+ * dataflow's segments come on top) must be shorter than bar's interval
+ * and, with lat, within o's --max-latency-ms (a frame's runs one after
+ * the other, the engine's parts among them, bound its latency). */
 static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                         const char *spec, int size, int lb, const HlsPlan *bar)
+                         const char *spec, int size, int lb, const HlsPlan *bar, int lat)
 {
     GirError e = {0};
     HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, &e);
@@ -481,7 +535,8 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
     if (!p)
         return 0;
     if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
-        ok = !bar || p->fold.cycles < bar->interval;
+        ok = (!bar || p->fold.cycles < bar->interval) &&
+             (!lat || p->fold.cycles <= floor(o->max_latency_ms * 1e3 * p->mhz));
         for (r = 0; r < 5; r++)
             if (hls_res_at(&p->fold.res, r) > hls_res_at(&p->budget, r) + 1e-9)
                 ok = 0;
@@ -499,7 +554,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     int none_misses = 0; /* the plan without a fold misses --max-latency-ms */
     double fold_ms = -1; /* then the shortest latency a fold reached */
     char **specs = NULL;
-    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2;
+    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2, lat_prune;
     char why[200];
     if (!o)
         o = &dflt;
@@ -554,8 +609,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             /* auto: against the plan without a fold too; a named set once
              * one size has a plan (a failure before that names the cause) */
-            if ((is_auto || best) &&
-                !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none_misses ? NULL : none))
+            /* under a bound, once one size has been searched (its message
+             * says how close a fold came), none whose engine alone misses it */
+            lat_prune = o->max_latency_ms > 0 && (best || searched > 0);
+            if ((is_auto || best || lat_prune) &&
+                !fold_may_beat(g, b, &fo, fo.fold, sz, lb, best ? best : none_misses ? NULL : none,
+                               lat_prune))
                 continue;
             searched++;
             q = plan_build_clk(g, b, &fo, fold_sizes[sz][0], fold_sizes[sz][1], lb, &e2);

@@ -168,10 +168,13 @@ typedef struct {
     int64_t ddr_bytes;  /* descriptor, weights once, input once per tile, output */
     int phase;          /* its place in the frame (odd: the engine's parts, hls_fold_apply) */
     int part;           /* the engine part that runs it */
+    int cut;            /* 1: it starts a part though the layer before it is of its phase
+                         * (a point a gate may hold the next frame at, hls_fold_cut) */
 } HlsFoldLayer;
 
 /* One part of the engine's frame: a run of folded layers that goes between
- * two dataflow segments, a contiguous range of the descriptor table. */
+ * two dataflow segments, or between such a run's cut and its next cut or
+ * end (HlsFoldLayer.cut), a contiguous range of the descriptor table. */
 typedef struct {
     int seg;            /* the SEGMENT value that runs it (nsegment + its index) */
     int first, count;   /* its layers (descriptors) [first, first + count) */
@@ -188,6 +191,7 @@ typedef struct {
                           * dataflow segments and engine parts, a topological order */
     int pe;              /* PE_IC = PE_OC of its array */
     int pp;              /* output pixels an op shares a weight word with (PP) */
+    int mem;             /* the HLS_FOLD_* bits it was sized with (hls_fold_cut sizes again) */
     int dsp2x;           /* kiln_conv DSP2X of its array: 0, or its multipliers on the
                           * plan's clk2x, a DSP48E2 taking two input lanes (1) or two
                           * pixels (2, PP even) a fabric cycle */
@@ -207,6 +211,8 @@ typedef struct {
     int steps;           /* 1: in steps (both units idle before either takes a run) */
     int gate;            /* > 0: a frame enters once the one before it has ended entry
                           * gate - 1 of order (kiln_sched.h); 0: as soon as unit 0 takes it */
+    int64_t tight;       /* the shortest interval of the ways hls_fold_finish timed whose
+                          * latency is at most the bound or sequential, the larger */
     char why[240];       /* how the layers and the size were chosen */
 } HlsFold;
 

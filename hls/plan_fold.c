@@ -7,9 +7,10 @@
  * hls_fold_apply takes the chosen conv stages out of p->stages (their
  * consumers then read from DDR, their producers write to DDR), splits the
  * frame into phases (fold_phases): dataflow segments and the engine's
- * parts, each part a run of folded layers between two dataflow segments and
- * a range of the descriptor table with a SEGMENT value of its own
- * (fold_segments), and sizes the engine for a PE x PE array; hls_fold_eval
+ * parts, each part a run of folded layers between two dataflow segments (or
+ * a piece of such a run, hls_fold_cut) and a range of the descriptor table
+ * with a SEGMENT value of its own (fold_segments, fold_parts), and sizes
+ * the engine for a PE x PE array; hls_fold_eval
  * adds its resources, MACs and DDR traffic to the plan's totals after each
  * evaluation, hls_fold_finish its cycles to the interval (the dataflow's
  * segments and the engine's parts run one after the other: one start at a
@@ -251,6 +252,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     }
     f->pe = pe;
     f->pp = pp;
+    f->mem = mem;
     f->dsp2x = !(mem & HLS_FOLD_DSP2X) ? 0 : (mem & HLS_FOLD_DSP2P) ? 2 * (pp % 2 == 0)
                                                                      : pe % 2 == 0;
     for (i = 0; d->hw_params[i]; i++) {
@@ -377,6 +379,24 @@ static void fold_phases(const HlsPlan *p, const int *mark, int *phase, int *oseg
     }
 }
 
+/* The parts of f's layers (in table order, phase after phase): a part per
+ * run of one phase, and one more at each cut (HlsFoldLayer.cut); their
+ * SEGMENT values from nsegment up. */
+static void fold_parts(HlsFold *f, int nsegment)
+{
+    int i;
+    f->npart = 0;
+    for (i = 0; i < f->n; i++) {
+        HlsFoldLayer *l = &f->layers[i];
+        if (i == 0 || l->phase != l[-1].phase || l->cut) {
+            f->parts[f->npart] = (HlsFoldPart){nsegment + f->npart, i, 0, 0};
+            f->npart++;
+        }
+        l->part = f->npart - 1;
+        f->parts[l->part].count++;
+    }
+}
+
 /* Segments of the kept stages (p->stages, p->nstage; sphase: their phases,
  * soseg: their partition segments), numbered by phase then first stage;
  * parts of the folded layers; the frame's order.  The layers are reordered
@@ -411,26 +431,16 @@ static void fold_segments(HlsPlan *p, const int *sphase, const int *soseg)
             p->stages[i].segment = segid[r];
         }
     /* parts: one per odd phase that holds layers, the layers in graph order */
-    f->npart = 0;
     f->parts = calloc((size_t)f->n + 1, sizeof *f->parts);
     f->order = calloc((size_t)(p->nsegment + f->n) + 1, sizeof *f->order);
     if (!f->parts || !f->order)
         gir_die("out of memory");
-    for (ph = 1, k = 0; ph <= maxph; ph += 2) {
-        int first = k;
+    for (ph = 1, k = 0; ph <= maxph; ph += 2)
         for (i = 0; i < f->n; i++)
-            if (f->layers[i].phase == ph) {
-                sorted[k] = f->layers[i];
-                sorted[k++].part = f->npart;
-            }
-        if (k > first) {
-            HlsFoldPart *q = &f->parts[f->npart];
-            q->first = first;
-            q->count = k - first;
-            q->seg = p->nsegment + f->npart++;
-        }
-    }
+            if (f->layers[i].phase == ph)
+                sorted[k++] = f->layers[i];
     memcpy(f->layers, sorted, sizeof *sorted * (size_t)f->n);
+    fold_parts(f, p->nsegment);
     /* the frame: phase after phase */
     for (ph = 0, k = 0; ph <= maxph; ph++) {
         if (ph % 2) {
@@ -544,6 +554,42 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirErr
     return n;
 }
 
+int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    int np = f->npart, n = p->nsegment + np, i, j, k, q;
+    HlsFoldPart *was = malloc(sizeof *was * (size_t)(np + 1));
+    int *order = malloc(sizeof *order * (size_t)(n + 1));
+    if (!was || !order)
+        gir_die("out of memory");
+    if (at <= 0 || at >= f->n || f->layers[at].phase != f->layers[at - 1].phase) {
+        free(was);
+        free(order);
+        return gir_error_at(e, gir_loc_none(), "plan: no cut at folded layer %d: a cut goes "
+                            "between two layers of one part", at);
+    }
+    memcpy(was, f->parts, sizeof *was * (size_t)np);
+    memcpy(order, f->order, sizeof *order * (size_t)n);
+    f->layers[at].cut = on != 0;
+    fold_parts(f, p->nsegment);
+    /* the order as before, each part that was in it replaced by the parts
+     * now holding its layers */
+    for (i = 0, k = 0; i < n; i++) {
+        if (order[i] < p->nsegment) {
+            f->order[k++] = order[i];
+            continue;
+        }
+        q = order[i] - p->nsegment;
+        for (j = 0; j < f->npart; j++)
+            if (f->parts[j].first >= was[q].first &&
+                f->parts[j].first < was[q].first + was[q].count)
+                f->order[k++] = f->parts[j].seg;
+    }
+    free(was);
+    free(order);
+    return fold_size(p, f->pe, f->pp, f->mem, e);
+}
+
 void hls_fold_eval(HlsPlan *p)
 {
     if (p->fold.n == 0)
@@ -626,6 +672,18 @@ void hls_fold_finish(HlsPlan *p)
         if (wok[c] == wok[f] && wlat[c] < wlat[best] &&
             hls_latency_pays(wiv[f], wlat[f], wiv[c], wlat[c]))
             best = c;
+    /* while the latency steps seek a bound no way meets, the interval
+     * allowed to grow to ii_cap (hls_meet_latency): the shortest latency
+     * within that interval, so a step that shortens the runs one after the
+     * other shows as shorter */
+    for (c = 0; goal >= 0 && !wok[f] && p->ii_cap > 0 && c < nw; c++)
+        if (wiv[c] <= p->ii_cap && (wiv[best] > p->ii_cap || wlat[c] < wlat[best] ||
+                                    (wlat[c] == wlat[best] && wiv[c] < wiv[best])))
+            best = c;
+    for (p->fold.tight = -1, c = 0; c < nw; c++)
+        if (wlat[c] <= (goal > p->fold.sequential ? goal : p->fold.sequential) &&
+            (p->fold.tight < 0 || wiv[c] < p->fold.tight))
+            p->fold.tight = wiv[c];
     p->fold.flight = wk[best];
     p->fold.steps = wst[best];
     p->fold.gate = wg[best];

@@ -219,6 +219,13 @@ enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
  * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */
 int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirError *e);
+/* Cut the engine's part that holds folded layer at (table order) before
+ * it (on 1), or join the two parts such a cut made (on 0): a part of its
+ * own for layer at and those after it, right after the part before in the
+ * frame's order, so a gate (HlsFold.gate) may let the next frame in
+ * between them; the engine sized again (its first layer a start's fill).
+ * 0, or -1 + e when at is the first layer of a phase (or of the table). */
+int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the

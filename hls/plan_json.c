@@ -400,7 +400,7 @@ static int replay_parts(const HlsPlan *p, const cJSON *o, const char *path, GirE
  * -1 + e. */
 static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e)
 {
-    const cJSON *ls, *hw;
+    const cJSON *ls, *hw, *ps;
     char *spec;
     size_t len = 1;
     int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv;
@@ -490,6 +490,21 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (i != n)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %d entries name %d layers", path,
                             n, i);
+    /* the parts' cuts (a part starting where the layer before is of its
+     * phase), made before the tiles: a part's first layer may take
+     * another */
+    ps = cJSON_GetObjectItemCaseSensitive(o, "parts");
+    for (i = 0; cJSON_IsArray(ps) && i < cJSON_GetArraySize(ps); i++) {
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ps, i), "first");
+        int at = cJSON_IsNumber(q) ? (int)q->valuedouble : -1;
+        if (at > 0 && at < p->fold.n && (double)at == q->valuedouble &&
+            p->fold.layers[at].phase == p->fold.layers[at - 1].phase &&
+            !p->fold.layers[at].cut) {
+            if (hls_fold_cut(p, at, 1, e) < 0)
+                return -1;
+            p->fold_gates = 1; /* a cut plan came from a latency bound */
+        }
+    }
     /* the tiles follow from the size: a differing one is a hand edit kiln
      * cannot honour */
     for (i = 0; i < n; i++) {
@@ -599,6 +614,17 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          path, i, s->pe_ic, (long long)s->cin);
             goto fail;
         }
+    }
+    {   /* the bound the plan was made under: the way of running its frames
+         * it kept (hls_fold_finish: the shortest interval within it) */
+        const cJSON *ml = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(root, "figures"), "max_latency_ms");
+        if (ml && (!cJSON_IsNumber(ml) || !(ml->valuedouble > 0) || ml->valuedouble > 1e6)) {
+            gir_error_at(e, gir_loc_none(), "%s: $.figures.max_latency_ms: expected a number of "
+                         "ms above 0", path);
+            goto fail;
+        }
+        p->max_latency_ms = ml ? ml->valuedouble : 0;
     }
     if (hls_plan_reeval(p, e) < 0)
         goto fail;

@@ -108,6 +108,25 @@ assert f["frames_in_flight"] == 1 or 0 < f["gate"] < len(f["runs"]), f
 if f["gate"]:
     assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.95 * f["sequential_cycles"], (g, f)
 PY
+# its plan.json (figures.max_latency_ms: the way of running the frames it
+# kept, its cuts in fold.parts) replays to the same plan; a bound that is
+# not a positive number is an error naming the field
+$KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/lat/plan.json --plan-only -o $TMP/latr > /dev/null
+/usr/bin/python3 - $TMP/lat/plan.json $TMP/latr/plan.json $TMP/latbad.json <<'PY'
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+for q in (a, b):
+    for s in q["stages"]:
+        s.pop("why")
+    q["figures"].pop("limit", None)
+    q["fold"].pop("why")
+    q.pop("clk2x_why", None)
+assert a == b
+a["figures"]["max_latency_ms"] = -1
+json.dump(a, open(sys.argv[3], "w"))
+PY
+if $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --board ultra96v2 --plan $TMP/latbad.json --plan-only -o $TMP/lb 2> $TMP/err; then exit 1; fi
+grep -q 'latbad.json: \$.figures.max_latency_ms: expected a number of ms above 0' $TMP/err
 if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv12,maxpool11 --plan-only -o $TMP/c 2> $TMP/err; then exit 1; fi
 grep -qx "kiln: --fold conv12,maxpool11: layer 'maxpool11' is a kiln_maxpool, not a conv the shared engine takes (K <= 7, stride 1 or 2)" $TMP/err
 if $KILN compile $M --calib-random 1 --clk2x off --board kv260 --fold conv99 --plan-only -o $TMP/d 2> $TMP/err; then exit 1; fi
@@ -172,6 +191,38 @@ if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json --plan-
 grep -q 'badp.json: \$.fold.parts\[1\]: segment [0-9]*, layers 0..1 is not a part of a valid frame order' $TMP/err
 if $KILN compile $M --calib-random 1 --board kv260 --plan $TMP/badp.json.order --plan-only -o $TMP/r 2> $TMP/err; then exit 1; fi
 grep -q 'badp.json.order: \$.fold.segment_order\[1\]: expected segment' $TMP/err
+# A cut (hls_fold_cut): part 1 (conv12, conv13) as two parts, conv13 on
+# segment n + 2 right after it in the frame's order (a gate may let the
+# next frame in between them).  The replay of a plan.json with the cut
+# makes it: three parts, one more run, conv13 with a start's fill, the
+# engine's frame their sum; its own plan.json replays to the same plan.
+/usr/bin/python3 - $TMP/p/plan.json $TMP/cut.json <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+f, n = p["fold"], p["figures"]["segments"]
+f["parts"] = [f["parts"][0], {"segment": n + 1, "first": 1, "count": 1}, {"segment": n + 2, "first": 2, "count": 1}]
+o = f["segment_order"]
+f["segment_order"] = o[:o.index(n + 1) + 1] + [n + 2] + o[o.index(n + 1) + 1:]
+json.dump(p, open(sys.argv[2], "w"))
+PY
+$KILN compile $M --calib-random 1 --board kv260 --plan $TMP/cut.json --plan-only -o $TMP/cut > /dev/null
+$KILN compile $M --calib-random 1 --board kv260 --plan $TMP/cut/plan.json --plan-only -o $TMP/cut2 > /dev/null
+/usr/bin/python3 - $TMP/p/plan.json $TMP/cut/plan.json $TMP/cut2/plan.json <<'PY'
+import json, sys
+p, c, c2 = (json.load(open(x)) for x in sys.argv[1:4])
+f, g, n = p["fold"], c["fold"], p["figures"]["segments"]
+assert [(x["segment"], x["first"], x["count"]) for x in g["parts"]] == [(n, 0, 1), (n + 1, 1, 1), (n + 2, 2, 1)], g["parts"]
+o = g["segment_order"]
+assert o.index(n + 2) == o.index(n + 1) + 1 and len(g["runs"]) == len(f["runs"]) + 1, g
+assert [x["cycles"] for x in g["parts"]] == [l["cycles"] for l in g["layers"]], g
+assert g["cycles"] == sum(x["cycles"] for x in g["parts"]) > f["cycles"], (g, f)
+assert g["layers"][2]["cycles"] > f["layers"][2]["cycles"], (g["layers"], f["layers"])
+for q in (c, c2):
+    for s in q["stages"]:
+        s.pop("why")
+    q["fold"].pop("why")
+assert c == c2
+PY
 # fold.hw.PP reads back every PP the search offers (6 here: it is the fit
 # that refuses this engine beside the dataflow, not the reader); 7 is not
 # one of kiln_tsconv's verified values
