@@ -161,6 +161,10 @@ LLVMValueRef klv_splat(KlvIr *ir, LLVMValueRef v, int lanes);
 /* for (iv = lo; iv < hi; iv++) {  ...  klv_loop_end */
 KlvLoop klv_loop_begin(KlvIr *ir, LLVMValueRef lo, LLVMValueRef hi);
 void klv_loop_end(KlvIr *ir, KlvLoop *l);
+/* if (cond) {  ...  klv_if_end: a new block entered when cond holds; the
+ * block returned is where both ways join. */
+LLVMBasicBlockRef klv_if_begin(KlvIr *ir, LLVMValueRef cond, const char *what);
+void klv_if_end(KlvIr *ir, LLVMBasicBlockRef join);
 /* &base[idx] for elements of type t. */
 LLVMValueRef klv_gep(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx);
 LLVMValueRef klv_load(KlvIr *ir, LLVMTypeRef t, LLVMValueRef base, LLVMValueRef idx);

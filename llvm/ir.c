@@ -286,6 +286,21 @@ void klv_loop_end(KlvIr *ir, KlvLoop *l)
     LLVMPositionBuilderAtEnd(ir->b, l->exit);
 }
 
+LLVMBasicBlockRef klv_if_begin(KlvIr *ir, LLVMValueRef cond, const char *what)
+{
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, what);
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "join");
+    LLVMBuildCondBr(ir->b, cond, then, join);
+    LLVMPositionBuilderAtEnd(ir->b, then);
+    return join;
+}
+
+void klv_if_end(KlvIr *ir, LLVMBasicBlockRef join)
+{
+    LLVMBuildBr(ir->b, join);
+    LLVMPositionBuilderAtEnd(ir->b, join);
+}
+
 LLVMValueRef klv_rint_f64(KlvIr *ir, LLVMValueRef v)
 {
     static const char fname[] = "llvm.rint";

@@ -1789,24 +1789,6 @@ static int emit_einsum(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     return 1;
 }
 
-/* Branch to a new block when cond holds, else to join; positioned in the
- * new block. */
-static LLVMBasicBlockRef if_begin(KlvIr *ir, LLVMValueRef cond, const char *what)
-{
-    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, what);
-    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "join");
-    LLVMBuildCondBr(ir->b, cond, then, join);
-    LLVMPositionBuilderAtEnd(ir->b, then);
-    return join;
-}
-
-/* Close an if_begin: fall into join. */
-static void if_end(KlvIr *ir, LLVMBasicBlockRef join)
-{
-    LLVMBuildBr(ir->b, join);
-    LLVMPositionBuilderAtEnd(ir->b, join);
-}
-
 /*
  * Det (eval_DET of interp.c): per matrix, Gaussian elimination with
  * partial pivoting in double on a copy on the stack, the interpreter's
@@ -1844,7 +1826,9 @@ static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
     c = lc.iv;
     cm = klv_mul(ir, c, klv_i64(ir, M));
-    j1 = if_begin(ir, LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildLoad2(b, dt, detp, ""), LLVMConstReal(dt, 0), ""), "step");
+    j1 = klv_if_begin(
+        ir, LLVMBuildFCmp(b, LLVMRealUNE, LLVMBuildLoad2(b, dt, detp, ""), LLVMConstReal(dt, 0), ""),
+        "step");
     /* the pivot row: the first of largest |w[r][c]| */
     LLVMBuildStore(b, c, pp);
     lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
@@ -1865,7 +1849,7 @@ static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
         LLVMBuildBr(b, j1);
         LLVMPositionBuilderAtEnd(b, go);
     }
-    j2 = if_begin(ir, LLVMBuildICmp(b, LLVMIntNE, p, c, ""), "swap");
+    j2 = klv_if_begin(ir, LLVMBuildICmp(b, LLVMIntNE, p, c, ""), "swap");
     lk = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, M));
     {
         LLVMValueRef a1 = klv_add(ir, cm, lk.iv), a2 = klv_add(ir, klv_mul(ir, p, klv_i64(ir, M)), lk.iv);
@@ -1875,7 +1859,7 @@ static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     }
     klv_loop_end(ir, &lk);
     LLVMBuildStore(b, LLVMBuildFNeg(b, LLVMBuildLoad2(b, dt, detp, ""), ""), detp);
-    if_end(ir, j2);
+    klv_if_end(ir, j2);
     det = LLVMBuildFMul(b, LLVMBuildLoad2(b, dt, detp, ""), klv_load(ir, dt, w, klv_add(ir, cm, c)), "");
     LLVMBuildStore(b, det, detp);
     lr = klv_loop_begin(ir, klv_add(ir, c, klv_i64(ir, 1)), klv_i64(ir, M));
@@ -1889,7 +1873,7 @@ static int emit_det(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
         klv_loop_end(ir, &lk2);
     }
     klv_loop_end(ir, &lr);
-    if_end(ir, j1);
+    klv_if_end(ir, j1);
     klv_loop_end(ir, &lc);
     klv_store_f64(ir, yt->dtype, klv_arg(ir, 1), lm.iv, LLVMBuildLoad2(b, dt, detp, ""));
     klv_loop_end(ir, &lm);

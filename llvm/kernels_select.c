@@ -132,23 +132,6 @@ static LLVMValueRef nonzero_at(KlvIr *ir, GirDType dt, LLVMValueRef x, LLVMValue
     }
 }
 
-/* Run the builder into a new block when c holds, else to the block after;
- * returns the block after (the caller branches to it when done). */
-static LLVMBasicBlockRef when(KlvIr *ir, LLVMValueRef c)
-{
-    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "then");
-    LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "after");
-    LLVMBuildCondBr(ir->b, c, yes, after);
-    LLVMPositionBuilderAtEnd(ir->b, yes);
-    return after;
-}
-
-static void when_end(KlvIr *ir, LLVMBasicBlockRef after)
-{
-    LLVMBuildBr(ir->b, after);
-    LLVMPositionBuilderAtEnd(ir->b, after);
-}
-
 /* NonZero: count the nonzero elements, then write each one's coordinates
  * into row d of a [rank, count] tensor. */
 static int emit_nonzero(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -182,7 +165,7 @@ static int emit_nonzero(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
     total = LLVMBuildLoad2(b, ir->i64, nz, "");
     LLVMBuildStore(b, total, cp);
     l = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, cnt));
-    after = when(ir, nonzero_at(ir, xt->dtype, x, l.iv));
+    after = klv_if_begin(ir, nonzero_at(ir, xt->dtype, x, l.iv), "then");
     {
         LLVMValueRef at = LLVMBuildLoad2(b, ir->i64, k, "");
         for (d = 0; d < r; d++) {
@@ -192,7 +175,7 @@ static int emit_nonzero(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
         }
         LLVMBuildStore(b, klv_add(ir, at, klv_i64(ir, 1)), k);
     }
-    when_end(ir, after);
+    klv_if_end(ir, after);
     klv_loop_end(ir, &l);
     klv_kernel_end(ir);
     plan->range = 1;
@@ -237,7 +220,7 @@ static int emit_compress(KlvIr *ir, const GirGraph *g, const GirNode *n, const c
     LLVMBuildStore(b, LLVMBuildLoad2(b, ir->i64, kept, ""), klv_arg(ir, carg));
     lo = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, outer));
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, L));
-    after = when(ir, nonzero_at(ir, GIR_DT_BOOL, c, li.iv));
+    after = klv_if_begin(ir, nonzero_at(ir, GIR_DT_BOOL, c, li.iv), "then");
     row = LLVMBuildLoad2(b, ir->i64, k, "");
     LLVMBuildMemCpy(b, klv_gep(ir, ir->i8, y, klv_mul(ir, row, klv_i64(ir, inner * es))), 1,
                     klv_gep(ir, ir->i8, x,
@@ -245,7 +228,7 @@ static int emit_compress(KlvIr *ir, const GirGraph *g, const GirNode *n, const c
                                     klv_i64(ir, inner * es))),
                     1, klv_i64(ir, inner * es));
     LLVMBuildStore(b, klv_add(ir, row, klv_i64(ir, 1)), k);
-    when_end(ir, after);
+    klv_if_end(ir, after);
     klv_loop_end(ir, &li);
     klv_loop_end(ir, &lo);
     klv_kernel_end(ir);
@@ -411,7 +394,10 @@ static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
             kc[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, bi, 4, q));
         /* unmark the marked boxes it suppresses (gir_nms: nms_iou(candidate, kept) > iou) */
         li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
-        after = when(ir, LLVMBuildICmp(bl, LLVMIntNE, klv_load(ir, ir->i8, mk, li.iv), LLVMConstInt(ir->i8, 0, 0), ""));
+        after = klv_if_begin(ir,
+                             LLVMBuildICmp(bl, LLVMIntNE, klv_load(ir, ir->i8, mk, li.iv),
+                                           LLVMConstInt(ir->i8, 0, 0), ""),
+                             "then");
         {
             LLVMValueRef ci[4];
             for (q = 0; q < 4; q++)
@@ -420,7 +406,7 @@ static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
                       LLVMBuildZExt(bl, LLVMBuildNot(bl, LLVMBuildFCmp(bl, LLVMRealOGT, nms_iou_ir(ir, ci, kc), iou, ""), ""),
                                     ir->i8, ""));
         }
-        when_end(ir, after);
+        klv_if_end(ir, after);
         klv_loop_end(ir, &li);
     }
     klv_loop_end(ir, &lpick);
