@@ -278,13 +278,86 @@ static LLVMValueRef nms_param(KlvIr *ir, const GirGraph *g, const GirNode *n, in
     return klv_load(ir, t, klv_arg(ir, k), klv_i64(ir, 0));
 }
 
-/* NonMaxSuppression as gir_nms computes it, without the sort: per batch
- * the boxes' corners into a table, then per class the candidates (score
- * above the threshold) marked, and over and over the best marked one (the
- * highest score, ties to the lower index: gir_nms's sorted order) kept and
- * unmarked with every marked box whose IoU with it passes the threshold,
- * up to max_output_boxes_per_class.  Each pick is the first of the sorted
- * candidates that no kept box suppresses, so the kept boxes and their
+/* The boxes' corners of batch bi into cor: [y1, x1, y2, x2] as nms_corners. */
+static void emit_nms_corners(KlvIr *ir, LLVMValueRef boxes, LLVMValueRef bi, int64_t N,
+                             int center, LLVMValueRef cor)
+{
+    LLVMBuilderRef bl = ir->b;
+    KlvLoop li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    LLVMValueRef v[4], o[4], base = klv_mul(ir, klv_add(ir, klv_mul(ir, bi, klv_i64(ir, N)), li.iv), klv_i64(ir, 4));
+    LLVMValueRef two = klv_f32c(ir, 2);
+    int q;
+    for (q = 0; q < 4; q++)
+        v[q] = klv_load(ir, ir->f32, boxes, klv_add(ir, base, klv_i64(ir, q)));
+    if (center) {
+        LLVMValueRef hh = LLVMBuildFDiv(bl, v[3], two, ""), hw = LLVMBuildFDiv(bl, v[2], two, "");
+        o[0] = LLVMBuildFSub(bl, v[1], hh, "");
+        o[2] = LLVMBuildFAdd(bl, v[1], hh, "");
+        o[1] = LLVMBuildFSub(bl, v[0], hw, "");
+        o[3] = LLVMBuildFAdd(bl, v[0], hw, "");
+    } else {
+        o[0] = fmin_c(ir, v[0], v[2]);
+        o[2] = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealOLT, v[0], v[2], ""), v[2], v[0], "");
+        o[1] = fmin_c(ir, v[1], v[3]);
+        o[3] = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealOLT, v[1], v[3], ""), v[3], v[1], "");
+    }
+    for (q = 0; q < 4; q++)
+        klv_store(ir, ir->f32, cor, klv_affine(ir, li.iv, 4, q), o[q]);
+    klv_loop_end(ir, &li);
+}
+
+static LLVMValueRef imin_c(KlvIr *ir, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(ir->b, LLVMBuildICmp(ir->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* Sort the nc candidates (score ss[k], box index si[k], in index order)
+ * by score, highest first, ties in index order: gir_nms's nms_order.  A
+ * bottom-up merge sort, stable, of P passes (2^P >= N) between (ss, si)
+ * and (ts, ti); each array holds N + 1 entries, so a merge reads its
+ * exhausted side's next entry in bounds and takes the other.  The result
+ * is in (ss, si) for P even, else in (ts, ti). */
+static void emit_nms_sort(KlvIr *ir, LLVMValueRef nc, int P, LLVMValueRef ss, LLVMValueRef si,
+                          LLVMValueRef ts, LLVMValueRef ti)
+{
+    LLVMBuilderRef bl = ir->b;
+    LLVMValueRef pi = LLVMBuildAlloca(bl, ir->i64, "mi"), pj = LLVMBuildAlloca(bl, ir->i64, "mj");
+    KlvLoop lp = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, P));
+    LLVMValueRef even = LLVMBuildICmp(bl, LLVMIntEQ, LLVMBuildAnd(bl, lp.iv, klv_i64(ir, 1), ""), klv_i64(ir, 0), "");
+    LLVMValueRef fs = LLVMBuildSelect(bl, even, ss, ts, ""), fi = LLVMBuildSelect(bl, even, si, ti, "");
+    LLVMValueRef ds = LLVMBuildSelect(bl, even, ts, ss, ""), di = LLVMBuildSelect(bl, even, ti, si, "");
+    LLVMValueRef w = LLVMBuildShl(bl, klv_i64(ir, 1), lp.iv, ""), w2 = LLVMBuildShl(bl, w, klv_i64(ir, 1), "");
+    LLVMValueRef nblk = LLVMBuildUDiv(bl, LLVMBuildSub(bl, klv_add(ir, nc, w2), klv_i64(ir, 1), ""), w2, "");
+    KlvLoop lk, lblk = klv_loop_begin(ir, klv_i64(ir, 0), nblk);
+    LLVMValueRef lo = klv_mul(ir, lblk.iv, w2);
+    LLVMValueRef mid = imin_c(ir, klv_add(ir, lo, w), nc), hi = imin_c(ir, klv_add(ir, lo, w2), nc);
+    LLVMBuildStore(bl, lo, pi);
+    LLVMBuildStore(bl, mid, pj);
+    lk = klv_loop_begin(ir, lo, hi);
+    {
+        LLVMValueRef i = LLVMBuildLoad2(bl, ir->i64, pi, ""), j = LLVMBuildLoad2(bl, ir->i64, pj, "");
+        LLVMValueRef sl = klv_load(ir, ir->f32, fs, i), sr = klv_load(ir, ir->f32, fs, j);
+        LLVMValueRef il = klv_load(ir, ir->i64, fi, i), ir_ = klv_load(ir, ir->i64, fi, j);
+        LLVMValueRef left = LLVMBuildAnd(
+            bl, LLVMBuildICmp(bl, LLVMIntSLT, i, mid, ""),
+            LLVMBuildOr(bl, LLVMBuildICmp(bl, LLVMIntSGE, j, hi, ""), LLVMBuildFCmp(bl, LLVMRealOGE, sl, sr, ""), ""),
+            "");
+        klv_store(ir, ir->f32, ds, lk.iv, LLVMBuildSelect(bl, left, sl, sr, ""));
+        klv_store(ir, ir->i64, di, lk.iv, LLVMBuildSelect(bl, left, il, ir_, ""));
+        LLVMBuildStore(bl, klv_add(ir, i, LLVMBuildZExt(bl, left, ir->i64, "")), pi);
+        LLVMBuildStore(bl, klv_add(ir, j, LLVMBuildZExt(bl, LLVMBuildNot(bl, left, ""), ir->i64, "")), pj);
+    }
+    klv_loop_end(ir, &lk);
+    klv_loop_end(ir, &lblk);
+    klv_loop_end(ir, &lp);
+}
+
+/* NonMaxSuppression as gir_nms computes it: per batch the boxes' corners
+ * into a table; per class the candidates (score above the threshold) in
+ * index order, sorted by score (emit_nms_sort), and each in turn kept
+ * unless a box kept before it overlaps it by more than the IoU threshold
+ * (nms_iou(candidate, kept), the tests stopping at the first such box),
+ * until max_output_boxes_per_class are kept.  The kept boxes and their
  * order are gir_nms's. */
 static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                     KlvPlan *plan)
@@ -292,130 +365,112 @@ static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     const GirType *bt = &g->vals[n->in[0]].type, *st = &g->vals[n->in[1]].type;
     LLVMBuilderRef bl = ir->b;
     int64_t B, C, N;
-    int center = gir_attr_int(n, "center_point_box", 0) != 0, carg, q;
-    float *corners;
-    unsigned char *mark;
-    LLVMValueRef boxes, scores, y, cor, mk, maxo, iou, sthr, total, nk, best, bestv, sc;
-    LLVMBasicBlockRef after;
-    KlvLoop lb, lc, li, lpick;
+    int center = gir_attr_int(n, "center_point_box", 0) != 0, carg, q, P = 0, k;
+    void *buf[6];
+    int64_t bytes[6];
+    LLVMValueRef boxes, scores, y, cor, ss, si, ts, ti, kept, maxo, iou, sthr, total, nc, nk, keep, sc;
+    LLVMValueRef fi;
+    LLVMBasicBlockRef after, inner;
+    KlvLoop lb, lc, li, lq, lt;
     if (n->nin < 2 || bt->rank != 3 || st->rank != 3 || bt->dims[2] != 4 || bt->dtype != GIR_DT_F32 ||
         st->dtype != GIR_DT_F32 || bt->dims[0] != st->dims[0] || bt->dims[1] != st->dims[2])
         return 0;
     B = bt->dims[0];
     C = st->dims[1];
     N = bt->dims[1];
-    corners = calloc((size_t)N * 4 + 1, sizeof *corners);
-    mark = calloc((size_t)N + 1, 1);
-    if (!corners || !mark) {
-        free(corners);
-        free(mark);
-        return -1;
-    }
-    klv_plan_extra(plan, corners, (N * 4 + 1) * (int64_t)sizeof *corners, KLV_SCRATCH, 1);
-    klv_plan_extra(plan, mark, N + 1, KLV_SCRATCH, 1);
+    while (((int64_t)1 << P) < N)
+        P++;
+    /* corners, candidates' scores and indices twice (the sort's two
+     * sides), the kept boxes' indices */
+    bytes[0] = (N * 4 + 1) * (int64_t)sizeof(float);
+    bytes[1] = bytes[3] = (N + 1) * (int64_t)sizeof(float);
+    bytes[2] = bytes[4] = bytes[5] = (N + 1) * (int64_t)sizeof(int64_t);
+    for (k = 0; k < 6; k++)
+        if (!(buf[k] = calloc((size_t)bytes[k], 1))) {
+            while (k-- > 0)
+                free(buf[k]);
+            return -1;
+        }
+    for (k = 0; k < 6; k++)
+        klv_plan_extra(plan, buf[k], bytes[k], KLV_SCRATCH, 1);
     if ((carg = plan_count(plan, n)) < 0)
         return -1;
     klv_kernel_begin(ir, name);
     total = LLVMBuildAlloca(bl, ir->i64, "total");
+    nc = LLVMBuildAlloca(bl, ir->i64, "nc");
     nk = LLVMBuildAlloca(bl, ir->i64, "nk");
-    best = LLVMBuildAlloca(bl, ir->i64, "best");
-    bestv = LLVMBuildAlloca(bl, ir->f32, "bestv");
+    keep = LLVMBuildAlloca(bl, ir->i1, "keep");
     LLVMBuildStore(bl, klv_i64(ir, 0), total);
     boxes = klv_arg(ir, 0);
     scores = klv_arg(ir, 1);
     y = klv_arg(ir, n->nin);
     cor = klv_arg(ir, n->nin + 1);
-    mk = klv_arg(ir, n->nin + 2);
+    ss = klv_arg(ir, n->nin + 2);
+    si = klv_arg(ir, n->nin + 3);
+    ts = klv_arg(ir, n->nin + 4);
+    ti = klv_arg(ir, n->nin + 5);
+    kept = klv_arg(ir, n->nin + 6);
+    fi = P % 2 ? ti : si;
     maxo = nms_param(ir, g, n, 2, ir->i64, klv_i64(ir, 0));
     maxo = LLVMBuildSelect(bl, LLVMBuildICmp(bl, LLVMIntSLT, maxo, klv_i64(ir, 0), ""), klv_i64(ir, 0), maxo, "");
     iou = nms_param(ir, g, n, 3, ir->f32, klv_f32c(ir, 0));
     sthr = nms_param(ir, g, n, 4, ir->f32, klv_f32c(ir, -INFINITY));
 
     lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, B));
-    /* the corners of batch b's boxes: [y1, x1, y2, x2] as nms_corners */
-    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
-    {
-        LLVMValueRef v[4], o[4], base = klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, N)), li.iv), klv_i64(ir, 4));
-        LLVMValueRef two = klv_f32c(ir, 2);
-        for (q = 0; q < 4; q++)
-            v[q] = klv_load(ir, ir->f32, boxes, klv_add(ir, base, klv_i64(ir, q)));
-        if (center) {
-            LLVMValueRef hh = LLVMBuildFDiv(bl, v[3], two, ""), hw = LLVMBuildFDiv(bl, v[2], two, "");
-            o[0] = LLVMBuildFSub(bl, v[1], hh, "");
-            o[2] = LLVMBuildFAdd(bl, v[1], hh, "");
-            o[1] = LLVMBuildFSub(bl, v[0], hw, "");
-            o[3] = LLVMBuildFAdd(bl, v[0], hw, "");
-        } else {
-            o[0] = fmin_c(ir, v[0], v[2]);
-            o[2] = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealOLT, v[0], v[2], ""), v[2], v[0], "");
-            o[1] = fmin_c(ir, v[1], v[3]);
-            o[3] = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealOLT, v[1], v[3], ""), v[3], v[1], "");
-        }
-        for (q = 0; q < 4; q++)
-            klv_store(ir, ir->f32, cor, klv_affine(ir, li.iv, 4, q), o[q]);
-    }
-    klv_loop_end(ir, &li);
-
+    emit_nms_corners(ir, boxes, lb.iv, N, center, cor);
     lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
     sc = klv_gep(ir, ir->f32, scores, klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C)), lc.iv), klv_i64(ir, N)));
+    /* the candidates, in index order (each stored, counted if it passes) */
+    LLVMBuildStore(bl, klv_i64(ir, 0), nc);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
-    klv_store(ir, ir->i8, mk, li.iv,
-              LLVMBuildZExt(bl, LLVMBuildFCmp(bl, LLVMRealOGT, klv_load(ir, ir->f32, sc, li.iv), sthr, ""), ir->i8, ""));
+    {
+        LLVMValueRef s = klv_load(ir, ir->f32, sc, li.iv), c = LLVMBuildLoad2(bl, ir->i64, nc, "");
+        klv_store(ir, ir->f32, ss, c, s);
+        klv_store(ir, ir->i64, si, c, li.iv);
+        LLVMBuildStore(bl, klv_add(ir, c, LLVMBuildZExt(bl, LLVMBuildFCmp(bl, LLVMRealOGT, s, sthr, ""), ir->i64, "")), nc);
+    }
     klv_loop_end(ir, &li);
+    emit_nms_sort(ir, LLVMBuildLoad2(bl, ir->i64, nc, ""), P, ss, si, ts, ti);
     LLVMBuildStore(bl, klv_i64(ir, 0), nk);
-    /* at most max_out picks; each pick leaves when no box is marked */
-    lpick = klv_loop_begin(ir, klv_i64(ir, 0), maxo);
-    LLVMBuildStore(bl, klv_i64(ir, -1), best);
-    LLVMBuildStore(bl, klv_f32c(ir, 0), bestv);
-    li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
+    lq = klv_loop_begin(ir, klv_i64(ir, 0), LLVMBuildLoad2(bl, ir->i64, nc, ""));
+    after = klv_if_begin(ir, LLVMBuildICmp(bl, LLVMIntSLT, LLVMBuildLoad2(bl, ir->i64, nk, ""), maxo, ""), "room");
     {
-        LLVMValueRef s = klv_load(ir, ir->f32, sc, li.iv), bi = LLVMBuildLoad2(bl, ir->i64, best, "");
-        LLVMValueRef take = LLVMBuildAnd(
-            bl, LLVMBuildICmp(bl, LLVMIntNE, klv_load(ir, ir->i8, mk, li.iv), LLVMConstInt(ir->i8, 0, 0), ""),
-            LLVMBuildOr(bl, LLVMBuildICmp(bl, LLVMIntSLT, bi, klv_i64(ir, 0), ""),
-                        LLVMBuildFCmp(bl, LLVMRealOGT, s, LLVMBuildLoad2(bl, ir->f32, bestv, ""), ""), ""),
-            "");
-        LLVMBuildStore(bl, LLVMBuildSelect(bl, take, li.iv, bi, ""), best);
-        LLVMBuildStore(bl, LLVMBuildSelect(bl, take, s, LLVMBuildLoad2(bl, ir->f32, bestv, ""), ""), bestv);
-    }
-    klv_loop_end(ir, &li);
-    {
-        LLVMValueRef bi = LLVMBuildLoad2(bl, ir->i64, best, ""), t, kc[4];
-        LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(ir->ctx, ir->fn, "found");
-        LLVMBuildCondBr(bl, LLVMBuildICmp(bl, LLVMIntSLT, bi, klv_i64(ir, 0), ""), lpick.exit, found);
-        LLVMPositionBuilderAtEnd(bl, found);
-        klv_store(ir, ir->i8, mk, bi, LLVMConstInt(ir->i8, 0, 0));
-        t = LLVMBuildLoad2(bl, ir->i64, total, "");
-        klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 0), lb.iv);
-        klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 1), lc.iv);
-        klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 2), bi);
-        LLVMBuildStore(bl, klv_add(ir, t, klv_i64(ir, 1)), total);
+        LLVMValueRef cand = klv_load(ir, ir->i64, fi, lq.iv), ci[4], t;
+        LLVMBasicBlockRef kept_bb;
         for (q = 0; q < 4; q++)
-            kc[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, bi, 4, q));
-        /* unmark the marked boxes it suppresses (gir_nms: nms_iou(candidate, kept) > iou) */
-        li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
-        after = klv_if_begin(ir,
-                             LLVMBuildICmp(bl, LLVMIntNE, klv_load(ir, ir->i8, mk, li.iv),
-                                           LLVMConstInt(ir->i8, 0, 0), ""),
-                             "then");
+            ci[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, cand, 4, q));
+        LLVMBuildStore(bl, LLVMConstInt(ir->i1, 1, 0), keep);
+        lt = klv_loop_begin(ir, klv_i64(ir, 0), LLVMBuildLoad2(bl, ir->i64, nk, ""));
+        inner = klv_if_begin(ir, LLVMBuildLoad2(bl, ir->i1, keep, ""), "test");
         {
-            LLVMValueRef ci[4];
+            LLVMValueRef kb = klv_load(ir, ir->i64, kept, lt.iv), kc[4];
             for (q = 0; q < 4; q++)
-                ci[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, li.iv, 4, q));
-            klv_store(ir, ir->i8, mk, li.iv,
-                      LLVMBuildZExt(bl, LLVMBuildNot(bl, LLVMBuildFCmp(bl, LLVMRealOGT, nms_iou_ir(ir, ci, kc), iou, ""), ""),
-                                    ir->i8, ""));
+                kc[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, kb, 4, q));
+            LLVMBuildStore(bl, LLVMBuildNot(bl, LLVMBuildFCmp(bl, LLVMRealOGT, nms_iou_ir(ir, ci, kc), iou, ""), ""), keep);
         }
-        klv_if_end(ir, after);
-        klv_loop_end(ir, &li);
+        klv_if_end(ir, inner);
+        klv_loop_end(ir, &lt);
+        kept_bb = klv_if_begin(ir, LLVMBuildLoad2(bl, ir->i1, keep, ""), "keep");
+        {
+            LLVMValueRef k0 = LLVMBuildLoad2(bl, ir->i64, nk, "");
+            klv_store(ir, ir->i64, kept, k0, cand);
+            LLVMBuildStore(bl, klv_add(ir, k0, klv_i64(ir, 1)), nk);
+            t = LLVMBuildLoad2(bl, ir->i64, total, "");
+            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 0), lb.iv);
+            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 1), lc.iv);
+            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 2), cand);
+            LLVMBuildStore(bl, klv_add(ir, t, klv_i64(ir, 1)), total);
+        }
+        klv_if_end(ir, kept_bb);
     }
-    klv_loop_end(ir, &lpick);
+    klv_if_end(ir, after);
+    klv_loop_end(ir, &lq);
     klv_loop_end(ir, &lc);
     klv_loop_end(ir, &lb);
     LLVMBuildStore(bl, LLVMBuildLoad2(bl, ir->i64, total, ""), klv_arg(ir, carg));
     klv_kernel_end(ir);
     plan->range = 1;
-    plan->work = B * C * N * 16;
+    plan->work = B * C * N * (P + 4);
     plan->threads = 1;
     return 1;
 }

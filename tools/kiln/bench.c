@@ -1,5 +1,5 @@
 /*
- * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN] [--warmup W]
+ * kiln bench MODEL [--target T | --compare T1,T2,...] [-i IN ...] [--warmup W]
  *                  [--iters N] [--rounds R] [--threads N] [--exact] [--calib-random N] [--json]
  *                  [--report PREFIX] [--ort DIR] [--compiled DIR]
  * Latency of whole-model runs per target: mean, p50, p90, p95, p99, std,
@@ -27,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "hls/hw.h"
+#include "image.h"
 #include "kiln.h"
 #include "llvm/llvm.h"
 #include "sim/sim.h"
@@ -35,6 +36,7 @@
 #define MAX_ITERS 100000     /* timed runs per target */
 #define DEFAULT_ORT "/opt/kiln-deps/node_modules/onnxruntime-node"
 #define MAX_SIM_FRAMES 64    /* frames of one fpga-sim run */
+#define MAX_INPUTS 64        /* -i tensors of one model */
 
 /* The figures of one target, as a child process reports them. */
 typedef struct {
@@ -51,7 +53,11 @@ typedef struct {
 /* What every target is run with. */
 typedef struct {
     const char *model;   /* model path */
-    const char *input;   /* input .npy, or NULL for a seeded random input */
+    const char *ins[MAX_INPUTS]; /* the -i files, one per model input in order */
+    int nin;             /* how many; 0: seeded random inputs */
+    GirTensor *in;       /* the inputs, read or made before the targets run */
+    int ninput;          /* the model's inputs */
+    char input_desc[512]; /* the inputs, as the reports name them */
     int warmup, iters;   /* untimed, then timed runs */
     int rounds;          /* times the target list is run in turn */
     int threads;         /* threads of cpu and onnxruntime */
@@ -60,7 +66,7 @@ typedef struct {
     int calib_random;    /* int8 of an fp32 model: calibration inputs */
     const char *ort_dir; /* onnxruntime-node folder */
     const char *compiled; /* fpga-sim: the kiln compile folder of the model */
-    char tmp_input[256]; /* .npy written for onnxruntime when input is NULL */
+    char tmp_dir[64];    /* onnxruntime's copies of the inputs (.npy), or "" */
 } BenchSetup;
 
 /* In a child: the timed runs' latencies, sent after the result. */
@@ -128,9 +134,9 @@ static void fail(BenchResult *r, const char *msg)
 static void bench_kiln(const BenchSetup *s, BenchResult *r)
 {
     GirError err;
-    GirGraph *g = kiln_load_model(s->model, !s->input, &err);
+    GirGraph *g = kiln_load_model(s->model, s->nin == 0, &err);
     GirArena *a = gir_arena_new(), *ra;
-    GirTensor in, *out;
+    GirTensor *out;
     KlvProgram *prog = NULL;
     double *t = calloc((size_t)s->iters + 1, sizeof *t);
     int i, cpu = strncmp(r->target, "cpu", 3) == 0, rc = 0;
@@ -139,26 +145,18 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
         fail(r, err.msg);
         goto out;
     }
+    if (s->nin && kiln_shapes_from_tensors(g, "bench", NULL, s->in) != KILN_OK) {
+        fail(r, "the inputs do not fit the model (see above)");
+        goto out;
+    }
     if (strcmp(r->target, "int8") == 0 &&
         kiln_int8_model(s->model, &g, s->calib_random) != KILN_OK) {
         fail(r, "int8 quantization failed (see above)");
         goto out;
     }
-    if (g->ninput != 1) {
-        fail(r, "bench runs models with one input");
+    if (g->ninput != s->ninput) {
+        fail(r, "the model's inputs changed after they were read");
         goto out;
-    }
-    if (s->input) {
-        if (fe_read_tensor(s->input, a, &in, &err) < 0) {
-            fail(r, err.msg);
-            goto out;
-        }
-    } else {
-        if (!gir_type_is_static(&g->vals[g->inputs[0]].type)) {
-            fail(r, "the model's input has no static shape; give one with -i");
-            goto out;
-        }
-        kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &in);
     }
     if (cpu && kiln_cpu_compile_tuned(g, s->threads, fma,
                                       strcmp(r->target, "cpu-untuned") == 0 ? NULL : s->records,
@@ -170,7 +168,7 @@ static void bench_kiln(const BenchSetup *s, BenchResult *r)
     for (i = 0; i < s->warmup + s->iters && rc == 0; i++) {
         double t0 = now_ms();
         ra = gir_arena_new();
-        rc = cpu ? klv_run(prog, &in, out, ra, &err) : gir_run(g, &in, out, ra, &err);
+        rc = cpu ? klv_run(prog, s->in, out, ra, &err) : gir_run(g, s->in, out, ra, &err);
         gir_arena_free(ra);
         if (i >= s->warmup)
             t[i - s->warmup] = now_ms() - t0;
@@ -261,7 +259,7 @@ out:
 static const char ort_script[] =
     "'use strict';\n"
     "const fs = require('fs');\n"
-    "const [ortDir, model, input, threads, warmup, iters] = process.argv.slice(2);\n"
+    "const [ortDir, model, threads, warmup, iters, ...inputs] = process.argv.slice(2);\n"
     "const ort = require(ortDir);\n"
     "function readNpy(file) {\n"
     "  const buf = fs.readFileSync(file);\n"
@@ -269,18 +267,26 @@ static const char ort_script[] =
     "  const hlen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);\n"
     "  const hs = major === 1 ? 10 : 12;\n"
     "  const h = buf.toString('latin1', hs, hs + hlen);\n"
-    "  if (!/'descr':\\s*'<f4'/.test(h)) throw new Error(file + ': not float32');\n"
+    "  const kinds = { '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array],\n"
+    "    '<i8': ['int64', BigInt64Array], '<i4': ['int32', Int32Array], '|i1': ['int8', Int8Array],\n"
+    "    '|u1': ['uint8', Uint8Array], '|b1': ['bool', Uint8Array] };\n"
+    "  const d = /'descr':\\s*'([^']*)'/.exec(h);\n"
+    "  const kind = d && kinds[d[1]];\n"
+    "  if (!kind) throw new Error(file + ': element type ' + (d ? d[1] : '?') + ' not supported here');\n"
     "  const dims = /'shape':\\s*\\(([^)]*)\\)/.exec(h)[1].split(',').map(s => s.trim())\n"
     "    .filter(s => s.length).map(Number);\n"
     "  const bytes = buf.subarray(hs + hlen);\n"
     "  const c = new Uint8Array(bytes.length); c.set(bytes);\n"
-    "  return new ort.Tensor('float32', new Float32Array(c.buffer), dims);\n"
+    "  return new ort.Tensor(kind[0], new kind[1](c.buffer), dims);\n"
     "}\n"
     "(async () => {\n"
     "  const opt = { intraOpNumThreads: Number(threads), interOpNumThreads: 1,\n"
     "                executionMode: 'sequential', graphOptimizationLevel: 'all' };\n"
     "  const s = await ort.InferenceSession.create(model, opt);\n"
-    "  const feeds = {}; feeds[s.inputNames[0]] = readNpy(input);\n"
+    "  if (inputs.length !== s.inputNames.length)\n"
+    "    throw new Error(model + ' has ' + s.inputNames.length + ' inputs, ' + inputs.length + ' given');\n"
+    "  const feeds = {};\n"
+    "  s.inputNames.forEach((n, k) => { feeds[n] = readNpy(inputs[k]); });\n"
     "  const t = [];\n"
     "  for (let i = 0; i < Number(warmup) + Number(iters); i++) {\n"
     "    const t0 = process.hrtime.bigint();\n"
@@ -295,6 +301,8 @@ static const char ort_script[] =
 static void bench_ort(const BenchSetup *s, BenchResult *r)
 {
     char script[] = "/tmp/kiln-bench-ort-XXXXXX", num[3][32], buf[65536];
+    char files[MAX_INPUTS][96];
+    const char *argv[MAX_INPUTS + 8];
     int fd = mkstemp(script), pfd[2], st = 0;
     size_t len = 0;
     ssize_t k;
@@ -316,10 +324,21 @@ static void bench_ort(const BenchSetup *s, BenchResult *r)
         return;
     }
     if (pid == 0) {
+        int na = 0;
+        argv[na++] = "node";
+        argv[na++] = script;
+        argv[na++] = s->ort_dir;
+        argv[na++] = s->model;
+        for (i = 0; i < 3; i++)
+            argv[na++] = num[i];
+        for (i = 0; i < s->ninput; i++) {
+            snprintf(files[i], sizeof files[i], "%s/in%d.npy", s->tmp_dir, i);
+            argv[na++] = files[i];
+        }
+        argv[na] = NULL;
         dup2(pfd[1], 1);
         close(pfd[0]);
-        execlp("node", "node", script, s->ort_dir, s->model, s->input ? s->input : s->tmp_input,
-               num[0], num[1], num[2], (char *)NULL);
+        execvp("node", (char *const *)argv);
         fprintf(stderr, "kiln: bench: cannot run node: %s\n", strerror(errno));
         _exit(127);
     }
@@ -473,7 +492,7 @@ static cJSON *to_json(const BenchSetup *s, const BenchResult *r, int n)
     const BenchResult *ort = find(r, n, "onnxruntime");
     int i;
     cJSON_AddStringToObject(root, "model", s->model);
-    cJSON_AddStringToObject(root, "input", s->input ? s->input : "random (seed 1)");
+    cJSON_AddStringToObject(root, "input", s->input_desc);
     cJSON_AddNumberToObject(root, "warmup", s->warmup);
     cJSON_AddNumberToObject(root, "iters", s->iters);
     cJSON_AddNumberToObject(root, "rounds", s->rounds);
@@ -514,7 +533,7 @@ static void print_table(FILE *f, const BenchSetup *s, const BenchResult *r, int 
                    "%d round%s of the targets in turn; latencies in ms, fastest first.\n\n"
                    "| target | mean | p50 | p90 | p95 | p99 | std | min | max | frames/s | peak MiB | x fastest | speed vs onnxruntime |\n"
                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-                s->model, s->input ? s->input : "random (seed 1)", s->warmup, s->iters, s->threads,
+                s->model, s->input_desc, s->warmup, s->iters, s->threads,
                 s->rounds, s->rounds == 1 ? "" : "s");
     else
         fprintf(f, "model %s, %d warm-up + %d timed runs x %d round%s, %d threads (latency in ms)\n"
@@ -644,6 +663,77 @@ static int write_chart(const BenchSetup *s, const BenchResult *r, int n, const c
     return KILN_OK;
 }
 
+/* The model's inputs, once for every target: the -i files (tensors, or
+ * images by the preprocessing flags), one per input in order, or seeded
+ * uniform [0, 1) tensors for float inputs of static shape (input k seed
+ * k + 1).  Data in a; s->input_desc names them for the reports. */
+static int prepare_inputs(BenchSetup *s, GirArena *a)
+{
+    GirError err;
+    GirGraph *g = kiln_load_model(s->model, s->nin == 0, &err);
+    size_t len = 0;
+    int i, rc = KILN_OK;
+    if (!g)
+        return kiln_report(&err);
+    s->ninput = g->ninput;
+    s->in = gir_arena_alloc(a, sizeof *s->in * (size_t)(g->ninput + 1));
+    if (s->nin && s->nin != g->ninput) {
+        rc = kiln_user_error("bench: %s has %d input%s, %d given with -i", s->model, g->ninput,
+                             g->ninput == 1 ? "" : "s", s->nin);
+    } else if (s->nin) {
+        rc = kiln_read_inputs(g, "bench", s->ins, a, s->in);
+        for (i = 0; i < s->nin && len < sizeof s->input_desc; i++)
+            len += (size_t)snprintf(s->input_desc + len, sizeof s->input_desc - len, "%s%s",
+                                    i ? ", " : "", s->ins[i]);
+    } else {
+        for (i = 0; i < g->ninput && rc == KILN_OK; i++) {
+            const GirValue *v = &g->vals[g->inputs[i]];
+            if (!gir_type_is_static(&v->type) || v->type.dtype != GIR_DT_F32)
+                rc = kiln_user_error("bench: %s: input '%s' is not float of a static shape; "
+                                     "give the inputs with -i", s->model, v->name);
+            else
+                kiln_random_input(&v->type, 1u + (uint64_t)i, a, &s->in[i]);
+        }
+        snprintf(s->input_desc, sizeof s->input_desc, "random (seed 1%s)",
+                 g->ninput > 1 ? " and on, one per input" : "");
+    }
+    gir_graph_free(g);
+    return rc;
+}
+
+/* onnxruntime's copies of the inputs: s->tmp_dir/inK.npy. */
+static int write_ort_inputs(BenchSetup *s)
+{
+    GirError err;
+    char path[128];
+    int i;
+    snprintf(s->tmp_dir, sizeof s->tmp_dir, "/tmp/kiln-bench-XXXXXX");
+    if (!mkdtemp(s->tmp_dir)) {
+        s->tmp_dir[0] = 0;
+        return kiln_user_error("bench: cannot make a folder in /tmp: %s", strerror(errno));
+    }
+    for (i = 0; i < s->ninput; i++) {
+        snprintf(path, sizeof path, "%s/in%d.npy", s->tmp_dir, i);
+        if (fe_write_tensor(path, &s->in[i], &err) < 0)
+            return kiln_report(&err);
+    }
+    return KILN_OK;
+}
+
+static void remove_ort_inputs(BenchSetup *s)
+{
+    char path[128];
+    int i;
+    if (!s->tmp_dir[0])
+        return;
+    for (i = 0; i < s->ninput; i++) {
+        snprintf(path, sizeof path, "%s/in%d.npy", s->tmp_dir, i);
+        unlink(path);
+    }
+    rmdir(s->tmp_dir);
+    s->tmp_dir[0] = 0;
+}
+
 static void bench_usage(FILE *f)
 {
     fprintf(f,
@@ -657,7 +747,8 @@ static void bench_usage(FILE *f)
             "  --compare LIST    several targets side by side, onnxruntime among them if wanted;\n"
             "                    fastest first, with ratios; writes PREFIX.md, PREFIX.json\n"
             "                    and PREFIX.svg (latency distributions, gnuplot)\n"
-            "  -i IN             input tensor (.npy); default a seeded random one\n"
+            "  -i IN             input tensor (.npy, .pb) or image (.jpg, .png), one -i per\n"
+            "                    model input in order; default seeded random float inputs\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --iters N         timed runs (default 10)\n"
             "  --rounds R        run the targets in turn R times, timings merged (default 1)\n"
@@ -671,6 +762,7 @@ static void bench_usage(FILE *f)
             "  --compiled DIR    fpga-sim: the folder kiln compile wrote for MODEL\n"
             "  --json            print the figures as JSON\n");
     kiln_shape_usage(f);
+    kiln_preproc_usage(f);
 }
 
 static int is_target(const char *t)
@@ -704,6 +796,7 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
     BenchResult res[MAX_TARGETS];
     const char *targets[MAX_TARGETS], *compare = NULL, *target = NULL, *report = "kiln-bench";
     char list[256];
+    GirArena *arena = NULL;
     int ntarget = 0, json = 0, i, rc = KILN_OK, failed = 0;
     memset(&s, 0, sizeof s);
     s.warmup = 2;
@@ -754,7 +847,11 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
             else if (strcmp(a, "--compare") == 0)
                 compare = argv[++i];
             else if (strcmp(a, "-i") == 0)
-                s.input = argv[++i];
+            {
+                if (s.nin == MAX_INPUTS)
+                    return kiln_user_error("bench: more than %d inputs", MAX_INPUTS);
+                s.ins[s.nin++] = argv[++i];
+            }
             else if (strcmp(a, "--report") == 0)
                 report = argv[++i];
             else if (strcmp(a, "--compiled") == 0)
@@ -801,35 +898,16 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
                                        MAX_SIM_FRAMES, s.iters);
     if (access(s.model, R_OK) != 0)
         return kiln_user_error("bench: cannot read %s: %s", s.model, strerror(errno));
+    arena = gir_arena_new();
+    if ((rc = prepare_inputs(&s, arena)) != KILN_OK)
+        goto out;
     for (i = 0; i < ntarget; i++)
-        if (strcmp(targets[i], "onnxruntime") == 0 && !s.input) {
-            /* onnxruntime reads the same seeded input from a file */
-            GirError err;
-            GirGraph *g = kiln_load_model(s.model, 1, &err);
-            GirArena *a;
-            GirTensor t;
-            if (!g)
-                return kiln_report(&err);
-            if (g->ninput != 1 || !gir_type_is_static(&g->vals[g->inputs[0]].type)) {
-                gir_graph_free(g);
-                return kiln_user_error("bench: onnxruntime needs -i for this model's input");
-            }
-            a = gir_arena_new();
-            kiln_random_input(&g->vals[g->inputs[0]].type, 1, a, &t);
-            snprintf(s.tmp_input, sizeof s.tmp_input, "/tmp/kiln-bench-in-%d.npy", (int)getpid());
-            rc = fe_write_tensor(s.tmp_input, &t, &err) < 0 ? kiln_report(&err) : KILN_OK;
-            gir_arena_free(a);
-            gir_graph_free(g);
-            if (rc != KILN_OK)
-                return rc;
-            break;
-        }
+        if (strcmp(targets[i], "onnxruntime") == 0 && (rc = write_ort_inputs(&s)) != KILN_OK)
+            goto out;
     if ((rc = run_rounds(&s, targets, ntarget, res)) != KILN_OK)
-        return rc;
+        goto out;
     for (i = 0; i < ntarget; i++)
         failed |= !res[i].ok;
-    if (s.tmp_input[0])
-        unlink(s.tmp_input);
     qsort(res, (size_t)ntarget, sizeof res[0], by_mean);
     if (json) {
         cJSON *root = to_json(&s, res, ntarget);
@@ -844,14 +922,18 @@ static int bench_cmd(int argc, char **argv, KlvRecords **recs)
                     (rc = write_chart(&s, res, ntarget, report)) != KILN_OK)) {
         for (i = 0; i < ntarget; i++)
             free(res[i].t);
-        return rc;
+        goto out;
     }
     for (i = 0; i < ntarget; i++)
         free(res[i].t);
     for (i = 0; i < ntarget; i++)
         if (!res[i].ok)
             kiln_user_error("bench: %s: %s", res[i].target, res[i].err);
-    return failed ? KILN_FAILED : KILN_OK;
+    rc = failed ? KILN_FAILED : KILN_OK;
+out:
+    remove_ort_inputs(&s);
+    gir_arena_free(arena);
+    return rc;
 }
 
 int kiln_cmd_bench(int argc, char **argv)

@@ -136,6 +136,14 @@ const char *kiln_method_name(GirCalibMethod m);
 #define KILN_CALIB_RANDOM 8 /* calibration inputs when no --calib or --calib-random is given */
 /* A seeded uniform [0, 1) f32 tensor of static type t, data in a. */
 void kiln_random_input(const GirType *t, uint64_t seed, GirArena *a, GirTensor *out);
+/* The -i files ins[0 .. g->ninput) of subcommand cmd (kiln run): tensors,
+ * whose dims make dynamic inputs static, then images at the inputs' shapes. */
+int kiln_read_inputs(GirGraph *g, const char *cmd, const char *const *ins, GirArena *a,
+                     GirTensor *in_t);
+/* g's dynamic inputs take the dims of in_t (ins[i] an image: left out;
+ * ins NULL: every tensor counts). */
+int kiln_shapes_from_tensors(GirGraph *g, const char *cmd, const char *const *ins,
+                             const GirTensor *in_t);
 int kiln_cmd_export(int argc, char **argv);
 int kiln_cmd_compile(int argc, char **argv);
 int kiln_cmd_simulate(int argc, char **argv);

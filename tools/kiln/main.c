@@ -25,7 +25,7 @@ static const KilnCommand commands[] = {
     {"simulate", kiln_cmd_simulate, "Verilator run of a compiled folder: bit-exact check, cycles vs plan", 0},
     {"export", kiln_cmd_export, "write a (quantized) model as QDQ ONNX for onnxruntime", KILN_TAKES_SHAPES},
     {"lower", kiln_cmd_lower, "compile a model into an x86-64 or aarch64 object file and a C header", KILN_TAKES_SHAPES},
-    {"bench", kiln_cmd_bench, "latency and throughput of a model per target; --compare side by side with onnxruntime", KILN_TAKES_SHAPES},
+    {"bench", kiln_cmd_bench, "latency and throughput of a model per target; --compare side by side with onnxruntime", KILN_TAKES_SHAPES | KILN_TAKES_IMAGES},
     {"tune", kiln_cmd_tune, "search the CPU kernel schedules (XGBoost cost model); measurements kept as records", KILN_TAKES_SHAPES},
 };
 

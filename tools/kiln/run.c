@@ -47,10 +47,12 @@ static void run_usage(FILE *f)
     kiln_preproc_usage(f);
 }
 
-/* Inputs still dynamic take the dims of the tensor files given for them
- * (images cannot say: they need --input-shape); then the shapes are made
- * static as --input-shape makes them. */
-static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTensor *in_t)
+/* Inputs still dynamic take the dims of the tensors given for them (of
+ * ins[i]'s files, images left out: they cannot say and need --input-shape;
+ * every in_t[i] when ins is NULL); then the shapes are made static as
+ * --input-shape makes them.  cmd names the subcommand in the error. */
+int kiln_shapes_from_tensors(GirGraph *g, const char *cmd, const char *const *ins,
+                             const GirTensor *in_t)
 {
     FeInputShape *s = calloc((size_t)g->ninput + 1, sizeof *s);
     GirError err;
@@ -59,7 +61,7 @@ static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTen
         gir_die("out of memory");
     for (i = 0; i < g->ninput; i++) {
         const GirValue *v = &g->vals[g->inputs[i]];
-        if (gir_type_is_static(&v->type) || kiln_is_image(ins[i]) || in_t[i].type.rank < 0)
+        if (gir_type_is_static(&v->type) || (ins && kiln_is_image(ins[i])) || in_t[i].type.rank < 0)
             continue;
         snprintf(s[n].name, sizeof s[n].name, "%s", v->name);
         s[n].rank = in_t[i].type.rank;
@@ -67,22 +69,24 @@ static int shapes_from_tensors(GirGraph *g, const char *const *ins, const GirTen
         n++;
     }
     if (n > 0 && fe_static_shapes(g, s, n, &err) < 0)
-        rc = kiln_user_error("run: the model's dynamic inputs take the dims of the -i tensors: %s",
-                             err.msg);
+        rc = kiln_user_error("%s: the model's dynamic inputs take the dims of the -i tensors: %s",
+                             cmd, err.msg);
     free(s);
     return rc;
 }
 
-/* Read the -i files: tensors first (they may set dynamic inputs' dims),
- * then images at the model's (now static) input shapes. */
-static int read_inputs(GirGraph *g, const char *const *ins, GirArena *a, GirTensor *in_t)
+/* Read the -i files ins[0 .. g->ninput): tensors first (they may set
+ * dynamic inputs' dims), then images at the model's (now static) input
+ * shapes.  cmd names the subcommand in the errors. */
+int kiln_read_inputs(GirGraph *g, const char *cmd, const char *const *ins, GirArena *a,
+                     GirTensor *in_t)
 {
     GirError err;
     int i, rc;
     for (i = 0; i < g->ninput; i++)
         if (!kiln_is_image(ins[i]) && fe_read_tensor(ins[i], a, &in_t[i], &err) < 0)
             return kiln_report(&err);
-    if ((rc = shapes_from_tensors(g, ins, in_t)) != KILN_OK)
+    if ((rc = kiln_shapes_from_tensors(g, cmd, ins, in_t)) != KILN_OK)
         return rc;
     for (i = 0; i < g->ninput; i++)
         if (kiln_is_image(ins[i]) &&
@@ -374,7 +378,7 @@ int kiln_cmd_run(int argc, char **argv)
                              nin == 1 ? "" : "s");
         goto out;
     }
-    if ((rc = read_inputs(g, ins, arena, in_t)) != KILN_OK)
+    if ((rc = kiln_read_inputs(g, "run", ins, arena, in_t)) != KILN_OK)
         goto out;
     for (i = 0; i < ndump; i++)
         if (fe_write_tensor(dumps[i], &in_t[i], &err) < 0) {
