@@ -95,7 +95,7 @@ add_test(NAME llvm_seq_dyn_backend
 # NonMaxSuppression of boxes that are not [batch, boxes, 4]: the
 # interpreter's error, exit 2.
 add_test(NAME llvm_select_nms_rank_bad COMMAND ${EXPECT} 2
-  "kiln: node 'k': NonMaxSuppression: boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]"
+  "kiln: ${LLVMT}/cases/nms-rank-bad.gir: node 'k': NonMaxSuppression: boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]"
   -- $<TARGET_FILE:kiln> run ${LLVMT}/cases/nms-rank-bad.gir -i ${LLVMT}/cases/nms-rank-bad-b.npy
     -i ${LLVMT}/cases/nms-rank-bad-s.npy --target cpu)
 

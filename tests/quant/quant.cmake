@@ -39,7 +39,7 @@ add_test(NAME quant_run_not_quantized_bad
 # A NaN among a conv's weights (a corrupt weights file) gets one line naming
 # the node, the tensor and the element, not int8 weights of no meaning.
 add_test(NAME quant_nonfinite_weights_bad
-  COMMAND ${QEXPECT} 2 "kiln: node 'conv0': w holds NaN at element 2; int8 quantization needs finite weights"
+  COMMAND ${QEXPECT} 2 "kiln: ${CMAKE_CURRENT_LIST_DIR}/nonfinite_weights_bad.gir: node 'conv0': w holds NaN at element 2; int8 quantization needs finite weights"
     -- ${QKILN} quantize ${CMAKE_CURRENT_LIST_DIR}/nonfinite_weights_bad.gir --calib-random 1
        -o ${QWORK}/nonfinite.gir)
 # A calibration tensor holding an infinity: one line naming the file and the
@@ -68,7 +68,7 @@ add_test(NAME quant_bias_correct
 add_test(NAME quant_lut_hswish
   COMMAND ${QUANT}/lut.sh ${QKILN} ${QMODELS}/hswish.onnx ${QMODELS}/hswish-input.npy ${QWORK}/lut)
 add_test(NAME quant_lut_table_bad
-  COMMAND ${QEXPECT} 2 "kiln: node 'y': LutI8: attribute lut has 3 entries; expected 256"
+  COMMAND ${QEXPECT} 2 "kiln: ${QUANT}/lut_table_bad.gir: node 'y': LutI8: attribute lut has 3 entries; expected 256"
     -- ${QKILN} ir ${QUANT}/lut_table_bad.gir)
 # The thresholds around LutI8 tables: a table's input clipped to where its
 # function changes, a HardSwish result read by a conv at its least-MSE

@@ -40,8 +40,16 @@ int kiln_user_error(const char *fmt, ...)
     return KILN_BAD_INPUT;
 }
 
+/* The model file the command loaded last (kiln_load_model). */
+static const char *model_path;
+
+/* An error whose place is a node of the model and no file (the text form
+ * of the IR keeps no file for nodes without a loc, and the interpreters'
+ * run-time checks name the node) gets the model's file in front. */
 int kiln_report(const GirError *e)
 {
+    if (model_path && strncmp(e->msg, "node '", 6) == 0)
+        return kiln_user_error("%s: %s", model_path, e->msg);
     return kiln_user_error("%s", e->msg);
 }
 
@@ -67,6 +75,7 @@ void kiln_shape_usage(FILE *f)
 
 GirGraph *kiln_load_model(const char *path, int static_shapes, GirError *e)
 {
+    model_path = path;
     return fe_load_model_shaped(path, shapes, nshapes, static_shapes, e);
 }
 

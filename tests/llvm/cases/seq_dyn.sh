@@ -21,5 +21,5 @@ rc=0
 $KILN run $g $(ins dl-zero) --target cpu $(outs bad) > /dev/null 2> $TMP/bad.err || rc=$?
 cat $TMP/bad.err
 test $rc = 2
-test "$(tail -n 1 $TMP/bad.err)" = "kiln: node 'r0': Range: delta must be nonzero and all inputs finite"
+test "$(tail -n 1 $TMP/bad.err)" = "kiln: $g: node 'r0': Range: delta must be nonzero and all inputs finite"
 test "$(wc -l < $TMP/bad.err)" = 2
