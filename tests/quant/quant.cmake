@@ -97,6 +97,16 @@ add_test(NAME quant_round_bad
 add_test(NAME quant_sensitivity_all_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --method all --sensitivity)
+# --fp32 FROM..TO: the nodes from FROM to TO in graph order stay fp32, as
+# if each were named; a range backwards or naming no node is refused.
+add_test(NAME quant_fp32_range
+  COMMAND ${QUANT}/fp32_range.sh ${QKILN} ${QMODELS} ${QWORK}/fp32_range)
+add_test(NAME quant_fp32_range_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32: range 'conv6..dw2': 'dw2' (node 1) comes before 'conv6' (node 5) in the graph"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --calib-random 1 --calib-backend ref --fp32 conv6..dw2)
+add_test(NAME quant_fp32_range_name_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32: no node named 'nosuch' (range 'dw2..nosuch')"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --calib-random 1 --calib-backend ref --fp32 dw2..nosuch)
 add_test(NAME quant_fp32_auto_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32 auto:N wants a count N from 1 to 10000, not 'auto:0'"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --fp32 auto:0)

@@ -53,6 +53,7 @@ void kiln_quant_usage(FILE *f)
             "                     where its readers take it for free; floor also a table with a\n"
             "                     small negative floor (HardSwish)\n"
             "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision);\n"
+            "                     FROM..TO the nodes from FROM to TO in graph order;\n"
             "                     auto:N the N convs and matmuls whose keeping raises the output\n"
             "                     cosine most on the first calibration input (see --sensitivity)\n"
             "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
@@ -365,20 +366,54 @@ int kiln_quant_flags(const KilnQuantOpts *o)
            (o->round_learned > 1 ? KILN_Q_CHECKED_ROUND : 0);
 }
 
+/* The index of g's node named p[0..len-1], or -1. */
+static int node_named(const GirGraph *g, const char *p, size_t len)
+{
+    int i;
+    for (i = 0; i < g->nnode; i++)
+        if (strlen(g->nodes[i].name) == len && strncmp(g->nodes[i].name, p, len) == 0)
+            return i;
+    return -1;
+}
+
 /* keep[i] = 1 for each node of g named in the comma-separated list (NULL:
- * none); a name that is no node of g is an error. */
+ * none); an entry FROM..TO (no node of that name) names the nodes from FROM
+ * to TO in g's order, both included.  A name that is no node of g, or a
+ * range whose TO comes before its FROM, is an error. */
 static int fp32_list(const GirGraph *g, const char *list, unsigned char *keep)
 {
     const char *p = list;
     while (p && *p) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        int i, found = 0;
+        const char *dots = NULL;
+        int i, found = 0, a, b;
         for (i = 0; i < g->nnode; i++)
             if (strlen(g->nodes[i].name) == len && strncmp(g->nodes[i].name, p, len) == 0) {
                 keep[i] = 1;
                 found = 1;
             }
+        for (i = 0; !found && i + 1 < (int)len; i++)
+            if (p[i] == '.' && p[i + 1] == '.') {
+                dots = p + i;
+                break;
+            }
+        if (!found && dots) {
+            size_t la = (size_t)(dots - p), lb = len - la - 2;
+            if ((a = node_named(g, p, la)) < 0)
+                return kiln_user_error("quantize: --fp32: no node named '%.*s' (range '%.*s')",
+                                       (int)la, p, (int)len, p);
+            if ((b = node_named(g, dots + 2, lb)) < 0)
+                return kiln_user_error("quantize: --fp32: no node named '%.*s' (range '%.*s')",
+                                       (int)lb, dots + 2, (int)len, p);
+            if (b < a)
+                return kiln_user_error("quantize: --fp32: range '%.*s': '%.*s' (node %d) comes "
+                                       "before '%.*s' (node %d) in the graph",
+                                       (int)len, p, (int)lb, dots + 2, b, (int)la, p, a);
+            for (i = a; i <= b; i++)
+                keep[i] = 1;
+            found = 1;
+        }
         if (!found)
             return kiln_user_error("quantize: --fp32: no node named '%.*s'", (int)len, p);
         p = end ? end + 1 : NULL;
