@@ -97,6 +97,13 @@ add_test(NAME quant_round_bad
 add_test(NAME quant_sensitivity_all_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --method all --sensitivity)
+# --channel-scales auto:R: the ratio grades which values go per channel
+# (auto:0.01 as off, auto:0.25 as auto); a ratio out of (0, 1] is refused.
+add_test(NAME quant_channel_scales_ratio
+  COMMAND ${QUANT}/chscale_ratio.sh ${QKILN} ${QWORK}/chscale_ratio)
+add_test(NAME quant_channel_scales_ratio_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --channel-scales auto:R wants a ratio R above 0 and at most 1, not 'auto:1.5'"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --channel-scales auto:1.5)
 # --fp32 FROM..TO: the nodes from FROM to TO in graph order stay fp32, as
 # if each were named; a range backwards or naming no node is refused.
 add_test(NAME quant_fp32_range
