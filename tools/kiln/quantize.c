@@ -556,8 +556,8 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     if (rc == KILN_OK)
         rc = fp32_nodes_of(g, c, o, fa, &fp32);
     if (rc == KILN_OK)
-        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->cs_ratio, fp32, in, nin,
-                                q, &notes);
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->cs_ratio,
+                                fp32, in, nin, q, &notes);
     gir_calib_free(c);
     gir_arena_free(a);
     gir_arena_free(fa);
@@ -757,7 +757,8 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
     *n = 0;
     if (gir_run(g, in, ref, a, &err) < 0)
         return kiln_report(&err);
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, base, NULL, 0, &q, &qn);
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, base, NULL, 0, &q,
+                            &qn);
     if (rc != KILN_OK)
         return rc;
     for (i = 0; i < g->nnode; i++)
@@ -770,7 +771,8 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
         if (!cand[i])
             continue;
         list = base ? gir_arena_printf(a, "%s,%s", base, g->nodes[i].name) : g->nodes[i].name;
-        rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, list, NULL, 0, &q, &qn);
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, list, NULL, 0,
+                                &q, &qn);
         if (rc != KILN_OK)
             break;
         (*rows)[*n].node = g->nodes[i].name;
