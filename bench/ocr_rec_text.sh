@@ -11,7 +11,8 @@
 #   distance over the reference's length, summed over lines), the mean CTC
 #   confidence, and the output cosine / SQNR against fp32 on the first line
 #   (kiln quantize --report).
-#   bench/ocr_rec_text.sh [KILN] [KILN_DEPS]   (METHODS="minmax kl" for fewer)
+#   bench/ocr_rec_text.sh [KILN] [KILN_DEPS]   (METHODS="minmax kl" for fewer;
+#   CS="off auto:0.5" for other --channel-scales values)
 set -euo pipefail
 kiln=${1:-build/tools/kiln/kiln}
 deps=${2:-/opt/kiln-deps}
@@ -69,7 +70,7 @@ echo "| model | set | lines exact | CER | mean confidence | output cosine / SQNR
 echo "| --- | --- | ---: | ---: | ---: | --- |"
 for set in eval small; do echo "| fp32 | $set | $(score "$rec" "" $set) | |"; done
 for meth in ${METHODS:-minmax percentile kl mse}; do
-  for cs in off auto; do
+  for cs in ${CS:-off auto}; do
     q=$out/rec-$meth-$cs.gir
     "$kiln" quantize "$rec" --input-shape 1,3,48,320 "${pp[@]}" --calib "$out/calib" --method "$meth" \
         --channel-scales "$cs" --report -i "$out/eval/l0.png" -o "$q" > "$out/q-$meth-$cs.txt" 2> "$out/err" \

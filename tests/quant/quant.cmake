@@ -97,6 +97,23 @@ add_test(NAME quant_round_bad
 add_test(NAME quant_sensitivity_all_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --sensitivity takes one method, not --method all"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --method all --sensitivity)
+# --channel-scales auto:R: the ratio grades which values go per channel
+# (auto:0.01 as off, auto:0.25 as auto); a ratio out of (0, 1] is refused.
+add_test(NAME quant_channel_scales_ratio
+  COMMAND ${QUANT}/chscale_ratio.sh ${QKILN} ${QWORK}/chscale_ratio)
+add_test(NAME quant_channel_scales_ratio_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --channel-scales auto:R wants a ratio R above 0 and at most 1, not 'auto:1.5'"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --channel-scales auto:1.5)
+# --fp32 FROM..TO: the nodes from FROM to TO in graph order stay fp32, as
+# if each were named; a range backwards or naming no node is refused.
+add_test(NAME quant_fp32_range
+  COMMAND ${QUANT}/fp32_range.sh ${QKILN} ${QMODELS} ${QWORK}/fp32_range)
+add_test(NAME quant_fp32_range_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32: range 'conv6..dw2': 'dw2' (node 1) comes before 'conv6' (node 5) in the graph"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --calib-random 1 --calib-backend ref --fp32 conv6..dw2)
+add_test(NAME quant_fp32_range_name_bad
+  COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32: no node named 'nosuch' (range 'dw2..nosuch')"
+    -- ${QKILN} quantize ${QMODELS}/resdw.onnx --calib-random 1 --calib-backend ref --fp32 dw2..nosuch)
 add_test(NAME quant_fp32_auto_bad
   COMMAND ${QEXPECT} 2 "kiln: quantize: --fp32 auto:N wants a count N from 1 to 10000, not 'auto:0'"
     -- ${QKILN} quantize ${QMODELS}/resdw.onnx --fp32 auto:0)

@@ -81,7 +81,8 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
  * KILN_Q_BIAS_CORRECT corrects the biases (gir_quantize_bc). */
 #define KILN_Q_PER_TENSOR_OUTPUTS 1
 #define KILN_Q_BIAS_CORRECT 2
-#define KILN_Q_CHANNEL_SCALES 4 /* per-channel activation scales (gir_quantize_cs) */
+#define KILN_Q_CHANNEL_SCALES 4 /* per-channel activation scales (gir_quantize_cs); a value
+                                 * qualifies below cs_ratio (0: KILN_CS_RATIO) */
 #define KILN_Q_UNSIGNED 8       /* --unsigned auto: 0..255 where a value cannot be negative */
 #define KILN_Q_FLOOR 16         /* --unsigned floor: tables with a small negative floor too */
 #define KILN_Q_LEARNED_ROUND 32 /* --round learned: weights rounded to the layers' least
@@ -89,7 +90,7 @@ int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
 #define KILN_Q_CHECKED_ROUND 64 /* --round checked: with KILN_Q_LEARNED_ROUND, each channel's
                                  * rounding kept only where other inputs confirm it */
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, const char *fp32_nodes,
+                       double percentile, int flags, double cs_ratio, const char *fp32_nodes,
                        const GirTensor *calib_in, int ncalib_in, GirGraph **out,
                        GirQuantNote **notes);
 /* The inputs kiln_calibrate_on calibrates g on (calib_dir's files in name
@@ -111,6 +112,7 @@ typedef struct KilnQuantOpts {
     int per_tensor_outputs; /* --per-tensor-outputs: head convs on one scale too */
     int bias_correct;       /* --bias-correct: biases absorb the int8 weights' mean error */
     int channel_scales;     /* --channel-scales auto (1) | off (0) */
+    double cs_ratio;        /* --channel-scales auto:R: R; 0 for auto's own */
     int unsigned_acts;      /* --unsigned off (0) | auto (1) | floor (2) */
     const char *fp32_nodes; /* --fp32 N1,N2,...: nodes kept in fp32, or NULL */
     int round_learned;      /* --round checked (2) | learned (1) | nearest (0) */

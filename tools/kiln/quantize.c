@@ -47,12 +47,15 @@ void kiln_quant_usage(FILE *f)
             "                     weights on its input's calibration means\n"
             "  --channel-scales S auto | off (default): auto gives a conv -> LutI8 -> conv run\n"
             "                     and a conv -> MaxPool* -> depthwise conv run whose channels'\n"
-            "                     ranges are imbalanced a scale per channel\n"
+            "                     ranges are imbalanced a scale per channel; auto:R takes a\n"
+            "                     value whose median channel's threshold is below R times the\n"
+            "                     tensor's (auto: R = 0.25)\n"
             "  --unsigned U       off (default) | auto | floor: auto gives a value that cannot\n"
             "                     be negative (ReLU, Clip from 0, Sigmoid, HardSigmoid) 0..255\n"
             "                     where its readers take it for free; floor also a table with a\n"
             "                     small negative floor (HardSwish)\n"
             "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision);\n"
+            "                     FROM..TO the nodes from FROM to TO in graph order;\n"
             "                     auto:N the N convs and matmuls whose keeping raises the output\n"
             "                     cosine most on the first calibration input (see --sensitivity)\n"
             "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
@@ -70,7 +73,7 @@ static void quantize_usage(FILE *f)
             "usage: kiln quantize MODEL [--calib DIR | --calib-random N] [--method minmax|percentile|kl|mse|all]\n"
             "                     [--percentile P] [-o OUT.gir] [--report] [--json] [-i EVAL.npy]\n"
             "                     [--min-cosine C] [--sensitivity] [--per-tensor-outputs] [--bias-correct]\n"
-            "                     [--channel-scales auto|off] [--unsigned auto|floor|off]\n"
+            "                     [--channel-scales auto[:R]|off] [--unsigned auto|floor|off]\n"
             "                     [--fp32 NODE,...] [--round nearest|learned|checked]\n");
     kiln_quant_usage(f);
     fprintf(f,
@@ -120,9 +123,16 @@ int kiln_quant_option(const char *cmd, int argc, char **argv, int *i, KilnQuantO
         if (*i + 1 >= argc)
             return kiln_user_error("%s: %s needs a value", cmd, s);
         v = argv[++*i];
-        if (strcmp(v, "auto") && strcmp(v, "off"))
-            return kiln_user_error("%s: --channel-scales wants auto or off, not '%s'", cmd, v);
-        o->channel_scales = strcmp(v, "auto") == 0;
+        o->cs_ratio = 0;
+        if (strncmp(v, "auto:", 5) == 0) {
+            o->cs_ratio = strtod(v + 5, &end);
+            if (*end || end == v + 5 || !(o->cs_ratio > 0 && o->cs_ratio <= 1))
+                return kiln_user_error("%s: --channel-scales auto:R wants a ratio R above 0 and "
+                                       "at most 1, not '%s'", cmd, v);
+        } else if (strcmp(v, "auto") && strcmp(v, "off"))
+            return kiln_user_error("%s: --channel-scales wants auto, auto:R or off, not '%s'", cmd,
+                                   v);
+        o->channel_scales = strcmp(v, "off") != 0;
         o->given = 1;
         return KILN_OK;
     }
@@ -352,7 +362,7 @@ done:
 int kiln_quantize_with(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
                        double percentile, GirGraph **out, GirQuantNote **notes)
 {
-    return kiln_quantize_opts(g, c, method, percentile, 0, NULL, NULL, 0, out, notes);
+    return kiln_quantize_opts(g, c, method, percentile, 0, 0, NULL, NULL, 0, out, notes);
 }
 
 int kiln_quant_flags(const KilnQuantOpts *o)
@@ -365,20 +375,54 @@ int kiln_quant_flags(const KilnQuantOpts *o)
            (o->round_learned > 1 ? KILN_Q_CHECKED_ROUND : 0);
 }
 
+/* The index of g's node named p[0..len-1], or -1. */
+static int node_named(const GirGraph *g, const char *p, size_t len)
+{
+    int i;
+    for (i = 0; i < g->nnode; i++)
+        if (strlen(g->nodes[i].name) == len && strncmp(g->nodes[i].name, p, len) == 0)
+            return i;
+    return -1;
+}
+
 /* keep[i] = 1 for each node of g named in the comma-separated list (NULL:
- * none); a name that is no node of g is an error. */
+ * none); an entry FROM..TO (no node of that name) names the nodes from FROM
+ * to TO in g's order, both included.  A name that is no node of g, or a
+ * range whose TO comes before its FROM, is an error. */
 static int fp32_list(const GirGraph *g, const char *list, unsigned char *keep)
 {
     const char *p = list;
     while (p && *p) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        int i, found = 0;
+        const char *dots = NULL;
+        int i, found = 0, a, b;
         for (i = 0; i < g->nnode; i++)
             if (strlen(g->nodes[i].name) == len && strncmp(g->nodes[i].name, p, len) == 0) {
                 keep[i] = 1;
                 found = 1;
             }
+        for (i = 0; !found && i + 1 < (int)len; i++)
+            if (p[i] == '.' && p[i + 1] == '.') {
+                dots = p + i;
+                break;
+            }
+        if (!found && dots) {
+            size_t la = (size_t)(dots - p), lb = len - la - 2;
+            if ((a = node_named(g, p, la)) < 0)
+                return kiln_user_error("quantize: --fp32: no node named '%.*s' (range '%.*s')",
+                                       (int)la, p, (int)len, p);
+            if ((b = node_named(g, dots + 2, lb)) < 0)
+                return kiln_user_error("quantize: --fp32: no node named '%.*s' (range '%.*s')",
+                                       (int)lb, dots + 2, (int)len, p);
+            if (b < a)
+                return kiln_user_error("quantize: --fp32: range '%.*s': '%.*s' (node %d) comes "
+                                       "before '%.*s' (node %d) in the graph",
+                                       (int)len, p, (int)lb, dots + 2, b, (int)la, p, a);
+            for (i = a; i <= b; i++)
+                keep[i] = 1;
+            found = 1;
+        }
         if (!found)
             return kiln_user_error("quantize: --fp32: no node named '%.*s'", (int)len, p);
         p = end ? end + 1 : NULL;
@@ -387,7 +431,7 @@ static int fp32_list(const GirGraph *g, const char *list, unsigned char *keep)
 }
 
 int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod method,
-                       double percentile, int flags, const char *fp32_nodes,
+                       double percentile, int flags, double cs_ratio, const char *fp32_nodes,
                        const GirTensor *calib_in, int ncalib_in, GirGraph **out,
                        GirQuantNote **notes)
 {
@@ -433,7 +477,7 @@ int kiln_quantize_opts(const GirGraph *g, const GirCalib *c, GirCalibMethod meth
         if (gir_calib_channel_thresholds(c, i, method, percentile, t) > 0)
             chthr[i] = t;
     }
-    cs.ratio = KILN_CS_RATIO;
+    cs.ratio = cs_ratio > 0 ? cs_ratio : KILN_CS_RATIO;
     cs.max_table = KILN_CS_MAX_TABLE;
     cs.budget = KILN_CS_BUDGET;
     ro.inputs = calib_in;
@@ -512,8 +556,8 @@ int kiln_quantize_model(GirGraph *g, const KilnQuantOpts *o, GirGraph **q, int *
     if (rc == KILN_OK)
         rc = fp32_nodes_of(g, c, o, fa, &fp32);
     if (rc == KILN_OK)
-        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), fp32, in, nin,
-                                q, &notes);
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, kiln_quant_flags(o), o->cs_ratio,
+                                fp32, in, nin, q, &notes);
     gir_calib_free(c);
     gir_arena_free(a);
     gir_arena_free(fa);
@@ -713,7 +757,8 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
     *n = 0;
     if (gir_run(g, in, ref, a, &err) < 0)
         return kiln_report(&err);
-    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, base, NULL, 0, &q, &qn);
+    rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, base, NULL, 0, &q,
+                            &qn);
     if (rc != KILN_OK)
         return rc;
     for (i = 0; i < g->nnode; i++)
@@ -726,7 +771,8 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
         if (!cand[i])
             continue;
         list = base ? gir_arena_printf(a, "%s,%s", base, g->nodes[i].name) : g->nodes[i].name;
-        rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, list, NULL, 0, &q, &qn);
+        rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, list, NULL, 0,
+                                &q, &qn);
         if (rc != KILN_OK)
             break;
         (*rows)[*n].node = g->nodes[i].name;
@@ -894,7 +940,7 @@ int kiln_cmd_quantize(int argc, char **argv)
             goto out;
         for (m = GIR_CALIB_MINMAX; m < GIR_CALIB_NMETHOD; m++) {
             int r;
-            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), fp32, rin, nrin, &q, &notes)) != KILN_OK)
+            if ((rc = kiln_quantize_opts(g, c, m, qo.percentile, kiln_quant_flags(&qo), qo.cs_ratio, fp32, rin, nrin, &q, &notes)) != KILN_OK)
                 goto out;
             r = report(g, q, notes, &in, json, min_cos, m, ncalib);
             gir_graph_free(q);
@@ -908,7 +954,7 @@ int kiln_cmd_quantize(int argc, char **argv)
         }
         goto out;
     }
-    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), fp32, rin, nrin, &q, &notes)) != KILN_OK)
+    if ((rc = kiln_quantize_opts(g, c, qo.method, qo.percentile, kiln_quant_flags(&qo), qo.cs_ratio, fp32, rin, nrin, &q, &notes)) != KILN_OK)
         goto out;
     if (out_path) {
         FILE *f = fopen(out_path, "w");
