@@ -29,9 +29,10 @@
  * Transposed output (fp32, schedule out = 4, the default of the other fp32
  * Convs where owb <= VL on x86): the owb accumulators are transposed in
  * registers (butterfly shuffles), each channel's owb pixels then one masked
- * vector store, instead of VL x owb scalar stores.  A 1x1 Conv's step
- * there is two oc blocks (ocr_blocks: 2 x owb accumulators), so each
- * broadcast input pixel feeds two multiply-adds.
+ * vector store, instead of VL x owb scalar stores.  A step there may be
+ * 1, 2 or 4 oc blocks (schedule ocb: ocb x owb accumulators), so each
+ * broadcast input pixel feeds ocb multiply-adds: by default 2 for a 1x1
+ * Conv and for a 3x3 of few taps (FEW_OCB at FEW_OWB pixels), else 1.
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -76,7 +77,7 @@ static int conv_pixels(int64_t ow, int vl)
 #define PIXEL_TAPS 300
 #define PIXEL_WASTE 0.25
 /* A 1x1 Conv of at least this many input channels takes channel lanes
- * instead, two oc blocks a step (ocr_blocks): YOLOv3-tiny's last 256 -> 255
+ * instead, two oc blocks a step (schedule ocb): YOLOv3-tiny's last 256 -> 255
  * 1x1, 26 wide, 0.90 to 0.94 ms against 1.11 to 1.17 in pixel lanes (the
  * node in the model, KILN_CPU_PROFILE, least of 15 runs, three runs each
  * in turn, load average 3). */
@@ -106,8 +107,8 @@ typedef struct {
     int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
     int inpad;                        /* 1: padded, the borders handled in the loops (fp32) */
     int lo, hi;                       /* int8 act_min / act_max */
-    int ocr;                          /* oc blocks per step (channel lanes): 1, or 2
-                                         (ocr_blocks) */
+    int ocr;                          /* oc blocks per step (channel lanes): 1, 2
+                                         or 4 (schedule ocb, out 4 only) */
 } Geo;
 
 /* The VNNI form of pack: weights as int8 [oc block][ic / 4][ky][kx][VL][ic % 4]
@@ -369,10 +370,36 @@ static int pixel_lanes_fit(const Geo *o, int dflt)
                      (double)(nbx * o->VL - o->OW) <= PIXEL_WASTE * (double)o->OW);
 }
 
+/* The default of an fp32 Conv of few taps (pixel lanes by the rule above)
+ * whose kernel is wider than 1x1, of 16 input channels or more: channel
+ * lanes, 2 oc blocks at 8 pixels
+ * a step (16 accumulators; LLVM keeps the 3 x 2 weight vectors of a
+ * kernel row and the 10 input pixels it broadcasts in registers, 16
+ * loads for 48 multiply-adds), the output transposed.  YOLOv3-tiny 416's
+ * 32 -> 64 3x3 at 104 x 104: 3.49 to 3.53 ms against 4.51 to 4.54 in
+ * pixel lanes; its 16 -> 32 at 208: 3.62 to 3.68 against 4.09 (one
+ * thread, its CPU time, KILN_CPU_PROFILE=thread; the MaxPool after each,
+ * which pixel lanes fuse, then runs alone: 0.09 and 0.33 ms). */
+#define FEW_OWB 8
+#define FEW_OCB 2
+/* ... from this many input channels (the first layers, 3 channels, keep
+ * pixel lanes: measured only from 16) */
+#define FEW_MIN_C 16
+
 /* Whether the output can be transposed in registers (schedule out = 4):
  * fp32, at most VL pixels per step, and x86 vectors of 8 or 16 lanes (the
  * masked store is one instruction there). */
 #define TRANSPOSE_FITS(q, s) (!(q) && (s)->owb <= (s)->vl && (s)->vl >= 8)
+
+/* Whether k oc blocks a step (schedule ocb, 2 or 4) fit node o under
+ * schedule s: the transposed output (fp32, channel lanes), whole steps of
+ * k oc blocks, and the k x owb accumulators, the k weight vectors and the
+ * broadcast input in the vector registers (32 with AVX-512, 16 below).
+ * Each input broadcast then feeds k multiply-adds, and the sums of each
+ * pixel keep their order: the same bits. */
+#define OCB_FITS(o, s, k)                                                                        \
+    (((k) == 2 || (k) == 4) && (s)->out == 4 && TRANSPOSE_FITS((o)->q, s) && (o)->nocb % (k) == 0 && \
+     (k) * (s)->owb + (k) + 1 <= ((s)->vl == 16 ? 32 : 16))
 
 int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
                              KlvSchedule *out)
@@ -400,6 +427,19 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
                : o.C * o.ksz < UNROLL_OUT_TAPS ? 1
                                                : 2;
     out->threads = s->threads ? s->threads : 2;
+    out->ocb = s->ocb ? s->ocb : o.ksz == 1 && OCB_FITS(&o, out, 2) ? 2 : 1;
+    if (!s->owb && !s->out && !s->ocb && out->out == 3 && o.ksz > 1 && o.C >= FEW_MIN_C) {
+        /* few taps, a kernel wider than 1x1: channel lanes of FEW_OCB oc
+         * blocks at FEW_OWB pixels where they fit */
+        KlvSchedule c = *out;
+        c.owb = FEW_OWB;
+        c.out = 4;
+        if (FEW_OWB <= o.OW && TRANSPOSE_FITS(q, &c) && OCB_FITS(&o, &c, FEW_OCB)) {
+            out->owb = FEW_OWB;
+            out->out = 4;
+            out->ocb = FEW_OCB;
+        }
+    }
     if (out->out == 3) {
         /* a step is VL pixels, with no input-channel unrolling */
         if (!pixel_lanes_fit(&o, 0))
@@ -411,7 +451,7 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
            out->order <= 2 && (out->unroll == 1 || out->unroll == 2 || out->unroll == 4) &&
            o.C % out->unroll == 0 && out->out >= 1 && out->out <= 4 &&
            (out->out != 4 || TRANSPOSE_FITS(q, out)) && out->threads >= 1 &&
-           out->threads <= 2;
+           out->threads <= 2 && (out->ocb == 1 || OCB_FITS(&o, out, out->ocb));
 }
 
 /* The VNNI form's taps of one step: for each group of 4 input channels
@@ -563,18 +603,27 @@ static void ky_end(KlvIr *ir, KlvLoop *l, LLVMBasicBlockRef skip)
 /* Pixel lanes: accumulator m is output channel m of the block at VL
  * pixels; each tap loads VL input pixels and adds them times the
  * channel's weight broadcast.  checked (ox0 a constant): the lanes whose
- * column lies inside are loaded one by one (the others 0), and the
- * accumulators of the others keep their value. */
+ * column lies inside are loaded (the others 0: with 16 lanes one masked
+ * load, else lane by lane), and the accumulators of the others keep their
+ * value. */
 static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
-    LLVMValueRef *mk = NULL, lane[16];
+    LLVMValueRef *mk = NULL, lane[16], ml = NULL;
+    LLVMTypeRef mlty = NULL;
     KlvLoop lic, lky;
     LLVMBasicBlockRef kyskip;
     int64_t kx, x0 = o->inpad ? -o->p[1] : 0, ox0 = 0;
     int m;
     if (checked) {
+        static const char mname[] = "llvm.masked.load";
+        unsigned mid = LLVMLookupIntrinsicID(mname, sizeof mname - 1);
+        LLVMTypeRef mt[2];
+        mt[0] = vt;
+        mt[1] = ir->ptr;
+        ml = LLVMGetIntrinsicDeclaration(ir->mod, mid, mt, 2);
+        mlty = LLVMIntrinsicGetType(ir->ctx, mid, mt, 2);
         mk = calloc((size_t)o->KW, sizeof *mk);
         if (!mk)
             return;
@@ -598,7 +647,26 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
             for (kx = 0; kx < o->KW; kx++) {
                 LLVMValueRef at = klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), xv;
-                if (checked) {
+                if (checked && o->VL == 16) {
+                    /* AVX-512: one masked load (llvm.masked.load: the lanes
+                     * outside are 0 and not read, so the address may lie
+                     * before the row: a GEP without inbounds) */
+                    int64_t ix0 = ox0 + kx * o->d[1] + x0;
+                    int any = 0;
+                    for (m = 0; m < o->VL; m++)
+                        any |= ix0 + m >= 0 && ix0 + m < o->W;
+                    xv = LLVMConstNull(vt);
+                    if (any) {
+                        LLVMValueRef a4[4], idx = klv_i64(ir, ix0);
+                        a4[0] = LLVMBuildGEP2(b, ir->f32, xrow, &idx, 1, "");
+                        a4[1] = LLVMConstInt(ir->i32, 4, 0);
+                        a4[2] = mk[kx];
+                        a4[3] = xv;
+                        xv = LLVMBuildCall2(b, mlty, ml, a4, 4, "");
+                    }
+                } else if (checked) {
+                    /* elsewhere lane by lane (no masked load instruction
+                     * on SSE, NEON or PTX: LLVM would branch per lane) */
                     xv = LLVMConstNull(vt);
                     for (m = 0; m < o->VL; m++) {
                         int64_t ix = ox0 + m + kx * o->d[1] + x0;
@@ -672,7 +740,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             if (!checked) /* the block's first column */
                 xrow = klv_gep(ir, xet, xrow, klv_affine(ir, t->ox0, o->s[1], x0));
             for (kx = 0; kx < o->KW; kx++) {
-                LLVMValueRef wv[2];
+                LLVMValueRef wv[4];
                 for (ob = 0; ob < t->nob; ob++) {
                     wv[ob] = load_vec(ir, wvt, wet, q ? 2 : 4, wky,
                                       klv_i64(ir, ob * o->C * o->ksz * o->VL + kx * o->VL));
@@ -941,16 +1009,6 @@ static int64_t chunk_channels(const Geo *o)
     return 0;
 }
 
-/* Oc blocks per step of the channel-lane kernel: 2 where the output is
- * transposed (out = 4, fp32) and 2 x owb accumulators, the two weight
- * vectors and the broadcast input fit the vector registers (32 with
- * AVX-512, 16 below), so each input broadcast feeds two multiply-adds;
- * else 1.  The sums of each pixel keep their order: the same bits. */
-static int ocr_blocks(const Geo *o)
-{
-    int regs = o->VL == 16 ? 32 : 16;
-    return !o->q && o->r.out == 4 && o->ksz == 1 && o->nocb % 2 == 0 && 2 * o->owb + 3 <= regs ? 2 : 1;
-}
 
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
@@ -966,7 +1024,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     KlvLoop lp, lbx, lch, lrow;
     Taps tp;
     int64_t icb, nsb;
-    LLVMValueRef part = NULL, bv[2];
+    LLVMValueRef part = NULL, bv[4];
     int ob;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
@@ -994,7 +1052,9 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         o.C4 = (o.C + 3) / 4 * 4;
         o.pre = 1;
     }
-    o.ocr = ocr_blocks(&o);
+    /* the channel-lane kernel writing the transposed output takes the
+     * schedule's oc blocks per step (resolved, so they fit) */
+    o.ocr = o.r.out == 4 && !o.vnni ? o.r.ocb : 1;
     nsb = o.nocb / o.ocr;
     if (!pack(g, n, &o, plan))
         return 0;
