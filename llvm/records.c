@@ -4,7 +4,7 @@
  * interrupted search leaves whole lines and resumes from them:
  *
  *   {"workload": KEY, "schedule": {"owb":13,"vl":16,"order":1,"unroll":1,
- *    "out":1,"threads":2}, "ok": true, "min_ms": 1.2, "median_ms": 1.3,
+ *    "out":1,"threads":2,"ocb":1}, "ok": true, "min_ms": 1.2, "median_ms": 1.3,
  *    "runs_ms": [1.2, ...]}
  *   {"workload": KEY, "schedule": {...}, "ok": false, "error": "crashed: ..."}
  *
