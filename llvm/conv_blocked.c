@@ -33,6 +33,8 @@
  * 1, 2 or 4 oc blocks (schedule ocb: ocb x owb accumulators), so each
  * broadcast input pixel feeds ocb multiply-adds: by default 2 for a 1x1
  * Conv and for a 3x3 of few taps (FEW_OCB at FEW_OWB pixels), else 1.
+ * A 2x2 stride-2 MaxPool after it (chain.c) is fused there too: a step is
+ * then one pooled row, its two output rows in turn (emit_pool_out).
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -372,14 +374,14 @@ static int pixel_lanes_fit(const Geo *o, int dflt)
 
 /* The default of an fp32 Conv of few taps (pixel lanes by the rule above)
  * whose kernel is wider than 1x1, of 16 input channels or more: channel
- * lanes, 2 oc blocks at 8 pixels
- * a step (16 accumulators; LLVM keeps the 3 x 2 weight vectors of a
+ * lanes, 2 oc blocks at 8 pixels a step (16 accumulators; LLVM keeps the 3 x 2 weight vectors of a
  * kernel row and the 10 input pixels it broadcasts in registers, 16
  * loads for 48 multiply-adds), the output transposed.  YOLOv3-tiny 416's
  * 32 -> 64 3x3 at 104 x 104: 3.49 to 3.53 ms against 4.51 to 4.54 in
  * pixel lanes; its 16 -> 32 at 208: 3.62 to 3.68 against 4.09 (one
- * thread, its CPU time, KILN_CPU_PROFILE=thread; the MaxPool after each,
- * which pixel lanes fuse, then runs alone: 0.09 and 0.33 ms). */
+ * thread, its CPU time, KILN_CPU_PROFILE=thread; the MaxPool after each
+ * then alone: 0.09 and 0.33 ms; fused into the transposed output, the
+ * two 3.53 to 3.55 and 3.75 to 3.81 with their MaxPools). */
 #define FEW_OWB 8
 #define FEW_OCB 2
 /* ... from this many input channels (the first layers, 3 channels, keep
@@ -1010,6 +1012,61 @@ static int64_t chunk_channels(const Geo *o)
 }
 
 
+/* The fused MaxPool of the transposed output: the two rows' activated
+ * vectors at rowbuf ([r][ob][l], lane = pixel ox0 + lane) of each channel
+ * pooled window by window in the interpreter's order, as emit_pixels
+ * pools (the first tap, then a later one where greater), and the owb / 2
+ * pooled pixels of pooled row prow stored from pixel ox0 / 2, masked. */
+static void emit_pool_out(KlvIr *ir, const Geo *o, LLVMValueRef y, LLVMValueRef rowbuf, LLVMValueRef nb,
+                          LLVMValueRef ocb, LLVMValueRef prow, LLVMValueRef ox0)
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
+    LLVMTypeRef ht = LLVMVectorType(ir->f32, (unsigned)(o->VL / 2)), mt[2], sty;
+    LLVMValueRef ix[2][8], mk[8], sel[2], mkv, sfn, ybase;
+    static const char sname[] = "llvm.masked.store";
+    unsigned sid = LLVMLookupIntrinsicID(sname, sizeof sname - 1);
+    int64_t PH = o->OH / 2, PW = o->OW / 2;
+    int k, ob, l;
+    mt[0] = ht;
+    mt[1] = ir->ptr;
+    sfn = LLVMGetIntrinsicDeclaration(ir->mod, sid, mt, 2);
+    sty = LLVMIntrinsicGetType(ir->ctx, sid, mt, 2);
+    for (k = 0; k < o->VL / 2; k++) {
+        ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
+        ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+        mk[k] = LLVMConstInt(ir->i1, k < o->owb / 2, 0);
+    }
+    sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
+    sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
+    mkv = LLVMConstVector(mk, (unsigned)(o->VL / 2));
+    /* pooled pixel ox0 / 2 of pooled row prow of channel 0 of batch nb */
+    ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * PH)), prow), klv_i64(ir, PW)),
+                    LLVMBuildSDiv(b, ox0, klv_i64(ir, 2), ""));
+    for (ob = 0; ob < o->ocr; ob++) {
+        LLVMValueRef oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o->VL));
+        for (l = 0; l < o->VL; l++) {
+            LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), r0, r1, tap[4], v, a4[4];
+            LLVMBasicBlockRef next = lane_guard(ir, o, l, ocl);
+            r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, ob * o->VL + l)), "");
+            r1 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, (o->ocr + ob) * o->VL + l)), "");
+            tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
+            tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
+            tap[2] = LLVMBuildShuffleVector(b, r1, r1, sel[0], "");
+            tap[3] = LLVMBuildShuffleVector(b, r1, r1, sel[1], "");
+            v = tap[0];
+            for (k = 1; k < 4; k++)
+                v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+            a4[0] = v;
+            a4[1] = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, PH * PW))));
+            a4[2] = LLVMConstInt(ir->i32, 4, 0);
+            a4[3] = mkv;
+            LLVMBuildCall2(b, sty, sfn, a4, 4, "");
+            lane_guard_end(ir, next);
+        }
+    }
+}
+
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                           KlvPlan *plan, int q)
 {
@@ -1023,8 +1080,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     LLVMValueRef dp = NULL;
     KlvLoop lp, lbx, lch, lrow;
     Taps tp;
-    int64_t icb, nsb;
-    LLVMValueRef part = NULL, bv[4];
+    int64_t icb, nsb, rows;
+    LLVMValueRef part = NULL, bv[4], rowbuf = NULL;
+    KlvLoop lr;
+    int pool;
     int ob;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
@@ -1096,7 +1155,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
     if (o.r.out == 3) {
         /* a fused MaxPool (chain.c) where the rows pair up (pool2 checked it) */
-        int pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
+        pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
         emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty, pool);
         plan->range = o.N * o.nocb * (pool ? o.OH / 2 : o.OH);
         plan->work = o.OW * o.C * o.ksz * o.VL * (pool ? 2 : 1);
@@ -1106,8 +1165,18 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         return 1;
     }
     icb = chunk_channels(&o);
+    /* a fused 2x2 stride-2 MaxPool (chain.c) in the transposed output:
+     * a step is one pooled row, its two output rows computed in turn per
+     * pixel block (their activated channel vectors kept on the stack),
+     * then pooled in registers as the pixel lanes pool them; the blocks
+     * start at even pixels (OW and owb even) */
+    pool = !q && !o.vnni && !icb && o.r.out == 4 && klv_chain_pool(ir, g) && o.OH % 2 == 0 &&
+           o.OW % 2 == 0 && o.owb % 2 == 0;
+    rows = pool ? o.OH / 2 : o.OH;
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.owb * o.ocr)), "acc");
+    if (pool)
+        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(2 * o.ocr * o.VL)), "rows");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
     if (icb)
         part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb * o.ocr)), "part");
@@ -1122,16 +1191,16 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         oy = NULL;
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
         nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
-    } else if (o.r.order == 1) { /* step = (nb * nsb + sb) * OH + oy */
-        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
-        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
+    } else if (o.r.order == 1) { /* step = (nb * nsb + sb) * rows + oy */
+        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, rows), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, rows), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, nsb), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, nsb), "");
-    } else { /* step = (nb * OH + oy) * nsb + sb */
+    } else { /* step = (nb * rows + oy) * nsb + sb */
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
-        oy = LLVMBuildSRem(b, t, klv_i64(ir, o.OH), "");
-        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.OH), "");
+        oy = LLVMBuildSRem(b, t, klv_i64(ir, rows), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, rows), "");
     }
     ocb = klv_mul(ir, ocb, klv_i64(ir, o.ocr));
     for (ob = 0; ob < o.ocr; ob++)
@@ -1158,8 +1227,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         lrow = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.OH));
         oy = lrow.iv;
     }
-    tp.oy = oy;
-    ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
+    if (!pool) { /* pooled: oy is the pooled row, the rows under it below */
+        tp.oy = oy;
+        ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
+    }
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
@@ -1167,6 +1238,12 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         LLVMBasicBlockRef after = NULL;
         ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o.OW - o.owb), ""),
                               klv_i64(ir, o.OW - o.owb), ox0, "");
+        if (pool) { /* output rows 2 * oy + r, r = 0, 1 */
+            lr = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, 2));
+            tp.oy = klv_affine(ir, oy, 2, 0);
+            tp.oy = klv_add(ir, tp.oy, lr.iv);
+            ky_bounds(ir, &o, tp.oy, &tp.kylo, &tp.kyhi);
+        }
         if (icb) {
             /* the block's partial sums: the bias in the first chunk, then
              * what the chunk before left on the stack */
@@ -1248,7 +1325,13 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o.VL));
                 for (l = 0; l < o.VL; l++) {
                     LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
-                    LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
+                    LLVMBasicBlockRef next;
+                    if (pool) { /* row r's activated channel vector, to the stack */
+                        LLVMBuildStore(b, klv_act_f32(ir, n, av[l]),
+                                       klv_gep(ir, vt, rowbuf, klv_affine(ir, lr.iv, o.ocr * o.VL, ob * o.VL + l)));
+                        continue;
+                    }
+                    next = lane_guard(ir, &o, l, ocl);
                     v = klv_act_f32(ir, n, av[l]);
                     yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
                     if (sfn) {
@@ -1337,6 +1420,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             LLVMBuildBr(b, after);
             LLVMPositionBuilderAtEnd(b, after);
         }
+        if (pool) {
+            klv_loop_end(ir, &lr);
+            emit_pool_out(ir, &o, y, rowbuf, nb, ocb, oy, ox0);
+        }
     }
     klv_loop_end(ir, &lbx);
     if (icb) {
@@ -1345,10 +1432,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = o.N * nsb * (icb ? 1 : o.OH);
-    plan->work = o.OW * o.C * o.ksz * o.VL * o.ocr * (icb ? o.OH : 1);
+    plan->range = o.N * nsb * (icb ? 1 : rows);
+    plan->work = o.OW * o.C * o.ksz * o.VL * o.ocr * (icb ? o.OH : pool ? 2 : 1);
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
-    plan->chained = chain_arg ? nchain : 0;
+    plan->chained = pool ? 1 : chain_arg ? nchain : 0;
     return 1;
 }
