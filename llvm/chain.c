@@ -90,7 +90,8 @@ int klv_chain_find(const GirGraph *g, int node, int *chain, int max)
             break;
         r = &g->nodes[j];
         if (r->op == GIR_OP_MAXPOOL) {
-            /* a pooling link comes alone (conv_blocked.c's pixel lanes) */
+            /* a pooling link comes alone (conv_blocked.c's pixel lanes and
+             * transposed output) */
             if (cnt == 0 && pool2(g, r, v))
                 chain[cnt++] = j;
             break;

@@ -29,9 +29,12 @@
  * Transposed output (fp32, schedule out = 4, the default of the other fp32
  * Convs where owb <= VL on x86): the owb accumulators are transposed in
  * registers (butterfly shuffles), each channel's owb pixels then one masked
- * vector store, instead of VL x owb scalar stores.  A 1x1 Conv's step
- * there is two oc blocks (ocr_blocks: 2 x owb accumulators), so each
- * broadcast input pixel feeds two multiply-adds.
+ * vector store, instead of VL x owb scalar stores.  A step there may be
+ * 1, 2 or 4 oc blocks (schedule ocb: ocb x owb accumulators), so each
+ * broadcast input pixel feeds ocb multiply-adds: by default 2 for a 1x1
+ * Conv and for a 3x3 of few taps (FEW_OCB at FEW_OWB pixels), else 1.
+ * A 2x2 stride-2 MaxPool after it (chain.c) is fused there too: a step is
+ * then one pooled row, its two output rows in turn (emit_pool_out).
  * Schedule (KlvSchedule, ir->sched, zero fields: the defaults): pixels per
  * step, lanes per oc block, the order of the outer loop, unrolling of the
  * input-channel loop, how the output is written, one thread or all.  No
@@ -76,7 +79,7 @@ static int conv_pixels(int64_t ow, int vl)
 #define PIXEL_TAPS 300
 #define PIXEL_WASTE 0.25
 /* A 1x1 Conv of at least this many input channels takes channel lanes
- * instead, two oc blocks a step (ocr_blocks): YOLOv3-tiny's last 256 -> 255
+ * instead, two oc blocks a step (schedule ocb): YOLOv3-tiny's last 256 -> 255
  * 1x1, 26 wide, 0.90 to 0.94 ms against 1.11 to 1.17 in pixel lanes (the
  * node in the model, KILN_CPU_PROFILE, least of 15 runs, three runs each
  * in turn, load average 3). */
@@ -106,8 +109,8 @@ typedef struct {
     int pre;                          /* 1: the _pre kernel runs (padded or vnni) */
     int inpad;                        /* 1: padded, the borders handled in the loops (fp32) */
     int lo, hi;                       /* int8 act_min / act_max */
-    int ocr;                          /* oc blocks per step (channel lanes): 1, or 2
-                                         (ocr_blocks) */
+    int ocr;                          /* oc blocks per step (channel lanes): 1, 2
+                                         or 4 (schedule ocb, out 4 only) */
 } Geo;
 
 /* The VNNI form of pack: weights as int8 [oc block][ic / 4][ky][kx][VL][ic % 4]
@@ -369,10 +372,36 @@ static int pixel_lanes_fit(const Geo *o, int dflt)
                      (double)(nbx * o->VL - o->OW) <= PIXEL_WASTE * (double)o->OW);
 }
 
+/* The default of an fp32 Conv of few taps (pixel lanes by the rule above)
+ * whose kernel is wider than 1x1, of 16 input channels or more: channel
+ * lanes, 2 oc blocks at 8 pixels a step (16 accumulators; LLVM keeps the 3 x 2 weight vectors of a
+ * kernel row and the 10 input pixels it broadcasts in registers, 16
+ * loads for 48 multiply-adds), the output transposed.  YOLOv3-tiny 416's
+ * 32 -> 64 3x3 at 104 x 104: 3.49 to 3.53 ms against 4.51 to 4.54 in
+ * pixel lanes; its 16 -> 32 at 208: 3.62 to 3.68 against 4.09 (one
+ * thread, its CPU time, KILN_CPU_PROFILE=thread; the MaxPool after each
+ * then alone: 0.09 and 0.33 ms; fused into the transposed output, the
+ * two 3.53 to 3.55 and 3.75 to 3.81 with their MaxPools). */
+#define FEW_OWB 8
+#define FEW_OCB 2
+/* ... from this many input channels (the first layers, 3 channels, keep
+ * pixel lanes: measured only from 16) */
+#define FEW_MIN_C 16
+
 /* Whether the output can be transposed in registers (schedule out = 4):
  * fp32, at most VL pixels per step, and x86 vectors of 8 or 16 lanes (the
  * masked store is one instruction there). */
 #define TRANSPOSE_FITS(q, s) (!(q) && (s)->owb <= (s)->vl && (s)->vl >= 8)
+
+/* Whether k oc blocks a step (schedule ocb, 2 or 4) fit node o under
+ * schedule s: the transposed output (fp32, channel lanes), whole steps of
+ * k oc blocks, and the k x owb accumulators, the k weight vectors and the
+ * broadcast input in the vector registers (32 with AVX-512, 16 below).
+ * Each input broadcast then feeds k multiply-adds, and the sums of each
+ * pixel keep their order: the same bits. */
+#define OCB_FITS(o, s, k)                                                                        \
+    (((k) == 2 || (k) == 4) && (s)->out == 4 && TRANSPOSE_FITS((o)->q, s) && (o)->nocb % (k) == 0 && \
+     (k) * (s)->owb + (k) + 1 <= ((s)->vl == 16 ? 32 : 16))
 
 int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const KlvSchedule *s,
                              KlvSchedule *out)
@@ -400,6 +429,19 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
                : o.C * o.ksz < UNROLL_OUT_TAPS ? 1
                                                : 2;
     out->threads = s->threads ? s->threads : 2;
+    out->ocb = s->ocb ? s->ocb : o.ksz == 1 && OCB_FITS(&o, out, 2) ? 2 : 1;
+    if (!s->owb && !s->out && !s->ocb && out->out == 3 && o.ksz > 1 && o.C >= FEW_MIN_C) {
+        /* few taps, a kernel wider than 1x1: channel lanes of FEW_OCB oc
+         * blocks at FEW_OWB pixels where they fit */
+        KlvSchedule c = *out;
+        c.owb = FEW_OWB;
+        c.out = 4;
+        if (FEW_OWB <= o.OW && TRANSPOSE_FITS(q, &c) && OCB_FITS(&o, &c, FEW_OCB)) {
+            out->owb = FEW_OWB;
+            out->out = 4;
+            out->ocb = FEW_OCB;
+        }
+    }
     if (out->out == 3) {
         /* a step is VL pixels, with no input-channel unrolling */
         if (!pixel_lanes_fit(&o, 0))
@@ -411,7 +453,7 @@ int klv_conv_blocked_resolve(const GirGraph *g, const GirNode *n, int vl, const 
            out->order <= 2 && (out->unroll == 1 || out->unroll == 2 || out->unroll == 4) &&
            o.C % out->unroll == 0 && out->out >= 1 && out->out <= 4 &&
            (out->out != 4 || TRANSPOSE_FITS(q, out)) && out->threads >= 1 &&
-           out->threads <= 2;
+           out->threads <= 2 && (out->ocb == 1 || OCB_FITS(&o, out, out->ocb));
 }
 
 /* The VNNI form's taps of one step: for each group of 4 input channels
@@ -563,18 +605,27 @@ static void ky_end(KlvIr *ir, KlvLoop *l, LLVMBasicBlockRef skip)
 /* Pixel lanes: accumulator m is output channel m of the block at VL
  * pixels; each tap loads VL input pixels and adds them times the
  * channel's weight broadcast.  checked (ox0 a constant): the lanes whose
- * column lies inside are loaded one by one (the others 0), and the
- * accumulators of the others keep their value. */
+ * column lies inside are loaded (the others 0: with 16 lanes one masked
+ * load, else lane by lane), and the accumulators of the others keep their
+ * value. */
 static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
 {
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
-    LLVMValueRef *mk = NULL, lane[16];
+    LLVMValueRef *mk = NULL, lane[16], ml = NULL;
+    LLVMTypeRef mlty = NULL;
     KlvLoop lic, lky;
     LLVMBasicBlockRef kyskip;
     int64_t kx, x0 = o->inpad ? -o->p[1] : 0, ox0 = 0;
     int m;
     if (checked) {
+        static const char mname[] = "llvm.masked.load";
+        unsigned mid = LLVMLookupIntrinsicID(mname, sizeof mname - 1);
+        LLVMTypeRef mt[2];
+        mt[0] = vt;
+        mt[1] = ir->ptr;
+        ml = LLVMGetIntrinsicDeclaration(ir->mod, mid, mt, 2);
+        mlty = LLVMIntrinsicGetType(ir->ctx, mid, mt, 2);
         mk = calloc((size_t)o->KW, sizeof *mk);
         if (!mk)
             return;
@@ -598,7 +649,26 @@ static void pixel_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             LLVMValueRef wky = klv_gep(ir, ir->f32, wic, klv_mul(ir, lky.iv, klv_i64(ir, o->KW * o->VL)));
             for (kx = 0; kx < o->KW; kx++) {
                 LLVMValueRef at = klv_affine(ir, t->ox0, 1, kx * o->d[1] + x0), xv;
-                if (checked) {
+                if (checked && o->VL == 16) {
+                    /* AVX-512: one masked load (llvm.masked.load: the lanes
+                     * outside are 0 and not read, so the address may lie
+                     * before the row: a GEP without inbounds) */
+                    int64_t ix0 = ox0 + kx * o->d[1] + x0;
+                    int any = 0;
+                    for (m = 0; m < o->VL; m++)
+                        any |= ix0 + m >= 0 && ix0 + m < o->W;
+                    xv = LLVMConstNull(vt);
+                    if (any) {
+                        LLVMValueRef a4[4], idx = klv_i64(ir, ix0);
+                        a4[0] = LLVMBuildGEP2(b, ir->f32, xrow, &idx, 1, "");
+                        a4[1] = LLVMConstInt(ir->i32, 4, 0);
+                        a4[2] = mk[kx];
+                        a4[3] = xv;
+                        xv = LLVMBuildCall2(b, mlty, ml, a4, 4, "");
+                    }
+                } else if (checked) {
+                    /* elsewhere lane by lane (no masked load instruction
+                     * on SSE, NEON or PTX: LLVM would branch per lane) */
                     xv = LLVMConstNull(vt);
                     for (m = 0; m < o->VL; m++) {
                         int64_t ix = ox0 + m + kx * o->d[1] + x0;
@@ -672,7 +742,7 @@ static void lane_taps(KlvIr *ir, const Geo *o, const Taps *t, int checked)
             if (!checked) /* the block's first column */
                 xrow = klv_gep(ir, xet, xrow, klv_affine(ir, t->ox0, o->s[1], x0));
             for (kx = 0; kx < o->KW; kx++) {
-                LLVMValueRef wv[2];
+                LLVMValueRef wv[4];
                 for (ob = 0; ob < t->nob; ob++) {
                     wv[ob] = load_vec(ir, wvt, wet, q ? 2 : 4, wky,
                                       klv_i64(ir, ob * o->C * o->ksz * o->VL + kx * o->VL));
@@ -941,15 +1011,60 @@ static int64_t chunk_channels(const Geo *o)
     return 0;
 }
 
-/* Oc blocks per step of the channel-lane kernel: 2 where the output is
- * transposed (out = 4, fp32) and 2 x owb accumulators, the two weight
- * vectors and the broadcast input fit the vector registers (32 with
- * AVX-512, 16 below), so each input broadcast feeds two multiply-adds;
- * else 1.  The sums of each pixel keep their order: the same bits. */
-static int ocr_blocks(const Geo *o)
+
+/* The fused MaxPool of the transposed output: the two rows' activated
+ * vectors at rowbuf ([r][ob][l], lane = pixel ox0 + lane) of each channel
+ * pooled window by window in the interpreter's order, as emit_pixels
+ * pools (the first tap, then a later one where greater), and the owb / 2
+ * pooled pixels of pooled row prow stored from pixel ox0 / 2, masked. */
+static void emit_pool_out(KlvIr *ir, const Geo *o, LLVMValueRef y, LLVMValueRef rowbuf, LLVMValueRef nb,
+                          LLVMValueRef ocb, LLVMValueRef prow, LLVMValueRef ox0)
 {
-    int regs = o->VL == 16 ? 32 : 16;
-    return !o->q && o->r.out == 4 && o->ksz == 1 && o->nocb % 2 == 0 && 2 * o->owb + 3 <= regs ? 2 : 1;
+    LLVMBuilderRef b = ir->b;
+    LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
+    LLVMTypeRef ht = LLVMVectorType(ir->f32, (unsigned)(o->VL / 2)), mt[2], sty;
+    LLVMValueRef ix[2][8], mk[8], sel[2], mkv, sfn, ybase;
+    static const char sname[] = "llvm.masked.store";
+    unsigned sid = LLVMLookupIntrinsicID(sname, sizeof sname - 1);
+    int64_t PH = o->OH / 2, PW = o->OW / 2;
+    int k, ob, l;
+    mt[0] = ht;
+    mt[1] = ir->ptr;
+    sfn = LLVMGetIntrinsicDeclaration(ir->mod, sid, mt, 2);
+    sty = LLVMIntrinsicGetType(ir->ctx, sid, mt, 2);
+    for (k = 0; k < o->VL / 2; k++) {
+        ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
+        ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+        mk[k] = LLVMConstInt(ir->i1, k < o->owb / 2, 0);
+    }
+    sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
+    sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
+    mkv = LLVMConstVector(mk, (unsigned)(o->VL / 2));
+    /* pooled pixel ox0 / 2 of pooled row prow of channel 0 of batch nb */
+    ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * PH)), prow), klv_i64(ir, PW)),
+                    LLVMBuildSDiv(b, ox0, klv_i64(ir, 2), ""));
+    for (ob = 0; ob < o->ocr; ob++) {
+        LLVMValueRef oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o->VL));
+        for (l = 0; l < o->VL; l++) {
+            LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), r0, r1, tap[4], v, a4[4];
+            LLVMBasicBlockRef next = lane_guard(ir, o, l, ocl);
+            r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, ob * o->VL + l)), "");
+            r1 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, (o->ocr + ob) * o->VL + l)), "");
+            tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
+            tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
+            tap[2] = LLVMBuildShuffleVector(b, r1, r1, sel[0], "");
+            tap[3] = LLVMBuildShuffleVector(b, r1, r1, sel[1], "");
+            v = tap[0];
+            for (k = 1; k < 4; k++)
+                v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+            a4[0] = v;
+            a4[1] = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, PH * PW))));
+            a4[2] = LLVMConstInt(ir->i32, 4, 0);
+            a4[3] = mkv;
+            LLVMBuildCall2(b, sty, sfn, a4, 4, "");
+            lane_guard_end(ir, next);
+        }
+    }
 }
 
 int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
@@ -965,8 +1080,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     LLVMValueRef dp = NULL;
     KlvLoop lp, lbx, lch, lrow;
     Taps tp;
-    int64_t icb, nsb;
-    LLVMValueRef part = NULL, bv[2];
+    int64_t icb, nsb, rows;
+    LLVMValueRef part = NULL, bv[4], rowbuf = NULL;
+    KlvLoop lr;
+    int pool;
     int ob;
     /* a schedule that does not fit the node (records edited by hand) gives
      * way to the defaults */
@@ -994,7 +1111,9 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         o.C4 = (o.C + 3) / 4 * 4;
         o.pre = 1;
     }
-    o.ocr = ocr_blocks(&o);
+    /* the channel-lane kernel writing the transposed output takes the
+     * schedule's oc blocks per step (resolved, so they fit) */
+    o.ocr = o.r.out == 4 && !o.vnni ? o.r.ocb : 1;
     nsb = o.nocb / o.ocr;
     if (!pack(g, n, &o, plan))
         return 0;
@@ -1036,7 +1155,7 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     chain_arg = !q && nchain ? n->nin + 1 + plan->nextra : 0;
     if (o.r.out == 3) {
         /* a fused MaxPool (chain.c) where the rows pair up (pool2 checked it) */
-        int pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
+        pool = !q && klv_chain_pool(ir, g) && o.OH % 2 == 0 && o.OW % 2 == 0;
         emit_pixels(ir, n, &o, name, arg_pad, fma, fmaty, pool);
         plan->range = o.N * o.nocb * (pool ? o.OH / 2 : o.OH);
         plan->work = o.OW * o.C * o.ksz * o.VL * (pool ? 2 : 1);
@@ -1046,8 +1165,18 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         return 1;
     }
     icb = chunk_channels(&o);
+    /* a fused 2x2 stride-2 MaxPool (chain.c) in the transposed output:
+     * a step is one pooled row, its two output rows computed in turn per
+     * pixel block (their activated channel vectors kept on the stack),
+     * then pooled in registers as the pixel lanes pool them; the blocks
+     * start at even pixels (OW and owb even) */
+    pool = !q && !o.vnni && !icb && o.r.out == 4 && klv_chain_pool(ir, g) && o.OH % 2 == 0 &&
+           o.OW % 2 == 0 && o.owb % 2 == 0;
+    rows = pool ? o.OH / 2 : o.OH;
     klv_kernel_begin(ir, name);
     accp = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.owb * o.ocr)), "acc");
+    if (pool)
+        rowbuf = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(2 * o.ocr * o.VL)), "rows");
     outp = LLVMBuildAlloca(b, LLVMArrayType(lt, (unsigned)(o.owb * o.VL)), "out");
     if (icb)
         part = LLVMBuildAlloca(b, LLVMArrayType(vt, (unsigned)(o.OH * o.nbx * o.owb * o.ocr)), "part");
@@ -1062,16 +1191,16 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         oy = NULL;
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
         nb = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
-    } else if (o.r.order == 1) { /* step = (nb * nsb + sb) * OH + oy */
-        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, o.OH), "");
-        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, o.OH), "");
+    } else if (o.r.order == 1) { /* step = (nb * nsb + sb) * rows + oy */
+        oy = LLVMBuildSRem(b, lp.iv, klv_i64(ir, rows), "");
+        t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, rows), "");
         ocb = LLVMBuildSRem(b, t, klv_i64(ir, nsb), "");
         nb = LLVMBuildSDiv(b, t, klv_i64(ir, nsb), "");
-    } else { /* step = (nb * OH + oy) * nsb + sb */
+    } else { /* step = (nb * rows + oy) * nsb + sb */
         ocb = LLVMBuildSRem(b, lp.iv, klv_i64(ir, nsb), "");
         t = LLVMBuildSDiv(b, lp.iv, klv_i64(ir, nsb), "");
-        oy = LLVMBuildSRem(b, t, klv_i64(ir, o.OH), "");
-        nb = LLVMBuildSDiv(b, t, klv_i64(ir, o.OH), "");
+        oy = LLVMBuildSRem(b, t, klv_i64(ir, rows), "");
+        nb = LLVMBuildSDiv(b, t, klv_i64(ir, rows), "");
     }
     ocb = klv_mul(ir, ocb, klv_i64(ir, o.ocr));
     for (ob = 0; ob < o.ocr; ob++)
@@ -1098,8 +1227,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         lrow = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.OH));
         oy = lrow.iv;
     }
-    tp.oy = oy;
-    ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
+    if (!pool) { /* pooled: oy is the pooled row, the rows under it below */
+        tp.oy = oy;
+        ky_bounds(ir, &o, oy, &tp.kylo, &tp.kyhi);
+    }
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, o.nbx));
     {
         /* first pixel of the block; the last block is moved back to end at OW */
@@ -1107,6 +1238,12 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
         LLVMBasicBlockRef after = NULL;
         ox0 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, ox0, klv_i64(ir, o.OW - o.owb), ""),
                               klv_i64(ir, o.OW - o.owb), ox0, "");
+        if (pool) { /* output rows 2 * oy + r, r = 0, 1 */
+            lr = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, 2));
+            tp.oy = klv_affine(ir, oy, 2, 0);
+            tp.oy = klv_add(ir, tp.oy, lr.iv);
+            ky_bounds(ir, &o, tp.oy, &tp.kylo, &tp.kyhi);
+        }
         if (icb) {
             /* the block's partial sums: the bias in the first chunk, then
              * what the chunk before left on the stack */
@@ -1188,7 +1325,13 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
                 oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o.VL));
                 for (l = 0; l < o.VL; l++) {
                     LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), v, yp;
-                    LLVMBasicBlockRef next = lane_guard(ir, &o, l, ocl);
+                    LLVMBasicBlockRef next;
+                    if (pool) { /* row r's activated channel vector, to the stack */
+                        LLVMBuildStore(b, klv_act_f32(ir, n, av[l]),
+                                       klv_gep(ir, vt, rowbuf, klv_affine(ir, lr.iv, o.ocr * o.VL, ob * o.VL + l)));
+                        continue;
+                    }
+                    next = lane_guard(ir, &o, l, ocl);
                     v = klv_act_f32(ir, n, av[l]);
                     yp = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, o.OH * o.OW))));
                     if (sfn) {
@@ -1277,6 +1420,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
             LLVMBuildBr(b, after);
             LLVMPositionBuilderAtEnd(b, after);
         }
+        if (pool) {
+            klv_loop_end(ir, &lr);
+            emit_pool_out(ir, &o, y, rowbuf, nb, ocb, oy, ox0);
+        }
     }
     klv_loop_end(ir, &lbx);
     if (icb) {
@@ -1285,10 +1432,10 @@ int klv_emit_conv_blocked(KlvIr *ir, const GirGraph *g, const GirNode *n, const 
     }
     klv_loop_end(ir, &lp);
     klv_kernel_end(ir);
-    plan->range = o.N * nsb * (icb ? 1 : o.OH);
-    plan->work = o.OW * o.C * o.ksz * o.VL * o.ocr * (icb ? o.OH : 1);
+    plan->range = o.N * nsb * (icb ? 1 : rows);
+    plan->work = o.OW * o.C * o.ksz * o.VL * o.ocr * (icb ? o.OH : pool ? 2 : 1);
     plan->threads = o.r.threads == 1 ? 1 : 0;
     plan->tunable = 1;
-    plan->chained = chain_arg ? nchain : 0;
+    plan->chained = pool ? 1 : chain_arg ? nchain : 0;
     return 1;
 }

@@ -34,6 +34,9 @@ typedef struct {
                     then vl, unroll 1); 4 transposed in registers (fp32, owb <= vl,
                     vl 8 or 16: one masked vector store per channel) */
     int threads; /* threads of the parallel-for: 1 one, 2 all of the program's */
+    int ocb;     /* oc blocks per step of the channel-lane kernel (fp32, out 4): 1, 2
+                    or 4; ocb x owb accumulators, each broadcast input pixel feeds ocb
+                    multiply-adds (must divide the oc blocks) */
 } KlvSchedule;
 
 /* Tuning records read from a JSON lines file (records.c). */

@@ -4,7 +4,7 @@
  * interrupted search leaves whole lines and resumes from them:
  *
  *   {"workload": KEY, "schedule": {"owb":13,"vl":16,"order":1,"unroll":1,
- *    "out":1,"threads":2}, "ok": true, "min_ms": 1.2, "median_ms": 1.3,
+ *    "out":1,"threads":2,"ocb":1}, "ok": true, "min_ms": 1.2, "median_ms": 1.3,
  *    "runs_ms": [1.2, ...]}
  *   {"workload": KEY, "schedule": {...}, "ok": false, "error": "crashed: ..."}
  *
@@ -28,14 +28,18 @@ struct KlvRecords {
     int n, cap;   /* count and allocated */
 };
 
-/* The schedule fields in the order they are written. */
-static const char *const sched_names[6] = {"owb", "vl", "order", "unroll", "out", "threads"};
+/* The schedule fields in the order they are written; the last ones
+ * (from NSCHED_REQUIRED on) came later and may be absent (0: the default),
+ * so older records still read. */
+#define NSCHED 7
+#define NSCHED_REQUIRED 6
+static const char *const sched_names[NSCHED] = {"owb", "vl", "order", "unroll", "out", "threads", "ocb"};
 
 static int *sched_field(KlvSchedule *s, int k)
 {
-    int *f[6];
+    int *f[NSCHED];
     f[0] = &s->owb, f[1] = &s->vl, f[2] = &s->order, f[3] = &s->unroll, f[4] = &s->out,
-    f[5] = &s->threads;
+    f[5] = &s->threads, f[6] = &s->ocb;
     return f[k];
 }
 
@@ -79,7 +83,7 @@ void klv_records_free(KlvRecords *r)
 static int same_sched(const KlvSchedule *a, const KlvSchedule *b)
 {
     return a->owb == b->owb && a->vl == b->vl && a->order == b->order && a->unroll == b->unroll &&
-           a->out == b->out && a->threads == b->threads;
+           a->out == b->out && a->threads == b->threads && a->ocb == b->ocb;
 }
 
 const KlvRecord *klv_records_best(const KlvRecords *r, const char *key)
@@ -137,11 +141,13 @@ static const char *parse_line(const char *line, KlvRecord *rec)
         why = "\"schedule\" must be an object";
         goto out;
     }
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < NSCHED; k++) {
         it = cJSON_GetObjectItemCaseSensitive(sc, sched_names[k]);
+        if (!it && k >= NSCHED_REQUIRED)
+            continue;
         if (!cJSON_IsNumber(it) || !(it->valuedouble >= 1 && it->valuedouble <= 64) ||
             it->valuedouble != (double)(int)it->valuedouble) {
-            static char msg[6][64];
+            static char msg[NSCHED][64];
             snprintf(msg[k], sizeof msg[k], "schedule \"%s\" must be a whole number from 1 to 64",
                      sched_names[k]);
             why = msg[k];
@@ -282,8 +288,9 @@ int klv_records_append(const char *path, const KlvRecord *rec, GirError *e)
         return gir_error_at(e, gir_loc_none(), "out of memory");
     }
     cJSON_AddStringToObject(o, "workload", rec->key);
-    for (k = 0; k < 6; k++)
-        cJSON_AddNumberToObject(sc, sched_names[k], *sched_field((KlvSchedule *)&rec->sched, k));
+    for (k = 0; k < NSCHED; k++)
+        if (k < NSCHED_REQUIRED || *sched_field((KlvSchedule *)&rec->sched, k))
+            cJSON_AddNumberToObject(sc, sched_names[k], *sched_field((KlvSchedule *)&rec->sched, k));
     cJSON_AddItemToObject(o, "schedule", sc);
     cJSON_AddBoolToObject(o, "ok", rec->ok);
     if (rec->ok) {

@@ -110,8 +110,8 @@ int klv_schedule_resolve(const GirGraph *g, const GirNode *n, const KlvSchedule 
 
 void klv_schedule_str(const KlvSchedule *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "owb=%d vl=%d order=%d unroll=%d out=%d threads=%d", s->owb, s->vl,
-             s->order, s->unroll, s->out, s->threads);
+    snprintf(buf, size, "owb=%d vl=%d order=%d unroll=%d out=%d threads=%d ocb=%d", s->owb, s->vl,
+             s->order, s->unroll, s->out, s->threads, s->ocb);
 }
 
 const KlvSchedule *klv_pick_schedule(const GirGraph *g, const GirNode *n,

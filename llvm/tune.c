@@ -36,7 +36,7 @@
 #include "internal.h"
 
 /* Features of a (workload, schedule) pair for the cost model. */
-#define NFEAT 19
+#define NFEAT 20
 /* Random candidates the model ranks per batch. */
 #define NPOOL 512
 
@@ -330,7 +330,7 @@ static int measure(const Work *wk, const KlvSchedule *s, const KlvTuneOptions *o
 /* A random schedule valid for wk (resolved); 0 after too many misses. */
 static int random_schedule(const Work *wk, uint64_t *seed, KlvSchedule *out)
 {
-    static const int unrolls[3] = {1, 2, 4};
+    static const int unrolls[3] = {1, 2, 4}, ocbs[3] = {1, 2, 4};
     int host = klv_host_vector_width(), tries;
     for (tries = 0; tries < 64; tries++) {
         KlvSchedule s;
@@ -341,6 +341,7 @@ static int random_schedule(const Work *wk, uint64_t *seed, KlvSchedule *out)
         s.unroll = unrolls[pick(seed, 3)];
         s.out = 1 + pick(seed, 4); /* 3: pixel lanes, 4: transposed, where they fit */
         s.threads = 1 + pick(seed, 2);
+        s.ocb = ocbs[pick(seed, 3)]; /* 2 and 4: where they fit (out 4) */
         if (klv_schedule_resolve(wk->g, wk->n, &s, out))
             return 1;
     }
@@ -367,8 +368,9 @@ static void features(const Work *wk, const KlvSchedule *s, float *f)
     f[14] = (float)(nocb * s->vl - wk->M) / (float)wk->M;
     f[15] = (float)log2((double)(nocb * wk->OH));
     f[16] = (float)((nocb * wk->OH) % 2);
-    f[17] = (float)(s->owb * s->vl) / 16.0f;
+    f[17] = (float)(s->owb * s->vl * (s->ocb ? s->ocb : 1)) / 16.0f;
     f[18] = (float)log2((double)(wk->C * wk->ksz));
+    f[19] = (float)s->ocb;
 }
 
 /* The cost model: trees trained on the measured records of the workloads. */
