@@ -638,7 +638,7 @@ static HlsRes conv_resources(const int64_t *hw)
     int64_t ocgmax = hls_cdiv(hw[CV_COMAX], poc);
     int64_t tgm = hw[CV_TOGMAX] > 0 && hw[CV_TOGMAX] < ocgmax ? hw[CV_TOGMAX] : ocgmax;
     int64_t mw = 4 + hls_max64(1, hls_clog2(tgm)) + (hw[CV_WBANKS] == 2) + pp;
-    double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0;
+    double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0, lbmux_lut = 0.0, lbmux_ff = 0.0;
     int wmerge = hw[CV_WBANKS] == 2 && hw[CV_WBMERGE] != 0;
     /* LBBANK: B0 = -(P*W + P), cfg_pad x W, one DSP48E2 in yosys 0.23 */
     r.dsp = (double)dsps + 2.0 * (double)rql + (hw[CV_LBBANK] > 0 ? 1.0 : 0.0);
@@ -650,6 +650,15 @@ static HlsRes conv_resources(const int64_t *hw)
     else
         r.bram36 = (double)pp * hls_bram36_for(lbdepth, 8 * pic);
     r.uram = lburam;
+    /* the copies' (or banks') read multiplexers across block ranges: none
+     * for one range (the banks as the planner sizes them, the copies of
+     * small maps); URAM's not fitted */
+    if (hw[CV_LBURAM] != 1) {
+        lbmux_lut = (double)pp * hls_bram_mux_luts(lbdepth, 8 * pic);
+        lbmux_ff = lbmux_lut > 0.0
+                       ? (double)(pp * hls_clog2(hls_bram_fit(lbdepth, 8 * pic).ranges))
+                       : 0.0;
+    }
     /* WBMERGE: the two banks one memory of 2 x WDEPTH words a lane */
     if (hw[CV_WURAM] == 1)
         r.uram += (double)(wmerge ? poc * hls_uram_for(2 * hw[CV_WDEPTH], 8 * pic)
@@ -707,7 +716,7 @@ static HlsRes conv_resources(const int64_t *hw)
             (hw[CV_WBANKS] == 2 && !wmerge ? (double)(poc * pic * 8) : 0.0) + /* bank select mux */
             CV_LUT_WBRAM * wbram + CV_LUT_WURAM * r.uram + pmem_lut +
             (hw[CV_SPAN] && pp > 1 ? (double)pp * CV_LUT_SPAN : 0.0) +
-            (hw[CV_LBBANK] > 0 ? conv_lut_bank(pic, pp) : 0.0);
+            (hw[CV_LBBANK] > 0 ? conv_lut_bank(pic, pp) : 0.0) + lbmux_lut;
     /* registered products, accumulators, requant stages, tree registers,
      * control counters; weight words in LUTRAM (no block RAM, no URAM)
      * keep their read register (WBANKS x PE_OC x 8 PE_IC bits) in
@@ -725,7 +734,7 @@ static HlsRes conv_resources(const int64_t *hw)
            (double)lanes * (32.0 + (rqs > 1 ? CV_FF_RQSER : 0.0) +
                             (casc ? 0.0 : (double)reg_bits)) +
            (hw[CV_BANDMAX] > 0 ? CV_FF_BAND + 8.0 * (double)poc * 4.0 : 0.0) +
-           (hw[CV_LBBANK] > 0 ? conv_ff_bank(pp, hls_clog2(lbdepth)) : 0.0);
+           (hw[CV_LBBANK] > 0 ? conv_ff_bank(pp, hls_clog2(lbdepth)) : 0.0) + lbmux_ff;
     return r;
 }
 

@@ -111,6 +111,7 @@ static inline int64_t hls_mem_padded(int64_t width, int64_t unit, int64_t byte)
  * a unit per range of write decode (hls_libmap_mux). */
 typedef struct HlsBramFit {
     double bram36, price;
+    int64_t ranges; /* address ranges of the shape (ceil(depth / its words)) */
 } HlsBramFit;
 
 static inline HlsBramFit hls_bram_tiled(int64_t depth, int64_t width, const HlsBramShape *b)
@@ -120,6 +121,7 @@ static inline HlsBramFit hls_bram_tiled(int64_t depth, int64_t width, const HlsB
     HlsBramFit f;
     f.bram36 = (double)blocks * b->cost;
     f.price = (double)blocks * b->price + hls_libmap_mux(ranges, width);
+    f.ranges = ranges;
     return f;
 }
 
@@ -143,11 +145,11 @@ static inline int64_t hls_uram_for(int64_t depth, int64_t width)
  * 1024 x 36.  price includes the read port's emulation score (2). */
 static inline HlsBramFit hls_bram_fit(int64_t depth, int64_t width)
 {
-    HlsBramFit best = {0.0, -1.0};
+    HlsBramFit best = {0.0, -1.0, 1};
     int c, i;
     for (c = 0; c < 4; c++) {
         const HlsBramCfg *g = &hls_bram_cfgs[c];
-        HlsBramFit pick = {0.0, -1.0};
+        HlsBramFit pick = {0.0, -1.0, 1};
         double cut = 0.0;
         for (i = 0; i < g->nwidths; i++) {
             HlsBramShape sh = {g->words1 >> i, hls_bram_widths[i], g->cost, g->price};
@@ -172,6 +174,36 @@ static inline double hls_bram36_for(int64_t depth, int64_t width)
     if (depth <= 64)
         return 0.0;
     return hls_bram_fit(depth, width).bram36;
+}
+
+/* LUT6s of an n:1 multiplexer of one bit: two 2:1 a LUT6 (its two
+ * outputs), one 4:1 a LUT6, up to 16:1 the 4:1s joined by MUXF7/MUXF8
+ * (not LUTs), above that a tree of them. */
+static inline double hls_mux_luts(int64_t n)
+{
+    if (n <= 1)
+        return 0.0;
+    if (n == 2)
+        return 0.5;
+    if (n <= 16)
+        return (double)hls_cdiv(n, 4);
+    return (double)hls_cdiv(n, 4) + hls_mux_luts(hls_cdiv(n, 16));
+}
+
+/* LUTs of the read multiplexer yosys 0.23 puts after a depth x width
+ * memory in block RAM (hls_bram_fit) that spans several address ranges:
+ * each bit an n:1 multiplexer of the n ranges (hls_mux_luts); 0 for one
+ * range and for LUTRAM (its mux is in hls_lutram_luts / hls_mem).  Fitted
+ * on kiln_conv_window's PP copies of 32,768 x 128 bits (eight ranges of
+ * 4,096 x 9 blocks): 257.5 and 258.5 LUT a copy more than copies of one
+ * range at PP 2 and 4 (docs/rtl-resources.md, "Banked line buffer"),
+ * 128 x 2 = 256 here.  Its select, the high address bits a cycle later,
+ * is ceil(log2 n) flip-flops (3 a copy there, yosys +6 and +12). */
+static inline double hls_bram_mux_luts(int64_t depth, int64_t width)
+{
+    if (depth <= 64)
+        return 0.0;
+    return (double)width * hls_mux_luts(hls_bram_fit(depth, width).ranges);
 }
 
 /* LUTs of a memory of at most 64 words with one read and one write port

@@ -146,8 +146,11 @@ def bank_section(rows):
            "`conv_ff_bank` (hls/desc_conv.c) are fitted on the windows' differences "
            "against copies of one block range (GMAX 2, or 8 at PP 8); against the deep "
            "copies the engines keep (GMAX 64) the differences also hold the copies' read "
-           "multiplexers across blocks, which the descriptor does not count, so an "
-           "engine's predicted difference is the first, its measured one the second.", "",
+           "multiplexers across block ranges, counted by `hls_bram_mux_luts` "
+           "(hls/res_util.h: an n:1 multiplexer a bit of the n ranges of the block shape, "
+           "eight of 4,096 x 9 at 32,768 words, 256 LUT a copy of 128 bits; the windows' "
+           "copies at GMAX 64 against GMAX 2 take 515 and 1,034 LUT at PP 2 and 4, "
+           "predicted 512 and 1,024; `plan_conv_res` checks these pairs too).", "",
            "| engine | parameters | LBBANK | LUT | pred | err | FF | pred | err | DSP48E2 | "
            "pred | RAMB36E2 | RAMB18E2 | BRAM36 pred | err |",
            "|" + "---|" * 15]

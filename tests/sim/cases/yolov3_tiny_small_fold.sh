@@ -28,7 +28,8 @@
 # last part) is the ERROR bit 31; a regmap.json segment order that repeats
 # a part is refused by libkiln-rt on load.
 . $SRC/tests/runtime/lib.sh
-$KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
+. $HERE/fold_lib.sh
+fold_quantize
 $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18 -o $TMP/a > $TMP/compile.out 2>&1
 if grep -q 'driver/ not written' $TMP/compile.out; then cat $TMP/compile.out; exit 1; fi
 grep -q '^    kiln_tsconv #($' $TMP/a/rtl/kiln_top.v
@@ -55,15 +56,10 @@ assert [(m["value"], m["role"], m["segment"]) for m in t["maps"]] == [
     ("conv15", "output", 4), ("conv18_leaky", "output", 4)], t["maps"]
 assert {x["name"] for x in r["registers"]} >= {"TS0_BASE_LO", "TS0_BASE_HI"}
 PY
-$KILN simulate $TMP/a --frames 2 | tee $TMP/out
-grep -q 'every output byte matches the int8 interpreter' $TMP/out
-grep -Eq "^segment 3 \(the shared engine's part 0, 1 layers, a start a frame\): .*; bit-exact" $TMP/out
-grep -Eq "^segment 4 \(the shared engine's part 1, 5 layers, a start a frame\): .*; bit-exact" $TMP/out
-grep -Eq "^beside the dataflow \(the engine's parts on unit 3, 2 frames in flight\): 2 frames took [0-9]+ cycles from the first start to the last done, predicted [0-9]+ \([-+][0-9.]+%\); bit-exact" $TMP/out
+fold_simulate $TMP/a
 # CTRL bit4 starts part 0 on unit 3, bit2 segment 1 on unit 1
 grep -q '^go go.e1.f0 16$' $TMP/a/sim/beside/job.txt
 grep -q '^go go.e2.f0 4$' $TMP/a/sim/beside/job.txt
-$PYTHON $HERE/check_cycles.py $TMP/a/sim/result.json 0.02
 # part 1's first frame with SEGMENT = 5, a value the design does not have:
 # done at once, ERROR bit 31
 sed -n '1,/^read f0.error/p' $TMP/a/sim/tsconv1/job.txt | sed 's/^write 0x40 4$/write 0x40 5/' > $TMP/bad.txt

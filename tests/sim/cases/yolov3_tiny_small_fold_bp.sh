@@ -7,7 +7,8 @@
 # the segments and of the engine's parts stalled; 2 frames bit-exact at 70%
 # and 20%.
 . $HERE/bp_lib.sh
-$KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
+. $HERE/fold_lib.sh
+fold_quantize
 $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18 -o $TMP/a > /dev/null
 grep -q '^    kiln_tsconv #($' $TMP/a/rtl/kiln_top.v
 bp_check $TMP/a
