@@ -11,7 +11,8 @@
 #   faster: "2x" beside the MHz, the DSP efficiency then counted at the DSP
 #   clock), or --fold auto --plan-only: the convs of the smallest map on a
 #   time-shared engine (kiln_tsconv) where that is faster; the folded
-#   layers are listed under the table)
+#   layers are listed under the table); then where each board's DSP cycles
+#   go (report.md's DSP use: idle, in busy, packing, requant)
 set -eu
 BUILD=${1:-build}
 shift $(($# < 1 ? $# : 1))
@@ -75,6 +76,20 @@ for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
               f"{f['latency_ms']/dl:5.2f}x  {', '.join(met)}")
     else:
         print(f"{b:10} {f['fps']:9.1f} {'-':>8} {'-':>6} {f['latency_ms']:9.2f} {'-':>7} {'-':>6}  {', '.join(met)}")
+# where the DSP cycles go (report.md's DSP use: shares of every DSP's
+# capacity over the interval; the engines of most loss named)
+print("\nDSP use (share of every DSP x 2 MACs x DSP clock x interval; report.md's DSP use):")
+print(f"{'board':10} {'eff':>6} {'idle':>6} {'in busy':>8} {'packing':>8} {'requant':>8}  most idle")
+for b in ("ultra96v2", "kv260", "zcu104", "zcu102"):
+    if b not in fig:
+        continue
+    sec = open(f"{out}/{b}/report.md").read().split("## DSP use", 1)[1].split("\n## ", 1)[0]
+    rows = [[x.strip().strip("*") for x in l.strip().strip("|").split("|")]
+            for l in sec.splitlines() if l.startswith("| ") and not l.startswith("| engine")]
+    tot = [r for r in rows if r[0] == "total"][0]
+    idle = sorted((r for r in rows if r[0] != "total"), key=lambda r: -float(r[7].rstrip("%")))[:3]
+    print(f"{b:10} {tot[6]:>6} {tot[7]:>6} {tot[8]:>8} {tot[9]:>8} {tot[10]:>8}  " +
+          ", ".join(f"{r[0]} {r[7]} (busy {r[5]})" for r in idle))
 if "zcu104" not in fig:
     sys.exit(0)
 z = fig["zcu104"]

@@ -411,6 +411,10 @@ again:
     }
     if (!p->ddr_bound && !p->max_latency_ms)
         hls_finish_latency(p, save, grow, e);
+    /* with a shared engine the dataflow's segments run beside it: arrays
+     * its frame leaves idle give back DSPs (hls_trim_dsp) */
+    if (!p->ddr_bound && p->fold.n > 0)
+        hls_trim_dsp(p, save, grow, e);
     /* the infrastructure counts the channels of skip tensors the previous
      * evaluation sent to DDR: once more so the figures are this plan's own
      * (what a replay computes) */

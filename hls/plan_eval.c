@@ -665,3 +665,65 @@ double hls_budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget)
                  : 0.0;
     return s;
 }
+
+static void dsp_use_row(const HlsPlan *p, HlsDspUse *r)
+{
+    double k = 2.0 * (p->clk2x ? 2.0 : 1.0), ii = (double)p->interval;
+    r->inbusy = (double)r->peak * (double)r->busy - r->macs;
+    r->idle = (double)r->peak * (ii - (double)r->busy);
+    r->pack = (r->mult * k - (double)r->peak) * ii;
+    r->other = (r->dsp - r->mult) * k * ii;
+}
+
+int hls_dsp_use(const HlsPlan *p, HlsDspUse *u)
+{
+    int i, n = 0;
+    HlsRes rest = p->total;
+    for (i = 0; i < p->nstage; i++) {
+        const HlsStage *s = &p->stages[i];
+        HlsDspUse *r = &u[n];
+        rest.dsp -= s->res.dsp;
+        if (s->res.dsp <= 0.0 && s->macs == 0)
+            continue;
+        memset(r, 0, sizeof *r);
+        r->node = s->node;
+        r->dsp = s->res.dsp;
+        r->macs = (double)s->macs;
+        if (hls_is_conv(s)) {
+            r->peak = (int64_t)s->pp * s->pe_oc * s->pe_ic;
+            r->mult = (double)(r->peak / s->pack / (s->dsp2x ? 2 : 1));
+            r->busy = s->cycles;
+        } else if (s->kind == HLS_ST_DWCONV) {
+            /* one multiplier a lane (kiln_dwconv: 3 DSP48E2 a lane with its
+             * requant) */
+            r->peak = s->lanes;
+            r->mult = (double)s->lanes;
+            r->busy = s->cycles;
+        }
+        dsp_use_row(p, r);
+        n++;
+    }
+    if (p->fold.n > 0) {
+        const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+        int kp = d ? hls_param_index(d->hw_params, "PACK") : -1;
+        int64_t pack = kp >= 0 && p->fold.hw[kp] > 1 ? p->fold.hw[kp] : 1;
+        HlsDspUse *r = &u[n++];
+        memset(r, 0, sizeof *r);
+        rest.dsp -= p->fold.res.dsp;
+        r->node = "time-shared engine";
+        r->dsp = p->fold.res.dsp;
+        r->macs = (double)p->fold.macs;
+        r->peak = (int64_t)p->fold.pp * p->fold.pe * p->fold.pe;
+        r->mult = (double)(r->peak / pack / (p->fold.dsp2x ? 2 : 1));
+        r->busy = p->fold.cycles;
+        dsp_use_row(p, r);
+    }
+    if (rest.dsp > 0.5) {
+        HlsDspUse *r = &u[n++];
+        memset(r, 0, sizeof *r);
+        r->node = "FIFOs, infrastructure";
+        r->dsp = rest.dsp;
+        dsp_use_row(p, r);
+    }
+    return n;
+}

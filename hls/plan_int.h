@@ -89,6 +89,30 @@ double hls_res_at(const HlsRes *x, int r);
 /* Sum over resources of the growth from a to b as a share of the budget. */
 double hls_budget_share(const HlsRes *b, const HlsRes *a, const HlsRes *budget);
 
+/* Where one engine's DSP cycles of an interval go (hls_dsp_use).  The
+ * capacity of a DSP48E2 is 2 MACs a DSP-clock cycle (the plan's clk2x
+ * doubles it for every DSP, as p->dsp_eff counts), so over the interval
+ * dsp x 2 x (clk2x ? 2 : 1) x interval = macs + inbusy + idle + pack +
+ * other, each in MACs. */
+typedef struct {
+    const char *node;   /* the stage, "time-shared engine", or "FIFOs, infrastructure" */
+    double dsp;         /* its DSP48E2 */
+    double mult;        /* of them the multipliers of its MAC array (0: no array) */
+    int64_t peak;       /* MACs its array does a fabric cycle (PE_OC x PE_IC x PP) */
+    int64_t busy;       /* fabric cycles a frame its array works (descriptor cycles) */
+    double macs;        /* MACs a frame */
+    double inbusy;      /* peak x busy - macs: lanes past the channels, edges, fill */
+    double idle;        /* peak x (interval - busy): the array waiting for the interval */
+    double pack;        /* (mult x 2 x clk - peak) x interval: multipliers taking fewer
+                         * than 2 MACs a DSP cycle (PACK 1, fabric clock in a clk2x plan) */
+    double other;       /* (dsp - mult) x 2 x clk x interval: requant lanes, Add, bank
+                         * offsets, DMA */
+} HlsDspUse;
+/* One row per stage with DSPs or MACs, the shared engine, and the FIFOs and
+ * infrastructure (u of room for p->nstage + 2); the count.  The rows' sums
+ * give p->dsp_eff: sum(macs) / sum(dsp x 2 x clk x interval). */
+int hls_dsp_use(const HlsPlan *p, HlsDspUse *u);
+
 /* ---- hls/plan_place.c: weights and join FIFOs ---- */
 
 /* Output groups per weight tile of conv s streaming from DDR. */
@@ -144,6 +168,10 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
 #define HLS_NEAR_PCT 10
 #define HLS_LAT_TRADE 4
 int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat);
+/* After the latency steps: convs trimmed to arrays of fewer DSP48E2 where
+ * the plan keeps its interval and its latency stays within the bound (or
+ * does not grow without one); 1 when one was (hls/plan_latency.c). */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
 
 /* ---- hls/plan_latency.c: the latency steps ---- */
 

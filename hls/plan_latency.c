@@ -22,6 +22,8 @@
 
 #define RESHAPE_STEPS 8 /* arrays reshaped at most to take a layer's weights on chip */
 #define RECLAIM_ROUNDS 8 /* rounds of weights moved on chip or swapped after the search */
+#define TRIM_PASSES 4    /* passes over the convs trimming arrays to fewer DSPs */
+#define TRIM_TRIES 12    /* arrays a conv tries a pass (the fewest DSPs first that fit) */
 
 /* A plan that breaks a budget after a layer moved its weights on chip:
  * other convs (not `keep`, not pinned, weights where they were when their
@@ -492,6 +494,105 @@ void hls_finish_latency(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], 
     free(lone);
     free(from_grow);
     free(lone_grow);
+}
+
+/* Candidates by DSPs, then LUT, ascending. */
+static int cand_cmp(const void *a, const void *b)
+{
+    const HlsFoldCand *x = a, *y = b;
+    if (x->res.dsp != y->res.dsp)
+        return x->res.dsp < y->res.dsp ? -1 : 1;
+    return (x->res.lut > y->res.lut) - (x->res.lut < y->res.lut);
+}
+
+/* The arrays trimmed to fewer DSP48E2 where the interval stays and the
+ * latency stays within the bound (p->lat_goal; without one, the plan's
+ * latency): with a shared engine the dataflow's segments run beside it
+ * and its frame sets the interval, so their arrays may take longer than
+ * the search left them (the search and the give-back trim by the dataflow
+ * alone, and the latency steps spend the slack a bound leaves on a shorter
+ * chain).  Each pass the convs in order of DSPs, each taking the array of
+ * the fewest DSPs (then LUT) among its candidates of no more cycles than
+ * the interval (hls_fold_cands: every PE_IC x PE_OC x PP, so a step of
+ * one pixel or a lane count traded for pixels) with which the plan still
+ * fits the budgets, is not DDR-bound, keeps its interval and meets the
+ * latency; until a pass trims none.  1 when an array was trimmed. */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    Reshape rs;
+    size_t n = (size_t)p->nstage;
+    int64_t ii, lat_max;
+    int pass, any = 0;
+    char ob[160];
+    if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
+        return 0;
+    ii = p->interval;
+    lat_max = p->lat_goal > 0 && p->lat_goal > p->latency ? p->lat_goal : p->latency;
+    reshape_begin(p, &rs);
+    for (pass = 0; pass < TRIM_PASSES; pass++) {
+        int trimmed = 0, i, k;
+        int *order = malloc(sizeof *order * n);
+        if (!order)
+            gir_die("out of memory");
+        for (i = 0; i < p->nstage; i++)
+            order[i] = i;
+        /* the convs of most DSPs first (insertion sort: a few dozen stages) */
+        for (i = 1; i < p->nstage; i++)
+            for (k = i; k > 0 && p->stages[order[k]].res.dsp > p->stages[order[k - 1]].res.dsp;
+                 k--) {
+                int t = order[k];
+                order[k] = order[k - 1];
+                order[k - 1] = t;
+            }
+        for (k = 0; k < p->nstage; k++) {
+            int at = order[k], j, tries = 0;
+            HlsStage *s = &p->stages[at];
+            double dsp0 = s->res.dsp, best_dsp = s->res.dsp;
+            int64_t lat0 = p->latency;
+            if (!hls_is_conv(s) || s->pinned || !rs.c[at] || s->whome != rs.home[at])
+                continue;
+            memcpy(save, p->stages, sizeof *save * n);
+            memcpy(rs.keep, p->stages, sizeof *rs.keep * n);
+            /* the fewest DSPs first: the first array that passes is the one */
+            qsort(rs.c[at], (size_t)rs.nc[at], sizeof *rs.c[at], cand_cmp);
+            for (j = 0; j < rs.nc[at] && tries < TRIM_TRIES; j++) {
+                const HlsFoldCand *c = &rs.c[at][j];
+                if (c->cycles > ii || c->res.dsp >= dsp0)
+                    continue;
+                tries++;
+                hls_take_cand(p, &p->stages[at], c);
+                if (p->stages[at].whome == HLS_W_DDR)
+                    p->stages[at].tog = hls_ddr_tog(&p->stages[at]);
+                if (hls_plan_eval(p, 0, e) == 0 && !p->ddr_bound && p->interval <= ii &&
+                    p->latency <= lat_max && !hls_plan_over_budget(p, ob, sizeof ob) &&
+                    p->stages[at].res.dsp < dsp0) {
+                    best_dsp = p->stages[at].res.dsp;
+                    memcpy(rs.keep, p->stages, sizeof *rs.keep * n);
+                    memcpy(p->stages, save, sizeof *save * n);
+                    break;
+                }
+                memcpy(p->stages, save, sizeof *save * n);
+            }
+            memcpy(p->stages, rs.keep, sizeof *rs.keep * n);
+            hls_plan_eval(p, 0, e);
+            if (best_dsp < dsp0) {
+                snprintf(grow[at], sizeof grow[at],
+                         "trimmed from %dx%dx%d, %.0f DSP48E2 fewer, at the same interval "
+                         "(latency %lld -> %lld cycles%s)",
+                         save[at].pe_oc, save[at].pe_ic, save[at].pp, dsp0 - best_dsp,
+                         (long long)lat0,
+                         (long long)p->latency, p->lat_goal > 0 ? ", within the bound" : "");
+                trimmed = any = 1;
+                p->dse_steps++;
+            }
+        }
+        free(order);
+        if (!trimmed)
+            break;
+    }
+    reshape_end(p, &rs);
+    hls_plan_eval(p, 0, e);
+    return any;
 }
 
 /* Relaxed latency steps for a latency bound the plan misses: from the

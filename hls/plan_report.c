@@ -3,6 +3,7 @@
  * the cycle and resource models (hls/plan.h), not a measurement.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hls/plan_int.h"
@@ -20,6 +21,52 @@ static void par_str(const HlsStage *s, char *buf, size_t n)
                  s->dsp2x == 2 ? " 2xp" : s->dsp2x ? " 2x" : "");
     else
         snprintf(buf, n, "%d lanes", s->lanes);
+}
+
+/* Where the DSP cycles of an interval go, per engine and summed
+ * (hls_dsp_use): the DSP efficiency and each loss as a share of the plan's
+ * capacity (every DSP x 2 MACs x the DSP clock x the interval). */
+static void dsp_use_table(const HlsPlan *p, FILE *f)
+{
+    HlsDspUse *u = calloc((size_t)p->nstage + 2, sizeof *u), t;
+    double k = 2.0 * (p->clk2x ? 2.0 : 1.0), cap;
+    int i, n;
+    if (!u)
+        gir_die("out of memory");
+    n = hls_dsp_use(p, u);
+    cap = p->total.dsp * k * (double)p->interval;
+    memset(&t, 0, sizeof t);
+    fprintf(f, "## DSP use\n\nWhere the DSP cycles of an interval of %lld cycles go: every DSP48E2 "
+               "counts 2 MACs a %s cycle.  mult: the multipliers of the MAC array; busy: "
+               "cycles a frame the array works; eff: the engine's MACs over its DSPs' "
+               "capacity.  The losses are shares of the whole plan's capacity: idle (the "
+               "array waiting for the interval), in busy (lanes past the channel counts, "
+               "map edges, fill), packing (multipliers doing fewer than 2 MACs a DSP "
+               "cycle), requant and other (requant lanes, Add, bank offsets, DMA).\n\n"
+               "| engine | DSP | mult | MACs/cycle | busy | busy %% | eff | idle | in busy | "
+               "packing | requant and other |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+            (long long)p->interval, p->clk2x ? "DSP-clock (twice the fabric clock)" : "fabric");
+    for (i = 0; i < n; i++) {
+        const HlsDspUse *r = &u[i];
+        double c = r->dsp * k * (double)p->interval;
+        fprintf(f, "| %s | %.0f | %.0f | %lld | %lld | %.1f%% | %.1f%% | %.2f%% | %.2f%% | "
+                   "%.2f%% | %.2f%% |\n",
+                r->node, r->dsp, r->mult, (long long)r->peak, (long long)r->busy,
+                pct((double)r->busy, (double)p->interval), pct(r->macs, c), pct(r->idle, cap),
+                pct(r->inbusy, cap), pct(r->pack, cap), pct(r->other, cap));
+        t.dsp += r->dsp;
+        t.mult += r->mult;
+        t.macs += r->macs;
+        t.idle += r->idle;
+        t.inbusy += r->inbusy;
+        t.pack += r->pack;
+        t.other += r->other;
+    }
+    fprintf(f, "| **total** | %.0f | %.0f | | | | **%.1f%%** | %.2f%% | %.2f%% | %.2f%% | "
+               "%.2f%% |\n\n",
+            t.dsp, t.mult, pct(t.macs, cap), pct(t.idle, cap), pct(t.inbusy, cap),
+            pct(t.pack, cap), pct(t.other, cap));
+    free(u);
 }
 
 void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
@@ -141,6 +188,7 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
     fprintf(f, "| | **total** | | | | | II %lld | | | %.0f | %.1f | %.0f | %.0f | %.0f | %lld |\n\n",
             (long long)p->interval, p->total.dsp, p->total.bram36, p->total.uram, p->total.lut,
             p->total.ff, (long long)p->ddr_bytes);
+    dsp_use_table(p, f);
     fprintf(f, "## Choices\n\n");
     for (i = 0; i < p->nstage; i++)
         fprintf(f, "- %s: %s\n", p->stages[i].node, p->stages[i].why);

@@ -43,6 +43,11 @@
                                        band, L its lbrows if it has one, B < A; weights
                                        from DDR in several tiles); copy plan.json to OUT with
                                        every band removed; prints them
+  check_plan.py dsp_use DIR            report.md's "DSP use" table: a row per conv with its DSPs and
+                                       multipliers (PE_OC x PE_IC x PP / PACK, halved on clk2x),
+                                       the shared engine's when folded; the total's DSPs are
+                                       figures.used.dsp, its eff is figures.dsp_efficiency and
+                                       eff + the four losses make 100%
   check_plan.py infra DIR              figures.infrastructure counts the DMA channels of
                                        rtl/kiln_top.v (one block RAM data FIFO each, at most
                                        two) and every stage's PERF counter; figures.used is
@@ -345,6 +350,41 @@ def trade(d, out_both, out_trim):
         json.dump(p, f)
 
 
+def dsp_use(d):
+    p = load(d)
+    with open(d + "/report.md") as f:
+        text = f.read()
+    if "## DSP use" not in text:
+        sys.exit(f"{d}/report.md: no DSP use section")
+    sec = text.split("## DSP use", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in sec.splitlines():
+        c = [x.strip().strip("*") for x in line.strip().strip("|").split("|")]
+        if len(c) == 11 and c[1].replace(".", "").isdigit():
+            rows[c[0]] = c
+    pc = lambda x: float(x.rstrip("%"))
+    for s in p["stages"]:
+        if s["engine"] != "kiln_conv":
+            continue
+        r = rows.get(s["node"])
+        mult = s["pe_oc"] * s["pe_ic"] * s["pp"] // s["pack"] // (2 if s.get("dsp2x") else 1)
+        if r is None or int(r[1]) != round(s["resources"]["dsp"]) or int(r[2]) != mult:
+            sys.exit(f"{d}: DSP use row of {s['node']} {r}: expected DSP "
+                     f"{s['resources']['dsp']}, {mult} multipliers")
+    if p.get("fold") and p["fold"].get("layers") and "time-shared engine" not in rows:
+        sys.exit(f"{d}: no DSP use row for the time-shared engine")
+    t = rows.get("total")
+    if t is None:
+        sys.exit(f"{d}: DSP use: no total row")
+    eff = pc(t[6])
+    loss = sum(pc(x) for x in t[7:11])
+    if (int(t[1]) != round(p["figures"]["used"]["dsp"]) or
+            abs(eff - 100 * p["figures"]["dsp_efficiency"]) > 0.06 or abs(eff + loss - 100) > 0.1):
+        sys.exit(f"{d}: DSP use total {t}: expected DSP {p['figures']['used']['dsp']}, eff "
+                 f"{100 * p['figures']['dsp_efficiency']:.1f}%, eff + losses 100%")
+    print(f"{p['board']}: DSP efficiency {eff}%, losses {t[7:11]}")
+
+
 cmd = sys.argv[1]
 if cmd == "fits":
     fits(sys.argv[2:])
@@ -372,6 +412,8 @@ elif cmd == "swap":
     swap(sys.argv[2], sys.argv[3])
 elif cmd == "trade":
     trade(sys.argv[2], sys.argv[3], sys.argv[4])
+elif cmd == "dsp_use":
+    dsp_use(sys.argv[2])
 elif cmd == "infra":
     infra(sys.argv[2])
 elif cmd == "stall":

@@ -15,6 +15,8 @@ grep -Eq '"dsp2x":[[:space:]]*true' $TMP/a/plan.json
 grep -q 'DSP clock | 600 MHz' $TMP/a/report.md
 $KILN compile $M --calib-random 1 --board zcu104 --plan $TMP/a/plan.json --plan-only -o $TMP/b > /dev/null
 $HERE/check_plan.py same $TMP/a $TMP/b
+# report.md's DSP use counts the DSPs at 600 MHz (pixel pairs: no packing loss)
+$HERE/check_plan.py dsp_use $TMP/a > /dev/null
 grep -Eq '"dsp2x_pairs":[[:space:]]*"pixels"' $TMP/a/plan.json
 $PYTHON - $TMP/a/plan.json $TMP/g.json $TMP/h.json <<'PY'
 import json, sys

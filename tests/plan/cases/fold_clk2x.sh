@@ -60,6 +60,8 @@ for v in ("x1_pp2", "x2_pp2"):
     for a, b in zip(f0["layers"], p[v]["fold"]["layers"]):
         assert a["node"] == b["node"] and 0 < b["cycles"] - a["cycles"] <= 8, (v, a, b)
 PY
+# report.md's DSP use: the engine's row and the losses summing up
+$HERE/check_plan.py dsp_use $TMP/x2_pp2 > /dev/null
 grep -q '^One 16x16 array (PACK 2, PP 2, DSP2X 2: its multipliers on clk2x, two pixels a DSP48E2 a fabric cycle)' $TMP/x2_pp2/report.md
 grep -q 'time-shared engine | replayed from .*x1_pp2.json: 3 conv layers on a 16x16 array, DSPs on clk2x (input-lane pairs, DSP2X 1)' $TMP/x1_pp2/report.md
 for v in x2_pp1 x3_pp2 noclk; do
