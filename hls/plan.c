@@ -217,7 +217,11 @@ static void finish_reasons(HlsPlan *p, char (*grow)[HLS_GROW_LEN])
                 n += (size_t)snprintf(s->why + n, sizeof s->why - n, "; %s <= II %s", c1, c2);
         }
         if (n < sizeof s->why)
-            snprintf(s->why + n, sizeof s->why - n, "%s", wt);
+            n += (size_t)snprintf(s->why + n, sizeof s->why - n, "%s", wt);
+        if (s->lburam && n < sizeof s->why)
+            snprintf(s->why + n, sizeof s->why - n,
+                     "; line buffers in URAM (BRAM budget full; the stage takes %.0f URAM288)",
+                     s->res.uram);
     }
 }
 
