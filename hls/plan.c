@@ -374,6 +374,17 @@ again:
         hls_plan_free(p);
         return NULL;
     }
+    if (hls_plan_over_budget(p, over, sizeof over) && p->board.uram > 0) {
+        /* the smallest design needs more than its weights off block RAM:
+         * its line buffers may go to URAM too, in it and in every plan the
+         * search evaluates from it (a design whose smallest form fits keeps
+         * its line buffers in block RAM) */
+        p->lb_uram = 1;
+        if (hls_plan_eval(p, 1, e) < 0) {
+            hls_plan_free(p);
+            return NULL;
+        }
+    }
     if (hls_plan_over_budget(p, over, sizeof over)) {
         if (!lut_cpu[0] && has_lut_chans(p)) {
             /* the tables per channel take on-chip memory the rest needs:

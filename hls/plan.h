@@ -274,6 +274,8 @@ typedef struct {
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
     int interval_first;  /* HlsPlanOptions.interval_first */
+    int lb_uram;         /* 1: the placement may move line buffers to URAM (set where the
+                          * smallest design breaks a budget without it, hls/plan.c) */
     int fold_gates;      /* 1: hls_fold_finish times gates too (after the search: the
                           * latency steps, the final figures, a replay) */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval

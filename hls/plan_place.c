@@ -150,7 +150,8 @@ static void place_line_buffers(HlsPlan *p, const WCand *c, int nc, double *bram,
 /* Weight placement: every conv's weights on chip in BRAM; while that breaks
  * the BRAM budget (less `reserve` for FIFOs), the layer with the largest
  * weight memory moves to URAM if the URAM budget takes it, else streams from
- * DDR in tiles; still over, line buffers move to URAM (place_line_buffers). */
+ * DDR in tiles; still over, line buffers move to URAM where the plan allows
+ * it (p->lb_uram, place_line_buffers). */
 void hls_place_weights(HlsPlan *p, double reserve)
 {
     double bram = reserve + p->fold.res.bram36, uram = p->fold.res.uram; /* the shared engine's first */
@@ -191,7 +192,7 @@ void hls_place_weights(HlsPlan *p, double reserve)
         hls_stage_eval(p, s);
         bram += s->res.bram36 - before;
     }
-    if (bram > p->budget.bram36)
+    if (bram > p->budget.bram36 && p->lb_uram)
         place_line_buffers(p, c, nc, &bram, &uram);
     /* still short: the smallest tiles (more passes, more input re-reads) */
     for (i = 0; i < nc && bram > p->budget.bram36; i++) {

@@ -3,8 +3,8 @@
 # placement): dwwide's three 5x5 depthwise convs on a 64x64 map of 256
 # channels take 32 BRAM36 of line buffer each, so with every weight in URAM
 # the smallest design on KV260 was 144 BRAM36 of a budget of 129 and the
-# plan refused.  The placement now moves the dwconvs' line buffers to
-# URAM288 (4 each); the plan fits, plan.json says lb_uram for them, their
+# plan refused.  Since that smallest design breaks BRAM, the placement may
+# now move line buffers to URAM and moves the dwconvs' (4 URAM288 each); the plan fits, plan.json says lb_uram for them, their
 # instances take LBURAM 1 and the top passes Verilator's lint; a replay of
 # the plan gives the same figures.
 $KILN quantize $MODELS/dwwide.onnx --calib-random 1 -o $TMP/q.gir > /dev/null
