@@ -136,10 +136,15 @@ static void place_line_buffers(HlsPlan *p, const WCand *c, int nc, double *bram,
             *uram += w->res.uram - wb.uram;
             *bram += w->res.bram36 - wb.bram36;
         }
-        if (*uram + du > p->budget.uram || p->board.uram <= 0)
-            continue;
+        /* measured again: s's own weights may have just left URAM */
+        before = s->res;
         s->lburam = 1;
         hls_stage_eval(p, s);
+        if (p->board.uram <= 0 || *uram + s->res.uram - before.uram > p->budget.uram) {
+            s->lburam = 0;
+            hls_stage_eval(p, s);
+            continue;
+        }
         *uram += s->res.uram - before.uram;
         *bram += s->res.bram36 - before.bram36;
     }
