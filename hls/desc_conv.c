@@ -751,8 +751,8 @@ static const HlsEngineDesc conv_desc = {
 /* ---------------- kiln_dwconv ---------------- */
 
 static const char *const dw_hw[] = {"LANES", "KMAX", "WMAX", "CMAX", "RQ_PIPE", "QLO", "QHI",
-                                    NULL};
-enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE, DW_QLO, DW_QHI };
+                                    "LBURAM", NULL};
+enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE, DW_QLO, DW_QHI, DW_LBURAM };
 static const char *const dw_rt[] = {"h", "w", "c", "k", "stride", "pad", NULL};
 
 static int64_t dw_latency(const int64_t *hw)
@@ -795,9 +795,11 @@ static HlsRes dw_resources(const int64_t *hw)
     int64_t lbdepth =
         rows << (hls_max64(1, hls_clog2(hw[DW_WMAX])) + hls_max64(1, hls_clog2(cgmax)));
     r.dsp = 3.0 * (double)lanes;
-    r.bram36 = hls_bram36_for(lbdepth, 8 * lanes) +
+    /* the line buffer in block RAM, or in URAM288 with LBURAM (packed
+     * across address ranges as hls_uram_for counts it) */
+    r.bram36 = (hw[DW_LBURAM] == 1 ? 0.0 : hls_bram36_for(lbdepth, 8 * lanes)) +
                hls_bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);
-    r.uram = 0.0;
+    r.uram = hw[DW_LBURAM] == 1 ? (double)hls_uram_for(lbdepth, 8 * lanes) : 0.0;
     /* fitted: per lane requant + accumulator + parameter LUTRAM; control */
     r.lut = 305.0 + (double)lanes * (rq_lut_lane(hw[DW_RQ_PIPE]) + 97.0);
     r.ff = 325.0 + (double)lanes * (16.0 + 32.0 + rq_ff_lane(hw[DW_RQ_PIPE]));

@@ -217,7 +217,11 @@ static void finish_reasons(HlsPlan *p, char (*grow)[HLS_GROW_LEN])
                 n += (size_t)snprintf(s->why + n, sizeof s->why - n, "; %s <= II %s", c1, c2);
         }
         if (n < sizeof s->why)
-            snprintf(s->why + n, sizeof s->why - n, "%s", wt);
+            n += (size_t)snprintf(s->why + n, sizeof s->why - n, "%s", wt);
+        if (s->lburam && n < sizeof s->why)
+            snprintf(s->why + n, sizeof s->why - n,
+                     "; line buffers in URAM (BRAM budget full; the stage takes %.0f URAM288)",
+                     s->res.uram);
     }
 }
 
@@ -369,6 +373,17 @@ again:
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
         hls_plan_free(p);
         return NULL;
+    }
+    if (hls_plan_over_budget(p, over, sizeof over) && p->board.uram > 0) {
+        /* the smallest design needs more than its weights off block RAM:
+         * its line buffers may go to URAM too, in it and in every plan the
+         * search evaluates from it (a design whose smallest form fits keeps
+         * its line buffers in block RAM) */
+        p->lb_uram = 1;
+        if (hls_plan_eval(p, 1, e) < 0) {
+            hls_plan_free(p);
+            return NULL;
+        }
     }
     if (hls_plan_over_budget(p, over, sizeof over)) {
         if (!lut_cpu[0] && has_lut_chans(p)) {

@@ -96,6 +96,8 @@ typedef struct {
                          * (band - 1) x stride + K (hls_band_lbrows) */
     int pinned;         /* parallelism fixed by the user (--pin) */
     int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
+    int lburam;         /* conv, dwconv: the line buffers in URAM288 (LBURAM), set by the
+                         * placement where block RAM is short (hls_place_weights) */
     int64_t npass;      /* passes over the input map (weight tiles) */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* Verilog parameters, in desc->hw_params order */
     int64_t rt[HLS_PLAN_MAX_PARAMS]; /* run-time parameters, in desc->rt_params order */
@@ -272,6 +274,8 @@ typedef struct {
     int dse_steps;       /* greedy steps taken */
     int pp_max;          /* largest PP the search takes */
     int interval_first;  /* HlsPlanOptions.interval_first */
+    int lb_uram;         /* 1: the placement may move line buffers to URAM (set where the
+                          * smallest design breaks a budget without it, hls/plan.c) */
     int fold_gates;      /* 1: hls_fold_finish times gates too (after the search: the
                           * latency steps, the final figures, a replay) */
     int64_t ii_cap;      /* the latency steps keep the interval within this (0: the interval

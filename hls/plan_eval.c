@@ -135,7 +135,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "LBROWS", hls_band_lbrows(s));
         s->dsp2x = conv_dsp2x(s);
         hls_param_put(&hw, "DSP2X", s->dsp2x);
-        hls_param_put(&hw, "LBURAM", 0); /* line buffers in block RAM (the shared engine's may not) */
+        hls_param_put(&hw, "LBURAM", s->lburam); /* line buffers in URAM where BRAM is short */
         hls_param_put(&hw, "CASC", 0); /* LUT adder trees (kiln_dsp_chain: not planned yet) */
         hls_param_put(&hw, "WBMERGE", 0); /* a memory a weight bank (the shared engine's merge) */
         hls_param_put(&hw, "LBBANK", 0); /* PP copies of the line buffer (the shared engine's may bank it) */
@@ -162,6 +162,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "RQ_PIPE", s->rq_pipe);
         hls_param_put(&hw, "QLO", s->qlo);
         hls_param_put(&hw, "QHI", s->qhi);
+        hls_param_put(&hw, "LBURAM", s->lburam);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "c", s->cin);

@@ -74,6 +74,8 @@ char *hls_plan_json(const HlsPlan *p)
             cJSON_AddNumberToObject(o, "band", (double)s->band);
         if (s->band > 0 && s->lbrows > 0)
             cJSON_AddNumberToObject(o, "lbrows", (double)hls_band_lbrows(s));
+        if (s->lburam)
+            cJSON_AddBoolToObject(o, "lb_uram", 1);
         cJSON_AddBoolToObject(o, "pinned", s->pinned);
         cJSON_AddNumberToObject(o, "cycles", (double)s->cycles);
         cJSON_AddNumberToObject(o, "t_done", (double)s->t_done);
@@ -314,6 +316,18 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
                                 "in several tiles, at most its %lld output rows",
                                 path, base, (long long)s->oh);
         s->band = v;
+    }
+    /* optional: the line buffers in URAM288 (LBURAM) */
+    s->lburam = 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "lb_uram")) {
+        const cJSON *lu = cJSON_GetObjectItemCaseSensitive(o, "lb_uram");
+        if (!cJSON_IsBool(lu))
+            return gir_error_at(e, gir_loc_none(), "%s: %s.lb_uram: expected true or false", path,
+                                base);
+        if (cJSON_IsTrue(lu) && ((s->kind != HLS_ST_CONV && s->kind != HLS_ST_DWCONV)))
+            return gir_error_at(e, gir_loc_none(),
+                                "%s: %s.lb_uram: only a conv or dwconv has line buffers", path, base);
+        s->lburam = cJSON_IsTrue(lu);
     }
     /* optional, with bands: the line buffer's rows */
     s->lbrows = 0;

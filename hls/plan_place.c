@@ -75,10 +75,88 @@ static double ddr_cost(const HlsStage *s)
     return b;
 }
 
+/* Line buffers to URAM while the block RAM budget is broken (after the
+ * weights went where they could): a conv's or dwconv's line buffers have
+ * no home off chip, weights do, so a line buffer that needs URAM the
+ * weights hold sends weights from URAM to DDR, the least DDR traffic per
+ * URAM288 freed first.  The line buffers in order of the most BRAM36
+ * freed per URAM288 taken; one that frees none, or for which URAM cannot
+ * be made, stays.  *bram and *uram are the plan's running totals. */
+static void place_line_buffers(HlsPlan *p, const WCand *c, int nc, double *bram, double *uram)
+{
+    WCand *lb = malloc(sizeof *lb * (size_t)(p->nstage > 0 ? p->nstage : 1));
+    WCand *ev = malloc(sizeof *ev * (size_t)(nc > 0 ? nc : 1));
+    int i, j, nl = 0, ne = 0;
+    if (!lb || !ev)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        HlsRes before = s->res;
+        if ((!hls_is_conv(s) && s->kind != HLS_ST_DWCONV) || s->lburam)
+            continue;
+        s->lburam = 1;
+        if (hls_stage_eval(p, s) == 0 && s->res.bram36 < before.bram36 - 0.25) {
+            lb[nl].idx = i;
+            lb[nl].bram = before.bram36 - s->res.bram36;
+            /* sorted ascending: the most BRAM36 a URAM288 first */
+            lb[nl].cost = -lb[nl].bram / (s->res.uram - before.uram > 0.5 ? s->res.uram - before.uram : 0.5);
+            nl++;
+        }
+        s->lburam = 0;
+        hls_stage_eval(p, s);
+    }
+    qsort(lb, (size_t)nl, sizeof *lb, wcand_cmp);
+    /* the weights URAM holds, the least DDR traffic per URAM288 first */
+    for (i = 0; i < nc; i++) {
+        HlsStage *s = &p->stages[c[i].idx];
+        if (s->whome == HLS_W_URAM) {
+            ev[ne] = c[i];
+            ev[ne].cost = ddr_cost(s) / (s->res.uram > 0.5 ? s->res.uram : 0.5);
+            ne++;
+        }
+    }
+    qsort(ev, (size_t)ne, sizeof *ev, wcand_cmp);
+    for (i = 0, j = 0; i < nl && *bram > p->budget.bram36; i++) {
+        HlsStage *s = &p->stages[lb[i].idx];
+        HlsRes before = s->res;
+        double du;
+        s->lburam = 1;
+        hls_stage_eval(p, s);
+        du = s->res.uram - before.uram;
+        s->lburam = 0;
+        hls_stage_eval(p, s);
+        while (*uram + du > p->budget.uram && j < ne) {
+            HlsStage *w = &p->stages[ev[j++].idx];
+            HlsRes wb = w->res;
+            if (w->whome != HLS_W_URAM)
+                continue;
+            w->whome = HLS_W_DDR;
+            w->tog = hls_ddr_tog(w);
+            hls_stage_eval(p, w);
+            *uram += w->res.uram - wb.uram;
+            *bram += w->res.bram36 - wb.bram36;
+        }
+        /* measured again: s's own weights may have just left URAM */
+        before = s->res;
+        s->lburam = 1;
+        hls_stage_eval(p, s);
+        if (p->board.uram <= 0 || *uram + s->res.uram - before.uram > p->budget.uram) {
+            s->lburam = 0;
+            hls_stage_eval(p, s);
+            continue;
+        }
+        *uram += s->res.uram - before.uram;
+        *bram += s->res.bram36 - before.bram36;
+    }
+    free(lb);
+    free(ev);
+}
+
 /* Weight placement: every conv's weights on chip in BRAM; while that breaks
  * the BRAM budget (less `reserve` for FIFOs), the layer with the largest
  * weight memory moves to URAM if the URAM budget takes it, else streams from
- * DDR in tiles. */
+ * DDR in tiles; still over, line buffers move to URAM where the plan allows
+ * it (p->lb_uram, place_line_buffers). */
 void hls_place_weights(HlsPlan *p, double reserve)
 {
     double bram = reserve + p->fold.res.bram36, uram = p->fold.res.uram; /* the shared engine's first */
@@ -88,6 +166,7 @@ void hls_place_weights(HlsPlan *p, double reserve)
         gir_die("out of memory");
     for (i = 0; i < p->nstage; i++) {
         HlsStage *s = &p->stages[i];
+        s->lburam = 0;
         if (hls_is_conv(s)) {
             s->whome = HLS_W_BRAM;
             s->tog = 0;
@@ -118,6 +197,8 @@ void hls_place_weights(HlsPlan *p, double reserve)
         hls_stage_eval(p, s);
         bram += s->res.bram36 - before;
     }
+    if (bram > p->budget.bram36 && p->lb_uram)
+        place_line_buffers(p, c, nc, &bram, &uram);
     /* still short: the smallest tiles (more passes, more input re-reads) */
     for (i = 0; i < nc && bram > p->budget.bram36; i++) {
         HlsStage *s = &p->stages[c[i].idx];

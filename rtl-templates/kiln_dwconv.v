@@ -21,7 +21,9 @@
 // Beats = cfg_cg * (3*PB*LANES + K*K).
 //
 // Parameters: LANES (MACs, one per channel lane), KMAX, WMAX, CMAX,
-//   RQ_PIPE (requant stages 0..4), QLO/QHI (output clamp, kiln_requant.v).
+//   RQ_PIPE (requant stages 0..4), QLO/QHI (output clamp, kiln_requant.v),
+//   LBURAM (1: the line buffer is UltraRAM, ram_style "ultra", as kiln_conv's;
+//   0: block RAM or LUTRAM as synthesis picks).
 // Latency (issue of the last MAC of a pixel group to its output beat):
 //   LAT = 4 + RQ_PIPE
 // Cycles per frame: the kiln_conv_window recurrence (hls/desc_conv.c) with
@@ -36,7 +38,8 @@ module kiln_dwconv #(
     parameter integer CMAX    = 64,
     parameter integer RQ_PIPE = 2,
     parameter integer QLO     = -128,
-    parameter integer QHI     = 127
+    parameter integer QHI     = 127,
+    parameter integer LBURAM  = 0
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -181,7 +184,8 @@ module kiln_dwconv #(
     wire [15:0] w_hout, w_wout;
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_conv_window #(
-        .LANES(LANES), .KMAX(KMAX), .WMAX(WMAX), .GMAX(CGMAX), .DW(1), .WAB(WAB)
+        .LANES(LANES), .KMAX(KMAX), .WMAX(WMAX), .GMAX(CGMAX), .DW(1), .WAB(WAB),
+        .LBURAM(LBURAM)
     ) u_win (
         .clk(clk), .rst(rst),
         .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_cg), .cfg_ocg(cfg_cg),

@@ -39,9 +39,15 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           convs run on the CPU, so the FPGA's second segment is the upsample
           and the concat alone, both inputs read from DDR (the route of
           YOLOv3-tiny with its neighbours on the shared engine).
+  dwwide  1x3x64x64: PP-LCNet's later blocks in small: Conv3x3 256, then
+          three [depthwise Conv5x5 + Relu -> Conv1x1 256 + Relu] on the
+          64x64 map, and a Conv1x1 8 head (output 1x8x64x64).  The line
+          buffers of the 5x5 depthwise convs (8 rows of 64 pixels of 256
+          channels each) take more block RAM than KV260 has; the weights
+          are 0.21 MB.
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|upcat --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|upcat|dwwide --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -97,6 +103,13 @@ MODELS = {
         ("conv", 256, 3, 1, 1, 1, "leaky"),
         ("conv", 256, 3, 1, 1, 1, "leaky"),
         ("conv", 256, 3, 1, 1, 1, "leaky"),
+        ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
+    "dwwide": (64, [
+        ("conv", 256, 3, 1, 1, 1, "relu"),
+        ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
+        ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
+        ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
     "upcat": (32, [

@@ -2,8 +2,9 @@
 # TIMEOUT: 150
 # What the FPGA takes of the PP-OCRv4 detector (docs/ocr.md).  On zcu104 at
 # 1,3,160,160 kiln compile --plan-only refuses it, one line naming the
-# resource (BRAM): every conv is an engine of its own and the smallest
-# design does not fit.  On zcu102 at 1,3,64,64 it compiles end to end
+# resource (LUT): every conv is an engine of its own and the smallest
+# design does not fit (its block RAM does, with line buffers in URAM and
+# the weights they displace streaming from DDR, whose channels take LUT).  On zcu102 at 1,3,64,64 it compiles end to end
 # (rtl/, vivado/, driver/): 117 FPGA layers (48 kiln_conv, 14 kiln_dwconv,
 # 38 kiln_lut: each conv's affine * a + b with its HardSwish, and the
 # squeeze-and-excite HardSigmoids, 11 kiln_add, 6 kiln_upsample) in 22
@@ -24,7 +25,7 @@ rc=$?
 set -e
 cat $TMP/c104.err
 test $rc = 2
-grep -q 'does not fit zcu104: the smallest design (weights from DDR where on-chip memory is short) exceeds BRAM 90% ([0-9]* > 280)$' $TMP/c104.err
+grep -q 'does not fit zcu104: the smallest design (weights from DDR where on-chip memory is short) exceeds LUT 75% ([0-9]* > 172800)$' $TMP/c104.err
 test ! -e $TMP/c104/plan.json
 
 $KILN quantize $DET --input-shape 1,3,64,64 --calib-random 1 -o $TMP/q.gir > /dev/null
