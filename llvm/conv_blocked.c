@@ -837,6 +837,38 @@ static void emit_taps(KlvIr *ir, const Geo *o, const Taps *t, int64_t owb,
     LLVMPositionBuilderAtEnd(b, join);
 }
 
+/* The shuffle masks of a 2x2 pool over vectors of VL pixels: the even and
+ * the odd pixels, VL / 2 of each. */
+static void pool_sel(KlvIr *ir, int VL, LLVMValueRef sel[2])
+{
+    LLVMValueRef ix[2][8];
+    int k;
+    for (k = 0; k < VL / 2; k++) {
+        ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
+        ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+    }
+    sel[0] = LLVMConstVector(ix[0], (unsigned)(VL / 2));
+    sel[1] = LLVMConstVector(ix[1], (unsigned)(VL / 2));
+}
+
+/* The 2x2 MaxPool of two output rows r0, r1 (vectors of pixels): per
+ * window taps (0,0), (0,1), (1,0), (1,1), a tap taken when greater than
+ * the maximum so far (MaxPool's rule). */
+static LLVMValueRef pool2x2(KlvIr *ir, LLVMValueRef r0, LLVMValueRef r1, const LLVMValueRef sel[2])
+{
+    LLVMBuilderRef b = ir->b;
+    LLVMValueRef tap[4], v;
+    int k;
+    tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
+    tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
+    tap[2] = LLVMBuildShuffleVector(b, r1, r1, sel[0], "");
+    tap[3] = LLVMBuildShuffleVector(b, r1, r1, sel[1], "");
+    v = tap[0];
+    for (k = 1; k < 4; k++)
+        v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+    return v;
+}
+
 /* The guard of a ragged lane: lane l of an oc block past M % VL is an
  * output channel only in the blocks before the last, so its store goes
  * into a block taken when ocl < M.  Returns the block after it (to end the
@@ -917,16 +949,8 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
         tp.oy = row;
         ky_bounds(ir, o, row, &tp.kylo, &tp.kyhi);
     }
-    if (pool) { /* the even and the odd pixels of a vector */
-        LLVMValueRef ix[2][8];
-        int k;
-        for (k = 0; k < o->VL / 2; k++) {
-            ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
-            ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
-        }
-        sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
-        sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
-    }
+    if (pool)
+        pool_sel(ir, o->VL, sel);
     lbx = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, nbx));
     {
         LLVMValueRef ybase;
@@ -962,17 +986,9 @@ static void emit_pixels(KlvIr *ir, const GirNode *n, const Geo *o, const char *n
             LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, m)), v, st;
             LLVMBasicBlockRef next = lane_guard(ir, o, m, ocl);
             if (pool) {
-                /* taps (0,0), (0,1), (1,0), (1,1) of each window */
-                LLVMValueRef r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, m)), ""), tap[4];
-                int k;
-                v = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, o->VL + m)), "");
-                tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
-                tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
-                tap[2] = LLVMBuildShuffleVector(b, v, v, sel[0], "");
-                tap[3] = LLVMBuildShuffleVector(b, v, v, sel[1], "");
-                v = tap[0];
-                for (k = 1; k < 4; k++)
-                    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
+                v = pool2x2(ir, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, m)), ""),
+                            LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, o->VL + m)), ""),
+                            sel);
                 st = LLVMBuildStore(
                     b, v, klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, rows * PW)))));
             } else {
@@ -1023,7 +1039,7 @@ static void emit_pool_out(KlvIr *ir, const Geo *o, LLVMValueRef y, LLVMValueRef 
     LLVMBuilderRef b = ir->b;
     LLVMTypeRef vt = LLVMVectorType(ir->f32, (unsigned)o->VL);
     LLVMTypeRef ht = LLVMVectorType(ir->f32, (unsigned)(o->VL / 2)), mt[2], sty;
-    LLVMValueRef ix[2][8], mk[8], sel[2], mkv, sfn, ybase;
+    LLVMValueRef mk[8], sel[2], mkv, sfn, ybase;
     static const char sname[] = "llvm.masked.store";
     unsigned sid = LLVMLookupIntrinsicID(sname, sizeof sname - 1);
     int64_t PH = o->OH / 2, PW = o->OW / 2;
@@ -1032,13 +1048,9 @@ static void emit_pool_out(KlvIr *ir, const Geo *o, LLVMValueRef y, LLVMValueRef 
     mt[1] = ir->ptr;
     sfn = LLVMGetIntrinsicDeclaration(ir->mod, sid, mt, 2);
     sty = LLVMIntrinsicGetType(ir->ctx, sid, mt, 2);
-    for (k = 0; k < o->VL / 2; k++) {
-        ix[0][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k), 0);
-        ix[1][k] = LLVMConstInt(ir->i32, (unsigned)(2 * k + 1), 0);
+    for (k = 0; k < o->VL / 2; k++)
         mk[k] = LLVMConstInt(ir->i1, k < o->owb / 2, 0);
-    }
-    sel[0] = LLVMConstVector(ix[0], (unsigned)(o->VL / 2));
-    sel[1] = LLVMConstVector(ix[1], (unsigned)(o->VL / 2));
+    pool_sel(ir, o->VL, sel);
     mkv = LLVMConstVector(mk, (unsigned)(o->VL / 2));
     /* pooled pixel ox0 / 2 of pooled row prow of channel 0 of batch nb */
     ybase = klv_add(ir, klv_mul(ir, klv_add(ir, klv_mul(ir, nb, klv_i64(ir, o->M * PH)), prow), klv_i64(ir, PW)),
@@ -1046,18 +1058,11 @@ static void emit_pool_out(KlvIr *ir, const Geo *o, LLVMValueRef y, LLVMValueRef 
     for (ob = 0; ob < o->ocr; ob++) {
         LLVMValueRef oc0 = klv_mul(ir, klv_add(ir, ocb, klv_i64(ir, ob)), klv_i64(ir, o->VL));
         for (l = 0; l < o->VL; l++) {
-            LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), r0, r1, tap[4], v, a4[4];
+            LLVMValueRef ocl = klv_add(ir, oc0, klv_i64(ir, l)), a4[4];
             LLVMBasicBlockRef next = lane_guard(ir, o, l, ocl);
-            r0 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, ob * o->VL + l)), "");
-            r1 = LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, (o->ocr + ob) * o->VL + l)), "");
-            tap[0] = LLVMBuildShuffleVector(b, r0, r0, sel[0], "");
-            tap[1] = LLVMBuildShuffleVector(b, r0, r0, sel[1], "");
-            tap[2] = LLVMBuildShuffleVector(b, r1, r1, sel[0], "");
-            tap[3] = LLVMBuildShuffleVector(b, r1, r1, sel[1], "");
-            v = tap[0];
-            for (k = 1; k < 4; k++)
-                v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, tap[k], v, ""), tap[k], v, "");
-            a4[0] = v;
+            a4[0] = pool2x2(ir, LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, ob * o->VL + l)), ""),
+                            LLVMBuildLoad2(b, vt, klv_gep(ir, vt, rowbuf, klv_i64(ir, (o->ocr + ob) * o->VL + l)), ""),
+                            sel);
             a4[1] = klv_gep(ir, ir->f32, y, klv_add(ir, ybase, klv_mul(ir, ocl, klv_i64(ir, PH * PW))));
             a4[2] = LLVMConstInt(ir->i32, 4, 0);
             a4[3] = mkv;
