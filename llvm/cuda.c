@@ -235,7 +235,8 @@ static int load(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirError *e)
     if (!(r->fn = calloc((size_t)n + 1, sizeof *r->fn)))
         return gir_error_at(e, gir_loc_none(), "out of memory");
     for (k = 0; k < n; k++)
-        if (cu_check(cu, cu->api.ModuleGetFunction(&r->fn[k], r->mod, l[k].entry),
+        if (!l[k].shape &&
+            cu_check(cu, cu->api.ModuleGetFunction(&r->fn[k], r->mod, l[k].entry),
                      "cuModuleGetFunction", l[k].entry, e) < 0)
             return -1;
     return 0;
@@ -265,27 +266,88 @@ static int alloc_buffers(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirError *e
     return 0;
 }
 
+/* Before launch *l (a copy of the plan's) with a dims table: the node's
+ * inputs copied back (cuMemcpyDtoH waits for the kernels before it), its
+ * output's shape found (klv_gpu_size sets l's range and grid), the output
+ * allocated for it and the dims copied in. */
+static int size_launch(KlvCuda *cu, const KlvGpuModule *m, Run *r, KlvGpuLaunch *l, GirType *rt,
+                       GirError *e)
+{
+    const GirNode *n = &klv_gpu_graph(m)->nodes[l->node];
+    void *in[64];
+    int64_t dims[GIR_MAX_RANK], bytes;
+    int k, rc = 0, v = n->out[0];
+    for (k = 0; k < n->nin; k++) {
+        size_t sz = n->in[k] >= 0 ? (size_t)gir_type_bytes(&rt[n->in[k]]) : 0;
+        in[k] = NULL;
+        if (n->in[k] < 0 || rc < 0)
+            continue;
+        if (!(in[k] = malloc(sz + 1)))
+            rc = gir_error_at(e, gir_loc_none(), "out of memory");
+        else if (sz)
+            rc = cu_check(cu, cu->api.MemcpyDtoH(in[k], r->dptr[n->in[k]], sz), "cuMemcpyDtoH",
+                          klv_gpu_graph(m)->vals[n->in[k]].name, e);
+    }
+    if (rc == 0)
+        rc = klv_gpu_size(m, l, rt, in, dims, &bytes, e);
+    for (k = 0; k < n->nin; k++)
+        free(in[k]);
+    if (rc < 0)
+        return -1;
+    if (r->dptr[v])
+        cu->api.MemFree(r->dptr[v]);
+    r->dptr[v] = 0;
+    if (cu_check(cu, cu->api.MemAlloc(&r->dptr[v], (size_t)(bytes > 0 ? bytes : 1)), "cuMemAlloc",
+                 klv_gpu_graph(m)->vals[v].name, e) < 0)
+        return -1;
+    return cu_check(cu, cu->api.MemcpyHtoD(r->dptr[l->sized], dims, sizeof dims), "cuMemcpyHtoD",
+                    "dims", e);
+}
+
 /* Every launch in order on the default stream (which runs them one after
- * the other), then one synchronization. */
-static int launch_all(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirError *e)
+ * the other), then one synchronization.  A value of run-time extent or
+ * shape: its Shape written from rt, its size found before its producer's
+ * launch (size_launch), its extent copied back after it. */
+static int launch_all(KlvCuda *cu, const KlvGpuModule *m, Run *r, GirType *rt, GirError *e)
 {
     int n, k, a;
-    const KlvGpuLaunch *l = klv_gpu_launches(m, &n);
+    const KlvGpuLaunch *plan = klv_gpu_launches(m, &n);
     for (k = 0; k < n; k++) {
         CUdeviceptr p[64 + 16 + 8 + KLV_CHAIN_MAX];
         void *params[64 + 16 + 8 + KLV_CHAIN_MAX];
-        if (l[k].grid == 0)
+        KlvGpuLaunch run = plan[k], *l = &run;
+        if (l->shape) {
+            const GirGraph *g = klv_gpu_graph(m);
+            int64_t y[GIR_MAX_RANK];
+            int v = g->nodes[l->node].out[0];
+            klv_gpu_shape(m, l, rt, y);
+            if (cu_check(cu, cu->api.MemcpyHtoD(r->dptr[v], y, (size_t)gir_type_bytes(&rt[v])),
+                         "cuMemcpyHtoD", g->vals[v].name, e) < 0)
+                return -1;
             continue;
-        if (l[k].nargs > (int)(sizeof p / sizeof p[0]) || l[k].grid > 0x7fffffff)
-            return gir_error_at(e, gir_loc_none(), "%s: too many arguments or blocks", l[k].entry);
-        for (a = 0; a < l[k].nargs; a++) {
-            p[a] = l[k].args[a] >= 0 ? r->dptr[l[k].args[a]] : 0;
+        }
+        if (l->sized >= 0 && size_launch(cu, m, r, l, rt, e) < 0)
+            return -1;
+        /* the arguments after size_launch: it may have moved the output */
+        for (a = 0; a < l->nargs && a < (int)(sizeof p / sizeof p[0]); a++) {
+            p[a] = l->args[a] >= 0 ? r->dptr[l->args[a]] : 0;
             params[a] = &p[a];
         }
-        if (cu_check(cu, cu->api.LaunchKernel(r->fn[k], (unsigned)l[k].grid, 1, 1,
-                                              (unsigned)l[k].block, 1, 1, 0, NULL, params, NULL),
-                     "cuLaunchKernel", l[k].entry, e) < 0)
+        if (l->grid == 0)
+            continue;
+        if (l->nargs > (int)(sizeof p / sizeof p[0]) || l->grid > 0x7fffffff)
+            return gir_error_at(e, gir_loc_none(), "%s: too many arguments or blocks", l->entry);
+        if (cu_check(cu, cu->api.LaunchKernel(r->fn[k], (unsigned)l->grid, 1, 1,
+                                              (unsigned)l->block, 1, 1, 0, NULL, params, NULL),
+                     "cuLaunchKernel", l->entry, e) < 0)
             return -1;
+        if (l->count >= 0) {
+            int64_t cnt;
+            if (cu_check(cu, cu->api.MemcpyDtoH(&cnt, r->dptr[l->count], sizeof cnt),
+                         "cuMemcpyDtoH", l->entry, e) < 0 ||
+                klv_gpu_counted(m, l, rt, cnt, e) < 0)
+                return -1;
+        }
     }
     return cu_check(cu, cu->api.CtxSynchronize(), "cuCtxSynchronize", "after the kernels", e);
 }
@@ -322,24 +384,30 @@ int klv_gpu_run(KlvCuda *cu, const KlvGpuModule *m, const GirTensor *inputs, Gir
                 GirArena *arena, GirError *e)
 {
     const GirGraph *g = klv_gpu_graph(m);
+    GirType *rt = calloc((size_t)g->nval + 1, sizeof *rt);
     Run r;
     int i, rc;
     memset(&r, 0, sizeof r);
+    if (!rt)
+        return gir_error_at(e, gir_loc_none(), "out of memory");
+    klv_gpu_types(m, rt);
     rc = load(cu, m, &r, e);
     if (rc == 0)
         rc = alloc_buffers(cu, m, &r, e);
     if (rc == 0)
         rc = copy_in(cu, g, &r, inputs, e);
     if (rc == 0)
-        rc = launch_all(cu, m, &r, e);
+        rc = launch_all(cu, m, &r, rt, e);
     for (i = 0; rc == 0 && i < g->noutput; i++) {
         const GirValue *v = &g->vals[g->outputs[i]];
-        size_t bytes = (size_t)gir_type_bytes(&v->type);
-        outputs[i].type = v->type;
+        size_t bytes = (size_t)gir_type_bytes(&rt[g->outputs[i]]);
+        outputs[i].type = rt[g->outputs[i]];
         outputs[i].data = gir_arena_alloc(arena, bytes + 1);
-        rc = cu_check(cu, cu->api.MemcpyDtoH(outputs[i].data, r.dptr[g->outputs[i]], bytes),
-                      "cuMemcpyDtoH", v->name, e);
+        if (bytes > 0) /* an extent of 0 found in the run */
+            rc = cu_check(cu, cu->api.MemcpyDtoH(outputs[i].data, r.dptr[g->outputs[i]], bytes),
+                          "cuMemcpyDtoH", v->name, e);
     }
     unload(cu, &r);
+    free(rt);
     return rc;
 }

@@ -76,6 +76,7 @@ struct KlvGpuModule {
     int nlaunch;            /* count of launch */
     KlvPlan *plans;         /* per node: the emitter's plan (owns the tables) */
     unsigned char *fused;   /* per node: 1 when computed by an earlier Conv's kernel */
+    unsigned char *host;    /* per node: 1 for a Shape the launcher computes (no kernel) */
     KlvGpuStats stats;      /* figures */
     char libdevice[512];    /* libdevice bitcode for libm calls; "" when none was found */
 };
@@ -168,11 +169,14 @@ static void annotate_kernel(KlvIr *ir, LLVMValueRef fn)
 
 /* The entry `entry` of body `body` (made internal and always inlined):
  * nargs global pointer parameters gathered into the body's argument array;
- * thread i = ctaid.x * ntid.x + tid.x runs [i, i + 1) when i < range. */
-static void build_entry(KlvIr *ir, const char *entry, const char *body, int nargs, int64_t range)
+ * thread i = ctaid.x * ntid.x + tid.x runs [i, i + 1) when i < range.
+ * dims_arg >= 0: range is instead the product of the rank i64 dims in
+ * that parameter (KlvPlan.sized: the launcher writes them). */
+static void build_entry(KlvIr *ir, const char *entry, const char *body, int nargs, int64_t range,
+                        int dims_arg, int rank)
 {
     LLVMTypeRef gptr = LLVMPointerTypeInContext(ir->ctx, 1), pt[MAX_ARGS], fty;
-    LLVMValueRef fn, bfn = LLVMGetNamedFunction(ir->mod, body), arr, i, av[3];
+    LLVMValueRef fn, bfn = LLVMGetNamedFunction(ir->mod, body), arr, i, av[3], lim;
     LLVMBasicBlockRef run, done;
     LLVMBuilderRef b = ir->b;
     unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -197,9 +201,19 @@ static void build_entry(KlvIr *ir, const char *entry, const char *body, int narg
         LLVMBuildStore(b, LLVMBuildAddrSpaceCast(b, LLVMGetParam(fn, (unsigned)k), ir->ptr, ""), at);
     }
     i = thread_index(ir);
+    lim = klv_i64(ir, range);
+    if (dims_arg >= 0) {
+        LLVMValueRef dims = LLVMGetParam(fn, (unsigned)dims_arg);
+        lim = klv_i64(ir, 1);
+        for (k = 0; k < rank; k++) {
+            LLVMValueRef at = klv_i64(ir, k);
+            at = LLVMBuildGEP2(b, ir->i64, dims, &at, 1, "");
+            lim = klv_mul(ir, lim, LLVMBuildLoad2(b, ir->i64, at, ""));
+        }
+    }
     run = LLVMAppendBasicBlockInContext(ir->ctx, fn, "run");
     done = LLVMAppendBasicBlockInContext(ir->ctx, fn, "done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i, klv_i64(ir, range), ""), run, done);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i, lim, ""), run, done);
     LLVMPositionBuilderAtEnd(b, run);
     av[0] = arr;
     av[1] = i;
@@ -332,7 +346,17 @@ static int add_buffer(KlvGpuModule *m, KlvGpuBufKind kind, int value, int node, 
     b->bytes = bytes;
     b->data = data;
     b->offset = -1;
+    b->axis = -1;
     return m->nbuf++;
+}
+
+/* l's range, block and grid for range steps: blocks of GPU_BLOCK threads
+ * (the range rounded up to 32 below that). */
+static void set_range(KlvGpuLaunch *l, int64_t range)
+{
+    l->range = range;
+    l->block = range >= GPU_BLOCK ? GPU_BLOCK : (int)((range + 31) / 32 * 32);
+    l->grid = range > 0 ? (range + l->block - 1) / l->block : 0;
 }
 
 /* Append launch `entry` of node with the parameters args[0..nargs).  -1
@@ -348,9 +372,9 @@ static int add_launch(KlvGpuModule *m, const char *entry, int node, int64_t rang
     memset(l, 0, sizeof *l);
     snprintf(l->entry, sizeof l->entry, "%s", entry);
     l->node = node;
-    l->range = range;
-    l->block = range >= GPU_BLOCK ? GPU_BLOCK : (int)((range + 31) / 32 * 32);
-    l->grid = range > 0 ? (range + l->block - 1) / l->block : 0;
+    set_range(l, range);
+    l->count = -1;
+    l->sized = -1;
     l->nargs = nargs;
     l->args = malloc(sizeof *l->args * (size_t)(nargs + 1));
     if (!l->args)
@@ -360,23 +384,61 @@ static int add_launch(KlvGpuModule *m, const char *entry, int node, int64_t rang
     return 0;
 }
 
-/* One buffer per value: constants with their data, the others empty. */
+/* The error for value v of g, which has no static shape. */
+static int not_static(const GirGraph *g, int v, GirError *e)
+{
+    char ty[128];
+    return gir_error_at(e, g->vals[v].loc, "the gpu target needs static shapes: value '%s' is %s",
+                        g->vals[v].name, gir_type_str(&g->vals[v].type, ty, sizeof ty));
+}
+
+/* One buffer per value: constants with their data, the others empty.  A
+ * node's output of data-dependent extent (klv_bound_type) gets the most
+ * it can hold; any other node output without a static shape is taken as
+ * one the launcher sizes (KlvGpuBuffer.sized), which its producer's
+ * lowering must confirm (lower_node). */
 static int value_buffers(KlvGpuModule *m, GirError *e)
 {
     const GirGraph *g = m->g;
-    int v;
+    int v, b;
     for (v = 0; v < g->nval; v++) {
         const GirValue *val = &g->vals[v];
         int64_t bytes = gir_type_bytes(&val->type);
-        if (bytes < 0) {
-            char ty[128];
-            return gir_error_at(e, val->loc, "the gpu target needs static shapes: value '%s' is %s",
-                                val->name, gir_type_str(&val->type, ty, sizeof ty));
-        }
-        if (add_buffer(m, KLV_GPU_VALUE, v, -1, bytes,
-                       val->kind == GIR_VAL_CONST ? val->data : NULL) < 0)
+        GirType bt;
+        int axis = -1;
+        if (bytes < 0 && val->kind != GIR_VAL_NODE)
+            return not_static(g, v, e);
+        if (bytes < 0 && klv_bound_type(g, v, &bt, &axis))
+            bytes = gir_type_bytes(&bt);
+        if ((b = add_buffer(m, KLV_GPU_VALUE, v, -1, bytes < 0 ? 0 : bytes,
+                            val->kind == GIR_VAL_CONST ? val->data : NULL)) < 0)
             return gir_error_at(e, gir_loc_none(), "out of memory");
+        m->buf[b].axis = axis;
+        m->buf[b].sized = bytes < 0;
     }
+    return 0;
+}
+
+/* 1 when value v's shape is known only when the graph runs. */
+static int run_time(const KlvGpuModule *m, int v)
+{
+    return v >= 0 && (m->buf[v].axis >= 0 || m->buf[v].sized);
+}
+
+/* A Shape of a value of run-time shape: a launch without kernel whose
+ * output the launcher writes (KlvGpuLaunch.shape).  -1 + error. */
+static int shape_launch(KlvGpuModule *m, int i, GirError *e)
+{
+    const GirNode *n = &m->g->nodes[i];
+    int args[2];
+    args[0] = n->in[0];
+    args[1] = n->out[0];
+    if (n->nout != 1 || n->out[0] < 0 || run_time(m, n->out[0]))
+        return not_static(m->g, n->out[0], e);
+    if (add_launch(m, "", i, 0, args, 2) < 0)
+        return gir_error_at(e, gir_loc_none(), "out of memory");
+    m->launch[m->nlaunch - 1].shape = 1;
+    m->host[i] = 1;
     return 0;
 }
 
@@ -412,6 +474,21 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
         return 0;
     if (n->nin > 64 || n->nout > 16)
         return gir_error_at(e, at, "too many inputs or outputs for a kernel");
+    /* kernels have static shapes: of a value known only in the run, the
+     * launcher takes the Shape */
+    for (k = 0; k < n->nin; k++) {
+        char ty[128];
+        if (!run_time(m, n->in[k]))
+            continue;
+        if (n->op == GIR_OP_SHAPE && k == 0)
+            return shape_launch(m, i, e);
+        return gir_error_at(e, at,
+                            "%s reads '%s' (%s), whose extent is known only when the graph runs; "
+                            "the gpu target's kernels have static shapes (a Shape is the one "
+                            "reader it takes)",
+                            gir_op_name(n->op), g->vals[n->in[k]].name,
+                            gir_type_str(&g->vals[n->in[k]].type, ty, sizeof ty));
+    }
     snprintf(body, sizeof body, "kiln_node_%d", i);
     ir->nchain = gpu_chain(g, i, m->libdevice[0] != '\0', chain);
     ir->chain = chain;
@@ -425,6 +502,14 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
                             "%s has no lowering in the LLVM back end, and the gpu target runs "
                             "every node on the device",
                             gir_op_name(n->op));
+    /* an output of run-time extent or shape: the kernel writes its extent
+     * (count) or reads the dims the launcher finds (sized) */
+    for (k = 0; k < n->nout; k++) {
+        int v = n->out[k];
+        if (v >= 0 && ((m->buf[v].axis >= 0 && !(k == 0 && plan->count)) ||
+                       (m->buf[v].sized && !(k == 0 && plan->sized))))
+            return not_static(g, v, e);
+    }
     snprintf(entry, sizeof entry, "%s_pre", body);
     if (!m->libdevice[0] &&
         ((ext = external_call(LLVMGetNamedFunction(ir->mod, body))) ||
@@ -460,15 +545,21 @@ static int lower_node(KlvGpuModule *m, KlvIr *ir, int i, GirError *e)
     if (plan->pre) {
         snprintf(entry, sizeof entry, "kiln_gpu_%d_pre", i);
         snprintf(body, sizeof body, "kiln_node_%d_pre", i);
-        build_entry(ir, entry, body, na, plan->pre_range);
+        build_entry(ir, entry, body, na, plan->pre_range, -1, 0);
         if (add_launch(m, entry, i, plan->pre_range, args, na) < 0)
             return gir_error_at(e, gir_loc_none(), "out of memory");
     }
     snprintf(entry, sizeof entry, "kiln_gpu_%d", i);
     snprintf(body, sizeof body, "kiln_node_%d", i);
-    build_entry(ir, entry, body, na, plan->range);
-    if (add_launch(m, entry, i, plan->range, args, na) < 0)
+    build_entry(ir, entry, body, na, plan->range,
+                plan->sized ? n->nin + n->nout + plan->sized - 1 : -1,
+                plan->sized ? g->vals[n->out[0]].type.rank : 0);
+    if (add_launch(m, entry, i, plan->sized ? 0 : plan->range, args, na) < 0)
         return gir_error_at(e, gir_loc_none(), "out of memory");
+    if (plan->count && m->buf[n->out[0]].axis >= 0)
+        m->launch[m->nlaunch - 1].count = args[n->nin + n->nout + plan->count - 1];
+    if (plan->sized)
+        m->launch[m->nlaunch - 1].sized = args[n->nin + n->nout + plan->sized - 1];
     m->launch[m->nlaunch - 1].nfused = plan->chained;
     memcpy(m->launch[m->nlaunch - 1].fused, chain, sizeof *chain * (size_t)plan->chained);
     m->stats.fused += plan->chained;
@@ -491,6 +582,10 @@ static void mark_used(KlvGpuModule *m, LLVMModuleRef mod)
             if (la->args[k] >= 0)
                 m->buf[la->args[k]].used = 1;
         }
+        /* the launcher reads the inputs of a node it sizes (shape rule) */
+        for (k = 0; la->sized >= 0 && k < m->g->nodes[la->node].nin; k++)
+            if (m->g->nodes[la->node].in[k] >= 0)
+                m->buf[m->g->nodes[la->node].in[k]].used = 1;
     }
     /* the graph's inputs and outputs are copied in and out in any case */
     for (k = 0; k < m->g->ninput; k++)
@@ -571,18 +666,22 @@ KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e
     m->stats.nodes = g->nnode;
     m->plans = calloc((size_t)g->nnode + 1, sizeof *m->plans);
     m->fused = calloc((size_t)g->nnode + 1, 1);
-    if (!m->plans || !m->fused)
+    m->host = calloc((size_t)g->nnode + 1, 1);
+    if (!m->plans || !m->fused || !m->host)
         rc = gir_error_at(e, gir_loc_none(), "out of memory");
     if (rc == 0)
         rc = value_buffers(m, e);
     ctx = LLVMContextCreate();
     klv_ir_init(&ir, ctx, g->name ? g->name : "kiln");
     ir.vl = GPU_LANES;
+    ir.count_ok = 1;
+    ir.sized_ok = 1;
     for (i = 0; rc == 0 && i < g->nnode; i++)
         rc = lower_node(m, &ir, i, e);
     LLVMDisposeBuilder(ir.b);
     m->stats.ir_ms = now_ms() - t0;
-    m->stats.launches = m->nlaunch;
+    for (i = 0; i < m->nlaunch; i++)
+        m->stats.launches += !m->launch[i].shape;
     if (rc == 0 && has_external(ir.mod))
         rc = link_libdevice(m, ir.mod, tm, e);
     if (rc == 0)
@@ -662,10 +761,82 @@ void klv_gpu_free(KlvGpuModule *m)
         free(m->launch[i].args);
     free(m->plans);
     free(m->fused);
+    free(m->host);
     free(m->launch);
     free(m->buf);
     free(m->ptx);
     free(m);
+}
+
+/* ---- values of run-time extent or shape --------------------------------------- */
+
+void klv_gpu_types(const KlvGpuModule *m, GirType *rt)
+{
+    int v, axis;
+    for (v = 0; v < m->g->nval; v++)
+        if (!(m->buf[v].axis >= 0 && klv_bound_type(m->g, v, &rt[v], &axis)))
+            rt[v] = m->g->vals[v].type;
+}
+
+int klv_gpu_size(const KlvGpuModule *m, KlvGpuLaunch *l, GirType *rt, void *const *in,
+                 int64_t *dims, int64_t *bytes, GirError *e)
+{
+    const GirGraph *g = m->g;
+    const GirNode *n = &g->nodes[l->node];
+    GirTensor ins[64];
+    const GirTensor *insp[64];
+    GirType outs[16];
+    int k, v = n->out[0];
+    for (k = 0; k < n->nin; k++) {
+        insp[k] = NULL;
+        if (n->in[k] < 0)
+            continue;
+        ins[k].type = rt[n->in[k]];
+        ins[k].data = in[k];
+        insp[k] = &ins[k];
+    }
+    if (gir_shape_node(g, n, insp, outs, e) < 0)
+        return -1;
+    if ((*bytes = gir_type_bytes(&outs[0])) < 0 || outs[0].rank != g->vals[v].type.rank)
+        return gir_error_at(e, n->loc, "node '%s': its output has no static shape at run time",
+                            n->name);
+    if (gir_type_numel(&outs[0]) >= ((int64_t)1 << 31))
+        return gir_error_at(e, n->loc, "node '%s': %s of 2^31 or more elements, past what one "
+                            "launch indexes", n->name, gir_op_name(n->op));
+    memset(dims, 0, sizeof *dims * GIR_MAX_RANK);
+    for (k = 0; k < outs[0].rank; k++)
+        dims[k] = outs[0].dims[k];
+    rt[v] = outs[0];
+    set_range(l, gir_type_numel(&outs[0]));
+    return 0;
+}
+
+int klv_gpu_counted(const KlvGpuModule *m, const KlvGpuLaunch *l, GirType *rt, int64_t cnt,
+                    GirError *e)
+{
+    const GirNode *n = &m->g->nodes[l->node];
+    int v = n->out[0], axis = m->buf[v].axis;
+    GirType bt;
+    if (!klv_bound_type(m->g, v, &bt, &axis) || cnt < 0 || cnt > bt.dims[axis])
+        return gir_error_at(e, n->loc, "node '%s': its kernel gave an extent of %lld, past the "
+                            "bound", n->name, (long long)cnt);
+    rt[v] = bt;
+    rt[v].dims[axis] = cnt;
+    return 0;
+}
+
+void klv_gpu_shape(const KlvGpuModule *m, const KlvGpuLaunch *l, const GirType *rt, int64_t *y)
+{
+    const GirNode *n = &m->g->nodes[l->node];
+    const GirType *x = &rt[n->in[0]];
+    int64_t i, lo = gir_attr_int(n, "start", 0), cnt = gir_type_numel(&m->g->vals[n->out[0]].type);
+    /* as eval_SHAPE: the output's static extent says where it ends */
+    if (lo < 0)
+        lo += x->rank;
+    if (lo < 0)
+        lo = 0;
+    for (i = 0; i < cnt; i++)
+        y[i] = x->dims[lo + i];
 }
 
 /* ---- the plan run on the host ------------------------------------------------- */
@@ -700,15 +871,34 @@ static void **host_buffers(const KlvGpuModule *m, GirError *e)
 
 /* The launches in order with the bodies of jit: thread t of the grid runs
  * [t, t + 1) when t < range, with the plan's arguments (NULL for a
- * parameter the PTX does not read). */
-static int host_launches(const KlvGpuModule *m, KlvJit *jit, void **hb, GirError *e)
+ * parameter the PTX does not read).  As a launcher on a GPU does: a
+ * Shape launch writes its output from rt; before a launch with a dims
+ * table its output is sized and the dims written; after one with a count,
+ * the extent read back into rt. */
+static int host_launches(const KlvGpuModule *m, KlvJit *jit, void **hb, GirType *rt, GirError *e)
 {
     int l, k;
     for (l = 0; l < m->nlaunch; l++) {
-        const KlvGpuLaunch *la = &m->launch[l];
+        KlvGpuLaunch run = m->launch[l], *la = &run;
+        const GirNode *n = &m->g->nodes[la->node];
         void (*fn)(void **, int64_t, int64_t), *addr, *args[MAX_ARGS];
         char body[48];
-        int64_t t;
+        int64_t t, bytes;
+        if (la->shape) {
+            klv_gpu_shape(m, la, rt, hb[la->args[1]]);
+            continue;
+        }
+        if (la->sized >= 0) {
+            void *in[64], *nb;
+            for (k = 0; k < n->nin; k++)
+                in[k] = n->in[k] >= 0 ? hb[n->in[k]] : NULL;
+            if (klv_gpu_size(m, la, rt, in, hb[la->sized], &bytes, e) < 0)
+                return -1;
+            if (!(nb = calloc((size_t)bytes + 64, 1)))
+                return gir_error_at(e, gir_loc_none(), "out of memory");
+            free(hb[n->out[0]]);
+            hb[n->out[0]] = nb;
+        }
         snprintf(body, sizeof body, "kiln_node_%s", la->entry + strlen("kiln_gpu_"));
         if (klv_jit_lookup(jit, body, &addr, e) < 0)
             return -1;
@@ -718,6 +908,8 @@ static int host_launches(const KlvGpuModule *m, KlvJit *jit, void **hb, GirError
         for (t = 0; t < la->grid * la->block; t++)
             if (t < la->range)
                 fn(args, t, t + 1);
+        if (la->count >= 0 && klv_gpu_counted(m, la, rt, *(const int64_t *)hb[la->count], e) < 0)
+            return -1;
     }
     return 0;
 }
@@ -731,14 +923,17 @@ int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *
     KlvJit jit;
     KlvIr ir;
     void **hb = NULL;
-    int i, k, rc = 0;
+    GirType *rt = calloc((size_t)g->nval + 1, sizeof *rt);
+    int i, k, rc = rt ? 0 : gir_error_at(e, gir_loc_none(), "out of memory");
     memset(&jit, 0, sizeof jit);
     klv_ir_init(&ir, LLVMOrcThreadSafeContextGetContext(tsc), "kiln_gpu_host");
     ir.vl = GPU_LANES;
+    ir.count_ok = 1;
+    ir.sized_ok = 1;
     for (i = 0; rc == 0 && i < g->nnode; i++) {
         char body[48];
         int chain[KLV_CHAIN_MAX];
-        if (m->fused[i])
+        if (m->fused[i] || m->host[i])
             continue;
         snprintf(body, sizeof body, "kiln_node_%d", i);
         /* the chains of the PTX (the bodies take the same arguments) */
@@ -770,18 +965,20 @@ int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *
             memcpy(hb[g->inputs[i]], inputs[i].data, (size_t)gir_type_bytes(&v->type));
         }
     }
-    if (rc == 0)
-        rc = host_launches(m, &jit, hb, e);
+    if (rc == 0) {
+        klv_gpu_types(m, rt);
+        rc = host_launches(m, &jit, hb, rt, e);
+    }
     for (i = 0; rc == 0 && i < g->noutput; i++) {
-        const GirValue *v = &g->vals[g->outputs[i]];
-        size_t bytes = (size_t)gir_type_bytes(&v->type);
-        outputs[i].type = v->type;
+        size_t bytes = (size_t)gir_type_bytes(&rt[g->outputs[i]]);
+        outputs[i].type = rt[g->outputs[i]];
         outputs[i].data = gir_arena_alloc(arena, bytes + 1);
         memcpy(outputs[i].data, hb[g->outputs[i]], bytes);
     }
     for (i = 0; hb && i < m->nbuf; i++)
         free(hb[i]);
     free(hb);
+    free(rt);
     klv_jit_free(&jit);
     return rc;
 }

@@ -289,6 +289,27 @@ int klv_plan_sized(KlvIr *ir, const GirGraph *g, const GirNode *n, KlvPlan *plan
  * 0 for any other value. */
 int klv_bound_type(const GirGraph *g, int v, GirType *bt, int *axis);
 
+/* gpu.c: the run-time side of a launch plan's values of data-dependent
+ * extent or shape, shared by klv_gpu_run_host and klv_gpu_run (cuda.c);
+ * rt holds per value id its type in this run.  klv_gpu_types: rt at the
+ * start of a run (a value of data-dependent extent: the most it holds). */
+void klv_gpu_types(const KlvGpuModule *m, GirType *rt);
+/* Before a launch with a dims table (KlvGpuLaunch.sized): its output's
+ * type by the node's shape rule from the data of its inputs (in[k]: a
+ * host copy of input k, NULL when absent) into rt, the dims into dims
+ * [GIR_MAX_RANK], the output's size into *bytes, and the launch's range,
+ * block and grid into *l (a copy of the plan's).  -1 + error: the shape
+ * rule's (a zero Range delta), or a range past one launch. */
+int klv_gpu_size(const KlvGpuModule *m, KlvGpuLaunch *l, GirType *rt, void *const *in,
+                 int64_t *dims, int64_t *bytes, GirError *e);
+/* After a launch with a count (KlvGpuLaunch.count): the extent cnt the
+ * kernel wrote into rt of its output.  -1 + error when it is not within
+ * the bound (a kernel's bug). */
+int klv_gpu_counted(const KlvGpuModule *m, const KlvGpuLaunch *l, GirType *rt, int64_t cnt,
+                    GirError *e);
+/* A Shape launch (KlvGpuLaunch.shape): its output's elements into y. */
+void klv_gpu_shape(const KlvGpuModule *m, const KlvGpuLaunch *l, const GirType *rt, int64_t *y);
+
 /* The operands of a Gemm or MatMul node: where each element of A, B and C
  * is (gemm_f32.c, gemm_i8.c). */
 typedef struct {

@@ -253,6 +253,13 @@ typedef struct {
     const void *data;   /* data to upload before the run (constants, tables), else NULL */
     int64_t offset;     /* where data sits in the plan's data file (64-byte aligned); -1: none */
     int used;           /* 1 when a kernel reads or writes it */
+    int axis;           /* a value of data-dependent extent (NonZero, NonMaxSuppression,
+                           Compress): the axis whose extent its launch finds, bytes
+                           being the most it holds; else -1 */
+    int sized;          /* 1: a value whose shape the launcher finds when the graph
+                           runs (ConstantOfShape, Range, OneHot of run-time data):
+                           bytes is 0, the buffer is allocated before its producer's
+                           launch; else 0 */
 } KlvGpuBuffer;
 
 /* One kernel launch, in the order they run. */
@@ -268,6 +275,17 @@ typedef struct {
     int fused[8];    /* the elementwise nodes the kernel computes after its node's
                         (a chain fused into a Conv), in order */
     int nfused;      /* their count */
+    int count;       /* buffer of the i64 the kernel writes: the extent of its output
+                        on that value's data-dependent axis (KlvGpuBuffer.axis), copied
+                        back after the launch; -1: none */
+    int sized;       /* buffer of the i64 dims [GIR_MAX_RANK] of its output, which the
+                        launcher finds by the node's shape rule from its inputs' data
+                        (copied back), writes before the launch and takes range (the
+                        element count) and grid from; range and grid are 0 here; -1:
+                        none */
+    int shape;       /* 1: no kernel (entry ""): a Shape of a value of run-time shape,
+                        whose i64 output (args[1]) the launcher writes from that value's
+                        dims in this run (args[0]); 0: a kernel */
 } KlvGpuLaunch;
 
 /* What klv_gpu_compile made. */

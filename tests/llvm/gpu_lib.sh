@@ -5,7 +5,9 @@
 # fused into its Conv, which have none (and the _pre ones the plan
 # launches); every load and store names its state space (kernel buffers in
 # .global, never generic); the plan's launches, parameters and buffers
-# agree with the PTX and the data file; ptxas assembles it when on PATH.
+# agree with the PTX and the data file (a launch of run-time extent runs
+# one thread, one of run-time shape has its range from the launcher, a
+# Shape of such a value has no entry); ptxas assembles it when on PATH.
 ptx_check() {
     local stem=$1 nodes=$2 generic
     grep -qx '.version 7.8' "$stem.ptx"
@@ -23,17 +25,29 @@ stem, nodes = sys.argv[1], int(sys.argv[2])
 ptx = open(stem + ".ptx").read()
 plan = json.load(open(stem + ".json"))
 entries = dict(re.findall(r"^\.visible \.entry (\w+)\(\n((?:\t\.param[^\n]*\n)*)\)", ptx, re.M))
-assert len(entries) == len(plan["launches"]), (len(entries), len(plan["launches"]))
+kernels = [l for l in plan["launches"] if not l.get("shape")]
+assert len(entries) == len(kernels), (len(entries), len(kernels))
 fused = [f["node"] for l in plan["launches"] for f in l.get("fused", [])]
 assert len(fused) == len(set(fused)), fused
+# a Shape of a value of run-time shape: the launcher writes it, no entry
+host = {l["node"] for l in plan["launches"] if l.get("shape")}
 for i in range(nodes):
-    assert ("kiln_gpu_%d" % i in entries) != (i in fused), (stem, i)
+    assert ("kiln_gpu_%d" % i in entries) != (i in fused or i in host), (stem, i)
 bufs = {b["index"]: b for b in plan["buffers"]}
 for l in plan["launches"]:
+    assert all(a is None or a in bufs for a in l["args"]), l["entry"]
+    if l.get("shape"):
+        assert l["entry"] == "" and len(l["args"]) == 2, l
+        continue
     params = entries[l["entry"]].count(".param .u64")
     assert params == len(l["args"]), (l["entry"], params, len(l["args"]))
-    assert all(a is None or a in bufs for a in l["args"]), l["entry"]
+    if "sized" in l:  # range and grid found by the launcher from the dims
+        assert l["range"] == 0 and l["grid"][0] == 0 and l["sized"] in l["args"], l
+        assert bufs[l["sized"]]["kind"] == "scratch", l
+        continue
     assert l["grid"][0] * l["block"][0] >= l["range"] > (l["grid"][0] - 1) * l["block"][0], l
+    if "count" in l:  # one thread: where an element goes depends on those before it
+        assert l["range"] == 1 and l["count"] in l["args"] and bufs[l["count"]]["kind"] == "scratch", l
 assert os.path.getsize(stem + ".bin") == plan["data_bytes"]
 for b in bufs.values():
     if "offset" in b:

@@ -231,6 +231,10 @@ static void json_buffers(cJSON *root, const GirGraph *g, const KlvGpuModule *m)
             cJSON_AddNumberToObject(o, "offset", (double)b[k].offset);
         if (b[k].kind == KLV_GPU_SCRATCH)
             cJSON_AddTrueToObject(o, "zero");
+        if (b[k].axis >= 0)
+            cJSON_AddNumberToObject(o, "axis", b[k].axis);
+        if (b[k].sized)
+            cJSON_AddTrueToObject(o, "sized");
         cJSON_AddItemToArray(arr, o);
     }
 }
@@ -267,6 +271,12 @@ static void json_launches(cJSON *root, const GirGraph *g, const KlvGpuModule *m)
                 cJSON_AddItemToArray(fu, fo);
             }
         }
+        if (l[k].count >= 0)
+            cJSON_AddNumberToObject(o, "count", l[k].count);
+        if (l[k].sized >= 0)
+            cJSON_AddNumberToObject(o, "sized", l[k].sized);
+        if (l[k].shape)
+            cJSON_AddTrueToObject(o, "shape");
         args = cJSON_AddArrayToObject(o, "args");
         for (a = 0; a < l[k].nargs; a++)
             cJSON_AddItemToArray(args, l[k].args[a] >= 0 ? cJSON_CreateNumber(l[k].args[a])
