@@ -34,6 +34,21 @@
  * call goes to its __nv_ function, linked in and inlined; where it is not,
  * the node is refused with an error naming it, before code generation.
  *
+ * Outputs of run-time extent or shape take the CPU program's emitters as
+ * they are.  NonZero, NonMaxSuppression and Compress (kernels_select.c)
+ * have a range of 1: one thread, since where an element goes depends on
+ * those before it; the value's buffer holds the most it can
+ * (klv_bound_type) and the kernel writes the extent into a count table
+ * the launcher copies back after the launch (KlvGpuLaunch.count), setting
+ * the value's type for the run.  ConstantOfShape, Range and OneHot of
+ * run-time data (KlvPlan.sized) are sized by the launcher: before the
+ * launch it copies the node's inputs back, applies the shape rule,
+ * allocates the output and writes the dims into the kernel's table
+ * (KlvGpuLaunch.sized); the entry takes its range as the product of
+ * those dims, the grid follows from it.  A Shape of such a value is
+ * written by the launcher (no kernel); any other reader is refused, naming
+ * the node: kernels have static shapes.
+ *
  * klv_gpu_run_host runs a plan on the CPU with the same bodies compiled
  * for the host: a check of the plan where there is no GPU.
  */

@@ -8,6 +8,7 @@
  * thread: where an element goes depends on every element before it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -352,74 +353,24 @@ static void emit_nms_sort(KlvIr *ir, LLVMValueRef nc, int P, LLVMValueRef ss, LL
     klv_loop_end(ir, &lp);
 }
 
-/* NonMaxSuppression as gir_nms computes it: per batch the boxes' corners
- * into a table; per class the candidates (score above the threshold) in
- * index order, sorted by score (emit_nms_sort), and each in turn kept
- * unless a box kept before it overlaps it by more than the IoU threshold
- * (nms_iou(candidate, kept), the tests stopping at the first such box),
- * until max_output_boxes_per_class are kept.  The kept boxes and their
- * order are gir_nms's. */
-static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
-                    KlvPlan *plan)
+/* NonMaxSuppression of one (batch, class) as gir_nms computes it: the
+ * candidates of scores sc (N of them, score above sthr) in index order,
+ * sorted by score (emit_nms_sort over P passes in ss, si, ts, ti), then
+ * each in turn kept unless a box kept before it overlaps it by more than
+ * iou (nms_iou(candidate, kept) on the batch's corners cor, the tests
+ * stopping at the first such box), until maxo are kept.  The kept box
+ * indices go into kept in that order, their count into the i64 slot nk;
+ * nc (i64) and keep (i1) are slots of the entry block. */
+static void emit_nms_class(KlvIr *ir, LLVMValueRef sc, int64_t N, int P, LLVMValueRef cor,
+                           LLVMValueRef ss, LLVMValueRef si, LLVMValueRef ts, LLVMValueRef ti,
+                           LLVMValueRef kept, LLVMValueRef nc, LLVMValueRef nk, LLVMValueRef keep,
+                           LLVMValueRef maxo, LLVMValueRef iou, LLVMValueRef sthr)
 {
-    const GirType *bt = &g->vals[n->in[0]].type, *st = &g->vals[n->in[1]].type;
     LLVMBuilderRef bl = ir->b;
-    int64_t B, C, N;
-    int center = gir_attr_int(n, "center_point_box", 0) != 0, carg, q, P = 0, k;
-    void *buf[6];
-    int64_t bytes[6];
-    LLVMValueRef boxes, scores, y, cor, ss, si, ts, ti, kept, maxo, iou, sthr, total, nc, nk, keep, sc;
-    LLVMValueRef fi;
+    LLVMValueRef fi = P % 2 ? ti : si;
     LLVMBasicBlockRef after, inner;
-    KlvLoop lb, lc, li, lq, lt;
-    if (n->nin < 2 || bt->rank != 3 || st->rank != 3 || bt->dims[2] != 4 || bt->dtype != GIR_DT_F32 ||
-        st->dtype != GIR_DT_F32 || bt->dims[0] != st->dims[0] || bt->dims[1] != st->dims[2])
-        return 0;
-    B = bt->dims[0];
-    C = st->dims[1];
-    N = bt->dims[1];
-    while (((int64_t)1 << P) < N)
-        P++;
-    /* corners, candidates' scores and indices twice (the sort's two
-     * sides), the kept boxes' indices */
-    bytes[0] = (N * 4 + 1) * (int64_t)sizeof(float);
-    bytes[1] = bytes[3] = (N + 1) * (int64_t)sizeof(float);
-    bytes[2] = bytes[4] = bytes[5] = (N + 1) * (int64_t)sizeof(int64_t);
-    for (k = 0; k < 6; k++)
-        if (!(buf[k] = calloc((size_t)bytes[k], 1))) {
-            while (k-- > 0)
-                free(buf[k]);
-            return -1;
-        }
-    for (k = 0; k < 6; k++)
-        klv_plan_extra(plan, buf[k], bytes[k], KLV_SCRATCH, 1);
-    if ((carg = plan_count(plan, n)) < 0)
-        return -1;
-    klv_kernel_begin(ir, name);
-    total = LLVMBuildAlloca(bl, ir->i64, "total");
-    nc = LLVMBuildAlloca(bl, ir->i64, "nc");
-    nk = LLVMBuildAlloca(bl, ir->i64, "nk");
-    keep = LLVMBuildAlloca(bl, ir->i1, "keep");
-    LLVMBuildStore(bl, klv_i64(ir, 0), total);
-    boxes = klv_arg(ir, 0);
-    scores = klv_arg(ir, 1);
-    y = klv_arg(ir, n->nin);
-    cor = klv_arg(ir, n->nin + 1);
-    ss = klv_arg(ir, n->nin + 2);
-    si = klv_arg(ir, n->nin + 3);
-    ts = klv_arg(ir, n->nin + 4);
-    ti = klv_arg(ir, n->nin + 5);
-    kept = klv_arg(ir, n->nin + 6);
-    fi = P % 2 ? ti : si;
-    maxo = nms_param(ir, g, n, 2, ir->i64, klv_i64(ir, 0));
-    maxo = LLVMBuildSelect(bl, LLVMBuildICmp(bl, LLVMIntSLT, maxo, klv_i64(ir, 0), ""), klv_i64(ir, 0), maxo, "");
-    iou = nms_param(ir, g, n, 3, ir->f32, klv_f32c(ir, 0));
-    sthr = nms_param(ir, g, n, 4, ir->f32, klv_f32c(ir, -INFINITY));
-
-    lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, B));
-    emit_nms_corners(ir, boxes, lb.iv, N, center, cor);
-    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
-    sc = klv_gep(ir, ir->f32, scores, klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C)), lc.iv), klv_i64(ir, N)));
+    KlvLoop li, lq, lt;
+    int q;
     /* the candidates, in index order (each stored, counted if it passes) */
     LLVMBuildStore(bl, klv_i64(ir, 0), nc);
     li = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, N));
@@ -435,7 +386,7 @@ static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
     lq = klv_loop_begin(ir, klv_i64(ir, 0), LLVMBuildLoad2(bl, ir->i64, nc, ""));
     after = klv_if_begin(ir, LLVMBuildICmp(bl, LLVMIntSLT, LLVMBuildLoad2(bl, ir->i64, nk, ""), maxo, ""), "room");
     {
-        LLVMValueRef cand = klv_load(ir, ir->i64, fi, lq.iv), ci[4], t;
+        LLVMValueRef cand = klv_load(ir, ir->i64, fi, lq.iv), ci[4];
         LLVMBasicBlockRef kept_bb;
         for (q = 0; q < 4; q++)
             ci[q] = klv_load(ir, ir->f32, cor, klv_affine(ir, cand, 4, q));
@@ -455,16 +406,164 @@ static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *
             LLVMValueRef k0 = LLVMBuildLoad2(bl, ir->i64, nk, "");
             klv_store(ir, ir->i64, kept, k0, cand);
             LLVMBuildStore(bl, klv_add(ir, k0, klv_i64(ir, 1)), nk);
-            t = LLVMBuildLoad2(bl, ir->i64, total, "");
-            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 0), lb.iv);
-            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 1), lc.iv);
-            klv_store(ir, ir->i64, y, klv_affine(ir, t, 3, 2), cand);
-            LLVMBuildStore(bl, klv_add(ir, t, klv_i64(ir, 1)), total);
         }
         klv_if_end(ir, kept_bb);
     }
     klv_if_end(ir, after);
     klv_loop_end(ir, &lq);
+}
+
+/* Append the k (an i64) box indices kept of (batch bi, class ci) to the
+ * [?, 3] output y after the total (an i64 slot) rows there, and add k to
+ * the total. */
+static void emit_nms_append(KlvIr *ir, LLVMValueRef y, LLVMValueRef total, LLVMValueRef bi,
+                            LLVMValueRef ci, LLVMValueRef kept, LLVMValueRef k)
+{
+    LLVMValueRef t = LLVMBuildLoad2(ir->b, ir->i64, total, "");
+    KlvLoop l = klv_loop_begin(ir, klv_i64(ir, 0), k);
+    LLVMValueRef row = klv_add(ir, t, l.iv);
+    klv_store(ir, ir->i64, y, klv_affine(ir, row, 3, 0), bi);
+    klv_store(ir, ir->i64, y, klv_affine(ir, row, 3, 1), ci);
+    klv_store(ir, ir->i64, y, klv_affine(ir, row, 3, 2), klv_load(ir, ir->i64, kept, l.iv));
+    klv_loop_end(ir, &l);
+    LLVMBuildStore(ir->b, klv_add(ir, t, k), total);
+}
+
+/* The scalar inputs of NonMaxSuppression, read at the kernel's start:
+ * max output per class (negative: 0), IoU threshold, score threshold. */
+static void nms_params(KlvIr *ir, const GirGraph *g, const GirNode *n, LLVMValueRef *maxo,
+                       LLVMValueRef *iou, LLVMValueRef *sthr)
+{
+    LLVMBuilderRef bl = ir->b;
+    *maxo = nms_param(ir, g, n, 2, ir->i64, klv_i64(ir, 0));
+    *maxo = LLVMBuildSelect(bl, LLVMBuildICmp(bl, LLVMIntSLT, *maxo, klv_i64(ir, 0), ""), klv_i64(ir, 0), *maxo, "");
+    *iou = nms_param(ir, g, n, 3, ir->f32, klv_f32c(ir, 0));
+    *sthr = nms_param(ir, g, n, 4, ir->f32, klv_f32c(ir, -INFINITY));
+}
+
+/* Scratch bytes past which NonMaxSuppression's (batch, class) pairs are not
+ * given tables of their own (they then run one after the other). */
+#define NMS_PAR_BYTES ((int64_t)64 << 20)
+
+/* NonMaxSuppression as gir_nms computes it: per batch the boxes' corners
+ * into a table, per class emit_nms_class; the kept boxes and their order
+ * are gir_nms's.  The (batch, class) pairs are independent: where there
+ * are several and their tables fit in NMS_PAR_BYTES, kernel NAME_pre runs
+ * them in parallel, one step each with tables of its own (corners, the
+ * sort's, the kept indices and their count), and NAME, on one thread,
+ * appends each pair's kept boxes in (batch, class) order.  Otherwise NAME
+ * alone runs the pairs in that order on one thread. */
+static int emit_nms(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
+                    KlvPlan *plan)
+{
+    const GirType *bt = &g->vals[n->in[0]].type, *st = &g->vals[n->in[1]].type;
+    LLVMBuilderRef bl = ir->b;
+    int64_t B, C, N, steps = 1, step_bytes = 0;
+    int center = gir_attr_int(n, "center_point_box", 0) != 0, carg, P = 0, k, nt, par;
+    void *buf[7];
+    int64_t bytes[7], per[7];
+    LLVMValueRef boxes, scores, y, t[7], total, nc, nk, keep, maxo, iou, sthr;
+    char pre[64];
+    KlvLoop lb, lc;
+    if (n->nin < 2 || bt->rank != 3 || st->rank != 3 || bt->dims[2] != 4 || bt->dtype != GIR_DT_F32 ||
+        st->dtype != GIR_DT_F32 || bt->dims[0] != st->dims[0] || bt->dims[1] != st->dims[2])
+        return 0;
+    B = bt->dims[0];
+    C = st->dims[1];
+    N = bt->dims[1];
+    while (((int64_t)1 << P) < N)
+        P++;
+    /* per pair: corners, candidates' scores and indices twice (the sort's
+     * two sides), the kept boxes' indices; each array holds N + 1 */
+    per[0] = (N * 4 + 1) * (int64_t)sizeof(float);
+    per[1] = per[3] = (N + 1) * (int64_t)sizeof(float);
+    per[2] = per[4] = per[5] = (N + 1) * (int64_t)sizeof(int64_t);
+    per[6] = (int64_t)sizeof(int64_t); /* the kept count */
+    for (k = 0; k < 7; k++)
+        step_bytes += per[k];
+    par = B * C > 1 && B * C <= NMS_PAR_BYTES / step_bytes;
+    if (par)
+        steps = B * C;
+    nt = par ? 7 : 6;
+    for (k = 0; k < nt; k++)
+        bytes[k] = per[k] * steps;
+    for (k = 0; k < nt; k++)
+        if (!(buf[k] = calloc((size_t)bytes[k], 1))) {
+            while (k-- > 0)
+                free(buf[k]);
+            return -1;
+        }
+    for (k = 0; k < nt; k++)
+        klv_plan_extra(plan, buf[k], bytes[k], KLV_SCRATCH, 1);
+    if ((carg = plan_count(plan, n)) < 0)
+        return -1;
+    if (par) {
+        /* NAME_pre: step s = (batch s / C, class s % C) */
+        KlvLoop ls;
+        LLVMValueRef bi, o[6];
+        snprintf(pre, sizeof pre, "%s_pre", name);
+        klv_kernel_begin(ir, pre);
+        nc = LLVMBuildAlloca(bl, ir->i64, "nc");
+        nk = LLVMBuildAlloca(bl, ir->i64, "nk");
+        keep = LLVMBuildAlloca(bl, ir->i1, "keep");
+        boxes = klv_arg(ir, 0);
+        scores = klv_arg(ir, 1);
+        for (k = 0; k < 7; k++)
+            t[k] = klv_arg(ir, n->nin + 1 + k);
+        nms_params(ir, g, n, &maxo, &iou, &sthr);
+        ls = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
+        bi = LLVMBuildSDiv(bl, ls.iv, klv_i64(ir, C), "");
+        for (k = 0; k < 6; k++)
+            o[k] = klv_gep(ir, ir->i8, t[k], klv_mul(ir, ls.iv, klv_i64(ir, per[k])));
+        emit_nms_corners(ir, boxes, bi, N, center, o[0]);
+        emit_nms_class(ir, klv_gep(ir, ir->f32, scores, klv_mul(ir, ls.iv, klv_i64(ir, N))), N, P,
+                       o[0], o[1], o[2], o[3], o[4], o[5], nc, nk, keep, maxo, iou, sthr);
+        klv_store(ir, ir->i64, t[6], ls.iv, LLVMBuildLoad2(bl, ir->i64, nk, ""));
+        klv_loop_end(ir, &ls);
+        klv_kernel_end(ir);
+        /* NAME: the pairs' kept boxes appended in order */
+        klv_kernel_begin(ir, name);
+        total = LLVMBuildAlloca(bl, ir->i64, "total");
+        LLVMBuildStore(bl, klv_i64(ir, 0), total);
+        y = klv_arg(ir, n->nin);
+        t[5] = klv_arg(ir, n->nin + 6);
+        t[6] = klv_arg(ir, n->nin + 7);
+        ls = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, B * C));
+        emit_nms_append(ir, y, total, LLVMBuildSDiv(bl, ls.iv, klv_i64(ir, C), ""),
+                        LLVMBuildSRem(bl, ls.iv, klv_i64(ir, C), ""),
+                        klv_gep(ir, ir->i8, t[5], klv_mul(ir, ls.iv, klv_i64(ir, per[5]))),
+                        klv_load(ir, ir->i64, t[6], ls.iv));
+        klv_loop_end(ir, &ls);
+        LLVMBuildStore(bl, LLVMBuildLoad2(bl, ir->i64, total, ""), klv_arg(ir, carg));
+        klv_kernel_end(ir);
+        plan->pre = 1;
+        plan->pre_range = B * C;
+        /* the sort, and the IoU tests: each candidate against up to the
+         * most a class keeps */
+        plan->pre_work = N * (P + 4 + nms_per_class(g, n, N) / 2);
+        plan->range = 1;
+        plan->work = B * C * (N + 1);
+        plan->threads = 1;
+        return 1;
+    }
+    klv_kernel_begin(ir, name);
+    total = LLVMBuildAlloca(bl, ir->i64, "total");
+    nc = LLVMBuildAlloca(bl, ir->i64, "nc");
+    nk = LLVMBuildAlloca(bl, ir->i64, "nk");
+    keep = LLVMBuildAlloca(bl, ir->i1, "keep");
+    LLVMBuildStore(bl, klv_i64(ir, 0), total);
+    boxes = klv_arg(ir, 0);
+    scores = klv_arg(ir, 1);
+    y = klv_arg(ir, n->nin);
+    for (k = 0; k < 6; k++)
+        t[k] = klv_arg(ir, n->nin + 1 + k);
+    nms_params(ir, g, n, &maxo, &iou, &sthr);
+    lb = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, B));
+    emit_nms_corners(ir, boxes, lb.iv, N, center, t[0]);
+    lc = klv_loop_begin(ir, klv_i64(ir, 0), klv_i64(ir, C));
+    emit_nms_class(ir, klv_gep(ir, ir->f32, scores, klv_mul(ir, klv_add(ir, klv_mul(ir, lb.iv, klv_i64(ir, C)), lc.iv), klv_i64(ir, N))),
+                   N, P, t[0], t[1], t[2], t[3], t[4], t[5], nc, nk, keep, maxo, iou, sthr);
+    emit_nms_append(ir, y, total, lb.iv, lc.iv, t[5], LLVMBuildLoad2(bl, ir->i64, nk, ""));
     klv_loop_end(ir, &lc);
     klv_loop_end(ir, &lb);
     LLVMBuildStore(bl, LLVMBuildLoad2(bl, ir->i64, total, ""), klv_arg(ir, carg));

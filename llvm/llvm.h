@@ -306,10 +306,12 @@ typedef struct KlvGpuModule KlvGpuModule;
 
 /* Lower g for NVPTX: t->triple nvptx64-nvidia-cuda (NULL or t NULL: that
  * one), t->cpu an sm_XX (default sm_90), t->features (default +ptx78).
- * Every node must have a lowering, and a node calling libm (Sigmoid,
- * Tanh) needs the CUDA toolkit's libdevice, looked for at $KILN_LIBDEVICE
- * (empty: none), else $CUDA_HOME or /usr/local/cuda under
- * nvvm/libdevice/libdevice.10.bc: -1 + error naming the node.  The
+ * Every node must have a lowering (a value of run-time extent or shape,
+ * KlvGpuBuffer.axis and .sized, read by no node but a Shape), and a node
+ * calling libm (Sigmoid, Tanh) needs the CUDA toolkit's libdevice,
+ * looked for at $KILN_LIBDEVICE (empty: none), else $CUDA_HOME or
+ * /usr/local/cuda under nvvm/libdevice/libdevice.10.bc: -1 + error
+ * naming the node.  The
  * module is verified, optimized (O3) and turned into PTX text.  g must
  * outlive the module (constants are referenced in place). */
 KlvGpuModule *klv_gpu_compile(const GirGraph *g, const KlvTarget *t, GirError *e);
@@ -328,7 +330,8 @@ void klv_gpu_free(KlvGpuModule *m);
 /* Run m's launch plan on this CPU, where no GPU is: the same kernel
  * bodies (4 lanes) compiled for the host, each launch's grid run thread by
  * thread on the calling thread with the plan's buffers and arguments (a
- * parameter the PTX does not read passed as NULL), so the plan (argument
+ * parameter the PTX does not read passed as NULL; counts, dims and Shape
+ * launches handled as klv_gpu_run does), so the plan (argument
  * order, tables, unused parameters, launch order, ranges) is checked
  * against the interpreters.  It does not run the PTX.  0, or -1 + error. */
 int klv_gpu_run_host(const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
@@ -348,8 +351,12 @@ KlvCuda *klv_cuda_open(int *no_driver, GirError *e);
 void klv_cuda_arch(const KlvCuda *cu, char *buf, size_t size);
 /* Run m once: load its PTX, allocate every used buffer, upload constants
  * and tables, copy the inputs in, launch each kernel in order, synchronize,
- * copy the outputs (data from arena) out, free everything.  0, or -1 +
- * error naming the driver call and its CUresult. */
+ * copy the outputs (data from arena) out, free everything.  A launch with
+ * a dims table (KlvGpuLaunch.sized) is preceded by its inputs' copy back,
+ * the shape rule and its output's allocation; one with a count is
+ * followed by the count's copy back; outputs take the run's types.  0, or
+ * -1 + error naming the driver call and its CUresult (or the shape rule's
+ * error). */
 int klv_gpu_run(KlvCuda *cu, const KlvGpuModule *m, const GirTensor *inputs, GirTensor *outputs,
                 GirArena *arena, GirError *e);
 void klv_cuda_close(KlvCuda *cu);
