@@ -407,11 +407,25 @@ static int not_static(const GirGraph *g, int v, GirError *e)
                         g->vals[v].name, gir_type_str(&g->vals[v].type, ty, sizeof ty));
 }
 
+/* 1 when value v of g, of no static shape, is one the launcher may size:
+ * the output of a ConstantOfShape, Range or OneHot (whose lowering must
+ * confirm it, lower_node), or of a node reading such a value (which
+ * lower_node refuses, naming it). */
+static int may_size(const GirGraph *g, int v)
+{
+    const GirNode *n = &g->nodes[g->vals[v].producer];
+    int k;
+    if (n->op == GIR_OP_CONSTANTOFSHAPE || n->op == GIR_OP_RANGE || n->op == GIR_OP_ONEHOT)
+        return 1;
+    for (k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && !gir_type_is_static(&g->vals[n->in[k]].type))
+            return 1;
+    return 0;
+}
+
 /* One buffer per value: constants with their data, the others empty.  A
  * node's output of data-dependent extent (klv_bound_type) gets the most
- * it can hold; any other node output without a static shape is taken as
- * one the launcher sizes (KlvGpuBuffer.sized), which its producer's
- * lowering must confirm (lower_node). */
+ * it can hold; one the launcher sizes (may_size) none. */
 static int value_buffers(KlvGpuModule *m, GirError *e)
 {
     const GirGraph *g = m->g;
@@ -421,10 +435,12 @@ static int value_buffers(KlvGpuModule *m, GirError *e)
         int64_t bytes = gir_type_bytes(&val->type);
         GirType bt;
         int axis = -1;
-        if (bytes < 0 && val->kind != GIR_VAL_NODE)
+        if (bytes < 0 && (val->kind != GIR_VAL_NODE || val->producer < 0))
             return not_static(g, v, e);
         if (bytes < 0 && klv_bound_type(g, v, &bt, &axis))
             bytes = gir_type_bytes(&bt);
+        if (bytes < 0 && !may_size(g, v))
+            return not_static(g, v, e);
         if ((b = add_buffer(m, KLV_GPU_VALUE, v, -1, bytes < 0 ? 0 : bytes,
                             val->kind == GIR_VAL_CONST ? val->data : NULL)) < 0)
             return gir_error_at(e, gir_loc_none(), "out of memory");

@@ -6,6 +6,8 @@
  * and the output's elements as a tensor of that extent (row-major, so
  * NonZero's rows are count apart, not bound apart).  Each runs on one
  * thread: where an element goes depends on every element before it.
+ * NonMaxSuppression's (batch, class) pairs, independent, may run in
+ * parallel first (emit_nms), each into tables of its own.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,14 +1,16 @@
 # RUN: KILN
 # The gpu target's outputs of data-dependent extent and shape.
-# cases/select.gir (NonZero, Compress, NonMaxSuppression, each a
-# one-thread launch writing its extent into a count table) without the
+# cases/select.gir (NonZero, Compress, NonMaxSuppression: one-thread
+# launches writing their extent into a count table, after a launch of
+# NMS's (batch, class) pairs in parallel) without the
 # Gather and Concat of NMS results, which the gpu target refuses (the
 # message below); its Shape of an NMS result the launcher writes.
 # cases/seq-dyn.gir (ConstantOfShape, Range, OneHot sized by the launcher
 # from their inputs' data, and a Shape of a result) as it is.  Each as PTX
 # with its plan (ptx_check: ptxas for sm_90 where it is on PATH) and the
 # plan run on this CPU (--target gpu-host) byte for byte the interpreter;
-# a zero Range delta is the interpreter's error, exit 2.  Without libdevice
+# a zero Range delta is the interpreter's error, exit 2; a Reshape to a
+# run-time shape is refused as before.  Without libdevice
 # (CI) select.gir's Sigmoid of the NMS scores becomes a Relu.
 . $HERE/gpu_lib.sh
 lib=${KILN_LIBDEVICE-${CUDA_HOME:-/usr/local/cuda}/nvvm/libdevice/libdevice.10.bc}
@@ -67,3 +69,9 @@ cat $TMP/bad.err
 test $rc = 2
 test "$(tail -n 1 $TMP/bad.err)" = "kiln: run: --target gpu-host: node 'r0': Range: delta must be nonzero and all inputs finite"
 test "$(wc -l < $TMP/bad.err)" = 2
+# any other value of no static shape (a Reshape to a shape that is an
+# input) is still refused
+printf '%s\n' 'graph "rs" opset 17' 'input %x : f32[6]' 'input %s : i64[2]' \
+    '%y = Reshape(%x, %s) : f32[?,?]' 'output %y' > $TMP/rs.gir
+"$SRC/tests/cli/expect.sh" 2 "kiln: lower: the gpu target needs static shapes: value 'y' is f32[?,?]" \
+    -- $KILN lower $TMP/rs.gir --triple nvptx64-nvidia-cuda -o $TMP/rs.ptx
