@@ -373,6 +373,47 @@ int gir_add_node(GirGraph *g, GirOp op, const char *name, const int *in, int nin
     return g->nnode++;
 }
 
+/* Each node's operand lists and attribute table are the copy's own, as
+ * are the value table and the input and output lists, so a pass may
+ * rewrite any of them; strings, constant data and attribute payloads stay
+ * g's, which a pass replaces rather than writes into. */
+GirGraph *gir_graph_copy(const GirGraph *g)
+{
+    GirGraph *c = gir_graph_new(g->name);
+    int i;
+    c->source = g->source;
+    c->opset = g->opset;
+    c->capval = g->nval;
+    c->vals = malloc(sizeof *c->vals * (size_t)(g->nval + 1));
+    c->capnode = g->nnode;
+    c->nodes = malloc(sizeof *c->nodes * (size_t)(g->nnode + 1));
+    c->inputs = malloc(sizeof(int) * (size_t)(g->ninput + 1));
+    c->outputs = malloc(sizeof(int) * (size_t)(g->noutput + 1));
+    if (!c->vals || !c->nodes || !c->inputs || !c->outputs)
+        gir_die("out of memory");
+    if (g->nval)
+        memcpy(c->vals, g->vals, sizeof *c->vals * (size_t)g->nval);
+    c->nval = g->nval;
+    for (i = 0; i < g->nnode; i++) {
+        const GirNode *n = &g->nodes[i];
+        GirNode *m = &c->nodes[i];
+        *m = *n;
+        m->in = gir_arena_alloc(c->arena, sizeof(int) * (size_t)(n->nin + 1));
+        m->out = gir_arena_alloc(c->arena, sizeof(int) * (size_t)(n->nout + 1));
+        memcpy(m->in, n->in, sizeof(int) * (size_t)n->nin);
+        memcpy(m->out, n->out, sizeof(int) * (size_t)n->nout);
+        m->attrs = gir_arena_alloc(c->arena, sizeof *m->attrs * (size_t)(n->nattr + 1));
+        if (n->nattr)
+            memcpy(m->attrs, n->attrs, sizeof *m->attrs * (size_t)n->nattr);
+    }
+    c->nnode = g->nnode;
+    memcpy(c->inputs, g->inputs, sizeof(int) * (size_t)g->ninput);
+    c->ninput = g->ninput;
+    memcpy(c->outputs, g->outputs, sizeof(int) * (size_t)g->noutput);
+    c->noutput = g->noutput;
+    return c;
+}
+
 void gir_add_input(GirGraph *g, int val)
 {
     int cap = g->ninput;

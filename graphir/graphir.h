@@ -223,6 +223,9 @@ typedef struct {
 
 GirGraph *gir_graph_new(const char *name);
 void gir_graph_free(GirGraph *g);
+/* A copy of g that a pass may rewrite without touching g; it borrows g's
+ * names and constant data, so g must outlive it. */
+GirGraph *gir_graph_copy(const GirGraph *g);
 
 /* Add a value; the name is copied.  Returns its id. */
 int gir_add_value(GirGraph *g, const char *name, GirValKind kind, GirType type, GirLoc loc);

@@ -97,6 +97,46 @@ void klv_stats(const KlvProgram *p, KlvStats *s);
 int klv_node_lowered(const KlvProgram *p, int node);
 void klv_free(KlvProgram *p);
 
+/* ---- run-time shape specialization (specialize.c) -------------------------------
+ * A graph whose shapes wait on the values of graph inputs (a Reshape's
+ * shape, TopK's K, Slice's starts, Resize's sizes, ... fed as inputs) is
+ * compiled per distinct set of those values: they are bound as constants in
+ * a copy of the graph, which shape inference and constant folding make
+ * static.  The programs are cached by the bound values and the inputs'
+ * dims. */
+typedef struct KlvSpec KlvSpec;
+
+/* The graph inputs whose values decide a shape through a Reshape, Expand,
+ * Tile, TopK, Squeeze, Unsqueeze, Split, Pad, Slice, Resize, Reduce* or
+ * MaxUnpool operand (directly or computed from them): bound[i] set to 1 for
+ * g->inputs[i] (bound has g->ninput entries), their count returned.  0 (no
+ * input marked) when none does, or when a value of data-dependent extent
+ * (NonZero's, NonMaxSuppression's, Compress's output) or an input of more
+ * than 4,096 entries takes part in deciding one: such a graph is not
+ * specialized. */
+int klv_spec_inputs(const GirGraph *g, int *bound);
+/* A specializer of g (which must outlive it) with klv_compile's options o
+ * (copied; what they point to must outlive it) and the passes run on each
+ * copy after binding (a gir_run_passes list; NULL: fold_constants).  NULL +
+ * error when klv_spec_inputs finds no input to bind. */
+KlvSpec *klv_spec_new(const GirGraph *g, const KlvOptions *o, const char *passes, GirError *e);
+/* 1 when the values of g->inputs[i] are bound. */
+int klv_spec_bound(const KlvSpec *s, int i);
+/* Run g on inputs as klv_run does, through the program compiled for their
+ * bound values and dims (compiled now when the cache has none: *compiled
+ * set to 1).  -1 + error: an input unlike the graph's declared type, an
+ * error of a shape rule on the bound values (naming the node), or of
+ * klv_compile (a shape still unknown after binding: "needs static
+ * shapes"). */
+int klv_spec_run(KlvSpec *s, const GirTensor *inputs, GirTensor *outputs, GirArena *arena,
+                 int *compiled, GirError *e);
+/* The program of the last run and its graph in *g (valid until the next
+ * run); NULL before a run. */
+const KlvProgram *klv_spec_program(const KlvSpec *s, const GirGraph **g);
+/* Programs compiled so far (cache misses). */
+int klv_spec_compiles(const KlvSpec *s);
+void klv_spec_free(KlvSpec *s);
+
 /* The target of an object: an LLVM triple (x86_64-... or aarch64-...), a
  * CPU name (NULL or "": generic) and extra features ("+avx2,-fma"; NULL:
  * none). */

@@ -3,7 +3,10 @@
  * test_data_set_N folders of input_K.pb, output_K.pb) through the ONNX reader and the
  * reference interpreter, or with --target cpu through the CPU back end
  * (llvm/: the model compiled once, each data set run; nodes without a
- * lowering run in the interpreter and are counted).  A test is
+ * lowering run in the interpreter and are counted; a model whose shapes
+ * wait on the values of its inputs is compiled per distinct set of those
+ * values, klv_spec_run, and one whose shapes wait on a computed value runs
+ * whole in the interpreter).  A test is
  *   pass         every data set's outputs match (same dtype and shape; floats
  *                within atol + rtol * |expected|, integers exactly),
  *   fail         it loads but an output differs or running fails,
@@ -88,6 +91,8 @@ typedef struct {
                            depend on input data) */
     long interp[GIR_OP_COUNT]; /* --target cpu: nodes of the compiled passing tests left to
                                   the interpreter, per op */
+    int specialized;    /* --target cpu: passing tests compiled per value of the inputs
+                           that decide their shapes */
 } Conf;
 
 #define MAX_CATEGORIES 16 /* more than unsupported_kinds has distinct ones */
@@ -124,7 +129,8 @@ static void conf_usage(FILE *f)
                "  --min-pass N  fail when fewer than N tests pass\n"
                "  --rtol, --atol  float tolerances (default 1e-3, 1e-7: the ONNX backend defaults)\n"
                "  --target cpu  run through the CPU back end (LLVM -O1, one thread) instead of the\n"
-               "                interpreter; counts the nodes compiled\n"
+               "                interpreter; counts the nodes compiled (a test whose shapes wait on\n"
+               "                the values of its inputs: compiled per data set's values)\n"
                "  --min-compiled N  with --target cpu: fail when fewer than N nodes of the\n"
                "                passing tests are compiled\n");
 }
@@ -271,16 +277,18 @@ static int compare(const Conf *c, const GirTensor *got, const GirTensor *want, c
     return 0;
 }
 
-/* Run one data set folder against g. */
-static int run_dataset(const Conf *c, const GirGraph *g, KlvProgram *prog, const char *dir,
-                       char *why, size_t whysize)
+/* Run one data set folder against g: through prog, or spec, or else the
+ * interpreter.  -2 when spec cannot make the graph static with these
+ * values (the caller runs the interpreter instead). */
+static int run_dataset(const Conf *c, const GirGraph *g, KlvProgram *prog, KlvSpec *spec,
+                       const char *dir, char *why, size_t whysize)
 {
     GirArena *a = gir_arena_new();
     GirTensor *in = gir_arena_alloc(a, sizeof *in * (size_t)(g->ninput + 1));
     GirTensor *out = gir_arena_alloc(a, sizeof *out * (size_t)(g->noutput + 1));
     GirError err;
     char p[4096];
-    int i, rc = -1;
+    int i, rc = -1, compiled;
     for (i = 0; i < g->ninput; i++) {
         snprintf(p, sizeof p, "%s/input_%d.pb", dir, i);
         if (fe_read_tensor(p, a, &in[i], &err) < 0) {
@@ -288,8 +296,12 @@ static int run_dataset(const Conf *c, const GirGraph *g, KlvProgram *prog, const
             goto done;
         }
     }
-    if ((prog ? klv_run(prog, in, out, a, &err) : gir_run(g, in, out, a, &err)) < 0) {
+    if ((prog   ? klv_run(prog, in, out, a, &err)
+         : spec ? klv_spec_run(spec, in, out, a, &compiled, &err)
+                : gir_run(g, in, out, a, &err)) < 0) {
         snprintf(why, whysize, "%s", err.msg);
+        if (spec && strstr(err.msg, "needs static shapes"))
+            rc = -2;
         goto done;
     }
     for (i = 0; i < g->noutput; i++) {
@@ -320,8 +332,11 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     GirError err;
     GirGraph *g;
     KlvProgram *prog = NULL;
+    KlvSpec *spec = NULL;
     KlvStats st;
-    int unsupported = 0, nsets, i;
+    long sinterp[GIR_OP_COUNT] = {0};
+    int unsupported = 0, nsets, i, slowered = 0, nbound = 0;
+    char whole[512] = ""; /* why the test runs whole in the interpreter */
     char **sets;
     Outcome o = T_PASS;
 
@@ -345,6 +360,13 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             gir_graph_free(g);
             return T_FAIL;
         }
+        /* when graph inputs' values decide those shapes: compiled per
+         * data set's values */
+        if (!prog) {
+            GirError serr;
+            snprintf(whole, sizeof whole, "%s", err.msg);
+            spec = klv_spec_new(g, &ko, NULL, &serr);
+        }
     }
     sets = list_dir(dir, "test_data_set_", &nsets);
     if (nsets == 0) {
@@ -352,11 +374,48 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
         o = T_FAIL;
     }
     for (i = 0; i < nsets && o == T_PASS; i++) {
+        int rc;
         snprintf(p, sizeof p, "%s/%s", dir, sets[i]);
-        if (run_dataset(c, g, prog, p, why, whysize) < 0)
+        rc = run_dataset(c, g, prog, spec, p, why, whysize);
+        if (rc == -2) {
+            /* the values leave a shape unknown: the whole test runs in the
+             * interpreter, as a graph without specialization */
+            klv_spec_free(spec);
+            spec = NULL;
+            snprintf(whole, sizeof whole, "%s", why);
+            why[0] = '\0';
+            i = -1;
+            continue;
+        }
+        if (rc < 0) {
             o = T_FAIL;
+        } else if (spec && i == 0) {
+            /* the figures of the first data set's program */
+            const GirGraph *sg;
+            const KlvProgram *sp = klv_spec_program(spec, &sg);
+            int k;
+            klv_stats(sp, &st);
+            slowered = st.lowered;
+            for (k = 0; k < sg->nnode; k++)
+                if (!klv_node_lowered(sp, k) && (int)sg->nodes[k].op < GIR_OP_COUNT)
+                    sinterp[sg->nodes[k].op]++;
+        }
     }
     free_list(sets, nsets);
+    if (c->cpu && !prog && !spec && o == T_PASS)
+        snprintf(why, whysize, "whole in the interpreter: %s", whole);
+    if (spec && o == T_PASS) {
+        size_t at = 0;
+        at += (size_t)snprintf(why, whysize, "specialized on the values of");
+        for (i = 0; i < g->ninput; i++)
+            if (klv_spec_bound(spec, i) && at < whysize)
+                at += (size_t)snprintf(why + at, whysize - at, "%s '%s'", nbound++ ? "," : "",
+                                       g->vals[g->inputs[i]].name);
+        if (at < whysize)
+            snprintf(why + at, whysize - at, ": %d compile%s for %d data set%s",
+                     klv_spec_compiles(spec), klv_spec_compiles(spec) == 1 ? "" : "s", nsets,
+                     nsets == 1 ? "" : "s");
+    }
     if (c->cpu && o == T_PASS) {
         if (prog) {
             int k;
@@ -365,10 +424,19 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
                 if (!klv_node_lowered(prog, k) && (int)g->nodes[k].op < GIR_OP_COUNT)
                     c->interp[g->nodes[k].op]++;
         }
+        if (spec) {
+            /* nodes of the model as given; those folded away when the
+             * values were bound count with the interpreted ones */
+            int k;
+            for (k = 0; k < GIR_OP_COUNT; k++)
+                c->interp[k] += sinterp[k];
+            c->specialized++;
+        }
         c->nodes += prog ? st.nodes : g->nnode;
-        c->lowered += prog ? st.lowered : 0;
-        c->dynamic += !prog;
+        c->lowered += prog ? st.lowered : spec ? slowered : 0;
+        c->dynamic += !prog && !spec;
     }
+    klv_spec_free(spec);
     klv_free(prog);
     gir_graph_free(g);
     return o;
@@ -395,7 +463,7 @@ static void print_interp_ops(const long *interp)
 
 int kiln_cmd_conformance(int argc, char **argv)
 {
-    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}};
+    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}, 0};
     const char *dirs[256];
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
     long min_pass = -1, min_compiled = -1;
@@ -532,6 +600,7 @@ int kiln_cmd_conformance(int argc, char **argv)
             cJSON_AddNumberToObject(root, "cpu_nodes", (double)c.nodes);
             cJSON_AddNumberToObject(root, "cpu_nodes_compiled", (double)c.lowered);
             cJSON_AddNumberToObject(root, "cpu_tests_data_dependent_shapes", c.dynamic);
+            cJSON_AddNumberToObject(root, "cpu_tests_specialized", c.specialized);
         }
         {
             cJSON *by = cJSON_AddObjectToObject(root, "unsupported_by_category");
@@ -549,8 +618,9 @@ int kiln_cmd_conformance(int argc, char **argv)
             printf("conformance: unsupported, %s: %d\n", cats[i].name, cats[i].count);
         if (c.cpu) {
             printf("conformance: cpu back end: %ld of %ld nodes of the passing tests compiled, "
-                   "%ld in the interpreter (%d tests whole: shapes that depend on input data)\n",
-                   c.lowered, c.nodes, c.nodes - c.lowered, c.dynamic);
+                   "%ld in the interpreter (%d tests whole: shapes that depend on input data; "
+                   "%d specialized on input values)\n",
+                   c.lowered, c.nodes, c.nodes - c.lowered, c.dynamic, c.specialized);
             print_interp_ops(c.interp);
         }
         if (min_pass >= 0 && counts[T_PASS] < min_pass)

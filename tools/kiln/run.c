@@ -30,6 +30,8 @@ static void run_usage(FILE *f)
                "  --target int8  int8 interpreter on a quantized model (kiln quantize -o)\n"
                "  --target cpu   compiled for this CPU through LLVM (fp32, or int8 on a quantized model);\n"
                "                 nodes without a lowering run in the interpreter (count on stderr)\n"
+               "                 shapes that wait on the values of inputs (a Reshape's shape, TopK's\n"
+               "                 K, ... given as inputs) are compiled for this run's values (a note)\n"
                "  --target gpu   compiled to PTX (sm_90, or the device's sm_XX below it) and run on\n"
                "                 GPU 0 through the CUDA driver (libcuda.so.1); every node must lower\n"
                "  --target gpu-host  the gpu target's PTX and launch plan built, then the plan run on\n"
@@ -177,12 +179,13 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, KlvProgram **out, int qu
     return kiln_cpu_compile_tuned(g, threads, fma, NULL, out, quiet);
 }
 
+static void cpu_stats_lines(const KlvProgram *p, const KlvRecords *records);
+
 int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *records,
                            KlvProgram **out, int quiet)
 {
     GirError err;
     KlvOptions o;
-    KlvStats st;
     if (!kiln_is_quantized(g) && gir_run_pipeline(g, NULL, NULL, &err) < 0)
         return kiln_report(&err);
     memset(&o, 0, sizeof o);
@@ -191,21 +194,70 @@ int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *
     o.records = records;
     if (!(*out = klv_compile(g, &o, &err)))
         return kiln_report(&err);
-    klv_stats(*out, &st);
-    if (!quiet && records)
-        fprintf(stderr, "kiln: cpu: %d kernels with schedules from the records\n", st.tuned);
     if (!quiet)
-        fprintf(stderr,
-                "kiln: cpu (%s): %d of %d nodes compiled, %d in the interpreter; "
-                "IR %.0f ms, O3 %.0f ms, codegen %.0f ms\n",
-                st.cpu, st.lowered, st.nodes, st.fallback, st.ir_ms, st.opt_ms, st.jit_ms);
-    if (!quiet && st.fused)
+        cpu_stats_lines(*out, records);
+    return KILN_OK;
+}
+
+/* The figures of a --target cpu compilation, on stderr. */
+static void cpu_stats_lines(const KlvProgram *p, const KlvRecords *records)
+{
+    KlvStats st;
+    klv_stats(p, &st);
+    if (records)
+        fprintf(stderr, "kiln: cpu: %d kernels with schedules from the records\n", st.tuned);
+    fprintf(stderr,
+            "kiln: cpu (%s): %d of %d nodes compiled, %d in the interpreter; "
+            "IR %.0f ms, O3 %.0f ms, codegen %.0f ms\n",
+            st.cpu, st.lowered, st.nodes, st.fallback, st.ir_ms, st.opt_ms, st.jit_ms);
+    if (st.fused)
         fprintf(stderr, "kiln: cpu: %d elementwise nodes fused into the Conv before them\n",
                 st.fused);
-    if (!quiet && st.concats)
+    if (st.concats)
         fprintf(stderr, "kiln: cpu: %d Concat nodes written in place by the nodes before them\n",
                 st.concats);
-    return KILN_OK;
+}
+
+/* --target cpu: g compiled and run on in_t.  A graph whose shapes wait on
+ * the values of some inputs (klv_spec_inputs) is compiled for this run's
+ * values, with a note naming those inputs. */
+static int run_cpu(GirGraph *g, int threads, int fma, const KlvRecords *records,
+                   const GirTensor *in_t, GirTensor *out_t, GirArena *arena)
+{
+    GirError err, serr;
+    KlvOptions o;
+    KlvProgram *prog;
+    KlvSpec *spec;
+    const GirGraph *sg;
+    int quantized = kiln_is_quantized(g), compiled, i, n = 0, rc = KILN_OK;
+    if (!quantized && gir_run_pipeline(g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    o.fma = fma;
+    o.records = records;
+    if ((prog = klv_compile(g, &o, &err))) {
+        cpu_stats_lines(prog, records);
+        if (klv_run(prog, in_t, out_t, arena, &err) < 0)
+            rc = kiln_report(&err);
+        klv_free(prog);
+        return rc;
+    }
+    if (!strstr(err.msg, "needs static shapes") ||
+        !(spec = klv_spec_new(g, &o, quantized ? NULL : "O1", &serr)))
+        return kiln_report(&err);
+    if (klv_spec_run(spec, in_t, out_t, arena, &compiled, &err) < 0) {
+        rc = kiln_report(&err);
+    } else {
+        fprintf(stderr, "kiln: cpu: shapes depend on the values of input");
+        for (i = 0; i < g->ninput; i++)
+            if (klv_spec_bound(spec, i))
+                fprintf(stderr, "%s '%s'", n++ ? "," : "", g->vals[g->inputs[i]].name);
+        fprintf(stderr, ": compiled for this run's values\n");
+        cpu_stats_lines(klv_spec_program(spec, &sg), records);
+    }
+    klv_spec_free(spec);
+    return rc;
 }
 
 /* Compile g for NVPTX for the given sm (NULL: the default, sm_90). */
@@ -286,7 +338,6 @@ int kiln_cmd_run(int argc, char **argv)
     KlvRecords *recs = NULL;
     const char *ins[MAX_TENSOR_ARGS], *outs[MAX_TENSOR_ARGS], *dumps[MAX_TENSOR_ARGS];
     int nin = 0, nout = 0, ndump = 0, json = 0, i, rc = KILN_OK, calib_random = 0, threads = 2, fma = 1;
-    KlvProgram *prog = NULL;
     GirError err;
     GirGraph *g = NULL;
     GirArena *arena = NULL;
@@ -390,12 +441,8 @@ int kiln_cmd_run(int argc, char **argv)
     if (strcmp(target, "cpu") == 0) {
         if (records && (rc = kiln_load_records("run", records, &recs)) != KILN_OK)
             goto out;
-        if ((rc = kiln_cpu_compile_tuned(g, threads, fma, recs, &prog, 0)) != KILN_OK)
+        if ((rc = run_cpu(g, threads, fma, recs, in_t, out_t, arena)) != KILN_OK)
             goto out;
-        if (klv_run(prog, in_t, out_t, arena, &err) < 0) {
-            rc = kiln_report(&err);
-            goto out;
-        }
     } else if (strncmp(target, "gpu", 3) == 0) {
         if ((rc = run_gpu(g, in_t, out_t, arena, strcmp(target, "gpu-host") == 0)) != KILN_OK)
             goto out;
@@ -439,7 +486,6 @@ int kiln_cmd_run(int argc, char **argv)
         cJSON_Delete(root);
     }
 out:
-    klv_free(prog);
     klv_records_free(recs);
     gir_arena_free(arena);
     gir_graph_free(g);
