@@ -93,6 +93,10 @@ typedef struct {
                                   the interpreter, per op */
     int specialized;    /* --target cpu: passing tests compiled per value of the inputs
                            that decide their shapes */
+    int folded;         /* --target cpu: passing tests compiled after folding constants
+                           (shapes computed from Shape of static values) */
+    long folded_nodes;  /* --target cpu: nodes of those and of the specialized tests
+                           folded into constants when compiled */
 } Conf;
 
 #define MAX_CATEGORIES 16 /* more than unsupported_kinds has distinct ones */
@@ -333,9 +337,10 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     GirGraph *g;
     KlvProgram *prog = NULL;
     KlvSpec *spec = NULL;
+    GirGraph *fg = NULL; /* g with its constants folded, when that is what compiles */
     KlvStats st;
     long sinterp[GIR_OP_COUNT] = {0};
-    int unsupported = 0, nsets, i, slowered = 0, nbound = 0;
+    int unsupported = 0, nsets, i, slowered = 0, sfolded = 0, nbound = 0;
     char whole[512] = ""; /* why the test runs whole in the interpreter */
     char **sets;
     Outcome o = T_PASS;
@@ -359,6 +364,19 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             snprintf(why, whysize, "cpu back end: %s", err.msg);
             gir_graph_free(g);
             return T_FAIL;
+        }
+        /* shapes computed from Shape of static values (the _expanded
+         * tests' Reshapes): constants folded, as kiln run's -O does, and
+         * the folded copy compiled */
+        if (!prog) {
+            GirError ferr;
+            fg = gir_graph_copy(g);
+            if (gir_infer_shapes(fg, &ferr) < 0 ||
+                gir_run_passes(fg, "fold_constants", NULL, &ferr) < 0 ||
+                !(prog = klv_compile(fg, &ko, &ferr))) {
+                gir_graph_free(fg);
+                fg = NULL;
+            }
         }
         /* when graph inputs' values decide those shapes: compiled per
          * data set's values */
@@ -396,6 +414,7 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             int k;
             klv_stats(sp, &st);
             slowered = st.lowered;
+            sfolded = g->nnode - sg->nnode;
             for (k = 0; k < sg->nnode; k++)
                 if (!klv_node_lowered(sp, k) && (int)sg->nodes[k].op < GIR_OP_COUNT)
                     sinterp[sg->nodes[k].op]++;
@@ -418,11 +437,19 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     }
     if (c->cpu && o == T_PASS) {
         if (prog) {
+            const GirGraph *pg = fg ? fg : g;
             int k;
             klv_stats(prog, &st);
-            for (k = 0; k < g->nnode; k++)
-                if (!klv_node_lowered(prog, k) && (int)g->nodes[k].op < GIR_OP_COUNT)
-                    c->interp[g->nodes[k].op]++;
+            for (k = 0; k < pg->nnode; k++)
+                if (!klv_node_lowered(prog, k) && (int)pg->nodes[k].op < GIR_OP_COUNT)
+                    c->interp[pg->nodes[k].op]++;
+            /* nodes of the model as given: those folded away count with
+             * the interpreted ones, as for specialized tests */
+            if (fg) {
+                c->folded_nodes += g->nnode - fg->nnode;
+                st.nodes = g->nnode;
+            }
+            c->folded += fg != NULL;
         }
         if (spec) {
             /* nodes of the model as given; those folded away when the
@@ -430,6 +457,7 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             int k;
             for (k = 0; k < GIR_OP_COUNT; k++)
                 c->interp[k] += sinterp[k];
+            c->folded_nodes += sfolded;
             c->specialized++;
         }
         c->nodes += prog ? st.nodes : g->nnode;
@@ -438,6 +466,7 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     }
     klv_spec_free(spec);
     klv_free(prog);
+    gir_graph_free(fg);
     gir_graph_free(g);
     return o;
 }
@@ -463,7 +492,7 @@ static void print_interp_ops(const long *interp)
 
 int kiln_cmd_conformance(int argc, char **argv)
 {
-    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}, 0};
+    Conf c = {1e-3, 1e-7, NULL, 0, 0, 0, 1, 0, 0, 0, {0}, 0, 0, 0};
     const char *dirs[256];
     int ndir = 0, json = 0, i, j, counts[4] = {0, 0, 0, 0}, ntests = 0;
     long min_pass = -1, min_compiled = -1;
@@ -601,6 +630,8 @@ int kiln_cmd_conformance(int argc, char **argv)
             cJSON_AddNumberToObject(root, "cpu_nodes_compiled", (double)c.lowered);
             cJSON_AddNumberToObject(root, "cpu_tests_data_dependent_shapes", c.dynamic);
             cJSON_AddNumberToObject(root, "cpu_tests_specialized", c.specialized);
+            cJSON_AddNumberToObject(root, "cpu_tests_folded", c.folded);
+            cJSON_AddNumberToObject(root, "cpu_nodes_folded", (double)c.folded_nodes);
         }
         {
             cJSON *by = cJSON_AddObjectToObject(root, "unsupported_by_category");
@@ -618,9 +649,10 @@ int kiln_cmd_conformance(int argc, char **argv)
             printf("conformance: unsupported, %s: %d\n", cats[i].name, cats[i].count);
         if (c.cpu) {
             printf("conformance: cpu back end: %ld of %ld nodes of the passing tests compiled, "
-                   "%ld in the interpreter (%d tests whole: shapes that depend on input data; "
-                   "%d specialized on input values)\n",
-                   c.lowered, c.nodes, c.nodes - c.lowered, c.dynamic, c.specialized);
+                   "%ld folded into constants, %ld in the interpreter (%d tests whole: shapes that depend on input data; "
+                   "%d specialized on input values; %d compiled after folding constants)\n",
+                   c.lowered, c.nodes, c.folded_nodes, c.nodes - c.lowered - c.folded_nodes,
+                   c.dynamic, c.specialized, c.folded);
             print_interp_ops(c.interp);
         }
         if (min_pass >= 0 && counts[T_PASS] < min_pass)
