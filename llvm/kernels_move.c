@@ -339,6 +339,26 @@ static int emit_avgpool(KlvIr *ir, const GirGraph *g, const GirNode *n, const ch
 
 #define COPY_CHUNK 65536 /* bytes per outer step of a copy */
 
+/* A reduction (Reduce*) given no axes with noop_with_empty_axes set: its
+ * output is its input (eval_REDUCE copies it), a copy. */
+static int reduce_noop(const GirGraph *g, const GirNode *n)
+{
+    const GirType *xt = &g->vals[n->in[0]].type, *yt = &g->vals[n->out[0]].type;
+    switch (n->op) {
+    case GIR_OP_REDUCEMEAN: case GIR_OP_REDUCESUM: case GIR_OP_REDUCEMAX: case GIR_OP_REDUCEMIN:
+    case GIR_OP_REDUCEPROD: case GIR_OP_REDUCEL1: case GIR_OP_REDUCEL2: case GIR_OP_REDUCESUMSQUARE:
+    case GIR_OP_REDUCELOGSUM: case GIR_OP_REDUCELOGSUMEXP:
+        break;
+    default:
+        return 0;
+    }
+    if (!gir_attr_int(n, "noop_with_empty_axes", 0) || n->nin < 1 || xt->dtype != yt->dtype ||
+        gir_type_bytes(xt) != gir_type_bytes(yt))
+        return 0;
+    return n->nin < 2 || n->in[1] < 0 ||
+           (g->vals[n->in[1]].kind == GIR_VAL_CONST && gir_type_numel(&g->vals[n->in[1]].type) == 0);
+}
+
 /* Reshape, Flatten, Squeeze, Unsqueeze, Identity: the bytes of input 0. */
 static int emit_copy(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *name,
                      KlvPlan *plan)
@@ -381,7 +401,7 @@ static int32_t *probe_table(const GirGraph *g, const GirNode *n)
     if (nx <= 0 || nx >= (1 << 24) || ny <= 0 || n->nin > 8 || n->nout != 1)
         return NULL;
     for (i = 1; i < n->nin; i++)
-        if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GIR_VAL_CONST)
+        if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GIR_VAL_CONST && !(pad && i == 2))
             return NULL;
     if (pad && n->nin > 2 && n->in[2] >= 0 && gir_type_numel(&g->vals[n->in[2]].type) != 1)
         return NULL;
@@ -429,18 +449,36 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     const GirType *yt = &g->vals[n->out[0]].type;
     LLVMTypeRef et = elem_type(ir, yt->dtype);
     int64_t total = gir_type_numel(yt);
+    size_t esz = gir_dtype_size(yt->dtype);
     int32_t *tab;
     LLVMValueRef start, end, t, fill = NULL;
     KlvLoop lc, li;
+    /* Pad moves elements of any type: an integer of their size */
+    if (!et && n->op == GIR_OP_PAD && (esz == 2 || esz == 4 || esz == 8))
+        et = LLVMIntTypeInContext(ir->ctx, (unsigned)(esz * 8));
     if (!et || g->vals[n->in[0]].type.dtype != yt->dtype || !(tab = probe_table(g, n)))
         return 0;
     if (n->op == GIR_OP_PAD) {
         const void *cv = n->nin > 2 && n->in[2] >= 0 ? g->vals[n->in[2]].data : NULL;
-        if (yt->dtype == GIR_DT_F32) {
+        int dyn = n->nin > 2 && n->in[2] >= 0 && g->vals[n->in[2]].kind != GIR_VAL_CONST;
+        if (dyn && g->vals[n->in[2]].type.dtype != yt->dtype) {
+            free(tab);
+            return 0;
+        }
+        if (dyn) {
+            /* a constant_value the program reads when it runs: loaded in
+             * the kernel below */
+        } else if (yt->dtype == GIR_DT_F32) {
             float f = 0;
             if (cv)
                 memcpy(&f, cv, sizeof f);
             fill = klv_f32c(ir, f);
+        } else if (esz > 1) {
+            /* the constant_value's bytes (little-endian), 0 without one */
+            uint64_t u = 0;
+            if (cv)
+                memcpy(&u, cv, esz);
+            fill = LLVMConstInt(et, u, 0);
         } else {
             int8_t c = cv ? *(const int8_t *)cv : 0;
             fill = LLVMConstInt(ir->i8, (unsigned long long)(int64_t)c, 1);
@@ -449,6 +487,8 @@ static int emit_gather(KlvIr *ir, const GirGraph *g, const GirNode *n, const cha
     klv_plan_extra(plan, tab, total * 4, KLV_TABLE, 1);
     klv_kernel_begin(ir, name);
     t = klv_arg(ir, n->nin + 1);
+    if (n->op == GIR_OP_PAD && !fill)
+        fill = klv_load(ir, et, klv_arg(ir, 2), klv_i64(ir, 0));
     lc = klv_loop_begin(ir, klv_lo(ir), klv_hi(ir));
     start = klv_mul(ir, lc.iv, klv_i64(ir, GATHER_CHUNK));
     end = klv_add(ir, start, klv_i64(ir, GATHER_CHUNK));
@@ -1193,6 +1233,8 @@ int klv_emit_move(KlvIr *ir, const GirGraph *g, const GirNode *n, const char *na
         return emit_topk(ir, g, n, name, plan);
     if (n->nout != 1)
         return 0;
+    if (reduce_noop(g, n))
+        return emit_copy(ir, g, n, name, plan);
     switch (n->op) {
     case GIR_OP_AVGPOOL:
         return emit_avgpool(ir, g, n, name, plan);

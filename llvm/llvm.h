@@ -108,13 +108,30 @@ typedef struct KlvSpec KlvSpec;
 
 /* The graph inputs whose values decide a shape through a Reshape, Expand,
  * Tile, TopK, Squeeze, Unsqueeze, Split, Pad, Slice, Resize, Reduce* or
- * MaxUnpool operand (directly or computed from them): bound[i] set to 1 for
+ * MaxUnpool operand (directly or computed from them; Resize's roi too in
+ * tf_crop_and_resize mode, whose taps the lowering tabulates): bound[i] set to 1 for
  * g->inputs[i] (bound has g->ninput entries), their count returned.  0 (no
  * input marked) when none does, or when a value of data-dependent extent
  * (NonZero's, NonMaxSuppression's, Compress's output) or an input of more
  * than 4,096 entries takes part in deciding one: such a graph is not
  * specialized. */
 int klv_spec_inputs(const GirGraph *g, int *bound);
+/* The graph inputs whose values decide the extent of a ConstantOfShape's,
+ * Range's or OneHot's output (sized when the program runs) that a node
+ * program p of g leaves to the interpreter reads, directly or through
+ * values computed from it: bound[i] set to 1 for g->inputs[i], their
+ * count returned.  0 when p interprets no such node, or when a value of
+ * data-dependent extent or an input of more than 4,096 entries takes part.
+ * A program that compiles every node returns 0: it keeps its run-time
+ * extents. */
+int klv_spec_extent_inputs(const GirGraph *g, const KlvProgram *p, int *bound);
+/* A specializer of g (which must outlive it) binding the inputs
+ * klv_spec_extent_inputs(g, p) finds: per run, their values are bound, the
+ * operands sizing those nodes folded into constants (nothing else is
+ * folded), dce run and the copy compiled with static shapes, so the nodes
+ * p interpreted compile.  NULL + error when that finds no input. */
+KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvOptions *o,
+                              GirError *e);
 /* A specializer of g (which must outlive it) with klv_compile's options o
  * (copied; what they point to must outlive it) and the passes run on each
  * copy after binding (a gir_run_passes list; NULL: fold_constants).  NULL +

@@ -16,6 +16,13 @@
  * data-dependent extent (NonZero's, NonMaxSuppression's, Compress's output)
  * is not specialized, nor one that needs an input of more than
  * SPEC_MAX_ELEMS entries.
+ *
+ * Extents (klv_spec_new_extents): a graph that compiles, but whose
+ * program leaves to the interpreter nodes reading a ConstantOfShape's,
+ * Range's or OneHot's output sized at run time from input values, binds
+ * those inputs instead.  Each copy folds only the operands that size those
+ * nodes (their values taken from a folded scratch copy), so the rest of
+ * the graph stays nodes and compiles with static shapes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +50,16 @@ struct KlvSpec {
     unsigned long tick;          /* runs so far */
     int compiles;                /* programs compiled so far */
     int last;                    /* the entry of the last run, -1 before one */
+    int extents;                 /* 1: klv_spec_new_extents (fold the sizing operands only) */
 };
 
-/* Input k of a node of op `op` decides its output's shape by its values.
- * ConstantOfShape, Range and OneHot are left out: klv_compile sizes their
- * outputs when the program runs. */
-static int shape_operand(GirOp op, int k)
+/* Input k of node n decides its output's shape by its values (or, for
+ * Resize's roi in tf_crop_and_resize mode, the region its lowering
+ * tabulates the taps of).  ConstantOfShape, Range and OneHot are left out:
+ * klv_compile sizes their outputs when the program runs. */
+static int shape_operand(const GirNode *n, int k)
 {
-    switch (op) {
+    switch (n->op) {
     case GIR_OP_RESHAPE:
     case GIR_OP_EXPAND:
     case GIR_OP_TILE:
@@ -73,7 +82,9 @@ static int shape_operand(GirOp op, int k)
     case GIR_OP_SLICE:
         return k >= 1;
     case GIR_OP_RESIZE:
-        return k == 2 || k == 3;
+        return k == 2 || k == 3 ||
+               (k == 1 && strcmp(gir_attr_string(n, "coordinate_transformation_mode", "half_pixel"),
+                                 "tf_crop_and_resize") == 0);
     case GIR_OP_MAXUNPOOL:
         return k == 2;
     default:
@@ -131,7 +142,7 @@ int klv_spec_inputs(const GirGraph *g, int *bound)
     for (i = 0; i < g->nnode && n >= 0; i++) {
         const GirNode *nd = &g->nodes[i];
         for (k = 0; k < nd->nin && n >= 0; k++)
-            if (nd->in[k] >= 0 && shape_operand(nd->op, k) && walk(g, nd->in[k], seen, bound) < 0)
+            if (nd->in[k] >= 0 && shape_operand(nd, k) && walk(g, nd->in[k], seen, bound) < 0)
                 n = -1;
     }
     free(seen);
@@ -142,6 +153,102 @@ int klv_spec_inputs(const GirGraph *g, int *bound)
     for (i = 0; i < g->ninput; i++)
         n += bound[i];
     return n;
+}
+
+/* Input k of n sizes its output when the program runs (sized_value in
+ * program.c): Range's bounds and step, ConstantOfShape's shape, OneHot's
+ * depth. */
+static int extent_operand(const GirNode *n, int k)
+{
+    switch (n->op) {
+    case GIR_OP_RANGE:
+        return 1;
+    case GIR_OP_CONSTANTOFSHAPE:
+        return k == 0;
+    case GIR_OP_ONEHOT:
+        return k == 1;
+    default:
+        return 0;
+    }
+}
+
+/* From value v of no static type back to the ConstantOfShape, Range and
+ * OneHot nodes whose run-time extent it carries, marking in bound[] the
+ * graph inputs their sizing operands are computed from.  -1 when a value
+ * of data-dependent extent takes part (or walk refuses). */
+static int trace_extent(const GirGraph *g, int v, unsigned char *seen, unsigned char *wseen,
+                        int *bound)
+{
+    const GirValue *val;
+    const GirNode *n;
+    int k;
+    if (v < 0 || seen[v])
+        return 0;
+    seen[v] = 1;
+    val = &g->vals[v];
+    if (val->kind != GIR_VAL_NODE || val->producer < 0 || gir_type_is_static(&val->type))
+        return 0;
+    n = &g->nodes[val->producer];
+    if (n->op == GIR_OP_NONZERO || n->op == GIR_OP_NMS || n->op == GIR_OP_COMPRESS)
+        return -1;
+    if (n->op == GIR_OP_RANGE || n->op == GIR_OP_CONSTANTOFSHAPE || n->op == GIR_OP_ONEHOT) {
+        for (k = 0; k < n->nin; k++)
+            if (extent_operand(n, k) && walk(g, n->in[k], wseen, bound) < 0)
+                return -1;
+        return 0;
+    }
+    for (k = 0; k < n->nin; k++)
+        if (trace_extent(g, n->in[k], seen, wseen, bound) < 0)
+            return -1;
+    return 0;
+}
+
+int klv_spec_extent_inputs(const GirGraph *g, const KlvProgram *p, int *bound)
+{
+    unsigned char *seen = calloc((size_t)g->nval + 1, 1), *wseen = calloc((size_t)g->nval + 1, 1);
+    int i, k, n = 0;
+    if (!seen || !wseen)
+        gir_die("out of memory");
+    memset(bound, 0, sizeof *bound * (size_t)g->ninput);
+    for (i = 0; i < g->nnode && n >= 0; i++) {
+        const GirNode *nd = &g->nodes[i];
+        if (klv_node_lowered(p, i))
+            continue;
+        for (k = 0; k < nd->nin && n >= 0; k++)
+            if (trace_extent(g, nd->in[k], seen, wseen, bound) < 0)
+                n = -1;
+    }
+    free(seen);
+    free(wseen);
+    if (n < 0) {
+        memset(bound, 0, sizeof *bound * (size_t)g->ninput);
+        return 0;
+    }
+    for (i = 0; i < g->ninput; i++)
+        n += bound[i];
+    return n;
+}
+
+KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvOptions *o,
+                              GirError *e)
+{
+    KlvSpec *s = calloc(1, sizeof *s);
+    if (!s || !(s->bound = calloc((size_t)g->ninput + 1, sizeof *s->bound)))
+        gir_die("out of memory");
+    s->g = g;
+    if (o)
+        s->opts = *o;
+    s->passes = "dce";
+    s->extents = 1;
+    s->last = -1;
+    if (klv_spec_extent_inputs(g, p, s->bound) == 0) {
+        gir_error_at(e, gir_loc_none(),
+                     "no interpreted node of '%s' reads an extent decided by its inputs alone",
+                     g->name);
+        klv_spec_free(s);
+        return NULL;
+    }
+    return s;
 }
 
 KlvSpec *klv_spec_new(const GirGraph *g, const KlvOptions *o, const char *passes, GirError *e)
@@ -215,6 +322,40 @@ static int spec_key(const KlvSpec *s, const GirTensor *in, unsigned char **key, 
     return 0;
 }
 
+/* The operands of c that size a ConstantOfShape, Range or OneHot at run
+ * time, when computed from constants (the bound inputs), replaced by their
+ * values: those of a copy of c with its constants folded.  The nodes
+ * computing them are left for dce; every other node stays.  0, or -1 +
+ * error. */
+static int fold_extents(GirGraph *c, GirError *e)
+{
+    GirGraph *f = gir_graph_copy(c);
+    int i, k;
+    /* the operands made outputs of f, so that folding keeps them */
+    for (i = 0; i < f->nnode; i++)
+        for (k = 0; k < f->nodes[i].nin; k++)
+            if (f->nodes[i].in[k] >= 0 && extent_operand(&f->nodes[i], k) &&
+                f->vals[f->nodes[i].in[k]].kind != GIR_VAL_CONST)
+                gir_add_output(f, f->nodes[i].in[k]);
+    if (gir_infer_shapes(f, e) < 0 || gir_run_passes(f, "fold_constants", NULL, e) < 0) {
+        gir_graph_free(f);
+        return -1;
+    }
+    for (i = 0; i < c->nnode; i++)
+        for (k = 0; k < c->nodes[i].nin; k++) {
+            int v = c->nodes[i].in[k], u;
+            if (v < 0 || !extent_operand(&c->nodes[i], k) || c->vals[v].kind == GIR_VAL_CONST)
+                continue;
+            u = gir_find_value(f, c->vals[v].name);
+            if (u >= 0 && f->vals[u].kind == GIR_VAL_CONST)
+                c->nodes[i].in[k] =
+                    gir_add_const(c, gir_arena_printf(c->arena, "%s.folded", c->vals[v].name),
+                                  f->vals[u].type, f->vals[u].data, c->vals[v].loc);
+        }
+    gir_graph_free(f);
+    return 0;
+}
+
 /* The graph with this run's values bound and its inputs' dims set, made
  * static and compiled into entry x.  0, or -1 + error. */
 static int spec_compile(KlvSpec *s, const GirTensor *in, SpecEntry *x, GirError *e)
@@ -234,6 +375,10 @@ static int spec_compile(KlvSpec *s, const GirTensor *in, SpecEntry *x, GirError 
                     if (c->nodes[j].in[o] == v)
                         c->nodes[j].in[o] = k;
         }
+    }
+    if (s->extents && fold_extents(c, e) < 0) {
+        gir_graph_free(c);
+        return -1;
     }
     if (gir_infer_shapes(c, e) < 0 || gir_run_passes(c, s->passes, NULL, e) < 0 ||
         !(x->prog = klv_compile(c, &s->opts, e))) {

@@ -16,7 +16,7 @@ add_test(NAME conformance_onnx_backend
 # The same tests through the CPU back end (llvm/): the same count passes,
 # and at least KILN_CONFORMANCE_MIN_COMPILED of their nodes are compiled
 # (raise it as ops are lowered).
-set(KILN_CONFORMANCE_MIN_COMPILED 1859)
+set(KILN_CONFORMANCE_MIN_COMPILED 1920)
 add_test(NAME conformance_onnx_backend_cpu
   COMMAND ${KILN} conformance
     ${KILN_ONNX_TESTDATA}/node ${KILN_ONNX_TESTDATA}/pytorch-converted

@@ -384,6 +384,16 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             GirError serr;
             snprintf(whole, sizeof whole, "%s", err.msg);
             spec = klv_spec_new(g, &ko, NULL, &serr);
+        } else {
+            /* interpreted nodes reading a Range's, ConstantOfShape's or
+             * OneHot's output whose extent input values decide: compiled
+             * per data set's values (the program stays, for values that
+             * leave a shape unknown) */
+            GirError serr;
+            KlvStats ps;
+            klv_stats(prog, &ps);
+            if (ps.fallback > 0)
+                spec = klv_spec_new_extents(fg ? fg : g, prog, &ko, &serr);
         }
     }
     sets = list_dir(dir, "test_data_set_", &nsets);
@@ -394,13 +404,15 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
     for (i = 0; i < nsets && o == T_PASS; i++) {
         int rc;
         snprintf(p, sizeof p, "%s/%s", dir, sets[i]);
-        rc = run_dataset(c, g, prog, spec, p, why, whysize);
+        rc = run_dataset(c, g, spec ? NULL : prog, spec, p, why, whysize);
         if (rc == -2) {
             /* the values leave a shape unknown: the whole test runs in the
-             * interpreter, as a graph without specialization */
+             * interpreter (or the program as compiled, when there is one),
+             * as a graph without specialization */
             klv_spec_free(spec);
             spec = NULL;
-            snprintf(whole, sizeof whole, "%s", why);
+            if (!prog)
+                snprintf(whole, sizeof whole, "%s", why);
             why[0] = '\0';
             i = -1;
             continue;
@@ -436,7 +448,7 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
                      nsets == 1 ? "" : "s");
     }
     if (c->cpu && o == T_PASS) {
-        if (prog) {
+        if (prog && !spec) {
             const GirGraph *pg = fg ? fg : g;
             int k;
             klv_stats(prog, &st);
@@ -460,8 +472,8 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             c->folded_nodes += sfolded;
             c->specialized++;
         }
-        c->nodes += prog ? st.nodes : g->nnode;
-        c->lowered += prog ? st.lowered : spec ? slowered : 0;
+        c->nodes += prog && !spec ? st.nodes : g->nnode;
+        c->lowered += spec ? slowered : prog ? st.lowered : 0;
         c->dynamic += !prog && !spec;
     }
     klv_spec_free(spec);

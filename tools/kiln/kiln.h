@@ -169,6 +169,14 @@ int kiln_cpu_compile(GirGraph *g, int threads, int fma, struct KlvProgram **out,
 struct KlvRecords;
 int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const struct KlvRecords *records,
                            struct KlvProgram **out, int quiet);
+/* kiln_cpu_compile_tuned for a run on given inputs (kiln bench): a graph
+ * whose shapes wait on input values gets a specializer in *spec and no
+ * program; one whose program interprets nodes reading extents decided by
+ * input values gets both (the specializer to run, the program for values
+ * that leave a shape unknown); any other just *out. */
+struct KlvSpec;
+int kiln_cpu_compile_spec(GirGraph *g, int threads, int fma, const struct KlvRecords *records,
+                          struct KlvProgram **out, struct KlvSpec **spec);
 /* tune.c: read --records FILE of command cmd into *out (prints the error
  * naming the file and line).  A KILN_ status. */
 int kiln_load_records(const char *cmd, const char *path, struct KlvRecords **out);

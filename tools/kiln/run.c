@@ -199,6 +199,33 @@ int kiln_cpu_compile_tuned(GirGraph *g, int threads, int fma, const KlvRecords *
     return KILN_OK;
 }
 
+int kiln_cpu_compile_spec(GirGraph *g, int threads, int fma, const KlvRecords *records,
+                          KlvProgram **out, KlvSpec **spec)
+{
+    GirError err, serr;
+    KlvOptions o;
+    int quantized = kiln_is_quantized(g);
+    *out = NULL;
+    *spec = NULL;
+    if (!quantized && gir_run_pipeline(g, NULL, NULL, &err) < 0)
+        return kiln_report(&err);
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    o.fma = fma;
+    o.records = records;
+    if ((*out = klv_compile(g, &o, &err))) {
+        KlvStats st;
+        klv_stats(*out, &st);
+        if (st.fallback > 0)
+            *spec = klv_spec_new_extents(g, *out, &o, &serr);
+        return KILN_OK;
+    }
+    if (!strstr(err.msg, "needs static shapes") ||
+        !(*spec = klv_spec_new(g, &o, quantized ? NULL : "O1", &serr)))
+        return kiln_report(&err);
+    return KILN_OK;
+}
+
 /* The figures of a --target cpu compilation, on stderr. */
 static void cpu_stats_lines(const KlvProgram *p, const KlvRecords *records)
 {
@@ -237,6 +264,29 @@ static int run_cpu(GirGraph *g, int threads, int fma, const KlvRecords *records,
     o.fma = fma;
     o.records = records;
     if ((prog = klv_compile(g, &o, &err))) {
+        KlvStats st;
+        klv_stats(prog, &st);
+        /* nodes left to the interpreter because they read a Range's,
+         * ConstantOfShape's or OneHot's output whose extent input values
+         * decide: compiled for this run's values instead */
+        if (st.fallback > 0 && (spec = klv_spec_new_extents(g, prog, &o, &serr))) {
+            int src = klv_spec_run(spec, in_t, out_t, arena, &compiled, &err);
+            /* compiled (then run, or failed on the run's data): the note
+             * and the figures, as for a program */
+            if (klv_spec_program(spec, &sg)) {
+                fprintf(stderr, "kiln: cpu: extents depend on the values of input");
+                for (i = 0; i < g->ninput; i++)
+                    if (klv_spec_bound(spec, i))
+                        fprintf(stderr, "%s '%s'", n++ ? "," : "", g->vals[g->inputs[i]].name);
+                fprintf(stderr, ": compiled for this run's values\n");
+                cpu_stats_lines(klv_spec_program(spec, &sg), records);
+            }
+            klv_spec_free(spec);
+            if (src == 0 || !strstr(err.msg, "needs static shapes")) {
+                klv_free(prog);
+                return src == 0 ? KILN_OK : kiln_report(&err);
+            }
+        }
         cpu_stats_lines(prog, records);
         if (klv_run(prog, in_t, out_t, arena, &err) < 0)
             rc = kiln_report(&err);
