@@ -107,6 +107,18 @@ list(TRANSFORM LLVM_SPEC_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
 add_test(NAME llvm_spec_backend
   COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SPEC_TESTS} --target cpu
     --min-pass 13 --min-compiled 13)
+# Forms lowered for the specialized backend tests: Pad whose
+# constant_value is an input (read by the kernel when it runs), Pad of i32
+# in edge and reflect modes, the Reduce* no-op on empty axes (a copy),
+# ReduceSum of negative axes, Resize in tf_crop_and_resize mode (its roi
+# bound with the sizes): all 7 pass with every node compiled.
+set(LLVM_SPEC_FORM_TESTS test_constant_pad test_edge_pad test_reflect_pad
+  test_reduce_sum_empty_axes_input_noop_example test_reduce_sum_empty_axes_input_noop_random
+  test_reduce_sum_negative_axes_keepdims_random test_resize_tf_crop_and_resize)
+list(TRANSFORM LLVM_SPEC_FORM_TESTS PREPEND ${KILN_ONNX_TESTDATA}/node/)
+add_test(NAME llvm_spec_forms_backend
+  COMMAND $<TARGET_FILE:kiln> conformance ${LLVM_SPEC_FORM_TESTS} --target cpu
+    --min-pass 7 --min-compiled 7)
 # NonMaxSuppression of boxes that are not [batch, boxes, 4]: the
 # interpreter's error, exit 2.
 add_test(NAME llvm_select_nms_rank_bad COMMAND ${EXPECT} 2

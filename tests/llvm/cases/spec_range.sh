@@ -8,7 +8,7 @@
 # folded away: 8 of 8 nodes), saying so in one note; for two
 # sizes the output is the interpreter's byte for byte.  The same model as
 # a backend test folder of two data sets through kiln conformance --target
-# cpu: 2 compiles, every node compiled.
+# cpu: 2 compiles, every node compiled.  kiln bench --target cpu specializes too.
 g=$HERE/cases/spec-range.gir
 for v in a b; do
     $KILN run $g -i $HERE/cases/spec-range-n-$v.npy --target cpu -o $TMP/cpu$v.npy > /dev/null 2> $TMP/run.err
@@ -36,3 +36,14 @@ $KILN conformance $TMP/suite --target cpu -v > $TMP/conf.out
 cat $TMP/conf.out
 grep -qx "pass        test_spec_range: specialized on the values of 'n': 2 compiles for 2 data sets" $TMP/conf.out
 grep -q ': 8 of 9 nodes of the passing tests compiled, 1 folded into constants, 0 in the interpreter (0 tests whole: shapes that depend on input data; 1 specialized on input values; 0 compiled after folding constants)$' $TMP/conf.out
+
+# kiln bench --target cpu specializes as run does: the window (extents)
+# and cases/spec.gir (a Reshape's shape and TopK's K as inputs, which has
+# no program without specialization) are timed as compiled code.
+$KILN bench $g -i $HERE/cases/spec-range-n-a.npy --target cpu --iters 2 --warmup 1 > $TMP/bench.out
+cat $TMP/bench.out
+grep -Eq '^cpu +[0-9]+\.[0-9]+ ' $TMP/bench.out
+s=$HERE/cases/spec
+$KILN bench $s.gir -i $s-x.npy -i $s-s-a.npy -i $s-k-a.npy --target cpu --iters 2 --warmup 1 > $TMP/bench2.out
+cat $TMP/bench2.out
+grep -Eq '^cpu +[0-9]+\.[0-9]+ ' $TMP/bench2.out
