@@ -5,8 +5,10 @@
  * (llvm/: the model compiled once, each data set run; nodes without a
  * lowering run in the interpreter and are counted; a model whose shapes
  * wait on the values of its inputs is compiled per distinct set of those
- * values, klv_spec_run, and one whose shapes wait on a computed value runs
- * whole in the interpreter).  A test is
+ * values, klv_spec_run, as is one whose program would interpret nodes
+ * reading a Range's, ConstantOfShape's or OneHot's output sized by input
+ * values, klv_spec_new_extents; one whose shapes wait on a computed value
+ * runs whole in the interpreter).  A test is
  *   pass         every data set's outputs match (same dtype and shape; floats
  *                within atol + rtol * |expected|, integers exactly),
  *   fail         it loads but an output differs or running fails,
