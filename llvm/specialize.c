@@ -333,10 +333,15 @@ static int fold_extents(GirGraph *c, GirError *e)
     int i, k;
     /* the operands made outputs of f, so that folding keeps them */
     for (i = 0; i < f->nnode; i++)
-        for (k = 0; k < f->nodes[i].nin; k++)
-            if (f->nodes[i].in[k] >= 0 && extent_operand(&f->nodes[i], k) &&
-                f->vals[f->nodes[i].in[k]].kind != GIR_VAL_CONST)
-                gir_add_output(f, f->nodes[i].in[k]);
+        for (k = 0; k < f->nodes[i].nin; k++) {
+            int v = f->nodes[i].in[k], o, have = 0;
+            if (v < 0 || !extent_operand(&f->nodes[i], k) || f->vals[v].kind == GIR_VAL_CONST)
+                continue;
+            for (o = 0; o < f->noutput; o++)
+                have |= f->outputs[o] == v;
+            if (!have)
+                gir_add_output(f, v);
+        }
     if (gir_infer_shapes(f, e) < 0 || gir_run_passes(f, "fold_constants", NULL, e) < 0) {
         gir_graph_free(f);
         return -1;
