@@ -23,14 +23,11 @@
  * TS_RD    a kiln_rd_chan start -> its first stream beat, beside the memory's
  *          latency and the data FIFO's (kiln_chan_reps go, kiln_axi_rd's AR
  *          two cycles on, kiln_width)
- * TS_GOX   the first tile's last weight beat -> the input channel's start
- *          (the beat counter, then the registered go_x)
  * TS_WR    the conv's last output beat -> the layer's end, beside the
  *          write's last B (ts_write_end: kiln_width, then the B; done, the
  *          sequencer's check) */
 #define TS_CFG 2
 #define TS_RD 4
-#define TS_GOX 2
 #define TS_WR 5
 
 #define TS_TAIL_MAX 2048 /* the conv's output beats timed one by one, at most */
@@ -228,8 +225,9 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     crt[hls_param_index(d->rt_params, "tog")] = tog;
     crt[hls_param_index(d->rt_params, "ipace")] = pace;
     crt[hls_param_index(d->rt_params, "wpace")] = pace;
-    /* tile 0's last beat to the first input beat: the go, the input's start */
-    crt[hls_param_index(d->rt_params, "wlead")] = TS_GOX + TS_RD + lat + fl;
+    /* both channels start with the same pulse: tile 0's first weight beat
+     * comes with the first input beat, its load ends w0 beats later */
+    crt[hls_param_index(d->rt_params, "wlead")] = -w0 * pace;
     tconv = d->cycles(cv, crt);
     if (tconv < 0)
         return -1;
@@ -260,10 +258,10 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
                             hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
                             ocg * hw[TS_PE_OC], &in, blat);
-    /* fetch, cfg, the first tile's weights, the input's start, the conv's
-     * frame (first input beat to last output beat), the last write */
-    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +
-           (TS_RD + lat + fl) + tconv + TS_WR + wend;
+    /* fetch, cfg, the channels' start, the conv's frame (first input beat
+     * to last output beat, the first tile loading from its start), the
+     * last write */
+    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + tconv + TS_WR + wend;
 }
 
 /* kiln_conv + two kiln_rd_chan (kiln_axi_rd + kiln_width) + kiln_wr_chan +
