@@ -67,6 +67,13 @@
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
 //   TOGMAX, WURAM, LBURAM   kiln_conv's (the largest layer bounds them)
+//   LBROWS          kiln_conv's line-buffer rows beyond KMAX + 1 (0: none;
+//                   R = 2^ceil(log2(max(KMAX + 1, LBROWS)))): with SPAN a
+//                   3x3 layer's rows run ahead of the groups that span two
+//                   output rows (K + S = 4 rows for them alone), so R = 8
+//                   (LBROWS 5) takes an input row while a row of the
+//                   map's next group is still in use; LBBANK must then
+//                   hold ceil(R*W/PP) << ceil(log2 ICG) words
 //   LBBANK          kiln_conv's: 0, PP replicated line buffers; > 0, PP
 //                   banks of LBBANK words (every layer stride 1, PP a power
 //                   of two; the planner sizes it for the largest layer)
@@ -145,6 +152,7 @@ module kiln_tsconv #(
     parameter integer WURAM     = 0,
     parameter integer LBURAM    = 0,
     parameter integer LBBANK    = 0,
+    parameter integer LBROWS    = 0,
     parameter integer RQS       = 1,
     parameter integer DATA_W    = 128,
     parameter integer ADDR_W    = 40,
@@ -335,7 +343,7 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .RQS(RQS), .PP(PP),
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .LBROWS(LBROWS), .RQS(RQS), .PP(PP),
                 .SPAN(SPAN), .DSP2X(DSP2X)) u_conv (
         .clk(clk), .clk2x(clk2x), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
