@@ -30,7 +30,7 @@ typedef struct WinShape {
     int64_t ocg;      /* output groups in all */
     int64_t wpg;      /* weight beats per output group */
     int64_t wbanks;   /* weight banks (1, 2) */
-    int64_t wlead;    /* cycles tile 0's load ends before the first input beat */
+    int64_t wlead;    /* cycles tile 0's load ends before the first input beat (< 0: after) */
     int64_t band;     /* output rows per band (kiln_conv cfg_band; 0: no bands) */
     int64_t *tail;    /* NULL, or the cycles of the last ntail output beats (a ring, PP > 1) */
     int64_t ntail;    /* its size */
@@ -115,7 +115,8 @@ static RowGroups row_groups(const WinShape *sh, int64_t oy, int64_t hout, int64_
  * weights stream one beat a cycle from when its bank is free (the previous
  * tile is loaded and the pass WBANKS earlier released it LAT cycles after
  * its last op); tile 0's load ends wlead cycles before the first input
- * beat (a sequencer that starts the input once it is in). */
+ * beat (negative: -wlead cycles after it, as when the input starts with
+ * the weights; the first op waits for it). */
 static int64_t win_cycles(const WinShape *sh)
 {
     int64_t hout, wout, iy, q, t0 = 0, load_end = -sh->wlead, res, span, npix;
@@ -477,7 +478,7 @@ static void conv_shape(const int64_t *hw, const int64_t *rt, WinShape *shp)
     sh.ocg = ocg;
     sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
-    sh.wlead = hls_max64(0, rt[RT_WLEAD]);
+    sh.wlead = rt[RT_WLEAD];
     sh.band = hw[CV_BANDMAX] > 0 ? hls_max64(1, rt[RT_BAND]) : 0;
     sh.tail = NULL;
     sh.ntail = 0;

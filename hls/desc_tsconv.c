@@ -23,14 +23,11 @@
  * TS_RD    a kiln_rd_chan start -> its first stream beat, beside the memory's
  *          latency and the data FIFO's (kiln_chan_reps go, kiln_axi_rd's AR
  *          two cycles on, kiln_width)
- * TS_GOX   the first tile's last weight beat -> the input channel's start
- *          (the beat counter, then the registered go_x)
  * TS_WR    the conv's last output beat -> the layer's end, beside the
  *          write's last B (ts_write_end: kiln_width, then the B; done, the
  *          sequencer's check) */
 #define TS_CFG 2
 #define TS_RD 4
-#define TS_GOX 2
 #define TS_WR 5
 
 #define TS_TAIL_MAX 2048 /* the conv's output beats timed one by one, at most */
@@ -42,11 +39,11 @@ static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
                                     "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
-                                    "SPAN", "WBANKS", "DSP2X", "LBBANK", NULL};
+                                    "SPAN", "WBANKS", "DSP2X", "LBROWS", "LBBANK", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
        TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS,
-       TS_DSP2X, TS_LBBANK };
+       TS_DSP2X, TS_LBROWS, TS_LBBANK };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -146,7 +143,7 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
                {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS},
                {"SPAN", TS_SPAN},   {"WBANKS", TS_WBANKS}, {"DSP2X", TS_DSP2X},
-               {"LBBANK", TS_LBBANK}};
+               {"LBBANK", TS_LBBANK}, {"LBROWS", TS_LBROWS}};
     int i;
     size_t j;
     if (!d)
@@ -228,8 +225,9 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     crt[hls_param_index(d->rt_params, "tog")] = tog;
     crt[hls_param_index(d->rt_params, "ipace")] = pace;
     crt[hls_param_index(d->rt_params, "wpace")] = pace;
-    /* tile 0's last beat to the first input beat: the go, the input's start */
-    crt[hls_param_index(d->rt_params, "wlead")] = TS_GOX + TS_RD + lat + fl;
+    /* both channels start with the same pulse: tile 0's first weight beat
+     * comes with the first input beat, its load ends w0 beats later */
+    crt[hls_param_index(d->rt_params, "wlead")] = -w0 * pace;
     tconv = d->cycles(cv, crt);
     if (tconv < 0)
         return -1;
@@ -260,10 +258,10 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
                             hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
                             ocg * hw[TS_PE_OC], &in, blat);
-    /* fetch, cfg, the first tile's weights, the input's start, the conv's
-     * frame (first input beat to last output beat), the last write */
-    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + w0 * pace + TS_GOX +
-           (TS_RD + lat + fl) + tconv + TS_WR + wend;
+    /* fetch, cfg, the channels' start, the conv's frame (first input beat
+     * to last output beat, the first tile loading from its start), the
+     * last write */
+    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + tconv + TS_WR + wend;
 }
 
 /* kiln_conv + two kiln_rd_chan (kiln_axi_rd + kiln_width) + kiln_wr_chan +

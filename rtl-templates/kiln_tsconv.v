@@ -43,8 +43,8 @@
 //   w12  passes NT = ceil(OCG/TOG) (the input is read NT times)
 //   w13  weight bytes (a multiple of DATA_W/8 and of PE_IC), w14 weight
 //        beats (kiln_conv's weight stream, all tiles)
-//   w21  weight beats of the first tile (the input map starts once the
-//        conv took them, so the first pass never waits for its weights)
+//   w21  weight beats of the first tile (not read: the input map starts
+//        with the weights, and kiln_conv's first pass waits for its bank)
 //   w15  output bytes per sub-run, w16 output beats per sub-run (PE_OC
 //        lanes), w17 sub-runs, w18 bytes between sub-runs, w19 row beats,
 //        w20 row stride (kiln_wr_chan: NT = 1 is one sub-run, contiguous;
@@ -59,13 +59,21 @@
 // on master 0, 128 bytes), latch it and reset kiln_conv for one cycle
 // (its cfg_* then stable), start the weight, input and output channels in
 // the same cycle, wait until all three are done (the output's last B), next
-// layer.  The first tile's weights are loaded before the layer's first pass
-// (the load is not hidden); with WBANKS = 2 each later tile streams into
-// the free bank while the pass before it computes.
+// layer.  The input map's first rows fill the line buffer while the first
+// tile's weights load (kiln_conv's first op waits for the tile's bank, its
+// input for a free line-buffer row); with WBANKS = 2 each later tile
+// streams into the free bank while the pass before it computes.
 //
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
 //   TOGMAX, WURAM, LBURAM   kiln_conv's (the largest layer bounds them)
+//   LBROWS          kiln_conv's line-buffer rows beyond KMAX + 1 (0: none;
+//                   R = 2^ceil(log2(max(KMAX + 1, LBROWS)))): with SPAN a
+//                   3x3 layer's rows run ahead of the groups that span two
+//                   output rows (K + S = 4 rows for them alone), so R = 8
+//                   (LBROWS 5) takes an input row while a row of the
+//                   map's next group is still in use; LBBANK must then
+//                   hold ceil(R*W/PP) << ceil(log2 ICG) words
 //   LBBANK          kiln_conv's: 0, PP replicated line buffers; > 0, PP
 //                   banks of LBBANK words (every layer stride 1, PP a power
 //                   of two; the planner sizes it for the largest layer)
@@ -106,14 +114,15 @@
 // over its frames of their layers', and a layer from
 // its fetch's start (layer 0: from the start cycle, one more) to the next
 // fetch's start (the last: the cycle done is seen) takes, exactly,
-//   Tdesc + 2 + (4 + LAT + FL) + W0 + 2 + (4 + LAT + FL) + Tconv + 5 + Bend
+//   Tdesc + 2 + (4 + LAT + FL) + Tconv + 5 + Bend
 //   Tdesc  kiln_axi_rd's cycles for the 128-byte descriptor
 //   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
-//   W0     weight beats of the first tile (the input waits for them)
 //   Tconv  kiln_conv's cycles of the layer (first input beat to last output
-//          beat; later tiles load as its model says; with WBANKS = 2
-//          tile 1's beats follow tile 0's, 2 + (4 + LAT + FL) cycles
-//          before the first input beat)
+//          beat) with the first tile's W0 weight beats arriving from the
+//          first input beat on, one a cycle (both channels started in the
+//          same cycle: tile 0's load ends W0 cycles after the first input
+//          beat, and the first op waits for it); later tiles load as its
+//          model says (with WBANKS = 2 tile 1's beats follow tile 0's)
 //   Bend   the last B response after the conv's last beat: kiln_axi_wr's
 //          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
 //          for tiles, row ends cut them; a burst's AW waits for all of its
@@ -143,6 +152,7 @@ module kiln_tsconv #(
     parameter integer WURAM     = 0,
     parameter integer LBURAM    = 0,
     parameter integer LBBANK    = 0,
+    parameter integer LBROWS    = 0,
     parameter integer RQS       = 1,
     parameter integer DATA_W    = 128,
     parameter integer ADDR_W    = 40,
@@ -228,10 +238,7 @@ module kiln_tsconv #(
     reg  [7:0]        dcount;     // descriptor beats in
     reg               done_r, err_r;
     reg               crst;       // kiln_conv's per-layer reset
-    reg               go;         // weight and output channel start pulse
-    reg               go_x;       // input channel start pulse
-    reg               x_started;  // go_x given in this layer
-    reg  [31:0]       wcount;     // weight beats the conv took in this layer
+    reg               go;         // the channels' start pulse
     reg               w_fin, x_fin, y_fin; // a channel done in this layer
 
     // the descriptor's words (wires, not a function of `desc`: a function
@@ -322,7 +329,7 @@ module kiln_tsconv #(
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_xch (
         .clk(clk), .rst(rst), .cfg_base(x_base), .cfg_bytes(dw[10]),
         .cfg_stride(32'd0), .cfg_beats(dw[11]), .cfg_reps(32'd1), .cfg_subs(dw[12]),
-        .cfg_sub_stride(32'd0), .start(go_x), .busy(x_busy), .done(x_done), .error(x_err),
+        .cfg_sub_stride(32'd0), .start(go), .busy(x_busy), .done(x_done), .error(x_err),
         .avail(32'hffffffff), .finished(x_finished),
         .m_axi_arvalid(m1_axi_arvalid), .m_axi_arready(m1_axi_arready),
         .m_axi_araddr(m1_axi_araddr), .m_axi_arlen(m1_axi_arlen),
@@ -336,7 +343,7 @@ module kiln_tsconv #(
     wire [8*PE_OC-1:0] cv_tdata;
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
-                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .RQS(RQS), .PP(PP),
+                .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .LBROWS(LBROWS), .RQS(RQS), .PP(PP),
                 .SPAN(SPAN), .DSP2X(DSP2X)) u_conv (
         .clk(clk), .clk2x(clk2x), .rst(rst | crst),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
@@ -379,8 +386,7 @@ module kiln_tsconv #(
         .m_axi_bresp(m2_axi_bresp));
 
     // a layer's channels are all done (S_RUN): the next layer, or frame
-    wire layer_end = x_started && !go_x && (w_fin || w_done) && (x_fin || x_done) &&
-                     (y_fin || y_done);
+    wire layer_end = (w_fin || w_done) && (x_fin || x_done) && (y_fin || y_done);
 
     // ---- the frame's map offset (MAP_STRIDE) ----
     generate
@@ -418,18 +424,12 @@ module kiln_tsconv #(
             err_r  <= 1'b0;
             crst   <= 1'b0;
             go     <= 1'b0;
-            go_x   <= 1'b0;
-            x_started <= 1'b0;
-            wcount <= 32'd0;
             w_fin  <= 1'b0;
             x_fin  <= 1'b0;
             y_fin  <= 1'b0;
         end else begin
             crst <= 1'b0;
             go   <= 1'b0;
-            go_x <= 1'b0;
-            if (ws_tvalid && ws_tready)
-                wcount <= wcount + 32'd1;
             if ((dr_err && state == S_FETCH) || w_err || x_err || y_err)
                 err_r <= 1'b1;
             case (state)
@@ -462,18 +462,12 @@ module kiln_tsconv #(
                 x_fin <= 1'b0;
                 y_fin <= 1'b0;
                 go    <= 1'b1;
-                wcount <= 32'd0;
-                x_started <= 1'b0;
                 state <= S_GO;
             end
             S_GO: state <= S_RUN;  // the channels took the start pulse
             S_RUN: begin
-                if (!x_started && wcount >= dw[21]) begin
-                    go_x      <= 1'b1;
-                    x_started <= 1'b1;
-                end
                 if (w_done) w_fin <= 1'b1;
-                if (x_done && x_started && !go_x) x_fin <= 1'b1;
+                if (x_done) x_fin <= 1'b1;
                 if (y_done) y_fin <= 1'b1;
                 if (layer_end) begin
                     if (last_layer) begin
@@ -505,7 +499,7 @@ module kiln_tsconv #(
     assign finished = fi;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = w_busy | x_busy | y_busy | (|desc[DBITS-1:704]) | (|desc[127:112]) |
+    wire unused = w_busy | x_busy | y_busy | (|desc[DBITS-1:672]) | (|desc[127:112]) |
                   (|desc[95:92]) | (|desc[87:86]) | (|d_xbase[63:ADDR_W]) |
                   (|d_wbase[63:ADDR_W]) | (|d_ybase[63:ADDR_W]);
     /* verilator lint_on UNUSEDSIGNAL */

@@ -35,7 +35,8 @@
  * from 2 to 8 divides, a 7x7 map narrower than PP 8, every K*K*ICG >= 8 at
  * PE 8 with CIMAX 64; 3 and 4, stride 1 only for the banked line buffer:
  * 13x13 and 11x11 maps, 26- and 24-wide ones), KILN_TB_LBBANK (kiln_conv's
- * LBBANK, 0 when not defined), KILN_TB_MAP_STRIDE (the engine's
+ * LBBANK, 0 when not defined), KILN_TB_LBROWS (kiln_conv's LBROWS, 0 when
+ * not defined), KILN_TB_MAP_STRIDE (the engine's
  * MAP_STRIDE, 0 when not defined: with it, frame 1's maps, its input
  * written before the run, are MAP_STRIDE bytes after frame 0's, both
  * frames' outputs are checked and none is cleared), and the engine's
@@ -80,6 +81,9 @@
 #endif
 #ifndef KILN_TB_LBBANK
 #define KILN_TB_LBBANK 0 /* kiln_conv LBBANK: 0, PP copies of the line buffer */
+#endif
+#ifndef KILN_TB_LBROWS
+#define KILN_TB_LBROWS 0 /* kiln_conv LBROWS: R = 2^ceil(log2(KMAX + 1)) rows */
 #endif
 #ifndef KILN_TB_MAP_STRIDE
 #define KILN_TB_MAP_STRIDE 0
@@ -283,7 +287,7 @@ static void hw_vec(int64_t *hw)
         {"RQ_PIPE", KILN_TB_RQ_PIPE}, {"DATA_W", 128}, {"BURST_MAX", 16}, {"MAX_OUT", 4},
         {"PP", KILN_TB_PP}, {"MAP_STRIDE", KILN_TB_MAP_STRIDE}, {"RQS", KILN_TB_RQS},
         {"SPAN", KILN_TB_SPAN}, {"WBANKS", KILN_TB_WBANKS}, {"PACK", KILN_TB_PACK},
-        {"DSP2X", KILN_TB_DSP2X}, {"LBBANK", KILN_TB_LBBANK},
+        {"DSP2X", KILN_TB_DSP2X}, {"LBBANK", KILN_TB_LBBANK}, {"LBROWS", KILN_TB_LBROWS},
     };
     for (int i = 0; d->hw_params[i]; i++) {
         hw[i] = 0;

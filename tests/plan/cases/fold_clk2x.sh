@@ -72,7 +72,7 @@ grep -q 'x3_pp2.json: \$.fold.hw.DSP2X' $TMP/err_x3_pp2
 grep -q "noclk.json: \$.fold.hw.DSP2X: 1 needs the plan's clk2x domain (\$.clk2x true)" $TMP/err_noclk
 # the generated top: clk2x into the engine with DSP2X, tied off without
 $KILN compile $M --calib-random 1 --board zcu104 --plan $TMP/x2_pp2.json -o $TMP/r2 > /dev/null
-sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/r2/rtl/kiln_top.v | grep -q '^        .DSP2X(2)$'
+sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/r2/rtl/kiln_top.v | grep -q '^        .DSP2X(2),\?$'
 grep -A2 '^    ) u_tsconv ($' $TMP/r2/rtl/kiln_top.v | grep -q '^        .clk2x(clk2x),$'
 $KILN compile $M --calib-random 1 --board zcu104 --plan $TMP/x0_pp2.json -o $TMP/r0 > /dev/null
 grep -A2 '^    ) u_tsconv ($' $TMP/r0/rtl/kiln_top.v | grep -q "^        .clk2x(1'b0),$"
