@@ -166,9 +166,23 @@ typedef struct KilnEvent {
  * (done, may be NULL); the events in their order into ev (2 * n * frames
  * of them, may be NULL; a done at the same cycle as a start comes first,
  * the lower unit's first).  Returns the whole run's cycles. */
+static inline long long kiln_sched_run(int n, const int *unit, const long long *dur, int frames,
+                                       int flight, int steps, int gate, long long *start,
+                                       long long *done, KilnEvent *ev, int stop);
+
 static inline long long kiln_sched_time(int n, const int *unit, const long long *dur, int frames,
                                         int flight, int steps, int gate, long long *start,
                                         long long *done, KilnEvent *ev)
+{
+    return kiln_sched_run(n, unit, dur, frames, flight, steps, gate, start, done, ev, -1);
+}
+
+/* kiln_sched_time up to frame `stop`'s last end (-1: every frame): the run
+ * is causal (a later event changes no earlier start or end), so the starts
+ * and ends up to then are those of the whole run. */
+static inline long long kiln_sched_run(int n, const int *unit, const long long *dur, int frames,
+                                       int flight, int steps, int gate, long long *start,
+                                       long long *done, KilnEvent *ev, int stop)
 {
     KilnSched s;
     long long t = 0, end[KILN_SCHED_UNITS] = {0};
@@ -196,6 +210,8 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
                 f = kiln_sched_done(&s, u);
                 if (f >= 0 && done)
                     done[f] = t;
+                if (f >= 0 && f == stop)
+                    return t;
             }
     }
     return t;
@@ -216,7 +232,7 @@ static inline void kiln_sched_steady(int n, const int *unit, const long long *du
     long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
     const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
     int p;
-    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL);
+    kiln_sched_run(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL, L);
     *interval = (done[L] - done[L - h] + h - 1) / h;
     for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
         long long a = done[L] - done[L - p];
