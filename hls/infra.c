@@ -53,7 +53,7 @@
 /* Add the descriptor resources of engine `name` with hw parameters
  * names[i] = vals[i] (n of them; the rest 1) to r.  A missing engine or
  * parameter adds nothing for it (the registry is fixed at build time). */
-static void add_engine(HlsRes *r, const char *name, const char *const *names,
+static void add_engine(HlsPlan *p, HlsRes *r, const char *name, const char *const *names,
                        const int64_t *vals, int n)
 {
     const HlsEngineDesc *d = hls_engine_find(name);
@@ -70,24 +70,24 @@ static void add_engine(HlsRes *r, const char *name, const char *const *names,
             hw[k] = vals[i];
         k = k >= 0 ? k + 1 : 0;
     }
-    a = d->resources(hw);
+    a = hls_engine_res(p, d, hw);
     hls_res_add(r, &a);
 }
 
-static void add_width(HlsRes *r, int64_t li, int64_t lo)
+static void add_width(HlsPlan *p, HlsRes *r, int64_t li, int64_t lo)
 {
     static const char *const n[] = {"LI", "LO"};
     int64_t v[2];
     if (li == lo)
         return;
     v[0] = li, v[1] = lo;
-    add_engine(r, "kiln_width", n, v, 2);
+    add_engine(p, r, "kiln_width", n, v, 2);
 }
 
 /* DMA channel c, its counters c->cnt_w bits wide as generated: a
  * kiln_wr_chan (out) or kiln_rd_chan (in, w) around its AXI master, with a
  * lane converter where the stream is not the bus. */
-static void add_chan(HlsRes *r, const HlsChan *c)
+static void add_chan(HlsPlan *p, HlsRes *r, const HlsChan *c)
 {
     int64_t cw = c->cnt_w;
     static const char *const n[] = {"DATA_W", "ADDR_W", "BURST_MAX", "MAX_OUT", "CNT_W"};
@@ -95,11 +95,11 @@ static void add_chan(HlsRes *r, const HlsChan *c)
     int64_t dw = c->data_w;
     int64_t v[5];
     v[0] = dw, v[1] = HLS_HW_ADDR_W, v[2] = c->burst, v[3] = HLS_HW_MAX_OUT, v[4] = cw;
-    add_engine(r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 5);
+    add_engine(p, r, write ? "kiln_axi_wr" : "kiln_axi_rd", n, v, 5);
     if (write)
-        add_width(r, c->lanes, dw / 8);
+        add_width(p, r, c->lanes, dw / 8);
     else
-        add_width(r, dw / 8, c->lanes);
+        add_width(p, r, dw / 8, c->lanes);
     r->ff += (write ? CHAN_WR_FF + (c->tiled ? CHAN_TILED_FF : 0.0) : CHAN_RD_FF) +
              CHAN_FF_BIT * (double)(cw - 32);
     r->lut += write ? CHAN_WR_LUT + (c->tiled ? CHAN_TILED_LUT : 0.0) +
@@ -118,11 +118,11 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         int ns = c.outch[i] >= 0;
         for (k = 0; k < s->nin; k++)
             if (c.inch[2 * i + k] >= 0)
-                add_chan(r, &c.ch[c.inch[2 * i + k]]);
+                add_chan(p, r, &c.ch[c.inch[2 * i + k]]);
         if (c.wch[i] >= 0)
-            add_chan(r, &c.ch[c.wch[i]]);
+            add_chan(p, r, &c.ch[c.wch[i]]);
         if (c.outch[i] >= 0)
-            add_chan(r, &c.ch[c.outch[i]]);
+            add_chan(p, r, &c.ch[c.outch[i]]);
         /* consumers in the segment: a lane converter where the counts differ */
         for (j = i + 1; j < p->nstage; j++) {
             const HlsStage *t = &p->stages[j];
@@ -131,7 +131,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             for (k = 0; k < t->nin; k++)
                 if (t->in[k] == i && !hls_edge_ddr(p, j, k)) {
                     ns++;
-                    add_width(r, hls_out_lanes(s), hls_in_lanes(t));
+                    add_width(p, r, hls_out_lanes(s), hls_in_lanes(t));
                 }
         }
         if (ns > 1) { /* kiln_fork: a taken flag per consumer */
@@ -143,7 +143,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
             static const char *const n[] = {"WIDTH", "DEPTH", "BRAM_MIN"};
             int64_t v[3];
             v[0] = 8 * s->lanes, v[1] = s->rq_pipe + 2, v[2] = HLS_HW_RQ_BRAM_MIN;
-            add_engine(r, "kiln_fifo", n, v, 3);
+            add_engine(p, r, "kiln_fifo", n, v, 3);
             r->ff += 10.0;
             r->lut += 10.0;
         }
@@ -157,7 +157,7 @@ void hls_plan_infra(HlsPlan *p, HlsRes *r)
         v[0] = c.ncfg, v[1] = 0, v[2] = c.rf_addr_w, v[3] = p->nstage, v[4] = c.rf_perf;
         /* a folded top: a run unit per dataflow segment and the engine's */
         v[5] = p->fold.n > 0 ? p->nsegment + 1 : 1;
-        add_engine(r, "kiln_regfile", n, v, 6);
+        add_engine(p, r, "kiln_regfile", n, v, 6);
     }
     r->ff += RUN_FF;
     r->lut += RUN_LUT;

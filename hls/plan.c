@@ -155,6 +155,7 @@ void hls_plan_free(HlsPlan *p)
     free(p->cpu);
     free(p->fifos);
     free(p->memo);
+    free(p->smemo);
     hls_fold_free(&p->fold);
     free(p);
 }

@@ -237,7 +237,7 @@ static void stage_params(HlsStage *s)
  * and the memory mapping are most of a search's time, and the search
  * evaluates the same stage shapes many times.  Open addressing on a hash of
  * the engine and its parameters; cycles are computed when first asked. */
-#define MEMO_SLOTS 4096 /* a power of two */
+#define MEMO_SLOTS 32768 /* a power of two */
 #define MEMO_PROBE 8
 typedef struct {
     const HlsEngineDesc *desc; /* NULL: empty */
@@ -261,11 +261,13 @@ static MemoEntry *memo_find(HlsPlan *p, const HlsEngineDesc *d, const int64_t *h
         if (!p->memo)
             gir_die("out of memory");
     }
+    /* the hash over the engine's named parameters (the rest are fill,
+     * compared below with the others) */
     h = (h ^ (uint64_t)(uintptr_t)d) * 1099511628211ull;
-    for (k = 0; k < HLS_PLAN_MAX_PARAMS; k++) {
+    for (k = 0; k < HLS_PLAN_MAX_PARAMS && d->hw_params[k]; k++)
         h = (h ^ (uint64_t)hw[k]) * 1099511628211ull;
+    for (k = 0; k < HLS_PLAN_MAX_PARAMS && d->rt_params && d->rt_params[k]; k++)
         h = (h ^ (uint64_t)rt[k]) * 1099511628211ull;
-    }
     for (k = 0; k < MEMO_PROBE; k++) {
         i = (size_t)(h + k) & (MEMO_SLOTS - 1);
         slot = &p->memo->e[i];
@@ -282,6 +284,12 @@ static MemoEntry *memo_find(HlsPlan *p, const HlsEngineDesc *d, const int64_t *h
     slot->has_cycles = 0;
     slot->res = d->resources(hw);
     return slot;
+}
+
+HlsRes hls_engine_res(HlsPlan *p, const HlsEngineDesc *d, const int64_t *hw)
+{
+    static const int64_t rt[HLS_PLAN_MAX_PARAMS]; /* resources() takes no run-time value */
+    return memo_find(p, d, hw, rt)->res;
 }
 
 /* Cycles at the plan's clock that a frame's DDR bytes take at the board's

@@ -599,6 +599,80 @@ void hls_fold_eval(HlsPlan *p)
     p->macs += p->fold.macs;
 }
 
+/* Memo of kiln_sched_steady: every evaluation of a folded plan times up
+ * to 2 x KILN_SCHED_FLIGHT ways of running its frames, and the search
+ * evaluates the same runs again and again (a step tried and undone, a
+ * search run repeated for its latency, the latency steps' caps).  Open
+ * addressing on a hash of the runs and the way; a key of more than
+ * SCHED_MEMO_RUNS runs is timed each time. */
+#define SCHED_MEMO_SLOTS 16384 /* a power of two */
+#define SCHED_MEMO_PROBE 8
+#define SCHED_MEMO_RUNS 24
+typedef struct {
+    int n;                           /* runs a frame (0: empty slot) */
+    int flight, steps, gate;         /* the way */
+    signed char unit[SCHED_MEMO_RUNS]; /* each run's unit */
+    long long dur[SCHED_MEMO_RUNS];  /* each run's cycles */
+    long long interval, latency;     /* kiln_sched_steady's answer */
+} SchedMemoEntry;
+struct HlsSchedMemo {
+    SchedMemoEntry e[SCHED_MEMO_SLOTS];
+};
+
+static int sched_memo_is(const SchedMemoEntry *m, int n, const int *unit, const long long *dur,
+                         int flight, int steps, int gate)
+{
+    int i;
+    if (m->n != n || m->flight != flight || m->steps != steps || m->gate != gate)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (m->unit[i] != unit[i] || m->dur[i] != dur[i])
+            return 0;
+    return 1;
+}
+
+/* kiln_sched_steady through plan p's memo. */
+static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *dur, int flight,
+                         int steps, int gate, long long *interval, long long *latency)
+{
+    uint64_t h = 1469598103934665603ull;
+    SchedMemoEntry *m = NULL;
+    int i, k;
+    if (n > SCHED_MEMO_RUNS || n <= 0) {
+        kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency);
+        return;
+    }
+    if (!p->smemo) {
+        p->smemo = calloc(1, sizeof *p->smemo);
+        if (!p->smemo)
+            gir_die("out of memory");
+    }
+    h = (h ^ (uint64_t)(n | flight << 8 | steps << 16 | gate << 17)) * 1099511628211ull;
+    for (i = 0; i < n; i++)
+        h = (h ^ (uint64_t)dur[i] ^ (uint64_t)unit[i] << 56) * 1099511628211ull;
+    for (k = 0; k < SCHED_MEMO_PROBE; k++) {
+        m = &p->smemo->e[(size_t)(h + (uint64_t)k) & (SCHED_MEMO_SLOTS - 1)];
+        if (!m->n)
+            break;
+        if (sched_memo_is(m, n, unit, dur, flight, steps, gate)) {
+            *interval = m->interval;
+            *latency = m->latency;
+            return;
+        }
+    }
+    if (k == SCHED_MEMO_PROBE) /* all taken: the first gives way */
+        m = &p->smemo->e[(size_t)h & (SCHED_MEMO_SLOTS - 1)];
+    kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency);
+    m->n = n;
+    m->flight = flight, m->steps = steps, m->gate = gate;
+    for (i = 0; i < n; i++) {
+        m->unit[i] = (signed char)unit[i];
+        m->dur[i] = dur[i];
+    }
+    m->interval = *interval;
+    m->latency = *latency;
+}
+
 /* kiln_regfile runs each dataflow segment on a unit of its own (segment k
  * on unit k) and the engine's parts on unit nsegment, all at the same
  * time: segments of different frames overlap as the dataflow's stages do,
@@ -656,7 +730,7 @@ void hls_fold_finish(HlsPlan *p)
                 if (g > 0 && (!p->fold_gates || st || k > 3 ||
                               wlat[nw - g] <= p->fold.sequential))
                     break;
-                kiln_sched_steady(n, unit, dur, k, st, g, &wiv[nw], &wlat[nw]);
+                sched_steady(p, n, unit, dur, k, st, g, &wiv[nw], &wlat[nw]);
                 wk[nw] = k;
                 wst[nw] = st;
                 wg[nw] = g;

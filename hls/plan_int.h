@@ -76,6 +76,9 @@ int hls_stage_eval(HlsPlan *p, HlsStage *s);
  * whole layer is on chip in that memory. */
 double hls_weight_bram(HlsPlan *p, const HlsStage *s);
 int64_t hls_weight_uram(HlsPlan *p, const HlsStage *s);
+
+/* d->resources(hw) through plan p's memo (hw: HLS_PLAN_MAX_PARAMS values). */
+HlsRes hls_engine_res(HlsPlan *p, const HlsEngineDesc *d, const int64_t *hw);
 /* Cycles per beat of conv s's input 0: a DMA channel's pace when it comes
  * through DDR, else 1. */
 int64_t hls_input_pace(const HlsPlan *p, const HlsStage *s);

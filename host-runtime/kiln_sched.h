@@ -201,14 +201,117 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
     return t;
 }
 
+/* The state of a run after the units' picks at some cycle, frames
+ * counted back from the next to enter and cycles from then: two equal
+ * states have the same future, shifted by the frames and cycles between
+ * them (the run's frame count aside, which kiln_sched_ends keeps out of
+ * reach). */
+#define KILN_SCHED_STATE (1 + 3 * KILN_SCHED_FLIGHT + 3 * KILN_SCHED_UNITS)
+static inline unsigned long long kiln_sched_state(const KilnSched *s, const long long *end,
+                                                  long long t, long long *z)
+{
+    unsigned long long h = 1469598103934665603ull;
+    int k = 0;
+    z[k++] = s->nfl;
+    for (int i = 0; i < KILN_SCHED_FLIGHT; i++) {
+        int in = i < s->nfl;
+        z[k++] = in ? s->next - s->fl[i] : 0;
+        z[k++] = in ? s->pos[i] : 0;
+        z[k++] = in ? s->busy[i] : 0;
+    }
+    for (int u = 0; u < KILN_SCHED_UNITS; u++) {
+        int run = u < s->nu && s->cur[u] >= 0;
+        z[k++] = run ? s->next - s->cur[u] : 0;
+        z[k++] = run ? s->ent[u] : -1;
+        z[k++] = run ? end[u] - t : 0;
+    }
+    for (k = 0; k < KILN_SCHED_STATE; k++)
+        h = (h ^ (unsigned long long)z[k]) * 1099511628211ull;
+    return h;
+}
+
+/* Per frame 0 .. upto the cycle its first run starts (start) and its last
+ * ends (done), as kiln_sched_time gives them in a run of more than upto +
+ * KILN_SCHED_FLIGHT frames, the way as kiln_sched_init says.  Once the
+ * state after a frame's entry (kiln_sched_state) equals the one after an
+ * earlier entry, P frames and D cycles before, each later frame starts
+ * and ends D cycles after the frame P before it: the run stops there (or
+ * at frame upto's end) and the rest follows.  upto < KILN_SCHED_STEADY. */
+#define KILN_SCHED_STEADY 96
+#define KILN_SCHED_SEEN 48 /* states kept (the first frames' entries) */
+static inline void kiln_sched_ends(int n, const int *unit, const long long *dur, int flight,
+                                   int steps, int gate, int upto, long long *start,
+                                   long long *done)
+{
+    KilnSched s;
+    long long seen[KILN_SCHED_SEEN][KILN_SCHED_STATE], z[KILN_SCHED_STATE];
+    long long at[KILN_SCHED_SEEN], t = 0, end[KILN_SCHED_UNITS] = {0};
+    unsigned long long hs[KILN_SCHED_SEEN], h;
+    int nx[KILN_SCHED_SEEN], u, f, e, may, nseen = 0, i, j, k;
+    for (i = 0; i <= upto; i++)
+        done[i] = -1;
+    kiln_sched_init(&s, n, unit, KILN_SCHED_STEADY, flight, steps, gate);
+    for (;;) {
+        int entered = s.next;
+        may = kiln_sched_may_pick(&s);
+        for (u = 0; u < s.nu && may; u++)
+            if (kiln_sched_pick(&s, u, &f, &e)) {
+                end[u] = t + dur[e];
+                if (e == 0 && f <= upto)
+                    start[f] = t;
+            }
+        if (kiln_sched_idle(&s))
+            return;
+        if (s.next != entered && s.next <= upto) {
+            h = kiln_sched_state(&s, end, t, z);
+            for (j = 0; j < nseen; j++) {
+                if (hs[j] != h)
+                    continue;
+                for (k = 0; k < KILN_SCHED_STATE && seen[j][k] == z[k]; k++)
+                    ;
+                if (k == KILN_SCHED_STATE)
+                    break;
+            }
+            if (j < nseen) { /* a repeat: P frames, D cycles */
+                int P = s.next - nx[j];
+                long long D = t - at[j];
+                for (f = s.next; f <= upto; f++)
+                    start[f] = start[f - P] + D;
+                for (f = 0; f <= upto; f++)
+                    if (done[f] < 0)
+                        done[f] = done[f - P] + D;
+                return;
+            }
+            if (nseen < KILN_SCHED_SEEN) {
+                for (k = 0; k < KILN_SCHED_STATE; k++)
+                    seen[nseen][k] = z[k];
+                hs[nseen] = h;
+                at[nseen] = t;
+                nx[nseen++] = s.next;
+            }
+        }
+        for (t = -1, u = 0; u < s.nu; u++)
+            if (s.cur[u] >= 0 && (t < 0 || end[u] < t))
+                t = end[u];
+        for (u = 0; u < s.nu; u++)
+            if (s.cur[u] >= 0 && end[u] == t) {
+                f = kiln_sched_done(&s, u);
+                if (f >= 0 && f <= upto)
+                    done[f] = t;
+                if (f == upto)
+                    return;
+            }
+    }
+}
+
 /* Steady state of flight frames in flight, in steps or not, gate as
  * kiln_sched_init says (KILN_SCHED_STEADY frames run,
  * judged at frame L, three quarters in: the last frames end early, no
  * newer frame competing): a frame's cycles (*interval: the least period of
  * p <= KILN_SCHED_PERIOD frames whose ends repeat three times before L,
  * else the mean over the L / 2 frames before it, rounded up) and frame L's
- * first start to its last end (*latency). */
-#define KILN_SCHED_STEADY 96
+ * first start to its last end (*latency).  The starts and ends up to
+ * frame L are kiln_sched_ends': those of the whole run. */
 #define KILN_SCHED_PERIOD 8
 static inline void kiln_sched_steady(int n, const int *unit, const long long *dur, int flight,
                                      int steps, int gate, long long *interval, long long *latency)
@@ -216,7 +319,7 @@ static inline void kiln_sched_steady(int n, const int *unit, const long long *du
     long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
     const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
     int p;
-    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL);
+    kiln_sched_ends(n, unit, dur, flight, steps, gate, L, start, done);
     *interval = (done[L] - done[L - h] + h - 1) / h;
     for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
         long long a = done[L] - done[L - p];

@@ -40,6 +40,13 @@ else()
   message(STATUS "yosys not found: plan_mem_yosys is not run (scripts/install-deps.sh installs it)")
 endif()
 
+# The frames' schedule: kiln_sched_steady's stop at a repeated state
+# against the whole run (host-runtime/kiln_sched.h), 20,000 random cases.
+add_executable(sched_steady ${PD}/sched_steady.c)
+target_include_directories(sched_steady PRIVATE ${PROJECT_SOURCE_DIR})
+kiln_warnings(sched_steady)
+add_test(NAME plan_sched_steady COMMAND sched_steady 20000)
+
 # The conv-family resource model against the yosys figures recorded in
 # docs/synth-cache.json (bench/synth/run_all.py's points), without yosys;
 # the banked line buffer's points (LBBANK) must be recorded.
