@@ -132,6 +132,20 @@ static int walk(const GirGraph *g, int v, unsigned char *seen, int *bound)
     return 0;
 }
 
+/* The count of graph inputs bound[] marks, or 0 with bound[] cleared when
+ * the walk refused (n < 0). */
+static int bound_total(const GirGraph *g, int *bound, int n)
+{
+    int i;
+    if (n < 0) {
+        memset(bound, 0, sizeof *bound * (size_t)g->ninput);
+        return 0;
+    }
+    for (i = 0; i < g->ninput; i++)
+        n += bound[i];
+    return n;
+}
+
 int klv_spec_inputs(const GirGraph *g, int *bound)
 {
     unsigned char *seen = calloc((size_t)g->nval + 1, 1);
@@ -146,13 +160,7 @@ int klv_spec_inputs(const GirGraph *g, int *bound)
                 n = -1;
     }
     free(seen);
-    if (n < 0) {
-        memset(bound, 0, sizeof *bound * (size_t)g->ninput);
-        return 0;
-    }
-    for (i = 0; i < g->ninput; i++)
-        n += bound[i];
-    return n;
+    return bound_total(g, bound, n);
 }
 
 /* Input k of n sizes its output when the program runs (sized_value in
@@ -220,17 +228,11 @@ int klv_spec_extent_inputs(const GirGraph *g, const KlvProgram *p, int *bound)
     }
     free(seen);
     free(wseen);
-    if (n < 0) {
-        memset(bound, 0, sizeof *bound * (size_t)g->ninput);
-        return 0;
-    }
-    for (i = 0; i < g->ninput; i++)
-        n += bound[i];
-    return n;
+    return bound_total(g, bound, n);
 }
 
-KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvOptions *o,
-                              GirError *e)
+/* An empty cache for g compiled with options o. */
+static KlvSpec *spec_alloc(const GirGraph *g, const KlvOptions *o)
 {
     KlvSpec *s = calloc(1, sizeof *s);
     if (!s || !(s->bound = calloc((size_t)g->ninput + 1, sizeof *s->bound)))
@@ -238,6 +240,13 @@ KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvO
     s->g = g;
     if (o)
         s->opts = *o;
+    return s;
+}
+
+KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvOptions *o,
+                              GirError *e)
+{
+    KlvSpec *s = spec_alloc(g, o);
     s->passes = "dce";
     s->extents = 1;
     s->last = -1;
@@ -253,12 +262,7 @@ KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvO
 
 KlvSpec *klv_spec_new(const GirGraph *g, const KlvOptions *o, const char *passes, GirError *e)
 {
-    KlvSpec *s = calloc(1, sizeof *s);
-    if (!s || !(s->bound = calloc((size_t)g->ninput + 1, sizeof *s->bound)))
-        gir_die("out of memory");
-    s->g = g;
-    if (o)
-        s->opts = *o;
+    KlvSpec *s = spec_alloc(g, o);
     s->passes = passes ? passes : "fold_constants";
     s->last = -1;
     if (klv_spec_inputs(g, s->bound) == 0) {

@@ -248,65 +248,51 @@ static void cpu_stats_lines(const KlvProgram *p, const KlvRecords *records)
 /* --target cpu: g compiled and run on in_t.  A graph whose shapes wait on
  * the values of some inputs (klv_spec_inputs) is compiled for this run's
  * values, with a note naming those inputs. */
+/* The note of a program specialized on input values (WHAT: shapes or
+ * extents depend on them), then its figures. */
+static void spec_note(const GirGraph *g, const KlvSpec *spec, const char *what,
+                      const KlvRecords *records)
+{
+    const GirGraph *sg;
+    int i, n = 0;
+    fprintf(stderr, "kiln: cpu: %s depend on the values of input", what);
+    for (i = 0; i < g->ninput; i++)
+        if (klv_spec_bound(spec, i))
+            fprintf(stderr, "%s '%s'", n++ ? "," : "", g->vals[g->inputs[i]].name);
+    fprintf(stderr, ": compiled for this run's values\n");
+    cpu_stats_lines(klv_spec_program(spec, &sg), records);
+}
+
 static int run_cpu(GirGraph *g, int threads, int fma, const KlvRecords *records,
                    const GirTensor *in_t, GirTensor *out_t, GirArena *arena)
 {
-    GirError err, serr;
-    KlvOptions o;
+    GirError err;
     KlvProgram *prog;
     KlvSpec *spec;
     const GirGraph *sg;
-    int quantized = kiln_is_quantized(g), compiled, i, n = 0, rc = KILN_OK;
-    if (!quantized && gir_run_pipeline(g, NULL, NULL, &err) < 0)
-        return kiln_report(&err);
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    o.fma = fma;
-    o.records = records;
-    if ((prog = klv_compile(g, &o, &err))) {
-        KlvStats st;
-        klv_stats(prog, &st);
-        /* nodes left to the interpreter because they read a Range's,
+    int compiled, rc = kiln_cpu_compile_spec(g, threads, fma, records, &prog, &spec);
+    if (rc != KILN_OK)
+        return rc;
+    if (spec) {
+        /* no program (shapes the inputs' values decide), or nodes of prog
+         * left to the interpreter because they read a Range's,
          * ConstantOfShape's or OneHot's output whose extent input values
          * decide: compiled for this run's values instead */
-        if (st.fallback > 0 && (spec = klv_spec_new_extents(g, prog, &o, &serr))) {
-            int src = klv_spec_run(spec, in_t, out_t, arena, &compiled, &err);
-            /* compiled (then run, or failed on the run's data): the note
-             * and the figures, as for a program */
-            if (klv_spec_program(spec, &sg)) {
-                fprintf(stderr, "kiln: cpu: extents depend on the values of input");
-                for (i = 0; i < g->ninput; i++)
-                    if (klv_spec_bound(spec, i))
-                        fprintf(stderr, "%s '%s'", n++ ? "," : "", g->vals[g->inputs[i]].name);
-                fprintf(stderr, ": compiled for this run's values\n");
-                cpu_stats_lines(klv_spec_program(spec, &sg), records);
-            }
-            klv_spec_free(spec);
-            if (src == 0 || !strstr(err.msg, "needs static shapes")) {
-                klv_free(prog);
-                return src == 0 ? KILN_OK : kiln_report(&err);
-            }
+        int src = klv_spec_run(spec, in_t, out_t, arena, &compiled, &err);
+        /* the note and the figures, as for a program: for extents once
+         * compiled (then run, or failed on the run's data) */
+        if (prog ? klv_spec_program(spec, &sg) != NULL : src == 0)
+            spec_note(g, spec, prog ? "extents" : "shapes", records);
+        klv_spec_free(spec);
+        if (!prog || src == 0 || !strstr(err.msg, "needs static shapes")) {
+            klv_free(prog);
+            return src == 0 ? KILN_OK : kiln_report(&err);
         }
-        cpu_stats_lines(prog, records);
-        if (klv_run(prog, in_t, out_t, arena, &err) < 0)
-            rc = kiln_report(&err);
-        klv_free(prog);
-        return rc;
     }
-    if (!strstr(err.msg, "needs static shapes") ||
-        !(spec = klv_spec_new(g, &o, quantized ? NULL : "O1", &serr)))
-        return kiln_report(&err);
-    if (klv_spec_run(spec, in_t, out_t, arena, &compiled, &err) < 0) {
+    cpu_stats_lines(prog, records);
+    if (klv_run(prog, in_t, out_t, arena, &err) < 0)
         rc = kiln_report(&err);
-    } else {
-        fprintf(stderr, "kiln: cpu: shapes depend on the values of input");
-        for (i = 0; i < g->ninput; i++)
-            if (klv_spec_bound(spec, i))
-                fprintf(stderr, "%s '%s'", n++ ? "," : "", g->vals[g->inputs[i]].name);
-        fprintf(stderr, ": compiled for this run's values\n");
-        cpu_stats_lines(klv_spec_program(spec, &sg), records);
-    }
-    klv_spec_free(spec);
+    klv_free(prog);
     return rc;
 }
 
