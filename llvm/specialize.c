@@ -240,6 +240,7 @@ static KlvSpec *spec_alloc(const GirGraph *g, const KlvOptions *o)
     s->g = g;
     if (o)
         s->opts = *o;
+    s->last = -1;
     return s;
 }
 
@@ -249,7 +250,6 @@ KlvSpec *klv_spec_new_extents(const GirGraph *g, const KlvProgram *p, const KlvO
     KlvSpec *s = spec_alloc(g, o);
     s->passes = "dce";
     s->extents = 1;
-    s->last = -1;
     if (klv_spec_extent_inputs(g, p, s->bound) == 0) {
         gir_error_at(e, gir_loc_none(),
                      "no interpreted node of '%s' reads an extent decided by its inputs alone",
@@ -264,7 +264,6 @@ KlvSpec *klv_spec_new(const GirGraph *g, const KlvOptions *o, const char *passes
 {
     KlvSpec *s = spec_alloc(g, o);
     s->passes = passes ? passes : "fold_constants";
-    s->last = -1;
     if (klv_spec_inputs(g, s->bound) == 0) {
         gir_error_at(e, gir_loc_none(), "no shape of '%s' waits on the values of its inputs alone",
                      g->name);

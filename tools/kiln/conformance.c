@@ -457,8 +457,8 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
             for (k = 0; k < pg->nnode; k++)
                 if (!klv_node_lowered(prog, k) && (int)pg->nodes[k].op < GIR_OP_COUNT)
                     c->interp[pg->nodes[k].op]++;
-            /* nodes of the model as given: those folded away count with
-             * the interpreted ones, as for specialized tests */
+            /* nodes of the model as given: those folded away are counted
+             * apart, as for specialized tests */
             if (fg) {
                 c->folded_nodes += g->nnode - fg->nnode;
                 st.nodes = g->nnode;
@@ -467,7 +467,7 @@ static Outcome run_test(Conf *c, const char *dir, char *why, size_t whysize)
         }
         if (spec) {
             /* nodes of the model as given; those folded away when the
-             * values were bound count with the interpreted ones */
+             * values were bound are counted apart */
             int k;
             for (k = 0; k < GIR_OP_COUNT; k++)
                 c->interp[k] += sinterp[k];
