@@ -11,6 +11,8 @@
  * level than it, and a segment holds stages of one level: the CPU nodes run
  * between segments, never inside one (a squeeze-and-excite block whose pool
  * and channel Mul stay on the CPU inside a residual block splits it there).
+ * The layers of p->fit (hls/plan_fit.c: moved so that the smallest design
+ * fits) go to the CPU whatever their engine, each with its move's reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,9 +331,17 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
      * output its own level, a CPU node's one past every stage it reads */
     int *need = calloc((size_t)g->nval + 1, sizeof *need);
     int *level = calloc((size_t)g->nnode + 1, sizeof *level);
-    int *parent, *segid, i, j;
-    if (!stage_of || !uses || !need || !level)
+    /* moved[i]: 1 + the move (p->fit) that put node i on the CPU, or 0 */
+    int *moved = calloc((size_t)g->nnode + 1, sizeof *moved);
+    int *parent, *segid, i, j, k;
+    if (!stage_of || !uses || !need || !level || !moved)
         gir_die("out of memory");
+    for (k = 0; k < p->fit.nmove; k++)
+        for (j = 0; j < p->fit.moves[k].count; j++) {
+            int id = p->fit.nodes[p->fit.moves[k].first + j];
+            if (id >= 0 && id < g->nnode)
+                moved[id] = k + 1;
+        }
     gir_use_counts(g, uses);
     for (i = 0; i < g->nval; i++)
         stage_of[i] = -1;
@@ -356,6 +366,12 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
         taken = fpga_takes(g, n, s, why, sizeof why);
         if (taken && s->kind == HLS_ST_LUT && s->lut_chans > 0 && p->lut_cpu[0]) {
             snprintf(why, sizeof why, "%s", p->lut_cpu);
+            taken = 0;
+        }
+        if (taken && moved[i]) {
+            snprintf(why, sizeof why, "moved to the CPU so the design fits (move %d of %d): "
+                     "the smallest design exceeded %s", moved[i], p->fit.nmove,
+                     p->fit.moves[moved[i] - 1].over);
             taken = 0;
         }
         if (!taken) {
@@ -402,6 +418,7 @@ int hls_partition(const GirGraph *g, HlsPlan *p, GirError *e)
     free(stage_of);
     free(uses);
     free(need);
+    free(moved);
     if (p->nstage == 0) {
         free(level);
         return gir_error_at(e, gir_loc_none(), "plan: model '%s' has no layer the FPGA engines take",

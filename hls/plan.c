@@ -88,7 +88,7 @@ void hls_plan_set_clk2x(HlsPlan *p, int on)
 }
 
 HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
-                      GirError *e)
+                      const HlsMoveSet *fit, GirError *e)
 {
     HlsPlan *p = calloc(1, sizeof *p);
     int i;
@@ -96,19 +96,21 @@ HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const ch
         gir_die("out of memory");
     if (lut_cpu)
         snprintf(p->lut_cpu, sizeof p->lut_cpu, "%s", lut_cpu);
+    if (fit)
+        hls_moves_copy(&p->fit, fit);
     p->model = g->name ? g->name : "model";
     p->board = *b;
     p->mhz = mhz > 0 ? mhz : b->default_mhz;
     p->dsp_mhz = p->mhz;
     if (p->mhz < 1.0) {
         gir_error_at(e, gir_loc_none(), "plan: clock %g MHz below 1 MHz", p->mhz);
-        free(p);
+        hls_plan_free(p);
         return NULL;
     }
     if (p->mhz > b->max_mhz) {
         gir_error_at(e, gir_loc_none(), "plan: clock %.1f MHz exceeds %s's maximum of %.1f MHz",
                      p->mhz, b->name, b->max_mhz);
-        free(p);
+        hls_plan_free(p);
         return NULL;
     }
     hls_plan_budget(p);
@@ -157,6 +159,7 @@ void hls_plan_free(HlsPlan *p)
     free(p->memo);
     free(p->smemo);
     hls_fold_free(&p->fold);
+    hls_moves_free(&p->fit);
     free(p);
 }
 
@@ -349,28 +352,36 @@ static void fold_cuts(HlsPlan *p, double ms, GirError *e)
     hls_plan_eval(p, 0, e);
 }
 
-/* One search with the clk2x domain on (clk2x 1) or off.  NULL + e when it
- * fails; where the latency bound is what it cannot meet, short_ms gets the
- * shortest latency it reached (else it is left as it was). */
-static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
-                           int clk2x, int fold_pe, int fold_pp, int fold_lb, double *short_ms,
-                           GirError *e)
+/* What the smallest design of a plan_build is made from. */
+typedef struct {
+    const GirGraph *g;        /* the model */
+    const HlsBoard *b;        /* the board */
+    const HlsPlanOptions *o;  /* the options (clock, pins, PP bound) */
+    int clk2x;                /* the clk2x domain on (1) or off */
+    int fold_pe, fold_pp, fold_lb; /* the shared engine (fold_pe 0: none) */
+    const char *lut_cpu;      /* NULL, or the reason the per-channel LutI8s go to the CPU */
+} Smallest;
+
+/* The smallest design of c with the layers of fit (NULL: none) on the
+ * CPU, evaluated with its weights placed; line buffers may go to URAM
+ * where block RAM alone does not take it.  NULL + e when it cannot be made
+ * (a bad pin, a fold spec naming no layer). */
+static HlsPlan *smallest(void *ctx, const HlsMoveSet *fit, GirError *e)
 {
-    HlsPlan *p;
-    HlsStage *save;
-    char (*grow)[HLS_GROW_LEN];
-    char over[160], lut_cpu[200] = "";
-again:
-    p = hls_plan_new(g, b, o->mhz, lut_cpu[0] ? lut_cpu : NULL, e);
+    const Smallest *c = ctx;
+    const HlsPlanOptions *o = c->o;
+    HlsPlan *p = hls_plan_new(c->g, c->b, o->mhz, c->lut_cpu, fit, e);
+    char over[160];
     if (!p)
         return NULL;
-    if (fold_pe > 0 && hls_fold_apply(p, o->fold, fold_pe, fold_pp, fold_lb, e) < 0) {
+    if (c->fold_pe > 0 &&
+        hls_fold_apply(p, o->fold, c->fold_pe, c->fold_pp, c->fold_lb, e) < 0) {
         hls_plan_free(p);
         return NULL;
     }
     p->interval_first = o->interval_first;
     p->pp_max = o->pp_max > 0 ? (o->pp_max < HLS_PP_MAX ? o->pp_max : HLS_PP_MAX) : SEARCH_PP_MAX;
-    hls_plan_set_clk2x(p, clk2x);
+    hls_plan_set_clk2x(p, c->clk2x);
     if (set_pins(p, o, e) < 0 || hls_plan_eval(p, 1, e) < 0) {
         hls_plan_free(p);
         return NULL;
@@ -386,17 +397,44 @@ again:
             return NULL;
         }
     }
+    return p;
+}
+
+/* One search with the clk2x domain on (clk2x 1) or off.  NULL + e when it
+ * fails; where the latency bound is what it cannot meet, short_ms gets the
+ * shortest latency it reached (else it is left as it was). */
+static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                           int clk2x, int fold_pe, int fold_pp, int fold_lb, double *short_ms,
+                           GirError *e)
+{
+    HlsPlan *p, *q;
+    HlsStage *save;
+    char (*grow)[HLS_GROW_LEN];
+    char over[160], lut_cpu[200] = "";
+    Smallest c = {g, b, o, clk2x, fold_pe, fold_pp, fold_lb, NULL};
+    p = smallest(&c, NULL, e);
+    if (!p)
+        return NULL;
+    if (hls_plan_over_budget(p, over, sizeof over) && has_lut_chans(p)) {
+        /* the tables per channel take on-chip memory the rest needs:
+         * plan again with them on the CPU */
+        snprintf(lut_cpu, sizeof lut_cpu,
+                 "a LutI8 table per channel: with these tables on kiln_lut the smallest "
+                 "design exceeds %s",
+                 over);
+        hls_plan_free(p);
+        c.lut_cpu = lut_cpu;
+        p = smallest(&c, NULL, e);
+        if (!p)
+            return NULL;
+    }
+    /* still over: layers to the CPU until it fits (hls/plan_fit.c), not
+     * under a shared engine (its layers are named by the user or taken
+     * from a plan that fits) */
+    if (hls_plan_over_budget(p, over, sizeof over) && fold_pe == 0 && !o->no_cpu_fallback &&
+        (q = hls_plan_fit(p, over, smallest, &c)) != NULL)
+        p = q;
     if (hls_plan_over_budget(p, over, sizeof over)) {
-        if (!lut_cpu[0] && has_lut_chans(p)) {
-            /* the tables per channel take on-chip memory the rest needs:
-             * plan again with them on the CPU */
-            snprintf(lut_cpu, sizeof lut_cpu,
-                     "a LutI8 table per channel: with these tables on kiln_lut the smallest "
-                     "design exceeds %s",
-                     over);
-            hls_plan_free(p);
-            goto again;
-        }
         gir_error_at(e, gir_loc_none(),
                      "plan: %s does not fit %s: the smallest design (weights from DDR where "
                      "on-chip memory is short) exceeds %s",
@@ -550,7 +588,7 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
                          const char *spec, int size, int lb, const HlsPlan *bar, int lat)
 {
     GirError e = {0};
-    HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, &e);
+    HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, NULL, &e);
     int ok = 0, r;
     if (!p)
         return 0;

@@ -130,6 +130,24 @@ typedef struct {
     char why[200];    /* one line: why it runs on the CPU */
 } HlsCpuNode;
 
+/* One move of layers to the CPU, made because the smallest design broke a
+ * budget (hls/plan_fit.c). */
+typedef struct {
+    int first, count;  /* its layers: HlsMoveSet.nodes[first .. first + count) */
+    char over[96];     /* the budget the smallest design broke before it ("LUT 75% (a > b)") */
+    char why[480];     /* the report line: the layers, their MACs, that budget, what it freed */
+} HlsMove;
+
+/* The layers moved to the CPU so that the smallest design fits. */
+typedef struct {
+    HlsMove *moves;    /* the moves, in the order they were made */
+    int nmove;         /* count */
+    int *nodes;        /* graph node ids of the moved layers, move by move */
+    const char **names; /* their names (the graph's strings), the same order */
+    int nnode;         /* count */
+    int64_t macs_all;  /* FPGA MACs a frame of the smallest design before the moves */
+} HlsMoveSet;
+
 /* A FIFO on a join's input (YOLO route skip path), sized so the join's
  * producers never block each other. */
 typedef struct {
@@ -235,6 +253,9 @@ typedef struct {
                          * tries the convs of the smallest maps, nested sets growing
                          * upward, and folds the fastest set when that is faster;
                          * "A,B,...": these conv layers run on one kiln_tsconv */
+    int no_cpu_fallback; /* --cpu-fallback off: refuse a model whose smallest design breaks
+                          * a budget (else layers move to the CPU until it fits,
+                          * hls/plan_fit.c) */
 } HlsPlanOptions;
 
 /* A whole plan: per-stage choices and the figures of the models. */
@@ -291,12 +312,15 @@ typedef struct {
     char lut_cpu[200];   /* non-empty: the partition puts every LutI8 with a table per channel
                           * on the CPU with this reason (the smallest design with them on
                           * kiln_lut did not fit the board) */
+    HlsMoveSet fit;      /* layers moved to the CPU so the smallest design fits (nmove 0:
+                          * none; the partition puts them on the CPU) */
 } HlsPlan;
 
 /* Partition graph g (shapes inferred; fp32 fused or int8) for board b,
  * explore the design space and evaluate the result.  NULL + e when the model
  * has no FPGA layer, a pin is bad, or even the smallest design exceeds a
- * budget (the message names the budget). */
+ * budget (the message names the budget) and moving layers to the CPU does
+ * not make it fit, or o->no_cpu_fallback forbids that (hls/plan_fit.c). */
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e);
 /* Re-evaluate plan.json text (path names it in errors) on g and b: the
@@ -369,6 +393,9 @@ char *hls_plan_json(const HlsPlan *p);
 /* report.md: per-layer table, totals, fps, latency, DSP efficiency,
  * resources vs board, CPU nodes, DDR traffic.  compile_ms < 0: not shown. */
 void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms);
+/* One sentence on p's moves to the CPU (p->fit, hls/plan_fit.c): the
+ * layers moved and the share of the MACs the FPGA keeps; no newline. */
+void hls_fit_summary(const HlsPlan *p, FILE *f);
 /* The dataflow as Graphviz dot. */
 void hls_plan_dot(const HlsPlan *p, FILE *f);
 /* Parse "PE_OCxPE_ICxPP" after NODE= into a pin; 0 or -1 + e. */

@@ -24,9 +24,25 @@ const char *hls_whome_name(HlsWeightHome h);
 /* A plan of g's partition for b at mhz (0: board default), stages with
  * their engines and the smallest parallelism, nothing evaluated yet;
  * lut_cpu non-NULL: the LutI8s with a table per channel go to the CPU with
- * that reason (the plan that did not fit with them on kiln_lut). */
+ * that reason (the plan that did not fit with them on kiln_lut); fit
+ * non-NULL: its layers go to the CPU (copied into p->fit). */
 HlsPlan *hls_plan_new(const GirGraph *g, const HlsBoard *b, double mhz, const char *lut_cpu,
-                      GirError *e);
+                      const HlsMoveSet *fit, GirError *e);
+
+/* ---- hls/plan_fit.c: layers moved to the CPU until the smallest design fits ---- */
+
+/* The smallest design of the model with the layers of fit on the CPU,
+ * evaluated (weights placed); NULL + e when it cannot be made. */
+typedef HlsPlan *(*HlsFitBuild)(void *ctx, const HlsMoveSet *fit, GirError *e);
+/* p, the smallest design, breaks a budget (over says which): move layers
+ * to the CPU, a group a step, rebuilding with build(ctx, ...) until one
+ * fits.  Returns that plan (p freed; its fit holds the moves and their
+ * report lines), or NULL when no move brings it within the budgets (p
+ * untouched). */
+HlsPlan *hls_plan_fit(HlsPlan *p, const char *over, HlsFitBuild build, void *ctx);
+/* Copy a into *to (deep); free with hls_moves_free. */
+void hls_moves_copy(HlsMoveSet *to, const HlsMoveSet *a);
+void hls_moves_free(HlsMoveSet *m);
 /* Evaluate p's choices as they stand (no exploration, no placement) and
  * write the stages' reasons.  0 or -1 + e. */
 int hls_plan_reeval(HlsPlan *p, GirError *e);

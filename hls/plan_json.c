@@ -39,6 +39,22 @@ char *hls_plan_json(const HlsPlan *p)
         cJSON_AddBoolToObject(root, "clk2x", 1);
     if (p->lut_cpu[0]) /* the tables per channel did not fit: on the CPU, and why */
         cJSON_AddStringToObject(root, "lut_cpu", p->lut_cpu);
+    if (p->fit.nmove > 0) { /* layers moved to the CPU so the smallest design fits */
+        cJSON *cf = cJSON_AddObjectToObject(root, "cpu_fit");
+        cJSON *mv;
+        cJSON_AddNumberToObject(cf, "macs_all", (double)p->fit.macs_all);
+        mv = cJSON_AddArrayToObject(cf, "moves");
+        for (i = 0; i < p->fit.nmove; i++) {
+            const HlsMove *m = &p->fit.moves[i];
+            cJSON *o = cJSON_CreateObject(), *nodes = cJSON_AddArrayToObject(o, "nodes");
+            int k;
+            for (k = 0; k < m->count; k++)
+                cJSON_AddItemToArray(nodes, cJSON_CreateString(p->fit.names[m->first + k]));
+            cJSON_AddStringToObject(o, "budget", m->over);
+            cJSON_AddStringToObject(o, "why", m->why);
+            cJSON_AddItemToArray(mv, o);
+        }
+    }
     cJSON_AddStringToObject(root, "note", "figures are predictions of the cycle and resource models");
     st = cJSON_AddArrayToObject(root, "stages");
     for (i = 0; i < p->nstage; i++) {
@@ -546,6 +562,68 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     return 0;
 }
 
+/* The moves of $.cpu_fit (o; NULL: none) into *ms, each layer a node of g
+ * (hls_moves_free frees it).  0, or -1 + e naming the JSON path. */
+static int replay_moves(const GirGraph *g, const cJSON *o, const char *path, HlsMoveSet *ms,
+                        GirError *e)
+{
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(o, "moves"), *ma, *m;
+    int k = 0;
+    memset(ms, 0, sizeof *ms);
+    if (!o)
+        return 0;
+    ma = cJSON_GetObjectItemCaseSensitive(o, "macs_all");
+    if (!cJSON_IsObject(o) || !cJSON_IsArray(mv) || cJSON_GetArraySize(mv) < 1 ||
+        !cJSON_IsNumber(ma) || !(ma->valuedouble >= 0) || ma->valuedouble > 1e18)
+        return gir_error_at(e, gir_loc_none(), "%s: $.cpu_fit: expected {\"macs_all\": MACs, "
+                            "\"moves\": [a move or more]}", path);
+    ms->macs_all = (int64_t)ma->valuedouble;
+    cJSON_ArrayForEach(m, mv) {
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(m, "nodes"), *nd;
+        const cJSON *bud = cJSON_GetObjectItemCaseSensitive(m, "budget");
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(m, "why");
+        HlsMove *h;
+        int j = 0;
+        if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) < 1 || !cJSON_IsString(bud) ||
+            !bud->valuestring[0] || strlen(bud->valuestring) >= sizeof h->over ||
+            !cJSON_IsString(why) || strlen(why->valuestring) >= sizeof h->why) {
+            hls_moves_free(ms);
+            return gir_error_at(e, gir_loc_none(), "%s: $.cpu_fit.moves[%d]: expected {\"nodes\": "
+                                "[names], \"budget\": 1 to %d characters, \"why\": up to %d}",
+                                path, k, (int)sizeof h->over - 1, (int)sizeof h->why - 1);
+        }
+        ms->moves = realloc(ms->moves, sizeof *ms->moves * (size_t)(ms->nmove + 1));
+        if (!ms->moves)
+            gir_die("out of memory");
+        h = &ms->moves[ms->nmove++];
+        memset(h, 0, sizeof *h);
+        h->first = ms->nnode;
+        snprintf(h->over, sizeof h->over, "%s", bud->valuestring);
+        snprintf(h->why, sizeof h->why, "%s", why->valuestring);
+        cJSON_ArrayForEach(nd, nodes) {
+            int id;
+            for (id = 0; cJSON_IsString(nd) && id < g->nnode; id++)
+                if (g->nodes[id].name && !strcmp(g->nodes[id].name, nd->valuestring))
+                    break;
+            if (!cJSON_IsString(nd) || id >= g->nnode) {
+                hls_moves_free(ms);
+                return gir_error_at(e, gir_loc_none(), "%s: $.cpu_fit.moves[%d].nodes[%d]: "
+                                    "expected the name of a node of the model", path, k, j);
+            }
+            ms->nodes = realloc(ms->nodes, sizeof *ms->nodes * (size_t)(ms->nnode + 1));
+            ms->names = realloc(ms->names, sizeof *ms->names * (size_t)(ms->nnode + 1));
+            if (!ms->nodes || !ms->names)
+                gir_die("out of memory");
+            ms->nodes[ms->nnode] = id;
+            ms->names[ms->nnode++] = g->nodes[id].name;
+            h->count++;
+            j++;
+        }
+        k++;
+    }
+    return 0;
+}
+
 HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e)
 {
@@ -587,7 +665,12 @@ HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          path, (int)sizeof p->lut_cpu - 1);
             goto fail;
         }
-        p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, lc ? lc->valuestring : NULL, e);
+        HlsMoveSet ms;
+        if (replay_moves(g, cJSON_GetObjectItemCaseSensitive(root, "cpu_fit"), path, &ms, e) < 0)
+            goto fail;
+        p = hls_plan_new(g, b, mhz > 0 ? mhz : clk->valuedouble, lc ? lc->valuestring : NULL,
+                         ms.nmove ? &ms : NULL, e);
+        hls_moves_free(&ms);
     }
     if (!p)
         goto fail;

@@ -245,6 +245,15 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
             fprintf(f, "%s %d", i ? "," : "", p->fold.order[i]);
         fprintf(f, ".\n");
     }
+    if (p->fit.nmove > 0) {
+        fprintf(f, "\n## Moved to the CPU\n\nThe smallest design with every layer the engines "
+                   "take on the FPGA exceeds the budgets; these layers run on the CPU so that "
+                   "it fits (a move a line, in the order made; hls/plan_fit.c). ");
+        hls_fit_summary(p, f);
+        fprintf(f, "\n\n");
+        for (i = 0; i < p->fit.nmove; i++)
+            fprintf(f, "- move %d: %s\n", i + 1, p->fit.moves[i].why);
+    }
     fprintf(f, "\n## CPU nodes\n\n");
     if (p->ncpu == 0)
         fprintf(f, "None: every node runs on the FPGA.\n");

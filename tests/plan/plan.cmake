@@ -17,7 +17,8 @@ add_test(NAME plan_stages_bad COMMAND ${CLI}/expect.sh 2
   -- ${KILN} compile ${Y3T} --board zcu104 --plan ${PD}/stages_bad.json -o ${PT}/stages_bad)
 add_test(NAME plan_yolov3_ultra96_bad COMMAND ${CLI}/expect.sh 2
   "kiln: plan: yolov3 does not fit ultra96v2: the smallest design (weights from DDR where on-chip memory is short) exceeds DSP 90% (542 > 324)"
-  -- ${KILN} compile ${KILN_DARKNET_CFG}/yolov3.cfg --board ultra96v2 -o ${PT}/yolov3_u96)
+  -- ${KILN} compile ${KILN_DARKNET_CFG}/yolov3.cfg --board ultra96v2 --cpu-fallback off
+  -o ${PT}/yolov3_u96)
 add_test(NAME plan_pin_bad COMMAND ${CLI}/expect.sh 2
   "kiln: --pin conv12=16x3x2: PE_OC a power of two, PE_IC a power of two >= 4, PP 1 to 8"
   -- ${KILN} compile ${Y3T} --board zcu104 --pin conv12=16x3x2 -o ${PT}/pin_bad)

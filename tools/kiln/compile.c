@@ -41,7 +41,7 @@ static void compile_usage(FILE *f)
             "usage: kiln compile MODEL --board NAME|FILE.xml [--clock MHZ] -o DIR\n"
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
             "                    [--max-latency-ms X] [--interval-first] [--clk2x on|auto|off]\n"
-            "                    [--fold auto|none|LAYER,...]\n"
+            "                    [--fold auto|none|LAYER,...] [--cpu-fallback on|off]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -67,6 +67,8 @@ static void compile_usage(FILE *f)
             "            LAYER,... run one after the other on it, auto tries the convs of\n"
             "            the smallest maps (nested sets, every engine size) and folds the\n"
             "            fastest where that is faster, none (default)\n"
+            "  --cpu-fallback  where the smallest design breaks a budget: on (default)\n"
+            "            moves layers to the CPU until it fits, one line a move; off refuses\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
             "  --json    print the figures as JSON\n"
             "Driver (DIR/driver, docs/driver.md): --mean R,G,B --std R,G,B | --scale S --bgr\n"
@@ -388,6 +390,14 @@ static void print_figures(const HlsPlan *p, const HlsBoard *b, const char *outdi
            p->total.uram, (long long)b->uram, p->total.lut, (long long)b->lut, p->total.ff,
            (long long)b->ff, p->nstage, p->ncpu, p->nsegment);
     printf("limit: %s\n", p->limit);
+    if (p->fit.nmove > 0) {
+        int i;
+        printf("moved to the CPU: ");
+        hls_fit_summary(p, stdout);
+        printf("\n");
+        for (i = 0; i < p->fit.nmove; i++)
+            printf("moved to the CPU (move %d): %s\n", i + 1, p->fit.moves[i].why);
+    }
     if (p->clk2x_why[0])
         printf("%s\n", p->clk2x_why);
     if (svg == 1)
@@ -483,6 +493,14 @@ int kiln_cmd_compile(int argc, char **argv)
             else {
                 free(pins);
                 return kiln_user_error("compile: --clk2x '%s': expected on, auto or off", v);
+            }
+        } else if (!strcmp(a, "--cpu-fallback") && more) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "on") || !strcmp(v, "off")) {
+                opts.no_cpu_fallback = !strcmp(v, "off");
+            } else {
+                free(pins);
+                return kiln_user_error("compile: --cpu-fallback '%s': expected on or off", v);
             }
         } else if (!strcmp(a, "--fold") && more) {
             opts.fold = argv[++i];
