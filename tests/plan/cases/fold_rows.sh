@@ -80,8 +80,9 @@ assert f["resources"]["bram36"] > f4["resources"]["bram36"], (f["resources"], f4
 assert s["fold"]["hw"]["LBROWS"] == 0 and s["fold"]["layers"], s["fold"]
 assert s["figures"]["used"]["bram36"] <= s["figures"]["budget"]["bram36"], s["figures"]
 PY
-# the generated top: LBROWS into the engine
+# the generated top: LBROWS into the engine; report.md says the rows
 $KILN compile $TMP/q.gir --board zcu104 --plan $TMP/a/plan.json -o $TMP/g > /dev/null
 sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/g/rtl/kiln_top.v | grep -q '^        .LBROWS(5),\?$'
+grep -q "^Its line buffer holds 8 rows (kiln_conv LBROWS 5)" $TMP/g/report.md
 $PYTHON -c "import json, sys; p = json.load(open(sys.argv[1])); p['fold']['hw']['LBROWS'] = 7; json.dump(p, open(sys.argv[2], 'w'))" $TMP/a/plan.json $TMP/bad.json
 $SRC/tests/cli/expect.sh 2 "kiln: $TMP/bad.json: \$.fold.hw.LBROWS: 7, the engine takes 0 or 5 (twice the line-buffer rows of KMAX 3)" -- $KILN compile $TMP/q.gir --board zcu104 --plan-only --plan $TMP/bad.json -o $TMP/d
