@@ -177,16 +177,24 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     return hls_max64(c, ddr);
 }
 
+/* kiln_conv LBROWS of the engine whose memories mem (HLS_FOLD_* bits)
+ * describes: with HLS_FOLD_LBR2 one row more than KMAX's R =
+ * 2^ceil(log2(KMAX+1)), which kiln_conv_window rounds up to 2R; else 0. */
+static int64_t fold_lbrows(int mem, int64_t kmax)
+{
+    return mem & HLS_FOLD_LBR2 ? hls_pow2ceil(kmax + 1) + 1 : 0;
+}
+
 /* kiln_conv LBBANK for the fold's layers (line buffers in block RAM): the
  * words a bank of the banked line buffer holds, 2^ceil(log2) of the
  * largest layer's ceil(R*W/PP) << ceil(log2 ICG) (kiln_conv_window.v,
- * R = 2^ceil(log2(KMAX+1)) rows); 0 (PP copies) where banking does not
- * apply (PP not a power of two >= 2, a layer of stride 2) or saves no
- * block RAM over the copies. */
-static int64_t fold_lbbank(const HlsFold *f, int pe, int pp, int64_t kmax, int64_t wmax,
-                           int64_t icgmax)
+ * R = 2^ceil(log2(max(KMAX+1, LBROWS))) rows); 0 (PP copies) where
+ * banking does not apply (PP not a power of two >= 2, a layer of stride 2)
+ * or saves no block RAM over the copies. */
+static int64_t fold_lbbank(const HlsFold *f, int pe, int pp, int64_t kmax, int64_t lbrows,
+                           int64_t wmax, int64_t icgmax)
 {
-    int64_t r = hls_pow2ceil(kmax + 1), depth = 1, copy;
+    int64_t r = hls_pow2ceil(hls_max64(kmax + 1, lbrows)), depth = 1, copy;
     int i;
     if (pp < 2 || (pp & (pp - 1)) != 0)
         return 0;
@@ -302,8 +310,12 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             v = pp > 1;
         else if (!strcmp(n, "DSP2X"))
             v = f->dsp2x;
+        else if (!strcmp(n, "LBROWS"))
+            v = fold_lbrows(mem, kmax);
         else if (!strcmp(n, "LBBANK"))
-            v = mem & HLS_FOLD_LBBANK ? fold_lbbank(f, pe, pp, kmax, wmax, icgmax) : 0;
+            v = mem & HLS_FOLD_LBBANK
+                    ? fold_lbbank(f, pe, pp, kmax, fold_lbrows(mem, kmax), wmax, icgmax)
+                    : 0;
         f->hw[i] = v;
     }
     /* two banks: a tile loads while the pass before it computes, so
@@ -588,6 +600,30 @@ int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e)
     free(was);
     free(order);
     return fold_size(p, f->pe, f->pp, f->mem, e);
+}
+
+int hls_fold_rows(HlsPlan *p, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    int64_t iv0, lat0, lat_max;
+    char ob[160];
+    int ok;
+    if (f->n == 0 || (f->mem & HLS_FOLD_LBR2) || hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
+        hls_plan_over_budget(p, ob, sizeof ob))
+        return 0;
+    iv0 = p->interval;
+    lat0 = p->latency;
+    lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
+    ok = fold_size(p, f->pe, f->pp, f->mem | HLS_FOLD_LBR2, NULL) == 0 &&
+         hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
+         !hls_plan_over_budget(p, ob, sizeof ob) &&
+         ((p->interval < iv0 && p->latency <= lat_max) ||
+          (p->interval == iv0 && p->latency < lat0));
+    if (!ok) {
+        fold_size(p, f->pe, f->pp, f->mem & ~HLS_FOLD_LBR2, e);
+        hls_plan_eval(p, 0, e);
+    }
+    return ok;
 }
 
 void hls_fold_eval(HlsPlan *p)

@@ -259,9 +259,13 @@ int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
  * multiplier DSPs either way. */
 /* HLS_FOLD_LBBANK: the block-RAM line buffer banked by pixel (kiln_conv
  * LBBANK) where it applies (PP a power of two >= 2, every layer stride 1)
- * and takes fewer blocks than PP copies; else the copies. */
+ * and takes fewer blocks than PP copies; else the copies.
+ * HLS_FOLD_LBR2: the line buffer of twice the rows KMAX needs (kiln_conv
+ * LBROWS = 2^ceil(log2(KMAX + 1)) + 1: R = 8 for 3x3 layers), so input
+ * rows come in while a pixel group that spans a row end waits for the
+ * next row. */
 enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P = 8,
-       HLS_FOLD_LBBANK = 16 };
+       HLS_FOLD_LBBANK = 16, HLS_FOLD_LBR2 = 32 };
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
  * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */
@@ -273,6 +277,12 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirErr
  * between them; the engine sized again (its first layer a start's fill).
  * 0, or -1 + e when at is the first layer of a phase (or of the table). */
 int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e);
+/* The shared engine's line buffer of twice the rows (HLS_FOLD_LBR2),
+ * taken where it shortens the interval (the latency within the bound, or
+ * without one no longer than it was) or, at the same interval, the
+ * latency, and the plan still fits the budgets and is not DDR-bound;
+ * else the engine as it was.  1 when taken. */
+int hls_fold_rows(HlsPlan *p, GirError *e);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the

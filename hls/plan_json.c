@@ -433,7 +433,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw, *ps;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv;
+    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv, rwv;
     int i, n;
     if (!o)
         return 0;
@@ -475,6 +475,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "LBBANK") &&
         get_int(hw, path, "$.fold.hw", "LBBANK", 0, 1 << 20, 0, &bkv, e))
         return -1;
+    rwv = 0; /* absent: the line buffer of the rows KMAX needs */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "LBROWS") &&
+        get_int(hw, path, "$.fold.hw", "LBROWS", 0, 64, 0, &rwv, e))
+        return -1;
     x2v = 0; /* absent: the multipliers on the fabric clock */
     if (cJSON_GetObjectItemCaseSensitive(hw, "DSP2X") &&
         get_int(hw, path, "$.fold.hw", "DSP2X", 0, 2, 0, &x2v, e))
@@ -504,7 +508,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     i = hls_fold_apply(p, spec, (int)pe, (int)ppv,
                        (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0) |
                            (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0) |
-                           (bkv ? HLS_FOLD_LBBANK : 0), e);
+                           (bkv ? HLS_FOLD_LBBANK : 0) | (rwv ? HLS_FOLD_LBR2 : 0), e);
     free(spec);
     {   /* a gated plan came from a latency bound: its replay times the gates too */
         const cJSON *gt = cJSON_GetObjectItemCaseSensitive(o, "gate");
@@ -520,6 +524,15 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (i != n)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %d entries name %d layers", path,
                             n, i);
+    {   /* LBROWS a choice: 0, or the one value of twice the rows */
+        const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+        int64_t rows = p->fold.hw[hls_param_index(d->hw_params, "LBROWS")];
+        if (rwv != rows)
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.LBROWS: %lld, the engine takes "
+                                "0 or %lld (twice the line-buffer rows of KMAX %lld)", path,
+                                (long long)rwv, (long long)rows,
+                                (long long)p->fold.hw[hls_param_index(d->hw_params, "KMAX")]);
+    }
     /* the parts' cuts (a part starting where the layer before is of its
      * phase), made before the tiles: a part's first layer may take
      * another */

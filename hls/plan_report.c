@@ -219,6 +219,11 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 fprintf(f, "Its line buffer is banked by pixel (kiln_conv LBBANK): %d banks of "
                            "%lld words, rows packed at each layer's width.\n\n",
                         p->fold.pp, (long long)p->fold.hw[k]);
+            k = d ? hls_param_index(d->hw_params, "LBROWS") : -1;
+            if (k >= 0 && p->fold.hw[k] > 0)
+                fprintf(f, "Its line buffer holds %lld rows (kiln_conv LBROWS %lld): input rows "
+                           "come in while a pixel group across a row end waits for the next.\n\n",
+                        (long long)hls_pow2ceil(p->fold.hw[k]), (long long)p->fold.hw[k]);
         }
         fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
         for (i = 0; i < p->fold.n; i++) {
