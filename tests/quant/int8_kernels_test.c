@@ -8,7 +8,12 @@
  *   add     Add on i8 with broadcasting
  *   avgpool AveragePool and GlobalAveragePool
  *   requant Requantize, QuantizeLinear round half to even, DequantizeLinear
+ *   calib   calibration thresholds on a long-tailed tensor: mse cuts below
+ *           the largest |x|, with less int8 error on the data than minmax and
+ *           within 2% of the least error of any threshold; kl and percentile
+ *           cut below it too
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,11 +365,96 @@ static int requant_case(void)
     return rc;
 }
 
+/* Mean squared error of x against its symmetric int8 form on threshold t
+ * (scale t / 127, round half to even, saturating), as the int8 graph holds
+ * it. */
+static double q_mse(const float *x, int64_t n, double t)
+{
+    double s = t / 127, e = 0;
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        double q = rint(x[i] / s);
+        q = q > 127 ? 127 : q < -127 ? -127 : q;
+        e += (x[i] - q * s) * (x[i] - q * s);
+    }
+    return e / (double)n;
+}
+
+/* A long-tailed tensor (HardSwish-like: most values small, a few large;
+ * Pareto, tail index 3, a tenth negative and above -0.3) through an
+ * Identity, calibrated on four
+ * inputs: mse's threshold is below the largest |x| and its int8 error on
+ * the data is below minmax's and within 2% of the least over a grid of
+ * 400 thresholds; kl and percentile cut below the largest |x| as well. */
+static int calib_case(void)
+{
+    int64_t d[4] = {1, 8, 32, 32}, n = 8 * 32 * 32, i;
+    GirGraph *g = gir_graph_new("calib");
+    GirArena *a = gir_arena_new();
+    float *x = gir_arena_alloc(a, sizeof *x * (size_t)(4 * n));
+    float thr[GIR_CALIB_NMETHOD];
+    double best = INFINITY, tbest = 0, mx = 0, e_mse, e_max;
+    int vx, vy, r, m, rc = 0;
+    GirCalib *c;
+    GirError e;
+    for (i = 0; i < 4 * n; i++) {
+        double u = ((double)rnd() + 1) / 4294967297.0, v = ((double)rnd() + 1) / 4294967297.0;
+        double mag = 0.2 * (pow(u, -1.0 / 3) - 1);
+        x[i] = (float)(v < 0.1 ? -0.3 * mag / (1 + mag) : mag);
+        mx = fabs(x[i]) > mx ? fabs(x[i]) : mx;
+    }
+    vx = gir_add_value(g, "x", GIR_VAL_INPUT, ty(GIR_DT_F32, 4, d), gir_loc_none());
+    gir_add_input(g, vx);
+    vy = gir_add_value(g, "y", GIR_VAL_NODE, ty(GIR_DT_F32, 4, d), gir_loc_none());
+    gir_add_node(g, GIR_OP_IDENTITY, "id", &vx, 1, &vy, 1, gir_loc_none());
+    gir_add_output(g, vy);
+    if (gir_infer_shapes(g, &e) < 0 || gir_verify(g, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return -1;
+    }
+    c = gir_calib_new(g);
+    for (r = 0; r < 4; r++) {
+        GirTensor in;
+        in.type = ty(GIR_DT_F32, 4, d);
+        in.data = x + r * n;
+        if (gir_calib_add(c, &in, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            return -1;
+        }
+    }
+    for (m = 0; m < GIR_CALIB_NMETHOD; m++) {
+        float *t = gir_arena_alloc(a, sizeof *t * (size_t)(g->nval + 1));
+        gir_calib_thresholds(c, (GirCalibMethod)m, 99.99, t);
+        thr[m] = t[vy];
+    }
+    for (i = 1; i <= 400; i++) {
+        double t = mx * (double)i / 400, err = q_mse(x, 4 * n, t);
+        if (err < best)
+            best = err, tbest = t;
+    }
+    e_mse = q_mse(x, 4 * n, thr[GIR_CALIB_MSE]);
+    e_max = q_mse(x, 4 * n, thr[GIR_CALIB_MINMAX]);
+    printf("calib: max %.4f; minmax %.4f (mse %.3e), mse %.4f (mse %.3e), kl %.4f, percentile "
+           "%.4f; least mse %.3e at %.4f\n", mx, thr[GIR_CALIB_MINMAX], e_max,
+           thr[GIR_CALIB_MSE], e_mse, thr[GIR_CALIB_KL], thr[GIR_CALIB_PERCENTILE],
+           best, tbest);
+    if (fabs(thr[GIR_CALIB_MINMAX] - mx) > 1e-6 * mx || !(thr[GIR_CALIB_MSE] < 0.9 * mx) ||
+        !(e_mse < e_max) || !(e_mse <= 1.02 * best) || !(thr[GIR_CALIB_KL] < mx) ||
+        !(thr[GIR_CALIB_PERCENTILE] < mx)) {
+        fprintf(stderr, "calib: thresholds not as expected\n");
+        rc = -1;
+    }
+    gir_calib_free(c);
+    gir_graph_free(g);
+    gir_arena_free(a);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     int t, fails = 0;
     if (argc != 2) {
-        fprintf(stderr, "usage: test_int8_kernels conv|gemm|add|avgpool|requant\n");
+        fprintf(stderr, "usage: test_int8_kernels conv|gemm|add|avgpool|requant|calib\n");
         return 2;
     }
     if (strcmp(argv[1], "conv") == 0) {
@@ -381,6 +471,8 @@ int main(int argc, char **argv)
             fails += avgpool_case(t) != 0;
     } else if (strcmp(argv[1], "requant") == 0) {
         fails += requant_case() != 0;
+    } else if (strcmp(argv[1], "calib") == 0) {
+        fails += calib_case() != 0;
     } else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;

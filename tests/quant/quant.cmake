@@ -9,7 +9,7 @@ set(QEXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
 add_executable(test_int8_kernels ${QUANT}/int8_kernels_test.c)
 target_link_libraries(test_int8_kernels PRIVATE kiln_graphir)
 kiln_warnings(test_int8_kernels)
-foreach(c conv gemm add avgpool requant)
+foreach(c conv gemm add avgpool requant calib)
   add_test(NAME quant_int8_${c} COMMAND test_int8_kernels ${c})
 endforeach()
 
