@@ -36,8 +36,8 @@
 
 #define TS_TAIL_MAX 2048 /* the conv's output beats timed one by one, at most */
 
-#define TS_FF_SEQ 1648.0  /* descriptor register, sequencer, counters */
-#define TS_LUT_SEQ 1461.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+#define TS_FF_SEQ 1980.0  /* descriptor registers, sequencer, counters */
+#define TS_LUT_SEQ 1667.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
@@ -325,11 +325,12 @@ static HlsRes ts_resources(const int64_t *hw)
         r.ff += p.ff + (i == 3 ? 0.0 : 96.0 + 4.0 * (double)hw[TS_CNT_W]);
         r.bram36 += p.bram36;
     }
-    /* the descriptor shift register (its 1024 bits pass every beat down),
-     * the sequencer, the layer's clamp: fitted on one yosys point
-     * (synth_xilinx -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX =
-     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9766 LUT with
-     * LUTRAM, 5839 FF, 80 DSP48E2, 15 RAMB36E2) */
+    /* the descriptor shift register (its 1024 bits pass every beat down)
+     * and its copy the running layer reads, the sequencer, the weight beat
+     * counter, the layer's clamp: fitted on one yosys point (synth_xilinx
+     * -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX = 32, DATA_W
+     * 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9972 LUT with LUTRAM, 6171
+     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
     if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */

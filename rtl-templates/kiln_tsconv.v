@@ -159,8 +159,9 @@
 //          takes kiln_wr_chan's zero beats, one a cycle after the last
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
-//   two descriptor registers (~700 FF and, the weight side's, ~560: the
-//   bits its shift chains keep), a weight beat counter and the output clamp
+//   a 1024-bit descriptor shift register and the running layer's copy of
+//   it (~1,000 FF in all: the bits kept), a weight beat counter and the
+//   output clamp
 //   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's
 //   (with DSP2X its multipliers' DSP48E2 halve).
 module kiln_tsconv #(
@@ -535,9 +536,8 @@ module kiln_tsconv #(
                 state  <= S_FETCH;
             end
             S_FETCH: if (dr_tvalid) begin
-                // a frame's first layer: both descriptors, kiln_conv's
-                // loader reset too, all three channels started together
-                desc   <= {dr_tdata, desc[DBITS-1:DATA_W]};
+                // a frame's first layer: kiln_conv's loader reset too, all
+                // three channels started together
                 wdesc  <= {dr_tdata, wdesc[DBITS-1:DATA_W]};
                 dcount <= dcount + 8'd1;
                 if ({24'd0, dcount} == DLAST[31:0]) begin
@@ -547,7 +547,12 @@ module kiln_tsconv #(
                 end
             end
             S_CFG: begin
-                // the descriptor is in; kiln_conv's sequencer is in reset
+                // kiln_conv's sequencer (a frame's first layer: all of it)
+                // in reset this cycle and the next, its cfg_* from the
+                // next on: desc is only ever a copy of wdesc
+                desc  <= wdesc;
+                crst  <= 1'b1;
+                cwrst <= cwrst;
                 x_fin <= 1'b0;
                 y_fin <= 1'b0;
                 go    <= 1'b1;
@@ -573,7 +578,6 @@ module kiln_tsconv #(
                         // the next layer: its weights are loading or in;
                         // kiln_conv's sequencer reset, its input and output
                         // channels started
-                        desc  <= wdesc;
                         crst  <= 1'b1;
                         pst   <= P_IDLE;
                         li    <= li + 16'd1;
