@@ -57,9 +57,9 @@
 // QLO, QHI).
 //
 // Schedule.  A frame's first layer: fetch the descriptor (kiln_axi_rd on
-// master 0, 128 bytes), latch it and reset kiln_conv for one cycle (its
-// cfg_* then stable), start the weight, input and output channels in the
-// same cycle.  The input map's first rows fill the line buffer while the
+// master 0, 128 bytes) into wdesc, copy it to desc (the running layer's)
+// and reset kiln_conv for two cycles (its cfg_* stable from the second),
+// start the weight, input and output channels in the second.  The input map's first rows fill the line buffer while the
 // first tile's weights load (kiln_conv's first op waits for the tile's
 // bank, its input for a free line-buffer row); with WBANKS = 2 each later
 // tile streams into the free bank while the pass before it computes.
@@ -72,7 +72,7 @@
 // after that layer's last op, while the running layer computes and
 // writes.  When the running layer's input and output channels are done
 // (its last B) and the prefetch has started, the next layer takes wdesc,
-// kiln_conv's sequencer (not its loader) is reset for one cycle and the
+// kiln_conv's sequencer (not its loader) is reset for two cycles and the
 // input and output channels start: its input is the map the layer before
 // it wrote, so only weights run ahead.  The next frame's first layer waits
 // as before (avail), with no prefetch across frames.
