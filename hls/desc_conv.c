@@ -31,6 +31,8 @@ typedef struct WinShape {
     int64_t wpg;      /* weight beats per output group */
     int64_t wbanks;   /* weight banks (1, 2) */
     int64_t wlead;    /* cycles tile 0's load ends before the first input beat (< 0: after) */
+    int64_t wfree1;   /* WBANKS 2: the cycle tile 1's bank is free (a layer before it) */
+    HlsConvLoads *ld; /* NULL, or out: the frame's last load and passes */
     int64_t band;     /* output rows per band (kiln_conv cfg_band; 0: no bands) */
     int64_t *tail;    /* NULL, or the cycles of the last ntail output beats (a ring, PP > 1) */
     int64_t ntail;    /* its size */
@@ -151,6 +153,8 @@ static int64_t win_cycles(const WinShape *sh)
             int64_t start = load_end;
             if (q >= sh->wbanks)
                 start = hls_max64(start, pend[q - sh->wbanks] + sh->lat);
+            else
+                start = hls_max64(start, sh->wfree1);
             load_end = start + tg * sh->wpg;
         }
         for (iy = 0; iy <= sh->h; iy++) {
@@ -202,6 +206,11 @@ static int64_t win_cycles(const WinShape *sh)
     res = os.last + 1;
     if (sh->tail) /* the ring's count */
         sh->tail[sh->ntail] = os.beats;
+    if (sh->ld) {
+        sh->ld->wend = load_end;
+        sh->ld->pend_last = pend[sh->npass - 1];
+        sh->ld->pend_prev = sh->npass > 1 ? pend[sh->npass - 2] : HLS_CONV_NEVER;
+    }
     free(wen);
     free(end);
     free(csa);
@@ -479,6 +488,8 @@ static void conv_shape(const int64_t *hw, const int64_t *rt, WinShape *shp)
     sh.wpg = hls_conv_group_wbeats(hw[CV_PE_OC], sh.kki) * hls_max64(1, rt[RT_WPACE]);
     sh.wbanks = hw[CV_WBANKS];
     sh.wlead = rt[RT_WLEAD];
+    sh.wfree1 = HLS_CONV_NEVER;
+    sh.ld = NULL;
     sh.band = hw[CV_BANDMAX] > 0 ? hls_max64(1, rt[RT_BAND]) : 0;
     sh.tail = NULL;
     sh.ntail = 0;
@@ -492,28 +503,45 @@ static int64_t conv_cycles(const int64_t *hw, const int64_t *rt)
     return sh.band > 0 ? win_cycles_band(&sh) : win_cycles(&sh);
 }
 
+int64_t hls_conv_frame(const int64_t *hw, const int64_t *rt, HlsConvLoads *ld, int64_t n,
+                       int64_t *t, int64_t *m)
+{
+    WinShape sh;
+    int64_t *ring = NULL, c, i, beats;
+    conv_shape(hw, rt, &sh);
+    *m = 0;
+    if (sh.band > 0)
+        return -1;
+    if (ld) {
+        sh.wfree1 = ld->wfree1;
+        sh.ld = ld;
+    }
+    if (sh.pp > 1 && n > 0) {
+        ring = malloc(sizeof *ring * (size_t)(n + 1)); /* the ring, then its count */
+        if (!ring)
+            return -1;
+        sh.tail = ring;
+        sh.ntail = n;
+    }
+    c = win_cycles(&sh);
+    if (c >= 0 && ring) {
+        beats = ring[n];
+        *m = hls_min64(n, beats);
+        for (i = 0; i < *m; i++)
+            t[i] = ring[(beats - *m + i) % n];
+    }
+    free(ring);
+    return c;
+}
+
 int64_t hls_conv_out_tail(const int64_t *hw, const int64_t *rt, int64_t n, int64_t *t)
 {
     WinShape sh;
-    int64_t *ring, m, i, beats;
+    int64_t m;
     conv_shape(hw, rt, &sh);
     if (sh.band > 0 || sh.pp <= 1 || n <= 0)
         return 0;
-    ring = malloc(sizeof *ring * (size_t)(n + 1)); /* the ring, then its count */
-    if (!ring)
-        return -1;
-    sh.tail = ring;
-    sh.ntail = n;
-    if (win_cycles(&sh) < 0) {
-        free(ring);
-        return -1;
-    }
-    beats = ring[n];
-    m = hls_min64(n, beats);
-    for (i = 0; i < m; i++)
-        t[i] = ring[(beats - m + i) % n];
-    free(ring);
-    return m;
+    return hls_conv_frame(hw, rt, NULL, n, t, &m) < 0 ? -1 : m;
 }
 
 /* Flip-flops of one kiln_requant lane for its PIPE (see kiln_requant.v):
@@ -781,6 +809,9 @@ static int64_t dw_cycles(const int64_t *hw, const int64_t *rt)
     sh.ocg = cg;
     sh.wpg = 0;
     sh.wbanks = 1;
+    sh.wlead = 0; /* no weight tile to wait for */
+    sh.wfree1 = HLS_CONV_NEVER;
+    sh.ld = NULL;
     sh.band = 0;
     sh.tail = NULL;
     sh.ntail = 0;

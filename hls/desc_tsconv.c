@@ -3,14 +3,18 @@
  * layer after layer from a descriptor table in DDR, its weights streamed
  * once per layer (per weight tile), its maps in DDR.
  *
- * cycles() is one layer's share of a run: for layer 0 from the start cycle,
- * for the others from the cycle its descriptor fetch starts, to the cycle
- * the next layer's fetch starts (for the last layer: the cycle done is
- * seen).  A run takes the sum over its layers.  It composes the descriptors
- * of the parts (kiln_axi_rd for the descriptor, kiln_conv for the compute)
- * with the sequencer's fixed steps; the memory answers after `lat` cycles
- * (kiln_axi_rd/_wr's model).  The Verilator bench (sim/tb/tb_tsconv.c)
- * checks it per layer.
+ * A layer's share of a run (hls_tsconv_layer; cycles() is a frame of one
+ * layer): for layer 0 from the start cycle, for the others from the cycle
+ * after the one before it ended, to the cycle the next layer starts (for
+ * the last layer: the cycle done is seen).  A run takes the sum over its
+ * layers.  A frame's later layers are prefetched (kiln_tsconv.v): their
+ * descriptor and first weight tiles load while the layer before them runs,
+ * so a layer's cycles depend on that layer's timing, which
+ * hls_tsconv_layer hands on (HlsTsCarry).  It composes the descriptors of
+ * the parts (kiln_axi_rd for the descriptor, kiln_conv for the compute and
+ * its weight tiles, hls_conv_frame) with the sequencer's fixed steps; the
+ * memory answers after `lat` cycles (kiln_axi_rd/_wr's model).  The
+ * Verilator bench (sim/tb/tb_tsconv.c) checks it per layer.
  */
 #include "hls/hls.h"
 #include "hls/res_util.h"
@@ -32,8 +36,8 @@
 
 #define TS_TAIL_MAX 2048 /* the conv's output beats timed one by one, at most */
 
-#define TS_FF_SEQ 1648.0  /* descriptor register, sequencer, counters */
-#define TS_LUT_SEQ 1461.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+#define TS_FF_SEQ 1980.0  /* descriptor registers, sequencer, counters */
+#define TS_LUT_SEQ 1667.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
@@ -184,14 +188,17 @@ static int64_t ts_latency(const int64_t *hw)
     return d ? d->latency(cv) : -1;
 }
 
-static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
+int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry *pre,
+                         HlsTsCarry *next)
 {
     int64_t cv[64], crt[16], hwrd[5], rtrd[3];
     const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
     int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
     int64_t blat = rt[TR_BLAT] > 0 ? rt[TR_BLAT] : lat;
-    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, pp;
+    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, pp, load0;
+    int64_t head, e, tw, x, t0n, clat, wait = 0;
     int64_t tail[TS_TAIL_MAX], ntail;
+    HlsConvLoads ld;
     TsArrive in;
     int i;
     if (!d || !rd)
@@ -213,6 +220,7 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     rtrd[2] = lat;
     tdesc = rd->cycles(hwrd, rtrd);
     fl = rd->latency(hwrd);
+    clat = d->latency(cv);
     for (i = 0; d->rt_params[i]; i++)
         crt[i] = 0;
     crt[hls_param_index(d->rt_params, "h")] = rt[TR_H];
@@ -225,12 +233,13 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     crt[hls_param_index(d->rt_params, "tog")] = tog;
     crt[hls_param_index(d->rt_params, "ipace")] = pace;
     crt[hls_param_index(d->rt_params, "wpace")] = pace;
-    /* both channels start with the same pulse: tile 0's first weight beat
-     * comes with the first input beat, its load ends w0 beats later */
-    crt[hls_param_index(d->rt_params, "wlead")] = -w0 * pace;
-    tconv = d->cycles(cv, crt);
-    if (tconv < 0)
-        return -1;
+    /* a frame's first layer: all channels start with the same pulse, tile
+     * 0's first weight beat comes with the first input beat; prefetched:
+     * tile 0 loads from when its beats come and its bank is free, tile 1
+     * once the bank of the layer before it's last pass is */
+    load0 = pre ? hls_max64(pre->wstart, pre->wfree0) : 0;
+    crt[hls_param_index(d->rt_params, "wlead")] = -(load0 + w0 * pace);
+    ld.wfree1 = pre ? pre->wfree1 : HLS_CONV_NEVER;
     /* the output's last burst: one sub-run, or (tiles) the last tile's
      * pass at its channel offset, tog*PE_OC bytes a pixel in rows */
     hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
@@ -246,8 +255,8 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
     in.r = hls_max64(1, kki * bus / (hw[TS_PE_OC] * pp));
     ntail = hls_min64(in.s, hls_min64(TS_TAIL_MAX, 8 * hw[TS_BURST_MAX] *
                                                         hls_max64(1, bus / hw[TS_PE_OC])));
-    in.m = hls_conv_out_tail(cv, crt, ntail, tail);
-    if (in.m < 0)
+    tconv = hls_conv_frame(cv, crt, &ld, ntail, tail, &in.m);
+    if (tconv < 0)
         return -1;
     in.t = in.m > 0 ? tail : NULL;
     if (nt == 1)
@@ -258,10 +267,37 @@ static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
                             hls_cdiv(hout * wout * tog * hw[TS_PE_OC], bus), bus,
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
                             ocg * hw[TS_PE_OC], &in, blat);
-    /* fetch, cfg, the channels' start, the conv's frame (first input beat
-     * to last output beat, the first tile loading from its start), the
-     * last write */
-    return rt[TR_FIRST] + tdesc + TS_CFG + (TS_RD + lat + fl) + tconv + TS_WR + wend;
+    /* to the first input beat: a frame's first layer its fetch, cfg and
+     * the channels' start; a prefetched one cfg and the start */
+    head = TS_CFG + (TS_RD + lat + fl) + (pre ? 0 : rt[TR_FIRST] + tdesc);
+    if (next) {
+        /* the cycles from the first input beat: the layer ends (its last B
+         * seen) at e; its weights are all in at tw (kiln_conv took the last
+         * beat; not before the sequencer runs it), the next descriptor is
+         * read from tw + 1 and its weight channel starts tdesc + 1 later;
+         * the next layer starts (kiln_conv's sequencer reset) at x, once
+         * both are done, its first input beat at t0n */
+        e = tconv + TS_WR + wend - 1;
+        tw = hls_max64(ld.wend, -(TS_RD + lat + fl));
+        x = hls_max64(e, tw + tdesc + 3);
+        wait = x - e;
+        t0n = x + 1 + TS_CFG + (TS_RD + lat + fl);
+        next->wstart = tw + tdesc - x;
+        if (cv[hls_param_index(d->hw_params, "WBANKS")] == 2) {
+            next->wfree0 = ld.pend_prev == HLS_CONV_NEVER ? HLS_CONV_NEVER
+                                                            : ld.pend_prev + clat - t0n;
+            next->wfree1 = ld.pend_last + clat - t0n;
+        } else {
+            next->wfree0 = ld.pend_last + clat - t0n;
+            next->wfree1 = HLS_CONV_NEVER;
+        }
+    }
+    return head + tconv + TS_WR + wend + wait;
+}
+
+static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
+{
+    return hls_tsconv_layer(hw, rt, NULL, NULL);
 }
 
 /* kiln_conv + two kiln_rd_chan (kiln_axi_rd + kiln_width) + kiln_wr_chan +
@@ -289,11 +325,12 @@ static HlsRes ts_resources(const int64_t *hw)
         r.ff += p.ff + (i == 3 ? 0.0 : 96.0 + 4.0 * (double)hw[TS_CNT_W]);
         r.bram36 += p.bram36;
     }
-    /* the descriptor shift register (its 1024 bits pass every beat down),
-     * the sequencer, the layer's clamp: fitted on one yosys point
-     * (synth_xilinx -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX =
-     * 32, DATA_W 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9766 LUT with
-     * LUTRAM, 5839 FF, 80 DSP48E2, 15 RAMB36E2) */
+    /* the descriptor shift register (its 1024 bits pass every beat down)
+     * and its copy the running layer reads, the sequencer, the weight beat
+     * counter, the layer's clamp: fitted on one yosys point (synth_xilinx
+     * -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX = 32, DATA_W
+     * 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9972 LUT with LUTRAM, 6171
+     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
     if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */

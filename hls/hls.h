@@ -61,6 +61,28 @@ int64_t hls_conv_group_wbeats(int64_t pe_oc, int64_t kki);
  * the frame's cycles - 1. */
 int64_t hls_conv_out_tail(const int64_t *hw, const int64_t *rt, int64_t n, int64_t *t);
 
+/* A cycle before any of a frame's (a bank free since long before). */
+#define HLS_CONV_NEVER (INT64_MIN / 4)
+
+/* kiln_conv's weight tiles over a frame, cycles from its first input beat
+ * (the model's): in, when tile 1's bank is free (WBANKS 2; HLS_CONV_NEVER:
+ * at once), tile 0's load being rt's wlead; out, when the last tile's load
+ * ends and the last two passes' last ops issued (+ 1; pend_prev
+ * HLS_CONV_NEVER with one pass): a bank is free LAT cycles after its pass. */
+typedef struct {
+    int64_t wfree1;    /* in: tile 1's bank free from this cycle */
+    int64_t wend;      /* out: the cycle after the last tile's last weight beat */
+    int64_t pend_prev; /* out: the second-last pass's end (HLS_CONV_NEVER: one pass) */
+    int64_t pend_last; /* out: the last pass's end */
+} HlsConvLoads;
+
+/* kiln_conv's cycles of a frame as its descriptor's cycles() (no bands),
+ * with tile 1's bank free from ld->wfree1 and ld's outputs filled (ld may
+ * be NULL); with n > 0 and PP > 1 the last *m <= n output beats' cycles
+ * into t as hls_conv_out_tail.  -1 on a bad shape. */
+int64_t hls_conv_frame(const int64_t *hw, const int64_t *rt, HlsConvLoads *ld, int64_t n,
+                       int64_t *t, int64_t *m);
+
 /* One layer of kiln_tsconv's descriptor table (kiln_tsconv.v's header). */
 typedef struct {
     int64_t h, w, cin, cout, k, stride, pad; /* input map and conv shape */
@@ -70,6 +92,24 @@ typedef struct {
     uint64_t wa;      /* of the weight stream (kiln_conv order, hls_conv_group_wbeats) */
     uint64_t ya;      /* of the output map ([hout][wout][OCG*PE]) */
 } HlsTsLayer;
+
+/* What a layer of kiln_tsconv's table leaves the next layer of its frame,
+ * which the engine prefetches (its descriptor and its first weight tiles
+ * while the layer runs), cycles from the next layer's first input beat. */
+typedef struct {
+    int64_t wstart; /* its first weight beat may enter kiln_conv */
+    int64_t wfree0; /* its tile 0's bank is free (HLS_CONV_NEVER: before any) */
+    int64_t wfree1; /* its tile 1's bank is free (WBANKS 2) */
+} HlsTsCarry;
+
+/* One layer's cycles on kiln_tsconv (hw, rt: its descriptor's vectors), as
+ * its cycles() counts them: pre NULL, a frame's first layer (its descriptor
+ * fetched, its weights read with its input); else the layer after one whose
+ * hls_tsconv_layer gave *pre.  next non-NULL: a layer of the frame follows
+ * (the wait for its descriptor and weight start counts here) and gets
+ * *next; NULL: the frame's last layer.  -1 on a bad shape. */
+int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry *pre,
+                         HlsTsCarry *next);
 
 /* The sizes a layer of HlsTsLayer takes in DDR, bytes padded to the bus. */
 typedef struct {

@@ -141,12 +141,16 @@ static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
 }
 
 /* Layer l's cycles on the engine f->hw describes with tog output groups a
- * tile (first: the run's first layer): the descriptor's exact cycles or its
- * DDR bytes at bpc bytes a cycle, the longer; *ddr_bytes its DDR traffic
- * (the descriptor, the weights once, the input once a tile, the output).
- * -1 when kiln_tsconv rejects the shape. */
+ * tile (first: the run's first layer, whose descriptor and weights the
+ * engine reads with its input; else pre: what the layer before it in the
+ * run left, as the engine prefetches; next: non-NULL when a layer of the
+ * run follows, which gets what this one leaves): the descriptor's exact
+ * cycles (hls_tsconv_layer) or its DDR bytes at bpc bytes a cycle, the
+ * longer; *ddr_bytes its DDR traffic (the descriptor, the weights once, the
+ * input once a tile, the output).  -1 when kiln_tsconv rejects the shape. */
 static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const HlsFoldLayer *l,
-                                 int64_t tog, int first, double bpc, int64_t *ddr_bytes)
+                                 int64_t tog, int first, const HlsTsCarry *pre,
+                                 HlsTsCarry *next, double bpc, int64_t *ddr_bytes)
 {
     int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
     int64_t nt = hls_cdiv(hls_cdiv(l->cout, f->pe), tog);
@@ -164,7 +168,7 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
     rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
     rt[hls_param_index(d->rt_params, "first")] = first;
-    c = d->cycles(f->hw, rt);
+    c = hls_tsconv_layer(f->hw, rt, first ? NULL : pre, next);
     /* the descriptor the driver will write must hold the layer; its sizes
      * are the DDR traffic */
     t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, tog,
@@ -225,6 +229,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
     int64_t wholemax = 1, kkimin = -1, rqs; /* words a lane of the largest layer's whole weight set */
     int64_t nb; /* weight banks */
+    HlsTsCarry carry = {0, 0, 0}; /* what the layer before leaves the next (its run's) */
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
     int i;
     if (!d)
@@ -328,21 +333,28 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
         for (i = 0; i < f->n; i++) {
             HlsFoldLayer *l = &f->layers[i];
             int64_t ocg = hls_cdiv(l->cout, pe), t, best = -1, db;
+            int first = i == f->parts[l->part].first;
+            int more = i + 1 < f->n && f->layers[i + 1].part == l->part;
+            HlsTsCarry nx = {0, 0, 0}, bnx = {0, 0, 0};
+            /* in run order, each layer after the tile of the one before it */
             for (t = l->tog; t >= 1; t--) {
                 int64_t c;
                 if (ocg % t != 0)
                     continue;
-                c = fold_layer_cycles(f, d, l, t, i == f->parts[l->part].first, bpc, &db);
+                c = fold_layer_cycles(f, d, l, t, first, &carry, more ? &nx : NULL, bpc, &db);
                 if (c >= 0 && (best < 0 || c < best)) {
                     best = c;
                     l->tog = t;
+                    bnx = nx;
                 }
             }
+            carry = bnx;
             togmax = hls_max64(togmax, l->tog);
         }
         f->hw[hls_param_index(d->hw_params, "TOGMAX")] = togmax;
     }
     f->res = d->resources(f->hw);
+    carry = (HlsTsCarry){0, 0, 0};
     f->cycles = 0;
     for (i = 0; i < f->npart; i++)
         f->parts[i].cycles = 0;
@@ -350,12 +362,15 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     f->macs = 0;
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
-        int64_t c = fold_layer_cycles(f, d, l, l->tog, i == f->parts[l->part].first, bpc,
-                                      &l->ddr_bytes);
+        HlsTsCarry nx = {0, 0, 0};
+        int more = i + 1 < f->n && f->layers[i + 1].part == l->part;
+        int64_t c = fold_layer_cycles(f, d, l, l->tog, i == f->parts[l->part].first, &carry,
+                                      more ? &nx : NULL, bpc, &l->ddr_bytes);
         if (c < 0)
             return gir_error_at(e, gir_loc_none(),
                                 "plan: layer '%s': kiln_tsconv rejects the layer's shape", l->node);
         l->cycles = c;
+        carry = nx;
         f->parts[l->part].cycles += l->cycles;
         f->ddr_bytes += l->ddr_bytes;
         f->macs += l->macs;

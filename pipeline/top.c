@@ -519,8 +519,10 @@ static void emit_engine(Gen *G, const Top *T, int i)
         fprintf(b, ")\n");
     }
     fprintf(b, "    ) u_s%d (\n        .clk(clk),\n        .rst(rst),\n", i);
-    if (s->kind == HLS_ST_CONV) /* kiln_conv: the MAC array's clock (DSP2X) */
-        fprintf(b, "        .clk2x(%s),\n", s->dsp2x ? "clk2x" : "1'b0");
+    if (s->kind == HLS_ST_CONV) /* kiln_conv: the MAC array's clock (DSP2X); its loader's
+                                 * own reset and layer are for WLSEP only */
+        fprintf(b, "        .clk2x(%s),\n        .wl_rst(1'b0), .wl_icg(16'd0), .wl_ocg(16'd0), "
+                   ".wl_tog(16'd0), .wl_k(4'd0),\n", s->dsp2x ? "clk2x" : "1'b0");
     for (j = 0; j < ncfg; j++) {
         rtl_upper(cfg[j].port, up, sizeof up);
         fprintf(b, "        .%s(S%d_%s),\n", cfg[j].port, i, up);

@@ -12,6 +12,9 @@
 //                                    >= cfg_ocg: the whole layer is one tile)
 //   cfg_k (1..KMAX), cfg_stride (1|2), cfg_pad (0..K-1, zero padding all sides)
 //   cfg_wreload                      1: a new weight set precedes every frame
+//   wl_rst, wl_icg, wl_ocg, wl_tog, wl_k   WLSEP = 1: the weight loader's own
+//                                    reset and its layer's cfg_icg, cfg_ocg,
+//                                    cfg_tog, cfg_k (unused with WLSEP = 0)
 //   s_tvalid/s_tready/s_tdata[8*PE_IC]   input map, raster order, cfg_icg beats/pixel
 //   w_tvalid/w_tready/w_tdata[8*PE_IC]   weight stream (order below)
 //   m_tvalid/m_tready/m_tdata[8*PE_OC]   output map (order below)
@@ -95,6 +98,17 @@
 //                  (PE_IC tree leaves a lane, as DSP2X 0), 2 more cycles of
 //                  latency; the clk2x domain holds the DSPs, the activation
 //                  multiplexers and one product hold register a DSP
+//   WLSEP          1: the weight loader (its counters, the banks' full and
+//                  pending flags, the bank pointers, the releases in flight)
+//                  is reset by wl_rst only and walks the layer wl_* gives,
+//                  while rst resets the rest and cfg_* configure the window
+//                  and sequencer: a host may reset and reconfigure the
+//                  sequencer between two layers while the next layer's
+//                  first tiles stream into the banks the last passes
+//                  released (WBANKS = 2 and cfg_wreload: its tile 0 into
+//                  the free bank, its tile 1 into the last pass's bank LAT
+//                  cycles after that pass's last op), the tiles still in
+//                  the order of the passes (kiln_tsconv's prefetch)
 //   CASC           1 (with PACK 1, DSP2X 0): each output lane sums its PE_IC
 //                  products in a DSP48E2 PCOUT -> PCIN chain (kiln_dsp_chain,
 //                  the operand skew in its input delay lines) in place of
@@ -152,7 +166,8 @@ module kiln_conv #(
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
     parameter integer DSP2X   = 0,
-    parameter integer CASC    = 0
+    parameter integer CASC    = 0,
+    parameter integer WLSEP   = 0
 ) (
     input  wire                 clk,
     /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
@@ -169,6 +184,13 @@ module kiln_conv #(
     input  wire [3:0]           cfg_pad,
     input  wire                 cfg_wreload,
     input  wire [15:0]          cfg_band,
+    /* verilator lint_off UNUSEDSIGNAL */ // WLSEP = 0
+    input  wire                 wl_rst,
+    input  wire [15:0]          wl_icg,
+    input  wire [15:0]          wl_ocg,
+    input  wire [15:0]          wl_tog,
+    input  wire [3:0]           wl_k,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                 s_tvalid,
     output wire                 s_tready,
     input  wire [8*PE_IC-1:0]   s_tdata,
@@ -305,17 +327,24 @@ module kiln_conv #(
     reg [31:0]  wl_bias;          // first parameter beat of the lane
     reg [31:0]  wl_m;             // second parameter beat
 
+    // the loader's reset and layer (WLSEP: its own, else the frame's)
+    wire        rst_l = (WLSEP != 0) ? wl_rst : rst;
+    wire [15:0] l_icg = (WLSEP != 0) ? wl_icg : cfg_icg;
+    wire [15:0] l_ocg = (WLSEP != 0) ? wl_ocg : cfg_ocg;
+    wire [15:0] l_tog = (WLSEP != 0) ? wl_tog : cfg_tog;
+    wire [3:0]  l_k   = (WLSEP != 0) ? wl_k : cfg_k;
+
     wire        frame_done;   // last op of a pass issues now
     // groups of a tile starting at base: min(tog, ocg - base), registered
     // (a loader base changes many cycles before its count is first used;
     // the sequencer's count is taken for the next base at a pass's last
     // op, since with bands the next pass may issue the cycle after)
     wire [15:0] ct_next = (ct_base + cfg_tog >= cfg_ocg) ? 16'd0 : ct_base + cfg_tog;
-    wire [15:0] lt_rem = cfg_ocg - lt_base;
+    wire [15:0] lt_rem = l_ocg - lt_base;
     wire [15:0] ct_rem = cfg_ocg - (frame_done ? ct_next : ct_base);
     reg  [15:0] lt_cnt, ct_cnt;
     always @(posedge clk) begin
-        lt_cnt <= (cfg_tog < lt_rem) ? cfg_tog : lt_rem;
+        lt_cnt <= (l_tog < lt_rem) ? l_tog : lt_rem;
         ct_cnt <= (cfg_tog < ct_rem) ? cfg_tog : ct_rem;
     end
     wire        one_tile = cfg_tog >= cfg_ocg;
@@ -328,7 +357,7 @@ module kiln_conv #(
     localparam integer LANE_LAST_I = PE_OC - 1;
     localparam [15:0] LANE_LAST = LANE_LAST_I[15:0];
     wire wl_lane_last = wl_lane == LANE_LAST;
-    wire wl_tap_last  = (wl_ig == cfg_icg - 16'd1) && (wl_kx == cfg_k - 4'd1) && (wl_ky == cfg_k - 4'd1);
+    wire wl_tap_last  = (wl_ig == l_icg - 16'd1) && (wl_kx == l_k - 4'd1) && (wl_ky == l_k - 4'd1);
     wire wl_p_we = wl_fire && !wl_ph && (wl_pw == 2'd2);
     wire wl_w_we = wl_fire && wl_ph;
     wire wl_tile_end = wl_fire && wl_ph && wl_lane_last && wl_tap_last && (wl_og == lt_cnt - 16'd1);
@@ -344,7 +373,7 @@ module kiln_conv #(
     // until then)
     reg [LAT-1:0] rel_v, rel_b;
     always @(posedge clk) begin
-        if (rst) begin
+        if (rst_l) begin
             rel_v <= {LAT{1'b0}};
             rel_b <= {LAT{1'b0}};
         end else begin
@@ -354,7 +383,7 @@ module kiln_conv #(
     end
 
     always @(posedge clk) begin
-        if (rst) begin
+        if (rst_l) begin
             full <= {WBANKS{1'b0}}; pend <= {WBANKS{1'b0}}; lb <= 1'b0; cb <= 1'b0; wl_stop <= 1'b0;
             lt_base <= 16'd0; ct_base <= 16'd0;
             wl_ph <= 1'b0; wl_pw <= 2'd0;
@@ -378,7 +407,7 @@ module kiln_conv #(
                 full[(WBANKS == 2) ? lb : 1'b0] <= 1'b1;
                 if (WBANKS == 2)
                     lb <= !lb;
-                lt_base <= (lt_base + cfg_tog >= cfg_ocg) ? 16'd0 : lt_base + cfg_tog;
+                lt_base <= (lt_base + l_tog >= l_ocg) ? 16'd0 : lt_base + l_tog;
                 if (one_tile && !cfg_wreload)
                     wl_stop <= 1'b1;
             end
@@ -396,11 +425,11 @@ module kiln_conv #(
                     wl_lane <= wl_lane_last ? 16'd0 : wl_lane + 16'd1;
                     if (wl_lane_last) begin
                         wl_addr <= wl_addr + 1'b1;
-                        wl_ig <= (wl_ig == cfg_icg - 16'd1) ? 16'd0 : wl_ig + 16'd1;
-                        if (wl_ig == cfg_icg - 16'd1) begin
-                            wl_kx <= (wl_kx == cfg_k - 4'd1) ? 4'd0 : wl_kx + 4'd1;
-                            if (wl_kx == cfg_k - 4'd1)
-                                wl_ky <= (wl_ky == cfg_k - 4'd1) ? 4'd0 : wl_ky + 4'd1;
+                        wl_ig <= (wl_ig == l_icg - 16'd1) ? 16'd0 : wl_ig + 16'd1;
+                        if (wl_ig == l_icg - 16'd1) begin
+                            wl_kx <= (wl_kx == l_k - 4'd1) ? 4'd0 : wl_kx + 4'd1;
+                            if (wl_kx == l_k - 4'd1)
+                                wl_ky <= (wl_ky == l_k - 4'd1) ? 4'd0 : wl_ky + 4'd1;
                         end
                         if (wl_tap_last) begin
                             wl_ph <= 1'b0;

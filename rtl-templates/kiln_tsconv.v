@@ -27,8 +27,9 @@
 //                             OKAY on any master, or a descriptor whose
 //                             transfer counts exceed the channels' CNT_W
 //   layer                     index of the layer running (status)
-//   m0_axi_ar*, m0_axi_r*     read master 0: descriptors, then the layer's
-//                             weight stream (never both at once)
+//   m0_axi_ar*, m0_axi_r*     read master 0: descriptors and weight streams
+//                             (never both at once): a layer's weights, then
+//                             the next layer's descriptor and weights
 //   m1_axi_ar*, m1_axi_r*     read master 1: the layer's input map
 //   m2_axi_aw*, w*, b*        write master: the layer's output map
 //
@@ -55,14 +56,26 @@
 // output lanes here, which equals kiln_requant's clamp(clamp(r, -128, 127),
 // QLO, QHI).
 //
-// Schedule (layers strictly in sequence): fetch the descriptor (kiln_axi_rd
-// on master 0, 128 bytes), latch it and reset kiln_conv for one cycle
-// (its cfg_* then stable), start the weight, input and output channels in
-// the same cycle, wait until all three are done (the output's last B), next
-// layer.  The input map's first rows fill the line buffer while the first
-// tile's weights load (kiln_conv's first op waits for the tile's bank, its
-// input for a free line-buffer row); with WBANKS = 2 each later tile
-// streams into the free bank while the pass before it computes.
+// Schedule.  A frame's first layer: fetch the descriptor (kiln_axi_rd on
+// master 0, 128 bytes) into wdesc, copy it to desc (the running layer's)
+// and reset kiln_conv for two cycles (its cfg_* stable from the second),
+// start the weight, input and output channels in the second.  The input map's first rows fill the line buffer while the
+// first tile's weights load (kiln_conv's first op waits for the tile's
+// bank, its input for a free line-buffer row); with WBANKS = 2 each later
+// tile streams into the free bank while the pass before it computes.
+// Prefetch: once kiln_conv has taken the running layer's last weight beat
+// (the weight channel then has every R beat, master 0 is free), the next
+// layer of the frame has its descriptor read into a second register
+// (wdesc) and its weight channel started: kiln_conv's loader (WLSEP, its
+// own reset and layer) streams its tile 0 into the free bank and, with
+// WBANKS = 2, its tile 1 into the running layer's last bank LAT cycles
+// after that layer's last op, while the running layer computes and
+// writes.  When the running layer's input and output channels are done
+// (its last B) and the prefetch has started, the next layer takes wdesc,
+// kiln_conv's sequencer (not its loader) is reset for two cycles and the
+// input and output channels start: its input is the map the layer before
+// it wrote, so only weights run ahead.  The next frame's first layer waits
+// as before (avail), with no prefetch across frames.
 //
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
@@ -111,18 +124,30 @@
 // a burst's beats back to back LAT cycles after its AR and answers B LAT
 // cycles after a burst's last W beat; PE_IC <= DATA_W/8, so each stream
 // takes a beat a cycle; avail never holds a frame back): a run is the sum
-// over its frames of their layers', and a layer from
-// its fetch's start (layer 0: from the start cycle, one more) to the next
-// fetch's start (the last: the cycle done is seen) takes, exactly,
-//   Tdesc + 2 + (4 + LAT + FL) + Tconv + 5 + Bend
+// over its frames of their layers', and a layer from the cycle after the
+// one before it ended (a frame's first: its fetch's start; layer 0: from
+// the start cycle, one more) to the cycle the next starts (`layer` then
+// changes; the last: the cycle done is seen) takes, exactly,
+//   [Tdesc +] 2 + (4 + LAT + FL) + Tconv + 5 + Bend [+ Wait]
+//   Tdesc  a frame's first layer only (its fetch)
+//   Wait   when a layer of the frame follows: max(0, Tw + Tdesc + 3 - E),
+//          E = Tconv + 5 + Bend - 1 the cycle it ends and Tw =
+//          max(kiln_conv's last weight beat + 1, -(4 + LAT + FL)) (the
+//          cycles from its first input beat): the next descriptor read
+//          from Tw + 1, the next weight channel's start Tdesc + 1 later
 //   Tdesc  kiln_axi_rd's cycles for the 128-byte descriptor
 //   FL     kiln_axi_rd's FIFO latency (3: BRAM from MAX_OUT*BURST_MAX+8 = 128)
 //   Tconv  kiln_conv's cycles of the layer (first input beat to last output
-//          beat) with the first tile's W0 weight beats arriving from the
-//          first input beat on, one a cycle (both channels started in the
-//          same cycle: tile 0's load ends W0 cycles after the first input
-//          beat, and the first op waits for it); later tiles load as its
-//          model says (with WBANKS = 2 tile 1's beats follow tile 0's)
+//          beat) with the first tile's W0 weight beats arriving one a
+//          cycle from the first input beat on (a frame's first layer: both
+//          channels started in the same cycle, tile 0's load ends W0
+//          cycles after the first input beat, and the first op waits for
+//          it) or, prefetched, from max(the next weight channel's first
+//          beat, its bank free: the layer before it's second-last pass's
+//          end + LAT), tile 1 no earlier than the last pass's end + LAT;
+//          later tiles load as its model says (with WBANKS = 2 tile 1's
+//          beats follow tile 0's).  hls_tsconv_layer carries these times
+//          from a layer to the next
 //   Bend   the last B response after the conv's last beat: kiln_axi_wr's
 //          recurrence over the last sub-run's bursts (BURST_MAX, 4 KiB and,
 //          for tiles, row ends cut them; a burst's AW waits for all of its
@@ -134,7 +159,9 @@
 //          takes kiln_wr_chan's zero beats, one a cycle after the last
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
-//   a 1024-bit descriptor register (~700 FF) and the output clamp
+//   a 1024-bit descriptor shift register and the running layer's copy of
+//   it (~1,000 FF in all: the bits kept), a weight beat counter and the
+//   output clamp
 //   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's
 //   (with DSP2X its multipliers' DSP48E2 halve).
 module kiln_tsconv #(
@@ -225,8 +252,16 @@ module kiln_tsconv #(
     localparam integer DLAST  = DBEATS - 1;
 
     localparam [2:0] S_IDLE = 3'd0, S_FGO = 3'd1, S_FETCH = 3'd2, S_CFG = 3'd3,
-                     S_GO = 3'd4, S_RUN = 3'd5;
+                     S_GO = 3'd4, S_RUN = 3'd5, S_WAIT = 3'd6;
+    // the prefetch: the next layer's descriptor fetch and weight start
+    localparam [2:0] P_IDLE = 3'd0, P_FGO = 3'd1, P_FETCH = 3'd2, P_CFG = 3'd3,
+                     P_GO = 3'd4, P_RUN = 3'd5;
     reg  [2:0]        state;
+    reg  [2:0]        pst;        // prefetch state
+    reg  [DBITS-1:0]  wdesc;      // descriptor of the weight channel's layer
+    reg  [CNT_W-1:0]  wcnt;       // weight beats kiln_conv took since the channel's start
+    reg               cwrst;      // kiln_conv's loader reset (a frame's first layer)
+    reg               gow;        // the weight channel's start pulse (prefetch)
     reg  [ADDR_W-1:0] daddr;      // the current descriptor's address
     reg  [15:0]       nlayers;    // cfg_layers sampled at start
     reg  [15:0]       li;         // layer index
@@ -239,7 +274,7 @@ module kiln_tsconv #(
     reg               done_r, err_r;
     reg               crst;       // kiln_conv's per-layer reset
     reg               go;         // the channels' start pulse
-    reg               w_fin, x_fin, y_fin; // a channel done in this layer
+    reg               x_fin, y_fin; // a channel done in this layer
 
     // the descriptor's words (wires, not a function of `desc`: a function
     // call in a continuous assignment is sensitive to its arguments only)
@@ -263,13 +298,23 @@ module kiln_tsconv #(
     wire signed [7:0] d_qlo = desc[103:96];
     wire signed [7:0] d_qhi = desc[111:104];
     wire [63:0] d_xbase = {dw[5], dw[4]};
-    wire [63:0] d_wbase = {dw[7], dw[6]};
+    wire [63:0] d_wbase = {dw[7], dw[6]};  // (wdesc's p_wbase starts the channel)
     wire [63:0] d_ybase = {dw[9], dw[8]};
+    // the weight channel's layer (wdesc): kiln_conv's loader, the channel
+    wire [15:0] p_icg   = wdesc[47:32];
+    wire [15:0] p_ocg   = wdesc[63:48];
+    wire [15:0] p_tog   = wdesc[79:64];
+    wire [3:0]  p_k     = wdesc[83:80];
+    wire [63:0] p_wbase = wdesc[255:192];
+    wire [31:0] p_wbytes = wdesc[447:416];
+    wire [31:0] p_wbeats = wdesc[479:448];
 
     // ---- descriptor read (master 0 while fetching) ----
-    wire              d_sel = (state == S_FGO) || (state == S_FETCH);
+    wire              d_pre = (pst == P_FGO) || (pst == P_FETCH); // the prefetch's
+    wire              d_sel = (state == S_FGO) || (state == S_FETCH) || d_pre;
     // a frame's first fetch waits for its input
-    wire              fgo = (state == S_FGO) && (li != 16'd0 || avail > fi);
+    wire              fgo = ((state == S_FGO) && (li != 16'd0 || avail > fi)) || (pst == P_FGO);
+    wire [ADDR_W-1:0] faddr = d_pre ? daddr + {{(ADDR_W-8){1'b0}}, 8'd128} : daddr;
     wire              dr_arvalid, dr_rready, dr_tvalid, dr_err;
     wire [ADDR_W-1:0] dr_araddr;
     wire [7:0]        dr_arlen;
@@ -281,7 +326,7 @@ module kiln_tsconv #(
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_axi_rd #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                   .MAX_OUT(MAX_OUT), .CNT_W(12)) u_drd (
-        .clk(clk), .rst(rst), .cfg_base(daddr), .cfg_bytes(32'd128),
+        .clk(clk), .rst(rst), .cfg_base(faddr), .cfg_bytes(32'd128),
         .start(fgo), .busy(dr_busy), .done(dr_done), .error(dr_err),
         .m_axi_arvalid(dr_arvalid), .m_axi_arready(d_sel & m0_axi_arready),
         .m_axi_araddr(dr_araddr), .m_axi_arlen(dr_arlen), .m_axi_arsize(dr_arsize),
@@ -303,9 +348,9 @@ module kiln_tsconv #(
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_wch (
-        .clk(clk), .rst(rst), .cfg_base(d_wbase[ADDR_W-1:0]), .cfg_bytes(dw[13]),
-        .cfg_stride(32'd0), .cfg_beats(dw[14]), .cfg_reps(32'd1), .cfg_subs(32'd1),
-        .cfg_sub_stride(32'd0), .start(go), .busy(w_busy), .done(w_done), .error(w_err),
+        .clk(clk), .rst(rst), .cfg_base(p_wbase[ADDR_W-1:0]), .cfg_bytes(p_wbytes),
+        .cfg_stride(32'd0), .cfg_beats(p_wbeats), .cfg_reps(32'd1), .cfg_subs(32'd1),
+        .cfg_sub_stride(32'd0), .start(gow), .busy(w_busy), .done(w_done), .error(w_err),
         .avail(32'hffffffff), .finished(w_finished),
         .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & m0_axi_arready),
         .m_axi_araddr(w_araddr), .m_axi_arlen(w_arlen), .m_axi_arsize(w_arsize),
@@ -344,8 +389,9 @@ module kiln_tsconv #(
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
                 .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .LBROWS(LBROWS), .RQS(RQS), .PP(PP),
-                .SPAN(SPAN), .DSP2X(DSP2X)) u_conv (
+                .SPAN(SPAN), .DSP2X(DSP2X), .WLSEP(1)) u_conv (
         .clk(clk), .clk2x(clk2x), .rst(rst | crst),
+        .wl_rst(rst | cwrst), .wl_icg(p_icg), .wl_ocg(p_ocg), .wl_tog(p_tog), .wl_k(p_k),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),
         .cfg_k(d_k), .cfg_stride(d_str), .cfg_pad(d_pad), .cfg_wreload(1'b1),
         .cfg_band(16'd0),
@@ -385,8 +431,19 @@ module kiln_tsconv #(
         .m_axi_bvalid(m2_axi_bvalid), .m_axi_bready(m2_axi_bready),
         .m_axi_bresp(m2_axi_bresp));
 
-    // a layer's channels are all done (S_RUN): the next layer, or frame
-    wire layer_end = (w_fin || w_done) && (x_fin || x_done) && (y_fin || y_done);
+    // the weight channel's layer: all its beats in kiln_conv (the channel
+    // has then had every R beat: m0 is free for the next descriptor; its
+    // done follows a few cycles on, before the next start)
+    wire w_all = (wcnt == p_wbeats[CNT_W-1:0]);
+    always @(posedge clk)
+        if (rst || gow)
+            wcnt <= {CNT_W{1'b0}};
+        else if (ws_tvalid && ws_tready)
+            wcnt <= wcnt + {{(CNT_W-1){1'b0}}, 1'b1};
+    // a layer's channels are all done (S_RUN): the next layer, or frame;
+    // with a prefetch started its weights were all in before it
+    wire layer_end = (pst != P_IDLE || (w_all && w_done)) && (x_fin || x_done) &&
+                     (y_fin || y_done);
 
     // ---- the frame's map offset (MAP_STRIDE) ----
     generate
@@ -409,9 +466,12 @@ module kiln_tsconv #(
 
     // ---- sequencer ----
     wire last_layer = (li + 16'd1 == nlayers);
+    // the next layer's descriptor is in wdesc and its weights started
+    wire pf_ready = (pst == P_RUN);
     always @(posedge clk) begin
         if (rst) begin
             state  <= S_IDLE;
+            pst    <= P_IDLE;
             daddr  <= {ADDR_W{1'b0}};
             nlayers <= 16'd0;
             dbase  <= {ADDR_W{1'b0}};
@@ -419,19 +479,46 @@ module kiln_tsconv #(
             fi     <= 32'd0;
             li     <= 16'd0;
             desc   <= {DBITS{1'b0}};
+            wdesc  <= {DBITS{1'b0}};
             dcount <= 8'd0;
             done_r <= 1'b0;
             err_r  <= 1'b0;
             crst   <= 1'b0;
+            cwrst  <= 1'b0;
             go     <= 1'b0;
-            w_fin  <= 1'b0;
+            gow    <= 1'b0;
             x_fin  <= 1'b0;
             y_fin  <= 1'b0;
         end else begin
-            crst <= 1'b0;
-            go   <= 1'b0;
-            if ((dr_err && state == S_FETCH) || w_err || x_err || y_err)
+            crst  <= 1'b0;
+            cwrst <= 1'b0;
+            go    <= 1'b0;
+            gow   <= 1'b0;
+            if ((dr_err && (state == S_FETCH || pst == P_FETCH)) || w_err || x_err || y_err)
                 err_r <= 1'b1;
+            // the prefetch: once the running layer's weights are all in
+            // kiln_conv (the weight master idle), the next layer's
+            // descriptor into wdesc and its weights into the free bank
+            case (pst)
+            P_IDLE: if ((state == S_RUN || state == S_WAIT) && w_all && !last_layer)
+                pst <= P_FGO;
+            P_FGO: begin  // fgo: the descriptor read starts
+                dcount <= 8'd0;
+                pst    <= P_FETCH;
+            end
+            P_FETCH: if (dr_tvalid) begin
+                wdesc  <= {dr_tdata, wdesc[DBITS-1:DATA_W]};
+                dcount <= dcount + 8'd1;
+                if ({24'd0, dcount} == DLAST[31:0])
+                    pst <= P_CFG;
+            end
+            P_CFG: if (!w_busy) begin  // the loader's layer is wdesc's now
+                gow <= 1'b1;
+                pst <= P_GO;
+            end
+            P_GO: pst <= P_RUN;  // the weight channel took the start pulse
+            default: ;           // P_RUN: until the layer before it ends
+            endcase
             case (state)
             S_IDLE: if (start) begin
                 daddr   <= cfg_desc_base;
@@ -449,27 +536,34 @@ module kiln_tsconv #(
                 state  <= S_FETCH;
             end
             S_FETCH: if (dr_tvalid) begin
-                desc   <= {dr_tdata, desc[DBITS-1:DATA_W]};
+                // a frame's first layer: kiln_conv's loader reset too, all
+                // three channels started together
+                wdesc  <= {dr_tdata, wdesc[DBITS-1:DATA_W]};
                 dcount <= dcount + 8'd1;
                 if ({24'd0, dcount} == DLAST[31:0]) begin
                     crst  <= 1'b1;
+                    cwrst <= 1'b1;
                     state <= S_CFG;
                 end
             end
             S_CFG: begin
-                // the descriptor is in; kiln_conv is in reset this cycle
-                w_fin <= 1'b0;
+                // kiln_conv's sequencer (a frame's first layer: all of it)
+                // in reset this cycle and the next, its cfg_* from the
+                // next on: desc is only ever a copy of wdesc
+                desc  <= wdesc;
+                crst  <= 1'b1;
+                cwrst <= cwrst;
                 x_fin <= 1'b0;
                 y_fin <= 1'b0;
                 go    <= 1'b1;
+                gow   <= cwrst;  // a frame's first layer: its weights too
                 state <= S_GO;
             end
             S_GO: state <= S_RUN;  // the channels took the start pulse
-            S_RUN: begin
-                if (w_done) w_fin <= 1'b1;
+            S_RUN, S_WAIT: begin
                 if (x_done) x_fin <= 1'b1;
                 if (y_done) y_fin <= 1'b1;
-                if (layer_end) begin
+                if (state == S_WAIT || layer_end) begin
                     if (last_layer) begin
                         fi <= fi + 32'd1;
                         li <= 16'd0;
@@ -480,10 +574,17 @@ module kiln_tsconv #(
                         end else begin
                             state  <= S_FGO;
                         end
-                    end else begin
+                    end else if (pf_ready) begin
+                        // the next layer: its weights are loading or in;
+                        // kiln_conv's sequencer reset, its input and output
+                        // channels started
+                        crst  <= 1'b1;
+                        pst   <= P_IDLE;
                         li    <= li + 16'd1;
                         daddr <= daddr + {{(ADDR_W-8){1'b0}}, 8'd128};
-                        state <= S_FGO;
+                        state <= S_CFG;
+                    end else begin
+                        state <= S_WAIT;
                     end
                 end
             end
@@ -499,8 +600,8 @@ module kiln_tsconv #(
     assign finished = fi;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = w_busy | x_busy | y_busy | (|desc[DBITS-1:672]) | (|desc[127:112]) |
-                  (|desc[95:92]) | (|desc[87:86]) | (|d_xbase[63:ADDR_W]) |
-                  (|d_wbase[63:ADDR_W]) | (|d_ybase[63:ADDR_W]);
+    // (desc's weight words and wdesc's map words serve the other side)
+    wire unused = x_busy | y_busy | (|desc) | (|wdesc) | (|p_wbase) | (|d_xbase[63:ADDR_W]) |
+                  (|d_wbase) | (|d_ybase[63:ADDR_W]);
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule

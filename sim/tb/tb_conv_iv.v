@@ -34,6 +34,7 @@ module tb_conv_iv;
         .clk(clk), .clk2x(clk2x), .rst(rst), .cfg_h(cfg_h), .cfg_w(cfg_w), .cfg_icg(cfg_icg),
         .cfg_ocg(cfg_ocg), .cfg_tog(cfg_ocg), .cfg_k(cfg_k), .cfg_stride(cfg_stride), .cfg_pad(cfg_pad),
         .cfg_wreload(1'b0), .cfg_band(16'd0),
+        .wl_rst(1'b0), .wl_icg(16'd0), .wl_ocg(16'd0), .wl_tog(16'd0), .wl_k(4'd0),
         .s_tvalid(s_tvalid), .s_tready(s_tready), .s_tdata(s_tdata),
         .w_tvalid(w_tvalid), .w_tready(w_tready), .w_tdata(w_tdata),
         .m_tvalid(m_tvalid), .m_tready(m_tready), .m_tdata(m_tdata));

@@ -322,6 +322,10 @@ static void q_pop(Queue *q)
     q->n--;
 }
 
+/* The cycle each descriptor read of a run was taken (frame f's layer i at
+ * f*NL+i), by run(). */
+static long desc_ar[NF * NL];
+
 /* Run the engine over the layers for NF frames; bp: random back-pressure
  * and latency.  Returns cycles start..done (start cycle 0, done seen at the
  * returned cycle), -1 on a timeout; layer_end[f*NL+i]: the cycle frame f's
@@ -393,6 +397,9 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
             cur = p.layer;
             fin = p.finished;
         }
+        if (p.arvalid[0] && p.arready[0] && p.araddr[0] >= desc_base &&
+            p.araddr[0] < desc_base + 0x80 * NL && nev < NF * NL)
+            desc_ar[(int)p.finished * NL + (int)((p.araddr[0] - desc_base) / 0x80)] = t;
         if (bp && p.arvalid[0] && p.araddr[0] == desc_base && p.finished >= 1 && t < t_avail)
             tb_check_fail(c, "frame 2's descriptor read at cycle %ld before avail at %ld", t,
                           t_avail);
@@ -571,17 +578,27 @@ int main(int argc, char **argv)
                 write_vec(a.vec, init, mem, (long)(addr + 4095) / 4096 * 4096, cyc);
             if (!bp && cyc >= 0) {
                 long sum = 0;
+                HlsTsCarry carry = {0, 0, 0}, nx = {0, 0, 0};
                 for (int j = 0; j < NF * NL; j++) {
                     int i = j % NL;
                     long got = layer_end[j] - (j ? layer_end[j - 1] : 0), want;
                     rt[16 * i + 9] = j == 0; /* the run's start cycle */
-                    want = (long)d->cycles(hw, &rt[16 * i]);
+                    /* a frame's later layers prefetched during the one before */
+                    want = (long)hls_tsconv_layer(hw, &rt[16 * i], i ? &carry : NULL,
+                                                  i + 1 < NL ? &nx : NULL);
+                    carry = nx;
                     sum += want;
                     if (!a.quiet)
                         printf("  frame %d layer %d: %dx%dx%d -> %d k%d s%d tiles %d: %ld "
                                "cycles, model %ld\n", j / NL, i, L[i].h, L[i].w, L[i].cin,
                                L[i].cout, L[i].k, L[i].s, L[i].nt, got, want);
                     tb_check_int(&c, "layer cycles", j, got, want);
+                    /* prefetched: a frame's later layer's descriptor is read
+                     * while the layer before it runs */
+                    if (i > 0 && desc_ar[j] >= layer_end[j - 1])
+                        tb_check_fail(&c, "frame %d layer %d: descriptor read at cycle %ld, "
+                                      "not before layer %d ended at %ld", j / NL, i, desc_ar[j],
+                                      i - 1, layer_end[j - 1]);
                 }
                 if (!a.quiet)
                     printf("  run: %ld cycles, model %ld\n", cyc, sum);

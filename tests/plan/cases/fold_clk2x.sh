@@ -55,10 +55,14 @@ d = f0["resources"]["dsp"] - p["x1_pp2"]["fold"]["resources"]["dsp"]
 assert d == 2 * pe * pe // 4, (d, pe)
 assert p["x2_pp2"]["fold"]["resources"]["dsp"] == p["x1_pp2"]["fold"]["resources"]["dsp"]
 # the same cycles but for kiln_conv's latency, 2 more (a layer's output
-# write may end a few cycles later still)
+# write may end a few cycles later still); a layer the engine prefetched
+# during the one before may take a cycle or two fewer (that one's later
+# end leaves its tiles more time), the frame more
 for v in ("x1_pp2", "x2_pp2"):
     for a, b in zip(f0["layers"], p[v]["fold"]["layers"]):
-        assert a["node"] == b["node"] and 0 < b["cycles"] - a["cycles"] <= 8, (v, a, b)
+        assert a["node"] == b["node"] and -8 <= b["cycles"] - a["cycles"] <= 8, (v, a, b)
+    d = sum(b["cycles"] for b in p[v]["fold"]["layers"]) - sum(a["cycles"] for a in f0["layers"])
+    assert 0 < d <= 8 * len(f0["layers"]), (v, d)
 PY
 # report.md's DSP use: the engine's row and the losses summing up
 $HERE/check_plan.py dsp_use $TMP/x2_pp2 > /dev/null
