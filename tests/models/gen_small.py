@@ -32,10 +32,11 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
-  ddr18   1x3x16x16: three Conv3x3 18 and a Conv1x1 8 head: 18 channels
-          pad alike in no two of the lane counts 2 and 4, so where a conv's
-          weights stream from DDR in tiles its neighbours' maps go through
-          DDR with lanes that must agree.
+  ddr18   1x3x16x16: Conv1x1 18, Conv3x3 512, Conv3x3 18 and a Conv1x1 8
+          head.  18 channels take 18 bytes a pixel in 2 lanes, 20 in 4:
+          where a conv beside an 18-channel map streams its weights (83 KB)
+          from DDR in tiles, that map goes through DDR, and the lanes that
+          write it and read it must pad it alike.
   upcat   1x3x32x32: YOLOv3-tiny's route in small: Conv3x3 32 + LeakyRelu
           (kept), MaxPool, Conv3x3 16 with dilation 2, Resize (nearest x2),
           Concat of the upsampled map and the kept one (48 channels), a
