@@ -572,14 +572,85 @@ static void mark_ddr_edges(HlsPlan *p)
     }
 }
 
-/* Whole-plan figures from the stages' choices.  place: run the weight
- * placement first, reserving the infrastructure's block RAM and, in a
- * second round when the join FIFOs the first sized break the budget, the
- * FIFOs' too.  -1 when a descriptor rejects a stage's shape. */
-int hls_plan_eval(HlsPlan *p, int place, GirError *e)
+/* Stage s's output (out 1) or input lanes set to l where its kind allows
+ * it: not a pinned stage nor kiln_lut (its lanes are fixed); a conv's
+ * PE_OC from its smallest up to its channels' power of two (a tile of its
+ * DDR weights fitted again to as many channels), its PE_IC from
+ * HLS_WLANES_MIN up to its input's; a stream engine's LANES from 2 to
+ * hls_lane_cap.  1 when set. */
+static int set_lanes(const HlsPlan *p, HlsStage *s, int out, int64_t l)
+{
+    if (s->pinned)
+        return 0;
+    if (hls_is_conv(s)) {
+        if (out && (l < (s->cout >= 2 ? 2 : 1) || l > hls_pow2ceil(s->cout)))
+            return 0;
+        if (!out && (l < HLS_WLANES_MIN || l > hls_pow2ceil(s->cin)))
+            return 0;
+        if (out) {
+            if (s->tog > 0)
+                s->tog = hls_tile_fit(hls_cdiv(s->cout, l), (int)l,
+                                      hls_max64(1, s->tog * s->pe_oc / l));
+            s->pe_oc = (int)l;
+            s->pack = s->pe_oc % 2 == 0 ? 2 : 1;
+        } else {
+            s->pe_ic = (int)l;
+        }
+        hls_set_pipeline(s, p->mhz);
+        return 1;
+    }
+    if (s->kind == HLS_ST_LUT || l < 2 || l > hls_lane_cap(s))
+        return 0;
+    s->lanes = (int)l;
+    return 1;
+}
+
+/* Every edge through DDR inside a segment padded alike at its two ends:
+ * the producer writes each pixel as cdiv(c, out lanes) beats of its lanes
+ * and the consumer reads cdiv(c, in lanes) beats of its own, with no lane
+ * converter between (pipeline/check.c refuses a plan where the bytes
+ * differ).  Where they differ the narrower end takes the wider end's lanes
+ * (both then pad c to those), else the wider end the narrower's; a
+ * replayed plan is taken as written, so there the edge is an error.
+ * Returns the ends changed (the plan must be evaluated again), or -1 + e
+ * when neither end may change. */
+static int align_ddr_lanes(HlsPlan *p, GirError *e)
+{
+    int i, k, n = 0;
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *s = &p->stages[i];
+        for (k = 0; k < s->nin; k++) {
+            HlsStage *u;
+            int64_t c, lp, lc;
+            if (!hls_edge_ddr(p, i, k))
+                continue;
+            u = &p->stages[s->in[k]];
+            c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
+            lp = hls_out_lanes(u), lc = hls_in_lanes(s);
+            if (hls_cdiv(c, lp) * lp == hls_cdiv(c, lc) * lc)
+                continue;
+            if (!p->replayed && (lp < lc ? set_lanes(p, u, 1, lc) || set_lanes(p, s, 0, lp)
+                                         : set_lanes(p, s, 0, lp) || set_lanes(p, u, 1, lc))) {
+                n++;
+                continue;
+            }
+            return gir_error_at(e, gir_loc_none(),
+                                "plan: %s: input %d from %s goes through DDR in %lld lanes but "
+                                "is read in %lld (%lld channels): the padded pixels differ%s",
+                                s->node, k, u->node, (long long)lp, (long long)lc, (long long)c,
+                                p->replayed ? "; give both ends lanes that pad them alike"
+                                            : " and neither end's lanes may change");
+        }
+    }
+    return n;
+}
+
+/* The stages' figures with the weights placed (place) and the join FIFOs
+ * sized: a second round, reserving the FIFOs' block RAM too, when those
+ * the first sized break the budget.  0, or -1 + e. */
+static int eval_placed(HlsPlan *p, int place, GirError *e)
 {
     int round;
-    double clock = p->mhz * 1e6;
     double last_fifo_bram = 0.0;
     for (round = 0; round < 2; round++) {
         double fifo_bram;
@@ -598,6 +669,33 @@ int hls_plan_eval(HlsPlan *p, int place, GirError *e)
         last_fifo_bram = fifo_bram;
         if (!place || p->total.bram36 <= p->budget.bram36 || fifo_bram <= 0.0)
             break;
+    }
+    return 0;
+}
+
+/* Whole-plan figures from the stages' choices.  place: run the weight
+ * placement first, reserving the infrastructure's block RAM and, in a
+ * second round when the join FIFOs the first sized break the budget, the
+ * FIFOs' too.  Then the edges through DDR padded alike at both ends
+ * (align_ddr_lanes), evaluated again while that changes lanes.  -1 when a
+ * descriptor rejects a stage's shape or such an edge cannot be aligned. */
+int hls_plan_eval(HlsPlan *p, int place, GirError *e)
+{
+    double clock = p->mhz * 1e6;
+    int fix, n;
+    for (fix = 0;; fix++) {
+        if (eval_placed(p, place, e) < 0)
+            return -1;
+        /* the edges through DDR are known now; lanes changed for them change
+         * the stages' figures and, placed again, the tiles */
+        n = align_ddr_lanes(p, e);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        if (fix > p->nstage)
+            return gir_error_at(e, gir_loc_none(),
+                                "plan: the lanes of the edges through DDR do not settle");
     }
     mark_ddr_edges(p);
     hls_plan_timing(p); /* t_done per stage and the latency */

@@ -155,6 +155,9 @@ void hls_stage_init(HlsStage *s, double mhz);
 int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n);
 /* Step k of stage s one size down; 0 when it is at its smallest. */
 int hls_step_down(HlsStage *s, int k, double mhz);
+/* Lanes a stream engine may grow to: its (widest) input's channels to a
+ * power of two, at most the widest engine the planner builds. */
+int64_t hls_lane_cap(const HlsStage *s);
 /* After a step of stage i: a concat's on-chip stream producers with fewer
  * lanes than it (not pinned) grow to its lanes, as far as their channels
  * allow; through kiln_width such a producer paces the concat, so a wider

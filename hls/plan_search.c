@@ -45,7 +45,7 @@ void hls_set_pipeline(HlsStage *s, double mhz)
 }
 
 /* Channels a stream engine's lanes may grow to. */
-static int64_t lane_cap(const HlsStage *s)
+int64_t hls_lane_cap(const HlsStage *s)
 {
     int64_t c = s->kind == HLS_ST_CONCAT ? (s->cin > s->cin2 ? s->cin : s->cin2) : s->cin;
     int64_t cap = hls_pow2ceil(c);
@@ -99,7 +99,7 @@ int hls_step_up(HlsStage *s, int k, double mhz, int pp_max, char *desc, size_t n
         hls_set_pipeline(s, mhz);
         return 1;
     }
-    if (k == 3 && s->lanes < lane_cap(s) && s->kind != HLS_ST_LUT) {
+    if (k == 3 && s->lanes < hls_lane_cap(s) && s->kind != HLS_ST_LUT) {
         s->lanes *= 2;
         snprintf(desc, n, "LANES %d", s->lanes);
         return 1;
@@ -119,7 +119,7 @@ int hls_pace_producers(HlsPlan *p, int i, char *desc, size_t n)
         if (!u || u->segment != c->segment || c->in_ddr[k] || hls_is_conv(u) || u->pinned ||
             u->kind == HLS_ST_LUT || u->lanes >= c->lanes)
             continue;
-        while (u->lanes < c->lanes && u->lanes < lane_cap(u))
+        while (u->lanes < c->lanes && u->lanes < hls_lane_cap(u))
             u->lanes *= 2;
         if (l + 1 < n)
             snprintf(desc + l, n - l, ", %s LANES %d", u->node, u->lanes);
@@ -390,7 +390,7 @@ HlsFoldCand *hls_fold_cands(HlsPlan *p, const HlsStage *s0, int pp_max, int exac
                     c[k++].res = s.res;
                 }
     } else {
-        for (ln = 2; (ln == 2 || ln <= lane_cap(&s)) && k < cap; ln *= 2) {
+        for (ln = 2; (ln == 2 || ln <= hls_lane_cap(&s)) && k < cap; ln *= 2) {
             s.lanes = ln;
             if (hls_stage_eval(p, &s) < 0)
                 continue;

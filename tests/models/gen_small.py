@@ -32,6 +32,11 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
   big     1x3x16x16: Conv3x3 64, MaxPool, three Conv3x3 256 on 8x8 maps and a
           Conv1x1 8 head: 1.33 M weights (int8 bytes), more than Ultra96-V2's
           block RAM (216 BRAM36, 972 KB), less than ZCU104's BRAM + URAM.
+  ddr18   1x3x16x16: Conv1x1 18, Conv3x3 512, Conv3x3 18 and a Conv1x1 8
+          head.  18 channels take 18 bytes a pixel in 2 lanes, 20 in 4:
+          where a conv beside an 18-channel map streams its weights (83 KB)
+          from DDR in tiles, that map goes through DDR, and the lanes that
+          write it and read it must pad it alike.
   upcat   1x3x32x32: YOLOv3-tiny's route in small: Conv3x3 32 + LeakyRelu
           (kept), MaxPool, Conv3x3 16 with dilation 2, Resize (nearest x2),
           Concat of the upsampled map and the kept one (48 channels), a
@@ -47,7 +52,7 @@ Weights come from numpy RandomState(seed), He-scaled per group.  The input
           are 0.21 MB.
 
 Run with /usr/bin/python3 (Debian python3-onnx and python3-numpy):
-  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|upcat|dwwide --out M.onnx [--seed 1] [--input-out in.npy]
+  gen_small.py --model resdw|cpumid|mbrelu6|tfnhwc|hswish|big|ddr18|upcat|dwwide --out M.onnx [--seed 1] [--input-out in.npy]
 """
 import argparse
 
@@ -110,6 +115,12 @@ MODELS = {
         ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
         ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
         ("conv", 256, 5, 1, 0, 1, "relu"), ("conv", 256, 1, 1, 1, 1, "relu"),
+        ("conv", 8, 1, 1, 1, 1, "head"),
+    ]),
+    "ddr18": (16, [
+        ("conv", 18, 1, 1, 1, 1, "leaky"),
+        ("conv", 512, 3, 1, 1, 1, "leaky"),
+        ("conv", 18, 3, 1, 1, 1, "leaky"),
         ("conv", 8, 1, 1, 1, 1, "head"),
     ]),
     "upcat": (32, [

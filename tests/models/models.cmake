@@ -29,10 +29,11 @@ add_custom_command(
 # input and output around the network, as TensorFlow exports), hswish
 # (paddle2onnx's HardSwish), big (1.33 M weights: more than Ultra96-V2's block RAM),
 # upcat (an upsample beside a kept map into a concat, YOLO's route in small),
-# dwwide (5x5 depthwise convs whose line buffers exceed KV260's block RAM).
+# dwwide (5x5 depthwise convs whose line buffers exceed KV260's block RAM),
+# ddr18 (18-channel maps beside convs whose weights stream from DDR).
 set(_gen_small ${CMAKE_CURRENT_LIST_DIR}/gen_small.py)
 set(_small_outputs)
-foreach(_m resdw cpumid mbrelu6 tfnhwc big hswish upcat dwwide)
+foreach(_m resdw cpumid mbrelu6 tfnhwc big hswish upcat dwwide ddr18)
   add_custom_command(
     OUTPUT ${KILN_MODELS_DIR}/${_m}.onnx ${KILN_MODELS_DIR}/${_m}-input.npy
     COMMAND ${CMAKE_COMMAND} -E make_directory ${KILN_MODELS_DIR}

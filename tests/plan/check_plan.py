@@ -13,6 +13,8 @@
                                        each ENGINE
   check_plan.py weights DIR MIN MAX    between MIN and MAX stages take their weights
                                        from DDR; the others keep them on chip
+  check_plan.py ddr_pad DIR U S C      stage S reads its input from stage U through DDR and
+                                       U's PE_OC and S's PE_IC pad a pixel of C channels alike
   check_plan.py cosine GOT EXP MIN     cosine of two .npy tensors (numpy) is above MIN
   check_plan.py stall DIR NODE MIN     NODE's occupancy exceeds its cycles by at least MIN
                                        (a fraction): the frame-barrier stall the interval
@@ -118,6 +120,16 @@ def mutate(src, dst, idx, key, val):
     p["stages"][int(idx)][key] = json.loads(val)
     with open(dst, "w") as f:
         json.dump(p, f)
+
+
+def ddr_pad(d, u, s, c):
+    st = {x["node"]: x for x in load(d)["stages"]}
+    lp, lc, c = st[u]["pe_oc"], st[s]["pe_ic"], int(c)
+    if not st[s].get("in_ddr", [False])[0]:
+        sys.exit(f"{s} does not read {u}'s output through DDR")
+    if -(-c // lp) * lp != -(-c // lc) * lc:
+        sys.exit(f"{u} writes {c} channels in {lp} lanes, {s} reads them in {lc}")
+    print(f"{u} -> {s} through DDR: {c} channels in {lp} and {lc} lanes")
 
 
 def engines(d, nseg, counts):
@@ -418,6 +430,8 @@ elif cmd == "infra":
     infra(sys.argv[2])
 elif cmd == "stall":
     stall(*sys.argv[2:5])
+elif cmd == "ddr_pad":
+    ddr_pad(*sys.argv[2:6])
 elif cmd == "cosine":
     cosine(*sys.argv[2:5])
 else:
