@@ -133,8 +133,8 @@ for k in "${!settings[@]}"; do
   for cal in ${CALIBS:-text photos}; do
     q=$out/q/s$k-$cal.gir
     read -r -a flags <<< "${settings[$k]}"
-    "$kiln" quantize "$rec" "${shape[@]}" --calib "$out/$cal" "${flags[@]}" -o "$q" > "$out/q/s$k-$cal.txt" 2> "$out/err" \
-      || { cat "$out/err"; exit 1; }
+    "$kiln" quantize "$rec" "${shape[@]}" --calib "$out/$cal" "${flags[@]}" -o "$q" > "$out/q/s$k-$cal.txt" 2> "$out/q/s$k-$cal.err" \
+      || { cat "$out/q/s$k-$cal.err"; exit 1; }
     r=$out/q/s$k-$cal && mkdir -p "$r"
     for n in sharp blurred; do
       for i in "${!evals[@]}"; do
@@ -145,4 +145,4 @@ for k in "${!settings[@]}"; do
     echo "| int8 ${settings[$k]} | $cal | $(score "$r" sharp) | $(score "$r" blurred) | $(photo_cos "$r") |"
   done
 done
-echo "(every line decoded: $out/q/*/{sharp,blurred}N.txt)"
+echo "(every line decoded: $out/q/*/{sharp,blurred}N.txt; the nodes --fp32 auto:N kept: $out/q/*.err)"

@@ -15,7 +15,7 @@
 # (below) keeps some channels nearest where other inputs do not confirm
 # the fit.  --sensitivity prints
 # one line per int8 conv, most sensitive first; --fp32 auto:2 keeps the
-# first two (ranked on the calibration input) in fp32.
+# first two (ranked on the calibration inputs) in fp32.
 set -euo pipefail
 kiln=$1 models=$2 work=$3
 rm -rf "$work"
@@ -98,3 +98,26 @@ sed -n 's/^sensitivity .*: output cosine \([0-9.]*\) with it in fp32.*/\1/p' "$w
   -i "$models/$m-input.npy" --fp32 auto:2 > "$work/auto.txt" 2> "$work/auto.err"
 test "$(grep -c '^fp32 node .* (Conv): kept in fp32 as asked (--fp32)$' "$work/auto.txt")" = 2
 grep '^kiln: quantize: --fp32 auto:2: [a-z0-9]*,[a-z0-9]* in fp32 ' "$work/auto.err"
+# --fp32 auto:N ranks by the least output cosine over all the calibration
+# inputs: with two (the input and its mirror image, scaled), its all-int8
+# figure is the lower of the two reports' output cosines, not the first's.
+mkdir -p "$work/two"
+/usr/bin/python3 -c '
+import sys, numpy as np
+x = np.load(sys.argv[1])
+np.save(sys.argv[2], x)
+np.save(sys.argv[3], np.ascontiguousarray(x[..., ::-1] * 1.5, dtype=x.dtype))' \
+  "$models/$m-input.npy" "$work/two/b.npy" "$work/two/a.npy"
+for x in a b; do
+  "$kiln" quantize "$models/$m.onnx" --calib "$work/two" --calib-backend ref --report \
+    -i "$work/two/$x.npy" > "$work/two-$x.txt" 2> /dev/null
+done
+"$kiln" quantize "$models/$m.onnx" --calib "$work/two" --calib-backend ref --fp32 auto:1 \
+  -o "$work/two.gir" 2> "$work/two.err"
+ca=$(sed -n 's/^output conv8: cosine \([0-9.]*\) .*/\1/p' "$work/two-a.txt")
+cb=$(sed -n 's/^output conv8: cosine \([0-9.]*\) .*/\1/p' "$work/two-b.txt")
+all=$(sed -n 's/^kiln: quantize: --fp32 auto:1: .* over the 2 calibration inputs \([0-9.]*\) all int8.*/\1/p' \
+      "$work/two.err")
+echo "auto:1 on two inputs: $all all int8 (reports: $ca, $cb)"
+test "$ca" != "$cb"
+test "$all" = "$(printf '%s\n%s\n' "$ca" "$cb" | sort -g | head -n 1)"

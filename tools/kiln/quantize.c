@@ -56,8 +56,9 @@ void kiln_quant_usage(FILE *f)
             "                     small negative floor (HardSwish)\n"
             "  --fp32 N1,N2,...   keep these nodes (by name) in fp32 (mixed precision);\n"
             "                     FROM..TO the nodes from FROM to TO in graph order;\n"
-            "                     auto:N the N convs and matmuls whose keeping raises the output\n"
-            "                     cosine most on the first calibration input (see --sensitivity)\n"
+            "                     auto:N the N convs and matmuls whose keeping raises most the\n"
+            "                     least output cosine over the calibration inputs (see\n"
+            "                     --sensitivity)\n"
             "  --round R          nearest (default) | learned: each conv's and matmul's int8\n"
             "                     weights rounded down or up to minimize its output error on\n"
             "                     the calibration inputs, in order (learned rounding) |\n"
@@ -702,27 +703,32 @@ static double cosine(const float *a, const float *b, int64_t n)
     return aa > 0 && bb > 0 ? ab / sqrt(aa * bb) : (aa == bb ? 1.0 : 0.0);
 }
 
-/* The least output cosine of q against ref (g's outputs) on in. */
-static int output_cosine(const GirGraph *q, const GirTensor *in, const GirTensor *ref, double *cos)
+/* The least output cosine of q against ref (g's outputs, noutput per
+ * input) over the nin inputs in. */
+static int output_cosine(const GirGraph *q, const GirTensor *in, int nin, const GirTensor *ref,
+                         double *cos)
 {
-    GirArena *a = gir_arena_new();
-    GirTensor *out = gir_arena_alloc(a, sizeof *out * (size_t)(q->noutput + 1));
     GirError err;
-    int j;
-    if (gir_run(q, in, out, a, &err) < 0) {
-        gir_arena_free(a);
-        return kiln_report(&err);
-    }
+    int j, k;
     *cos = 1.0;
-    for (j = 0; j < q->noutput; j++) {
-        double c;
-        if (out[j].type.dtype != GIR_DT_F32 || ref[j].type.dtype != GIR_DT_F32)
-            continue;
-        c = cosine(ref[j].data, out[j].data, gir_type_numel(&ref[j].type));
-        if (c < *cos)
-            *cos = c;
+    for (k = 0; k < nin; k++) {
+        GirArena *a = gir_arena_new();
+        GirTensor *out = gir_arena_alloc(a, sizeof *out * (size_t)(q->noutput + 1));
+        const GirTensor *r = ref + (size_t)k * (size_t)q->noutput;
+        if (gir_run(q, &in[k], out, a, &err) < 0) {
+            gir_arena_free(a);
+            return kiln_report(&err);
+        }
+        for (j = 0; j < q->noutput; j++) {
+            double c;
+            if (out[j].type.dtype != GIR_DT_F32 || r[j].type.dtype != GIR_DT_F32)
+                continue;
+            c = cosine(r[j].data, out[j].data, gir_type_numel(&r[j].type));
+            if (c < *cos)
+                *cos = c;
+        }
+        gir_arena_free(a);
     }
-    gir_arena_free(a);
     return KILN_OK;
 }
 
@@ -741,13 +747,14 @@ static int sens_cmp(const void *x, const void *y)
 
 /* For each Conv, Gemm and MatMul that is int8 when the nodes of base
  * (comma-separated, or NULL) stay fp32, the least output cosine against
- * fp32 on in when it stays fp32 too, with nearest rounding: *rows (from a,
- * most sensitive first, *n of them) and *all, the figure with none more. */
+ * fp32 over the nin inputs in when it stays fp32 too, with nearest
+ * rounding: *rows (from a, most sensitive first, *n of them) and *all, the
+ * figure with none more. */
 static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
-                       const char *base, const GirTensor *in, GirArena *a, Sens **rows, int *n,
-                       double *all)
+                       const char *base, const GirTensor *in, int nin, GirArena *a, Sens **rows,
+                       int *n, double *all)
 {
-    GirTensor *ref = gir_arena_alloc(a, sizeof *ref * (size_t)(g->noutput + 1));
+    GirTensor *ref = gir_arena_alloc(a, sizeof *ref * (size_t)(nin * g->noutput + 1));
     unsigned char *cand = gir_arena_alloc(a, (size_t)g->nnode + 1);
     int flags = kiln_quant_flags(o) & ~(KILN_Q_LEARNED_ROUND | KILN_Q_CHECKED_ROUND), i, rc;
     GirError err;
@@ -755,8 +762,9 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
     GirQuantNote *qn;
     *rows = gir_arena_alloc(a, sizeof **rows * (size_t)(g->nnode + 1));
     *n = 0;
-    if (gir_run(g, in, ref, a, &err) < 0)
-        return kiln_report(&err);
+    for (i = 0; i < nin; i++)
+        if (gir_run(g, &in[i], ref + (size_t)i * (size_t)g->noutput, a, &err) < 0)
+            return kiln_report(&err);
     rc = kiln_quantize_opts(g, c, o->method, o->percentile, flags, o->cs_ratio, base, NULL, 0, &q,
                             &qn);
     if (rc != KILN_OK)
@@ -764,7 +772,7 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
     for (i = 0; i < g->nnode; i++)
         cand[i] = qn[i].int8 && (qn[i].op == GIR_OP_CONV || qn[i].op == GIR_OP_GEMM ||
                                  qn[i].op == GIR_OP_MATMUL);
-    rc = output_cosine(q, in, ref, all);
+    rc = output_cosine(q, in, nin, ref, all);
     gir_graph_free(q);
     for (i = 0; rc == KILN_OK && i < g->nnode; i++) {
         const char *list;
@@ -777,7 +785,7 @@ static int rank_layers(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
             break;
         (*rows)[*n].node = g->nodes[i].name;
         (*rows)[*n].op = g->nodes[i].op;
-        rc = output_cosine(q, in, ref, &(*rows)[*n].cos);
+        rc = output_cosine(q, in, nin, ref, &(*rows)[*n].cos);
         gir_graph_free(q);
         ++*n;
     }
@@ -793,7 +801,7 @@ static int sensitivity(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
     GirArena *a = gir_arena_new();
     Sens *rows;
     double all;
-    int n, i, rc = rank_layers(g, c, o, base, in, a, &rows, &n, &all);
+    int n, i, rc = rank_layers(g, c, o, base, in, 1, a, &rows, &n, &all);
     if (rc == KILN_OK) {
         printf("sensitivity: output cosine %.6f with every layer int8%s (nearest rounding)\n", all,
                base ? " but --fp32's" : "");
@@ -806,8 +814,8 @@ static int sensitivity(const GirGraph *g, const GirCalib *c, const KilnQuantOpts
 }
 
 /* The nodes kept in fp32: --fp32's list, or for --fp32 auto:N the N layers
- * whose keeping raises the output cosine most on the first calibration
- * input (rank_layers; only those that raise it), joined in a. */
+ * whose keeping raises most the least output cosine over the calibration
+ * inputs (rank_layers; only those that raise it), joined in a. */
 static int fp32_nodes_of(const GirGraph *g, const GirCalib *c, const KilnQuantOpts *o,
                          GirArena *a, const char **list)
 {
@@ -823,14 +831,14 @@ static int fp32_nodes_of(const GirGraph *g, const GirCalib *c, const KilnQuantOp
                            &in, &nin);
     if (rc != KILN_OK || nin < 1)
         return rc;
-    if ((rc = rank_layers(g, c, o, NULL, &in[0], a, &rows, &n, &all)) != KILN_OK)
+    if ((rc = rank_layers(g, c, o, NULL, in, nin, a, &rows, &n, &all)) != KILN_OK)
         return rc;
     for (i = 0; i < n && i < o->fp32_auto && rows[i].cos > all; i++)
         s = s ? gir_arena_printf(a, "%s,%s", s, rows[i].node) : gir_arena_strdup(a, rows[i].node);
     *list = s;
-    fprintf(stderr, "kiln: quantize: --fp32 auto:%d: %s in fp32 (output cosine on the first "
-            "calibration input %.6f all int8, %.6f with the first alone in fp32)\n", o->fp32_auto,
-            s ? s : "no layer", all, n ? rows[0].cos : all);
+    fprintf(stderr, "kiln: quantize: --fp32 auto:%d: %s in fp32 (least output cosine over the %d "
+            "calibration inputs %.6f all int8, %.6f with the first alone in fp32)\n", o->fp32_auto,
+            s ? s : "no layer", nin, all, n ? rows[0].cos : all);
     return KILN_OK;
 }
 
