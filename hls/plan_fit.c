@@ -218,6 +218,26 @@ static Group *groups_of(const HlsPlan *p, int **buf, int *n)
     return g;
 }
 
+/* A candidate move kept while the groups are tried: its plan, its move set
+ * (the plan holds a copy), its group and the MACs it loses. */
+typedef struct {
+    HlsPlan *q;
+    HlsMoveSet ms;
+    int i;
+    int64_t lost;
+} Pick;
+
+/* Keep q (made by moves ms of group i) in pk, freeing what pk held. */
+static void pick_take(Pick *pk, HlsPlan *q, const HlsMoveSet *ms, int i, int64_t lost)
+{
+    hls_plan_free(pk->q);
+    hls_moves_free(&pk->ms);
+    pk->q = q;
+    pk->ms = *ms;
+    pk->i = i;
+    pk->lost = lost;
+}
+
 HlsPlan *hls_plan_fit(HlsPlan *p, const char *over, HlsFitBuild build, void *ctx)
 {
     HlsPlan *cur = p;
@@ -225,14 +245,14 @@ HlsPlan *hls_plan_fit(HlsPlan *p, const char *over, HlsFitBuild build, void *ctx
     int64_t macs_all = p->macs;
     snprintf(why, sizeof why, "%s", over);
     for (;;) {
-        int *buf, ng, i, best = -1, bestfit = -1;
+        int *buf, ng, i, best;
         double best_score = 0.0, best_gain = 0.0, x0 = excess(cur);
-        int64_t best_lost = 0, fit_lost = 0;
-        HlsPlan *bq = NULL, *fq = NULL;
-        HlsMoveSet bset, fset;
+        HlsPlan *bq;
+        Pick pb, pf; /* the best by score; the least loss of those that fit */
         Group *g = groups_of(cur, &buf, &ng);
-        memset(&bset, 0, sizeof bset);
-        memset(&fset, 0, sizeof fset);
+        memset(&pb, 0, sizeof pb);
+        memset(&pf, 0, sizeof pf);
+        pb.i = pf.i = -1;
         for (i = 0; i < ng; i++) {
             HlsMoveSet ms;
             GirError e;
@@ -250,28 +270,17 @@ HlsPlan *hls_plan_fit(HlsPlan *p, const char *over, HlsFitBuild build, void *ctx
             lost = cur->macs - q->macs;
             gain = x0 - excess(q);
             if (first_over(q) < 0) {
-                if (bestfit < 0 || lost < fit_lost ||
-                    (lost == fit_lost && g[i].n < g[bestfit].n)) {
-                    hls_plan_free(fq);
-                    hls_moves_free(&fset);
-                    fq = q;
-                    fset = ms;
-                    bestfit = i;
-                    fit_lost = lost;
+                if (pf.i < 0 || lost < pf.lost || (lost == pf.lost && g[i].n < g[pf.i].n)) {
+                    pick_take(&pf, q, &ms, i, lost);
                     continue;
                 }
             } else if (gain > 1e-9) {
                 score = (double)lost / gain;
-                if (best < 0 || score < best_score * (1.0 - 1e-9) ||
+                if (pb.i < 0 || score < best_score * (1.0 - 1e-9) ||
                     (score <= best_score * (1.0 + 1e-9) && gain > best_gain)) {
-                    hls_plan_free(bq);
-                    hls_moves_free(&bset);
-                    bq = q;
-                    bset = ms;
-                    best = i;
+                    pick_take(&pb, q, &ms, i, lost);
                     best_score = score;
                     best_gain = gain;
-                    best_lost = lost;
                     continue;
                 }
             }
@@ -279,15 +288,16 @@ HlsPlan *hls_plan_fit(HlsPlan *p, const char *over, HlsFitBuild build, void *ctx
             hls_moves_free(&ms);
         }
         /* the plans hold copies of their move sets */
-        hls_moves_free(&bset);
-        hls_moves_free(&fset);
-        if (bestfit >= 0 && (best < 0 || fit_lost <= best_lost)) {
-            hls_plan_free(bq);
-            bq = fq;
-            best = bestfit;
+        hls_moves_free(&pb.ms);
+        hls_moves_free(&pf.ms);
+        if (pf.i >= 0 && (pb.i < 0 || pf.lost <= pb.lost)) {
+            hls_plan_free(pb.q);
+            pb = pf;
         } else {
-            hls_plan_free(fq);
+            hls_plan_free(pf.q);
         }
+        bq = pb.q;
+        best = pb.i;
         if (best < 0) { /* no group brings it nearer the budgets */
             free(g);
             free(buf);
