@@ -49,6 +49,15 @@ int hls_edge_ddr(const HlsPlan *p, int i, int k)
     return 0;
 }
 
+int hls_edge_ddr_pad(const HlsPlan *p, int i, int k, int64_t *c, int64_t *lp, int64_t *lc)
+{
+    const HlsStage *s = &p->stages[i];
+    *c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
+    *lp = hls_out_lanes(&p->stages[s->in[k]]);
+    *lc = hls_in_lanes(s);
+    return hls_cdiv(*c, *lp) * *lp == hls_cdiv(*c, *lc) * *lc;
+}
+
 /* Does some stage of i's segment read i's output through DDR? */
 static int has_ddr_consumer(const HlsPlan *p, int i)
 {

@@ -92,6 +92,12 @@ void hls_chans_free(HlsChans *c);
  * written by the producer's channel, read back once the frame is complete?
  * The planner stores it in each stage's in_ddr (hls/plan_eval.c). */
 int hls_edge_ddr(const HlsPlan *p, int i, int k);
+/* For an edge through DDR (input k of stage i): its channels *c, the
+ * producer's output lanes *lp it is written in and the consumer's input
+ * lanes *lc it is read in.  1 when both ends pad a pixel to the same bytes
+ * (cdiv(c, lp) * lp == cdiv(c, lc) * lc), as no lane converter sits
+ * between them. */
+int hls_edge_ddr_pad(const HlsPlan *p, int i, int k, int64_t *c, int64_t *lp, int64_t *lc);
 
 /* Weight-stream beats of conv or dwconv stage s (kiln_conv or kiln_dwconv
  * order, the whole layer). */

@@ -625,9 +625,7 @@ static int align_ddr_lanes(HlsPlan *p, GirError *e)
             if (!hls_edge_ddr(p, i, k))
                 continue;
             u = &p->stages[s->in[k]];
-            c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
-            lp = hls_out_lanes(u), lc = hls_in_lanes(s);
-            if (hls_cdiv(c, lp) * lp == hls_cdiv(c, lc) * lc)
+            if (hls_edge_ddr_pad(p, i, k, &c, &lp, &lc))
                 continue;
             if (!p->replayed && (lp < lc ? set_lanes(p, u, 1, lc) || set_lanes(p, s, 0, lp)
                                          : set_lanes(p, s, 0, lp) || set_lanes(p, u, 1, lc))) {

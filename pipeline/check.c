@@ -61,9 +61,8 @@ static int check_input(const HlsPlan *p, int i, int k, GirLoc loc, GirError *e)
     if (hls_edge_ddr(p, i, k)) {
         /* written in the producer's lanes, read in the consumer's: the
          * same bytes per pixel */
-        int64_t c = k == 1 && s->kind == HLS_ST_CONCAT ? s->cin2 : s->cin;
-        int64_t lp = hls_out_lanes(u), lc = hls_in_lanes(s);
-        if (u->cout != c || hls_cdiv(c, lp) * lp != hls_cdiv(c, lc) * lc)
+        int64_t c, lp, lc;
+        if (!hls_edge_ddr_pad(p, i, k, &c, &lp, &lc) || u->cout != c)
             return gir_error_at(e, loc,
                                 "rtl: %s: input %d from %s goes through DDR in %" PRId64
                                 " lanes but is read in %" PRId64 " (%" PRId64
