@@ -295,6 +295,30 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
     return head + tconv + TS_WR + wend + wait;
 }
 
+int hls_tsconv_floors(const int64_t *hw, const int64_t *rt, int64_t *mac, int64_t *wport)
+{
+    int64_t icg, ocg, kki, hout, wout, pp, groups;
+    if (hw[TS_PE_IC] < 1 || hw[TS_PE_OC] < 1 || hw[TS_DATA_W] < 8 || rt[TR_STRIDE] < 1 ||
+        rt[TR_K] < 1 || rt[TR_H] + 2 * rt[TR_PAD] < rt[TR_K] || rt[TR_W] + 2 * rt[TR_PAD] < rt[TR_K])
+        return -1;
+    icg = hls_cdiv(rt[TR_CIN], hw[TS_PE_IC]);
+    ocg = hls_cdiv(rt[TR_COUT], hw[TS_PE_OC]);
+    kki = rt[TR_K] * rt[TR_K] * icg;
+    hout = (rt[TR_H] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
+    wout = (rt[TR_W] + 2 * rt[TR_PAD] - rt[TR_K]) / rt[TR_STRIDE] + 1;
+    pp = hls_max64(1, hw[TS_PP]);
+    /* SPAN runs groups across row ends, with LBBANK only where Wout = W
+     * (kiln_conv's window) */
+    if (pp > 1 && hw[TS_SPAN] && !(hw[TS_LBBANK] > 0 && wout != rt[TR_W]))
+        groups = hls_cdiv(hout * wout, pp);
+    else
+        groups = hout * hls_cdiv(wout, pp);
+    *mac = groups * kki * ocg;
+    *wport = hls_conv_group_wbeats(hw[TS_PE_OC], kki) * ocg *
+             hls_cdiv(hw[TS_PE_IC], hw[TS_DATA_W] / 8);
+    return 0;
+}
+
 static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
 {
     return hls_tsconv_layer(hw, rt, NULL, NULL);

@@ -111,6 +111,16 @@ typedef struct {
 int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry *pre,
                          HlsTsCarry *next);
 
+/* A layer's two floors on kiln_tsconv (hw, rt: its descriptor's vectors),
+ * the terms its cycles() are built on: *mac the array's issue cycles
+ * (pixel groups of PP, across row ends with SPAN, x K*K*ICG x OCG, every
+ * tile's pass) and *wport its weight channel's (every tile's weight beats,
+ * hls_conv_group_wbeats x OCG, at ceil(PE_IC / (DATA_W/8)) cycles a beat:
+ * the channel brings DATA_W bits a cycle).  A layer takes at least the
+ * larger, less what the prefetch loads while the layer before it runs.
+ * -1 on a bad shape, else 0. */
+int hls_tsconv_floors(const int64_t *hw, const int64_t *rt, int64_t *mac, int64_t *wport);
+
 /* The sizes a layer of HlsTsLayer takes in DDR, bytes padded to the bus. */
 typedef struct {
     int64_t xbytes; /* input map */

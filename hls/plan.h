@@ -186,6 +186,8 @@ typedef struct {
     int64_t macs;       /* multiply-accumulates per frame */
     int64_t cycles;     /* its share of the engine's frame (descriptor; DDR bandwidth) */
     int64_t ddr_bytes;  /* descriptor, weights once, input once per tile, output */
+    int64_t mac_cycles; /* the array's issue cycles (hls_tsconv_floors) */
+    int64_t wport_cycles; /* its weight channel's cycles (hls_tsconv_floors) */
     int phase;          /* its place in the frame (odd: the engine's parts, hls_fold_apply) */
     int part;           /* the engine part that runs it */
     int cut;            /* 1: it starts a part though the layer before it is of its phase

@@ -147,10 +147,13 @@ static int64_t fold_wdepth(int pe, int uram, int64_t least, int64_t whole)
  * run follows, which gets what this one leaves): the descriptor's exact
  * cycles (hls_tsconv_layer) or its DDR bytes at bpc bytes a cycle, the
  * longer; *ddr_bytes its DDR traffic (the descriptor, the weights once, the
- * input once a tile, the output).  -1 when kiln_tsconv rejects the shape. */
+ * input once a tile, the output); floors (may be NULL) its MAC and weight
+ * channel cycles (hls_tsconv_floors).  -1 when kiln_tsconv rejects the
+ * shape. */
 static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const HlsFoldLayer *l,
                                  int64_t tog, int first, const HlsTsCarry *pre,
-                                 HlsTsCarry *next, double bpc, int64_t *ddr_bytes)
+                                 HlsTsCarry *next, double bpc, int64_t *ddr_bytes,
+                                 int64_t floors[2])
 {
     int64_t rt[HLS_PLAN_MAX_PARAMS] = {0}, c, ddr;
     int64_t nt = hls_cdiv(hls_cdiv(l->cout, f->pe), tog);
@@ -169,6 +172,8 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
     rt[hls_param_index(d->rt_params, "first")] = first;
     c = hls_tsconv_layer(f->hw, rt, first ? NULL : pre, next);
+    if (c >= 0 && floors && hls_tsconv_floors(f->hw, rt, &floors[0], &floors[1]) < 0)
+        return -1;
     /* the descriptor the driver will write must hold the layer; its sizes
      * are the DDR traffic */
     t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, tog,
@@ -341,7 +346,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
                 int64_t c;
                 if (ocg % t != 0)
                     continue;
-                c = fold_layer_cycles(f, d, l, t, first, &carry, more ? &nx : NULL, bpc, &db);
+                c = fold_layer_cycles(f, d, l, t, first, &carry, more ? &nx : NULL, bpc, &db,
+                                      NULL);
                 if (c >= 0 && (best < 0 || c < best)) {
                     best = c;
                     l->tog = t;
@@ -364,12 +370,15 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
         HlsFoldLayer *l = &f->layers[i];
         HlsTsCarry nx = {0, 0, 0};
         int more = i + 1 < f->n && f->layers[i + 1].part == l->part;
+        int64_t fl[2] = {0, 0};
         int64_t c = fold_layer_cycles(f, d, l, l->tog, i == f->parts[l->part].first, &carry,
-                                      more ? &nx : NULL, bpc, &l->ddr_bytes);
+                                      more ? &nx : NULL, bpc, &l->ddr_bytes, fl);
         if (c < 0)
             return gir_error_at(e, gir_loc_none(),
                                 "plan: layer '%s': kiln_tsconv rejects the layer's shape", l->node);
         l->cycles = c;
+        l->mac_cycles = fl[0];
+        l->wport_cycles = fl[1];
         carry = nx;
         f->parts[l->part].cycles += l->cycles;
         f->ddr_bytes += l->ddr_bytes;

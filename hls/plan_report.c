@@ -69,6 +69,42 @@ static void dsp_use_table(const HlsPlan *p, FILE *f)
     free(u);
 }
 
+/* The shared engine's weight channel where it binds layers: their weight
+ * cycles against their MAC cycles, and the bytes a cycle the channel would
+ * need for their MACs to bind instead (weight bytes over MAC cycles: the
+ * layers together and the most of one). */
+static void fold_weight_note(FILE *f, const HlsPlan *p)
+{
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int k = d ? hls_param_index(d->hw_params, "DATA_W") : -1, i, n = 0, worst = -1;
+    int64_t bus = k >= 0 ? p->fold.hw[k] / 8 : 0, wc = 0, mc = 0;
+    double need = 0.0;
+    if (bus <= 0)
+        return;
+    for (i = 0; i < p->fold.n; i++) {
+        const HlsFoldLayer *l = &p->fold.layers[i];
+        double b;
+        if (l->wport_cycles <= l->mac_cycles || l->mac_cycles <= 0)
+            continue;
+        n++;
+        wc += l->wport_cycles;
+        mc += l->mac_cycles;
+        b = (double)(l->wport_cycles * bus) / (double)l->mac_cycles;
+        if (worst < 0 || b > need)
+            need = b, worst = i;
+    }
+    if (n == 0) {
+        fprintf(f, "\nIts weight channel (%lld bytes a cycle) binds none of its layers.\n",
+                (long long)bus);
+        return;
+    }
+    fprintf(f, "\nIts weight channel (%lld bytes a cycle) binds %d of its %d layers: their "
+               "weight beats take %lld cycles of the engine's %lld a frame, their MACs %lld.  "
+               "For their MACs to bind it would need %.1f bytes a cycle (%s: %.1f).\n",
+            (long long)bus, n, p->fold.n, (long long)wc, (long long)p->fold.cycles,
+            (long long)mc, (double)(wc * bus) / (double)mc, p->fold.layers[worst].node, need);
+}
+
 void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
 {
     const HlsBoard *b = &p->board;
@@ -225,15 +261,25 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                            "come in while a pixel group across a row end waits for the next.\n\n",
                         (long long)hls_pow2ceil(p->fold.hw[k]), (long long)p->fold.hw[k]);
         }
-        fprintf(f, "| layer | shape | tiles | cycles | DDR bytes |\n|---|---|---|---|---|\n");
+        fprintf(f, "MAC cycles: the array's issue cycles (pixel groups of PP x K*K*ICG x "
+                   "output groups); weight cycles: its weight channel's (every tile's weight "
+                   "and parameter beats at PE_IC bytes, DATA_W bits a cycle).  A layer takes "
+                   "at least the larger (binds), less what the prefetch loads while the "
+                   "layer before it runs.\n\n");
+        fprintf(f, "| layer | shape | tiles | cycles | MAC cycles | weight cycles | binds | DDR "
+                   "bytes |\n|---|---|---|---|---|---|---|---|\n");
         for (i = 0; i < p->fold.n; i++) {
             const HlsFoldLayer *l = &p->fold.layers[i];
-            fprintf(f, "| %s | %lldx%lldx%lld -> %lld, k%lld s%lld | %lld | %lld | %lld |\n",
+            fprintf(f, "| %s | %lldx%lldx%lld -> %lld, k%lld s%lld | %lld | %lld | %lld | %lld | "
+                       "%s | %lld |\n",
                     l->node, (long long)l->h, (long long)l->w, (long long)l->cin,
                     (long long)l->cout, (long long)l->k, (long long)l->stride,
                     (long long)hls_cdiv(hls_cdiv(l->cout, p->fold.pe), l->tog),
-                    (long long)l->cycles, (long long)l->ddr_bytes);
+                    (long long)l->cycles, (long long)l->mac_cycles, (long long)l->wport_cycles,
+                    l->wport_cycles > l->mac_cycles ? "weights" : "MACs",
+                    (long long)l->ddr_bytes);
         }
+        fold_weight_note(f, p);
         fprintf(f, "\nIt runs in %d part%s, a start each (a part runs between the dataflow "
                    "segments it reads and those that read it):", p->fold.npart,
                 p->fold.npart == 1 ? "" : "s");

@@ -58,6 +58,43 @@ assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.6 * f["sequential_
 assert g["latency_cycles"] <= 1.01 * f["sequential_cycles"], (g, f)
 PY
 grep -Eq '^\| conv13 \| 2x2x128 -> 32, k1 s1 \| [0-9]+ \|' $TMP/a/report.md
+# each folded layer's floors in report.md (hls_tsconv_floors): the array's
+# issue cycles (pixel groups of PP, across row ends with SPAN, x K*K*ICG x
+# OCG) and the weight channel's (OCG x PE_OC x (3 + K*K*ICG) beats of PE_IC
+# bytes, DATA_W/8 bytes a cycle), recomputed here from fold.hw and the
+# shapes (same padding, as these layers have); a layer takes no fewer
+# cycles than its array issues, and the note sums the layers the weight
+# channel binds
+/usr/bin/python3 - $TMP/a/plan.json $TMP/a/report.md <<'PY'
+import json, re, sys
+p = json.load(open(sys.argv[1]))
+hw = p["fold"]["hw"]
+rep = open(sys.argv[2]).read()
+pe_ic, pe_oc, pp, bus = hw["PE_IC"], hw["PE_OC"], max(1, hw["PP"]), hw["DATA_W"] // 8
+row = re.compile(r"^\| (\w+) \| (\d+)x(\d+)x(\d+) -> (\d+), k(\d+) s(\d+) \| \d+ \| (\d+) \| "
+                 r"(\d+) \| (\d+) \| (weights|MACs) \| \d+ \|$", re.M)
+rows = row.findall(rep)
+assert [r[0] for r in rows] == [l["node"] for l in p["fold"]["layers"]], rows
+wsum = msum = n = 0
+for node, h, w, cin, cout, k, s, cyc, mac, wport, binds in rows:
+    h, w, cin, cout, k, s, cyc, mac, wport = map(int, (h, w, cin, cout, k, s, cyc, mac, wport))
+    ho, wo = (h + 2 * (k // 2) - k) // s + 1, (w + 2 * (k // 2) - k) // s + 1
+    icg, ocg = -(-cin // pe_ic), -(-cout // pe_oc)
+    kki = k * k * icg
+    span = pp > 1 and hw["SPAN"] and not (hw["LBBANK"] > 0 and wo != w)
+    groups = -(-ho * wo // pp) if span else ho * -(-wo // pp)
+    assert mac == groups * kki * ocg, (node, mac, groups, kki, ocg)
+    assert wport == ocg * pe_oc * (3 + kki) * -(-pe_ic // bus), (node, wport)
+    assert binds == ("weights" if wport > mac else "MACs"), (node, binds)
+    assert cyc >= mac, (node, cyc, mac)
+    if wport > mac:
+        wsum, msum, n = wsum + wport, msum + mac, n + 1
+if n:
+    assert ("binds %d of its %d layers: their weight beats take %d cycles of the engine's %d a frame, their MACs %d"
+            % (n, len(rows), wsum, p["fold"]["cycles"], msum)) in rep, rep
+else:
+    assert "binds none of its layers" in rep, rep
+PY
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --clk2x off --board ultra96v2 --pp-max 2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, line buffer banked by pixel \(LBBANK\))?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
