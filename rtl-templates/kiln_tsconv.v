@@ -99,7 +99,9 @@
 // of its bursts in flight until none is left, resets the channel, and the
 // run fetches as from idle (kiln_conv's loader reset): no AXI transaction
 // is left open, whatever the start's timing.  A start the cycle done is
-// seen, or within PF_IDLE cycles of it, prefetches nothing.  The guess is right when the host runs the
+// seen, or within PF_IDLE cycles of it, prefetches nothing.  An error
+// response to the idle engine's prefetch (or a dropped one's bursts) does
+// not set `error`: the prefetch is not used (perr), the start fetches.  The guess is right when the host runs the
 // parts in table order, each once a frame (kiln_sched.h's cyclic order);
 // the table and weights in DDR must not change while the engine is idle
 // after a run (a new table: reset, or a start elsewhere first).
@@ -322,6 +324,7 @@ module kiln_tsconv #(
     reg  [15:0]       tlen;       // cfg_tbl_len sampled at start (0: no run-end prefetch)
     reg               arm;        // a run ended: prefetch the guessed next run's first layer
     reg  [11:0]       icnt;       // idle cycles since the run ended (to PF_IDLE)
+    reg               perr;       // the idle engine's prefetch saw an error: not used
     reg               wblk;       // dropping: the weight channel's AR held off the bus
     reg               wrst;       // the weight channel's reset (a dropped prefetch)
     reg  [7:0]        wout;       // weight bursts whose AR was taken and RLAST not seen
@@ -532,7 +535,7 @@ module kiln_tsconv #(
     wire [ADDR_W-1:0] d_next = daddr + {{(ADDR_W-8){1'b0}}, 8'd128};
     wire [ADDR_W-1:0] t_end  = tbase + {{(ADDR_W-23){1'b0}}, tlen, 7'd0};
     // a start on the prefetched descriptor: its weights are loading or in
-    wire hit = (pst != P_IDLE) && (cfg_desc_base == paddr) && (cfg_layers != 16'd0);
+    wire hit = (pst != P_IDLE) && !perr && (cfg_desc_base == paddr) && (cfg_layers != 16'd0);
     always @(posedge clk) begin
         if (rst) begin
             state  <= S_IDLE;
@@ -559,6 +562,7 @@ module kiln_tsconv #(
             tlen   <= 16'd0;
             arm    <= 1'b0;
             icnt   <= 12'd0;
+            perr   <= 1'b0;
             wblk   <= 1'b0;
             wrst   <= 1'b0;
         end else begin
@@ -567,8 +571,14 @@ module kiln_tsconv #(
             go    <= 1'b0;
             gow   <= 1'b0;
             wrst  <= 1'b0;
-            if ((dr_err && (state == S_FETCH || pst == P_FETCH)) || w_err || x_err || y_err)
+            // an error of the idle engine's prefetch is the next run's
+            // only if it takes the prefetch, and then it fetches instead
+            // (a dropped one's not at all)
+            if (state != S_IDLE && state != S_DROP &&
+                ((dr_err && (state == S_FETCH || pst == P_FETCH)) || w_err || x_err || y_err))
                 err_r <= 1'b1;
+            if ((state == S_IDLE || state == S_DROP) && ((dr_err && pst == P_FETCH) || w_err))
+                perr <= 1'b1;
             // the prefetch: once the running layer's weights are all in
             // kiln_conv (the weight master idle), the next layer's
             // descriptor into wdesc and its weights into the free bank
@@ -692,6 +702,7 @@ module kiln_tsconv #(
                             state  <= S_IDLE;
                             arm    <= tlen != 16'd0;
                             icnt   <= 12'd0;
+                            perr   <= 1'b0;
                             paddr  <= (d_next == t_end) ? tbase : d_next;
                         end else begin
                             state  <= S_FGO;
