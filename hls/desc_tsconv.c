@@ -268,8 +268,11 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
                             hw[TS_BURST_MAX], hw[TS_MAX_OUT], tog * hw[TS_PE_OC] / bus,
                             ocg * hw[TS_PE_OC], &in, blat);
     /* to the first input beat: a frame's first layer its fetch, cfg and
-     * the channels' start; a prefetched one cfg and the start */
-    head = TS_CFG + (TS_RD + lat + fl) + (pre ? 0 : rt[TR_FIRST] + tdesc);
+     * the channels' start; a prefetched one cfg and the start; a run's
+     * first prefetched by the idle engine the start cycle, the cycles to
+     * its sequencer's start (S_PW), cfg and the start */
+    head = TS_CFG + (TS_RD + lat + fl) +
+           (!pre ? rt[TR_FIRST] + tdesc : rt[TR_FIRST] && pre->go > 0 ? pre->go + 1 : 0);
     if (next) {
         /* the cycles from the first input beat: the layer ends (its last B
          * seen) at e; its weights are all in at tw (kiln_conv took the last
@@ -283,6 +286,7 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
         wait = x - e;
         t0n = x + 1 + TS_CFG + (TS_RD + lat + fl);
         next->wstart = tw + tdesc - x;
+        next->go = 0;
         if (cv[hls_param_index(d->hw_params, "WBANKS")] == 2) {
             next->wfree0 = ld.pend_prev == HLS_CONV_NEVER ? HLS_CONV_NEVER
                                                             : ld.pend_prev + clat - t0n;
@@ -317,6 +321,36 @@ int hls_tsconv_floors(const int64_t *hw, const int64_t *rt, int64_t *mac, int64_
     *wport = hls_conv_group_wbeats(hw[TS_PE_OC], kki) * ocg *
              hls_cdiv(hw[TS_PE_IC], hw[TS_DATA_W] / 8);
     return 0;
+}
+
+/* The descriptor's read: kiln_axi_rd's cycles for 128 bytes. */
+static int64_t ts_tdesc(const int64_t *hw, int64_t lat)
+{
+    const HlsEngineDesc *rd = hls_engine_find("kiln_axi_rd");
+    int64_t hwrd[5] = {hw[TS_DATA_W], hw[TS_ADDR_W], hw[TS_BURST_MAX], hw[TS_MAX_OUT], 12};
+    int64_t rtrd[3] = {0, 128, lat};
+    return rd ? rd->cycles(hwrd, rtrd) : -1;
+}
+
+/* The run-end prefetch (kiln_tsconv.v): HLS_TS_PF_IDLE cycles after the
+ * one a run's done is seen (-gap from the next start) the idle engine
+ * starts the guessed
+ * descriptor's read as a layer's prefetch does once its weights are in
+ * (tw): the sequencer of the next run starts (S_PW) once that prefetch's
+ * weight channel runs, tdesc + 3 cycles on, and not before the cycle
+ * after the start; its weights from tdesc cycles after tw into banks no
+ * pass holds. */
+int hls_tsconv_idle(const int64_t *hw, int64_t lat, int64_t gap, HlsTsCarry *pre)
+{
+    int64_t tdesc = ts_tdesc(hw, lat);
+    gap -= HLS_TS_PF_IDLE; /* from the prefetch's start */
+    if (gap < 1 || tdesc < 0)
+        return 0;
+    pre->go = hls_max64(1, tdesc + 3 - gap);
+    pre->wstart = -gap + tdesc - pre->go;
+    pre->wfree0 = HLS_CONV_NEVER;
+    pre->wfree1 = HLS_CONV_NEVER;
+    return 1;
 }
 
 static int64_t ts_cycles(const int64_t *hw, const int64_t *rt)
@@ -357,6 +391,11 @@ static HlsRes ts_resources(const int64_t *hw)
      * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
+    /* the run-end prefetch: its descriptor address, the table's base and
+     * length, the bursts in flight (FF); the next address, the table's end
+     * and the start's compare (LUT, a carry chain or compare a bit each) */
+    r.ff += 2.0 * (double)hw[TS_ADDR_W] + 28.0;
+    r.lut += 3.0 * (double)hw[TS_ADDR_W];
     if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */
         r.ff += (double)hw[TS_ADDR_W];
         r.lut += 3.0 * (double)hw[TS_ADDR_W];

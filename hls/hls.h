@@ -95,17 +95,40 @@ typedef struct {
 
 /* What a layer of kiln_tsconv's table leaves the next layer of its frame,
  * which the engine prefetches (its descriptor and its first weight tiles
- * while the layer runs), cycles from the next layer's first input beat. */
+ * while the layer runs), cycles from the next layer's first input beat; or
+ * (go > 0) what the idle engine prefetched for a run's first layer
+ * (hls_tsconv_idle). */
 typedef struct {
     int64_t wstart; /* its first weight beat may enter kiln_conv */
     int64_t wfree0; /* its tile 0's bank is free (HLS_CONV_NEVER: before any) */
     int64_t wfree1; /* its tile 1's bank is free (WBANKS 2) */
+    int64_t go;     /* a run's first layer: its sequencer's start, cycles after the run's */
 } HlsTsCarry;
+
+/* A run's first layer whose descriptor kiln_tsconv prefetched after the run
+ * before it on the engine ended (the run starts at the descriptor after
+ * that run's last, the table's first after its last): gap cycles from the
+ * cycle that run's done was seen to this run's start pulse, lat the
+ * memory's latency.  gap > HLS_TS_PF_IDLE: *pre (for hls_tsconv_layer with
+ * rt first 1) and 1; else (started before the idle engine began the
+ * prefetch: nothing in flight): 0, the layer is timed as pre NULL says. */
+int hls_tsconv_idle(const int64_t *hw, int64_t lat, int64_t gap, HlsTsCarry *pre);
+
+/* The cycles a run of kiln_tsconv takes more when it starts elsewhere than
+ * the idle engine guessed and the prefetch has settled (its descriptor in,
+ * its weight stream held by full banks, no burst in flight): S_DROP holds
+ * the weight channel's AR, finds none in flight and resets it. */
+#define HLS_TS_DROP 3
+
+/* kiln_tsconv's PF_IDLE: the idle cycles after a run's done before the
+ * run-end prefetch starts (tb_tsconv checks the two agree on every run). */
+#define HLS_TS_PF_IDLE 256
 
 /* One layer's cycles on kiln_tsconv (hw, rt: its descriptor's vectors), as
  * its cycles() counts them: pre NULL, a frame's first layer (its descriptor
- * fetched, its weights read with its input); else the layer after one whose
- * hls_tsconv_layer gave *pre.  next non-NULL: a layer of the frame follows
+ * fetched, its weights read with its input); rt first 1 and pre from
+ * hls_tsconv_idle, a run's first layer prefetched by the idle engine; else
+ * the layer after one whose hls_tsconv_layer gave *pre.  next non-NULL: a layer of the frame follows
  * (the wait for its descriptor and weight start counts here) and gets
  * *next; NULL: the frame's last layer.  -1 on a bad shape. */
 int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry *pre,

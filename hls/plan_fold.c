@@ -171,7 +171,8 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     rt[hls_param_index(d->rt_params, "lat")] = HLS_HW_DDR_LAT;
     rt[hls_param_index(d->rt_params, "blat")] = HLS_HW_DDR_BLAT;
     rt[hls_param_index(d->rt_params, "first")] = first;
-    c = hls_tsconv_layer(f->hw, rt, first ? NULL : pre, next);
+    /* a run's first layer: fetched, or prefetched by the idle engine */
+    c = hls_tsconv_layer(f->hw, rt, first && !(pre && pre->go > 0) ? NULL : pre, next);
     if (c >= 0 && floors && hls_tsconv_floors(f->hw, rt, &floors[0], &floors[1]) < 0)
         return -1;
     /* the descriptor the driver will write must hold the layer; its sizes
@@ -234,7 +235,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     int64_t kmax = 1, wmax = 1, icgmax = 1, ocgmax = 1, kkimax = 1, wdepth, togmax = 1;
     int64_t wholemax = 1, kkimin = -1, rqs; /* words a lane of the largest layer's whole weight set */
     int64_t nb; /* weight banks */
-    HlsTsCarry carry = {0, 0, 0}; /* what the layer before leaves the next (its run's) */
+    HlsTsCarry carry = {0, 0, 0, 0}; /* what the layer before leaves the next (its run's) */
     double bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6); /* DDR bytes a PL cycle */
     int i;
     if (!d)
@@ -340,7 +341,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             int64_t ocg = hls_cdiv(l->cout, pe), t, best = -1, db;
             int first = i == f->parts[l->part].first;
             int more = i + 1 < f->n && f->layers[i + 1].part == l->part;
-            HlsTsCarry nx = {0, 0, 0}, bnx = {0, 0, 0};
+            HlsTsCarry nx = {0, 0, 0, 0}, bnx = {0, 0, 0, 0};
             /* in run order, each layer after the tile of the one before it */
             for (t = l->tog; t >= 1; t--) {
                 int64_t c;
@@ -360,7 +361,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
         f->hw[hls_param_index(d->hw_params, "TOGMAX")] = togmax;
     }
     f->res = d->resources(f->hw);
-    carry = (HlsTsCarry){0, 0, 0};
+    carry = (HlsTsCarry){0, 0, 0, 0};
     f->cycles = 0;
     for (i = 0; i < f->npart; i++)
         f->parts[i].cycles = 0;
@@ -368,7 +369,7 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
     f->macs = 0;
     for (i = 0; i < f->n; i++) {
         HlsFoldLayer *l = &f->layers[i];
-        HlsTsCarry nx = {0, 0, 0};
+        HlsTsCarry nx = {0, 0, 0, 0};
         int more = i + 1 < f->n && f->layers[i + 1].part == l->part;
         int64_t fl[2] = {0, 0};
         int64_t c = fold_layer_cycles(f, d, l, l->tog, i == f->parts[l->part].first, &carry,
@@ -671,6 +672,7 @@ void hls_fold_eval(HlsPlan *p)
 typedef struct {
     int n;                           /* runs a frame (0: empty slot) */
     int flight, steps, gate;         /* the way */
+    uint64_t sig;                    /* the engine's (fold_sig): its runs' cycles after idle */
     signed char unit[SCHED_MEMO_RUNS]; /* each run's unit */
     long long dur[SCHED_MEMO_RUNS];  /* each run's cycles */
     long long interval, latency;     /* kiln_sched_steady's answer */
@@ -680,10 +682,10 @@ struct HlsSchedMemo {
 };
 
 static int sched_memo_is(const SchedMemoEntry *m, int n, const int *unit, const long long *dur,
-                         int flight, int steps, int gate)
+                         int flight, int steps, int gate, uint64_t sig)
 {
     int i;
-    if (m->n != n || m->flight != flight || m->steps != steps || m->gate != gate)
+    if (m->n != n || m->flight != flight || m->steps != steps || m->gate != gate || m->sig != sig)
         return 0;
     for (i = 0; i < n; i++)
         if (m->unit[i] != unit[i] || m->dur[i] != dur[i])
@@ -691,15 +693,17 @@ static int sched_memo_is(const SchedMemoEntry *m, int n, const int *unit, const 
     return 1;
 }
 
-/* kiln_sched_steady through plan p's memo. */
+/* kiln_sched_steady through plan p's memo (rd: the engine's runs as
+ * fold_run_dur times them, sig their fold_sig). */
 static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *dur, int flight,
-                         int steps, int gate, long long *interval, long long *latency)
+                         int steps, int gate, long long *interval, long long *latency,
+                         const KilnRunDur *rd, uint64_t sig)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = 1469598103934665603ull ^ sig;
     SchedMemoEntry *m = NULL;
     int i, k;
     if (n > SCHED_MEMO_RUNS || n <= 0) {
-        kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency);
+        kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency, rd);
         return;
     }
     if (!p->smemo) {
@@ -714,7 +718,7 @@ static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *du
         m = &p->smemo->e[(size_t)(h + (uint64_t)k) & (SCHED_MEMO_SLOTS - 1)];
         if (!m->n)
             break;
-        if (sched_memo_is(m, n, unit, dur, flight, steps, gate)) {
+        if (sched_memo_is(m, n, unit, dur, flight, steps, gate, sig)) {
             *interval = m->interval;
             *latency = m->latency;
             return;
@@ -722,15 +726,120 @@ static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *du
     }
     if (k == SCHED_MEMO_PROBE) /* all taken: the first gives way */
         m = &p->smemo->e[(size_t)h & (SCHED_MEMO_SLOTS - 1)];
-    kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency);
+    kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency, rd);
     m->n = n;
     m->flight = flight, m->steps = steps, m->gate = gate;
+    m->sig = sig;
     for (i = 0; i < n; i++) {
         m->unit[i] = (signed char)unit[i];
         m->dur[i] = dur[i];
     }
     m->interval = *interval;
     m->latency = *latency;
+}
+
+/* The engine's runs after idle (kiln_tsconv's run-end prefetch): when
+ * a part's run ended, the idle engine reads the descriptor after its last
+ * (the table's first after the last part's) and that layer's first weight
+ * tiles; a part starting there gap > HLS_TS_PF_IDLE cycles later takes its first layer
+ * as hls_tsconv_idle says, its later layers each after the one before; a
+ * part starting elsewhere drops the prefetch (HLS_TS_DROP cycles more, the
+ * prefetch settled: its weight stream held by full banks).  Memo per part
+ * of the cycles by gap; past a gap at which the first two tiles have
+ * loaded before the part's first input beat (gcap: twice the first
+ * tile's bus beats + the memory's latency + 320 + HLS_TS_PF_IDLE, more than the descriptor's
+ * read; checked on the model: the cycles at 4 x gcap the same) every gap
+ * gives the same cycles. */
+#define RUN_MEMO 128
+typedef struct {
+    HlsPlan *p;
+    const long long *dur;       /* each entry's cycles alone (its part's, fetched) */
+    double bpc;                 /* DDR bytes a PL cycle */
+    int *nm;                    /* per part: memo entries made */
+    long long *gcap;            /* per part: the gap past which nothing changes (0: not
+                                 * known yet, -1: none found) */
+    long long *mgap, *mcyc;     /* per part RUN_MEMO: a gap and the part's cycles after it */
+} FoldRuns;
+
+static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap);
+
+static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
+{
+    FoldRuns *r = ctx;
+    const HlsPlan *p = r->p;
+    const HlsFold *f = &p->fold;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int j = f->order[entry] - p->nsegment, pj;
+    if (j < 0 || j >= f->npart || prev < 0 || gap <= HLS_TS_PF_IDLE || !d)
+        return r->dur[entry];
+    pj = f->order[prev] - p->nsegment;
+    if (pj < 0 || pj >= f->npart)
+        return r->dur[entry];
+    if ((f->parts[pj].first + f->parts[pj].count) % f->n != f->parts[j].first)
+        return r->dur[entry] + HLS_TS_DROP;
+    if (r->gcap[j] == 0) {
+        const HlsFoldLayer *l = &f->layers[f->parts[j].first];
+        int64_t pe = f->pe, bus = f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8;
+        int64_t ocg = hls_cdiv(l->cout, pe), tog = l->tog <= 0 ? ocg : hls_min64(l->tog, ocg);
+        int64_t w0 = tog * hls_conv_group_wbeats(pe, l->k * l->k * hls_cdiv(l->cin, pe));
+        long long g = HLS_TS_PF_IDLE + 320 + HLS_HW_DDR_LAT + 2 * w0 * hls_cdiv(pe, bus);
+        r->gcap[j] = -1;
+        if (fold_part_after(r, entry, j, g) == fold_part_after(r, entry, j, 4 * g))
+            r->gcap[j] = g;
+    }
+    if (r->gcap[j] > 0 && gap > r->gcap[j])
+        gap = r->gcap[j];
+    return fold_part_after(r, entry, j, gap);
+}
+
+/* Part j's cycles (entry its run) gap >= 1 cycles after the run before it
+ * on the engine, which prefetched its first layer (fold_run_dur). */
+static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap)
+{
+    const HlsPlan *p = r->p;
+    const HlsFold *f = &p->fold;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int i, k, slot;
+    long long c = 0;
+    HlsTsCarry carry = {0, 0, 0, 0};
+    for (k = 0; k < r->nm[j] && k < RUN_MEMO; k++)
+        if (r->mgap[j * RUN_MEMO + k] == gap)
+            return r->mcyc[j * RUN_MEMO + k];
+    if (!hls_tsconv_idle(f->hw, HLS_HW_DDR_LAT, gap, &carry))
+        return r->dur[entry];
+    for (i = f->parts[j].first; i < f->parts[j].first + f->parts[j].count; i++) {
+        const HlsFoldLayer *l = &f->layers[i];
+        HlsTsCarry nx = {0, 0, 0, 0};
+        int64_t db, lc = fold_layer_cycles(f, d, l, l->tog, i == f->parts[j].first, &carry,
+                                           i + 1 < f->parts[j].first + f->parts[j].count ? &nx
+                                                                                         : NULL,
+                                           r->bpc, &db, NULL);
+        if (lc < 0)
+            return r->dur[entry];
+        c += lc;
+        carry = nx;
+    }
+    /* the part's fetched cycles less what the prefetch hid */
+    c = r->dur[entry] - (f->parts[j].cycles - c);
+    slot = j * RUN_MEMO + r->nm[j]++ % RUN_MEMO;
+    r->mgap[slot] = gap;
+    r->mcyc[slot] = c;
+    return c;
+}
+
+/* A hash of what fold_run_dur's answers depend on beside the cycles alone:
+ * the engine's hw vector, its layers' tiles and its parts. */
+static uint64_t fold_sig(const HlsPlan *p)
+{
+    const HlsFold *f = &p->fold;
+    uint64_t h = 1469598103934665603ull;
+    int i;
+    for (i = 0; i < HLS_PLAN_MAX_PARAMS; i++)
+        h = (h ^ (uint64_t)f->hw[i]) * 1099511628211ull;
+    for (i = 0; i < f->n; i++)
+        h = (h ^ (uint64_t)f->layers[i].tog ^ (uint64_t)f->layers[i].part << 40) *
+            1099511628211ull;
+    return (h ^ (uint64_t)p->nsegment) * 1099511628211ull;
 }
 
 /* kiln_regfile runs each dataflow segment on a unit of its own (segment k
@@ -756,6 +865,9 @@ void hls_fold_finish(HlsPlan *p)
     int *unit, *wk, *wst, *wg, *wok;
     long long *dur, *wiv, *wlat, goal = -1;
     size_t nways = (size_t)(2 * KILN_SCHED_FLIGHT * (n + 1));
+    FoldRuns *runs;
+    KilnRunDur rd;
+    uint64_t sig;
     if (p->fold.n == 0)
         return;
     unit = calloc((size_t)n + 1, sizeof *unit);
@@ -776,6 +888,28 @@ void hls_fold_finish(HlsPlan *p)
         dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
         p->fold.sequential += dur[i];
     }
+    runs = calloc(1, sizeof *runs);
+    if (!runs)
+        gir_die("out of memory");
+    runs->nm = calloc((size_t)p->fold.npart + 1, sizeof *runs->nm);
+    runs->gcap = calloc((size_t)p->fold.npart + 1, sizeof *runs->gcap);
+    runs->mgap = calloc((size_t)(p->fold.npart + 1) * RUN_MEMO, sizeof *runs->mgap);
+    runs->mcyc = calloc((size_t)(p->fold.npart + 1) * RUN_MEMO, sizeof *runs->mcyc);
+    if (!runs->nm || !runs->gcap || !runs->mgap || !runs->mcyc)
+        gir_die("out of memory");
+    runs->p = p;
+    runs->dur = dur;
+    runs->bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
+    rd.fn = fold_run_dur;
+    rd.ctx = runs;
+    sig = fold_sig(p);
+    /* one after the other: a frame's runs in the steady state of one frame
+     * in flight, each part after the idle its dataflow segments leave */
+    {
+        long long iv1, lat1;
+        sched_steady(p, n, unit, dur, 1, 0, 0, &iv1, &lat1, &rd, sig);
+        p->fold.sequential = lat1;
+    }
     if (p->max_latency_ms > 0)
         goal = (long long)floor(p->max_latency_ms * 1e3 * p->mhz);
     /* in steps: one frame is the free run, and more than three in flight
@@ -790,7 +924,7 @@ void hls_fold_finish(HlsPlan *p)
                 if (g > 0 && (!p->fold_gates || st || k > 3 ||
                               wlat[nw - g] <= p->fold.sequential))
                     break;
-                sched_steady(p, n, unit, dur, k, st, g, &wiv[nw], &wlat[nw]);
+                sched_steady(p, n, unit, dur, k, st, g, &wiv[nw], &wlat[nw], &rd, sig);
                 wk[nw] = k;
                 wst[nw] = st;
                 wg[nw] = g;
@@ -825,6 +959,11 @@ void hls_fold_finish(HlsPlan *p)
     p->fold.bound = p->fold.cycles > p->seg_cycles;
     p->interval = hls_max64((int64_t)wiv[best], p->ddr_cycles);
     p->latency = (int64_t)wlat[best];
+    free(runs->nm);
+    free(runs->gcap);
+    free(runs->mgap);
+    free(runs->mcyc);
+    free(runs);
     free(unit);
     free(dur);
     free(wk);

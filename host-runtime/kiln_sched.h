@@ -151,6 +151,24 @@ static inline int kiln_sched_done(KilnSched *s, int u)
     return last;
 }
 
+/* A run's cycles when they depend on what its unit did before it (the
+ * shared engine prefetches the next part's first layer while idle):
+ * fn(ctx, entry, prev, gap) gives entry's cycles when its unit's run before
+ * it was entry prev (-1: none) and ended gap cycles before the start.  NULL
+ * where a timing function takes one: dur[entry] always. */
+typedef struct KilnRunDur {
+    long long (*fn)(void *ctx, int entry, int prev, long long gap); /* the cycles */
+    void *ctx;                                                     /* its state */
+} KilnRunDur;
+
+/* Entry e's cycles on unit u at cycle t: dur[e], or rd's given the unit's
+ * run before (prev, -1: none) and its end (pend). */
+static inline long long kiln_sched_dur(const KilnRunDur *rd, const long long *dur, int e, int prev,
+                                       long long pend, long long t)
+{
+    return rd && rd->fn ? rd->fn(rd->ctx, e, prev, t - pend) : dur[e];
+}
+
 /* One event of a timed run: a unit starts a run, or its done is awaited. */
 typedef struct KilnEvent {
     int go;    /* 1: the unit starts the run, 0: the host waits for its done */
@@ -161,24 +179,27 @@ typedef struct KilnEvent {
 
 /* Time frames frames (flight in flight, in steps or not, gate as
  * kiln_sched_init says) when entry i's
- * run takes dur[i] cycles: per frame f
+ * run takes dur[i] cycles (rd non-NULL: as it says): per frame f
  * the cycle its first run starts (start, may be NULL) and its last ends
  * (done, may be NULL); the events in their order into ev (2 * n * frames
  * of them, may be NULL; a done at the same cycle as a start comes first,
  * the lower unit's first).  Returns the whole run's cycles. */
 static inline long long kiln_sched_time(int n, const int *unit, const long long *dur, int frames,
                                         int flight, int steps, int gate, long long *start,
-                                        long long *done, KilnEvent *ev)
+                                        long long *done, KilnEvent *ev, const KilnRunDur *rd)
 {
     KilnSched s;
     long long t = 0, end[KILN_SCHED_UNITS] = {0};
-    int k = 0, u, f, e, may;
+    int k = 0, u, f, e, may, last[KILN_SCHED_UNITS];
     kiln_sched_init(&s, n, unit, frames, flight, steps, gate);
+    for (u = 0; u < KILN_SCHED_UNITS; u++)
+        last[u] = -1;
     for (;;) {
         may = kiln_sched_may_pick(&s);
         for (u = 0; u < s.nu && may; u++)
             if (kiln_sched_pick(&s, u, &f, &e)) {
-                end[u] = t + dur[e];
+                end[u] = t + kiln_sched_dur(rd, dur, e, last[u], end[u], t);
+                last[u] = e;
                 if (e == 0 && start)
                     start[f] = t;
                 if (ev)
@@ -205,10 +226,11 @@ static inline long long kiln_sched_time(int n, const int *unit, const long long 
  * counted back from the next to enter and cycles from then: two equal
  * states have the same future, shifted by the frames and cycles between
  * them (the run's frame count aside, which kiln_sched_ends keeps out of
- * reach). */
-#define KILN_SCHED_STATE (1 + 3 * KILN_SCHED_FLIGHT + 3 * KILN_SCHED_UNITS)
+ * reach); last (per unit its last run's entry, or NULL) adds an idle
+ * unit's last run and the cycles since it ended. */
+#define KILN_SCHED_STATE (1 + 3 * KILN_SCHED_FLIGHT + 5 * KILN_SCHED_UNITS)
 static inline unsigned long long kiln_sched_state(const KilnSched *s, const long long *end,
-                                                  long long t, long long *z)
+                                                  const int *last, long long t, long long *z)
 {
     unsigned long long h = 1469598103934665603ull;
     int k = 0;
@@ -224,6 +246,10 @@ static inline unsigned long long kiln_sched_state(const KilnSched *s, const long
         z[k++] = run ? s->next - s->cur[u] : 0;
         z[k++] = run ? s->ent[u] : -1;
         z[k++] = run ? end[u] - t : 0;
+        /* what an idle unit's next run may depend on (KilnRunDur; last
+         * NULL: nothing) */
+        z[k++] = last && u < s->nu ? last[u] : -1;
+        z[k++] = last && u < s->nu && !run ? end[u] - t : 0;
     }
     for (k = 0; k < KILN_SCHED_STATE; k++)
         h = (h ^ (unsigned long long)z[k]) * 1099511628211ull;
@@ -236,34 +262,38 @@ static inline unsigned long long kiln_sched_state(const KilnSched *s, const long
  * state after a frame's entry (kiln_sched_state) equals the one after an
  * earlier entry, P frames and D cycles before, each later frame starts
  * and ends D cycles after the frame P before it: the run stops there (or
- * at frame upto's end) and the rest follows.  upto < KILN_SCHED_STEADY. */
+ * at frame upto's end) and the rest follows.  upto < KILN_SCHED_STEADY.
+ * rd: as kiln_sched_time's. */
 #define KILN_SCHED_STEADY 96
 #define KILN_SCHED_SEEN 48 /* states kept (the first frames' entries) */
 static inline void kiln_sched_ends(int n, const int *unit, const long long *dur, int flight,
                                    int steps, int gate, int upto, long long *start,
-                                   long long *done)
+                                   long long *done, const KilnRunDur *rd)
 {
     KilnSched s;
     long long seen[KILN_SCHED_SEEN][KILN_SCHED_STATE], z[KILN_SCHED_STATE];
     long long at[KILN_SCHED_SEEN], t = 0, end[KILN_SCHED_UNITS] = {0};
     unsigned long long hs[KILN_SCHED_SEEN], h;
-    int nx[KILN_SCHED_SEEN], u, f, e, may, nseen = 0, i, j, k;
+    int nx[KILN_SCHED_SEEN], u, f, e, may, nseen = 0, i, j, k, last[KILN_SCHED_UNITS];
     for (i = 0; i <= upto; i++)
         done[i] = -1;
+    for (u = 0; u < KILN_SCHED_UNITS; u++)
+        last[u] = -1;
     kiln_sched_init(&s, n, unit, KILN_SCHED_STEADY, flight, steps, gate);
     for (;;) {
         int entered = s.next;
         may = kiln_sched_may_pick(&s);
         for (u = 0; u < s.nu && may; u++)
             if (kiln_sched_pick(&s, u, &f, &e)) {
-                end[u] = t + dur[e];
+                end[u] = t + kiln_sched_dur(rd, dur, e, last[u], end[u], t);
+                last[u] = e;
                 if (e == 0 && f <= upto)
                     start[f] = t;
             }
         if (kiln_sched_idle(&s))
             return;
         if (s.next != entered && s.next <= upto) {
-            h = kiln_sched_state(&s, end, t, z);
+            h = kiln_sched_state(&s, end, rd ? last : (const int *)0, t, z);
             for (j = 0; j < nseen; j++) {
                 if (hs[j] != h)
                     continue;
@@ -311,15 +341,17 @@ static inline void kiln_sched_ends(int n, const int *unit, const long long *dur,
  * p <= KILN_SCHED_PERIOD frames whose ends repeat three times before L,
  * else the mean over the L / 2 frames before it, rounded up) and frame L's
  * first start to its last end (*latency).  The starts and ends up to
- * frame L are kiln_sched_ends': those of the whole run. */
+ * frame L are kiln_sched_ends': those of the whole run.  rd: as
+ * kiln_sched_time's. */
 #define KILN_SCHED_PERIOD 8
 static inline void kiln_sched_steady(int n, const int *unit, const long long *dur, int flight,
-                                     int steps, int gate, long long *interval, long long *latency)
+                                     int steps, int gate, long long *interval, long long *latency,
+                                     const KilnRunDur *rd)
 {
     long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
     const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
     int p;
-    kiln_sched_ends(n, unit, dur, flight, steps, gate, L, start, done);
+    kiln_sched_ends(n, unit, dur, flight, steps, gate, L, start, done, rd);
     *interval = (done[L] - done[L - h] + h - 1) / h;
     for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
         long long a = done[L] - done[L - p];

@@ -272,10 +272,12 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
             "    ) u_tsconv (\n        .clk(clk),\n        .clk2x(%s),\n        .rst(rst),\n"
             "        .cfg_desc_base({rf_cfg[%d:%d], rf_cfg[%d:%d]} + ts_first),\n"
             "        .cfg_layers(ts_count),\n        .cfg_frames(rf_frames),\n"
+            "        .cfg_tbl_base({rf_cfg[%d:%d], rf_cfg[%d:%d]}),\n        .cfg_tbl_len(16'd%d),\n"
             "        .avail(32'hFFFFFFFF),\n        .finished(ts_finished),\n"
             "        .start(ts_go),\n        .busy(ts_busy),\n        .done(ch_ts2_done),\n"
             "        .error(ch_ts0_err),\n        .layer(ts_layer),\n",
-            p->fold.dsp2x ? "clk2x" : "1'b0", hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo);
+            p->fold.dsp2x ? "clk2x" : "1'b0", hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo,
+            hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo, p->fold.n);
     for (m = 0; m < 3; m++) {
         const char *const *s = m == 2 ? wr : rd;
         for (j = 0; s[j]; j++)

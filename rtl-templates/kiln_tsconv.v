@@ -14,6 +14,10 @@
 //                             0: done at once)
 //   cfg_frames                frames to run (0 counts as 1): the table runs
 //                             once a frame, descriptor 0 again after the last
+//   cfg_tbl_base, cfg_tbl_len the whole table (its first descriptor's byte
+//                             address, its descriptors; len 0: no run-end
+//                             prefetch), sampled at start: a run's range is
+//                             a part of it (a host runs parts one by one)
 //   avail                     frames whose input the producer has written
 //                             (another channel's `finished`): frame f's first
 //                             descriptor fetch waits until avail > f; all
@@ -76,6 +80,31 @@
 // input and output channels start: its input is the map the layer before
 // it wrote, so only weights run ahead.  The next frame's first layer waits
 // as before (avail), with no prefetch across frames.
+// Run-end prefetch (cfg_tbl_len > 0).  Weights do not depend on the frame:
+// once the engine has been idle PF_IDLE (256) cycles after a run's done
+// (a host that starts again sooner finds nothing prefetched, nothing in
+// flight), it guesses the next run
+// starts at the descriptor after the run's last (the table's first after
+// its last, cfg_tbl_base + 128 * cfg_tbl_len), reads it into wdesc and
+// starts its weight channel as a layer's prefetch does; kiln_conv's loader
+// (not reset) takes its tile 0 and, with WBANKS = 2, tile 1 into the
+// banks no pass holds, then holds the stream (full banks: the channel's
+// bursts in flight end, it issues no AR past its FIFO).  A start at that
+// descriptor (cfg_desc_base equal; the host may have taken any time):
+// S_PW waits until the prefetch's weight channel runs and the frame's
+// avail, then starts as a prefetched layer (kiln_conv's sequencer reset,
+// the input and output channels started).  A start elsewhere: S_DROP lets
+// a descriptor read in flight end (its beats discarded), holds the weight
+// channel's AR once none is shown untaken, takes and discards the R beats
+// of its bursts in flight until none is left, resets the channel, and the
+// run fetches as from idle (kiln_conv's loader reset): no AXI transaction
+// is left open, whatever the start's timing.  A start the cycle done is
+// seen, or within PF_IDLE cycles of it, prefetches nothing.  An error
+// response to the idle engine's prefetch (or a dropped one's bursts) does
+// not set `error`: the prefetch is not used (perr), the start fetches.  The guess is right when the host runs the
+// parts in table order, each once a frame (kiln_sched.h's cyclic order);
+// the table and weights in DDR must not change while the engine is idle
+// after a run (a new table: reset, or a start elsewhere first).
 //
 // Parameters
 //   PE_IC, PE_OC, KMAX, WMAX, CIMAX, COMAX, WDEPTH, PIPE, RQ_PIPE, PACK,
@@ -129,7 +158,13 @@
 // the start cycle, one more) to the cycle the next starts (`layer` then
 // changes; the last: the cycle done is seen) takes, exactly,
 //   [Tdesc +] 2 + (4 + LAT + FL) + Tconv + 5 + Bend [+ Wait]
-//   Tdesc  a frame's first layer only (its fetch)
+//   Tdesc  a frame's first layer only (its fetch); a run's first layer on
+//          the run-end prefetch, G > PF_IDLE idle cycles after the run
+//          before it (done seen to start), g = G - PF_IDLE: Go = max(1,
+//          Tdesc + 3 - g) in its place, its weight channel's first beat as
+//          a prefetched layer's from tw = -g (hls_tsconv_idle); a dropped
+//          prefetch: 3 more once settled (HLS_TS_DROP), else as its
+//          bursts drain
 //   Wait   when a layer of the frame follows: max(0, Tw + Tdesc + 3 - E),
 //          E = Tconv + 5 + Bend - 1 the cycle it ends and Tw =
 //          max(kiln_conv's last weight beat + 1, -(4 + LAT + FL)) (the
@@ -160,7 +195,8 @@
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
 // Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor shift register and the running layer's copy of
-//   it (~1,000 FF in all: the bits kept), a weight beat counter and the
+//   it (~1,000 FF in all: the bits kept), a weight beat counter, the
+//   run-end prefetch's addresses (2 x ADDR_W FF, ~3 x ADDR_W LUT) and the
 //   output clamp
 //   (2 x 8-bit compare a lane, ~16 LUT a lane).  No DSP besides kiln_conv's
 //   (with DSP2X its multipliers' DSP48E2 halve).
@@ -200,6 +236,8 @@ module kiln_tsconv #(
     input  wire [ADDR_W-1:0]    cfg_desc_base,
     input  wire [15:0]          cfg_layers,
     input  wire [31:0]          cfg_frames,
+    input  wire [ADDR_W-1:0]    cfg_tbl_base,
+    input  wire [15:0]          cfg_tbl_len,
     input  wire [31:0]          avail,
     output wire [31:0]          finished,
     input  wire                 start,
@@ -248,15 +286,21 @@ module kiln_tsconv #(
     input  wire [1:0]           m2_axi_bresp
 );
     localparam integer DBITS  = 1024;           // descriptor bits
+    // the run-end prefetch starts once the engine has been idle this many
+    // cycles after a run (hls.h HLS_TS_PF_IDLE): a host that starts again at
+    // once (a part run alone frame after frame) finds nothing in flight
+    localparam [11:0] PF_IDLE = 12'd256;
     localparam integer DBEATS = DBITS / DATA_W; // its bus beats
     localparam integer DLAST  = DBEATS - 1;
 
-    localparam [2:0] S_IDLE = 3'd0, S_FGO = 3'd1, S_FETCH = 3'd2, S_CFG = 3'd3,
-                     S_GO = 3'd4, S_RUN = 3'd5, S_WAIT = 3'd6;
+    localparam [3:0] S_IDLE = 4'd0, S_FGO = 4'd1, S_FETCH = 4'd2, S_CFG = 4'd3,
+                     S_GO = 4'd4, S_RUN = 4'd5, S_WAIT = 4'd6,
+                     S_PW = 4'd7,    // a run's start on the prefetched descriptor
+                     S_DROP = 4'd8;  // a run's start elsewhere: the prefetch dropped
     // the prefetch: the next layer's descriptor fetch and weight start
     localparam [2:0] P_IDLE = 3'd0, P_FGO = 3'd1, P_FETCH = 3'd2, P_CFG = 3'd3,
                      P_GO = 3'd4, P_RUN = 3'd5;
-    reg  [2:0]        state;
+    reg  [3:0]        state;
     reg  [2:0]        pst;        // prefetch state
     reg  [DBITS-1:0]  wdesc;      // descriptor of the weight channel's layer
     reg  [CNT_W-1:0]  wcnt;       // weight beats kiln_conv took since the channel's start
@@ -275,6 +319,15 @@ module kiln_tsconv #(
     reg               crst;       // kiln_conv's per-layer reset
     reg               go;         // the channels' start pulse
     reg               x_fin, y_fin; // a channel done in this layer
+    reg  [ADDR_W-1:0] paddr;      // the prefetch's descriptor address
+    reg  [ADDR_W-1:0] tbase;      // cfg_tbl_base sampled at start
+    reg  [15:0]       tlen;       // cfg_tbl_len sampled at start (0: no run-end prefetch)
+    reg               arm;        // a run ended: prefetch the guessed next run's first layer
+    reg  [11:0]       icnt;       // idle cycles since the run ended (to PF_IDLE)
+    reg               perr;       // the idle engine's prefetch saw an error: not used
+    reg               wblk;       // dropping: the weight channel's AR held off the bus
+    reg               wrst;       // the weight channel's reset (a dropped prefetch)
+    reg  [7:0]        wout;       // weight bursts whose AR was taken and RLAST not seen
 
     // the descriptor's words (wires, not a function of `desc`: a function
     // call in a continuous assignment is sensitive to its arguments only)
@@ -314,7 +367,7 @@ module kiln_tsconv #(
     wire              d_sel = (state == S_FGO) || (state == S_FETCH) || d_pre;
     // a frame's first fetch waits for its input
     wire              fgo = ((state == S_FGO) && (li != 16'd0 || avail > fi)) || (pst == P_FGO);
-    wire [ADDR_W-1:0] faddr = d_pre ? daddr + {{(ADDR_W-8){1'b0}}, 8'd128} : daddr;
+    wire [ADDR_W-1:0] faddr = d_pre ? paddr : daddr;
     wire              dr_arvalid, dr_rready, dr_tvalid, dr_err;
     wire [ADDR_W-1:0] dr_araddr;
     wire [7:0]        dr_arlen;
@@ -348,23 +401,32 @@ module kiln_tsconv #(
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
                    .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_wch (
-        .clk(clk), .rst(rst), .cfg_base(p_wbase[ADDR_W-1:0]), .cfg_bytes(p_wbytes),
+        .clk(clk), .rst(rst | wrst), .cfg_base(p_wbase[ADDR_W-1:0]), .cfg_bytes(p_wbytes),
         .cfg_stride(32'd0), .cfg_beats(p_wbeats), .cfg_reps(32'd1), .cfg_subs(32'd1),
         .cfg_sub_stride(32'd0), .start(gow), .busy(w_busy), .done(w_done), .error(w_err),
         .avail(32'hffffffff), .finished(w_finished),
-        .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & m0_axi_arready),
+        .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & !wblk & m0_axi_arready),
         .m_axi_araddr(w_araddr), .m_axi_arlen(w_arlen), .m_axi_arsize(w_arsize),
         .m_axi_arburst(w_arburst),
-        .m_axi_rvalid(!d_sel & m0_axi_rvalid), .m_axi_rready(w_rready),
+        .m_axi_rvalid(!d_sel & !wblk & m0_axi_rvalid), .m_axi_rready(w_rready),
         .m_axi_rdata(m0_axi_rdata), .m_axi_rresp(m0_axi_rresp), .m_axi_rlast(m0_axi_rlast),
         .m_tvalid(ws_tvalid), .m_tready(ws_tready), .m_tdata(ws_tdata));
 
-    assign m0_axi_arvalid = d_sel ? dr_arvalid : w_arvalid;
+    assign m0_axi_arvalid = d_sel ? dr_arvalid : (w_arvalid & !wblk);
     assign m0_axi_araddr  = d_sel ? dr_araddr  : w_araddr;
     assign m0_axi_arlen   = d_sel ? dr_arlen   : w_arlen;
     assign m0_axi_arsize  = d_sel ? dr_arsize  : w_arsize;
     assign m0_axi_arburst = d_sel ? dr_arburst : w_arburst;
-    assign m0_axi_rready  = d_sel ? dr_rready  : w_rready;
+    assign m0_axi_rready  = d_sel ? dr_rready  : (wblk | w_rready);
+    // weight bursts in flight on master 0 (a dropped prefetch drains them:
+    // its R beats taken and discarded until none is left)
+    wire w_ar_take = !d_sel && !wblk && w_arvalid && m0_axi_arready;
+    wire w_r_last  = !d_sel && m0_axi_rvalid && m0_axi_rready && m0_axi_rlast;
+    always @(posedge clk)
+        if (rst || gow)
+            wout <= 8'd0;
+        else if (w_ar_take != w_r_last)
+            wout <= w_ar_take ? wout + 8'd1 : wout - 8'd1;
 
     // ---- input map channel (master 1): NT passes over the same map ----
     wire              x_busy, x_done, x_err;
@@ -468,6 +530,12 @@ module kiln_tsconv #(
     wire last_layer = (li + 16'd1 == nlayers);
     // the next layer's descriptor is in wdesc and its weights started
     wire pf_ready = (pst == P_RUN);
+    // the guess of the next run's first descriptor: the one after the run's
+    // last, the table's first after its last
+    wire [ADDR_W-1:0] d_next = daddr + {{(ADDR_W-8){1'b0}}, 8'd128};
+    wire [ADDR_W-1:0] t_end  = tbase + {{(ADDR_W-23){1'b0}}, tlen, 7'd0};
+    // a start on the prefetched descriptor: its weights are loading or in
+    wire hit = (pst != P_IDLE) && !perr && (cfg_desc_base == paddr) && (cfg_layers != 16'd0);
     always @(posedge clk) begin
         if (rst) begin
             state  <= S_IDLE;
@@ -489,19 +557,45 @@ module kiln_tsconv #(
             gow    <= 1'b0;
             x_fin  <= 1'b0;
             y_fin  <= 1'b0;
+            paddr  <= {ADDR_W{1'b0}};
+            tbase  <= {ADDR_W{1'b0}};
+            tlen   <= 16'd0;
+            arm    <= 1'b0;
+            icnt   <= 12'd0;
+            perr   <= 1'b0;
+            wblk   <= 1'b0;
+            wrst   <= 1'b0;
         end else begin
             crst  <= 1'b0;
             cwrst <= 1'b0;
             go    <= 1'b0;
             gow   <= 1'b0;
-            if ((dr_err && (state == S_FETCH || pst == P_FETCH)) || w_err || x_err || y_err)
+            wrst  <= 1'b0;
+            // an error of the idle engine's prefetch is the next run's
+            // only if it takes the prefetch, and then it fetches instead
+            // (a dropped one's not at all)
+            if (state != S_IDLE && state != S_DROP &&
+                ((dr_err && (state == S_FETCH || pst == P_FETCH)) || w_err || x_err || y_err))
                 err_r <= 1'b1;
+            if ((state == S_IDLE || state == S_DROP) && ((dr_err && pst == P_FETCH) || w_err))
+                perr <= 1'b1;
             // the prefetch: once the running layer's weights are all in
             // kiln_conv (the weight master idle), the next layer's
             // descriptor into wdesc and its weights into the free bank
             case (pst)
-            P_IDLE: if ((state == S_RUN || state == S_WAIT) && w_all && !last_layer)
-                pst <= P_FGO;
+            P_IDLE: if ((state == S_RUN || state == S_WAIT) && w_all && !last_layer) begin
+                paddr <= d_next;
+                pst   <= P_FGO;
+            end else if (state == S_IDLE && arm && !start) begin
+                // the engine idle PF_IDLE cycles after a run: the guessed
+                // next run's first descriptor and weights (paddr set at
+                // the run's end)
+                icnt <= icnt + 12'd1;
+                if (icnt == PF_IDLE) begin
+                    arm <= 1'b0;
+                    pst <= P_FGO;
+                end
+            end
             P_FGO: begin  // fgo: the descriptor read starts
                 dcount <= 8'd0;
                 pst    <= P_FETCH;
@@ -512,7 +606,9 @@ module kiln_tsconv #(
                 if ({24'd0, dcount} == DLAST[31:0])
                     pst <= P_CFG;
             end
-            P_CFG: if (!w_busy) begin  // the loader's layer is wdesc's now
+            P_CFG: if (state == S_DROP) begin  // a start elsewhere: no weights
+                pst <= P_IDLE;
+            end else if (!w_busy) begin  // the loader's layer is wdesc's now
                 gow <= 1'b1;
                 pst <= P_GO;
             end
@@ -525,11 +621,44 @@ module kiln_tsconv #(
                 dbase   <= cfg_desc_base;
                 nlayers <= cfg_layers;
                 nframes <= (cfg_frames == 32'd0) ? 32'd1 : cfg_frames;
+                tbase   <= cfg_tbl_base;
+                tlen    <= cfg_tbl_len;
+                arm     <= 1'b0;
                 fi      <= 32'd0;
                 li      <= 16'd0;
                 done_r  <= cfg_layers == 16'd0;
                 err_r   <= 1'b0;
-                state   <= (cfg_layers == 16'd0) ? S_IDLE : S_FGO;
+                // the run-end prefetch guessed this run: use it; guessed
+                // another: drop it first; none: fetch
+                state   <= (cfg_layers == 16'd0) ? S_IDLE : hit ? S_PW :
+                           (pst != P_IDLE) ? S_DROP : S_FGO;
+            end
+            S_PW: if (pf_ready && avail > fi) begin
+                // as a prefetched later layer: the sequencer reset, the
+                // loader (its tiles of this layer) kept
+                crst  <= 1'b1;
+                pst   <= P_IDLE;
+                state <= S_CFG;
+            end
+            S_DROP: begin
+                // no AXI transaction left open: a descriptor read ends (its
+                // beats discarded), the weight channel's AR is held off the
+                // bus once none waits on it, its bursts in flight drain,
+                // then it is reset and the run fetches as from idle
+                if (pst == P_IDLE) begin
+                    state <= S_FGO;
+                end else if (pst == P_RUN) begin
+                    if (wrst) begin
+                        wblk  <= 1'b0;
+                        pst   <= P_IDLE;
+                        state <= S_FGO;
+                    end else if (!wblk) begin
+                        if (!(w_arvalid && !m0_axi_arready))
+                            wblk <= 1'b1;
+                    end else if (wout == 8'd0) begin
+                        wrst <= 1'b1;
+                    end
+                end
             end
             S_FGO: if (fgo) begin
                 dcount <= 8'd0;
@@ -571,6 +700,10 @@ module kiln_tsconv #(
                         if (fi + 32'd1 == nframes) begin
                             done_r <= 1'b1;
                             state  <= S_IDLE;
+                            arm    <= tlen != 16'd0;
+                            icnt   <= 12'd0;
+                            perr   <= 1'b0;
+                            paddr  <= (d_next == t_end) ? tbase : d_next;
                         end else begin
                             state  <= S_FGO;
                         end

@@ -648,7 +648,7 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
         for (i = 0; i < n; i++)
             dur[i] = 1;
     t0 = (long)kiln_sched_time(n, unit, dur, F, m->ts.flight, m->ts.steps, m->ts.gate, NULL,
-                                  NULL, ev);
+                                  NULL, ev, NULL);
     if (beside_plan_runs(s, n, dur) == 0)
         z->predicted_total = (double)t0;
     rc = beside_write_job(s, ev, sd, job, e);
@@ -690,7 +690,7 @@ int sim_job_beside(Sim *s, SimResult *r, GirError *e)
     z->total = t1 - t0;
     z->sim_cycles = sim_job_get(text, "cycles", NULL);
     kiln_sched_steady(n, unit, dur, m->ts.flight, m->ts.steps, m->ts.gate, &z->interval,
-                      &z->latency);
+                      &z->latency, NULL);
     free(unit);
     free(dur);
     free(text);

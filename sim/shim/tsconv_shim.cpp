@@ -41,6 +41,8 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     m->cfg_desc_base = p->desc_base;
     m->cfg_layers = (uint16_t)p->layers;
     m->cfg_frames = p->frames;
+    m->cfg_tbl_base = p->tbl_base;
+    m->cfg_tbl_len = (uint16_t)p->tbl_len;
     m->avail = p->avail;
     m->start = p->start;
     m->m0_axi_arready = p->arready[0];

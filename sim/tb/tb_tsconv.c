@@ -322,6 +322,109 @@ static void q_pop(Queue *q)
     q->n--;
 }
 
+/* The DDR model: bursts in flight, W beats ahead of their AW, the AR a
+ * master showed and the memory did not take (AXI: it stays until taken). */
+typedef struct Mem {
+    uint8_t *mem;                /* the bytes */
+    int bp;                      /* random back-pressure and latency */
+    TbRng r;                     /* its draws */
+    Queue rq[2], aw, bq;         /* read bursts per master, write bursts, B responses */
+    uint8_t wbuf[4096][TS_BUS];  /* W beats ahead of their AW */
+    uint32_t wstrb[4096];
+    int wlast[4096], wn, wh;
+    int arwait[2];               /* an AR shown and not taken last cycle */
+    uint64_t arwaddr[2];         /* its address */
+} Mem;
+
+static void mem_init(Mem *m, uint8_t *mem, int bp, uint64_t seed)
+{
+    memset(m, 0, sizeof *m);
+    m->mem = mem;
+    m->bp = bp;
+    tb_rng_seed(&m->r, seed);
+}
+
+/* The memory's side of the pins for cycle t (before ts_eval). */
+static void mem_drive(Mem *m, TsPins *p, long t)
+{
+    for (int k = 0; k < 2; k++) {
+        Burst *f = q_front(&m->rq[k]);
+        p->arready[k] = !m->bp || tb_chance(&m->r, 60);
+        p->rvalid[k] = f && f->ready <= t && (!m->bp || tb_chance(&m->r, 70));
+        p->rlast[k] = f && f->left == 1;
+        if (p->rvalid[k])
+            memcpy(p->rdata[k], &m->mem[f->addr], TS_BUS);
+    }
+    p->awready = !m->bp || tb_chance(&m->r, 60);
+    p->wready = !m->bp || tb_chance(&m->r, 70);
+    p->bvalid = q_front(&m->bq) && q_front(&m->bq)->ready <= t && (!m->bp || tb_chance(&m->r, 70));
+}
+
+/* The handshakes of cycle t (after ts_eval): 0, or -1 on a burst outside
+ * the memory. */
+static int mem_take(Mem *m, TbCheck *c, const TsPins *p, long t)
+{
+    for (int k = 0; k < 2; k++) {
+        if (m->arwait[k] && (!p->arvalid[k] || p->araddr[k] != m->arwaddr[k]))
+            tb_check_fail(c, "read master %d: AR at %#llx withdrawn before taken (cycle %ld)", k,
+                          (unsigned long long)m->arwaddr[k], t);
+        m->arwait[k] = p->arvalid[k] && !p->arready[k];
+        m->arwaddr[k] = p->araddr[k];
+        if (p->arvalid[k] && p->arready[k]) {
+            Burst b = {p->araddr[k], p->arlen[k] + 1,
+                       t + (m->bp ? (long)tb_rand_range(&m->r, 5, 60) : FIXLAT)};
+            if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
+                tb_check_fail(c, "read master %d: burst at %#llx outside memory", k,
+                              (unsigned long long)b.addr);
+                return -1;
+            }
+            q_push(&m->rq[k], b);
+        }
+        if (p->rvalid[k] && p->rready[k]) {
+            Burst *f = q_front(&m->rq[k]);
+            f->addr += TS_BUS;
+            if (--f->left == 0)
+                q_pop(&m->rq[k]);
+        }
+    }
+    if (p->awvalid && p->awready) {
+        Burst b = {p->awaddr, p->awlen + 1, 0};
+        if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
+            tb_check_fail(c, "write burst at %#llx outside memory", (unsigned long long)b.addr);
+            return -1;
+        }
+        q_push(&m->aw, b);
+    }
+    if (p->wvalid && p->wready && m->wn < 4096) {
+        int i = (m->wh + m->wn) % 4096;
+        memcpy(m->wbuf[i], p->wdata, TS_BUS);
+        m->wstrb[i] = p->wstrb;
+        m->wlast[i] = p->wlast;
+        m->wn++;
+    }
+    if (p->bvalid && p->bready)
+        q_pop(&m->bq);
+    /* apply buffered W beats to the bursts whose AW arrived */
+    while (m->wn > 0 && q_front(&m->aw)) {
+        Burst *f = q_front(&m->aw);
+        for (int j = 0; j < TS_BUS; j++)
+            if (m->wstrb[m->wh] >> j & 1)
+                m->mem[f->addr + (uint64_t)j] = m->wbuf[m->wh][j];
+        f->addr += TS_BUS;
+        f->left--;
+        if ((f->left == 0) != (m->wlast[m->wh] != 0))
+            tb_check_fail(c, "WLAST at the wrong beat (cycle %ld)", t);
+        m->wh = (m->wh + 1) % 4096;
+        m->wn--;
+        if (f->left == 0) {
+            Burst b = {0, 0, t + (m->bp ? (long)tb_rand_range(&m->r, 3, 40) : FIXLAT)};
+            q_pop(&m->aw);
+            q_push(&m->bq, b);
+        }
+    }
+    return 0;
+}
+
 /* The cycle each descriptor read of a run was taken (frame f's layer i at
  * f*NL+i), by run(). */
 static long desc_ar[NF * NL];
@@ -337,18 +440,11 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
     int nev = 0;         /* layer ends seen */
     uint32_t fin = 0;    /* frames finished as last seen */
     TsPins p;
-    TbRng r;
-    Queue rq[2], aw, bq;
-    uint8_t wbuf[4096][TS_BUS]; /* W beats ahead of their AW */
-    uint32_t wstrb[4096];
-    int wlast[4096], wn = 0, wh = 0;
+    static Mem m;
     long t, limit = 3000000;
     int cur = 0;
     memset(&p, 0, sizeof p);
-    memset(rq, 0, sizeof rq);
-    memset(&aw, 0, sizeof aw);
-    memset(&bq, 0, sizeof bq);
-    tb_rng_seed(&r, seed);
+    mem_init(&m, mem, bp, seed);
     p.rst = 1;
     ts_eval(sim, &p);
     ts_tick(sim);
@@ -359,22 +455,11 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
     p.layers = NL;
     p.frames = NF;
     if (bp)
-        t_avail = (long)tb_rand_range(&r, 0, 20000);
+        t_avail = (long)tb_rand_range(&m.r, 0, 20000);
     for (t = 0; t < limit; t++) {
-        int m;
         p.start = t == 0;
         p.avail = bp ? (t >= t_avail ? NF : 1) : 0xffffffffu;
-        for (m = 0; m < 2; m++) {
-            Burst *f = q_front(&rq[m]);
-            p.arready[m] = !bp || tb_chance(&r, 60);
-            p.rvalid[m] = f && f->ready <= t && (!bp || tb_chance(&r, 70));
-            p.rlast[m] = f && f->left == 1;
-            if (p.rvalid[m])
-                memcpy(p.rdata[m], &mem[f->addr], TS_BUS);
-        }
-        p.awready = !bp || tb_chance(&r, 60);
-        p.wready = !bp || tb_chance(&r, 70);
-        p.bvalid = q_front(&bq) && q_front(&bq)->ready <= t && (!bp || tb_chance(&r, 70));
+        mem_drive(&m, &p, t);
         ts_eval(sim, &p);
         if (t > 0 && p.done) {
             if (nev < NF * NL)
@@ -403,64 +488,136 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
         if (bp && p.arvalid[0] && p.araddr[0] == desc_base && p.finished >= 1 && t < t_avail)
             tb_check_fail(c, "frame 2's descriptor read at cycle %ld before avail at %ld", t,
                           t_avail);
-        for (m = 0; m < 2; m++) {
-            if (p.arvalid[m] && p.arready[m]) {
-                Burst b = {p.araddr[m], p.arlen[m] + 1,
-                           t + (bp ? (long)tb_rand_range(&r, 5, 60) : FIXLAT)};
-                if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
-                    tb_check_fail(c, "read master %d: burst at %#llx outside memory", m,
-                                  (unsigned long long)b.addr);
-                    return -1;
-                }
-                q_push(&rq[m], b);
-            }
-            if (p.rvalid[m] && p.rready[m]) {
-                Burst *f = q_front(&rq[m]);
-                f->addr += TS_BUS;
-                if (--f->left == 0)
-                    q_pop(&rq[m]);
-            }
-        }
-        if (p.awvalid && p.awready) {
-            Burst b = {p.awaddr, p.awlen + 1, 0};
-            if (b.addr + (uint64_t)b.left * TS_BUS > MEMSZ) {
-                tb_check_fail(c, "write burst at %#llx outside memory",
-                              (unsigned long long)b.addr);
-                return -1;
-            }
-            q_push(&aw, b);
-        }
-        if (p.wvalid && p.wready && wn < 4096) {
-            int i = (wh + wn) % 4096;
-            memcpy(wbuf[i], p.wdata, TS_BUS);
-            wstrb[i] = p.wstrb;
-            wlast[i] = p.wlast;
-            wn++;
-        }
-        if (p.bvalid && p.bready)
-            q_pop(&bq);
-        /* apply buffered W beats to the bursts whose AW arrived */
-        while (wn > 0 && q_front(&aw)) {
-            Burst *f = q_front(&aw);
-            for (int j = 0; j < TS_BUS; j++)
-                if (wstrb[wh] >> j & 1)
-                    mem[f->addr + (uint64_t)j] = wbuf[wh][j];
-            f->addr += TS_BUS;
-            f->left--;
-            if ((f->left == 0) != (wlast[wh] != 0))
-                tb_check_fail(c, "WLAST at the wrong beat (cycle %ld)", t);
-            wh = (wh + 1) % 4096;
-            wn--;
-            if (f->left == 0) {
-                Burst b = {0, 0, t + (bp ? (long)tb_rand_range(&r, 3, 40) : FIXLAT)};
-                q_pop(&aw);
-                q_push(&bq, b);
-            }
-        }
+        if (mem_take(&m, c, &p, t) < 0)
+            return -1;
         ts_tick(sim);
     }
     tb_check_fail(c, "timeout after %ld cycles (layer %d)", t, cur);
     return -1;
+}
+
+/* The engine's runs of parts of the table (a host's start of a part on
+ * kiln_regfile's unit), with cfg_tbl_len NL: after each run the idle
+ * engine prefetches the descriptor after the run's last (the table's first
+ * after its last) and that layer's first weight tiles. */
+typedef struct PartRun {
+    int first, count; /* the run's table entries */
+    long gap;         /* cycles from the run before's done to its start */
+} PartRun;
+
+/* The script: part A (entries 0-1) then part B (2-4), the guess right as
+ * the prefetch starts (gap PF_IDLE + 1: its descriptor read not begun),
+ * long after (the first tiles in) and between; the guess wrong long after
+ * (the prefetch settled, its weight stream held by full banks), soon after
+ * it started (its descriptor read or weight bursts in flight, dropped); a
+ * start the cycle done is seen and within PF_IDLE cycles (nothing
+ * prefetched). */
+#define PI HLS_TS_PF_IDLE
+static const PartRun script[] = {
+    {0, 2, 0},       {2, 3, 3000},   {0, 2, PI + 1}, {2, 3, PI + 40},  {0, 2, 3000},
+    {0, 2, 3000},    {0, 2, PI + 30}, {0, 2, PI + 12}, {2, 3, 0},      {0, 2, PI + 200},
+    {0, 2, PI + 300}, {2, 3, 9},      {0, 2, PI},     {0, 2, PI + 3000},
+};
+#define NRUN ((int)(sizeof script / sizeof script[0]))
+
+/* Script run i's start pins; its outputs cleared.  Returns 1. */
+static int part_start(TsPins *p, uint8_t *mem, const Layer *L, int i)
+{
+    p->desc_base = 0x1000 + 0x80 * (uint64_t)script[i].first;
+    p->layers = script[i].count;
+    for (int k = script[i].first; k < script[i].first + script[i].count; k++)
+        memset(&mem[L[k].ya], 0, (size_t)L[k].ybytes);
+    return 1;
+}
+
+/* Run the script (one reset before it); bp as run() says.  cyc[i]: run i's
+ * cycles (start to done seen), -1 on a timeout; the outputs of the layers
+ * each run writes are checked after it (cleared before it). */
+static void run_parts(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp,
+                      uint64_t seed, long *cyc)
+{
+    TsPins p;
+    static Mem m;
+    long t = 0, limit = 3000000, ts = 0;
+    int i = 0, started = 0;
+    memset(&p, 0, sizeof p);
+    mem_init(&m, mem, bp, seed);
+    p.rst = 1;
+    ts_eval(sim, &p);
+    ts_tick(sim);
+    ts_eval(sim, &p);
+    ts_tick(sim);
+    p.rst = 0;
+    p.frames = 1;
+    p.tbl_base = 0x1000;
+    p.tbl_len = NL;
+    for (int k = 0; k < NRUN; k++)
+        cyc[k] = -1;
+    for (t = 0; t < limit && i < NRUN; t++) {
+        p.start = !started && t == ts;
+        if (p.start)
+            started = part_start(&p, mem, L, i);
+        p.avail = 0xffffffffu;
+        mem_drive(&m, &p, t);
+        ts_eval(sim, &p);
+        if (started && t > ts && p.done) {
+            cyc[i] = t - ts;
+            if (p.error)
+                tb_check_fail(c, "run %d: error set at done", i);
+            for (int k = script[i].first; k < script[i].first + script[i].count; k++) {
+                long n = (long)L[k].hout * L[k].wout * L[k].ocg * PE;
+                for (long j = 0; j < n; j++)
+                    tb_check_int(c, "parts: y", k * 100000L + j, (int8_t)mem[L[k].ya + (uint64_t)j],
+                                 L[k].ref[j]);
+            }
+            started = 0;
+            if (++i < NRUN)
+                ts = t + script[i].gap;
+            if (i < NRUN && script[i].gap == 0) { /* started the cycle done is seen */
+                p.start = 1;
+                started = part_start(&p, mem, L, i);
+                ts_eval(sim, &p);
+            }
+        }
+        if (mem_take(&m, c, &p, t) < 0)
+            return;
+        ts_tick(sim);
+    }
+    if (i < NRUN)
+        tb_check_fail(c, "parts: timeout after %ld cycles (run %d)", t, i);
+    /* nothing left on the bus once the last run is done and its prefetch
+     * settled (its weight stream held by full banks) */
+    for (long k = 0; k < 20000; k++, t++) {
+        mem_drive(&m, &p, t);
+        ts_eval(sim, &p);
+        if (mem_take(&m, c, &p, t) < 0)
+            return;
+        ts_tick(sim);
+    }
+    if (m.rq[1].n || m.aw.n || m.bq.n || p.arvalid[1] || p.awvalid)
+        tb_check_fail(c, "parts: a map transfer open after the last run");
+}
+
+/* The model's cycles of script run i (hls_tsconv_layer, the run's first
+ * layer prefetched by the idle engine when the run before it ended gap >=
+ * 1 cycles before and the engine's guess is this run's first entry; a
+ * wrong guess dropped: HLS_TS_DROP cycles more once the prefetch settled). */
+static long parts_model(const int64_t *hw, int64_t *rt, int i, int *hit)
+{
+    HlsTsCarry pre = {0, 0, 0, 0}, carry = {0, 0, 0, 0}, nx = {0, 0, 0, 0};
+    const PartRun *r = &script[i];
+    int guess = i ? (script[i - 1].first + script[i - 1].count) % NL : -1, pf;
+    long sum = 0;
+    pf = i > 0 && hls_tsconv_idle(hw, FIXLAT, r->gap, &pre);
+    *hit = pf && guess == r->first;
+    for (int k = r->first; k < r->first + r->count; k++) {
+        int64_t *v = &rt[16 * k];
+        v[9] = k == r->first;
+        sum += (long)hls_tsconv_layer(hw, v, k == r->first ? (*hit ? &pre : NULL) : &carry,
+                                      k + 1 < r->first + r->count ? &nx : NULL);
+        carry = nx;
+    }
+    return sum;
 }
 
 int main(int argc, char **argv)
@@ -578,7 +735,7 @@ int main(int argc, char **argv)
                 write_vec(a.vec, init, mem, (long)(addr + 4095) / 4096 * 4096, cyc);
             if (!bp && cyc >= 0) {
                 long sum = 0;
-                HlsTsCarry carry = {0, 0, 0}, nx = {0, 0, 0};
+                HlsTsCarry carry = {0, 0, 0, 0}, nx = {0, 0, 0, 0};
                 for (int j = 0; j < NF * NL; j++) {
                     int i = j % NL;
                     long got = layer_end[j] - (j ? layer_end[j - 1] : 0), want;
@@ -603,6 +760,30 @@ int main(int argc, char **argv)
                 if (!a.quiet)
                     printf("  run: %ld cycles, model %ld\n", cyc, sum);
                 tb_check_int(&c, "run cycles", 0, cyc, sum);
+            }
+        }
+        /* the table's parts run one by one, the idle engine prefetching */
+        for (int bp = 0; MS == 0 && bp < 2; bp++) {
+            long pc[NRUN];
+            memcpy(mem, init, MEMSZ);
+            run_parts(sim, &c, mem, L, bp, a.seed * 11 + (uint64_t)cs, pc);
+            for (int i = 0; !bp && i < NRUN; i++) {
+                int hit;
+                long want = parts_model(hw, rt, i, &hit);
+                int guess = i ? (script[i - 1].first + script[i - 1].count) % NL : -1;
+                if (!a.quiet)
+                    printf("  part run %d: entries %d-%d after %ld idle cycles (%s): %ld cycles, "
+                           "model %ld\n", i, script[i].first, script[i].first + script[i].count - 1,
+                           script[i].gap, hit ? "prefetched" : i == 0 || script[i].gap <= PI
+                                                                 ? "fetched"
+                                                                 : guess != script[i].first
+                                                                       ? "guess dropped"
+                                                                       : "?",
+                           pc[i], want);
+                /* a dropped guess is timed only once its prefetch settled */
+                if (hit || i == 0 || script[i].gap <= PI || script[i].gap >= 3000)
+                    tb_check_int(&c, "part run cycles", i, pc[i],
+                                 want + (!hit && i > 0 && script[i].gap > PI ? HLS_TS_DROP : 0));
             }
         }
         snprintf(desc, sizeof desc, "seed %llu: %d layers x %d frames",

@@ -57,7 +57,8 @@ module tb_tsconv_iv #(
                   .RQS(RQS), .SPAN(SPAN), .WBANKS(WBANKS), .PACK(PACK),
                   .DSP2X(DSP2X), .LBBANK(LBBANK)) dut (
         .clk(clk), .clk2x(clk2x), .rst(rst), .cfg_desc_base(40'h1000), .cfg_layers(16'd5),
-        .cfg_frames(32'd2), .avail(32'hffffffff), .finished(finished),
+        .cfg_frames(32'd2),
+        .cfg_tbl_base(40'h1000), .cfg_tbl_len(16'd0), .avail(32'hffffffff), .finished(finished),
         .start(start), .busy(busy), .done(done), .error(error), .layer(layer),
         .m0_axi_arvalid(arvalid0), .m0_axi_arready(1'b1), .m0_axi_araddr(araddr0),
         .m0_axi_arlen(arlen0), .m0_axi_arsize(arsize0), .m0_axi_arburst(arburst0),

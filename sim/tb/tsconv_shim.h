@@ -15,6 +15,8 @@ typedef struct TsPins {
     uint64_t desc_base;         /* cfg_desc_base */
     int layers;                 /* cfg_layers */
     uint32_t frames;            /* cfg_frames */
+    uint64_t tbl_base;          /* cfg_tbl_base */
+    int tbl_len;                /* cfg_tbl_len (0: no run-end prefetch) */
     uint32_t avail;             /* frames whose input is in DDR */
     int start;                  /* start pulse */
     int arready[2];             /* read masters 0 (descriptors, weights), 1 (input map) */

@@ -27,7 +27,7 @@ static void whole_run(int n, const int *unit, const long long *dur, int flight, 
     long long start[KILN_SCHED_STEADY], done[KILN_SCHED_STEADY];
     const int L = KILN_SCHED_STEADY * 3 / 4, h = L / 2;
     int p;
-    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL);
+    kiln_sched_time(n, unit, dur, KILN_SCHED_STEADY, flight, steps, gate, start, done, NULL, NULL);
     *interval = (done[L] - done[L - h] + h - 1) / h;
     for (p = 1; p <= KILN_SCHED_PERIOD; p++) {
         long long a = done[L] - done[L - p];
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
         steps = pick(2);
         gate = pick(n);
         whole_run(n, unit, dur, flight, steps, gate, &i1, &l1);
-        kiln_sched_steady(n, unit, dur, flight, steps, gate, &i2, &l2);
+        kiln_sched_steady(n, unit, dur, flight, steps, gate, &i2, &l2, NULL);
         if (i1 != i2 || l1 != l2) {
             if (bad++ < 5)
                 printf("runs %d flight %d steps %d gate %d: interval %lld latency %lld, "

@@ -36,9 +36,12 @@ assert f["hw"]["PE_IC"] == f["hw"]["PE_OC"] >= 16 and f["hw"]["PP"] in (1, 2, 3,
 # engine's frame (its runs one after the other on its unit) or the longest
 # dataflow segment's run (each segment on a unit of its own, so with frames
 # in flight the segments of different frames overlap: shorter than the
-# dataflow's runs one after the other)
+# dataflow's runs one after the other); the runs one after the other
+# (sequential_cycles: one frame in flight, where a part after its
+# segments' idle starts on the engine's run-end prefetch) no longer than
+# the runs' sum (each run alone, its first layer fetched)
 runs, order = f["runs"], f["segment_order"]
-assert len(runs) == len(order) and sum(runs) == f["sequential_cycles"], f
+assert len(runs) == len(order) and sum(runs) >= f["sequential_cycles"], f
 nseg = min(x["segment"] for x in f["parts"])
 assert [runs[order.index(x["segment"])] for x in f["parts"]] == [x["cycles"] for x in f["parts"]], f
 iv = p["figures"]["interval_cycles"]
@@ -49,12 +52,13 @@ if len(df) > 1 and f["frames_in_flight"] > 1 and f["cycles"] < sum(df):
 assert 1 <= f["frames_in_flight"] <= 8, f
 PY
 # here the segments and the engine each have a unit and none waits for
-# another: two frames in flight halve the interval at a frame's latency
+# another: two frames in flight halve the interval against the runs' sum,
+# at a frame's latency
 /usr/bin/python3 - $TMP/a/plan.json <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 f, g = p["fold"], p["figures"]
-assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.6 * f["sequential_cycles"], (g, f)
+assert f["frames_in_flight"] > 1 and g["interval_cycles"] < 0.6 * sum(f["runs"]), (g, f)
 assert g["latency_cycles"] <= 1.01 * f["sequential_cycles"], (g, f)
 PY
 grep -Eq '^\| conv13 \| 2x2x128 -> 32, k1 s1 \| [0-9]+ \|' $TMP/a/report.md
