@@ -429,6 +429,21 @@ static int mem_take(Mem *m, TbCheck *c, const TsPins *p, long t)
  * f*NL+i), by run(). */
 static long desc_ar[NF * NL];
 
+/* Clear the pins and the memory's state, and hold the engine in reset for
+ * two cycles: how every run of the bench begins. */
+static void tb_start(TsSim *sim, TsPins *p, Mem *m, uint8_t *mem, int bp, uint64_t seed)
+{
+    memset(p, 0, sizeof *p);
+    mem_init(m, mem, bp, seed);
+    p->rst = 1;
+    ts_eval(sim, p);
+    ts_tick(sim);
+    ts_eval(sim, p);
+    ts_tick(sim);
+    p->rst = 0;
+}
+
+
 /* Run the engine over the layers for NF frames; bp: random back-pressure
  * and latency.  Returns cycles start..done (start cycle 0, done seen at the
  * returned cycle), -1 on a timeout; layer_end[f*NL+i]: the cycle frame f's
@@ -443,14 +458,7 @@ static long run(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int bp, ui
     static Mem m;
     long t, limit = 3000000;
     int cur = 0;
-    memset(&p, 0, sizeof p);
-    mem_init(&m, mem, bp, seed);
-    p.rst = 1;
-    ts_eval(sim, &p);
-    ts_tick(sim);
-    ts_eval(sim, &p);
-    ts_tick(sim);
-    p.rst = 0;
+    tb_start(sim, &p, &m, mem, bp, seed);
     p.desc_base = desc_base;
     p.layers = NL;
     p.frames = NF;
@@ -540,14 +548,7 @@ static void run_parts(TsSim *sim, TbCheck *c, uint8_t *mem, const Layer *L, int 
     static Mem m;
     long t = 0, limit = 3000000, ts = 0;
     int i = 0, started = 0;
-    memset(&p, 0, sizeof p);
-    mem_init(&m, mem, bp, seed);
-    p.rst = 1;
-    ts_eval(sim, &p);
-    ts_tick(sim);
-    ts_eval(sim, &p);
-    ts_tick(sim);
-    p.rst = 0;
+    tb_start(sim, &p, &m, mem, bp, seed);
     p.frames = 1;
     p.tbl_base = 0x1000;
     p.tbl_len = NL;
