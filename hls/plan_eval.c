@@ -27,9 +27,9 @@
 #define FRAC_URAM 0.90
 #define FRAC_LUT 0.75
 #define FRAC_FF 0.90
-#define RQS_MAX 8      /* most results per requant lane (a power of two: kiln_tsconv) */
-#define RQS_CONV_MAX 16 /* the same for kiln_conv, any divisor of PP*PE_OC (its
-                         * benches: RQS 2, 4, 8, 10 at PP 5, 14 at PP 7) */
+#define RQS_MAX 16 /* most results per requant lane, any divisor of PP*PE_OC (kiln_conv
+                    * benches: RQS 2, 4, 8, 10 at PP 5, 14 at PP 7; kiln_tsconv
+                    * tsconv_rqs16) */
 
 /* Set a parameter the planner must know; a descriptor without it is the
  * compiler's own inconsistency. */
@@ -44,16 +44,8 @@ void hls_param_put(HlsParamSink *k, const char *name, int64_t v)
 
 int64_t hls_rq_share(int64_t results, int64_t kki)
 {
-    int64_t r = 1;
-    while (2 * r <= results && results % (2 * r) == 0 && 2 * r <= kki && 2 * r <= RQS_MAX)
-        r *= 2;
-    return r;
-}
-
-int64_t hls_rq_share_conv(int64_t results, int64_t kki)
-{
     int64_t r, best = 1;
-    for (r = 2; r <= results && r <= kki && r <= RQS_CONV_MAX; r++)
+    for (r = 2; r <= results && r <= kki && r <= RQS_MAX; r++)
         if (results % r == 0)
             best = r;
     return best;
@@ -122,7 +114,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "PACK", s->pack);
         hls_param_put(&hw, "TOGMAX", tog > 0 ? tog : ocg);
         hls_param_put(&hw, "WURAM", s->whome == HLS_W_URAM);
-        s->rqs = (int)hls_rq_share_conv((int64_t)s->pp * s->pe_oc, kki);
+        s->rqs = (int)hls_rq_share((int64_t)s->pp * s->pe_oc, kki);
         hls_param_put(&hw, "RQS", s->rqs);
         s->span = pixel_span(s);
         hls_param_put(&hw, "SPAN", s->span);

@@ -237,14 +237,12 @@ int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t 
 
 /* Results per requant lane of a conv (kiln_conv RQS): its `results`
  * (PP*PE_OC) complete together once every kki (K*K*ICG) cycles, so up to
- * that many share a lane; a power of two dividing the results, at most
- * RQS_MAX (each step adds a cycle of latency) (hls/plan_eval.c).  The
- * time-shared engine's (kiln_tsconv). */
+ * that many share a lane with no stall of the array; the largest divisor
+ * of the results up to kki and RQS_MAX, 16, a power of two or not (PP 5 x
+ * PE_OC 2: RQS 10, one lane instead of five; each result a lane adds a
+ * cycle of latency) (hls/plan_eval.c).  A dataflow kiln_conv's and the
+ * time-shared engine's (kiln_tsconv, kki the least of its layers'). */
 int64_t hls_rq_share(int64_t results, int64_t kki);
-/* The same for a dataflow kiln_conv: the largest divisor of the results up
- * to kki and RQS_CONV_MAX, a power of two or not (PP 5 x PE_OC 2: RQS 10,
- * one requant lane instead of five). */
-int64_t hls_rq_share_conv(int64_t results, int64_t kki);
 
 /* --fold auto's candidate sets (hls/plan_fold.c), nested from the tail of
  * the network upward: the foldable convs of the smallest output map, then
