@@ -753,6 +753,7 @@ static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *du
 #define RUN_MEMO 128
 typedef struct {
     HlsPlan *p;
+    const HlsEngineDesc *d;     /* kiln_tsconv's descriptor (NULL: none) */
     const long long *dur;       /* each entry's cycles alone (its part's, fetched) */
     double bpc;                 /* DDR bytes a PL cycle */
     int *nm;                    /* per part: memo entries made */
@@ -768,7 +769,7 @@ static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
     FoldRuns *r = ctx;
     const HlsPlan *p = r->p;
     const HlsFold *f = &p->fold;
-    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    const HlsEngineDesc *d = r->d;
     int j = f->order[entry] - p->nsegment, pj;
     if (j < 0 || j >= f->npart || prev < 0 || gap <= HLS_TS_PF_IDLE || !d)
         return r->dur[entry];
@@ -798,7 +799,7 @@ static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap)
 {
     const HlsPlan *p = r->p;
     const HlsFold *f = &p->fold;
-    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    const HlsEngineDesc *d = r->d;
     int i, k, slot;
     long long c = 0;
     HlsTsCarry carry = {0, 0, 0, 0};
@@ -898,6 +899,7 @@ void hls_fold_finish(HlsPlan *p)
     if (!runs->nm || !runs->gcap || !runs->mgap || !runs->mcyc)
         gir_die("out of memory");
     runs->p = p;
+    runs->d = hls_engine_find("kiln_tsconv");
     runs->dur = dur;
     runs->bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
     rd.fn = fold_run_dur;
