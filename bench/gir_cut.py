@@ -13,7 +13,10 @@ the PP-OCRv4 detector was bisected).
       PACK, pipeline depths, weight placement) as BIG's stage of the same
       node has it, for kiln compile --plan OUT.json.
 
-Run with /usr/bin/python3.  Typical use (bench/ocr_det_sim.sh's folder):
+Run with /usr/bin/python3.  A missing file, node or plan stage, or a value
+that is not int8 with a scale: one line naming the file, exit 2
+(tests/ocr/ocr.cmake, ocr_gir_cut_node_bad).  Typical use (bench/ocr_det_sim.sh's
+folder):
   gir_cut.py cut q.gir p2o.Add.43 p2o.Add.71 s.gir
   kiln compile s.gir --board zcu102 -o s
   gir_cut.py plan s/plan.json c/plan.json s.json
@@ -30,7 +33,8 @@ KEYS = ("lanes", "pe_oc", "pe_ic", "pp", "span", "pack", "pipe", "rq_pipe", "wei
 
 
 def fail(msg):
-    sys.exit("gir_cut: " + msg)
+    print("gir_cut: " + msg, file=sys.stderr)
+    sys.exit(2)
 
 
 def f32(v):
@@ -41,7 +45,7 @@ def int8_value(path, nodes, name):
     if name not in nodes:
         fail("%s: no node defines %%%s" % (path, name))
     line = nodes[name][0]
-    m = re.search(r": i8\[([\d,]+)\] scale\(([^)]+)\)", line)
+    m = re.search(r": i8\[([\d,]+)\](?: [a-z]+)? scale\(([^)]+)\)", line)
     if not m:
         fail("%s: %%%s is not an int8 value with a scale" % (path, name))
     return m.group(1), m.group(2)
@@ -125,7 +129,8 @@ def main(argv):
     elif len(argv) == 5 and argv[1] == "plan":
         plan(argv[2], argv[3], argv[4])
     else:
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":
