@@ -39,8 +39,9 @@
 // range check, 10-bit round and clamp) ~365 (PIPE <= 2) or ~263 (PIPE >= 3)
 // with RQ_DSP 2; with RQ_DSP 1 the 6x16 high product and its add besides
 // (yosys synth_xilinx -family xcup, bench/synth/synth.py kiln_requant
-// LANES=4: 575 (PIPE <= 2), 518 (PIPE 3), 414 (PIPE 4) a lane); FF: 8
-// (PIPE>=1) + 54 (>=2) + 52 (>=3) + 54 (>=4).
+// LANES=4 RQ_DSP=1: 2262 (PIPE 2), 2073 (PIPE 3), 1657 (PIPE 4) LUT against
+// 1404, 1105, 1105 with RQ_DSP 2); FF the same: 8 (PIPE>=1) + 54 (>=2) +
+// 52 (>=3) + 54 (>=4).
 module kiln_requant #(
     parameter integer LANES = 4,
     parameter integer PIPE  = 2,
