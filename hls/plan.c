@@ -185,7 +185,7 @@ static void finish_reasons(HlsPlan *p, char (*grow)[HLS_GROW_LEN])
                      s->pe_oc, s->pe_ic, s->pp, s->span ? " (groups across rows)" : "", s->pack,
                      s->pipe, s->rq_pipe, s->rq_dsp == 1 ? ", RQ_DSP 1" : "");
         else
-            snprintf(par, sizeof par, "LANES %d", s->lanes);
+            snprintf(par, sizeof par, "LANES %d%s", s->lanes, s->rq_dsp == 1 ? ", RQ_DSP 1" : "");
         if (s->wswap > 0 && s->whome != HLS_W_DDR && !p->replayed &&
             p->stages[s->wswap - 1].whome == HLS_W_DDR)
             snprintf(sw, sizeof sw, ", swapped on chip for %s's, which stream instead (from "
