@@ -391,10 +391,10 @@ static const char *const conv_hw[] = {"PE_IC", "PE_OC", "PP",      "KMAX", "WMAX
                                       "CIMAX", "COMAX", "WDEPTH",  "WBANKS", "PIPE",
                                       "RQ_PIPE", "PACK", "TOGMAX", "WURAM", "RQS",
                                       "SPAN",  "BANDMAX", "LBROWS", "QLO",   "QHI",
-                                      "DSP2X", "LBURAM", "CASC", "WBMERGE", "LBBANK", NULL};
+                                      "DSP2X", "LBURAM", "CASC", "WBMERGE", "LBBANK", "RQ_DSP", NULL};
 enum { CV_PE_IC, CV_PE_OC, CV_PP, CV_KMAX, CV_WMAX, CV_CIMAX, CV_COMAX, CV_WDEPTH, CV_WBANKS,
        CV_PIPE, CV_RQ_PIPE, CV_PACK, CV_TOGMAX, CV_WURAM, CV_RQS, CV_SPAN, CV_BANDMAX,
-       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC, CV_WBMERGE, CV_LBBANK };
+       CV_LBROWS, CV_QLO, CV_QHI, CV_DSP2X, CV_LBURAM, CV_CASC, CV_WBMERGE, CV_LBBANK, CV_RQ_DSP };
 static const char *const conv_rt[] = {"h",   "w",   "cin", "cout",  "k",
                                       "stride", "pad", "tog", "ipace", "wpace", "band", "wlead", NULL};
 enum { RT_H, RT_W, RT_CIN, RT_COUT, RT_K, RT_STRIDE, RT_PAD, RT_TOG, RT_IPACE, RT_WPACE,
@@ -552,10 +552,21 @@ static double rq_ff_lane(int64_t pipe)
            (pipe >= 4 ? 54.0 : 0.0);
 }
 
-/* LUTs of one kiln_requant lane: shifter, range check, round, clamp (fitted). */
-static double rq_lut_lane(int64_t pipe)
+/* LUTs of one kiln_requant lane: shifter, range check, round, clamp
+ * (fitted); with RQ_DSP 1 the 6x16 high product and its add too (yosys
+ * synth_xilinx -family xcup, kiln_requant LANES=4 at PIPE 2, 3, 4: +224,
+ * +242, +138 a lane). */
+static double rq_lut_lane(int64_t pipe, int64_t rq_dsp)
 {
+    if (rq_dsp == 1)
+        return pipe >= 4 ? 401.0 : pipe >= 3 ? 505.0 : 589.0;
     return pipe >= 3 ? 263.0 : 365.0;
+}
+
+/* DSP48E2 of one kiln_requant lane: RQ_DSP 1, else (2, the default) 2. */
+static double rq_dsp_lane(int64_t rq_dsp)
+{
+    return rq_dsp == 1 ? 1.0 : 2.0;
 }
 
 /* kiln_conv's ternary adder tree of one output lane (g_tree), walked as the
@@ -670,7 +681,8 @@ static HlsRes conv_resources(const int64_t *hw)
     double pmem_lut = 0.0, wbram = 0.0, lburam = 0.0, lbmux_lut = 0.0, lbmux_ff = 0.0;
     int wmerge = hw[CV_WBANKS] == 2 && hw[CV_WBMERGE] != 0;
     /* LBBANK: B0 = -(P*W + P), cfg_pad x W, one DSP48E2 in yosys 0.23 */
-    r.dsp = (double)dsps + 2.0 * (double)rql + (hw[CV_LBBANK] > 0 ? 1.0 : 0.0);
+    r.dsp = (double)dsps + rq_dsp_lane(hw[CV_RQ_DSP]) * (double)rql +
+            (hw[CV_LBBANK] > 0 ? 1.0 : 0.0);
     r.bram36 = 0.0;
     if (hw[CV_LBBANK] > 0) /* LBBANK: PP banks of LBBANK words, not PP copies */
         lbdepth = hls_pow2ceil(hw[CV_LBBANK]);
@@ -736,7 +748,7 @@ static HlsRes conv_resources(const int64_t *hw)
     }
     /* per lane: requant, accumulator, parameter LUTRAM, the tree's adders;
      * control; PACK=2 adds the sign fix-up of each packed product */
-    r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE]) +
+    r.lut = CV_LUT_BASE + (double)rql * rq_lut_lane(hw[CV_RQ_PIPE], hw[CV_RQ_DSP]) +
             (double)lanes * (CV_LUT_LANE + (rqs > 1 ? CV_LUT_RQSER : 0.0)) +
             (casc ? (double)(lanes + pp) * CV_LUT_CASC * (double)hls_max64(0, pic - 4)
                   : (double)lanes * (double)add_bits * CV_LUT_ADD) +
@@ -780,8 +792,8 @@ static const HlsEngineDesc conv_desc = {
 /* ---------------- kiln_dwconv ---------------- */
 
 static const char *const dw_hw[] = {"LANES", "KMAX", "WMAX", "CMAX", "RQ_PIPE", "QLO", "QHI",
-                                    "LBURAM", NULL};
-enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE, DW_QLO, DW_QHI, DW_LBURAM };
+                                    "LBURAM", "RQ_DSP", NULL};
+enum { DW_LANES, DW_KMAX, DW_WMAX, DW_CMAX, DW_RQ_PIPE, DW_QLO, DW_QHI, DW_LBURAM, DW_RQ_DSP };
 static const char *const dw_rt[] = {"h", "w", "c", "k", "stride", "pad", NULL};
 
 static int64_t dw_latency(const int64_t *hw)
@@ -826,14 +838,14 @@ static HlsRes dw_resources(const int64_t *hw)
     int64_t rows = hls_line_rows(hw[DW_KMAX]);
     int64_t lbdepth =
         rows << (hls_max64(1, hls_clog2(hw[DW_WMAX])) + hls_max64(1, hls_clog2(cgmax)));
-    r.dsp = 3.0 * (double)lanes;
+    r.dsp = (1.0 + rq_dsp_lane(hw[DW_RQ_DSP])) * (double)lanes; /* MACs, requant */
     /* the line buffer in block RAM, or in URAM288 with LBURAM (packed
      * across address ranges as hls_uram_for counts it) */
     r.bram36 = (hw[DW_LBURAM] == 1 ? 0.0 : hls_bram36_for(lbdepth, 8 * lanes)) +
                hls_bram36_for(cgmax * hw[DW_KMAX] * hw[DW_KMAX], 8 * lanes);
     r.uram = hw[DW_LBURAM] == 1 ? (double)hls_uram_for(lbdepth, 8 * lanes) : 0.0;
     /* fitted: per lane requant + accumulator + parameter LUTRAM; control */
-    r.lut = 305.0 + (double)lanes * (rq_lut_lane(hw[DW_RQ_PIPE]) + 97.0);
+    r.lut = 305.0 + (double)lanes * (rq_lut_lane(hw[DW_RQ_PIPE], hw[DW_RQ_DSP]) + 97.0);
     r.ff = 325.0 + (double)lanes * (16.0 + 32.0 + rq_ff_lane(hw[DW_RQ_PIPE]));
     return r;
 }
@@ -850,7 +862,7 @@ static const HlsEngineDesc dwconv_desc = {
 
 /* ---------------- kiln_requant ---------------- */
 
-static const char *const rq_hw[] = {"LANES", "PIPE", NULL};
+static const char *const rq_hw[] = {"LANES", "PIPE", "RQ_DSP", NULL};
 static const char *const rq_rt[] = {"n", NULL};
 
 static int64_t rq_latency(const int64_t *hw)
@@ -867,10 +879,10 @@ static HlsRes rq_resources(const int64_t *hw)
 {
     HlsRes r;
     double lanes = (double)hw[0];
-    r.dsp = 2.0 * lanes;
+    r.dsp = rq_dsp_lane(hw[2]) * lanes;
     r.bram36 = 0.0;
     r.uram = 0.0;
-    r.lut = rq_lut_lane(hw[1]) * lanes;
+    r.lut = rq_lut_lane(hw[1], hw[2]) * lanes;
     r.ff = rq_ff_lane(hw[1]) * lanes + (double)hw[1]; /* + the valid pipeline */
     return r;
 }

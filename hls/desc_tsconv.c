@@ -43,11 +43,11 @@ static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
                                     "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
-                                    "SPAN", "WBANKS", "DSP2X", "LBROWS", "LBBANK", NULL};
+                                    "SPAN", "WBANKS", "DSP2X", "LBROWS", "LBBANK", "RQ_DSP", NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
        TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS,
-       TS_DSP2X, TS_LBROWS, TS_LBBANK };
+       TS_DSP2X, TS_LBROWS, TS_LBBANK, TS_RQ_DSP };
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -147,7 +147,7 @@ static const HlsEngineDesc *ts_conv(const int64_t *hw, int64_t *cv)
                {"PACK", TS_PACK},   {"TOGMAX", TS_TOGMAX},   {"WURAM", TS_WURAM},
                {"PP", TS_PP},       {"LBURAM", TS_LBURAM}, {"RQS", TS_RQS},
                {"SPAN", TS_SPAN},   {"WBANKS", TS_WBANKS}, {"DSP2X", TS_DSP2X},
-               {"LBBANK", TS_LBBANK}, {"LBROWS", TS_LBROWS}};
+               {"LBBANK", TS_LBBANK}, {"LBROWS", TS_LBROWS}, {"RQ_DSP", TS_RQ_DSP}};
     int i;
     size_t j;
     if (!d)

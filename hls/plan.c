@@ -181,11 +181,11 @@ static void finish_reasons(HlsPlan *p, char (*grow)[HLS_GROW_LEN])
         char par[128], wt[288] = "", sw[160] = "";
         size_t n;
         if (hls_is_conv(s))
-            snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d%s, PACK %d, PIPE %d, RQ_PIPE %d",
+            snprintf(par, sizeof par, "PE_OC %d x PE_IC %d x PP %d%s, PACK %d, PIPE %d, RQ_PIPE %d%s",
                      s->pe_oc, s->pe_ic, s->pp, s->span ? " (groups across rows)" : "", s->pack,
-                     s->pipe, s->rq_pipe);
+                     s->pipe, s->rq_pipe, s->rq_dsp == 1 ? ", RQ_DSP 1" : "");
         else
-            snprintf(par, sizeof par, "LANES %d", s->lanes);
+            snprintf(par, sizeof par, "LANES %d%s", s->lanes, s->rq_dsp == 1 ? ", RQ_DSP 1" : "");
         if (s->wswap > 0 && s->whome != HLS_W_DDR && !p->replayed &&
             p->stages[s->wswap - 1].whome == HLS_W_DDR)
             snprintf(sw, sizeof sw, ", swapped on chip for %s's, which stream instead (from "
@@ -472,6 +472,13 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
         hls_trim_dsp(p, save, grow, e);
+    }
+    /* one DSP48E2 a requant lane where DSPs bind (hls/plan_rqdsp.c) */
+    if (o->rq_dsp != HLS_RQ_DSP_TWO && hls_rq_dsp_choose(p, e) < 0) {
+        free(save);
+        free(grow);
+        hls_plan_free(p);
+        return NULL;
     }
     /* the infrastructure counts the channels of skip tensors the previous
      * evaluation sent to DDR: once more so the figures are this plan's own

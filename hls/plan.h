@@ -83,6 +83,9 @@ typedef struct {
     int64_t lut_chans;  /* kiln_lut: the stream's channels, a table each (CHANS); 0: one
                          * table for every byte */
     int pipe, rq_pipe;  /* register levels: adder tree, requant */
+    int rq_dsp;         /* conv, dwconv, requant: DSP48E2 a requant lane (kiln_requant
+                         * RQ_DSP): 1 (its high product in LUTs, hls_rq_dsp_choose),
+                         * else two */
     int qlo, qhi;       /* conv, dwconv: the fused activation's int8 output clamp (act_min,
                          * act_max of the int8 node; -128, 127 without one) */
     int64_t ipace;      /* conv: cycles per input beat when input 0 is read from DDR in
@@ -217,6 +220,8 @@ typedef struct {
     int dsp2x;           /* kiln_conv DSP2X of its array: 0, or its multipliers on the
                           * plan's clk2x, a DSP48E2 taking two input lanes (1) or two
                           * pixels (2, PP even) a fabric cycle */
+    int rq_dsp;          /* DSP48E2 a requant lane of its array (kiln_requant RQ_DSP): 1,
+                          * else two */
     int64_t hw[HLS_PLAN_MAX_PARAMS]; /* kiln_tsconv parameters, in its hw_params order */
     int64_t cycles;      /* a frame's folded layers, one after the other (the parts summed) */
     int64_t ddr_bytes;   /* its DDR traffic per frame */
@@ -258,7 +263,15 @@ typedef struct {
     int no_cpu_fallback; /* --cpu-fallback off: refuse a model whose smallest design breaks
                           * a budget (else layers move to the CPU until it fits,
                           * hls/plan_fit.c) */
+    int rq_dsp;         /* HLS_RQ_DSP_*: DSP48E2 a requant lane (--rq-dsp) */
 } HlsPlanOptions;
+
+/* --rq-dsp: the requant lanes' DSP48E2 (kiln_requant RQ_DSP, hls/plan_rqdsp.c). */
+enum {
+    HLS_RQ_DSP_DEFAULT, /* the search chooses per engine; a replay keeps its plan's */
+    HLS_RQ_DSP_AUTO,    /* chosen per engine, a replayed plan's too */
+    HLS_RQ_DSP_TWO,     /* two on every engine */
+};
 
 /* A whole plan: per-stage choices and the figures of the models. */
 typedef struct {
@@ -331,6 +344,9 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
 HlsPlan *hls_plan_replay(const GirGraph *g, const HlsBoard *b, const char *text,
                          const char *path, double mhz, GirError *e);
 void hls_plan_free(HlsPlan *p);
+/* A plan's requant lanes as mode (HLS_RQ_DSP_AUTO or _TWO) says, the plan
+ * evaluated again: 0, or -1 + e. */
+int hls_plan_rq_dsp(HlsPlan *p, int mode, GirError *e);
 
 /* Can board b run DSP48E2 at twice a PL clock of mhz (its data-sheet FMAX
  * for the speed grade, dsp-max-mhz)?  1 or 0; why gets one line either way. */

@@ -131,6 +131,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "CASC", 0); /* LUT adder trees (kiln_dsp_chain: not planned yet) */
         hls_param_put(&hw, "WBMERGE", 0); /* a memory a weight bank (the shared engine's merge) */
         hls_param_put(&hw, "LBBANK", 0); /* PP copies of the line buffer (the shared engine's may bank it) */
+        hls_param_put(&hw, "RQ_DSP", s->rq_dsp == 1 ? 1 : 2);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "cin", s->cin);
@@ -155,6 +156,7 @@ static void stage_params(HlsStage *s)
         hls_param_put(&hw, "QLO", s->qlo);
         hls_param_put(&hw, "QHI", s->qhi);
         hls_param_put(&hw, "LBURAM", s->lburam);
+        hls_param_put(&hw, "RQ_DSP", s->rq_dsp == 1 ? 1 : 2);
         hls_param_put(&rt, "h", s->h);
         hls_param_put(&rt, "w", s->w);
         hls_param_put(&rt, "c", s->cin);
@@ -219,6 +221,7 @@ static void stage_params(HlsStage *s)
     case HLS_ST_REQUANT:
         hls_param_put(&hw, "LANES", s->lanes);
         hls_param_put(&hw, "PIPE", s->rq_pipe);
+        hls_param_put(&hw, "RQ_DSP", s->rq_dsp == 1 ? 1 : 2);
         hls_param_put(&rt, "n", s->h * s->w * hls_cdiv(s->cin, s->lanes));
         s->npass = 1;
         break;

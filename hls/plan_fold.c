@@ -321,6 +321,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             v = pp > 1;
         else if (!strcmp(n, "DSP2X"))
             v = f->dsp2x;
+        else if (!strcmp(n, "RQ_DSP"))
+            v = f->rq_dsp == 1 ? 1 : 2;
         else if (!strcmp(n, "LBROWS"))
             v = fold_lbrows(mem, kmax);
         else if (!strcmp(n, "LBBANK"))

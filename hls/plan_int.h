@@ -58,6 +58,13 @@ static inline int hls_is_conv(const HlsStage *s)
     return s->kind == HLS_ST_CONV;
 }
 
+/* Whether a stage's engine has kiln_requant lanes (kiln_conv, kiln_dwconv,
+ * kiln_rq_stage: its RQ_DSP). */
+static inline int hls_has_requant(const HlsStage *s)
+{
+    return s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV || s->kind == HLS_ST_REQUANT;
+}
+
 /* Resources r += a, each kind in turn. */
 static inline void hls_res_add(HlsRes *r, const HlsRes *a)
 {
@@ -243,6 +250,17 @@ int64_t hls_pool_flush(int64_t len, int64_t olen, int64_t k, int64_t s, int64_t 
  * cycle of latency) (hls/plan_eval.c).  A dataflow kiln_conv's and the
  * time-shared engine's (kiln_tsconv, kki the least of its layers'). */
 int64_t hls_rq_share(int64_t results, int64_t kki);
+
+/* The shared engine's requant lanes on rq_dsp DSP48E2 each (1, else two):
+ * its RQ_DSP and resources (hls/plan_rqdsp.c); the plan's totals need
+ * hls_plan_eval after. */
+void hls_fold_set_rq_dsp(HlsPlan *p, int rq_dsp);
+/* After the search: one DSP48E2 a requant lane (kiln_requant RQ_DSP 1) on
+ * the engines where DSPs bind the plan more than LUTs and where it keeps
+ * every budget, frames/s and latency, so its DSP efficiency rises; two
+ * elsewhere (hls/plan_rqdsp.c).  Returns the engines changed (-1 + e);
+ * p evaluated. */
+int hls_rq_dsp_choose(HlsPlan *p, GirError *e);
 
 /* --fold auto's candidate sets (hls/plan_fold.c), nested from the tail of
  * the network upward: the foldable convs of the smallest output map, then

@@ -80,6 +80,8 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddNumberToObject(o, "pipe", s->pipe);
         }
         cJSON_AddNumberToObject(o, "rq_pipe", s->rq_pipe);
+        if (s->rq_dsp == 1) /* one DSP48E2 a requant lane; absent: two */
+            cJSON_AddNumberToObject(o, "rq_dsp", 1);
         if ((s->kind == HLS_ST_CONV || s->kind == HLS_ST_DWCONV) && (s->qlo > -128 || s->qhi < 127)) {
             cJSON_AddNumberToObject(o, "qlo", s->qlo);
             cJSON_AddNumberToObject(o, "qhi", s->qhi);
@@ -135,7 +137,8 @@ char *hls_plan_json(const HlsPlan *p)
             const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
             cJSON *hw = cJSON_AddObjectToObject(fo, "hw");
             for (i = 0; d && d->hw_params[i]; i++)
-                cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
+                if (strcmp(d->hw_params[i], "RQ_DSP") || p->fold.hw[i] == 1) /* absent: 2 */
+                    cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
             cJSON_AddNumberToObject(fo, "cycles", (double)p->fold.cycles);
             cJSON_AddNumberToObject(fo, "dataflow_cycles", (double)p->fold.dataflow);
             cJSON_AddBoolToObject(fo, "sets_interval", p->fold.bound);
@@ -304,6 +307,17 @@ static int replay_stage(HlsStage *s, const cJSON *o, const char *path, const cha
     if (get_int(o, path, base, "rq_pipe", 0, 4, 0, &v, e))
         return -1;
     s->rq_pipe = (int)v;
+    /* optional: DSP48E2 a requant lane (absent: two) */
+    s->rq_dsp = 2;
+    if (cJSON_GetObjectItemCaseSensitive(o, "rq_dsp")) {
+        if (get_int(o, path, base, "rq_dsp", 1, 2, 0, &v, e))
+            return -1;
+        if (v == 1 && !hls_has_requant(s))
+            return gir_error_at(e, gir_loc_none(),
+                                "%s: %s.rq_dsp: only a conv, dwconv or requant stage has "
+                                "requant lanes", path, base);
+        s->rq_dsp = (int)v;
+    }
     if (!cJSON_IsString(w))
         return gir_error_at(e, gir_loc_none(), "%s: %s.weights: expected a string", path, base);
     if (s->whome == HLS_W_NONE ? strcmp(w->valuestring, "-") :
@@ -433,7 +447,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw, *ps;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv, rwv;
+    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv, rwv, rqv;
     int i, n;
     if (!o)
         return 0;
@@ -478,6 +492,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     rwv = 0; /* absent: the line buffer of the rows KMAX needs */
     if (cJSON_GetObjectItemCaseSensitive(hw, "LBROWS") &&
         get_int(hw, path, "$.fold.hw", "LBROWS", 0, 64, 0, &rwv, e))
+        return -1;
+    rqv = 2; /* absent: two DSP48E2 a requant lane */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "RQ_DSP") &&
+        get_int(hw, path, "$.fold.hw", "RQ_DSP", 1, 2, 0, &rqv, e))
         return -1;
     x2v = 0; /* absent: the multipliers on the fabric clock */
     if (cJSON_GetObjectItemCaseSensitive(hw, "DSP2X") &&
@@ -533,6 +551,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
                                 (long long)rwv, (long long)rows,
                                 (long long)p->fold.hw[hls_param_index(d->hw_params, "KMAX")]);
     }
+    if (rqv == 1)
+        hls_fold_set_rq_dsp(p, 1);
     /* the parts' cuts (a part starting where the layer before is of its
      * phase), made before the tiles: a part's first layer may take
      * another */

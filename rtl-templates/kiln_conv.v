@@ -62,6 +62,8 @@
 //                  of n leaves has ceil(log3 n) levels
 //   RQ_PIPE        requant register stages (0..4, see kiln_requant.v)
 //   QLO, QHI       the fused activation's output clamp (kiln_requant.v)
+//   RQ_DSP         DSP48E2 a requant lane: 2, or 1 with its high product
+//                  in LUTs (kiln_requant.v; same results and latency)
 //   PACK           1, or 2 = two MACs per DSP48E2 (kiln_mac2; PE_OC even)
 //   TOGMAX         most output groups per tile (0: ceil(COMAX/PE_OC)); sizes
 //                  the per-channel parameter memories: WBANKS x 2^ceil(log2
@@ -132,7 +134,7 @@
 //   the last input beat.  PP = 2: the two pixels' results leave in raster
 //   order through a reorder buffer; exact while K*K*ICG >= PP.
 //   ~ NT*Hout*ceil(Wout/PP)*TG*ICG*K*K + (K-P)*W*ICG + LAT when compute bound.
-// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(DSP2X ? 2 : 1) + 2*PP*PE_OC/RQS (requant);
+// Resources: DSP48E2 = PP*PE_OC*PE_IC/PACK/(DSP2X ? 2 : 1) + RQ_DSP*PP*PE_OC/RQS (requant);
 //   BRAM: PP line buffers R*2^ceil(log2 WMAX)*2^ceil(log2 ICGMAX) x 8*PE_IC
 //   bits, weights WBANKS*PE_OC x WDEPTH x 8*PE_IC bits, parameters PE_OC x
 //   WBANKS*2^ceil(log2 TOGMAX) x (32+16+16+6) bits; LUT/FF ~ adder trees (one LUT a
@@ -165,6 +167,7 @@ module kiln_conv #(
     parameter integer LBBANK  = 0,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
+    parameter integer RQ_DSP  = 2,
     parameter integer DSP2X   = 0,
     parameter integer CASC    = 0,
     parameter integer WLSEP   = 0
@@ -915,7 +918,8 @@ module kiln_conv #(
     endgenerate
     generate
         if (RQS == 1) begin : g_rq_par
-            kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
+            kiln_requant #(.LANES(NL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI),
+                           .RQ_DSP(RQ_DSP)) u_rq (
                 .clk(clk), .rst(rst), .i_valid(a_valid),
                 .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
                 .o_valid(rq_valid), .o_q(rq_q));
@@ -977,7 +981,8 @@ module kiln_conv #(
             // synthesis translate_on
             wire          s_valid;
             wire [8*RL-1:0] s_q;
-            kiln_requant #(.LANES(RL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
+            kiln_requant #(.LANES(RL), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI),
+                           .RQ_DSP(RQ_DSP)) u_rq (
                 .clk(clk), .rst(rst), .i_valid(c_busy),
                 .i_acc(c_acc[32*RL-1:0]), .i_mpos(c_mpos[16*RL-1:0]), .i_mneg(c_mneg[16*RL-1:0]),
                 .i_shift(c_shift[6*RL-1:0]), .o_valid(s_valid), .o_q(s_q));

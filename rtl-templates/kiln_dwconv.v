@@ -22,6 +22,7 @@
 //
 // Parameters: LANES (MACs, one per channel lane), KMAX, WMAX, CMAX,
 //   RQ_PIPE (requant stages 0..4), QLO/QHI (output clamp, kiln_requant.v),
+//   RQ_DSP (DSP48E2 a requant lane, 2 or 1: kiln_requant.v),
 //   LBURAM (1: the line buffer is UltraRAM, ram_style "ultra", as kiln_conv's;
 //   0: block RAM or LUTRAM as synthesis picks).
 // Latency (issue of the last MAC of a pixel group to its output beat):
@@ -29,7 +30,7 @@
 // Cycles per frame: the kiln_conv_window recurrence (hls/desc_conv.c) with
 //   n_in = W*CG per input row, n_out = Wout*CG*K*K per output row;
 //   ~ Hout*Wout*CG*K*K + (K-P)*W*CG + LAT when compute bound.
-// Resources: LANES DSP48E2 (MACs) + 2*LANES (requant); BRAM: line buffer as
+// Resources: LANES DSP48E2 (MACs) + RQ_DSP*LANES (requant); BRAM: line buffer as
 //   kiln_conv with GMAX = CG, weights CGMAX*KMAX*KMAX x 8*LANES bits.
 module kiln_dwconv #(
     parameter integer LANES   = 8,
@@ -39,7 +40,8 @@ module kiln_dwconv #(
     parameter integer RQ_PIPE = 2,
     parameter integer QLO     = -128,
     parameter integer QHI     = 127,
-    parameter integer LBURAM  = 0
+    parameter integer LBURAM  = 0,
+    parameter integer RQ_DSP  = 2
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -265,7 +267,8 @@ module kiln_dwconv #(
         end
     endgenerate
 
-    kiln_requant #(.LANES(LANES), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI)) u_rq (
+    kiln_requant #(.LANES(LANES), .PIPE(RQ_PIPE), .QLO(QLO), .QHI(QHI),
+                   .RQ_DSP(RQ_DSP)) u_rq (
         .clk(clk), .rst(rst), .i_valid(a_valid),
         .i_acc(rq_acc), .i_mpos(rq_mpos), .i_mneg(rq_mneg), .i_shift(rq_shift),
         .o_valid(rq_valid), .o_q(rq_q));

@@ -26,20 +26,28 @@
 //          PREG); 3 = also inside the shift (after the shift by 8*shift[5:3]);
 //          4 = also at the multiplier input
 //          (DSP48E2 AREG/BREG).  0 = combinational.
+//   RQ_DSP DSP48E2 a lane's 32x16 product takes: 2 (default) = acc * m in
+//          two 27x18 multipliers; 1 = acc[25:0] * m in one, acc[31:26] * m
+//          as a 6x16 shift-add in LUTs (same result, same latency, more LUT)
 // Ports (lane i at bit slice i of each bus)
 //   i_valid, i_acc[32*LANES], i_mpos[16*LANES], i_mneg[16*LANES],
 //   i_shift[6*LANES] (0..47)  ->  o_valid, o_q[8*LANES]
 // Latency: PIPE cycles (o_valid is i_valid delayed by PIPE); one lane vector
 // per cycle, no stall (the caller gates its valid).
 // Cycles per frame: n lane vectors take n cycles (+ PIPE).
-// Resources per lane: 2 DSP48E2 (32x16 multiply), ~300 LUT (49-bit shifter,
-// range check, 10-bit round and clamp), FF: 8 (PIPE>=1) + 54 (>=2) + 52 (>=3)
-// + 54 (>=4).
+// Resources per lane: RQ_DSP DSP48E2 (32x16 multiply); LUT (49-bit shifter,
+// range check, 10-bit round and clamp) ~365 (PIPE <= 2) or ~263 (PIPE >= 3)
+// with RQ_DSP 2; with RQ_DSP 1 the 6x16 high product and its add besides
+// (yosys synth_xilinx -family xcup, bench/synth/synth.py kiln_requant
+// LANES=4 RQ_DSP=1: 2262 (PIPE 2), 2073 (PIPE 3), 1657 (PIPE 4) LUT against
+// 1404, 1105, 1105 with RQ_DSP 2); FF the same: 8 (PIPE>=1) + 54 (>=2) +
+// 52 (>=3) + 54 (>=4).
 module kiln_requant #(
     parameter integer LANES = 4,
     parameter integer PIPE  = 2,
     parameter integer QLO   = -128,
-    parameter integer QHI   = 127
+    parameter integer QHI   = 127,
+    parameter integer RQ_DSP = 2
 ) (
     /* verilator lint_off UNUSEDSIGNAL */ // unused when PIPE == 0
     input  wire                  clk,
@@ -110,7 +118,31 @@ module kiln_requant #(
             end
 
             // stage A: product
-            wire signed [47:0] prod_c = acc_i * m_i;
+            wire signed [47:0] prod_c;
+            if (RQ_DSP == 1) begin : g_p1
+                // ONE DSP48E2: acc = hi * 2^26 + lo with lo = acc[25:0]
+                // (unsigned, 27 bits signed: the A port) and hi = acc[31:26]
+                // (signed 6 bits):
+                //   prod = lo * m + ((hi * m) << 26)
+                // lo * m is the DSP's 27x18 multiply; hi * m is six shifted,
+                // masked copies of m summed in LUTs (no '*': no second DSP);
+                // their sum, exact in 48 bits, adds hi * m to the product's
+                // upper 22 bits (the DSP's post-adder could take it through
+                // the C port; yosys 0.23 leaves it in fabric).
+                wire signed [26:0] lo_i = {1'b0, acc_i[25:0]};
+                wire signed [42:0] plo_c = lo_i * m_i;
+                wire        [5:0]  hi_i = acc_i[31:26];
+                wire signed [21:0] mx = {{6{m_i[15]}}, m_i};
+                wire signed [21:0] phi_c = ((hi_i[0] ? mx        : 22'sd0) +
+                                            (hi_i[1] ? mx <<< 1  : 22'sd0)) +
+                                           ((hi_i[2] ? mx <<< 2  : 22'sd0) +
+                                            (hi_i[3] ? mx <<< 3  : 22'sd0)) +
+                                           ((hi_i[4] ? mx <<< 4  : 22'sd0) -
+                                            (hi_i[5] ? mx <<< 5  : 22'sd0));
+                assign prod_c = {{5{plo_c[42]}}, plo_c} + {phi_c, 26'd0};
+            end else begin : g_p2
+                assign prod_c = acc_i * m_i;
+            end
             wire signed [47:0] prod_a;
             wire [5:0]         sh_a;
             if (PIPE >= 2) begin : g_ra

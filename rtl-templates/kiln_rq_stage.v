@@ -8,17 +8,19 @@
 //             cfg_m        signed 16-bit multiplier; cfg_shift 0..47
 //             s_*          input stream, LANES int8 lanes
 //             m_*          output stream, same layout
-// Parameters: LANES (lanes per beat), PIPE (kiln_requant register stages 0..4).
+// Parameters: LANES (lanes per beat), PIPE (kiln_requant register stages 0..4),
+//             RQ_DSP (kiln_requant's DSP48E2 a lane, 2 or 1).
 // Structure:  a beat enters kiln_requant only while the output FIFO (PIPE + 2
 //             entries) has room for it and every beat already in the pipe,
 //             so no result is ever lost; s_tready does not depend on s_tvalid.
 // Latency:    PIPE + 1 cycles.
 // Cycles per frame of N beats: N + PIPE + 1.
-// Resources:  kiln_requant (2 DSP48E2 and ~300 LUT per lane) + a
+// Resources:  kiln_requant (RQ_DSP DSP48E2 and ~260-590 LUT per lane) + a
 //             (PIPE+2)-entry LUTRAM FIFO of 8*LANES bits + ~10 FF.
 module kiln_rq_stage #(
     parameter integer LANES = 4,
-    parameter integer PIPE  = 2
+    parameter integer PIPE  = 2,
+    parameter integer RQ_DSP = 2
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -58,7 +60,7 @@ module kiln_rq_stage #(
             infl <= infl + {{(CW-1){1'b0}}, go} - {{(CW-1){1'b0}}, o_valid};
     end
 
-    kiln_requant #(.LANES(LANES), .PIPE(PIPE)) u_rq (
+    kiln_requant #(.LANES(LANES), .PIPE(PIPE), .RQ_DSP(RQ_DSP)) u_rq (
         .clk(clk), .rst(rst),
         .i_valid(go), .i_acc(acc),
         .i_mpos({LANES{cfg_m}}), .i_mneg({LANES{cfg_m}}), .i_shift({LANES{cfg_shift}}),

@@ -121,6 +121,7 @@
 //                   of two; the planner sizes it for the largest layer)
 //   RQS             kiln_conv's results per requant lane (every layer's
 //                   K*K*ICG >= RQS)
+//   RQ_DSP          kiln_conv's DSP48E2 a requant lane (2, or 1: kiln_requant.v)
 //   DATA_W, ADDR_W, BURST_MAX, MAX_OUT   the AXI masters (kiln_axi_rd/_wr)
 //   CNT_W           beat counter bits of the channels (kiln_chan_reps)
 //   PP              kiln_conv's pixel parallelism: PP adjacent output pixels
@@ -226,7 +227,8 @@ module kiln_tsconv #(
     parameter integer MAP_STRIDE = 0,
     parameter integer SPAN      = 0,
     parameter integer WBANKS    = 1,
-    parameter integer DSP2X     = 0
+    parameter integer DSP2X     = 0,
+    parameter integer RQ_DSP    = 2
 ) (
     input  wire                 clk,
     /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
@@ -451,7 +453,7 @@ module kiln_tsconv #(
     kiln_conv #(.PE_IC(PE_IC), .PE_OC(PE_OC), .KMAX(KMAX), .WMAX(WMAX), .CIMAX(CIMAX),
                 .COMAX(COMAX), .WDEPTH(WDEPTH), .WBANKS(WBANKS), .WBMERGE(WBANKS == 2 ? 1 : 0), .PIPE(PIPE), .RQ_PIPE(RQ_PIPE),
                 .PACK(PACK), .TOGMAX(TOGMAX), .WURAM(WURAM), .LBURAM(LBURAM), .LBBANK(LBBANK), .LBROWS(LBROWS), .RQS(RQS), .PP(PP),
-                .SPAN(SPAN), .DSP2X(DSP2X), .WLSEP(1)) u_conv (
+                .SPAN(SPAN), .DSP2X(DSP2X), .RQ_DSP(RQ_DSP), .WLSEP(1)) u_conv (
         .clk(clk), .clk2x(clk2x), .rst(rst | crst),
         .wl_rst(rst | cwrst), .wl_icg(p_icg), .wl_ocg(p_ocg), .wl_tog(p_tog), .wl_k(p_k),
         .cfg_h(d_h), .cfg_w(d_w), .cfg_icg(d_icg), .cfg_ocg(d_ocg), .cfg_tog(d_tog),

@@ -42,6 +42,7 @@ static void compile_usage(FILE *f)
             "                    [--plan plan.json] [--pin NODE=PE_OCxPE_ICxPP]... [--pp-max N]\n"
             "                    [--max-latency-ms X] [--interval-first] [--clk2x on|auto|off]\n"
             "                    [--fold auto|none|LAYER,...] [--cpu-fallback on|off]\n"
+            "                    [--rq-dsp auto|2]\n"
             "                    [--calib DIR | --calib-random N] [--method M] [--percentile P]\n"
             "                    [--plan-only] [--json]\n"
             "  --board   bundled board name (kiln boards) or a board XML file\n"
@@ -67,6 +68,9 @@ static void compile_usage(FILE *f)
             "            LAYER,... run one after the other on it, auto tries the convs of\n"
             "            the smallest maps (nested sets, every engine size) and folds the\n"
             "            fastest where that is faster, none (default)\n"
+            "  --rq-dsp  DSP48E2 a requant lane: auto (the search's default: one, its\n"
+            "            high product in LUTs, on the engines where DSPs bind and it fits;\n"
+            "            with --plan chosen again, else the plan's own), 2 (two everywhere)\n"
             "  --cpu-fallback  where the smallest design breaks a budget: on (default)\n"
             "            moves layers to the CPU until it fits, one line a move; off refuses\n"
             "  --plan-only  write the plan alone: no rtl/, no vivado/\n"
@@ -300,6 +304,10 @@ static int make_plan(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions 
         return kiln_user_error("%s: cannot read: %s", plan_path, strerror(errno));
     *out = hls_plan_replay(g, b, text, plan_path, mhz, &err);
     free(text);
+    if (*out && o->rq_dsp != HLS_RQ_DSP_DEFAULT && hls_plan_rq_dsp(*out, o->rq_dsp, &err) < 0) {
+        hls_plan_free(*out);
+        *out = NULL;
+    }
     if (*out && o->max_latency_ms > 0 && (*out)->latency_ms > o->max_latency_ms) {
         double ms = (*out)->latency_ms;
         hls_plan_free(*out);
@@ -493,6 +501,16 @@ int kiln_cmd_compile(int argc, char **argv)
             else {
                 free(pins);
                 return kiln_user_error("compile: --clk2x '%s': expected on, auto or off", v);
+            }
+        } else if (!strcmp(a, "--rq-dsp") && more) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "auto"))
+                opts.rq_dsp = HLS_RQ_DSP_AUTO;
+            else if (!strcmp(v, "2"))
+                opts.rq_dsp = HLS_RQ_DSP_TWO;
+            else {
+                free(pins);
+                return kiln_user_error("compile: --rq-dsp '%s': expected auto or 2", v);
             }
         } else if (!strcmp(a, "--cpu-fallback") && more) {
             const char *v = argv[++i];
