@@ -807,6 +807,9 @@ typedef struct {
     double bpc;                 /* DDR bytes a PL cycle */
     uint64_t sig;               /* the engine's fold_sig: what the cycles depend on beside
                                  * the part and the gap */
+    long long *cap;             /* per part: its gap cap from the memo (0: not looked up
+                                 * yet, -1: none) */
+    long long *sat;             /* per part: its cycles after a gap >= cap */
 } FoldRuns;
 
 static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap);
@@ -826,6 +829,10 @@ static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
         return r->dur[entry];
     if ((f->parts[pj].first + f->parts[pj].count) % f->n != f->parts[j].first)
         return r->dur[entry] + HLS_TS_DROP;
+    if (r->cap[j] > 0 && gap >= r->cap[j])
+        return r->sat[j];
+    if (r->cap[j] < 0)
+        return fold_part_after(r, entry, j, gap);
     q = part_memo_slot(sched_memo(r->p), r->sig, j, r->dur[entry], PART_MEMO_GCAP, &hit);
     if (!hit) {
         const HlsFoldLayer *l = &f->layers[f->parts[j].first];
@@ -840,8 +847,14 @@ static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
         q = part_memo_slot(sched_memo(r->p), r->sig, j, r->dur[entry], PART_MEMO_GCAP, &hit);
         *q = (PartMemoEntry){1, j, r->sig, r->dur[entry], PART_MEMO_GCAP, cap};
     }
-    if (q->cyc > 0 && gap > q->cyc)
-        gap = q->cyc;
+    /* this evaluation's copy of the cap and the cycles past it, as
+     * kiln_sched asks again at every run of the part */
+    r->cap[j] = q->cyc;
+    if (r->cap[j] > 0) {
+        r->sat[j] = fold_part_after(r, entry, j, r->cap[j]);
+        if (gap >= r->cap[j])
+            return r->sat[j];
+    }
     return fold_part_after(r, entry, j, gap);
 }
 
@@ -945,6 +958,10 @@ void hls_fold_finish(HlsPlan *p)
     runs.dur = dur;
     runs.bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
     runs.sig = sig;
+    runs.cap = calloc((size_t)p->fold.npart + 1, sizeof *runs.cap);
+    runs.sat = calloc((size_t)p->fold.npart + 1, sizeof *runs.sat);
+    if (!runs.cap || !runs.sat)
+        gir_die("out of memory");
     rd.fn = fold_run_dur;
     rd.ctx = &runs;
     /* one after the other: a frame's runs in the steady state of one frame
@@ -1003,6 +1020,8 @@ void hls_fold_finish(HlsPlan *p)
     p->fold.bound = p->fold.cycles > p->seg_cycles;
     p->interval = hls_max64((int64_t)wiv[best], p->ddr_cycles);
     p->latency = (int64_t)wlat[best];
+    free(runs.cap);
+    free(runs.sat);
     free(unit);
     free(dur);
     free(wk);
