@@ -320,7 +320,8 @@ typedef struct {
                           * every shortening pays (hls/plan_latency.c) */
     double max_latency_ms; /* the user's latency bound (0: none), in plan.json and report.md */
     struct HlsCycMemo *memo; /* cycles() by engine and parameters (the search asks again and again) */
-    struct HlsSchedMemo *smemo; /* kiln_sched_steady by runs and way (hls_fold_finish) */
+    struct HlsSchedMemo *smemo; /* kiln_sched_steady by runs and way, the engine's parts'
+                                 * cycles by gap (hls_fold_finish) */
     HlsFold fold;        /* the time-shared conv engine (fold.n == 0: none) */
     char limit[320];     /* what stopped the exploration */
     int replayed;        /* 1: from --plan, not explored */

@@ -679,9 +679,59 @@ typedef struct {
     long long dur[SCHED_MEMO_RUNS];  /* each run's cycles */
     long long interval, latency;     /* kiln_sched_steady's answer */
 } SchedMemoEntry;
+/* A part's cycles after an idle gap (fold_part_after), or with gap
+ * PART_MEMO_GCAP the gap past which they stay the same (fold_run_dur). */
+#define PART_MEMO_SLOTS 4096 /* a power of two */
+#define PART_MEMO_PROBE 8
+#define PART_MEMO_GCAP -1
+typedef struct {
+    int used;       /* 0: empty slot */
+    int part;       /* the part */
+    uint64_t sig;   /* the engine's (fold_sig) */
+    long long fetched; /* the part's cycles fetched (a check beside sig) */
+    long long gap;  /* the idle gap before it (PART_MEMO_GCAP: the gap cap) */
+    long long cyc;  /* its cycles after that gap (the cap: -1 none) */
+} PartMemoEntry;
 struct HlsSchedMemo {
     SchedMemoEntry e[SCHED_MEMO_SLOTS];
+    PartMemoEntry part[PART_MEMO_SLOTS];
 };
+
+/* Plan p's memo, made on first use. */
+static struct HlsSchedMemo *sched_memo(HlsPlan *p)
+{
+    if (!p->smemo) {
+        p->smemo = calloc(1, sizeof *p->smemo);
+        if (!p->smemo)
+            gir_die("out of memory");
+    }
+    return p->smemo;
+}
+
+/* The slot of (sig, part, fetched, gap) in memo m: *hit 1 when it holds
+ * them, else the slot to fill (an empty one, or the first probed giving
+ * way). */
+static PartMemoEntry *part_memo_slot(struct HlsSchedMemo *m, uint64_t sig, int part,
+                                     long long fetched, long long gap, int *hit)
+{
+    uint64_t h = (1469598103934665603ull ^ sig) * 1099511628211ull;
+    PartMemoEntry *q;
+    int k;
+    h = (h ^ (uint64_t)part) * 1099511628211ull;
+    h = (h ^ (uint64_t)gap) * 1099511628211ull;
+    h ^= h >> 29;
+    *hit = 0;
+    for (k = 0; k < PART_MEMO_PROBE; k++) {
+        q = &m->part[(size_t)(h + (uint64_t)k) & (PART_MEMO_SLOTS - 1)];
+        if (!q->used)
+            return q;
+        if (q->sig == sig && q->part == part && q->fetched == fetched && q->gap == gap) {
+            *hit = 1;
+            return q;
+        }
+    }
+    return &m->part[(size_t)h & (PART_MEMO_SLOTS - 1)];
+}
 
 static int sched_memo_is(const SchedMemoEntry *m, int n, const int *unit, const long long *dur,
                          int flight, int steps, int gate, uint64_t sig)
@@ -708,11 +758,7 @@ static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *du
         kiln_sched_steady(n, unit, dur, flight, steps, gate, interval, latency, rd);
         return;
     }
-    if (!p->smemo) {
-        p->smemo = calloc(1, sizeof *p->smemo);
-        if (!p->smemo)
-            gir_die("out of memory");
-    }
+    sched_memo(p);
     h = (h ^ (uint64_t)(n | flight << 8 | steps << 16 | gate << 17)) * 1099511628211ull;
     for (i = 0; i < n; i++)
         h = (h ^ (uint64_t)dur[i] ^ (uint64_t)unit[i] << 56) * 1099511628211ull;
@@ -746,22 +792,26 @@ static void sched_steady(HlsPlan *p, int n, const int *unit, const long long *du
  * tiles; a part starting there gap > HLS_TS_PF_IDLE cycles later takes its first layer
  * as hls_tsconv_idle says, its later layers each after the one before; a
  * part starting elsewhere drops the prefetch (HLS_TS_DROP cycles more, the
- * prefetch settled: its weight stream held by full banks).  Memo per part
- * of the cycles by gap; past a gap at which the first two tiles have
- * loaded before the part's first input beat (gcap: twice the first
- * tile's bus beats + the memory's latency + 320 + HLS_TS_PF_IDLE, more than the descriptor's
- * read; checked on the model: the cycles at 4 x gcap the same) every gap
- * gives the same cycles. */
-#define RUN_MEMO 128
+ * prefetch settled: its weight stream held by full banks).  Past a gap at
+ * which the first two tiles have loaded before the part's first input beat
+ * (gcap: twice the first tile's bus beats + the memory's latency + 320 +
+ * HLS_TS_PF_IDLE, more than the descriptor's read; checked on the model:
+ * the cycles at 4 x gcap the same) every gap gives the same cycles.  The
+ * cycles by part and gap (clamped to gcap), and each part's gcap, go
+ * through plan p's memo keyed by the engine's fold_sig, so they are worked
+ * out once a search, not at every evaluation: the search changes the
+ * dataflow's stages far more often than the engine, and nearly every gap
+ * kiln_sched meets is past gcap. */
 typedef struct {
     HlsPlan *p;
     const HlsEngineDesc *d;     /* kiln_tsconv's descriptor (NULL: none) */
     const long long *dur;       /* each entry's cycles alone (its part's, fetched) */
     double bpc;                 /* DDR bytes a PL cycle */
-    int *nm;                    /* per part: memo entries made */
-    long long *gcap;            /* per part: the gap past which nothing changes (0: not
-                                 * known yet, -1: none found) */
-    long long *mgap, *mcyc;     /* per part RUN_MEMO: a gap and the part's cycles after it */
+    uint64_t sig;               /* the engine's fold_sig: what the cycles depend on beside
+                                 * the part and the gap */
+    long long *cap;             /* per part: its gap cap from the memo (0: not looked up
+                                 * yet, -1: none) */
+    long long *sat;             /* per part: its cycles after a gap >= cap */
 } FoldRuns;
 
 static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap);
@@ -772,7 +822,8 @@ static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
     const HlsPlan *p = r->p;
     const HlsFold *f = &p->fold;
     const HlsEngineDesc *d = r->d;
-    int j = f->order[entry] - p->nsegment, pj;
+    int j = f->order[entry] - p->nsegment, pj, hit;
+    PartMemoEntry *q;
     if (j < 0 || j >= f->npart || prev < 0 || gap <= HLS_TS_PF_IDLE || !d)
         return r->dur[entry];
     pj = f->order[prev] - p->nsegment;
@@ -780,18 +831,32 @@ static long long fold_run_dur(void *ctx, int entry, int prev, long long gap)
         return r->dur[entry];
     if ((f->parts[pj].first + f->parts[pj].count) % f->n != f->parts[j].first)
         return r->dur[entry] + HLS_TS_DROP;
-    if (r->gcap[j] == 0) {
+    if (r->cap[j] > 0 && gap >= r->cap[j])
+        return r->sat[j];
+    if (r->cap[j] < 0)
+        return fold_part_after(r, entry, j, gap);
+    q = part_memo_slot(sched_memo(r->p), r->sig, j, r->dur[entry], PART_MEMO_GCAP, &hit);
+    if (!hit) {
         const HlsFoldLayer *l = &f->layers[f->parts[j].first];
         int64_t pe = f->pe, bus = f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8;
         int64_t ocg = hls_cdiv(l->cout, pe), tog = l->tog <= 0 ? ocg : hls_min64(l->tog, ocg);
         int64_t w0 = tog * hls_conv_group_wbeats(pe, l->k * l->k * hls_cdiv(l->cin, pe));
         long long g = HLS_TS_PF_IDLE + 320 + HLS_HW_DDR_LAT + 2 * w0 * hls_cdiv(pe, bus);
-        r->gcap[j] = -1;
-        if (fold_part_after(r, entry, j, g) == fold_part_after(r, entry, j, 4 * g))
-            r->gcap[j] = g;
+        long long cap = fold_part_after(r, entry, j, g) == fold_part_after(r, entry, j, 4 * g)
+                            ? g
+                            : -1;
+        /* the slot again: the two parts' cycles above may have taken it */
+        q = part_memo_slot(sched_memo(r->p), r->sig, j, r->dur[entry], PART_MEMO_GCAP, &hit);
+        *q = (PartMemoEntry){1, j, r->sig, r->dur[entry], PART_MEMO_GCAP, cap};
     }
-    if (r->gcap[j] > 0 && gap > r->gcap[j])
-        gap = r->gcap[j];
+    /* this evaluation's copy of the cap and the cycles past it, as
+     * kiln_sched asks again at every run of the part */
+    r->cap[j] = q->cyc;
+    if (r->cap[j] > 0) {
+        r->sat[j] = fold_part_after(r, entry, j, r->cap[j]);
+        if (gap >= r->cap[j])
+            return r->sat[j];
+    }
     return fold_part_after(r, entry, j, gap);
 }
 
@@ -802,12 +867,12 @@ static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap)
     const HlsPlan *p = r->p;
     const HlsFold *f = &p->fold;
     const HlsEngineDesc *d = r->d;
-    int i, k, slot;
+    int i, hit;
     long long c = 0;
     HlsTsCarry carry = {0, 0, 0, 0};
-    for (k = 0; k < r->nm[j] && k < RUN_MEMO; k++)
-        if (r->mgap[j * RUN_MEMO + k] == gap)
-            return r->mcyc[j * RUN_MEMO + k];
+    PartMemoEntry *q = part_memo_slot(sched_memo(r->p), r->sig, j, r->dur[entry], gap, &hit);
+    if (hit)
+        return q->cyc;
     if (!hls_tsconv_idle(f->hw, HLS_HW_DDR_LAT, gap, &carry))
         return r->dur[entry];
     for (i = f->parts[j].first; i < f->parts[j].first + f->parts[j].count; i++) {
@@ -824,9 +889,7 @@ static long long fold_part_after(FoldRuns *r, int entry, int j, long long gap)
     }
     /* the part's fetched cycles less what the prefetch hid */
     c = r->dur[entry] - (f->parts[j].cycles - c);
-    slot = j * RUN_MEMO + r->nm[j]++ % RUN_MEMO;
-    r->mgap[slot] = gap;
-    r->mcyc[slot] = c;
+    *q = (PartMemoEntry){1, j, r->sig, r->dur[entry], gap, c};
     return c;
 }
 
@@ -868,7 +931,7 @@ void hls_fold_finish(HlsPlan *p)
     int *unit, *wk, *wst, *wg, *wok;
     long long *dur, *wiv, *wlat, goal = -1;
     size_t nways = (size_t)(2 * KILN_SCHED_FLIGHT * (n + 1));
-    FoldRuns *runs;
+    FoldRuns runs;
     KilnRunDur rd;
     uint64_t sig;
     if (p->fold.n == 0)
@@ -891,22 +954,18 @@ void hls_fold_finish(HlsPlan *p)
         dur[i] = p->fold.runs[i] = hls_segment_latency(p, p->fold.order[i]);
         p->fold.sequential += dur[i];
     }
-    runs = calloc(1, sizeof *runs);
-    if (!runs)
-        gir_die("out of memory");
-    runs->nm = calloc((size_t)p->fold.npart + 1, sizeof *runs->nm);
-    runs->gcap = calloc((size_t)p->fold.npart + 1, sizeof *runs->gcap);
-    runs->mgap = calloc((size_t)(p->fold.npart + 1) * RUN_MEMO, sizeof *runs->mgap);
-    runs->mcyc = calloc((size_t)(p->fold.npart + 1) * RUN_MEMO, sizeof *runs->mcyc);
-    if (!runs->nm || !runs->gcap || !runs->mgap || !runs->mcyc)
-        gir_die("out of memory");
-    runs->p = p;
-    runs->d = hls_engine_find("kiln_tsconv");
-    runs->dur = dur;
-    runs->bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
-    rd.fn = fold_run_dur;
-    rd.ctx = runs;
     sig = fold_sig(p);
+    runs.p = p;
+    runs.d = hls_engine_find("kiln_tsconv");
+    runs.dur = dur;
+    runs.bpc = p->board.ddr_gbps * 1e9 / (p->mhz * 1e6);
+    runs.sig = sig;
+    runs.cap = calloc((size_t)p->fold.npart + 1, sizeof *runs.cap);
+    runs.sat = calloc((size_t)p->fold.npart + 1, sizeof *runs.sat);
+    if (!runs.cap || !runs.sat)
+        gir_die("out of memory");
+    rd.fn = fold_run_dur;
+    rd.ctx = &runs;
     /* one after the other: a frame's runs in the steady state of one frame
      * in flight, each part after the idle its dataflow segments leave */
     {
@@ -963,11 +1022,8 @@ void hls_fold_finish(HlsPlan *p)
     p->fold.bound = p->fold.cycles > p->seg_cycles;
     p->interval = hls_max64((int64_t)wiv[best], p->ddr_cycles);
     p->latency = (int64_t)wlat[best];
-    free(runs->nm);
-    free(runs->gcap);
-    free(runs->mgap);
-    free(runs->mcyc);
-    free(runs);
+    free(runs.cap);
+    free(runs.sat);
     free(unit);
     free(dur);
     free(wk);
