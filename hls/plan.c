@@ -467,10 +467,12 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
         hls_finish_latency(p, save, grow, e);
     /* with a shared engine the dataflow's segments run beside it: its line
      * buffer of twice the rows where that shortens the plan
-     * (hls_fold_rows), then arrays its frame leaves idle give back DSPs
+     * (hls_fold_rows), its weights on two masters where that does
+     * (hls_fold_wch), then arrays its frame leaves idle give back DSPs
      * (hls_trim_dsp) */
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
+        hls_fold_wch(p, e);
         hls_trim_dsp(p, save, grow, e);
     }
     /* the infrastructure counts the channels of skip tensors the previous
