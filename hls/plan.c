@@ -696,13 +696,14 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             }
             snprintf(q->fold.why, sizeof q->fold.why,
-                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s%s%s, %.1f frames/s",
+                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s%s%s%s, %.1f frames/s",
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
                      q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
                      fold_banked(q) ? ", line buffer banked by pixel (LBBANK)" : "",
                      q->fold.mem & HLS_FOLD_LBR2 ? ", line buffer of twice the rows (LBROWS)"
                                                  : "",
                      lb & HLS_FOLD_WB2 ? ", two weight banks" : "",
+                     q->fold.mem & HLS_FOLD_WCH2 ? ", weights on two masters (WCH 2)" : "",
                      q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
                      q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",
                      q->fps);
