@@ -30,6 +30,8 @@ void rtl_safe_name(const char *in, char *out, size_t size)
 
 int rtl_param_shown(const char *name, int64_t value)
 {
+    if (strcmp(name, "WCH") == 0) /* kiln_tsconv's default, one weight master */
+        return value > 1;
     return value != 0 || strcmp(name, "LBBANK") != 0;
 }
 
