@@ -281,7 +281,8 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
     for (j = 0; j < p->fold.npart; j++)
         fprintf(b, "rf_cfg[31:0] == 32'd%d ? 16'd%d :\n                      ",
                 p->fold.parts[j].seg, p->fold.parts[j].count);
-    fprintf(b, "16'd0;\n    kiln_tsconv #(\n");
+    fprintf(b, "16'd0;\n%s    kiln_tsconv #(\n",
+            nm == 3 ? "    /* verilator lint_off PINCONNECTEMPTY */ // master 3 idle (WCH 1)\n" : "");
     for (j = 0; desc->hw_params[j]; j++) {
         int k = j + 1;
         if (!rtl_param_shown(desc->hw_params[j], p->fold.hw[j]))
@@ -305,9 +306,17 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
         const char *const *s = m == 2 ? wr : rd;
         for (j = 0; s[j]; j++)
             fprintf(b, "        .m%d_axi_%s(m_axi_ts%d_%s)%s\n", m, s[j], m, s[j],
-                    m == nm - 1 && !s[j + 1] ? "" : ",");
+                    nm == 4 && m == 3 && !s[j + 1] ? "" : ",");
     }
-    fprintf(b, "    );\n\n");
+    if (nm == 3) /* WCH 1: master 3's outputs open, its inputs idle */
+        fprintf(b, "        .m3_axi_arvalid(), .m3_axi_arready(1'b0), .m3_axi_araddr(),\n"
+                   "        .m3_axi_arlen(), .m3_axi_arsize(), .m3_axi_arburst(),\n"
+                   "        .m3_axi_rvalid(1'b0), .m3_axi_rready(), .m3_axi_rdata(%d'd0),\n"
+                   "        .m3_axi_rresp(2'b00), .m3_axi_rlast(1'b0)\n"
+                   "    );\n    /* verilator lint_on PINCONNECTEMPTY */\n\n",
+                t->data_w);
+    else
+        fprintf(b, "    );\n\n");
     G->need |= 1u << T_TSCONV | 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_ADD3 |
                1u << T_REQUANT | 1u << T_RD_CHAN | 1u << T_WR_CHAN | 1u << T_AXI_RD |
                1u << T_AXI_WR | 1u << T_CHAN_REPS | 1u << T_WIDTH | 1u << T_FIFO;
