@@ -38,6 +38,8 @@
 
 #define TS_FF_SEQ 1980.0  /* descriptor registers, sequencer, counters */
 #define TS_LUT_SEQ 1667.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+#define TS_LUT_WCH2 152.0 /* WCH 2's second weight master beyond its kiln_axi_rd */
+#define TS_FF_WCH2 290.0  /* its FF beyond its kiln_axi_rd */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
@@ -392,7 +394,9 @@ static HlsRes ts_resources(const int64_t *hw)
      * counter, the layer's clamp: fitted on one yosys point (synth_xilinx
      * -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX = 32, DATA_W
      * 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9972 LUT with LUTRAM, 6171
-     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839) */
+     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839;
+     * today's RTL 10334 LUT, 6292 FF at WCH 1, 10980 and 6892 and 17
+     * RAMB36E2 at WCH 2) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
     /* the run-end prefetch: its descriptor address, the table's base and
@@ -401,14 +405,15 @@ static HlsRes ts_resources(const int64_t *hw)
     r.ff += 2.0 * (double)hw[TS_ADDR_W] + 28.0;
     r.lut += 3.0 * (double)hw[TS_ADDR_W];
     if (ts_wch(hw) == 2) {
-        /* the weights' second master: a kiln_rd_chan like the others (its
-         * kiln_axi_rd's FIFO, kiln_chan_reps, kiln_width), its base adder
-         * (ADDR_W LUT), its bursts in flight (8 FF) and the two halves'
-         * handshake */
+        /* the weights' second master: kiln_axi_rd (its FIFO as the others')
+         * and beside it kiln_chan_reps, kiln_width of PE_IC/2 lanes, the
+         * second base's adder, the bursts in flight and the two halves'
+         * handshake: fitted on the yosys point above (WCH 2 against WCH 1:
+         * +646 LUT, +600 FF, +2 RAMB36E2) */
         ax[4] = hw[TS_CNT_W];
         p = rd->resources(ax);
-        r.lut += p.lut + 200.0 + (double)hw[TS_ADDR_W] + 4.0;
-        r.ff += p.ff + 96.0 + 4.0 * (double)hw[TS_CNT_W] + 8.0;
+        r.lut += p.lut + TS_LUT_WCH2;
+        r.ff += p.ff + TS_FF_WCH2;
         r.bram36 += p.bram36;
     }
     if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */
