@@ -83,9 +83,9 @@ void rtl_safe_name(const char *in, char *out, size_t size);
 /* The localparam spelling of a cfg port name (upper case). */
 void rtl_upper(const char *in, char *out, size_t size);
 /* Whether an engine's parameter is written in its instance: all but
- * LBBANK at 0 and kiln_tsconv's WCH at 1 (the templates' defaults), so the
- * RTL of a plan without the banked line buffer or the second weight master
- * is what it was before they existed. */
+ * LBBANK at 0 and kiln_tsconv's WCH at 1 (the templates' defaults), so an
+ * instance without the banked line buffer or the second weight master
+ * lists the parameters it did before they existed. */
 int rtl_param_shown(const char *name, int64_t value);
 
 /* chan.c: the graph value stage s reads at input k, and the one it
