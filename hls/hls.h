@@ -158,7 +158,9 @@ typedef struct {
  * *b (may be NULL).  The one packing of the descriptor: the compiler's image
  * and the benches use it.  Returns 0, or -1 when l does not fit a
  * descriptor (a field past its bits, tiles whose channel slice is not whole
- * bus beats or that do not divide OCG, pe not a divisor of bus). */
+ * bus beats or that do not divide OCG, pe not a divisor of bus).  With
+ * l->wch 2 the weight bytes (word 13, b->wbytes) are two halves of whole
+ * bus beats, pe/2 lanes each (hls_tsconv_wsplit). */
 int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32], HlsTsBytes *b);
 
 /* The weight bytes of a layer for kiln_tsconv with WCH = wch (1 or 2):
