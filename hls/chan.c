@@ -162,7 +162,8 @@ int64_t hls_fold_woffset(const HlsPlan *p, int i)
     for (k = 0; k < i && k < f->n; k++) {
         const HlsFoldLayer *l = &f->layers[k];
         HlsTsLayer t = {l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
-                        l->qlo, l->qhi, 0, 0, 0};
+                        l->qlo, l->qhi, 0, 0, 0,
+                        (int)f->hw[hls_param_index(d->hw_params, "WCH")]};
         uint32_t w[32];
         HlsTsBytes b;
         if (hls_tsconv_desc(&t, f->pe, bus, w, &b) < 0)
@@ -174,16 +175,18 @@ int64_t hls_fold_woffset(const HlsPlan *p, int i)
 
 /* The shared engine's three masters at the end of c's list (segment
  * nsegment, its first part: a start with SEGMENT = nsegment + j runs part
- * j), its table and weights at the end of weights.bin. */
+ * j), its table and weights at the end of weights.bin; with WCH 2 a fourth,
+ * ts3, the weights' second half (reading ts0's buffer). */
 static void ts_channels(const HlsPlan *p, HlsChans *c)
 {
-    static const HlsChanKind kind[3] = {HLS_CH_W, HLS_CH_IN, HLS_CH_OUT};
+    static const HlsChanKind kind[4] = {HLS_CH_W, HLS_CH_IN, HLS_CH_OUT, HLS_CH_W};
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
-    int k;
+    int k, n;
     if (!d)
         gir_die("hls: engine kiln_tsconv is not built (a plan folds layers onto it)");
+    n = p->fold.hw[hls_param_index(d->hw_params, "WCH")] == 2 ? 4 : 3;
     c->ts = c->nch;
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < n; k++) {
         HlsChan *ch = &c->ch[c->nch++];
         ch->kind = kind[k];
         ch->stage = -1;
@@ -202,7 +205,8 @@ static void ts_channels(const HlsPlan *p, HlsChans *c)
     c->ch[c->ts].bytes = hls_fold_woffset(p, p->fold.n);
     c->wbytes += round_up(c->ch[c->ts].bytes, HLS_HW_W_ALIGN);
     c->ch[c->ts].cfg = c->ncfg;
-    c->ch[c->ts + 1].cfg = c->ch[c->ts + 2].cfg = c->ncfg;
+    for (k = 1; k < n; k++)
+        c->ch[c->ts + k].cfg = c->ncfg;
     c->ncfg += 2;
     c->nsel += p->fold.npart;
 }

@@ -54,7 +54,8 @@ typedef struct {
     int cfg;            /* CFG index of <name>_BASE_LO (HI follows); a src reader: the writer's */
     int ts;             /* 1: a master of the time-shared engine (kiln_tsconv; stage -1):
                          * ts0 descriptors + weights (w, its BASE registers: the table's
-                         * address), ts1 input maps (in), ts2 output maps (out) */
+                         * address), ts1 input maps (in), ts2 output maps (out), with
+                         * WCH 2 ts3 the weights' second half (w, ts0's buffer) */
 } HlsChan;
 
 /* The channel list of a plan and its indexes. */

@@ -38,16 +38,22 @@
 
 #define TS_FF_SEQ 1980.0  /* descriptor registers, sequencer, counters */
 #define TS_LUT_SEQ 1667.0 /* sequencer, AXI mux, counters (the clamp: 16 a lane) */
+#define TS_LUT_WCH2 152.0 /* WCH 2's second weight master beyond its kiln_axi_rd */
+#define TS_FF_WCH2 290.0  /* its FF beyond its kiln_axi_rd */
 
 static const char *const ts_hw[] = {"PE_IC", "PE_OC",  "KMAX",      "WMAX",    "CIMAX",
                                     "COMAX", "WDEPTH", "PIPE",      "RQ_PIPE", "PACK",
                                     "TOGMAX", "WURAM", "DATA_W",    "ADDR_W",  "BURST_MAX",
                                     "MAX_OUT", "CNT_W", "PP", "MAP_STRIDE", "LBURAM", "RQS",
-                                    "SPAN", "WBANKS", "DSP2X", "LBROWS", "LBBANK", "RQ_DSP", NULL};
+                                    "SPAN", "WBANKS", "DSP2X", "LBROWS", "LBBANK", "RQ_DSP", "WCH",
+                                    NULL};
 enum { TS_PE_IC, TS_PE_OC, TS_KMAX, TS_WMAX, TS_CIMAX, TS_COMAX, TS_WDEPTH, TS_PIPE,
        TS_RQ_PIPE, TS_PACK, TS_TOGMAX, TS_WURAM, TS_DATA_W, TS_ADDR_W, TS_BURST_MAX,
        TS_MAX_OUT, TS_CNT_W, TS_PP, TS_MAP_STRIDE, TS_LBURAM, TS_RQS, TS_SPAN, TS_WBANKS,
-       TS_DSP2X, TS_LBROWS, TS_LBBANK, TS_RQ_DSP };
+       TS_DSP2X, TS_LBROWS, TS_LBBANK, TS_RQ_DSP, TS_WCH };
+
+/* The weight channel's masters (WCH: 0 counts as 1). */
+static int64_t ts_wch(const int64_t *hw) { return hw[TS_WCH] == 2 ? 2 : 1; }
 /* layer shape as kiln_conv's rt (tog 0: one tile); lat: the memory's
  * latency; first: 1 for the run's first layer (its start cycle); ybase:
  * the output map's byte address (its 4 KiB offset splits bursts); blat:
@@ -195,7 +201,7 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
     const HlsEngineDesc *d = ts_conv(hw, cv), *rd = hls_engine_find("kiln_axi_rd");
     int64_t bus = hw[TS_DATA_W] / 8, lat = rt[TR_LAT];
     int64_t blat = rt[TR_BLAT] > 0 ? rt[TR_BLAT] : lat;
-    int64_t icg, ocg, tog, kki, w0, pace, fl, tdesc, tconv, hout, wout, nt, wend, pp, load0;
+    int64_t icg, ocg, tog, kki, w0, pace, wpace, fl, tdesc, tconv, hout, wout, nt, wend, pp, load0;
     int64_t head, e, tw, x, t0n, clat, wait = 0;
     int64_t tail[TS_TAIL_MAX], ntail;
     HlsConvLoads ld;
@@ -209,6 +215,7 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
     kki = rt[TR_K] * rt[TR_K] * icg;
     w0 = tog * hls_conv_group_wbeats(hw[TS_PE_OC], kki);
     pace = hls_cdiv(hw[TS_PE_IC], bus); /* bus beats per stream beat */
+    wpace = hls_cdiv(hw[TS_PE_IC] / ts_wch(hw), bus); /* a master's, each its half */
     /* the descriptor: 128 bytes through kiln_axi_rd */
     hwrd[0] = hw[TS_DATA_W];
     hwrd[1] = hw[TS_ADDR_W];
@@ -232,13 +239,13 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
     crt[hls_param_index(d->rt_params, "pad")] = rt[TR_PAD];
     crt[hls_param_index(d->rt_params, "tog")] = tog;
     crt[hls_param_index(d->rt_params, "ipace")] = pace;
-    crt[hls_param_index(d->rt_params, "wpace")] = pace;
+    crt[hls_param_index(d->rt_params, "wpace")] = wpace;
     /* a frame's first layer: all channels start with the same pulse, tile
      * 0's first weight beat comes with the first input beat; prefetched:
      * tile 0 loads from when its beats come and its bank is free, tile 1
      * once the bank of the layer before it's last pass is */
     load0 = pre ? hls_max64(pre->wstart, pre->wfree0) : 0;
-    crt[hls_param_index(d->rt_params, "wlead")] = -(load0 + w0 * pace);
+    crt[hls_param_index(d->rt_params, "wlead")] = -(load0 + w0 * wpace);
     ld.wfree1 = pre ? pre->wfree1 : HLS_CONV_NEVER;
     /* the output's last burst: one sub-run, or (tiles) the last tile's
      * pass at its channel offset, tog*PE_OC bytes a pixel in rows */
@@ -319,7 +326,7 @@ int hls_tsconv_floors(const int64_t *hw, const int64_t *rt, int64_t *mac, int64_
         groups = hout * hls_cdiv(wout, pp);
     *mac = groups * kki * ocg;
     *wport = hls_conv_group_wbeats(hw[TS_PE_OC], kki) * ocg *
-             hls_cdiv(hw[TS_PE_IC], hw[TS_DATA_W] / 8);
+             hls_cdiv(hw[TS_PE_IC] / ts_wch(hw), hw[TS_DATA_W] / 8);
     return 0;
 }
 
@@ -388,7 +395,9 @@ static HlsRes ts_resources(const int64_t *hw)
      * counter, the layer's clamp: fitted on one yosys point (synth_xilinx
      * -family xcup, PE 8x8, KMAX 3, WMAX 16, CIMAX = COMAX = 32, DATA_W
      * 128, BURST_MAX 16, MAX_OUT 4, CNT_W 24: 9972 LUT with LUTRAM, 6171
-     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839) */
+     * FF, 80 DSP48E2, 15 RAMB36E2; without the prefetch 9766 and 5839;
+     * today's RTL 10334 LUT, 6292 FF at WCH 1, 10980 and 6892 and 17
+     * RAMB36E2 at WCH 2) */
     r.ff += TS_FF_SEQ;
     r.lut += TS_LUT_SEQ + 16.0 * (double)hw[TS_PE_OC];
     /* the run-end prefetch: its descriptor address, the table's base and
@@ -396,6 +405,18 @@ static HlsRes ts_resources(const int64_t *hw)
      * and the start's compare (LUT, a carry chain or compare a bit each) */
     r.ff += 2.0 * (double)hw[TS_ADDR_W] + 28.0;
     r.lut += 3.0 * (double)hw[TS_ADDR_W];
+    if (ts_wch(hw) == 2) {
+        /* the weights' second master: kiln_axi_rd (its FIFO as the others')
+         * and beside it kiln_chan_reps, kiln_width of PE_IC/2 lanes, the
+         * second base's adder, the bursts in flight and the two halves'
+         * handshake: fitted on the yosys point above (WCH 2 against WCH 1:
+         * +646 LUT, +600 FF, +2 RAMB36E2) */
+        ax[4] = hw[TS_CNT_W];
+        p = rd->resources(ax);
+        r.lut += p.lut + TS_LUT_WCH2;
+        r.ff += p.ff + TS_FF_WCH2;
+        r.bram36 += p.bram36;
+    }
     if (hw[TS_MAP_STRIDE] != 0) { /* the frame's map offset and its two adders */
         r.ff += (double)hw[TS_ADDR_W];
         r.lut += 3.0 * (double)hw[TS_ADDR_W];
@@ -409,8 +430,10 @@ static int64_t ts_pad(int64_t n, int64_t m) { return hls_cdiv(n, m) * m; }
 int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32], HlsTsBytes *b)
 {
     int64_t icg, ocg, tog, nt, hout, wout, kki, xbytes, ybytes, wbeats, wbytes, v[12];
+    int64_t wch = l->wch == 2 ? 2 : 1;
     int i;
-    if (pe <= 0 || bus <= 0 || (pe % bus && bus % pe) || l->k < 1 || l->k > 15 ||
+    if (pe <= 0 || bus <= 0 || (pe % bus && bus % pe) || pe % wch ||
+        ((pe / wch) % bus && bus % (pe / wch)) || l->k < 1 || l->k > 15 ||
         (l->stride != 1 && l->stride != 2) || l->pad < 0 || l->pad >= l->k || l->h < 1 ||
         l->w < 1 || l->cin < 1 || l->cout < 1 || l->h + 2 * l->pad < l->k ||
         l->w + 2 * l->pad < l->k || l->qlo < -128 || l->qhi > 127 || l->qlo > l->qhi)
@@ -425,7 +448,8 @@ int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32]
     xbytes = ts_pad(l->h * l->w * icg * pe, bus);
     ybytes = ts_pad(hout * wout * ocg * pe, bus);
     wbeats = hls_conv_group_wbeats(pe, kki) * ocg;
-    wbytes = ts_pad(wbeats * pe, bus);
+    /* WCH 2: two halves of whole bus beats (hls_tsconv_wsplit) */
+    wbytes = wch * ts_pad(wbeats * (pe / wch), bus);
     /* tile-major passes go to their channel offset: whole bus beats a pixel */
     if (nt > 1 && (ocg != nt * tog || (tog * pe) % bus))
         return -1;
@@ -471,6 +495,24 @@ int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32]
         b->xbytes = xbytes;
         b->wbytes = wbytes;
         b->ybytes = ybytes;
+    }
+    return 0;
+}
+
+int hls_tsconv_wsplit(const uint8_t *stream, int64_t wbeats, int64_t pe, int wch, uint8_t *out,
+                      int64_t wbytes)
+{
+    int64_t half = pe / (wch == 2 ? 2 : 1), hb = wch == 2 ? wbytes / 2 : wbytes, k;
+    if ((wch == 2 && (pe % 2 || wbytes % 2)) || hb < wbeats * half)
+        return -1;
+    memset(out, 0, (size_t)wbytes);
+    if (wch != 2) {
+        memcpy(out, stream, (size_t)(wbeats * pe));
+        return 0;
+    }
+    for (k = 0; k < wbeats; k++) {
+        memcpy(out + k * half, stream + k * pe, (size_t)half);
+        memcpy(out + hb + k * half, stream + k * pe + half, (size_t)half);
     }
     return 0;
 }

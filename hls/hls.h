@@ -91,6 +91,8 @@ typedef struct {
     uint64_t xa;      /* DDR byte address of the input map ([h][w][ICG*PE] int8) */
     uint64_t wa;      /* of the weight stream (kiln_conv order, hls_conv_group_wbeats) */
     uint64_t ya;      /* of the output map ([hout][wout][OCG*PE]) */
+    int wch;          /* weight channels (kiln_tsconv WCH; 0 counts as 1): with 2 the
+                       * stream is two halves, hls_tsconv_wsplit's layout */
 } HlsTsLayer;
 
 /* What a layer of kiln_tsconv's table leaves the next layer of its frame,
@@ -138,8 +140,8 @@ int64_t hls_tsconv_layer(const int64_t *hw, const int64_t *rt, const HlsTsCarry 
  * the terms its cycles() are built on: *mac the array's issue cycles
  * (pixel groups of PP, across row ends with SPAN, x K*K*ICG x OCG, every
  * tile's pass) and *wport its weight channel's (every tile's weight beats,
- * hls_conv_group_wbeats x OCG, at ceil(PE_IC / (DATA_W/8)) cycles a beat:
- * the channel brings DATA_W bits a cycle).  A layer takes at least the
+ * hls_conv_group_wbeats x OCG, at ceil(PE_IC / (WCH * DATA_W/8)) cycles a
+ * beat: each of its WCH masters brings DATA_W bits a cycle).  A layer takes at least the
  * larger, less what the prefetch loads while the layer before it runs.
  * -1 on a bad shape, else 0. */
 int hls_tsconv_floors(const int64_t *hw, const int64_t *rt, int64_t *mac, int64_t *wport);
@@ -156,8 +158,20 @@ typedef struct {
  * *b (may be NULL).  The one packing of the descriptor: the compiler's image
  * and the benches use it.  Returns 0, or -1 when l does not fit a
  * descriptor (a field past its bits, tiles whose channel slice is not whole
- * bus beats or that do not divide OCG, pe not a divisor of bus). */
+ * bus beats or that do not divide OCG, pe not a divisor of bus).  With
+ * l->wch 2 the weight bytes (word 13, b->wbytes) are two halves of whole
+ * bus beats, pe/2 lanes each (hls_tsconv_wsplit). */
 int hls_tsconv_desc(const HlsTsLayer *l, int64_t pe, int64_t bus, uint32_t d[32], HlsTsBytes *b);
+
+/* The weight bytes of a layer for kiln_tsconv with WCH = wch (1 or 2):
+ * wbeats stream beats of pe bytes (kiln_conv's order) in `stream`, laid out
+ * into `out` (wbytes bytes, hls_tsconv_desc's, zero-filled past the
+ * beats).  wch 1: as they are.  wch 2: two halves of wbytes/2 bytes, half j
+ * holding bytes [j*pe/2, (j+1)*pe/2) of every beat in beat order (kiln_tsconv
+ * reads half 0 on master 0 and half 1 on master 3).  -1 when the sizes do
+ * not agree (wbytes/wch less than wbeats*pe/wch, pe odd with wch 2). */
+int hls_tsconv_wsplit(const uint8_t *stream, int64_t wbeats, int64_t pe, int wch, uint8_t *out,
+                      int64_t wbytes);
 
 /* The conv-family descriptors (hls/desc_conv.c), NULL-terminated. */
 extern const HlsEngineDesc *const hls_conv_descs[];

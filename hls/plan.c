@@ -467,10 +467,12 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
         hls_finish_latency(p, save, grow, e);
     /* with a shared engine the dataflow's segments run beside it: its line
      * buffer of twice the rows where that shortens the plan
-     * (hls_fold_rows), then arrays its frame leaves idle give back DSPs
+     * (hls_fold_rows), its weights on two masters where that does
+     * (hls_fold_wch), then arrays its frame leaves idle give back DSPs
      * (hls_trim_dsp) */
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
+        hls_fold_wch(p, e);
         hls_trim_dsp(p, save, grow, e);
     }
     /* one DSP48E2 a requant lane where DSPs bind (hls/plan_rqdsp.c) */
@@ -701,13 +703,14 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 continue;
             }
             snprintf(q->fold.why, sizeof q->fold.why,
-                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s%s%s, %.1f frames/s",
+                     "%s: %d conv layers on a %dx%d array, PP %d%s%s%s%s%s%s, %.1f frames/s",
                      is_auto ? "--fold auto" : "--fold", q->fold.n, q->fold.pe, q->fold.pe,
                      q->fold.pp, lb & HLS_FOLD_LBURAM ? ", line buffers in URAM" : "",
                      fold_banked(q) ? ", line buffer banked by pixel (LBBANK)" : "",
                      q->fold.mem & HLS_FOLD_LBR2 ? ", line buffer of twice the rows (LBROWS)"
                                                  : "",
                      lb & HLS_FOLD_WB2 ? ", two weight banks" : "",
+                     q->fold.mem & HLS_FOLD_WCH2 ? ", weights on two masters (WCH 2)" : "",
                      q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
                      q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",
                      q->fps);

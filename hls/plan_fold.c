@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "host-runtime/kiln_sched.h"
+#include "hls/chan.h"
 #include "hls/hw.h"
 #include "hls/plan_int.h"
 #include "hls/res_util.h"
@@ -178,7 +179,7 @@ static int64_t fold_layer_cycles(const HlsFold *f, const HlsEngineDesc *d, const
     /* the descriptor the driver will write must hold the layer; its sizes
      * are the DDR traffic */
     t = (HlsTsLayer){l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, tog,
-                     l->qlo, l->qhi, 0, 0, 0};
+                     l->qlo, l->qhi, 0, 0, 0, (int)f->hw[hls_param_index(d->hw_params, "WCH")]};
     if (c < 0 || hls_tsconv_desc(&t, f->pe, f->hw[hls_param_index(d->hw_params, "DATA_W")] / 8,
                                  desc, &b) < 0)
         return -1;
@@ -325,6 +326,8 @@ static int fold_size(HlsPlan *p, int pe, int pp, int mem, GirError *e)
             v = f->rq_dsp == 1 ? 1 : 2;
         else if (!strcmp(n, "LBROWS"))
             v = fold_lbrows(mem, kmax);
+        else if (!strcmp(n, "WCH"))
+            v = mem & HLS_FOLD_WCH2 ? 2 : 1;
         else if (!strcmp(n, "LBBANK"))
             v = mem & HLS_FOLD_LBBANK
                     ? fold_lbbank(f, pe, pp, kmax, fold_lbrows(mem, kmax), wmax, icgmax)
@@ -648,6 +651,47 @@ int hls_fold_rows(HlsPlan *p, GirError *e)
           (p->interval == iv0 && p->latency < lat0));
     if (!ok) {
         fold_size(p, f->pe, f->pp, f->mem & ~HLS_FOLD_LBR2, e);
+        hls_plan_eval(p, 0, e);
+    }
+    return ok;
+}
+
+int hls_fold_hp_free(const HlsPlan *p)
+{
+    HlsChans c;
+    int i, nhp = 0, n;
+    for (i = 0; i < p->board.nports; i++)
+        nhp += strcmp(p->board.ports[i].kind, "hp") == 0;
+    hls_plan_channels(p, &c);
+    n = c.nch - (c.ts >= 0 && c.nch > c.ts + 3); /* the second weight master's own */
+    hls_chans_free(&c);
+    return nhp >= (n + 15) / 16 + 1;
+}
+
+int hls_fold_wch(HlsPlan *p, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
+    int64_t iv0, lat0, lat_max;
+    char ob[160];
+    int ok, i, binds = 0;
+    if (!d || f->n == 0 || (f->mem & HLS_FOLD_WCH2) || f->pe % 2 ||
+        hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
+        return 0;
+    for (i = 0; i < f->n; i++)
+        binds |= f->layers[i].wport_cycles > f->layers[i].mac_cycles;
+    if (!binds || !hls_fold_hp_free(p))
+        return 0;
+    iv0 = p->interval;
+    lat0 = p->latency;
+    lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
+    ok = fold_size(p, f->pe, f->pp, f->mem | HLS_FOLD_WCH2, NULL) == 0 &&
+         hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
+         !hls_plan_over_budget(p, ob, sizeof ob) &&
+         ((p->interval < iv0 && p->latency <= lat_max) ||
+          (p->interval == iv0 && p->latency < lat0));
+    if (!ok) {
+        fold_size(p, f->pe, f->pp, f->mem & ~HLS_FOLD_WCH2, e);
         hls_plan_eval(p, 0, e);
     }
     return ok;

@@ -282,9 +282,11 @@ int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
  * HLS_FOLD_LBR2: the line buffer of twice the rows KMAX needs (kiln_conv
  * LBROWS = 2^ceil(log2(KMAX + 1)) + 1: R = 8 for 3x3 layers), so input
  * rows come in while a pixel group that spans a row end waits for the
- * next row. */
+ * next row.
+ * HLS_FOLD_WCH2: the weights on two read masters (kiln_tsconv WCH 2), each
+ * half of every weight beat from its own HP port. */
 enum { HLS_FOLD_LBURAM = 1, HLS_FOLD_WB2 = 2, HLS_FOLD_DSP2X = 4, HLS_FOLD_DSP2P = 8,
-       HLS_FOLD_LBBANK = 16, HLS_FOLD_LBR2 = 32 };
+       HLS_FOLD_LBBANK = 16, HLS_FOLD_LBR2 = 32, HLS_FOLD_WCH2 = 64 };
 /* --fold (hls/plan_fold.c): take the conv layers spec names out of the
  * dataflow onto one kiln_tsconv of a pe x pe array of pp pixels an op,
  * its memories as mem (HLS_FOLD_* bits) says; the count folded, -1 + e. */
@@ -302,6 +304,15 @@ int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e);
  * latency, and the plan still fits the budgets and is not DDR-bound;
  * else the engine as it was.  1 when taken. */
 int hls_fold_rows(HlsPlan *p, GirError *e);
+/* The shared engine's weights on two read masters (HLS_FOLD_WCH2), tried
+ * where the board has an HP port beyond the design's masters and the
+ * weight channel binds a layer (its weight cycles above its MAC cycles);
+ * taken as hls_fold_rows takes its line buffer.  1 when taken. */
+int hls_fold_wch(HlsPlan *p, GirError *e);
+/* HP ports of p's board (kind "hp") beyond the ones the design's AXI4
+ * masters take at 16 a SmartConnect, one the weights' second master
+ * takes for itself (pipeline/bd_tcl.c): 1 when one is free. */
+int hls_fold_hp_free(const HlsPlan *p);
 /* Add the shared engine's resources, DDR bytes and MACs to p's totals. */
 void hls_fold_eval(HlsPlan *p);
 /* Its cycles into the interval (after the dataflow's segments') and the

@@ -137,7 +137,8 @@ char *hls_plan_json(const HlsPlan *p)
             const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
             cJSON *hw = cJSON_AddObjectToObject(fo, "hw");
             for (i = 0; d && d->hw_params[i]; i++)
-                if (strcmp(d->hw_params[i], "RQ_DSP") || p->fold.hw[i] == 1) /* absent: 2 */
+                if ((strcmp(d->hw_params[i], "RQ_DSP") || p->fold.hw[i] == 1) /* absent: 2 */
+                    && (strcmp(d->hw_params[i], "WCH") != 0 || p->fold.hw[i] == 2)) /* 1: absent */
                     cJSON_AddNumberToObject(hw, d->hw_params[i], (double)p->fold.hw[i]);
             cJSON_AddNumberToObject(fo, "cycles", (double)p->fold.cycles);
             cJSON_AddNumberToObject(fo, "dataflow_cycles", (double)p->fold.dataflow);
@@ -447,7 +448,7 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     const cJSON *ls, *hw, *ps;
     char *spec;
     size_t len = 1;
-    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv, rwv, rqv;
+    int64_t pe, oc, tog, ppv, lbv, wbv, x2v, bkv, rwv, rqv, wcv;
     int i, n;
     if (!o)
         return 0;
@@ -501,6 +502,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (cJSON_GetObjectItemCaseSensitive(hw, "DSP2X") &&
         get_int(hw, path, "$.fold.hw", "DSP2X", 0, 2, 0, &x2v, e))
         return -1;
+    wcv = 1; /* absent: the weights on master 0 alone */
+    if (cJSON_GetObjectItemCaseSensitive(hw, "WCH") &&
+        get_int(hw, path, "$.fold.hw", "WCH", 1, 2, 0, &wcv, e))
+        return -1;
     if (x2v && !p->clk2x)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.DSP2X: %lld needs the plan's clk2x "
                             "domain ($.clk2x true)", path, (long long)x2v);
@@ -526,7 +531,8 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     i = hls_fold_apply(p, spec, (int)pe, (int)ppv,
                        (lbv ? HLS_FOLD_LBURAM : 0) | (wbv == 2 ? HLS_FOLD_WB2 : 0) |
                            (x2v ? HLS_FOLD_DSP2X : 0) | (x2v == 2 ? HLS_FOLD_DSP2P : 0) |
-                           (bkv ? HLS_FOLD_LBBANK : 0) | (rwv ? HLS_FOLD_LBR2 : 0), e);
+                           (bkv ? HLS_FOLD_LBBANK : 0) | (rwv ? HLS_FOLD_LBR2 : 0) |
+                           (wcv == 2 ? HLS_FOLD_WCH2 : 0), e);
     free(spec);
     {   /* a gated plan came from a latency bound: its replay times the gates too */
         const cJSON *gt = cJSON_GetObjectItemCaseSensitive(o, "gate");
@@ -542,6 +548,10 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
     if (i != n)
         return gir_error_at(e, gir_loc_none(), "%s: $.fold.layers: %d entries name %d layers", path,
                             n, i);
+    if (wcv == 2 && !hls_fold_hp_free(p))
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.hw.WCH: 2 needs an HP port of %s "
+                            "beyond the design's masters for the weights' second master", path,
+                            p->board.name);
     {   /* LBROWS a choice: 0, or the one value of twice the rows */
         const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
         int64_t rows = p->fold.hw[hls_param_index(d->hw_params, "LBROWS")];

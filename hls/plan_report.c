@@ -77,7 +77,10 @@ static void fold_weight_note(FILE *f, const HlsPlan *p)
 {
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
     int k = d ? hls_param_index(d->hw_params, "DATA_W") : -1, i, n = 0, worst = -1;
-    int64_t bus = k >= 0 ? p->fold.hw[k] / 8 : 0, wc = 0, mc = 0;
+    int w = d ? hls_param_index(d->hw_params, "WCH") : -1;
+    /* WCH 2: both masters' bytes */
+    int64_t bus = k >= 0 ? p->fold.hw[k] / 8 * (w >= 0 && p->fold.hw[w] == 2 ? 2 : 1) : 0;
+    int64_t wc = 0, mc = 0;
     double need = 0.0;
     if (bus <= 0)
         return;
@@ -260,6 +263,11 @@ void hls_plan_report(const HlsPlan *p, FILE *f, double compile_ms)
                 fprintf(f, "Its line buffer holds %lld rows (kiln_conv LBROWS %lld): input rows "
                            "come in while a pixel group across a row end waits for the next.\n\n",
                         (long long)hls_pow2ceil(p->fold.hw[k]), (long long)p->fold.hw[k]);
+            k = d ? hls_param_index(d->hw_params, "WCH") : -1;
+            if (k >= 0 && p->fold.hw[k] == 2)
+                fprintf(f, "Its weights come over two read masters, each on an HP port of its "
+                           "own (kiln_tsconv WCH 2): each layer's two halves, 2 x DATA_W bits a "
+                           "cycle.\n\n");
         }
         fprintf(f, "MAC cycles: the array's issue cycles (pixel groups of PP x K*K*ICG x "
                    "output groups); weight cycles: its weight channel's (every tile's weight "

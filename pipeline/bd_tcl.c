@@ -7,7 +7,9 @@
  * planned frequency), the IP (component.xml), proc_sys_reset, the AXI4
  * masters through SmartConnects (at most 16 each) into the board's HP ports
  * (one per SmartConnect, in the board file's order; with more SmartConnects
- * than HP ports, a second level sc_hp<r> per HP port joins them), the AXI-Lite slave
+ * than HP ports, a second level sc_hp<r> per HP port joins them; the shared
+ * engine's second weight master, ts3, on a SmartConnect and the HP port
+ * after theirs, alone), the AXI-Lite slave
  * behind M_AXI_HPM0_FPD through a SmartConnect at RTL_PKG_AXIL_BASE,
  * address assignment, validation, wrapper, synthesis, implementation to
  * write_bitstream, then kiln.bit and kiln.bit.bin (bootgen, for
@@ -117,9 +119,14 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
 {
     const HlsBoard *b = &G->p->board;
     int hp[HLS_MAX_AXI_PORTS], nhp = hp_ports(b, hp);
-    int nsc = (G->c.nch + SC_MAX_SI - 1) / SC_MAX_SI, i, s;
+    /* the shared engine's second weight master (ts3, the list's last): a
+     * SmartConnect and HP port of its own, after the others' */
+    int own = G->c.ts >= 0 && G->c.nch > G->c.ts + 3 ? G->c.ts + 3 : -1;
+    int nch = G->c.nch - (own >= 0);
+    int nsc = (nch + SC_MAX_SI - 1) / SC_MAX_SI, i, s;
     int nroot = nsc > nhp ? nhp : 0; /* second-level SmartConnects, one per HP port */
     int nport = nsc > nhp ? nhp : nsc; /* HP ports used */
+    int nall = nsc + (own >= 0); /* SmartConnects into the HP ports (sc_mem<s>) */
     char aclk[32];
     if (!b->part[0] || !tcl_word(b->part) || !tcl_word(b->board_part))
         return gir_error_at(e, gir_loc_file(b->path, -1),
@@ -136,8 +143,14 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                             "port through two levels of SmartConnects); %s has %d",
                             G->c.nch, (nsc + SC_MAX_SI - 1) / SC_MAX_SI, SC_MAX_SI * SC_MAX_SI,
                             b->name, nhp);
+    if (own >= 0 && (nroot || nport + 1 > nhp))
+        return gir_error_at(e, gir_loc_none(),
+                            "package: the shared engine's second weight master (ts3) needs an "
+                            "HP port of its own; the design's other %d AXI4 masters take %d of "
+                            "%s's %d",
+                            nch, nport, b->name, nhp);
     emit_head(G, f);
-    emit_ps(G, f, hp, nport);
+    emit_ps(G, f, hp, nport + (own >= 0));
     fprintf(f, "# the accelerator (component.xml) and the reset of the PL clock domain\n"
                "create_bd_cell -type ip -vlnv %s:%s:%s:%s %s\n"
                "create_bd_cell -type ip -vlnv xilinx.com:ip:proc_sys_reset rst_pl0\n\n",
@@ -152,7 +165,7 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                    "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
                 s, (nsc - s + nroot - 1) / nroot, s, s, b->ports[hp[s]].name);
     for (s = 0; s < nsc; s++) {
-        int first = s * SC_MAX_SI, last = first + SC_MAX_SI < G->c.nch ? first + SC_MAX_SI : G->c.nch;
+        int first = s * SC_MAX_SI, last = first + SC_MAX_SI < nch ? first + SC_MAX_SI : nch;
         fprintf(f, "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_mem%d\n"
                    "set_property -dict [list CONFIG.NUM_SI {%d} CONFIG.NUM_MI {1}] "
                    "[get_bd_cells sc_mem%d]\n",
@@ -170,6 +183,15 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                        "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
                     s, b->ports[hp[s]].name);
     }
+    if (own >= 0) /* the second weight master alone on the next HP port */
+        fprintf(f, "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_mem%d\n"
+                   "set_property -dict [list CONFIG.NUM_SI {1} CONFIG.NUM_MI {1}] "
+                   "[get_bd_cells sc_mem%d]\n"
+                   "connect_bd_intf_net [get_bd_intf_pins %s/m_axi_%s] "
+                   "[get_bd_intf_pins sc_mem%d/S00_AXI]\n"
+                   "connect_bd_intf_net [get_bd_intf_pins sc_mem%d/M00_AXI] "
+                   "[get_bd_intf_pins zynq_ultra_ps_e_0/%s]\n",
+                nsc, nsc, RTL_PKG_CELL, G->c.ch[own].name, nsc, nsc, b->ports[hp[nsc]].name);
 
     fprintf(f, "\n# the registers behind M_AXI_HPM0_FPD\n"
                "create_bd_cell -type ip -vlnv xilinx.com:ip:smartconnect sc_ctl\n"
@@ -204,7 +226,7 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                "[get_bd_pins zynq_ultra_ps_e_0/maxihpm0_fpd_aclk]",
             G->p->clk2x ? "clk_wiz_0/clk_out1, pl_clk0 through the MMCM" : "pl_clk0",
             G->p->clk2x ? "clk_wiz_0/clk_out1" : "zynq_ultra_ps_e_0/pl_clk0", RTL_PKG_CELL);
-    for (s = 0; s < nsc; s++) {
+    for (s = 0; s < nall; s++) {
         fprintf(f, " [get_bd_pins sc_mem%d/aclk]", s);
         if (!nroot) {
             hp_port(b->ports[hp[s]].name, aclk, sizeof aclk);
@@ -220,7 +242,7 @@ int rtl_emit_build_tcl(const Gen *G, FILE *f, GirError *e)
                "connect_bd_net [get_bd_pins rst_pl0/peripheral_aresetn] [get_bd_pins %s/%s] "
                "[get_bd_pins sc_ctl/aresetn]",
             RTL_PKG_CELL, RTL_PKG_RESETN);
-    for (s = 0; s < nsc; s++)
+    for (s = 0; s < nall; s++)
         fprintf(f, " [get_bd_pins sc_mem%d/aresetn]", s);
     for (s = 0; s < nroot; s++)
         fprintf(f, " [get_bd_pins sc_hp%d/aresetn]", s);

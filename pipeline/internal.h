@@ -83,9 +83,10 @@ void rtl_safe_name(const char *in, char *out, size_t size);
 /* The localparam spelling of a cfg port name (upper case). */
 void rtl_upper(const char *in, char *out, size_t size);
 /* Whether an engine's parameter is written in its instance: all but
- * LBBANK at 0 and RQ_DSP at 2 (the templates' defaults), so the RTL of a
- * plan without the banked line buffer or one-DSP requant lanes is what it
- * was before those parameters existed. */
+ * LBBANK at 0, RQ_DSP at 2 and kiln_tsconv's WCH at 1 (the templates'
+ * defaults), so the RTL of a plan without the banked line buffer, one-DSP
+ * requant lanes or the second weight master is what it was before those
+ * parameters existed. */
 int rtl_param_shown(const char *name, int64_t value);
 
 /* chan.c: the graph value stage s reads at input k, and the one it

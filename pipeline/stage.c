@@ -32,6 +32,8 @@ int rtl_param_shown(const char *name, int64_t value)
 {
     if (!strcmp(name, "RQ_DSP")) /* the template's default, 2, unnamed */
         return value == 1;
+    if (strcmp(name, "WCH") == 0) /* kiln_tsconv's default, one weight master */
+        return value > 1;
     return value != 0 || strcmp(name, "LBBANK") != 0;
 }
 

@@ -12,7 +12,8 @@
  * at 0x20 + 4(n-1)), which runs it beside the dataflow segments' units
  * (segment k on unit k).  Its three masters are the channels
  * ts0 (descriptors, then each layer's weights), ts1 (input maps), ts2
- * (output maps); TS0_BASE_LO/HI hold the table's DDR address.  The table
+ * (output maps) and, with WCH 2, ts3 (the second half of each layer's
+ * weights: hls_tsconv_wsplit's layout in weights.bin, its own HP port); TS0_BASE_LO/HI hold the table's DDR address.  The table
  * in weights.bin holds map addresses as offsets into the map region (words
  * 4-5 input, 8-9 output) and weight addresses as offsets into weights.bin
  * (words 6-7): the host adds the two bases once it has placed them.
@@ -131,10 +132,26 @@ void rtl_ts_maps_free(RtlTsMaps *m)
     memset(m, 0, sizeof *m);
 }
 
+/* A layer's weight stream at w (beats of pe bytes) laid out in place as
+ * kiln_tsconv's two masters read it (hls_tsconv_wsplit). */
+static int ts_split(uint8_t *w, int64_t beats, int64_t pe, int64_t wbytes)
+{
+    uint8_t *st = malloc((size_t)wbytes);
+    int rc;
+    if (!st)
+        gir_die("out of memory");
+    memcpy(st, w, (size_t)(beats * pe));
+    rc = hls_tsconv_wsplit(st, beats, pe, 2, w, wbytes);
+    free(st);
+    return rc;
+}
+
 int rtl_ts_image(const Gen *G, uint8_t *img, GirError *e)
 {
     const HlsPlan *p = G->p;
     const HlsChan *t = &G->c.ch[G->c.ts];
+    const HlsEngineDesc *desc = hls_engine_find("kiln_tsconv");
+    int wch = desc ? (int)p->fold.hw[hls_param_index(desc->hw_params, "WCH")] : 1;
     RtlTsMaps m;
     int i;
     if (rtl_ts_maps(G, &m, e) < 0) {
@@ -147,11 +164,13 @@ int rtl_ts_image(const Gen *G, uint8_t *img, GirError *e)
         int64_t woff = t->offset + hls_fold_woffset(p, i);
         HlsTsLayer d = {l->h, l->w, l->cin, l->cout, l->k, l->stride, l->pad, l->tog,
                         l->qlo, l->qhi, (uint64_t)m.map[m.x[i]].offset, (uint64_t)woff,
-                        (uint64_t)m.map[m.y[i]].offset};
+                        (uint64_t)m.map[m.y[i]].offset, wch};
         uint32_t w[32];
+        HlsTsBytes tb;
         int k;
-        if (hls_tsconv_desc(&d, p->fold.pe, t->data_w / 8, w, NULL) < 0 ||
-            rtl_conv_stream(G->g, &s, img + woff, e) < 0) {
+        if (hls_tsconv_desc(&d, p->fold.pe, t->data_w / 8, w, &tb) < 0 ||
+            rtl_conv_stream(G->g, &s, img + woff, e) < 0 ||
+            (wch == 2 && ts_split(img + woff, (int64_t)w[14], p->fold.pe, tb.wbytes) < 0)) {
             rtl_ts_maps_free(&m);
             if (e && !e->msg[0])
                 gir_error_at(e, gir_loc_none(), "rtl: folded layer '%s' does not pack into a "
@@ -233,11 +252,15 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
     static const char *const wr[] = {"awvalid", "awready", "awaddr", "awlen", "awsize",
                                      "awburst", "wvalid", "wready", "wdata", "wstrb", "wlast",
                                      "bvalid", "bready", "bresp", NULL};
-    int lo = 32 * t->cfg, hi = 32 * (t->cfg + 1), j, m;
+    int lo = 32 * t->cfg, hi = 32 * (t->cfg + 1), j, m, nm;
     if (!desc)
         gir_die("rtl: engine kiln_tsconv is not built");
+    /* WCH 2: master 3, the weights' second half (channel ts3) */
+    nm = p->fold.hw[hls_param_index(desc->hw_params, "WCH")] == 2 ? 4 : 3;
     fprintf(d, "    wire                  ch_ts0_err;\n    wire                  ch_ts1_err;\n"
                "    wire                  ch_ts2_err;\n    wire                  ch_ts2_done;\n");
+    if (nm == 4)
+        fprintf(d, "    wire                  ch_ts3_err;\n");
     fprintf(u, "    wire                  ts_busy;\n    wire [31:0]           ts_finished;\n"
                "    wire [15:0]           ts_layer;\n");
     fprintf(d, "    wire                  ts_go;\n    wire [%d:0]           ts_first;\n"
@@ -245,8 +268,8 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
     fprintf(b, "    // the time-shared conv engine: %d folded layers in %d parts; a start with\n"
                "    // SEGMENT = %d + j runs part j, its table range (TS0_BASE + 128 * first,\n"
                "    // count descriptors) FRAMES times; the engine's unit beside the others\n"
-               "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n    assign ts_go = ",
-            p->fold.n, p->fold.npart, t->seg);
+               "    assign ch_ts1_err = 1'b0;\n    assign ch_ts2_err = 1'b0;\n%s    assign ts_go = ",
+            p->fold.n, p->fold.npart, t->seg, nm == 4 ? "    assign ch_ts3_err = 1'b0;\n" : "");
     for (j = 0; j < p->fold.npart; j++)
         fprintf(b, "%sseg%d_go", j ? " | " : "", p->fold.parts[j].seg);
     fprintf(b, " |\n                   (rf_start_e && rf_cfg[31:0] >= 32'd%d && rf_cfg[31:0] < "
@@ -258,7 +281,8 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
     for (j = 0; j < p->fold.npart; j++)
         fprintf(b, "rf_cfg[31:0] == 32'd%d ? 16'd%d :\n                      ",
                 p->fold.parts[j].seg, p->fold.parts[j].count);
-    fprintf(b, "16'd0;\n    kiln_tsconv #(\n");
+    fprintf(b, "16'd0;\n%s    kiln_tsconv #(\n",
+            nm == 3 ? "    /* verilator lint_off PINCONNECTEMPTY */ // master 3 idle (WCH 1)\n" : "");
     for (j = 0; desc->hw_params[j]; j++) {
         int k = j + 1;
         if (!rtl_param_shown(desc->hw_params[j], p->fold.hw[j]))
@@ -278,13 +302,21 @@ void rtl_ts_top(Gen *G, FILE *d, FILE *u, FILE *b)
             "        .error(ch_ts0_err),\n        .layer(ts_layer),\n",
             p->fold.dsp2x ? "clk2x" : "1'b0", hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo,
             hi + HLS_HW_ADDR_W - 32 - 1, hi, lo + 31, lo, p->fold.n);
-    for (m = 0; m < 3; m++) {
+    for (m = 0; m < nm; m++) {
         const char *const *s = m == 2 ? wr : rd;
         for (j = 0; s[j]; j++)
             fprintf(b, "        .m%d_axi_%s(m_axi_ts%d_%s)%s\n", m, s[j], m, s[j],
-                    m == 2 && !s[j + 1] ? "" : ",");
+                    nm == 4 && m == 3 && !s[j + 1] ? "" : ",");
     }
-    fprintf(b, "    );\n\n");
+    if (nm == 3) /* WCH 1: master 3's outputs open, its inputs idle */
+        fprintf(b, "        .m3_axi_arvalid(), .m3_axi_arready(1'b0), .m3_axi_araddr(),\n"
+                   "        .m3_axi_arlen(), .m3_axi_arsize(), .m3_axi_arburst(),\n"
+                   "        .m3_axi_rvalid(1'b0), .m3_axi_rready(), .m3_axi_rdata(%d'd0),\n"
+                   "        .m3_axi_rresp(2'b00), .m3_axi_rlast(1'b0)\n"
+                   "    );\n    /* verilator lint_on PINCONNECTEMPTY */\n\n",
+                t->data_w);
+    else
+        fprintf(b, "    );\n\n");
     G->need |= 1u << T_TSCONV | 1u << T_CONV | 1u << T_CONV_WINDOW | 1u << T_MAC2 | 1u << T_ADD3 |
                1u << T_REQUANT | 1u << T_RD_CHAN | 1u << T_WR_CHAN | 1u << T_AXI_RD |
                1u << T_AXI_WR | 1u << T_CHAN_REPS | 1u << T_WIDTH | 1u << T_FIFO;

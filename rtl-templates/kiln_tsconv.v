@@ -33,7 +33,11 @@
 //   layer                     index of the layer running (status)
 //   m0_axi_ar*, m0_axi_r*     read master 0: descriptors and weight streams
 //                             (never both at once): a layer's weights, then
-//                             the next layer's descriptor and weights
+//                             the next layer's descriptor and weights (WCH
+//                             2: the first half of each layer's weights)
+//   m3_axi_ar*, m3_axi_r*     read master 3 (WCH 2): the second half of each
+//                             layer's weights, beside master 0's (WCH 1: no
+//                             AR, RREADY low)
 //   m1_axi_ar*, m1_axi_r*     read master 1: the layer's input map
 //   m2_axi_aw*, w*, b*        write master: the layer's output map
 //
@@ -143,6 +147,18 @@
 //   WBANKS          1, or 2: kiln_conv's two weight banks in one memory of
 //                   2*WDEPTH words a lane (WBMERGE), tile t+1 loading
 //                   while pass t computes
+//   WCH             1, or 2: the weights on two read masters (masters 0
+//                   and 3, each on its own HP port), PE_IC even and PE_IC/2
+//                   a multiple or a divisor of DATA_W/8.  A layer's weight
+//                   bytes (w13, WB) are two halves of WB/2 bytes, half j
+//                   holding lanes [j*PE_IC/2, (j+1)*PE_IC/2) of every
+//                   stream beat in order (hls_tsconv_wsplit; the descriptor
+//                   gives both halves whole bus beats); each master's
+//                   kiln_rd_chan streams its half and kiln_conv takes a
+//                   beat when both have theirs, so a beat of PE_IC > DATA_W/8
+//                   bytes comes every ceil(PE_IC / (2*DATA_W/8)) cycles, not
+//                   ceil(PE_IC / (DATA_W/8)).  The prefetch starts both;
+//                   S_DROP holds both ARs and drains both masters' bursts
 //   DSP2X           kiln_conv's DSP2X: 0; 1 (PE_IC even): the
 //                   multipliers on clk2x, each DSP48E2 summing two input
 //                   lanes a fabric cycle; 2 (PP even): each DSP48E2 taking
@@ -194,7 +210,7 @@
 //          apart: hls_conv_out_tail); a bus beat the payload does not fill
 //          takes kiln_wr_chan's zero beats, one a cycle after the last
 // hls/desc_tsconv.c evaluates it; the bench checks it layer by layer.
-// Resources: kiln_conv + 2 kiln_rd_chan + kiln_wr_chan + kiln_axi_rd +
+// Resources: kiln_conv + 2 kiln_rd_chan (WCH 2: 3) + kiln_wr_chan + kiln_axi_rd +
 //   a 1024-bit descriptor shift register and the running layer's copy of
 //   it (~1,000 FF in all: the bits kept), a weight beat counter, the
 //   run-end prefetch's addresses (2 x ADDR_W FF, ~3 x ADDR_W LUT) and the
@@ -228,7 +244,8 @@ module kiln_tsconv #(
     parameter integer SPAN      = 0,
     parameter integer WBANKS    = 1,
     parameter integer DSP2X     = 0,
-    parameter integer RQ_DSP    = 2
+    parameter integer RQ_DSP    = 2,
+    parameter integer WCH       = 1
 ) (
     input  wire                 clk,
     /* verilator lint_off UNUSEDSIGNAL */ // DSP2X = 0
@@ -285,7 +302,24 @@ module kiln_tsconv #(
     output wire                 m2_axi_wlast,
     input  wire                 m2_axi_bvalid,
     output wire                 m2_axi_bready,
-    input  wire [1:0]           m2_axi_bresp
+    input  wire [1:0]           m2_axi_bresp,
+    // master 3: the weights' second half (WCH = 2; with WCH = 1 idle:
+    // ARVALID and RREADY low, its inputs unused)
+    output wire                 m3_axi_arvalid,
+    /* verilator lint_off UNUSEDSIGNAL */ // WCH = 1
+    input  wire                 m3_axi_arready,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [ADDR_W-1:0]    m3_axi_araddr,
+    output wire [7:0]           m3_axi_arlen,
+    output wire [2:0]           m3_axi_arsize,
+    output wire [1:0]           m3_axi_arburst,
+    output wire                 m3_axi_rready,
+    /* verilator lint_off UNUSEDSIGNAL */ // WCH = 1
+    input  wire                 m3_axi_rvalid,
+    input  wire [DATA_W-1:0]    m3_axi_rdata,
+    input  wire [1:0]           m3_axi_rresp,
+    input  wire                 m3_axi_rlast
+    /* verilator lint_on UNUSEDSIGNAL */
 );
     localparam integer DBITS  = 1024;           // descriptor bits
     // the run-end prefetch starts once the engine has been idle this many
@@ -390,29 +424,105 @@ module kiln_tsconv #(
         .m_axi_rdata(m0_axi_rdata), .m_axi_rresp(m0_axi_rresp), .m_axi_rlast(m0_axi_rlast),
         .m_tvalid(dr_tvalid), .m_tready(1'b1), .m_tdata(dr_tdata));
 
-    // ---- weight channel (master 0 while a layer runs) ----
+    // ---- weight channel (master 0 while a layer runs; WCH = 2: and 3) ----
+    // WCH = 2: a layer's weight bytes are two halves of WB/2 bytes, half j
+    // from p_wbase + j*WB/2 holding lanes [j*PE_IC/2, (j+1)*PE_IC/2) of
+    // every stream beat (hls_tsconv_wsplit); master 0 reads half 0, master 3
+    // half 1, each through its own kiln_rd_chan of PE_IC/2 lanes, and a
+    // stream beat leaves when both halves have theirs (in order: each
+    // channel's beats are)
+    localparam integer WL = PE_IC / WCH;  // lanes a weight channel
     wire              w_arvalid, w_rready, w_busy, w_done, w_err;
+    wire              wa_busy, wa_done, wa_err;
     wire [ADDR_W-1:0] w_araddr;
     wire [7:0]        w_arlen;
     wire [2:0]        w_arsize;
     wire [1:0]        w_arburst;
     wire              ws_tvalid, ws_tready;
     wire [8*PE_IC-1:0] ws_tdata;
+    wire              wa_tvalid, wa_tready;
+    wire [8*WL-1:0]   wa_tdata;
+    wire [31:0]       wh_bytes = (WCH == 2) ? {1'b0, p_wbytes[31:1]} : p_wbytes;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0]       w_finished, x_finished, y_finished;
     /* verilator lint_on UNUSEDSIGNAL */
     kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
-                   .MAX_OUT(MAX_OUT), .LANES(PE_IC), .CNT_W(CNT_W)) u_wch (
-        .clk(clk), .rst(rst | wrst), .cfg_base(p_wbase[ADDR_W-1:0]), .cfg_bytes(p_wbytes),
+                   .MAX_OUT(MAX_OUT), .LANES(WL), .CNT_W(CNT_W)) u_wch (
+        .clk(clk), .rst(rst | wrst), .cfg_base(p_wbase[ADDR_W-1:0]), .cfg_bytes(wh_bytes),
         .cfg_stride(32'd0), .cfg_beats(p_wbeats), .cfg_reps(32'd1), .cfg_subs(32'd1),
-        .cfg_sub_stride(32'd0), .start(gow), .busy(w_busy), .done(w_done), .error(w_err),
+        .cfg_sub_stride(32'd0), .start(gow), .busy(wa_busy), .done(wa_done), .error(wa_err),
         .avail(32'hffffffff), .finished(w_finished),
         .m_axi_arvalid(w_arvalid), .m_axi_arready(!d_sel & !wblk & m0_axi_arready),
         .m_axi_araddr(w_araddr), .m_axi_arlen(w_arlen), .m_axi_arsize(w_arsize),
         .m_axi_arburst(w_arburst),
         .m_axi_rvalid(!d_sel & !wblk & m0_axi_rvalid), .m_axi_rready(w_rready),
         .m_axi_rdata(m0_axi_rdata), .m_axi_rresp(m0_axi_rresp), .m_axi_rlast(m0_axi_rlast),
-        .m_tvalid(ws_tvalid), .m_tready(ws_tready), .m_tdata(ws_tdata));
+        .m_tvalid(wa_tvalid), .m_tready(wa_tready), .m_tdata(wa_tdata));
+
+    wire              w3_idle;     // no weight burst in flight on master 3
+    wire              w3_arshown;  // master 3 shows an AR the interconnect has not taken
+    generate
+        if (WCH == 2) begin : g_wch2
+            wire              wb_tvalid, wb_tready, wb_busy, wb_done, wb_err, wb_arvalid;
+            wire              wb_rready;
+            wire [8*WL-1:0]   wb_tdata;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0]       wb_finished;
+            /* verilator lint_on UNUSEDSIGNAL */
+            reg  [7:0]        wout3;
+            kiln_rd_chan #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .BURST_MAX(BURST_MAX),
+                           .MAX_OUT(MAX_OUT), .LANES(WL), .CNT_W(CNT_W)) u_wch3 (
+                .clk(clk), .rst(rst | wrst),
+                .cfg_base(p_wbase[ADDR_W-1:0] + {{(ADDR_W-32){1'b0}}, wh_bytes}),
+                .cfg_bytes(wh_bytes),
+                .cfg_stride(32'd0), .cfg_beats(p_wbeats), .cfg_reps(32'd1), .cfg_subs(32'd1),
+                .cfg_sub_stride(32'd0), .start(gow), .busy(wb_busy), .done(wb_done),
+                .error(wb_err), .avail(32'hffffffff), .finished(wb_finished),
+                .m_axi_arvalid(wb_arvalid), .m_axi_arready(!wblk & m3_axi_arready),
+                .m_axi_araddr(m3_axi_araddr), .m_axi_arlen(m3_axi_arlen),
+                .m_axi_arsize(m3_axi_arsize), .m_axi_arburst(m3_axi_arburst),
+                .m_axi_rvalid(!wblk & m3_axi_rvalid), .m_axi_rready(wb_rready),
+                .m_axi_rdata(m3_axi_rdata), .m_axi_rresp(m3_axi_rresp),
+                .m_axi_rlast(m3_axi_rlast),
+                .m_tvalid(wb_tvalid), .m_tready(wb_tready), .m_tdata(wb_tdata));
+            assign m3_axi_arvalid = wb_arvalid & !wblk;
+            assign m3_axi_rready  = wblk | wb_rready;
+            // the two halves of each stream beat leave together
+            assign ws_tvalid = wa_tvalid & wb_tvalid;
+            assign wa_tready = ws_tready & wb_tvalid;
+            assign wb_tready = ws_tready & wa_tvalid;
+            assign ws_tdata  = {wb_tdata, wa_tdata};
+            assign w_busy = wa_busy | wb_busy;
+            assign w_done = wa_done & wb_done;
+            assign w_err  = wa_err | wb_err;
+            // dropping: the AR held once none is shown untaken on either
+            // master, the bursts of both drained
+            wire w3_ar_take = !wblk && wb_arvalid && m3_axi_arready;
+            wire w3_r_last  = m3_axi_rvalid && m3_axi_rready && m3_axi_rlast;
+            always @(posedge clk)
+                if (rst || gow)
+                    wout3 <= 8'd0;
+                else if (w3_ar_take != w3_r_last)
+                    wout3 <= w3_ar_take ? wout3 + 8'd1 : wout3 - 8'd1;
+            assign w3_idle = (wout3 == 8'd0);
+            assign w3_arshown = wb_arvalid && !m3_axi_arready;
+        end else begin : g_wch1
+            assign ws_tvalid = wa_tvalid;
+            assign wa_tready = ws_tready;
+            assign ws_tdata  = wa_tdata;
+            assign w_busy = wa_busy;
+            assign w_done = wa_done;
+            assign w_err  = wa_err;
+            assign m3_axi_arvalid = 1'b0;
+            assign m3_axi_araddr  = {ADDR_W{1'b0}};
+            assign m3_axi_arlen   = 8'd0;
+            assign m3_axi_arsize  = 3'd0;
+            assign m3_axi_arburst = 2'd0;
+            assign m3_axi_rready  = 1'b0;
+            assign w3_idle = 1'b1;
+            assign w3_arshown = 1'b0;
+        end
+    endgenerate
 
     assign m0_axi_arvalid = d_sel ? dr_arvalid : (w_arvalid & !wblk);
     assign m0_axi_araddr  = d_sel ? dr_araddr  : w_araddr;
@@ -655,9 +765,9 @@ module kiln_tsconv #(
                         pst   <= P_IDLE;
                         state <= S_FGO;
                     end else if (!wblk) begin
-                        if (!(w_arvalid && !m0_axi_arready))
+                        if (!(w_arvalid && !m0_axi_arready) && !w3_arshown)
                             wblk <= 1'b1;
-                    end else if (wout == 8'd0) begin
+                    end else if (wout == 8'd0 && w3_idle) begin
                         wrst <= 1'b1;
                     end
                 end

@@ -55,6 +55,11 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     kiln_port_put(m->m1_axi_rdata, p->rdata[1], TS_BUS);
     m->m1_axi_rresp = 0;
     m->m1_axi_rlast = p->rlast[1];
+    m->m3_axi_arready = p->arready[2];
+    m->m3_axi_rvalid = p->rvalid[2];
+    kiln_port_put(m->m3_axi_rdata, p->rdata[2], TS_BUS);
+    m->m3_axi_rresp = 0;
+    m->m3_axi_rlast = p->rlast[2];
     m->m2_axi_awready = p->awready;
     m->m2_axi_wready = p->wready;
     m->m2_axi_bvalid = p->bvalid;
@@ -73,6 +78,10 @@ extern "C" void ts_eval(TsSim *s, TsPins *p)
     p->araddr[1] = m->m1_axi_araddr;
     p->arlen[1] = m->m1_axi_arlen;
     p->rready[1] = m->m1_axi_rready;
+    p->arvalid[2] = m->m3_axi_arvalid;
+    p->araddr[2] = m->m3_axi_araddr;
+    p->arlen[2] = m->m3_axi_arlen;
+    p->rready[2] = m->m3_axi_rready;
     p->awvalid = m->m2_axi_awvalid;
     p->awaddr = m->m2_axi_awaddr;
     p->awlen = m->m2_axi_awlen;

@@ -72,7 +72,11 @@ module tb_tsconv_iv #(
         .m2_axi_awlen(awlen), .m2_axi_awsize(awsize), .m2_axi_awburst(awburst),
         .m2_axi_wvalid(wvalid), .m2_axi_wready(1'b1), .m2_axi_wdata(wdata),
         .m2_axi_wstrb(wstrb), .m2_axi_wlast(wlast), .m2_axi_bvalid(bvalid),
-        .m2_axi_bready(bready), .m2_axi_bresp(2'b00));
+        .m2_axi_bready(bready), .m2_axi_bresp(2'b00),
+        // master 3 (WCH 2's second weight master): idle at WCH 1
+        .m3_axi_arvalid(), .m3_axi_arready(1'b0), .m3_axi_araddr(), .m3_axi_arlen(),
+        .m3_axi_arsize(), .m3_axi_arburst(), .m3_axi_rvalid(1'b0), .m3_axi_rready(),
+        .m3_axi_rdata(128'd0), .m3_axi_rresp(2'b00), .m3_axi_rlast(1'b0));
 
     // clk: period 10, rising at 5, 15, ...; clk2x rises with each clk edge
     always begin

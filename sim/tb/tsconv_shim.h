@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #define TS_BUS 16 /* bytes per AXI beat */
+#define TS_NRD 3  /* read masters: m0, m1 and (index 2) m3 */
 
 typedef struct TsPins {
     int rst;                    /* synchronous reset */
@@ -19,19 +20,20 @@ typedef struct TsPins {
     int tbl_len;                /* cfg_tbl_len (0: no run-end prefetch) */
     uint32_t avail;             /* frames whose input is in DDR */
     int start;                  /* start pulse */
-    int arready[2];             /* read masters 0 (descriptors, weights), 1 (input map) */
-    int rvalid[2];              /* R valid */
-    uint8_t rdata[2][TS_BUS];   /* R data */
-    int rlast[2];               /* R last */
+    int arready[TS_NRD];        /* read masters 0 (descriptors, weights), 1 (input map),
+                                 * 3 at index 2 (the weights' second half, WCH 2) */
+    int rvalid[TS_NRD];         /* R valid */
+    uint8_t rdata[TS_NRD][TS_BUS]; /* R data */
+    int rlast[TS_NRD];          /* R last */
     int awready, wready;        /* write master */
     int bvalid;                 /* B valid (BRESP OKAY) */
     int busy, done, error;      /* sampled status */
     int layer;                  /* sampled layer index */
     uint32_t finished;          /* sampled frames finished */
-    int arvalid[2];             /* sampled AR valid */
-    uint64_t araddr[2];         /* sampled AR address */
-    int arlen[2];               /* sampled AR length - 1 */
-    int rready[2];              /* sampled R ready */
+    int arvalid[TS_NRD];             /* sampled AR valid */
+    uint64_t araddr[TS_NRD];         /* sampled AR address */
+    int arlen[TS_NRD];               /* sampled AR length - 1 */
+    int rready[TS_NRD];              /* sampled R ready */
     int awvalid;                /* sampled AW valid */
     uint64_t awaddr;            /* sampled AW address */
     int awlen;                  /* sampled AW length - 1 */

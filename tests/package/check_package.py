@@ -119,6 +119,9 @@ def main():
         if n not in mapped:
             fail("port %s belongs to no bus interface" % n)
     nmasters = len([c for c in regmap["channels"]])
+    if "tsconv" in regmap:  # the shared engine's ts0..ts2, and ts3 with WCH 2
+        hw = json.load(open(os.path.join(out, "plan.json")))["fold"]["hw"]
+        nmasters += 3 + (hw.get("WCH", 1) == 2)
     if len(axi) != nmasters + 1:
         fail("%d AXI interfaces, want %d masters + s_axil" % (len(axi), nmasters))
     plan = json.load(open(os.path.join(out, "plan.json")))
@@ -211,6 +214,14 @@ def main():
                     hp_used.append(to[1])
                 elif not (sc.startswith("sc_mem") and to[0] in roots):
                     fail("%s goes into %s" % (sc, c[2]))
+    # the shared engine's second weight master (WCH 2): alone on its
+    # SmartConnect, which alone goes into its HP port
+    for c in calls:
+        if c[0] == "connect_bd_intf_net" and c[1] == CELL + "/m_axi_ts3":
+            sc = c[2].split("/")[0]
+            n = [d for d in calls if d[0] == "connect_bd_intf_net" and d[2].startswith(sc + "/S")]
+            if len(n) != 1 or roots:
+                fail("m_axi_ts3 shares %s with %d other masters" % (sc, len(n) - 1))
     # every SmartConnect made before a net names it
     made = set()
     for c in calls:

@@ -27,6 +27,13 @@ add_test(NAME package_kv260 COMMAND ${PK_TEST} ${PK_RESDW} kv260
 add_test(NAME package_two_hp COMMAND ${PK_TEST} ${CMAKE_BINARY_DIR}/models/yolov3-tiny.onnx
   zcu104 xilinx.com:zcu104:part0:1.1 ${PKT}/two_hp)
 set_tests_properties(package_two_hp PROPERTIES ENVIRONMENT KILN_PKG_HP=2)
+# the shared engine's weights on two read masters (WCH 2, the plan of
+# yolov3-tiny-small's six folded layers replayed with it): m_axi_ts3 on a
+# SmartConnect and HP port of its own beside the others' two
+add_test(NAME package_zcu104_wch2 COMMAND ${PK_TEST} ${PK_Y3S} zcu104 xilinx.com:zcu104:part0:1.1
+  ${PKT}/zcu104_wch2 ${KILN_PKG_VERILATOR})
+set_tests_properties(package_zcu104_wch2 PROPERTIES ENVIRONMENT
+  "KILN_PKG_WCH=2;KILN_PKG_HP=3;KILN_PACKAGE_OPTS=--pp-max 1 --fold conv10,conv12,conv13,conv14,conv15,conv18")
 add_test(NAME package_same COMMAND ${PKD}/package_same.sh $<TARGET_FILE:kiln> ${PK_Y3S} kv260
   ${PKT}/same)
 add_test(NAME package_no_hp_bad COMMAND ${PKD}/package_no_hp_bad.sh $<TARGET_FILE:kiln>

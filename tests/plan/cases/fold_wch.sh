@@ -1,0 +1,79 @@
+# RUN: KILN PYTHON
+# The shared engine's weights on two read masters (kiln_tsconv WCH 2,
+# hls_fold_wch): three 3x3 convs on 13x13 maps (32 -> 1024 -> 128 -> 128
+# channels), the last two folded.  On ZCU102 the 32x32 engine's 32-byte
+# weight beats come every 2 cycles over one 16-byte master, so its weight
+# channel binds; the board has HP ports beyond the design's masters: the
+# plan takes WCH 2, fold.why and report.md say so, the replay gives the
+# same figures; the same plan replayed with WCH 1 (the tiles it takes) has
+# a longer engine frame and fewer frames/s.  On ZCU104 the 16x16 engine's
+# beat is one bus beat: no WCH in its plan.json.  A WCH other than 1 or 2,
+# and WCH 2 on a board whose HP ports the masters take: exact diagnostics.
+$PYTHON - $TMP/m.onnx <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+rng = np.random.default_rng(1)
+ch = [32, 1024, 128, 128]
+nodes, inits, x = [], [], "x"
+for i in range(3):
+    w = (rng.standard_normal((ch[i + 1], ch[i], 3, 3)) * 0.1).astype(np.float32)
+    b = (rng.standard_normal(ch[i + 1]) * 0.1).astype(np.float32)
+    inits += [numpy_helper.from_array(w, "w%d" % i), numpy_helper.from_array(b, "b%d" % i)]
+    nodes.append(helper.make_node("Conv", [x, "w%d" % i, "b%d" % i], ["c%d" % i],
+                                  name="conv%d" % i, pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
+    nodes.append(helper.make_node("Relu", ["c%d" % i], ["y%d" % i], name="relu%d" % i))
+    x = "y%d" % i
+g = helper.make_graph(nodes, "wch",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, ch[0], 13, 13])],
+                      [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, ch[-1], 13, 13])],
+                      inits)
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+PY
+$KILN quantize $TMP/m.onnx --calib-random 1 -o $TMP/q.gir > /dev/null
+$KILN compile $TMP/q.gir --board zcu102 --fold conv1,conv2 -o $TMP/a > /dev/null
+$KILN compile $TMP/q.gir --board zcu102 --plan $TMP/a/plan.json --plan-only -o $TMP/b > /dev/null
+$HERE/check_plan.py same $TMP/a $TMP/b
+$KILN compile $TMP/q.gir --board zcu104 --fold conv1,conv2 --plan-only -o $TMP/c > /dev/null
+# the plan with fold.hw.WCH set (1: the key removed), each layer's tog as
+# the replay asks (a tile size follows from the engine)
+$PYTHON - $TMP/a/plan.json $TMP/w1 $KILN $TMP/q.gir <<'PY'
+import json, re, subprocess, sys
+src, out, kiln, gir = sys.argv[1:5]
+p = json.load(open(src))
+del p["fold"]["hw"]["WCH"]
+for _ in range(4):
+    json.dump(p, open(out + ".json", "w"))
+    r = subprocess.run([kiln, "compile", gir, "--board", "zcu102", "--plan", out + ".json",
+                        "--plan-only", "-o", out], capture_output=True, text=True)
+    m = re.search(r"\$\.fold\.layers\[(\d+)\]\.tog: \d+, the \d+x\d+ engine takes (\d+)", r.stderr)
+    if not m:
+        break
+    p["fold"]["layers"][int(m.group(1))]["tog"] = int(m.group(2))
+sys.stdout.write(r.stderr)
+sys.exit(r.returncode)
+PY
+$PYTHON - $TMP <<'PY'
+import json, sys
+t = sys.argv[1]
+a, w1, c = (json.load(open("%s/%s/plan.json" % (t, v))) for v in ("a", "w1", "c"))
+f, f1 = a["fold"], w1["fold"]
+assert f["hw"]["PE_IC"] == 32 and f["hw"]["WCH"] == 2, f["hw"]
+assert "weights on two masters (WCH 2)" in f["why"], f["why"]
+assert "WCH" not in f1["hw"] and "WCH" not in c["fold"]["hw"], (f1["hw"], c["fold"]["hw"])
+print("engine frame %d cycles at WCH 2, %d at WCH 1; %.1f / %.1f frames/s; LUT %d / %d"
+      % (f["cycles"], f1["cycles"], a["figures"]["fps"], w1["figures"]["fps"],
+         f["resources"]["lut"], f1["resources"]["lut"]))
+assert f["cycles"] < f1["cycles"] and a["figures"]["fps"] > w1["figures"]["fps"], (f, f1)
+assert f["resources"]["lut"] > f1["resources"]["lut"], (f["resources"], f1["resources"])
+PY
+grep -q "^Its weights come over two read masters, each on an HP port of its own (kiln_tsconv WCH 2)" $TMP/a/report.md
+grep -q "^Its weight channel (32 bytes a cycle) " $TMP/a/report.md
+grep -q "^Its weight channel (16 bytes a cycle) binds 2 of its 2 layers" $TMP/w1/report.md
+sed -n '/^    kiln_tsconv #($/,/u_tsconv (/p' $TMP/a/rtl/kiln_top.v | grep -q '^        .WCH(2)$'
+$PYTHON -c "import json, sys; p = json.load(open(sys.argv[1])); p['fold']['hw']['WCH'] = 3; json.dump(p, open(sys.argv[2], 'w'))" $TMP/a/plan.json $TMP/bad.json
+$SRC/tests/cli/expect.sh 2 "kiln: $TMP/bad.json: \$.fold.hw.WCH: expected an integer in 1..2" -- $KILN compile $TMP/q.gir --board zcu102 --plan-only --plan $TMP/bad.json -o $TMP/d
+sed '/S_AXI_HP[123]_FPD/d; s/name="zcu102"/name="zcu102_hp1"/' \
+    $SRC/boards/zynq-ultrascale/zcu102.xml > $TMP/hp1.xml
+$SRC/tests/cli/expect.sh 2 "kiln: $TMP/a/plan.json: \$.fold.hw.WCH: 2 needs an HP port of zcu102_hp1 beyond the design's masters for the weights' second master" -- $KILN compile $TMP/q.gir --board $TMP/hp1.xml --plan-only --plan $TMP/a/plan.json -o $TMP/e
