@@ -632,28 +632,37 @@ int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e)
     return fold_size(p, f->pe, f->pp, f->mem, e);
 }
 
-int hls_fold_rows(HlsPlan *p, GirError *e)
+/* The engine sized again with the HLS_FOLD_* bit `bit` set, kept when the
+ * plan still fits and is not DDR-bound and its interval shortens within the
+ * latency bound (p->lat_goal; without one, the plan's latency) or, at the
+ * same interval, its latency does; else the engine as it was.  1 when
+ * kept. */
+static int fold_try(HlsPlan *p, int bit, GirError *e)
 {
     HlsFold *f = &p->fold;
-    int64_t iv0, lat0, lat_max;
+    int64_t iv0 = p->interval, lat0 = p->latency;
+    int64_t lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
     char ob[160];
-    int ok;
-    if (f->n == 0 || (f->mem & HLS_FOLD_LBR2) || hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
-        hls_plan_over_budget(p, ob, sizeof ob))
-        return 0;
-    iv0 = p->interval;
-    lat0 = p->latency;
-    lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
-    ok = fold_size(p, f->pe, f->pp, f->mem | HLS_FOLD_LBR2, NULL) == 0 &&
-         hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
-         !hls_plan_over_budget(p, ob, sizeof ob) &&
-         ((p->interval < iv0 && p->latency <= lat_max) ||
-          (p->interval == iv0 && p->latency < lat0));
+    int ok = fold_size(p, f->pe, f->pp, f->mem | bit, NULL) == 0 &&
+             hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
+             !hls_plan_over_budget(p, ob, sizeof ob) &&
+             ((p->interval < iv0 && p->latency <= lat_max) ||
+              (p->interval == iv0 && p->latency < lat0));
     if (!ok) {
-        fold_size(p, f->pe, f->pp, f->mem & ~HLS_FOLD_LBR2, e);
+        fold_size(p, f->pe, f->pp, f->mem & ~bit, e);
         hls_plan_eval(p, 0, e);
     }
     return ok;
+}
+
+int hls_fold_rows(HlsPlan *p, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    char ob[160];
+    if (f->n == 0 || (f->mem & HLS_FOLD_LBR2) || hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
+        hls_plan_over_budget(p, ob, sizeof ob))
+        return 0;
+    return fold_try(p, HLS_FOLD_LBR2, e);
 }
 
 int hls_fold_hp_free(const HlsPlan *p)
@@ -672,9 +681,8 @@ int hls_fold_wch(HlsPlan *p, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
-    int64_t iv0, lat0, lat_max;
     char ob[160];
-    int ok, i, binds = 0;
+    int i, binds = 0;
     if (!d || f->n == 0 || (f->mem & HLS_FOLD_WCH2) || f->pe % 2 ||
         hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
         return 0;
@@ -682,19 +690,7 @@ int hls_fold_wch(HlsPlan *p, GirError *e)
         binds |= f->layers[i].wport_cycles > f->layers[i].mac_cycles;
     if (!binds || !hls_fold_hp_free(p))
         return 0;
-    iv0 = p->interval;
-    lat0 = p->latency;
-    lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
-    ok = fold_size(p, f->pe, f->pp, f->mem | HLS_FOLD_WCH2, NULL) == 0 &&
-         hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
-         !hls_plan_over_budget(p, ob, sizeof ob) &&
-         ((p->interval < iv0 && p->latency <= lat_max) ||
-          (p->interval == iv0 && p->latency < lat0));
-    if (!ok) {
-        fold_size(p, f->pe, f->pp, f->mem & ~HLS_FOLD_WCH2, e);
-        hls_plan_eval(p, 0, e);
-    }
-    return ok;
+    return fold_try(p, HLS_FOLD_WCH2, e);
 }
 
 void hls_fold_eval(HlsPlan *p)
