@@ -22,23 +22,7 @@ $KILN compile $TMP/q.gir --board $TMP/short.xml --fold conv1,conv2 --plan-only -
 # rows: the plan.json with fold.hw.LBROWS set, each layer's tog as the
 # replay asks (a tile size follows from the engine); the replay's output
 rows() {
-  $PYTHON - "$@" <<'PY'
-import json, re, subprocess, sys
-src, rows, board, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-kiln, gir = sys.argv[5], sys.argv[6]
-p = json.load(open(src))
-p["fold"]["hw"]["LBROWS"] = rows
-for _ in range(4):
-    json.dump(p, open(out + ".json", "w"))
-    r = subprocess.run([kiln, "compile", gir, "--board", board, "--plan", out + ".json",
-                        "--plan-only", "-o", out], capture_output=True, text=True)
-    m = re.search(r"\$\.fold\.layers\[(\d+)\]\.tog: \d+, the \d+x\d+ engine takes (\d+)", r.stderr)
-    if not m:
-        break
-    p["fold"]["layers"][int(m.group(1))]["tog"] = int(m.group(2))
-sys.stdout.write(r.stderr)
-sys.exit(r.returncode)
-PY
+  $PYTHON $HERE/replay_hw.py "$1" LBROWS "$2" "$3" "$4" "$5" "$6"
 }
 rows $TMP/a/plan.json 0 zcu104 $TMP/r4 $KILN $TMP/q.gir
 if rows $TMP/s/plan.json 5 $TMP/short.xml $TMP/s8 $KILN $TMP/q.gir > $TMP/s8.err; then exit 1; fi

@@ -17,22 +17,7 @@ $HERE/check_plan.py same $TMP/a $TMP/b
 $KILN compile $TMP/q.gir --board zcu104 --fold conv1,conv2 --plan-only -o $TMP/c > /dev/null
 # the plan with fold.hw.WCH set (1: the key removed), each layer's tog as
 # the replay asks (a tile size follows from the engine)
-$PYTHON - $TMP/a/plan.json $TMP/w1 $KILN $TMP/q.gir <<'PY'
-import json, re, subprocess, sys
-src, out, kiln, gir = sys.argv[1:5]
-p = json.load(open(src))
-del p["fold"]["hw"]["WCH"]
-for _ in range(4):
-    json.dump(p, open(out + ".json", "w"))
-    r = subprocess.run([kiln, "compile", gir, "--board", "zcu102", "--plan", out + ".json",
-                        "--plan-only", "-o", out], capture_output=True, text=True)
-    m = re.search(r"\$\.fold\.layers\[(\d+)\]\.tog: \d+, the \d+x\d+ engine takes (\d+)", r.stderr)
-    if not m:
-        break
-    p["fold"]["layers"][int(m.group(1))]["tog"] = int(m.group(2))
-sys.stdout.write(r.stderr)
-sys.exit(r.returncode)
-PY
+$PYTHON $HERE/replay_hw.py $TMP/a/plan.json WCH - zcu102 $TMP/w1 $KILN $TMP/q.gir
 $PYTHON - $TMP <<'PY'
 import json, sys
 t = sys.argv[1]
