@@ -26,6 +26,8 @@
 #define WAIT_SLACK_MS 1000      /* a wait's answer is awaited its timeout plus this */
 #define IO_MS 10000             /* answer timeout of a request other than wait */
 #define CYCLES_PER_MS 1000 /* cycles a wait lets the model run per ms (a simulator runs slower) */
+#define BUSY_MS 10000      /* a busy line is awaited this long after the one before */
+#define MIN_PACE 1         /* cycles per ms of the wall below which a wait gives up */
 
 struct KrtTransport {
     int fd;           /* the connected socket */
@@ -111,6 +113,16 @@ static int recv_line(KrtTransport *t, char *buf, size_t size, long deadline, Krt
     }
 }
 
+/* What an answer line says: KRT_OK when it starts with "ok". */
+static int answer(KrtTransport *t, const char *ans, int timeout_ms, KrtError *e)
+{
+    if (!strncmp(ans, "ok", 2))
+        return KRT_OK;
+    if (!strncmp(ans, "timeout", 7))
+        return krt_err(e, KRT_ETIMEOUT, "sim:%s: no done within %d ms", t->path, timeout_ms);
+    return krt_err(e, KRT_EIO, "sim:%s: %s", t->path, !strncmp(ans, "err ", 4) ? ans + 4 : ans);
+}
+
 /* Send req (a line), optionally a payload, and read the answer line into
  * ans: KRT_OK when it starts with "ok". */
 static int request(KrtTransport *t, const char *req, const void *payload, size_t n, char *ans,
@@ -121,11 +133,7 @@ static int request(KrtTransport *t, const char *req, const void *payload, size_t
     if ((rc = send_all(t, req, strlen(req), e)) || (n && (rc = send_all(t, payload, n, e))) ||
         (rc = recv_line(t, ans, size, deadline, e)))
         return rc;
-    if (!strncmp(ans, "ok", 2))
-        return KRT_OK;
-    if (!strncmp(ans, "timeout", 7))
-        return krt_err(e, KRT_ETIMEOUT, "sim:%s: no done within %d ms", t->path, timeout_ms);
-    return krt_err(e, KRT_EIO, "sim:%s: %s", t->path, !strncmp(ans, "err ", 4) ? ans + 4 : ans);
+    return answer(t, ans, timeout_ms, e);
 }
 
 static int sim_reg_read(KrtTransport *t, uint32_t off, uint32_t *v, KrtError *e)
@@ -183,16 +191,42 @@ static int sim_mem_read(KrtTransport *t, size_t off, void *p, size_t n, KrtError
 }
 
 /* The server counts cycles, the caller milliseconds: the model gets
- * CYCLES_PER_MS cycles per ms of the timeout, and its answer is awaited the
- * timeout plus WAIT_SLACK_MS (a server that hangs or died). */
+ * CYCLES_PER_MS cycles per ms of the timeout.  A Verilated model runs
+ * slower than that under load, so the server sends a `busy CYCLES` line
+ * each second of a wait: while they come, the answer is awaited at the
+ * server's pace.  A server that sends nothing for the timeout plus
+ * WAIT_SLACK_MS (at first) or BUSY_MS (after a busy line) hangs or died;
+ * one whose busy lines go back or past the wait's cycles, or that runs
+ * slower than MIN_PACE cycles per ms of the wall, is wrong. */
 static int sim_wait_done(KrtTransport *t, uint32_t mask, int timeout_ms, int *by_irq,
                          KrtError *e)
 {
     char req[64], ans[320];
+    long long cap = (long long)timeout_ms * CYCLES_PER_MS, last = 0;
+    long start = now_ms(), deadline = start + timeout_ms + WAIT_SLACK_MS;
     int rc;
-    snprintf(req, sizeof req, "wait %lld 0x%" PRIx32 "\n", (long long)timeout_ms * CYCLES_PER_MS,
-             mask);
-    rc = request(t, req, NULL, 0, ans, sizeof ans, timeout_ms + WAIT_SLACK_MS, e);
+    snprintf(req, sizeof req, "wait %lld 0x%" PRIx32 "\n", cap, mask);
+    if ((rc = send_all(t, req, strlen(req), e)))
+        return rc;
+    for (;;) {
+        char *end;
+        long long c;
+        if ((rc = recv_line(t, ans, sizeof ans, deadline, e)))
+            return rc;
+        if (strncmp(ans, "busy ", 5))
+            break;
+        c = strtoll(ans + 5, &end, 10);
+        if (end == ans + 5 || *end || c < last || c > cap)
+            return krt_err(e, KRT_EIO, "sim:%s: busy line '%s' outside the wait of %lld cycles "
+                           "(last %lld)", t->path, ans, cap, last);
+        if ((now_ms() - start - WAIT_SLACK_MS) * MIN_PACE > cap)
+            return krt_err(e, KRT_ETIMEOUT, "sim:%s: the model ran %lld of the wait's %lld "
+                           "cycles in %ld ms, under %d a ms", t->path, c, cap,
+                           now_ms() - start, MIN_PACE);
+        last = c;
+        deadline = now_ms() + BUSY_MS;
+    }
+    rc = answer(t, ans, timeout_ms, e);
     *by_irq = rc == KRT_OK && strstr(ans, " irq") != NULL; /* "ok CYCLES irq|status" */
     return rc;
 }

@@ -591,11 +591,14 @@ static int job_line(Hs *h, char *line)
  * done, u < 8; kiln_regfile's units run at once): by the irq pin when the
  * top has one and IER enables exactly the units of mask (*by_irq = 1; a
  * done of another unit left standing would raise it too), else by polling
- * STATUS until one of mask's bits is set.  The cycles taken, -1 on the cap,
- * -2 on a dead slave. */
-static long serve_wait(Hs *h, long max, uint32_t mask, int *by_irq)
+ * STATUS until one of mask's bits is set.  Each second of the wall a line
+ * `busy CYCLES` (the cycles taken so far) goes to out, so that the client
+ * awaits the answer at the model's pace.  The cycles taken, -1 on the cap,
+ * -2 on a dead slave, -3 when out fails. */
+static long serve_wait(Hs *h, long max, uint32_t mask, int *by_irq, FILE *out)
 {
-    long t0 = h->cyc;
+    long t0 = h->cyc, n = 0;
+    double told = now_s();
     uint32_t st = 0, ier = 0, want = 0;
     int u;
     for (u = 0; u < 8; u++)
@@ -605,6 +608,11 @@ static long serve_wait(Hs *h, long max, uint32_t mask, int *by_irq)
     while (*by_irq ? !h->p.irq : !(st & mask)) {
         if (h->cyc - t0 > max)
             return -1;
+        if (++n % 1024 == 0 && now_s() - told >= 1.0) {
+            told = now_s();
+            if (fprintf(out, "busy %ld\n", h->cyc - t0) < 0 || fflush(out))
+                return -3;
+        }
         if (*by_irq)
             step(h);
         else if (lite_read(h, REG_STATUS, &st) < 0)
@@ -690,7 +698,9 @@ static int serve_request(Hs *h, FILE *in, FILE *out, int *quit)
                      "0x2 unit 0, 0x8 unit 1, ... 0x8000 unit 7)\n", b);
     } else if (!strcmp(cmd, "wait") && (n == 2 || n == 3)) {
         int by_irq;
-        long c = serve_wait(h, (long)a, n == 3 ? (uint32_t)b : 2u, &by_irq);
+        long c = serve_wait(h, (long)a, n == 3 ? (uint32_t)b : 2u, &by_irq, out);
+        if (c == -3)
+            return 1;
         if (h->err[0])
             fprintf(out, "err %s\n", h->err);
         else if (c == -2)

@@ -23,12 +23,13 @@ $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 1 --fold conv10,conv12,conv1
     -o $TMP/a > /dev/null 2>&1
 head -c 16384 /dev/zero > $TMP/in0.bin
 cat > $TMP/fake.py <<'PY'
-import json, os, socket, sys
+import json, os, socket, sys, time
 mode, path, regmap = sys.argv[1:4]
+slow = mode == "units"  # its first wait: a model slower than the client's 1000 cycles a ms
 h = int(json.load(open(regmap))["plan_hash"], 16)
 regs = {0x10: h & 0xffffffff, 0x14: h >> 32, 0x04: {"junk": 0xffffffff, "bit8": 0x102,
         "never": 0, "unit3": 2, "busy": 0x81, "bit31": 2, "timeout": 1, "drain": 2,
-        "units": 0}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
+        "units": 0, "back": 2}[mode], 0x08: 0x80000000 if mode == "bit31" else 0}
 # mode units: a kiln_regfile of 4 units; unit u's CYCLES reads 100 + u
 regs.update({0x0C: 100, 0x20: 101, 0x24: 102, 0x28: 103})
 busy = [0] * 8
@@ -62,6 +63,13 @@ for line in f:
     elif w[0] == b"get":
         f.write(b"ok %d\n" % int(w[2], 0) + bytes(int(w[2], 0)))
     elif w[0] == b"wait":
+        for k in range(4 if slow else 0):  # busy lines, 1.6 s in all
+            time.sleep(0.4)
+            f.write(b"busy %d\n" % (1000 * k))
+            f.flush()
+        slow = False
+        if mode == "back":
+            f.write(b"busy 40\nbusy 30\n")
         f.write(b"timeout %s\n" % w[1] if mode == "timeout" else b"ok 10 status\n")
     elif w[0] == b"run":
         f.write(b"ok 100\n")
@@ -91,12 +99,14 @@ run_bad never "frame 0, segment 0: unit 0 did not start (STATUS 0x0)"
 run_bad unit3 "frame 0, segment 3: unit 3 did not start (STATUS 0x2: an accelerator without kiln_regfile's unit 3?); unit 0's run of frame 1, segment 0 ended"
 run_bad busy "STATUS 0x00000081 after a done: no done of a running unit (mask 0x2)"
 run_bad bit31 "frame 0, segment 0: ERROR register 0x80000000 (bit 31: a SEGMENT the design does not have)"
+run_bad back "sim:$TMP/f.sock: busy line 'busy 30' outside the wait of 5000 cycles (last 40)"
 run_bad timeout "no done within 5 ms (unit 0: frame 0, segment 0; STATUS 0x1, ERROR 0x0)"
 # unit 0's run fails while unit 3's still runs: krt_run_frames waits for
 # unit 3's done (IER and the wait on its bit alone) before it returns
 run_bad drain "frame 1, segment 0: ERROR register 0x00000002 (an AXI error response on w0); unit 3's run of frame 0, segment 3 ended"
 tail -3 $TMP/f.sock.log | tee /dev/stderr | head -2 | tr '\n' '|' | grep -x 'wr 0x1c 0x8|wait 5000 0x80|'
-# a register file that behaves: the 3 frames run, each dataflow segment on
+# a register file that behaves, its first wait answered after 1.6 s of
+# busy lines (the client's deadline without them: 1.005 s): the 3 frames run, each dataflow segment on
 # its unit (CTRL bit0, bit2, bit3 with load at its first run), the engine's
 # parts on unit 3 (bit4), IER the running units, the last run's (frame 2,
 # segment 2, unit 2's) CYCLES at 0x24
