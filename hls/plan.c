@@ -582,9 +582,9 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
 
 /* The plan kept of the n plans c: the fastest (plan_better), or without a
  * latency bound (eff) the one of the highest DSP efficiency among those
- * within FOLD_EFF_FPS of its frames/s; its fold.why says so.  The others
- * are freed. */
-static HlsPlan *fold_pick(HlsPlan **c, int n, int eff)
+ * within FOLD_EFF_FPS of its frames/s; note gets why when that is not the
+ * fastest (else "").  The others are freed. */
+static HlsPlan *fold_pick(HlsPlan **c, int n, int eff, char *note, size_t nn)
 {
     HlsPlan *fast = NULL, *best;
     int i;
@@ -597,14 +597,13 @@ static HlsPlan *fold_pick(HlsPlan **c, int n, int eff)
             (c[i]->dsp_eff > best->dsp_eff + 1e-9 ||
              (c[i]->dsp_eff >= best->dsp_eff - 1e-9 && plan_better(c[i], best))))
             best = c[i];
-    if (best && best != fast) {
-        size_t l = strlen(best->fold.why);
-        snprintf(best->fold.why + l, sizeof best->fold.why - l,
-                 " (DSP efficiency %.1f%%, taken over %.1f frames/s, %.3f ms at %.1f%%: no "
-                 "latency bound, within %.0f%% of its frames/s)",
+    note[0] = 0;
+    if (best && best != fast)
+        snprintf(note, nn,
+                 "; DSP efficiency %.1f%%, taken over %.1f frames/s, %.3f ms at %.1f%% (no "
+                 "latency bound: within %.0f%% of its frames/s)",
                  100.0 * best->dsp_eff, fast->fps, fast->latency_ms, 100.0 * fast->dsp_eff,
                  100.0 * FOLD_EFF_FPS);
-    }
     for (i = 0; i < n; i++)
         if (c[i] != best)
             hls_plan_free(c[i]);
@@ -668,7 +667,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
     double fold_ms = -1; /* then the shortest latency a fold reached */
     char **specs = NULL;
     int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2, lat_prune, ncand = 0;
-    char why[200];
+    char why[200], note[160];
     if (!o)
         o = &dflt;
     nmem = b->uram > 0 ? 4 : 2;
@@ -769,7 +768,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             }
         }
     }
-    best = fold_pick(cand, ncand, o->max_latency_ms <= 0);
+    best = fold_pick(cand, ncand, o->max_latency_ms <= 0, note, sizeof note);
     free(cand);
     for (si = 0; si < nspec && specs; si++)
         free(specs[si]);
@@ -791,6 +790,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      " against %.1f without a shared engine%s (%d sets, %d set x size "
                      "searches)", none->fps, none_misses ? " (over --max-latency-ms)" : "",
                      nspec, searched);
+            n = strlen(best->fold.why);
+            snprintf(best->fold.why + n, sizeof best->fold.why - n, "%s", note);
             hls_plan_free(none);
             return best;
         }
@@ -809,6 +810,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      "--fold auto: no two or more convs to fold");
         hls_plan_free(best);
         return none;
+    }
+    if (best) { /* a named set: the size fold_pick took */
+        size_t n = strlen(best->fold.why);
+        snprintf(best->fold.why + n, sizeof best->fold.why - n, "%s", note);
     }
     return best;
 }
