@@ -573,17 +573,20 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
            (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
 }
 
-/* --fold auto without a latency bound: the share of the fastest plan's
- * frames/s a plan of a higher DSP efficiency may give up to be taken
- * (Ultra96-V2 YOLOv3-tiny: conv4 on the engine too, 97.1 frames/s and
- * 91.9% against 97.4 and 85.2%, docs/plan.md "The requant lanes' DSPs").
- * Under a bound the fastest plan is taken. */
+/* --fold without a latency bound: the share of the fastest plan's
+ * frames/s a plan may give up to be taken for a DSP efficiency higher by
+ * more than FOLD_EFF_GAIN of the fastest's (Ultra96-V2 YOLOv3-tiny: conv4
+ * on the engine too, 97.1 frames/s and 91.9% against 97.4 and 85.2%,
+ * docs/plan.md "The requant lanes' DSPs"); a DSP or two less is not worth
+ * the latency.  Under a bound the fastest plan is taken. */
 #define FOLD_EFF_FPS 0.01
+#define FOLD_EFF_GAIN 0.02
 
 /* The plan kept of the n plans c: the fastest (plan_better), or without a
  * latency bound (eff) the one of the highest DSP efficiency among those
- * within FOLD_EFF_FPS of its frames/s; note gets why when that is not the
- * fastest (else "").  The others are freed. */
+ * within FOLD_EFF_FPS of its frames/s and more than FOLD_EFF_GAIN above
+ * its efficiency; note gets why when that is not the fastest (else "").
+ * The others are freed. */
 static HlsPlan *fold_pick(HlsPlan **c, int n, int eff, char *note, size_t nn)
 {
     HlsPlan *fast = NULL, *best;
@@ -594,6 +597,7 @@ static HlsPlan *fold_pick(HlsPlan **c, int n, int eff, char *note, size_t nn)
     best = fast;
     for (i = 0; i < n && eff; i++)
         if (c[i]->fps >= fast->fps * (1.0 - FOLD_EFF_FPS) &&
+            c[i]->dsp_eff > fast->dsp_eff * (1.0 + FOLD_EFF_GAIN) &&
             (c[i]->dsp_eff > best->dsp_eff + 1e-9 ||
              (c[i]->dsp_eff >= best->dsp_eff - 1e-9 && plan_better(c[i], best))))
             best = c[i];
