@@ -577,7 +577,7 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
  * frames/s a plan may give up to be taken for a DSP efficiency higher by
  * more than FOLD_EFF_GAIN of the fastest's (Ultra96-V2 YOLOv3-tiny: conv4
  * on the engine too, 97.1 frames/s and 91.9% against 97.4 and 85.2%,
- * docs/plan.md "The requant lanes' DSPs"); a DSP or two less is not worth
+ * docs/plan.md "Without a latency bound"); a DSP or two less is not worth
  * the latency.  Under a bound the fastest plan is taken. */
 #define FOLD_EFF_FPS 0.01
 #define FOLD_EFF_GAIN 0.02

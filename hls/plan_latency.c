@@ -507,10 +507,9 @@ static int cand_cmp(const void *a, const void *b)
 
 /* The arrays trimmed to fewer DSP48E2 where the interval stays and the
  * latency stays within the bound (p->lat_goal; without one it may grow:
- * the frames/s are the same, and the DSPs the dataflow gives back are the
- * DSP efficiency the user asked for by setting no bound; Ultra96-V2's
- * YOLOv3-tiny 88.3% -> 91.9% at 28.5 -> 31.1 ms, docs/plan.md "The
- * requant lanes' DSPs"): with a shared engine the dataflow's segments run beside it
+ * the frames/s stay and the DSP efficiency rises, Ultra96-V2's YOLOv3-tiny
+ * 88.3% -> 91.9% at 28.5 -> 31.1 ms, docs/plan.md "Without a latency
+ * bound"): with a shared engine the dataflow's segments run beside it
  * and its frame sets the interval, so their arrays may take longer than
  * the search left them (the search and the give-back trim by the dataflow
  * alone, and the latency steps spend the slack a bound leaves on a shorter

@@ -1,6 +1,6 @@
 # RUN: KILN PYTHON
 # Without --max-latency-ms the DSP trim (hls_trim_dsp) gives DSP48E2 back
-# whatever the latency (docs/plan.md "The requant lanes' DSPs").
+# whatever the latency (docs/plan.md "Without a latency bound").
 # YOLOv3-tiny on Ultra96-V2 with conv4 .. conv22 on the shared engine:
 # its frame sets the interval, so conv0 and conv2 beside it take their
 # arrays of the fewest DSPs within it; a reason names the longer latency,
