@@ -573,6 +573,47 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
            (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
 }
 
+/* --fold without a latency bound: the share of the fastest plan's
+ * frames/s a plan may give up to be taken for a DSP efficiency higher by
+ * more than FOLD_EFF_GAIN of the fastest's (Ultra96-V2 YOLOv3-tiny: conv4
+ * on the engine too, 97.1 frames/s and 91.9% against 97.4 and 85.2%,
+ * docs/plan.md "Without a latency bound"); a DSP or two less is not worth
+ * the latency.  Under a bound the fastest plan is taken. */
+#define FOLD_EFF_FPS 0.01
+#define FOLD_EFF_GAIN 0.02
+
+/* The plan kept of the n plans c: the fastest (plan_better), or without a
+ * latency bound (eff) the one of the highest DSP efficiency among those
+ * within FOLD_EFF_FPS of its frames/s and more than FOLD_EFF_GAIN above
+ * its efficiency; note gets why when that is not the fastest (else "").
+ * The others are freed. */
+static HlsPlan *fold_pick(HlsPlan **c, int n, int eff, char *note, size_t nn)
+{
+    HlsPlan *fast = NULL, *best;
+    int i;
+    for (i = 0; i < n; i++)
+        if (plan_better(c[i], fast))
+            fast = c[i];
+    best = fast;
+    for (i = 0; i < n && eff; i++)
+        if (c[i]->fps >= fast->fps * (1.0 - FOLD_EFF_FPS) &&
+            c[i]->dsp_eff > fast->dsp_eff * (1.0 + FOLD_EFF_GAIN) &&
+            (c[i]->dsp_eff > best->dsp_eff + 1e-9 ||
+             (c[i]->dsp_eff >= best->dsp_eff - 1e-9 && plan_better(c[i], best))))
+            best = c[i];
+    note[0] = 0;
+    if (best && best != fast)
+        snprintf(note, nn,
+                 "; DSP efficiency %.1f%%, taken over %.1f frames/s, %.3f ms at %.1f%% (no "
+                 "latency bound: within %.0f%% of its frames/s)",
+                 100.0 * best->dsp_eff, fast->fps, fast->latency_ms, 100.0 * fast->dsp_eff,
+                 100.0 * FOLD_EFF_FPS);
+    for (i = 0; i < n; i++)
+        if (c[i] != best)
+            hls_plan_free(c[i]);
+    return best;
+}
+
 /* The shared engine's sizes tried: PE x PE arrays, PP pixels an op (a
  * pixel more an op reuses the weight word, so the weight memory, whose read
  * width binds block RAM and URAM, stays that of PE x PE).  The PP values
@@ -595,8 +636,10 @@ static int fold_banked(const HlsPlan *q)
  * frames/s), judged without a search: the engine alone must fit the
  * budgets, and its frame alone (a lower bound of the interval, the
  * dataflow's segments come on top) must be shorter than bar's interval
- * and, with lat, within o's --max-latency-ms (a frame's runs one after
- * the other, the engine's parts among them, bound its latency). */
+ * (without a latency bound, than the interval of FOLD_EFF_FPS fewer
+ * frames/s: fold_pick may take it) and, with lat, within o's
+ * --max-latency-ms (a frame's runs one after the other, the engine's parts
+ * among them, bound its latency). */
 static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                          const char *spec, int size, int lb, const HlsPlan *bar, int lat)
 {
@@ -606,7 +649,9 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
     if (!p)
         return 0;
     if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
-        ok = (!bar || p->fold.cycles < bar->interval) &&
+        double ii = bar ? (double)bar->interval /
+                              (o->max_latency_ms > 0 ? 1.0 : 1.0 - FOLD_EFF_FPS) : 0.0;
+        ok = (!bar || (double)p->fold.cycles < ii) &&
              (!lat || p->fold.cycles <= floor(o->max_latency_ms * 1e3 * p->mhz));
         for (r = 0; r < 5; r++)
             if (hls_res_at(&p->fold.res, r) > hls_res_at(&p->budget, r) + 1e-9)
@@ -620,13 +665,13 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                         GirError *e)
 {
     HlsPlanOptions dflt = {0}, fo, nb;
-    HlsPlan *best = NULL, *none = NULL;
+    HlsPlan *best = NULL, *none = NULL, **cand = NULL;
     GirError e2, ebound;
     int none_misses = 0; /* the plan without a fold misses --max-latency-ms */
     double fold_ms = -1; /* then the shortest latency a fold reached */
     char **specs = NULL;
-    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2, lat_prune;
-    char why[200];
+    int i, si, nspec = 1, is_auto, searched = 0, nmem, nx2, lat_prune, ncand = 0;
+    char why[200], note[160];
     if (!o)
         o = &dflt;
     nmem = b->uram > 0 ? 4 : 2;
@@ -714,14 +759,21 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      q->fold.dsp2x == 2 ? ", DSPs on clk2x (pixel pairs, DSP2X 2)" :
                      q->fold.dsp2x ? ", DSPs on clk2x (input-lane pairs, DSP2X 1)" : "",
                      q->fps);
-            if (plan_better(q, best)) {
-                hls_plan_free(best);
+            /* every plan kept until fold_pick (the fastest so far is the bar) */
+            cand = realloc(cand, sizeof *cand * (size_t)(ncand + 1));
+            if (!cand)
+                gir_die("out of memory");
+            cand[ncand++] = q;
+            if (plan_better(q, best))
                 best = q;
-            } else {
+            else if (o->max_latency_ms > 0) { /* fold_pick takes the fastest */
                 hls_plan_free(q);
+                ncand--;
             }
         }
     }
+    best = fold_pick(cand, ncand, o->max_latency_ms <= 0, note, sizeof note);
+    free(cand);
     for (si = 0; si < nspec && specs; si++)
         free(specs[si]);
     free(specs);
@@ -742,6 +794,8 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      " against %.1f without a shared engine%s (%d sets, %d set x size "
                      "searches)", none->fps, none_misses ? " (over --max-latency-ms)" : "",
                      nspec, searched);
+            n = strlen(best->fold.why);
+            snprintf(best->fold.why + n, sizeof best->fold.why - n, "%s", note);
             hls_plan_free(none);
             return best;
         }
@@ -760,6 +814,10 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                      "--fold auto: no two or more convs to fold");
         hls_plan_free(best);
         return none;
+    }
+    if (best) { /* a named set: the size fold_pick took */
+        size_t n = strlen(best->fold.why);
+        snprintf(best->fold.why + n, sizeof best->fold.why - n, "%s", note);
     }
     return best;
 }

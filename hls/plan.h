@@ -240,7 +240,7 @@ typedef struct {
                           * gate - 1 of order (kiln_sched.h); 0: as soon as unit 0 takes it */
     int64_t tight;       /* the shortest interval of the ways hls_fold_finish timed whose
                           * latency is at most the bound or sequential, the larger */
-    char why[240];       /* how the layers and the size were chosen */
+    char why[400];       /* how the layers and the size were chosen */
 } HlsFold;
 
 /* Planner options; zeroed = defaults. */
