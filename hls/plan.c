@@ -473,7 +473,7 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
         hls_fold_wch(p, e);
-        hls_trim_dsp(p, save, grow, e);
+        hls_trim_dsp(p, save, grow, o->eff_first, e);
     }
     /* one DSP48E2 a requant lane where DSPs bind (hls/plan_rqdsp.c) */
     if (o->rq_dsp != HLS_RQ_DSP_TWO && hls_rq_dsp_choose(p, e) < 0) {
@@ -573,17 +573,17 @@ static int plan_better(const HlsPlan *a, const HlsPlan *b)
            (a->fps >= b->fps * (1.0 - 1e-9) && a->latency_ms < b->latency_ms);
 }
 
-/* --fold without a latency bound: the share of the fastest plan's
+/* --fold auto without a latency bound (eff_first): the share of the fastest plan's
  * frames/s a plan may give up to be taken for a DSP efficiency higher by
  * more than FOLD_EFF_GAIN of the fastest's (Ultra96-V2 YOLOv3-tiny: conv4
  * on the engine too, 97.1 frames/s and 91.9% against 97.4 and 85.2%,
  * docs/plan.md "Without a latency bound"); a DSP or two less is not worth
- * the latency.  Under a bound the fastest plan is taken. */
+ * the latency.  Otherwise the fastest is taken. */
 #define FOLD_EFF_FPS 0.01
 #define FOLD_EFF_GAIN 0.02
 
-/* The plan kept of the n plans c: the fastest (plan_better), or without a
- * latency bound (eff) the one of the highest DSP efficiency among those
+/* The plan kept of the n plans c: the fastest (plan_better), or
+ * with eff (o->eff_first) the one of the highest DSP efficiency among those
  * within FOLD_EFF_FPS of its frames/s and more than FOLD_EFF_GAIN above
  * its efficiency; note gets why when that is not the fastest (else "").
  * The others are freed. */
@@ -636,7 +636,7 @@ static int fold_banked(const HlsPlan *q)
  * frames/s), judged without a search: the engine alone must fit the
  * budgets, and its frame alone (a lower bound of the interval, the
  * dataflow's segments come on top) must be shorter than bar's interval
- * (without a latency bound, than the interval of FOLD_EFF_FPS fewer
+ * (with o->eff_first, than the interval of FOLD_EFF_FPS fewer
  * frames/s: fold_pick may take it) and, with lat, within o's
  * --max-latency-ms (a frame's runs one after the other, the engine's parts
  * among them, bound its latency). */
@@ -649,8 +649,7 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
     if (!p)
         return 0;
     if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
-        double ii = bar ? (double)bar->interval /
-                              (o->max_latency_ms > 0 ? 1.0 : 1.0 - FOLD_EFF_FPS) : 0.0;
+        double ii = bar ? (double)bar->interval / (o->eff_first ? 1.0 - FOLD_EFF_FPS : 1.0) : 0.0;
         ok = (!bar || (double)p->fold.cycles < ii) &&
              (!lat || p->fold.cycles <= floor(o->max_latency_ms * 1e3 * p->mhz));
         for (r = 0; r < 5; r++)
@@ -698,6 +697,7 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
         nspec = hls_fold_auto_sets(none, &specs);
     }
     fo = *o;
+    fo.eff_first = is_auto && o->max_latency_ms <= 0;
     for (si = 0; si < nspec; si++) {
         if (is_auto)
             fo.fold = specs[si];
@@ -766,13 +766,13 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             cand[ncand++] = q;
             if (plan_better(q, best))
                 best = q;
-            else if (o->max_latency_ms > 0) { /* fold_pick takes the fastest */
+            else if (!fo.eff_first) { /* fold_pick takes the fastest */
                 hls_plan_free(q);
                 ncand--;
             }
         }
     }
-    best = fold_pick(cand, ncand, o->max_latency_ms <= 0, note, sizeof note);
+    best = fold_pick(cand, ncand, fo.eff_first, note, sizeof note);
     free(cand);
     for (si = 0; si < nspec && specs; si++)
         free(specs[si]);

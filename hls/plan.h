@@ -264,6 +264,10 @@ typedef struct {
                           * a budget (else layers move to the CPU until it fits,
                           * hls/plan_fit.c) */
     int rq_dsp;         /* HLS_RQ_DSP_*: DSP48E2 a requant lane (--rq-dsp) */
+    int eff_first;      /* set by hls_plan_build for --fold auto without max_latency_ms:
+                         * the DSP trim may lengthen the latency, and of the plans within
+                         * 1% of the fastest's frames/s the one of the highest DSP
+                         * efficiency is taken (docs/plan.md "Without a latency bound") */
 } HlsPlanOptions;
 
 /* --rq-dsp: the requant lanes' DSP48E2 (kiln_requant RQ_DSP, hls/plan_rqdsp.c). */

@@ -198,9 +198,11 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
 #define HLS_LAT_TRADE 4
 int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat);
 /* After the latency steps: convs trimmed to arrays of fewer DSP48E2 where
- * the plan keeps its interval and its latency stays within the bound (any
- * latency without one); 1 when one was (hls/plan_latency.c). */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+ * the plan keeps its interval and its latency stays within the bound
+ * (without one: no longer than it was, or with any_latency any latency);
+ * 1 when one was (hls/plan_latency.c). */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any_latency,
+                 GirError *e);
 
 /* ---- hls/plan_latency.c: the latency steps ---- */
 

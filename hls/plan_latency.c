@@ -506,10 +506,10 @@ static int cand_cmp(const void *a, const void *b)
 }
 
 /* The arrays trimmed to fewer DSP48E2 where the interval stays and the
- * latency stays within the bound (p->lat_goal; without one it may grow:
- * the frames/s stay and the DSP efficiency rises, Ultra96-V2's YOLOv3-tiny
- * 88.3% -> 91.9% at 28.5 -> 31.1 ms, docs/plan.md "Without a latency
- * bound"): with a shared engine the dataflow's segments run beside it
+ * latency stays within the bound (p->lat_goal; without one the plan's
+ * latency, or with any_latency, --fold auto's, any: the frames/s stay and
+ * the DSP efficiency rises, Ultra96-V2's YOLOv3-tiny 88.3% -> 91.9% at
+ * 28.5 -> 31.1 ms, docs/plan.md "Without a latency bound"): with a shared engine the dataflow's segments run beside it
  * and its frame sets the interval, so their arrays may take longer than
  * the search left them (the search and the give-back trim by the dataflow
  * alone, and the latency steps spend the slack a bound leaves on a shorter
@@ -519,7 +519,8 @@ static int cand_cmp(const void *a, const void *b)
  * one pixel or a lane count traded for pixels) with which the plan still
  * fits the budgets, is not DDR-bound, keeps its interval and meets the
  * latency; until a pass trims none.  1 when an array was trimmed. */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any_latency,
+                 GirError *e)
 {
     Reshape rs;
     size_t n = (size_t)p->nstage;
@@ -529,7 +530,9 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirErro
     if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
         return 0;
     ii = p->interval;
-    lat_max = p->lat_goal <= 0 ? INT64_MAX : p->lat_goal > p->latency ? p->lat_goal : p->latency;
+    lat_max = p->lat_goal > 0 && p->lat_goal > p->latency ? p->lat_goal
+              : p->lat_goal <= 0 && any_latency             ? INT64_MAX
+                                                            : p->latency;
     reshape_begin(p, &rs);
     for (pass = 0; pass < TRIM_PASSES; pass++) {
         int trimmed = 0, i, k;
