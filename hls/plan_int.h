@@ -198,9 +198,19 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
 #define HLS_LAT_TRADE 4
 int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat);
 /* After the latency steps: convs trimmed to arrays of fewer DSP48E2 where
- * the plan keeps its interval and its latency stays within the bound (or
- * does not grow without one); 1 when one was (hls/plan_latency.c). */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e);
+ * the plan keeps its interval (ii_max > 0: stays within ii_max) and its
+ * latency stays within the bound (or does not grow without one); 1 when
+ * one was (hls/plan_latency.c). */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t ii_max,
+                 GirError *e);
+/* After the DSP trim, under a latency bound with a shared engine: the
+ * engine's parts cut again where that shortens the interval within the
+ * bound, the arrays trimmed again within the interval the plan had before
+ * the cut, and (rq_dsp1) the LUTs that frees spent on one DSP48E2 a
+ * requant lane where that raises the DSP efficiency (hls/plan_recut.c).
+ * 1 when the plan changed. */
+int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int rq_dsp1,
+                   GirError *e);
 
 /* ---- hls/plan_latency.c: the latency steps ---- */
 

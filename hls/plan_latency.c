@@ -515,9 +515,11 @@ static int cand_cmp(const void *a, const void *b)
  * the fewest DSPs (then LUT) among its candidates of no more cycles than
  * the interval (hls_fold_cands: every PE_IC x PE_OC x PP, so a step of
  * one pixel or a lane count traded for pixels) with which the plan still
- * fits the budgets, is not DDR-bound, keeps its interval and meets the
- * latency; until a pass trims none.  1 when an array was trimmed. */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+ * fits the budgets, is not DDR-bound, keeps its interval (or stays within
+ * ii_max when that is above 0) and meets the latency; until a pass trims
+ * none.  1 when an array was trimmed. */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t ii_max,
+                 GirError *e)
 {
     Reshape rs;
     size_t n = (size_t)p->nstage;
@@ -526,7 +528,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirErro
     char ob[160];
     if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
         return 0;
-    ii = p->interval;
+    ii = ii_max > 0 ? ii_max : p->interval;
     lat_max = p->lat_goal > 0 && p->lat_goal > p->latency ? p->lat_goal : p->latency;
     reshape_begin(p, &rs);
     for (pass = 0; pass < TRIM_PASSES; pass++) {
@@ -577,9 +579,11 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirErro
             hls_plan_eval(p, 0, e);
             if (best_dsp < dsp0) {
                 snprintf(grow[at], sizeof grow[at],
-                         "trimmed from %dx%dx%d, %.0f DSP48E2 fewer, at the same interval "
+                         "trimmed from %dx%dx%d, %.0f DSP48E2 fewer, %s "
                          "(latency %lld -> %lld cycles%s)",
                          save[at].pe_oc, save[at].pe_ic, save[at].pp, dsp0 - best_dsp,
+                         ii_max > 0 ? "within the interval the plan had before its cut"
+                                    : "at the same interval",
                          (long long)lat0,
                          (long long)p->latency, p->lat_goal > 0 ? ", within the bound" : "");
                 trimmed = any = 1;
