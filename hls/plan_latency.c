@@ -516,8 +516,10 @@ static int cand_cmp(const void *a, const void *b)
  * the interval (hls_fold_cands: every PE_IC x PE_OC x PP, so a step of
  * one pixel or a lane count traded for pixels) with which the plan still
  * fits the budgets, is not DDR-bound, keeps its interval (or stays within
- * ii_max when that is above 0) and meets the latency; until a pass trims
- * none.  1 when an array was trimmed. */
+ * ii_max when that is above 0: then every candidate is tried, not the
+ * TRIM_TRIES fewest, since an array of the first segment hidden behind the
+ * tail of a gated frame may take far longer than it does) and meets the
+ * latency; until a pass trims none.  1 when an array was trimmed. */
 int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t ii_max,
                  GirError *e)
 {
@@ -557,7 +559,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t
             memcpy(rs.keep, p->stages, sizeof *rs.keep * n);
             /* the fewest DSPs first: the first array that passes is the one */
             qsort(rs.c[at], (size_t)rs.nc[at], sizeof *rs.c[at], cand_cmp);
-            for (j = 0; j < rs.nc[at] && tries < TRIM_TRIES; j++) {
+            for (j = 0; j < rs.nc[at] && (ii_max > 0 || tries < TRIM_TRIES); j++) {
                 const HlsFoldCand *c = &rs.c[at][j];
                 if (c->cycles > ii || c->res.dsp >= dsp0)
                     continue;

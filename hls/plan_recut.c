@@ -10,9 +10,11 @@
  * segment runs beside the tail of the frame before (the runs after the
  * gate); the interval is a frame's runs one after the other less the
  * shorter of the two.  A cut that lengthens the tail to the first segment
- * shortens the interval, and the first segment is then hidden behind the
- * tail, so its arrays may take fewer DSP48E2 within the interval the plan
- * had before the cut (hls_trim_dsp with that cap).  The LUTs the trim frees
+ * shortens the interval; the short segments between the engine's parts
+ * are then in the interval one after the other, so a pool's lane step
+ * shortens it too, and the first segment is hidden behind the tail, so
+ * its arrays may take fewer DSP48E2 within the interval the plan had
+ * before the cut (hls_trim_dsp with that cap).  The LUTs the trim frees
  * go to one DSP48E2 a requant lane (RQ_DSP 1), engine by engine, where the
  * plan keeps its budgets, interval and latency at a higher DSP efficiency:
  * hls_rq_dsp_choose keeps two a lane on a plan LUTs bind, since there the
@@ -23,6 +25,8 @@
  * the interval.  Leaves the plan evaluated.
  */
 #include "hls/plan_int.h"
+
+#include <string.h>
 
 /* Whether p, evaluated, fits every budget and is not DDR-bound. */
 static int fits(const HlsPlan *p)
@@ -61,6 +65,48 @@ static int take_cuts(HlsPlan *p, GirError *e)
         }
         hls_plan_eval(p, 0, e);
     } while (best > 0);
+    return taken;
+}
+
+/* The stream engines (pools, concats, upsamples: no DSP48E2) a lane step
+ * up where that shortens the interval within the bound and the budgets:
+ * after the cut the short segments between the engine's parts are in the
+ * interval one after the other.  Each round the step of the shortest
+ * interval (then the fewest LUT); the number taken. */
+static int grow_lanes(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], GirError *e)
+{
+    size_t n = (size_t)p->nstage;
+    int taken = 0;
+    for (;;) {
+        int64_t ii = p->interval, biv = ii;
+        double blut = 0.0;
+        int i, bi = -1;
+        char d[64];
+        memcpy(save, p->stages, sizeof *save * n);
+        for (i = 0; i < p->nstage; i++) {
+            HlsStage *s = &p->stages[i];
+            if (s->pinned || hls_is_conv(s) || !hls_step_up(s, 3, p->mhz, p->pp_max, d, sizeof d))
+                continue;
+            hls_pace_producers(p, i, d, sizeof d);
+            if (hls_plan_eval(p, 0, e) == 0 && fits(p) && p->latency <= p->lat_goal &&
+                (p->interval < biv || (bi >= 0 && p->interval == biv && p->total.lut < blut))) {
+                bi = i;
+                biv = p->interval;
+                blut = p->total.lut;
+            }
+            memcpy(p->stages, save, sizeof *save * n);
+        }
+        if (bi < 0)
+            break;
+        hls_step_up(&p->stages[bi], 3, p->mhz, p->pp_max, d, sizeof d);
+        hls_pace_producers(p, bi, d, sizeof d);
+        hls_plan_eval(p, 0, e);
+        snprintf(grow[bi], sizeof grow[bi], "grown to LANES %d after the engine's part was cut: "
+                 "its segment is in the interval (%lld -> %lld cycles)", p->stages[bi].lanes,
+                 (long long)ii, (long long)p->interval);
+        taken++;
+    }
+    hls_plan_eval(p, 0, e);
     return taken;
 }
 
@@ -110,6 +156,7 @@ int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int r
     ii0 = p->interval;
     if (take_cuts(p, e) == 0)
         return 0;
+    grow_lanes(p, save, grow, e);
     hls_trim_dsp(p, save, grow, ii0, e);
     if (rq_dsp1)
         rq_one(p, e);

@@ -5,12 +5,15 @@
 # grow the pools and the plan runs two frames in flight, the next frame
 # entering once the one before has ended conv12's part, its segment 0
 # (conv0, 390 kcycles) longer than the tail it runs beside.  A cut in that
-# part lengthens the tail, so the interval shortens within the bound, and
-# the LUTs left go to one DSP48E2 a requant lane of the engine (RQ_DSP 1)
-# where the plan keeps its interval and latency.  The plan meets the bound
-# and replays to itself; the same plan without the cuts and with two
-# DSP48E2 a lane (what the pass started from) has a longer interval, more
-# DSP48E2 and a lower DSP efficiency.
+# part lengthens the tail, so the interval shortens within the bound; the
+# pools between the engine's parts, then in the interval, grow a lane step;
+# conv0, hidden behind the tail, is trimmed to fewer DSP48E2 within the
+# interval the plan had before the cut; the LUTs that frees go to one
+# DSP48E2 a requant lane (RQ_DSP 1) where the plan keeps its interval and
+# latency.  The plan meets the bound and replays to itself; each step's
+# reason is in plan.json; the same plan without the cuts and with two
+# DSP48E2 a lane has a longer interval, more DSP48E2 and a lower DSP
+# efficiency.
 SET=conv2,conv4,conv6,conv8,conv10,conv12,conv13,conv14,conv15,conv18,conv21,conv22
 M=$MODELS/yolov3-tiny.onnx
 $KILN compile $M --calib-random 1 --board kv260 --clk2x on --fold $SET --max-latency-ms 7.9 --plan-only -o $TMP/a > /dev/null
@@ -24,6 +27,11 @@ g, f = a["figures"], a["fold"]
 assert g["latency_cycles"] <= 7.9 * a["clock_mhz"] * 1e3, g
 assert len(f["parts"]) > 7 and f["gate"] > 0, (f["parts"], f["gate"])
 assert f["hw"].get("RQ_DSP") == 1, f["hw"]
+why = [s["why"] for s in a["stages"]]
+assert any(re.search(r"grown to LANES \d+ after the engine's part was cut: its segment is in the "
+                     r"interval \(\d+ -> \d+ cycles\)", w) for w in why), why
+assert any(re.search(r"trimmed from \d+x\d+x\d+, \d+ DSP48E2 fewer, within the interval the plan "
+                     r"had before its cut", w) for w in why), why
 # the plan the pass started from: no cuts (parts and segment_order left
 # out: the replay makes none), two DSP48E2 a lane, each layer's tile as
 # the replay asks
