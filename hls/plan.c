@@ -469,8 +469,9 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
      * buffer of twice the rows where that shortens the plan
      * (hls_fold_rows), its weights on two masters where that does
      * (hls_fold_wch), then arrays its frame leaves idle give back DSPs
-     * (hls_trim_dsp); under a bound, a cut the latency steps made pay and
-     * the DSPs it leaves idle (hls_fold_recut) */
+     * (hls_trim_dsp); under a bound, a cut the latency steps made pay, the
+     * LUTs left spent on DSP efficiency and the DSPs a cut leaves idle
+     * (hls_fold_recut) */
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
         hls_fold_wch(p, e);

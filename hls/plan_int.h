@@ -205,9 +205,10 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t
                  GirError *e);
 /* After the DSP trim, under a latency bound with a shared engine: the
  * engine's parts cut again where that shortens the interval within the
- * bound, the arrays trimmed again within the interval the plan had before
- * the cut, and (rq_dsp1) the LUTs that frees spent on one DSP48E2 a
- * requant lane where that raises the DSP efficiency (hls/plan_recut.c).
+ * bound; the LUTs left spent on lane steps of stream engines and (rq_dsp1)
+ * one DSP48E2 a requant lane, whichever raises the DSP efficiency most a
+ * LUT, the interval kept or shortened; after a cut, the arrays trimmed
+ * again within the interval the plan had before (hls/plan_recut.c).
  * 1 when the plan changed. */
 int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int rq_dsp1,
                    GirError *e);

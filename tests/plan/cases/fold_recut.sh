@@ -28,7 +28,7 @@ assert g["latency_cycles"] <= 7.9 * a["clock_mhz"] * 1e3, g
 assert len(f["parts"]) > 7 and f["gate"] > 0, (f["parts"], f["gate"])
 assert f["hw"].get("RQ_DSP") == 1, f["hw"]
 why = [s["why"] for s in a["stages"]]
-assert any(re.search(r"grown to LANES \d+ after the engine's part was cut: its segment is in the "
+assert any(re.search(r"grown to LANES \d+ after the latency steps: its segment is in the "
                      r"interval \(\d+ -> \d+ cycles\)", w) for w in why), why
 assert any(re.search(r"trimmed from \d+x\d+x\d+, \d+ DSP48E2 fewer, within the interval the plan "
                      r"had before its cut", w) for w in why), why
