@@ -469,11 +469,15 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
      * buffer of twice the rows where that shortens the plan
      * (hls_fold_rows), its weights on two masters where that does
      * (hls_fold_wch), then arrays its frame leaves idle give back DSPs
-     * (hls_trim_dsp) */
+     * (hls_trim_dsp); under a bound, a cut the latency steps made pay, the
+     * LUTs left spent on DSP efficiency and the DSPs a cut leaves idle
+     * (hls_fold_recut) */
     if (!p->ddr_bound && p->fold.n > 0) {
         hls_fold_rows(p, e);
         hls_fold_wch(p, e);
-        hls_trim_dsp(p, save, grow, o->eff_first, e);
+        hls_trim_dsp(p, save, grow, 0, o->eff_first, e);
+        if (o->max_latency_ms > 0)
+            hls_fold_recut(p, save, grow, o->rq_dsp != HLS_RQ_DSP_TWO, e);
     }
     /* one DSP48E2 a requant lane where DSPs bind (hls/plan_rqdsp.c) */
     if (o->rq_dsp != HLS_RQ_DSP_TWO && hls_rq_dsp_choose(p, e) < 0) {

@@ -198,11 +198,20 @@ void hls_plan_search(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], Gir
 #define HLS_LAT_TRADE 4
 int hls_latency_pays(int64_t ii_f, int64_t lat_f, int64_t ii, int64_t lat);
 /* After the latency steps: convs trimmed to arrays of fewer DSP48E2 where
- * the plan keeps its interval and its latency stays within the bound
- * (without one: no longer than it was, or with any_latency any latency);
- * 1 when one was (hls/plan_latency.c). */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any_latency,
-                 GirError *e);
+ * the plan keeps its interval (ii_max > 0: stays within ii_max) and its
+ * latency stays within the bound (without one: no longer than it was, or
+ * with any_latency any latency); 1 when one was (hls/plan_latency.c). */
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t ii_max,
+                 int any_latency, GirError *e);
+/* After the DSP trim, under a latency bound with a shared engine: the
+ * engine's parts cut again where that shortens the interval within the
+ * bound; the LUTs left spent on lane steps of stream engines and (rq_dsp1)
+ * one DSP48E2 a requant lane, whichever raises the DSP efficiency most a
+ * LUT, the interval kept or shortened; after a cut, the arrays trimmed
+ * again within the interval the plan had before (hls/plan_recut.c).
+ * 1 when the plan changed. */
+int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int rq_dsp1,
+                   GirError *e);
 
 /* ---- hls/plan_latency.c: the latency steps ---- */
 

@@ -509,18 +509,22 @@ static int cand_cmp(const void *a, const void *b)
  * latency stays within the bound (p->lat_goal; without one the plan's
  * latency, or with any_latency, --fold auto's, any: the frames/s stay and
  * the DSP efficiency rises, Ultra96-V2's YOLOv3-tiny 88.3% -> 91.9% at
- * 28.5 -> 31.1 ms, docs/plan.md "Without a latency bound"): with a shared engine the dataflow's segments run beside it
- * and its frame sets the interval, so their arrays may take longer than
+ * 28.5 -> 31.1 ms, docs/plan.md "Without a latency bound"): with a
+ * shared engine the dataflow's segments run beside it and its frame sets
+ * the interval, so their arrays may take longer than
  * the search left them (the search and the give-back trim by the dataflow
  * alone, and the latency steps spend the slack a bound leaves on a shorter
  * chain).  Each pass the convs in order of DSPs, each taking the array of
  * the fewest DSPs (then LUT) among its candidates of no more cycles than
  * the interval (hls_fold_cands: every PE_IC x PE_OC x PP, so a step of
  * one pixel or a lane count traded for pixels) with which the plan still
- * fits the budgets, is not DDR-bound, keeps its interval and meets the
+ * fits the budgets, is not DDR-bound, keeps its interval (or stays within
+ * ii_max when that is above 0: then every candidate is tried, not the
+ * TRIM_TRIES fewest, since an array of the first segment hidden behind the
+ * tail of a gated frame may take far longer than it does) and meets the
  * latency; until a pass trims none.  1 when an array was trimmed. */
-int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any_latency,
-                 GirError *e)
+int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t ii_max,
+                 int any_latency, GirError *e)
 {
     Reshape rs;
     size_t n = (size_t)p->nstage;
@@ -529,7 +533,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any
     char ob[160];
     if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
         return 0;
-    ii = p->interval;
+    ii = ii_max > 0 ? ii_max : p->interval;
     lat_max = p->lat_goal > 0 && p->lat_goal > p->latency ? p->lat_goal
               : p->lat_goal <= 0 && any_latency             ? INT64_MAX
                                                             : p->latency;
@@ -560,7 +564,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any
             memcpy(rs.keep, p->stages, sizeof *rs.keep * n);
             /* the fewest DSPs first: the first array that passes is the one */
             qsort(rs.c[at], (size_t)rs.nc[at], sizeof *rs.c[at], cand_cmp);
-            for (j = 0; j < rs.nc[at] && tries < TRIM_TRIES; j++) {
+            for (j = 0; j < rs.nc[at] && (ii_max > 0 || tries < TRIM_TRIES); j++) {
                 const HlsFoldCand *c = &rs.c[at][j];
                 if (c->cycles > ii || c->res.dsp >= dsp0)
                     continue;
@@ -582,9 +586,11 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any
             hls_plan_eval(p, 0, e);
             if (best_dsp < dsp0) {
                 snprintf(grow[at], sizeof grow[at],
-                         "trimmed from %dx%dx%d, %.0f DSP48E2 fewer, at the same interval "
+                         "trimmed from %dx%dx%d, %.0f DSP48E2 fewer, %s "
                          "(latency %lld -> %lld cycles%s)",
                          save[at].pe_oc, save[at].pe_ic, save[at].pp, dsp0 - best_dsp,
+                         ii_max > 0 ? "within the interval the plan had before its cut"
+                                    : "at the same interval",
                          (long long)lat0,
                          (long long)p->latency, p->lat_goal > 0 ? ", within the bound" : "");
                 trimmed = any = 1;
