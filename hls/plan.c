@@ -664,6 +664,33 @@ static int fold_may_beat(const GirGraph *g, const HlsBoard *b, const HlsPlanOpti
     return ok;
 }
 
+/* Whether the weights on two read masters (HLS_FOLD_WCH2) shorten the
+ * engine of set spec on size `size`, its memories as lb says: the board
+ * has an HP port beyond the design's masters for the second one
+ * (hls_fold_hp_free) and the engine's frame alone is shorter with it (a
+ * weight channel that binds a layer at WCH 1; at PE_IC 16 a beat is one
+ * bus beat either way, so never). */
+static int fold_wch_pays(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
+                         const char *spec, int size, int lb)
+{
+    GirError e = {0};
+    HlsPlan *p = hls_plan_new(g, b, o->mhz, NULL, NULL, &e);
+    int64_t c1;
+    int ok = 0;
+    if (!p)
+        return 0;
+    if (hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1], lb, &e) > 0) {
+        c1 = p->fold.cycles;
+        hls_plan_free(p);
+        p = hls_plan_new(g, b, o->mhz, NULL, NULL, &e);
+        ok = p && hls_fold_apply(p, spec, fold_sizes[size][0], fold_sizes[size][1],
+                                 lb | HLS_FOLD_WCH2, &e) > 0 &&
+             p->fold.cycles < c1 && hls_fold_hp_free(p);
+    }
+    hls_plan_free(p);
+    return ok;
+}
+
 HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptions *o,
                         GirError *e)
 {
@@ -710,10 +737,16 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
          * for clk2x and the board's FMAX allows it its multipliers on the
          * fabric clock and on clk2x (half their DSPs, the LUT beside
          * them as kiln_conv's model prices it): two input lanes a DSP,
-         * and at an even PP two pixels */
-        for (i = 0; i < FOLD_NSIZES * nmem * nx2; i++) {
+         * and at an even PP two pixels; then each of these again with the
+         * weights on two read masters where that shortens the engine
+         * (fold_wch_pays): the search then sizes the dataflow beside the
+         * engine's frame at WCH 2, where the trial after it
+         * (hls_fold_wch) weighs WCH 2 only on the size and dataflow a
+         * search at WCH 1 chose */
+        for (i = 0; i < FOLD_NSIZES * nmem * nx2 * 2; i++) {
             int sz = i % FOLD_NSIZES, lb = (i / FOLD_NSIZES) % nmem; /* HLS_FOLD_* bits */
-            int x2 = i / (FOLD_NSIZES * nmem); /* kiln_conv DSP2X (0: fabric clock) */
+            int x2 = i / (FOLD_NSIZES * nmem) % nx2; /* kiln_conv DSP2X (0: fabric clock) */
+            int wch = i / (FOLD_NSIZES * nmem * nx2); /* kiln_tsconv WCH 2 (0: WCH 1) */
             HlsPlan *q;
             if (b->uram <= 0)
                 lb *= HLS_FOLD_WB2;
@@ -727,6 +760,9 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
             memset(&e2, 0, sizeof e2);
             if (o->pp_max > 0 && fold_sizes[sz][1] > o->pp_max) /* --pp-max bounds it too */
                 continue;
+            if (wch && !fold_wch_pays(g, b, &fo, fo.fold, sz, lb))
+                continue;
+            lb |= wch ? HLS_FOLD_WCH2 : 0;
             /* auto: against the plan without a fold too; a named set once
              * one size has a plan (a failure before that names the cause) */
             /* under a bound, once one size has been searched (its message
@@ -745,6 +781,12 @@ HlsPlan *hls_plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOptio
                 if (r && sscanf(r + sizeof reach - 1, "%lf", &ms) == 1 &&
                     (fold_ms < 0 || ms < fold_ms))
                     fold_ms = ms;
+            }
+            if (q && wch && !hls_fold_hp_free(q)) { /* the search's channels took the port */
+                gir_error_at(&e2, gir_loc_none(), "plan: the weights' second master needs an HP "
+                             "port of %s beyond the design's masters", b->name);
+                hls_plan_free(q);
+                q = NULL;
             }
             if (!q) {
                 if (!is_auto && !best && sz + 1 == FOLD_NSIZES)

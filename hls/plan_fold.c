@@ -77,6 +77,30 @@ static int fold_select(const HlsPlan *p, const char *spec, int *mark, GirError *
     return n;
 }
 
+/* Append to *v (*nset sets) the --fold list of the foldable convs of p
+ * whose output map is at most `area` pixels, and conv `one` (-1: none). */
+static void fold_add_set(const HlsPlan *p, int64_t area, int one, char ***v, int *nset)
+{
+    size_t len = 1;
+    int i;
+    char *sp;
+    for (i = 0; i < p->nstage; i++)
+        if (foldable(&p->stages[i]) && (p->stages[i].oh * p->stages[i].ow <= area || i == one))
+            len += strlen(p->stages[i].node) + 1;
+    sp = malloc(len);
+    *v = realloc(*v, sizeof **v * (size_t)(*nset + 1));
+    if (!sp || !*v)
+        gir_die("out of memory");
+    sp[0] = 0;
+    for (i = 0; i < p->nstage; i++)
+        if (foldable(&p->stages[i]) && (p->stages[i].oh * p->stages[i].ow <= area || i == one)) {
+            if (sp[0])
+                strcat(sp, ",");
+            strcat(sp, p->stages[i].node);
+        }
+    (*v)[(*nset)++] = sp;
+}
+
 int hls_fold_auto_sets(const HlsPlan *p, char ***specs)
 {
     int64_t area = -1;
@@ -84,10 +108,8 @@ int hls_fold_auto_sets(const HlsPlan *p, char ***specs)
     char **v = NULL;
     *specs = NULL;
     for (;;) {
-        int64_t next = -1;
-        size_t len = 0;
-        int n = 0;
-        char *sp;
+        int64_t next = -1, after = -1;
+        int n = 0, nnext = 0;
         /* the next larger output map of a foldable conv */
         for (i = 0; i < p->nstage; i++) {
             const HlsStage *s = &p->stages[i];
@@ -99,23 +121,26 @@ int hls_fold_auto_sets(const HlsPlan *p, char ***specs)
         area = next;
         for (i = 0; i < p->nstage; i++)
             if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow <= area)
-                len += strlen(p->stages[i].node) + 1, n++;
+                n++;
         if (n >= p->nstage) /* keep one stage in the dataflow */
             break;
         if (n < 2)
             continue;
-        sp = malloc(len);
-        v = realloc(v, sizeof *v * (size_t)(nset + 1));
-        if (!sp || !v)
-            gir_die("out of memory");
-        sp[0] = 0;
+        fold_add_set(p, area, -1, &v, &nset);
+        /* the set with one conv of the next map size beside it, where that
+         * size has more than one (one alone is the next nested set): the
+         * engine then takes a conv from the dataflow segment that binds
+         * without the rest of its map size */
+        for (i = 0; i < p->nstage; i++) {
+            const HlsStage *s = &p->stages[i];
+            if (foldable(s) && s->oh * s->ow > area && (after < 0 || s->oh * s->ow < after))
+                after = s->oh * s->ow;
+        }
         for (i = 0; i < p->nstage; i++)
-            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow <= area) {
-                if (sp[0])
-                    strcat(sp, ",");
-                strcat(sp, p->stages[i].node);
-            }
-        v[nset++] = sp;
+            nnext += foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow == after;
+        for (i = 0; nnext > 1 && n + 1 < p->nstage && i < p->nstage; i++)
+            if (foldable(&p->stages[i]) && p->stages[i].oh * p->stages[i].ow == after)
+                fold_add_set(p, area, i, &v, &nset);
     }
     *specs = v;
     return nset;

@@ -276,8 +276,10 @@ int hls_rq_dsp_choose(HlsPlan *p, GirError *e);
 /* --fold auto's candidate sets (hls/plan_fold.c), nested from the tail of
  * the network upward: the foldable convs of the smallest output map, then
  * of the two smallest maps, and so on, each of two convs or more and
- * leaving a stage in the dataflow; each a --fold list of names, *specs
- * and its strings malloc'd.  Returns the count. */
+ * leaving a stage in the dataflow; after each, where the next map size
+ * has two foldable convs or more, the set with one of them, each in turn;
+ * each a --fold list of names, *specs and its strings malloc'd.  Returns
+ * the count. */
 int hls_fold_auto_sets(const HlsPlan *p, char ***specs);
 /* The shared engine's memories and DSP clock (hls_fold_apply's mem,
  * bits): its line buffers in URAM (else block RAM); two weight banks in

@@ -102,6 +102,9 @@ PY
 grep -Eq "^\| interval II \| [0-9]+ cycles: the shared engine's parts beside the dataflow's segments, [1-8] frames in flight(, in steps)? \(host-runtime/kiln_sched.h\), each run a start of one frame: segment 0 [0-9]+, part 0 [0-9]+(, (segment|part) [0-9]+ [0-9]+)* \(one after the other [0-9]+\)" $TMP/a/report.md
 $KILN compile $MODELS/yolov3-tiny.onnx --calib-random 1 --clk2x off --board ultra96v2 --pp-max 2 --fold auto --plan-only -o $TMP/b > /dev/null
 grep -Eq 'time-shared engine \| --fold auto: [0-9]+ conv layers on a [0-9]+x[0-9]+ array, PP [0-9](, line buffers in URAM)?(, line buffer banked by pixel \(LBBANK\))?(, two weight banks)?, [0-9.]+ frames/s against [0-9.]+ without a shared engine \([0-9]+ sets, [0-9]+ set x size searches\)' $TMP/b/report.md
+# the sets: six nested from the 13x13 convs up, and the 13x13 set with
+# each of the three 26x26 convs (conv8, conv21, conv22) beside it
+grep -Eq 'without a shared engine \(9 sets, [0-9]+ set x size searches\)' $TMP/b/report.md
 # the sets grow from the smallest map upward: the 13x13 tail and the 26x26
 # convs beside it fold together (faster than the tail alone, 16.8)
 /usr/bin/python3 - $TMP/b/plan.json <<'PY'

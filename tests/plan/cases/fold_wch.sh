@@ -1,12 +1,15 @@
 # RUN: KILN PYTHON
 # The shared engine's weights on two read masters (kiln_tsconv WCH 2,
-# hls_fold_wch): three 3x3 convs on 13x13 maps (32 -> 1024 -> 128 -> 128
-# channels), the last two folded.  On ZCU102 the 32x32 engine's 32-byte
-# weight beats come every 2 cycles over one 16-byte master, so its weight
-# channel binds; the board has HP ports beyond the design's masters: the
-# plan takes WCH 2, fold.why and report.md say so, the replay gives the
-# same figures; the same plan replayed with WCH 1 (the tiles it takes) has
-# a longer engine frame and fewer frames/s.  On ZCU104 the 16x16 engine's
+# hls_fold_wch, the engine sizes tried with it): three 3x3 convs on 13x13
+# maps (32 -> 1024 -> 128 -> 128 channels), the last two folded.  On
+# ZCU102 the 32x32 engine's 32-byte weight beats come every 2 cycles over
+# one 16-byte master, so its weight channel binds; the board has HP ports
+# beyond the design's masters: the plan takes WCH 2, fold.why and
+# report.md say so, the replay gives the same figures; the same plan
+# replayed with WCH 1 (the tiles it takes) has a longer engine frame and
+# fewer frames/s.  The engine is sized with WCH 2 in the size loop: its PP
+# 4 beats PP 3, the size a search at WCH 1 takes (the same plan replayed
+# at PP 3 has fewer frames/s).  On ZCU104 the 16x16 engine's
 # beat is one bus beat: no WCH in its plan.json.  A WCH other than 1 or 2,
 # and WCH 2 on a board whose HP ports the masters take: exact diagnostics.
 $PYTHON $HERE/gen_fold3.py $TMP/m.onnx wch
@@ -18,12 +21,15 @@ $KILN compile $TMP/q.gir --board zcu104 --fold conv1,conv2 --plan-only -o $TMP/c
 # the plan with fold.hw.WCH set (1: the key removed), each layer's tog as
 # the replay asks (a tile size follows from the engine)
 $PYTHON $HERE/replay_hw.py $TMP/a/plan.json WCH - zcu102 $TMP/w1 $KILN $TMP/q.gir
+$PYTHON $HERE/replay_hw.py $TMP/a/plan.json PP 3 zcu102 $TMP/p3 $KILN $TMP/q.gir
 $PYTHON - $TMP <<'PY'
 import json, sys
 t = sys.argv[1]
-a, w1, c = (json.load(open("%s/%s/plan.json" % (t, v))) for v in ("a", "w1", "c"))
+a, w1, c, p3 = (json.load(open("%s/%s/plan.json" % (t, v))) for v in ("a", "w1", "c", "p3"))
 f, f1 = a["fold"], w1["fold"]
 assert f["hw"]["PE_IC"] == 32 and f["hw"]["WCH"] == 2, f["hw"]
+print("PP %d: %.1f frames/s; PP 3: %.1f" % (f["hw"]["PP"], a["figures"]["fps"], p3["figures"]["fps"]))
+assert p3["fold"]["hw"]["PP"] == 3 and a["figures"]["fps"] > p3["figures"]["fps"], (f["hw"], p3["fold"]["hw"])
 assert "weights on two masters (WCH 2)" in f["why"], f["why"]
 assert "WCH" not in f1["hw"] and "WCH" not in c["fold"]["hw"], (f1["hw"], c["fold"]["hw"])
 print("engine frame %d cycles at WCH 2, %d at WCH 1; %.1f / %.1f frames/s; LUT %d / %d"
