@@ -738,6 +738,13 @@ const char *hls_plan_over_budget(const HlsPlan *p, char *buf, size_t n)
     return NULL;
 }
 
+int hls_plan_fits(HlsPlan *p, GirError *e)
+{
+    char over[160];
+    return hls_plan_eval(p, 0, e) == 0 && !p->ddr_bound &&
+           !hls_plan_over_budget(p, over, sizeof over);
+}
+
 void hls_plan_budget(HlsPlan *p)
 {
     p->budget.dsp = floor((double)p->board.dsp * FRAC_DSP);

@@ -667,10 +667,7 @@ static int fold_try(HlsPlan *p, int bit, GirError *e)
     HlsFold *f = &p->fold;
     int64_t iv0 = p->interval, lat0 = p->latency;
     int64_t lat_max = p->lat_goal > 0 && p->lat_goal > lat0 ? p->lat_goal : lat0;
-    char ob[160];
-    int ok = fold_size(p, f->pe, f->pp, f->mem | bit, NULL) == 0 &&
-             hls_plan_eval(p, 0, NULL) == 0 && !p->ddr_bound &&
-             !hls_plan_over_budget(p, ob, sizeof ob) &&
+    int ok = fold_size(p, f->pe, f->pp, f->mem | bit, NULL) == 0 && hls_plan_fits(p, NULL) &&
              ((p->interval < iv0 && p->latency <= lat_max) ||
               (p->interval == iv0 && p->latency < lat0));
     if (!ok) {
@@ -683,9 +680,7 @@ static int fold_try(HlsPlan *p, int bit, GirError *e)
 int hls_fold_rows(HlsPlan *p, GirError *e)
 {
     HlsFold *f = &p->fold;
-    char ob[160];
-    if (f->n == 0 || (f->mem & HLS_FOLD_LBR2) || hls_plan_eval(p, 0, e) != 0 || p->ddr_bound ||
-        hls_plan_over_budget(p, ob, sizeof ob))
+    if (f->n == 0 || (f->mem & HLS_FOLD_LBR2) || !hls_plan_fits(p, e))
         return 0;
     return fold_try(p, HLS_FOLD_LBR2, e);
 }
@@ -706,10 +701,8 @@ int hls_fold_wch(HlsPlan *p, GirError *e)
 {
     HlsFold *f = &p->fold;
     const HlsEngineDesc *d = hls_engine_find("kiln_tsconv");
-    char ob[160];
     int i, binds = 0;
-    if (!d || f->n == 0 || (f->mem & HLS_FOLD_WCH2) || f->pe % 2 ||
-        hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
+    if (!d || f->n == 0 || (f->mem & HLS_FOLD_WCH2) || f->pe % 2 || !hls_plan_fits(p, e))
         return 0;
     for (i = 0; i < f->n; i++)
         binds |= f->layers[i].wport_cycles > f->layers[i].mac_cycles;

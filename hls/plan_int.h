@@ -108,6 +108,10 @@ int64_t hls_input_pace(const HlsPlan *p, const HlsStage *s);
 /* Whole-plan figures from the stages' choices.  place: run the weight
  * placement first.  0, or -1 + e when a descriptor rejects a stage. */
 int hls_plan_eval(HlsPlan *p, int place, GirError *e);
+/* p evaluated (hls_plan_eval, place 0): 1 when it evaluates, is not
+ * DDR-bound and keeps every budget, the test each step of the search
+ * and of the fold's trials takes before it weighs a change; else 0. */
+int hls_plan_fits(HlsPlan *p, GirError *e);
 /* p->budget from the board: the share of each resource a plan may use. */
 void hls_plan_budget(HlsPlan *p);
 /* Resource r of x (r < 5: DSP, BRAM36, URAM, LUT, FF). */

@@ -94,7 +94,6 @@ static int reshape_fit(HlsPlan *p, int keep, int64_t ii, HlsFoldCand **c, const 
 static int reclaim_one(HlsPlan *p, int i, int o, int64_t ii, const HlsStage *save,
                        HlsFoldCand **c, const int *nc, const HlsWeightHome *home, GirError *e)
 {
-    char ob[160];
     int h;
     for (h = 0; h < 4; h++) {
         p->stages[i].whome = h % 2 == 0 ? HLS_W_BRAM : HLS_W_URAM;
@@ -103,8 +102,7 @@ static int reclaim_one(HlsPlan *p, int i, int o, int64_t ii, const HlsStage *sav
             p->stages[o].whome = HLS_W_DDR;
             p->stages[o].tog = hls_ddr_tog(&p->stages[o]);
         }
-        if (h < 2 ? hls_plan_eval(p, 0, e) == 0 && !p->ddr_bound &&
-                        !hls_plan_over_budget(p, ob, sizeof ob) && p->interval <= ii
+        if (h < 2 ? hls_plan_fits(p, e) && p->interval <= ii
                   : reshape_fit(p, i, ii, c, nc, home, e) && !p->ddr_bound)
             return 1;
         memcpy(p->stages, save, sizeof *save * (size_t)p->nstage);
@@ -530,8 +528,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t
     size_t n = (size_t)p->nstage;
     int64_t ii, lat_max;
     int pass, any = 0;
-    char ob[160];
-    if (hls_plan_eval(p, 0, e) != 0 || p->ddr_bound || hls_plan_over_budget(p, ob, sizeof ob))
+    if (!hls_plan_fits(p, e))
         return 0;
     ii = ii_max > 0 ? ii_max : p->interval;
     lat_max = p->lat_goal > 0 && p->lat_goal > p->latency ? p->lat_goal
@@ -572,8 +569,7 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t
                 hls_take_cand(p, &p->stages[at], c);
                 if (p->stages[at].whome == HLS_W_DDR)
                     p->stages[at].tog = hls_ddr_tog(&p->stages[at]);
-                if (hls_plan_eval(p, 0, e) == 0 && !p->ddr_bound && p->interval <= ii &&
-                    p->latency <= lat_max && !hls_plan_over_budget(p, ob, sizeof ob) &&
+                if (hls_plan_fits(p, e) && p->interval <= ii && p->latency <= lat_max &&
                     p->stages[at].res.dsp < dsp0) {
                     best_dsp = p->stages[at].res.dsp;
                     memcpy(rs.keep, p->stages, sizeof *rs.keep * n);

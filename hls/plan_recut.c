@@ -28,13 +28,6 @@
 
 #include <string.h>
 
-/* Whether p, evaluated, fits every budget and is not DDR-bound. */
-static int fits(const HlsPlan *p)
-{
-    char over[160];
-    return !p->ddr_bound && !hls_plan_over_budget(p, over, sizeof over);
-}
-
 /* The cut of the shortest interval within the bound, one at a time while
  * one shortens it; the number taken. */
 static int take_cuts(HlsPlan *p, GirError *e)
@@ -50,7 +43,7 @@ static int take_cuts(HlsPlan *p, GirError *e)
             int64_t iv, lat;
             if (f->layers[i].cut || f->layers[i].phase != f->layers[i - 1].phase)
                 continue;
-            ok = hls_fold_cut(p, i, 1, NULL) == 0 && hls_plan_eval(p, 0, NULL) == 0 && fits(p);
+            ok = hls_fold_cut(p, i, 1, NULL) == 0 && hls_plan_fits(p, NULL);
             iv = p->interval;
             lat = p->latency;
             hls_fold_cut(p, i, 0, NULL);
@@ -123,7 +116,7 @@ static int spend_luts(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], in
             double score;
             if (!apply_move(p, m, rq_dsp1, d, sizeof d))
                 continue;
-            if (hls_plan_eval(p, 0, e) == 0 && fits(p) && p->latency <= p->lat_goal &&
+            if (hls_plan_fits(p, e) && p->latency <= p->lat_goal &&
                 p->interval <= ii && p->dsp_eff > eff) {
                 score = (p->dsp_eff - eff) / (p->total.lut - lut > 1.0 ? p->total.lut - lut : 1.0);
                 if (score > best) {
@@ -155,7 +148,7 @@ int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int r
     int64_t ii0;
     int cuts, moves;
     if (p->fold.n == 0 || p->lat_goal <= 0 || p->max_latency_ms <= 0 ||
-        hls_plan_eval(p, 0, e) != 0 || !fits(p))
+        !hls_plan_fits(p, e))
         return 0;
     ii0 = p->interval;
     cuts = take_cuts(p, e);
