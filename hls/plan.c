@@ -478,6 +478,7 @@ static HlsPlan *plan_build(const GirGraph *g, const HlsBoard *b, const HlsPlanOp
         hls_trim_dsp(p, save, grow, 0, o->eff_first, e);
         if (o->max_latency_ms > 0)
             hls_fold_recut(p, save, grow, o->rq_dsp != HLS_RQ_DSP_TWO, e);
+        hls_fold_splits(p, save, grow, o->eff_first, e);
     }
     /* one DSP48E2 a requant lane where DSPs bind (hls/plan_rqdsp.c) */
     if (o->rq_dsp != HLS_RQ_DSP_TWO && hls_rq_dsp_choose(p, e) < 0) {

@@ -99,6 +99,8 @@ typedef struct {
                          * (band - 1) x stride + K (hls_band_lbrows) */
     int pinned;         /* parallelism fixed by the user (--pin) */
     int out_ddr;        /* output leaves the segment (CPU consumer or graph output) */
+    int split;          /* 1: it heads a dataflow segment split off the one before it
+                         * (hls_fold_split), the streams into it from there through DDR */
     int lburam;         /* conv, dwconv: the line buffers in URAM288 (LBURAM), set by the
                          * placement where block RAM is short (hls_place_weights) */
     int64_t npass;      /* passes over the input map (weight tiles) */

@@ -657,6 +657,52 @@ int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e)
     return fold_size(p, f->pe, f->pp, f->mem, e);
 }
 
+int hls_fold_split(HlsPlan *p, int at, GirError *e)
+{
+    HlsFold *f = &p->fold;
+    int s, i, j, k, n = p->nsegment + f->npart, head = 0;
+    int *order;
+    if (at <= 0 || at >= p->nstage || f->n == 0)
+        return gir_error_at(e, gir_loc_none(), "plan: no split at stage %d", at);
+    s = p->stages[at].segment;
+    for (i = 0; i < at && !head; i++)
+        head = p->stages[i].segment == s;
+    if (!head)
+        return gir_error_at(e, gir_loc_none(), "plan: no split at '%s': it is the first stage "
+                            "of its segment", p->stages[at].node);
+    if (p->nsegment + 2 > KILN_SCHED_UNITS)
+        return gir_error_at(e, gir_loc_none(), "plan: no split at '%s': a folded design runs "
+                            "at most %d dataflow segments (a run unit each, and one for the "
+                            "shared engine)", p->stages[at].node, KILN_SCHED_UNITS - 1);
+    order = malloc(sizeof *order * (size_t)(n + 2));
+    if (!order)
+        gir_die("out of memory");
+    for (i = 0; i < p->nstage; i++) {
+        HlsStage *t = &p->stages[i];
+        if (t->segment > s || (t->segment == s && i >= at))
+            t->segment++;
+    }
+    /* the streams from the first half into the second go through DDR */
+    for (i = at; i < p->nstage; i++)
+        for (j = 0; p->stages[i].segment == s + 1 && j < p->stages[i].nin; j++) {
+            int u = p->stages[i].in[j];
+            if (u >= 0 && p->stages[u].segment == s)
+                p->stages[u].out_ddr = 1;
+        }
+    for (i = 0; i < f->npart; i++)
+        f->parts[i].seg++;
+    for (i = 0, k = 0; i < n; i++) {
+        order[k++] = f->order[i] > s ? f->order[i] + 1 : f->order[i];
+        if (f->order[i] == s)
+            order[k++] = s + 1;
+    }
+    free(f->order);
+    f->order = order;
+    p->nsegment++;
+    p->stages[at].split = 1;
+    return 0;
+}
+
 /* The engine sized again with the HLS_FOLD_* bit `bit` set, kept when the
  * plan still fits and is not DDR-bound and its interval shortens within the
  * latency bound (p->lat_goal; without one, the plan's latency) or, at the

@@ -217,6 +217,14 @@ int hls_trim_dsp(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int64_t
 int hls_fold_recut(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int rq_dsp1,
                    GirError *e);
 
+/* A dataflow segment split in two (hls_fold_split) where that shortens
+ * the interval of a plan with a shared engine, the plan within its
+ * budgets, not DDR-bound, its latency within the bound (without one: any
+ * with any_latency, else no split); the reason in grow of the second
+ * half's first stage (hls/plan_split.c).  The splits taken. */
+int hls_fold_splits(HlsPlan *p, HlsStage *save, char (*grow)[HLS_GROW_LEN], int any_latency,
+                    GirError *e);
+
 /* ---- hls/plan_latency.c: the latency steps ---- */
 
 /* Weights moved back on chip and grow steps that pay in latency, at the
@@ -315,6 +323,15 @@ int hls_fold_apply(HlsPlan *p, const char *spec, int pe, int pp, int mem, GirErr
  * between them; the engine sized again (its first layer a start's fill).
  * 0, or -1 + e when at is the first layer of a phase (or of the table). */
 int hls_fold_cut(HlsPlan *p, int at, int on, GirError *e);
+/* Split the dataflow segment of stage at before it: at and the stages of
+ * its segment after it (graph order) become a segment of their own, on a
+ * run unit of its own right after the first in the frame's order, so the
+ * next frame may enter the first half while this one is in the second;
+ * the streams between the halves go through DDR.  The segments after it
+ * and the engine's parts are numbered one up.  Not evaluated.  0, or -1 +
+ * e when at is the first stage of its segment or the design would pass
+ * KILN_SCHED_UNITS - 1 dataflow segments. */
+int hls_fold_split(HlsPlan *p, int at, GirError *e);
 /* The shared engine's line buffer of twice the rows (HLS_FOLD_LBR2),
  * taken where it shortens the interval (the latency within the bound, or
  * without one no longer than it was) or, at the same interval, the

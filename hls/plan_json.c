@@ -166,6 +166,12 @@ char *hls_plan_json(const HlsPlan *p)
                 cJSON_AddNumberToObject(o, "cycles", (double)q->cycles);
                 cJSON_AddItemToArray(fl, o);
             }
+            for (i = 0, fl = NULL; i < p->nstage; i++) /* hls_fold_split, in stage order */
+                if (p->stages[i].split) {
+                    if (!fl)
+                        fl = cJSON_AddArrayToObject(fo, "splits");
+                    cJSON_AddItemToArray(fl, cJSON_CreateString(p->stages[i].node));
+                }
             fl = cJSON_AddArrayToObject(fo, "segment_order");
             for (i = 0; i < p->nsegment + p->fold.npart; i++)
                 cJSON_AddItemToArray(fl, cJSON_CreateNumber(p->fold.order[i]));
@@ -576,6 +582,28 @@ static int replay_fold(HlsPlan *p, const cJSON *o, const char *path, GirError *e
             if (hls_fold_cut(p, at, 1, e) < 0)
                 return -1;
             p->fold_gates = 1; /* a cut plan came from a latency bound */
+        }
+    }
+    /* the dataflow segments split in two (hls_fold_split), in stage order */
+    ps = cJSON_GetObjectItemCaseSensitive(o, "splits");
+    if (ps && !cJSON_IsArray(ps))
+        return gir_error_at(e, gir_loc_none(), "%s: $.fold.splits: expected an array of stage "
+                            "names", path);
+    for (i = 0; ps && i < cJSON_GetArraySize(ps); i++) {
+        const cJSON *q = cJSON_GetArrayItem(ps, i);
+        int at;
+        for (at = 0; cJSON_IsString(q) && at < p->nstage && strcmp(p->stages[at].node,
+                                                                   q->valuestring); at++)
+            ;
+        if (!cJSON_IsString(q) || at == p->nstage)
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.splits[%d]: expected the name of "
+                                "a stage in the dataflow", path, i);
+        if (hls_fold_split(p, at, e) < 0) {
+            GirError why;
+            if (!e)
+                return -1;
+            why = *e;
+            return gir_error_at(e, gir_loc_none(), "%s: $.fold.splits[%d]: %s", path, i, why.msg);
         }
     }
     /* the tiles follow from the size: a differing one is a hand edit kiln
