@@ -662,7 +662,7 @@ int hls_fold_split(HlsPlan *p, int at, GirError *e)
     HlsFold *f = &p->fold;
     int s, i, j, k, n = p->nsegment + f->npart, head = 0;
     int *order;
-    if (at <= 0 || at >= p->nstage || f->n == 0)
+    if (at < 0 || at >= p->nstage || f->n == 0)
         return gir_error_at(e, gir_loc_none(), "plan: no split at stage %d", at);
     s = p->stages[at].segment;
     for (i = 0; i < at && !head; i++)
