@@ -7,6 +7,14 @@ fold_quantize() {
     $KILN quantize $MODELS/yolov3-tiny-small.onnx --calib-random 4 -o $TMP/q.gir > /dev/null
 }
 
+# fold_ultra96_plan: $TMP/q.gir planned (--plan-only) into $TMP/u on
+# Ultra96-V2 at PP up to 4 with conv8, conv10, conv12 .. conv18, conv21 and
+# conv22 on the engine (four parts), the plan the cut and split cases edit.
+fold_ultra96_plan() {
+    $KILN compile $TMP/q.gir --board ultra96v2 --pp-max 4 \
+        --fold conv8,conv10,conv12,conv13,conv14,conv15,conv18,conv21,conv22 --plan-only -o $TMP/u > /dev/null
+}
+
 # fold_simulate DIR: the compiled folder DIR simulated over 2 frames
 # (output in $TMP/out): every output byte the int8 interpreter's; a line
 # per part of the engine (plan.json fold.parts: its segment, layer count

@@ -15,8 +15,7 @@
 # the two frames beside the dataflow within 2% of the plan.
 . $HERE/fold_lib.sh
 fold_quantize
-$KILN compile $TMP/q.gir --board ultra96v2 --pp-max 4 \
-    --fold conv8,conv10,conv12,conv13,conv14,conv15,conv18,conv21,conv22 --plan-only -o $TMP/u > /dev/null
+fold_ultra96_plan
 $PYTHON - $TMP/u/plan.json $TMP/split.json <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
